@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How the sphere is cut into cells.
+///
+/// Rows are bands of equal latitude height (`cellSize` metres). Each row has its
+/// own number of columns, chosen so that a cell is at least `cellSize` wide at the
+/// row's poleward edge: cells stay roughly square at every latitude instead of
+/// becoming slivers near the poles, and the rows touching a pole are one cell.
+/// A cell is named by a 64-bit key, row in the high half and column in the low
+/// half, so sorting by key sorts by row, then column: the cells of one row
+/// between two columns are one contiguous run.
+struct GridLayout: Sendable {
+    /// Edge of a cell in metres (north–south exactly; east–west at least this).
+    let cellSize: Double
+    /// Height of a row in degrees.
+    let rowHeight: Double
+    /// Number of rows from the south pole to the north pole.
+    let rowCount: Int
+    /// Columns per row.
+    let columns: [Int32]
+
+    init(cellSize: Double) {
+        self.cellSize = cellSize
+        let height = cellSize / GeoMath.metresPerDegree
+        let count = Int((180 / height).rounded(.up))
+        self.rowHeight = height
+        self.rowCount = count
+        self.columns = (0..<count).map { row in
+            let south = -90 + Double(row) * height
+            let north = Swift.min(90, south + height)
+            let poleward = Swift.max(abs(south), abs(north))
+            let width = 360 * cos(poleward * .pi / 180) * GeoMath.metresPerDegree
+            return Int32(Swift.max(1, Swift.min(Double(Int32.max / 2), (width / cellSize).rounded(.down))))
+        }
+    }
+
+    @inline(__always) static func key(row: Int, column: Int) -> UInt64 {
+        UInt64(row) << 32 | UInt64(column)
+    }
+
+    @inline(__always) static func row(ofKey key: UInt64) -> Int { Int(key >> 32) }
+
+    @inline(__always) func row(latitude: Double) -> Int {
+        Swift.max(0, Swift.min(rowCount - 1, Int(((latitude + 90) / rowHeight).rounded(.down))))
+    }
+
+    @inline(__always) func column(longitude: Double, row: Int) -> Int {
+        let count = Int(columns[row])
+        let c = Int(((longitude + 180) / 360 * Double(count)).rounded(.down))
+        return Swift.max(0, Swift.min(count - 1, c))
+    }
+
+    @inline(__always) func cellKey(of point: GeoPoint) -> UInt64 {
+        let r = row(latitude: point.latitude)
+        return Self.key(row: r, column: column(longitude: point.longitude, row: r))
+    }
+
+    /// Southern and northern edge of a row, in degrees.
+    @inline(__always) func latitudes(ofRow row: Int) -> (south: Double, north: Double) {
+        let south = -90 + Double(row) * rowHeight
+        return (south, Swift.min(90, south + rowHeight))
+    }
+
+    /// The columns of `row` that may hold points within `angle` radians of `origin`,
+    /// as an interval in unwrapped column space (may start below 0 or end past the
+    /// last column; callers wrap it). `nil` when the row is out of reach.
+    func columnSpan(row: Int, origin: GeoPoint, angle: Double) -> ColumnSpan? {
+        let count = Int(columns[row])
+        let (south, north) = latitudes(ofRow: row)
+        guard let halfWidth = Self.longitudeHalfWidth(
+            southDegrees: south, northDegrees: north,
+            centerLatitude: origin.latitude * .pi / 180, angle: angle
+        ) else { return nil }
+        if halfWidth >= 180 || count == 1 { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
+        let lon = origin.longitude + 180
+        let lower = Int(((lon - halfWidth) / 360 * Double(count)).rounded(.down))
+        let upper = Int(((lon + halfWidth) / 360 * Double(count)).rounded(.down))
+        if upper - lower + 1 >= count { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
+        return ColumnSpan(lower: lower, upper: upper, count: count)
+    }
+
+    /// The largest longitude difference, in degrees, between the centre and any point
+    /// of the latitude band `south…north` that lies within `angle` of the centre;
+    /// 180 or more when the whole band may be within reach; `nil` when none of it is.
+    /// Slightly generous, so rounding never loses a cell.
+    static func longitudeHalfWidth(southDegrees: Double, northDegrees: Double, centerLatitude φ0: Double, angle: Double) -> Double? {
+        let δ = angle * (1 + 1e-9) + 1e-12
+        let south = southDegrees * .pi / 180, north = northDegrees * .pi / 180
+        let lower = Swift.max(south, φ0 - δ), upper = Swift.min(north, φ0 + δ)
+        guard lower <= upper else { return nil }
+        // The whole parallel is within reach from the latitude where the point on
+        // the opposite meridian is: π − φ0 − φ ≤ δ (north), or symmetric (south).
+        if upper >= .pi - φ0 - δ || lower <= -.pi - φ0 + δ { return 180 }
+        let cosδ = cos(δ), sinφ0 = sin(φ0), cosφ0 = cos(φ0)
+        if cosφ0 < 1e-12 { return 180 }
+        func halfWidth(at φ: Double) -> Double {
+            let cosφ = cos(φ)
+            if cosφ < 1e-12 { return 180 }
+            let c = (cosδ - sinφ0 * sin(φ)) / (cosφ0 * cosφ)
+            if c <= -1 { return 180 }
+            if c >= 1 { return 0 }
+            return acos(c) * 180 / .pi
+        }
+        var widest = Swift.max(halfWidth(at: lower), halfWidth(at: upper))
+        // Inside the band the extent peaks where the circle's meridian tangents touch.
+        let tangent = sinφ0 / cosδ
+        if abs(tangent) < 1 {
+            let φt = asin(tangent)
+            if φt > lower && φt < upper { widest = Swift.max(widest, halfWidth(at: φt)) }
+        }
+        // Absolute slack of ~1e-9 degree covers acos' rounding near its flat ends.
+        return widest * (1 + 1e-9) + 1e-7
+    }
+
+    /// The rows that may hold points within `angle` radians of `origin`.
+    func rowRange(origin: GeoPoint, angle: Double) -> ClosedRange<Int> {
+        let degrees = (angle * (1 + 1e-9) + 1e-12) * 180 / .pi
+        return row(latitude: Swift.max(-90, origin.latitude - degrees))...row(latitude: Swift.min(90, origin.latitude + degrees))
+    }
+}
+
+/// A run of columns of one row in unwrapped column space.
+struct ColumnSpan: Equatable {
+    var lower: Int
+    var upper: Int
+    let count: Int
+
+    var coversRow: Bool { upper - lower + 1 >= count }
+
+    /// The real column ranges this span covers, at most two (when it wraps).
+    func wrapped(_ body: (Int, Int) -> Void) {
+        if coversRow { body(0, count - 1); return }
+        let lo = ((lower % count) + count) % count
+        let hi = lo + (upper - lower)
+        if hi < count { body(lo, hi) } else { body(lo, count - 1); body(0, hi - count) }
+    }
+}

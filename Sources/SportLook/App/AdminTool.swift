@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+
+/// The database-side work of the `sportlook` commands other than `serve`.
+public struct AdminTool: Sendable {
+    let database: Database
+    let resources: Resources
+    let logger: Logger
+
+    /// Opens the configured database.
+    public static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> AdminTool {
+        let resources = try Resources.locate()
+        let database = try await Database.open(configuration.database, poolSize: 4, timeout: max(configuration.databaseTimeout, 30), logger: logger)
+        return AdminTool(database: database, resources: resources, logger: logger)
+    }
+
+    /// Applies pending migrations; returns their versions.
+    public func migrate() async throws -> [Int] {
+        try await Migrator(database: database, resources: resources, logger: logger).migrate()
+    }
+
+    /// Loads `Seeds/sports.json`; returns the number of sports.
+    public func seedSports() async throws -> Int {
+        try await SportCatalog.seed(database, from: resources.seed("sports.json"))
+    }
+
+    /// Closes the database.
+    public func close() async { await database.close() }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Logging
+
+/// Everything the service can be configured with, read from environment
+/// variables (and `serve` flags, which override them under the same names).
+///
+/// Every setting is validated at start-up; a bad value stops the service with a
+/// message naming the setting (see ``ConfigurationError``).
+public struct AppConfiguration: Sendable {
+    /// Address to bind (`HOST`, default 127.0.0.1).
+    public var host = "127.0.0.1"
+    /// Port to bind (`PORT`, default 8080; 0 picks a free port).
+    public var port = 8080
+    /// Where the data lives (`DATABASE_URL`, default `sqlite:sportlook.sqlite`).
+    public var database = DatabaseLocation.sqliteFile("sportlook.sqlite")
+    /// bcrypt cost (`BCRYPT_COST`, 4…31, default 12).
+    public var bcryptCost = 12
+    /// Lifetime of an access token (`TOKEN_TTL`, e.g. `30d`, `12h`, `3600`; default 30 days).
+    public var tokenTTL: TimeInterval = 30 * 86_400
+    /// Origins allowed by CORS (`CORS_ALLOWED_ORIGINS`, comma-separated, `*` for any; default none).
+    public var corsAllowedOrigins: [String] = []
+    /// Log level (`LOG_LEVEL`, default info).
+    public var logLevel = Logger.Level.info
+    /// Background job workers in this process (`JOB_WORKERS`, default 2 on PostgreSQL, 1 on SQLite; 0 disables).
+    public var jobWorkers: Int?
+    /// Attempts before a job is dead (`JOB_MAX_ATTEMPTS`, default 8).
+    public var jobMaxAttempts = 8
+    /// How long a claimed job stays leased before another worker may take it (`JOB_LEASE`, default 60s).
+    public var jobLease: TimeInterval = 60
+    /// How often idle workers look for due jobs when no wake-up arrives (`JOB_POLL_INTERVAL`, default 1s).
+    public var jobPollInterval: TimeInterval = 1
+    /// Push gateway endpoint (`PUSH_GATEWAY_URL`; unset: no push, inbox and sockets only).
+    public var pushGatewayURL: URL?
+    /// HMAC-SHA256 key for the push gateway signature (`PUSH_GATEWAY_SECRET`).
+    public var pushGatewaySecret = ""
+    /// Push gateway request timeout (`PUSH_GATEWAY_TIMEOUT`, default 5s).
+    public var pushGatewayTimeout: TimeInterval = 5
+    /// Longest a request waits for the database before answering 503 (`DATABASE_TIMEOUT`, default 5s).
+    public var databaseTimeout: TimeInterval = 5
+    /// Maximum PostgreSQL connections in this process (`DATABASE_POOL_SIZE`, default 16).
+    public var databasePoolSize = 16
+    /// Requests per second the whole instance accepts (`RATE_LIMIT_GLOBAL`, default 20000; 0 disables).
+    public var globalRateLimit = 20_000
+    /// Requests per minute one user (or one address, before login) may make (`RATE_LIMIT_USER`, default 1200; 0 disables).
+    public var userRateLimit = 1_200
+    /// Failed logins per account or per address in the throttle window before 429 (`LOGIN_MAX_FAILURES`, default 10).
+    public var loginMaxFailures = 10
+    /// The login throttle window (`LOGIN_WINDOW`, default 15m).
+    public var loginWindow: TimeInterval = 15 * 60
+    /// Chat messages one user may send per minute (`CHAT_RATE_LIMIT`, default 60).
+    public var chatRateLimit = 60
+    /// Server ping period on WebSockets; a client that does not answer in time is closed (`WS_PING_INTERVAL`, default 30s).
+    public var webSocketPingInterval: TimeInterval = 30
+    /// Frames queued for one WebSocket before the client is closed as too slow (`WS_MAX_QUEUE`, default 1000).
+    public var webSocketMaxQueue = 1_000
+    /// Cell edge of the spatial indexes in metres (`GEO_CELL_SIZE`, default 1250).
+    public var geoCellSize: Double = 1_250
+
+    /// The default configuration.
+    public init() {}
+
+    /// Reads the configuration from environment-style variables.
+    /// - Parameter environment: Variables by name (usually `ProcessInfo.processInfo.environment`).
+    /// - Throws: ``ConfigurationError`` naming the first bad setting.
+    public init(environment: [String: String]) throws {
+        let reader = SettingReader(environment)
+        host = try reader.string("HOST") ?? host
+        port = try reader.integer("PORT", in: 0...65_535) ?? port
+        if let url = try reader.string("DATABASE_URL") { database = try DatabaseLocation(parsing: url) }
+        bcryptCost = try reader.integer("BCRYPT_COST", in: 4...31) ?? bcryptCost
+        tokenTTL = try reader.duration("TOKEN_TTL", in: 60...(3_650 * 86_400)) ?? tokenTTL
+        if let origins = try reader.string("CORS_ALLOWED_ORIGINS") {
+            corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for origin in corsAllowedOrigins where origin != "*" {
+                guard let url = URL(string: origin), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    throw ConfigurationError(setting: "CORS_ALLOWED_ORIGINS", message: "'\(origin)' is not an origin like https://app.example.com")
+                }
+            }
+        }
+        if let level = try reader.string("LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigurationError(setting: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            logLevel = parsed
+        }
+        jobWorkers = try reader.integer("JOB_WORKERS", in: 0...64)
+        jobMaxAttempts = try reader.integer("JOB_MAX_ATTEMPTS", in: 1...100) ?? jobMaxAttempts
+        jobLease = try reader.duration("JOB_LEASE", in: 1...3_600) ?? jobLease
+        jobPollInterval = try reader.duration("JOB_POLL_INTERVAL", in: 0.01...60) ?? jobPollInterval
+        if let gateway = try reader.string("PUSH_GATEWAY_URL") {
+            guard let url = URL(string: gateway), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ConfigurationError(setting: "PUSH_GATEWAY_URL", message: "must be an http(s) URL")
+            }
+            pushGatewayURL = url
+        }
+        pushGatewaySecret = try reader.string("PUSH_GATEWAY_SECRET") ?? pushGatewaySecret
+        if pushGatewayURL != nil && pushGatewaySecret.isEmpty {
+            throw ConfigurationError(setting: "PUSH_GATEWAY_SECRET", message: "must be set when PUSH_GATEWAY_URL is set")
+        }
+        pushGatewayTimeout = try reader.duration("PUSH_GATEWAY_TIMEOUT", in: 0.1...120) ?? pushGatewayTimeout
+        databaseTimeout = try reader.duration("DATABASE_TIMEOUT", in: 0.1...120) ?? databaseTimeout
+        databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", in: 1...500) ?? databasePoolSize
+        globalRateLimit = try reader.integer("RATE_LIMIT_GLOBAL", in: 0...10_000_000) ?? globalRateLimit
+        userRateLimit = try reader.integer("RATE_LIMIT_USER", in: 0...10_000_000) ?? userRateLimit
+        loginMaxFailures = try reader.integer("LOGIN_MAX_FAILURES", in: 1...10_000) ?? loginMaxFailures
+        loginWindow = try reader.duration("LOGIN_WINDOW", in: 1...86_400) ?? loginWindow
+        chatRateLimit = try reader.integer("CHAT_RATE_LIMIT", in: 1...100_000) ?? chatRateLimit
+        webSocketPingInterval = try reader.duration("WS_PING_INTERVAL", in: 1...3_600) ?? webSocketPingInterval
+        webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
+        if let size = try reader.integer("GEO_CELL_SIZE", in: 100...50_000) { geoCellSize = Double(size) }
+    }
+
+    /// Workers this process runs: SQLite allows one writer, so one worker at most.
+    public var effectiveJobWorkers: Int {
+        let wanted = jobWorkers ?? (database.isPostgres ? 2 : 1)
+        return database.isPostgres ? wanted : min(wanted, 1)
+    }
+
+    /// The names of every setting, for documentation and the CLI.
+    public static let settingNames = [
+        "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
+        "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
+        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
+        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "GEO_CELL_SIZE",
+    ]
+}
+
+/// A setting that could not be used, with the reason.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    /// The environment variable (or flag) at fault.
+    public var setting: String
+    /// What is wrong with it.
+    public var message: String
+
+    /// `"SETTING: message"`.
+    public var description: String { "\(setting): \(message)" }
+}
+
+/// Where the database is: a SQLite file, an in-memory SQLite database, or a PostgreSQL server.
+public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite database file.
+    case sqliteFile(String)
+    /// A private in-memory SQLite database (gone when the process ends).
+    case sqliteMemory
+    /// A PostgreSQL database.
+    case postgres(PostgresAddress)
+
+    /// Parses `sqlite:PATH`, `sqlite::memory:` or `postgres://user:pass@host:port/db`.
+    /// - Parameter url: The value of `DATABASE_URL`.
+    /// - Throws: ``ConfigurationError`` for anything else.
+    public init(parsing url: String) throws {
+        if url == "sqlite::memory:" {
+            self = .sqliteMemory
+        } else if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite") }
+            self = .sqliteFile(path)
+        } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
+                  let user = components.user, !user.isEmpty
+            else {
+                throw ConfigurationError(setting: "DATABASE_URL", message: "expected postgres://user:password@host:port/database")
+            }
+            let database = String(components.path.drop(while: { $0 == "/" }))
+            guard !database.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "names no database (…/database)") }
+            self = .postgres(PostgresAddress(
+                host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
+                password: components.password?.removingPercentEncoding, database: database
+            ))
+        } else {
+            throw ConfigurationError(setting: "DATABASE_URL", message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
+        }
+    }
+
+    /// Whether this is PostgreSQL.
+    public var isPostgres: Bool { if case .postgres = self { true } else { false } }
+
+    /// The URL, with any password hidden.
+    public var description: String {
+        switch self {
+        case .sqliteFile(let path): "sqlite:\(path)"
+        case .sqliteMemory: "sqlite::memory:"
+        case .postgres(let a): "postgres://\(a.user)@\(a.host):\(a.port)/\(a.database)"
+        }
+    }
+}
+
+/// How to reach a PostgreSQL database.
+public struct PostgresAddress: Sendable, Equatable {
+    /// Host name or address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Role to log in as.
+    public var user: String
+    /// Password, if any.
+    public var password: String?
+    /// Database name.
+    public var database: String
+
+    /// Creates an address.
+    public init(host: String, port: Int, user: String, password: String?, database: String) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database
+    }
+
+    /// The `postgres://` URL.
+    public var url: String {
+        let secret = password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
+        return "postgres://\(user)\(secret)@\(host):\(port)/\(database)"
+    }
+}
+
+/// Reads and checks individual settings.
+struct SettingReader {
+    let environment: [String: String]
+
+    init(_ environment: [String: String]) { self.environment = environment }
+
+    func string(_ name: String) throws -> String? {
+        guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = try string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(setting: name, message: "must be a whole number in \(range.lowerBound)…\(range.upperBound) (got '\(text)')")
+        }
+        return value
+    }
+
+    /// A duration as seconds: `90`, `90s`, `15m`, `12h`, `30d`, or `250ms`.
+    func duration(_ name: String, in range: ClosedRange<TimeInterval>) throws -> TimeInterval? {
+        guard let text = try string(name) else { return nil }
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400)]
+        var seconds: Double?
+        if let plain = Double(text) {
+            seconds = plain
+        } else if let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) && Double(text.dropLast($0.0.count)) != nil }) {
+            seconds = Double(text.dropLast(suffix.count)).map { $0 * factor }
+        }
+        guard let seconds, seconds.isFinite, range.contains(seconds) else {
+            throw ConfigurationError(setting: name, message: "must be a duration like 90s, 15m, 12h or 30d, between \(range.lowerBound)s and \(range.upperBound)s (got '\(text)')")
+        }
+        return seconds
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// The application: what `sportlook serve` runs and every test builds.
+public typealias SportLookApplication = Application<RouterResponder<AppRequestContext>>
+
+/// Builds the application from a configuration: opens and migrates the
+/// database, loads the catalogue, wires services and routes.
+/// - Parameters:
+///   - configuration: The settings.
+///   - clock: The time source (tests pass one they can move).
+///   - logger: Where to log (defaults to a logger at the configured level).
+///   - migrate: Apply pending migrations first (otherwise pending ones stop start-up).
+public func buildApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true) async throws -> SportLookApplication {
+    try await makeApplication(configuration, clock: clock, logger: logger, migrate: migrate).application
+}
+
+/// ``buildApplication(_:clock:logger:migrate:)`` with the services behind it, for tests and tools.
+public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
+    var logger = logger ?? Logger(label: "sportlook")
+    logger.logLevel = configuration.logLevel
+    let resources = try Resources.locate()
+    let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout, logger: logger)
+    do {
+        try await prepare(database, resources: resources, migrate: migrate, logger: logger)
+        let services = try await AppServices(configuration: configuration, clock: clock, logger: logger, database: database, resources: resources)
+        let router = try makeRouter(services)
+        let application = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter(services), configuration: .init(
+                ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(Int64(configuration.webSocketPingInterval))))
+            )),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "SportLook"),
+            services: services.backgroundServices,
+            logger: logger
+        )
+        return (application, services)
+    } catch {
+        await database.close()
+        throw error
+    }
+}
+
+/// Checks (and applies) migrations and loads the sports catalogue.
+func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: Logger) async throws {
+    let migrator = try Migrator(database: database, resources: resources, logger: logger)
+    if migrate {
+        try await migrator.migrate()
+    } else {
+        let pending = try await migrator.verify()
+        guard pending.isEmpty else {
+            throw MigrationError(description: "migrations \(pending.map(String.init).joined(separator: ", ")) are not applied; run `sportlook migrate`")
+        }
+    }
+    try await SportCatalog.seed(database, from: resources.seed("sports.json"))
+}
+
+func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: services.routes))
+    router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
+    router.add(middleware: TokenAuthMiddleware(tokens: services.tokens))
+
+    let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
+    let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])
+    OperationsController(readiness: readiness, openAPI: ByteBuffer(bytes: openAPI))
+        .addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
+
+    let v1 = router.group("v1")
+    let publicRoutes = RouteRegistrar(group: v1, prefix: "/v1", table: services.routes)
+    let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes)
+
+    let accounts = AccountsController(accounts: services.accounts, sports: services.sports)
+    accounts.addPublicRoutes(to: publicRoutes)
+    accounts.addRoutes(to: authenticated)
+    return router
+}
+
+func makeWebSocketRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    Router(context: AppRequestContext.self)
+}

@@ -1,0 +1,128 @@
+import Crypto
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Access tokens: 256 random bits, base64url, of which only the SHA-256 is stored.
+enum AccessToken {
+    /// A new token.
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// What the database stores for a token: its SHA-256, in hex.
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether a string can be a token at all (43 base64url characters).
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 43 && token.utf8.allSatisfy { b in
+            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
+        }
+    }
+}
+
+/// Resolves bearer tokens to identities with an in-memory cache, so an
+/// authenticated request costs no database read, and records `last_used_at`
+/// in batches, so it costs no write either.
+///
+/// A revoked token is dropped from this instance's cache at once, and from every
+/// other instance's as soon as the bus tells them; a cached entry is re-checked
+/// against the database after ``recheckInterval`` in any case.
+public final class TokenAuthenticator: Sendable {
+    private struct Entry {
+        var identity: Identity
+        var expiresAt: Date
+        var checkedAt: Date
+    }
+
+    private struct State {
+        var cache: [String: Entry] = [:]
+        var pendingUse: [UUID: Date] = [:]
+    }
+
+    /// How long a cached token is trusted before the database is asked again.
+    static let recheckInterval: TimeInterval = 60
+    private static let maxEntries = 200_000
+
+    private let accounts: AccountStore
+    private let clock: any AppClock
+    private let state = Mutex(State())
+
+    init(accounts: AccountStore, clock: any AppClock) {
+        self.accounts = accounts
+        self.clock = clock
+    }
+
+    /// The identity a token stands for, or `nil` if it is unknown, expired or revoked.
+    public func identity(for token: String) async throws -> Identity? {
+        guard AccessToken.isWellFormed(token) else { return nil }
+        let digest = AccessToken.digest(token)
+        let now = clock.now()
+        let cached: Identity? = state.withLock { s in
+            guard let entry = s.cache[digest] else { return nil }
+            guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else {
+                s.cache[digest] = nil
+                return nil
+            }
+            s.pendingUse[entry.identity.tokenID] = now
+            return entry.identity
+        }
+        if let cached { return cached }
+        guard let record = try await accounts.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
+        let identity = Identity(userID: record.userID, tokenID: record.id)
+        state.withLock { s in
+            if s.cache.count >= Self.maxEntries { s.cache.removeAll(keepingCapacity: true) }
+            s.cache[digest] = Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now)
+            s.pendingUse[record.id] = now
+        }
+        return identity
+    }
+
+    /// Forgets a token at once (after logout or a revoked session).
+    public func forget(tokenID: UUID) {
+        state.withLock { s in
+            s.cache = s.cache.filter { $0.value.identity.tokenID != tokenID }
+            s.pendingUse[tokenID] = nil
+        }
+    }
+
+    /// When each token was last used, as far as this instance has seen and not yet written.
+    func unwrittenUse() -> [UUID: Date] {
+        state.withLock { $0.pendingUse }
+    }
+
+    /// Writes the last-use times gathered since the previous flush.
+    func flush() async {
+        let uses = state.withLock { s -> [UUID: Date] in
+            defer { s.pendingUse = [:] }
+            return s.pendingUse
+        }
+        do {
+            try await accounts.recordTokenUse(uses)
+        } catch {
+            // Put them back for the next round; last-use times are advisory.
+            state.withLock { s in s.pendingUse.merge(uses) { max($0, $1) } }
+        }
+    }
+}
+
+/// Flushes token last-use times every half minute, and once more on shutdown.
+struct TokenUseFlusher: Service {
+    let tokens: TokenAuthenticator
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: .seconds(30))
+                await tokens.flush()
+            }
+        }
+        await tokens.flush()
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GeoGrid
+
+/// A position in WGS84 degrees.
+public struct Coordinate: Sendable, Hashable, Codable {
+    /// Latitude in degrees.
+    public var lat: Double
+    /// Longitude in degrees.
+    public var lon: Double
+
+    /// Creates a coordinate.
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    /// The position as the spatial index stores it.
+    var geoPoint: GeoPoint { GeoPoint(latitude: lat, longitude: lon) ?? GeoPoint(latitudeE7: 0, longitudeE7: 0) }
+
+    /// The centre of the ~500 m grid cell holding this position: what is stored
+    /// for people, so that nobody's exact position is ever kept or shown.
+    ///
+    /// Rows are 1/240 degree of latitude (≈ 463 m); each row has as many columns as
+    /// make a cell about as wide as it is tall at that latitude.
+    var snappedForPrivacy: Coordinate {
+        let step = 1.0 / 240.0
+        let row = ((lat + 90) / step).rounded(.down)
+        let snappedLat = min(90, -90 + (row + 0.5) * step)
+        let columns = max(1, (360 / step * cos(snappedLat * .pi / 180)).rounded(.down))
+        let width = 360 / columns
+        let column = min(columns - 1, ((lon + 180) / width).rounded(.down))
+        var snappedLon = -180 + (column + 0.5) * width
+        if snappedLon > 180 { snappedLon -= 360 }
+        return Coordinate(lat: (snappedLat * 1e6).rounded() / 1e6, lon: (snappedLon * 1e6).rounded() / 1e6)
+    }
+}
+
+/// A sport of the catalogue.
+public struct Sport: Sendable, Hashable {
+    /// Stable identifier, e.g. `beach-volleyball`.
+    public var slug: String
+    /// Display name.
+    public var name: String
+    /// Its bit in the spatial indexes' category masks (0…63).
+    public var bit: Int
+}
+
+/// What the service knows of a user.
+public struct User: Sendable, Hashable {
+    public var id: UUID
+    public var name: String
+    public var email: String
+    public var bio: String
+    public var imageURL: String?
+    public var sports: [String]
+    public var location: Coordinate?
+    public var discoverable: Bool
+    public var createdAt: Date
+}
+
+/// A user as others see them: no email, no location.
+public struct UserSummary: Sendable, Hashable {
+    public var id: UUID
+    public var name: String
+}
+
+/// The moment, from a clock tests can move.
+public protocol AppClock: Sendable {
+    /// The current instant.
+    func now() -> Date
+}
+
+/// The real clock, to the millisecond (every stored instant is a whole
+/// millisecond, so keyset cursors compare exactly on both engines).
+public struct SystemClock: AppClock {
+    public init() {}
+    public func now() -> Date { Date().wholeMilliseconds }
+}
+
+extension Date {
+    /// This instant truncated to a whole millisecond.
+    var wholeMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}
+
+extension UUID {
+    /// The canonical lowercase form used in every answer.
+    var lowercased: String { uuidString.lowercased() }
+
+    /// The UUID's 128 bits as a spatial index key.
+    var geoKey: GeoKey {
+        let b = uuid
+        let high = [b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let low = [b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return GeoKey(high: high, low: low)
+    }
+
+    /// The UUID of a spatial index key.
+    init(geoKey: GeoKey) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: geoKey.high >> (56 - 8 * UInt64(i)))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: geoKey.low >> (56 - 8 * UInt64(i)))
+        }
+        self = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

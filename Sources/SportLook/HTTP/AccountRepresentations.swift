@@ -1,0 +1,102 @@
+import Foundation
+
+/// The caller's own profile (`GET /v1/me`).
+struct PrivateProfile: JSONEncodable {
+    var user: User
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", user.id)
+        json.field("name", user.name)
+        json.field("email", user.email)
+        json.field("bio", user.bio)
+        json.field("image_url", user.imageURL)
+        json.key("sports")
+        json.arrayStart()
+        for slug in user.sports { json.value(slug) }
+        json.arrayEnd()
+        json.key("location")
+        if let location = user.location {
+            json.objectStart()
+            json.field("lat", location.lat)
+            json.field("lon", location.lon)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.field("discoverable", user.discoverable)
+        json.field("created_at", user.createdAt)
+        json.objectEnd()
+    }
+}
+
+/// `{user, access_token, token_type, expires_at}` after register and login.
+struct IssuedToken: JSONEncodable {
+    var issued: AccountService.Issued
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("user")
+        PrivateProfile(user: issued.user).encode(to: &json)
+        json.field("access_token", issued.token)
+        json.field("token_type", "Bearer")
+        json.field("expires_at", issued.expiresAt)
+        json.objectEnd()
+    }
+}
+
+/// One live access token of the caller.
+struct SessionRepresentation: JSONEncodable {
+    var session: AccountStore.Session
+    var current: Bool
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", session.id)
+        json.field("created_at", session.createdAt)
+        json.field("expires_at", session.expiresAt)
+        json.field("last_used_at", session.lastUsedAt)
+        json.field("user_agent", session.userAgent)
+        json.field("current", current)
+        json.objectEnd()
+    }
+}
+
+/// `{id, name}` of someone else.
+struct UserSummaryRepresentation: JSONEncodable {
+    var id: UUID
+    var name: String
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", id)
+        json.field("name", name)
+        json.objectEnd()
+    }
+}
+
+/// A catalogue entry.
+struct SportRepresentation: JSONEncodable {
+    var sport: Sport
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("slug", sport.slug)
+        json.field("name", sport.name)
+        json.objectEnd()
+    }
+}
+
+/// `{"items": [...]}` without a cursor (short, complete lists).
+struct ItemList<Item: JSONEncodable>: JSONEncodable {
+    var items: [Item]
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for item in items { item.encode(to: &json) }
+        json.arrayEnd()
+        json.objectEnd()
+    }
+}

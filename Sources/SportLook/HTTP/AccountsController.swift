@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+
+/// Register, login, logout, the caller's profile and sessions, the sports catalogue.
+struct AccountsController {
+    let accounts: AccountService
+    let sports: SportCatalog
+
+    struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
+    struct Login: Decodable { var email: String?; var password: String? }
+
+    func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
+        routes.post("auth/register") { request, context in
+            let input = try await RequestBody.decode(Registration.self, from: request, context: context)
+            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, userAgent: Self.userAgent(request))
+            return JSONResponse(status: .created, IssuedToken(issued: issued))
+        }
+        routes.post("auth/login") { request, context in
+            let input = try await RequestBody.decode(Login.self, from: request, context: context)
+            let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress, userAgent: Self.userAgent(request))
+            return JSONResponse(IssuedToken(issued: issued))
+        }
+        routes.get("sports") { _, _ in
+            JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])
+        }
+    }
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.post("auth/logout") { _, context in
+            try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
+            return Response(status: .noContent)
+        }
+        routes.get("me") { _, context in
+            JSONResponse(PrivateProfile(user: try await accounts.profile(context.userID)))
+        }
+        routes.patch("me") { request, context in
+            let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
+            return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input)))
+        }
+        routes.get("me/sessions") { _, context in
+            let sessions = try await accounts.sessions(of: context.identity)
+            return JSONResponse(ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
+        }
+        routes.delete("me/sessions/:id") { _, context in
+            try await accounts.revoke(session: try context.uuid("id", "session"), of: context.userID)
+            return Response(status: .noContent)
+        }
+    }
+
+    static func userAgent(_ request: Request) -> String? {
+        request.headers[.userAgent].map { String($0.prefix(200)) }
+    }
+}

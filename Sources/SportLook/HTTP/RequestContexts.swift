@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// Who is calling: resolved from a valid access token.
+public struct Identity: Sendable, Equatable {
+    /// The user.
+    public var userID: UUID
+    /// The access token used (a session).
+    public var tokenID: UUID
+}
+
+/// The context of every request: the core context, the caller's address, and
+/// the caller's identity once a token has been checked.
+public struct AppRequestContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The caller's IP address (for throttling), if known.
+    public let remoteAddress: String?
+    /// Set by ``TokenAuthenticator`` when the request carries a valid token.
+    public var identity: Identity?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.webSocket = .init()
+        self.remoteAddress = source.channel.remoteAddress?.ipAddress
+        self.identity = nil
+    }
+
+    /// Bodies over 1 MiB answer 413.
+    public var maxUploadSize: Int { 1 << 20 }
+}
+
+/// The context behind authentication: a handler here always has a user.
+public struct AuthenticatedContext: ChildRequestContext {
+    public typealias ParentContext = AppRequestContext
+    public var coreContext: CoreRequestContextStorage
+    /// The caller.
+    public let identity: Identity
+    /// The caller's IP address, if known.
+    public let remoteAddress: String?
+
+    public init(context: AppRequestContext) throws {
+        guard let identity = context.identity else { throw APIError.unauthorized }
+        self.coreContext = context.coreContext
+        self.identity = identity
+        self.remoteAddress = context.remoteAddress
+    }
+
+    public var maxUploadSize: Int { 1 << 20 }
+
+    /// The caller's user id.
+    public var userID: UUID { identity.userID }
+}

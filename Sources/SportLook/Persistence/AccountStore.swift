@@ -1,0 +1,190 @@
+import Foundation
+import SQLKit
+
+/// Users, their favourite sports, access tokens and login failures.
+struct AccountStore: Sendable {
+    let database: Database
+
+    struct Credentials: Sendable {
+        var userID: UUID
+        var passwordHash: String
+    }
+
+    struct TokenRecord: Sendable {
+        var id: UUID
+        var userID: UUID
+        var expiresAt: Date
+        var revokedAt: Date?
+    }
+
+    struct Session: Sendable {
+        var id: UUID
+        var createdAt: Date
+        var expiresAt: Date
+        var lastUsedAt: Date?
+        var userAgent: String?
+    }
+
+    // MARK: Users
+
+    func insertUser(_ user: User, passwordHash: String, normalizedEmail: String, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at)
+            VALUES (\(bind: user.id), \(bind: user.email), \(bind: normalizedEmail), \(bind: user.name), \(bind: passwordHash),
+                    '', \(bind: false), 1, \(bind: user.createdAt), \(bind: user.createdAt))
+            """).run()
+    }
+
+    func credentials(normalizedEmail: String) async throws -> Credentials? {
+        try await database.read { sql in
+            guard let row = try await sql.raw("SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() else { return nil }
+            return Credentials(userID: try row.value("id"), passwordHash: try row.value("password_hash"))
+        }
+    }
+
+    func emailExists(_ normalizedEmail: String, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
+    }
+
+    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at"
+
+    static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
+        let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
+        return User(
+            id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
+            imageURL: try row.optional("image_url"), sports: sports,
+            location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
+            discoverable: try row.value("discoverable"), createdAt: try row.value("created_at")
+        )
+    }
+
+    func user(_ id: UUID, on sql: any SQLDatabase) async throws -> User? {
+        guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first() else { return nil }
+        return try Self.decodeUser(row, sports: try await sports(of: id, on: sql))
+    }
+
+    func user(_ id: UUID) async throws -> User? {
+        try await database.read { sql in try await user(id, on: sql) }
+    }
+
+    func sports(of userID: UUID, on sql: any SQLDatabase) async throws -> [String] {
+        try await sql.raw("SELECT sport_slug FROM user_sports WHERE user_id = \(bind: userID) ORDER BY sport_slug").all().map { try $0.value("sport_slug") }
+    }
+
+    func names(of ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [UUID: String] = [:]
+        for row in try await sql.raw("SELECT id, name FROM users WHERE id IN \(BindList(values: Array(Set(ids))))").all() {
+            out[try row.value("id")] = try row.value("name")
+        }
+        return out
+    }
+
+    struct ProfileChanges: Sendable {
+        var name: String?
+        var bio: String?
+        var imageURL: Patch<String> = .absent
+        var sports: [String]?
+        var location: Patch<Coordinate> = .absent
+        var discoverable: Bool?
+    }
+
+    func update(_ id: UUID, _ changes: ProfileChanges, at now: Date, on sql: any SQLDatabase) async throws {
+        var assignments: [SQLQueryString] = ["updated_at = \(bind: now)", "version = version + 1"]
+        if let name = changes.name { assignments.append("name = \(bind: name)") }
+        if let bio = changes.bio { assignments.append("bio = \(bind: bio)") }
+        switch changes.imageURL {
+        case .absent: break
+        case .null: assignments.append("image_url = NULL")
+        case .value(let url): assignments.append("image_url = \(bind: url)")
+        }
+        switch changes.location {
+        case .absent: break
+        case .null: assignments.append("lat = NULL, lon = NULL")
+        case .value(let c): assignments.append("lat = \(bind: c.lat), lon = \(bind: c.lon)")
+        }
+        if let discoverable = changes.discoverable { assignments.append("discoverable = \(bind: discoverable)") }
+        try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+        if let sports = changes.sports {
+            try await sql.raw("DELETE FROM user_sports WHERE user_id = \(bind: id)").run()
+            for slug in Set(sports) {
+                try await sql.raw("INSERT INTO user_sports (user_id, sport_slug) VALUES (\(bind: id), \(bind: slug))").run()
+            }
+        }
+    }
+
+    // MARK: Tokens
+
+    func insertToken(id: UUID, userID: UUID, hash: String, userAgent: String?, createdAt: Date, expiresAt: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO access_tokens (id, user_id, token_hash, user_agent, created_at, expires_at)
+            VALUES (\(bind: id), \(bind: userID), \(bind: hash), \(bind: userAgent), \(bind: createdAt), \(bind: expiresAt))
+            """).run()
+    }
+
+    func token(hash: String) async throws -> TokenRecord? {
+        try await database.read { sql in
+            guard let row = try await sql.raw("SELECT id, user_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = \(bind: hash)").first() else { return nil }
+            return TokenRecord(id: try row.value("id"), userID: try row.value("user_id"), expiresAt: try row.value("expires_at"), revokedAt: try row.optional("revoked_at"))
+        }
+    }
+
+    /// Revokes one of the user's live tokens; `false` if there is no such live token.
+    func revokeToken(_ id: UUID, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let rows = try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = \(bind: now)
+            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+            RETURNING id
+            """).all()
+        return !rows.isEmpty
+    }
+
+    func sessions(of userID: UUID, at now: Date) async throws -> [Session] {
+        try await database.read { sql in
+            try await sql.raw("""
+                SELECT id, created_at, expires_at, last_used_at, user_agent FROM access_tokens
+                WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                ORDER BY created_at DESC, id
+                """).all().map { row in
+                Session(id: try row.value("id"), createdAt: try row.value("created_at"), expiresAt: try row.value("expires_at"),
+                        lastUsedAt: try row.optional("last_used_at"), userAgent: try row.optional("user_agent"))
+            }
+        }
+    }
+
+    func recordTokenUse(_ uses: [UUID: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        try await database.transaction { sql in
+            for (id, at) in uses {
+                try await sql.raw("UPDATE access_tokens SET last_used_at = \(bind: at) WHERE id = \(bind: id) AND (last_used_at IS NULL OR last_used_at < \(bind: at))").run()
+            }
+        }
+    }
+
+    // MARK: Login failures
+
+    func recordLoginFailure(subjects: [String], at now: Date, purgeBefore: Date) async throws {
+        try await database.transaction { sql in
+            for subject in subjects {
+                try await sql.raw("INSERT INTO login_failures (subject, failed_at) VALUES (\(bind: subject), \(bind: now))").run()
+            }
+            try await sql.raw("DELETE FROM login_failures WHERE failed_at < \(bind: purgeBefore)").run()
+        }
+    }
+
+    /// Failures of `subject` since `since`, and the oldest of them.
+    func loginFailures(subject: String, since: Date) async throws -> (count: Int, oldest: Date?) {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT failed_at FROM login_failures WHERE subject = \(bind: subject) AND failed_at >= \(bind: since) ORDER BY failed_at
+                """).all()
+            return (rows.count, try rows.first?.value("failed_at", as: Date.self))
+        }
+    }
+
+    func clearLoginFailures(subject: String) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: subject)").run()
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+import ServiceLifecycle
+import Synchronization
+
+/// The database engine behind a ``Database``.
+public enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// SQLite, the embedded default.
+    case sqlite
+    /// PostgreSQL.
+    case postgres
+
+    /// The engine's name.
+    public var description: String { rawValue == "sqlite" ? "SQLite" : "PostgreSQL" }
+}
+
+/// The database could not be reached in time; requests answer 503.
+public struct DatabaseUnavailable: Error, CustomStringConvertible {
+    /// What happened, for the log.
+    public var reason: String
+    /// The reason.
+    public var description: String { "database unavailable: \(reason)" }
+}
+
+/// One handle on the data, whatever the engine: queries are written once with
+/// SQLKit and run on SQLite or PostgreSQL.
+///
+/// - SQLite: one writer connection serialised by an async lock (SQLite allows
+///   one writer), plus reader connections in WAL mode for plain reads.
+/// - PostgreSQL: a PostgresNIO connection pool, running until ``close()``.
+///
+/// Every call is bounded by the configured timeout, so an outage answers 503 in
+/// seconds instead of hanging requests.
+public final class Database: Sendable {
+    /// The engine.
+    public let engine: DatabaseEngine
+    let logger: Logger
+    private let backend: Backend
+    private let timeout: Duration
+
+    private enum Backend: Sendable {
+        case sqlite(SQLiteStore)
+        /// The pool, and the task running it (it runs until ``close()``).
+        case postgres(PostgresClient, Task<Void, Never>)
+    }
+
+    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, logger: Logger) {
+        self.engine = engine
+        self.backend = backend
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Opens the database at `location`. For PostgreSQL nothing connects until ``service`` runs.
+    /// - Parameters:
+    ///   - location: Where the database is.
+    ///   - poolSize: Maximum PostgreSQL connections.
+    ///   - timeout: Longest any one call may wait.
+    ///   - logger: Where to log.
+    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, logger: Logger) async throws -> Database {
+        let limit = Duration.milliseconds(Int64(timeout * 1000))
+        switch location {
+        case .sqliteFile(let path):
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, logger: logger)
+        case .sqliteMemory:
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, logger: logger)
+        case .postgres(let address):
+            var configuration = PostgresClient.Configuration(
+                host: address.host, port: address.port, username: address.user,
+                password: address.password, database: address.database, tls: .disable
+            )
+            configuration.options.maximumConnections = poolSize
+            configuration.options.connectTimeout = limit
+            // Keep-alives find connections a restarted server dropped before a request does.
+            configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            // The pool runs for the life of this handle, so migrations and warm-up
+            // can use it before the application's services start.
+            let runner = Task { await client.run() }
+            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, logger: logger)
+        }
+    }
+
+    /// Runs statements outside a transaction (each commits on its own).
+    /// - Parameter body: Queries to run with the given handle.
+    public func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await bounded { [backend, logger] in
+            switch backend {
+            case .sqlite(let store): return try await store.read(body)
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in
+                    try await body(connection.sql(queryLogLevel: .trace, logger: logger))
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction: all its writes commit together, or none
+    /// do when it throws.
+    /// - Parameter body: Queries to run with the transaction's handle.
+    public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await bounded { [backend, logger] in
+            switch backend {
+            case .sqlite(let store): return try await store.transaction(body)
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in
+                    let sql = connection.sql(queryLogLevel: .trace, logger: logger)
+                    try await sql.raw("BEGIN").run()
+                    do {
+                        let result = try await body(sql)
+                        try await sql.raw("COMMIT").run()
+                        return result
+                    } catch {
+                        try? await sql.raw("ROLLBACK").run()
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    /// Holds one PostgreSQL connection for as long as `body` runs (for LISTEN); `nil` on SQLite.
+    func withDedicatedConnection<R: Sendable>(_ body: (PostgresConnection) async throws -> R) async throws -> R? {
+        guard case .postgres(let client, _) = backend else { return nil }
+        return try await client.withConnection { try await body($0) }
+    }
+
+    /// Whether the database answers a trivial query now.
+    public func isReachable() async -> Bool {
+        (try? await read { try await $0.raw("SELECT 1 AS one").first() }) != nil
+    }
+
+    /// Closes the connections.
+    public func close() async {
+        switch backend {
+        case .sqlite(let store): await store.close()
+        case .postgres(_, let runner):
+            runner.cancel()
+            await runner.value
+        }
+    }
+
+    private func bounded<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
+        let timeout = self.timeout
+        return try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            do {
+                guard let first = try await group.next(), let value = first else {
+                    throw DatabaseUnavailable(reason: "no answer within \(timeout)")
+                }
+                return value
+            } catch let error where Self.isConnectivityFailure(error) {
+                throw DatabaseUnavailable(reason: String(describing: error))
+            }
+        }
+    }
+
+    /// Errors that mean "the database is not there" rather than "the query is wrong".
+    static func isConnectivityFailure(_ error: any Error) -> Bool {
+        if error is DatabaseUnavailable { return true }
+        if let psql = error as? PSQLError {
+            switch psql.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
+                return true
+            default:
+                // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+                if let state = psql.serverInfo?[.sqlState] { return state.hasPrefix("57P") || state.hasPrefix("08") }
+                return false
+            }
+        }
+        if error is ChannelError || error is IOError || error is NIOConnectionError { return true }
+        return false
+    }
+
+    /// Whether `error` is a violation of a unique constraint (a concurrent duplicate).
+    public static func isUniqueViolation(_ error: any Error) -> Bool {
+        if let psql = error as? PSQLError { return psql.serverInfo?[.sqlState] == "23505" }
+        if let sqlite = error as? SQLiteError { return sqlite.reason == .constraintUniqueFailed || sqlite.reason == .constraintPrimaryKeyFailed }
+        return false
+    }
+}
+
+/// SQLite connections: one writer guarded by a lock, readers in WAL mode.
+final class SQLiteStore: Sendable {
+    private let threadPool: NIOThreadPool
+    private let writer: SQLiteConnection
+    private let readers: [SQLiteConnection]
+    private let writeLock = AsyncSerialLock()
+    private let nextReader = Atomic<Int>(0)
+    private let logger: Logger
+
+    init(storage: SQLiteConnection.Storage, logger: Logger) async throws {
+        // A pool of its own, so bcrypt or other blocking work never delays queries.
+        let threadPool = NIOThreadPool(numberOfThreads: 3)
+        threadPool.start()
+        self.threadPool = threadPool
+        self.logger = logger
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: loop).get()
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
+            _ = try await writer.query(pragma).get()
+        }
+        self.writer = writer
+        var readers: [SQLiteConnection] = []
+        if case .file = storage {
+            for _ in 0..<2 {
+                let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: loop).get()
+                for pragma in ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] {
+                    _ = try await reader.query(pragma).get()
+                }
+                readers.append(reader)
+            }
+        }
+        self.readers = readers
+    }
+
+    func read<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
+        if readers.isEmpty {
+            // An in-memory database exists on one connection only.
+            return try await writeLock.withLock { try await body(writer.sql(queryLogLevel: .trace)) }
+        }
+        let i = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await body(readers[i % readers.count].sql(queryLogLevel: .trace))
+    }
+
+    func transaction<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
+        try await writeLock.withLock {
+            let sql = writer.sql(queryLogLevel: .trace)
+            try await sql.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(sql)
+                try await sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    func close() async {
+        for connection in readers + [writer] { try? await connection.close().get() }
+        try? await threadPool.shutdownGracefully()
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+import Synchronization
+
+/// "Look again": a change other parts of this instance, or other instances,
+/// must see. The database is the truth; a message only says what to re-read.
+public enum BusMessage: Sendable, Hashable {
+    /// An event was created, moved, edited or cancelled.
+    case event(UUID)
+    /// A user's profile, location or visibility changed.
+    case user(UUID)
+    /// An access token was revoked.
+    case session(UUID)
+    /// A chat message with this `seq` was stored for this event.
+    case chat(event: UUID, seq: Int64)
+    /// A notification was added to this user's inbox.
+    case notification(user: UUID, id: UUID)
+    /// Jobs are due.
+    case jobs
+    /// Someone blocked or unblocked someone.
+    case block(UUID, UUID)
+    /// Messages may have been missed (the listener reconnected): re-read everything cached.
+    case resync
+
+    var encoded: String {
+        switch self {
+        case .event(let id): "e|\(id.lowercased)"
+        case .user(let id): "u|\(id.lowercased)"
+        case .session(let id): "s|\(id.lowercased)"
+        case .chat(let event, let seq): "c|\(event.lowercased)|\(seq)"
+        case .notification(let user, let id): "n|\(user.lowercased)|\(id.lowercased)"
+        case .jobs: "j"
+        case .block(let a, let b): "b|\(a.lowercased)|\(b.lowercased)"
+        case .resync: "r"
+        }
+    }
+
+    init?(encoded: Substring) {
+        let parts = encoded.split(separator: "|")
+        func uuid(_ i: Int) -> UUID? { i < parts.count ? UUID(uuidString: String(parts[i])) : nil }
+        switch parts.first {
+        case "e": guard let id = uuid(1) else { return nil }; self = .event(id)
+        case "u": guard let id = uuid(1) else { return nil }; self = .user(id)
+        case "s": guard let id = uuid(1) else { return nil }; self = .session(id)
+        case "c": guard let id = uuid(1), parts.count > 2, let seq = Int64(parts[2]) else { return nil }; self = .chat(event: id, seq: seq)
+        case "n": guard let user = uuid(1), let id = uuid(2) else { return nil }; self = .notification(user: user, id: id)
+        case "j": self = .jobs
+        case "b": guard let a = uuid(1), let b = uuid(2) else { return nil }; self = .block(a, b)
+        case "r": self = .resync
+        default: return nil
+        }
+    }
+}
+
+/// Carries ``BusMessage``s: in-process to this instance's subscribers, and on
+/// PostgreSQL through `LISTEN/NOTIFY` to every other instance.
+///
+/// Writers call ``notify(_:on:)`` inside their transaction (PostgreSQL delivers
+/// the notification when, and only if, the transaction commits) and
+/// ``deliverLocally(_:)`` after it committed. Each instance ignores its own
+/// notifications, having already applied them.
+public final class Bus: Service, Sendable {
+    static let channel = "sportlook"
+    /// This process's identity on the bus.
+    public let instanceID: String
+    private let database: Database
+    private let logger: Logger
+    private let subscribers = Mutex<[UUID: AsyncStream<BusMessage>.Continuation]>([:])
+    private let listening = Atomic<Bool>(false)
+
+    init(database: Database, logger: Logger) {
+        self.instanceID = String(UUID().uuidString.prefix(8)).lowercased()
+        self.database = database
+        self.logger = logger
+    }
+
+    /// A stream of every message this instance should act on.
+    public func subscribe() -> AsyncStream<BusMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BusMessage.self)
+        let id = UUID()
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { $0[id] = nil } }
+        return stream
+    }
+
+    /// Queues notifications for other instances in the caller's transaction (PostgreSQL only).
+    func notify(_ messages: [BusMessage], on sql: any SQLDatabase) async throws {
+        guard sql.isPostgres else { return }
+        for message in messages {
+            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: instanceID + "|" + message.encoded))").run()
+        }
+    }
+
+    /// Hands messages to this instance's subscribers.
+    public func deliverLocally(_ messages: [BusMessage]) {
+        let continuations = subscribers.withLock { Array($0.values) }
+        for message in messages {
+            for continuation in continuations { continuation.yield(message) }
+        }
+    }
+
+    /// Whether the PostgreSQL listener is connected (always `true` on SQLite).
+    public var isListening: Bool { database.engine == .sqlite || listening.load(ordering: .relaxed) }
+
+    /// Listens for other instances' notifications until shutdown, reconnecting
+    /// after outages (and announcing ``BusMessage/resync`` when it does).
+    public func run() async throws {
+        guard database.engine == .postgres else {
+            try? await gracefulShutdown()
+            return
+        }
+        try? await cancelWhenGracefulShutdown { [self] in
+            var delay = Duration.milliseconds(200)
+            while !Task.isCancelled {
+                do {
+                    _ = try await database.withDedicatedConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            self.listening.store(true, ordering: .relaxed)
+                            delay = .milliseconds(200)
+                            self.deliverLocally([.resync])
+                            for try await notification in notifications {
+                                self.receive(notification.payload)
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning("bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
+                }
+                listening.store(false, ordering: .relaxed)
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+        listening.store(false, ordering: .relaxed)
+    }
+
+    private func receive(_ payload: String) {
+        guard let bar = payload.firstIndex(of: "|") else { return }
+        guard payload[..<bar] != instanceID else { return }
+        if let message = BusMessage(encoded: payload[payload.index(after: bar)...]) {
+            deliverLocally([message])
+        }
+    }
+}

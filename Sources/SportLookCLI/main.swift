@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SportLook
+
+@main
+struct SportLookCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sportlook",
+        abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
+        subcommands: [Serve.self, Migrate.self, Seed.self]
+    )
+}
+
+/// Settings shared by every command: flags override the environment variables of the same name.
+struct SettingOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"), help: "DATABASE_URL: sqlite:PATH, sqlite::memory: or postgres://user:pass@host:port/db")
+    var databaseURL: String?
+
+    @Option(name: .customLong("log-level"), help: "LOG_LEVEL: trace, debug, info, notice, warning, error, critical")
+    var logLevel: String?
+
+    /// The configuration: environment first, then these flags.
+    func configuration(extra: [String: String?] = [:]) throws -> AppConfiguration {
+        var environment = ProcessInfo.processInfo.environment
+        let flags: [String: String?] = ["DATABASE_URL": databaseURL, "LOG_LEVEL": logLevel].merging(extra) { $1 }
+        for (name, value) in flags { if let value { environment[name] = value } }
+        do {
+            return try AppConfiguration(environment: environment)
+        } catch let error as ConfigurationError {
+            throw ValidationError("configuration: \(error)")
+        }
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP and WebSocket server (applies pending migrations first).")
+
+    @OptionGroup var settings: SettingOptions
+    @Option(help: "HOST: address to bind") var host: String?
+    @Option(help: "PORT: port to bind") var port: String?
+    @Option(name: .customLong("bcrypt-cost"), help: "BCRYPT_COST: 4…31") var bcryptCost: String?
+    @Option(name: .customLong("token-ttl"), help: "TOKEN_TTL: e.g. 30d, 12h") var tokenTTL: String?
+    @Option(name: .customLong("cors-allowed-origins"), help: "CORS_ALLOWED_ORIGINS: comma-separated origins, or *") var corsAllowedOrigins: String?
+    @Option(name: .customLong("job-workers"), help: "JOB_WORKERS: background job workers (0 disables)") var jobWorkers: String?
+    @Flag(name: .customLong("no-migrate"), help: "Refuse to start when migrations are pending instead of applying them.") var noMigrate = false
+
+    func run() async throws {
+        let configuration = try settings.configuration(extra: [
+            "HOST": host, "PORT": port, "BCRYPT_COST": bcryptCost, "TOKEN_TTL": tokenTTL,
+            "CORS_ALLOWED_ORIGINS": corsAllowedOrigins, "JOB_WORKERS": jobWorkers,
+        ])
+        let logger = makeLogger(configuration)
+        let application: SportLookApplication
+        do {
+            application = try await buildApplication(configuration, logger: logger, migrate: !noMigrate)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode(1)
+        }
+        logger.info("SportLook listening", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
+        try await application.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending migrations and load the sports catalogue.")
+
+    @OptionGroup var settings: SettingOptions
+
+    func run() async throws {
+        let configuration = try settings.configuration()
+        try await withTool(configuration) { tool in
+            let applied = try await tool.migrate()
+            print(applied.isEmpty ? "schema up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+            print("sports catalogue: \(try await tool.seedSports()) sports")
+        }
+    }
+}
+
+struct Seed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Load the sports catalogue, and optionally a deterministic demo data set.")
+
+    @OptionGroup var settings: SettingOptions
+    @Flag(help: "Also create demo users and events (clustered around real cities).") var demo = false
+    @Option(help: "Demo users to create.") var users = 1_000
+    @Option(help: "Demo events to create.") var events = 10_000
+    @Option(help: "Random seed: the same seed makes the same data.") var seed: UInt64 = 1
+
+    func validate() throws {
+        guard users >= 1, users <= 10_000_000 else { throw ValidationError("--users must be 1…10,000,000") }
+        guard events >= 0, events <= 10_000_000 else { throw ValidationError("--events must be 0…10,000,000") }
+    }
+
+    func run() async throws {
+        let configuration = try settings.configuration()
+        try await withTool(configuration) { tool in
+            _ = try await tool.migrate()
+            print("sports catalogue: \(try await tool.seedSports()) sports")
+        }
+    }
+}
+
+func makeLogger(_ configuration: AppConfiguration) -> Logger {
+    var logger = Logger(label: "sportlook")
+    logger.logLevel = configuration.logLevel
+    return logger
+}
+
+/// Opens the database for a one-off command and closes it afterwards.
+func withTool(_ configuration: AppConfiguration, _ body: (AdminTool) async throws -> Void) async throws {
+    let tool: AdminTool
+    do {
+        tool = try await AdminTool.open(configuration, logger: makeLogger(configuration))
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+    do {
+        try await body(tool)
+    } catch {
+        await tool.close()
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+    await tool.close()
+}
+
+/// A progress bar on a terminal, plain lines otherwise.
+final class ProgressReporter: @unchecked Sendable {
+    private let isTerminal = isatty(STDOUT_FILENO) == 1
+    private var lastLine = Date.distantPast
+    private var lastPhase = ""
+    private let lock = NSLock()
+
+    func update(phase: String, done: Int, total: Int) {
+        lock.withLock {
+            let now = Date()
+            let finished = done >= total
+            guard finished || phase != lastPhase || now.timeIntervalSince(lastLine) >= (isTerminal ? 0.1 : 2) else { return }
+            lastLine = now
+            let fraction = total == 0 ? 1 : Double(done) / Double(total)
+            if isTerminal {
+                if phase != lastPhase && !lastPhase.isEmpty { print("") }
+                let width = 30
+                let filled = Int(fraction * Double(width))
+                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+                print("\r\(phase.padding(toLength: 8, withPad: " ", startingAt: 0)) \(bar) \(Int(fraction * 100))% \(done)/\(total)", terminator: "")
+                FileHandle.standardOutput.synchronizeFile()
+            } else {
+                print("\(phase): \(done)/\(total) (\(Int(fraction * 100))%)")
+            }
+            lastPhase = phase
+        }
+    }
+
+    func finish() {
+        if isTerminal { print("") }
+    }
+}
