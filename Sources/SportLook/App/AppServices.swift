@@ -49,6 +49,9 @@ public final class AppServices: Sendable {
     /// Whether every in-memory index is warm.
     public var isWarm: Bool { true }
 
+    /// Returns once every in-memory index is warm.
+    public func waitUntilWarm() async throws {}
+
     /// Closes what the services hold open.
     func close() async {
         await hasher.shutdown()

@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+import Synchronization
+@testable import SportLook
+
+/// A throwaway PostgreSQL cluster for the test run: `initdb` into a temporary
+/// folder (as the unprivileged `postgres` user when the tests run as root), a
+/// free port on loopback, durability off for speed. It is started on first use
+/// and stopped when the test process exits. Each test gets its own database,
+/// cloned from a template that was migrated once.
+actor PostgresCluster {
+    static let shared = PostgresCluster()
+
+    struct Running {
+        var port: Int
+        var directory: String
+        var admin: PostgresConnection
+    }
+
+    private var running: Running?
+    private var starting: Task<Running, any Error>?
+    private var nextDatabase = 0
+    /// Where the running cluster is, for the exit handler.
+    static let location = Mutex<(directory: String, pgCtl: String, asPostgres: Bool)?>(nil)
+
+    /// A new, migrated database of its own.
+    func freshDatabase() async throws -> PostgresAddress {
+        let cluster = try await start()
+        nextDatabase += 1
+        let name = "test_\(nextDatabase)"
+        _ = try await cluster.admin.query("CREATE DATABASE \(unescaped: name) TEMPLATE sportlook_template", logger: Self.logger)
+        return PostgresAddress(host: "127.0.0.1", port: cluster.port, user: "sportlook", password: nil, database: name)
+    }
+
+    /// Drops a database made by ``freshDatabase()``.
+    func drop(_ address: PostgresAddress) async {
+        guard let cluster = running else { return }
+        _ = try? await cluster.admin.query("DROP DATABASE IF EXISTS \(unescaped: address.database) WITH (FORCE)", logger: Self.logger)
+    }
+
+    /// An empty database (not migrated), for migration tests.
+    func emptyDatabase() async throws -> PostgresAddress {
+        let cluster = try await start()
+        nextDatabase += 1
+        let name = "empty_\(nextDatabase)"
+        _ = try await cluster.admin.query("CREATE DATABASE \(unescaped: name)", logger: Self.logger)
+        return PostgresAddress(host: "127.0.0.1", port: cluster.port, user: "sportlook", password: nil, database: name)
+    }
+
+    /// The port the cluster listens on (starting it if needed).
+    func port() async throws -> Int { try await start().port }
+
+    /// Runs `pg_ctl` on the cluster (tests that stop and start the server).
+    func control(_ arguments: [String]) async throws {
+        let cluster = try await start()
+        guard let location = Self.location.withLock({ $0 }) else { return }
+        try Self.run(location.pgCtl, ["-D", cluster.directory + "/data", "-w", "-t", "60", "-l", cluster.directory + "/log"] + arguments, asPostgres: location.asPostgres)
+    }
+
+    static let logger = Logger(label: "test-postgres")
+
+    private func start() async throws -> Running {
+        if let running { return running }
+        if let starting { return try await starting.value }
+        let task = Task { try await Self.boot() }
+        starting = task
+        let cluster = try await task.value
+        running = cluster
+        return cluster
+    }
+
+    private static func boot() async throws -> Running {
+        let initdb = try binary("initdb"), pgCtl = try binary("pg_ctl")
+        let asPostgres = geteuid() == 0
+        removeAbandonedClusters(pgCtl: pgCtl, asPostgres: asPostgres)
+        var template = "/tmp/sportlook-pg-\(getpid())-XXXXXX".utf8CString
+        let directory: String = template.withUnsafeMutableBufferPointer { buffer in
+            guard let path = mkdtemp(buffer.baseAddress!) else { return "" }
+            return String(cString: path)
+        }
+        guard !directory.isEmpty else { throw ClusterError("cannot create a temporary folder") }
+        if asPostgres {
+            guard let user = getpwnam("postgres") else { throw ClusterError("running as root needs a 'postgres' user for initdb") }
+            chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
+        }
+        try run(initdb, ["-D", directory + "/data", "-A", "trust", "-U", "sportlook", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres: asPostgres)
+        let port = try freePort()
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=128MB"
+        try run(pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: asPostgres)
+        location.withLock { $0 = (directory, pgCtl, asPostgres) }
+        atexit { PostgresCluster.stopAtExit() }
+
+        let admin = try await PostgresConnection.connect(
+            configuration: .init(host: "127.0.0.1", port: port, username: "sportlook", password: nil, database: "postgres", tls: .disable),
+            id: 1, logger: logger
+        )
+        _ = try await admin.query("CREATE DATABASE sportlook_template", logger: logger)
+        let templateAddress = PostgresAddress(host: "127.0.0.1", port: port, user: "sportlook", password: nil, database: "sportlook_template")
+        let database = try await Database.open(.postgres(templateAddress), poolSize: 2, timeout: 30, logger: logger)
+        try await prepare(database, resources: try Resources.locate(), migrate: true, logger: logger)
+        await database.close()
+        return Running(port: port, directory: directory, admin: admin)
+    }
+
+    /// Stops clusters left by test runs that were killed before their exit handler ran.
+    static func removeAbandonedClusters(pgCtl: String, asPostgres: Bool) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("sportlook-pg-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let pid = Int32(parts[2]), kill(pid, 0) != 0 else { continue }
+            try? run(pgCtl, ["-D", "/tmp/\(name)/data", "-m", "immediate", "stop"], asPostgres: asPostgres)
+            try? FileManager.default.removeItem(atPath: "/tmp/\(name)")
+        }
+    }
+
+    /// Stops the cluster and removes its folder (registered with `atexit`).
+    static func stopAtExit() {
+        guard let location = location.withLock({ $0 }) else { return }
+        try? run(location.pgCtl, ["-D", location.directory + "/data", "-m", "immediate", "stop"], asPostgres: location.asPostgres)
+        try? FileManager.default.removeItem(atPath: location.directory)
+    }
+
+    static func binary(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = path.split(separator: ":").map { "\($0)/\(name)" }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ClusterError("\(name) not found: install PostgreSQL (e.g. apt-get install postgresql)")
+        }
+        return found
+    }
+
+    /// Runs a program to completion with `posix_spawn` and `waitpid`.
+    ///
+    /// Not Foundation's `Process`: `pg_ctl start` leaves a server running that
+    /// inherits the child's descriptors, and `Process` then waits for ever.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], asPostgres: Bool) throws -> String {
+        let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
+        let outputPath = NSTemporaryDirectory() + "sportlook-pg-output-\(UUID().uuidString)"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw ClusterError("cannot start \(argv[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            throw ClusterError("\(URL(fileURLWithPath: executable).lastPathComponent) failed (\(status)): \(text.suffix(600))")
+        }
+        return text
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else { throw ClusterError("cannot bind a probe socket") }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct ClusterError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Counts test cases per database, printed when the test process exits.
+enum TestCounter {
+    private static let counts = Mutex<[String: Int]>([:])
+
+    static func record(_ engine: DatabaseEngine) {
+        let first = counts.withLock { counts in
+            defer { counts[engine.description, default: 0] += 1 }
+            return counts.isEmpty
+        }
+        if first { atexit { TestCounter.printSummary() } }
+    }
+
+    static func printSummary() {
+        let snapshot = counts.withLock { $0 }
+        guard !snapshot.isEmpty else { return }
+        let line = DatabaseEngine.allCases.map { "\(snapshot[$0.description] ?? 0) on \($0.description)" }.joined(separator: ", ")
+        print("SportLook database test cases: \(line)")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// Every database test runs once per engine.
+/// `SPORTLOOK_TEST_ENGINES=sqlite` (or `postgres`) narrows a run to one engine while working.
+let engines: [DatabaseEngine] = {
+    let wanted = ProcessInfo.processInfo.environment["SPORTLOOK_TEST_ENGINES"]?.split(separator: ",").compactMap { DatabaseEngine(rawValue: String($0)) } ?? []
+    return wanted.isEmpty ? [.sqlite, .postgres] : wanted
+}()
+
+/// A clock tests move by hand.
+final class ManualClock: AppClock {
+    private let current: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = Mutex(start) }
+    func now() -> Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// A configuration for tests: cheap bcrypt, a database of the engine's kind.
+func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguration {
+    var configuration = AppConfiguration()
+    configuration.bcryptCost = 4
+    configuration.logLevel = .error
+    configuration.databasePoolSize = 8
+    configuration.port = 0
+    switch engine {
+    case .sqlite: configuration.database = .sqliteMemory
+    case .postgres: configuration.database = .postgres(try await PostgresCluster.shared.freshDatabase())
+    }
+    return configuration
+}
+
+/// Builds an application on a fresh database of `engine` and runs `test` against it.
+func withApp(
+    _ engine: DatabaseEngine,
+    clock: ManualClock = ManualClock(Date().wholeMilliseconds),
+    setup: TestingSetup = .router,
+    configure: (inout AppConfiguration) -> Void = { _ in },
+    _ test: @Sendable (API, AppServices) async throws -> Void
+) async throws {
+    TestCounter.record(engine)
+    var configuration = try await testConfiguration(engine)
+    configure(&configuration)
+    var logger = Logger(label: "test")
+    logger.logLevel = .error
+    let (application, services) = try await makeApplication(configuration, clock: clock, logger: logger)
+    do {
+        try await application.test(setup) { client in
+            try await services.waitUntilWarm()
+            try await test(API(client: client), services)
+        }
+    } catch {
+        if case .postgres(let address) = configuration.database { await PostgresCluster.shared.drop(address) }
+        throw error
+    }
+    if case .postgres(let address) = configuration.database { await PostgresCluster.shared.drop(address) }
+}
+
+/// A decoded JSON answer.
+struct Reply: @unchecked Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: Data
+    var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
+    var object: [String: Any] { json as? [String: Any] ?? [:] }
+    var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    subscript(key: String) -> Any? { object[key] }
+    var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
+    var errorFields: [String: String] { ((object["error"] as? [String: Any])?["fields"] as? [String: String]) ?? [:] }
+    var nextCursor: String? { object["next_cursor"] as? String }
+}
+
+/// A small JSON client over the test framework's client.
+struct API: Sendable {
+    let client: any TestClientProtocol
+
+    func request(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: Any? = nil, raw: String? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
+            if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+            if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        }
+        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
+        let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        ResponseLog.record(path: path, reply: reply)
+        return reply
+    }
+
+    func get(_ path: String, token: String? = nil) async throws -> Reply { try await request(.get, path, token: token) }
+    func post(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.post, path, token: token, json: json) }
+    func patch(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.patch, path, token: token, json: json) }
+    func delete(_ path: String, token: String? = nil) async throws -> Reply { try await request(.delete, path, token: token) }
+
+    /// Registers a user; returns their token and id.
+    @discardableResult
+    func register(_ name: String = "Alex", email: String? = nil, password: String = "correct horse battery") async throws -> (token: String, id: String) {
+        let reply = try await post("/v1/auth/register", json: ["name": name, "email": email ?? "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", "password": password])
+        guard reply.status == .created, let token = reply["access_token"] as? String, let user = reply["user"] as? [String: Any], let id = user["id"] as? String else {
+            throw ClusterError("register failed: \(reply.status) \(reply.text)")
+        }
+        return (token, id)
+    }
+}
+
+/// Every JSON answer the suite receives, for checks that scan them all.
+enum ResponseLog {
+    private static let bodies = Mutex<[(path: String, body: String)]>([])
+    static func record(path: String, reply: Reply) {
+        guard reply.body.count < 200_000 else { return }
+        bodies.withLock { $0.append((path, reply.text)) }
+    }
+    static var all: [(path: String, body: String)] { bodies.withLock { $0 } }
+}
+
+/// Waits for a condition with a deadline (no fixed sleeps).
+func eventually(timeout: Duration = .seconds(10), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for \(description)")
+    throw ClusterError("timed out waiting for \(description)")
+}
