@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import NIOCore
+import SQLKit
 import ServiceLifecycle
 
 /// Everything a running SportLook instance is made of, built once by
-/// ``buildApplication(_:clock:logger:)`` and shared by routes and services.
+/// ``buildApplication(_:clock:logger:migrate:)`` and shared by routes and services.
 public final class AppServices: Sendable {
     public let configuration: AppConfiguration
     public let clock: any AppClock
@@ -18,6 +19,14 @@ public final class AppServices: Sendable {
     public let routes = RouteTable()
     let accountStore: AccountStore
     let accounts: AccountService
+    let eventStore: EventStore
+    let eventIndex: EventIndex
+    let attendanceCache: AttendanceCache
+    let events: EventService
+    let eventSearch: EventSearch
+    let jobStore: JobStore
+    let notifier: Notifier
+    let write: Writer
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
@@ -25,7 +34,8 @@ public final class AppServices: Sendable {
         self.logger = logger
         self.database = database
         self.resources = resources
-        self.sports = try await SportCatalog.load(database)
+        let sports = try await SportCatalog.load(database)
+        self.sports = sports
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
         let bus = Bus(database: database, logger: logger)
@@ -34,23 +44,71 @@ public final class AppServices: Sendable {
         self.accountStore = accountStore
         let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
         self.tokens = tokens
+        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports)
+        self.eventIndex = eventIndex
+        let attendanceCache = AttendanceCache(database: database)
+        self.attendanceCache = attendanceCache
+        let write = Writer(database: database, bus: bus) { effects in
+            let now = clock.now()
+            for event in effects.events { eventIndex.apply(event, now: now) }
+            attendanceCache.invalidate(effects.attendance)
+            bus.deliverLocally(effects.busMessages.filter(\.isForLocalSubscribers))
+        }
+        self.write = write
+        let jobStore = JobStore(database: database)
+        self.jobStore = jobStore
+        let notifier = Notifier(jobs: jobStore)
+        self.notifier = notifier
         self.accounts = AccountService(
             database: database, accounts: accountStore, hasher: hasher, policy: policy,
             throttle: LoginThrottle(accounts: accountStore, clock: clock, maxFailures: configuration.loginMaxFailures, window: configuration.loginWindow),
             tokens: tokens, sports: sports, bus: bus, clock: clock, tokenTTL: configuration.tokenTTL
         )
+        let eventStore = EventStore(database: database)
+        self.eventStore = eventStore
+        self.events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock)
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self)]
+        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self)]
     }
 
     /// Whether every in-memory index is warm.
-    public var isWarm: Bool { true }
+    public var isWarm: Bool { eventIndex.isWarm }
 
-    /// Returns once every in-memory index is warm.
-    public func waitUntilWarm() async throws {}
+    /// Returns once every in-memory index is warm (or throws after a minute).
+    public func waitUntilWarm() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !isWarm {
+            guard ContinuousClock.now < deadline else { throw DatabaseUnavailable(reason: "indexes did not warm within a minute") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Re-reads an event another instance changed and applies it here.
+    func refresh(event id: UUID) async {
+        do {
+            if let event = try await eventStore.event(id) { eventIndex.apply(event, now: clock.now()) }
+        } catch {
+            logger.warning("could not refresh event", metadata: ["event": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// Re-reads everything that may have changed while the bus was down.
+    func resync() async {
+        attendanceCache.invalidateAll()
+        let since = eventIndex.newestUpdate.addingTimeInterval(-5)
+        do {
+            let ids: [UUID] = try await database.read { sql in
+                try await sql.raw("SELECT id FROM events WHERE updated_at >= \(bind: since)").all().map { try $0.value("id") }
+            }
+            for id in ids { await refresh(event: id) }
+        } catch {
+            logger.warning("resync failed", metadata: ["error": "\(error)"])
+        }
+    }
 
     /// Closes what the services hold open.
     func close() async {
@@ -68,7 +126,18 @@ public final class AppServices: Sendable {
     }
 }
 
-/// Applies bus messages to this instance's caches.
+extension BusMessage {
+    /// Messages this instance's own subscribers still need after a commit (the
+    /// rest the writer applied directly).
+    var isForLocalSubscribers: Bool {
+        switch self {
+        case .event, .attendance, .user: false
+        default: true
+        }
+    }
+}
+
+/// Applies other instances' changes to this instance's caches.
 struct BusConsumers: Service {
     let services: AppServices
 
@@ -78,8 +147,35 @@ struct BusConsumers: Service {
             for await message in messages {
                 switch message {
                 case .session(let id): services.tokens.forget(tokenID: id)
+                case .event(let id): await services.refresh(event: id)
+                case .attendance(let user): services.attendanceCache.invalidate([user])
+                case .resync: await services.resync()
                 default: break
                 }
+            }
+        }
+    }
+}
+
+/// Warms the indexes at start, then takes finished events out every half minute.
+struct IndexMaintenance: Service {
+    let services: AppServices
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            var delay = Duration.milliseconds(200)
+            while !services.eventIndex.isWarm {
+                do {
+                    try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger)
+                } catch {
+                    services.logger.error("cannot warm the event index; retrying", metadata: ["error": "\(error)"])
+                    try await Task.sleep(for: delay)
+                    delay = min(delay * 2, .seconds(10))
+                }
+            }
+            while true {
+                try await Task.sleep(for: .seconds(30))
+                services.eventIndex.sweep(now: services.clock.now())
             }
         }
     }

@@ -77,6 +77,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let accounts = AccountsController(accounts: services.accounts, sports: services.sports)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
+    EventsController(events: services.events, search: services.eventSearch, sports: services.sports).addRoutes(to: authenticated)
     return router
 }
 

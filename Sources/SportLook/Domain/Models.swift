@@ -78,6 +78,9 @@ public struct SystemClock: AppClock {
 }
 
 extension Date {
+    /// Whole milliseconds since 1970 (the spatial indexes' time tags).
+    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
     /// This instant truncated to a whole millisecond.
     var wholeMilliseconds: Date {
         Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)

@@ -14,6 +14,8 @@ public enum BusMessage: Sendable, Hashable {
     case user(UUID)
     /// An access token was revoked.
     case session(UUID)
+    /// This user's attendances changed (joined, left, promoted).
+    case attendance(UUID)
     /// A chat message with this `seq` was stored for this event.
     case chat(event: UUID, seq: Int64)
     /// A notification was added to this user's inbox.
@@ -30,6 +32,7 @@ public enum BusMessage: Sendable, Hashable {
         case .event(let id): "e|\(id.lowercased)"
         case .user(let id): "u|\(id.lowercased)"
         case .session(let id): "s|\(id.lowercased)"
+        case .attendance(let id): "a|\(id.lowercased)"
         case .chat(let event, let seq): "c|\(event.lowercased)|\(seq)"
         case .notification(let user, let id): "n|\(user.lowercased)|\(id.lowercased)"
         case .jobs: "j"
@@ -45,6 +48,7 @@ public enum BusMessage: Sendable, Hashable {
         case "e": guard let id = uuid(1) else { return nil }; self = .event(id)
         case "u": guard let id = uuid(1) else { return nil }; self = .user(id)
         case "s": guard let id = uuid(1) else { return nil }; self = .session(id)
+        case "a": guard let id = uuid(1) else { return nil }; self = .attendance(id)
         case "c": guard let id = uuid(1), parts.count > 2, let seq = Int64(parts[2]) else { return nil }; self = .chat(event: id, seq: seq)
         case "n": guard let user = uuid(1), let id = uuid(2) else { return nil }; self = .notification(user: user, id: id)
         case "j": self = .jobs

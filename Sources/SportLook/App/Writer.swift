@@ -1,0 +1,41 @@
+import Foundation
+import SQLKit
+
+/// What a committed write changed, for this instance's in-memory state and,
+/// through the bus, for every other instance.
+struct Effects: Sendable {
+    /// Event rows as the transaction left them.
+    var events: [Event] = []
+    /// Users whose profile (location, visibility, sports) changed.
+    var users: Set<UUID> = []
+    /// Users whose attendances changed.
+    var attendance: Set<UUID> = []
+    /// Whether jobs were queued.
+    var jobs = false
+    /// Anything else to announce.
+    var messages: [BusMessage] = []
+
+    var busMessages: [BusMessage] {
+        events.map { .event($0.id) } + users.map { .user($0) } + attendance.map { .attendance($0) } + (jobs ? [.jobs] : []) + messages
+    }
+}
+
+/// Runs a write transaction, announces its effects to other instances inside
+/// it (PostgreSQL delivers the notification only if it commits), and applies
+/// them to this instance right after commit.
+struct Writer: Sendable {
+    let database: Database
+    let bus: Bus
+    let apply: @Sendable (Effects) -> Void
+
+    func callAsFunction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase, inout Effects) async throws -> R) async throws -> R {
+        let (result, effects) = try await database.transaction { [bus] sql in
+            var effects = Effects()
+            let result = try await body(sql, &effects)
+            try await bus.notify(effects.busMessages, on: sql)
+            return (result, effects)
+        }
+        apply(effects)
+        return result
+    }
+}

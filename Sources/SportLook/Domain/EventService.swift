@@ -1,0 +1,279 @@
+import Foundation
+import SQLKit
+
+/// Creating, editing, cancelling and joining events.
+struct EventService: Sendable {
+    let database: Database
+    let store: EventStore
+    let accounts: AccountStore
+    let sports: SportCatalog
+    let notifier: Notifier
+    let write: Writer
+    let clock: any AppClock
+
+    static let maxDuration: TimeInterval = 7 * 86_400
+    static let defaultDuration: TimeInterval = 2 * 3_600
+    /// How far in the past a new start may be, for clients whose clocks run a little slow.
+    static let clockSkew: TimeInterval = 60
+    static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
+
+    struct Input: Decodable, Sendable {
+        var title: Patch<String> = .absent
+        var sport: Patch<String> = .absent
+        var startsAt: Patch<String> = .absent
+        var endsAt: Patch<String> = .absent
+        var location: Patch<LocationInput> = .absent
+        var address: Patch<String> = .absent
+        var description: Patch<String> = .absent
+        var capacity: Patch<Int> = .absent
+        var imageUrl: Patch<String> = .absent
+
+        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, imageUrl }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            title = try c.patch(.title)
+            sport = try c.patch(.sport)
+            startsAt = try c.patch(.startsAt)
+            endsAt = try c.patch(.endsAt)
+            location = try c.patch(.location)
+            address = try c.patch(.address)
+            description = try c.patch(.description)
+            capacity = try c.patch(.capacity)
+            imageUrl = try c.patch(.imageUrl)
+        }
+    }
+
+    /// Checks the fields present in `input` and returns them as changes.
+    private func validate(_ input: Input, creating: Bool, current: Event?, now: Date) throws -> EventStore.Changes {
+        var v = Validator()
+        var c = EventStore.Changes()
+        func required<T>(_ patch: Patch<T>, _ field: String) -> T? {
+            switch patch {
+            case .value(let value): return value
+            case .null: v.fail(field, "must not be null"); return nil
+            case .absent: if creating { v.fail(field, "is required") }; return nil
+            }
+        }
+        if let title = required(input.title, "title") { c.title = v.text(title, "title", 1...120) }
+        if let slug = required(input.sport, "sport") {
+            if sports[slug] == nil { v.fail("sport", "unknown sport '\(slug.prefix(64))'") } else { c.sport = slug }
+        }
+        if let location = required(input.location, "location") { c.location = location.validated("location", into: &v) }
+        if let text = required(input.startsAt, "starts_at") {
+            if let date = RFC3339.parse(text)?.wholeMilliseconds {
+                if date < now.addingTimeInterval(-Self.clockSkew) { v.fail("starts_at", "must not be in the past") }
+                else if date > now.addingTimeInterval(Self.maxLeadTime) { v.fail("starts_at", "must be within two years") }
+                else { c.startsAt = date }
+            } else {
+                v.fail("starts_at", "must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z")
+            }
+        }
+        switch input.endsAt {
+        case .value(let text):
+            if let date = RFC3339.parse(text)?.wholeMilliseconds { c.endsAt = date } else { v.fail("ends_at", "must be an RFC 3339 date-time such as 2026-05-01T20:00:00Z") }
+        case .null: if !creating { v.fail("ends_at", "must not be null") }
+        case .absent: break
+        }
+        switch input.description {
+        case .value(let text):
+            if text.count > 4_000 { v.fail("description", "must be at most 4000 characters") } else { c.description = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        case .null: c.description = ""
+        case .absent: break
+        }
+        switch input.address {
+        case .value(let text): if let text = v.text(text, "address", 0...300) { c.address = text.isEmpty ? .null : .value(text) }
+        case .null: c.address = .null
+        case .absent: break
+        }
+        switch input.imageUrl {
+        case .value(let url): if let url = v.url(url, "image_url") { c.imageURL = .value(url) }
+        case .null: c.imageURL = .null
+        case .absent: break
+        }
+        switch input.capacity {
+        case .value(let capacity):
+            if !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or null for no limit") }
+            else if let current, capacity < current.goingCount { v.fail("capacity", "must not be below the \(current.goingCount) people already going") }
+            else { c.capacity = .value(capacity) }
+        case .null: c.capacity = .null
+        case .absent: break
+        }
+        // The period as it will be.
+        if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
+            if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
+            let end = c.endsAt ?? current?.endsAt ?? start.addingTimeInterval(Self.defaultDuration)
+            if end <= start { v.fail("ends_at", "must be after starts_at") }
+            else if end.timeIntervalSince(start) > Self.maxDuration { v.fail("ends_at", "must be at most 7 days after starts_at") }
+            else if !creating, c.endsAt != nil || c.startsAt != nil, end <= now { v.fail("ends_at", "must be in the future") }
+        }
+        try v.throwIfInvalid()
+        return c
+    }
+
+    func create(by organiser: UUID, _ input: Input) async throws -> Event {
+        let now = clock.now()
+        let c = try validate(input, creating: true, current: nil, now: now)
+        guard let title = c.title, let sport = c.sport, let location = c.location, let startsAt = c.startsAt, let endsAt = c.endsAt else {
+            throw APIError.validation(["title": "is required"])
+        }
+        var event = Event(
+            id: UUID(), organiserID: organiser, organiserName: "", sport: sport, title: title, description: c.description ?? "",
+            address: { if case .value(let a) = c.address { a } else { nil } }(),
+            imageURL: { if case .value(let u) = c.imageURL { u } else { nil } }(),
+            location: location, startsAt: startsAt, endsAt: endsAt,
+            capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
+            status: .active, goingCount: 0, waitlistCount: 0, lastMessageSeq: 0, version: 1, createdAt: now, updatedAt: now
+        )
+        event = try await write { [store, event] sql, effects in
+            try await store.insert(event, on: sql)
+            guard let stored = try await store.event(event.id, on: sql) else { throw APIError.notFound("user") }
+            effects.events.append(stored)
+            effects.attendance.insert(organiser)
+            return stored
+        }
+        return event
+    }
+
+    func event(_ id: UUID, for user: UUID) async throws -> (Event, MyAttendance?) {
+        try await database.read { [store] sql in
+            guard let event = try await store.event(id, on: sql) else { throw APIError.notFound("event") }
+            return (event, try await Self.mine(event, user: user, store: store, on: sql))
+        }
+    }
+
+    static func mine(_ event: Event, user: UUID, store: EventStore, on sql: any SQLDatabase) async throws -> MyAttendance? {
+        guard let attendance = try await store.attendance(event: event.id, user: user, on: sql) else { return nil }
+        var position: Int?
+        if attendance.status == .waitlisted, let number = attendance.queueNumber {
+            position = try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql)
+        }
+        return MyAttendance(status: attendance.status, position: position, isOrganiser: event.organiserID == user)
+    }
+
+    func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
+        let now = clock.now()
+        return try await write { [store, notifier] sql, effects in
+            guard let current = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            guard current.organiserID == user else { throw APIError.forbidden("Only the organiser may edit this event.") }
+            guard current.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled.") }
+            guard current.endsAt > now else { throw APIError.conflict("event_finished", "The event is over.") }
+            let changes = try validate(input, creating: false, current: current, now: now)
+            try await store.update(id, changes, at: now, on: sql)
+            var event = try await store.event(id, on: sql) ?? current
+            // More places: the first on the waitlist move up.
+            if let capacity = event.capacity, event.goingCount < capacity, event.waitlistCount > 0 {
+                let promoted = try await store.promote(event: id, count: capacity - event.goingCount, at: now, on: sql)
+                event = try await store.event(id, on: sql) ?? event
+                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, effects: &effects)
+                effects.attendance.formUnion(promoted)
+            } else if event.capacity == nil, event.waitlistCount > 0 {
+                let promoted = try await store.promote(event: id, count: event.waitlistCount, at: now, on: sql)
+                event = try await store.event(id, on: sql) ?? event
+                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, effects: &effects)
+                effects.attendance.formUnion(promoted)
+            }
+            var changed: [String] = []
+            if event.startsAt != current.startsAt { changed.append("starts_at") }
+            if event.endsAt != current.endsAt { changed.append("ends_at") }
+            if event.location != current.location { changed.append("location") }
+            if !changed.isEmpty {
+                let recipients = try await store.attendeeIDs(event: id, on: sql).filter { $0 != user }
+                try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, effects: &effects)
+            }
+            effects.events.append(event)
+            return (event, try await Self.mine(event, user: user, store: store, on: sql))
+        }
+    }
+
+    func cancel(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store, notifier] sql, effects in
+            guard let current = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            guard current.organiserID == user else { throw APIError.forbidden("Only the organiser may cancel this event.") }
+            guard current.status == .active else { return }
+            try await store.cancel(id, at: now, on: sql)
+            guard let event = try await store.event(id, on: sql) else { return }
+            let attendees = try await store.attendeeIDs(event: id, on: sql)
+            try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != user }, at: now, on: sql, effects: &effects)
+            effects.events.append(event)
+            effects.attendance.formUnion(attendees)
+        }
+    }
+
+    struct Joined: Sendable {
+        var status: AttendanceStatus
+        var position: Int?
+    }
+
+    /// Joins (idempotent): going while places remain, otherwise waitlisted.
+    func join(_ id: UUID, user: UUID) async throws -> Joined {
+        let now = clock.now()
+        return try await write { [store] sql, effects in
+            guard let event = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            if let existing = try await store.attendance(event: id, user: user, on: sql) {
+                let position = existing.status == .waitlisted ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
+                return Joined(status: existing.status, position: position)
+            }
+            try Self.requireOpen(event, now: now)
+            let joined: Joined
+            if let capacity = event.capacity, event.goingCount >= capacity {
+                let number = try await store.addWaitlisted(event: id, user: user, at: now, on: sql)
+                joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: id, queueNumber: number, on: sql))
+            } else {
+                try await store.addGoing(event: id, user: user, at: now, on: sql)
+                joined = Joined(status: .going, position: nil)
+            }
+            if let updated = try await store.event(id, on: sql) { effects.events.append(updated) }
+            effects.attendance.insert(user)
+            return joined
+        }
+    }
+
+    /// Joins on behalf of an invitation, inside the caller's transaction.
+    func join(_ event: Event, user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws -> Joined {
+        if let existing = try await store.attendance(event: event.id, user: user, on: sql) {
+            return Joined(status: existing.status, position: nil)
+        }
+        try Self.requireOpen(event, now: now)
+        let joined: Joined
+        if let capacity = event.capacity, event.goingCount >= capacity {
+            let number = try await store.addWaitlisted(event: event.id, user: user, at: now, on: sql)
+            joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql))
+        } else {
+            try await store.addGoing(event: event.id, user: user, at: now, on: sql)
+            joined = Joined(status: .going, position: nil)
+        }
+        if let updated = try await store.event(event.id, on: sql) { effects.events.append(updated) }
+        effects.attendance.insert(user)
+        return joined
+    }
+
+    static func requireOpen(_ event: Event, now: Date) throws {
+        guard event.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled.") }
+        guard event.endsAt > now else { throw APIError.conflict("event_finished", "The event is over.") }
+    }
+
+    /// Leaves (idempotent); the first waitlisted person takes a freed place.
+    func leave(_ id: UUID, user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store, notifier] sql, effects in
+            guard let event = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
+            guard event.organiserID != user else {
+                throw APIError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
+            }
+            try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
+            effects.attendance.insert(user)
+            var updated = try await store.event(id, on: sql) ?? event
+            if existing.status == .going, event.isOpen(at: now), updated.waitlistCount > 0,
+               updated.capacity.map({ updated.goingCount < $0 }) ?? true {
+                let promoted = try await store.promote(event: id, count: 1, at: now, on: sql)
+                updated = try await store.event(id, on: sql) ?? updated
+                try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, effects: &effects)
+                effects.attendance.formUnion(promoted)
+            }
+            effects.events.append(updated)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GeoGrid
+import Hummingbird
+
+/// Events, attendance, and finding events.
+struct EventsController {
+    let events: EventService
+    let search: EventSearch
+    let sports: SportCatalog
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.post("events") { request, context in
+            let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
+            let event = try await events.create(by: context.userID, input)
+            let mine = MyAttendance(status: .going, position: nil, isOrganiser: true)
+            return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], mine: mine),
+                                headers: [.location: "/v1/events/\(event.id.lowercased)"])
+        }
+        routes.get("events/nearby") { request, context in
+            var q = QueryReader(request)
+            let lat = q.double("lat", in: -90...90, required: true)
+            let lon = q.double("lon", in: -180...180, required: true)
+            let radius = q.double("radius_km", in: 0...100) ?? 10
+            let filters = readFilters(&q)
+            let limit = q.limit(default: 20, max: 100)
+            let cursor = q.cursor(EventSearch.DistanceCursor.self)
+            try q.throwIfInvalid()
+            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw APIError.invalidParameter("lat", "is required") }
+            let bytes = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+            return JSONResponse(bytes: bytes)
+        }
+        routes.get("events/in-box") { request, context in
+            var q = QueryReader(request)
+            let minLat = q.double("min_lat", in: -90...90, required: true), maxLat = q.double("max_lat", in: -90...90, required: true)
+            let minLon = q.double("min_lon", in: -180...180, required: true), maxLon = q.double("max_lon", in: -180...180, required: true)
+            let filters = readFilters(&q)
+            let limit = q.limit(default: 50, max: 100)
+            let cursor = q.cursor(EventSearch.DistanceCursor.self)
+            if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", "must not be above max_lat") }
+            try q.throwIfInvalid()
+            guard let minLat, let maxLat, let minLon, let maxLon,
+                  let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
+            else { throw APIError.invalidParameter("min_lat", "is required") }
+            let bytes = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+            return JSONResponse(bytes: bytes)
+        }
+        routes.get("events/:id") { _, context in
+            let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
+            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], mine: mine))
+        }
+        routes.patch("events/:id") { request, context in
+            let id = try context.uuid("id", "event")
+            let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
+            let (event, mine) = try await events.update(id, by: context.userID, input)
+            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], mine: mine))
+        }
+        routes.delete("events/:id") { _, context in
+            try await events.cancel(try context.uuid("id", "event"), by: context.userID)
+            return Response(status: .noContent)
+        }
+        routes.post("events/:id/attendance") { _, context in
+            let joined = try await events.join(try context.uuid("id", "event"), user: context.userID)
+            return JSONResponse(JoinedRepresentation(joined: joined))
+        }
+        routes.delete("events/:id/attendance") { _, context in
+            try await events.leave(try context.uuid("id", "event"), user: context.userID)
+            return Response(status: .noContent)
+        }
+        routes.get("events/:id/attendees") { request, context in
+            let id = try context.uuid("id", "event")
+            var q = QueryReader(request)
+            let limit = q.limit(default: 50, max: 100)
+            let cursor = q.cursor(EventSearch.AttendeeCursor.self)
+            try q.throwIfInvalid()
+            return JSONResponse(try await search.attendees(of: id, cursor: cursor, limit: limit))
+        }
+        routes.get("me/events") { request, context in
+            var q = QueryReader(request)
+            let role = q.oneOf("role", ["attending", "organising"]).flatMap(EventSearch.Role.init) ?? .attending
+            let when = q.oneOf("when", ["upcoming", "past"]).flatMap(EventSearch.When.init) ?? .upcoming
+            let limit = q.limit(default: 20, max: 100)
+            let cursor = q.cursor(TimeCursor.self)
+            try q.throwIfInvalid()
+            return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit))
+        }
+    }
+
+    private func readFilters(_ q: inout QueryReader) -> EventSearch.Filters {
+        var filters = EventSearch.Filters()
+        if let sport = q.raw("sport") {
+            if sports[sport] == nil { q.validator.fail("sport", "unknown sport") } else { filters.sport = sport }
+        }
+        filters.startsAfter = q.date("starts_after")
+        filters.startsBefore = q.date("starts_before")
+        return filters
+    }
+}
+
+/// `{status, position?}` after joining.
+struct JoinedRepresentation: JSONEncodable {
+    var joined: EventService.Joined
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("status", joined.status.rawValue)
+        if let position = joined.position { json.field("position", position) }
+        json.objectEnd()
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Metrics
+import SQLKit
+
+/// The `jobs` table: a transactional outbox.
+///
+/// A job is written in the same transaction as the change that causes it, so a
+/// rolled-back change leaves no job and a committed one always has its job.
+/// Workers claim due jobs (and jobs whose lease expired: their worker died) with
+/// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so several workers and instances
+/// share the queue without taking the same job twice.
+struct JobStore: Sendable {
+    let database: Database
+
+    struct Claimed: Sendable {
+        var id: UUID
+        var kind: String
+        var payload: String
+        var attempts: Int
+        var enqueuedAt: Date
+    }
+
+    /// Queues a notification; a job with the same dedupe key is not queued twice.
+    @discardableResult
+    func enqueue(_ message: NotificationMessage, dedupeKey: String, at now: Date, runAt: Date? = nil, on sql: any SQLDatabase) async throws -> Bool {
+        let rows = try await sql.raw("""
+            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
+            VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt ?? now), \(bind: now))
+            ON CONFLICT (dedupe_key) DO NOTHING
+            RETURNING id
+            """).all()
+        if !rows.isEmpty { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", message.kind)]).increment() }
+        return !rows.isEmpty
+    }
+
+    /// Queues a notification that collapses with others of the same key: while a
+    /// job with the key waits, nothing is added; once it has run, it is armed
+    /// again (under a new id, so its push carries a new idempotency key).
+    func enqueueCollapsing(_ message: NotificationMessage, dedupeKey: String, at now: Date, runAt: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
+            VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt), \(bind: now))
+            ON CONFLICT (dedupe_key) DO UPDATE SET id = excluded.id, payload = excluded.payload, state = 'queued', attempts = 0,
+                run_at = excluded.run_at, enqueued_at = excluded.enqueued_at, lease_until = NULL, locked_by = NULL,
+                last_error = NULL, finished_at = NULL
+            WHERE jobs.state IN ('done', 'dead')
+            """).run()
+    }
+
+    /// Claims up to `limit` due jobs for `worker` until `leaseUntil`.
+    func claim(limit: Int, worker: String, now: Date, leaseUntil: Date) async throws -> [Claimed] {
+        try await database.transaction { sql in
+            try await sql.raw("""
+                UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = \(bind: leaseUntil), locked_by = \(bind: worker)
+                WHERE id IN (
+                    SELECT id FROM jobs
+                    WHERE (state = 'queued' AND run_at <= \(bind: now)) OR (state = 'running' AND lease_until < \(bind: now))
+                    ORDER BY run_at
+                    LIMIT \(bind: limit)
+                    \(SkipLockedClause())
+                )
+                RETURNING id, kind, payload, attempts, enqueued_at
+                """).all().map { row in
+                Claimed(id: try row.value("id"), kind: try row.value("kind"), payload: try row.value("payload"),
+                        attempts: try row.value("attempts"), enqueuedAt: try row.value("enqueued_at"))
+            }
+        }
+    }
+
+    /// Marks jobs done (only while `worker` still holds them).
+    func complete(_ ids: [UUID], worker: String, at now: Date) async throws {
+        guard !ids.isEmpty else { return }
+        try await database.transaction { sql in
+            try await sql.raw("""
+                UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL
+                WHERE id IN \(BindList(values: ids)) AND locked_by = \(bind: worker) AND state = 'running'
+                """).run()
+        }
+    }
+
+    /// Schedules another attempt, or declares the job dead.
+    func fail(_ id: UUID, worker: String, error: String, retryAt: Date?, at now: Date) async throws {
+        try await database.transaction { sql in
+            if let retryAt {
+                try await sql.raw("""
+                    UPDATE jobs SET state = 'queued', run_at = \(bind: retryAt), lease_until = NULL, last_error = \(bind: String(error.prefix(1_000)))
+                    WHERE id = \(bind: id) AND locked_by = \(bind: worker) AND state = 'running'
+                    """).run()
+            } else {
+                try await sql.raw("""
+                    UPDATE jobs SET state = 'dead', finished_at = \(bind: now), lease_until = NULL, last_error = \(bind: String(error.prefix(1_000)))
+                    WHERE id = \(bind: id) AND locked_by = \(bind: worker) AND state = 'running'
+                    """).run()
+            }
+        }
+    }
+
+    /// Gives claimed jobs back without counting an attempt (shutdown).
+    func release(_ ids: [UUID], worker: String, at now: Date) async throws {
+        guard !ids.isEmpty else { return }
+        try await database.transaction { sql in
+            try await sql.raw("""
+                UPDATE jobs SET state = 'queued', attempts = attempts - 1, run_at = \(bind: now), lease_until = NULL
+                WHERE id IN \(BindList(values: ids)) AND locked_by = \(bind: worker) AND state = 'running'
+                """).run()
+        }
+    }
+
+    /// When the next queued job is due, if any.
+    func nextDue() async throws -> Date? {
+        try await database.read { sql in
+            try await sql.raw("SELECT MIN(run_at) AS due FROM jobs WHERE state = 'queued'").first()?.optional("due", as: Date.self)
+        }
+    }
+
+    struct Summary: Sendable {
+        var counts: [(state: String, kind: String, count: Int)]
+        var oldestQueued: Date?
+        var now: Date
+
+        var rendered: String {
+            var lines = ["state     kind                  count"]
+            for c in counts { lines.append("\(c.state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.kind.padding(toLength: 21, withPad: " ", startingAt: 0)) \(c.count)") }
+            if counts.isEmpty { lines.append("(no jobs)") }
+            if let oldest = oldestQueued {
+                lines.append("oldest queued job: \(String(format: "%.1f", now.timeIntervalSince(oldest))) s old")
+            } else {
+                lines.append("oldest queued job: none")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    func summary(at now: Date) async throws -> Summary {
+        try await database.read { sql in
+            let counts = try await sql.raw("SELECT state, kind, COUNT(*) AS n FROM jobs GROUP BY state, kind ORDER BY state, kind").all().map {
+                (state: try $0.value("state", as: String.self), kind: try $0.value("kind", as: String.self), count: try $0.value("n", as: Int.self))
+            }
+            let oldest = try await sql.raw("SELECT MIN(enqueued_at) AS oldest FROM jobs WHERE state = 'queued'").first()?.optional("oldest", as: Date.self)
+            return Summary(counts: counts, oldestQueued: oldest, now: now)
+        }
+    }
+
+    /// Queues dead jobs again; returns how many.
+    func retryDead(kind: String?, at now: Date) async throws -> Int {
+        try await database.transaction { sql in
+            let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
+            return try await sql.raw("""
+                UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: now), finished_at = NULL, locked_by = NULL
+                WHERE state = 'dead' \(filter) RETURNING id
+                """).all().count
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Any JSON value (for notification data, which differs by kind).
+public enum JSONValue: Sendable, Hashable, Codable {
+    case string(String), number(Double), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try c.encode(s)
+        case .number(let n): try c.encode(n)
+        case .bool(let b): try c.encode(b)
+        case .object(let o): try c.encode(o)
+        case .array(let a): try c.encode(a)
+        case .null: try c.encodeNil()
+        }
+    }
+
+    func write(to json: inout JSONWriter) {
+        switch self {
+        case .string(let s): json.value(s)
+        case .number(let n): if n == n.rounded(), abs(n) < 1e15 { json.value(Int(n)) } else { json.value(n) }
+        case .bool(let b): json.value(b)
+        case .null: json.null()
+        case .array(let a):
+            json.arrayStart()
+            for v in a { v.write(to: &json) }
+            json.arrayEnd()
+        case .object(let o):
+            json.objectStart()
+            for (k, v) in o.sorted(by: { $0.key < $1.key }) { json.key(k); v.write(to: &json) }
+            json.objectEnd()
+        }
+    }
+
+    static func id(_ uuid: UUID) -> JSONValue { .string(uuid.lowercased) }
+    static func person(_ id: UUID, _ name: String) -> JSONValue { .object(["id": .id(id), "name": .string(name)]) }
+}
+
+/// What people are told about.
+public enum NotificationKind: String, Sendable, CaseIterable {
+    case invitation
+    case invitationAccepted = "invitation_accepted"
+    case waitlistPromoted = "waitlist_promoted"
+    case eventUpdated = "event_updated"
+    case eventCancelled = "event_cancelled"
+    case chatMessage = "chat_message"
+}
+
+/// One notification for one person: what a job delivers.
+public struct NotificationMessage: Sendable, Hashable, Codable {
+    /// The recipient.
+    public var userID: UUID
+    public var kind: String
+    /// For the push notification.
+    public var title: String
+    public var body: String
+    /// Structured details for the app.
+    public var data: [String: JSONValue]
+    /// Unread notifications with the same key collapse into one.
+    public var collapseKey: String?
+
+    init(to userID: UUID, _ kind: NotificationKind, title: String, body: String, data: [String: JSONValue], collapseKey: String? = nil) {
+        self.userID = userID
+        self.kind = kind.rawValue
+        self.title = title
+        self.body = body
+        self.data = data
+        self.collapseKey = collapseKey
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", kind, title, body, data, collapseKey = "collapse_key"
+    }
+
+    var encoded: String {
+        String(decoding: (try? JSONEncoder.sorted.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    var dataJSON: String {
+        var json = JSONWriter()
+        JSONValue.object(data).write(to: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
+
+extension JSONEncoder {
+    static let sorted: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

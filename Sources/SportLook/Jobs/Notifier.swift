@@ -1,0 +1,76 @@
+import Foundation
+import SQLKit
+
+/// Queues the notifications a change causes, in the change's own transaction.
+struct Notifier: Sendable {
+    let jobs: JobStore
+
+    func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        for user in users {
+            let message = NotificationMessage(
+                to: user, .waitlistPromoted, title: "You're in: \(event.title)", body: "A place opened up: you are now going.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt))]
+            )
+            try await jobs.enqueue(message, dedupeKey: "waitlist_promoted:\(event.id.lowercased):\(user.lowercased):\(event.version)", at: now, on: sql)
+            effects.jobs = true
+        }
+    }
+
+    func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        for user in recipients {
+            let message = NotificationMessage(
+                to: user, .eventUpdated, title: "\(event.title) has changed", body: "New \(changed.contains("location") ? "place" : "time"): check the details.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "changed": .array(changed.map(JSONValue.string)),
+                       "starts_at": .string(RFC3339.format(event.startsAt))]
+            )
+            try await jobs.enqueue(message, dedupeKey: "event_updated:\(event.id.lowercased):\(event.version):\(user.lowercased)", at: now, on: sql)
+            effects.jobs = true
+        }
+    }
+
+    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        for user in recipients {
+            let message = NotificationMessage(
+                to: user, .eventCancelled, title: "\(event.title) is cancelled", body: "The organiser cancelled it.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title)]
+            )
+            try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", at: now, on: sql)
+            effects.jobs = true
+        }
+    }
+
+    func invitation(id: UUID, event: Event, inviter: UserSummary, invitee: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        let message = NotificationMessage(
+            to: invitee, .invitation, title: "Invitation: \(event.title)", body: "\(inviter.name) invites you to \(event.title).",
+            data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
+                   "inviter": .person(inviter.id, inviter.name), "starts_at": .string(RFC3339.format(event.startsAt))]
+        )
+        try await jobs.enqueue(message, dedupeKey: "invitation:\(id.lowercased)", at: now, on: sql)
+        effects.jobs = true
+    }
+
+    func invitationAccepted(id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        let message = NotificationMessage(
+            to: inviter, .invitationAccepted, title: "\(invitee.name) is coming", body: "\(invitee.name) accepted your invitation to \(event.title).",
+            data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
+                   "invitee": .person(invitee.id, invitee.name), "status": .string(status.rawValue)]
+        )
+        try await jobs.enqueue(message, dedupeKey: "invitation_accepted:\(id.lowercased)", at: now, on: sql)
+        effects.jobs = true
+    }
+
+    /// One collapsed notification per person and event while they have not read it.
+    func chatMessage(event: Event, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        for user in recipients {
+            let message = NotificationMessage(
+                to: user, .chatMessage, title: event.title, body: "\(sender.name): \(preview.prefix(120))",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "seq": .number(Double(seq)),
+                       "sender": .person(sender.id, sender.name)],
+                collapseKey: "chat:\(event.id.lowercased)"
+            )
+            // A short delay lets a client that reconnects at once read it in the chat instead.
+            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(event.id.lowercased):\(user.lowercased)", at: now, runAt: now.addingTimeInterval(2), on: sql)
+            effects.jobs = true
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import SQLKit
+
+/// Events and attendance in SQL.
+struct EventStore: Sendable {
+    let database: Database
+
+    static let columns = """
+        e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.image_url,
+        e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count, e.last_message_seq,
+        e.version, e.created_at, e.updated_at
+        """
+    static let from = "events e JOIN users u ON u.id = e.organiser_id"
+
+    static func decode(_ row: any SQLRow) throws -> Event {
+        Event(
+            id: try row.value("id"), organiserID: try row.value("organiser_id"), organiserName: try row.value("organiser_name"),
+            sport: try row.value("sport_slug"), title: try row.value("title"), description: try row.value("description"),
+            address: try row.optional("address"), imageURL: try row.optional("image_url"),
+            location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
+            startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), capacity: try row.optional("capacity"),
+            status: EventStatus(rawValue: try row.value("status")) ?? .cancelled,
+            goingCount: try row.value("going_count"), waitlistCount: try row.value("waitlist_count"),
+            lastMessageSeq: try row.value("last_message_seq"), version: try row.value("version"),
+            createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
+        )
+    }
+
+    func insert(_ event: Event, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO events (id, organiser_id, sport_slug, title, description, address, image_url, lat, lon, starts_at, ends_at,
+                                capacity, status, going_count, waitlist_count, waitlist_counter, last_message_seq, version, created_at, updated_at)
+            VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
+                    \(bind: event.address), \(bind: event.imageURL), \(bind: event.location.lat), \(bind: event.location.lon),
+                    \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 0, 1,
+                    \(bind: event.createdAt), \(bind: event.updatedAt))
+            """).run()
+        try await sql.raw("""
+            INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
+            VALUES (\(bind: event.id), \(bind: event.organiserID), 'going', NULL, \(bind: event.createdAt))
+            """).run()
+    }
+
+    func event(_ id: UUID, on sql: any SQLDatabase) async throws -> Event? {
+        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id = \(bind: id)").first().map(Self.decode)
+    }
+
+    func event(_ id: UUID) async throws -> Event? {
+        try await database.read { sql in try await event(id, on: sql) }
+    }
+
+    /// Locks the event row for the rest of the transaction (PostgreSQL; SQLite's
+    /// single writer is already exclusive) and returns it.
+    func lock(_ id: UUID, on sql: any SQLDatabase) async throws -> Event? {
+        guard try await sql.raw("SELECT id FROM events WHERE id = \(bind: id) \(ForUpdateClause())").first() != nil else { return nil }
+        return try await event(id, on: sql)
+    }
+
+    /// Events by id, in one query.
+    func events(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: Event] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [UUID: Event] = [:]
+        for row in try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id IN \(BindList(values: ids))").all() {
+            let event = try Self.decode(row)
+            out[event.id] = event
+        }
+        return out
+    }
+
+    struct Changes: Sendable {
+        var title: String?
+        var description: String?
+        var sport: String?
+        var address: Patch<String> = .absent
+        var imageURL: Patch<String> = .absent
+        var location: Coordinate?
+        var startsAt: Date?
+        var endsAt: Date?
+        var capacity: Patch<Int> = .absent
+    }
+
+    func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
+        var set: [SQLQueryString] = ["updated_at = \(bind: now)", "version = version + 1"]
+        if let v = c.title { set.append("title = \(bind: v)") }
+        if let v = c.description { set.append("description = \(bind: v)") }
+        if let v = c.sport { set.append("sport_slug = \(bind: v)") }
+        if case .value(let v) = c.address { set.append("address = \(bind: v)") } else if case .null = c.address { set.append("address = NULL") }
+        if case .value(let v) = c.imageURL { set.append("image_url = \(bind: v)") } else if case .null = c.imageURL { set.append("image_url = NULL") }
+        if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
+        if let v = c.startsAt { set.append("starts_at = \(bind: v)") }
+        if let v = c.endsAt { set.append("ends_at = \(bind: v)") }
+        if case .value(let v) = c.capacity { set.append("capacity = \(bind: v)") } else if case .null = c.capacity { set.append("capacity = NULL") }
+        try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+    }
+
+    func cancel(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE events SET status = 'cancelled', updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)").run()
+    }
+
+    /// Bumps the version after attendance changed the counts.
+    func touch(_ id: UUID, at now: Date, goingDelta: Int, waitlistDelta: Int, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            UPDATE events SET going_count = going_count + \(bind: goingDelta), waitlist_count = waitlist_count + \(bind: waitlistDelta),
+                updated_at = \(bind: now), version = version + 1
+            WHERE id = \(bind: id)
+            """).run()
+    }
+
+    // MARK: Attendance
+
+    struct Attendance: Sendable {
+        var status: AttendanceStatus
+        var queueNumber: Int?
+    }
+
+    func attendance(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Attendance? {
+        guard let row = try await sql.raw("SELECT status, queue_number FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() else { return nil }
+        return Attendance(status: AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted, queueNumber: try row.optional("queue_number"))
+    }
+
+    /// Position on the waitlist (1 is next) of the holder of `queueNumber`.
+    func waitlistPosition(event: UUID, queueNumber: Int, on sql: any SQLDatabase) async throws -> Int {
+        let row = try await sql.raw("""
+            SELECT COUNT(*) AS ahead FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND queue_number <= \(bind: queueNumber)
+            """).first()
+        return try row?.value("ahead", as: Int.self) ?? 1
+    }
+
+    func addGoing(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'going', NULL, \(bind: now))").run()
+        try await touch(event, at: now, goingDelta: 1, waitlistDelta: 0, on: sql)
+    }
+
+    /// Puts the user at the end of the waitlist; returns their queue number.
+    func addWaitlisted(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Int {
+        let row = try await sql.raw("UPDATE events SET waitlist_counter = waitlist_counter + 1 WHERE id = \(bind: event) RETURNING waitlist_counter").first()
+        let number = try row?.value("waitlist_counter", as: Int.self) ?? 1
+        try await sql.raw("INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'waitlisted', \(bind: number), \(bind: now))").run()
+        try await touch(event, at: now, goingDelta: 0, waitlistDelta: 1, on: sql)
+        return number
+    }
+
+    func remove(event: UUID, user: UUID, status: AttendanceStatus, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+        try await touch(event, at: now, goingDelta: status == .going ? -1 : 0, waitlistDelta: status == .waitlisted ? -1 : 0, on: sql)
+    }
+
+    /// Moves the first `count` waitlisted people to going; returns who moved.
+    func promote(event: UUID, count: Int, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        guard count > 0 else { return [] }
+        let rows = try await sql.raw("""
+            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted'
+            ORDER BY queue_number LIMIT \(bind: count)
+            """).all()
+        let users: [UUID] = try rows.map { try $0.value("user_id") }
+        for user in users {
+            try await sql.raw("UPDATE attendances SET status = 'going', queue_number = NULL, joined_at = \(bind: now) WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+        }
+        if !users.isEmpty { try await touch(event, at: now, goingDelta: users.count, waitlistDelta: -users.count, on: sql) }
+        return users
+    }
+
+    /// Everyone attending (going or waitlisted), organiser included.
+    func attendeeIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event)").all().map { try $0.value("user_id") }
+    }
+
+    /// The caller's status at each of `events`.
+    func attendances(user: UUID, events: [UUID]? = nil) async throws -> [UUID: AttendanceStatus] {
+        try await database.read { sql in
+            let filter: SQLQueryString = events.map { "AND event_id IN \(BindList(values: $0))" } ?? ""
+            var out: [UUID: AttendanceStatus] = [:]
+            for row in try await sql.raw("SELECT event_id, status FROM attendances WHERE user_id = \(bind: user) \(filter)").all() {
+                out[try row.value("event_id")] = AttendanceStatus(rawValue: try row.value("status"))
+            }
+            return out
+        }
+    }
+}

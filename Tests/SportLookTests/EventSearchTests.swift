@@ -1,0 +1,193 @@
+import Foundation
+import GeoGrid
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+@testable import SportLook
+
+/// A deterministic generator for test data.
+struct TestRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct SeededEvent {
+    var id: String
+    var lat: Double
+    var lon: Double
+    var sport: String
+    var startsAt: Date
+}
+
+/// Places where events cluster in the search tests: a city, the antimeridian, the far north.
+let searchSpots: [(Double, Double)] = [(48.8566, 2.3522), (-16.5, 179.95), (-16.5, -179.95), (78.22, 15.65), (89.9, 0)]
+
+func seedEvents(_ api: API, token: String, count: Int, clock: ManualClock, rng: inout TestRandom) async throws -> [SeededEvent] {
+    var out: [SeededEvent] = []
+    let sports = ["football", "tennis", "running"]
+    for i in 0..<count {
+        let (clat, clon) = searchSpots[i % searchSpots.count]
+        let lat = max(-90, min(90, clat + Double.random(in: -0.3...0.3, using: &rng)))
+        var lon = clon + Double.random(in: -0.6...0.6, using: &rng)
+        if lon > 180 { lon -= 360 }
+        if lon < -180 { lon += 360 }
+        let sport = sports[i % 3]
+        let startsIn = Double(Int.random(in: 1...72, using: &rng)) * 3_600
+        let event = try await api.createEvent(token, title: "S\(i)", sport: sport, lat: lat, lon: lon, startsIn: startsIn, now: clock.now())
+        out.append(SeededEvent(id: event["id"] as! String, lat: lat, lon: lon, sport: sport, startsAt: clock.now().addingTimeInterval(startsIn)))
+    }
+    return out
+}
+
+/// What the nearby search must answer: a haversine scan over the same events.
+func bruteForce(_ events: [SeededEvent], lat: Double, lon: Double, radius: Double, sport: String?, after: Date?, before: Date?) -> [String] {
+    let center = GeoPoint(latitude: lat, longitude: lon)!
+    return events.compactMap { e -> (Double, GeoKey, String)? in
+        guard sport == nil || e.sport == sport else { return nil }
+        if let after, e.startsAt < after { return nil }
+        if let before, e.startsAt > before { return nil }
+        let d = GeoMath.distance(center, GeoPoint(latitude: e.lat, longitude: e.lon)!)
+        guard d <= radius else { return nil }
+        return (d, UUID(uuidString: e.id)!.geoKey, e.id)
+    }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2)
+}
+
+/// Every page of a list, following cursors.
+func allPages(_ api: API, _ path: String, token: String) async throws -> [[String: Any]] {
+    var items: [[String: Any]] = []
+    var cursor: String?
+    repeat {
+        let reply = try await api.get(path + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+        guard reply.status == .ok else { throw ClusterError("\(path): \(reply.status) \(reply.text)") }
+        items += reply.items
+        cursor = reply.nextCursor
+    } while cursor != nil
+    return items
+}
+
+@Suite("Finding events nearby and on the map")
+struct EventSearchTests {
+    @Test("nearby equals a brute-force haversine filter; pages concatenate to the whole", arguments: engines)
+    func nearbyMatchesBruteForce(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (token, _) = try await api.register("Seeker")
+            var rng = TestRandom(seed: 42)
+            let events = try await seedEvents(api, token: token, count: 200, clock: clock, rng: &rng)
+            for q in 0..<40 {
+                let (clat, clon) = searchSpots[q % searchSpots.count]
+                let lat = max(-90, min(90, clat + Double.random(in: -0.2...0.2, using: &rng)))
+                var lon = clon + Double.random(in: -0.3...0.3, using: &rng)
+                if lon > 180 { lon -= 360 }
+                if lon < -180 { lon += 360 }
+                let radiusKm = [1.0, 5, 25, 60, 100][q % 5]
+                let sport: String? = q % 3 == 0 ? "tennis" : nil
+                let after: Date? = q % 4 == 1 ? clock.now().addingTimeInterval(24 * 3_600) : nil
+                let before: Date? = q % 4 == 2 ? clock.now().addingTimeInterval(48 * 3_600) : nil
+                var path = "/v1/events/nearby?lat=\(lat)&lon=\(lon)&radius_km=\(radiusKm)&limit=\(q % 2 == 0 ? 7 : 100)"
+                if let sport { path += "&sport=\(sport)" }
+                if let after { path += "&starts_after=\(RFC3339.format(after))" }
+                if let before { path += "&starts_before=\(RFC3339.format(before))" }
+                let got = try await allPages(api, path, token: token)
+                let want = bruteForce(events, lat: lat, lon: lon, radius: radiusKm * 1_000, sport: sport, after: after, before: before)
+                #expect(got.compactMap { $0["id"] as? String } == want, "query \(q): \(path)")
+                let distances = got.compactMap { $0["distance_m"] as? Double }
+                #expect(distances == distances.sorted())
+            }
+            // A cursor only continues its own query.
+            let first = try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=50&limit=2", token: token)
+            let cursor = try #require(first.nextCursor)
+            let misuse = try await api.get("/v1/events/nearby?lat=10&lon=2.35&radius_km=50&limit=2&cursor=\(cursor)", token: token)
+            #expect(misuse.status == .unprocessableContent)
+            #expect(misuse.errorFields["cursor"] != nil)
+        }
+    }
+
+    @Test("cancelled and finished events leave search at once", arguments: engines)
+    func cancelledDisappear(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (token, _) = try await api.register("Host")
+            let keep = try #require(try await api.createEvent(token, title: "Keep", startsIn: 7_200, now: clock.now())["id"] as? String)
+            let drop = try #require(try await api.createEvent(token, title: "Drop", startsIn: 7_200, now: clock.now())["id"] as? String)
+            let short = try #require(try await api.createEvent(token, title: "Short", startsIn: 60, duration: 600, now: clock.now())["id"] as? String)
+            let path = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=1"
+            #expect(Set(try await api.get(path, token: token).items.compactMap { $0["id"] as? String }) == [keep, drop, short])
+            #expect(try await api.delete("/v1/events/\(drop)", token: token).status == .noContent)
+            #expect(Set(try await api.get(path, token: token).items.compactMap { $0["id"] as? String }) == [keep, short])
+            clock.advance(by: 700)
+            #expect(try await api.get(path, token: token).items.compactMap { $0["id"] as? String } == [keep])
+            #expect(services.eventIndex.sweep(now: clock.now()) == 1)
+            #expect(services.eventIndex.grid.count == 1)
+            // Moving an event moves it in search.
+            _ = try await api.patch("/v1/events/\(keep)", token: token, json: ["location": ["lat": 40.4168, "lon": -3.7038]])
+            #expect(try await api.get(path, token: token).items.isEmpty)
+            #expect(try await api.get("/v1/events/nearby?lat=40.4168&lon=-3.7038&radius_km=1", token: token).items.count == 1)
+        }
+    }
+
+    @Test("map boxes, across the antimeridian too", arguments: engines)
+    func inBox(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (token, _) = try await api.register("Mapper")
+            var rng = TestRandom(seed: 7)
+            let events = try await seedEvents(api, token: token, count: 100, clock: clock, rng: &rng)
+            let boxes: [(Double, Double, Double, Double)] = [(48.6, 2.0, 49.1, 2.7), (-16.8, 179.7, -16.2, -179.7), (-17, 179.9, -16, 180), (77, 10, 80, 20), (-90, -180, 90, 180)]
+            for (minLat, minLon, maxLat, maxLon) in boxes {
+                let got = try await allPages(api, "/v1/events/in-box?min_lat=\(minLat)&min_lon=\(minLon)&max_lat=\(maxLat)&max_lon=\(maxLon)&limit=9", token: token)
+                let box = try #require(GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon))
+                let want = events.filter { box.contains(GeoPoint(latitude: $0.lat, longitude: $0.lon)!) }.map(\.id)
+                #expect(Set(got.compactMap { $0["id"] as? String }) == Set(want))
+                #expect(got.count == want.count)
+            }
+            #expect(try await api.get("/v1/events/in-box?min_lat=10&min_lon=0&max_lat=5&max_lon=1", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lat=10&lon=0&radius_km=101", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lat=abc&lon=0", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lon=0", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lat=0&lon=0&sport=quidditch", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lat=0&lon=0&limit=101", token: token).status == .unprocessableContent)
+            #expect(try await api.get("/v1/events/nearby?lat=0&lon=0&starts_after=monday", token: token).status == .unprocessableContent)
+        }
+    }
+
+    @Test("an event created on one instance appears in another's search")
+    func twoInstances() async throws {
+        TestCounter.record(.postgres)
+        let address = try await PostgresCluster.shared.freshDatabase()
+        defer { Task { await PostgresCluster.shared.drop(address) } }
+        var configuration = try await testConfiguration(.sqlite)
+        configuration.database = .postgres(address)
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let (first, firstServices) = try await makeApplication(configuration, logger: logger)
+        let (second, secondServices) = try await makeApplication(configuration, logger: logger)
+        try await first.test(.router) { one in
+            try await second.test(.router) { two in
+                try await firstServices.waitUntilWarm()
+                try await secondServices.waitUntilWarm()
+                try await eventually(timeout: .seconds(10), "bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                let a = API(client: one), b = API(client: two)
+                let (token, _) = try await a.register("Twin")
+                let event = try await a.createEvent(token, lat: 35.6762, lon: 139.6503, now: Date())
+                let id = try #require(event["id"] as? String)
+                try await eventually(timeout: .seconds(10), "the second instance to see the event") {
+                    try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains { $0["id"] as? String == id }
+                }
+                _ = try await a.delete("/v1/events/\(id)", token: token)
+                try await eventually(timeout: .seconds(10), "the second instance to drop the cancelled event") {
+                    try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.isEmpty
+                }
+            }
+        }
+    }
+}
