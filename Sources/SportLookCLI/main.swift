@@ -9,7 +9,7 @@ struct SportLookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook",
         abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
-        subcommands: [Serve.self, Migrate.self, Seed.self]
+        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self]
     )
 }
 
@@ -98,6 +98,35 @@ struct Seed: AsyncParsableCommand {
         try await withTool(configuration) { tool in
             _ = try await tool.migrate()
             print("sports catalogue: \(try await tool.seedSports()) sports")
+        }
+    }
+}
+
+struct Jobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the job queue: counts by state and kind, and the oldest queued job's age.",
+        subcommands: [RetryDead.self]
+    )
+
+    @OptionGroup var settings: SettingOptions
+
+    func run() async throws {
+        let configuration = try settings.configuration()
+        try await withTool(configuration) { tool in print(try await tool.jobSummary()) }
+    }
+
+    struct RetryDead: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "retry-dead", abstract: "Queue dead jobs again (all, or one kind).")
+        @OptionGroup var settings: SettingOptions
+        @Option(help: "Only jobs of this kind (invitation, invitation_accepted, waitlist_promoted, event_updated, event_cancelled, chat_message).")
+        var kind: String?
+
+        func run() async throws {
+            let configuration = try settings.configuration()
+            try await withTool(configuration) { tool in
+                let count = try await tool.retryDeadJobs(kind: kind)
+                print("queued \(count) dead job\(count == 1 ? "" : "s") again")
+            }
         }
     }
 }

@@ -24,6 +24,16 @@ public struct AdminTool: Sendable {
         try await SportCatalog.seed(database, from: resources.seed("sports.json"))
     }
 
+    /// The job queue: counts by state and kind, and the oldest queued job's age.
+    public func jobSummary() async throws -> String {
+        try await JobStore(database: database).summary().rendered
+    }
+
+    /// Queues dead jobs again (all, or one kind); returns how many.
+    public func retryDeadJobs(kind: String?) async throws -> Int {
+        try await JobStore(database: database).retryDead(kind: kind)
+    }
+
     /// Closes the database.
     public func close() async { await database.close() }
 }

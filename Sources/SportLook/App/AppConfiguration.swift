@@ -29,6 +29,8 @@ public struct AppConfiguration: Sendable {
     public var jobLease: TimeInterval = 60
     /// How often idle workers look for due jobs when no wake-up arrives (`JOB_POLL_INTERVAL`, default 1s).
     public var jobPollInterval: TimeInterval = 1
+    /// First retry delay; each further retry doubles it, with jitter (`JOB_RETRY_BASE`, default 1s).
+    public var jobRetryBase: TimeInterval = 1
     /// Push gateway endpoint (`PUSH_GATEWAY_URL`; unset: no push, inbox and sockets only).
     public var pushGatewayURL: URL?
     /// HMAC-SHA256 key for the push gateway signature (`PUSH_GATEWAY_SECRET`).
@@ -87,6 +89,7 @@ public struct AppConfiguration: Sendable {
         jobMaxAttempts = try reader.integer("JOB_MAX_ATTEMPTS", in: 1...100) ?? jobMaxAttempts
         jobLease = try reader.duration("JOB_LEASE", in: 1...3_600) ?? jobLease
         jobPollInterval = try reader.duration("JOB_POLL_INTERVAL", in: 0.01...60) ?? jobPollInterval
+        jobRetryBase = try reader.duration("JOB_RETRY_BASE", in: 0.001...3_600) ?? jobRetryBase
         if let gateway = try reader.string("PUSH_GATEWAY_URL") {
             guard let url = URL(string: gateway), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ConfigurationError(setting: "PUSH_GATEWAY_URL", message: "must be an http(s) URL")
@@ -119,7 +122,7 @@ public struct AppConfiguration: Sendable {
     /// The names of every setting, for documentation and the CLI.
     public static let settingNames = [
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
-        "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
+        "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
         "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "GEO_CELL_SIZE",
     ]

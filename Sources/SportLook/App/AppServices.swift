@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
@@ -27,6 +28,10 @@ public final class AppServices: Sendable {
     let jobStore: JobStore
     let notifier: Notifier
     let write: Writer
+    let inbox: InboxStore
+    let invitations: InvitationService
+    let httpClient: HTTPClient
+    let workers: [JobWorker]
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
@@ -68,11 +73,22 @@ public final class AppServices: Sendable {
         self.eventStore = eventStore
         self.events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock)
+        let inbox = InboxStore(database: database)
+        self.inbox = inbox
+        self.invitations = InvitationService(database: database, events: events, store: eventStore, accounts: accountStore, notifier: notifier, sports: sports, write: write, clock: clock)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        self.httpClient = httpClient
+        let gateway = configuration.pushGatewayURL.map {
+            PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
+        }
+        self.workers = (0..<configuration.effectiveJobWorkers).map { index in
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, configuration: configuration)
+        }
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self)]
+        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self)] + workers
     }
 
     /// Whether every in-memory index is warm.
@@ -112,6 +128,7 @@ public final class AppServices: Sendable {
 
     /// Closes what the services hold open.
     func close() async {
+        try? await httpClient.shutdown()
         await hasher.shutdown()
         await database.close()
     }

@@ -78,6 +78,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports).addRoutes(to: authenticated)
+    InboxController(invitations: services.invitations, inbox: services.inbox, clock: services.clock).addRoutes(to: authenticated)
     return router
 }
 

@@ -102,6 +102,8 @@ struct EventService: Sendable {
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
+            // Moving the start without an end keeps the event's length.
+            if let current, c.startsAt != nil, c.endsAt == nil { c.endsAt = start.addingTimeInterval(current.endsAt.timeIntervalSince(current.startsAt)) }
             let end = c.endsAt ?? current?.endsAt ?? start.addingTimeInterval(Self.defaultDuration)
             if end <= start { v.fail("ends_at", "must be after starts_at") }
             else if end.timeIntervalSince(start) > Self.maxDuration { v.fail("ends_at", "must be at most 7 days after starts_at") }

@@ -9,8 +9,12 @@ import SQLKit
 /// Workers claim due jobs (and jobs whose lease expired: their worker died) with
 /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so several workers and instances
 /// share the queue without taking the same job twice.
+///
+/// Queue times (`run_at`, `enqueued_at`, leases) follow the wall clock whatever
+/// clock the rest of the service uses: retries and leases are about real time.
 struct JobStore: Sendable {
     let database: Database
+    var clock: any AppClock = SystemClock()
 
     struct Claimed: Sendable {
         var id: UUID
@@ -22,10 +26,11 @@ struct JobStore: Sendable {
 
     /// Queues a notification; a job with the same dedupe key is not queued twice.
     @discardableResult
-    func enqueue(_ message: NotificationMessage, dedupeKey: String, at now: Date, runAt: Date? = nil, on sql: any SQLDatabase) async throws -> Bool {
+    func enqueue(_ message: NotificationMessage, dedupeKey: String, delay: TimeInterval = 0, on sql: any SQLDatabase) async throws -> Bool {
+        let now = clock.now()
         let rows = try await sql.raw("""
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
-            VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt ?? now), \(bind: now))
+            VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(delay)), \(bind: now))
             ON CONFLICT (dedupe_key) DO NOTHING
             RETURNING id
             """).all()
@@ -36,7 +41,9 @@ struct JobStore: Sendable {
     /// Queues a notification that collapses with others of the same key: while a
     /// job with the key waits, nothing is added; once it has run, it is armed
     /// again (under a new id, so its push carries a new idempotency key).
-    func enqueueCollapsing(_ message: NotificationMessage, dedupeKey: String, at now: Date, runAt: Date, on sql: any SQLDatabase) async throws {
+    func enqueueCollapsing(_ message: NotificationMessage, dedupeKey: String, delay: TimeInterval, on sql: any SQLDatabase) async throws {
+        let now = clock.now()
+        let runAt = now.addingTimeInterval(delay)
         try await sql.raw("""
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
             VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt), \(bind: now))
@@ -131,8 +138,9 @@ struct JobStore: Sendable {
         }
     }
 
-    func summary(at now: Date) async throws -> Summary {
-        try await database.read { sql in
+    func summary() async throws -> Summary {
+        let now = clock.now()
+        return try await database.read { sql in
             let counts = try await sql.raw("SELECT state, kind, COUNT(*) AS n FROM jobs GROUP BY state, kind ORDER BY state, kind").all().map {
                 (state: try $0.value("state", as: String.self), kind: try $0.value("kind", as: String.self), count: try $0.value("n", as: Int.self))
             }
@@ -142,8 +150,9 @@ struct JobStore: Sendable {
     }
 
     /// Queues dead jobs again; returns how many.
-    func retryDead(kind: String?, at now: Date) async throws -> Int {
-        try await database.transaction { sql in
+    func retryDead(kind: String?) async throws -> Int {
+        let now = clock.now()
+        return try await database.transaction { sql in
             let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
             return try await sql.raw("""
                 UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: now), finished_at = NULL, locked_by = NULL

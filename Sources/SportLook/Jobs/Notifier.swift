@@ -11,7 +11,7 @@ struct Notifier: Sendable {
                 to: user, .waitlistPromoted, title: "You're in: \(event.title)", body: "A place opened up: you are now going.",
                 data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt))]
             )
-            try await jobs.enqueue(message, dedupeKey: "waitlist_promoted:\(event.id.lowercased):\(user.lowercased):\(event.version)", at: now, on: sql)
+            try await jobs.enqueue(message, dedupeKey: "waitlist_promoted:\(event.id.lowercased):\(user.lowercased):\(event.version)", on: sql)
             effects.jobs = true
         }
     }
@@ -23,7 +23,7 @@ struct Notifier: Sendable {
                 data: ["event_id": .id(event.id), "event_title": .string(event.title), "changed": .array(changed.map(JSONValue.string)),
                        "starts_at": .string(RFC3339.format(event.startsAt))]
             )
-            try await jobs.enqueue(message, dedupeKey: "event_updated:\(event.id.lowercased):\(event.version):\(user.lowercased)", at: now, on: sql)
+            try await jobs.enqueue(message, dedupeKey: "event_updated:\(event.id.lowercased):\(event.version):\(user.lowercased)", on: sql)
             effects.jobs = true
         }
     }
@@ -34,7 +34,7 @@ struct Notifier: Sendable {
                 to: user, .eventCancelled, title: "\(event.title) is cancelled", body: "The organiser cancelled it.",
                 data: ["event_id": .id(event.id), "event_title": .string(event.title)]
             )
-            try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", at: now, on: sql)
+            try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", on: sql)
             effects.jobs = true
         }
     }
@@ -45,7 +45,7 @@ struct Notifier: Sendable {
             data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
                    "inviter": .person(inviter.id, inviter.name), "starts_at": .string(RFC3339.format(event.startsAt))]
         )
-        try await jobs.enqueue(message, dedupeKey: "invitation:\(id.lowercased)", at: now, on: sql)
+        try await jobs.enqueue(message, dedupeKey: "invitation:\(id.lowercased)", on: sql)
         effects.jobs = true
     }
 
@@ -55,7 +55,7 @@ struct Notifier: Sendable {
             data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
                    "invitee": .person(invitee.id, invitee.name), "status": .string(status.rawValue)]
         )
-        try await jobs.enqueue(message, dedupeKey: "invitation_accepted:\(id.lowercased)", at: now, on: sql)
+        try await jobs.enqueue(message, dedupeKey: "invitation_accepted:\(id.lowercased)", on: sql)
         effects.jobs = true
     }
 
@@ -69,7 +69,7 @@ struct Notifier: Sendable {
                 collapseKey: "chat:\(event.id.lowercased)"
             )
             // A short delay lets a client that reconnects at once read it in the chat instead.
-            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(event.id.lowercased):\(user.lowercased)", at: now, runAt: now.addingTimeInterval(2), on: sql)
+            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(event.id.lowercased):\(user.lowercased)", delay: 2, on: sql)
             effects.jobs = true
         }
     }

@@ -1,0 +1,192 @@
+import Foundation
+import SQLKit
+
+/// An invitation to an event.
+struct Invitation: Sendable, Hashable {
+    enum Status: String, Sendable, CaseIterable { case pending, accepted, declined, revoked }
+
+    var id: UUID
+    var eventID: UUID
+    var inviter: UserSummary
+    var invitee: UserSummary
+    var status: Status
+    var createdAt: Date
+    var respondedAt: Date?
+}
+
+/// Inviting people to events and answering invitations.
+struct InvitationService: Sendable {
+    let database: Database
+    let events: EventService
+    let store: EventStore
+    let accounts: AccountStore
+    let notifier: Notifier
+    let sports: SportCatalog
+    let write: Writer
+    let clock: any AppClock
+
+    static let columns = """
+        i.id, i.event_id, i.status, i.created_at, i.responded_at, i.inviter_id, r.name AS inviter_name, i.invitee_id, t.name AS invitee_name
+        """
+    static let from = "invitations i JOIN users r ON r.id = i.inviter_id JOIN users t ON t.id = i.invitee_id"
+
+    static func decode(_ row: any SQLRow) throws -> Invitation {
+        Invitation(
+            id: try row.value("id"), eventID: try row.value("event_id"),
+            inviter: UserSummary(id: try row.value("inviter_id"), name: try row.value("inviter_name")),
+            invitee: UserSummary(id: try row.value("invitee_id"), name: try row.value("invitee_name")),
+            status: Invitation.Status(rawValue: try row.value("status")) ?? .revoked,
+            createdAt: try row.value("created_at"), respondedAt: try row.optional("responded_at")
+        )
+    }
+
+    /// Invites people; inviting someone with a pending invitation returns it again.
+    func invite(to eventID: UUID, by inviter: UUID, userIDs: [String]) async throws -> [Invitation] {
+        var v = Validator()
+        if userIDs.isEmpty { v.fail("user_ids", "must list at least one user") }
+        if userIDs.count > 50 { v.fail("user_ids", "must list at most 50 users") }
+        var invitees: [UUID] = []
+        for (i, text) in userIDs.enumerated() {
+            guard let id = UUID(uuidString: text) else { v.fail("user_ids[\(i)]", "is not a user id"); continue }
+            if id == inviter { v.fail("user_ids[\(i)]", "is you: you cannot invite yourself") }
+            if !invitees.contains(id) { invitees.append(id) }
+        }
+        try v.throwIfInvalid()
+        let now = clock.now()
+        return try await write { [store, accounts, notifier, invitees] sql, effects in
+            guard let event = try await store.lock(eventID, on: sql) else { throw APIError.notFound("event") }
+            guard let mine = try await store.attendance(event: eventID, user: inviter, on: sql), mine.status == .going else {
+                throw APIError.forbidden("Only the organiser and people going may invite.")
+            }
+            try EventService.requireOpen(event, now: now)
+            let names = try await accounts.names(of: invitees + [inviter], on: sql)
+            var missing = Validator()
+            for (i, id) in invitees.enumerated() where names[id] == nil { missing.fail("user_ids[\(i)]", "no such user") }
+            try missing.throwIfInvalid()
+            if try await Self.blocked(between: inviter, and: invitees, on: sql) {
+                throw APIError.forbidden("You cannot invite someone who blocked you or whom you blocked.")
+            }
+            var out: [Invitation] = []
+            for invitee in invitees {
+                if try await store.attendance(event: eventID, user: invitee, on: sql) != nil {
+                    throw APIError.conflict("already_attending", "\(names[invitee] ?? "Someone") already attends this event.")
+                }
+                if let pending = try await sql.raw("""
+                    SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                    WHERE i.event_id = \(bind: eventID) AND i.invitee_id = \(bind: invitee) AND i.status = 'pending'
+                    """).first() {
+                    out.append(try Self.decode(pending))
+                    continue
+                }
+                let invitation = Invitation(
+                    id: UUID(), eventID: eventID, inviter: UserSummary(id: inviter, name: names[inviter] ?? ""),
+                    invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
+                )
+                try await sql.raw("""
+                    INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at)
+                    VALUES (\(bind: invitation.id), \(bind: eventID), \(bind: inviter), \(bind: invitee), 'pending', \(bind: now))
+                    """).run()
+                try await notifier.invitation(id: invitation.id, event: event, inviter: invitation.inviter, invitee: invitee, at: now, on: sql, effects: &effects)
+                out.append(invitation)
+            }
+            return out
+        }
+    }
+
+    /// Whether either side blocked the other, for any of `others`.
+    static func blocked(between user: UUID, and others: [UUID], on sql: any SQLDatabase) async throws -> Bool {
+        guard !others.isEmpty else { return false }
+        return try await sql.raw("""
+            SELECT blocker_id FROM blocks
+            WHERE (blocker_id = \(bind: user) AND blocked_id IN \(BindList(values: others)))
+               OR (blocked_id = \(bind: user) AND blocker_id IN \(BindList(values: others)))
+            LIMIT 1
+            """).first() != nil
+    }
+
+    struct Answer: Sendable {
+        var invitation: Invitation
+        var attendance: EventService.Joined?
+    }
+
+    /// Accepts (joining through the attendance rules) or declines an invitation.
+    func answer(_ id: UUID, by user: UUID, accept: Bool) async throws -> Answer {
+        let now = clock.now()
+        return try await write { [store, events, notifier] sql, effects in
+            guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE i.id = \(bind: id)").first() else {
+                throw APIError.notFound("invitation")
+            }
+            var invitation = try Self.decode(row)
+            guard invitation.invitee.id == user else { throw APIError.forbidden("Only the person invited may answer.") }
+            let wanted: Invitation.Status = accept ? .accepted : .declined
+            if invitation.status == wanted {
+                let joined = accept ? try await store.attendance(event: invitation.eventID, user: user, on: sql).map { EventService.Joined(status: $0.status, position: nil) } : nil
+                return Answer(invitation: invitation, attendance: joined)
+            }
+            guard invitation.status == .pending else {
+                throw APIError.conflict("invitation_answered", "This invitation was already \(invitation.status.rawValue).")
+            }
+            guard let event = try await store.lock(invitation.eventID, on: sql) else { throw APIError.notFound("event") }
+            var joined: EventService.Joined?
+            if accept {
+                joined = try await events.join(event, user: user, at: now, on: sql, effects: &effects)
+            }
+            try await sql.raw("UPDATE invitations SET status = \(bind: wanted.rawValue), responded_at = \(bind: now) WHERE id = \(bind: id)").run()
+            invitation.status = wanted
+            invitation.respondedAt = now
+            if let joined {
+                try await notifier.invitationAccepted(id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now, on: sql, effects: &effects)
+            }
+            return Answer(invitation: invitation, attendance: joined)
+        }
+    }
+
+    /// The caller's invitations, newest first, each with its event.
+    func received(by user: UUID, status: Invitation.Status?, cursor: TimeCursor?, limit: Int) async throws -> Page<InvitationRepresentation> {
+        let sports = self.sports
+        return try await database.read { [store] sql in
+            let filter: SQLQueryString = status.map { "AND i.status = \(bind: $0.rawValue)" } ?? ""
+            let rows = try await sql.raw("""
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                WHERE i.invitee_id = \(bind: user) \(filter) \(EventSearch.keyset(time: "i.created_at", id: "i.id", after: cursor, descending: true))
+                ORDER BY i.created_at DESC, i.id DESC LIMIT \(bind: limit + 1)
+                """).all()
+            let invitations = try rows.prefix(limit).map(Self.decode)
+            let events = try await store.events(Array(Set(invitations.map(\.eventID))), on: sql)
+            let items = invitations.map { invitation in
+                InvitationRepresentation(invitation: invitation, event: events[invitation.eventID].map { EventRepresentation(event: $0, sport: sports[$0.sport]) })
+            }
+            let next = rows.count > limit ? invitations.last.map { TimeCursor(time: $0.createdAt, id: $0.id).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+}
+
+/// An invitation, with its event when listed.
+struct InvitationRepresentation: JSONEncodable {
+    var invitation: Invitation
+    var event: EventRepresentation?
+    var attendance: EventService.Joined?
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", invitation.id)
+        json.field("event_id", invitation.eventID)
+        json.key("inviter")
+        UserSummaryRepresentation(id: invitation.inviter.id, name: invitation.inviter.name).encode(to: &json)
+        json.key("invitee")
+        UserSummaryRepresentation(id: invitation.invitee.id, name: invitation.invitee.name).encode(to: &json)
+        json.field("status", invitation.status.rawValue)
+        json.field("created_at", invitation.createdAt)
+        json.field("responded_at", invitation.respondedAt)
+        if let attendance {
+            json.key("attendance")
+            JoinedRepresentation(joined: attendance).encode(to: &json)
+        }
+        if let event {
+            json.key("event")
+            event.encode(to: &json)
+        }
+        json.objectEnd()
+    }
+}

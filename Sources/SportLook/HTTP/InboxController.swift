@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+
+/// Invitations, the notification inbox and push devices.
+struct InboxController {
+    let invitations: InvitationService
+    let inbox: InboxStore
+    let clock: any AppClock
+
+    struct InviteInput: Decodable { var userIds: [String] }
+    struct ReadInput: Decodable { var ids: [String]?; var all: Bool? }
+    struct DeviceInput: Decodable { var platform: String?; var token: String? }
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.post("events/:id/invitations") { request, context in
+            let id = try context.uuid("id", "event")
+            let input = try await RequestBody.decode(InviteInput.self, from: request, context: context)
+            let sent = try await invitations.invite(to: id, by: context.userID, userIDs: input.userIds)
+            return JSONResponse(status: .created, ItemList(items: sent.map { InvitationRepresentation(invitation: $0) }))
+        }
+        routes.get("me/invitations") { request, context in
+            var q = QueryReader(request)
+            let status = q.oneOf("status", Invitation.Status.allCases.map(\.rawValue)).flatMap(Invitation.Status.init)
+            let limit = q.limit(default: 20, max: 100)
+            let cursor = q.cursor(TimeCursor.self)
+            try q.throwIfInvalid()
+            return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit))
+        }
+        routes.post("invitations/:id/accept") { _, context in
+            let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: true)
+            return JSONResponse(InvitationRepresentation(invitation: answer.invitation, attendance: answer.attendance))
+        }
+        routes.post("invitations/:id/decline") { _, context in
+            let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: false)
+            return JSONResponse(InvitationRepresentation(invitation: answer.invitation))
+        }
+        routes.get("me/notifications") { request, context in
+            var q = QueryReader(request)
+            let unread = q.bool("unread") ?? false
+            let limit = q.limit(default: 20, max: 100)
+            let cursor = q.cursor(TimeCursor.self)
+            try q.throwIfInvalid()
+            let (items, more) = try await inbox.list(user: context.userID, unreadOnly: unread, cursor: cursor, limit: limit)
+            let next = more ? items.last.map { TimeCursor(time: $0.createdAt, id: $0.id).cursor } : nil
+            return JSONResponse(Page(items: items.map(NotificationRepresentation.init), nextCursor: next))
+        }
+        routes.post("me/notifications/read") { request, context in
+            let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
+            var v = Validator()
+            var ids: [UUID]?
+            switch (input.ids, input.all) {
+            case (let list?, nil), (let list?, false?):
+                if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }
+                ids = list.compactMap(UUID.init(uuidString:))
+                if ids?.count != list.count { v.fail("ids", "must be notification ids") }
+            case (nil, true?): ids = nil
+            case (_?, true?): v.fail("all", "send either ids or all, not both")
+            default: v.fail("ids", "send ids, or all: true")
+            }
+            try v.throwIfInvalid()
+            try await inbox.markRead(user: context.userID, ids: ids, at: clock.now())
+            return Response(status: .noContent)
+        }
+        routes.post("me/devices") { request, context in
+            let input = try await RequestBody.decode(DeviceInput.self, from: request, context: context)
+            var v = Validator()
+            if input.platform == nil { v.fail("platform", "is required") }
+            else if !["ios", "android", "web"].contains(input.platform!) { v.fail("platform", "must be one of ios, android, web") }
+            let token = v.text(input.token, "token", 1...4_096)
+            try v.throwIfInvalid()
+            guard let platform = input.platform, let token else { throw APIError.validation(v.fields) }
+            try await inbox.register(user: context.userID, platform: platform, token: token, at: clock.now())
+            var json = JSONWriter()
+            json.objectStart()
+            json.field("platform", platform)
+            json.field("token", token)
+            json.objectEnd()
+            return JSONResponse(status: .created, bytes: json.bytes)
+        }
+        routes.delete("me/devices/:token") { _, context in
+            guard let token = context.parameters.get("token"), !token.isEmpty,
+                  try await inbox.removeDevice(user: context.userID, token: token)
+            else { throw APIError.notFound("device") }
+            return Response(status: .noContent)
+        }
+    }
+}
+
+/// One inbox entry.
+struct NotificationRepresentation: JSONEncodable {
+    var item: InboxStore.Item
+
+    init(_ item: InboxStore.Item) { self.item = item }
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", item.id)
+        json.field("kind", item.kind)
+        json.field("created_at", item.createdAt)
+        json.field("read_at", item.readAt)
+        json.key("data")
+        json.raw(Array(item.data.utf8))
+        json.objectEnd()
+    }
+}

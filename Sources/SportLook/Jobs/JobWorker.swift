@@ -1,0 +1,211 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+
+/// A wake-up call a sleeping worker waits for, with a timeout.
+final class Wakeup: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            defer { s.waiter = nil }
+            if s.waiter == nil { s.pending = true }
+            return s.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns after a signal or after `timeout`, whichever comes first.
+    func wait(timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = self.state.withLock { s -> Bool in
+                        if s.pending { s.pending = false; return true }
+                        s.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                self.signal()
+            }
+            await group.next()
+            group.cancelAll()
+            await group.next()
+            // Whatever is left over belongs to the next wait.
+            _ = state.withLock { s in s.pending = false }
+        }
+    }
+}
+
+/// Delivers queued notifications: the inbox row (once per job), a frame to the
+/// recipient's sockets (through the bus), and a push through the gateway.
+///
+/// Claims batches, is woken by the bus when jobs are queued (polling as the
+/// fallback), retries with exponential backoff and jitter, and gives up after
+/// `JOB_MAX_ATTEMPTS` into `dead`, keeping the last error. On shutdown it
+/// finishes the batch in hand and stops.
+final class JobWorker: Service, Sendable {
+    let name: String
+    private let jobs: JobStore
+    private let inbox: InboxStore
+    private let gateway: PushGateway?
+    private let bus: Bus
+    private let clock: any AppClock
+    private let queueClock: any AppClock
+    private let logger: Logger
+    private let configuration: AppConfiguration
+    private let wakeup = Wakeup()
+
+    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, clock: any AppClock, logger: Logger, configuration: AppConfiguration) {
+        self.name = name
+        self.jobs = jobs
+        self.inbox = inbox
+        self.gateway = gateway
+        self.bus = bus
+        // Inbox entries carry the service's time; the queue runs on the wall clock.
+        self.clock = clock
+        self.queueClock = jobs.clock
+        self.logger = logger
+        self.configuration = configuration
+    }
+
+    func run() async throws {
+        let messages = bus.subscribe()
+        let listener = Task { [wakeup] in
+            for await message in messages where message == .jobs || message == .resync { wakeup.signal() }
+        }
+        defer { listener.cancel() }
+        await withGracefulShutdownHandler {
+            var failures = 0
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                do {
+                    let worked = try await runOnce()
+                    failures = 0
+                    if !worked { await wakeup.wait(timeout: .milliseconds(Int64(configuration.jobPollInterval * 1000))) }
+                } catch {
+                    failures += 1
+                    logger.warning("job worker cannot reach the database", metadata: ["worker": "\(name)", "error": "\(String(describing: error).prefix(200))"])
+                    await wakeup.wait(timeout: .milliseconds(Int64(min(5_000, 100 * (1 << min(failures, 6))))))
+                }
+            }
+        } onGracefulShutdown: { [wakeup] in
+            wakeup.signal()
+        }
+    }
+
+    /// Claims and delivers one batch; `false` when nothing was due.
+    @discardableResult
+    func runOnce(limit: Int = 64) async throws -> Bool {
+        let now = queueClock.now()
+        let claimed = try await jobs.claim(limit: limit, worker: name, now: now, leaseUntil: now.addingTimeInterval(configuration.jobLease))
+        guard !claimed.isEmpty else { return false }
+        try await deliver(claimed)
+        return true
+    }
+
+    private struct Work: Sendable {
+        var job: JobStore.Claimed
+        var message: NotificationMessage
+        var notificationID = UUID()
+    }
+
+    private func deliver(_ claimed: [JobStore.Claimed]) async throws {
+        var work: [Work] = []
+        for job in claimed {
+            guard let message = try? JSONDecoder().decode(NotificationMessage.self, from: Data(job.payload.utf8)) else {
+                try await jobs.fail(job.id, worker: name, error: "payload cannot be read", retryAt: nil, at: queueClock.now())
+                Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
+                continue
+            }
+            work.append(Work(job: job, message: message))
+        }
+        // 1. The inbox, all of the batch in one transaction.
+        let now = clock.now()
+        let (delivered, fresh) = try await inbox.database.transaction { [work, inbox, bus] sql in
+            var delivered = work
+            var fresh: [BusMessage] = []
+            for i in delivered.indices {
+                let (id, isNew) = try await inbox.deliver(delivered[i].message, jobID: delivered[i].job.id, at: now, on: sql)
+                delivered[i].notificationID = id
+                if isNew { fresh.append(.notification(user: delivered[i].message.userID, id: id)) }
+            }
+            try await bus.notify(fresh, on: sql)
+            return (delivered, fresh)
+        }
+        work = delivered
+        bus.deliverLocally(fresh)
+
+        // 2. Push, concurrently, for those with devices.
+        var outcomes: [UUID: PushGateway.Outcome] = [:]
+        if let gateway {
+            let devices = try await inbox.devices(of: work.map(\.message.userID))
+            outcomes = await withTaskGroup(of: (UUID, PushGateway.Outcome).self) { group in
+                for item in work {
+                    guard let theirs = devices[item.message.userID], !theirs.isEmpty else { continue }
+                    group.addTask {
+                        (item.job.id, await gateway.send(jobID: item.job.id, notificationID: item.notificationID, message: item.message, devices: theirs))
+                    }
+                }
+                var out: [UUID: PushGateway.Outcome] = [:]
+                for await (id, outcome) in group { out[id] = outcome }
+                return out
+            }
+        }
+
+        // 3. Settle every job.
+        let finished = queueClock.now()
+        var done: [UUID] = []
+        var gone: [String] = []
+        for item in work {
+            switch outcomes[item.job.id] ?? .delivered {
+            case .delivered:
+                done.append(item.job.id)
+            case .gone(let tokens):
+                gone += tokens
+                done.append(item.job.id)
+            case .retry(let after, let reason):
+                try await retry(item.job, reason: reason, after: after, at: finished)
+            case .failed(let reason):
+                try await jobs.fail(item.job.id, worker: name, error: reason, retryAt: nil, at: finished)
+                Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", item.job.kind)]).increment()
+                logger.warning("job dead", metadata: ["job": "\(item.job.id)", "kind": "\(item.job.kind)", "error": "\(reason)"])
+            }
+        }
+        try await inbox.removeDevices(tokens: gone)
+        try await jobs.complete(done, worker: name, at: finished)
+        for item in work where done.contains(item.job.id) {
+            Counter(label: "sportlook_jobs_delivered_total", dimensions: [("kind", item.job.kind)]).increment()
+            Timer(label: "sportlook_job_delivery_lag_seconds").recordInterval(since: item.job.enqueuedAt, now: finished)
+        }
+    }
+
+    private func retry(_ job: JobStore.Claimed, reason: String, after: TimeInterval?, at now: Date) async throws {
+        guard job.attempts < configuration.jobMaxAttempts else {
+            try await jobs.fail(job.id, worker: name, error: reason, retryAt: nil, at: now)
+            Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
+            logger.warning("job dead after \(job.attempts) attempts", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
+            return
+        }
+        // Exponential backoff with jitter: base × 2^(attempt − 1), scaled by 0.5…1, at most 10 minutes.
+        let backoff = min(600, configuration.jobRetryBase * pow(2, Double(job.attempts - 1))) * Double.random(in: 0.5...1)
+        try await jobs.fail(job.id, worker: name, error: reason, retryAt: now.addingTimeInterval(max(backoff, after ?? 0)), at: now)
+        Counter(label: "sportlook_jobs_retried_total", dimensions: [("kind", job.kind)]).increment()
+    }
+}
+
+extension Timer {
+    func recordInterval(since start: Date, now: Date) {
+        recordNanoseconds(Int64(max(0, now.timeIntervalSince(start)) * 1_000_000_000))
+    }
+}

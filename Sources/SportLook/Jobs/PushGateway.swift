@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends notifications to an HTTP push gateway (standing in for APNs/FCM).
+///
+/// The contract, for whoever runs the gateway:
+/// - `POST PUSH_GATEWAY_URL` with a JSON body
+///   `{"id", "user_id", "devices": [{"platform", "token"}], "notification": {"id", "kind", "title", "body", "data"}}`;
+/// - `Idempotency-Key`: the job's id, the same on every retry of one delivery;
+/// - `X-SportLook-Signature: sha256=<hex HMAC-SHA256 of the body with PUSH_GATEWAY_SECRET>`;
+/// - answers: 2xx delivered; 410 some tokens are gone (`{"gone_tokens": [...]}`, or
+///   all of them without a body), which are removed; 429 and 5xx (and timeouts) are
+///   retried, after `Retry-After` when given; any other 4xx is final.
+struct PushGateway: Sendable {
+    let url: URL
+    let secret: [UInt8]
+    let timeout: TimeAmount
+    let client: HTTPClient
+
+    enum Outcome: Sendable, Equatable {
+        case delivered
+        case gone(tokens: [String])
+        case retry(after: TimeInterval?, reason: String)
+        case failed(reason: String)
+    }
+
+    init(url: URL, secret: String, timeout: TimeInterval, client: HTTPClient) {
+        self.url = url
+        self.secret = Array(secret.utf8)
+        self.timeout = .milliseconds(Int64(timeout * 1000))
+        self.client = client
+    }
+
+    static func signature(of body: [UInt8], secret: [UInt8]) -> String {
+        "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: secret)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func body(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) -> [UInt8] {
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("id", jobID)
+        json.field("user_id", message.userID)
+        json.key("devices")
+        json.arrayStart()
+        for device in devices {
+            json.objectStart()
+            json.field("platform", device.platform)
+            json.field("token", device.token)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("notification")
+        json.objectStart()
+        json.field("id", notificationID)
+        json.field("kind", message.kind)
+        json.field("title", message.title)
+        json.field("body", message.body)
+        json.key("data")
+        JSONValue.object(message.data).write(to: &json)
+        json.objectEnd()
+        json.objectEnd()
+        return json.bytes
+    }
+
+    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) async -> Outcome {
+        let body = Self.body(jobID: jobID, notificationID: notificationID, message: message, devices: devices)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Idempotency-Key", value: jobID.lowercased)
+        request.headers.add(name: "X-SportLook-Signature", value: Self.signature(of: body, secret: secret))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let payload = try? await response.body.collect(upTo: 64 * 1024)
+            let status = Int(response.status.code)
+            switch status {
+            case 200..<300:
+                return .delivered
+            case 410:
+                struct Gone: Decodable { var goneTokens: [String]? }
+                let decoder = JSONDecoder()
+                decoder.keyDecodingStrategy = .convertFromSnakeCase
+                let listed = payload.flatMap { try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) }?.goneTokens
+                return .gone(tokens: listed ?? devices.map(\.token))
+            case 429, 500..<600:
+                return .retry(after: Self.retryAfter(response.headers), reason: "gateway answered \(status)")
+            default:
+                return .failed(reason: "gateway answered \(status)")
+            }
+        } catch {
+            return .retry(after: nil, reason: "gateway unreachable: \(String(describing: error).prefix(200))")
+        }
+    }
+
+    /// `Retry-After` in seconds or as an HTTP date.
+    static func retryAfter(_ headers: HTTPHeaders) -> TimeInterval? {
+        guard let value = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Double(value), seconds >= 0 { return min(seconds, 3_600) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), 3_600) }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import SQLKit
+
+/// The notification inbox and push devices.
+struct InboxStore: Sendable {
+    let database: Database
+
+    struct Item: Sendable {
+        var id: UUID
+        var kind: String
+        var data: String
+        var createdAt: Date
+        var readAt: Date?
+    }
+
+    struct Device: Sendable, Hashable {
+        var token: String
+        var platform: String
+    }
+
+    /// Writes a job's notification to the inbox exactly once whatever the retries;
+    /// a collapsing one replaces the recipient's unread one with the same key.
+    /// - Returns: The inbox row's id, and whether this call wrote it.
+    func deliver(_ message: NotificationMessage, jobID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
+        let data = message.dataJSON
+        if let key = message.collapseKey {
+            if let row = try await sql.raw("""
+                UPDATE notifications SET kind = \(bind: message.kind), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
+                WHERE user_id = \(bind: message.userID) AND collapse_key = \(bind: key) AND read_at IS NULL AND (job_id IS NULL OR job_id <> \(bind: jobID))
+                RETURNING id
+                """).first() {
+                return (try row.value("id"), true)
+            }
+        }
+        if let row = try await sql.raw("""
+            INSERT INTO notifications (id, user_id, kind, data, job_id, collapse_key, created_at)
+            VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
+            ON CONFLICT DO NOTHING
+            RETURNING id
+            """).first() {
+            return (try row.value("id"), true)
+        }
+        let existing = try await sql.raw("SELECT id FROM notifications WHERE job_id = \(bind: jobID)").first()
+        return (try existing?.value("id") ?? UUID(), false)
+    }
+
+    func item(_ id: UUID) async throws -> Item? {
+        try await database.read { sql in
+            try await sql.raw("SELECT id, kind, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(Self.decode)
+        }
+    }
+
+    static func decode(_ row: any SQLRow) throws -> Item {
+        Item(id: try row.value("id"), kind: try row.value("kind"), data: try row.value("data"), createdAt: try row.value("created_at"), readAt: try row.optional("read_at"))
+    }
+
+    /// Newest first.
+    func list(user: UUID, unreadOnly: Bool, cursor: TimeCursor?, limit: Int) async throws -> (items: [Item], more: Bool) {
+        try await database.read { sql in
+            let unread: SQLQueryString = unreadOnly ? "AND read_at IS NULL" : ""
+            let rows = try await sql.raw("""
+                SELECT id, kind, data, created_at, read_at FROM notifications
+                WHERE user_id = \(bind: user) \(unread) \(EventSearch.keyset(time: "created_at", id: "id", after: cursor, descending: true))
+                ORDER BY created_at DESC, id DESC LIMIT \(bind: limit + 1)
+                """).all()
+            return (try rows.prefix(limit).map(Self.decode), rows.count > limit)
+        }
+    }
+
+    func markRead(user: UUID, ids: [UUID]?, at now: Date) async throws {
+        try await database.transaction { sql in
+            let which: SQLQueryString = ids.map { "AND id IN \(BindList(values: $0))" } ?? ""
+            try await sql.raw("UPDATE notifications SET read_at = \(bind: now) WHERE user_id = \(bind: user) AND read_at IS NULL \(which)").run()
+        }
+    }
+
+    func unreadCount(user: UUID) async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM notifications WHERE user_id = \(bind: user) AND read_at IS NULL").first()?.value("n") ?? 0
+        }
+    }
+
+    // MARK: Devices
+
+    /// Registers a device for the user (a token moves to whoever registers it last).
+    func register(user: UUID, platform: String, token: String, at now: Date) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("""
+                INSERT INTO devices (token, user_id, platform, created_at) VALUES (\(bind: token), \(bind: user), \(bind: platform), \(bind: now))
+                ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform
+                """).run()
+        }
+    }
+
+    func removeDevice(user: UUID, token: String) async throws -> Bool {
+        try await database.transaction { sql in
+            !(try await sql.raw("DELETE FROM devices WHERE token = \(bind: token) AND user_id = \(bind: user) RETURNING token").all().isEmpty)
+        }
+    }
+
+    func removeDevices(tokens: [String]) async throws {
+        guard !tokens.isEmpty else { return }
+        try await database.transaction { sql in
+            try await sql.raw("DELETE FROM devices WHERE token IN \(BindList(values: tokens))").run()
+        }
+    }
+
+    func devices(of users: [UUID]) async throws -> [UUID: [Device]] {
+        guard !users.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var out: [UUID: [Device]] = [:]
+            for row in try await sql.raw("SELECT user_id, token, platform FROM devices WHERE user_id IN \(BindList(values: Array(Set(users)))) ORDER BY created_at, token").all() {
+                out[try row.value("user_id"), default: []].append(Device(token: try row.value("token"), platform: try row.value("platform")))
+            }
+            return out
+        }
+    }
+}

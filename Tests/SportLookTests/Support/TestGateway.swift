@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A push gateway on loopback for tests: records every POST and answers with
+/// the status its script gives for the n-th request.
+final class TestGateway: Sendable {
+    struct Received: Sendable {
+        var idempotencyKey: String
+        var signature: String
+        var body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    private let received = Mutex<[Received]>([])
+    private let script: @Sendable (Int, Received) -> (HTTPResponse.Status, String?)
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
+
+    init(_ script: @escaping @Sendable (Int, Received) -> (HTTPResponse.Status, String?) = { _, _ in (.ok, nil) }) {
+        self.script = script
+    }
+
+    var requests: [Received] { received.withLock { $0 } }
+
+    /// Starts listening; returns the URL to configure as `PUSH_GATEWAY_URL`.
+    func start() async throws -> URL {
+        let router = Router()
+        router.post("push") { [self] request, context -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let item = Received(idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!] ?? "",
+                                signature: request.headers[HTTPField.Name("X-SportLook-Signature")!] ?? "",
+                                body: Data(body.readableBytesView))
+            let n = received.withLock { list in
+                list.append(item)
+                return list.count
+            }
+            let (status, text) = script(n, item)
+            return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text ?? "{}")))
+        }
+        var logger = Logger(label: "gateway")
+        logger.logLevel = .error
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
+        )
+        task.withLock { $0 = Task { try await app.run() } }
+        var iterator = stream.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw ClusterError("gateway did not start") }
+        boundPort.withLock { $0 = port }
+        return URL(string: "http://127.0.0.1:\(port)/push")!
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}
