@@ -5,6 +5,7 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+let testSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "sportlook",
@@ -50,7 +51,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            swiftSettings: strict
+            swiftSettings: testSettings
         ),
         .executableTarget(
             name: "SportLookCLI",
@@ -60,15 +61,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: strict),
+        .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: testSettings),
         .testTarget(
             name: "SportLookTests",
             dependencies: [
                 "SportLook",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            swiftSettings: strict
+            swiftSettings: testSettings
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -19,8 +19,13 @@ final class TestGateway: Sendable {
     private let script: @Sendable (Int, Received) -> (HTTPResponse.Status, String?)
     private let task = Mutex<Task<Void, any Error>?>(nil)
     private let boundPort = Mutex<Int?>(nil)
+    private let latency: Duration
 
-    init(_ script: @escaping @Sendable (Int, Received) -> (HTTPResponse.Status, String?) = { _, _ in (.ok, nil) }) {
+    /// - Parameters:
+    ///   - latency: How long each answer takes.
+    ///   - script: The status (and body) for the n-th request.
+    init(latency: Duration = .zero, _ script: @escaping @Sendable (Int, Received) -> (HTTPResponse.Status, String?) = { _, _ in (.ok, nil) }) {
+        self.latency = latency
         self.script = script
     }
 
@@ -38,6 +43,7 @@ final class TestGateway: Sendable {
                 list.append(item)
                 return list.count
             }
+            if latency > .zero { try await Task.sleep(for: latency) }
             let (status, text) = script(n, item)
             return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text ?? "{}")))
         }

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import SQLKit
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// Inserts users (each with one push device) straight into the database: fixtures for bulk tests.
+func insertUsers(_ count: Int, into database: Database, prefix: String) async throws -> [UUID] {
+    let ids = (0..<count).map { _ in UUID() }
+    let now = Date().wholeMilliseconds
+    for chunk in stride(from: 0, to: count, by: 200) {
+        let slice = ids[chunk..<min(count, chunk + 200)]
+        try await database.transaction { sql in
+            for id in slice {
+                let email = "\(prefix)-\(id.lowercased)@example.com"
+                try await sql.raw("""
+                    INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at)
+                    VALUES (\(bind: id), \(bind: email), \(bind: email), \(bind: "\(prefix) \(id.uuidString.prefix(4))"), 'x', '', \(bind: false), 1, \(bind: now), \(bind: now))
+                    """).run()
+                try await sql.raw("INSERT INTO devices (token, user_id, platform, created_at) VALUES (\(bind: "dev-\(id.lowercased)"), \(bind: id), 'ios', \(bind: now))").run()
+            }
+        }
+    }
+    return ids
+}
+
+@Suite("The job queue under failure")
+struct QueueResilienceTests {
+    @Test("kill -9 mid-run: after a restart every notification is in the inboxes exactly once and the gateway saw every key")
+    func crashAndRestart() async throws {
+        TestCounter.record(.postgres)
+        let address = try await PostgresCluster.shared.freshDatabase()
+        // Some latency, so the kill lands while jobs are in flight.
+        let gateway = TestGateway(latency: .milliseconds(40))
+        let url = try await gateway.start()
+        defer { gateway.stop() }
+        var logger = Logger(label: "crash-test")
+        logger.logLevel = .error
+        let database = try await Database.open(.postgres(address), poolSize: 4, timeout: 30, logger: logger)
+        let invitees = try await insertUsers(1_000, into: database, prefix: "invitee")
+        let environment = [
+            "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString, "PUSH_GATEWAY_SECRET": "crash",
+            "BCRYPT_COST": "4", "JOB_LEASE": "3s", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms",
+        ]
+        let first = try ServerProcess(environment: environment)
+        try await first.waitUntilHealthy()
+        let base = "http://127.0.0.1:\(first.port)"
+        let registered = try await LiveHTTP.request(base + "/v1/auth/register", method: "POST", json: ["name": "Host", "email": "host@example.com", "password": "crash test host"])
+        let token = try #require(registered.object["access_token"] as? String)
+        let created = try await LiveHTTP.request(base + "/v1/events", method: "POST", token: token, json: [
+            "title": "Big party", "sport": "dance", "starts_at": RFC3339.format(Date().addingTimeInterval(86_400)), "location": ["lat": 52.52, "lon": 13.405],
+        ])
+        let event = try #require(created.object["id"] as? String)
+        for chunk in stride(from: 0, to: invitees.count, by: 50) {
+            let reply = try await LiveHTTP.request(base + "/v1/events/\(event)/invitations", method: "POST", token: token,
+                                                   json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
+            #expect(reply.status == 201)
+        }
+        try await eventually(timeout: .seconds(60), "deliveries to start") { gateway.requests.count >= 100 }
+        first.kill9()
+        let seenBeforeCrash = gateway.requests.count
+        #expect(seenBeforeCrash < 1_000, "the kill should land mid-run")
+
+        let second = try ServerProcess(environment: environment)
+        try await second.waitUntilHealthy()
+        try await eventually(timeout: .seconds(120), "every job to finish") {
+            try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").first()?.value("n", as: Int.self) == 1_000
+            }
+        }
+        _ = second.terminate()
+        let (inboxRows, distinctUsers, jobIDs) = try await database.read { sql in
+            let rows = try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT user_id) AS u FROM notifications WHERE kind = 'invitation'").first()
+            let jobs = try await sql.raw("SELECT id FROM jobs").all().map { try $0.value("id", as: UUID.self).lowercased }
+            return (try rows?.value("n", as: Int.self) ?? 0, try rows?.value("u", as: Int.self) ?? 0, Set(jobs))
+        }
+        #expect(inboxRows == 1_000)
+        #expect(distinctUsers == 1_000)
+        #expect(Set(gateway.requests.map(\.idempotencyKey)) == jobIDs)
+        print("crash test: \(seenBeforeCrash) pushes before kill -9, \(gateway.requests.count) in all (\(gateway.requests.count - Set(gateway.requests.map(\.idempotencyKey)).count) repeats absorbed), \(inboxRows) inbox rows for \(distinctUsers) people")
+        await database.close()
+        await PostgresCluster.shared.drop(address)
+    }
+
+    @Test("two instances share the queue without delivering a job twice")
+    func twoInstancesShareTheQueue() async throws {
+        TestCounter.record(.postgres)
+        let address = try await PostgresCluster.shared.freshDatabase()
+        let gateway = TestGateway()
+        let url = try await gateway.start()
+        defer { gateway.stop() }
+        var configuration = try await testConfiguration(.sqlite)
+        configuration.database = .postgres(address)
+        configuration.pushGatewayURL = url
+        configuration.pushGatewaySecret = "shared"
+        configuration.jobWorkers = 2
+        configuration.jobPollInterval = 0.05
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let (first, firstServices) = try await makeApplication(configuration, logger: logger)
+        let (second, _) = try await makeApplication(configuration, logger: logger)
+        let invitees = try await insertUsers(300, into: firstServices.database, prefix: "shared")
+        try await first.test(.router) { one in
+            try await second.test(.router) { _ in
+                let api = API(client: one)
+                let (token, _) = try await api.register("Host")
+                let event = try #require(try await api.createEvent(token, now: Date())["id"] as? String)
+                for chunk in stride(from: 0, to: invitees.count, by: 50) {
+                    _ = try await api.post("/v1/events/\(event)/invitations", token: token, json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
+                }
+                try await eventually(timeout: .seconds(60), "every job to finish") {
+                    try await count(firstServices, "jobs", where: "state = 'done'") == 300
+                }
+                let workers = try await firstServices.database.read { sql in
+                    try await sql.raw("SELECT COUNT(DISTINCT locked_by) AS n FROM jobs").first()?.value("n", as: Int.self) ?? 0
+                }
+                #expect(workers >= 2, "more than one worker took part")
+                #expect(gateway.requests.count == 300)
+                #expect(Set(gateway.requests.map(\.idempotencyKey)).count == 300)
+                #expect(try await count(firstServices, "notifications") == 300)
+            }
+        }
+        await PostgresCluster.shared.drop(address)
+    }
+}

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+@testable import SportLook
+
+/// A real `sportlook serve` process, for tests that kill it.
+final class ServerProcess: Sendable {
+    let port: Int
+    let pid: pid_t
+    let logPath: String
+
+    /// The `sportlook` executable built next to the test bundle.
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sportlook").path
+    }
+
+    init(environment extra: [String: String], arguments: [String] = []) throws {
+        let port = try PostgresCluster.freePort()
+        self.port = port
+        self.logPath = NSTemporaryDirectory() + "sportlook-serve-\(port).log"
+        var environment = ProcessInfo.processInfo.environment
+        environment["PORT"] = String(port)
+        environment["HOST"] = "127.0.0.1"
+        environment["LOG_LEVEL"] = "warning"
+        for (k, v) in extra { environment[k] = v }
+        let argv = [Self.executable, "serve"] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in cEnvironment { free(p) } }
+        var pid = pid_t()
+        guard FileManager.default.isExecutableFile(atPath: argv[0]) else { throw ClusterError("\(argv[0]) is not built") }
+        let result = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
+        guard result == 0 else { throw ClusterError("cannot start sportlook: \(result)") }
+        self.pid = pid
+    }
+
+    /// Waits until `/health` answers.
+    func waitUntilHealthy(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let reply = try? await LiveHTTP.request("http://127.0.0.1:\(port)/ready"), reply.status == 200 { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { throw ClusterError("sportlook exited: \(log.suffix(2_000))") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ClusterError("sportlook did not become ready: \(log.suffix(2_000))")
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// `kill -9`.
+    func kill9() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// SIGTERM, then waits for the exit status.
+    func terminate() -> Int32 {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status
+    }
+}
+
+/// Plain HTTP to a live server, for tests that run real processes.
+enum LiveHTTP {
+    struct Reply {
+        var status: Int
+        var body: Data
+        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    static func request(_ url: String, method: String = "GET", token: String? = nil, json: Any? = nil) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = .init(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return Reply(status: Int(response.status.code), body: Data(body.readableBytesView))
+    }
+}
