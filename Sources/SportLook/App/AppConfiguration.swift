@@ -53,8 +53,10 @@ public struct AppConfiguration: Sendable {
     public var chatRateLimit = 60
     /// Server ping period on WebSockets; a client that does not answer in time is closed (`WS_PING_INTERVAL`, default 30s).
     public var webSocketPingInterval: TimeInterval = 30
-    /// Frames queued for one WebSocket before the client is closed as too slow (`WS_MAX_QUEUE`, default 1000).
+    /// Frames queued for one WebSocket at most (`WS_MAX_QUEUE`, default 1000).
     public var webSocketMaxQueue = 1_000
+    /// A socket that takes no frame for this long while frames wait is closed as too slow (`WS_STALL_TIMEOUT`, default 10s).
+    public var webSocketStallTimeout: TimeInterval = 10
     /// Cell edge of the spatial indexes in metres (`GEO_CELL_SIZE`, default 1250).
     public var geoCellSize: Double = 1_250
 
@@ -110,6 +112,7 @@ public struct AppConfiguration: Sendable {
         chatRateLimit = try reader.integer("CHAT_RATE_LIMIT", in: 1...100_000) ?? chatRateLimit
         webSocketPingInterval = try reader.duration("WS_PING_INTERVAL", in: 1...3_600) ?? webSocketPingInterval
         webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
+        webSocketStallTimeout = try reader.duration("WS_STALL_TIMEOUT", in: 0.1...3_600) ?? webSocketStallTimeout
         if let size = try reader.integer("GEO_CELL_SIZE", in: 100...50_000) { geoCellSize = Double(size) }
     }
 
@@ -124,7 +127,7 @@ public struct AppConfiguration: Sendable {
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
         "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
-        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "GEO_CELL_SIZE",
+        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE",
     ]
 }
 

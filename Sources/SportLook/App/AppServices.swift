@@ -32,6 +32,9 @@ public final class AppServices: Sendable {
     let invitations: InvitationService
     let httpClient: HTTPClient
     let workers: [JobWorker]
+    let chatStore: ChatStore
+    let chat: ChatService
+    let hub: ChatHub
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
@@ -81,6 +84,13 @@ public final class AppServices: Sendable {
         let gateway = configuration.pushGatewayURL.map {
             PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
         }
+        let chatStore = ChatStore(database: database)
+        self.chatStore = chatStore
+        self.chat = ChatService(
+            database: database, store: chatStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
+            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock)
+        )
+        self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, logger: logger)
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, configuration: configuration)
         }
@@ -88,7 +98,7 @@ public final class AppServices: Sendable {
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self)] + workers
+        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self), ChatHubService(hub: hub, bus: bus)] + workers
     }
 
     /// Whether every in-memory index is warm.
@@ -148,7 +158,7 @@ extension BusMessage {
     /// rest the writer applied directly).
     var isForLocalSubscribers: Bool {
         switch self {
-        case .event, .attendance, .user: false
+        case .event, .user: false
         default: true
         }
     }

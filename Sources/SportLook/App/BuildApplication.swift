@@ -79,9 +79,21 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports).addRoutes(to: authenticated)
     InboxController(invitations: services.invitations, inbox: services.inbox, clock: services.clock).addRoutes(to: authenticated)
+    ChatController(chat: services.chat).addRoutes(to: authenticated)
+    webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
     return router
 }
 
+func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
+    WebSocketEndpoint(
+        tokens: services.tokens, hub: services.hub, chat: services.chat, bus: services.bus, accounts: services.accountStore,
+        allowedOrigins: services.configuration.corsAllowedOrigins, queueCapacity: services.configuration.webSocketMaxQueue,
+        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000))
+    )
+}
+
 func makeWebSocketRouter(_ services: AppServices) -> Router<AppRequestContext> {
-    Router(context: AppRequestContext.self)
+    let router = Router(context: AppRequestContext.self)
+    webSocketEndpoint(services).addUpgradeRoute(to: router)
+    return router
 }

@@ -17,13 +17,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error.response(requestID: nil)
         } catch let error as HTTPError {
             return map(error, request: request, context: context).response(requestID: nil)
-        } catch is DatabaseUnavailable {
-            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)"])
+        } catch let error as DatabaseUnavailable {
+            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
             return APIError.serviceUnavailable.response(requestID: nil)
         } catch where Database.isConnectivityFailure(error) {
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return APIError.serviceUnavailable.response(requestID: nil)
         } catch is CancellationError {
+            context.logger.warning("request cancelled", metadata: ["path": "\(request.uri.path)"])
             return APIError.serviceUnavailable.response(requestID: nil)
         } catch {
             context.logger.error("unhandled error", metadata: [

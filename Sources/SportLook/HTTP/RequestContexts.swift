@@ -20,10 +20,13 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public let remoteAddress: String?
     /// Set by ``TokenAuthenticator`` when the request carries a valid token.
     public var identity: Identity?
+    /// The connection (sockets close it when a client stops reading).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
+        self.channel = source.channel
         self.remoteAddress = source.channel.remoteAddress?.ipAddress
         self.identity = nil
     }

@@ -71,6 +71,10 @@ struct AccountStore: Sendable {
         try await sql.raw("SELECT sport_slug FROM user_sports WHERE user_id = \(bind: userID) ORDER BY sport_slug").all().map { try $0.value("sport_slug") }
     }
 
+    func names(of ids: [UUID]) async throws -> [UUID: String] {
+        try await database.read { sql in try await names(of: ids, on: sql) }
+    }
+
     func names(of ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: String] {
         guard !ids.isEmpty else { return [:] }
         var out: [UUID: String] = [:]

@@ -104,25 +104,33 @@ public final class Database: Sendable {
     /// Runs `body` in one transaction: all its writes commit together, or none
     /// do when it throws.
     /// - Parameter body: Queries to run with the transaction's handle.
-    public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    public func transaction<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await bounded { [backend, logger] in
             switch backend {
-            case .sqlite(let store): return try await store.transaction(body)
+            case .sqlite(let store): return try await store.transaction(site: "\(file):\(line)", body)
             case .postgres(let client, _):
                 return try await client.withConnection { connection in
-                    let sql = connection.sql(queryLogLevel: .trace, logger: logger)
-                    try await sql.raw("BEGIN").run()
-                    do {
-                        let result = try await body(sql)
-                        try await sql.raw("COMMIT").run()
-                        return result
-                    } catch {
-                        try? await sql.raw("ROLLBACK").run()
-                        throw error
-                    }
+                    try await Database.uncancellable(connection.sql(queryLogLevel: .trace, logger: logger), body)
                 }
             }
         }
+    }
+
+    /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
+    /// transaction has begun, the caller's cancellation (a closed socket, a timed
+    /// out request) must not stop it half way and leave the connection inside it.
+    static func uncancellable<R: Sendable>(_ sql: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await Task {
+            try await sql.raw("BEGIN\(unsafeRaw: sql.isPostgres ? "" : " IMMEDIATE")").run()
+            do {
+                let result = try await body(sql)
+                try await sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
+        }.value
     }
 
     /// Holds one PostgreSQL connection for as long as `body` runs (for LISTEN); `nil` on SQLite.
@@ -234,18 +242,15 @@ final class SQLiteStore: Sendable {
         return try await body(readers[i % readers.count].sql(queryLogLevel: .trace))
     }
 
-    func transaction<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
-        try await writeLock.withLock {
-            let sql = writer.sql(queryLogLevel: .trace)
-            try await sql.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
+    func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await writeLock.withLock { [writer, logger] in
+            let started = ContinuousClock.now
+            defer {
+                // The lock is everyone's: a long transaction delays every writer.
+                let held = ContinuousClock.now - started
+                if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
             }
+            return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body)
         }
     }
 

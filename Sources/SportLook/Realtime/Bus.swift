@@ -24,6 +24,10 @@ public enum BusMessage: Sendable, Hashable {
     case jobs
     /// Someone blocked or unblocked someone.
     case block(UUID, UUID)
+    /// Someone is typing in an event's chat (never stored).
+    case typing(event: UUID, user: UUID, name: String)
+    /// Someone read an event's chat up to `seq`.
+    case read(event: UUID, user: UUID, seq: Int64)
     /// Messages may have been missed (the listener reconnected): re-read everything cached.
     case resync
 
@@ -37,6 +41,8 @@ public enum BusMessage: Sendable, Hashable {
         case .notification(let user, let id): "n|\(user.lowercased)|\(id.lowercased)"
         case .jobs: "j"
         case .block(let a, let b): "b|\(a.lowercased)|\(b.lowercased)"
+        case .typing(let event, let user, let name): "t|\(event.lowercased)|\(user.lowercased)|\(Data(name.prefix(80).utf8).base64EncodedString())"
+        case .read(let event, let user, let seq): "d|\(event.lowercased)|\(user.lowercased)|\(seq)"
         case .resync: "r"
         }
     }
@@ -53,6 +59,10 @@ public enum BusMessage: Sendable, Hashable {
         case "n": guard let user = uuid(1), let id = uuid(2) else { return nil }; self = .notification(user: user, id: id)
         case "j": self = .jobs
         case "b": guard let a = uuid(1), let b = uuid(2) else { return nil }; self = .block(a, b)
+        case "t":
+            guard let event = uuid(1), let user = uuid(2), parts.count > 3, let data = Data(base64Encoded: String(parts[3])) else { return nil }
+            self = .typing(event: event, user: user, name: String(decoding: data, as: UTF8.self))
+        case "d": guard let event = uuid(1), let user = uuid(2), parts.count > 3, let seq = Int64(parts[3]) else { return nil }; self = .read(event: event, user: user, seq: seq)
         case "r": self = .resync
         default: return nil
         }
@@ -95,6 +105,16 @@ public final class Bus: Service, Sendable {
         guard sql.isPostgres else { return }
         for message in messages {
             try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: instanceID + "|" + message.encoded))").run()
+        }
+    }
+
+    /// Announces ephemeral messages (typing, read markers) to every instance, this one included.
+    func broadcast(_ messages: [BusMessage]) async throws {
+        deliverLocally(messages)
+        guard database.engine == .postgres else { return }
+        let payloads = messages.map { instanceID + "|" + $0.encoded }
+        try await database.read { sql in
+            for payload in payloads { try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: payload))").run() }
         }
     }
 

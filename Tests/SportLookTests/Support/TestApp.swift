@@ -31,7 +31,8 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.databasePoolSize = 8
     configuration.port = 0
     switch engine {
-    case .sqlite: configuration.database = .sqliteMemory
+    // A file (not :memory:), so reads use WAL reader connections as in production.
+    case .sqlite: configuration.database = .sqliteFile(NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite")
     case .postgres: configuration.database = .postgres(try await PostgresCluster.shared.freshDatabase())
     }
     return configuration
@@ -49,7 +50,8 @@ func withApp(
     var configuration = try await testConfiguration(engine)
     configure(&configuration)
     var logger = Logger(label: "test")
-    logger.logLevel = .error
+    logger.logLevel = ProcessInfo.processInfo.environment["SPORTLOOK_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
+    configuration.logLevel = logger.logLevel
     let (application, services) = try await makeApplication(configuration, clock: clock, logger: logger)
     do {
         try await application.test(setup) { client in
@@ -57,10 +59,19 @@ func withApp(
             try await test(API(client: client), services)
         }
     } catch {
-        if case .postgres(let address) = configuration.database { await PostgresCluster.shared.drop(address) }
+        await dispose(configuration.database)
         throw error
     }
-    if case .postgres(let address) = configuration.database { await PostgresCluster.shared.drop(address) }
+    await dispose(configuration.database)
+}
+
+/// Removes a test database.
+func dispose(_ location: DatabaseLocation) async {
+    switch location {
+    case .postgres(let address): await PostgresCluster.shared.drop(address)
+    case .sqliteFile(let path): for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    case .sqliteMemory: break
+    }
 }
 
 /// A decoded JSON answer.

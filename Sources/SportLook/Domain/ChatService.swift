@@ -1,0 +1,141 @@
+import Foundation
+import SQLKit
+
+/// Sending and reading an event's chat.
+struct ChatService: Sendable {
+    let database: Database
+    let store: ChatStore
+    let events: EventStore
+    let accounts: AccountStore
+    let notifier: Notifier
+    let write: Writer
+    let clock: any AppClock
+    let limiter: RateLimiter
+    /// Presence is about live sockets: it runs on the wall clock.
+    let presenceClock: any AppClock = SystemClock()
+
+    /// How long a socket's presence counts after its last heartbeat.
+    static let presenceLifetime: TimeInterval = 90
+
+    struct Sent: Sendable {
+        var message: ChatMessage
+        var created: Bool
+    }
+
+    /// Stores a message; the same `client_id` again returns the original.
+    func send(to eventID: UUID, from user: UUID, body: String?, clientID: String?) async throws -> Sent {
+        var v = Validator()
+        let body = v.text(body, "body", 1...2_000)
+        let clientID = v.text(clientID, "client_id", 1...100)
+        try v.throwIfInvalid()
+        guard let body, let clientID else { throw APIError.validation(v.fields) }
+        let now = clock.now()
+        let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
+        return try await write { [store, events, accounts, notifier, limiter] sql, effects in
+            // Locking the event first serialises senders, so a retried client_id finds its original.
+            guard let event = try await events.lock(eventID, on: sql) else { throw APIError.notFound("event") }
+            guard try await store.isMember(event: eventID, user: user, on: sql) else {
+                throw APIError.forbidden("Only the organiser and people going or waitlisted take part in this chat.")
+            }
+            if let original = try await store.existing(event: eventID, sender: user, clientID: clientID, on: sql) {
+                return Sent(message: original, created: false)
+            }
+            guard event.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            if let wait = limiter.acquire(user.lowercased) {
+                throw APIError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
+            }
+            let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
+            let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, at: now, on: sql)
+            let absent = try await store.absentMembers(event: eventID, except: user, freshSince: fresh, on: sql)
+            try await notifier.chatMessage(event: event, seq: message.seq, sender: sender, preview: body, recipients: absent, at: now, on: sql, effects: &effects)
+            effects.messages.append(.chat(event: eventID, seq: message.seq))
+            return Sent(message: message, created: true)
+        }
+    }
+
+    /// Checks the user may read the event's chat.
+    func requireMember(_ eventID: UUID, _ user: UUID) async throws {
+        let (exists, member) = try await database.read { [store] sql in
+            let exists = try await sql.raw("SELECT id FROM events WHERE id = \(bind: eventID)").first() != nil
+            return (exists, exists ? try await store.isMember(event: eventID, user: user, on: sql) : false)
+        }
+        guard exists else { throw APIError.notFound("event") }
+        guard member else { throw APIError.forbidden("Only the organiser and people going or waitlisted take part in this chat.") }
+    }
+
+    enum Direction: Sendable {
+        case after(Int64)
+        case before(Int64)
+        case latest
+    }
+
+    /// A page of history, ascending by `seq`, without messages of people the reader blocked.
+    func history(of eventID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessageRepresentation> {
+        try await requireMember(eventID, user)
+        let blocked = try await store.blockedBy(user)
+        let items: [ChatMessage]
+        var next: String?
+        switch direction {
+        case .after(let seq):
+            let rows = try await store.messages(event: eventID, after: seq, limit: limit + 1)
+            items = Array(rows.prefix(limit))
+            if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
+        case .before(let seq):
+            let rows = try await store.messages(event: eventID, before: seq, limit: limit + 1)
+            items = Array(rows.suffix(limit))
+            if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
+        case .latest:
+            let rows = try await store.messages(event: eventID, before: .max, limit: limit + 1)
+            items = Array(rows.suffix(limit))
+            if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
+        }
+        return Page(items: items.filter { !blocked.contains($0.sender.id) }.map { ChatMessageRepresentation(message: $0) }, nextCursor: next)
+    }
+
+    func markRead(_ eventID: UUID, user: UUID, seq: Int64) async throws {
+        try await requireMember(eventID, user)
+        guard let event = try await events.event(eventID) else { throw APIError.notFound("event") }
+        guard seq >= 0, seq <= event.lastMessageSeq else {
+            throw APIError.invalidParameter("seq", "must be between 0 and the last message's seq (\(event.lastMessageSeq))")
+        }
+        try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
+    }
+}
+
+/// Where a history page continues: older (`before`) or newer (`after`) messages.
+struct ChatCursor: CursorCodable, Sendable {
+    var after: Int64?
+    var before: Int64?
+
+    init(after: Int64) { self.after = after }
+    init(before: Int64) { self.before = before }
+
+    init?(cursor: String) {
+        guard let f = OpaqueCursor.decode(cursor, count: 2), let seq = Int64(f[1]), seq >= 0 else { return nil }
+        switch f[0] {
+        case "a": after = seq
+        case "b": before = seq
+        default: return nil
+        }
+    }
+
+    var cursor: String { after.map { OpaqueCursor.encode(["a", String($0)]) } ?? OpaqueCursor.encode(["b", String(before ?? 0)]) }
+}
+
+/// A chat message as clients see it.
+struct ChatMessageRepresentation: JSONEncodable {
+    var message: ChatMessage
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", message.id)
+        json.field("event_id", message.eventID)
+        json.field("seq", Int(message.seq))
+        json.key("sender")
+        UserSummaryRepresentation(id: message.sender.id, name: message.sender.name).encode(to: &json)
+        json.field("body", message.body)
+        json.field("client_id", message.clientID)
+        json.field("created_at", message.createdAt)
+        json.objectEnd()
+    }
+}

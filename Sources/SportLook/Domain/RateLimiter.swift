@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// Counts actions per key in fixed windows and says when a key is over its limit.
+///
+/// In memory, per instance: behind a load balancer each instance enforces the
+/// limit on what it sees.
+final class RateLimiter: Sendable {
+    private struct Window {
+        var start: Date
+        var count: Int
+    }
+
+    private let limit: Int
+    private let window: TimeInterval
+    private let clock: any AppClock
+    private let windows = Mutex<[String: Window]>([:])
+
+    /// - Parameters:
+    ///   - limit: Actions allowed per window.
+    ///   - window: Window length in seconds.
+    ///   - clock: The time source.
+    init(limit: Int, per window: TimeInterval, clock: any AppClock) {
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+    }
+
+    /// Counts one action; returns `nil` when allowed, or the seconds to wait.
+    func acquire(_ key: String) -> Int? {
+        let now = clock.now()
+        return windows.withLock { windows in
+            if windows.count > 100_000 { windows = windows.filter { now.timeIntervalSince($0.value.start) < window } }
+            var current = windows[key] ?? Window(start: now, count: 0)
+            if now.timeIntervalSince(current.start) >= window { current = Window(start: now, count: 0) }
+            guard current.count < limit else {
+                return max(1, Int((current.start.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
+            }
+            current.count += 1
+            windows[key] = current
+            return nil
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Logging
+
+/// One client's socket: its subscriptions and what it has been sent.
+///
+/// Each subscription remembers the last `seq` delivered. Every frame of a
+/// room's history or live traffic comes from one loop per subscription that
+/// reads "everything after what was delivered" from the room (or the database)
+/// in `seq` order, so no message is skipped or sent twice, whatever arrives
+/// while the history is read. The loop only pulls as fast as the socket takes
+/// frames, so a slow reader costs a number, not a queue.
+actor ChatConnection {
+    nonisolated let userID: UUID
+    nonisolated let userName: String
+    nonisolated let outbox: Outbox
+    private let hub: ChatHub
+    private let chat: ChatService
+    private let bus: Bus
+    private let logger: Logger
+
+    private struct Subscription {
+        var delivered: Int64
+        var target: Int64
+        var pumping = false
+    }
+
+    private var subscriptions: [UUID: Subscription] = [:]
+    private var blocked: Set<UUID> = []
+    private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
+    static let typingInterval: Duration = .seconds(2)
+    static let maxSubscriptions = 100
+
+    init(userID: UUID, userName: String, hub: ChatHub, chat: ChatService, bus: Bus, queueCapacity: Int, logger: Logger) {
+        self.userID = userID
+        self.userName = userName
+        self.hub = hub
+        self.chat = chat
+        self.bus = bus
+        self.outbox = Outbox(capacity: queueCapacity)
+        self.logger = logger
+    }
+
+    /// Queues a frame that may be dropped when the client is behind.
+    nonisolated func send(ephemeral frame: String) {
+        outbox.push(frame)
+    }
+
+    struct ClientFrame: Decodable {
+        var type: String
+        var eventId: String?
+        var afterSeq: Int64?
+        var body: String?
+        var clientId: String?
+        var seq: Int64?
+    }
+
+    /// Handles one text frame from the client.
+    func handle(_ text: String) async {
+        guard text.utf8.count <= 16_384, (try? RequestBody.checkDepth(Array(text.utf8))) != nil,
+              let frame = try? RequestBody.decoder.decode(ClientFrame.self, from: Data(text.utf8))
+        else {
+            send(ephemeral: Frames.error("invalid_frame", "Frames are JSON objects with a type."))
+            return
+        }
+        let eventID = frame.eventId.flatMap(UUID.init(uuidString:))
+        guard let eventID else {
+            send(ephemeral: Frames.error("invalid_frame", "event_id must be an event id."))
+            return
+        }
+        switch frame.type {
+        case "subscribe": await subscribe(eventID, after: max(0, frame.afterSeq ?? 0))
+        case "unsubscribe": await unsubscribe(eventID, reason: "requested")
+        case "message": await post(eventID, body: frame.body, clientID: frame.clientId)
+        case "typing": await typing(eventID)
+        case "read": await read(eventID, seq: frame.seq)
+        default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", event: eventID))
+        }
+    }
+
+    private func subscribe(_ event: UUID, after: Int64) async {
+        do {
+            try await chat.requireMember(event, userID)
+            guard subscriptions[event] != nil || subscriptions.count < Self.maxSubscriptions else {
+                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", event: event))
+                return
+            }
+            blocked = try await chat.store.blockedBy(userID)
+            let latest = try await chat.events.event(event)?.lastMessageSeq ?? 0
+            hub.join(self, event)
+            subscriptions[event] = Subscription(delivered: after, target: max(latest, after))
+            try? await chat.store.present(instance: bus.instanceID, user: userID, event: event, at: Date())
+            send(ephemeral: Frames.simple("subscribed", event: event, numbers: [("last_seq", Int(latest))]))
+            pump(event)
+        } catch let error as APIError {
+            send(ephemeral: Frames.error(error.code, error.message, event: event))
+        } catch {
+            send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
+        }
+    }
+
+    private func unsubscribe(_ event: UUID, reason: String) async {
+        guard subscriptions.removeValue(forKey: event) != nil else { return }
+        hub.leave(self, event)
+        try? await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+        send(ephemeral: Frames.simple("unsubscribed", event: event, fields: [("reason", reason)]))
+    }
+
+    /// A message with `seq` exists in `event`: make sure the client gets up to it.
+    func offer(event: UUID, seq: Int64) {
+        guard var subscription = subscriptions[event], seq > subscription.target else { return }
+        subscription.target = seq
+        subscriptions[event] = subscription
+        pump(event)
+    }
+
+    private func pump(_ event: UUID) {
+        guard var subscription = subscriptions[event], !subscription.pumping, subscription.delivered < subscription.target else { return }
+        subscription.pumping = true
+        subscriptions[event] = subscription
+        Task { await self.catchUp(event) }
+    }
+
+    /// Sends everything after `delivered`, in order, as fast as the socket takes it.
+    private func catchUp(_ event: UUID) async {
+        var failures = 0
+        while let subscription = subscriptions[event], subscription.delivered < subscription.target, !outbox.isClosed {
+            await outbox.waitForRoom()
+            guard let current = subscriptions[event] else { return }
+            let batch: [ChatMessage]
+            do {
+                batch = try await hub.messages(event: event, after: current.delivered, limit: min(200, outbox.capacity / 2))
+            } catch {
+                // The database is away: try again, more slowly each time, while the socket lives.
+                failures += 1
+                logger.debug("catch-up failed", metadata: ["event": "\(event)", "error": "\(error)"])
+                try? await Task.sleep(for: .milliseconds(min(5_000, 100 << min(failures, 6))))
+                continue
+            }
+            failures = 0
+            guard var latest = subscriptions[event] else { return }
+            guard !batch.isEmpty else {
+                // The target is ahead of what is stored (a message not committed yet cannot be).
+                break
+            }
+            for message in batch where message.seq > latest.delivered {
+                if !blocked.contains(message.sender.id) { outbox.push(Frames.message(message)) }
+                latest.delivered = message.seq
+            }
+            subscriptions[event] = latest
+        }
+        if var subscription = subscriptions[event] {
+            subscription.pumping = false
+            subscriptions[event] = subscription
+        }
+    }
+
+    private func post(_ event: UUID, body: String?, clientID: String?) async {
+        do {
+            let sent = try await chat.send(to: event, from: userID, body: body, clientID: clientID)
+            var json = JSONWriter()
+            json.objectStart()
+            json.field("type", "sent")
+            json.field("event_id", event)
+            json.field("client_id", sent.message.clientID)
+            json.field("seq", Int(sent.message.seq))
+            json.field("created", sent.created)
+            json.objectEnd()
+            send(ephemeral: String(decoding: json.bytes, as: UTF8.self))
+        } catch let error as APIError {
+            send(ephemeral: Frames.error(error.code, error.message, event: event, clientID: clientID))
+        } catch {
+            send(ephemeral: Frames.error("unavailable", "The message was not stored; send it again with the same client_id.", event: event, clientID: clientID))
+        }
+    }
+
+    private func typing(_ event: UUID) async {
+        guard subscriptions[event] != nil else {
+            send(ephemeral: Frames.error("not_subscribed", "Subscribe to the event first.", event: event))
+            return
+        }
+        let now = ContinuousClock.now
+        if let last = lastTyping[event], now - last < Self.typingInterval { return }
+        lastTyping[event] = now
+        try? await bus.broadcast([.typing(event: event, user: userID, name: userName)])
+    }
+
+    private func read(_ event: UUID, seq: Int64?) async {
+        guard let seq else {
+            send(ephemeral: Frames.error("invalid_frame", "read needs a seq.", event: event))
+            return
+        }
+        do {
+            try await chat.markRead(event, user: userID, seq: seq)
+            try? await bus.broadcast([.read(event: event, user: userID, seq: seq)])
+        } catch let error as APIError {
+            send(ephemeral: Frames.error(error.code, error.message, event: event))
+        } catch {
+            send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
+        }
+    }
+
+    /// After an attendance change: subscriptions to events the user left end.
+    func recheckMembership() async {
+        for event in subscriptions.keys {
+            if (try? await chat.store.isMember(event: event, user: userID)) == false {
+                await unsubscribe(event, reason: "not_attending")
+            }
+        }
+    }
+
+    func reloadBlocks() async {
+        if let updated = try? await chat.store.blockedBy(userID) { blocked = updated }
+    }
+
+    /// Cleans up after the socket closed.
+    func closed() async {
+        outbox.close()
+        for event in subscriptions.keys {
+            hub.leave(self, event)
+            try? await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+        }
+        subscriptions = [:]
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// The frames waiting to be written to one socket: a bounded queue, so a slow
+/// client can never make the server hold more than `capacity` frames for it.
+///
+/// Chat history is pulled into it by the connection at the pace the socket
+/// takes it (``waitForRoom()``); ephemeral frames (typing, notifications) are
+/// dropped when it is full.
+final class Outbox: Sendable {
+    private struct State {
+        var frames: [String] = []
+        var head = 0
+        var closed = false
+        var reader: CheckedContinuation<String?, Never>?
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var lastProgress = ContinuousClock.now
+        var count: Int { frames.count - head }
+    }
+
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Queues a frame; `false` (and nothing queued) when full or closed.
+    @discardableResult
+    func push(_ frame: String) -> Bool {
+        let reader = state.withLock { s -> CheckedContinuation<String?, Never>?? in
+            guard !s.closed, s.count < capacity else { return .none }
+            if let reader = s.reader {
+                s.reader = nil
+                return .some(reader)
+            }
+            s.frames.append(frame)
+            return .some(nil)
+        }
+        switch reader {
+        case .none: return false
+        case .some(let waiting?): waiting.resume(returning: frame); return true
+        case .some(nil): return true
+        }
+    }
+
+    /// The next frame, waiting for one; `nil` once closed.
+    func next() async -> String? {
+        await withCheckedContinuation { continuation in
+            let (frame, resume, waiters): (String?, Bool, [CheckedContinuation<Void, Never>]) = state.withLock { s in
+                s.lastProgress = .now
+                if s.count > 0 {
+                    let frame = s.frames[s.head]
+                    s.head += 1
+                    if s.head > 256 && s.head * 2 > s.frames.count {
+                        s.frames.removeFirst(s.head)
+                        s.head = 0
+                    }
+                    var waiters: [CheckedContinuation<Void, Never>] = []
+                    if s.count <= capacity / 2 { swap(&waiters, &s.roomWaiters) }
+                    return (frame, true, waiters)
+                }
+                if s.closed { return (nil, true, []) }
+                s.reader = continuation
+                var waiters: [CheckedContinuation<Void, Never>] = []
+                swap(&waiters, &s.roomWaiters)
+                return (nil, false, waiters)
+            }
+            for waiter in waiters { waiter.resume() }
+            if resume { continuation.resume(returning: frame) }
+        }
+    }
+
+    /// Returns once the queue is at most half full (or closed).
+    func waitForRoom() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.closed || s.count <= capacity / 2 { return true }
+                s.roomWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// How long the socket has not taken a frame while frames wait (zero when idle).
+    var stalledFor: Duration {
+        state.withLock { s in s.count > 0 ? ContinuousClock.now - s.lastProgress : .zero }
+    }
+
+    var count: Int { state.withLock { $0.count } }
+
+    /// Stops the queue: the reader gets `nil`, waiters are released.
+    func close() {
+        let (reader, waiters) = state.withLock { s -> (CheckedContinuation<String?, Never>?, [CheckedContinuation<Void, Never>]) in
+            s.closed = true
+            s.frames = []
+            s.head = 0
+            defer { s.reader = nil; s.roomWaiters = [] }
+            return (s.reader, s.roomWaiters)
+        }
+        reader?.resume(returning: nil)
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+}

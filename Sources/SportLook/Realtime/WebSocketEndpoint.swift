@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// `GET /v1/ws`: the realtime socket.
+///
+/// The upgrade is refused (and the request answered over HTTP: 401, 403 or
+/// 426) without a valid token, from the `Authorization` header or, for
+/// browsers, the `access_token` query parameter (never logged), or from an
+/// origin that is not allowed.
+struct WebSocketEndpoint {
+    let tokens: TokenAuthenticator
+    let hub: ChatHub
+    let chat: ChatService
+    let bus: Bus
+    let accounts: AccountStore
+    let allowedOrigins: [String]
+    let queueCapacity: Int
+    let stallTimeout: Duration
+
+    /// Who is calling, from the header or the query; `nil` without a valid token.
+    func identity(_ request: Request) async throws -> Identity? {
+        var token: String?
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { token = String(parts[1]) }
+        } else {
+            token = request.uri.queryParameters.get("access_token")
+        }
+        guard let token else { return nil }
+        return try await tokens.identity(for: token)
+    }
+
+    /// No `Origin` (not a browser), a page served by this host, or a configured origin.
+    func originAllowed(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        if allowedOrigins.contains("*") || allowedOrigins.contains(origin) { return true }
+        guard let authority = request.head.authority, let originHost = URL(string: origin)?.host else { return false }
+        let host = authority.hasPrefix("[") ? String(authority.prefix(while: { $0 != "]" }).dropFirst()) : String(authority.prefix(while: { $0 != ":" }))
+        return originHost.lowercased() == host.lowercased()
+    }
+
+    /// The upgrade route (on the WebSocket router).
+    func addUpgradeRoute(to router: Router<AppRequestContext>) {
+        router.ws("v1/ws") { request, context in
+            guard originAllowed(request), try await identity(request) != nil else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let identity = try await identity(context.request) else { return }
+            let name = (try? await accounts.names(of: [identity.userID]))?[identity.userID] ?? ""
+            let connection = ChatConnection(userID: identity.userID, userName: name, hub: hub, chat: chat, bus: bus, queueCapacity: queueCapacity, logger: context.logger)
+            hub.register(connection)
+            let writer = Task {
+                while let frame = await connection.outbox.next() {
+                    do { try await outbound.write(.text(frame)) } catch { break }
+                }
+            }
+            // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
+            // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
+            let channel = context.requestContext.channel
+            let watchdog = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(250))
+                    if connection.outbox.stalledFor > stallTimeout {
+                        connection.outbox.close()
+                        context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
+                        let closing = Task { try? await outbound.close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
+                        try? await Task.sleep(for: .seconds(1))
+                        closing.cancel()
+                        channel.close(mode: .all, promise: nil)
+                        return
+                    }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: 16_384) {
+                    if case .text(let text) = message { await connection.handle(text) }
+                }
+            } catch {
+                context.logger.debug("socket closed", metadata: ["error": "\(error)"])
+            }
+            watchdog.cancel()
+            writer.cancel()
+            await connection.closed()
+            hub.unregister(connection)
+        }
+    }
+
+    /// The plain HTTP answer to `GET /v1/ws` when no upgrade happened.
+    func addFallbackRoute(to routes: RouteRegistrar<AppRequestContext>) {
+        routes.get("ws") { request, _ -> Response in
+            guard originAllowed(request) else { throw APIError.forbidden("This origin may not open sockets.") }
+            guard try await identity(request) != nil else { throw APIError.unauthorized }
+            throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
+        }
+    }
+}

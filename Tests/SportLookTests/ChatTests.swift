@@ -1,0 +1,142 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import SportLook
+
+/// An event with an organiser and `members` people going.
+func chatRoom(_ api: API, clock: ManualClock, members: Int) async throws -> (event: String, owner: (token: String, id: String), people: [(token: String, id: String)]) {
+    let owner = try await api.register("Owner")
+    let event = try #require(try await api.createEvent(owner.token, now: clock.now())["id"] as? String)
+    var people: [(token: String, id: String)] = []
+    for i in 0..<members {
+        let person = try await api.register("Member\(i)")
+        _ = try await api.post("/v1/events/\(event)/attendance", token: person.token)
+        people.append(person)
+    }
+    return (event, owner, people)
+}
+
+@Suite("Event chat over HTTP")
+struct ChatTests {
+    @Test("who may read and write; a cancelled event's chat is read-only", arguments: engines)
+    func permissions(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let (outsider, _) = try await api.register("Outsider")
+            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "Hi all", "client_id": "o-1"]).status == .created)
+            #expect(try await api.post("/v1/events/\(event)/messages", token: people[0].token, json: ["body": "Hello", "client_id": "m-1"]).status == .created)
+            let denied = try await api.post("/v1/events/\(event)/messages", token: outsider, json: ["body": "Let me in", "client_id": "x"])
+            #expect(denied.status == .forbidden)
+            #expect(try await api.get("/v1/events/\(event)/messages", token: outsider).status == .forbidden)
+            #expect(try await api.get("/v1/events/\(UUID())/messages", token: outsider).status == .notFound)
+            #expect(try await api.post("/v1/events/\(event)/read", token: outsider, json: ["seq": 1]).status == .forbidden)
+            // Leaving ends access.
+            _ = try await api.delete("/v1/events/\(event)/attendance", token: people[0].token)
+            #expect(try await api.get("/v1/events/\(event)/messages", token: people[0].token).status == .forbidden)
+            _ = try await api.delete("/v1/events/\(event)", token: owner.token)
+            let closed = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "Anyone?", "client_id": "o-2"])
+            #expect(closed.status == .conflict)
+            #expect(try await api.get("/v1/events/\(event)/messages", token: owner.token).items.count == 2)
+        }
+    }
+
+    @Test("20 concurrent senders × 50 messages number 1–1000 with no gap; a retried client_id returns the original", arguments: engines)
+    func concurrentSenders(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, _, people) = try await chatRoom(api, clock: clock, members: 20)
+            let seqs = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for (i, person) in people.enumerated() {
+                    group.addTask {
+                        var mine: [Int] = []
+                        for n in 0..<50 {
+                            let reply = try await api.post("/v1/events/\(event)/messages", token: person.token, json: ["body": "m \(i)-\(n)", "client_id": "c-\(i)-\(n)"])
+                            guard reply.status == .created, let seq = reply["seq"] as? Int else { throw ClusterError("send: \(reply.status) \(reply.text)") }
+                            mine.append(seq)
+                        }
+                        return mine
+                    }
+                }
+                var all: [Int] = []
+                for try await mine in group {
+                    #expect(mine == mine.sorted(), "one sender's messages keep their order")
+                    all += mine
+                }
+                return all
+            }
+            #expect(seqs.sorted() == Array(1...1_000))
+            // Retrying a send returns the stored message, not a new one.
+            let retry = try await api.post("/v1/events/\(event)/messages", token: people[3].token, json: ["body": "m 3-7 (again)", "client_id": "c-3-7"])
+            #expect(retry.status == .ok)
+            #expect(retry["body"] as? String == "m 3-7")
+            let history = try await allPagesOfChat(api, event: event, token: people[0].token)
+            #expect(history.map { $0["seq"] as? Int ?? 0 } == Array(1...1_000))
+        }
+    }
+
+    @Test("validation, paging, read markers and the send rate limit", arguments: engines)
+    func validationAndPaging(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { $0.chatRateLimit = 25 }) { api, _ in
+            let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
+            let path = "/v1/events/\(event)/messages"
+            #expect(try await api.post(path, token: owner.token, json: ["body": "   ", "client_id": "a"]).errorFields["body"] != nil)
+            #expect(try await api.post(path, token: owner.token, json: ["body": String(repeating: "b", count: 2_001), "client_id": "a"]).errorFields["body"] != nil)
+            #expect(try await api.post(path, token: owner.token, json: ["body": "ok"]).errorFields["client_id"] != nil)
+            #expect(try await api.post(path, token: owner.token, json: ["body": " " + String(repeating: "b", count: 2_000) + " ", "client_id": "edge"]).status == .created)
+            for n in 1..<25 { _ = try await api.post(path, token: owner.token, json: ["body": "n\(n)", "client_id": "n\(n)"]) }
+            let limited = try await api.post(path, token: owner.token, json: ["body": "too fast", "client_id": "late"])
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+
+            let latest = try await api.get(path + "?limit=10", token: owner.token)
+            #expect(latest.items.compactMap { $0["seq"] as? Int } == Array(16...25))
+            let older = try await api.get(path + "?limit=10&cursor=\(try #require(latest.nextCursor))", token: owner.token)
+            #expect(older.items.compactMap { $0["seq"] as? Int } == Array(6...15))
+            let after = try await api.get(path + "?after_seq=20", token: owner.token)
+            #expect(after.items.compactMap { $0["seq"] as? Int } == Array(21...25))
+            #expect(after.nextCursor == nil)
+            #expect(try await api.get(path + "?after_seq=1&before_seq=5", token: owner.token).status == .unprocessableContent)
+            #expect(try await api.get(path + "?after_seq=-1", token: owner.token).status == .unprocessableContent)
+
+            #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": 25]).status == .noContent)
+            #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": 26]).status == .unprocessableContent)
+            #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": "x"]).status == .unprocessableContent)
+        }
+    }
+
+    @Test("attendees who are not connected get one collapsed chat notification", arguments: engines)
+    func chatNotifications(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            for n in 0..<3 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
+            try await eventually(timeout: .seconds(15), "the chat notification") {
+                try await api.get("/v1/me/notifications", token: people[0].token).items.contains { $0["kind"] as? String == "chat_message" }
+            }
+            for n in 3..<5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
+            try await eventually(timeout: .seconds(15), "the collapsed job to run again") {
+                try await count(services, "jobs", where: "kind = 'chat_message' AND state IN ('queued', 'running')") == 0
+            }
+            let unread = try await api.get("/v1/me/notifications?unread=true", token: people[0].token).items.filter { $0["kind"] as? String == "chat_message" }
+            #expect(unread.count == 1, "one unread chat notification per event")
+            // The sender is not notified of their own messages.
+            #expect(try await api.get("/v1/me/notifications", token: owner.token).items.isEmpty)
+            // Reading the chat reads its notification.
+            _ = try await api.post("/v1/events/\(event)/read", token: people[0].token, json: ["seq": 5])
+            #expect(try await api.get("/v1/me/notifications?unread=true", token: people[0].token).items.isEmpty)
+        }
+    }
+}
+
+func allPagesOfChat(_ api: API, event: String, token: String) async throws -> [[String: Any]] {
+    var out: [[String: Any]] = []
+    var after = 0
+    while true {
+        let page = try await api.get("/v1/events/\(event)/messages?after_seq=\(after)&limit=100", token: token)
+        out += page.items
+        guard let last = page.items.last?["seq"] as? Int, page.nextCursor != nil else { return out }
+        after = last
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+@testable import SportLook
+
+func socketURL(_ api: API) throws -> String {
+    guard let port = api.client.port else { throw ClusterError("not a live test") }
+    return "ws://127.0.0.1:\(port)/v1/ws"
+}
+
+@Suite("Realtime chat over WebSocket")
+struct RealtimeTests {
+    @Test("subscribe sends history then live messages; socket messages are stored first", arguments: engines)
+    func subscribeAndLive(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            for n in 1...5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "old \(n)", "client_id": "old\(n)"]) }
+            let alice = try await TestSocket.connect(try socketURL(api), token: people[0].token)
+            alice.send(["type": "subscribe", "event_id": event, "after_seq": 2])
+            try await alice.waitFor("history") { _ in alice.messageSeqs == [3, 4, 5] }
+            let owners = try await TestSocket.connect(try socketURL(api) + "?access_token=\(owner.token)")
+            owners.send(["type": "subscribe", "event_id": event, "after_seq": 5])
+            try await owners.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            owners.send(["type": "message", "event_id": event, "body": "over the socket", "client_id": "ws-1"])
+            try await owners.waitFor("ack") { $0["type"] as? String == "sent" && $0["seq"] as? Int == 6 }
+            try await alice.waitFor("live message") { _ in alice.messageSeqs == [3, 4, 5, 6] }
+            let stored = try await api.get("/v1/events/\(event)/messages?after_seq=5", token: owner.token).items
+            #expect(stored.first?["body"] as? String == "over the socket")
+            // Typing is relayed to the others, read markers too.
+            owners.send(["type": "typing", "event_id": event])
+            try await alice.waitFor("typing") { $0["type"] as? String == "typing" }
+            alice.send(["type": "read", "event_id": event, "seq": 6])
+            try await owners.waitFor("read") { $0["type"] as? String == "read" && $0["seq"] as? Int == 6 }
+            // Leaving the event ends the subscription.
+            _ = try await api.delete("/v1/events/\(event)/attendance", token: people[0].token)
+            try await alice.waitFor("unsubscribed") { $0["type"] as? String == "unsubscribed" }
+            _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "after", "client_id": "after"])
+            try await owners.waitFor("own message") { _ in owners.messageSeqs.contains(7) }
+            #expect(!alice.messageSeqs.contains(7))
+            // Bad frames get error frames, not a closed socket.
+            owners.send(["type": "dance", "event_id": event])
+            try await owners.waitFor("error") { $0["type"] as? String == "error" }
+            await alice.close()
+            await owners.close()
+        }
+    }
+
+    @Test("sockets need a token and an allowed origin", arguments: [DatabaseEngine.sqlite])
+    func socketAuth(engine: DatabaseEngine) async throws {
+        try await withApp(engine, setup: .live, configure: { $0.corsAllowedOrigins = ["https://app.example.com"] }) { api, _ in
+            let (token, _) = try await api.register("Sock")
+            await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api)) }
+            await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api), token: "not-a-token") }
+            let port = try #require(api.client.port)
+            #expect(throws: (any Error).self) { try RawSocket(port: port, token: token, origin: "https://evil.example.com") }
+            _ = try RawSocket(port: port, token: token, origin: "https://app.example.com")
+            _ = try RawSocket(port: port, token: token)
+            #expect(throws: (any Error).self) { try RawSocket(port: port, token: "bad") }
+            let ok = try await TestSocket.connect(try socketURL(api), token: token)
+            await ok.close()
+            #expect(try await api.request(.get, "/v1/ws", token: token, headers: [.origin: "https://evil.example.com"]).status == .forbidden)
+            #expect(try await api.get("/v1/ws").status == .unauthorized)
+            #expect(try await api.get("/v1/ws", token: token).status == .upgradeRequired)
+        }
+    }
+
+    @Test("10 clients dropping and resuming while 2,000 messages arrive each end with seq 1–2,000 exactly once", arguments: engines)
+    func resume(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.chatRateLimit = 1_000_000 }) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 10)
+            let url = try socketURL(api)
+            let total = 2_000
+            // Senders: half over HTTP, half over a socket.
+            let sender = try await TestSocket.connect(url, token: owner.token)
+            sender.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await sender.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            async let posting: Void = {
+                for n in 0..<(total / 2) {
+                    let reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "h\(n)", "client_id": "h\(n)"])
+                    guard reply.status == .created else {
+                        Issue.record("post \(n) answered \(reply.status): \(reply.text)")
+                        throw ClusterError("post \(reply.status)")
+                    }
+                    if n % 50 == 0 {
+                        for s in 0..<50 where (n / 50) * 50 + s < total / 2 {
+                            sender.send(["type": "message", "event_id": event, "body": "s\((n / 50) * 50 + s)", "client_id": "s\((n / 50) * 50 + s)"])
+                        }
+                    }
+                }
+            }()
+            // Each client: connect, subscribe after what it holds, read a while, drop; repeat.
+            let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for (i, person) in people.enumerated() {
+                    group.addTask {
+                        var rng = TestRandom(seed: UInt64(i + 1))
+                        var held: [Int] = []
+                        var rounds = 0
+                        while held.last ?? 0 < total {
+                            rounds += 1
+                            let socket = try await TestSocket.connect(url, token: person.token)
+                            socket.send(["type": "subscribe", "event_id": event, "after_seq": held.last ?? 0])
+                            try await Task.sleep(for: .milliseconds(Int.random(in: 20...300, using: &rng)))
+                            if rounds > 40 {
+                                // Late rounds stay until the end.
+                                try await eventually(timeout: .seconds(120), "everything") { (socket.messageSeqs.last ?? 0) >= total }
+                            }
+                            await socket.close()
+                            held += socket.messageSeqs
+                        }
+                        return held
+                    }
+                }
+                var out: [[Int]] = []
+                for try await held in group { out.append(held) }
+                return out
+            }
+            try await posting
+            #expect(results.count == 10)
+            for held in results { #expect(held == Array(1...total)) }
+            await sender.close()
+        }
+    }
+
+    @Test("a client that stops reading is closed, and the server holds a bounded queue for it")
+    func slowConsumer() async throws {
+        let clock = ManualClock()
+        try await withApp(.sqlite, clock: clock, setup: .live, configure: { c in
+            c.chatRateLimit = 1_000_000
+            c.webSocketMaxQueue = 100
+            c.webSocketStallTimeout = 1
+            c.webSocketPingInterval = 600
+        }) { api, services in
+            let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
+            let port = try #require(api.client.port)
+            let slow = try RawSocket(port: port, token: owner.token)
+            try slow.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
+            // 10 MB of history, far more than socket buffers hold.
+            let body = String(repeating: "x", count: 2_000)
+            let eventID = try #require(UUID(uuidString: event))
+            let sender = UserSummary(id: try #require(UUID(uuidString: owner.id)), name: "Owner")
+            for chunk in 0..<10 {
+                try await services.database.transaction { sql in
+                    for n in 0..<500 {
+                        _ = try await services.chatStore.insert(event: eventID, sender: sender, clientID: "m\(chunk)-\(n)", body: body, at: clock.now(), on: sql)
+                    }
+                }
+            }
+            services.bus.deliverLocally([.chat(event: eventID, seq: 5_000)])
+            var peak = 0
+            let deadline = ContinuousClock.now + .seconds(20)
+            while services.hub.connectionCount > 0 && ContinuousClock.now < deadline {
+                peak = max(peak, services.hub.largestOutbox)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await eventually(timeout: .seconds(20), "the slow client to be closed") { services.hub.connectionCount == 0 }
+            #expect(peak <= 100, "the queue never held more than its capacity")
+            // The client finds its connection closed (the close frame with the reason
+            // goes out only if the full socket takes it within a second).
+            #expect(try slow.drainUntilClosed(), "the server closed the connection")
+        }
+    }
+
+    @Test("a message posted to one instance reaches a socket on another")
+    func twoInstances() async throws {
+        TestCounter.record(.postgres)
+        let address = try await PostgresCluster.shared.freshDatabase()
+        var configuration = try await testConfiguration(.sqlite)
+        configuration.database = .postgres(address)
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let (first, firstServices) = try await makeApplication(configuration, logger: logger)
+        let (second, secondServices) = try await makeApplication(configuration, logger: logger)
+        try await first.test(.live) { one in
+            try await second.test(.router) { two in
+                try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                let a = API(client: one), b = API(client: two)
+                let clock = ManualClock(Date())
+                let (event, owner, people) = try await chatRoom(b, clock: clock, members: 1)
+                let socket = try await TestSocket.connect(try socketURL(a), token: people[0].token)
+                socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+                _ = try await b.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from B", "client_id": "b1"])
+                let frame = try await socket.waitFor("the message from the other instance") { $0["type"] as? String == "message" }
+                #expect((frame["message"] as? [String: Any])?["body"] as? String == "from B")
+                await socket.close()
+            }
+        }
+        await PostgresCluster.shared.drop(address)
+    }
+}
+
+/// A WebSocket client that can stop reading: a plain TCP socket with a small
+/// receive buffer, speaking just enough of the protocol.
+final class RawSocket {
+    let fd: Int32
+
+    init(port: Int, token: String, origin: String? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var small: Int32 = 4_096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { throw ClusterError("connect failed") }
+        let request = "GET /v1/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
+        _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+        var head = [UInt8]()
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard recv(fd, &byte, 1, 0) == 1 else { throw ClusterError("no upgrade answer") }
+            head.append(byte)
+        }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw ClusterError("upgrade refused") }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one masked text frame.
+    func send(_ text: String) throws {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
+        let mask: [UInt8] = [1, 2, 3, 4]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        guard Glibc.send(fd, frame, frame.count, 0) == frame.count else { throw ClusterError("send failed") }
+    }
+
+    /// Reads everything until the server closes; `true` if it did (rather than the read timing out).
+    func drainUntilClosed() throws -> Bool {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var all = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return true }
+            if n < 0 {
+                let code = errno
+                return code == ECONNRESET
+            }
+            all += buffer[0..<min(n, 16)]
+        }
+    }
+}

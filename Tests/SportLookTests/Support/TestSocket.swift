@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Synchronization
+
+/// A WebSocket client for tests: frames received are kept, frames to send are queued.
+final class TestSocket: Sendable {
+    /// Frames as received, decoded once.
+    private let received = Mutex<[SendableFrame]>([])
+    private let seqs = Mutex<[Int]>([])
+
+    struct SendableFrame: @unchecked Sendable {
+        var text: String
+        var object: [String: Any]
+    }
+    private let outgoing: AsyncStream<String>.Continuation
+    private let outgoingStream: AsyncStream<String>
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = Mutex<(open: Bool, closed: Bool, error: String?)>((false, false, nil))
+
+    init() {
+        (outgoingStream, outgoing) = AsyncStream.makeStream(of: String.self)
+    }
+
+    /// Connects to `url` (waiting until the upgrade succeeded or failed).
+    static func connect(_ url: String, token: String? = nil, origin: String? = nil) async throws -> TestSocket {
+        let socket = TestSocket()
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if let origin { headers[.origin] = origin }
+        var logger = Logger(label: "test-socket")
+        logger.logLevel = .critical
+        let stream = socket.outgoingStream
+        let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let running = Task {
+                do {
+                    try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
+                        socket.state.withLock { $0.open = true }
+                        openedContinuation.yield(true)
+                        let writer = Task {
+                            for await frame in stream { try? await outbound.write(.text(frame)) }
+                            try? await outbound.close(.normalClosure, reason: nil)
+                        }
+                        defer { writer.cancel() }
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            if case .text(let text) = message { socket.receive(text) }
+                        }
+                    }
+                } catch {
+                    socket.state.withLock { $0.error = "\(error)" }
+                }
+                socket.state.withLock { $0.closed = true }
+                openedContinuation.yield(false)
+            }
+        socket.task.withLock { $0 = running }
+        var iterator = opened.makeAsyncIterator()
+        guard await iterator.next() == true else { throw ClusterError("socket did not open: \(socket.state.withLock { $0.error ?? "closed" })") }
+        return socket
+    }
+
+    private func receive(_ text: String) {
+        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        if object["type"] as? String == "message", let seq = (object["message"] as? [String: Any])?["seq"] as? Int {
+            seqs.withLock { $0.append(seq) }
+        }
+        received.withLock { $0.append(SendableFrame(text: text, object: object)) }
+    }
+
+    func send(_ object: [String: Any]) {
+        if let data = try? JSONSerialization.data(withJSONObject: object) { outgoing.yield(String(decoding: data, as: UTF8.self)) }
+    }
+
+    /// Closes from the client side.
+    func close() async {
+        outgoing.finish()
+        let running = task.withLock { $0 }
+        await running?.value
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Every frame received so far, decoded.
+    var frames: [[String: Any]] { received.withLock { $0.map(\.object) } }
+
+    /// The `seq` of every chat message frame received, in order.
+    var messageSeqs: [Int] { seqs.withLock { $0 } }
+
+    /// Waits for a frame matching `predicate` and returns it.
+    @discardableResult
+    func waitFor(_ description: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let frame = frames.first(where: predicate) { return frame }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw ClusterError("no frame: \(description); got \(received.withLock { $0.suffix(5).map(\.text) })")
+    }
+}
