@@ -9,7 +9,7 @@ struct SportLookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook",
         abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self]
+        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self]
     )
 }
 
@@ -127,6 +127,20 @@ struct Jobs: AsyncParsableCommand {
                 let count = try await tool.retryDeadJobs(kind: kind)
                 print("queued \(count) dead job\(count == 1 ? "" : "s") again")
             }
+        }
+    }
+}
+
+struct Reports: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List open reports for moderators, oldest first.")
+    @OptionGroup var settings: SettingOptions
+    @Option(help: "At most this many.") var limit = 100
+
+    func run() async throws {
+        let configuration = try settings.configuration()
+        try await withTool(configuration) { tool in
+            let reports = try await tool.openReports(limit: limit)
+            print(reports.isEmpty ? "no open reports" : reports.joined(separator: "\n"))
         }
     }
 }

@@ -34,6 +34,14 @@ public struct AdminTool: Sendable {
         try await JobStore(database: database).retryDead(kind: kind)
     }
 
+    /// Open reports, oldest first, one line each.
+    public func openReports(limit: Int) async throws -> [String] {
+        try await SafetyStore(database: database).openReports(limit: limit).map { r in
+            "\(RFC3339.format(r.createdAt))  \(r.id.lowercased)  \(r.targetType) \(r.targetID.lowercased)  \(r.reason)  by \(r.reporterID.lowercased)"
+                + (r.details.map { "  — \($0.prefix(200))" } ?? "")
+        }
+    }
+
     /// Closes the database.
     public func close() async { await database.close() }
 }

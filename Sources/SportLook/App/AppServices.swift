@@ -35,6 +35,9 @@ public final class AppServices: Sendable {
     let chatStore: ChatStore
     let chat: ChatService
     let hub: ChatHub
+    let userIndex: UserIndex
+    let peopleCache: PeopleCache
+    let people: PeopleService
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
@@ -56,9 +59,18 @@ public final class AppServices: Sendable {
         self.eventIndex = eventIndex
         let attendanceCache = AttendanceCache(database: database)
         self.attendanceCache = attendanceCache
+        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports)
+        self.userIndex = userIndex
+        let peopleCache = PeopleCache()
+        self.peopleCache = peopleCache
         let write = Writer(database: database, bus: bus) { effects in
             let now = clock.now()
             for event in effects.events { eventIndex.apply(event, now: now) }
+            for profile in effects.profiles {
+                userIndex.apply(profile)
+                peopleCache.forgetProfile(profile.id)
+            }
+            for case .block(let a, let b) in effects.messages { peopleCache.forgetBlocks([a, b]) }
             attendanceCache.invalidate(effects.attendance)
             bus.deliverLocally(effects.busMessages.filter(\.isForLocalSubscribers))
         }
@@ -70,7 +82,7 @@ public final class AppServices: Sendable {
         self.accounts = AccountService(
             database: database, accounts: accountStore, hasher: hasher, policy: policy,
             throttle: LoginThrottle(accounts: accountStore, clock: clock, maxFailures: configuration.loginMaxFailures, window: configuration.loginWindow),
-            tokens: tokens, sports: sports, bus: bus, clock: clock, tokenTTL: configuration.tokenTTL
+            tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL
         )
         let eventStore = EventStore(database: database)
         self.eventStore = eventStore
@@ -91,6 +103,10 @@ public final class AppServices: Sendable {
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock)
         )
         self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, logger: logger)
+        self.people = PeopleService(
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, safety: SafetyStore(database: database),
+            sports: sports, write: write, clock: clock
+        )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, configuration: configuration)
         }
@@ -102,7 +118,7 @@ public final class AppServices: Sendable {
     }
 
     /// Whether every in-memory index is warm.
-    public var isWarm: Bool { eventIndex.isWarm }
+    public var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm }
 
     /// Returns once every in-memory index is warm (or throws after a minute).
     public func waitUntilWarm() async throws {
@@ -122,9 +138,24 @@ public final class AppServices: Sendable {
         }
     }
 
+    /// Re-reads a person another instance changed and applies it here.
+    func refresh(user id: UUID) async {
+        peopleCache.forgetProfile(id)
+        do {
+            if let user = try await accountStore.user(id) { userIndex.apply(user) }
+        } catch {
+            logger.warning("could not refresh user", metadata: ["user": "\(id)", "error": "\(error)"])
+        }
+    }
+
     /// Re-reads everything that may have changed while the bus was down.
     func resync() async {
         attendanceCache.invalidateAll()
+        peopleCache.forgetAll()
+        let recentUsers: [UUID] = (try? await database.read { sql in
+            try await sql.raw("SELECT id FROM users WHERE updated_at >= \(bind: Date().addingTimeInterval(-300))").all().map { try $0.value("id") }
+        }) ?? []
+        for id in recentUsers { await refresh(user: id) }
         let since = eventIndex.newestUpdate.addingTimeInterval(-5)
         do {
             let ids: [UUID] = try await database.read { sql in
@@ -176,6 +207,8 @@ struct BusConsumers: Service {
                 case .session(let id): services.tokens.forget(tokenID: id)
                 case .event(let id): await services.refresh(event: id)
                 case .attendance(let user): services.attendanceCache.invalidate([user])
+                case .user(let id): await services.refresh(user: id)
+                case .block(let a, let b): services.peopleCache.forgetBlocks([a, b])
                 case .resync: await services.resync()
                 default: break
                 }
@@ -191,9 +224,12 @@ struct IndexMaintenance: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var delay = Duration.milliseconds(200)
-            while !services.eventIndex.isWarm {
+            while !services.isWarm {
                 do {
-                    try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger)
+                    if !services.eventIndex.isWarm {
+                        try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger)
+                    }
+                    if !services.userIndex.isWarm { try await services.userIndex.warm(from: services.database, logger: services.logger) }
                 } catch {
                     services.logger.error("cannot warm the event index; retrying", metadata: ["error": "\(error)"])
                     try await Task.sleep(for: delay)

@@ -80,6 +80,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports).addRoutes(to: authenticated)
     InboxController(invitations: services.invitations, inbox: services.inbox, clock: services.clock).addRoutes(to: authenticated)
     ChatController(chat: services.chat).addRoutes(to: authenticated)
+    PeopleController(people: services.people, sports: services.sports).addRoutes(to: authenticated)
     webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
     return router
 }

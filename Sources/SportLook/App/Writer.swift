@@ -6,8 +6,8 @@ import SQLKit
 struct Effects: Sendable {
     /// Event rows as the transaction left them.
     var events: [Event] = []
-    /// Users whose profile (location, visibility, sports) changed.
-    var users: Set<UUID> = []
+    /// Profiles as the transaction left them (location, visibility, sports).
+    var profiles: [User] = []
     /// Users whose attendances changed.
     var attendance: Set<UUID> = []
     /// Whether jobs were queued.
@@ -16,7 +16,7 @@ struct Effects: Sendable {
     var messages: [BusMessage] = []
 
     var busMessages: [BusMessage] {
-        events.map { .event($0.id) } + users.map { .user($0) } + attendance.map { .attendance($0) } + (jobs ? [.jobs] : []) + messages
+        events.map { .event($0.id) } + profiles.map { .user($0.id) } + attendance.map { .attendance($0) } + (jobs ? [.jobs] : []) + messages
     }
 }
 

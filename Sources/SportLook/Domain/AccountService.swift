@@ -11,6 +11,7 @@ struct AccountService: Sendable {
     let tokens: TokenAuthenticator
     let sports: SportCatalog
     let bus: Bus
+    let write: Writer
     let clock: any AppClock
     let tokenTTL: TimeInterval
 
@@ -179,13 +180,11 @@ struct AccountService: Sendable {
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        let user: User? = try await database.transaction { [accounts, bus, changes] sql in
+        return try await write { [accounts, changes] sql, effects in
             try await accounts.update(userID, changes, at: now, on: sql)
-            try await bus.notify([.user(userID)], on: sql)
-            return try await accounts.user(userID, on: sql)
+            guard let user = try await accounts.user(userID, on: sql) else { throw APIError.notFound("user") }
+            effects.profiles.append(user)
+            return user
         }
-        guard let user else { throw APIError.notFound("user") }
-        bus.deliverLocally([.user(userID)])
-        return user
     }
 }

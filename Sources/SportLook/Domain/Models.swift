@@ -56,6 +56,8 @@ public struct User: Sendable, Hashable {
     public var location: Coordinate?
     public var discoverable: Bool
     public var createdAt: Date
+    /// Bumped by every change, so caches apply only newer rows.
+    public var version: Int64 = 1
 }
 
 /// A user as others see them: no email, no location.

@@ -46,7 +46,7 @@ struct AccountStore: Sendable {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at"
+    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at, version"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
@@ -54,7 +54,7 @@ struct AccountStore: Sendable {
             id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
             imageURL: try row.optional("image_url"), sports: sports,
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
-            discoverable: try row.value("discoverable"), createdAt: try row.value("created_at")
+            discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version")
         )
     }
 

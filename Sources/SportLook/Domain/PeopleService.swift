@@ -1,0 +1,265 @@
+import Foundation
+import GeoGrid
+import SQLKit
+import Synchronization
+
+/// Per user, what discovery needs on every request: their favourite sports and
+/// who is blocked between them and others. Dropped when they change.
+final class PeopleCache: Sendable {
+    private struct State {
+        var masks: [UUID: UInt64] = [:]
+        var blocked: [UUID: Set<UUID>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func mask(_ user: UUID, load: () async throws -> UInt64) async throws -> UInt64 {
+        if let mask = state.withLock({ $0.masks[user] }) { return mask }
+        let mask = try await load()
+        state.withLock { s in
+            if s.masks.count > 200_000 { s.masks.removeAll() }
+            s.masks[user] = mask
+        }
+        return mask
+    }
+
+    func blocked(_ user: UUID, load: () async throws -> Set<UUID>) async throws -> Set<UUID> {
+        if let set = state.withLock({ $0.blocked[user] }) { return set }
+        let set = try await load()
+        state.withLock { s in
+            if s.blocked.count > 200_000 { s.blocked.removeAll() }
+            s.blocked[user] = set
+        }
+        return set
+    }
+
+    func forgetProfile(_ user: UUID) { _ = state.withLock { $0.masks.removeValue(forKey: user) } }
+
+    func forgetAll() { state.withLock { $0 = State() } }
+
+    func forgetBlocks(_ users: [UUID]) {
+        state.withLock { s in for user in users { s.blocked[user] = nil } }
+    }
+}
+
+/// Discovering people nearby, public profiles, blocking and reports.
+struct PeopleService: Sendable {
+    let database: Database
+    let index: UserIndex
+    let cache: PeopleCache
+    let accounts: AccountStore
+    let safety: SafetyStore
+    let sports: SportCatalog
+    let write: Writer
+    let clock: any AppClock
+
+    /// Keyset of the discovery order: more shared sports first, then nearer, then id.
+    struct Cursor: CursorCodable, Sendable {
+        var shared: Int
+        var distance: Double
+        var key: GeoKey
+        var query: UInt32
+
+        init(shared: Int, distance: Double, key: GeoKey, query: UInt32) {
+            self.shared = shared
+            self.distance = distance
+            self.key = key
+            self.query = query
+        }
+
+        init?(cursor: String) {
+            guard let f = OpaqueCursor.decode(cursor, count: 4), let shared = Int(f[0]), (0...64).contains(shared),
+                  let bits = UInt64(f[1], radix: 16), let id = UUID(uuidString: f[2]), let query = UInt32(f[3], radix: 16)
+            else { return nil }
+            let distance = Double(bitPattern: bits)
+            guard distance.isFinite, distance >= 0 else { return nil }
+            self.shared = shared
+            self.distance = distance
+            self.key = id.geoKey
+            self.query = query
+        }
+
+        var cursor: String {
+            OpaqueCursor.encode([String(shared), String(distance.bitPattern, radix: 16), UUID(geoKey: key).lowercased, String(query, radix: 16)])
+        }
+
+        /// Whether a person at this rank comes after the cursor.
+        func precedes(shared s: Int, distance d: Double, key k: GeoKey) -> Bool {
+            if s != shared { return s < shared }
+            if d != distance { return d > distance }
+            return k > key
+        }
+    }
+
+    func callerMask(_ user: UUID) async throws -> UInt64 {
+        try await cache.mask(user) { [accounts, sports] in
+            sports.mask(of: try await accounts.database.read { sql in try await accounts.sports(of: user, on: sql) })
+        }
+    }
+
+    func blocked(_ user: UUID) async throws -> Set<UUID> {
+        try await cache.blocked(user) { [safety] in try await safety.blockedEitherWay(user) }
+    }
+
+    /// People near a point, as JSON: discoverable, not the caller, not blocked either way.
+    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, limit: Int, cursor: Cursor?) async throws -> [UInt8] {
+        guard index.isWarm else { throw APIError.warmingUp }
+        let query = EventSearch.fingerprint("\(center.latitudeE7)|\(center.longitudeE7)|\(radiusKm)|\(sport ?? "")")
+        if let cursor, cursor.query != query { throw APIError.invalidParameter("cursor", "belongs to another query") }
+        let mine = try await callerMask(caller)
+        let hidden = try await blocked(caller)
+        let filter = GeoFilter(anyOf: sport.map { sports.mask(of: [$0]) })
+        let me = caller.geoKey
+        var ranked: [(shared: Int, distance: Double, key: GeoKey, mask: UInt64)] = []
+        for hit in index.grid.search(within: radiusKm * 1_000, of: center, filter: filter) where hit.entry.key != me {
+            let shared = (hit.entry.tags.mask & mine).nonzeroBitCount
+            if let cursor, !cursor.precedes(shared: shared, distance: hit.distance, key: hit.entry.key) { continue }
+            if !hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key)) { continue }
+            ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags.mask))
+        }
+        ranked.sort { a, b in
+            if a.shared != b.shared { return a.shared > b.shared }
+            if a.distance != b.distance { return a.distance < b.distance }
+            return a.key < b.key
+        }
+        let page = ranked.prefix(limit)
+        let cards = index.cards(page.map { UUID(geoKey: $0.key) })
+        var json = JSONWriter(capacity: 256 * page.count + 64)
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for person in page {
+            guard let card = cards[UUID(geoKey: person.key)] else { continue }
+            json.raw(card.json)
+            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
+            json.field("distance_km", max(0.5, (person.distance / 500).rounded() / 2))
+            json.key("shared_sports")
+            json.arrayStart()
+            for slug in sports.slugs(in: person.mask & mine) { json.value(slug) }
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        let next = ranked.count > limit ? page.last.map { Cursor(shared: $0.shared, distance: $0.distance, key: $0.key, query: query).cursor } : nil
+        json.field("next_cursor", next)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    struct PublicProfile: JSONEncodable {
+        var user: User
+        var events: [EventRepresentation]
+
+        func encode(to json: inout JSONWriter) {
+            json.objectStart()
+            json.field("id", user.id)
+            json.field("name", user.name)
+            json.field("image_url", user.imageURL)
+            json.field("bio", user.bio)
+            json.key("sports")
+            json.arrayStart()
+            for slug in user.sports { json.value(slug) }
+            json.arrayEnd()
+            json.key("upcoming_events")
+            json.arrayStart()
+            for event in events { event.encode(to: &json) }
+            json.arrayEnd()
+            json.objectEnd()
+        }
+    }
+
+    /// Someone's public profile with the upcoming events they go to; hidden (404) across a block.
+    func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
+        if id != caller, try await blocked(caller).contains(id) { throw APIError.notFound("user") }
+        let now = clock.now()
+        let sports = self.sports
+        return try await database.read { [accounts] sql in
+            guard let user = try await accounts.user(id, on: sql) else { throw APIError.notFound("user") }
+            let rows = try await sql.raw("""
+                SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id
+                WHERE a.user_id = \(bind: id) AND a.status = 'going' AND e.status = 'active' AND e.ends_at > \(bind: now)
+                ORDER BY e.starts_at, e.id LIMIT 20
+                """).all()
+            let events = try rows.map(EventStore.decode).map { EventRepresentation(event: $0, sport: sports[$0.sport]) }
+            return PublicProfile(user: user, events: events)
+        }
+    }
+
+    func block(_ target: UUID, by user: UUID) async throws {
+        guard target != user else { throw APIError.validation(["id": "you cannot block yourself"]) }
+        let now = clock.now()
+        try await write { sql, effects in
+            guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound("user") }
+            try await sql.raw("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING").run()
+            // Pending invitations between the two lapse.
+            try await sql.raw("""
+                UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
+                WHERE status = 'pending' AND ((inviter_id = \(bind: user) AND invitee_id = \(bind: target)) OR (inviter_id = \(bind: target) AND invitee_id = \(bind: user)))
+                """).run()
+            effects.messages.append(.block(user, target))
+        }
+    }
+
+    func unblock(_ target: UUID, by user: UUID) async throws {
+        try await write { sql, effects in
+            guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound("user") }
+            try await sql.raw("DELETE FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id = \(bind: target)").run()
+            effects.messages.append(.block(user, target))
+        }
+    }
+
+    static let reportReasons = ["spam", "harassment", "inappropriate", "impersonation", "safety", "other"]
+
+    struct ReportInput: Decodable, Sendable {
+        var targetType: String?
+        var targetId: String?
+        var reason: String?
+        var details: String?
+    }
+
+    /// Files a report; the same reporter on the same target gets the first report back.
+    func report(_ input: ReportInput, by user: UUID) async throws -> (report: SafetyStore.Report, created: Bool) {
+        var v = Validator()
+        let type = input.targetType
+        if type == nil { v.fail("target_type", "is required") } else if !["user", "event", "message"].contains(type!) { v.fail("target_type", "must be one of user, event, message") }
+        let target = input.targetId.flatMap(UUID.init(uuidString:))
+        if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }
+        if input.reason == nil { v.fail("reason", "is required") } else if !Self.reportReasons.contains(input.reason!) { v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))") }
+        let details = input.details.flatMap { v.text($0, "details", 0...2_000, required: false) }
+        try v.throwIfInvalid()
+        guard let type, let target, let reason = input.reason else { throw APIError.validation(v.fields) }
+        let now = clock.now()
+        return try await database.transaction { sql in
+            let table = ["user": "users", "event": "events", "message": "chat_messages"][type] ?? "users"
+            guard try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound(type) }
+            if let row = try await sql.raw("""
+                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at)
+                VALUES (\(bind: UUID()), \(bind: user), \(bind: type), \(bind: target), \(bind: reason), \(bind: details?.isEmpty == false ? details : nil), 'open', \(bind: now))
+                ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
+                RETURNING \(unsafeRaw: SafetyStore.reportColumns)
+                """).first() {
+                return (try SafetyStore.decodeReport(row), true)
+            }
+            guard let existing = try await sql.raw("""
+                SELECT \(unsafeRaw: SafetyStore.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: type) AND target_id = \(bind: target)
+                """).first() else { throw APIError.notFound("report") }
+            return (try SafetyStore.decodeReport(existing), false)
+        }
+    }
+}
+
+struct ReportRepresentation: JSONEncodable {
+    var report: SafetyStore.Report
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", report.id)
+        json.field("target_type", report.targetType)
+        json.field("target_id", report.targetID)
+        json.field("reason", report.reason)
+        json.field("details", report.details)
+        json.field("status", report.status)
+        json.field("created_at", report.createdAt)
+        json.objectEnd()
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GeoGrid
+import Logging
+import SQLKit
+import Synchronization
+
+/// Discoverable people in memory: a ``GeoGrid`` of their (snapped) positions
+/// tagged with their favourite sports' bits, and a public card per person
+/// (encoded once). Nobody's exact position is held: locations are snapped to
+/// a ~500 m cell when they are written.
+final class UserIndex: Sendable {
+    struct Card: Sendable {
+        var version: Int64
+        var mask: UInt64
+        /// `{"id","name","image_url","bio","sports":[…]` — unterminated.
+        var json: [UInt8]
+    }
+
+    private struct State {
+        var cards: [UUID: Card] = [:]
+        var removed: [UUID: Int64] = [:]
+        var backlog: [User]? = []
+    }
+
+    let grid: GeoGrid
+    private let state = Mutex(State())
+    private let sports: SportCatalog
+    private let warm = Atomic<Bool>(false)
+
+    init(cellSize: Double, sports: SportCatalog) {
+        self.grid = GeoGrid(cellSize: cellSize)
+        self.sports = sports
+    }
+
+    var isWarm: Bool { warm.load(ordering: .acquiring) }
+
+    static func card(_ user: User, mask: UInt64) -> Card {
+        var json = JSONWriter(capacity: 256)
+        json.objectStart()
+        json.field("id", user.id)
+        json.field("name", user.name)
+        json.field("image_url", user.imageURL)
+        json.field("bio", user.bio)
+        json.key("sports")
+        json.arrayStart()
+        for slug in user.sports { json.value(slug) }
+        json.arrayEnd()
+        return Card(version: user.version, mask: mask, json: json.bytes)
+    }
+
+    /// Loads every discoverable person with a location (at start-up).
+    func warm(from database: Database, logger: Logger) async throws {
+        let started = ContinuousClock.now
+        var entries: [GeoEntry] = []
+        var cards: [UUID: Card] = [:]
+        var after: UUID?
+        while true {
+            let page: [User] = try await database.read { [after] sql in
+                let from: SQLQueryString = after.map { "AND id > \(bind: $0)" } ?? ""
+                let rows = try await sql.raw("""
+                    SELECT \(unsafeRaw: AccountStore.userColumns) FROM users
+                    WHERE discoverable = \(bind: true) AND lat IS NOT NULL \(from) ORDER BY id LIMIT 5000
+                    """).all()
+                let ids: [UUID] = try rows.map { try $0.value("id") }
+                var sportsOf: [UUID: [String]] = [:]
+                if !ids.isEmpty {
+                    for row in try await sql.raw("SELECT user_id, sport_slug FROM user_sports WHERE user_id IN \(BindList(values: ids)) ORDER BY sport_slug").all() {
+                        sportsOf[try row.value("user_id"), default: []].append(try row.value("sport_slug"))
+                    }
+                }
+                return try rows.map { row in try AccountStore.decodeUser(row, sports: sportsOf[try row.value("id")] ?? []) }
+            }
+            for user in page {
+                guard let location = user.location else { continue }
+                let mask = sports.mask(of: user.sports)
+                entries.append(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
+                cards[user.id] = Self.card(user, mask: mask)
+            }
+            guard page.count == 5000, let last = page.last else { break }
+            after = last.id
+        }
+        grid.replaceAll(with: entries)
+        let backlog = state.withLock { s in
+            s.cards = cards
+            defer { s.backlog = nil }
+            return s.backlog ?? []
+        }
+        for user in backlog { apply(user) }
+        warm.store(true, ordering: .releasing)
+        logger.info("people index warm", metadata: ["people": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)"])
+    }
+
+    /// Applies a person's current row: in the index if discoverable with a location, out otherwise.
+    func apply(_ user: User) {
+        state.withLock { s in
+            if s.backlog != nil {
+                s.backlog?.append(user)
+                return
+            }
+            if let card = s.cards[user.id], card.version >= user.version { return }
+            if let removed = s.removed[user.id], removed >= user.version { return }
+            if user.discoverable, let location = user.location {
+                let mask = sports.mask(of: user.sports)
+                s.cards[user.id] = Self.card(user, mask: mask)
+                s.removed[user.id] = nil
+                grid.upsert(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
+            } else {
+                s.cards[user.id] = nil
+                s.removed[user.id] = user.version
+                if s.removed.count > 100_000 { s.removed.removeAll() }
+                grid.remove(user.id.geoKey)
+            }
+        }
+    }
+
+    func cards(_ ids: [UUID]) -> [UUID: Card] {
+        state.withLock { s in
+            var out: [UUID: Card] = [:]
+            for id in ids { if let card = s.cards[id] { out[id] = card } }
+            return out
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import GeoGrid
+import HTTPTypes
+import Testing
+@testable import SportLook
+
+/// A point `metres` east of `(lat, lon)`.
+func east(of lat: Double, _ lon: Double, metres: Double) -> (Double, Double) {
+    (lat, lon + metres / (GeoMath.metresPerDegree * cos(lat * .pi / 180)))
+}
+
+@Suite("People nearby, blocking and reports")
+struct PeopleTests {
+    @Test("ranking and filters on a neighbourhood with known answers", arguments: engines)
+    func neighbourhood(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (lat, lon) = (48.8566, 2.3522)
+            func person(_ name: String, sports: [String], metres: Double?, discoverable: Bool = true) async throws -> String {
+                let (token, id) = try await api.register(name)
+                var body: [String: Any] = ["sports": sports, "discoverable": discoverable]
+                if let metres { let (a, o) = east(of: lat, lon, metres: metres); body["location"] = ["lat": a, "lon": o] }
+                #expect(try await api.patch("/v1/me", token: token, json: body).status == .ok)
+                _ = token
+                return id
+            }
+            let (me, _) = try await api.register("Me")
+            _ = try await api.patch("/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+            let a = try await person("A", sports: ["tennis", "running"], metres: 1_000)
+            let b = try await person("B", sports: ["tennis"], metres: 600)
+            let c = try await person("C", sports: ["football"], metres: 300)
+            let d = try await person("D", sports: ["running", "tennis", "golf"], metres: 3_000)
+            _ = try await person("E", sports: ["tennis"], metres: 500, discoverable: false)
+            _ = try await person("F", sports: ["tennis"], metres: nil)
+            _ = try await person("G", sports: ["running"], metres: 20_000)
+            let reply = try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10", token: me)
+            #expect(reply.status == .ok)
+            #expect(reply.items.compactMap { $0["id"] as? String } == [a, d, b, c])
+            let first = try #require(reply.items.first)
+            // 1 km away, seen through a ~500 m grid and half-kilometre steps.
+            let shown = try #require(first["distance_km"] as? Double)
+            #expect([0.5, 1.0, 1.5].contains(shown))
+            #expect(first["shared_sports"] as? [String] == ["tennis", "running"])
+            #expect(first["location"] == nil && first["email"] == nil)
+            #expect(reply.items.last?["distance_km"] as? Double == 0.5)
+            let football = try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10&sport=football", token: me)
+            #expect(football.items.compactMap { $0["id"] as? String } == [c])
+            let paged = try await allPages(api, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=50&limit=2", token: me)
+            #expect(paged.count == 5)
+            #expect(try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=51", token: me).status == .unprocessableContent)
+            // Hiding again takes one out at once.
+            #expect(try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=2", token: me).items.count == 3)
+        }
+    }
+
+    @Test("random queries equal a brute-force ranking over snapped positions", arguments: engines)
+    func randomQueries(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            var rng = TestRandom(seed: 77)
+            let catalogue = ["tennis", "running", "football", "padel", "yoga"]
+            struct Person { var id: String; var point: GeoPoint; var sports: Set<String> }
+            var people: [Person] = []
+            let (me, meID) = try await api.register("Caller")
+            let mySports: Set<String> = ["tennis", "padel"]
+            _ = try await api.patch("/v1/me", token: me, json: ["sports": Array(mySports), "discoverable": false])
+            for i in 0..<80 {
+                let (token, id) = try await api.register("P\(i)")
+                let lat = 40.4168 + Double.random(in: -0.15...0.15, using: &rng)
+                let lon = -3.7038 + Double.random(in: -0.2...0.2, using: &rng)
+                let sports = Set(catalogue.filter { _ in Bool.random(using: &rng) })
+                let reply = try await api.patch("/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
+                let stored = try #require(reply["location"] as? [String: Double])
+                people.append(Person(id: id, point: GeoPoint(latitude: stored["lat"]!, longitude: stored["lon"]!)!, sports: sports))
+            }
+            for q in 0..<25 {
+                let center = GeoPoint(latitude: 40.4168 + Double.random(in: -0.1...0.1, using: &rng), longitude: -3.7038 + Double.random(in: -0.1...0.1, using: &rng))!
+                let radius = [1.0, 3, 8, 20][q % 4]
+                let sport: String? = q % 3 == 0 ? catalogue[q % catalogue.count] : nil
+                var ranked: [(id: String, shared: Int, distance: Double)] = []
+                for p in people where p.id != meID && (sport == nil || p.sports.contains(sport!)) {
+                    let d = GeoMath.distance(center, p.point)
+                    if d <= radius * 1_000 { ranked.append((p.id, p.sports.intersection(mySports).count, d)) }
+                }
+                ranked.sort { a, b in
+                    if a.shared != b.shared { return a.shared > b.shared }
+                    if a.distance != b.distance { return a.distance < b.distance }
+                    return UUID(uuidString: a.id)!.geoKey < UUID(uuidString: b.id)!.geoKey
+                }
+                let want = ranked.map(\.id)
+                var path = "/v1/users/nearby?lat=\(center.latitude)&lon=\(center.longitude)&radius_km=\(radius)&limit=7"
+                if let sport { path += "&sport=\(sport)" }
+                let got = try await allPages(api, path, token: me).compactMap { $0["id"] as? String }
+                #expect(got == want, "query \(q)")
+            }
+        }
+    }
+
+    @Test("no answer ever holds another person's exact coordinates", arguments: engines)
+    func exactCoordinatesNeverLeave(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let exact: [(Double, Double)] = [(51.5072178, -0.1275862), (51.5093731, -0.1251197), (51.5049112, -0.1313456)]
+            var tokens: [String] = []
+            for (i, (lat, lon)) in exact.enumerated() {
+                let (token, _) = try await api.register("Secret\(i)")
+                tokens.append(token)
+                _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+            }
+            let event = try #require(try await api.createEvent(tokens[0], lat: 51.5072, lon: -0.1276, now: Date())["id"] as? String)
+            for token in tokens {
+                _ = try await api.get("/v1/me", token: token)
+                _ = try await allPages(api, "/v1/users/nearby?lat=51.5072&lon=-0.1276&radius_km=5&limit=1", token: token)
+                _ = try await api.post("/v1/events/\(event)/attendance", token: token)
+                _ = try await api.get("/v1/events/\(event)/attendees", token: token)
+            }
+            let me = try await api.get("/v1/me", token: tokens[1])
+            _ = try await api.get("/v1/users/\(try #require(me["id"] as? String))", token: tokens[0])
+            // Every JSON answer of the whole test run so far, this suite's included.
+            let bodies = ResponseLog.all
+            #expect(bodies.count > 20)
+            for (lat, lon) in exact {
+                for text in [String(lat), String(lon), String(format: "%.6f", lat), String(format: "%.6f", lon)] {
+                    let leaks = bodies.filter { $0.body.contains(text) }
+                    #expect(leaks.isEmpty, "\(text) appeared in \(leaks.first?.path ?? "")")
+                }
+            }
+        }
+    }
+
+    @Test("blocks hide both ways in discovery, stop invitations, and hide chat messages", arguments: engines)
+    func blocking(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (alice, aliceID) = try await api.register("Alice")
+            let (bob, bobID) = try await api.register("Bob")
+            for token in [alice, bob] {
+                _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": 45.76, "lon": 4.84]])
+            }
+            let nearby = "/v1/users/nearby?lat=45.76&lon=4.84&radius_km=5"
+            #expect(try await api.get(nearby, token: alice).items.count == 1)
+            #expect(try await api.post("/v1/users/\(aliceID)/block", token: alice).status == .unprocessableContent)
+            #expect(try await api.post("/v1/users/\(UUID())/block", token: alice).status == .notFound)
+            #expect(try await api.post("/v1/users/\(bobID)/block", token: alice).status == .noContent)
+            #expect(try await api.post("/v1/users/\(bobID)/block", token: alice).status == .noContent)
+            #expect(try await api.get(nearby, token: alice).items.isEmpty)
+            #expect(try await api.get(nearby, token: bob).items.isEmpty)
+            #expect(try await api.get("/v1/users/\(aliceID)", token: bob).status == .notFound)
+            let blocks = try await api.get("/v1/me/blocks", token: alice)
+            #expect(blocks.items.compactMap { $0["id"] as? String } == [bobID])
+
+            // Invitations either way are refused.
+            let event = try #require(try await api.createEvent(alice, now: clock.now())["id"] as? String)
+            #expect(try await api.post("/v1/events/\(event)/invitations", token: alice, json: ["user_ids": [bobID]]).status == .forbidden)
+            let bobs = try #require(try await api.createEvent(bob, now: clock.now())["id"] as? String)
+            #expect(try await api.post("/v1/events/\(bobs)/invitations", token: bob, json: ["user_ids": [aliceID]]).status == .forbidden)
+
+            // In a shared chat, Alice no longer sees Bob's messages, in history or live.
+            _ = try await api.post("/v1/events/\(event)/attendance", token: bob)
+            _ = try await api.post("/v1/events/\(event)/messages", token: bob, json: ["body": "hidden", "client_id": "b1"])
+            _ = try await api.post("/v1/events/\(event)/messages", token: alice, json: ["body": "shown", "client_id": "a1"])
+            let history = try await api.get("/v1/events/\(event)/messages", token: alice)
+            #expect(history.items.compactMap { $0["body"] as? String } == ["shown"])
+            #expect(try await api.get("/v1/events/\(event)/messages", token: bob).items.count == 2)
+            let socket = try await TestSocket.connect(try socketURL(api), token: alice)
+            socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            _ = try await api.post("/v1/events/\(event)/messages", token: bob, json: ["body": "hidden too", "client_id": "b2"])
+            _ = try await api.post("/v1/events/\(event)/messages", token: alice, json: ["body": "mine", "client_id": "a2"])
+            try await socket.waitFor("own message") { _ in socket.messageSeqs.contains(4) }
+            #expect(socket.messageSeqs == [2, 4])
+            await socket.close()
+
+            #expect(try await api.delete("/v1/users/\(bobID)/block", token: alice).status == .noContent)
+            #expect(try await api.get(nearby, token: alice).items.count == 1)
+            #expect(try await api.get("/v1/me/blocks", token: alice).items.isEmpty)
+        }
+    }
+
+    @Test("reports are stored once per reporter and target", arguments: engines)
+    func reports(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let (token, _) = try await api.register("Reporter")
+            let (_, badID) = try await api.register("Troll")
+            let first = try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "harassment", "details": "Rude in chat"])
+            #expect(first.status == .created)
+            let again = try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "spam"])
+            #expect(again.status == .ok)
+            #expect(again["id"] as? String == first["id"] as? String)
+            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "planet", "target_id": badID, "reason": "spam"]).errorFields["target_type"] != nil)
+            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "meh"]).errorFields["reason"] != nil)
+            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]).status == .notFound)
+            let open = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger).openReports(limit: 10)
+            #expect(open.count == 1)
+            #expect(open.first?.contains("harassment") == true)
+        }
+    }
+
+    @Test("a public profile shows the upcoming events someone goes to", arguments: engines)
+    func publicProfile(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (host, hostID) = try await api.register("Host")
+            let (viewer, _) = try await api.register("Viewer")
+            _ = try await api.patch("/v1/me", token: host, json: ["bio": "Plays every Sunday", "sports": ["padel"]])
+            let upcoming = try #require(try await api.createEvent(host, title: "Padel", sport: "padel", now: clock.now())["id"] as? String)
+            let cancelled = try #require(try await api.createEvent(host, title: "Off", now: clock.now())["id"] as? String)
+            _ = try await api.delete("/v1/events/\(cancelled)", token: host)
+            let profile = try await api.get("/v1/users/\(hostID)", token: viewer)
+            #expect(profile.status == .ok)
+            #expect(profile["bio"] as? String == "Plays every Sunday")
+            #expect(profile["sports"] as? [String] == ["padel"])
+            #expect(profile["email"] == nil)
+            #expect((profile["upcoming_events"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [upcoming])
+            #expect(try await api.get("/v1/users/\(UUID())", token: viewer).status == .notFound)
+        }
+    }
+}
