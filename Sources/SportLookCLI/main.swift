@@ -98,6 +98,14 @@ struct Seed: AsyncParsableCommand {
         try await withTool(configuration) { tool in
             _ = try await tool.migrate()
             print("sports catalogue: \(try await tool.seedSports()) sports")
+            if demo {
+                let progress = ProgressReporter()
+                let report = try await tool.seedDemo(users: users, events: events, seed: seed) { done, total, phase in
+                    progress.update(phase: phase, done: done, total: total)
+                }
+                progress.finish()
+                print("demo data: \(report.users) users, \(report.events) events in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo")
+            }
         }
     }
 }

@@ -24,6 +24,12 @@ public struct AdminTool: Sendable {
         try await SportCatalog.seed(database, from: resources.seed("sports.json"))
     }
 
+    /// Writes a deterministic demo data set (see `DemoSeeder`).
+    public func seedDemo(users: Int, events: Int, seed: UInt64, progress: @escaping @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
+        let sports = try await SportCatalog.load(database)
+        return try await DemoSeeder(database: database, sports: sports).run(users: users, events: events, seed: seed, progress: progress)
+    }
+
     /// The job queue: counts by state and kind, and the oldest queued job's age.
     public func jobSummary() async throws -> String {
         try await JobStore(database: database).summary().rendered

@@ -22,6 +22,8 @@ public func buildApplication(_ configuration: AppConfiguration, clock: any AppCl
 public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
     var logger = logger ?? Logger(label: "sportlook")
     logger.logLevel = configuration.logLevel
+    // Metrics go to Prometheus from the first request on.
+    _ = Observability.registry
     let resources = try Resources.locate()
     let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout, logger: logger)
     do {
@@ -64,6 +66,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(middleware: ErrorMiddleware(routes: services.routes))
     router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
     router.add(middleware: TokenAuthMiddleware(tokens: services.tokens))
+    router.add(middleware: RateLimitMiddleware(configuration: services.configuration, clock: services.clock))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
     let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])

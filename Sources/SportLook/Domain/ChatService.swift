@@ -64,6 +64,8 @@ struct ChatService: Sendable {
     }
 
     enum Direction: Sendable {
+        /// Between two seqs (both excluded), ascending.
+        case between(Int64, Int64)
         case after(Int64)
         case before(Int64)
         case latest
@@ -76,6 +78,10 @@ struct ChatService: Sendable {
         let items: [ChatMessage]
         var next: String?
         switch direction {
+        case .between(let low, let high):
+            let rows = try await store.messages(event: eventID, after: low, limit: limit + 1).filter { $0.seq < high }
+            items = Array(rows.prefix(limit))
+            if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
         case .after(let seq):
             let rows = try await store.messages(event: eventID, after: seq, limit: limit + 1)
             items = Array(rows.prefix(limit))

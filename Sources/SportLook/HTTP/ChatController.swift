@@ -16,10 +16,10 @@ struct ChatController {
             let before = q.int("before_seq", in: 1...Int(Int32.max))
             let cursor = q.cursor(ChatCursor.self)
             let limit = q.limit(default: 50, max: 100)
-            if after != nil && before != nil { q.validator.fail("before_seq", "use after_seq or before_seq, not both") }
             try q.throwIfInvalid()
             let direction: ChatService.Direction
-            if let seq = cursor?.after ?? after.map(Int64.init) { direction = .after(seq) }
+            if cursor == nil, let after, let before { direction = .between(Int64(after), Int64(before)) }
+            else if let seq = cursor?.after ?? after.map(Int64.init) { direction = .after(seq) }
             else if let seq = cursor?.before ?? before.map(Int64.init) { direction = .before(seq) }
             else { direction = .latest }
             return JSONResponse(try await chat.history(of: id, for: context.userID, direction: direction, limit: limit))

@@ -8,7 +8,26 @@ struct InboxController {
     let clock: any AppClock
 
     struct InviteInput: Decodable { var userIds: [String] }
-    struct ReadInput: Decodable { var ids: [String]?; var all: Bool? }
+    /// `{ids}` or `{all: true}` and nothing else.
+    struct ReadInput: Decodable {
+        var ids: [String]?
+        var all: Bool?
+        var unknown: [String] = []
+
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            ids = try c.decodeIfPresent([String].self, forKey: AnyKey(stringValue: "ids"))
+            all = try c.decodeIfPresent(Bool.self, forKey: AnyKey(stringValue: "all"))
+            unknown = c.allKeys.map(\.stringValue).filter { $0 != "ids" && $0 != "all" }
+        }
+    }
     struct DeviceInput: Decodable { var platform: String?; var token: String? }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
@@ -48,6 +67,7 @@ struct InboxController {
             let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
             var v = Validator()
             var ids: [UUID]?
+            for key in input.unknown.prefix(5) { v.fail(RequestBody.snakeCase(key), "is not a field of this request") }
             switch (input.ids, input.all) {
             case (let list?, nil), (let list?, false?):
                 if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }

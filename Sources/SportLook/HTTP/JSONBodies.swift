@@ -187,10 +187,16 @@ struct Validator {
         return trimmed
     }
 
-    /// An http(s) URL of at most 2,048 characters.
+    /// An absolute http(s) URI (RFC 3986: ASCII, a host name or address) of at most 2,048 characters.
     mutating func url(_ value: String?, _ field: String) -> String? {
         guard let value else { return nil }
-        guard value.count <= 2_048, let url = URL(string: value), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+        let printableASCII = value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
+        guard value.count <= 2_048, printableASCII, let components = URLComponents(string: value),
+              components.scheme == "https" || components.scheme == "http",
+              let host = components.host, !host.isEmpty,
+              host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0) }),
+              !host.hasPrefix("."), !host.hasPrefix("-")
+        else {
             fail(field, "must be an http(s) URL of at most 2048 characters")
             return nil
         }

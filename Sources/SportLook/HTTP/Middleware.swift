@@ -76,13 +76,17 @@ public final class RouteTable: Sendable {
 
     func add(_ method: HTTPRequest.Method, _ path: String) { storage.add(Route(method: method, path: path)) }
 
-    /// The methods of the routes whose pattern matches `path`.
+    /// The methods of the resource at `path`: of the most specific patterns that
+    /// match it (fixed segments win over parameters, as in the router).
     func methods(matching path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        return storage.routes.filter { route in
+        let matches = storage.routes.compactMap { route -> (Route, Int)? in
             let pattern = route.path.split(separator: "/", omittingEmptySubsequences: true)
-            return pattern.count == segments.count && zip(pattern, segments).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-        }.map(\.method)
+            guard pattern.count == segments.count, zip(pattern, segments).allSatisfy({ $0.hasPrefix(":") || $0 == $1 }) else { return nil }
+            return (route, pattern.filter { !$0.hasPrefix(":") }.count)
+        }
+        let best = matches.map(\.1).max() ?? 0
+        return Array(Set(matches.filter { $0.1 == best }.map(\.0.method)))
     }
 }
 
@@ -93,8 +97,9 @@ private final class LockedRoutes: @unchecked Sendable {
     func add(_ route: RouteTable.Route) { lock.withLock { list.append(route) } }
 }
 
-/// Resolves `Authorization: Bearer …` to an identity; an invalid token answers
-/// 401 even on routes that do not need one, so a client learns its token died.
+/// Resolves `Authorization: Bearer …` to an identity. Without a valid token
+/// the request goes on anonymous: public routes answer, authenticated ones
+/// (``AuthenticatedContext``) answer 401.
 struct TokenAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: TokenAuthenticator
@@ -102,8 +107,9 @@ struct TokenAuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
-        guard let identity = try await tokens.identity(for: String(parts[1]).trimmingCharacters(in: .whitespaces)) else { throw APIError.unauthorized }
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+              let identity = try await tokens.identity(for: String(parts[1]).trimmingCharacters(in: .whitespaces))
+        else { return try await next(request, context) }
         var context = context
         context.identity = identity
         return try await next(request, context)

@@ -1,0 +1,167 @@
+import Foundation
+import HTTPTypes
+import Logging
+import SQLKit
+import Testing
+@testable import SportLook
+
+/// The (method, path) pairs of `openapi.yaml`, read line by line: paths at two
+/// spaces of indentation, methods at four.
+func documentedRoutes() throws -> Set<String> {
+    let text = try String(contentsOf: Resources.locate().root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+    var routes = Set<String>()
+    var inPaths = false
+    var path: String?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("paths:") { inPaths = true; continue }
+        if inPaths, let first = line.first, first != " " { inPaths = false }
+        guard inPaths else { continue }
+        if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()); continue }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if line.hasPrefix("    "), !line.hasPrefix("     "), let path,
+           ["get:", "post:", "patch:", "put:", "delete:"].contains(trimmed) {
+            routes.insert("\(trimmed.dropLast().uppercased()) \(path)")
+        }
+    }
+    return routes
+}
+
+@Suite("The contract and the configuration")
+struct ContractTests {
+    @Test("every route in the router is in openapi.yaml, and every documented route exists")
+    func routesMatchTheDocument() async throws {
+        try await withApp(.sqlite) { api, services in
+            let served = Set(services.routes.all.map { route in
+                "\(route.method.rawValue) " + route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                    .reduce("") { $0 + "/" + $1 }
+            })
+            let documented = try documentedRoutes()
+            #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+            #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+            #expect(served.count >= 40)
+            // The document's sport enum is the catalogue.
+            let text = try String(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+            let enumLine = try #require(text.split(separator: "\n").drop { !$0.contains("SportSlug:") }.first { $0.contains("enum:") })
+            let documentedSlugs = enumLine.split(separator: "[")[1].split(separator: "]")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(documentedSlugs == services.sports.all.map(\.slug))
+            let document = try await api.get("/openapi.yaml")
+            #expect(document.status == .ok)
+            #expect(document.text.hasPrefix("openapi: 3"))
+        }
+    }
+
+    @Test("operations answer health, readiness and metrics", arguments: engines)
+    func operations(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            #expect(try await api.get("/health").status == .ok)
+            let ready = try await api.get("/ready")
+            #expect(ready.status == .ok)
+            #expect((ready["checks"] as? [String: Bool]) == ["database": true, "indexes": true])
+            _ = try await api.get("/v1/sports")
+            let metrics = try await api.get("/metrics")
+            #expect(metrics.status == .ok)
+            #expect(metrics.text.contains("hb_requests"))
+            #expect(metrics.text.contains("http_server_request_duration"))
+        }
+    }
+
+    @Test("a bad setting stops start-up with a message naming it")
+    func configuration() throws {
+        let cases: [([String: String], String)] = [
+            (["PORT": "http"], "PORT"), (["PORT": "70000"], "PORT"), (["BCRYPT_COST": "3"], "BCRYPT_COST"),
+            (["DATABASE_URL": "mysql://x"], "DATABASE_URL"), (["DATABASE_URL": "postgres://host/db"], "DATABASE_URL"),
+            (["TOKEN_TTL": "forever"], "TOKEN_TTL"), (["TOKEN_TTL": "10s"], "TOKEN_TTL"), (["LOG_LEVEL": "loud"], "LOG_LEVEL"),
+            (["CORS_ALLOWED_ORIGINS": "not a url"], "CORS_ALLOWED_ORIGINS"), (["PUSH_GATEWAY_URL": "http://gw"], "PUSH_GATEWAY_SECRET"),
+            (["JOB_WORKERS": "-1"], "JOB_WORKERS"), (["RATE_LIMIT_USER": "lots"], "RATE_LIMIT_USER"),
+        ]
+        for (environment, setting) in cases {
+            #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: environment) }
+            do { _ = try AppConfiguration(environment: environment) } catch let error as ConfigurationError { #expect(error.setting == setting, "\(environment)") }
+        }
+        let good = try AppConfiguration(environment: [
+            "PORT": "9000", "TOKEN_TTL": "12h", "DATABASE_URL": "postgres://app:s%40cret@db.example.com:6543/sport", "CORS_ALLOWED_ORIGINS": "https://a.example.com, *",
+        ])
+        #expect(good.port == 9000)
+        #expect(good.tokenTTL == 43_200)
+        #expect(good.database == .postgres(PostgresAddress(host: "db.example.com", port: 6543, user: "app", password: "s@cret", database: "sport")))
+        #expect(good.corsAllowedOrigins == ["https://a.example.com", "*"])
+        let defaults = try AppConfiguration(environment: [:])
+        #expect(defaults.host == "127.0.0.1" && defaults.port == 8080 && defaults.bcryptCost == 12 && defaults.tokenTTL == 30 * 86_400)
+        #expect(defaults.database == .sqliteFile("sportlook.sqlite"))
+        #expect(try AppConfiguration(environment: ["DATABASE_URL": "sqlite::memory:"]).database == .sqliteMemory)
+    }
+
+    @Test("an edited migration, or a database newer than the code, stops start-up", arguments: engines)
+    func migrations(engine: DatabaseEngine) async throws {
+        TestCounter.record(engine)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let location: DatabaseLocation = engine == .sqlite
+            ? .sqliteFile(NSTemporaryDirectory() + "migrations-\(UUID().uuidString).sqlite")
+            : .postgres(try await PostgresCluster.shared.emptyDatabase())
+        let database = try await Database.open(location, timeout: 30, logger: logger)
+        let resources = try Resources.locate()
+        let migrator = try Migrator(database: database, resources: resources, logger: logger)
+        #expect(try await migrator.verify().count == migrator.migrations.count)
+        #expect(try await migrator.migrate() == migrator.migrations.map(\.version))
+        #expect(try await migrator.migrate().isEmpty, "applying twice changes nothing")
+        #expect(try await migrator.verify().isEmpty)
+        // Someone edits an applied file.
+        try await database.transaction { sql in try await sql.raw("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2").run() }
+        await #expect(throws: MigrationError.self) { try await migrator.verify() }
+        await #expect(throws: MigrationError.self) { try await migrator.migrate() }
+        try await database.transaction { [checksum = migrator.migrations[1].checksum] sql in
+            try await sql.raw("UPDATE schema_migrations SET checksum = \(bind: checksum) WHERE version = 2").run()
+        }
+        // A newer release ran against this database.
+        try await database.transaction { sql in
+            try await sql.raw("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'future', 'x', 'now')").run()
+        }
+        do {
+            _ = try await migrator.verify()
+            Issue.record("a database newer than the code must be refused")
+        } catch let error as MigrationError {
+            #expect(error.description.contains("newer"))
+        }
+        await database.close()
+        await dispose(location)
+    }
+
+    @Test("the demo data set is the same for the same seed", arguments: engines)
+    func demoSeed(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { _, services in
+            let seeder = DemoSeeder(database: services.database, sports: services.sports)
+            let report = try await seeder.run(users: 30, events: 120, seed: 9) { _, _, _ in }
+            #expect(report.events == 120)
+            let first: [String] = try await services.database.read { sql in
+                try await sql.raw("SELECT title FROM events ORDER BY id").all().map { try $0.value("title") }
+            }
+            #expect(first.count == 120)
+            try await withApp(engine) { _, other in
+                _ = try await DemoSeeder(database: other.database, sports: other.sports).run(users: 30, events: 120, seed: 9) { _, _, _ in }
+                let second: [String] = try await other.database.read { sql in
+                    try await sql.raw("SELECT title FROM events ORDER BY id").all().map { try $0.value("title") }
+                }
+                #expect(first == second)
+            }
+        }
+    }
+
+    @Test("request limits answer 429 with Retry-After", arguments: [DatabaseEngine.sqlite])
+    func rateLimits(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { $0.userRateLimit = 5 }) { api, _ in
+            let (token, _) = try await api.register("Busy")
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<6 { statuses.append(try await api.get("/v1/me", token: token).status) }
+            #expect(statuses.prefix(5).allSatisfy { $0 == .ok })
+            #expect(statuses.last == .tooManyRequests)
+            let limited = try await api.get("/v1/me", token: token)
+            #expect(limited.status == .tooManyRequests)
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            #expect(try await api.get("/health").status == .ok)
+            clock.advance(by: 61)
+            #expect(try await api.get("/v1/me", token: token).status == .ok)
+        }
+    }
+}
