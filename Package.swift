@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sportlook", targets: ["SportLookCLI"]),
+        .executable(name: "sportlook-bench", targets: ["SportLookBench"]),
         .library(name: "SportLook", targets: ["SportLook"]),
         .library(name: "GeoGrid", targets: ["GeoGrid"]),
     ],
@@ -60,6 +61,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SportLookBench",
+            dependencies: [
+                "SportLook", "GeoGrid",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Tool",
+            swiftSettings: testSettings
         ),
         .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: testSettings),
         .testTarget(

@@ -37,8 +37,8 @@ public struct AppConfiguration: Sendable {
     public var pushGatewaySecret = ""
     /// Push gateway request timeout (`PUSH_GATEWAY_TIMEOUT`, default 5s).
     public var pushGatewayTimeout: TimeInterval = 5
-    /// Longest a request waits for the database before answering 503 (`DATABASE_TIMEOUT`, default 5s).
-    public var databaseTimeout: TimeInterval = 5
+    /// Longest a request waits for the database before answering 503 (`DATABASE_TIMEOUT`, default 3s).
+    public var databaseTimeout: TimeInterval = 3
     /// Maximum PostgreSQL connections in this process (`DATABASE_POOL_SIZE`, default 16).
     public var databasePoolSize = 16
     /// Requests per second the whole instance accepts (`RATE_LIMIT_GLOBAL`, default 20000; 0 disables).
@@ -59,6 +59,8 @@ public struct AppConfiguration: Sendable {
     public var webSocketStallTimeout: TimeInterval = 10
     /// Cell edge of the spatial indexes in metres (`GEO_CELL_SIZE`, default 1250).
     public var geoCellSize: Double = 1_250
+    /// Where nearby pages get event details: `memory` (cached cards, default) or `database` (`NEARBY_CARDS`).
+    public var nearbyCardsFromDatabase = false
 
     /// The default configuration.
     public init() {}
@@ -114,6 +116,10 @@ public struct AppConfiguration: Sendable {
         webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
         webSocketStallTimeout = try reader.duration("WS_STALL_TIMEOUT", in: 0.1...3_600) ?? webSocketStallTimeout
         if let size = try reader.integer("GEO_CELL_SIZE", in: 100...50_000) { geoCellSize = Double(size) }
+        if let cards = try reader.string("NEARBY_CARDS") {
+            guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
+            nearbyCardsFromDatabase = cards == "database"
+        }
     }
 
     /// Workers this process runs: SQLite allows one writer, so one worker at most.
@@ -127,7 +133,7 @@ public struct AppConfiguration: Sendable {
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
         "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
-        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE",
+        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
     ]
 }
 

@@ -87,7 +87,8 @@ public final class AppServices: Sendable {
         let eventStore = EventStore(database: database)
         self.eventStore = eventStore
         self.events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
-        self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock)
+        self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
+                                       cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
         self.invitations = InvitationService(database: database, events: events, store: eventStore, accounts: accountStore, notifier: notifier, sports: sports, write: write, clock: clock)

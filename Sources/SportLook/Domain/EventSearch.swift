@@ -10,6 +10,20 @@ struct EventSearch: Sendable {
     let attendance: AttendanceCache
     let sports: SportCatalog
     let clock: any AppClock
+    /// Where a page's event details come from: the in-memory cards (default), or
+    /// the database in one query per page (`NEARBY_CARDS=database`, kept to measure
+    /// the difference; see BENCHMARKS.md).
+    var cardsFromDatabase = false
+
+    /// The JSON bodies of the events among `ids` that are still live, from the chosen source.
+    private func liveCards(_ ids: [UUID], now: Date) async throws -> [UUID: [UInt8]] {
+        guard cardsFromDatabase else { return index.cards(ids, now: now).mapValues(\.json) }
+        guard !ids.isEmpty else { return [:] }
+        let events = try await database.read { sql in try await EventStore(database: database).events(ids, on: sql) }
+        var out: [UUID: [UInt8]] = [:]
+        for (id, event) in events where event.isOpen(at: now) { out[id] = EventJSON.body(event, sports: sports) }
+        return out
+    }
 
     struct Filters: Sendable, Hashable {
         var sport: String?
@@ -83,7 +97,7 @@ struct EventSearch: Sendable {
         let now = clock.now()
         let filter = filters.geoFilter(sports)
         var after = cursor?.position
-        var page: [(hit: GeoHit, card: EventIndex.Card)] = []
+        var page: [(hit: GeoHit, card: [UInt8])] = []
         var more = false
         while true {
             let need = limit - page.count
@@ -92,7 +106,7 @@ struct EventSearch: Sendable {
             case .radius(let center, let metres): hits = index.grid.search(within: metres, of: center, filter: filter, after: after, limit: need + 1)
             case .box(let box): hits = index.grid.search(in: box, filter: filter, after: after, limit: need + 1)
             }
-            let cards = index.cards(hits.map { UUID(geoKey: $0.entry.key) }, now: now)
+            let cards = try await liveCards(hits.prefix(need).map { UUID(geoKey: $0.entry.key) }, now: now)
             for hit in hits.prefix(need) {
                 after = hit.cursor
                 if let card = cards[UUID(geoKey: hit.entry.key)] { page.append((hit, card)) }
@@ -101,12 +115,12 @@ struct EventSearch: Sendable {
             if page.count == limit { more = true; break }
         }
         let mine = page.isEmpty ? [:] : try await attendance.statuses(of: user, now: now)
-        var json = JSONWriter(capacity: page.reduce(64) { $0 + $1.card.json.count + 64 })
+        var json = JSONWriter(capacity: page.reduce(64) { $0 + $1.card.count + 64 })
         json.objectStart()
         json.key("items")
         json.arrayStart()
         for (hit, card) in page {
-            json.raw(card.json)
+            json.raw(card)
             EventJSON.writeTail(mine[UUID(geoKey: hit.entry.key)], distance: hit.distance, to: &json)
         }
         json.arrayEnd()

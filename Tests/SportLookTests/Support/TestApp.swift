@@ -29,6 +29,8 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.bcryptCost = 4
     configuration.logLevel = .error
     configuration.databasePoolSize = 8
+    // Suites run in parallel on few cores; a slow answer there is not an outage.
+    configuration.databaseTimeout = 60
     configuration.port = 0
     // Suites hammer the API from few accounts; the limits have their own test.
     configuration.userRateLimit = 0

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SQLKit
+import SportLook
+import Synchronization
+
+/// A push gateway for the benchmarks: answers 200, counts keys.
+final class BenchGateway: Sendable {
+    let keys = Tally()
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+
+    func start() async throws -> Int {
+        let router = Router()
+        router.post("push") { [keys] request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            keys.add(request.headers[.init("Idempotency-Key")!] ?? "")
+            return Response(status: .ok)
+        }
+        var logger = Logger(label: "gateway")
+        logger.logLevel = .error
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        task.withLock { $0 = Task { try await app.run() } }
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next() ?? 0
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
+
+/// Options shared by the commands that run a server.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "The sportlook binary.") var sportlook = ".build/release/sportlook"
+    @Option(help: "DATABASE_URL of the server under test.") var databaseURL: String
+    @Option(help: "Port for the server.") var port = 18_700
+    @Option(help: "Where the server logs.") var serverLog = "/tmp/sportlook-bench-server.log"
+
+    func start(_ extra: [String: String] = [:]) throws -> Spawned {
+        var environment = ["DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
+                           "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "1000000"]
+        for (k, v) in extra { environment[k] = v }
+        return try Spawned([sportlook, "serve"], environment: environment, log: serverLog)
+    }
+
+    var client: Client { Client(base: "http://127.0.0.1:\(port)") }
+}
+
+/// 10,000 invitations end to end: enqueue → inbox + a local push gateway.
+struct JobsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "Notifications delivered per second and enqueue-to-delivery latency.")
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Invitations to send.") var invitations = 10_000
+    @Option(help: "Job workers in the server.") var workers = 2
+
+    func run() async throws {
+        let gateway = BenchGateway()
+        let gatewayPort = try await gateway.start()
+        let process = try server.start(["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench", "JOB_WORKERS": String(workers)])
+        defer { process.terminate(); gateway.stop() }
+        let api = server.client
+        _ = try await api.waitUntilReady()
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let database = try await Database.open(try DatabaseLocation(parsing: server.databaseURL), poolSize: 4, timeout: 60, logger: logger)
+        let invitees = try await insertPeople(invitations, into: database)
+        let (token, _) = try await api.register("Organiser")
+        let event = try await api.call("POST", "/v1/events", token: token, json: [
+            "title": "Benchmark party", "sport": "dance", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
+        ])
+        guard let id = event.object["id"] as? String else { throw BenchError("create event: \(event.status)") }
+        let started = ContinuousClock.now
+        for chunk in stride(from: 0, to: invitees.count, by: 50) {
+            let reply = try await api.call("POST", "/v1/events/\(id)/invitations", token: token, json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map { $0.uuidString.lowercased() }])
+            guard reply.status == 201 else { throw BenchError("invite: \(reply.status)") }
+        }
+        let enqueued = seconds(ContinuousClock.now - started)
+        while true {
+            let done: Int = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done' AND kind = 'invitation'").first()?.decode(column: "n", as: Int.self) ?? 0 }
+            if done >= invitations { break }
+            guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(done) delivered after 10 minutes") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let rows: [(Date, Date)] = try await database.read { sql in
+            try await sql.raw("SELECT enqueued_at, finished_at FROM jobs WHERE kind = 'invitation'").all().map {
+                (try $0.decode(column: "enqueued_at", as: Date.self), try $0.decode(column: "finished_at", as: Date.self))
+            }
+        }
+        let inbox: Int = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM notifications").first()?.decode(column: "n", as: Int.self) ?? 0 }
+        await database.close()
+        var latencies = Samples()
+        for (enqueuedAt, finishedAt) in rows { latencies.add(finishedAt.timeIntervalSince(enqueuedAt)) }
+        let first = rows.map(\.0).min()!, last = rows.map(\.1).max()!
+        let throughput = Double(rows.count) / last.timeIntervalSince(first)
+        print("| \(server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL") | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+    }
+}
+
+/// People with one push device each, written straight into the database.
+func insertPeople(_ count: Int, into database: Database) async throws -> [UUID] {
+    let ids = (0..<count).map { _ in UUID() }
+    let now = Date()
+    for chunk in stride(from: 0, to: count, by: 500) {
+        let slice = Array(ids[chunk..<min(count, chunk + 500)])
+        try await database.transaction { sql in
+            var users: SQLQueryString = "INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at) VALUES "
+            var devices: SQLQueryString = "INSERT INTO devices (token, user_id, platform, created_at) VALUES "
+            for (i, id) in slice.enumerated() {
+                let email = "bench-\(id.uuidString.lowercased())@bench.example"
+                users += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: id), \(bind: email), \(bind: email), 'Bench person', 'x', '', \(bind: false), 1, \(bind: now), \(bind: now))"
+                devices += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: "device-" + id.uuidString), \(bind: id), 'ios', \(bind: now))"
+            }
+            try await sql.raw(users).run()
+            try await sql.raw(devices).run()
+        }
+    }
+    return ids
+}
+
+/// Many sockets in many rooms; messages at a steady rate; delivery latency.
+struct ChatBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chat", abstract: "WebSocket chat: end-to-end delivery latency under load.")
+    @OptionGroup var server: ServerOptions
+    @Option var clients = 1_000
+    @Option var rooms = 100
+    @Option(help: "Messages per second, all rooms together.") var rate = 200
+    @Option(help: "Seconds of sending.") var duration = 60
+
+    func run() async throws {
+        let process = try server.start(["JOB_WORKERS": "1"])
+        defer { process.terminate() }
+        let api = server.client
+        _ = try await api.waitUntilReady()
+        let perRoom = clients / rooms
+        let origin = ContinuousClock.now
+        let latencies = LatencyLog()
+        let tally = Tally()
+        var roomIDs: [String] = []
+        var members: [[(token: String, id: String)]] = []
+        // People and rooms: the first of each room organises, the others join.
+        for r in 0..<rooms {
+            var people: [(token: String, id: String)] = []
+            for m in 0..<perRoom { people.append(try await api.register("R\(r)M\(m)")) }
+            let event = try await api.call("POST", "/v1/events", token: people[0].token, json: [
+                "title": "Room \(r)", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
+            ])
+            guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status)") }
+            for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(id)/attendance", token: person.token) }
+            roomIDs.append(id)
+            members.append(people)
+        }
+        print("set up \(rooms) rooms × \(perRoom) people in \(ContinuousClock.now - origin)")
+        var sockets: [[BenchSocket]] = []
+        let url = "ws://127.0.0.1:\(server.port)/v1/ws"
+        for (r, people) in members.enumerated() {
+            var row: [BenchSocket] = []
+            for person in people {
+                let socket = try await BenchSocket(url: url, token: person.token) { frame in
+                    switch frame["type"] as? String {
+                    case "message":
+                        tally.add("delivered")
+                        if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "") {
+                            latencies.add(seconds(ContinuousClock.now - origin) - Double(sent) / 1e9)
+                        }
+                    case "error": tally.add("error frames")
+                    default: break
+                    }
+                }
+                socket.send(["type": "subscribe", "event_id": roomIDs[r], "after_seq": 0])
+                row.append(socket)
+            }
+            sockets.append(row)
+        }
+        print("\(clients) sockets subscribed after \(ContinuousClock.now - origin)")
+        try await Task.sleep(for: .seconds(2))
+        let sendStart = ContinuousClock.now
+        let total = rate * duration
+        for n in 0..<total {
+            let due = sendStart + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
+            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+            let r = n % rooms, m = (n / rooms) % perRoom
+            let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
+            sockets[r][m].send(["type": "message", "event_id": roomIDs[r], "body": "\(stamp) hello from \(m)", "client_id": "b\(n)"])
+        }
+        let sendTime = seconds(ContinuousClock.now - sendStart)
+        try await Task.sleep(for: .seconds(5))
+        let delivered = tally.snapshot["delivered"] ?? 0
+        let expected = total * perRoom
+        let samples = latencies.samples
+        print("| \(clients) sockets, \(rooms) rooms | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(expected) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |")
+        for row in sockets { for socket in row { socket.close() } }
+    }
+}

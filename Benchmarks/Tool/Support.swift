@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// HTTP to the server under test.
+struct Client: Sendable {
+    let base: String
+
+    struct Reply: @unchecked Sendable {
+        var status: Int
+        var body: Data
+        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    func call(_ method: String, _ path: String, token: String? = nil, json: Any? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Reply {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .init(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: 32 << 20)
+        return Reply(status: Int(response.status.code), body: Data(body.readableBytesView))
+    }
+
+    func register(_ name: String) async throws -> (token: String, id: String) {
+        let reply = try await call("POST", "/v1/auth/register", json: ["name": name, "email": "\(name.lowercased())-\(UUID().uuidString.prefix(8))@bench.example", "password": "benchmark password"])
+        guard reply.status == 201, let token = reply.object["access_token"] as? String, let user = reply.object["user"] as? [String: Any], let id = user["id"] as? String else {
+            throw BenchError("register: \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        return (token, id)
+    }
+
+    func waitUntilReady(timeout: Duration = .seconds(600)) async throws -> Duration {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if let reply = try? await call("GET", "/ready", timeout: .seconds(5)), reply.status == 200 { return ContinuousClock.now - start }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("server not ready after \(timeout)")
+    }
+}
+
+/// A process started with posix_spawn (output to a file), killable.
+final class Spawned: Sendable {
+    let pid: pid_t
+
+    init(_ argv: [String], environment extra: [String: String] = [:], log: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in extra { environment[k] = v }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in cEnvironment { free(p) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment) == 0 else { throw BenchError("cannot start \(argv[0])") }
+        self.pid = pid
+    }
+
+    /// Runs a shell command to completion.
+    @discardableResult
+    static func shell(_ command: String) throws -> Int32 {
+        let process = try Spawned(["/bin/sh", "-c", command], log: "/dev/null")
+        var status: Int32 = 0
+        waitpid(process.pid, &status, 0)
+        return status
+    }
+
+    func terminate() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// A WebSocket connection with its frames handed to a callback.
+final class BenchSocket: Sendable {
+    private let outgoing: AsyncStream<String>.Continuation
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(url: String, token: String, onFrame: @escaping @Sendable ([String: Any]) -> Void) async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        self.outgoing = continuation
+        var logger = Logger(label: "bench-socket")
+        logger.logLevel = .critical
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token)"
+        let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let running = Task {
+            do {
+                try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
+                    openedContinuation.yield(true)
+                    let writer = Task { for await frame in stream { try? await outbound.write(.text(frame)) } }
+                    defer { writer.cancel() }
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message, let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] {
+                            onFrame(object)
+                        }
+                    }
+                }
+            } catch {}
+            openedContinuation.yield(false)
+        }
+        task.withLock { $0 = running }
+        var iterator = opened.makeAsyncIterator()
+        guard await iterator.next() == true else { throw BenchError("socket did not open") }
+    }
+
+    func send(_ object: [String: Any]) {
+        if let data = try? JSONSerialization.data(withJSONObject: object) { outgoing.yield(String(decoding: data, as: UTF8.self)) }
+    }
+
+    func close() { outgoing.finish(); task.withLock { $0?.cancel() } }
+}
+
+/// Counts by key, safely from many tasks.
+final class Tally: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    func add(_ key: String, _ n: Int = 1) { counts.withLock { $0[key, default: 0] += n } }
+    var snapshot: [String: Int] { counts.withLock { $0 } }
+}
+
+/// Latencies from many tasks.
+final class LatencyLog: Sendable {
+    private let values = Mutex<[Double]>([])
+    func add(_ seconds: Double) { values.withLock { $0.append(seconds) } }
+    var samples: Samples {
+        var s = Samples()
+        for v in values.withLock({ $0 }) { s.add(v) }
+        return s
+    }
+}
