@@ -29,7 +29,7 @@ struct GeoBench: AsyncParsableCommand {
     func run() async throws {
         var log: [String] = []
         func say(_ line: String) {
-            print(line)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
             log.append(line)
         }
         let (data, centres) = try loadData()
@@ -171,14 +171,15 @@ struct GeoBench: AsyncParsableCommand {
         return (data, centres)
     }
 
-    /// Moves random entries as fast as one thread can while the others query.
+    /// Moves random entries as fast as one thread can while another queries. Both
+    /// loops watch a deadline themselves: they never yield, so nothing else may be
+    /// relied on to stop them.
     func updatesWhileQuerying(grid: GeoGrid, entries: [GeoEntry], centres: [GeoPoint]) async throws -> (updates: Double, queries: Double) {
-        let stop = StopFlag()
-        let duration = mixedSeconds
+        let deadline = ContinuousClock.now + .milliseconds(Int64(mixedSeconds * 1000))
         async let updates: Int = Task.detached {
             var rng = DemoRandom(seed: 7)
             var n = 0
-            while !stop.isSet {
+            while ContinuousClock.now < deadline {
                 var entry = entries[Int.random(in: 0..<entries.count, using: &rng)]
                 let lat = min(89, max(-89, entry.point.latitude + Double.random(in: -0.01...0.01, using: &rng)))
                 entry.point = GeoPoint(latitude: lat, longitude: entry.point.longitude)!
@@ -189,15 +190,13 @@ struct GeoBench: AsyncParsableCommand {
         }.value
         async let queries: Int = Task.detached {
             var n = 0
-            while !stop.isSet {
+            while ContinuousClock.now < deadline {
                 _ = grid.search(within: 5_000, of: centres[n % centres.count], limit: 50)
                 n += 1
             }
             return n
         }.value
-        try await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
-        stop.set()
-        return (Double(await updates) / duration, Double(await queries) / duration)
+        return (Double(await updates) / mixedSeconds, Double(await queries) / mixedSeconds)
     }
 }
 

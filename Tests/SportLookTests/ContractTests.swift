@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import Logging
 import SQLKit
@@ -162,6 +165,39 @@ struct ContractTests {
             #expect(try await api.get("/health").status == .ok)
             clock.advance(by: 61)
             #expect(try await api.get("/v1/me", token: token).status == .ok)
+        }
+    }
+}
+
+@Suite("Limits on the wire")
+struct WireLimitTests {
+    /// Sends raw bytes and returns the status line of the answer.
+    func statusLine(port: Int, _ request: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { throw ClusterError("connect") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { return "" }
+        return String(decoding: buffer[0..<n], as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+    }
+
+    @Test("oversized or malformed requests get a clear 4xx, not silence")
+    func headerLimits() async throws {
+        try await withApp(.sqlite, setup: .live) { api, _ in
+            let port = try #require(api.client.port)
+            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n").hasPrefix("HTTP/1.1 431"))
+            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\n" + (0..<300).map { "X-H\($0): v\r\n" }.joined() + "\r\n").hasPrefix("HTTP/1.1 431"))
+            #expect(try statusLine(port: port, "NONSENSE\r\n\r\n").hasPrefix("HTTP/1.1 400"))
+            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
         }
     }
 }

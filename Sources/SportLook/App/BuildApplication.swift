@@ -32,9 +32,7 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
         let router = try makeRouter(services)
         let application = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter(services), configuration: .init(
-                ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(Int64(configuration.webSocketPingInterval))))
-            )),
+            server: .sportLook(webSocketRouter: makeWebSocketRouter(services), pingInterval: configuration.webSocketPingInterval),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "SportLook"),
             services: services.backgroundServices,
             logger: logger
