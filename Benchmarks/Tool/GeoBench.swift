@@ -200,30 +200,35 @@ struct GeoBench: AsyncParsableCommand {
     }
 }
 
-/// PostGIS: a geography column with a GiST index, `ST_DWithin … ORDER BY g <-> centre`, prepared, one client on loopback.
-enum PostGIS {
-    struct Within: PostgresPreparedStatement {
-        static let sql = "SELECT id FROM pts WHERE ST_DWithin(g, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3) ORDER BY g <-> ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography"
-        typealias Row = Int64
-        var lon: Double, lat: Double, radius: Double
-        func makeBindings() throws -> PostgresBindings {
-            var b = PostgresBindings()
-            b.append(lon); b.append(lat); b.append(radius)
-            return b
-        }
-        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+extension PostGIS.RadiusStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var b = PostgresBindings()
+        b.append(lon); b.append(lat); b.append(radius)
+        return b
     }
 
-    struct Nearest: PostgresPreparedStatement {
-        static let sql = "SELECT id FROM pts WHERE ST_DWithin(g, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3) ORDER BY g <-> ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography LIMIT 50"
-        typealias Row = Int64
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// PostGIS: a geography column with a GiST index, `ST_DWithin … ORDER BY g <-> centre`, prepared, one client on loopback.
+enum PostGIS {
+    /// A radius query on `pts`, all results or the nearest 50.
+    protocol RadiusStatement: PostgresPreparedStatement where Row == Int64 {
+        var lon: Double { get }
+        var lat: Double { get }
+        var radius: Double { get }
+    }
+
+    static let withinSQL = "SELECT id FROM pts WHERE ST_DWithin(g, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3) ORDER BY g <-> ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography"
+
+    struct Within: RadiusStatement {
+        static let sql = withinSQL
         var lon: Double, lat: Double, radius: Double
-        func makeBindings() throws -> PostgresBindings {
-            var b = PostgresBindings()
-            b.append(lon); b.append(lat); b.append(radius)
-            return b
-        }
-        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+    }
+
+    struct Nearest: RadiusStatement {
+        static let sql = withinSQL + " LIMIT 50"
+        var lon: Double, lat: Double, radius: Double
     }
 
     static func run(url: String, data: [GeoBench.Point], centres: [(lat: Double, lon: Double)], say: (String) -> Void) async throws -> [GeoBench.Row] {

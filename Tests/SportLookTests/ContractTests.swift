@@ -172,7 +172,11 @@ struct ContractTests {
 @Suite("Limits on the wire")
 struct WireLimitTests {
     /// Sends raw bytes and returns the status line of the answer.
-    func statusLine(port: Int, _ request: String) throws -> String {
+    func statusLine(port: Int, _ request: String) async throws -> String {
+        try await blocking { try Self.blockingStatusLine(port: port, request) }
+    }
+
+    static func blockingStatusLine(port: Int, _ request: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -181,23 +185,31 @@ struct WireLimitTests {
         address.sin_port = UInt16(port).bigEndian
         let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard connected == 0 else { throw ClusterError("connect") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
-        let n = recv(fd, &buffer, buffer.count, 0)
-        guard n > 0 else { return "" }
-        return String(decoding: buffer[0..<n], as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+        while !received.contains(UInt8(ascii: "\n")) {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { break }
+            received += buffer[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
     }
 
     @Test("oversized or malformed requests get a clear 4xx, not silence")
     func headerLimits() async throws {
         try await withApp(.sqlite, setup: .live) { api, _ in
             let port = try #require(api.client.port)
-            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n").hasPrefix("HTTP/1.1 431"))
-            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\n" + (0..<300).map { "X-H\($0): v\r\n" }.joined() + "\r\n").hasPrefix("HTTP/1.1 431"))
-            #expect(try statusLine(port: port, "NONSENSE\r\n\r\n").hasPrefix("HTTP/1.1 400"))
-            #expect(try statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+            let bigHeader = try await statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+            #expect(bigHeader.hasPrefix("HTTP/1.1 431"))
+            let manyHeaders = try await statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\n" + (0..<300).map { "X-H\($0): v\r\n" }.joined() + "\r\n")
+            #expect(manyHeaders.hasPrefix("HTTP/1.1 431"))
+            let nonsense = try await statusLine(port: port, "NONSENSE\r\n\r\n")
+            #expect(nonsense.hasPrefix("HTTP/1.1 400"))
+            let normal = try await statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(normal.hasPrefix("HTTP/1.1 200"))
         }
     }
 }

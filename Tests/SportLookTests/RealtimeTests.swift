@@ -56,10 +56,10 @@ struct RealtimeTests {
             await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api)) }
             await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api), token: "not-a-token") }
             let port = try #require(api.client.port)
-            #expect(throws: (any Error).self) { try RawSocket(port: port, token: token, origin: "https://evil.example.com") }
-            _ = try RawSocket(port: port, token: token, origin: "https://app.example.com")
-            _ = try RawSocket(port: port, token: token)
-            #expect(throws: (any Error).self) { try RawSocket(port: port, token: "bad") }
+            await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: token, origin: "https://evil.example.com") } }
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "https://app.example.com") }
+            _ = try await blocking { try RawSocket(port: port, token: token) }
+            await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: "bad") } }
             let ok = try await TestSocket.connect(try socketURL(api), token: token)
             await ok.close()
             #expect(try await api.request(.get, "/v1/ws", token: token, headers: [.origin: "https://evil.example.com"]).status == .forbidden)
@@ -137,7 +137,7 @@ struct RealtimeTests {
         }) { api, services in
             let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
             let port = try #require(api.client.port)
-            let slow = try RawSocket(port: port, token: owner.token)
+            let slow = try await blocking { try RawSocket(port: port, token: owner.token) }
             try slow.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
             // 10 MB of history, far more than socket buffers hold.
             let body = String(repeating: "x", count: 2_000)
@@ -161,7 +161,7 @@ struct RealtimeTests {
             #expect(peak <= 100, "the queue never held more than its capacity")
             // The client finds its connection closed (the close frame with the reason
             // goes out only if the full socket takes it within a second).
-            #expect(try slow.drainUntilClosed(), "the server closed the connection")
+            #expect(try await blocking { try slow.drainUntilClosed() }, "the server closed the connection")
         }
     }
 
@@ -195,8 +195,9 @@ struct RealtimeTests {
 }
 
 /// A WebSocket client that can stop reading: a plain TCP socket with a small
-/// receive buffer, speaking just enough of the protocol.
-final class RawSocket {
+/// receive buffer, speaking just enough of the protocol. Its calls block: make
+/// them through `blocking`.
+final class RawSocket: Sendable {
     let fd: Int32
 
     init(port: Int, token: String, origin: String? = nil) throws {

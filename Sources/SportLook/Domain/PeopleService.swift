@@ -151,15 +151,7 @@ struct PeopleService: Sendable {
         var events: [EventRepresentation]
 
         func encode(to json: inout JSONWriter) {
-            json.objectStart()
-            json.field("id", user.id)
-            json.field("name", user.name)
-            json.field("image_url", user.imageURL)
-            json.field("bio", user.bio)
-            json.key("sports")
-            json.arrayStart()
-            for slug in user.sports { json.value(slug) }
-            json.arrayEnd()
+            PublicUserJSON.writeFields(user, to: &json)
             json.key("upcoming_events")
             json.arrayStart()
             for event in events { event.encode(to: &json) }

@@ -36,15 +36,7 @@ final class UserIndex: Sendable {
 
     static func card(_ user: User, mask: UInt64) -> Card {
         var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.field("id", user.id)
-        json.field("name", user.name)
-        json.field("image_url", user.imageURL)
-        json.field("bio", user.bio)
-        json.key("sports")
-        json.arrayStart()
-        for slug in user.sports { json.value(slug) }
-        json.arrayEnd()
+        PublicUserJSON.writeFields(user, to: &json)
         return Card(version: user.version, mask: mask, json: json.bytes)
     }
 

@@ -62,6 +62,22 @@ struct SessionRepresentation: JSONEncodable {
     }
 }
 
+/// What anyone may see of a person: id, name, image, bio, favourite sports.
+enum PublicUserJSON {
+    /// Opens an object and writes the public fields; the caller adds more and closes it.
+    static func writeFields(_ user: User, to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", user.id)
+        json.field("name", user.name)
+        json.field("image_url", user.imageURL)
+        json.field("bio", user.bio)
+        json.key("sports")
+        json.arrayStart()
+        for slug in user.sports { json.value(slug) }
+        json.arrayEnd()
+    }
+}
+
 /// `{id, name}` of someone else.
 struct UserSummaryRepresentation: JSONEncodable {
     var id: UUID

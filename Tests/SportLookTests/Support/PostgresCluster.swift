@@ -132,32 +132,17 @@ actor PostgresCluster {
         return found
     }
 
-    /// Runs a program to completion with `posix_spawn` and `waitpid`.
-    ///
-    /// Not Foundation's `Process`: `pg_ctl start` leaves a server running that
-    /// inherits the child's descriptors, and `Process` then waits for ever.
+    /// Runs a program to completion (see ``spawn(_:environment:output:)``); throws with its output if it fails.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], asPostgres: Bool) throws -> String {
         let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         let outputPath = NSTemporaryDirectory() + "sportlook-pg-output-\(UUID().uuidString)"
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
-        guard spawned == 0 else { throw ClusterError("cannot start \(argv[0]): error \(spawned)") }
+        let pid = try spawn(argv, output: outputPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        guard exited && code == 0 else {
+        guard status & 0x7f == 0 && (status >> 8) & 0xff == 0 else {
             throw ClusterError("\(URL(fileURLWithPath: executable).lastPathComponent) failed (\(status)): \(text.suffix(600))")
         }
         return text

@@ -24,22 +24,8 @@ final class ServerProcess: Sendable {
         environment["HOST"] = "127.0.0.1"
         environment["LOG_LEVEL"] = "warning"
         for (k, v) in extra { environment[k] = v }
-        let argv = [Self.executable, "serve"] + arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for p in cArguments { free(p) } }
-        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in cEnvironment { free(p) } }
-        var pid = pid_t()
-        guard FileManager.default.isExecutableFile(atPath: argv[0]) else { throw ClusterError("\(argv[0]) is not built") }
-        let result = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
-        guard result == 0 else { throw ClusterError("cannot start sportlook: \(result)") }
-        self.pid = pid
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else { throw ClusterError("\(Self.executable) is not built") }
+        self.pid = try spawn([Self.executable, "serve"] + arguments, environment: environment, output: logPath)
     }
 
     /// Waits until `/health` answers.
@@ -92,4 +78,25 @@ enum LiveHTTP {
         let body = try await response.body.collect(upTo: 16 << 20)
         return Reply(status: Int(response.status.code), body: Data(body.readableBytesView))
     }
+}
+
+/// Starts a program with `posix_spawn`, its output appended to a file.
+///
+/// Not Foundation's `Process`: `pg_ctl start` leaves a server running that inherits
+/// the child's descriptors, and `Process` then waits for ever.
+func spawn(_ argv: [String], environment: [String: String]? = nil, output: String) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var cArguments = argv.map { strdup($0) } + [nil]
+    defer { for p in cArguments { free(p) } }
+    var cEnvironment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for p in cEnvironment { free(p) } }
+    var pid = pid_t()
+    let result = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
+    guard result == 0 else { throw ClusterError("cannot start \(argv[0]): error \(result)") }
+    return pid
 }

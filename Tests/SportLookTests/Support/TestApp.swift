@@ -142,6 +142,15 @@ enum ResponseLog {
 }
 
 /// Waits for a condition with a deadline (no fixed sleeps).
+/// Runs blocking socket code on a thread of its own. Blocking one of the few
+/// threads of Swift's cooperative pool would starve the server under test, whose
+/// handlers run on that pool: on a 2-core machine two blocked reads are a deadlock.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 func eventually(timeout: Duration = .seconds(10), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
