@@ -61,45 +61,55 @@ struct GridLayout: Sendable {
         return Self.key(row: r, column: column(longitude: point.longitude, row: r))
     }
 
-    /// Southern and northern edge of a row, in degrees.
+    /// Southern and northern edge of a row, in degrees. A row's northern edge is
+    /// bit for bit the next row's southern one.
     @inline(__always) func latitudes(ofRow row: Int) -> (south: Double, north: Double) {
-        let south = -90 + Double(row) * rowHeight
-        return (south, Swift.min(90, south + rowHeight))
+        (-90 + Double(row) * rowHeight, Swift.min(90, -90 + Double(row + 1) * rowHeight))
     }
 
-    /// The columns of `row` that may hold points within `angle` radians of `origin`,
-    /// as an interval in unwrapped column space (may start below 0 or end past the
-    /// last column; callers wrap it). `nil` when the row is out of reach.
-    func columnSpan(row: Int, origin: GeoPoint, angle: Double) -> ColumnSpan? {
+    /// The columns of `row` that may hold points of `cap`, as an interval in
+    /// unwrapped column space (may start below 0 or end past the last column;
+    /// callers wrap it). `nil` when the row is out of reach.
+    func columnSpan(row: Int, cap: inout Cap) -> ColumnSpan? {
         let count = Int(columns[row])
         let (south, north) = latitudes(ofRow: row)
-        guard let halfWidth = Self.longitudeHalfWidth(
-            southDegrees: south, northDegrees: north,
-            centerLatitude: origin.latitude * .pi / 180, angle: angle
-        ) else { return nil }
+        guard let halfWidth = cap.longitudeHalfWidth(south: south * .pi / 180, north: north * .pi / 180) else { return nil }
         if halfWidth >= 180 || count == 1 { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
-        let lon = origin.longitude + 180
+        let lon = cap.longitude + 180
         let lower = Int(((lon - halfWidth) / 360 * Double(count)).rounded(.down))
         let upper = Int(((lon + halfWidth) / 360 * Double(count)).rounded(.down))
         if upper - lower + 1 >= count { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
         return ColumnSpan(lower: lower, upper: upper, count: count)
     }
 
-    /// The largest longitude difference, in degrees, between the centre and any point
-    /// of the latitude band `south…north` that lies within `angle` of the centre;
-    /// 180 or more when the whole band may be within reach; `nil` when none of it is.
-    /// Slightly generous, so rounding never loses a cell.
-    static func longitudeHalfWidth(southDegrees: Double, northDegrees: Double, centerLatitude φ0: Double, angle: Double) -> Double? {
-        let δ = angle * (1 + 1e-9) + 1e-12
-        let south = southDegrees * .pi / 180, north = northDegrees * .pi / 180
-        let lower = Swift.max(south, φ0 - δ), upper = Swift.min(north, φ0 + δ)
-        guard lower <= upper else { return nil }
-        // The whole parallel is within reach from the latitude where the point on
-        // the opposite meridian is: π − φ0 − φ ≤ δ (north), or symmetric (south).
-        if upper >= .pi - φ0 - δ || lower <= -.pi - φ0 + δ { return 180 }
-        let cosδ = cos(δ), sinφ0 = sin(φ0), cosφ0 = cos(φ0)
-        if cosφ0 < 1e-12 { return 180 }
-        func halfWidth(at φ: Double) -> Double {
+    /// A disc on the sphere — every point within `angle` radians of a centre — with
+    /// the values each row's span reuses, and the width at the last row edge asked
+    /// for: rows are visited south to north, so each edge is computed once.
+    struct Cap {
+        /// Centre longitude, degrees.
+        let longitude: Double
+        let φ0: Double
+        let δ: Double
+        let cosδ: Double
+        let sinφ0: Double
+        let cosφ0: Double
+        /// Where the circle's meridian tangents touch, if they do.
+        let φt: Double?
+        private var lastEdge = (φ: Double.nan, width: 0.0)
+
+        init(origin: GeoPoint, angle: Double) {
+            longitude = origin.longitude
+            φ0 = origin.latitude * .pi / 180
+            δ = angle * (1 + 1e-9) + 1e-12
+            cosδ = cos(δ)
+            sinφ0 = sin(φ0)
+            cosφ0 = cos(φ0)
+            let tangent = sinφ0 / cosδ
+            φt = abs(tangent) < 1 ? asin(tangent) : nil
+        }
+
+        /// Half the longitude extent, in degrees, of the circle at latitude `φ`.
+        private func width(at φ: Double) -> Double {
             let cosφ = cos(φ)
             if cosφ < 1e-12 { return 180 }
             let c = (cosδ - sinφ0 * sin(φ)) / (cosφ0 * cosφ)
@@ -107,15 +117,31 @@ struct GridLayout: Sendable {
             if c >= 1 { return 0 }
             return acos(c) * 180 / .pi
         }
-        var widest = Swift.max(halfWidth(at: lower), halfWidth(at: upper))
-        // Inside the band the extent peaks where the circle's meridian tangents touch.
-        let tangent = sinφ0 / cosδ
-        if abs(tangent) < 1 {
-            let φt = asin(tangent)
-            if φt > lower && φt < upper { widest = Swift.max(widest, halfWidth(at: φt)) }
+
+        private mutating func edgeWidth(at φ: Double) -> Double {
+            if φ == lastEdge.φ { return lastEdge.width }
+            let width = width(at: φ)
+            lastEdge = (φ, width)
+            return width
         }
-        // Absolute slack of ~1e-9 degree covers acos' rounding near its flat ends.
-        return widest * (1 + 1e-9) + 1e-7
+
+        /// The largest longitude difference, in degrees, between the centre and any
+        /// point of the latitude band `south…north` (radians) within the cap; 180 or
+        /// more when the whole band may be within reach; `nil` when none of it is.
+        /// Slightly generous, so rounding never loses a cell.
+        mutating func longitudeHalfWidth(south: Double, north: Double) -> Double? {
+            let lower = Swift.max(south, φ0 - δ), upper = Swift.min(north, φ0 + δ)
+            guard lower <= upper else { return nil }
+            // The whole parallel is within reach from the latitude where the point on
+            // the opposite meridian is: π − φ0 − φ ≤ δ (north), or symmetric (south).
+            if upper >= .pi - φ0 - δ || lower <= -.pi - φ0 + δ { return 180 }
+            if cosφ0 < 1e-12 { return 180 }
+            var widest = Swift.max(edgeWidth(at: lower), edgeWidth(at: upper))
+            // Inside the band the extent peaks where the circle's meridian tangents touch.
+            if let φt, φt > lower && φt < upper { widest = Swift.max(widest, width(at: φt)) }
+            // Absolute slack of ~1e-9 degree covers acos' rounding near its flat ends.
+            return widest * (1 + 1e-9) + 1e-7
+        }
     }
 
     /// The rows that may hold points within `angle` radians of `origin`.

@@ -63,8 +63,77 @@ struct BestSet {
         }
     }
 
+    /// The kept candidates as hits, nearest first, ties by key.
     func sorted() -> [GeoHit] {
-        items.sorted(by: Found.before).map(\.hit)
+        if items.count < 128 {
+            // Sort small (distance, index) pairs rather than whole candidates.
+            let items = self.items
+            var order = items.indices.map { (distance: items[$0].distance, index: $0) }
+            order.sort { $0.distance != $1.distance ? $0.distance < $1.distance : items[$0.index].key < items[$1.index].key }
+            return order.map { items[$0.index].hit }
+        }
+        return DistanceOrder.indices(of: items).map { items[Int($0)].hit }
+    }
+}
+
+/// Orders many candidates in linear time, for "everything within R" answers that
+/// hold thousands of hits: a comparison sort of 48-byte candidates cost more than
+/// the scan that found them.
+enum DistanceOrder {
+    /// The indices of `items` by distance, then key.
+    ///
+    /// A least-significant-digit radix sort of the distances' bit patterns (for
+    /// non-negative doubles the pattern orders as the value does), one byte per
+    /// pass, skipping the bytes every distance shares; equal distances, rare, are
+    /// then ordered by key.
+    static func indices(of items: [Found]) -> [UInt32] {
+        let n = items.count
+        var keys = items.map(\.distance.bitPattern)
+        var order = (0..<UInt32(n)).map { $0 }
+        var counts = [Int](repeating: 0, count: 8 * 256)
+        counts.withUnsafeMutableBufferPointer { counts in
+            for key in keys {
+                for byte in 0..<8 { counts[byte << 8 | Int(truncatingIfNeeded: key >> (byte << 3)) & 0xFF] += 1 }
+            }
+        }
+        var spareKeys = keys, spareOrder = order
+        var offsets = [Int](repeating: 0, count: 256)
+        for byte in 0..<8 {
+            let shift = UInt64(byte << 3)
+            guard counts[byte << 8 | Int(truncatingIfNeeded: keys[0] >> shift) & 0xFF] != n else { continue }
+            var running = 0
+            for digit in 0..<256 {
+                offsets[digit] = running
+                running += counts[byte << 8 | digit]
+            }
+            keys.withUnsafeBufferPointer { keys in
+                order.withUnsafeBufferPointer { order in
+                    spareKeys.withUnsafeMutableBufferPointer { toKeys in
+                        spareOrder.withUnsafeMutableBufferPointer { toOrder in
+                            offsets.withUnsafeMutableBufferPointer { offsets in
+                                for i in 0..<n {
+                                    let digit = Int(truncatingIfNeeded: keys[i] >> shift) & 0xFF
+                                    let slot = offsets[digit]
+                                    toKeys[slot] = keys[i]
+                                    toOrder[slot] = order[i]
+                                    offsets[digit] = slot + 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&keys, &spareKeys)
+            swap(&order, &spareOrder)
+        }
+        var start = 0
+        while start < n {
+            var end = start + 1
+            while end < n && keys[end] == keys[start] { end += 1 }
+            if end - start > 1 { order[start..<end].sort { items[Int($0)].key < items[Int($1)].key } }
+            start = end
+        }
+        return order
     }
 }
 
@@ -102,13 +171,22 @@ struct GridScan {
         let lastKey = GridLayout.key(row: row, column: last)
         let removed = delta.removed.count > 0
         var (cell, end) = base.cells(row: row, from: first)
-        while cell < end && base.cellKeys[cell] <= lastKey {
-            stats.cells += 1
-            for p in Int(base.cellStarts[cell])..<Int(base.cellStarts[cell + 1]) {
-                if removed && delta.removed.contains(p) { continue }
-                test(&self, base.records[p], base.keys[p])
+        // Buffer pointers: no retain, release or bounds check per candidate.
+        base.records.withUnsafeBufferPointer { records in
+            base.keys.withUnsafeBufferPointer { keys in
+                base.cellKeys.withUnsafeBufferPointer { cellKeys in
+                    base.cellStarts.withUnsafeBufferPointer { cellStarts in
+                        while cell < end && cellKeys[cell] <= lastKey {
+                            stats.cells += 1
+                            for p in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                                if removed && delta.removed.contains(p) { continue }
+                                test(&self, records[p], keys[p])
+                            }
+                            cell += 1
+                        }
+                    }
+                }
             }
-            cell += 1
         }
         if !delta.entries.isEmpty {
             var i = delta.firstIndex(atOrAfter: GridLayout.key(row: row, column: first))
@@ -148,8 +226,9 @@ struct RadiusSearch {
         while true {
             scan.stats.steps += 1
             let angle = Swift.min(step / GeoMath.earthRadius, .pi)
+            var cap = GridLayout.Cap(origin: origin, angle: angle)
             for row in layout.rowRange(origin: origin, angle: angle) {
-                guard let span = layout.columnSpan(row: row, origin: origin, angle: angle) else { continue }
+                guard let span = layout.columnSpan(row: row, cap: &cap) else { continue }
                 let slot = row - rows.lowerBound
                 if let seen = visited[slot] {
                     if seen.coversRow { continue }
@@ -175,8 +254,17 @@ struct RadiusSearch {
                 visited[slot] = span
             }
             if step >= radius { return }
-            if scan.best.isFull && scan.best.worstDistance <= step { return }
-            step = Swift.min(radius, step * 1.6)
+            let found = scan.best.items.count
+            if scan.best.isFull {
+                // The k-th distance so far bounds the answer: one more step settles it.
+                if scan.best.worstDistance <= step { return }
+                step = Swift.min(radius, scan.best.worstDistance)
+            } else {
+                // Guess the radius that holds k from the density seen so far, so a
+                // sparse region takes a few steps rather than a dozen.
+                let guess = found == 0 ? step * 8 : step * (Double(scan.best.limit) / Double(found)).squareRoot() * 1.1
+                step = Swift.min(radius, Swift.max(step * 1.6, guess))
+            }
         }
     }
 

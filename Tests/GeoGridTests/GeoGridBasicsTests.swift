@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import GeoGrid
 
 @Suite("GeoGrid basics")
@@ -15,6 +16,20 @@ struct GeoGridBasicsTests {
         #expect(abs(GeoMath.distance(east, west) - 22_239.0) < 1)
         #expect(GeoMath.distance(paris, paris) == 0)
         #expect(GeoMath.distance(paris, london) == GeoMath.distance(london, paris))
+    }
+
+    @Test("the series for small angles agree with libm to an ulp")
+    func smallAngleSeries() {
+        var rng = SeededGenerator(seed: 7)
+        for _ in 0..<200_000 {
+            // Spread over every magnitude below and around the series' threshold.
+            let x = Double.random(in: 0.5...1, using: &rng) * pow(10, -Double.random(in: 0...9, using: &rng)) * 0.02
+            let signed = Bool.random(using: &rng) ? x : -x
+            #expect(abs(GeoMath.sine(signed) - sin(signed)) <= signed.ulp, "sine(\(signed))")
+            #expect(abs(GeoMath.arcsine(x) - asin(x)) <= x.ulp, "arcsine(\(x))")
+        }
+        #expect(GeoMath.sine(0) == 0 && GeoMath.arcsine(0) == 0)
+        #expect(GeoMath.sine(-0.003) == -GeoMath.sine(0.003))
     }
 
     @Test("points are validated and rounded to 1e-7 degree")
