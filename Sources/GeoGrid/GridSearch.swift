@@ -4,37 +4,45 @@ struct Found {
     var key: GeoKey
     var record: Record
 
-    @inline(__always) static func before(_ a: Found, _ b: Found) -> Bool {
-        a.distance < b.distance || (a.distance == b.distance && a.key < b.key)
-    }
-
     var hit: GeoHit {
         GeoHit(entry: GeoEntry(key: key, point: record.point, tags: record.tags), distance: distance)
     }
 }
 
 /// The best `limit` candidates seen so far: everything when there is no limit,
-/// otherwise a max-heap whose top is the worst of the kept ones.
+/// otherwise kept in slots of `items` ordered by a max-heap of small
+/// (distance, slot) pairs whose top is the worst kept one — sifting moves 16
+/// bytes, not 48-byte candidates.
 struct BestSet {
     let limit: Int
     private(set) var items: [Found] = []
+    private var heap: [(distance: Double, slot: Int)] = []
 
     init(limit: Int) {
         self.limit = limit
-        if limit < 4096 { items.reserveCapacity(limit) }
+        if limit < 4096 {
+            items.reserveCapacity(limit)
+            heap.reserveCapacity(limit)
+        }
     }
 
     var isFull: Bool { items.count >= limit }
     /// The distance a new candidate must beat once the set is full.
-    var worstDistance: Double { items.isEmpty ? .infinity : items[0].distance }
+    var worstDistance: Double { heap.isEmpty ? .infinity : heap[0].distance }
+
+    @inline(__always) private func before(_ a: (distance: Double, slot: Int), _ b: (distance: Double, slot: Int)) -> Bool {
+        a.distance < b.distance || (a.distance == b.distance && items[a.slot].key < items[b.slot].key)
+    }
 
     @inline(__always) mutating func offer(_ found: Found) {
         if limit == .max { items.append(found); return }
         if items.count < limit {
+            heap.append((found.distance, items.count))
             items.append(found)
-            siftUp(items.count - 1)
-        } else if Found.before(found, items[0]) {
-            items[0] = found
+            siftUp(heap.count - 1)
+        } else if found.distance < heap[0].distance || (found.distance == heap[0].distance && found.key < items[heap[0].slot].key) {
+            items[heap[0].slot] = found
+            heap[0].distance = found.distance
             siftDown(0)
         }
     }
@@ -43,22 +51,22 @@ struct BestSet {
         var child = start
         while child > 0 {
             let parent = (child - 1) >> 1
-            guard Found.before(items[parent], items[child]) else { return }
-            items.swapAt(parent, child)
+            guard before(heap[parent], heap[child]) else { return }
+            heap.swapAt(parent, child)
             child = parent
         }
     }
 
     private mutating func siftDown(_ start: Int) {
         var parent = start
-        let n = items.count
+        let n = heap.count
         while true {
             let left = 2 * parent + 1
             guard left < n else { return }
             var largest = left
-            if left + 1 < n && Found.before(items[left], items[left + 1]) { largest = left + 1 }
-            guard Found.before(items[parent], items[largest]) else { return }
-            items.swapAt(parent, largest)
+            if left + 1 < n && before(heap[left], heap[left + 1]) { largest = left + 1 }
+            guard before(heap[parent], heap[largest]) else { return }
+            heap.swapAt(parent, largest)
             parent = largest
         }
     }
@@ -222,7 +230,21 @@ struct RadiusSearch {
         var visited = [ColumnSpan?](repeating: nil, count: rows.count)
         let bound = GeoMath.haversineBound(forRadius: radius)
         let latitudeSlackE7 = Int64((maxAngle * 180 / .pi * (1 + 1e-9) + 1e-7) * 1e7) + 1
-        var step = scan.best.limit == .max ? radius : Swift.min(radius, Swift.max(layout.cellSize, (scan.cursor?.distance ?? 0) + layout.cellSize))
+        var step = radius
+        if scan.best.limit != .max {
+            if let cursor = scan.cursor {
+                step = Swift.min(radius, cursor.distance + layout.cellSize)
+            } else {
+                // First disc: the one that would hold k at the density of the
+                // centre's cell (often one more step settles the answer); one cell
+                // when that cell is empty. Every step costs its rows and cells, so
+                // a good first guess matters more than a generous one.
+                let sample = scan.snapshot.base.count(inCellOf: origin)
+                let guess = sample == 0 ? layout.cellSize
+                    : (Double(scan.best.limit) * layout.cellSize * layout.cellSize / (.pi * Double(sample))).squareRoot()
+                step = Swift.min(radius, Swift.max(layout.cellSize / 2, guess))
+            }
+        }
         while true {
             scan.stats.steps += 1
             let angle = Swift.min(step / GeoMath.earthRadius, .pi)
@@ -262,7 +284,7 @@ struct RadiusSearch {
             } else {
                 // Guess the radius that holds k from the density seen so far, so a
                 // sparse region takes a few steps rather than a dozen.
-                let guess = found == 0 ? step * 8 : step * (Double(scan.best.limit) / Double(found)).squareRoot() * 1.1
+                let guess = found == 0 ? step * 8 : step * (Double(scan.best.limit) / Double(found)).squareRoot() * 1.3
                 step = Swift.min(radius, Swift.max(step * 1.6, guess))
             }
         }

@@ -104,6 +104,16 @@ final class GridBase: Sendable {
         return (lo, end)
     }
 
+    /// How many entries the cell holding `point` had at the last compaction: a
+    /// cheap sample of the density around a query's centre.
+    func count(inCellOf point: GeoPoint) -> Int {
+        let key = layout.cellKey(of: point)
+        let row = GridLayout.row(ofKey: key)
+        let (cell, end) = cells(row: row, from: layout.column(longitude: point.longitude, row: row))
+        guard cell < end && cellKeys[cell] == key else { return 0 }
+        return Int(cellStarts[cell + 1] - cellStarts[cell])
+    }
+
     /// Memory held by this base, in bytes.
     var bytes: Int {
         records.capacity * MemoryLayout<Record>.stride + keys.capacity * MemoryLayout<GeoKey>.stride
