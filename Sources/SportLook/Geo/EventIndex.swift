@@ -55,14 +55,16 @@ final class EventIndex: Sendable {
         var entries: [GeoEntry] = []
         var cards: [UUID: Card] = [:]
         var newest = Date.distantPast
-        var after: UUID?
+        var after: (endsAt: Date, id: UUID)?
         while true {
+            // Keyset pages in the order of the events_live index (status, ends_at, id):
+            // each page is a range read, never a sort of every live event.
             let page: [Event] = try await database.read { [after] sql in
-                let from: SQLQueryString = after.map { "AND e.id > \(bind: $0)" } ?? ""
+                let from: SQLQueryString = after.map { "AND (e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
                 return try await sql.raw("""
                     SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from)
                     WHERE e.status = 'active' AND e.ends_at > \(bind: now) \(from)
-                    ORDER BY e.id LIMIT 5000
+                    ORDER BY e.ends_at, e.id LIMIT 5000
                     """).all().map(EventStore.decode)
             }
             for event in page {
@@ -71,7 +73,7 @@ final class EventIndex: Sendable {
                 newest = max(newest, event.updatedAt)
             }
             guard page.count == 5000, let last = page.last else { break }
-            after = last.id
+            after = (last.endsAt, last.id)
         }
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
@@ -83,7 +85,7 @@ final class EventIndex: Sendable {
         for (event, at) in backlog { apply(event, now: at) }
         warm.store(true, ordering: .releasing)
         logger.info("event index warm", metadata: [
-            "events": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
+            "events": "\(cards.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
         ])
     }
 
