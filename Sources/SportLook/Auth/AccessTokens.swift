@@ -16,7 +16,7 @@ enum AccessToken {
 
     /// What the database stores for a token: its SHA-256, in hex.
     static func digest(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 
     /// Whether a string can be a token at all (43 base64url characters).
@@ -124,5 +124,20 @@ struct TokenUseFlusher: Service {
             }
         }
         await tokens.flush()
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Lower-case hexadecimal, two digits a byte (a token digest is computed per
+    /// request: `String(format:)` cost more than the hash).
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

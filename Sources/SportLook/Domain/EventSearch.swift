@@ -16,13 +16,12 @@ struct EventSearch: Sendable {
     var cardsFromDatabase = false
 
     /// The JSON bodies of the events among `ids` that are still live, from the chosen source.
-    private func liveCards(_ ids: [UUID], now: Date) async throws -> [UUID: [UInt8]] {
-        guard cardsFromDatabase else { return index.cards(ids, now: now).mapValues(\.json) }
-        guard !ids.isEmpty else { return [:] }
+    /// Each id's event JSON in the order asked, nil for an event no longer live.
+    private func liveCards(_ ids: [UUID], now: Date) async throws -> [[UInt8]?] {
+        guard cardsFromDatabase else { return index.cards(ids, now: now) }
+        guard !ids.isEmpty else { return [] }
         let events = try await database.read { sql in try await EventStore(database: database).events(ids, on: sql) }
-        var out: [UUID: [UInt8]] = [:]
-        for (id, event) in events where event.isOpen(at: now) { out[id] = EventJSON.body(event, sports: sports) }
-        return out
+        return ids.map { id in events[id].flatMap { $0.isOpen(at: now) ? EventJSON.body($0, sports: sports) : nil } }
     }
 
     struct Filters: Sendable, Hashable {
@@ -107,9 +106,9 @@ struct EventSearch: Sendable {
             case .box(let box): hits = index.grid.search(in: box, filter: filter, after: after, limit: need + 1)
             }
             let cards = try await liveCards(hits.prefix(need).map { UUID(geoKey: $0.entry.key) }, now: now)
-            for hit in hits.prefix(need) {
+            for (hit, card) in zip(hits.prefix(need), cards) {
                 after = hit.cursor
-                if let card = cards[UUID(geoKey: hit.entry.key)] { page.append((hit, card)) }
+                if let card { page.append((hit, card)) }
             }
             if hits.count <= need { break }
             if page.count == limit { more = true; break }

@@ -114,13 +114,13 @@ final class EventIndex: Sendable {
     /// The newest update applied, to re-read what may have been missed.
     var newestUpdate: Date { state.withLock { $0.newestUpdate } }
 
-    /// The cards of `ids` that are still live at `now`.
-    func cards(_ ids: [UUID], now: Date) -> [UUID: Card] {
+    /// The JSON of each id's card, in the order asked; nil for an event no longer live at `now`.
+    func cards(_ ids: [UUID], now: Date) -> [[UInt8]?] {
         state.withLock { s in
-            var out: [UUID: Card] = [:]
-            out.reserveCapacity(ids.count)
-            for id in ids { if let card = s.cards[id], card.endsAt > now { out[id] = card } }
-            return out
+            ids.map { id in
+                guard let card = s.cards[id], card.endsAt > now else { return nil }
+                return card.json
+            }
         }
     }
 

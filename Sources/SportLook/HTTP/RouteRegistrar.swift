@@ -109,8 +109,17 @@ protocol CursorCodable {
 
 enum OpaqueCursor {
     static func encode(_ fields: [String]) -> String {
-        Data(fields.joined(separator: "\u{1F}").utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        // base64url without padding, mapped byte by byte (a page of results makes one).
+        var out: [UInt8] = []
+        for byte in Data(fields.joined(separator: "\u{1F}").utf8).base64EncodedData() {
+            switch byte {
+            case UInt8(ascii: "+"): out.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func decode(_ text: String, count: Int) -> [String]? {

@@ -35,7 +35,7 @@ struct PushGateway: Sendable {
     }
 
     static func signature(of body: [UInt8], secret: [UInt8]) -> String {
-        "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: secret)).map { String(format: "%02x", $0) }.joined()
+        "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: secret)).hexString
     }
 
     static func body(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) -> [UInt8] {

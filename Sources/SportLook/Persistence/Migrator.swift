@@ -53,7 +53,7 @@ public struct Migrator: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             return Migration(
                 version: version, name: String(parts[1]), statements: splitStatements(text),
-                checksum: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+                checksum: SHA256.hash(data: data).hexString
             )
         }
     }
