@@ -5,7 +5,7 @@ import SportLook
 struct SportLookBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook-bench",
-        abstract: "SportLook's benchmark harness (see Benchmarks/README.md and BENCHMARKS.md).",
+        abstract: "SportLook's benchmark harness (see BENCHMARKS.md).",
         subcommands: [GeoBench.self, JobsBench.self, ChatBench.self, SoakBench.self, OutageBench.self, LoginBench.self, Centres.self]
     )
 }

@@ -14,7 +14,7 @@ struct LoginBench: AsyncParsableCommand {
         let process = try server.start(["BCRYPT_COST": String(cost)])
         defer { process.terminate() }
         let api = server.client
-        _ = try await api.waitUntilReady()
+        _ = try await api.waitUntilReady(of: process)
         let email = "login-bench@bench.example", password = "benchmark password"
         let registered = try await api.call("POST", "/v1/auth/register", json: ["name": "Login", "email": email, "password": password])
         guard let token = registered.object["access_token"] as? String else { throw BenchError("register: \(registered.status)") }

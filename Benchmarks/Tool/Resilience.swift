@@ -50,7 +50,7 @@ struct SoakBench: AsyncParsableCommand {
         let process = try server.start(["JOB_WORKERS": "1"])
         defer { process.terminate() }
         let api = server.client
-        _ = try await api.waitUntilReady()
+        _ = try await api.waitUntilReady(of: process)
         let tally = Tally()
         let world = try await MixedWorld.make(api, port: server.port, people: 60, events: 30, sockets: 30, tally: tally)
         print("world ready; soaking for \(duration) s at \(rate) requests/s")
@@ -96,6 +96,7 @@ struct SoakBench: AsyncParsableCommand {
         let counts = tally.snapshot
         print("memory (s, MB): " + memory.map { "\($0.0):\(String(format: "%.0f", $0.1))" }.joined(separator: " "))
         print("| \(duration) s | \(n) requests (\(counts["2xx"] ?? 0) 2xx, \(counts["4xx"] ?? 0) 4xx, \(counts["5xx"] ?? 0) 5xx) | \(counts["frames delivered"] ?? 0) chat frames, \(counts["error frames"] ?? 0) error frames | \(String(format: "%.0f", minuteTwo)) MB at 2:00 | \(String(format: "%.0f", end)) MB at the end | \(String(format: "%+.1f", (end - minuteTwo) / max(1, minuteTwo) * 100)) % |")
+        fflush(nil)
         for socket in world.sockets { socket.close() }
     }
 }
@@ -126,7 +127,7 @@ struct OutageBench: AsyncParsableCommand {
         let process = try server.start(["JOB_WORKERS": "2", "DATABASE_TIMEOUT": "3s"])
         defer { process.terminate() }
         let api = server.client
-        _ = try await api.waitUntilReady()
+        _ = try await api.waitUntilReady(of: process)
         let tally = Tally()
         let world = try await MixedWorld.make(api, port: server.port, people: 20, events: 10, sockets: 10, tally: tally)
         let record = Record()
@@ -139,11 +140,11 @@ struct OutageBench: AsyncParsableCommand {
             // The outage itself.
             group.addTask {
                 try await Task.sleep(for: .seconds(before))
-                _ = try Spawned.shell(stopCommand)
+                _ = try await Spawned.shell(stopCommand)
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(before + down))
-                _ = try Spawned.shell(startCommand)
+                _ = try await Spawned.shell(startCommand)
             }
             // Probes, every 250 ms.
             group.addTask {
@@ -235,6 +236,7 @@ struct OutageBench: AsyncParsableCommand {
         let acceptedCount = accepted.messages.withLock { $0.values.reduce(0) { $0 + $1.count } }
         print("during the outage: \(statuses); slowest answer \(formatLatency(slowest))")
         print("| \(down) s down | \(during.count) requests during: \(statuses) | slowest \(formatLatency(slowest)) | /health \(health.allSatisfy { $0.status == 200 } ? "200 throughout" : "NOT always 200") | /ready 503 during: \(ready.contains { $0.at > stopAt + 1 && $0.at < startAt && $0.status == 503 } ? "yes" : "no"), 200 again \(readyBack.map { String(format: "%.1f s", $0) } ?? "never") after restart | \(acceptedCount) messages accepted, \(missing) missing | \(accepted.invitations.withLock { $0 }) invitations accepted, \(deliveredJobs) notifications delivered, \(pendingJobs) jobs left | \(after500) other 5xx |")
+        fflush(nil)
         for socket in world.sockets { socket.close() }
     }
 }

@@ -40,10 +40,12 @@ struct Client: Sendable {
         return (token, id)
     }
 
-    func waitUntilReady(timeout: Duration = .seconds(600)) async throws -> Duration {
+    /// Waits for `/ready`; fails at once if `process` (the server) exits meanwhile.
+    func waitUntilReady(of process: Spawned, timeout: Duration = .seconds(600)) async throws -> Duration {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < timeout {
             if let reply = try? await call("GET", "/ready", timeout: .seconds(5)), reply.status == 200 { return ContinuousClock.now - start }
+            if process.hasExited { throw BenchError("the server exited before it was ready: see its log") }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BenchError("server not ready after \(timeout)")
@@ -72,18 +74,38 @@ final class Spawned: Sendable {
         self.pid = pid
     }
 
-    /// Runs a shell command to completion.
+    /// Runs a shell command to completion, waiting on a thread of its own: a
+    /// blocking `waitpid` on one of the few threads of Swift's cooperative pool
+    /// would stall the load and the probes that must keep running meanwhile.
     @discardableResult
-    static func shell(_ command: String) throws -> Int32 {
+    static func shell(_ command: String) async throws -> Int32 {
         let process = try Spawned(["/bin/sh", "-c", command], log: "/dev/null")
-        var status: Int32 = 0
-        waitpid(process.pid, &status, 0)
-        return status
+        return await withCheckedContinuation { continuation in
+            Thread {
+                var status: Int32 = 0
+                waitpid(process.pid, &status, 0)
+                continuation.resume(returning: status)
+            }.start()
+        }
     }
 
+    /// Whether the process has ended (reaps it if so).
+    var hasExited: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid
+    }
+
+    /// SIGTERM, then up to 30 s for a graceful exit; SIGKILL after that (and says so).
     func terminate() {
         kill(pid, SIGTERM)
         var status: Int32 = 0
+        for _ in 0..<300 {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(100_000)
+        }
+        FileHandle.standardError.write(Data("the server did not exit within 30 s of SIGTERM: killed\n".utf8))
+        print("NOTE: the server did not exit within 30 s of SIGTERM")
+        kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 import SportLook
 
 @main
@@ -60,7 +62,12 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         logger.info("SportLook listening", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
-        try await application.runService()
+        // SIGTERM/SIGINT start a graceful shutdown; whatever has not stopped 20 s
+        // later is cancelled, so a wedged dependency cannot keep the process alive.
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(20)
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 }
 

@@ -66,28 +66,36 @@ struct InvitationService: Sendable {
             if try await Self.blocked(between: inviter, and: invitees, on: sql) {
                 throw APIError.forbidden("You cannot invite someone who blocked you or whom you blocked.")
             }
-            var out: [Invitation] = []
-            for invitee in invitees {
-                if try await store.attendance(event: eventID, user: invitee, on: sql) != nil {
-                    throw APIError.conflict("already_attending", "\(names[invitee] ?? "Someone") already attends this event.")
-                }
-                if let pending = try await sql.raw("""
-                    SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-                    WHERE i.event_id = \(bind: eventID) AND i.invitee_id = \(bind: invitee) AND i.status = 'pending'
-                    """).first() {
-                    out.append(try Self.decode(pending))
-                    continue
-                }
-                let invitation = Invitation(
-                    id: UUID(), eventID: eventID, inviter: UserSummary(id: inviter, name: names[inviter] ?? ""),
+            // A set of queries for the whole list, not four per invitee.
+            let attending = Set(try await sql.raw("""
+                SELECT user_id FROM attendances WHERE event_id = \(bind: eventID) AND user_id IN \(BindList(values: invitees))
+                """).all().map { try $0.value("user_id") as UUID })
+            if let first = invitees.first(where: attending.contains) {
+                throw APIError.conflict("already_attending", "\(names[first] ?? "Someone") already attends this event.")
+            }
+            var pending: [UUID: Invitation] = [:]
+            for row in try await sql.raw("""
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                WHERE i.event_id = \(bind: eventID) AND i.invitee_id IN \(BindList(values: invitees)) AND i.status = 'pending'
+                """).all() {
+                let invitation = try Self.decode(row)
+                pending[invitation.invitee.id] = invitation
+            }
+            let inviterSummary = UserSummary(id: inviter, name: names[inviter] ?? "")
+            let out = invitees.map { invitee in
+                pending[invitee] ?? Invitation(
+                    id: UUID(), eventID: eventID, inviter: inviterSummary,
                     invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
                 )
-                try await sql.raw("""
-                    INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at)
-                    VALUES (\(bind: invitation.id), \(bind: eventID), \(bind: inviter), \(bind: invitee), 'pending', \(bind: now))
-                    """).run()
-                try await notifier.invitation(id: invitation.id, event: event, inviter: invitation.inviter, invitee: invitee, at: now, on: sql, effects: &effects)
-                out.append(invitation)
+            }
+            let created = out.filter { pending[$0.invitee.id] == nil }
+            if !created.isEmpty {
+                var insert: SQLQueryString = "INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at) VALUES "
+                for (i, invitation) in created.enumerated() {
+                    insert += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: invitation.id), \(bind: eventID), \(bind: inviter), \(bind: invitation.invitee.id), 'pending', \(bind: now))"
+                }
+                try await sql.raw(insert).run()
+                try await notifier.invitations(created, event: event, at: now, on: sql, effects: &effects)
             }
             return out
         }

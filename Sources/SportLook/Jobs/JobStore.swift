@@ -27,15 +27,24 @@ struct JobStore: Sendable {
     /// Queues a notification; a job with the same dedupe key is not queued twice.
     @discardableResult
     func enqueue(_ message: NotificationMessage, dedupeKey: String, delay: TimeInterval = 0, on sql: any SQLDatabase) async throws -> Bool {
+        try await enqueue([(message, dedupeKey)], delay: delay, on: sql) == 1
+    }
+
+    /// Queues many notifications in one statement; returns how many were new.
+    @discardableResult
+    func enqueue(_ messages: [(message: NotificationMessage, dedupeKey: String)], delay: TimeInterval = 0, on sql: any SQLDatabase) async throws -> Int {
+        guard !messages.isEmpty else { return 0 }
         let now = clock.now()
-        let rows = try await sql.raw("""
-            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
-            VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(delay)), \(bind: now))
-            ON CONFLICT (dedupe_key) DO NOTHING
-            RETURNING id
-            """).all()
-        if !rows.isEmpty { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", message.kind)]).increment() }
-        return !rows.isEmpty
+        var insert: SQLQueryString = "INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at) VALUES "
+        for (i, (message, dedupeKey)) in messages.enumerated() {
+            insert += """
+                \(unsafeRaw: i == 0 ? "" : ", ")(\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(delay)), \(bind: now))
+                """
+        }
+        insert += " ON CONFLICT (dedupe_key) DO NOTHING RETURNING kind"
+        let rows = try await sql.raw(insert).all()
+        for row in rows { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", try row.value("kind") as String)]).increment() }
+        return rows.count
     }
 
     /// Queues a notification that collapses with others of the same key: while a

@@ -39,13 +39,15 @@ struct Notifier: Sendable {
         }
     }
 
-    func invitation(id: UUID, event: Event, inviter: UserSummary, invitee: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
-        let message = NotificationMessage(
-            to: invitee, .invitation, title: "Invitation: \(event.title)", body: "\(inviter.name) invites you to \(event.title).",
-            data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
-                   "inviter": .person(inviter.id, inviter.name), "starts_at": .string(RFC3339.format(event.startsAt))]
-        )
-        try await jobs.enqueue(message, dedupeKey: "invitation:\(id.lowercased)", on: sql)
+    func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        let messages = invitations.map { invitation in
+            (NotificationMessage(
+                to: invitation.invitee.id, .invitation, title: "Invitation: \(event.title)", body: "\(invitation.inviter.name) invites you to \(event.title).",
+                data: ["invitation_id": .id(invitation.id), "event_id": .id(event.id), "event_title": .string(event.title),
+                       "inviter": .person(invitation.inviter.id, invitation.inviter.name), "starts_at": .string(RFC3339.format(event.startsAt))]
+            ), "invitation:\(invitation.id.lowercased)")
+        }
+        try await jobs.enqueue(messages, on: sql)
         effects.jobs = true
     }
 

@@ -150,27 +150,55 @@ public final class Database: Sendable {
         case .sqlite(let store): await store.close()
         case .postgres(_, let runner):
             runner.cancel()
-            await runner.value
+            // The pool closes its connections; give it a few seconds, not for ever.
+            if !(await waitAtMost(.seconds(5), for: runner)) {
+                logger.warning("the PostgreSQL pool did not close within 5 s; leaving it")
+            }
         }
     }
 
     private func bounded<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
         let timeout = self.timeout
-        return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            do {
-                guard let first = try await group.next(), let value = first else {
-                    throw DatabaseUnavailable(reason: "no answer within \(timeout)")
+        // Not a task group: a group waits for all its children, and an operation
+        // stuck on a database that went away (a connection attempt, a transaction
+        // that must not be cancelled half way) would hold the caller with it. Here
+        // the caller leaves at the deadline; the operation finishes on its own.
+        let outcome = Mutex<(resumed: Bool, work: Task<Void, Never>?, timer: Task<Void, Never>?)>((false, nil, nil))
+        let result: Result<R, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let finish: @Sendable (Result<R, any Error>) -> Void = { result in
+                    let tasks = outcome.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?)? in
+                        guard !state.resumed else { return nil }
+                        state.resumed = true
+                        return (state.work, state.timer)
+                    }
+                    guard let tasks else { return }
+                    tasks.1?.cancel()
+                    if case .failure = result { tasks.0?.cancel() }
+                    continuation.resume(returning: result)
                 }
-                return value
-            } catch let error where Self.isConnectivityFailure(error) {
-                throw DatabaseUnavailable(reason: String(describing: error))
+                let work = Task {
+                    do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { finish(.failure(DatabaseUnavailable(reason: "no answer within \(timeout)"))) }
+                }
+                let done = outcome.withLock { state in
+                    state.work = work
+                    state.timer = timer
+                    return state.resumed
+                }
+                if done { timer.cancel() }
             }
+        } onCancel: {
+            let work = outcome.withLock { $0.work }
+            work?.cancel()
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error) where Self.isConnectivityFailure(error): throw DatabaseUnavailable(reason: String(describing: error))
+        case .failure(let error): throw error
         }
     }
 
@@ -257,5 +285,24 @@ final class SQLiteStore: Sendable {
     func close() async {
         for connection in readers + [writer] { try? await connection.close().get() }
         try? await threadPool.shutdownGracefully()
+    }
+}
+
+/// Waits for `task` at most `limit` (without waiting for it to notice anything);
+/// `true` if it finished in time.
+func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async -> Bool {
+    let resumed = Mutex(false)
+    return await withCheckedContinuation { continuation in
+        let finish: @Sendable (Bool) -> Void = { finished in
+            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: finished) }
+        }
+        Task {
+            await task.value
+            finish(true)
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            finish(false)
+        }
     }
 }

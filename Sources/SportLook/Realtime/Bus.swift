@@ -141,25 +141,67 @@ public final class Bus: Service, Sendable {
             while !Task.isCancelled {
                 do {
                     _ = try await database.withDedicatedConnection { connection in
-                        try await connection.listen(on: Self.channel) { notifications in
-                            self.listening.store(true, ordering: .relaxed)
-                            delay = .milliseconds(200)
-                            self.deliverLocally([.resync])
-                            for try await notification in notifications {
-                                self.receive(notification.payload)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                try await connection.listen(on: Self.channel) { notifications in
+                                    self.listening.store(true, ordering: .relaxed)
+                                    self.deliverLocally([.resync])
+                                    for try await notification in notifications {
+                                        self.receive(notification.payload)
+                                    }
+                                }
                             }
+                            group.addTask {
+                                // After the server restarts, the notification stream of
+                                // the dropped connection can stay open, silent, for ever:
+                                // probe the connection and close it when it does not answer.
+                                while true {
+                                    try await Task.sleep(for: Self.probeInterval)
+                                    guard await Self.answers(connection, within: .seconds(3), logger: self.logger) else {
+                                        try? await connection.close()
+                                        throw ListenerLost()
+                                    }
+                                }
+                            }
+                            try await group.next()
+                            group.cancelAll()
                         }
                     }
                 } catch {
                     if Task.isCancelled { break }
                     logger.warning("bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
                 }
+                // A connection that was up starts the backoff afresh.
+                if listening.load(ordering: .relaxed) { delay = .milliseconds(200) }
                 listening.store(false, ordering: .relaxed)
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }
         }
         listening.store(false, ordering: .relaxed)
+    }
+
+    /// How often the listening connection is probed.
+    static let probeInterval = Duration.seconds(5)
+
+    struct ListenerLost: Error, CustomStringConvertible {
+        var description: String { "the listening connection stopped answering" }
+    }
+
+    /// Whether `connection` answers `SELECT 1` within `limit` (never waits longer,
+    /// even when the query itself hangs on a dead socket).
+    static func answers(_ connection: PostgresConnection, within limit: Duration, logger: Logger) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let resumed = Mutex(false)
+            let finish: @Sendable (Bool) -> Void = { answered in
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: answered) }
+            }
+            Task { finish((try? await connection.query("SELECT 1", logger: logger)) != nil) }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(false)
+            }
+        }
     }
 
     private func receive(_ payload: String) {

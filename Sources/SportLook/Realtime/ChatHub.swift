@@ -12,9 +12,19 @@ final class ChatHub: Sendable {
         var rooms: [UUID: Set<ObjectIdentifier>] = [:]
         var byUser: [UUID: Set<ObjectIdentifier>] = [:]
         var recent: [UUID: [ChatMessage]] = [:]
+        /// Reads from the database in flight, by room and position: the sockets of
+        /// a room all miss the cache for the same new message at once, and share one read.
+        var loading: [Position: Task<[ChatMessage], any Error>] = [:]
     }
 
     static let recentPerRoom = 256
+    /// Messages one database read of a room loads.
+    static let loadLimit = 200
+
+    private struct Position: Hashable {
+        let event: UUID
+        let after: Int64
+    }
     private let state = Mutex(State())
     let store: ChatStore
     let inbox: InboxStore
@@ -85,8 +95,23 @@ final class ChatHub: Sendable {
             return Array(recent[start..<min(recent.count, start + limit)])
         }
         if let cached { return cached }
-        let loaded = try await store.messages(event: event, after: seq, limit: limit)
+        let position = Position(event: event, after: seq)
+        let (load, mine) = state.withLock { s in
+            if let running = s.loading[position] { return (running, false) }
+            let task = Task { [store] in try await store.messages(event: event, after: seq, limit: Self.loadLimit) }
+            s.loading[position] = task
+            return (task, true)
+        }
+        let loaded: [ChatMessage]
+        do {
+            loaded = try await load.value
+        } catch {
+            if mine { state.withLock { _ = $0.loading.removeValue(forKey: position) } }
+            throw error
+        }
+        guard mine else { return Array(loaded.prefix(limit)) }
         state.withLock { s in
+            s.loading[position] = nil
             guard s.rooms[event] != nil, let first = loaded.first else { return }
             var recent = s.recent[event] ?? []
             if let last = recent.last, last.seq + 1 == first.seq {
@@ -99,7 +124,7 @@ final class ChatHub: Sendable {
             if recent.count > Self.recentPerRoom { recent.removeFirst(recent.count - Self.recentPerRoom) }
             s.recent[event] = recent
         }
-        return loaded
+        return Array(loaded.prefix(limit))
     }
 
     /// Acts on a bus message.
