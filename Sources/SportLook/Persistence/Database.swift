@@ -159,10 +159,42 @@ public final class Database: Sendable {
 
     private func bounded<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
         let timeout = self.timeout
-        let outcome = await firstWithin(timeout) { () -> Result<R, any Error> in
-            do { return .success(try await operation()) } catch { return .failure(error) }
+        // Not a task group: a group waits for all its children, and an operation
+        // stuck on a database that went away (a connection attempt, a transaction
+        // that must not be cancelled half way) would hold the caller with it. Here
+        // the caller leaves at the deadline; the operation finishes on its own.
+        let outcome = Mutex<(resumed: Bool, work: Task<Void, Never>?, timer: Task<Void, Never>?)>((false, nil, nil))
+        let result: Result<R, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let finish: @Sendable (Result<R, any Error>) -> Void = { result in
+                    let tasks = outcome.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?)? in
+                        guard !state.resumed else { return nil }
+                        state.resumed = true
+                        return (state.work, state.timer)
+                    }
+                    guard let tasks else { return }
+                    tasks.1?.cancel()
+                    if case .failure = result { tasks.0?.cancel() }
+                    continuation.resume(returning: result)
+                }
+                let work = Task {
+                    do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { finish(.failure(DatabaseUnavailable(reason: "no answer within \(timeout)"))) }
+                }
+                let done = outcome.withLock { state in
+                    state.work = work
+                    state.timer = timer
+                    return state.resumed
+                }
+                if done { timer.cancel() }
+            }
+        } onCancel: {
+            let work = outcome.withLock { $0.work }
+            work?.cancel()
         }
-        guard let result = outcome else { throw DatabaseUnavailable(reason: "no answer within \(timeout)") }
         switch result {
         case .success(let value): return value
         case .failure(let error) where Self.isConnectivityFailure(error): throw DatabaseUnavailable(reason: String(describing: error))
@@ -259,5 +291,18 @@ final class SQLiteStore: Sendable {
 /// Waits for `task` at most `limit` (without waiting for it to notice anything);
 /// `true` if it finished in time.
 func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async -> Bool {
-    await firstWithin(limit) { await task.value } != nil
+    let resumed = Mutex(false)
+    return await withCheckedContinuation { continuation in
+        let finish: @Sendable (Bool) -> Void = { finished in
+            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: finished) }
+        }
+        Task {
+            await task.value
+            finish(true)
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            finish(false)
+        }
+    }
 }
