@@ -61,6 +61,17 @@ start_server() {
     sleep 0.05
   done
   READY_SECONDS=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
+  SERVER_STARTED=$started
+}
+
+# Waits until the server's log has a line matching $1; prints the seconds since the server started.
+wait_for_log() {
+  for _ in $(seq 1 12000); do
+    grep -q "$1" "$SERVER_LOG" && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG"; return 1; }
+    sleep 0.05
+  done
+  python3 -c "print(f'{$(date +%s.%N) - $SERVER_STARTED:.1f}')"
 }
 
 stop_server() { [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }

@@ -150,6 +150,102 @@ struct EventSearchTests {
         }
     }
 
+    @Test("an index warmed from the database pages before its cards are cached, and keeps what it reads", arguments: engines)
+    func warmThenCards(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (token, userID) = try await api.register("Starter")
+            var ids: [String] = []
+            for i in 0..<12 {
+                let event = try await api.createEvent(token, title: "E\(i)", lat: 48.85 + Double(i) * 0.001, lon: 2.35, startsIn: 3_600, now: clock.now())
+                ids.append(try #require(event["id"] as? String))
+            }
+            #expect(try await api.delete("/v1/events/\(ids[0])", token: token).status == .noContent)
+            let uuids = ids.map { UUID(uuidString: $0)! }
+
+            // A second index on the same data, as an instance starting now would build it.
+            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports)
+            try await fresh.warm(from: services.database, now: clock.now(), logger: services.logger)
+            #expect(fresh.grid.count == 11)
+            let before = fresh.cards(uuids, now: clock.now())
+            guard case .gone = before[0] else { Issue.record("a cancelled event is not live: \(before[0])"); return }
+            #expect(before.dropFirst().allSatisfy { if case .unloaded = $0 { true } else { false } })
+
+            // Changed after the warm-up, and this index not told: a page shows the row it reads.
+            #expect(try await api.patch("/v1/events/\(ids[5])", token: token, json: ["title": "Renamed"]).status == .ok)
+            let search = EventSearch(database: services.database, index: fresh, attendance: services.attendanceCache, sports: services.sports, clock: clock)
+            func page() async throws -> [[String: Any]] {
+                let bytes = try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
+                                                  limit: 50, cursor: nil, for: UUID(uuidString: userID)!)
+                let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+                return object?["items"] as? [[String: Any]] ?? []
+            }
+            let served = try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5&limit=50", token: token).items
+            let lazy = try await page()
+            #expect(lazy.compactMap { $0["id"] as? String } == Array(ids.dropFirst()))
+            #expect(lazy.compactMap { $0["id"] as? String } == served.compactMap { $0["id"] as? String })
+            #expect(lazy.compactMap { $0["title"] as? String } == served.compactMap { $0["title"] as? String })
+            #expect(lazy.first { $0["id"] as? String == ids[5] }?["title"] as? String == "Renamed")
+            // What the page read is kept, at the version it read.
+            #expect(fresh.cards(uuids, now: clock.now()).dropFirst().allSatisfy { if case .card = $0 { true } else { false } })
+
+            // Filling every card agrees with the lazy reads.
+            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports)
+            try await other.warm(from: services.database, now: clock.now(), logger: services.logger)
+            #expect(!other.hasAllCards)
+            try await other.fillCards(from: services.database, now: clock.now(), logger: services.logger)
+            #expect(other.hasAllCards)
+            for (a, b) in zip(other.cards(uuids, now: clock.now()), fresh.cards(uuids, now: clock.now())) {
+                switch (a, b) {
+                case (.card(let x), .card(let y)): #expect(x == y)
+                case (.gone, .gone): break
+                default: Issue.record("filled \(a), lazily read \(b)")
+                }
+            }
+        }
+    }
+
+    @Test("UUID columns parse as Foundation parses them, and malformed text is refused")
+    func uuidText() {
+        for _ in 0..<1_000 {
+            let id = UUID()
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.uuidString.lowercased()) == id)
+        }
+        let good = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+        for bad in ["", String(good.dropLast()), good + "0", good.replacingOccurrences(of: "-", with: "_"), "3F2504E0-4F89-11D3-9A0C-0305E82C330G",
+                    "3F2504E04-F89-11D3-9A0C-0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C33\u{e9}"] {
+            #expect(UUID(text: bad) == nil, "\(bad)")
+            #expect(UUID(uuidString: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("after its listener lost the connection, an instance re-reads what changed meanwhile")
+    func resyncAfterReconnect() async throws {
+        TestCounter.record(.postgres)
+        try await withApp(.postgres, clock: ManualClock(Date().wholeMilliseconds)) { api, services in
+            try await eventually(timeout: .seconds(10), "the bus listener") { services.bus.isListening }
+            let (token, _) = try await api.register("Quiet")
+            let id = try #require(try await api.createEvent(token, title: "Before", lat: 1.3521, lon: 103.8198, now: services.clock.now())["id"] as? String)
+            let path = "/v1/events/nearby?lat=1.3521&lon=103.8198&radius_km=1"
+            // A change no notification announces (as if made while this instance was not listening).
+            try await services.database.transaction { sql in
+                try await sql.raw("UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: services.clock.now()) WHERE id = \(bind: UUID(uuidString: id)!)").run()
+            }
+            #expect(try await api.get(path, token: token).items.first?["title"] as? String == "Before")
+            // Every connection to the database dropped, the listener's among them.
+            try await services.database.read { sql in
+                _ = try await sql.raw("""
+                    SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """).all()
+            }
+            try await eventually(timeout: .seconds(20), "the re-read title") {
+                (try? await api.get(path, token: token).items.first?["title"] as? String) == "After"
+            }
+        }
+    }
+
     @Test("an event created on one instance appears in another's search")
     func twoInstances() async throws {
         TestCounter.record(.postgres)

@@ -150,6 +150,11 @@ public final class AppServices: Sendable {
     }
 
     /// Re-reads everything that may have changed while the bus was down.
+    ///
+    /// Events are re-read from when the listener was last known to hear everything
+    /// (less 5 s for other instances' clocks); after the first connection, from when
+    /// the index began warming (changes made while it warmed, before the listener
+    /// was up); before the warm-up began, not at all (it reads everything after this).
     func resync() async {
         attendanceCache.invalidateAll()
         peopleCache.forgetAll()
@@ -157,12 +162,21 @@ public final class AppServices: Sendable {
             try await sql.raw("SELECT id FROM users WHERE updated_at >= \(bind: Date().addingTimeInterval(-300))").all().map { try $0.value("id") }
         }) ?? []
         for id in recentUsers { await refresh(user: id) }
-        let since = eventIndex.newestUpdate.addingTimeInterval(-5)
+        let since: Date
+        if let gap = bus.takeGap() {
+            since = clock.now().addingTimeInterval(-(Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18 + 5))
+        } else if let warming = eventIndex.warmStartedAt {
+            since = warming.addingTimeInterval(-5)
+        } else {
+            return
+        }
         do {
-            let ids: [UUID] = try await database.read { sql in
-                try await sql.raw("SELECT id FROM events WHERE updated_at >= \(bind: since)").all().map { try $0.value("id") }
+            let events = try await database.read { sql in
+                try await sql.raw("SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from) WHERE e.updated_at >= \(bind: since)")
+                    .all().map(EventStore.decode)
             }
-            for id in ids { await refresh(event: id) }
+            let now = clock.now()
+            for event in events { eventIndex.apply(event, now: now) }
         } catch {
             logger.warning("resync failed", metadata: ["error": "\(error)"])
         }
@@ -218,7 +232,7 @@ struct BusConsumers: Service {
     }
 }
 
-/// Warms the indexes at start, then takes finished events out every half minute.
+/// Warms the indexes at start, caches the event cards, then takes finished events out every half minute.
 struct IndexMaintenance: Service {
     let services: AppServices
 
@@ -235,6 +249,16 @@ struct IndexMaintenance: Service {
                     services.logger.error("cannot warm the event index; retrying", metadata: ["error": "\(error)"])
                     try await Task.sleep(for: delay)
                     delay = min(delay * 2, .seconds(10))
+                }
+            }
+            if !services.configuration.nearbyCardsFromDatabase {
+                do {
+                    try await services.eventIndex.fillCards(from: services.database, now: services.clock.now(), logger: services.logger)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    // Not fatal: pages read the cards they lack from the database and keep them.
+                    services.logger.warning("cannot cache every event card; pages will read them as needed", metadata: ["error": "\(error)"])
                 }
             }
             while true {

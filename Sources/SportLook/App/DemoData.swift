@@ -132,6 +132,7 @@ struct DemoSeeder: Sendable {
             }
             progress(start + count, events, "events")
         }
+        try await database.vacuumAfterBulkLoad(["users", "user_sports", "events", "attendances"])
         return DemoReport(users: users, events: events, seconds: Date().timeIntervalSince(started))
     }
 

@@ -15,13 +15,32 @@ struct EventSearch: Sendable {
     /// the difference; see BENCHMARKS.md).
     var cardsFromDatabase = false
 
-    /// The JSON bodies of the events among `ids` that are still live, from the chosen source.
-    /// Each id's event JSON in the order asked, nil for an event no longer live.
+    /// Each id's event JSON in the order asked, nil for an event no longer live:
+    /// from the in-memory cards, reading the few not cached yet in one query; or,
+    /// with `cardsFromDatabase`, all from the database.
     private func liveCards(_ ids: [UUID], now: Date) async throws -> [[UInt8]?] {
-        guard cardsFromDatabase else { return index.cards(ids, now: now) }
-        guard !ids.isEmpty else { return [] }
-        let events = try await database.read { sql in try await EventStore(database: database).events(ids, on: sql) }
-        return ids.map { id in events[id].flatMap { $0.isOpen(at: now) ? EventJSON.body($0, sports: sports) : nil } }
+        let lookups = cardsFromDatabase ? Array(repeating: .unloaded, count: ids.count) : index.cards(ids, now: now)
+        var cards: [[UInt8]?] = []
+        var missing: [Int] = []
+        for (i, lookup) in lookups.enumerated() {
+            switch lookup {
+            case .card(let json): cards.append(json)
+            case .gone: cards.append(nil)
+            case .unloaded: cards.append(nil); missing.append(i)
+            }
+        }
+        guard !missing.isEmpty else { return cards }
+        let wanted = missing.map { ids[$0] }
+        let events = try await database.read { sql in try await EventStore(database: database).events(wanted, on: sql) }
+        var read: [(Event, [UInt8]?)] = []
+        for i in missing {
+            guard let event = events[ids[i]] else { continue }
+            let json = event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil
+            cards[i] = json
+            read.append((event, json))
+        }
+        if !cardsFromDatabase { index.remember(read, now: now) }
+        return cards
     }
 
     struct Filters: Sendable, Hashable {

@@ -13,21 +13,37 @@ import Synchronization
 /// applies its new row after commit; other instances' writes arrive through
 /// the bus and are re-read. A version number per event makes late or repeated
 /// updates harmless.
+///
+/// Start-up is in two steps, so that `/ready` does not wait for a million
+/// JSON cards: ``warm(from:now:logger:)`` reads only what the grid needs (id,
+/// sport, position, times, version) and makes the index ready; then
+/// ``fillCards(from:now:logger:)`` encodes every card in the background. Until a
+/// card is there, a page reads the few it lacks from the database in one query
+/// and keeps them (``remember(_:now:)``).
 final class EventIndex: Sendable {
     struct Card: Sendable {
         var version: Int64
         var endsAt: Date
-        var organiserID: UUID
-        /// The event's JSON without its closing brace (see ``EventJSON``).
-        var json: [UInt8]
+        /// The event's JSON without its closing brace (see ``EventJSON``), once encoded.
+        var json: [UInt8]?
+    }
+
+    /// What the index knows of an event a page wants to show.
+    enum Lookup: Sendable {
+        /// Live, with its JSON.
+        case card([UInt8])
+        /// Live, but its JSON is not cached yet: read it from the database.
+        case unloaded
+        /// Not live (cancelled, finished or unknown).
+        case gone
     }
 
     private struct State {
         var cards: [UUID: Card] = [:]
         /// Versions of events taken out, so that an older update cannot bring them back.
         var removed: [UUID: (version: Int64, at: Date)] = [:]
-        /// The newest `updated_at` applied: where a resync starts.
-        var newestUpdate = Date.distantPast
+        /// When the warm-up began (in the app's clock): a first resync starts there.
+        var warmStartedAt: Date?
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog: [(Event, Date)]? = []
     }
@@ -36,6 +52,7 @@ final class EventIndex: Sendable {
     private let state = Mutex(State())
     private let sports: SportCatalog
     private let warm = Atomic<Bool>(false)
+    private let cardsComplete = Atomic<Bool>(false)
 
     init(cellSize: Double, sports: SportCatalog) {
         self.grid = GeoGrid(cellSize: cellSize)
@@ -44,41 +61,102 @@ final class EventIndex: Sendable {
 
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
-    private func entry(_ event: Event) -> GeoEntry {
-        GeoEntry(key: event.id.geoKey, point: event.location.geoPoint,
-                 tags: GeoTags(mask: sports.mask(of: [event.sport]), time: event.startsAt.millisecondsSince1970))
+    /// Whether every live event's card has been encoded once (after ``fillCards(from:now:logger:)``).
+    var hasAllCards: Bool { cardsComplete.load(ordering: .acquiring) }
+
+    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date) -> GeoEntry {
+        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970))
     }
 
-    /// Loads every live event from the database (at start-up).
+    /// A position in the order of the events_live index (status, ends_at, id).
+    private typealias LiveKey = (endsAt: Date, id: UUID)
+
+    /// Live events after `after` and up to `through`, in pages of that index's
+    /// order: each page is a range read, never a sort of every live event.
+    private static func livePages<Row: Sendable>(
+        of database: Database, now: Date, after start: LiveKey? = nil, through end: LiveKey? = nil,
+        columns: String, from: String, size: Int,
+        decode: @escaping @Sendable (any SQLRow) throws -> Row, key: @escaping @Sendable (Row) -> LiveKey,
+        each: ([Row]) -> Void
+    ) async throws {
+        var after = start
+        while true {
+            let page: [Row] = try await database.read { [after] sql in
+                let lower: SQLQueryString = after.map { "AND (e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
+                let upper: SQLQueryString = end.map { "AND (e.ends_at, e.id) <= (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
+                return try await sql.raw("""
+                    SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: from)
+                    WHERE e.status = 'active' AND e.ends_at > \(bind: now) \(lower) \(upper)
+                    ORDER BY e.ends_at, e.id LIMIT \(bind: size)
+                    """).all().map(decode)
+            }
+            each(page)
+            guard page.count == size, let last = page.last else { return }
+            after = key(last)
+        }
+    }
+
+    /// Keys that cut the live events into `parts` ranges of about the same size.
+    private static func cuts(of database: Database, now: Date, parts: Int) async throws -> [LiveKey] {
+        try await database.read { sql in
+            let live: SQLQueryString = "FROM events e WHERE e.status = 'active' AND e.ends_at > \(bind: now)"
+            let count = try await sql.raw("SELECT COUNT(*) AS n \(live)").first()?.value("n", as: Int.self) ?? 0
+            guard count >= 10_000 * parts else { return [] }
+            var cuts: [LiveKey] = []
+            for part in 1..<parts {
+                guard let row = try await sql.raw("""
+                    SELECT e.ends_at, e.id \(live) ORDER BY e.ends_at, e.id LIMIT 1 OFFSET \(bind: count * part / parts - 1)
+                    """).first()
+                else { break }
+                cuts.append((try row.value("ends_at"), try row.value("id")))
+            }
+            return cuts
+        }
+    }
+
+    private struct Live: Sendable {
+        var id: UUID, sport: String, location: Coordinate, startsAt: Date, endsAt: Date, version: Int64
+    }
+
+    /// Loads where every live event is (at start-up); the cards follow in ``fillCards(from:now:logger:)``.
+    ///
+    /// The live events are read in as many ranges at once as there are cores, so
+    /// that decoding one range's rows overlaps the database reading another's.
     func warm(from database: Database, now: Date, logger: Logger) async throws {
         let started = ContinuousClock.now
+        state.withLock { $0.warmStartedAt = now }
+        let cuts = try await Self.cuts(of: database, now: now, parts: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        let ranges = zip([nil] + cuts.map(Optional.some), cuts.map(Optional.some) + [nil])
+        let parts = try await withThrowingTaskGroup(of: [Live].self) { group in
+            for (after, through) in ranges {
+                group.addTask {
+                    var rows: [Live] = []
+                    try await Self.livePages(
+                        of: database, now: now, after: after, through: through,
+                        columns: "e.id, e.sport_slug, e.lat, e.lon, e.starts_at, e.ends_at, e.version", from: "events e", size: 5_000,
+                        decode: { row in
+                            Live(id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
+                                 startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"))
+                        },
+                        key: { ($0.endsAt, $0.id) }
+                    ) { rows += $0 }
+                    return rows
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let total = parts.reduce(0) { $0 + $1.count }
         var entries: [GeoEntry] = []
+        entries.reserveCapacity(total)
         var cards: [UUID: Card] = [:]
-        var newest = Date.distantPast
-        var after: (endsAt: Date, id: UUID)?
-        while true {
-            // Keyset pages in the order of the events_live index (status, ends_at, id):
-            // each page is a range read, never a sort of every live event.
-            let page: [Event] = try await database.read { [after] sql in
-                let from: SQLQueryString = after.map { "AND (e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
-                return try await sql.raw("""
-                    SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from)
-                    WHERE e.status = 'active' AND e.ends_at > \(bind: now) \(from)
-                    ORDER BY e.ends_at, e.id LIMIT 5000
-                    """).all().map(EventStore.decode)
-            }
-            for event in page {
-                entries.append(entry(event))
-                cards[event.id] = Card(version: event.version, endsAt: event.endsAt, organiserID: event.organiserID, json: EventJSON.body(event, sports: sports))
-                newest = max(newest, event.updatedAt)
-            }
-            guard page.count == 5000, let last = page.last else { break }
-            after = (last.endsAt, last.id)
+        cards.reserveCapacity(total)
+        for event in parts.joined() {
+            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
+            cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: nil)
         }
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
             s.cards = cards
-            s.newestUpdate = max(s.newestUpdate, newest)
             defer { s.backlog = nil }
             return s.backlog ?? []
         }
@@ -89,37 +167,81 @@ final class EventIndex: Sendable {
         ])
     }
 
+    /// Encodes the card of every live event that has none yet (after ``warm(from:now:logger:)``, in the background).
+    func fillCards(from database: Database, now: Date, logger: Logger) async throws {
+        let started = ContinuousClock.now
+        let sports = self.sports
+        try await Self.livePages(
+            of: database, now: now, columns: EventStore.columns, from: EventStore.from, size: 2_000,
+            decode: { row in
+                let event = try EventStore.decode(row)
+                return (event, event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil)
+            },
+            key: { ($0.0.endsAt, $0.0.id) }
+        ) { page in remember(page, now: now) }
+        cardsComplete.store(true, ordering: .releasing)
+        logger.info("event cards cached", metadata: ["events": "\(count)", "seconds": "\(ContinuousClock.now - started)"])
+    }
+
     /// Applies an event's current row (after a commit, or after re-reading it).
     func apply(_ event: Event, now: Date) {
+        // Most re-reads bring nothing new: encode only a newer row.
+        guard state.withLock({ s in s.backlog != nil || isNewer(event, than: s) }) else { return }
+        let json = event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil
         state.withLock { s in
             if s.backlog != nil {
                 s.backlog?.append((event, now))
                 return
             }
-            if let card = s.cards[event.id], card.version >= event.version { return }
-            if let removed = s.removed[event.id], removed.version >= event.version { return }
-            s.newestUpdate = max(s.newestUpdate, event.updatedAt)
-            if event.isOpen(at: now) {
-                s.cards[event.id] = Card(version: event.version, endsAt: event.endsAt, organiserID: event.organiserID, json: EventJSON.body(event, sports: sports))
-                s.removed[event.id] = nil
-                grid.upsert(entry(event))
-            } else {
-                s.cards[event.id] = nil
-                s.removed[event.id] = (event.version, now)
-                grid.remove(event.id.geoKey)
+            apply(event, json: json, now: now, to: &s)
+        }
+    }
+
+    /// Keeps cards read from the database: fills in a card not yet encoded, and
+    /// applies a row newer than the index's (an update whose news is still on its way).
+    /// Each row comes with its card, nil when the event is not open at `now`.
+    func remember(_ rows: [(Event, [UInt8]?)], now: Date) {
+        state.withLock { s in
+            guard s.backlog == nil else { return }
+            for (event, json) in rows {
+                if let card = s.cards[event.id], card.version == event.version {
+                    if card.json == nil, let json { s.cards[event.id]?.json = json }
+                } else {
+                    apply(event, json: json, now: now, to: &s)
+                }
             }
         }
     }
 
-    /// The newest update applied, to re-read what may have been missed.
-    var newestUpdate: Date { state.withLock { $0.newestUpdate } }
+    /// `json` is the event's card when it is open at `now`, nil otherwise.
+    private func isNewer(_ event: Event, than s: State) -> Bool {
+        if let card = s.cards[event.id], card.version >= event.version { return false }
+        if let removed = s.removed[event.id], removed.version >= event.version { return false }
+        return true
+    }
 
-    /// The JSON of each id's card, in the order asked; nil for an event no longer live at `now`.
-    func cards(_ ids: [UUID], now: Date) -> [[UInt8]?] {
+    private func apply(_ event: Event, json: [UInt8]?, now: Date, to s: inout State) {
+        guard isNewer(event, than: s) else { return }
+        if let json {
+            s.cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: json)
+            s.removed[event.id] = nil
+            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
+        } else {
+            s.cards[event.id] = nil
+            s.removed[event.id] = (event.version, now)
+            grid.remove(event.id.geoKey)
+        }
+    }
+
+    /// When the warm-up began, once it has.
+    var warmStartedAt: Date? { state.withLock { $0.warmStartedAt } }
+
+    /// What the index holds of each id, in the order asked.
+    func cards(_ ids: [UUID], now: Date) -> [Lookup] {
         state.withLock { s in
             ids.map { id in
-                guard let card = s.cards[id], card.endsAt > now else { return nil }
-                return card.json
+                guard let card = s.cards[id], card.endsAt > now else { return .gone }
+                return card.json.map(Lookup.card) ?? .unloaded
             }
         }
     }

@@ -139,6 +139,15 @@ public final class Database: Sendable {
         return try await client.withConnection { try await body($0) }
     }
 
+    /// After a bulk load, on PostgreSQL: `VACUUM (ANALYZE)` the tables, so that the
+    /// planner has statistics and index-only scans need no heap visit (the
+    /// visibility map is set). Not bounded by the query timeout. Nothing on SQLite.
+    func vacuumAfterBulkLoad(_ tables: [String]) async throws {
+        _ = try await withDedicatedConnection { [logger] connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) " + tables.joined(separator: ", ")), logger: logger)
+        }
+    }
+
     /// Whether the database answers a trivial query now.
     public func isReachable() async -> Bool {
         (try? await read { try await $0.raw("SELECT 1 AS one").first() }) != nil

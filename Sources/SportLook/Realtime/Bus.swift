@@ -84,6 +84,9 @@ public final class Bus: Service, Sendable {
     private let logger: Logger
     private let subscribers = Mutex<[UUID: AsyncStream<BusMessage>.Continuation]>([:])
     private let listening = Atomic<Bool>(false)
+    /// When the listener was last known to hear everything, and the earliest such
+    /// moment before a reconnect that no one has resynchronised from yet.
+    private let heard = Mutex<(last: ContinuousClock.Instant?, gap: ContinuousClock.Instant?)>((nil, nil))
 
     init(database: Database, logger: Logger) {
         self.instanceID = String(UUID().uuidString.prefix(8)).lowercased()
@@ -144,6 +147,10 @@ public final class Bus: Service, Sendable {
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask {
                                 try await connection.listen(on: Self.channel) { notifications in
+                                    self.heard.withLock { heard in
+                                        if let last = heard.last { heard.gap = min(heard.gap ?? last, last) }
+                                        heard.last = .now
+                                    }
                                     self.listening.store(true, ordering: .relaxed)
                                     self.deliverLocally([.resync])
                                     for try await notification in notifications {
@@ -161,6 +168,7 @@ public final class Bus: Service, Sendable {
                                         try? await connection.close()
                                         throw ListenerLost()
                                     }
+                                    self.heard.withLock { $0.last = .now }
                                 }
                             }
                             try await group.next()
@@ -179,6 +187,16 @@ public final class Bus: Service, Sendable {
             }
         }
         listening.store(false, ordering: .relaxed)
+    }
+
+    /// How long ago the listener was last known to hear everything before it
+    /// reconnected (the earliest such moment since the last call), or nil after the
+    /// first connection: messages older than that may have been missed.
+    func takeGap() -> Duration? {
+        heard.withLock { heard in
+            defer { heard.gap = nil }
+            return heard.gap.map { .now - $0 }
+        }
     }
 
     /// How often the listening connection is probed.
