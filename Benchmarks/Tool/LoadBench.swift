@@ -56,6 +56,8 @@ struct JobsBench: AsyncParsableCommand {
     @Option(help: "Invitations to send.") var invitations = 10_000
     @Option(help: "Job workers in the server.") var workers = 2
     @Option(help: "Organisers sending invitations at once.") var senders = 8
+    @Option(help: "Invitations per second offered, in requests of 50 spread over the senders; 0 sends them all as fast as the server takes them (a burst, which measures how fast the queue drains).")
+    var rate = 0.0
 
     func run() async throws {
         let gateway = BenchGateway()
@@ -84,7 +86,12 @@ struct JobsBench: AsyncParsableCommand {
             for (n, event) in events.enumerated() {
                 let mine = invitees.enumerated().filter { $0.offset % senders == n }.map(\.element)
                 group.addTask {
-                    for chunk in stride(from: 0, to: mine.count, by: 50) {
+                    for (k, chunk) in stride(from: 0, to: mine.count, by: 50).enumerated() {
+                        if rate > 0 {
+                            // Request k of sender n is due when the whole offer reaches it: senders interleave.
+                            let due = started + .seconds(Double(k * senders + n) * 50 / rate)
+                            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+                        }
                         let reply = try await api.call("POST", "/v1/events/\(event.id)/invitations", token: event.token, json: ["user_ids": mine[chunk..<min(mine.count, chunk + 50)].map { $0.uuidString.lowercased() }])
                         guard reply.status == 201 else { throw BenchError("invite: \(reply.status)") }
                     }
@@ -110,7 +117,8 @@ struct JobsBench: AsyncParsableCommand {
         for (enqueuedAt, finishedAt) in rows { latencies.add(finishedAt.timeIntervalSince(enqueuedAt)) }
         let first = rows.map(\.0).min()!, last = rows.map(\.1).max()!
         let throughput = Double(rows.count) / last.timeIntervalSince(first)
-        print("| \(server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL") | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+        let offered = rate > 0 ? "\(formatRate(rate))/s" : "burst"
+        print("| \(server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL") | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
     }
 }
 

@@ -241,12 +241,18 @@ struct IndexMaintenance: Service {
             var delay = Duration.milliseconds(200)
             while !services.isWarm {
                 do {
-                    if !services.eventIndex.isWarm {
-                        try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger)
+                    // Both at once: each leaves a core idle while it waits for the database.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        if !services.eventIndex.isWarm {
+                            group.addTask { try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger) }
+                        }
+                        if !services.userIndex.isWarm {
+                            group.addTask { try await services.userIndex.warm(from: services.database, logger: services.logger) }
+                        }
+                        try await group.waitForAll()
                     }
-                    if !services.userIndex.isWarm { try await services.userIndex.warm(from: services.database, logger: services.logger) }
                 } catch {
-                    services.logger.error("cannot warm the event index; retrying", metadata: ["error": "\(error)"])
+                    services.logger.error("cannot warm the indexes; retrying", metadata: ["error": "\(error)"])
                     try await Task.sleep(for: delay)
                     delay = min(delay * 2, .seconds(10))
                 }

@@ -82,11 +82,15 @@ final class EventIndex: Sendable {
         var after = start
         while true {
             let page: [Row] = try await database.read { [after] sql in
-                let lower: SQLQueryString = after.map { "AND (e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
+                // One lower bound only: given `ends_at > now` as well, SQLite started
+                // every page's range there and skipped up to the keyset, so paging
+                // through a million events read hundreds of millions of index rows.
+                // A key past the first page is a live event's, so it implies that bound.
+                let lower: SQLQueryString = after.map { "(e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? "e.ends_at > \(bind: now)"
                 let upper: SQLQueryString = end.map { "AND (e.ends_at, e.id) <= (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
                 return try await sql.raw("""
                     SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: from)
-                    WHERE e.status = 'active' AND e.ends_at > \(bind: now) \(lower) \(upper)
+                    WHERE e.status = 'active' AND \(lower) \(upper)
                     ORDER BY e.ends_at, e.id LIMIT \(bind: size)
                     """).all().map(decode)
             }

@@ -65,7 +65,7 @@ struct JobStore: Sendable {
 
     /// Claims up to `limit` due jobs for `worker` until `leaseUntil`.
     func claim(limit: Int, worker: String, now: Date, leaseUntil: Date) async throws -> [Claimed] {
-        try await database.transaction { sql in
+        try await database.write { sql in
             try await sql.raw("""
                 UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = \(bind: leaseUntil), locked_by = \(bind: worker)
                 WHERE id IN (
@@ -86,7 +86,7 @@ struct JobStore: Sendable {
     /// Marks jobs done (only while `worker` still holds them).
     func complete(_ ids: [UUID], worker: String, at now: Date) async throws {
         guard !ids.isEmpty else { return }
-        try await database.transaction { sql in
+        try await database.write { sql in
             try await sql.raw("""
                 UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL
                 WHERE id IN \(BindList(values: ids)) AND locked_by = \(bind: worker) AND state = 'running'
@@ -96,7 +96,7 @@ struct JobStore: Sendable {
 
     /// Schedules another attempt, or declares the job dead.
     func fail(_ id: UUID, worker: String, error: String, retryAt: Date?, at now: Date) async throws {
-        try await database.transaction { sql in
+        try await database.write { sql in
             if let retryAt {
                 try await sql.raw("""
                     UPDATE jobs SET state = 'queued', run_at = \(bind: retryAt), lease_until = NULL, last_error = \(bind: String(error.prefix(1_000)))

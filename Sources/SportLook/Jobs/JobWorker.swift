@@ -135,8 +135,8 @@ final class JobWorker: Service, Sendable {
         let (delivered, fresh) = try await inbox.database.transaction { [work, inbox, bus] sql in
             var delivered = work
             var fresh: [BusMessage] = []
-            for i in delivered.indices {
-                let (id, isNew) = try await inbox.deliver(delivered[i].message, jobID: delivered[i].job.id, at: now, on: sql)
+            let rows = try await inbox.deliver(work.map { ($0.message, $0.job.id) }, at: now, on: sql)
+            for (i, (id, isNew)) in rows.enumerated() {
                 delivered[i].notificationID = id
                 if isNew { fresh.append(.notification(user: delivered[i].message.userID, id: id)) }
             }

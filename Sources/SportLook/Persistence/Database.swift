@@ -116,6 +116,21 @@ public final class Database: Sendable {
         }
     }
 
+    /// Runs one write statement that is atomic on its own: on PostgreSQL without
+    /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
+    /// - Parameter body: The statement to run with the given handle.
+    public func write<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await bounded { [backend, logger] in
+            switch backend {
+            case .sqlite(let store): return try await store.transaction(site: "\(file):\(line)", body)
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in
+                    try await Task { try await body(connection.sql(queryLogLevel: .trace, logger: logger)) }.value
+                }
+            }
+        }
+    }
+
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed
     /// out request) must not stop it half way and leave the connection inside it.

@@ -18,10 +18,42 @@ struct InboxStore: Sendable {
         var platform: String
     }
 
-    /// Writes a job's notification to the inbox exactly once whatever the retries;
-    /// a collapsing one replaces the recipient's unread one with the same key.
-    /// - Returns: The inbox row's id, and whether this call wrote it.
-    func deliver(_ message: NotificationMessage, jobID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
+    /// Writes jobs' notifications to the inbox, each exactly once whatever the
+    /// retries; a collapsing one replaces the recipient's unread one with the same
+    /// key. Those that do not collapse (most) take one statement for the batch.
+    /// - Returns: For each job in order, the inbox row's id and whether this call wrote it.
+    func deliver(_ batch: [(message: NotificationMessage, jobID: UUID)], at now: Date, on sql: any SQLDatabase) async throws -> [(id: UUID, isNew: Bool)] {
+        var out = [(id: UUID, isNew: Bool)?](repeating: nil, count: batch.count)
+        let plain = batch.indices.filter { batch[$0].message.collapseKey == nil }
+        if !plain.isEmpty {
+            var insert: SQLQueryString = "INSERT INTO notifications (id, user_id, kind, data, job_id, collapse_key, created_at) VALUES "
+            for (n, i) in plain.enumerated() {
+                let (message, jobID) = batch[i]
+                insert += "\(unsafeRaw: n == 0 ? "" : ", ")(\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: message.dataJSON), \(bind: jobID), NULL, \(bind: now))"
+            }
+            insert += " ON CONFLICT DO NOTHING RETURNING id, job_id"
+            var written: [UUID: UUID] = [:]
+            for row in try await sql.raw(insert).all() { written[try row.value("job_id")] = try row.value("id") }
+            // Rows a previous attempt wrote (a retry after a crash or a lost lease).
+            let repeated = plain.map { batch[$0].jobID }.filter { written[$0] == nil }
+            var existing: [UUID: UUID] = [:]
+            if !repeated.isEmpty {
+                for row in try await sql.raw("SELECT id, job_id FROM notifications WHERE job_id IN \(BindList(values: repeated))").all() {
+                    existing[try row.value("job_id")] = try row.value("id")
+                }
+            }
+            for i in plain {
+                let jobID = batch[i].jobID
+                out[i] = written[jobID].map { ($0, true) } ?? (existing[jobID] ?? UUID(), false)
+            }
+        }
+        for i in batch.indices where out[i] == nil {
+            out[i] = try await deliverCollapsing(batch[i].message, jobID: batch[i].jobID, at: now, on: sql)
+        }
+        return out.map { $0! }
+    }
+
+    private func deliverCollapsing(_ message: NotificationMessage, jobID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
         let data = message.dataJSON
         if let key = message.collapseKey {
             if let row = try await sql.raw("""

@@ -105,20 +105,25 @@ public final class Bus: Service, Sendable {
 
     /// Queues notifications for other instances in the caller's transaction (PostgreSQL only).
     func notify(_ messages: [BusMessage], on sql: any SQLDatabase) async throws {
-        guard sql.isPostgres else { return }
-        for message in messages {
-            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: instanceID + "|" + message.encoded))").run()
-        }
+        guard sql.isPostgres, !messages.isEmpty else { return }
+        try await sql.raw(notifications(messages)).run()
     }
 
     /// Announces ephemeral messages (typing, read markers) to every instance, this one included.
     func broadcast(_ messages: [BusMessage]) async throws {
         deliverLocally(messages)
-        guard database.engine == .postgres else { return }
-        let payloads = messages.map { instanceID + "|" + $0.encoded }
-        try await database.read { sql in
-            for payload in payloads { try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: payload))").run() }
+        guard database.engine == .postgres, !messages.isEmpty else { return }
+        let statement = notifications(messages)
+        try await database.read { sql in try await sql.raw(statement).run() }
+    }
+
+    /// One statement that notifies every message, in order.
+    private func notifications(_ messages: [BusMessage]) -> SQLQueryString {
+        var values: SQLQueryString = ""
+        for (i, message) in messages.enumerated() {
+            values += "\(unsafeRaw: i == 0 ? "" : ", ")(\(unsafeRaw: String(i)), \(bind: instanceID + "|" + message.encoded))"
         }
+        return "SELECT pg_notify(\(bind: Self.channel), m.payload) FROM (VALUES \(values)) AS m(n, payload) ORDER BY m.n"
     }
 
     /// Hands messages to this instance's subscribers.
