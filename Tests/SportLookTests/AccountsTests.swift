@@ -3,7 +3,7 @@ import HTTPTypes
 import Testing
 @testable import SportLook
 
-@Suite("Accounts and sessions")
+@Suite("Accounts and sessions", .timeLimit(.minutes(5)))
 struct AccountsTests {
     @Test("register, login, me, logout round trip", arguments: engines)
     func roundTrip(engine: DatabaseEngine) async throws {

@@ -16,7 +16,7 @@ func chatRoom(_ api: API, clock: ManualClock, members: Int) async throws -> (eve
     return (event, owner, people)
 }
 
-@Suite("Event chat over HTTP")
+@Suite("Event chat over HTTP", .timeLimit(.minutes(5)))
 struct ChatTests {
     @Test("who may read and write; a cancelled event's chat is read-only", arguments: engines)
     func permissions(engine: DatabaseEngine) async throws {

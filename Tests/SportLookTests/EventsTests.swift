@@ -18,7 +18,7 @@ extension API {
     }
 }
 
-@Suite("Events and attendance")
+@Suite("Events and attendance", .timeLimit(.minutes(5)))
 struct EventsTests {
     @Test("create, read, edit, cancel, with permissions", arguments: engines)
     func crud(engine: DatabaseEngine) async throws {

@@ -12,7 +12,7 @@ func count(_ services: AppServices, _ table: String, where condition: String = "
     }
 }
 
-@Suite("Invitations and notifications")
+@Suite("Invitations and notifications", .timeLimit(.minutes(5)))
 struct InvitationsTests {
     @Test("every invitation rule", arguments: engines)
     func rules(engine: DatabaseEngine) async throws {

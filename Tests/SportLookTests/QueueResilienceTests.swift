@@ -25,7 +25,7 @@ func insertUsers(_ count: Int, into database: Database, prefix: String) async th
     return ids
 }
 
-@Suite("The job queue under failure")
+@Suite("The job queue under failure", .timeLimit(.minutes(5)))
 struct QueueResilienceTests {
     @Test("kill -9 mid-run: after a restart every notification is in the inboxes exactly once and the gateway saw every key")
     func crashAndRestart() async throws {

@@ -11,7 +11,7 @@ func socketURL(_ api: API) throws -> String {
     return "ws://127.0.0.1:\(port)/v1/ws"
 }
 
-@Suite("Realtime chat over WebSocket")
+@Suite("Realtime chat over WebSocket", .timeLimit(.minutes(5)))
 struct RealtimeTests {
     @Test("subscribe sends history then live messages; socket messages are stored first", arguments: engines)
     func subscribeAndLive(engine: DatabaseEngine) async throws {

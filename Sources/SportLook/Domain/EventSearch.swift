@@ -19,16 +19,9 @@ struct EventSearch: Sendable {
     /// from the in-memory cards, reading the few not cached yet in one query; or,
     /// with `cardsFromDatabase`, all from the database.
     private func liveCards(_ ids: [UUID], now: Date) async throws -> [[UInt8]?] {
-        let lookups = cardsFromDatabase ? Array(repeating: .unloaded, count: ids.count) : index.cards(ids, now: now)
-        var cards: [[UInt8]?] = []
-        var missing: [Int] = []
-        for (i, lookup) in lookups.enumerated() {
-            switch lookup {
-            case .card(let json): cards.append(json)
-            case .gone: cards.append(nil)
-            case .unloaded: cards.append(nil); missing.append(i)
-            }
-        }
+        var (cards, missing) = cardsFromDatabase
+            ? ([[UInt8]?](repeating: nil, count: ids.count), Array(ids.indices))
+            : { let held = index.cards(ids, now: now); return (held.json, held.unloaded) }()
         guard !missing.isEmpty else { return cards }
         let wanted = missing.map { ids[$0] }
         let events = try await database.read { sql in try await EventStore(database: database).events(wanted, on: sql) }

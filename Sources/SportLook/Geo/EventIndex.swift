@@ -28,14 +28,13 @@ final class EventIndex: Sendable {
         var json: [UInt8]?
     }
 
-    /// What the index knows of an event a page wants to show.
-    enum Lookup: Sendable {
-        /// Live, with its JSON.
-        case card([UInt8])
-        /// Live, but its JSON is not cached yet: read it from the database.
-        case unloaded
-        /// Not live (cancelled, finished or unknown).
-        case gone
+    /// What the index holds of the events a page wants to show, in the order asked.
+    struct Cards: Sendable {
+        /// Each event's JSON; nil for an event not live (cancelled, finished or
+        /// unknown), or live but not cached yet (then its index is in `unloaded`).
+        var json: [[UInt8]?]
+        /// The live events whose JSON must be read from the database.
+        var unloaded: [Int]
     }
 
     private struct State {
@@ -241,13 +240,17 @@ final class EventIndex: Sendable {
     var warmStartedAt: Date? { state.withLock { $0.warmStartedAt } }
 
     /// What the index holds of each id, in the order asked.
-    func cards(_ ids: [UUID], now: Date) -> [Lookup] {
+    func cards(_ ids: [UUID], now: Date) -> Cards {
+        var cards = Cards(json: [], unloaded: [])
+        cards.json.reserveCapacity(ids.count)
         state.withLock { s in
-            ids.map { id in
-                guard let card = s.cards[id], card.endsAt > now else { return .gone }
-                return card.json.map(Lookup.card) ?? .unloaded
+            for (i, id) in ids.enumerated() {
+                guard let card = s.cards[id], card.endsAt > now else { cards.json.append(nil); continue }
+                cards.json.append(card.json)
+                if card.json == nil { cards.unloaded.append(i) }
             }
         }
+        return cards
     }
 
     /// Takes out events that have finished, and forgets old removal marks.
