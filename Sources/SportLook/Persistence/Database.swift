@@ -105,28 +105,27 @@ public final class Database: Sendable {
     /// do when it throws.
     /// - Parameter body: Queries to run with the transaction's handle.
     public func transaction<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await bounded { [backend, logger] in
-            switch backend {
-            case .sqlite(let store): return try await store.transaction(site: "\(file):\(line)", body)
-            case .postgres(let client, _):
-                return try await client.withConnection { connection in
-                    try await Database.uncancellable(connection.sql(queryLogLevel: .trace, logger: logger), body)
-                }
-            }
-        }
+        try await writing(site: "\(file):\(line)", body) { sql in try await Database.uncancellable(sql, body) }
     }
 
     /// Runs one write statement that is atomic on its own: on PostgreSQL without
     /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
     /// - Parameter body: The statement to run with the given handle.
     public func write<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await writing(site: "\(file):\(line)", body) { sql in try await Task { try await body(sql) }.value }
+    }
+
+    /// Writes through SQLite's single writer (in a transaction of its own), or on a
+    /// pooled PostgreSQL connection as `postgres` runs them; bounded by the timeout.
+    private func writing<R: Sendable>(
+        site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
+        postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
+    ) async throws -> R {
         try await bounded { [backend, logger] in
             switch backend {
-            case .sqlite(let store): return try await store.transaction(site: "\(file):\(line)", body)
+            case .sqlite(let store): return try await store.transaction(site: site, body)
             case .postgres(let client, _):
-                return try await client.withConnection { connection in
-                    try await Task { try await body(connection.sql(queryLogLevel: .trace, logger: logger)) }.value
-                }
+                return try await client.withConnection { connection in try await postgres(connection.sql(queryLogLevel: .trace, logger: logger)) }
             }
         }
     }
@@ -315,15 +314,21 @@ final class SQLiteStore: Sendable {
 /// Waits for `task` at most `limit` (without waiting for it to notice anything);
 /// `true` if it finished in time.
 func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async -> Bool {
+    await answer(within: limit) {
+        await task.value
+        return true
+    }
+}
+
+/// What `operation` answers, or `false` once `limit` has passed, whichever comes
+/// first; never waits for the operation to notice (it may hang on a dead socket).
+func answer(within limit: Duration, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
     let resumed = Mutex(false)
     return await withCheckedContinuation { continuation in
-        let finish: @Sendable (Bool) -> Void = { finished in
-            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: finished) }
+        let finish: @Sendable (Bool) -> Void = { answer in
+            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: answer) }
         }
-        Task {
-            await task.value
-            finish(true)
-        }
+        Task { finish(await operation()) }
         Task {
             try? await Task.sleep(for: limit)
             finish(false)

@@ -214,17 +214,7 @@ public final class Bus: Service, Sendable {
     /// Whether `connection` answers `SELECT 1` within `limit` (never waits longer,
     /// even when the query itself hangs on a dead socket).
     static func answers(_ connection: PostgresConnection, within limit: Duration, logger: Logger) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let resumed = Mutex(false)
-            let finish: @Sendable (Bool) -> Void = { answered in
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: answered) }
-            }
-            Task { finish((try? await connection.query("SELECT 1", logger: logger)) != nil) }
-            Task {
-                try? await Task.sleep(for: limit)
-                finish(false)
-            }
-        }
+        await answer(within: limit) { (try? await connection.query("SELECT 1", logger: logger)) != nil }
     }
 
     private func receive(_ payload: String) {
