@@ -148,11 +148,6 @@ struct DemoSeeder: Sendable {
     /// One multi-row INSERT.
     static func insert(into table: String, columns: [String], rows: [[any Encodable & Sendable]], on sql: any SQLDatabase) async throws {
         guard !rows.isEmpty else { return }
-        var query: SQLQueryString = "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: columns.joined(separator: ", "))) VALUES "
-        for (i, row) in rows.enumerated() {
-            if i > 0 { query += ", " }
-            query += "(\(binds: row))"
-        }
-        try await sql.raw(query).run()
+        try await sql.raw("INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: columns.joined(separator: ", "))) VALUES \(BindRows(rows: rows))").run()
     }
 }

@@ -90,11 +90,8 @@ struct InvitationService: Sendable {
             }
             let created = out.filter { pending[$0.invitee.id] == nil }
             if !created.isEmpty {
-                var insert: SQLQueryString = "INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at) VALUES "
-                for (i, invitation) in created.enumerated() {
-                    insert += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: invitation.id), \(bind: eventID), \(bind: inviter), \(bind: invitation.invitee.id), 'pending', \(bind: now))"
-                }
-                try await sql.raw(insert).run()
+                let rows: [[any Encodable & Sendable]] = created.map { [$0.id, eventID, inviter, $0.invitee.id, Invitation.Status.pending.rawValue, now] }
+                try await sql.raw("INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at) VALUES \(BindRows(rows: rows))").run()
                 try await notifier.invitations(created, event: event, at: now, on: sql, effects: &effects)
             }
             return out

@@ -35,14 +35,13 @@ struct JobStore: Sendable {
     func enqueue(_ messages: [(message: NotificationMessage, dedupeKey: String)], delay: TimeInterval = 0, on sql: any SQLDatabase) async throws -> Int {
         guard !messages.isEmpty else { return 0 }
         let now = clock.now()
-        var insert: SQLQueryString = "INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at) VALUES "
-        for (i, (message, dedupeKey)) in messages.enumerated() {
-            insert += """
-                \(unsafeRaw: i == 0 ? "" : ", ")(\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(delay)), \(bind: now))
-                """
+        let values: [[any Encodable & Sendable]] = messages.map { message, dedupeKey in
+            [UUID(), message.kind, message.encoded, dedupeKey, "queued", 0, now.addingTimeInterval(delay), now]
         }
-        insert += " ON CONFLICT (dedupe_key) DO NOTHING RETURNING kind"
-        let rows = try await sql.raw(insert).all()
+        let rows = try await sql.raw("""
+            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at) VALUES \(BindRows(rows: values))
+            ON CONFLICT (dedupe_key) DO NOTHING RETURNING kind
+            """).all()
         for row in rows { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", try row.value("kind") as String)]).increment() }
         return rows.count
     }

@@ -26,14 +26,17 @@ struct InboxStore: Sendable {
         var out = [(id: UUID, isNew: Bool)?](repeating: nil, count: batch.count)
         let plain = batch.indices.filter { batch[$0].message.collapseKey == nil }
         if !plain.isEmpty {
-            var insert: SQLQueryString = "INSERT INTO notifications (id, user_id, kind, data, job_id, collapse_key, created_at) VALUES "
-            for (n, i) in plain.enumerated() {
+            let values: [[any Encodable & Sendable]] = plain.map { i in
                 let (message, jobID) = batch[i]
-                insert += "\(unsafeRaw: n == 0 ? "" : ", ")(\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: message.dataJSON), \(bind: jobID), NULL, \(bind: now))"
+                return [UUID(), message.userID, message.kind, message.dataJSON, jobID, now]
             }
-            insert += " ON CONFLICT DO NOTHING RETURNING id, job_id"
             var written: [UUID: UUID] = [:]
-            for row in try await sql.raw(insert).all() { written[try row.value("job_id")] = try row.value("id") }
+            for row in try await sql.raw("""
+                INSERT INTO notifications (id, user_id, kind, data, job_id, created_at) VALUES \(BindRows(rows: values))
+                ON CONFLICT DO NOTHING RETURNING id, job_id
+                """).all() {
+                written[try row.value("job_id")] = try row.value("id")
+            }
             // Rows a previous attempt wrote (a retry after a crash or a lost lease).
             let repeated = plain.map { batch[$0].jobID }.filter { written[$0] == nil }
             var existing: [UUID: UUID] = [:]
