@@ -164,7 +164,7 @@ public final class AppServices: Sendable {
         for id in recentUsers { await refresh(user: id) }
         let since: Date
         if let gap = bus.takeGap() {
-            since = clock.now().addingTimeInterval(-(Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18 + 5))
+            since = clock.now().addingTimeInterval(-(gap / .seconds(1) + 5))
         } else if let warming = eventIndex.warmStartedAt {
             since = warming.addingTimeInterval(-5)
         } else {

@@ -19,9 +19,16 @@ struct EventSearch: Sendable {
     /// from the in-memory cards, reading the few not cached yet in one query; or,
     /// with `cardsFromDatabase`, all from the database.
     private func liveCards(_ ids: [UUID], now: Date) async throws -> [[UInt8]?] {
-        var (cards, missing) = cardsFromDatabase
-            ? ([[UInt8]?](repeating: nil, count: ids.count), Array(ids.indices))
-            : { let held = index.cards(ids, now: now); return (held.json, held.unloaded) }()
+        var cards: [[UInt8]?]
+        let missing: [Int]
+        if cardsFromDatabase {
+            cards = Array(repeating: nil, count: ids.count)
+            missing = Array(ids.indices)
+        } else {
+            let held = index.cards(ids, now: now)
+            cards = held.json
+            missing = held.unloaded
+        }
         guard !missing.isEmpty else { return cards }
         let wanted = missing.map { ids[$0] }
         let events = try await database.read { sql in try await EventStore(database: database).events(wanted, on: sql) }

@@ -216,13 +216,14 @@ final class EventIndex: Sendable {
         }
     }
 
-    /// `json` is the event's card when it is open at `now`, nil otherwise.
+    /// Whether `event` is a newer row than the index holds (or held, before taking it out).
     private func isNewer(_ event: Event, than s: State) -> Bool {
         if let card = s.cards[event.id], card.version >= event.version { return false }
         if let removed = s.removed[event.id], removed.version >= event.version { return false }
         return true
     }
 
+    /// `json` is the event's card when it is open at `now`, nil otherwise.
     private func apply(_ event: Event, json: [UInt8]?, now: Date, to s: inout State) {
         guard isNewer(event, than: s) else { return }
         if let json {
