@@ -21,6 +21,7 @@ struct GeoBench: AsyncParsableCommand {
     @Option(help: "Queries timed per scenario for brute force (it is slow).") var bruteForceQueries = 60
     @Option(help: "GeoGrid cell edge in metres.") var cellSize: Double = 1_250
     @Option(help: "Seconds of the updates-while-querying run.") var mixedSeconds: Double = 5
+    @Option(help: "Timed passes over the query centres per GeoGrid scenario, after one untimed pass, the scenarios taking turns: a pass of the small ones lasts milliseconds.") var rounds = 5
 
     struct Point { var id: Int; var lat: Double; var lon: Double }
 
@@ -44,20 +45,32 @@ struct GeoBench: AsyncParsableCommand {
         say("GeoGrid build: \(String(format: "%.2f", buildTime)) s; \(stats)")
         var rows: [Row] = []
         let geoCentres = centres.map { GeoPoint(latitude: $0.lat, longitude: $0.lon)! }
-        for radius in Self.radii {
-            for limit in [Int.max, 50] {
-                var samples = Samples()
-                var results = 0, candidates = 0
+        // Rounds interleave the scenarios, so that a slow moment of the machine
+        // falls on all of them rather than on one.
+        struct Scenario { var radius: Double; var limit: Int; var samples = Samples(); var results = 0, candidates = 0, steps = 0, cells = 0 }
+        var scenarios = Self.radii.flatMap { radius in [Int.max, 50].map { Scenario(radius: radius, limit: $0) } }
+        for scenario in scenarios {
+            for centre in geoCentres { _ = grid.search(within: scenario.radius, of: centre, limit: scenario.limit) }
+        }
+        for _ in 0..<max(1, rounds) {
+            for i in scenarios.indices {
+                let radius = scenarios[i].radius, limit = scenarios[i].limit
                 for centre in geoCentres {
                     let start = ContinuousClock.now
                     let (hits, s) = grid.searchWithStatistics(within: radius, of: centre, limit: limit)
-                    samples.add(seconds(ContinuousClock.now - start))
-                    results += hits.count
-                    candidates += s.candidates
+                    scenarios[i].samples.add(seconds(ContinuousClock.now - start))
+                    scenarios[i].results += hits.count
+                    scenarios[i].candidates += s.candidates
+                    scenarios[i].steps += s.steps
+                    scenarios[i].cells += s.cells
                 }
-                rows.append(Row(engine: "GeoGrid", radius: radius, nearest: limit != .max, samples: samples, meanResults: Double(results) / Double(geoCentres.count),
-                                note: String(format: "%.2f candidates/result", Double(candidates) / Double(max(1, results)))))
             }
+        }
+        for scenario in scenarios {
+            let queries = Double(scenario.samples.count)
+            rows.append(Row(engine: "GeoGrid", radius: scenario.radius, nearest: scenario.limit != .max, samples: scenario.samples, meanResults: Double(scenario.results) / queries,
+                            note: String(format: "%.2f candidates/result, %.1f cells and %.1f steps/query",
+                                         Double(scenario.candidates) / Double(max(1, scenario.results)), Double(scenario.cells) / queries, Double(scenario.steps) / queries)))
         }
         let mixed = try await updatesWhileQuerying(grid: grid, entries: entries, centres: geoCentres)
         say(String(format: "GeoGrid updates while querying: %.0f updates/s with %.0f queries/s (nearest 50 within 5 km) on the other threads", mixed.updates, mixed.queries))

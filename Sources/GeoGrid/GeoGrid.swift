@@ -145,11 +145,8 @@ public final class GeoGrid: Sendable {
     /// - Returns: The hits and the query's counters.
     public func searchWithStatistics(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> (hits: [GeoHit], statistics: GeoSearchStats) {
         guard radius >= 0, radius.isFinite, limit > 0 else { return ([], GeoSearchStats()) }
-        var scan = GridScan(snapshot: published.load(), filter: filter, cursor: cursor, limit: limit)
-        RadiusSearch(origin: center, radius: radius).run(&scan)
-        let hits = scan.best.sorted()
-        scan.stats.results = hits.count
-        return (hits, scan.stats)
+        let search = RadiusSearch(origin: center, radius: radius)
+        return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit) { search.run(&$0) }
     }
 
     /// Entries inside `box`, nearest to the box's centre first (ties by key).
@@ -161,9 +158,8 @@ public final class GeoGrid: Sendable {
     /// - Returns: The hits; `distance` is from the box's centre.
     public func search(in box: GeoBox, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> [GeoHit] {
         guard limit > 0 else { return [] }
-        var scan = GridScan(snapshot: published.load(), filter: filter, cursor: cursor, limit: limit)
-        BoxSearch(box: box).run(&scan)
-        return scan.best.sorted()
+        let search = BoxSearch(box: box)
+        return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit) { search.run(&$0) }.hits
     }
 
     /// Every entry, in no particular order.

@@ -37,9 +37,9 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Latitude in degrees.
-    @inlinable public var latitude: Double { Double(latitudeE7) * 1e-7 }
+    @inlinable @inline(__always) public var latitude: Double { Double(latitudeE7) * 1e-7 }
     /// Longitude in degrees.
-    @inlinable public var longitude: Double { Double(longitudeE7) * 1e-7 }
+    @inlinable @inline(__always) public var longitude: Double { Double(longitudeE7) * 1e-7 }
 
     /// `"lat,lon"` in degrees.
     public var description: String { "\(latitude),\(longitude)" }

@@ -70,8 +70,9 @@ struct GridLayout: Sendable {
     /// The columns of `row` that may hold points of `cap`, as an interval in
     /// unwrapped column space (may start below 0 or end past the last column;
     /// callers wrap it). `nil` when the row is out of reach.
-    func columnSpan(row: Int, cap: inout Cap) -> ColumnSpan? {
-        let count = Int(columns[row])
+    /// `count` is the row's number of columns (`columns[row]`, which the caller
+    /// may read from a buffer).
+    func columnSpan(row: Int, columns count: Int, cap: inout Cap) -> ColumnSpan? {
         let (south, north) = latitudes(ofRow: row)
         guard let halfWidth = cap.longitudeHalfWidth(south: south * .pi / 180, north: north * .pi / 180) else { return nil }
         if halfWidth >= 180 || count == 1 { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
@@ -83,8 +84,9 @@ struct GridLayout: Sendable {
     }
 
     /// A disc on the sphere — every point within `angle` radians of a centre — with
-    /// the values each row's span reuses, and the width at the last row edge asked
-    /// for: rows are visited south to north, so each edge is computed once.
+    /// the values each row's span reuses, and the widths at the last two row edges
+    /// asked for: rows are visited outward from the centre (or south to north), so
+    /// each edge is computed once.
     struct Cap {
         /// Centre longitude, degrees.
         let longitude: Double
@@ -95,7 +97,7 @@ struct GridLayout: Sendable {
         let cosφ0: Double
         /// Where the circle's meridian tangents touch, if they do.
         let φt: Double?
-        private var lastEdge = (φ: Double.nan, width: 0.0)
+        private var edges = ((φ: Double.nan, width: 0.0), (φ: Double.nan, width: 0.0))
 
         init(origin: GeoPoint, angle: Double) {
             longitude = origin.longitude
@@ -119,9 +121,11 @@ struct GridLayout: Sendable {
         }
 
         private mutating func edgeWidth(at φ: Double) -> Double {
-            if φ == lastEdge.φ { return lastEdge.width }
+            if φ == edges.0.φ { return edges.0.width }
+            if φ == edges.1.φ { return edges.1.width }
             let width = width(at: φ)
-            lastEdge = (φ, width)
+            // Keep the newest two: the edges the next row north and south share.
+            edges = (edges.1, (φ, width))
             return width
         }
 

@@ -1,147 +1,204 @@
-/// A candidate that passed every test, kept until the answer is sorted.
-struct Found {
-    var distance: Double
-    var key: GeoKey
-    var record: Record
+/// Up to four runs of columns of one row (a span and its complement, each wrapped
+/// at most once), kept without an allocation.
+struct ColumnRuns {
+    private var runs: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
 
-    var hit: GeoHit {
-        GeoHit(entry: GeoEntry(key: key, point: record.point, tags: record.tags), distance: distance)
+    mutating func append(_ first: Int, _ last: Int) {
+        switch count {
+        case 0: runs.0 = first; runs.1 = last
+        case 1: runs.2 = first; runs.3 = last
+        case 2: runs.4 = first; runs.5 = last
+        default: runs.6 = first; runs.7 = last
+        }
+        count += 1
+    }
+
+    subscript(i: Int) -> (first: Int, last: Int) {
+        switch i {
+        case 0: (runs.0, runs.1)
+        case 1: (runs.2, runs.3)
+        case 2: (runs.4, runs.5)
+        default: (runs.6, runs.7)
+        }
     }
 }
 
-/// The best `limit` candidates seen so far: everything when there is no limit,
-/// otherwise kept in slots of `items` ordered by a max-heap of small
-/// (distance, slot) pairs whose top is the worst kept one — sifting moves 16
-/// bytes, not 48-byte candidates.
+/// A candidate that passed every test: its distance and where its entry is (a
+/// position in the base, or `~i` for entry `i` of the delta). Its key and record are
+/// read again only if it is among the answer's, or for a tie.
+struct Found {
+    var distance: Double
+    var slot: Int
+}
+
+/// Reads the key of a slot (see ``Found``).
+struct KeySource {
+    let base: UnsafeBufferPointer<GeoKey>
+    let delta: [DeltaEntry]
+
+    @inline(__always) func callAsFunction(_ slot: Int) -> GeoKey {
+        slot >= 0 ? base[slot] : delta[~slot].key
+    }
+}
+
+/// The best `limit` candidates seen so far: everything when there is no limit.
+///
+/// With a limit, a candidate is appended unless it is farther than `bound`, the
+/// limit-th distance as of the last cut; the list is cut down to the best `limit` (a
+/// linear-time selection) when it reaches twice the limit and when the limit-th
+/// distance is asked for. A candidate costs a 16-byte append; the max-heap this
+/// replaced cost a sift per candidate.
 struct BestSet {
     let limit: Int
+    let keys: KeySource
     private(set) var items: [Found] = []
-    private var heap: [(distance: Double, slot: Int)] = []
+    /// Candidates farther than this cannot be among the best `limit`.
+    private var bound = Double.infinity
+    private let cutAt: Int
+    /// How many were held after the last cut: until that changes, `bound` stands.
+    private var countAtCut = 0
 
-    init(limit: Int) {
+    init(limit: Int, keys: KeySource) {
         self.limit = limit
-        if limit < 4096 {
-            items.reserveCapacity(limit)
-            heap.reserveCapacity(limit)
-        }
+        self.keys = keys
+        cutAt = limit > Int.max / 2 ? .max : 2 * limit
+        if limit < 2048 { items.reserveCapacity(cutAt) }
     }
 
     var isFull: Bool { items.count >= limit }
-    /// The distance a new candidate must beat once the set is full.
-    var worstDistance: Double { heap.isEmpty ? .infinity : heap[0].distance }
 
-    @inline(__always) private func before(_ a: (distance: Double, slot: Int), _ b: (distance: Double, slot: Int)) -> Bool {
-        a.distance < b.distance || (a.distance == b.distance && items[a.slot].key < items[b.slot].key)
+    /// Whether asking for `worstDistance()` is worth its cut: the set has just
+    /// filled, or gained half a limit since the last cut.
+    var hasNewBound: Bool {
+        items.count >= limit && (countAtCut < limit || items.count >= countAtCut + limit / 2)
     }
 
-    @inline(__always) mutating func offer(_ found: Found) {
-        if limit == .max { items.append(found); return }
-        if items.count < limit {
-            heap.append((found.distance, items.count))
-            items.append(found)
-            siftUp(heap.count - 1)
-        } else if found.distance < heap[0].distance || (found.distance == heap[0].distance && found.key < items[heap[0].slot].key) {
-            items[heap[0].slot] = found
-            heap[0].distance = found.distance
-            siftDown(0)
+    /// The limit-th distance (the farthest that can still be in the answer), or
+    /// infinity while fewer than `limit` are held.
+    mutating func worstDistance() -> Double {
+        guard items.count >= limit else { return .infinity }
+        if items.count != countAtCut { cut() }
+        return bound
+    }
+
+    @inline(__always) mutating func offer(distance: Double, slot: Int) {
+        guard distance <= bound else { return }
+        items.append(Found(distance: distance, slot: slot))
+        if items.count >= cutAt { cut() }
+    }
+
+    /// Keeps the best `limit` and sets `bound` to the farthest of them: Hoare's
+    /// selection of the limit-th distance (median-of-three pivots), then the
+    /// candidates at exactly that distance ordered by key so the smallest keys stay.
+    private mutating func cut() {
+        let n = items.count
+        guard n > limit else {
+            bound = items.reduce(0) { Swift.max($0, $1.distance) }
+            countAtCut = n
+            return
         }
-    }
-
-    private mutating func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) >> 1
-            guard before(heap[parent], heap[child]) else { return }
-            heap.swapAt(parent, child)
-            child = parent
+        let target = limit - 1
+        items.withUnsafeMutableBufferPointer { a in
+            var lo = 0, hi = n - 1
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if a[mid].distance < a[lo].distance { a.swapAt(mid, lo) }
+                if a[hi].distance < a[lo].distance { a.swapAt(hi, lo) }
+                if a[hi].distance < a[mid].distance { a.swapAt(hi, mid) }
+                let pivot = a[mid].distance
+                var i = lo, j = hi
+                while i <= j {
+                    while a[i].distance < pivot { i += 1 }
+                    while pivot < a[j].distance { j -= 1 }
+                    if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+                }
+                if target <= j { hi = j } else if target >= i { lo = i } else { break }
+            }
+            // Everything before `target` is no farther than it; candidates at its
+            // distance on both sides of the cut are ordered by key.
+            let threshold = a[target].distance
+            var tied = target + 1
+            for i in (target + 1)..<n where a[i].distance == threshold {
+                a.swapAt(tied, i)
+                tied += 1
+            }
+            if tied > target + 1 {
+                var first = 0
+                for i in 0...target where a[i].distance < threshold {
+                    a.swapAt(first, i)
+                    first += 1
+                }
+                let keys = self.keys
+                a[first..<tied].sort { keys($0.slot) < keys($1.slot) }
+            }
         }
+        items.removeLast(n - limit)
+        bound = items[target].distance
+        countAtCut = limit
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        let n = heap.count
-        while true {
-            let left = 2 * parent + 1
-            guard left < n else { return }
-            var largest = left
-            if left + 1 < n && before(heap[left], heap[left + 1]) { largest = left + 1 }
-            guard before(heap[parent], heap[largest]) else { return }
-            heap.swapAt(parent, largest)
-            parent = largest
-        }
-    }
-
-    /// The kept candidates as hits, nearest first, ties by key.
-    func sorted() -> [GeoHit] {
+    /// The kept candidates, nearest first, ties by key.
+    mutating func sorted() -> [Found] {
+        if items.count > limit { cut() }
+        let keys = self.keys
         if items.count < 128 {
-            // Sort small (distance, index) pairs rather than whole candidates.
-            let items = self.items
-            var order = items.indices.map { (distance: items[$0].distance, index: $0) }
-            order.sort { $0.distance != $1.distance ? $0.distance < $1.distance : items[$0.index].key < items[$1.index].key }
-            return order.map { items[$0.index].hit }
+            return items.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : keys($0.slot) < keys($1.slot) }
         }
-        return DistanceOrder.indices(of: items).map { items[Int($0)].hit }
+        return DistanceOrder.sorted(items, keys: keys)
     }
 }
 
 /// Orders many candidates in linear time, for "everything within R" answers that
-/// hold thousands of hits: a comparison sort of 48-byte candidates cost more than
-/// the scan that found them.
+/// hold thousands of hits: a comparison sort cost more than the scan that found them.
 enum DistanceOrder {
-    /// The indices of `items` by distance, then key.
+    /// `items` by distance, then key.
     ///
     /// A least-significant-digit radix sort of the distances' bit patterns (for
     /// non-negative doubles the pattern orders as the value does), one byte per
     /// pass, skipping the bytes every distance shares; equal distances, rare, are
     /// then ordered by key.
-    static func indices(of items: [Found]) -> [UInt32] {
+    static func sorted(_ items: [Found], keys: KeySource) -> [Found] {
         let n = items.count
-        var keys = items.map(\.distance.bitPattern)
-        var order = (0..<UInt32(n)).map { $0 }
+        var items = items
         var counts = [Int](repeating: 0, count: 8 * 256)
         counts.withUnsafeMutableBufferPointer { counts in
-            for key in keys {
+            for item in items {
+                let key = item.distance.bitPattern
                 for byte in 0..<8 { counts[byte << 8 | Int(truncatingIfNeeded: key >> (byte << 3)) & 0xFF] += 1 }
             }
         }
-        var spareKeys = keys, spareOrder = order
+        var spare = items
         var offsets = [Int](repeating: 0, count: 256)
         for byte in 0..<8 {
             let shift = UInt64(byte << 3)
-            guard counts[byte << 8 | Int(truncatingIfNeeded: keys[0] >> shift) & 0xFF] != n else { continue }
+            guard counts[byte << 8 | Int(truncatingIfNeeded: items[0].distance.bitPattern >> shift) & 0xFF] != n else { continue }
             var running = 0
             for digit in 0..<256 {
                 offsets[digit] = running
                 running += counts[byte << 8 | digit]
             }
-            keys.withUnsafeBufferPointer { keys in
-                order.withUnsafeBufferPointer { order in
-                    spareKeys.withUnsafeMutableBufferPointer { toKeys in
-                        spareOrder.withUnsafeMutableBufferPointer { toOrder in
-                            offsets.withUnsafeMutableBufferPointer { offsets in
-                                for i in 0..<n {
-                                    let digit = Int(truncatingIfNeeded: keys[i] >> shift) & 0xFF
-                                    let slot = offsets[digit]
-                                    toKeys[slot] = keys[i]
-                                    toOrder[slot] = order[i]
-                                    offsets[digit] = slot + 1
-                                }
-                            }
+            items.withUnsafeBufferPointer { from in
+                spare.withUnsafeMutableBufferPointer { to in
+                    offsets.withUnsafeMutableBufferPointer { offsets in
+                        for i in 0..<n {
+                            let digit = Int(truncatingIfNeeded: from[i].distance.bitPattern >> shift) & 0xFF
+                            to[offsets[digit]] = from[i]
+                            offsets[digit] += 1
                         }
                     }
                 }
             }
-            swap(&keys, &spareKeys)
-            swap(&order, &spareOrder)
+            swap(&items, &spare)
         }
         var start = 0
         while start < n {
             var end = start + 1
-            while end < n && keys[end] == keys[start] { end += 1 }
-            if end - start > 1 { order[start..<end].sort { items[Int($0)].key < items[Int($1)].key } }
+            while end < n && items[end].distance == items[start].distance { end += 1 }
+            if end - start > 1 { items[start..<end].sort { keys($0.slot) < keys($1.slot) } }
             start = end
         }
-        return order
+        return items
     }
 }
 
@@ -157,49 +214,70 @@ public struct GeoSearchStats: Sendable, Hashable {
     public var steps = 0
 }
 
-/// One query over one snapshot.
+/// One query over one snapshot, inside `GridBase.withStorage`.
 struct GridScan {
-    let snapshot: GridSnapshot
+    let layout: GridLayout
+    let storage: StorageView
+    let delta: GridDelta
     let filter: GeoFilter
     let cursor: GeoCursor?
     var best: BestSet
     var stats = GeoSearchStats()
+    private let hasRemoved: Bool
+    private let hasNew: Bool
 
-    init(snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int) {
-        self.snapshot = snapshot
+    init(snapshot: GridSnapshot, storage: StorageView, filter: GeoFilter, cursor: GeoCursor?, limit: Int) {
+        self.layout = snapshot.base.layout
+        self.storage = storage
+        self.delta = snapshot.delta
         self.filter = filter
         self.cursor = cursor
-        self.best = BestSet(limit: Swift.max(0, limit))
+        hasRemoved = delta.removed.count > 0
+        hasNew = !delta.entries.isEmpty
+        best = BestSet(limit: Swift.max(0, limit), keys: KeySource(base: storage.keys, delta: delta.entries))
     }
 
-    /// Offers every live entry in columns `first...last` of `row` to `test`.
-    @inline(__always) mutating func scan(row: Int, columns first: Int, _ last: Int, test: (inout GridScan, Record, GeoKey) -> Void) {
-        let base = snapshot.base
-        let delta = snapshot.delta
-        let lastKey = GridLayout.key(row: row, column: last)
-        let removed = delta.removed.count > 0
-        var (cell, end) = base.cells(row: row, from: first)
-        // Buffer pointers: no retain, release or bounds check per candidate.
-        base.records.withUnsafeBufferPointer { records in
-            base.keys.withUnsafeBufferPointer { keys in
-                base.cellKeys.withUnsafeBufferPointer { cellKeys in
-                    base.cellStarts.withUnsafeBufferPointer { cellStarts in
-                        while cell < end && cellKeys[cell] <= lastKey {
-                            stats.cells += 1
-                            for p in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-                                if removed && delta.removed.contains(p) { continue }
-                                test(&self, records[p], keys[p])
-                            }
-                            cell += 1
-                        }
-                    }
-                }
-            }
+    /// Runs `search` on `snapshot` and returns its hits, nearest first, and counters.
+    static func run(on snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int, _ search: (inout GridScan) -> Void) -> (hits: [GeoHit], statistics: GeoSearchStats) {
+        snapshot.base.withStorage { storage in
+            var scan = GridScan(snapshot: snapshot, storage: storage, filter: filter, cursor: cursor, limit: limit)
+            search(&scan)
+            let hits = scan.best.sorted().map { scan.hit($0) }
+            scan.stats.results = hits.count
+            return (hits, scan.stats)
         }
-        if !delta.entries.isEmpty {
+    }
+
+    /// The key of the entry at `slot`, a position in the base (≥ 0) or `~i` for
+    /// entry `i` of the delta: a scan reads a key only for the candidates it keeps.
+    @inline(__always) func key(at slot: Int) -> GeoKey {
+        slot >= 0 ? storage.keys[slot] : delta.entries[~slot].key
+    }
+
+    /// The answer's form of a kept candidate.
+    func hit(_ found: Found) -> GeoHit {
+        let record = found.slot >= 0 ? storage.records[found.slot] : delta.entries[~found.slot].record
+        return GeoHit(entry: GeoEntry(key: key(at: found.slot), point: record.point, tags: record.tags), distance: found.distance)
+    }
+
+    /// Offers every live entry in columns `first...last` of `row` to `test`, with
+    /// its slot (see `key(at:)`).
+    @inline(__always) mutating func scan(row: Int, columns first: Int, _ last: Int, test: (inout GridScan, Record, Int) -> Void) {
+        let storage = self.storage
+        let lastKey = GridLayout.key(row: row, column: last)
+        var (cell, end) = storage.cells(row: row, from: first)
+        while cell < end && storage.cellKeys[cell] <= lastKey {
+            stats.cells += 1
+            for p in Int(storage.cellStarts[cell])..<Int(storage.cellStarts[cell + 1]) {
+                if hasRemoved && delta.removed.contains(p) { continue }
+                test(&self, storage.records[p], p)
+            }
+            cell += 1
+        }
+        if hasNew {
             var i = delta.firstIndex(atOrAfter: GridLayout.key(row: row, column: first))
             while i < delta.entries.count && delta.entries[i].cell <= lastKey {
-                test(&self, delta.entries[i].record, delta.entries[i].key)
+                test(&self, delta.entries[i].record, ~i)
                 i += 1
             }
         }
@@ -224,63 +302,72 @@ struct RadiusSearch {
     }
 
     func run(_ scan: inout GridScan) {
-        let layout = scan.snapshot.base.layout
+        let layout = scan.layout
         let maxAngle = Swift.min(radius / GeoMath.earthRadius, .pi)
         let rows = layout.rowRange(origin: origin, angle: maxAngle)
+        let centreRow = layout.row(latitude: origin.latitude)
         var visited = [ColumnSpan?](repeating: nil, count: rows.count)
-        let bound = GeoMath.haversineBound(forRadius: radius)
-        let latitudeSlackE7 = Int64((maxAngle * 180 / .pi * (1 + 1e-9) + 1e-7) * 1e7) + 1
+        var reach = Reach(radius: radius)
         var step = radius
         if scan.best.limit != .max {
             if let cursor = scan.cursor {
                 step = Swift.min(radius, cursor.distance + layout.cellSize)
             } else {
                 // First disc: the one that would hold k at the density of the
-                // centre's cell (often one more step settles the answer); one cell
-                // when that cell is empty. Every step costs its rows and cells, so
-                // a good first guess matters more than a generous one.
-                let sample = scan.snapshot.base.count(inCellOf: origin)
-                let guess = sample == 0 ? layout.cellSize
-                    : (Double(scan.best.limit) * layout.cellSize * layout.cellSize / (.pi * Double(sample))).squareRoot()
+                // centre's cell; when that cell is empty, at the density of the
+                // centre's row within 8 cells either side (half an entry when there
+                // is none, so an empty stretch goes to the whole radius at once
+                // rather than in steps that each cost every row).
+                let column = layout.column(longitude: origin.longitude, row: centreRow)
+                var sample = Double(scan.storage.count(inRow: centreRow, columns: column, column))
+                var area = layout.cellSize * layout.cellSize
+                if sample == 0 {
+                    let columns = Int(scan.storage.columns[centreRow])
+                    let first = Swift.max(0, column - 8), last = Swift.min(columns - 1, column + 8)
+                    sample = Swift.max(0.5, Double(scan.storage.count(inRow: centreRow, columns: first, last)))
+                    area *= Double(last - first + 1)
+                }
+                let guess = (Double(scan.best.limit) * area / (.pi * sample)).squareRoot()
                 step = Swift.min(radius, Swift.max(layout.cellSize / 2, guess))
             }
         }
         while true {
             scan.stats.steps += 1
-            let angle = Swift.min(step / GeoMath.earthRadius, .pi)
-            var cap = GridLayout.Cap(origin: origin, angle: angle)
-            for row in layout.rowRange(origin: origin, angle: angle) {
-                guard let span = layout.columnSpan(row: row, cap: &cap) else { continue }
-                let slot = row - rows.lowerBound
-                if let seen = visited[slot] {
-                    if seen.coversRow { continue }
-                    if span.coversRow {
-                        // Everything but what was seen: the complement, wrapped.
-                        if seen.upper + 1 <= seen.lower - 1 + span.count {
-                            ColumnSpan(lower: seen.upper + 1, upper: seen.lower - 1 + span.count, count: span.count)
-                                .wrapped { scanColumns(&scan, row: row, $0, $1, bound: bound, slack: latitudeSlackE7) }
-                        }
-                    } else {
-                        if span.lower < seen.lower {
-                            ColumnSpan(lower: span.lower, upper: seen.lower - 1, count: span.count)
-                                .wrapped { scanColumns(&scan, row: row, $0, $1, bound: bound, slack: latitudeSlackE7) }
-                        }
-                        if span.upper > seen.upper {
-                            ColumnSpan(lower: seen.upper + 1, upper: span.upper, count: span.count)
-                                .wrapped { scanColumns(&scan, row: row, $0, $1, bound: bound, slack: latitudeSlackE7) }
-                        }
+            var disc = Swift.min(step, reach.metres)
+            var cap = GridLayout.Cap(origin: origin, angle: disc / GeoMath.earthRadius)
+            let stepRows = layout.rowRange(origin: origin, angle: Swift.min(disc / GeoMath.earthRadius, .pi))
+            // Rows from the centre outward, the nearer side first, so that the k-th
+            // distance is known early and narrows every row after it.
+            var north = centreRow, south = centreRow - 1
+            while true {
+                let northGap = north <= stepRows.upperBound ? Swift.max(0, layout.latitudes(ofRow: north).south - origin.latitude) : .infinity
+                let southGap = south >= stepRows.lowerBound ? Swift.max(0, origin.latitude - layout.latitudes(ofRow: south).north) : .infinity
+                let gap = Swift.min(northGap, southGap)
+                // Latitude apart bounds distance apart from below (with a centimetre
+                // for the rounding of row edges and distances).
+                guard gap * GeoMath.metresPerDegree <= disc * (1 + 1e-9) + 0.01 else { break }
+                let row: Int
+                if scan.best.limit == .max {
+                    // Everything within the radius: every row, south to north, in memory order.
+                    if south >= stepRows.lowerBound { row = south; south -= 1 } else { row = north; north += 1 }
+                } else if northGap <= southGap { row = north; north += 1 } else { row = south; south -= 1 }
+                visit(&scan, row: row, slot: row - rows.lowerBound, cap: &cap, visited: &visited, reach: reach)
+                if scan.best.hasNewBound {
+                    let worst = scan.best.worstDistance()
+                    if worst < disc * 0.9 {
+                        disc = worst
+                        reach.narrow(to: worst)
+                        cap = GridLayout.Cap(origin: origin, angle: disc / GeoMath.earthRadius)
                     }
-                } else {
-                    span.wrapped { scanColumns(&scan, row: row, $0, $1, bound: bound, slack: latitudeSlackE7) }
                 }
-                visited[slot] = span
             }
             if step >= radius { return }
             let found = scan.best.items.count
             if scan.best.isFull {
                 // The k-th distance so far bounds the answer: one more step settles it.
-                if scan.best.worstDistance <= step { return }
-                step = Swift.min(radius, scan.best.worstDistance)
+                let worst = scan.best.worstDistance()
+                if worst <= step { return }
+                step = Swift.min(radius, worst)
             } else {
                 // Guess the radius that holds k from the density seen so far, so a
                 // sparse region takes a few steps rather than a dozen.
@@ -290,18 +377,74 @@ struct RadiusSearch {
         }
     }
 
-    @inline(__always) private func scanColumns(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int, bound: Double, slack: Int64) {
+    /// Scans the columns of `row` in `cap` that earlier steps did not.
+    @inline(__always) private func visit(_ scan: inout GridScan, row: Int, slot: Int, cap: inout GridLayout.Cap, visited: inout [ColumnSpan?], reach: Reach) {
+        guard let span = scan.layout.columnSpan(row: row, columns: Int(scan.storage.columns[row]), cap: &cap) else { return }
+        var runs = ColumnRuns()
+        if let seen = visited[slot] {
+            if seen.coversRow { return }
+            if span.coversRow {
+                // Everything but what was seen: the complement, wrapped.
+                if seen.upper + 1 <= seen.lower - 1 + span.count {
+                    ColumnSpan(lower: seen.upper + 1, upper: seen.lower - 1 + span.count, count: span.count).wrapped { runs.append($0, $1) }
+                }
+                visited[slot] = span
+            } else {
+                // Spans of one row are centred on the same longitude: the wider holds the narrower.
+                if span.lower < seen.lower {
+                    ColumnSpan(lower: span.lower, upper: seen.lower - 1, count: span.count).wrapped { runs.append($0, $1) }
+                }
+                if span.upper > seen.upper {
+                    ColumnSpan(lower: seen.upper + 1, upper: span.upper, count: span.count).wrapped { runs.append($0, $1) }
+                }
+                visited[slot] = ColumnSpan(lower: Swift.min(span.lower, seen.lower), upper: Swift.max(span.upper, seen.upper), count: span.count)
+            }
+        } else {
+            span.wrapped { runs.append($0, $1) }
+            visited[slot] = span
+        }
+        // One call site, so the candidate test is compiled (and inlined) once.
+        for i in 0..<runs.count {
+            let run = runs[i]
+            scanColumns(&scan, row: row, run.first, run.last, reach: reach)
+        }
+    }
+
+    /// How far a candidate may be and still matter: the radius, then the k-th
+    /// distance once k are held, as a haversine term and a latitude difference that
+    /// reject most candidates beyond it before their distance is computed.
+    struct Reach {
+        private(set) var metres: Double
+        private(set) var haversine: Double
+        private(set) var latitudeE7: Int64
+
+        init(radius: Double) {
+            metres = radius
+            haversine = 0
+            latitudeE7 = 0
+            narrow(to: radius)
+        }
+
+        mutating func narrow(to metres: Double) {
+            self.metres = metres
+            haversine = GeoMath.haversineBound(forRadius: metres)
+            let angle = Swift.min(metres / GeoMath.earthRadius, .pi)
+            latitudeE7 = Int64((angle * 180 / .pi * (1 + 1e-9) + 1e-7) * 1e7) + 1
+        }
+    }
+
+    @inline(__always) private func scanColumns(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int, reach: Reach) {
         let originLatitude = Int64(origin.latitudeE7)
         let center = self.center, radius = self.radius
-        scan.scan(row: row, columns: first, last) { scan, record, key in
+        scan.scan(row: row, columns: first, last) { scan, record, slot in
             scan.stats.candidates += 1
-            guard abs(Int64(record.latitudeE7) - originLatitude) <= slack, scan.filter.accepts(record.tags) else { return }
+            guard abs(Int64(record.latitudeE7) - originLatitude) <= reach.latitudeE7, scan.filter.accepts(record.tags) else { return }
             let h = center.haversine(to: record.point)
-            guard h <= bound else { return }
+            guard h <= reach.haversine else { return }
             let d = center.distance(toHaversine: h)
             guard d <= radius else { return }
-            if let cursor = scan.cursor, !cursor.precedes(distance: d, key: key) { return }
-            scan.best.offer(Found(distance: d, key: key, record: record))
+            if let cursor = scan.cursor, !cursor.precedes(distance: d, key: scan.key(at: slot)) { return }
+            scan.best.offer(distance: d, slot: slot)
         }
     }
 }
@@ -318,7 +461,7 @@ struct BoxSearch {
     }
 
     func run(_ scan: inout GridScan) {
-        let layout = scan.snapshot.base.layout
+        let layout = scan.layout
         for row in layout.row(latitude: box.minLatitude)...layout.row(latitude: box.maxLatitude) {
             if box.crossesAntimeridian {
                 let west = layout.column(longitude: box.minLongitude, row: row)
@@ -339,12 +482,12 @@ struct BoxSearch {
 
     @inline(__always) private func scanColumns(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int) {
         let box = self.box, center = self.center
-        scan.scan(row: row, columns: first, last) { scan, record, key in
+        scan.scan(row: row, columns: first, last) { scan, record, slot in
             scan.stats.candidates += 1
             guard scan.filter.accepts(record.tags), box.contains(record.point) else { return }
             let d = center.distance(toHaversine: center.haversine(to: record.point))
-            if let cursor = scan.cursor, !cursor.precedes(distance: d, key: key) { return }
-            scan.best.offer(Found(distance: d, key: key, record: record))
+            if let cursor = scan.cursor, !cursor.precedes(distance: d, key: scan.key(at: slot)) { return }
+            scan.best.offer(distance: d, slot: slot)
         }
     }
 }

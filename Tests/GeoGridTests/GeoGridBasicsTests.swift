@@ -61,6 +61,29 @@ struct GeoGridBasicsTests {
         #expect(near.hits.count <= 50)
     }
 
+    @Test("ties at the k-th distance keep the smallest keys, in the bulk and in recent changes")
+    func tiesKeepSmallestKeys() {
+        var rng = SeededGenerator(seed: 5)
+        let here = GeoPoint(latitude: 45.5, longitude: 9.2)!
+        let near = GeoPoint(latitude: 45.5009, longitude: 9.2)!  // about 100 m north
+        // Hundreds at one position, more than twice any limit below, in shuffled key order.
+        var keys = Array(0..<600).shuffled(using: &rng)
+        let entries = keys.prefix(500).map { GeoEntry(key: GeoKey($0), point: $0 % 3 == 0 ? near : here) }
+        let grid = GeoGrid(cellSize: 1_250, entries: Array(entries))
+        // The rest arrive later, so they sit among the recent changes.
+        for key in keys.suffix(100) { grid.upsert(GeoEntry(key: GeoKey(key), point: key % 3 == 0 ? near : here)) }
+        keys.sort()
+        let atHere = keys.filter { $0 % 3 != 0 }, atNear = keys.filter { $0 % 3 == 0 }
+        for limit in [1, 7, 50, 120, 399, 450] {
+            for radius in [150.0, 5_000, 25_000] {
+                let hits = grid.search(within: radius, of: here, limit: limit)
+                let want = Array((atHere + atNear).prefix(limit)).map { GeoKey($0) }
+                #expect(hits.map(\.entry.key) == want, "limit \(limit) radius \(radius)")
+                #expect(hits.map(\.entry.key) == BruteForce.radius(grid.allEntries, center: here, radius: radius, limit: limit).map(\.entry.key))
+            }
+        }
+    }
+
     @Test("statistics describe the index")
     func statistics() {
         var factory = PointFactory(seed: 3)
