@@ -24,6 +24,9 @@ struct GridLayout: Sendable {
     let rowCount: Int
     /// Columns per row.
     let columns: [Int32]
+    /// Sine and cosine of each row edge's latitude (edge `r` is row `r`'s southern
+    /// edge), the values `Cap` would otherwise compute for every row of every query.
+    let edgeTrig: [(sin: Double, cos: Double)]
 
     init(cellSize: Double) {
         self.cellSize = cellSize
@@ -37,6 +40,10 @@ struct GridLayout: Sendable {
             let poleward = Swift.max(abs(south), abs(north))
             let width = 360 * cos(poleward * .pi / 180) * GeoMath.metresPerDegree
             return Int32(Swift.max(1, Swift.min(Double(Int32.max / 2), (width / cellSize).rounded(.down))))
+        }
+        self.edgeTrig = (0...count).map { edge in
+            let φ = Swift.min(90, -90 + Double(edge) * height) * .pi / 180
+            return (sin(φ), cos(φ))
         }
     }
 
@@ -74,7 +81,7 @@ struct GridLayout: Sendable {
     /// may read from a buffer).
     func columnSpan(row: Int, columns count: Int, cap: inout Cap) -> ColumnSpan? {
         let (south, north) = latitudes(ofRow: row)
-        guard let halfWidth = cap.longitudeHalfWidth(south: south * .pi / 180, north: north * .pi / 180) else { return nil }
+        guard let halfWidth = cap.longitudeHalfWidth(south: south * .pi / 180, north: north * .pi / 180, southTrig: edgeTrig[row], northTrig: edgeTrig[row + 1]) else { return nil }
         if halfWidth >= 180 || count == 1 { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
         let lon = cap.longitude + 180
         let lower = Int(((lon - halfWidth) / 360 * Double(count)).rounded(.down))
@@ -110,20 +117,21 @@ struct GridLayout: Sendable {
             φt = abs(tangent) < 1 ? asin(tangent) : nil
         }
 
-        /// Half the longitude extent, in degrees, of the circle at latitude `φ`.
-        private func width(at φ: Double) -> Double {
-            let cosφ = cos(φ)
+        /// Half the longitude extent, in degrees, of the circle at latitude `φ`
+        /// (whose sine and cosine may be given).
+        private func width(at φ: Double, trig: (sin: Double, cos: Double)? = nil) -> Double {
+            let cosφ = trig?.cos ?? cos(φ)
             if cosφ < 1e-12 { return 180 }
-            let c = (cosδ - sinφ0 * sin(φ)) / (cosφ0 * cosφ)
+            let c = (cosδ - sinφ0 * (trig?.sin ?? sin(φ))) / (cosφ0 * cosφ)
             if c <= -1 { return 180 }
             if c >= 1 { return 0 }
             return acos(c) * 180 / .pi
         }
 
-        private mutating func edgeWidth(at φ: Double) -> Double {
+        private mutating func edgeWidth(at φ: Double, trig: (sin: Double, cos: Double)?) -> Double {
             if φ == edges.0.φ { return edges.0.width }
             if φ == edges.1.φ { return edges.1.width }
-            let width = width(at: φ)
+            let width = width(at: φ, trig: trig)
             // Keep the newest two: the edges the next row north and south share.
             edges = (edges.1, (φ, width))
             return width
@@ -133,14 +141,16 @@ struct GridLayout: Sendable {
         /// point of the latitude band `south…north` (radians) within the cap; 180 or
         /// more when the whole band may be within reach; `nil` when none of it is.
         /// Slightly generous, so rounding never loses a cell.
-        mutating func longitudeHalfWidth(south: Double, north: Double) -> Double? {
+        /// `southTrig` and `northTrig` are the sine and cosine of `south` and `north`.
+        mutating func longitudeHalfWidth(south: Double, north: Double, southTrig: (sin: Double, cos: Double), northTrig: (sin: Double, cos: Double)) -> Double? {
             let lower = Swift.max(south, φ0 - δ), upper = Swift.min(north, φ0 + δ)
             guard lower <= upper else { return nil }
             // The whole parallel is within reach from the latitude where the point on
             // the opposite meridian is: π − φ0 − φ ≤ δ (north), or symmetric (south).
             if upper >= .pi - φ0 - δ || lower <= -.pi - φ0 + δ { return 180 }
             if cosφ0 < 1e-12 { return 180 }
-            var widest = Swift.max(edgeWidth(at: lower), edgeWidth(at: upper))
+            var widest = Swift.max(edgeWidth(at: lower, trig: lower == south ? southTrig : nil),
+                                   edgeWidth(at: upper, trig: upper == north ? northTrig : nil))
             // Inside the band the extent peaks where the circle's meridian tangents touch.
             if let φt, φt > lower && φt < upper { widest = Swift.max(widest, width(at: φt)) }
             // Absolute slack of ~1e-9 degree covers acos' rounding near its flat ends.

@@ -111,6 +111,7 @@ final class GridBase: Sendable {
     var bytes: Int {
         records.capacity * MemoryLayout<Record>.stride + keys.capacity * MemoryLayout<GeoKey>.stride
             + cellKeys.capacity * 8 + cellStarts.capacity * 4 + rowFirstCell.capacity * 4 + table.bytes
+            + layout.columns.capacity * 4 + layout.edgeTrig.capacity * 16
     }
 }
 
