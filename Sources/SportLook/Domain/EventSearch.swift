@@ -15,20 +15,17 @@ struct EventSearch: Sendable {
     /// the difference; see BENCHMARKS.md).
     var cardsFromDatabase = false
 
-    /// Each id's event JSON in the order asked, nil for an event no longer live:
+    /// Each id's event JSON in the order asked, none for an event no longer live:
     /// from the in-memory cards, reading the few not cached yet in one query; or,
     /// with `cardsFromDatabase`, all from the database.
-    private func liveCards(_ ids: [UUID], now: Date) async throws -> [[UInt8]?] {
-        var cards: [[UInt8]?]
-        let missing: [Int]
+    private func liveCards(_ ids: [UUID], now: Date) async throws -> EventIndex.Cards {
+        var cards: EventIndex.Cards
         if cardsFromDatabase {
-            cards = Array(repeating: nil, count: ids.count)
-            missing = Array(ids.indices)
+            cards = EventIndex.Cards(ranges: Array(repeating: nil, count: ids.count), unloaded: Array(ids.indices))
         } else {
-            let held = index.cards(ids, now: now)
-            cards = held.json
-            missing = held.unloaded
+            cards = index.cards(ids, now: now)
         }
+        let missing = cards.unloaded
         guard !missing.isEmpty else { return cards }
         let wanted = missing.map { ids[$0] }
         let events = try await database.read { sql in try await EventStore(database: database).events(wanted, on: sql) }
@@ -36,7 +33,7 @@ struct EventSearch: Sendable {
         for i in missing {
             guard let event = events[ids[i]] else { continue }
             let json = event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil
-            cards[i] = json
+            if let json { cards.fill(i, with: json) }
             read.append((event, json))
         }
         if !cardsFromDatabase { index.remember(read, now: now) }
@@ -115,7 +112,7 @@ struct EventSearch: Sendable {
         let now = clock.now()
         let filter = filters.geoFilter(sports)
         var after = cursor?.position
-        var page: [(hit: GeoHit, card: [UInt8])] = []
+        var page: [(hit: GeoHit, card: ArraySlice<UInt8>)] = []
         var more = false
         while true {
             let need = limit - page.count
@@ -125,9 +122,9 @@ struct EventSearch: Sendable {
             case .box(let box): hits = index.grid.search(in: box, filter: filter, after: after, limit: need + 1)
             }
             let cards = try await liveCards(hits.prefix(need).map { UUID(geoKey: $0.entry.key) }, now: now)
-            for (hit, card) in zip(hits.prefix(need), cards) {
+            for (hit, range) in zip(hits.prefix(need), cards.ranges) {
                 after = hit.cursor
-                if let card { page.append((hit, card)) }
+                if let range { page.append((hit, cards.bytes[range])) }
             }
             if hits.count <= need { break }
             if page.count == limit { more = true; break }

@@ -24,27 +24,56 @@ final class EventIndex: Sendable {
     struct Card: Sendable {
         var version: Int64
         var endsAt: Date
-        /// The event's JSON without its closing brace (see ``EventJSON``), once encoded.
-        var json: [UInt8]?
+        /// Where the event's JSON without its closing brace (see ``EventJSON``) is
+        /// in the arena, once encoded.
+        var json: CardArena.Ref?
     }
 
     /// What the index holds of the events a page wants to show, in the order asked.
     struct Cards: Sendable {
-        /// Each event's JSON; nil for an event not live (cancelled, finished or
-        /// unknown), or live but not cached yet (then its index is in `unloaded`).
-        var json: [[UInt8]?]
+        /// The cards found, one after another.
+        var bytes: [UInt8] = []
+        /// Where each event's JSON is in `bytes`; nil for an event not live
+        /// (cancelled, finished or unknown), or live but not cached yet (then its
+        /// index is in `unloaded`).
+        var ranges: [Range<Int>?] = []
         /// The live events whose JSON must be read from the database.
-        var unloaded: [Int]
+        var unloaded: [Int] = []
+
+        /// Each event's JSON, or nil.
+        var json: [[UInt8]?] { ranges.map { $0.map { Array(bytes[$0]) } } }
+
+        /// Sets event `i`'s JSON.
+        mutating func fill(_ i: Int, with json: [UInt8]) {
+            let start = bytes.count
+            bytes += json
+            ranges[i] = start..<bytes.count
+        }
     }
 
     private struct State {
         var cards: [UUID: Card] = [:]
+        let arena = CardArena()
         /// Versions of events taken out, so that an older update cannot bring them back.
         var removed: [UUID: (version: Int64, at: Date)] = [:]
         /// When the warm-up began (in the app's clock): a first resync starts there.
         var warmStartedAt: Date?
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog: [(Event, Date)]? = []
+
+        /// Gives the card of `id` these bytes.
+        mutating func setJSON(_ json: [UInt8], of id: UUID) {
+            let old = cards[id]?.json
+            cards[id]?.json = arena.store(json, for: id)
+            release(old)
+        }
+
+        /// Leaves a card's old bytes behind, and compacts their chunk once it is
+        /// mostly left behind.
+        mutating func release(_ ref: CardArena.Ref?) {
+            guard let ref, let chunk = arena.release(ref) else { return }
+            arena.moveLive(from: chunk, isLive: { cards[$0]?.json }, moved: { cards[$0]?.json = $1 })
+        }
     }
 
     let grid: GeoGrid
@@ -159,6 +188,7 @@ final class EventIndex: Sendable {
         }
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
+            for card in s.cards.values { s.release(card.json) }
             s.cards = cards
             defer { s.backlog = nil }
             return s.backlog ?? []
@@ -183,7 +213,10 @@ final class EventIndex: Sendable {
             key: { ($0.0.endsAt, $0.0.id) }
         ) { page in remember(page, now: now) }
         cardsComplete.store(true, ordering: .releasing)
-        logger.info("event cards cached", metadata: ["events": "\(count)", "seconds": "\(ContinuousClock.now - started)"])
+        let (events, live, held) = state.withLock { s in (s.cards.count, s.arena.liveBytes, s.arena.capacity) }
+        logger.info("event cards cached", metadata: [
+            "events": "\(events)", "seconds": "\(ContinuousClock.now - started)", "card bytes": "\(live)", "arena bytes": "\(held)",
+        ])
     }
 
     /// Applies an event's current row (after a commit, or after re-reading it).
@@ -208,7 +241,7 @@ final class EventIndex: Sendable {
             guard s.backlog == nil else { return }
             for (event, json) in rows {
                 if let card = s.cards[event.id], card.version == event.version {
-                    if card.json == nil, let json { s.cards[event.id]?.json = json }
+                    if card.json == nil, let json { s.setJSON(json, of: event.id) }
                 } else {
                     apply(event, json: json, now: now, to: &s)
                 }
@@ -227,11 +260,13 @@ final class EventIndex: Sendable {
     private func apply(_ event: Event, json: [UInt8]?, now: Date, to s: inout State) {
         guard isNewer(event, than: s) else { return }
         if let json {
-            s.cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: json)
+            let old = s.cards.updateValue(Card(version: event.version, endsAt: event.endsAt, json: nil), forKey: event.id)?.json
+            s.setJSON(json, of: event.id)
+            s.release(old)
             s.removed[event.id] = nil
             grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
         } else {
-            s.cards[event.id] = nil
+            s.release(s.cards.removeValue(forKey: event.id)?.json)
             s.removed[event.id] = (event.version, now)
             grid.remove(event.id.geoKey)
         }
@@ -240,17 +275,29 @@ final class EventIndex: Sendable {
     /// When the warm-up began, once it has.
     var warmStartedAt: Date? { state.withLock { $0.warmStartedAt } }
 
-    /// What the index holds of each id, in the order asked.
+    /// What the index holds of each id, in the order asked. Under the lock, only
+    /// where each card's bytes are; they are copied after it (see ``CardArena``).
     func cards(_ ids: [UUID], now: Date) -> Cards {
-        var cards = Cards(json: [], unloaded: [])
-        cards.json.reserveCapacity(ids.count)
-        state.withLock { s in
+        var cards = Cards()
+        cards.ranges.reserveCapacity(ids.count)
+        var found: [(index: Int, bytes: UnsafeRawBufferPointer)] = []
+        found.reserveCapacity(ids.count)
+        let arena = state.withLock { s in
             for (i, id) in ids.enumerated() {
-                guard let card = s.cards[id], card.endsAt > now else { cards.json.append(nil); continue }
-                cards.json.append(card.json)
-                if card.json == nil { cards.unloaded.append(i) }
+                cards.ranges.append(nil)
+                guard let card = s.cards[id], card.endsAt > now else { continue }
+                if let ref = card.json { found.append((i, s.arena.bytes(ref))) } else { cards.unloaded.append(i) }
             }
+            s.arena.beginRead()
+            return s.arena
         }
+        cards.bytes.reserveCapacity(found.reduce(0) { $0 + $1.bytes.count })
+        for (i, bytes) in found {
+            let start = cards.bytes.count
+            cards.bytes.append(contentsOf: bytes)
+            cards.ranges[i] = start..<cards.bytes.count
+        }
+        arena.endRead()
         return cards
     }
 
@@ -262,6 +309,7 @@ final class EventIndex: Sendable {
             for (id, card) in finished {
                 s.cards[id] = nil
                 s.removed[id] = (card.version, now)
+                s.release(card.json)
             }
             s.removed = s.removed.filter { now.timeIntervalSince($0.value.at) < 600 }
             return Array(finished.keys)

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// The bytes of the event cards, appended into large chunks and read by copying.
+///
+/// A nearby page reads 50 cards. When each card was its own `[UInt8]`, reading one
+/// retained it — an atomic write to a cache line that the other cores' pages were
+/// touching too — and that was a tenth of a page's CPU. Here a card is a plain
+/// reference (chunk, offset, length): under the index's lock a page takes where its
+/// cards' bytes are and counts itself a reader (``beginRead()``), then copies them
+/// without the lock and leaves (``endRead()``).
+///
+/// A rewritten or removed card leaves its old bytes behind. When most of a chunk
+/// other than the one being filled is left behind, its live cards are copied to the
+/// end and the chunk is retired (``moveLive(from:isLive:moved:)``), so the arena stays
+/// within about twice the live bytes. A retired chunk is freed once no reader is in
+/// flight: readers only begin under the lock, and the arena is only changed under it.
+///
+/// `@unchecked Sendable`: every member but ``endRead()`` is used only with the owning
+/// ``EventIndex``'s lock held, and ``endRead()`` touches only an atomic.
+final class CardArena: @unchecked Sendable {
+    /// Where a card's bytes are.
+    struct Ref: Sendable, Hashable {
+        var chunk: Int32
+        var offset: Int32
+        var count: Int32
+    }
+
+    /// Bytes per chunk (a larger card gets a chunk of its own size).
+    static let chunkSize = 1 << 22
+
+    private struct Chunk {
+        var memory: UnsafeMutableRawBufferPointer
+        var used = 0
+        var live = 0
+        /// The ids whose cards were written here, for moving the live ones out.
+        var owners: [UUID] = []
+    }
+
+    private var chunks: [Chunk?] = []
+    private var freeSlots: [Int] = []
+    private var current = -1
+    /// Pages copying bytes out right now.
+    private let readers = Atomic<Int>(0)
+    /// Chunks moved out of while readers were in flight.
+    private var retired: [UnsafeMutableRawBufferPointer] = []
+
+    init() {}
+
+    deinit {
+        for chunk in chunks { chunk?.memory.deallocate() }
+        for memory in retired { memory.deallocate() }
+    }
+
+    /// Bytes held by the arena's chunks.
+    var capacity: Int { chunks.reduce(0) { $0 + ($1?.memory.count ?? 0) } }
+
+    /// Bytes of the cards that are live.
+    var liveBytes: Int { chunks.reduce(0) { $0 + ($1?.live ?? 0) } }
+
+    /// Stores `bytes` as the card of `id`.
+    func store(_ bytes: some Collection<UInt8>, for id: UUID) -> Ref {
+        let count = bytes.count
+        if current < 0 || chunks[current]!.used + count > chunks[current]!.memory.count {
+            current = newChunk(size: max(Self.chunkSize, count))
+        }
+        freeRetired()
+        let offset = chunks[current]!.used
+        let destination = UnsafeMutableRawBufferPointer(rebasing: chunks[current]!.memory[offset..<(offset + count)])
+        _ = destination.copyBytes(from: bytes)
+        chunks[current]!.used += count
+        chunks[current]!.live += count
+        chunks[current]!.owners.append(id)
+        return Ref(chunk: Int32(current), offset: Int32(offset), count: Int32(count))
+    }
+
+    private func newChunk(size: Int) -> Int {
+        let chunk = Chunk(memory: .allocate(byteCount: size, alignment: 16))
+        if let slot = freeSlots.popLast() {
+            chunks[slot] = chunk
+            return slot
+        }
+        chunks.append(chunk)
+        return chunks.count - 1
+    }
+
+    /// Marks a card's bytes as left behind. Returns the chunk to compact, if this
+    /// left most of it behind.
+    func release(_ ref: Ref) -> Int? {
+        let c = Int(ref.chunk)
+        chunks[c]!.live -= Int(ref.count)
+        return compactable(c) ? c : nil
+    }
+
+    /// Whether chunk `c` is not being filled and holds under a quarter of live bytes.
+    func compactable(_ c: Int) -> Bool {
+        guard c != current, let chunk = chunks[c] else { return false }
+        return chunk.live * 4 < chunk.used
+    }
+
+    /// The card's bytes, valid until ``endRead()`` for a reader that called
+    /// ``beginRead()`` under the same hold of the lock.
+    @inline(__always) func bytes(_ ref: Ref) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: chunks[Int(ref.chunk)]!.memory[Int(ref.offset)..<Int(ref.offset + ref.count)])
+    }
+
+    /// Counts a reader in; call with the lock held.
+    func beginRead() { readers.add(1, ordering: .acquiring) }
+
+    /// Counts a reader out; needs no lock.
+    func endRead() { readers.subtract(1, ordering: .releasing) }
+
+    /// Frees chunk `c` after copying the cards that `isLive` says are still
+    /// referenced there to the end; `moved` is told each card's new place.
+    func moveLive(from c: Int, isLive: (UUID) -> Ref?, moved: (UUID, Ref) -> Void) {
+        guard let chunk = chunks[c] else { return }
+        for id in chunk.owners {
+            guard let ref = isLive(id), Int(ref.chunk) == c else { continue }
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk.memory[Int(ref.offset)..<Int(ref.offset + ref.count)])
+            moved(id, store(bytes, for: id))
+        }
+        retired.append(chunk.memory)
+        chunks[c] = nil
+        freeSlots.append(c)
+        freeRetired()
+    }
+
+    /// Chunks moved out of and not freed yet (readers were in flight).
+    var retiredCount: Int { retired.count }
+
+    /// Frees retired chunks when no reader is in flight; call with the lock held.
+    func freeRetired() {
+        guard !retired.isEmpty, readers.load(ordering: .acquiring) == 0 else { return }
+        for memory in retired { memory.deallocate() }
+        retired.removeAll()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SportLook
+
+@Suite("Card arena")
+struct CardArenaTests {
+    /// A model of how ``EventIndex`` uses the arena: a map from id to the card's place.
+    final class Model {
+        let arena = CardArena()
+        var refs: [UUID: CardArena.Ref] = [:]
+        var truth: [UUID: [UInt8]] = [:]
+        var compactions = 0
+
+        func release(_ ref: CardArena.Ref?) {
+            guard let ref, let chunk = arena.release(ref) else { return }
+            compactions += 1
+            arena.moveLive(from: chunk, isLive: { refs[$0] }, moved: { refs[$0] = $1 })
+        }
+
+        func write(_ id: UUID, _ bytes: [UInt8]) {
+            let old = refs[id]
+            refs[id] = arena.store(bytes, for: id)
+            truth[id] = bytes
+            release(old)
+        }
+
+        func remove(_ id: UUID) {
+            truth[id] = nil
+            release(refs.removeValue(forKey: id))
+        }
+
+        func read(_ id: UUID) -> [UInt8]? { refs[id].map { Array(arena.bytes($0)) } }
+    }
+
+    @Test("every live card keeps its bytes through rewrites, removals and compactions, and what is left behind is freed")
+    func rewritesAndCompaction() {
+        var rng = TestRandom(seed: 21)
+        let model = Model()
+        let ids = (0..<800).map { _ in UUID() }
+        for step in 0..<30_000 {
+            let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
+            if Int.random(in: 0..<10, using: &rng) == 0 {
+                model.remove(id)
+            } else {
+                // Mostly card-sized, now and then one larger than a chunk.
+                let count = step % 7_000 == 6_999 ? CardArena.chunkSize + 10 : Int.random(in: 200...3_000, using: &rng)
+                let seed = UInt8.random(in: 0...255, using: &rng)
+                model.write(id, (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) &+ seed })
+            }
+        }
+        #expect(model.compactions > 0)
+        for id in ids { #expect(model.read(id) == model.truth[id]) }
+        let live = model.truth.values.reduce(0) { $0 + $1.count }
+        #expect(model.arena.liveBytes == live)
+        // A chunk not being filled keeps at least a quarter of its bytes live.
+        #expect(model.arena.capacity <= 4 * live + 3 * CardArena.chunkSize + 64)
+        #expect(model.arena.retiredCount == 0)
+    }
+
+    @Test("a chunk moved out of while a page copies from it is freed only after the page is done")
+    func readersKeepChunks() {
+        let model = Model()
+        let first = UUID()
+        model.write(first, Array(repeating: 7, count: 1_000))
+        // Fill the first chunk, so that later writes go to a second one.
+        var filler: [UUID] = []
+        while model.arena.capacity == CardArena.chunkSize {
+            let id = UUID()
+            filler.append(id)
+            model.write(id, Array(repeating: 1, count: 4_000))
+        }
+        let bytes = model.arena.bytes(model.refs[first]!)
+        model.arena.beginRead()
+        // Leave most of the first chunk behind: it is compacted while the reader holds its bytes.
+        for id in filler { model.remove(id) }
+        #expect(model.compactions == 1)
+        #expect(model.arena.retiredCount == 1)
+        #expect(Array(bytes) == Array(repeating: 7, count: 1_000), "the reader's bytes are still there")
+        #expect(model.read(first) == Array(repeating: 7, count: 1_000), "and the card was moved")
+        model.arena.endRead()
+        model.write(UUID(), [1, 2, 3])
+        #expect(model.arena.retiredCount == 0)
+    }
+}
