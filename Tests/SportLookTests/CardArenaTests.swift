@@ -82,3 +82,32 @@ struct CardArenaTests {
         #expect(model.arena.retiredCount == 0)
     }
 }
+
+@Suite("Card table")
+struct CardTableTests {
+    @Test("inserts, replacements and removals agree with a Dictionary, through growth and back-shifted deletions")
+    func agreesWithDictionary() {
+        var rng = TestRandom(seed: 3)
+        var table = CardTable()
+        var model: [UUID: EventIndex.Card] = [:]
+        // Few ids, so that removals hit present ones and probe runs form.
+        let ids = (0..<3_000).map { _ in UUID() }
+        for step in 0..<60_000 {
+            let id = ids[Int.random(in: 0..<(step < 20_000 ? 1_500 : ids.count), using: &rng)]
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                #expect(table.removeValue(forKey: id)?.version == model.removeValue(forKey: id)?.version)
+            default:
+                let card = EventIndex.Card(version: Int64(step), endsAt: Date(timeIntervalSince1970: Double(step)), json: nil)
+                #expect(table.updateValue(card, forKey: id)?.version == model.updateValue(card, forKey: id)?.version)
+            }
+            if step % 5_000 == 0 {
+                #expect(table.count == model.count)
+                for id in ids { #expect(table[id]?.version == model[id]?.version) }
+            }
+        }
+        var seen: [UUID: Int64] = [:]
+        table.forEach { id, card in seen[id] = card.version }
+        #expect(seen == model.mapValues(\.version))
+    }
+}

@@ -203,13 +203,18 @@ struct EventSearchTests {
         }
     }
 
-    @Test("UUID columns parse as Foundation parses them, and malformed text is refused")
+    @Test("UUID columns parse as Foundation parses them, malformed text is refused, and spatial keys keep the bytes and their order")
     func uuidText() {
         for _ in 0..<1_000 {
             let id = UUID()
             #expect(UUID(text: id.uuidString) == id)
             #expect(UUID(text: id.uuidString.lowercased()) == id)
+            #expect(UUID(geoKey: id.geoKey) == id)
         }
+        // A spatial key orders as the UUID's bytes do (and as the databases order ids).
+        let ordered = (0..<200).map { _ in UUID() }.sorted { $0.uuidString < $1.uuidString }
+        #expect(ordered.map(\.geoKey) == ordered.map(\.geoKey).sorted())
+        #expect(UUID(uuidString: "01020304-0506-0708-090A-0B0C0D0E0F10")!.geoKey == GeoKey(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10))
         let good = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
         for bad in ["", String(good.dropLast()), good + "0", good.replacingOccurrences(of: "-", with: "_"), "3F2504E0-4F89-11D3-9A0C-0305E82C330G",
                     "3F2504E04-F89-11D3-9A0C-0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C33\u{e9}"] {

@@ -95,20 +95,18 @@ extension UUID {
 
     /// The UUID's 128 bits as a spatial index key.
     var geoKey: GeoKey {
-        let b = uuid
-        let high = [b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = [b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return GeoKey(high: high, low: low)
+        withUnsafeBytes(of: uuid) {
+            GeoKey(high: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)), low: UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
     }
 
     /// The UUID of a spatial index key.
     init(geoKey: GeoKey) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 {
-            bytes[i] = UInt8(truncatingIfNeeded: geoKey.high >> (56 - 8 * UInt64(i)))
-            bytes[8 + i] = UInt8(truncatingIfNeeded: geoKey.low >> (56 - 8 * UInt64(i)))
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) {
+            $0.storeBytes(of: geoKey.high.bigEndian, as: UInt64.self)
+            $0.storeBytes(of: geoKey.low.bigEndian, toByteOffset: 8, as: UInt64.self)
         }
-        self = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        self = UUID(uuid: bytes)
     }
 }

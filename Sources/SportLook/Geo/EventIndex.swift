@@ -52,7 +52,7 @@ final class EventIndex: Sendable {
     }
 
     private struct State {
-        var cards: [UUID: Card] = [:]
+        var cards = CardTable()
         let arena = CardArena()
         /// Versions of events taken out, so that an older update cannot bring them back.
         var removed: [UUID: (version: Int64, at: Date)] = [:]
@@ -180,15 +180,16 @@ final class EventIndex: Sendable {
         let total = parts.reduce(0) { $0 + $1.count }
         var entries: [GeoEntry] = []
         entries.reserveCapacity(total)
-        var cards: [UUID: Card] = [:]
-        cards.reserveCapacity(total)
+        var cards = CardTable(minimumCapacity: total)
         for event in parts.joined() {
             entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
             cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: nil)
         }
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
-            for card in s.cards.values { s.release(card.json) }
+            var old: [CardArena.Ref] = []
+            s.cards.forEach { _, card in if let ref = card.json { old.append(ref) } }
+            for ref in old { s.release(ref) }
             s.cards = cards
             defer { s.backlog = nil }
             return s.backlog ?? []
@@ -305,14 +306,15 @@ final class EventIndex: Sendable {
     @discardableResult
     func sweep(now: Date) -> Int {
         let finished: [UUID] = state.withLock { s in
-            let finished = s.cards.filter { $0.value.endsAt <= now }
+            var finished: [(UUID, Card)] = []
+            s.cards.forEach { id, card in if card.endsAt <= now { finished.append((id, card)) } }
             for (id, card) in finished {
                 s.cards[id] = nil
                 s.removed[id] = (card.version, now)
                 s.release(card.json)
             }
             s.removed = s.removed.filter { now.timeIntervalSince($0.value.at) < 600 }
-            return Array(finished.keys)
+            return finished.map(\.0)
         }
         if !finished.isEmpty { grid.apply(finished.map { .remove($0.geoKey) }) }
         return finished.count
