@@ -109,7 +109,7 @@ final class EventIndex: Sendable {
     ) async throws {
         var after = start
         while true {
-            let page: [Row] = try await database.read { [after] sql in
+            let page: [Row] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
                 // One lower bound only: given `ends_at > now` as well, SQLite started
                 // every page's range there and skipped up to the keyset, so paging
                 // through a million events read hundreds of millions of index rows.
@@ -130,7 +130,7 @@ final class EventIndex: Sendable {
 
     /// Keys that cut the live events into `parts` ranges of about the same size.
     private static func cuts(of database: Database, now: Date, parts: Int) async throws -> [LiveKey] {
-        try await database.read { sql in
+        try await database.read(timeout: Database.bulkReadTimeout) { sql in
             let live: SQLQueryString = "FROM events e WHERE e.status = 'active' AND e.ends_at > \(bind: now)"
             let count = try await sql.raw("SELECT COUNT(*) AS n \(live)").first()?.value("n", as: Int.self) ?? 0
             guard count >= 10_000 * parts else { return [] }

@@ -47,7 +47,7 @@ final class UserIndex: Sendable {
         var cards: [UUID: Card] = [:]
         var after: UUID?
         while true {
-            let page: [User] = try await database.read { [after] sql in
+            let page: [User] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
                 let from: SQLQueryString = after.map { "AND id > \(bind: $0)" } ?? ""
                 let rows = try await sql.raw("""
                     SELECT \(unsafeRaw: AccountStore.userColumns) FROM users

@@ -87,10 +87,18 @@ public final class Database: Sendable {
         }
     }
 
+    /// How long one page of a start-up bulk read may take: after a restart the disk
+    /// cache is cold, and counting a million index rows once took longer than the
+    /// request timeout (the warm-up failed and started over).
+    static let bulkReadTimeout: Duration = .seconds(30)
+
     /// Runs statements outside a transaction (each commits on its own).
-    /// - Parameter body: Queries to run with the given handle.
-    public func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await bounded { [backend, logger] in
+    /// - Parameters:
+    ///   - timeout: Longest the call may wait, when not the handle's (bulk reads at
+    ///     start-up, which a cold disk cache may make slower than any request).
+    ///   - body: Queries to run with the given handle.
+    public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.read(body)
             case .postgres(let client, _):
@@ -121,7 +129,7 @@ public final class Database: Sendable {
         site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        try await bounded { [backend, logger] in
+        try await bounded(timeout: timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body)
             case .postgres(let client, _):
@@ -180,8 +188,7 @@ public final class Database: Sendable {
         }
     }
 
-    private func bounded<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
-        let timeout = self.timeout
+    private func bounded<R: Sendable>(timeout: Duration, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
         // Not a task group: a group waits for all its children, and an operation
         // stuck on a database that went away (a connection attempt, a transaction
         // that must not be cancelled half way) would hold the caller with it. Here
