@@ -96,38 +96,33 @@ struct ContractTests {
 
     @Test("an edited migration, or a database newer than the code, stops start-up", arguments: engines)
     func migrations(engine: DatabaseEngine) async throws {
-        TestCounter.record(engine)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let location: DatabaseLocation = engine == .sqlite
-            ? .sqliteFile(NSTemporaryDirectory() + "migrations-\(UUID().uuidString).sqlite")
-            : .postgres(try await PostgresCluster.shared.emptyDatabase())
-        let database = try await Database.open(location, timeout: 30, logger: logger)
-        let resources = try Resources.locate()
-        let migrator = try Migrator(database: database, resources: resources, logger: logger)
-        #expect(try await migrator.verify().count == migrator.migrations.count)
-        #expect(try await migrator.migrate() == migrator.migrations.map(\.version))
-        #expect(try await migrator.migrate().isEmpty, "applying twice changes nothing")
-        #expect(try await migrator.verify().isEmpty)
-        // Someone edits an applied file.
-        try await database.transaction { sql in try await sql.raw("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2").run() }
-        await #expect(throws: MigrationError.self) { try await migrator.verify() }
-        await #expect(throws: MigrationError.self) { try await migrator.migrate() }
-        try await database.transaction { [checksum = migrator.migrations[1].checksum] sql in
-            try await sql.raw("UPDATE schema_migrations SET checksum = \(bind: checksum) WHERE version = 2").run()
+        try await withEmptyDatabase(engine) { database in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let resources = try Resources.locate()
+            let migrator = try Migrator(database: database, resources: resources, logger: logger)
+            #expect(try await migrator.verify().count == migrator.migrations.count)
+            #expect(try await migrator.migrate() == migrator.migrations.map(\.version))
+            #expect(try await migrator.migrate().isEmpty, "applying twice changes nothing")
+            #expect(try await migrator.verify().isEmpty)
+            // Someone edits an applied file.
+            try await database.transaction { sql in try await sql.raw("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2").run() }
+            await #expect(throws: MigrationError.self) { try await migrator.verify() }
+            await #expect(throws: MigrationError.self) { try await migrator.migrate() }
+            try await database.transaction { [checksum = migrator.migrations[1].checksum] sql in
+                try await sql.raw("UPDATE schema_migrations SET checksum = \(bind: checksum) WHERE version = 2").run()
+            }
+            // A newer release ran against this database.
+            try await database.transaction { sql in
+                try await sql.raw("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'future', 'x', 'now')").run()
+            }
+            do {
+                _ = try await migrator.verify()
+                Issue.record("a database newer than the code must be refused")
+            } catch let error as MigrationError {
+                #expect(error.description.contains("newer"))
+            }
         }
-        // A newer release ran against this database.
-        try await database.transaction { sql in
-            try await sql.raw("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'future', 'x', 'now')").run()
-        }
-        do {
-            _ = try await migrator.verify()
-            Issue.record("a database newer than the code must be refused")
-        } catch let error as MigrationError {
-            #expect(error.description.contains("newer"))
-        }
-        await database.close()
-        await dispose(location)
     }
 
     @Test("the demo data set is the same for the same seed", arguments: engines)

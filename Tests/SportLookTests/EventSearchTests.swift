@@ -206,24 +206,17 @@ struct EventSearchTests {
 
     @Test("a start-up bulk read may outlast the request timeout; a request may not", arguments: engines)
     func bulkReadTimeout(engine: DatabaseEngine) async throws {
-        TestCounter.record(engine)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let location: DatabaseLocation = engine == .sqlite
-            ? .sqliteFile(NSTemporaryDirectory() + "bulk-\(UUID().uuidString).sqlite")
-            : .postgres(try await PostgresCluster.shared.emptyDatabase())
         // A request timeout far below what the slow statement takes.
-        let database = try await Database.open(location, timeout: 0.05, logger: logger)
-        let slow: SQLQueryString = engine == .sqlite
-            ? "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT count(*) AS n FROM c"
-            : "SELECT count(*) AS n FROM (SELECT pg_sleep(1)) AS s"
-        await #expect(throws: DatabaseUnavailable.self) {
-            _ = try await database.read { sql in try await sql.raw(slow).first() }
+        try await withEmptyDatabase(engine, timeout: 0.05) { database in
+            let slow: SQLQueryString = engine == .sqlite
+                ? "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT count(*) AS n FROM c"
+                : "SELECT count(*) AS n FROM (SELECT pg_sleep(1)) AS s"
+            await #expect(throws: DatabaseUnavailable.self) {
+                _ = try await database.read { sql in try await sql.raw(slow).first() }
+            }
+            let rows = try await database.read(timeout: Database.bulkReadTimeout) { sql in try await sql.raw(slow).first()?.value("n", as: Int.self) }
+            #expect(rows == (engine == .sqlite ? 5_000_000 : 1))
         }
-        let rows = try await database.read(timeout: Database.bulkReadTimeout) { sql in try await sql.raw(slow).first()?.value("n", as: Int.self) }
-        #expect(rows == (engine == .sqlite ? 5_000_000 : 1))
-        await database.close()
-        await dispose(location)
     }
 
     @Test("UUID columns parse as Foundation parses them, malformed text is refused, and spatial keys keep the bytes and their order")

@@ -70,6 +70,27 @@ func withApp(
     await dispose(configuration.database)
 }
 
+/// Opens an empty database of `engine` (no schema, no application) and runs `test`
+/// with it; then closes and removes it.
+func withEmptyDatabase(_ engine: DatabaseEngine, timeout: TimeInterval = 30, _ test: (Database) async throws -> Void) async throws {
+    TestCounter.record(engine)
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    let location: DatabaseLocation = engine == .sqlite
+        ? .sqliteFile(NSTemporaryDirectory() + "empty-\(UUID().uuidString).sqlite")
+        : .postgres(try await PostgresCluster.shared.emptyDatabase())
+    let database = try await Database.open(location, timeout: timeout, logger: logger)
+    do {
+        try await test(database)
+    } catch {
+        await database.close()
+        await dispose(location)
+        throw error
+    }
+    await database.close()
+    await dispose(location)
+}
+
 /// Removes a test database.
 func dispose(_ location: DatabaseLocation) async {
     switch location {
