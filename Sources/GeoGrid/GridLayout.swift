@@ -157,7 +157,7 @@ struct GridLayout: Sendable {
                                    edgeWidth(at: upper, trig: upper == north ? northTrig : nil))
             // Inside the band the extent peaks where the circle's meridian tangents touch.
             if let φt, φt > lower && φt < upper { widest = Swift.max(widest, width(at: φt)) }
-            // Absolute slack of ~1e-9 degree covers the rounding of c near ±1, where the width is most sensitive to it.
+            // Slack of 1e-9 relative and 1e-7 degree absolute covers the rounding of c near ±1, where the width is most sensitive to it.
             return widest * (1 + 1e-9) + 1e-7
         }
     }
