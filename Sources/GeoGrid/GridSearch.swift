@@ -250,9 +250,7 @@ struct GridScan {
 
     /// The key of the entry at `slot`, a position in the base (≥ 0) or `~i` for
     /// entry `i` of the delta: a scan reads a key only for the candidates it keeps.
-    @inline(__always) func key(at slot: Int) -> GeoKey {
-        slot >= 0 ? storage.keys[slot] : delta.entries[~slot].key
-    }
+    @inline(__always) func key(at slot: Int) -> GeoKey { best.keys(slot) }
 
     /// The answer's form of a kept candidate.
     func hit(_ found: Found) -> GeoHit {

@@ -261,9 +261,8 @@ final class EventIndex: Sendable {
     private func apply(_ event: Event, json: [UInt8]?, now: Date, to s: inout State) {
         guard isNewer(event, than: s) else { return }
         if let json {
-            let old = s.cards.updateValue(Card(version: event.version, endsAt: event.endsAt, json: nil), forKey: event.id)?.json
-            s.setJSON(json, of: event.id)
-            s.release(old)
+            let card = Card(version: event.version, endsAt: event.endsAt, json: s.arena.store(json, for: event.id))
+            s.release(s.cards.updateValue(card, forKey: event.id)?.json)
             s.removed[event.id] = nil
             grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
         } else {

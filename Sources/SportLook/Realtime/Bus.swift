@@ -119,11 +119,8 @@ public final class Bus: Service, Sendable {
 
     /// One statement that notifies every message, in order.
     private func notifications(_ messages: [BusMessage]) -> SQLQueryString {
-        var values: SQLQueryString = ""
-        for (i, message) in messages.enumerated() {
-            values += "\(unsafeRaw: i == 0 ? "" : ", ")(\(unsafeRaw: String(i)), \(bind: instanceID + "|" + message.encoded))"
-        }
-        return "SELECT pg_notify(\(bind: Self.channel), m.payload) FROM (VALUES \(values)) AS m(n, payload) ORDER BY m.n"
+        let rows: [[any Encodable & Sendable]] = messages.enumerated().map { [$0.offset, instanceID + "|" + $0.element.encoded] }
+        return "SELECT pg_notify(\(bind: Self.channel), m.payload) FROM (VALUES \(BindRows(rows: rows))) AS m(n, payload) ORDER BY m.n"
     }
 
     /// Hands messages to this instance's subscribers.
