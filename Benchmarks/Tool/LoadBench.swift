@@ -41,7 +41,8 @@ struct ServerOptions: ParsableArguments {
 
     func start(_ extra: [String: String] = [:]) throws -> Spawned {
         var environment = ["DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
-                           "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000"]
+                           "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000",
+                           "INVITE_DAILY_LIMIT": "1000000", "REGISTER_MAX_PER_ADDRESS": "0", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000"]
         for (k, v) in extra { environment[k] = v }
         return try Spawned([sportlook, "serve"], environment: environment, log: serverLog)
     }
@@ -62,7 +63,7 @@ struct JobsBench: AsyncParsableCommand {
     func run() async throws {
         let gateway = BenchGateway()
         let gatewayPort = try await gateway.start()
-        let process = try server.start(["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench", "JOB_WORKERS": String(workers)])
+        let process = try server.start(["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!", "JOB_WORKERS": String(workers)])
         defer { process.terminate(); gateway.stop() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)

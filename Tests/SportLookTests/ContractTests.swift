@@ -55,13 +55,14 @@ struct ContractTests {
 
     @Test("operations answer health, readiness and metrics", arguments: engines)
     func operations(engine: DatabaseEngine) async throws {
-        try await withApp(engine) { api, _ in
+        try await withApp(engine, configure: { $0.metricsToken = "a-metrics-token-for-tests" }) { api, _ in
             #expect(try await api.get("/health").status == .ok)
             let ready = try await api.get("/ready")
             #expect(ready.status == .ok)
             #expect((ready["checks"] as? [String: Bool]) == ["database": true, "indexes": true])
             _ = try await api.get("/v1/sports")
-            let metrics = try await api.get("/metrics")
+            #expect(try await api.get("/metrics").status == .notFound)
+            let metrics = try await api.get("/metrics", token: "a-metrics-token-for-tests")
             #expect(metrics.status == .ok)
             #expect(metrics.text.contains("hb_requests"))
             #expect(metrics.text.contains("http_server_request_duration"))

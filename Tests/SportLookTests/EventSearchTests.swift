@@ -267,31 +267,16 @@ struct EventSearchTests {
 
     @Test("an event created on one instance appears in another's search")
     func twoInstances() async throws {
-        TestCounter.record(.postgres)
-        let address = try await PostgresCluster.shared.freshDatabase()
-        defer { Task { await PostgresCluster.shared.drop(address) } }
-        var configuration = try await testConfiguration(.sqlite)
-        configuration.database = .postgres(address)
-        var logger = Logger(label: "test")
-        logger.logLevel = .error
-        let (first, firstServices) = try await makeApplication(configuration, logger: logger)
-        let (second, secondServices) = try await makeApplication(configuration, logger: logger)
-        try await first.test(.router) { one in
-            try await second.test(.router) { two in
-                try await firstServices.waitUntilWarm()
-                try await secondServices.waitUntilWarm()
-                try await eventually(timeout: .seconds(10), "bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
-                let a = API(client: one), b = API(client: two)
-                let (token, _) = try await a.register("Twin")
-                let event = try await a.createEvent(token, lat: 35.6762, lon: 139.6503, now: Date())
-                let id = try #require(event["id"] as? String)
-                try await eventually(timeout: .seconds(10), "the second instance to see the event") {
-                    try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains { $0["id"] as? String == id }
-                }
-                _ = try await a.delete("/v1/events/\(id)", token: token)
-                try await eventually(timeout: .seconds(10), "the second instance to drop the cancelled event") {
-                    try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.isEmpty
-                }
+        try await withTwoInstances(firstSetup: .router) { a, b, _, _ in
+            let (token, _) = try await a.register("Twin")
+            let event = try await a.createEvent(token, lat: 35.6762, lon: 139.6503, now: Date())
+            let id = try #require(event["id"] as? String)
+            try await eventually(timeout: .seconds(10), "the second instance to see the event") {
+                try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains { $0["id"] as? String == id }
+            }
+            _ = try await a.delete("/v1/events/\(id)", token: token)
+            try await eventually(timeout: .seconds(10), "the second instance to drop the cancelled event") {
+                try await b.get("/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.isEmpty
             }
         }
     }

@@ -156,8 +156,19 @@ struct InvitationsTests {
             #expect(requests.count == 3)
             #expect(Set(requests.map(\.idempotencyKey)).count == 1)
             for request in requests {
-                let expected = "sha256=" + HMAC<SHA256>.authenticationCode(for: request.body, using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
-                #expect(request.signature == expected)
+                // t=<unix seconds>,v1=<HMAC-SHA256 of "<t>." + body>, t close to now.
+                let parts = Dictionary(uniqueKeysWithValues: request.signature.split(separator: ",").compactMap { part -> (String, String)? in
+                    let kv = part.split(separator: "=", maxSplits: 1)
+                    return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
+                })
+                let t = try #require(parts["t"])
+                #expect(abs(Double(t)! - Date().timeIntervalSince1970) < 60)
+                let signed = Array((t + ".").utf8) + Array(request.body)
+                let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
+                #expect(parts["v1"] == expected)
+                // The body alone, or another time, does not verify.
+                let bodyOnly = HMAC<SHA256>.authenticationCode(for: Array(request.body), using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
+                #expect(parts["v1"] != bodyOnly)
             }
             let body = requests[0].json
             #expect((body["devices"] as? [[String: Any]])?.first?["token"] as? String == "device-1")
@@ -171,7 +182,8 @@ struct InvitationsTests {
     func deadAndGone(engine: DatabaseEngine) async throws {
         let gateway = TestGateway { _, received in
             let tokens = ((received.json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }
-            if tokens.contains("gone-device") { return (.gone, #"{"gone_tokens": ["gone-device"]}"#) }
+            // It also names a token it was not sent: that one must stay.
+            if tokens.contains("gone-device") { return (.gone, #"{"gone_tokens": ["gone-device", "failing-device"]}"#) }
             return (.serviceUnavailable, nil)
         }
         let url = try await gateway.start()
@@ -204,6 +216,7 @@ struct InvitationsTests {
 
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [otherID]])
             try await eventually("the gone device to be removed") { try await count(services, "devices", where: "token = 'gone-device'") == 0 }
+            // Only what was in the request is removed.
             #expect(try await api.delete("/v1/me/devices/failing-device", token: guest).status == .noContent)
             #expect(try await api.delete("/v1/me/devices/failing-device", token: guest).status == .notFound)
             #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "blackberry", "token": "x"]).status == .unprocessableContent)

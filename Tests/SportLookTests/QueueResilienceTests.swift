@@ -40,8 +40,8 @@ struct QueueResilienceTests {
         let database = try await Database.open(.postgres(address), poolSize: 4, timeout: 30, logger: logger)
         let invitees = try await insertUsers(1_000, into: database, prefix: "invitee")
         let environment = [
-            "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString, "PUSH_GATEWAY_SECRET": "crash",
-            "BCRYPT_COST": "4", "JOB_LEASE": "3s", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms",
+            "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString, "PUSH_GATEWAY_SECRET": "crash-test-secret-of-32-bytes-or-more",
+            "BCRYPT_COST": "4", "JOB_LEASE": "3s", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms", "INVITE_DAILY_LIMIT": "100000",
         ]
         let first = try ServerProcess(environment: environment)
         try await first.waitUntilHealthy()
@@ -58,7 +58,7 @@ struct QueueResilienceTests {
             #expect(reply.status == 201)
         }
         try await eventually(timeout: .seconds(60), "deliveries to start") { gateway.requests.count >= 100 }
-        first.kill9()
+        try await first.kill9()
         let seenBeforeCrash = gateway.requests.count
         #expect(seenBeforeCrash < 1_000, "the kill should land mid-run")
 
@@ -69,7 +69,7 @@ struct QueueResilienceTests {
                 try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").first()?.value("n", as: Int.self) == 1_000
             }
         }
-        _ = second.terminate()
+        _ = try await second.terminate()
         let (inboxRows, distinctUsers, jobIDs) = try await database.read { sql in
             let rows = try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT user_id) AS u FROM notifications WHERE kind = 'invitation'").first()
             let jobs = try await sql.raw("SELECT id FROM jobs").all().map { try $0.value("id", as: UUID.self).lowercased }

@@ -167,30 +167,17 @@ struct RealtimeTests {
 
     @Test("a message posted to one instance reaches a socket on another")
     func twoInstances() async throws {
-        TestCounter.record(.postgres)
-        let address = try await PostgresCluster.shared.freshDatabase()
-        var configuration = try await testConfiguration(.sqlite)
-        configuration.database = .postgres(address)
-        var logger = Logger(label: "test")
-        logger.logLevel = .error
-        let (first, firstServices) = try await makeApplication(configuration, logger: logger)
-        let (second, secondServices) = try await makeApplication(configuration, logger: logger)
-        try await first.test(.live) { one in
-            try await second.test(.router) { two in
-                try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
-                let a = API(client: one), b = API(client: two)
-                let clock = ManualClock(Date())
-                let (event, owner, people) = try await chatRoom(b, clock: clock, members: 1)
-                let socket = try await TestSocket.connect(try socketURL(a), token: people[0].token)
-                socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
-                try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
-                _ = try await b.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from B", "client_id": "b1"])
-                let frame = try await socket.waitFor("the message from the other instance") { $0["type"] as? String == "message" }
-                #expect((frame["message"] as? [String: Any])?["body"] as? String == "from B")
-                await socket.close()
-            }
+        try await withTwoInstances { a, b, _, _ in
+            let clock = ManualClock(Date())
+            let (event, owner, people) = try await chatRoom(b, clock: clock, members: 1)
+            let socket = try await TestSocket.connect(try socketURL(a), token: people[0].token)
+            socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            _ = try await b.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from B", "client_id": "b1"])
+            let frame = try await socket.waitFor("the message from the other instance") { $0["type"] as? String == "message" }
+            #expect((frame["message"] as? [String: Any])?["body"] as? String == "from B")
+            await socket.close()
         }
-        await PostgresCluster.shared.drop(address)
     }
 }
 

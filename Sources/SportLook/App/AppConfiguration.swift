@@ -49,6 +49,28 @@ public struct AppConfiguration: Sendable {
     public var loginMaxFailures = 10
     /// The login throttle window (`LOGIN_WINDOW`, default 15m).
     public var loginWindow: TimeInterval = 15 * 60
+    /// Registrations from one address in `registerWindow` (`REGISTER_MAX_PER_ADDRESS`, default 20; 0 disables).
+    public var registerMaxPerAddress = 20
+    /// The registration throttle window (`REGISTER_WINDOW`, default 1h).
+    public var registerWindow: TimeInterval = 3_600
+    /// Password hashes waiting or running at most; beyond, 503 with `Retry-After` (`HASH_QUEUE_LIMIT`, default 32).
+    public var hashQueueLimit = 32
+    /// Invitations one inviter may send in 24 hours (`INVITE_DAILY_LIMIT`, default 200).
+    public var inviteDailyLimit = 200
+    /// Frames per second a client may send on one socket, on average (`WS_FRAME_RATE`, default 20).
+    public var webSocketFrameRate: Double = 20
+    /// Frames a client may send in a burst (`WS_FRAME_BURST`, default 60).
+    public var webSocketFrameBurst = 60
+    /// Bytes queued for one WebSocket at most (`WS_MAX_QUEUE_BYTES`, default 4 MiB).
+    public var webSocketMaxQueueBytes = 4 << 20
+    /// Port of a second listener that serves only `/metrics` (`METRICS_PORT`; unset: none).
+    public var metricsPort: Int?
+    /// Address the metrics listener binds (`METRICS_HOST`, default 127.0.0.1).
+    public var metricsHost = "127.0.0.1"
+    /// Bearer token that opens `/metrics` on the main port (`METRICS_TOKEN`; unset: not served there).
+    public var metricsToken: String?
+    /// Peers whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`, CIDR list; default none).
+    public var trustedProxies: [AddressRange] = []
     /// Chat messages one user may send per minute (`CHAT_RATE_LIMIT`, default 60).
     public var chatRateLimit = 60
     /// Server ping period on WebSockets; a client that does not answer in time is closed (`WS_PING_INTERVAL`, default 30s).
@@ -101,8 +123,13 @@ public struct AppConfiguration: Sendable {
             pushGatewayURL = url
         }
         pushGatewaySecret = try reader.string("PUSH_GATEWAY_SECRET") ?? pushGatewaySecret
-        if pushGatewayURL != nil && pushGatewaySecret.isEmpty {
-            throw ConfigurationError(setting: "PUSH_GATEWAY_SECRET", message: "must be set when PUSH_GATEWAY_URL is set")
+        if let url = pushGatewayURL {
+            guard pushGatewaySecret.utf8.count >= 32 else {
+                throw ConfigurationError(setting: "PUSH_GATEWAY_SECRET", message: "must be at least 32 bytes when PUSH_GATEWAY_URL is set")
+            }
+            guard url.scheme == "https" || AddressRange.isLoopback(host: url.host ?? "") else {
+                throw ConfigurationError(setting: "PUSH_GATEWAY_URL", message: "must be https unless the host is loopback (127.0.0.1, ::1, localhost)")
+            }
         }
         pushGatewayTimeout = try reader.duration("PUSH_GATEWAY_TIMEOUT", in: 0.1...120) ?? pushGatewayTimeout
         databaseTimeout = try reader.duration("DATABASE_TIMEOUT", in: 0.1...120) ?? databaseTimeout
@@ -112,6 +139,29 @@ public struct AppConfiguration: Sendable {
         loginMaxFailures = try reader.integer("LOGIN_MAX_FAILURES", in: 1...10_000) ?? loginMaxFailures
         loginWindow = try reader.duration("LOGIN_WINDOW", in: 1...86_400) ?? loginWindow
         chatRateLimit = try reader.integer("CHAT_RATE_LIMIT", in: 1...100_000) ?? chatRateLimit
+        registerMaxPerAddress = try reader.integer("REGISTER_MAX_PER_ADDRESS", in: 0...1_000_000) ?? registerMaxPerAddress
+        registerWindow = try reader.duration("REGISTER_WINDOW", in: 1...(7 * 86_400)) ?? registerWindow
+        hashQueueLimit = try reader.integer("HASH_QUEUE_LIMIT", in: 1...100_000) ?? hashQueueLimit
+        inviteDailyLimit = try reader.integer("INVITE_DAILY_LIMIT", in: 1...1_000_000) ?? inviteDailyLimit
+        if let rate = try reader.integer("WS_FRAME_RATE", in: 1...100_000) { webSocketFrameRate = Double(rate) }
+        webSocketFrameBurst = try reader.integer("WS_FRAME_BURST", in: 1...1_000_000) ?? webSocketFrameBurst
+        webSocketMaxQueueBytes = try reader.integer("WS_MAX_QUEUE_BYTES", in: 65_536...(1 << 30)) ?? webSocketMaxQueueBytes
+        metricsPort = try reader.integer("METRICS_PORT", in: 0...65_535)
+        metricsHost = try reader.string("METRICS_HOST") ?? metricsHost
+        if let token = try reader.string("METRICS_TOKEN") {
+            guard token.utf8.count >= 16, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw ConfigurationError(setting: "METRICS_TOKEN", message: "must be at least 16 printable ASCII characters")
+            }
+            metricsToken = token
+        }
+        if let list = try reader.string("TRUSTED_PROXIES") {
+            trustedProxies = try list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
+                guard let range = AddressRange(cidr: text) else {
+                    throw ConfigurationError(setting: "TRUSTED_PROXIES", message: "'\(text.prefix(60))' is not an address or CIDR range like 10.0.0.0/8 or fd00::/8")
+                }
+                return range
+            }
+        }
         webSocketPingInterval = try reader.duration("WS_PING_INTERVAL", in: 1...3_600) ?? webSocketPingInterval
         webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
         webSocketStallTimeout = try reader.duration("WS_STALL_TIMEOUT", in: 0.1...3_600) ?? webSocketStallTimeout
@@ -134,6 +184,8 @@ public struct AppConfiguration: Sendable {
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
         "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
+        "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
+        "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",
     ]
 }
 

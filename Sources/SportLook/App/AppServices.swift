@@ -47,7 +47,7 @@ public final class AppServices: Sendable {
         self.resources = resources
         let sports = try await SportCatalog.load(database)
         self.sports = sports
-        self.hasher = PasswordHasher(cost: configuration.bcryptCost)
+        self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit)
         let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
         let bus = Bus(database: database, logger: logger)
         self.bus = bus
@@ -79,19 +79,27 @@ public final class AppServices: Sendable {
         self.jobStore = jobStore
         let notifier = Notifier(jobs: jobStore)
         self.notifier = notifier
-        self.accounts = AccountService(
-            database: database, accounts: accountStore, hasher: hasher, policy: policy,
-            throttle: LoginThrottle(accounts: accountStore, clock: clock, maxFailures: configuration.loginMaxFailures, window: configuration.loginWindow),
-            tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL
-        )
         let eventStore = EventStore(database: database)
         self.eventStore = eventStore
-        self.events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        self.events = events
+        self.accounts = AccountService(
+            database: database, accounts: accountStore, hasher: hasher, policy: policy,
+            throttle: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
+            registrations: configuration.registerMaxPerAddress == 0 ? nil : LoginThrottle(
+                accounts: accountStore, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
+                code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
+            ),
+            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL
+        )
         self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
-        self.invitations = InvitationService(database: database, events: events, store: eventStore, accounts: accountStore, notifier: notifier, sports: sports, write: write, clock: clock)
+        self.invitations = InvitationService(
+            database: database, events: events, store: eventStore, accounts: accountStore, notifier: notifier, sports: sports, write: write, clock: clock,
+            dailyLimit: configuration.inviteDailyLimit
+        )
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         self.httpClient = httpClient
         let gateway = configuration.pushGatewayURL.map {

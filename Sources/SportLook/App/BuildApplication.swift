@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The application: what `sportlook serve` runs and every test builds.
 public typealias SportLookApplication = Application<RouterResponder<AppRequestContext>>
@@ -34,7 +35,7 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
             router: router,
             server: .sportLook(webSocketRouter: makeWebSocketRouter(services), pingInterval: configuration.webSocketPingInterval),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "SportLook"),
-            services: services.backgroundServices,
+            services: services.backgroundServices + metricsListener(configuration, logger: logger),
             logger: logger
         )
         return (application, services)
@@ -42,6 +43,16 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
         await database.close()
         throw error
     }
+}
+
+/// The `METRICS_PORT` listener, when configured: `/metrics` alone, on its own address.
+func metricsListener(_ configuration: AppConfiguration, logger: Logger) -> [any Service] {
+    guard let port = configuration.metricsPort else { return [] }
+    return [Application(
+        router: OperationsController.metricsRouter(),
+        configuration: .init(address: .hostname(configuration.metricsHost, port: port), serverName: "SportLook metrics"),
+        logger: logger
+    )]
 }
 
 /// Checks (and applies) migrations and loads the sports catalogue.
@@ -62,13 +73,14 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware(routes: services.routes))
+    router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
     router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
+    router.add(middleware: RateLimitMiddleware(configuration: services.configuration, clock: services.clock, tokens: services.tokens))
     router.add(middleware: TokenAuthMiddleware(tokens: services.tokens))
-    router.add(middleware: RateLimitMiddleware(configuration: services.configuration, clock: services.clock))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
     let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])
-    OperationsController(readiness: readiness, openAPI: ByteBuffer(bytes: openAPI))
+    OperationsController(readiness: readiness, openAPI: ByteBuffer(bytes: openAPI), metricsToken: services.configuration.metricsToken)
         .addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
 
     let v1 = router.group("v1")
@@ -78,7 +90,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let accounts = AccountsController(accounts: services.accounts, sports: services.sports)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
-    EventsController(events: services.events, search: services.eventSearch, sports: services.sports).addRoutes(to: authenticated)
+    EventsController(events: services.events, search: services.eventSearch, sports: services.sports, blocked: services.people.blocked).addRoutes(to: authenticated)
     InboxController(invitations: services.invitations, inbox: services.inbox, clock: services.clock).addRoutes(to: authenticated)
     ChatController(chat: services.chat).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports).addRoutes(to: authenticated)
@@ -89,8 +101,12 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
     WebSocketEndpoint(
         tokens: services.tokens, hub: services.hub, chat: services.chat, bus: services.bus, accounts: services.accountStore,
-        allowedOrigins: services.configuration.corsAllowedOrigins, queueCapacity: services.configuration.webSocketMaxQueue,
-        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000))
+        allowedOrigins: services.configuration.corsAllowedOrigins,
+        limits: SocketLimits(
+            queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
+            frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst
+        ),
+        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000)), clock: services.clock
     )
 }
 

@@ -28,14 +28,18 @@ struct Writer: Sendable {
     let bus: Bus
     let apply: @Sendable (Effects) -> Void
 
-    func callAsFunction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase, inout Effects) async throws -> R) async throws -> R {
-        let (result, effects) = try await database.transaction { [bus] sql in
+    /// Runs `body` in a transaction. Its effects are applied to this instance
+    /// right after COMMIT, in the transaction's own task: also when the caller
+    /// was answered 503 at the deadline and the commit came later, and never
+    /// when it did not commit. So memory follows the database.
+    func callAsFunction<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout Effects) async throws -> R) async throws -> R {
+        let apply = self.apply
+        let (result, _) = try await database.transaction(file: file, line: line, afterCommit: { apply($0.1) }) { [bus] sql in
             var effects = Effects()
             let result = try await body(sql, &effects)
             try await bus.notify(effects.busMessages, on: sql)
             return (result, effects)
         }
-        apply(effects)
         return result
     }
 }

@@ -75,13 +75,36 @@ public final class TokenAuthenticator: Sendable {
         }
         if let cached { return cached }
         guard let record = try await accounts.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
-        let identity = Identity(userID: record.userID, tokenID: record.id)
+        let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
             if s.cache.count >= Self.maxEntries { s.cache.removeAll(keepingCapacity: true) }
             s.cache[digest] = Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now)
             s.pendingUse[record.id] = now
         }
         return identity
+    }
+
+    /// Keeps a token this instance has just issued, so that its first use costs no
+    /// database read and is rate-limited as its user's (``cachedIdentity(for:)``).
+    func remember(_ token: String, as identity: Identity) {
+        let digest = AccessToken.digest(token)
+        let now = clock.now()
+        state.withLock { s in
+            if s.cache.count >= Self.maxEntries { s.cache.removeAll(keepingCapacity: true) }
+            s.cache[digest] = Entry(identity: identity, expiresAt: identity.expiresAt, checkedAt: now)
+        }
+    }
+
+    /// The identity of a token this instance has checked recently, without asking
+    /// the database (`nil` when it would have to): for rate limiting before lookup.
+    func cachedIdentity(for token: String) -> Identity? {
+        guard AccessToken.isWellFormed(token) else { return nil }
+        let digest = AccessToken.digest(token)
+        let now = clock.now()
+        return state.withLock { s in
+            guard let entry = s.cache[digest], entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else { return nil }
+            return entry.identity
+        }
     }
 
     /// Forgets a token at once (after logout or a revoked session).

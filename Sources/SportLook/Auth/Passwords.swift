@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import Synchronization
 
 /// bcrypt hashing on threads of its own, never on an event loop or the threads
 /// that run SQLite queries: a burst of logins slows logins, not other requests.
@@ -12,12 +13,19 @@ public final class PasswordHasher: Sendable {
     /// unknown email costs the same work as a wrong password.
     private let decoy: String
 
+    /// Hashes waiting or running at most; beyond, ``HashingQueueFull`` at once.
+    public let queueLimit: Int
+    private let pending = Atomic<Int>(0)
+
     /// Creates a hasher with its own threads.
     /// - Parameters:
     ///   - cost: bcrypt cost (4…31).
     ///   - threads: Threads for hashing.
-    public init(cost: Int, threads: Int = 2) {
+    ///   - queueLimit: Hashes waiting or running at most (a flood of logins or
+    ///     registrations is refused rather than queued without bound).
+    public init(cost: Int, threads: Int = 2, queueLimit: Int = 64) {
         self.cost = cost
+        self.queueLimit = max(1, queueLimit)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         self.pool = pool
@@ -27,13 +35,23 @@ public final class PasswordHasher: Sendable {
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
         let cost = UInt8(self.cost)
-        return try await pool.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await bounded { try await pool.runIfActive { Bcrypt.hash(password, cost: cost) } }
+    }
+
+    /// Runs `work` if the queue has room; throws ``HashingQueueFull`` otherwise.
+    private func bounded<R>(_ work: () async throws -> R) async throws -> R {
+        guard pending.add(1, ordering: .relaxed).newValue <= queueLimit else {
+            pending.subtract(1, ordering: .relaxed)
+            throw HashingQueueFull()
+        }
+        defer { pending.subtract(1, ordering: .relaxed) }
+        return try await work()
     }
 
     /// Whether `password` matches `hash`; with no hash, the same work against a decoy and `false`.
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         let target = hash ?? decoy
-        let matches = try await pool.runIfActive { Bcrypt.verify(password, hash: target) }
+        let matches = try await bounded { try await pool.runIfActive { Bcrypt.verify(password, hash: target) } }
         return hash != nil && matches
     }
 
@@ -42,6 +60,9 @@ public final class PasswordHasher: Sendable {
         try? await pool.shutdownGracefully()
     }
 }
+
+/// Every hashing place is taken: the caller answers 503 with `Retry-After`.
+public struct HashingQueueFull: Error {}
 
 /// The rules a new password must meet.
 public struct PasswordPolicy: Sendable {

@@ -8,6 +8,9 @@ struct AccountService: Sendable {
     let hasher: PasswordHasher
     let policy: PasswordPolicy
     let throttle: LoginThrottle
+    /// Registrations per address (`nil`: not limited).
+    let registrations: LoginThrottle?
+    let events: EventService
     let tokens: TokenAuthenticator
     let sports: SportCatalog
     let bus: Bus
@@ -27,13 +30,17 @@ struct AccountService: Sendable {
 
     static func validEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
               parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
         else { return false }
-        return !email.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "\0" || $0 == "<" || $0 == ">" })
+        return !email.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "<" || $0 == ">" })
+            && !email.unicodeScalars.contains(where: { TextLimits.isForbidden($0, multiline: false) })
     }
 
-    func register(name: String?, email: String?, password: String?, userAgent: String?) async throws -> Issued {
+    /// At most this many live sessions per user; a new one ends the oldest.
+    static let maxSessions = 100
+
+    func register(name: String?, email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
         var v = Validator()
         let name = v.text(name, "name", 1...80)
         let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -45,21 +52,25 @@ struct AccountService: Sendable {
         }
         try v.throwIfInvalid()
         guard let name, let email, let password else { throw APIError.validation(v.fields) }
+        // Counted before the hash, kept afterwards: registrations per address.
+        if let registrations, let address { _ = try await registrations.reserve(["register:" + address]) }
         let normalized = Self.normalize(email: email)
         let hash = try await hasher.hash(password)
         let now = clock.now()
         let user = User(id: UUID(), name: name, email: email, bio: "", imageURL: nil, sports: [], location: nil, discoverable: false, createdAt: now)
         let token = AccessToken.generate()
+        let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
         do {
             try await database.transaction { [accounts] sql in
                 if try await accounts.emailExists(normalized, on: sql) { throw APIError.conflict("email_taken", "An account already uses this email.") }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
-                try await accounts.insertToken(id: UUID(), userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+                try await accounts.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
             }
         } catch where Database.isUniqueViolation(error) {
             throw APIError.conflict("email_taken", "An account already uses this email.")
         }
+        tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
         return Issued(user: user, token: token, expiresAt: expiresAt)
     }
 
@@ -71,38 +82,91 @@ struct AccountService: Sendable {
         guard let email, let password else { throw APIError.validation(v.fields) }
         let normalized = Self.normalize(email: email)
         let subjects = LoginThrottle.subjects(email: normalized, address: address)
-        try await throttle.check(subjects)
-        let credentials = normalized.count <= 254 ? try await accounts.credentials(normalizedEmail: normalized) : nil
+        let attempt = try await throttle.reserve(subjects)
+        let credentials = normalized.utf8.count <= 254 ? try await accounts.credentials(normalizedEmail: normalized) : nil
         // Same bcrypt work and same answer whether the email is unknown or the password wrong.
         let ok = password.utf8.count <= 72 && !password.utf8.contains(0)
             ? try await hasher.verify(password, against: credentials?.passwordHash)
             : false
-        guard ok, let credentials else {
-            try await throttle.recordFailure(subjects)
-            throw APIError.invalidCredentials
-        }
-        try await throttle.recordSuccess(email: normalized)
+        guard ok, let credentials else { throw APIError.invalidCredentials }
+        try await throttle.recordSuccess(email: normalized, attempt: attempt)
         let now = clock.now()
         let token = AccessToken.generate()
+        let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
-        let user: User? = try await database.transaction { [accounts] sql in
-            try await accounts.insertToken(id: UUID(), userID: credentials.userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+        let user: User? = try await write { [accounts] sql, effects in
+            try await accounts.insertToken(id: tokenID, userID: credentials.userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+            let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: credentials.userID, at: now, on: sql)
+            effects.messages += ended.map(BusMessage.session)
             return try await accounts.user(credentials.userID, on: sql)
         }
         guard let user else { throw APIError.invalidCredentials }
+        tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
         return Issued(user: user, token: token, expiresAt: expiresAt)
     }
 
-    /// Revokes a session of the caller (their current one on logout).
+    /// Revokes a session of the caller (their current one on logout): its sockets
+    /// close on every instance and its devices stop receiving pushes.
     func revoke(session: UUID, of userID: UUID) async throws {
         let now = clock.now()
-        let revoked = try await database.transaction { [accounts, bus] sql in
-            let revoked = try await accounts.revokeToken(session, of: userID, at: now, on: sql)
-            if revoked { try await bus.notify([.session(session)], on: sql) }
-            return revoked
+        let revoked = try await write { [accounts] sql, effects in
+            guard try await accounts.revokeToken(session, of: userID, at: now, on: sql) else { return false }
+            try await accounts.deleteDevices(sessions: [session], on: sql)
+            effects.messages.append(.session(session))
+            return true
         }
         guard revoked else { throw APIError.notFound("session") }
-        tokens.forget(tokenID: session)
+    }
+
+    /// Ends every session of the caller but the current one.
+    func revokeOtherSessions(of identity: Identity) async throws {
+        let now = clock.now()
+        try await write { [accounts] sql, effects in
+            let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
+            effects.messages += ended.map(BusMessage.session)
+        }
+    }
+
+    /// Changes the password (the current one is required) and ends every other session.
+    func changePassword(of identity: Identity, current: String?, new: String?) async throws {
+        var v = Validator()
+        if current == nil { v.fail("current_password", "is required") }
+        if new == nil { v.fail("new_password", "is required") }
+        try v.throwIfInvalid()
+        guard let current, let new else { throw APIError.validation(v.fields) }
+        let stored = try await accounts.passwordHash(of: identity.userID)
+        let subjects = ["password:" + identity.userID.lowercased]
+        let attempt = try await throttle.reserve(subjects)
+        let ok = current.utf8.count <= 72 && !current.utf8.contains(0) ? try await hasher.verify(current, against: stored) : false
+        guard ok else {
+            throw APIError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
+        }
+        try await throttle.release(attempt)
+        let email = try await accounts.user(identity.userID)?.email
+        if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
+        let hash = try await hasher.hash(new)
+        let now = clock.now()
+        try await write { [accounts] sql, effects in
+            try await accounts.setPassword(of: identity.userID, hash: hash, at: now, on: sql)
+            let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
+            effects.messages += ended.map(BusMessage.session)
+        }
+    }
+
+    /// Deletes the caller's account: every session ends, the upcoming events they
+    /// organise are cancelled (attendees are told), their places are given up,
+    /// invitations and personal data are erased; chat messages stay, from
+    /// "Deleted user".
+    func deleteAccount(of identity: Identity) async throws {
+        let now = clock.now()
+        try await write { [accounts, events] sql, effects in
+            guard let user = try await accounts.user(identity.userID, on: sql) else { throw APIError.notFound("user") }
+            try await events.withdraw(user.id, at: now, on: sql, effects: &effects)
+            let ended = try await accounts.revokeTokens(of: user.id, except: nil, at: now, on: sql)
+            try await accounts.erase(user.id, at: now, on: sql)
+            effects.messages += ended.map(BusMessage.session)
+            if let erased = try await accounts.user(user.id, on: sql) { effects.profiles.append(erased) }
+        }
     }
 
     func sessions(of identity: Identity) async throws -> [AccountStore.Session] {
@@ -115,7 +179,7 @@ struct AccountService: Sendable {
     }
 
     func profile(_ userID: UUID) async throws -> User {
-        guard let user = try await accounts.user(userID) else { throw APIError.notFound("user") }
+        guard let user = try await accounts.user(userID), !user.isDeleted else { throw APIError.notFound("user") }
         return user
     }
 
@@ -151,7 +215,7 @@ struct AccountService: Sendable {
         switch input.bio {
         case .absent: break
         case .null: changes.bio = ""
-        case .value(let bio): changes.bio = v.text(bio, "bio", 0...1_000)
+        case .value(let bio): changes.bio = v.text(bio, "bio", 0...1_000, multiline: true)
         }
         switch input.imageUrl {
         case .absent: break

@@ -25,7 +25,7 @@ struct ChatService: Sendable {
     /// Stores a message; the same `client_id` again returns the original.
     func send(to eventID: UUID, from user: UUID, body: String?, clientID: String?) async throws -> Sent {
         var v = Validator()
-        let body = v.text(body, "body", 1...2_000)
+        let body = v.text(body, "body", 1...2_000, multiline: true)
         let clientID = v.text(clientID, "client_id", 1...100)
         try v.throwIfInvalid()
         guard let body, let clientID else { throw APIError.validation(v.fields) }
@@ -46,7 +46,9 @@ struct ChatService: Sendable {
             }
             let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
             let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, at: now, on: sql)
-            let absent = try await store.absentMembers(event: eventID, except: user, freshSince: fresh, on: sql)
+            // Those who blocked the sender are not told of the message.
+            let blockers = try await store.blockers(of: user, on: sql)
+            let absent = try await store.absentMembers(event: eventID, except: user, freshSince: fresh, on: sql).filter { !blockers.contains($0) }
             try await notifier.chatMessage(event: event, seq: message.seq, sender: sender, preview: body, recipients: absent, at: now, on: sql, effects: &effects)
             effects.messages.append(.chat(event: eventID, seq: message.seq))
             return Sent(message: message, created: true)
@@ -98,13 +100,15 @@ struct ChatService: Sendable {
         return Page(items: items.filter { !blocked.contains($0.sender.id) }.map { ChatMessageRepresentation(message: $0) }, nextCursor: next)
     }
 
-    func markRead(_ eventID: UUID, user: UUID, seq: Int64) async throws {
+    /// Moves the reader's marker to `seq`; `false` when it was already there or further.
+    @discardableResult
+    func markRead(_ eventID: UUID, user: UUID, seq: Int64) async throws -> Bool {
         try await requireMember(eventID, user)
         guard let event = try await events.event(eventID) else { throw APIError.notFound("event") }
         guard seq >= 0, seq <= event.lastMessageSeq else {
             throw APIError.invalidParameter("seq", "must be between 0 and the last message's seq (\(event.lastMessageSeq))")
         }
-        try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
+        return try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
     }
 }
 

@@ -77,7 +77,7 @@ struct EventService: Sendable {
         }
         switch input.description {
         case .value(let text):
-            if text.count > 4_000 { v.fail("description", "must be at most 4000 characters") } else { c.description = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let text = v.text(text, "description", 0...4_000, multiline: true) { c.description = text }
         case .null: c.description = ""
         case .absent: break
         }
@@ -190,16 +190,35 @@ struct EventService: Sendable {
 
     func cancel(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store, notifier] sql, effects in
+        try await write { [self] sql, effects in
             guard let current = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
             guard current.organiserID == user else { throw APIError.forbidden("Only the organiser may cancel this event.") }
-            guard current.status == .active else { return }
-            try await store.cancel(id, at: now, on: sql)
-            guard let event = try await store.event(id, on: sql) else { return }
-            let attendees = try await store.attendeeIDs(event: id, on: sql)
-            try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != user }, at: now, on: sql, effects: &effects)
-            effects.events.append(event)
-            effects.attendance.formUnion(attendees)
+            try await cancel(current, at: now, on: sql, effects: &effects)
+        }
+    }
+
+    /// Cancels a locked event and tells its attendees, inside the caller's transaction.
+    private func cancel(_ current: Event, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        guard current.status == .active else { return }
+        try await store.cancel(current.id, at: now, on: sql)
+        guard let event = try await store.event(current.id, on: sql) else { return }
+        let attendees = try await store.attendeeIDs(event: current.id, on: sql)
+        try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != current.organiserID }, at: now, on: sql, effects: &effects)
+        effects.events.append(event)
+        effects.attendance.formUnion(attendees)
+    }
+
+    /// Takes a user out of every event, inside the caller's transaction (account
+    /// deletion): the upcoming events they organise are cancelled, with
+    /// notifications; the places they held go to the waitlist.
+    func withdraw(_ user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        for id in try await store.eventIDs(attendedBy: user, on: sql) {
+            guard let event = try await store.lock(id, on: sql) else { continue }
+            if event.organiserID == user {
+                if event.endsAt > now { try await cancel(event, at: now, on: sql, effects: &effects) }
+            } else {
+                try await leave(event, user: user, at: now, on: sql, effects: &effects)
+            }
         }
     }
 
@@ -259,23 +278,30 @@ struct EventService: Sendable {
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
-        try await write { [store, notifier] sql, effects in
+        try await write { [self] sql, effects in
             guard let event = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
-            guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
             guard event.organiserID != user else {
+                if try await store.attendance(event: id, user: user, on: sql) == nil { return }
                 throw APIError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
-            try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
-            effects.attendance.insert(user)
-            var updated = try await store.event(id, on: sql) ?? event
-            if existing.status == .going, event.isOpen(at: now), updated.waitlistCount > 0,
-               updated.capacity.map({ updated.goingCount < $0 }) ?? true {
-                let promoted = try await store.promote(event: id, count: 1, at: now, on: sql)
-                updated = try await store.event(id, on: sql) ?? updated
-                try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, effects: &effects)
-                effects.attendance.formUnion(promoted)
-            }
-            effects.events.append(updated)
+            try await leave(event, user: user, at: now, on: sql, effects: &effects)
         }
+    }
+
+    /// Leaves a locked event inside the caller's transaction; the first waitlisted person takes a freed place.
+    private func leave(_ event: Event, user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+        let id = event.id
+        guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
+        try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
+        effects.attendance.insert(user)
+        var updated = try await store.event(id, on: sql) ?? event
+        if existing.status == .going, event.isOpen(at: now), updated.waitlistCount > 0,
+           updated.capacity.map({ updated.goingCount < $0 }) ?? true {
+            let promoted = try await store.promote(event: id, count: 1, at: now, on: sql)
+            updated = try await store.event(id, on: sql) ?? updated
+            try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, effects: &effects)
+            effects.attendance.formUnion(promoted)
+        }
+        effects.events.append(updated)
     }
 }

@@ -24,6 +24,8 @@ struct InvitationService: Sendable {
     let sports: SportCatalog
     let write: Writer
     let clock: any AppClock
+    /// Invitations one inviter may send in 24 hours.
+    var dailyLimit = 200
 
     static let columns = """
         i.id, i.event_id, i.status, i.created_at, i.responded_at, i.inviter_id, r.name AS inviter_name, i.invitee_id, t.name AS invitee_name
@@ -41,6 +43,8 @@ struct InvitationService: Sendable {
     }
 
     /// Invites people; inviting someone with a pending invitation returns it again.
+    /// An invitation to someone who blocked the inviter is dropped silently: the
+    /// inviter sees it as sent, the invitee never sees it and is not notified.
     func invite(to eventID: UUID, by inviter: UUID, userIDs: [String]) async throws -> [Invitation] {
         var v = Validator()
         if userIDs.isEmpty { v.fail("user_ids", "must list at least one user") }
@@ -53,7 +57,7 @@ struct InvitationService: Sendable {
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        return try await write { [store, accounts, notifier, invitees] sql, effects in
+        return try await write { [store, accounts, notifier, invitees, dailyLimit] sql, effects in
             guard let event = try await store.lock(eventID, on: sql) else { throw APIError.notFound("event") }
             guard let mine = try await store.attendance(event: eventID, user: inviter, on: sql), mine.status == .going else {
                 throw APIError.forbidden("Only the organiser and people going may invite.")
@@ -63,9 +67,10 @@ struct InvitationService: Sendable {
             var missing = Validator()
             for (i, id) in invitees.enumerated() where names[id] == nil { missing.fail("user_ids[\(i)]", "no such user") }
             try missing.throwIfInvalid()
-            if try await Self.blocked(between: inviter, and: invitees, on: sql) {
-                throw APIError.forbidden("You cannot invite someone who blocked you or whom you blocked.")
+            if try await Self.blocked(by: inviter, among: invitees, on: sql) {
+                throw APIError.forbidden("You cannot invite someone you blocked.")
             }
+            let blockers = try await Self.blockers(of: inviter, among: invitees, on: sql)
             // A set of queries for the whole list, not four per invitee.
             let attending = Set(try await sql.raw("""
                 SELECT user_id FROM attendances WHERE event_id = \(bind: eventID) AND user_id IN \(BindList(values: invitees))
@@ -88,8 +93,14 @@ struct InvitationService: Sendable {
                     invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
                 )
             }
-            let created = out.filter { pending[$0.invitee.id] == nil }
+            let created = out.filter { pending[$0.invitee.id] == nil && !blockers.contains($0.invitee.id) }
             if !created.isEmpty {
+                let sent = try await sql.raw("""
+                    SELECT COUNT(*) AS n FROM invitations WHERE inviter_id = \(bind: inviter) AND created_at > \(bind: now.addingTimeInterval(-86_400))
+                    """).first()?.value("n", as: Int.self) ?? 0
+                if sent + created.count > dailyLimit {
+                    throw APIError.tooManyRequests(retryAfter: 3_600, code: "invite_limit", message: "You can send at most \(dailyLimit) invitations a day.")
+                }
                 let rows: [[any Encodable & Sendable]] = created.map { [$0.id, eventID, inviter, $0.invitee.id, Invitation.Status.pending.rawValue, now] }
                 try await sql.raw("INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at) VALUES \(BindRows(rows: rows))").run()
                 try await notifier.invitations(created, event: event, at: now, on: sql, effects: &effects)
@@ -98,15 +109,20 @@ struct InvitationService: Sendable {
         }
     }
 
-    /// Whether either side blocked the other, for any of `others`.
-    static func blocked(between user: UUID, and others: [UUID], on sql: any SQLDatabase) async throws -> Bool {
+    /// Whether `user` blocked any of `others`.
+    static func blocked(by user: UUID, among others: [UUID], on sql: any SQLDatabase) async throws -> Bool {
         guard !others.isEmpty else { return false }
         return try await sql.raw("""
-            SELECT blocker_id FROM blocks
-            WHERE (blocker_id = \(bind: user) AND blocked_id IN \(BindList(values: others)))
-               OR (blocked_id = \(bind: user) AND blocker_id IN \(BindList(values: others)))
-            LIMIT 1
+            SELECT blocker_id FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id IN \(BindList(values: others)) LIMIT 1
             """).first() != nil
+    }
+
+    /// Those of `others` who blocked `user`.
+    static func blockers(of user: UUID, among others: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !others.isEmpty else { return [] }
+        return Set(try await sql.raw("""
+            SELECT blocker_id FROM blocks WHERE blocked_id = \(bind: user) AND blocker_id IN \(BindList(values: others))
+            """).all().map { try $0.value("blocker_id") as UUID })
     }
 
     struct Answer: Sendable {

@@ -58,6 +58,8 @@ public struct User: Sendable, Hashable {
     public var createdAt: Date
     /// Bumped by every change, so caches apply only newer rows.
     public var version: Int64 = 1
+    /// The account was deleted: what is left is the row its messages point to.
+    public var isDeleted = false
 }
 
 /// A user as others see them: no email, no location.

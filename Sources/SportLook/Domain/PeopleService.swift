@@ -160,16 +160,23 @@ struct PeopleService: Sendable {
         }
     }
 
-    /// Someone's public profile with the upcoming events they go to; hidden (404) across a block.
+    /// Someone's public profile with their upcoming events; hidden (404) across a
+    /// block and for a deleted account.
+    ///
+    /// Whereabouts stay private: the events listed are those the user organises
+    /// (public anyway), and those they go to only when the caller attends them too.
     func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
         if id != caller, try await blocked(caller).contains(id) { throw APIError.notFound("user") }
         let now = clock.now()
         let sports = self.sports
         return try await database.read { [accounts] sql in
-            guard let user = try await accounts.user(id, on: sql) else { throw APIError.notFound("user") }
+            guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw APIError.notFound("user") }
             let rows = try await sql.raw("""
-                SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id
-                WHERE a.user_id = \(bind: id) AND a.status = 'going' AND e.status = 'active' AND e.ends_at > \(bind: now)
+                SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from)
+                WHERE e.status = 'active' AND e.ends_at > \(bind: now) AND (
+                    e.organiser_id = \(bind: id)
+                    OR (EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = e.id AND a.user_id = \(bind: id) AND a.status = 'going')
+                        AND EXISTS (SELECT 1 FROM attendances b WHERE b.event_id = e.id AND b.user_id = \(bind: caller))))
                 ORDER BY e.starts_at, e.id LIMIT 20
                 """).all()
             let events = try rows.map(EventStore.decode).map { EventRepresentation(event: $0, sport: sports[$0.sport]) }
@@ -217,7 +224,7 @@ struct PeopleService: Sendable {
         let target = input.targetId.flatMap(UUID.init(uuidString:))
         if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }
         if input.reason == nil { v.fail("reason", "is required") } else if !Self.reportReasons.contains(input.reason!) { v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))") }
-        let details = input.details.flatMap { v.text($0, "details", 0...2_000, required: false) }
+        let details = input.details.flatMap { v.text($0, "details", 0...2_000, multiline: true, required: false) }
         try v.throwIfInvalid()
         guard let type, let target, let reason = input.reason else { throw APIError.validation(v.fields) }
         let now = clock.now()

@@ -93,6 +93,8 @@ extension APIError {
 
     static let serviceUnavailable = APIError(.serviceUnavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", headers: [.retryAfter: "5"])
 
+    static let busy = APIError(.serviceUnavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", headers: [.retryAfter: "1"])
+
     static let warmingUp = APIError(.serviceUnavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", headers: [.retryAfter: "2"])
 
     static let internalError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")

@@ -8,11 +8,12 @@ struct AccountsController {
 
     struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
     struct Login: Decodable { var email: String?; var password: String? }
+    struct PasswordChange: Decodable { var currentPassword: String?; var newPassword: String? }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("auth/register") { request, context in
             let input = try await RequestBody.decode(Registration.self, from: request, context: context)
-            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, userAgent: Self.userAgent(request))
+            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: context.remoteAddress, userAgent: Self.userAgent(request))
             return JSONResponse(status: .created, IssuedToken(issued: issued))
         }
         routes.post("auth/login") { request, context in
@@ -40,6 +41,19 @@ struct AccountsController {
         routes.get("me/sessions") { _, context in
             let sessions = try await accounts.sessions(of: context.identity)
             return JSONResponse(ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
+        }
+        routes.delete("me/sessions") { _, context in
+            try await accounts.revokeOtherSessions(of: context.identity)
+            return Response(status: .noContent)
+        }
+        routes.post("me/password") { request, context in
+            let input = try await RequestBody.decode(PasswordChange.self, from: request, context: context)
+            try await accounts.changePassword(of: context.identity, current: input.currentPassword, new: input.newPassword)
+            return Response(status: .noContent)
+        }
+        routes.delete("me") { _, context in
+            try await accounts.deleteAccount(of: context.identity)
+            return Response(status: .noContent)
         }
         routes.delete("me/sessions/:id") { _, context in
             try await accounts.revoke(session: try context.uuid("id", "session"), of: context.userID)

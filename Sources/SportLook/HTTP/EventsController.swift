@@ -7,6 +7,8 @@ struct EventsController {
     let events: EventService
     let search: EventSearch
     let sports: SportCatalog
+    /// Everyone blocked between the caller and others, either way: hidden from attendee lists.
+    let blocked: @Sendable (UUID) async throws -> Set<UUID>
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.post("events") { request, context in
@@ -72,7 +74,8 @@ struct EventsController {
             let limit = q.limit(default: 50, max: 100)
             let cursor = q.cursor(EventSearch.AttendeeCursor.self)
             try q.throwIfInvalid()
-            return JSONResponse(try await search.attendees(of: id, cursor: cursor, limit: limit))
+            let hidden = try await blocked(context.userID)
+            return JSONResponse(try await search.attendees(of: id, excluding: hidden, cursor: cursor, limit: limit))
         }
         routes.get("me/events") { request, context in
             var q = QueryReader(request)

@@ -86,10 +86,10 @@ struct InboxController {
             var v = Validator()
             if input.platform == nil { v.fail("platform", "is required") }
             else if !["ios", "android", "web"].contains(input.platform!) { v.fail("platform", "must be one of ios, android, web") }
-            let token = v.text(input.token, "token", 1...4_096)
+            let token = v.text(input.token, "token", 1...4_096, maxBytes: 4_096)
             try v.throwIfInvalid()
             guard let platform = input.platform, let token else { throw APIError.validation(v.fields) }
-            try await inbox.register(user: context.userID, platform: platform, token: token, at: clock.now())
+            try await inbox.register(user: context.userID, session: context.identity.tokenID, platform: platform, token: token, at: clock.now())
             var json = JSONWriter()
             json.objectStart()
             json.field("platform", platform)

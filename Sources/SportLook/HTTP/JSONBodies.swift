@@ -165,23 +165,36 @@ struct Validator {
         if !condition { fail(field, message) }
     }
 
-    /// A trimmed string of `range` characters.
-    mutating func text(_ value: String?, _ field: String, _ range: ClosedRange<Int>, required: Bool = true) -> String? {
+    /// A trimmed string of `range` characters and at most `maxBytes` bytes of
+    /// UTF-8 (four per character unless given), normalised to NFC, with no
+    /// control characters (tab, line feed and carriage return only in a
+    /// `multiline` field).
+    ///
+    /// Characters alone bound nothing: one letter followed by 30,000 combining
+    /// accents is one character of 60 KB.
+    mutating func text(_ value: String?, _ field: String, _ range: ClosedRange<Int>, maxBytes: Int? = nil, multiline: Bool = false, required: Bool = true) -> String? {
         guard let value else {
             if required { fail(field, "is required") }
             return nil
         }
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let byteLimit = maxBytes ?? TextLimits.bytes(forCharacters: range.upperBound)
+        // Checked before normalising: NFC never more than triples the bytes, and
+        // a huge input should cost no normalisation at all.
+        if value.utf8.count > byteLimit * 3 {
+            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
+            return nil
+        }
+        if let control = value.unicodeScalars.first(where: { TextLimits.isForbidden($0, multiline: multiline) }) {
+            fail(field, control.value == 0 ? "must not contain NUL characters" : "must not contain control characters" + (multiline ? " other than tab and line breaks" : ""))
+            return nil
+        }
+        let trimmed = value.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.count < range.lowerBound {
             fail(field, range.lowerBound <= 1 ? "must not be empty" : "must be at least \(range.lowerBound) characters")
             return nil
         }
-        if trimmed.count > range.upperBound {
-            fail(field, "must be at most \(range.upperBound) characters")
-            return nil
-        }
-        if trimmed.unicodeScalars.contains(where: { $0.value == 0 }) {
-            fail(field, "must not contain NUL characters")
+        if trimmed.count > range.upperBound || trimmed.utf8.count > byteLimit {
+            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
             return nil
         }
         return trimmed
@@ -206,6 +219,22 @@ struct Validator {
     /// Throws the collected problems, if any.
     func throwIfInvalid() throws {
         if !fields.isEmpty { throw APIError.validation(fields) }
+    }
+}
+
+/// How text fields are bounded: in characters (what people count) and in bytes
+/// (what memory, the database and every page that carries the text pay for).
+enum TextLimits {
+    /// The byte limit that goes with a character limit: four bytes a character,
+    /// room for any script (CJK is three a character) and most emoji.
+    static func bytes(forCharacters characters: Int) -> Int { characters * 4 }
+
+    /// Control characters (Unicode Cc): never in a one-line field; in a
+    /// multi-line one, only tab, line feed and carriage return.
+    static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
+        let v = scalar.value
+        guard v < 0x20 || (0x7F...0x9F).contains(v) else { return false }
+        return !(multiline && (v == 0x09 || v == 0x0A || v == 0x0D))
     }
 }
 

@@ -17,6 +17,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error.response(requestID: nil)
         } catch let error as HTTPError {
             return map(error, request: request, context: context).response(requestID: nil)
+        } catch is HashingQueueFull {
+            return APIError.busy.response(requestID: nil)
         } catch let error as DatabaseUnavailable {
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
             return APIError.serviceUnavailable.response(requestID: nil)
@@ -105,11 +107,9 @@ struct TokenAuthMiddleware: RouterMiddleware {
     let tokens: TokenAuthenticator
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let identity = try await tokens.identity(for: String(parts[1]).trimmingCharacters(in: .whitespaces))
-        else { return try await next(request, context) }
+        guard let token = BearerToken.parse(request.headers), let identity = try await tokens.identity(for: token) else {
+            return try await next(request, context)
+        }
         var context = context
         context.identity = identity
         return try await next(request, context)
@@ -140,5 +140,19 @@ struct CORSPolicyMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.vary] = "Origin"
         }
         return response
+    }
+}
+
+/// Sets the caller's address: the peer's, or the client's from `X-Forwarded-For`
+/// when the peer is one of `TRUSTED_PROXIES` (never believed from anyone else).
+struct ClientAddressMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let resolver: ClientAddress
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        guard !resolver.trustedProxies.isEmpty else { return try await next(request, context) }
+        var context = context
+        context.remoteAddress = resolver.resolve(peer: context.remoteAddress, forwardedFor: request.headers[values: .init("X-Forwarded-For")!])
+        return try await next(request, context)
     }
 }

@@ -1,11 +1,18 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// `/health`, `/ready`, `/metrics` and `/openapi.yaml`.
+///
+/// `/metrics` tells how the service is used: on the main port it answers only
+/// with `Authorization: Bearer <METRICS_TOKEN>` (404 otherwise, as if absent);
+/// `METRICS_PORT` serves it on a listener of its own (loopback by default).
 struct OperationsController {
     let readiness: Readiness
     let openAPI: ByteBuffer
+    /// The token that opens `/metrics` here; `nil`: not served on this port.
+    let metricsToken: String?
 
     func addRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         // A constant answer: the server's ceiling in benchmarks.
@@ -25,19 +32,55 @@ struct OperationsController {
             json.objectEnd()
             return JSONResponse(status: report.ready ? .ok : .serviceUnavailable, bytes: json.bytes)
         }
-        routes.get("metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: Observability.render())))
+        routes.get("metrics") { request, _ in
+            guard let metricsToken, let token = BearerToken.parse(request.headers),
+                  token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
+            else { throw APIError(.notFound, code: "not_found", message: "No route for GET /metrics.") }
+            return Self.metrics()
         }
         routes.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPI))
         }
     }
+
+    /// The Prometheus text.
+    static func metrics() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: Observability.render())))
+    }
+
+    /// The router of the `METRICS_PORT` listener: `/metrics` and nothing else.
+    static func metricsRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("metrics") { _, _ in metrics() }
+        return router
+    }
+}
+
+extension Array<UInt8> {
+    /// Equality in time that does not depend on where the arrays differ.
+    func constantTimeEquals(_ other: [UInt8]) -> Bool {
+        guard count == other.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(self, other) { difference |= a ^ b }
+        return difference == 0
+    }
 }
 
 /// What `/ready` checks: the database answers, and the in-memory indexes are warm.
+///
+/// The database is probed at most once a second, whatever the number of callers
+/// (a load balancer's checks, or a flood of them): every answer comes from a
+/// probe at most ``maxAge`` old, and concurrent callers share one probe.
 public final class Readiness: Sendable {
     private let database: Database
     private let conditions: [@Sendable () -> (String, Bool)]
+    private struct Probe {
+        var last: (at: ContinuousClock.Instant, reachable: Bool)?
+        var running: Task<Bool, Never>?
+    }
+    private let probe = Mutex(Probe())
+    /// The oldest probe an answer may use.
+    static let maxAge: Duration = .seconds(1)
 
     init(database: Database, conditions: [@Sendable () -> (String, Bool)]) {
         self.database = database
@@ -46,8 +89,25 @@ public final class Readiness: Sendable {
 
     /// Runs the checks.
     public func check() async -> (ready: Bool, checks: [(String, Bool)]) {
-        var checks = [("database", await database.isReachable())]
+        var checks = [("database", await databaseReachable())]
         checks += conditions.map { $0() }
         return (checks.allSatisfy(\.1), checks)
+    }
+
+    private func databaseReachable() async -> Bool {
+        let task = probe.withLock { p -> Task<Bool, Never>? in
+            if let last = p.last, ContinuousClock.now - last.at < Self.maxAge { return nil }
+            if let running = p.running { return running }
+            let task = Task { [self] in
+                let started = ContinuousClock.now
+                let reachable = await database.isReachable()
+                probe.withLock { $0 = Probe(last: (started, reachable), running: nil) }
+                return reachable
+            }
+            p.running = task
+            return task
+        }
+        guard let task else { return probe.withLock { $0.last?.reachable ?? false } }
+        return await task.value
     }
 }

@@ -5,12 +5,19 @@ import Hummingbird
 /// second) and per caller (`RATE_LIMIT_USER` per minute, by user once
 /// authenticated, by address before): 429 with `Retry-After` beyond.
 /// Operational routes (`/health`, `/ready`, `/metrics`) are never limited.
+///
+/// It runs before the token lookup, so that a flood of requests costs no
+/// database read: the caller is the user of a token this instance has checked
+/// recently (no database needed), and the address otherwise — a made-up token
+/// counts against its address.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let global: RateLimiter?
     let perCaller: RateLimiter?
+    let tokens: TokenAuthenticator
 
-    init(configuration: AppConfiguration, clock: any AppClock) {
+    init(configuration: AppConfiguration, clock: any AppClock, tokens: TokenAuthenticator) {
+        self.tokens = tokens
         global = configuration.globalRateLimit > 0 ? RateLimiter(limit: configuration.globalRateLimit, per: 1, clock: SystemClock()) : nil
         perCaller = configuration.userRateLimit > 0 ? RateLimiter(limit: configuration.userRateLimit, per: 60, clock: clock) : nil
     }
@@ -22,7 +29,8 @@ struct RateLimitMiddleware: RouterMiddleware {
             throw APIError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
         }
         if let perCaller {
-            let key = context.identity.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress ?? "unknown")
+            let known = BearerToken.parse(request.headers).flatMap(tokens.cachedIdentity(for:))
+            let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress ?? "unknown")
             if let wait = perCaller.acquire(key) { throw APIError.tooManyRequests(retryAfter: wait) }
         }
         return try await next(request, context)

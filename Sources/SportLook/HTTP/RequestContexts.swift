@@ -9,6 +9,8 @@ public struct Identity: Sendable, Equatable {
     public var userID: UUID
     /// The access token used (a session).
     public var tokenID: UUID
+    /// When the session ends on its own.
+    public var expiresAt: Date
 }
 
 /// The context of every request: the core context, the caller's address, and
@@ -16,8 +18,9 @@ public struct Identity: Sendable, Equatable {
 public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
-    /// The caller's IP address (for throttling), if known.
-    public let remoteAddress: String?
+    /// The caller's IP address (for throttling), if known: the peer's, or the
+    /// client's from `X-Forwarded-For` when the peer is a trusted proxy.
+    public var remoteAddress: String?
     /// Set by ``TokenAuthenticator`` when the request carries a valid token.
     public var identity: Identity?
     /// The connection (sockets close it when a client stops reading).

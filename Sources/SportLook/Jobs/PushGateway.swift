@@ -10,10 +10,14 @@ import NIOHTTP1
 /// - `POST PUSH_GATEWAY_URL` with a JSON body
 ///   `{"id", "user_id", "devices": [{"platform", "token"}], "notification": {"id", "kind", "title", "body", "data"}}`;
 /// - `Idempotency-Key`: the job's id, the same on every retry of one delivery;
-/// - `X-SportLook-Signature: sha256=<hex HMAC-SHA256 of the body with PUSH_GATEWAY_SECRET>`;
+/// - `X-SportLook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>." + body>`
+///   with `PUSH_GATEWAY_SECRET` (at least 32 bytes): the gateway checks the MAC and
+///   refuses a `t` more than ``replayWindow`` from its clock, so a captured request
+///   cannot be replayed later (within the window, `Idempotency-Key` dedups);
 /// - answers: 2xx delivered; 410 some tokens are gone (`{"gone_tokens": [...]}`, or
-///   all of them without a body), which are removed; 429 and 5xx (and timeouts) are
-///   retried, after `Retry-After` when given; any other 4xx is final.
+///   all of them without a body), which are removed — only tokens that were in the
+///   request; 429 and 5xx (and timeouts) are retried, after `Retry-After` when
+///   given; any other 4xx is final.
 struct PushGateway: Sendable {
     let url: URL
     let secret: [UInt8]
@@ -34,8 +38,14 @@ struct PushGateway: Sendable {
         self.client = client
     }
 
-    static func signature(of body: [UInt8], secret: [UInt8]) -> String {
-        "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: secret)).hexString
+    /// How far from the gateway's clock a signature's timestamp may be (documented for gateways).
+    static let replayWindow: TimeInterval = 300
+
+    /// `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>." + body>`.
+    static func signature(of body: [UInt8], at time: Date, secret: [UInt8]) -> String {
+        let t = String(Int(time.timeIntervalSince1970))
+        let mac = HMAC<SHA256>.authenticationCode(for: Array((t + ".").utf8) + body, using: SymmetricKey(data: secret))
+        return "t=\(t),v1=\(mac.hexString)"
     }
 
     static func body(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) -> [UInt8] {
@@ -71,7 +81,7 @@ struct PushGateway: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Idempotency-Key", value: jobID.lowercased)
-        request.headers.add(name: "X-SportLook-Signature", value: Self.signature(of: body, secret: secret))
+        request.headers.add(name: "X-SportLook-Signature", value: Self.signature(of: body, at: Date(), secret: secret))
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, timeout: timeout)
@@ -85,7 +95,9 @@ struct PushGateway: Sendable {
                 let decoder = JSONDecoder()
                 decoder.keyDecodingStrategy = .convertFromSnakeCase
                 let listed = payload.flatMap { try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) }?.goneTokens
-                return .gone(tokens: listed ?? devices.map(\.token))
+                // Only what was sent: a gateway cannot remove anyone else's registrations.
+                let sent = Set(devices.map(\.token))
+                return .gone(tokens: listed.map { $0.filter(sent.contains) } ?? devices.map(\.token))
             case 429, 500..<600:
                 return .retry(after: Self.retryAfter(response.headers), reason: "gateway answered \(status)")
             default:

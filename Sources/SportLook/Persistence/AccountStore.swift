@@ -37,7 +37,7 @@ struct AccountStore: Sendable {
 
     func credentials(normalizedEmail: String) async throws -> Credentials? {
         try await database.read { sql in
-            guard let row = try await sql.raw("SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() else { return nil }
+            guard let row = try await sql.raw("SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
             return Credentials(userID: try row.value("id"), passwordHash: try row.value("password_hash"))
         }
     }
@@ -46,7 +46,7 @@ struct AccountStore: Sendable {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at, version"
+    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at, version, deleted_at"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
@@ -54,7 +54,8 @@ struct AccountStore: Sendable {
             id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
             imageURL: try row.optional("image_url"), sports: sports,
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
-            discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version")
+            discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
+            isDeleted: try row.optional("deleted_at", as: Date.self) != nil
         )
     }
 
@@ -165,29 +166,107 @@ struct AccountStore: Sendable {
         }
     }
 
-    // MARK: Login failures
+    /// Revokes the user's live tokens beyond the newest `keep` (the oldest end
+    /// first); returns the ids revoked.
+    func revokeTokensBeyond(_ keep: Int, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let live = try await sql.raw("""
+            SELECT id FROM access_tokens WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+            ORDER BY created_at DESC, id DESC
+            """).all().map { try $0.value("id", as: UUID.self) }
+        let excess = Array(live.dropFirst(keep))
+        guard !excess.isEmpty else { return [] }
+        try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: now) WHERE id IN \(BindList(values: excess))").run()
+        try await deleteDevices(sessions: excess, on: sql)
+        return excess
+    }
 
-    func recordLoginFailure(subjects: [String], at now: Date, purgeBefore: Date) async throws {
-        try await database.transaction { sql in
-            for subject in subjects {
-                try await sql.raw("INSERT INTO login_failures (subject, failed_at) VALUES (\(bind: subject), \(bind: now))").run()
-            }
-            try await sql.raw("DELETE FROM login_failures WHERE failed_at < \(bind: purgeBefore)").run()
+    /// Revokes every live token of the user but `except`; returns the ids revoked.
+    func revokeTokens(of userID: UUID, except: UUID?, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let ids = try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = \(bind: now)
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now) AND id <> \(bind: except ?? UUID())
+            RETURNING id
+            """).all().map { try $0.value("id", as: UUID.self) }
+        try await deleteDevices(sessions: ids, on: sql)
+        return ids
+    }
+
+    /// Device registrations made by these sessions stop receiving pushes with them.
+    func deleteDevices(sessions: [UUID], on sql: any SQLDatabase) async throws {
+        guard !sessions.isEmpty else { return }
+        try await sql.raw("DELETE FROM devices WHERE session_id IN \(BindList(values: sessions))").run()
+    }
+
+    // MARK: Passwords and deletion
+
+    func passwordHash(of userID: UUID) async throws -> String? {
+        try await database.read { sql in
+            try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID) AND deleted_at IS NULL").first()?.value("password_hash", as: String.self)
         }
     }
 
-    /// Failures of `subject` since `since`, and the oldest of them.
+    func setPassword(of userID: UUID, hash: String, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now) WHERE id = \(bind: userID)").run()
+    }
+
+    /// Erases what is personal in an account and keeps its row, so that chat
+    /// messages stay, from "Deleted user": no email, password, bio, photo,
+    /// location, sports, devices, invitations, blocks, notifications or
+    /// presence (sessions and attendances are ended by the caller).
+    func erase(_ userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            UPDATE users SET name = \(bind: Self.deletedName), email = '', email_normalized = \(bind: "deleted:" + userID.lowercased),
+                password_hash = '', bio = '', image_url = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
+                deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
+            WHERE id = \(bind: userID)
+            """).run()
+        for statement: SQLQueryString in [
+            "DELETE FROM user_sports WHERE user_id = \(bind: userID)",
+            "DELETE FROM devices WHERE user_id = \(bind: userID)",
+            "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
+            "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
+            "DELETE FROM notifications WHERE user_id = \(bind: userID)",
+            "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",
+            "DELETE FROM chat_presence WHERE user_id = \(bind: userID)",
+        ] {
+            try await sql.raw(statement).run()
+        }
+    }
+
+    /// The name a deleted account's messages show.
+    static let deletedName = "Deleted user"
+
+    // MARK: Login attempts
+
+    /// Reserves one attempt for each subject (before the password is checked);
+    /// drops attempts older than `purgeBefore`.
+    func reserveAttempt(_ attempt: UUID, subjects: [String], at now: Date, purgeBefore: Date) async throws {
+        let rows: [[any Encodable & Sendable]] = subjects.map { [$0, now, attempt] }
+        try await database.transaction { sql in
+            try await sql.raw("INSERT INTO login_failures (subject, failed_at, attempt) VALUES \(BindRows(rows: rows))").run()
+            try await sql.raw("DELETE FROM login_failures WHERE failed_at <= \(bind: purgeBefore)").run()
+        }
+    }
+
+    /// Removes a reserved attempt (the password was right, or the attempt was refused).
+    func releaseAttempt(_ attempt: UUID) async throws {
+        try await database.write { sql in
+            try await sql.raw("DELETE FROM login_failures WHERE attempt = \(bind: attempt)").run()
+        }
+    }
+
+    /// Attempts of `subject` after `since` (one exactly `window` old has left it), and the oldest of them.
     func loginFailures(subject: String, since: Date) async throws -> (count: Int, oldest: Date?) {
         try await database.read { sql in
-            let rows = try await sql.raw("""
-                SELECT failed_at FROM login_failures WHERE subject = \(bind: subject) AND failed_at >= \(bind: since) ORDER BY failed_at
-                """).all()
-            return (rows.count, try rows.first?.value("failed_at", as: Date.self))
+            let row = try await sql.raw("""
+                SELECT COUNT(*) AS n, MIN(failed_at) AS oldest FROM login_failures WHERE subject = \(bind: subject) AND failed_at > \(bind: since)
+                """).first()
+            return (try row?.value("n", as: Int.self) ?? 0, try row?.optional("oldest", as: Date.self))
         }
     }
 
     func clearLoginFailures(subject: String) async throws {
-        try await database.transaction { sql in
+        try await database.write { sql in
             try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: subject)").run()
         }
     }

@@ -86,18 +86,24 @@ struct ChatStore: Sendable {
             """).all().map { try $0.value("user_id") }
     }
 
-    /// Stores the reader's last read `seq` (never moving back) and marks their chat notification read.
-    func markRead(event: UUID, user: UUID, seq: Int64, at now: Date) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("""
+    /// Stores the reader's last read `seq` and marks their chat notification read,
+    /// only when it moves the marker forward; `false` (and nothing written) otherwise.
+    func markRead(event: UUID, user: UUID, seq: Int64, at now: Date) async throws -> Bool {
+        // Most repeated markers stop here, without taking the writer.
+        guard seq > (try await lastRead(event: event, user: user)) else { return false }
+        return try await database.transaction { sql in
+            let advanced = try await sql.raw("""
                 INSERT INTO chat_reads (event_id, user_id, last_read_seq, updated_at) VALUES (\(bind: event), \(bind: user), \(bind: seq), \(bind: now))
                 ON CONFLICT (event_id, user_id) DO UPDATE SET last_read_seq = excluded.last_read_seq, updated_at = excluded.updated_at
                 WHERE chat_reads.last_read_seq < excluded.last_read_seq
-                """).run()
+                RETURNING last_read_seq
+                """).first() != nil
+            guard advanced else { return false }
             try await sql.raw("""
                 UPDATE notifications SET read_at = \(bind: now)
                 WHERE user_id = \(bind: user) AND collapse_key = \(bind: "chat:\(event.lowercased)") AND read_at IS NULL
                 """).run()
+            return true
         }
     }
 
@@ -130,6 +136,11 @@ struct ChatStore: Sendable {
             try await sql.raw("UPDATE chat_presence SET seen_at = \(bind: now) WHERE instance_id = \(bind: instance)").run()
             try await sql.raw("DELETE FROM chat_presence WHERE seen_at < \(bind: staleBefore)").run()
         }
+    }
+
+    /// Who blocked the user.
+    func blockers(of user: UUID, on sql: any SQLDatabase) async throws -> Set<UUID> {
+        Set(try await sql.raw("SELECT blocker_id FROM blocks WHERE blocked_id = \(bind: user)").all().map { try $0.value("blocker_id") })
     }
 
     /// Who the user blocked.

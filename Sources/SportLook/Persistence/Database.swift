@@ -111,27 +111,36 @@ public final class Database: Sendable {
 
     /// Runs `body` in one transaction: all its writes commit together, or none
     /// do when it throws.
-    /// - Parameter body: Queries to run with the transaction's handle.
-    public func transaction<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await writing(site: "\(file):\(line)", body) { sql in try await Database.uncancellable(sql, body) }
+    /// - Parameters:
+    ///   - afterCommit: Runs right after COMMIT with the body's result, whenever that
+    ///     is: also when the caller has stopped waiting (a timeout answered 503), so
+    ///     that what is kept in memory follows what the database holds.
+    ///   - body: Queries to run with the transaction's handle.
+    public func transaction<R: Sendable>(
+        file: String = #fileID, line: Int = #line,
+        afterCommit: (@Sendable (R) -> Void)? = nil,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
+    ) async throws -> R {
+        try await writing(site: "\(file):\(line)", body, afterCommit: afterCommit) { sql in try await Database.uncancellable(sql, body, afterCommit: afterCommit) }
     }
 
     /// Runs one write statement that is atomic on its own: on PostgreSQL without
     /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
     /// - Parameter body: The statement to run with the given handle.
     public func write<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await writing(site: "\(file):\(line)", body) { sql in try await Task { try await body(sql) }.value }
+        try await writing(site: "\(file):\(line)", body, afterCommit: nil) { sql in try await Task { try await body(sql) }.value }
     }
 
     /// Writes through SQLite's single writer (in a transaction of its own), or on a
     /// pooled PostgreSQL connection as `postgres` runs them; bounded by the timeout.
     private func writing<R: Sendable>(
         site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
+        afterCommit: (@Sendable (R) -> Void)?,
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
         try await bounded(timeout: timeout) { [backend, logger] in
             switch backend {
-            case .sqlite(let store): return try await store.transaction(site: site, body)
+            case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
                 return try await client.withConnection { connection in try await postgres(connection.sql(queryLogLevel: .trace, logger: logger)) }
             }
@@ -141,12 +150,15 @@ public final class Database: Sendable {
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed
     /// out request) must not stop it half way and leave the connection inside it.
-    static func uncancellable<R: Sendable>(_ sql: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    static func uncancellable<R: Sendable>(
+        _ sql: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)? = nil
+    ) async throws -> R {
         try await Task {
             try await sql.raw("BEGIN\(unsafeRaw: sql.isPostgres ? "" : " IMMEDIATE")").run()
             do {
                 let result = try await body(sql)
                 try await sql.raw("COMMIT").run()
+                afterCommit?(result)
                 return result
             } catch {
                 try? await sql.raw("ROLLBACK").run()
@@ -188,47 +200,15 @@ public final class Database: Sendable {
         }
     }
 
+    /// `operation` within `timeout` (``withDeadline(_:_:)``); a missed deadline or a
+    /// lost connection is ``DatabaseUnavailable``.
     private func bounded<R: Sendable>(timeout: Duration, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
-        // Not a task group: a group waits for all its children, and an operation
-        // stuck on a database that went away (a connection attempt, a transaction
-        // that must not be cancelled half way) would hold the caller with it. Here
-        // the caller leaves at the deadline; the operation finishes on its own.
-        let outcome = Mutex<(resumed: Bool, work: Task<Void, Never>?, timer: Task<Void, Never>?)>((false, nil, nil))
-        let result: Result<R, any Error> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let finish: @Sendable (Result<R, any Error>) -> Void = { result in
-                    let tasks = outcome.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?)? in
-                        guard !state.resumed else { return nil }
-                        state.resumed = true
-                        return (state.work, state.timer)
-                    }
-                    guard let tasks else { return }
-                    tasks.1?.cancel()
-                    if case .failure = result { tasks.0?.cancel() }
-                    continuation.resume(returning: result)
-                }
-                let work = Task {
-                    do { finish(.success(try await operation())) } catch { finish(.failure(error)) }
-                }
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    if !Task.isCancelled { finish(.failure(DatabaseUnavailable(reason: "no answer within \(timeout)"))) }
-                }
-                let done = outcome.withLock { state in
-                    state.work = work
-                    state.timer = timer
-                    return state.resumed
-                }
-                if done { timer.cancel() }
-            }
-        } onCancel: {
-            let work = outcome.withLock { $0.work }
-            work?.cancel()
-        }
-        switch result {
-        case .success(let value): return value
-        case .failure(let error) where Self.isConnectivityFailure(error): throw DatabaseUnavailable(reason: String(describing: error))
-        case .failure(let error): throw error
+        do {
+            return try await withDeadline(timeout, operation)
+        } catch let error as DeadlineExceeded {
+            throw DatabaseUnavailable(reason: error.description)
+        } catch where Self.isConnectivityFailure(error) {
+            throw DatabaseUnavailable(reason: String(describing: error))
         }
     }
 
@@ -300,7 +280,7 @@ final class SQLiteStore: Sendable {
         return try await body(readers[i % readers.count].sql(queryLogLevel: .trace))
     }
 
-    func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?) async throws -> R {
         try await writeLock.withLock { [writer, logger] in
             let started = ContinuousClock.now
             defer {
@@ -308,37 +288,12 @@ final class SQLiteStore: Sendable {
                 let held = ContinuousClock.now - started
                 if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
             }
-            return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body)
+            return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body, afterCommit: afterCommit)
         }
     }
 
     func close() async {
         for connection in readers + [writer] { try? await connection.close().get() }
         try? await threadPool.shutdownGracefully()
-    }
-}
-
-/// Waits for `task` at most `limit` (without waiting for it to notice anything);
-/// `true` if it finished in time.
-func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async -> Bool {
-    await answer(within: limit) {
-        await task.value
-        return true
-    }
-}
-
-/// What `operation` answers, or `false` once `limit` has passed, whichever comes
-/// first; never waits for the operation to notice (it may hang on a dead socket).
-func answer(within limit: Duration, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
-    let resumed = Mutex(false)
-    return await withCheckedContinuation { continuation in
-        let finish: @Sendable (Bool) -> Void = { answer in
-            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: answer) }
-        }
-        Task { finish(await operation()) }
-        Task {
-            try? await Task.sleep(for: limit)
-            finish(false)
-        }
     }
 }

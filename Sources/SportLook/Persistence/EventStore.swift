@@ -161,6 +161,15 @@ struct EventStore: Sendable {
     }
 
     /// Everyone attending (going or waitlisted), organiser included.
+    /// The events a user attends or organises, in id order (the order they are locked in).
+    func eventIDs(attendedBy user: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("""
+            SELECT event_id AS id FROM attendances WHERE user_id = \(bind: user)
+            UNION SELECT id FROM events WHERE organiser_id = \(bind: user) AND status = 'active'
+            ORDER BY id
+            """).all().map { try $0.value("id") }
+    }
+
     func attendeeIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
         try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event)").all().map { try $0.value("user_id") }
     }

@@ -117,12 +117,14 @@ struct InboxStore: Sendable {
 
     // MARK: Devices
 
-    /// Registers a device for the user (a token moves to whoever registers it last).
-    func register(user: UUID, platform: String, token: String, at now: Date) async throws {
+    /// Registers a device for the user's session (a token moves to whoever
+    /// registers it last); when the session ends, the registration goes with it.
+    func register(user: UUID, session: UUID, platform: String, token: String, at now: Date) async throws {
         try await database.transaction { sql in
             try await sql.raw("""
-                INSERT INTO devices (token, user_id, platform, created_at) VALUES (\(bind: token), \(bind: user), \(bind: platform), \(bind: now))
-                ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform
+                INSERT INTO devices (token, user_id, session_id, platform, created_at)
+                VALUES (\(bind: token), \(bind: user), \(bind: session), \(bind: platform), \(bind: now))
+                ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, session_id = excluded.session_id, platform = excluded.platform
                 """).run()
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// One client's socket: its subscriptions and what it has been sent.
 ///
@@ -11,8 +12,13 @@ import Logging
 /// frames, so a slow reader costs a number, not a queue.
 actor ChatConnection {
     nonisolated let userID: UUID
+    /// The session (access token) the socket was opened with: it closes when the session ends.
+    nonisolated let session: UUID
     nonisolated let userName: String
     nonisolated let outbox: Outbox
+    /// People this user blocked: their messages, typing and read frames are not sent here.
+    private nonisolated let hidden = Mutex<Set<UUID>>([])
+    private var budget: FrameBudget
     private let hub: ChatHub
     private let chat: ChatService
     private let bus: Bus
@@ -25,18 +31,21 @@ actor ChatConnection {
     }
 
     private var subscriptions: [UUID: Subscription] = [:]
-    private var blocked: Set<UUID> = []
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
     static let maxSubscriptions = 100
 
-    init(userID: UUID, userName: String, hub: ChatHub, chat: ChatService, bus: Bus, queueCapacity: Int, logger: Logger) {
-        self.userID = userID
+    init(identity: Identity, userName: String, hub: ChatHub, chat: ChatService, bus: Bus, limits: SocketLimits, logger: Logger) {
+        self.userID = identity.userID
+        self.session = identity.tokenID
         self.userName = userName
         self.hub = hub
         self.chat = chat
         self.bus = bus
-        self.outbox = Outbox(capacity: queueCapacity)
+        self.outbox = Outbox(capacity: limits.queueFrames, byteCapacity: limits.queueBytes)
+        self.budget = FrameBudget(rate: limits.frameRate, burst: limits.frameBurst)
+        var logger = logger
+        logger[metadataKey: "user"] = "\(identity.userID)"
         self.logger = logger
     }
 
@@ -44,6 +53,19 @@ actor ChatConnection {
     nonisolated func send(ephemeral frame: String) {
         outbox.push(frame)
     }
+
+    /// Whether frames from `user` are kept from this socket (this user blocked them).
+    nonisolated func hides(_ user: UUID) -> Bool {
+        hidden.withLock { $0.contains(user) }
+    }
+
+    /// Closes the socket with a code and reason (after what is already queued).
+    nonisolated func end(code: Int, reason: String) {
+        outbox.close(ending: Outbox.Ending(code: code, reason: reason))
+    }
+
+    /// The close code of a socket whose session ended (logout, revoked, expired, password changed, account deleted).
+    static let sessionEnded = Outbox.Ending(code: 4001, reason: "session_ended")
 
     struct ClientFrame: Decodable {
         var type: String
@@ -56,6 +78,14 @@ actor ChatConnection {
 
     /// Handles one text frame from the client.
     func handle(_ text: String) async {
+        // A socket being closed (its session ended, it broke the rules) acts on nothing more.
+        guard !outbox.isClosed else { return }
+        guard budget.take(at: .now) else {
+            send(ephemeral: Frames.error("rate_limited", "Too many frames; this socket is closed."))
+            end(code: 1008, reason: "too_many_frames")
+            logger.info("closing a socket that sent too many frames")
+            return
+        }
         guard text.utf8.count <= 16_384, (try? RequestBody.checkDepth(Array(text.utf8))) != nil,
               let frame = try? RequestBody.decoder.decode(ClientFrame.self, from: Data(text.utf8))
         else {
@@ -84,16 +114,18 @@ actor ChatConnection {
                 send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", event: event))
                 return
             }
-            blocked = try await chat.store.blockedBy(userID)
+            let blocked = try await chat.store.blockedBy(userID)
+            hidden.withLock { $0 = blocked }
             let latest = try await chat.events.event(event)?.lastMessageSeq ?? 0
             hub.join(self, event)
             subscriptions[event] = Subscription(delivered: after, target: max(latest, after))
-            try? await chat.store.present(instance: bus.instanceID, user: userID, event: event, at: Date())
+            await recordPresence(event, present: true)
             send(ephemeral: Frames.simple("subscribed", event: event, numbers: [("last_seq", Int(latest))]))
             pump(event)
         } catch let error as APIError {
             send(ephemeral: Frames.error(error.code, error.message, event: event))
         } catch {
+            logger.warning("subscribe failed", metadata: ["event": "\(event)", "error": "\(error)"])
             send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
         }
     }
@@ -101,8 +133,22 @@ actor ChatConnection {
     private func unsubscribe(_ event: UUID, reason: String) async {
         guard subscriptions.removeValue(forKey: event) != nil else { return }
         hub.leave(self, event)
-        try? await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+        await recordPresence(event, present: false)
         send(ephemeral: Frames.simple("unsubscribed", event: event, fields: [("reason", reason)]))
+    }
+
+    /// Presence decides who gets a push for a message: a failure is logged (the
+    /// row expires with the instance's heartbeat), not hidden.
+    private func recordPresence(_ event: UUID, present: Bool) async {
+        do {
+            if present {
+                try await chat.store.present(instance: bus.instanceID, user: userID, event: event, at: Date())
+            } else {
+                try await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+            }
+        } catch {
+            logger.warning("could not record chat presence", metadata: ["event": "\(event)", "present": "\(present)", "error": "\(error)"])
+        }
     }
 
     /// A message with `seq` exists in `event`: make sure the client gets up to it.
@@ -143,7 +189,7 @@ actor ChatConnection {
                 break
             }
             for message in batch where message.seq > latest.delivered {
-                if !blocked.contains(message.sender.id) { outbox.push(Frames.message(message)) }
+                if !hides(message.sender.id) { outbox.push(Frames.message(message)) }
                 latest.delivered = message.seq
             }
             subscriptions[event] = latest
@@ -169,6 +215,7 @@ actor ChatConnection {
         } catch let error as APIError {
             send(ephemeral: Frames.error(error.code, error.message, event: event, clientID: clientID))
         } catch {
+            logger.warning("chat message not stored", metadata: ["event": "\(event)", "error": "\(error)"])
             send(ephemeral: Frames.error("unavailable", "The message was not stored; send it again with the same client_id.", event: event, clientID: clientID))
         }
     }
@@ -181,7 +228,11 @@ actor ChatConnection {
         let now = ContinuousClock.now
         if let last = lastTyping[event], now - last < Self.typingInterval { return }
         lastTyping[event] = now
-        try? await bus.broadcast([.typing(event: event, user: userID, name: userName)])
+        do {
+            try await bus.broadcast([.typing(event: event, user: userID, name: userName)])
+        } catch {
+            logger.warning("typing not broadcast", metadata: ["event": "\(event)", "error": "\(error)"])
+        }
     }
 
     private func read(_ event: UUID, seq: Int64?) async {
@@ -190,26 +241,38 @@ actor ChatConnection {
             return
         }
         do {
-            try await chat.markRead(event, user: userID, seq: seq)
-            try? await bus.broadcast([.read(event: event, user: userID, seq: seq)])
+            // A marker that does not move forward is neither written nor announced.
+            guard try await chat.markRead(event, user: userID, seq: seq) else { return }
+            try await bus.broadcast([.read(event: event, user: userID, seq: seq)])
         } catch let error as APIError {
             send(ephemeral: Frames.error(error.code, error.message, event: event))
         } catch {
+            logger.warning("read marker failed", metadata: ["event": "\(event)", "error": "\(error)"])
             send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
         }
     }
 
-    /// After an attendance change: subscriptions to events the user left end.
+    /// After an attendance change: subscriptions to events the user left end. A
+    /// check that fails ends the subscription too (the client subscribes again):
+    /// a failed check never leaves access in place.
     func recheckMembership() async {
         for event in subscriptions.keys {
-            if (try? await chat.store.isMember(event: event, user: userID)) == false {
-                await unsubscribe(event, reason: "not_attending")
+            do {
+                if try await !chat.store.isMember(event: event, user: userID) { await unsubscribe(event, reason: "not_attending") }
+            } catch {
+                logger.warning("membership check failed; ending the subscription", metadata: ["event": "\(event)", "error": "\(error)"])
+                await unsubscribe(event, reason: "unavailable")
             }
         }
     }
 
     func reloadBlocks() async {
-        if let updated = try? await chat.store.blockedBy(userID) { blocked = updated }
+        do {
+            let updated = try await chat.store.blockedBy(userID)
+            hidden.withLock { $0 = updated }
+        } catch {
+            logger.warning("could not reload blocks", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Cleans up after the socket closed.
@@ -217,8 +280,47 @@ actor ChatConnection {
         outbox.close()
         for event in subscriptions.keys {
             hub.leave(self, event)
-            try? await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+            await recordPresence(event, present: false)
         }
         subscriptions = [:]
+    }
+}
+
+/// What one socket may queue and send.
+struct SocketLimits: Sendable {
+    /// Frames queued for the client at most.
+    var queueFrames: Int
+    /// Bytes queued for the client at most.
+    var queueBytes: Int
+    /// Frames per second the client may send, on average.
+    var frameRate: Double
+    /// Frames the client may send at once.
+    var frameBurst: Int
+}
+
+/// A token bucket: `burst` frames at once, refilled at `rate` a second.
+struct FrameBudget: Sendable {
+    let rate: Double
+    let burst: Double
+    private var tokens: Double
+    private var last: ContinuousClock.Instant?
+
+    init(rate: Double, burst: Int) {
+        self.rate = rate
+        self.burst = Double(burst)
+        self.tokens = Double(burst)
+    }
+
+    /// Takes one frame's token; `false` when none is left.
+    mutating func take(at now: ContinuousClock.Instant) -> Bool {
+        if let last {
+            let elapsed = now - last
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            tokens = min(burst, tokens + seconds * rate)
+        }
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
     }
 }

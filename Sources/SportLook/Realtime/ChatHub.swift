@@ -80,6 +80,10 @@ final class ChatHub: Sendable {
         state.withLock { s in (s.byUser[user] ?? []).compactMap { s.connections[$0] } }
     }
 
+    private func connections(session: UUID) -> [ChatConnection] {
+        state.withLock { s in s.connections.values.filter { $0.session == session } }
+    }
+
     var connectionCount: Int { state.withLock { $0.connections.count } }
 
     /// The fullest outgoing queue right now (frames).
@@ -134,13 +138,23 @@ final class ChatHub: Sendable {
             for connection in members(of: event) { await connection.offer(event: event, seq: seq) }
         case .typing(let event, let user, let name):
             let frame = Frames.typing(event: event, user: user, name: name)
-            for connection in members(of: event) where connection.userID != user { connection.send(ephemeral: frame) }
+            for connection in members(of: event) where connection.userID != user && !connection.hides(user) { connection.send(ephemeral: frame) }
         case .read(let event, let user, let seq):
             let frame = Frames.read(event: event, user: user, seq: seq)
-            for connection in members(of: event) where connection.userID != user { connection.send(ephemeral: frame) }
+            for connection in members(of: event) where connection.userID != user && !connection.hides(user) { connection.send(ephemeral: frame) }
+        case .session(let id):
+            for connection in connections(session: id) { connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason) }
         case .notification(let user, let id):
             let targets = connections(of: user)
-            guard !targets.isEmpty, let item = try? await inbox.item(id) else { return }
+            guard !targets.isEmpty else { return }
+            let item: InboxStore.Item?
+            do {
+                item = try await inbox.item(id)
+            } catch {
+                logger.warning("could not read a notification for live delivery", metadata: ["notification": "\(id)", "error": "\(error)"])
+                return
+            }
+            guard let item else { return }
             let frame = Frames.notification(item)
             for connection in targets { connection.send(ephemeral: frame) }
         case .attendance(let user):
@@ -150,7 +164,14 @@ final class ChatHub: Sendable {
         case .resync:
             let rooms = state.withLock { Array($0.rooms.keys) }
             for event in rooms {
-                guard let latest = try? await events.event(event)?.lastMessageSeq else { continue }
+                let latest: Int64
+                do {
+                    guard let seq = try await events.event(event)?.lastMessageSeq else { continue }
+                    latest = seq
+                } catch {
+                    logger.warning("resync could not read a room", metadata: ["event": "\(event)", "error": "\(error)"])
+                    continue
+                }
                 for connection in members(of: event) { await connection.offer(event: event, seq: latest) }
             }
         default:
@@ -175,7 +196,11 @@ struct ChatHubService: Service {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(30))
                         let now = Date()
-                        try? await hub.store.heartbeat(instance: bus.instanceID, at: now, staleBefore: now.addingTimeInterval(-300))
+                        do {
+                            try await hub.store.heartbeat(instance: bus.instanceID, at: now, staleBefore: now.addingTimeInterval(-300))
+                        } catch {
+                            hub.logger.warning("chat presence heartbeat failed", metadata: ["error": "\(error)"])
+                        }
                     }
                 }
             }

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// The frames waiting to be written to one socket: a bounded queue, so a slow
-/// client can never make the server hold more than `capacity` frames for it.
+/// client can never make the server hold more than `capacity` frames, nor more
+/// than `byteCapacity` bytes, for it.
 ///
 /// Chat history is pulled into it by the connection at the pace the socket
 /// takes it (``waitForRoom()``); ephemeral frames (typing, notifications) are
@@ -15,24 +16,39 @@ final class Outbox: Sendable {
         var reader: CheckedContinuation<String?, Never>?
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         var lastProgress = ContinuousClock.now
+        var bytes = 0
+        /// Why the socket is being closed, once it is (the writer sends it as the close frame).
+        var ending: Ending?
         var count: Int { frames.count - head }
+        func hasRoom(_ capacity: Int, _ byteCapacity: Int) -> Bool { count <= capacity / 2 && bytes <= byteCapacity / 2 }
+    }
+
+    /// A close code and reason for the client.
+    struct Ending: Sendable, Equatable {
+        var code: Int
+        var reason: String
     }
 
     let capacity: Int
+    let byteCapacity: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int, byteCapacity: Int = 4 << 20) {
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
 
     /// Queues a frame; `false` (and nothing queued) when full or closed.
     @discardableResult
     func push(_ frame: String) -> Bool {
         let reader = state.withLock { s -> CheckedContinuation<String?, Never>?? in
-            guard !s.closed, s.count < capacity else { return .none }
+            guard !s.closed, s.count < capacity, s.bytes + frame.utf8.count <= byteCapacity else { return .none }
             if let reader = s.reader {
                 s.reader = nil
                 return .some(reader)
             }
             s.frames.append(frame)
+            s.bytes += frame.utf8.count
             return .some(nil)
         }
         switch reader {
@@ -49,13 +65,14 @@ final class Outbox: Sendable {
                 s.lastProgress = .now
                 if s.count > 0 {
                     let frame = s.frames[s.head]
+                    s.bytes -= frame.utf8.count
                     s.head += 1
                     if s.head > 256 && s.head * 2 > s.frames.count {
                         s.frames.removeFirst(s.head)
                         s.head = 0
                     }
                     var waiters: [CheckedContinuation<Void, Never>] = []
-                    if s.count <= capacity / 2 { swap(&waiters, &s.roomWaiters) }
+                    if s.hasRoom(capacity, byteCapacity) { swap(&waiters, &s.roomWaiters) }
                     return (frame, true, waiters)
                 }
                 if s.closed { return (nil, true, []) }
@@ -73,7 +90,7 @@ final class Outbox: Sendable {
     func waitForRoom() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.closed || s.count <= capacity / 2 { return true }
+                if s.closed || s.hasRoom(capacity, byteCapacity) { return true }
                 s.roomWaiters.append(continuation)
                 return false
             }
@@ -88,12 +105,22 @@ final class Outbox: Sendable {
 
     var count: Int { state.withLock { $0.count } }
 
-    /// Stops the queue: the reader gets `nil`, waiters are released.
-    func close() {
+    /// Why the socket is closing (set by ``close(ending:)``).
+    var ending: Ending? { state.withLock { $0.ending } }
+
+    /// Stops the queue: waiters are released, nothing more is queued, and the
+    /// reader gets `nil`. Without an `ending` at once; with one, after the frames
+    /// already queued (an error frame that explains the close), and the writer
+    /// then closes the socket with that code and reason.
+    func close(ending: Ending? = nil) {
         let (reader, waiters) = state.withLock { s -> (CheckedContinuation<String?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.closed = true
-            s.frames = []
-            s.head = 0
+            if s.ending == nil { s.ending = ending }
+            if ending == nil {
+                s.frames = []
+                s.bytes = 0
+                s.head = 0
+            }
             defer { s.reader = nil; s.roomWaiters = [] }
             return (s.reader, s.roomWaiters)
         }

@@ -18,18 +18,13 @@ struct WebSocketEndpoint {
     let bus: Bus
     let accounts: AccountStore
     let allowedOrigins: [String]
-    let queueCapacity: Int
+    let limits: SocketLimits
     let stallTimeout: Duration
+    let clock: any AppClock
 
     /// Who is calling, from the header or the query; `nil` without a valid token.
     func identity(_ request: Request) async throws -> Identity? {
-        var token: String?
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { token = String(parts[1]) }
-        } else {
-            token = request.uri.queryParameters.get("access_token")
-        }
+        let token = request.headers[.authorization] != nil ? BearerToken.parse(request.headers) : request.uri.queryParameters.get("access_token")
         guard let token else { return nil }
         return try await tokens.identity(for: token)
     }
@@ -49,21 +44,44 @@ struct WebSocketEndpoint {
             guard originAllowed(request), try await identity(request) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            guard let identity = try await identity(context.request) else { return }
-            let name = (try? await accounts.names(of: [identity.userID]))?[identity.userID] ?? ""
-            let connection = ChatConnection(userID: identity.userID, userName: name, hub: hub, chat: chat, bus: bus, queueCapacity: queueCapacity, logger: context.logger)
+            guard let identity = try await identity(context.request) else {
+                // The session ended between the upgrade and now.
+                try? await outbound.close(.init(codeNumber: ChatConnection.sessionEnded.code), reason: ChatConnection.sessionEnded.reason)
+                return
+            }
+            let name: String
+            do {
+                name = try await accounts.names(of: [identity.userID])[identity.userID] ?? ""
+            } catch {
+                context.logger.warning("socket refused: the database did not answer", metadata: ["error": "\(error)"])
+                try? await outbound.close(.unexpectedServerError, reason: "unavailable")
+                return
+            }
+            let connection = ChatConnection(identity: identity, userName: name, hub: hub, chat: chat, bus: bus, limits: limits, logger: context.logger)
             hub.register(connection)
+            let channel = context.requestContext.channel
             let writer = Task {
                 while let frame = await connection.outbox.next() {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
+                // Closed with a reason (session ended, too many frames): say it, then cut
+                // the connection a second later whether or not the client answers.
+                if let ending = connection.outbox.ending {
+                    let closing = Task { try? await outbound.close(.init(codeNumber: ending.code), reason: ending.reason) }
+                    try? await Task.sleep(for: .seconds(1))
+                    closing.cancel()
+                    channel.close(mode: .all, promise: nil)
+                }
             }
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
-            let channel = context.requestContext.channel
             let watchdog = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(250))
+                    if clock.now() >= identity.expiresAt {
+                        connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                        return
+                    }
                     if connection.outbox.stalledFor > stallTimeout {
                         connection.outbox.close()
                         context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])

@@ -56,7 +56,8 @@ actor PostgresCluster {
     func control(_ arguments: [String]) async throws {
         let cluster = try await start()
         guard let location = Self.location.withLock({ $0 }) else { return }
-        try Self.run(location.pgCtl, ["-D", cluster.directory + "/data", "-w", "-t", "60", "-l", cluster.directory + "/log"] + arguments, asPostgres: location.asPostgres)
+        let directory = cluster.directory
+        try await blocking { try Self.run(location.pgCtl, ["-D", directory + "/data", "-w", "-t", "60", "-l", directory + "/log"] + arguments, asPostgres: location.asPostgres) }
     }
 
     static let logger = Logger(label: "test-postgres")
@@ -74,7 +75,8 @@ actor PostgresCluster {
     private static func boot() async throws -> Running {
         let initdb = try binary("initdb"), pgCtl = try binary("pg_ctl")
         let asPostgres = geteuid() == 0
-        removeAbandonedClusters(pgCtl: pgCtl, asPostgres: asPostgres)
+        // Programs are waited for on a thread of their own, never on the cooperative pool.
+        try await blocking { removeAbandonedClusters(pgCtl: pgCtl, asPostgres: asPostgres) }
         var template = "/tmp/sportlook-pg-\(getpid())-XXXXXX".utf8CString
         let directory: String = template.withUnsafeMutableBufferPointer { buffer in
             guard let path = mkdtemp(buffer.baseAddress!) else { return "" }
@@ -85,10 +87,10 @@ actor PostgresCluster {
             guard let user = getpwnam("postgres") else { throw ClusterError("running as root needs a 'postgres' user for initdb") }
             chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
         }
-        try run(initdb, ["-D", directory + "/data", "-A", "trust", "-U", "sportlook", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres: asPostgres)
+        try await blocking { try run(initdb, ["-D", directory + "/data", "-A", "trust", "-U", "sportlook", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres: asPostgres) }
         let port = try freePort()
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=128MB"
-        try run(pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: asPostgres)
+        try await blocking { try run(pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: asPostgres) }
         location.withLock { $0 = (directory, pgCtl, asPostgres) }
         atexit { PostgresCluster.stopAtExit() }
 
@@ -133,6 +135,7 @@ actor PostgresCluster {
     }
 
     /// Runs a program to completion (see ``spawn(_:environment:output:)``); throws with its output if it fails.
+    /// It waits in `waitpid`: call it through ``blocking(_:)`` from async code.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], asPostgres: Bool) throws -> String {
         let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments

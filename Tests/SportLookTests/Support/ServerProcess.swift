@@ -42,19 +42,26 @@ final class ServerProcess: Sendable {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// `kill -9`.
-    func kill9() {
+    /// `kill -9`, then waits for the process to be gone (on a thread of its own).
+    func kill9() async throws {
         kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        _ = try await reap()
     }
 
-    /// SIGTERM, then waits for the exit status.
-    func terminate() -> Int32 {
+    /// SIGTERM, then waits for the exit status (on a thread of its own).
+    func terminate() async throws -> Int32 {
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return status
+        return try await reap()
+    }
+
+    /// `waitpid` blocks: never on the cooperative pool, which runs the server under test.
+    private func reap() async throws -> Int32 {
+        let pid = self.pid
+        return try await blocking {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            return status
+        }
     }
 }
 

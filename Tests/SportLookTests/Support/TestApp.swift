@@ -35,6 +35,10 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     // Suites hammer the API from few accounts; the limits have their own test.
     configuration.userRateLimit = 0
     configuration.globalRateLimit = 0
+    configuration.registerMaxPerAddress = 0
+    configuration.webSocketFrameRate = 1_000_000
+    configuration.webSocketFrameBurst = 1_000_000
+    configuration.inviteDailyLimit = 1_000_000
     switch engine {
     // A file (not :memory:), so reads use WAL reader connections as in production.
     case .sqlite: configuration.database = .sqliteFile(NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite")
@@ -68,6 +72,37 @@ func withApp(
         throw error
     }
     await dispose(configuration.database)
+}
+
+/// Two instances of the application on one fresh PostgreSQL database, warm and
+/// with their bus listeners up; the first served over real sockets (`firstSetup`),
+/// the second through the router.
+func withTwoInstances(
+    firstSetup: TestingSetup = .live,
+    _ test: @Sendable (_ one: API, _ two: API, _ first: AppServices, _ second: AppServices) async throws -> Void
+) async throws {
+    TestCounter.record(.postgres)
+    let address = try await PostgresCluster.shared.freshDatabase()
+    var configuration = try await testConfiguration(.sqlite)
+    configuration.database = .postgres(address)
+    var logger = Logger(label: "test")
+    logger.logLevel = .error
+    let (first, firstServices) = try await makeApplication(configuration, logger: logger)
+    let (second, secondServices) = try await makeApplication(configuration, logger: logger)
+    do {
+        try await first.test(firstSetup) { one in
+            try await second.test(.router) { two in
+                try await firstServices.waitUntilWarm()
+                try await secondServices.waitUntilWarm()
+                try await eventually(timeout: .seconds(10), "bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                try await test(API(client: one), API(client: two), firstServices, secondServices)
+            }
+        }
+    } catch {
+        await PostgresCluster.shared.drop(address)
+        throw error
+    }
+    await PostgresCluster.shared.drop(address)
 }
 
 /// Opens an empty database of `engine` (no schema, no application) and runs `test`

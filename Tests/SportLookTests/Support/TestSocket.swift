@@ -18,6 +18,8 @@ final class TestSocket: Sendable {
     private let outgoingStream: AsyncStream<String>
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let state = Mutex<(open: Bool, closed: Bool, error: String?)>((false, false, nil))
+    /// The close frame the server sent: its code and reason.
+    private let closeFrame = Mutex<(code: Int, reason: String?)?>(nil)
 
     init() {
         (outgoingStream, outgoing) = AsyncStream.makeStream(of: String.self)
@@ -35,7 +37,7 @@ final class TestSocket: Sendable {
         let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
         let running = Task {
                 do {
-                    try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
+                    let close = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
                         socket.state.withLock { $0.open = true }
                         openedContinuation.yield(true)
                         let writer = Task {
@@ -47,6 +49,7 @@ final class TestSocket: Sendable {
                             if case .text(let text) = message { socket.receive(text) }
                         }
                     }
+                    if let close { socket.closeFrame.withLock { $0 = (Int(UInt16(webSocketErrorCode: close.closeCode)), close.reason) } }
                 } catch {
                     socket.state.withLock { $0.error = "\(error)" }
                 }
@@ -79,6 +82,12 @@ final class TestSocket: Sendable {
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// The server's close code and reason, once it closed the socket.
+    var closedWith: (code: Int, reason: String?)? { closeFrame.withLock { $0 } }
+
+    /// Sends raw text (not JSON-encoded by the helper).
+    func send(text: String) { outgoing.yield(text) }
 
     /// Every frame received so far, decoded.
     var frames: [[String: Any]] { received.withLock { $0.map(\.object) } }

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// A flag an operation sets when it sees its cancellation.
+final class Seen: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var value: Bool { flag.withLock { $0 } }
+}
+
+@Suite("One deadline for every bounded wait", .timeLimit(.minutes(1)))
+struct DeadlineTests {
+    @Test("an answer before the deadline is returned, and the timer does not sleep on")
+    func answers() async throws {
+        let value = try await withDeadline(.seconds(30)) { 42 }
+        #expect(value == 42)
+        // A thousand quick answers under a long deadline: if each left a timer
+        // sleeping for 30 s this would still finish, but leave a thousand tasks;
+        // the answers themselves must come at once.
+        let started = ContinuousClock.now
+        for _ in 0..<1_000 { _ = try await withDeadline(.seconds(30)) { 1 } }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        await #expect(throws: CancellationError.self) { try await withDeadline(.seconds(30)) { throw CancellationError() } }
+    }
+
+    @Test("a hung operation is cancelled at the deadline and lets go of what it holds")
+    func hungOperation() async throws {
+        let lock = AsyncSerialLock()
+        let cancelled = Seen()
+        await #expect(throws: DeadlineExceeded.self) {
+            try await withDeadline(.milliseconds(100)) {
+                try await lock.withLock {
+                    do { try await Task.sleep(for: .seconds(3_600)) } catch { cancelled.set(); throw error }
+                }
+            }
+        }
+        try await eventually(timeout: .seconds(5), "the operation to see its cancellation") { cancelled.value }
+        // The lock is free again: the next holder gets it at once.
+        let next = try await withDeadline(.seconds(5)) { try await lock.withLock { "free" } }
+        #expect(next == "free")
+    }
+
+    @Test("a caller cancelled before the race begins leaves at once and cancels the operation")
+    func cancelledBeforeStart() async throws {
+        let started = Seen()
+        let caller = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withDeadline(.seconds(3_600)) {
+                started.set()
+                try await Task.sleep(for: .seconds(3_600))
+                return 1
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(!started.value)
+    }
+
+    @Test("a caller cancelled while the operation runs leaves at once and the operation is cancelled")
+    func cancelledWhileRunning() async throws {
+        let cancelled = Seen()
+        let running = Seen()
+        let caller = Task {
+            try await withDeadline(.seconds(3_600)) {
+                running.set()
+                do { try await Task.sleep(for: .seconds(3_600)) } catch { cancelled.set(); throw error }
+                return 1
+            }
+        }
+        try await eventually(timeout: .seconds(5), "the operation to start") { running.value }
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        try await eventually(timeout: .seconds(5), "the operation to see its cancellation") { cancelled.value }
+    }
+
+    @Test("a deadline that passes before the operation can start still ends the call")
+    func timeoutBeforeStart() async throws {
+        await #expect(throws: DeadlineExceeded.self) {
+            try await withDeadline(.zero) {
+                try await Task.sleep(for: .seconds(3_600))
+                return 1
+            }
+        }
+    }
+
+    @Test("an operation that ignores cancellation does not hold the caller")
+    func ignoresCancellation() async throws {
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let started = ContinuousClock.now
+        let answer = await answer(within: .milliseconds(100)) {
+            // Waits for something that never comes, whatever its cancellation says.
+            for await _ in gate.stream {}
+            return true
+        }
+        #expect(answer == false)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        gate.continuation.finish()
+    }
+}

@@ -1,0 +1,432 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// One letter and 30,000 combining accents: one character, about 60 KB.
+let oneHeavyCharacter = "a" + String(repeating: "\u{301}", count: 30_000)
+
+@Suite("Trust under strangers", .timeLimit(.minutes(5)))
+struct TrustTests {
+    @Test("text fields are bounded in bytes as well as characters, normalised to NFC, free of control characters", arguments: engines)
+    func textLimits(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let heavy = oneHeavyCharacter
+            #expect(heavy.count == 1)
+            let registered = try await api.post("/v1/auth/register", json: ["name": heavy, "email": "heavy@example.com", "password": "correct horse battery"])
+            #expect(registered.status == .unprocessableContent)
+            #expect(registered.errorFields["name"] != nil)
+            let (token, _) = try await api.register("Nell")
+            for field in ["name", "bio"] {
+                let reply = try await api.patch("/v1/me", token: token, json: [field: heavy])
+                #expect(reply.status == .unprocessableContent, "\(field)")
+                #expect(reply.errorFields[field]?.contains("bytes") == true, "\(field)")
+            }
+            let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
+            let base: [String: Any] = ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35]]
+            for (field, value) in [("title", heavy), ("description", heavy), ("address", heavy), ("title", "Tab\there"), ("title", "Bell\u{7}")] {
+                var body = base
+                body[field] = value
+                let reply = try await api.post("/v1/events", token: token, json: body)
+                #expect(reply.status == .unprocessableContent, "\(field)")
+                #expect(reply.errorFields[field] != nil, "\(field)")
+            }
+            // Line breaks belong in a description; text is stored composed (NFC).
+            var body = base
+            body["title"] = "Cafe\u{301} run"
+            body["description"] = "Meet at the gate.\nBring water."
+            let created = try await api.post("/v1/events", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(created["title"] as? String == "Caf\u{E9} run")
+            #expect(created["description"] as? String == "Meet at the gate.\nBring water.")
+            let event = try #require(created["id"] as? String)
+            let message = try await api.post("/v1/events/\(event)/messages", token: token, json: ["body": heavy, "client_id": "heavy"])
+            #expect(message.status == .unprocessableContent)
+            #expect(message.errorFields["body"] != nil)
+            #expect(try await api.get("/v1/events/\(event)/messages", token: token).items.isEmpty)
+            // Many multi-byte characters within the character limit still pass.
+            let hanzi = String(repeating: "\u{8DD1}", count: 120)
+            #expect(try await api.patch("/v1/events/\(event)", token: token, json: ["title": hanzi]).status == .ok)
+        }
+    }
+
+    @Test("a socket of a session that ends is closed with 4001 and can post nothing more", arguments: engines)
+    func socketEndsWithSession(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let url = try socketURL(api)
+            let watcher = try await TestSocket.connect(url, token: owner.token)
+            watcher.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await watcher.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            // Logout.
+            let socket = try await TestSocket.connect(url, token: people[0].token)
+            socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            #expect(try await api.post("/v1/auth/logout", token: people[0].token).status == .noContent)
+            socket.send(["type": "message", "event_id": event, "body": "after logout", "client_id": "late"])
+            try await eventually(timeout: .seconds(3), "the socket to close") { socket.isClosed }
+            #expect(socket.closedWith?.code == 4001)
+            #expect(socket.closedWith?.reason == "session_ended")
+            // A revoked session (DELETE /v1/me/sessions/{id}) and a password change end theirs too.
+            let login = try await api.post("/v1/auth/login", json: ["email": try await email(api, owner.token), "password": "correct horse battery"])
+            let second = try #require(login["access_token"] as? String)
+            let secondSocket = try await TestSocket.connect(url, token: second)
+            let sessions = try await api.get("/v1/me/sessions", token: owner.token).items
+            let secondID = try #require(sessions.first { $0["current"] as? Bool == false }?["id"] as? String)
+            #expect(try await api.delete("/v1/me/sessions/\(secondID)", token: owner.token).status == .noContent)
+            try await eventually(timeout: .seconds(3), "the revoked session's socket to close") { secondSocket.isClosed }
+            #expect(secondSocket.closedWith?.code == 4001)
+            let third = try #require(try await api.post("/v1/auth/login", json: ["email": try await email(api, owner.token), "password": "correct horse battery"])["access_token"] as? String)
+            let thirdSocket = try await TestSocket.connect(url, token: third)
+            let changed = try await api.post("/v1/me/password", token: owner.token, json: ["current_password": "correct horse battery", "new_password": "another horse battery"])
+            #expect(changed.status == .noContent)
+            try await eventually(timeout: .seconds(3), "the other session's socket to close after a password change") { thirdSocket.isClosed }
+            #expect(thirdSocket.closedWith?.code == 4001)
+            #expect(!watcher.isClosed)
+            // Nothing was posted after the logout.
+            #expect(try await api.get("/v1/events/\(event)/messages", token: owner.token).items.isEmpty)
+            #expect(!watcher.frames.contains { $0["type"] as? String == "message" })
+            await watcher.close()
+        }
+    }
+
+    @Test("a device registration belongs to its session: it goes when the session ends", arguments: engines)
+    func devicesFollowSessions(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let (token, _) = try await api.register("Phone", email: "phone@example.com")
+            let other = try #require(try await api.post("/v1/auth/login", json: ["email": "phone@example.com", "password": "correct horse battery"])["access_token"] as? String)
+            #expect(try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": "phone-a"]).status == .created)
+            #expect(try await api.post("/v1/me/devices", token: other, json: ["platform": "android", "token": "phone-b"]).status == .created)
+            #expect(try await api.post("/v1/auth/logout", token: token).status == .noContent)
+            let left: [String] = try await services.database.read { sql in
+                try await sql.raw("SELECT token FROM devices ORDER BY token").all().map { try $0.value("token") }
+            }
+            #expect(left == ["phone-b"])
+            #expect(try await api.delete("/v1/me", token: other).status == .noContent)
+            let none = try await services.database.read { sql in try await sql.raw("SELECT token FROM devices").all().count }
+            #expect(none == 0)
+        }
+    }
+
+    @Test("a socket closes when its session expires", arguments: [DatabaseEngine.sqlite])
+    func socketExpires(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.tokenTTL = 3_600 }) { api, _ in
+            let (token, _) = try await api.register("Expiring")
+            let socket = try await TestSocket.connect(try socketURL(api), token: token)
+            socket.send(["type": "typing"])
+            try await socket.waitFor("the socket to be served") { $0["type"] as? String == "error" }
+            clock.advance(by: 3_601)
+            try await eventually(timeout: .seconds(3), "the expired session's socket to close") { socket.isClosed }
+            #expect(socket.closedWith?.code == 4001)
+        }
+    }
+
+    @Test("a logout on one instance closes the session's socket on another")
+    func sessionEndsOnEveryInstance() async throws {
+        try await withTwoInstances { a, b, _, _ in
+            let clock = ManualClock(Date())
+            let (event, owner, people) = try await chatRoom(b, clock: clock, members: 1)
+            let socket = try await TestSocket.connect(try socketURL(a), token: people[0].token)
+            socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            #expect(try await b.post("/v1/auth/logout", token: people[0].token).status == .noContent)
+            try await eventually(timeout: .seconds(3), "the socket on the other instance to close") { socket.isClosed }
+            #expect(socket.closedWith?.code == 4001)
+            #expect(try await a.get("/v1/me", token: people[0].token).status == .unauthorized)
+            #expect(try await b.get("/v1/events/\(event)/messages", token: owner.token).items.isEmpty)
+        }
+    }
+
+    @Test("40 concurrent wrong passwords for one account: at most LOGIN_MAX_FAILURES are checked", arguments: engines)
+    func concurrentGuesses(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.loginMaxFailures = 5 }) { api, _ in
+            try await api.register("Target", email: "target@example.com", password: "right horse battery")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for i in 0..<40 {
+                    group.addTask { try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "wrong guess \(i)"]).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count <= 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count >= 35)
+            #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests })
+            // Guesses one at a time after the burst: together, exactly the limit is checked.
+            var checked = statuses.filter { $0 == .unauthorized }.count
+            while try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "one more guess"]).status == .unauthorized {
+                checked += 1
+                try #require(checked <= 5)
+            }
+            #expect(checked == 5)
+            // The right password is refused too while the window lasts.
+            #expect(try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "right horse battery"]).status == .tooManyRequests)
+        }
+    }
+
+    @Test("registrations are throttled per address", arguments: engines)
+    func registrationThrottle(engine: DatabaseEngine) async throws {
+        try await withApp(engine, setup: .live, configure: { $0.registerMaxPerAddress = 3 }) { api, _ in
+            for i in 0..<3 { try await api.register("Many\(i)") }
+            let refused = try await api.post("/v1/auth/register", json: ["name": "Fourth", "email": "fourth@example.com", "password": "correct horse battery"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.errorCode == "too_many_registrations")
+            #expect(refused.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test("a full hashing queue refuses at once")
+    func hashingQueue() async throws {
+        let hasher = PasswordHasher(cost: 10, threads: 1, queueLimit: 2)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<12 {
+                group.addTask { (try? await hasher.hash("correct horse battery")) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.contains(true))
+        #expect(outcomes.filter { !$0 }.count >= 1)
+        #expect(outcomes.filter { $0 }.count < 12)
+        await hasher.shutdown()
+    }
+
+    @Test("blocking hides, both ways: attendee lists, profiles, invitations, chat", arguments: engines)
+    func blockingHides(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let blocker = people[0], blocked = people[1]
+            #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
+            func attendeeIDs(_ token: String) async throws -> Set<String> {
+                Set(try await api.get("/v1/events/\(event)/attendees", token: token).items.compactMap { $0["id"] as? String })
+            }
+            #expect(try await !attendeeIDs(blocked.token).contains(blocker.id))
+            #expect(try await !attendeeIDs(blocker.token).contains(blocked.id))
+            #expect(try await attendeeIDs(owner.token).isSuperset(of: [blocker.id, blocked.id]))
+            #expect(try await api.get("/v1/users/\(blocker.id)", token: blocked.token).status == .notFound)
+            #expect(try await api.get("/v1/users/\(blocked.id)", token: blocker.token).status == .notFound)
+            // The blocked person's invitation is dropped silently.
+            let other = try await api.createEvent(blocked.token, title: "Blocked's game", now: clock.now())
+            let otherID = try #require(other["id"] as? String)
+            let invited = try await api.post("/v1/events/\(otherID)/invitations", token: blocked.token, json: ["user_ids": [blocker.id]])
+            #expect(invited.status == .created)
+            #expect(try await api.get("/v1/me/invitations", token: blocker.token).items.isEmpty)
+            #expect(try await api.get("/v1/me/notifications", token: blocker.token).items.allSatisfy { $0["kind"] as? String != "invitation" })
+            // Chat: the blocker receives nothing of the blocked person, live or in history.
+            let blockerSocket = try await TestSocket.connect(try socketURL(api), token: blocker.token)
+            blockerSocket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await blockerSocket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            let blockedSocket = try await TestSocket.connect(try socketURL(api), token: blocked.token)
+            blockedSocket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await blockedSocket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            blockedSocket.send(["type": "typing", "event_id": event])
+            blockedSocket.send(["type": "message", "event_id": event, "body": "can you see me", "client_id": "b1"])
+            try await blockedSocket.waitFor("sent") { $0["type"] as? String == "sent" }
+            blockedSocket.send(["type": "read", "event_id": event, "seq": 1])
+            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from the owner", "client_id": "o1"]).status == .created)
+            try await blockerSocket.waitFor("the owner's message") { _ in blockerSocket.messageSeqs == [2] }
+            #expect(!blockerSocket.frames.contains { ($0["type"] as? String).map(["typing", "read"].contains) == true })
+            #expect(!blockerSocket.messageSeqs.contains(1))
+            let history = try await api.get("/v1/events/\(event)/messages", token: blocker.token).items
+            #expect(history.map { $0["body"] as? String } == ["from the owner"])
+            // The blocked person is not told: the message was sent, and they see the blocker's messages as before.
+            #expect(try await api.get("/v1/events/\(event)/messages", token: blocked.token).items.count == 2)
+            await blockerSocket.close()
+            await blockedSocket.close()
+        }
+    }
+
+    @Test("a profile lists the events the user organises, and those they attend only to fellow attendees", arguments: engines)
+    func whereabouts(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (walker, walkerID) = try await api.register("Walker")
+            let (organiser, _) = try await api.register("Org")
+            let (fellow, _) = try await api.register("Fellow")
+            let (stranger, _) = try await api.register("Stranger")
+            let own = try #require(try await api.createEvent(walker, title: "Walker's own", now: clock.now())["id"] as? String)
+            let attended = try #require(try await api.createEvent(organiser, title: "Someone else's", now: clock.now())["id"] as? String)
+            _ = try await api.post("/v1/events/\(attended)/attendance", token: walker)
+            _ = try await api.post("/v1/events/\(attended)/attendance", token: fellow)
+            func listed(_ token: String) async throws -> Set<String> {
+                Set((try await api.get("/v1/users/\(walkerID)", token: token)["upcoming_events"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+            }
+            #expect(try await listed(stranger) == [own])
+            #expect(try await listed(fellow) == [own, attended])
+            #expect(try await listed(walker) == [own, attended])
+        }
+    }
+
+    @Test("a commit that comes after DATABASE_TIMEOUT still reaches the index: memory follows the database", arguments: engines)
+    func lateCommit(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (token, _) = try await api.register("Late")
+            let created = try await api.createEvent(token, title: "Before", now: clock.now())
+            let id = try #require(created["id"].flatMap { $0 as? String }.flatMap(UUID.init(uuidString:)))
+            // A database that answers slower than the timeout: the caller is answered
+            // (503) at the deadline, the transaction commits a second later.
+            let slow = try await Database.open(services.configuration.database, poolSize: 2, timeout: 0.5, logger: services.logger)
+            let writer = Writer(database: slow, bus: services.bus, apply: services.write.apply)
+            let began = Seen(), committed = Seen()
+            await #expect(throws: DatabaseUnavailable.self) {
+                try await writer { sql, effects in
+                    try await sql.raw("UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: clock.now()) WHERE id = \(bind: id)").run()
+                    began.set()
+                    try await Task.sleep(for: .milliseconds(1_500))
+                    if let event = try await services.eventStore.event(id, on: sql) { effects.events.append(event) }
+                    committed.set()
+                }
+            }
+            #expect(began.value)
+            #expect(!committed.value)
+            try await eventually(timeout: .seconds(5), "the index to show the committed title") {
+                let stored = try await services.eventStore.event(id)?.title
+                let indexed = (services.eventIndex.cards([id], now: clock.now()).json.first ?? nil).map { String(decoding: $0, as: UTF8.self) }
+                return stored == "After" && indexed?.contains("\"title\":\"After\"") == true
+            }
+            await slow.close()
+        }
+    }
+
+    @Test("password change, log out everywhere else, at most 100 sessions", arguments: engines)
+    func accountControls(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (token, _) = try await api.register("Pat", email: "pat@example.com", password: "correct horse battery")
+            let other = try #require(try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "correct horse battery"])["access_token"] as? String)
+            let wrong = try await api.post("/v1/me/password", token: token, json: ["current_password": "not it at all", "new_password": "another horse battery"])
+            #expect(wrong.status == .forbidden)
+            #expect(wrong.errorCode == "wrong_password")
+            let weak = try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": "password"])
+            #expect(weak.status == .unprocessableContent)
+            #expect(try await api.get("/v1/me", token: other).status == .ok)
+            #expect(try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": "another horse battery"]).status == .noContent)
+            #expect(try await api.get("/v1/me", token: other).status == .unauthorized)
+            #expect(try await api.get("/v1/me", token: token).status == .ok)
+            #expect(try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "correct horse battery"]).status == .unauthorized)
+            let again = try #require(try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "another horse battery"])["access_token"] as? String)
+            #expect(try await api.delete("/v1/me/sessions", token: token).status == .noContent)
+            #expect(try await api.get("/v1/me", token: again).status == .unauthorized)
+            #expect(try await api.get("/v1/me/sessions", token: token).items.count == 1)
+            // The 101st session ends the oldest.
+            var tokens: [String] = []
+            for _ in 0..<AccountService.maxSessions {
+                clock.advance(by: 1)
+                tokens.append(try #require(try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "another horse battery"])["access_token"] as? String))
+            }
+            #expect(try await api.get("/v1/me", token: token).status == .unauthorized)
+            #expect(try await api.get("/v1/me", token: tokens[0]).status == .ok)
+            #expect(try await api.get("/v1/me/sessions", token: tokens[0]).items.count == AccountService.maxSessions)
+        }
+    }
+
+    @Test("deleting an account cancels its events, keeps its messages as a deleted user's, and frees its email", arguments: engines)
+    func accountDeletion(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let (host, _) = try await api.register("Host")
+            let hosted = try #require(try await api.createEvent(host, title: "Hosted", capacity: 1, now: clock.now())["id"] as? String)
+            let (waiting, _) = try await api.register("Waiting")
+            _ = try await api.post("/v1/events/\(hosted)/attendance", token: owner.token)
+            #expect(try await api.post("/v1/events/\(hosted)/attendance", token: waiting)["status"] as? String == "waitlisted")
+            _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "bye all", "client_id": "bye"])
+            let ownerEmail = try await email(api, owner.token)
+            #expect(try await api.delete("/v1/me", token: owner.token).status == .noContent)
+            #expect(try await api.get("/v1/me", token: owner.token).status == .unauthorized)
+            #expect(try await api.post("/v1/auth/login", json: ["email": ownerEmail, "password": "correct horse battery"]).status == .unauthorized)
+            // Their upcoming event is cancelled, attendees told; their place went to the waitlist.
+            #expect(try await api.get("/v1/events/\(event)", token: people[0].token)["status"] as? String == "cancelled")
+            #expect(try await api.get("/v1/me/notifications", token: people[0].token).items.contains { $0["kind"] as? String == "event_cancelled" })
+            #expect(try await api.get("/v1/events/\(hosted)", token: waiting)["my_status"] as? String == "going")
+            let messages = try await api.get("/v1/events/\(event)/messages", token: people[0].token).items
+            #expect(messages.count == 1)
+            #expect((messages.first?["sender"] as? [String: Any])?["name"] as? String == AccountStore.deletedName)
+            #expect(try await api.get("/v1/users/\(owner.id)", token: people[0].token).status == .notFound)
+            // The email can be used again.
+            #expect(try await api.post("/v1/auth/register", json: ["name": "New", "email": ownerEmail, "password": "correct horse battery"]).status == .created)
+        }
+    }
+
+    @Test("invitations per inviter per day are bounded", arguments: engines)
+    func inviteLimit(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { $0.inviteDailyLimit = 3 }) { api, _ in
+            let (owner, _) = try await api.register("Inviter")
+            let event = try #require(try await api.createEvent(owner, now: clock.now())["id"] as? String)
+            var ids: [String] = []
+            for i in 0..<4 { ids.append(try await api.register("Guest\(i)").id) }
+            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": Array(ids.prefix(3))]).status == .created)
+            let refused = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [ids[3]]])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.errorCode == "invite_limit")
+            clock.advance(by: 86_401)
+            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [ids[3]]]).status == .created)
+        }
+    }
+
+    @Test("a socket over its frame budget gets an error frame, then close 1008; read markers that do not move are not relayed", arguments: engines)
+    func frameBudget(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.webSocketFrameBurst = 20; $0.webSocketFrameRate = 1 }) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "one", "client_id": "one"])
+            let url = try socketURL(api)
+            let watcher = try await TestSocket.connect(url, token: owner.token)
+            watcher.send(["type": "subscribe", "event_id": event, "after_seq": 1])
+            try await watcher.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            let reader = try await TestSocket.connect(url, token: people[0].token)
+            reader.send(["type": "subscribe", "event_id": event, "after_seq": 1])
+            try await reader.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            reader.send(["type": "read", "event_id": event, "seq": 1])
+            try await watcher.waitFor("the first read marker") { $0["type"] as? String == "read" }
+            for _ in 0..<3 { reader.send(["type": "read", "event_id": event, "seq": 1]) }
+            reader.send(["type": "typing", "event_id": event])
+            try await watcher.waitFor("typing after the repeated markers") { $0["type"] as? String == "typing" }
+            #expect(watcher.frames.filter { $0["type"] as? String == "read" }.count == 1)
+            // A flood.
+            for i in 0..<40 { reader.send(["type": "typing", "event_id": event, "n": i]) }
+            try await eventually(timeout: .seconds(5), "the flooding socket to close") { reader.isClosed }
+            #expect(reader.closedWith?.code == 1008)
+            #expect(reader.frames.contains { $0["type"] as? String == "error" && $0["code"] as? String == "rate_limited" })
+            #expect(!watcher.isClosed)
+            await watcher.close()
+        }
+    }
+
+    @Test("metrics answer only with METRICS_TOKEN on the main port; X-Forwarded-For counts only from trusted proxies")
+    func operations() async throws {
+        try await withApp(.sqlite, configure: { $0.metricsToken = "metrics-token-0123456789" }) { api, _ in
+            #expect(try await api.get("/metrics").status == .notFound)
+            #expect(try await api.get("/metrics", token: "wrong-token-0123456789ab").status == .notFound)
+            let metrics = try await api.get("/metrics", token: "metrics-token-0123456789")
+            #expect(metrics.status == .ok)
+            #expect(metrics.text.contains("hb_requests"))
+        }
+        let resolver = ClientAddress(trustedProxies: [try #require(AddressRange(cidr: "10.0.0.0/8")), try #require(AddressRange(cidr: "::1"))])
+        #expect(resolver.resolve(peer: "10.1.2.3", forwardedFor: ["203.0.113.7"]) == "203.0.113.7")
+        #expect(resolver.resolve(peer: "10.1.2.3", forwardedFor: ["198.51.100.1, 203.0.113.7, 10.9.9.9"]) == "203.0.113.7")
+        #expect(resolver.resolve(peer: "192.0.2.50", forwardedFor: ["203.0.113.7"]) == "192.0.2.50")
+        #expect(resolver.resolve(peer: "::1", forwardedFor: ["not an address"]) == "::1")
+        #expect(AddressRange(cidr: "10.0.0.0/33") == nil)
+        #expect(AddressRange(cidr: "fd00::/8")?.contains("fd12::1") == true)
+        #expect(AddressRange(cidr: "fd00::/8")?.contains("fe80::1") == false)
+        for (environment, setting) in [
+            (["PUSH_GATEWAY_URL": "https://gw.example.com/push", "PUSH_GATEWAY_SECRET": "short"], "PUSH_GATEWAY_SECRET"),
+            (["PUSH_GATEWAY_URL": "http://gw.example.com/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32)], "PUSH_GATEWAY_URL"),
+            (["TRUSTED_PROXIES": "10.0.0.0/8, nonsense"], "TRUSTED_PROXIES"), (["METRICS_TOKEN": "short"], "METRICS_TOKEN"),
+        ] {
+            #expect(throws: ConfigurationError.self, "\(setting)") { try AppConfiguration(environment: environment) }
+        }
+        #expect(throws: Never.self) { try AppConfiguration(environment: ["PUSH_GATEWAY_URL": "http://127.0.0.1:9/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32)]) }
+    }
+
+    func email(_ api: API, _ token: String) async throws -> String {
+        try #require(try await api.get("/v1/me", token: token)["email"] as? String)
+    }
+}
