@@ -3,15 +3,20 @@ import Foundation
 import SportLook
 
 /// Login latency at bcrypt cost 12, and GET /v1/me while 8 logins run at once:
-/// bcrypt runs on threads of its own, so reads stay fast.
+/// bcrypt runs on threads of its own, so reads stay fast. Then a registration
+/// flood (64 clients registering as fast as they are answered) twice: with the
+/// per-address limit (most answered 429 at once) and without it (the hashing
+/// queue is full: 503 at once): /v1/me p99 during each, and what the flood got.
 struct LoginBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "bcrypt cost 12: login latency, and /v1/me p99 under 8 concurrent logins.")
     @OptionGroup var server: ServerOptions
     @Option var cost = 12
     @Option(name: .customLong("seconds"), help: "Seconds of the concurrent phase.") var duration = 15
+    @Option(help: "Clients in the registration flood.") var flooders = 64
+    @Option(help: "Seconds of each registration flood.") var floodSeconds = 10
 
     func run() async throws {
-        let process = try server.start(["BCRYPT_COST": String(cost)])
+        let process = try server.start(["BCRYPT_COST": String(cost), "REGISTER_MAX_PER_ADDRESS": "20"])
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
@@ -25,31 +30,82 @@ struct LoginBench: AsyncParsableCommand {
             guard reply.status == 200 else { throw BenchError("login: \(reply.status)") }
             logins.add(seconds(ContinuousClock.now - start))
         }
-        func readMe(for duration: Duration) async throws -> Samples {
-            var samples = Samples()
-            let end = ContinuousClock.now + duration
-            while ContinuousClock.now < end {
-                let start = ContinuousClock.now
-                _ = try await api.call("GET", "/v1/me", token: token)
-                samples.add(seconds(ContinuousClock.now - start))
-            }
-            return samples
-        }
+        @Sendable func readMe(for duration: Duration) async throws -> Samples { try await Self.readMe(api, token: token, for: duration) }
         let quiet = try await readMe(for: .seconds(5))
-        let stop = StopFlag()
         let loginCount = Tally()
-        let (busy, _) = try await (readMe(for: .seconds(duration)), withThrowingTaskGroup(of: Void.self) { group in
+        // Both at once (a tuple of awaits would run them one after the other).
+        async let busyReads = readMe(for: .seconds(duration))
+        async let logging: Void = withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     let end = ContinuousClock.now + .seconds(duration)
-                    while ContinuousClock.now < end && !stop.isSet {
+                    while ContinuousClock.now < end {
                         _ = try await api.call("POST", "/v1/auth/login", json: ["email": email, "password": password])
                         loginCount.add("logins")
                     }
                 }
             }
             try await group.waitForAll()
-        })
+        }
+        let busy = try await busyReads
+        try await logging
         print("| \(cost) | \(formatLatency(logins.percentile(50))) | \(formatLatency(logins.percentile(99))) | \(formatLatency(quiet.percentile(50))) / \(formatLatency(quiet.percentile(99))) | \(formatLatency(busy.percentile(50))) / \(formatLatency(busy.percentile(99))) (\(busy.count) reads) | \(loginCount.snapshot["logins"] ?? 0) logins in \(duration) s |")
+        let limited = try await flood { try await readMe(for: $0) }
+        process.terminate()
+        // Again without the per-address limit: only the hashing queue stands in the way.
+        let unlimited = try server.start(["BCRYPT_COST": String(cost), "REGISTER_MAX_PER_ADDRESS": "0"])
+        defer { unlimited.terminate() }
+        _ = try await api.waitUntilReady(of: unlimited)
+        let registered2 = try await api.call("POST", "/v1/auth/register", json: ["name": "Login", "email": email, "password": password])
+        guard let token2 = registered2.object["access_token"] as? String else { throw BenchError("register: \(registered2.status)") }
+        let open = try await flood { try await Self.readMe(api, token: token2, for: $0) }
+        print("FLOOD | REGISTER_MAX_PER_ADDRESS=20 | \(limited)")
+        print("FLOOD | REGISTER_MAX_PER_ADDRESS=0 | \(open)")
     }
+
+    /// GET /v1/me one after another for `duration`: each one's latency.
+    static func readMe(_ api: Client, token: String, for duration: Duration) async throws -> Samples {
+        var samples = Samples()
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            let start = ContinuousClock.now
+            _ = try await api.call("GET", "/v1/me", token: token)
+            samples.add(seconds(ContinuousClock.now - start))
+        }
+        return samples
+    }
+
+    /// `flooders` clients registering new accounts for `floodSeconds` while /v1/me is
+    /// read: a table row's cells (answers by status, their p99, /v1/me p50 / p99).
+    func flood(readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
+        let api = server.client
+        let statuses = Tally()
+        let answers = LatencyLog()
+        let span = Duration.seconds(floodSeconds)
+        let flooders = self.flooders
+        async let reads = readMe(span)
+        async let flooding: Void = withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<flooders {
+                group.addTask {
+                    let end = ContinuousClock.now + span
+                    var n = 0
+                    while ContinuousClock.now < end {
+                        n += 1
+                        let start = ContinuousClock.now
+                        let reply = try await api.call("POST", "/v1/auth/register", json: [
+                            "name": "Flood", "email": "flood-\(worker)-\(n)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
+                        ])
+                        answers.add(seconds(ContinuousClock.now - start))
+                        statuses.add(String(reply.status))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let (readSamples, _) = try await (reads, flooding)
+        let counts = statuses.snapshot.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
+        return "\(counts) | \(formatLatency(answers.samples.percentile(99))) | \(formatLatency(readSamples.percentile(50))) / \(formatLatency(readSamples.percentile(99))) (\(readSamples.count) reads) |"
+    }
+
+
 }

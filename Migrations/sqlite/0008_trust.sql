@@ -7,7 +7,11 @@ CREATE INDEX devices_session ON devices (session_id);
 -- A login attempt is reserved (one row per subject) before its password is
 -- hashed, and the reservation removed when the password was right: each row is
 -- one attempt, named so that it can be removed.
+-- Indexed for the release of one attempt and the purge of old ones.
 ALTER TABLE login_failures ADD COLUMN attempt TEXT;
+
+CREATE INDEX login_failures_attempt ON login_failures (attempt);
+CREATE INDEX login_failures_age ON login_failures (failed_at);
 
 -- Deleted accounts keep their row (chat messages stay "from a deleted user");
 -- everything personal in it is erased.
@@ -15,3 +19,7 @@ ALTER TABLE users ADD COLUMN deleted_at REAL;
 
 -- Invitations an inviter sent in a day, counted for the daily limit.
 CREATE INDEX invitations_inviter_created ON invitations (inviter_id, created_at);
+
+-- An invitation to someone who blocked the inviter is kept, hidden: the inviter sees
+-- it as any other (the same one again on a second try), the invitee never does.
+ALTER TABLE invitations ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;

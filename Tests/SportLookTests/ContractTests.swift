@@ -173,14 +173,8 @@ struct WireLimitTests {
     }
 
     static func blockingStatusLine(port: Int, _ request: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try connectLoopback(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0 else { throw ClusterError("connect") }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
@@ -192,6 +186,44 @@ struct WireLimitTests {
             received += buffer[0..<n]
         }
         return String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+    }
+
+    @Test("connections the decoder refuses, closed at any point, never hold up the server's shutdown")
+    func refusedConnectionsLetShutdownFinish() async throws {
+        // A hang here once stopped the whole suite: the server waited, at shutdown,
+        // for connection tasks that waited for an upgrade decision on channels the
+        // decoder-error path had closed. The deadline turns a hang into a failure.
+        try await withDeadline(.seconds(120)) {
+            try await withApp(.sqlite, setup: .live) { api, _ in
+                let port = try #require(api.client.port)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for i in 0..<48 {
+                        group.addTask {
+                            try await blocking { try Self.sendAndHangUp(port: port, pieces: 1 + i % 6, readFirst: i % 2 == 0) }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
+
+    /// Sends an oversized header in `pieces` writes and closes, reading the answer first or not.
+    static func sendAndHangUp(port: Int, pieces: Int, readFirst: Bool) throws {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 60_000))\r\n\r\n".utf8)
+        let size = (request.count + pieces - 1) / pieces
+        for start in stride(from: 0, to: request.count, by: size) {
+            let piece = Array(request[start..<min(request.count, start + size)])
+            guard Glibc.send(fd, piece, piece.count, Int32(MSG_NOSIGNAL)) > 0 else { break }
+        }
+        if readFirst {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            _ = recv(fd, &buffer, buffer.count, 0)
+        }
     }
 
     @Test("oversized or malformed requests get a clear 4xx, not silence")

@@ -188,15 +188,7 @@ final class RawSocket: Sendable {
     let fd: Int32
 
     init(port: Int, token: String, origin: String? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var small: Int32 = 4_096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0 else { throw ClusterError("connect failed") }
+        fd = try connectLoopback(port: port, receiveBuffer: 4_096)
         let request = "GET /v1/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
         var head = [UInt8]()

@@ -28,7 +28,7 @@ struct TrustTests {
             }
             let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
             let base: [String: Any] = ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35]]
-            for (field, value) in [("title", heavy), ("description", heavy), ("address", heavy), ("title", "Tab\there"), ("title", "Bell\u{7}")] {
+            for (field, value) in [("title", heavy), ("description", heavy), ("address", heavy), ("title", "Tab\there"), ("title", "Bell\u{7}"), ("title", "evil\u{202E}gpj.exe")] {
                 var body = base
                 body[field] = value
                 let reply = try await api.post("/v1/events", token: token, json: body)
@@ -107,6 +107,11 @@ struct TrustTests {
                 try await sql.raw("SELECT token FROM devices ORDER BY token").all().map { try $0.value("token") }
             }
             #expect(left == ["phone-b"])
+            // An expired session's devices get no pushes either.
+            let idText = try #require(try await api.get("/v1/me", token: other)["id"] as? String)
+            let userID = try #require(UUID(uuidString: idText))
+            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now())[userID]?.map(\.token) == ["phone-b"])
+            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now().addingTimeInterval(services.configuration.tokenTTL + 1))[userID] == nil)
             #expect(try await api.delete("/v1/me", token: other).status == .noContent)
             let none = try await services.database.read { sql in try await sql.raw("SELECT token FROM devices").all().count }
             #expect(none == 0)
@@ -168,14 +173,76 @@ struct TrustTests {
         }
     }
 
-    @Test("registrations are throttled per address", arguments: engines)
+    @Test("registrations are throttled per address, in their own window", arguments: engines)
     func registrationThrottle(engine: DatabaseEngine) async throws {
-        try await withApp(engine, setup: .live, configure: { $0.registerMaxPerAddress = 3 }) { api, _ in
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.registerMaxPerAddress = 3 }) { api, _ in
             for i in 0..<3 { try await api.register("Many\(i)") }
             let refused = try await api.post("/v1/auth/register", json: ["name": "Fourth", "email": "fourth@example.com", "password": "correct horse battery"])
             #expect(refused.status == .tooManyRequests)
             #expect(refused.errorCode == "too_many_registrations")
             #expect(refused.headers[.retryAfter] != nil)
+            // Past the login window (15 min), within the registration window (1 h): a
+            // login's clean-up of old attempts leaves the registrations counted.
+            clock.advance(by: 16 * 60)
+            _ = try await api.post("/v1/auth/login", json: ["email": "nobody@example.com", "password": "whatever it is"])
+            #expect(try await api.post("/v1/auth/register", json: ["name": "Fifth", "email": "fifth@example.com", "password": "correct horse battery"]).status == .tooManyRequests)
+            clock.advance(by: 45 * 60)
+            #expect(try await api.post("/v1/auth/register", json: ["name": "Sixth", "email": "sixth@example.com", "password": "correct horse battery"]).status == .created)
+        }
+    }
+
+    @Test("an attempt refused for a full hashing queue does not count against the account", arguments: engines)
+    func busyIsNotAGuess(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.loginMaxFailures = 2; $0.hashQueueLimit = 1; $0.bcryptCost = 13 }) { api, services in
+            try await api.register("Busy", email: "busy@example.com", password: "right horse battery")
+            // The only place in the queue is taken (a slow hash).
+            let hashing = Task { try await services.hasher.hash("someone else's password") }
+            try await eventually("the hash to take the queue's place") { services.hasher.inFlight == 1 }
+            let busy = try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "a wrong guess"])
+            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.errorCode == "busy")
+            #expect(busy.headers[.retryAfter] != nil)
+            _ = try await hashing.value
+            // That attempt was not a guess: the account still has both of its own.
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess one"]).status == .unauthorized)
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess two"]).status == .unauthorized)
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess three"]).status == .tooManyRequests)
+        }
+    }
+
+    @Test("two password changes at once: one wins, the other is refused", arguments: engines)
+    func concurrentPasswordChanges(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (token, _) = try await api.register("Twice", email: "twice@example.com", password: "correct horse battery")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for new in ["first new password", "second new password"] {
+                    group.addTask { try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": new]).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .noContent }.count == 1)
+            #expect(statuses.allSatisfy { $0 == .noContent || $0 == .conflict || $0 == .forbidden })
+            var working = 0
+            for password in ["first new password", "second new password", "correct horse battery"] {
+                if try await api.post("/v1/auth/login", json: ["email": "twice@example.com", "password": password]).status == .ok { working += 1 }
+            }
+            #expect(working == 1)
+        }
+    }
+
+    @Test("after a bus outage, sockets of sessions that ended meanwhile are closed", arguments: engines)
+    func resyncEndsSessions(engine: DatabaseEngine) async throws {
+        try await withApp(engine, setup: .live) { api, services in
+            let (token, _) = try await api.register("Quiet")
+            let socket = try await TestSocket.connect(try socketURL(api), token: token)
+            socket.send(["type": "typing"])
+            try await socket.waitFor("the socket to be served") { $0["type"] as? String == "error" }
+            // Revoked behind the bus's back (as if its notification was lost).
+            try await services.database.write { sql in try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: Date())").run() }
+            services.bus.deliverLocally([.resync])
+            try await eventually(timeout: .seconds(5), "the socket to close") { socket.isClosed }
+            #expect(socket.closedWith?.code == 4001)
         }
     }
 
@@ -214,6 +281,9 @@ struct TrustTests {
             let otherID = try #require(other["id"] as? String)
             let invited = try await api.post("/v1/events/\(otherID)/invitations", token: blocked.token, json: ["user_ids": [blocker.id]])
             #expect(invited.status == .created)
+            // Asked again, the same invitation comes back, as for anyone else.
+            let again = try await api.post("/v1/events/\(otherID)/invitations", token: blocked.token, json: ["user_ids": [blocker.id]])
+            #expect((again["items"] as? [[String: Any]])?.first?["id"] as? String == (invited["items"] as? [[String: Any]])?.first?["id"] as? String)
             #expect(try await api.get("/v1/me/invitations", token: blocker.token).items.isEmpty)
             #expect(try await api.get("/v1/me/notifications", token: blocker.token).items.allSatisfy { $0["kind"] as? String != "invitation" })
             // Chat: the blocker receives nothing of the blocked person, live or in history.
@@ -414,6 +484,9 @@ struct TrustTests {
         #expect(resolver.resolve(peer: "192.0.2.50", forwardedFor: ["203.0.113.7"]) == "192.0.2.50")
         #expect(resolver.resolve(peer: "::1", forwardedFor: ["not an address"]) == "::1")
         #expect(AddressRange(cidr: "10.0.0.0/33") == nil)
+        #expect(ClientAddress.throttleKey("2001:db8:1:2:aaaa::1") == ClientAddress.throttleKey("2001:0db8:0001:0002:ffff::9"))
+        #expect(ClientAddress.throttleKey("2001:db8:1:3::1") != ClientAddress.throttleKey("2001:db8:1:2::1"))
+        #expect(ClientAddress.throttleKey("192.0.2.1") == "192.0.2.1")
         #expect(AddressRange(cidr: "fd00::/8")?.contains("fd12::1") == true)
         #expect(AddressRange(cidr: "fd00::/8")?.contains("fe80::1") == false)
         for (environment, setting) in [

@@ -71,6 +71,8 @@ public final class AppServices: Sendable {
                 peopleCache.forgetProfile(profile.id)
             }
             for case .block(let a, let b) in effects.messages { peopleCache.forgetBlocks([a, b]) }
+            // An ended session is dead here before the request that ended it is answered.
+            for case .session(let id) in effects.messages { tokens.forget(tokenID: id) }
             attendanceCache.invalidate(effects.attendance)
             bus.deliverLocally(effects.busMessages.filter(\.isForLocalSubscribers))
         }
@@ -111,7 +113,7 @@ public final class AppServices: Sendable {
             database: database, store: chatStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock)
         )
-        self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, logger: logger)
+        self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, accounts: accountStore, clock: clock, logger: logger)
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock

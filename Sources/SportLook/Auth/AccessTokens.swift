@@ -43,12 +43,23 @@ public final class TokenAuthenticator: Sendable {
 
     private struct State {
         var cache: [String: Entry] = [:]
+        /// Each cached session's digest, so that forgetting one costs no scan.
+        var digests: [UUID: String] = [:]
         var pendingUse: [UUID: Date] = [:]
+
+        mutating func keep(_ digest: String, _ entry: Entry) {
+            if cache.count >= TokenAuthenticator.maxEntries {
+                cache.removeAll(keepingCapacity: true)
+                digests.removeAll(keepingCapacity: true)
+            }
+            cache[digest] = entry
+            digests[entry.identity.tokenID] = digest
+        }
     }
 
     /// How long a cached token is trusted before the database is asked again.
     static let recheckInterval: TimeInterval = 60
-    private static let maxEntries = 200_000
+    fileprivate static let maxEntries = 200_000
 
     private let accounts: AccountStore
     private let clock: any AppClock
@@ -68,6 +79,7 @@ public final class TokenAuthenticator: Sendable {
             guard let entry = s.cache[digest] else { return nil }
             guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else {
                 s.cache[digest] = nil
+                s.digests[entry.identity.tokenID] = nil
                 return nil
             }
             s.pendingUse[entry.identity.tokenID] = now
@@ -77,8 +89,7 @@ public final class TokenAuthenticator: Sendable {
         guard let record = try await accounts.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
         let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
-            if s.cache.count >= Self.maxEntries { s.cache.removeAll(keepingCapacity: true) }
-            s.cache[digest] = Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now)
+            s.keep(digest, Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now))
             s.pendingUse[record.id] = now
         }
         return identity
@@ -89,10 +100,7 @@ public final class TokenAuthenticator: Sendable {
     func remember(_ token: String, as identity: Identity) {
         let digest = AccessToken.digest(token)
         let now = clock.now()
-        state.withLock { s in
-            if s.cache.count >= Self.maxEntries { s.cache.removeAll(keepingCapacity: true) }
-            s.cache[digest] = Entry(identity: identity, expiresAt: identity.expiresAt, checkedAt: now)
-        }
+        state.withLock { s in s.keep(digest, Entry(identity: identity, expiresAt: identity.expiresAt, checkedAt: now)) }
     }
 
     /// The identity of a token this instance has checked recently, without asking
@@ -110,7 +118,7 @@ public final class TokenAuthenticator: Sendable {
     /// Forgets a token at once (after logout or a revoked session).
     public func forget(tokenID: UUID) {
         state.withLock { s in
-            s.cache = s.cache.filter { $0.value.identity.tokenID != tokenID }
+            if let digest = s.digests.removeValue(forKey: tokenID) { s.cache[digest] = nil }
             s.pendingUse[tokenID] = nil
         }
     }

@@ -38,6 +38,9 @@ public final class PasswordHasher: Sendable {
         return try await bounded { try await pool.runIfActive { Bcrypt.hash(password, cost: cost) } }
     }
 
+    /// Hashes waiting or running now.
+    var inFlight: Int { pending.load(ordering: .relaxed) }
+
     /// Runs `work` if the queue has room; throws ``HashingQueueFull`` otherwise.
     private func bounded<R>(_ work: () async throws -> R) async throws -> R {
         guard pending.add(1, ordering: .relaxed).newValue <= queueLimit else {

@@ -52,10 +52,19 @@ struct AccountService: Sendable {
         }
         try v.throwIfInvalid()
         guard let name, let email, let password else { throw APIError.validation(v.fields) }
-        // Counted before the hash, kept afterwards: registrations per address.
-        if let registrations, let address { _ = try await registrations.reserve(["register:" + address]) }
+        // Counted before the hash, kept afterwards (an email already taken counts
+        // too): registrations per address. Given back when nothing was tried.
+        let attempt = try await registrations.flatMap { throttle in address.map { (throttle, $0) } }.asyncMap { throttle, address in
+            (throttle, try await throttle.reserve(["register:" + address]))
+        }
         let normalized = Self.normalize(email: email)
-        let hash = try await hasher.hash(password)
+        let hash: String
+        do {
+            hash = try await hasher.hash(password)
+        } catch {
+            if let (throttle, id) = attempt { try await throttle.release(id) }
+            throw error
+        }
         let now = clock.now()
         let user = User(id: UUID(), name: name, email: email, bio: "", imageURL: nil, sports: [], location: nil, discoverable: false, createdAt: now)
         let token = AccessToken.generate()
@@ -81,13 +90,23 @@ struct AccountService: Sendable {
         try v.throwIfInvalid()
         guard let email, let password else { throw APIError.validation(v.fields) }
         let normalized = Self.normalize(email: email)
+        // No account has such an email: nothing to check, nothing to count or store.
+        guard Self.validEmail(normalized) else { throw APIError.invalidCredentials }
         let subjects = LoginThrottle.subjects(email: normalized, address: address)
         let attempt = try await throttle.reserve(subjects)
-        let credentials = normalized.utf8.count <= 254 ? try await accounts.credentials(normalizedEmail: normalized) : nil
-        // Same bcrypt work and same answer whether the email is unknown or the password wrong.
-        let ok = password.utf8.count <= 72 && !password.utf8.contains(0)
-            ? try await hasher.verify(password, against: credentials?.passwordHash)
-            : false
+        let credentials: AccountStore.Credentials?
+        let ok: Bool
+        do {
+            credentials = try await accounts.credentials(normalizedEmail: normalized)
+            // Same bcrypt work and same answer whether the email is unknown or the password wrong.
+            ok = password.utf8.count <= 72 && !password.utf8.contains(0)
+                ? try await hasher.verify(password, against: credentials?.passwordHash)
+                : false
+        } catch {
+            // Nothing was checked (the queue was full, the database away): it does not count.
+            try await throttle.release(attempt)
+            throw error
+        }
         guard ok, let credentials else { throw APIError.invalidCredentials }
         try await throttle.recordSuccess(email: normalized, attempt: attempt)
         let now = clock.now()
@@ -95,6 +114,8 @@ struct AccountService: Sendable {
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
         let user: User? = try await write { [accounts] sql, effects in
+            // A deletion committed while the password was checked wins.
+            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw APIError.invalidCredentials }
             try await accounts.insertToken(id: tokenID, userID: credentials.userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
             let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: credentials.userID, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
@@ -134,20 +155,31 @@ struct AccountService: Sendable {
         if new == nil { v.fail("new_password", "is required") }
         try v.throwIfInvalid()
         guard let current, let new else { throw APIError.validation(v.fields) }
-        let stored = try await accounts.passwordHash(of: identity.userID)
-        let subjects = ["password:" + identity.userID.lowercased]
-        let attempt = try await throttle.reserve(subjects)
-        let ok = current.utf8.count <= 72 && !current.utf8.contains(0) ? try await hasher.verify(current, against: stored) : false
+        guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw APIError.notFound("user") }
+        let email = try await accounts.user(identity.userID)?.email
+        if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
+        let attempt = try await throttle.reserve(["password:" + identity.userID.lowercased])
+        let ok: Bool
+        let hash: String
+        do {
+            ok = current.utf8.count <= 72 && !current.utf8.contains(0) ? try await hasher.verify(current, against: stored) : false
+            hash = ok ? try await hasher.hash(new) : ""
+        } catch {
+            try await throttle.release(attempt)
+            throw error
+        }
         guard ok else {
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
         }
         try await throttle.release(attempt)
-        let email = try await accounts.user(identity.userID)?.email
-        if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
-        let hash = try await hasher.hash(new)
         let now = clock.now()
         try await write { [accounts] sql, effects in
-            try await accounts.setPassword(of: identity.userID, hash: hash, at: now, on: sql)
+            // Still this session's to change, and still the password that was checked:
+            // of two changes at once, the second finds the first's and stops.
+            guard try await accounts.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw APIError.unauthorized }
+            guard try await accounts.setPassword(of: identity.userID, from: stored, to: hash, at: now, on: sql) else {
+                throw APIError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
+            }
             let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
         }
@@ -160,7 +192,9 @@ struct AccountService: Sendable {
     func deleteAccount(of identity: Identity) async throws {
         let now = clock.now()
         try await write { [accounts, events] sql, effects in
-            guard let user = try await accounts.user(identity.userID, on: sql) else { throw APIError.notFound("user") }
+            guard try await accounts.lockLive(identity.userID, on: sql), let user = try await accounts.user(identity.userID, on: sql) else {
+                throw APIError.notFound("user")
+            }
             try await events.withdraw(user.id, at: now, on: sql, effects: &effects)
             let ended = try await accounts.revokeTokens(of: user.id, except: nil, at: now, on: sql)
             try await accounts.erase(user.id, at: now, on: sql)
@@ -250,5 +284,13 @@ struct AccountService: Sendable {
             effects.profiles.append(user)
             return user
         }
+    }
+}
+
+extension Optional {
+    /// `transform` of the value, awaited; nil stays nil.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -43,8 +43,9 @@ struct InvitationService: Sendable {
     }
 
     /// Invites people; inviting someone with a pending invitation returns it again.
-    /// An invitation to someone who blocked the inviter is dropped silently: the
-    /// inviter sees it as sent, the invitee never sees it and is not notified.
+    /// An invitation to someone who blocked the inviter is kept hidden: the inviter
+    /// sees it as any other (the same one on a second try, counted in the daily
+    /// limit), the invitee never sees it and is not notified.
     func invite(to eventID: UUID, by inviter: UUID, userIDs: [String]) async throws -> [Invitation] {
         var v = Validator()
         if userIDs.isEmpty { v.fail("user_ids", "must list at least one user") }
@@ -93,7 +94,7 @@ struct InvitationService: Sendable {
                     invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
                 )
             }
-            let created = out.filter { pending[$0.invitee.id] == nil && !blockers.contains($0.invitee.id) }
+            let created = out.filter { pending[$0.invitee.id] == nil }
             if !created.isEmpty {
                 let sent = try await sql.raw("""
                     SELECT COUNT(*) AS n FROM invitations WHERE inviter_id = \(bind: inviter) AND created_at > \(bind: now.addingTimeInterval(-86_400))
@@ -101,9 +102,12 @@ struct InvitationService: Sendable {
                 if sent + created.count > dailyLimit {
                     throw APIError.tooManyRequests(retryAfter: 3_600, code: "invite_limit", message: "You can send at most \(dailyLimit) invitations a day.")
                 }
-                let rows: [[any Encodable & Sendable]] = created.map { [$0.id, eventID, inviter, $0.invitee.id, Invitation.Status.pending.rawValue, now] }
-                try await sql.raw("INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at) VALUES \(BindRows(rows: rows))").run()
-                try await notifier.invitations(created, event: event, at: now, on: sql, effects: &effects)
+                let rows: [[any Encodable & Sendable]] = created.map {
+                    [$0.id, eventID, inviter, $0.invitee.id, Invitation.Status.pending.rawValue, now, blockers.contains($0.invitee.id)]
+                }
+                try await sql.raw("INSERT INTO invitations (id, event_id, inviter_id, invitee_id, status, created_at, hidden) VALUES \(BindRows(rows: rows))").run()
+                let shown = created.filter { !blockers.contains($0.invitee.id) }
+                if !shown.isEmpty { try await notifier.invitations(shown, event: event, at: now, on: sql, effects: &effects) }
             }
             return out
         }
@@ -134,7 +138,7 @@ struct InvitationService: Sendable {
     func answer(_ id: UUID, by user: UUID, accept: Bool) async throws -> Answer {
         let now = clock.now()
         return try await write { [store, events, notifier] sql, effects in
-            guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE i.id = \(bind: id)").first() else {
+            guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE i.id = \(bind: id) AND i.hidden = \(bind: false)").first() else {
                 throw APIError.notFound("invitation")
             }
             var invitation = try Self.decode(row)
@@ -169,7 +173,7 @@ struct InvitationService: Sendable {
             let filter: SQLQueryString = status.map { "AND i.status = \(bind: $0.rawValue)" } ?? ""
             let rows = try await sql.raw("""
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-                WHERE i.invitee_id = \(bind: user) \(filter) \(EventSearch.keyset(time: "i.created_at", id: "i.id", after: cursor, descending: true))
+                WHERE i.invitee_id = \(bind: user) AND i.hidden = \(bind: false) \(filter) \(EventSearch.keyset(time: "i.created_at", id: "i.id", after: cursor, descending: true))
                 ORDER BY i.created_at DESC, i.id DESC LIMIT \(bind: limit + 1)
                 """).all()
             let invitations = try rows.prefix(limit).map(Self.decode)

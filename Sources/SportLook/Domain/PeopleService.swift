@@ -200,9 +200,15 @@ struct PeopleService: Sendable {
     }
 
     func unblock(_ target: UUID, by user: UUID) async throws {
+        let now = clock.now()
         try await write { sql, effects in
             guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound("user") }
             try await sql.raw("DELETE FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id = \(bind: target)").run()
+            // Invitations kept hidden by the block lapse with it (never shown, never to be).
+            try await sql.raw("""
+                UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
+                WHERE hidden = \(bind: true) AND status = 'pending' AND inviter_id = \(bind: target) AND invitee_id = \(bind: user)
+                """).run()
             effects.messages.append(.block(user, target))
         }
     }

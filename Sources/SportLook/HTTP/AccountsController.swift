@@ -13,12 +13,12 @@ struct AccountsController {
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("auth/register") { request, context in
             let input = try await RequestBody.decode(Registration.self, from: request, context: context)
-            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: context.remoteAddress, userAgent: Self.userAgent(request))
+            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(status: .created, IssuedToken(issued: issued))
         }
         routes.post("auth/login") { request, context in
             let input = try await RequestBody.decode(Login.self, from: request, context: context)
-            let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress, userAgent: Self.userAgent(request))
+            let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(IssuedToken(issued: issued))
         }
         routes.get("sports") { _, _ in

@@ -76,6 +76,15 @@ struct ClientAddress {
         return client
     }
 
+    /// What limits and throttles count an address as: an IPv4 address as it is, an
+    /// IPv6 address by its /64 (one subscriber's network: anyone holding one has
+    /// billions of addresses), in one canonical spelling.
+    static func throttleKey(_ address: String) -> String {
+        guard let bytes = AddressRange.bytes(of: address) else { return address }
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
+    }
+
     private func isTrusted(_ address: String) -> Bool {
         trustedProxies.contains { $0.contains(address) }
     }

@@ -5,6 +5,8 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
 
 /// Answers requests the HTTP decoder refuses — headers over the limits (16 KiB a
 /// field, 32 KiB in all, 100 fields) or malformed — with a clear 4xx and closes the
@@ -53,9 +55,43 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
     }
 
+    /// Runs the inner handler; returns at the latest ``closeGrace`` after the
+    /// channel closed, whatever the handler still waits on.
+    ///
+    /// Graceful shutdown waits for every connection's task, and a connection's task
+    /// waits first for the WebSocket upgrade decision. A test run once stopped for
+    /// good in the shutdown of the server that had answered oversized and malformed
+    /// requests (closed by ``DecoderErrorResponder``), every thread idle: whatever
+    /// the cause, a closed connection now holds nobody up for long.
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        let inner = self.inner
+        let work = Task { await inner.handle(value: value, logger: logger) }
+        let channel = value.channel
+        let done = Mutex(false)
+        await withGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let finish: @Sendable () -> Void = {
+                    if done.withLock({ d in defer { d = true }; return !d }) { continuation.resume() }
+                }
+                Task {
+                    await work.value
+                    finish()
+                }
+                channel.closeFuture.whenComplete { _ in
+                    channel.eventLoop.scheduleTask(in: Self.closeGrace) { finish() }
+                }
+            }
+        } onGracefulShutdown: {
+            // Requests in flight get their time; a connection still open after it
+            // (an idle or stuck one, a socket) is closed, which ends its task.
+            channel.eventLoop.scheduleTask(in: Self.shutdownGrace) { channel.close(promise: nil) }
+        }
     }
+
+    /// How long a connection's task may outlive its channel.
+    static var closeGrace: TimeAmount { .seconds(2) }
+    /// How long a connection may stay open once the server is stopping.
+    static var shutdownGrace: TimeAmount { .seconds(10) }
 }
 
 extension HTTPServerBuilder {

@@ -230,9 +230,12 @@ enum TextLimits {
     static func bytes(forCharacters characters: Int) -> Int { characters * 4 }
 
     /// Control characters (Unicode Cc): never in a one-line field; in a
-    /// multi-line one, only tab, line feed and carriage return.
+    /// multi-line one, only tab, line feed and carriage return. Nor the bidi
+    /// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069),
+    /// which make text display other than it reads ("moc.elgoog" tricks).
     static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
         let v = scalar.value
+        if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return true }
         guard v < 0x20 || (0x7F...0x9F).contains(v) else { return false }
         return !(multiline && (v == 0x09 || v == 0x0A || v == 0x0D))
     }

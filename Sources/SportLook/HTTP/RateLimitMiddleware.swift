@@ -30,7 +30,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         }
         if let perCaller {
             let known = BearerToken.parse(request.headers).flatMap(tokens.cachedIdentity(for:))
-            let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress ?? "unknown")
+            let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw APIError.tooManyRequests(retryAfter: wait) }
         }
         return try await next(request, context)

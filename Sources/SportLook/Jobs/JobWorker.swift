@@ -149,7 +149,7 @@ final class JobWorker: Service, Sendable {
         // 2. Push, concurrently, for those with devices.
         var outcomes: [UUID: PushGateway.Outcome] = [:]
         if let gateway {
-            let devices = try await inbox.devices(of: work.map(\.message.userID))
+            let devices = try await inbox.devices(of: work.map(\.message.userID), at: clock.now())
             outcomes = await withTaskGroup(of: (UUID, PushGateway.Outcome).self) { group in
                 for item in work {
                     guard let theirs = devices[item.message.userID], !theirs.isEmpty else { continue }

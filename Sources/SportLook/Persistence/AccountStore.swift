@@ -109,7 +109,9 @@ struct AccountStore: Sendable {
         case .value(let c): assignments.append("lat = \(bind: c.lat), lon = \(bind: c.lon)")
         }
         if let discoverable = changes.discoverable { assignments.append("discoverable = \(bind: discoverable)") }
-        try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+        guard try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first() != nil else {
+            throw APIError.notFound("user")
+        }
         if let sports = changes.sports {
             try await sql.raw("DELETE FROM user_sports WHERE user_id = \(bind: id)").run()
             for slug in Set(sports) {
@@ -199,14 +201,44 @@ struct AccountStore: Sendable {
 
     // MARK: Passwords and deletion
 
+    /// Locks the row of a user not deleted, for the rest of the transaction (login,
+    /// password change and deletion each take it first, so they happen one after
+    /// the other); `false` if the account is deleted or unknown.
+    func lockLive(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING id").first() != nil
+    }
+
+    /// Whether a session is live, locking its row for the rest of the transaction.
+    func lockLiveSession(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = revoked_at WHERE id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: now) RETURNING id
+            """).first() != nil
+    }
+
+    /// Whether each session is over (revoked or expired) at `now`; for sockets after a missed bus message.
+    func endedSessions(among ids: [UUID], at now: Date) async throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        return try await database.read { sql in
+            let live = Set(try await sql.raw("""
+                SELECT id FROM access_tokens WHERE id IN \(BindList(values: ids)) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                """).all().map { try $0.value("id", as: UUID.self) })
+            return Set(ids).subtracting(live)
+        }
+    }
+
     func passwordHash(of userID: UUID) async throws -> String? {
         try await database.read { sql in
             try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID) AND deleted_at IS NULL").first()?.value("password_hash", as: String.self)
         }
     }
 
-    func setPassword(of userID: UUID, hash: String, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now) WHERE id = \(bind: userID)").run()
+    /// Sets the password if it is still the one the caller checked; `false` otherwise
+    /// (it changed meanwhile, or the account was deleted).
+    func setPassword(of userID: UUID, from old: String, to hash: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now)
+            WHERE id = \(bind: userID) AND password_hash = \(bind: old) AND deleted_at IS NULL RETURNING id
+            """).first() != nil
     }
 
     /// Erases what is personal in an account and keeps its row, so that chat
@@ -214,6 +246,9 @@ struct AccountStore: Sendable {
     /// location, sports, devices, invitations, blocks, notifications or
     /// presence (sessions and attendances are ended by the caller).
     func erase(_ userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        if let email = try await sql.raw("SELECT email_normalized FROM users WHERE id = \(bind: userID)").first()?.value("email_normalized", as: String.self) {
+            try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: "account:" + email)").run()
+        }
         try await sql.raw("""
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_normalized = \(bind: "deleted:" + userID.lowercased),
                 password_hash = '', bio = '', image_url = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
@@ -228,6 +263,7 @@ struct AccountStore: Sendable {
             "DELETE FROM notifications WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_presence WHERE user_id = \(bind: userID)",
+            "UPDATE access_tokens SET user_agent = NULL WHERE user_id = \(bind: userID)",
         ] {
             try await sql.raw(statement).run()
         }
@@ -239,12 +275,16 @@ struct AccountStore: Sendable {
     // MARK: Login attempts
 
     /// Reserves one attempt for each subject (before the password is checked);
-    /// drops attempts older than `purgeBefore`.
+    /// drops attempts of the same kinds of subject (`account:`, `register:`…)
+    /// older than `purgeBefore` — each kind has its own window.
     func reserveAttempt(_ attempt: UUID, subjects: [String], at now: Date, purgeBefore: Date) async throws {
         let rows: [[any Encodable & Sendable]] = subjects.map { [$0, now, attempt] }
+        let kinds = Set(subjects.map { String($0.prefix(through: $0.firstIndex(of: ":") ?? $0.startIndex)) + "%" })
         try await database.transaction { sql in
             try await sql.raw("INSERT INTO login_failures (subject, failed_at, attempt) VALUES \(BindRows(rows: rows))").run()
-            try await sql.raw("DELETE FROM login_failures WHERE failed_at <= \(bind: purgeBefore)").run()
+            for kind in kinds {
+                try await sql.raw("DELETE FROM login_failures WHERE failed_at <= \(bind: purgeBefore) AND subject LIKE \(bind: kind)").run()
+            }
         }
     }
 

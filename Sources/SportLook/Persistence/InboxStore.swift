@@ -142,11 +142,18 @@ struct InboxStore: Sendable {
         }
     }
 
-    func devices(of users: [UUID]) async throws -> [UUID: [Device]] {
+    /// The devices of each user that may receive pushes at `now`: registered by a
+    /// session still live (or before sessions owned registrations).
+    func devices(of users: [UUID], at now: Date) async throws -> [UUID: [Device]] {
         guard !users.isEmpty else { return [:] }
         return try await database.read { sql in
             var out: [UUID: [Device]] = [:]
-            for row in try await sql.raw("SELECT user_id, token, platform FROM devices WHERE user_id IN \(BindList(values: Array(Set(users)))) ORDER BY created_at, token").all() {
+            for row in try await sql.raw("""
+                SELECT d.user_id, d.token, d.platform FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
+                WHERE d.user_id IN \(BindList(values: Array(Set(users))))
+                  AND (d.session_id IS NULL OR (t.revoked_at IS NULL AND t.expires_at > \(bind: now)))
+                ORDER BY d.created_at, d.token
+                """).all() {
                 out[try row.value("user_id"), default: []].append(Device(token: try row.value("token"), platform: try row.value("platform")))
             }
             return out

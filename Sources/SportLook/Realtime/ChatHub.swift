@@ -29,12 +29,16 @@ final class ChatHub: Sendable {
     let store: ChatStore
     let inbox: InboxStore
     let events: EventStore
+    let accounts: AccountStore
+    let clock: any AppClock
     let logger: Logger
 
-    init(store: ChatStore, inbox: InboxStore, events: EventStore, logger: Logger) {
+    init(store: ChatStore, inbox: InboxStore, events: EventStore, accounts: AccountStore, clock: any AppClock, logger: Logger) {
         self.store = store
         self.inbox = inbox
         self.events = events
+        self.accounts = accounts
+        self.clock = clock
         self.logger = logger
     }
 
@@ -162,6 +166,16 @@ final class ChatHub: Sendable {
         case .block(let blocker, _):
             for connection in connections(of: blocker) { await connection.reloadBlocks() }
         case .resync:
+            // Sessions may have ended while the bus was away: their sockets close now.
+            let all = state.withLock { Array($0.connections.values) }
+            do {
+                let ended = try await accounts.endedSessions(among: Array(Set(all.map(\.session))), at: clock.now())
+                for connection in all where ended.contains(connection.session) {
+                    connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                }
+            } catch {
+                logger.warning("resync could not recheck the sockets' sessions", metadata: ["error": "\(error)"])
+            }
             let rooms = state.withLock { Array($0.rooms.keys) }
             for event in rooms {
                 let latest: Int64

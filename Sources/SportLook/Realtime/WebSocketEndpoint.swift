@@ -59,6 +59,15 @@ struct WebSocketEndpoint {
             }
             let connection = ChatConnection(identity: identity, userName: name, hub: hub, chat: chat, bus: bus, limits: limits, logger: context.logger)
             hub.register(connection)
+            // A session that ended between the token check and the registration was
+            // announced to nobody here: look once more, now that it is registered.
+            do {
+                if try await accounts.endedSessions(among: [identity.tokenID], at: clock.now()).contains(identity.tokenID) {
+                    connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                }
+            } catch {
+                context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
+            }
             let channel = context.requestContext.channel
             let writer = Task {
                 while let frame = await connection.outbox.next() {
@@ -76,11 +85,22 @@ struct WebSocketEndpoint {
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
             let watchdog = Task {
+                var endingSince: ContinuousClock.Instant?
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(250))
                     if clock.now() >= identity.expiresAt {
                         connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
-                        return
+                    }
+                    // However it is being closed, a client that does not take its last
+                    // frames (a writer stuck on a full socket) is cut two seconds later.
+                    if connection.outbox.ending != nil {
+                        let since = endingSince ?? .now
+                        endingSince = since
+                        if ContinuousClock.now - since > .seconds(2) {
+                            Self.cut(channel)
+                            return
+                        }
+                        continue
                     }
                     if connection.outbox.stalledFor > stallTimeout {
                         connection.outbox.close()
@@ -88,7 +108,7 @@ struct WebSocketEndpoint {
                         let closing = Task { try? await outbound.close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
                         try? await Task.sleep(for: .seconds(1))
                         closing.cancel()
-                        channel.close(mode: .all, promise: nil)
+                        Self.cut(channel)
                         return
                     }
                 }
@@ -104,6 +124,20 @@ struct WebSocketEndpoint {
             writer.cancel()
             await connection.closed()
             hub.unregister(connection)
+        }
+    }
+
+    /// Closes a connection whose client does not take what is sent, with a reset
+    /// (`SO_LINGER` 0): a plain close would leave the kernel holding up to the
+    /// whole send buffer for a client whose window stays shut, probing it for
+    /// minutes, and may end without the client ever learning the connection is gone.
+    static func cut(_ channel: any Channel) {
+        guard let socket = channel as? any SocketOptionProvider else {
+            channel.close(mode: .all, promise: nil)
+            return
+        }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            channel.close(mode: .all, promise: nil)
         }
     }
 
