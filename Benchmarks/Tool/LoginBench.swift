@@ -56,8 +56,8 @@ struct LoginBench: AsyncParsableCommand {
         let unlimited = try server.start(["BCRYPT_COST": String(cost), "REGISTER_MAX_PER_ADDRESS": "0"])
         defer { unlimited.terminate() }
         _ = try await api.waitUntilReady(of: unlimited)
-        let registered2 = try await api.call("POST", "/v1/auth/register", json: ["name": "Login", "email": email, "password": password])
-        guard let token2 = registered2.object["access_token"] as? String else { throw BenchError("register: \(registered2.status)") }
+        let loggedIn = try await api.call("POST", "/v1/auth/login", json: ["email": email, "password": password])
+        guard let token2 = loggedIn.object["access_token"] as? String else { throw BenchError("login: \(loggedIn.status)") }
         let open = try await flood { try await Self.readMe(api, token: token2, for: $0) }
         print("FLOOD | REGISTER_MAX_PER_ADDRESS=20 | \(limited)")
         print("FLOOD | REGISTER_MAX_PER_ADDRESS=0 | \(open)")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 import SportLook
 
@@ -186,18 +187,17 @@ func withTool(_ configuration: AppConfiguration, _ body: (AdminTool) async throw
 }
 
 /// A progress bar on a terminal, plain lines otherwise.
-final class ProgressReporter: @unchecked Sendable {
+final class ProgressReporter: Sendable {
     private let isTerminal = isatty(STDOUT_FILENO) == 1
-    private var lastLine = Date.distantPast
-    private var lastPhase = ""
-    private let lock = NSLock()
+    private let last = Mutex<(line: Date, phase: String)>((.distantPast, ""))
 
     func update(phase: String, done: Int, total: Int) {
-        lock.withLock {
+        last.withLock { last in
+            let lastLine = last.line, lastPhase = last.phase
             let now = Date()
             let finished = done >= total
             guard finished || phase != lastPhase || now.timeIntervalSince(lastLine) >= (isTerminal ? 0.1 : 2) else { return }
-            lastLine = now
+            last.line = now
             let fraction = total == 0 ? 1 : Double(done) / Double(total)
             if isTerminal {
                 if phase != lastPhase && !lastPhase.isEmpty { print("") }
@@ -209,7 +209,7 @@ final class ProgressReporter: @unchecked Sendable {
             } else {
                 print("\(phase): \(done)/\(total) (\(Int(fraction * 100))%)")
             }
-            lastPhase = phase
+            last.phase = phase
         }
     }
 

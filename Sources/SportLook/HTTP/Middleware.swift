@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Maps every error to the JSON error body: ``APIError`` as it is, Hummingbird's
 /// own errors (404, 413…) to their codes, an unreachable database to 503, and
@@ -71,18 +72,18 @@ public final class RouteTable: Sendable {
         public var path: String
     }
 
-    private let storage = LockedRoutes()
+    private let storage = Mutex<[Route]>([])
 
     /// Every route.
-    public var all: [Route] { storage.routes }
+    public var all: [Route] { storage.withLock { $0 } }
 
-    func add(_ method: HTTPRequest.Method, _ path: String) { storage.add(Route(method: method, path: path)) }
+    func add(_ method: HTTPRequest.Method, _ path: String) { storage.withLock { $0.append(Route(method: method, path: path)) } }
 
     /// The methods of the resource at `path`: of the most specific patterns that
     /// match it (fixed segments win over parameters, as in the router).
     func methods(matching path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        let matches = storage.routes.compactMap { route -> (Route, Int)? in
+        let matches = all.compactMap { route -> (Route, Int)? in
             let pattern = route.path.split(separator: "/", omittingEmptySubsequences: true)
             guard pattern.count == segments.count, zip(pattern, segments).allSatisfy({ $0.hasPrefix(":") || $0 == $1 }) else { return nil }
             return (route, pattern.filter { !$0.hasPrefix(":") }.count)
@@ -90,13 +91,6 @@ public final class RouteTable: Sendable {
         let best = matches.map(\.1).max() ?? 0
         return Array(Set(matches.filter { $0.1 == best }.map(\.0.method)))
     }
-}
-
-private final class LockedRoutes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [RouteTable.Route] = []
-    var routes: [RouteTable.Route] { lock.withLock { list } }
-    func add(_ route: RouteTable.Route) { lock.withLock { list.append(route) } }
 }
 
 /// Resolves `Authorization: Bearer …` to an identity. Without a valid token

@@ -212,6 +212,8 @@ struct ChatHubService: Service {
                         let now = Date()
                         do {
                             try await hub.store.heartbeat(instance: bus.instanceID, at: now, staleBefore: now.addingTimeInterval(-300))
+                        } catch is CancellationError {
+                            return
                         } catch {
                             hub.logger.warning("chat presence heartbeat failed", metadata: ["error": "\(error)"])
                         }

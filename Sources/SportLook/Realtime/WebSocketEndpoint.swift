@@ -97,7 +97,7 @@ struct WebSocketEndpoint {
                         let since = endingSince ?? .now
                         endingSince = since
                         if ContinuousClock.now - since > .seconds(2) {
-                            Self.cut(channel)
+                            channel.close(mode: .all, promise: nil)
                             return
                         }
                         continue
@@ -108,7 +108,7 @@ struct WebSocketEndpoint {
                         let closing = Task { try? await outbound.close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
                         try? await Task.sleep(for: .seconds(1))
                         closing.cancel()
-                        Self.cut(channel)
+                        channel.close(mode: .all, promise: nil)
                         return
                     }
                 }
@@ -124,20 +124,6 @@ struct WebSocketEndpoint {
             writer.cancel()
             await connection.closed()
             hub.unregister(connection)
-        }
-    }
-
-    /// Closes a connection whose client does not take what is sent, with a reset
-    /// (`SO_LINGER` 0): a plain close would leave the kernel holding up to the
-    /// whole send buffer for a client whose window stays shut, probing it for
-    /// minutes, and may end without the client ever learning the connection is gone.
-    static func cut(_ channel: any Channel) {
-        guard let socket = channel as? any SocketOptionProvider else {
-            channel.close(mode: .all, promise: nil)
-            return
-        }
-        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
-            channel.close(mode: .all, promise: nil)
         }
     }
 
