@@ -75,17 +75,7 @@ public final class TokenAuthenticator: Sendable {
         guard AccessToken.isWellFormed(token) else { return nil }
         let digest = AccessToken.digest(token)
         let now = clock.now()
-        let cached: Identity? = state.withLock { s in
-            guard let entry = s.cache[digest] else { return nil }
-            guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else {
-                s.cache[digest] = nil
-                s.digests[entry.identity.tokenID] = nil
-                return nil
-            }
-            s.pendingUse[entry.identity.tokenID] = now
-            return entry.identity
-        }
-        if let cached { return cached }
+        if let cached = cached(digest, at: now) { return cached }
         guard let record = try await accounts.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
         let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
@@ -107,10 +97,20 @@ public final class TokenAuthenticator: Sendable {
     /// the database (`nil` when it would have to): for rate limiting before lookup.
     func cachedIdentity(for token: String) -> Identity? {
         guard AccessToken.isWellFormed(token) else { return nil }
-        let digest = AccessToken.digest(token)
-        let now = clock.now()
-        return state.withLock { s in
-            guard let entry = s.cache[digest], entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else { return nil }
+        return cached(AccessToken.digest(token), at: clock.now())
+    }
+
+    /// The cached identity of a digest still trusted at `now` (its use noted), or nil
+    /// (an expired or stale entry is dropped).
+    private func cached(_ digest: String, at now: Date) -> Identity? {
+        state.withLock { s in
+            guard let entry = s.cache[digest] else { return nil }
+            guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else {
+                s.cache[digest] = nil
+                s.digests[entry.identity.tokenID] = nil
+                return nil
+            }
+            s.pendingUse[entry.identity.tokenID] = now
             return entry.identity
         }
     }

@@ -45,6 +45,19 @@ struct LoginThrottle: Sendable {
         return attempt
     }
 
+    /// Reserves an attempt, then runs `check`; when `check` throws (nothing was
+    /// checked: the hashing queue was full, the database away) the reservation is
+    /// given back, so that it does not count.
+    func attempt<R>(_ subjects: [String], _ check: () async throws -> R) async throws -> (id: UUID, result: R) {
+        let id = try await reserve(subjects)
+        do {
+            return (id, try await check())
+        } catch {
+            try await release(id)
+            throw error
+        }
+    }
+
     /// Withdraws a reserved attempt (the password was right).
     func release(_ attempt: UUID) async throws {
         try await accounts.releaseAttempt(attempt)

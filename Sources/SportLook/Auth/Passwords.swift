@@ -52,7 +52,9 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Whether `password` matches `hash`; with no hash, the same work against a decoy and `false`.
+    /// A password bcrypt cannot take (over 72 bytes, or with NUL) matches nothing and costs no work.
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
+        guard password.utf8.count <= 72, !password.utf8.contains(0) else { return false }
         let target = hash ?? decoy
         let matches = try await bounded { try await pool.runIfActive { Bcrypt.verify(password, hash: target) } }
         return hash != nil && matches

@@ -54,17 +54,13 @@ struct AccountService: Sendable {
         guard let name, let email, let password else { throw APIError.validation(v.fields) }
         // Counted before the hash, kept afterwards (an email already taken counts
         // too): registrations per address. Given back when nothing was tried.
-        let attempt = try await registrations.flatMap { throttle in address.map { (throttle, $0) } }.asyncMap { throttle, address in
-            (throttle, try await throttle.reserve(["register:" + address]))
+        let hash: String
+        if let registrations, let address {
+            hash = try await registrations.attempt(["register:" + address]) { try await hasher.hash(password) }.result
+        } else {
+            hash = try await hasher.hash(password)
         }
         let normalized = Self.normalize(email: email)
-        let hash: String
-        do {
-            hash = try await hasher.hash(password)
-        } catch {
-            if let (throttle, id) = attempt { try await throttle.release(id) }
-            throw error
-        }
         let now = clock.now()
         let user = User(id: UUID(), name: name, email: email, bio: "", imageURL: nil, sports: [], location: nil, discoverable: false, createdAt: now)
         let token = AccessToken.generate()
@@ -93,19 +89,10 @@ struct AccountService: Sendable {
         // No account has such an email: nothing to check, nothing to count or store.
         guard Self.validEmail(normalized) else { throw APIError.invalidCredentials }
         let subjects = LoginThrottle.subjects(email: normalized, address: address)
-        let attempt = try await throttle.reserve(subjects)
-        let credentials: AccountStore.Credentials?
-        let ok: Bool
-        do {
-            credentials = try await accounts.credentials(normalizedEmail: normalized)
+        let (attempt, (credentials, ok)) = try await throttle.attempt(subjects) { [accounts, hasher] in
+            let credentials = try await accounts.credentials(normalizedEmail: normalized)
             // Same bcrypt work and same answer whether the email is unknown or the password wrong.
-            ok = password.utf8.count <= 72 && !password.utf8.contains(0)
-                ? try await hasher.verify(password, against: credentials?.passwordHash)
-                : false
-        } catch {
-            // Nothing was checked (the queue was full, the database away): it does not count.
-            try await throttle.release(attempt)
-            throw error
+            return (credentials, try await hasher.verify(password, against: credentials?.passwordHash))
         }
         guard ok, let credentials else { throw APIError.invalidCredentials }
         try await throttle.recordSuccess(email: normalized, attempt: attempt)
@@ -158,15 +145,9 @@ struct AccountService: Sendable {
         guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw APIError.notFound("user") }
         let email = try await accounts.user(identity.userID)?.email
         if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
-        let attempt = try await throttle.reserve(["password:" + identity.userID.lowercased])
-        let ok: Bool
-        let hash: String
-        do {
-            ok = current.utf8.count <= 72 && !current.utf8.contains(0) ? try await hasher.verify(current, against: stored) : false
-            hash = ok ? try await hasher.hash(new) : ""
-        } catch {
-            try await throttle.release(attempt)
-            throw error
+        let (attempt, (ok, hash)) = try await throttle.attempt(["password:" + identity.userID.lowercased]) { [hasher] in
+            let ok = try await hasher.verify(current, against: stored)
+            return (ok, ok ? try await hasher.hash(new) : "")
         }
         guard ok else {
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
@@ -192,14 +173,13 @@ struct AccountService: Sendable {
     func deleteAccount(of identity: Identity) async throws {
         let now = clock.now()
         try await write { [accounts, events] sql, effects in
-            guard try await accounts.lockLive(identity.userID, on: sql), let user = try await accounts.user(identity.userID, on: sql) else {
-                throw APIError.notFound("user")
-            }
-            try await events.withdraw(user.id, at: now, on: sql, effects: &effects)
-            let ended = try await accounts.revokeTokens(of: user.id, except: nil, at: now, on: sql)
-            try await accounts.erase(user.id, at: now, on: sql)
+            let id = identity.userID
+            guard try await accounts.lockLive(id, on: sql) else { throw APIError.notFound("user") }
+            try await events.withdraw(id, at: now, on: sql, effects: &effects)
+            let ended = try await accounts.revokeTokens(of: id, except: nil, at: now, on: sql)
+            try await accounts.erase(id, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
-            if let erased = try await accounts.user(user.id, on: sql) { effects.profiles.append(erased) }
+            if let erased = try await accounts.user(id, on: sql) { effects.profiles.append(erased) }
         }
     }
 
@@ -284,13 +264,5 @@ struct AccountService: Sendable {
             effects.profiles.append(user)
             return user
         }
-    }
-}
-
-extension Optional {
-    /// `transform` of the value, awaited; nil stays nil.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

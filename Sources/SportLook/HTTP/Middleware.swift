@@ -93,7 +93,8 @@ public final class RouteTable: Sendable {
     }
 }
 
-/// Resolves `Authorization: Bearer …` to an identity. Without a valid token
+/// Resolves `Authorization: Bearer …` to an identity (unless the rate limiter
+/// already found it in the token cache). Without a valid token
 /// the request goes on anonymous: public routes answer, authenticated ones
 /// (``AuthenticatedContext``) answer 401.
 struct TokenAuthMiddleware: RouterMiddleware {
@@ -101,7 +102,7 @@ struct TokenAuthMiddleware: RouterMiddleware {
     let tokens: TokenAuthenticator
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
-        guard let token = BearerToken.parse(request.headers), let identity = try await tokens.identity(for: token) else {
+        guard context.identity == nil, let token = BearerToken.parse(request.headers), let identity = try await tokens.identity(for: token) else {
             return try await next(request, context)
         }
         var context = context

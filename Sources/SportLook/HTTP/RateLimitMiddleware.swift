@@ -32,6 +32,12 @@ struct RateLimitMiddleware: RouterMiddleware {
             let known = BearerToken.parse(request.headers).flatMap(tokens.cachedIdentity(for:))
             let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw APIError.tooManyRequests(retryAfter: wait) }
+            // Found in the cache: the token is not looked up (nor hashed) a second time.
+            if let known {
+                var context = context
+                context.identity = known
+                return try await next(request, context)
+            }
         }
         return try await next(request, context)
     }

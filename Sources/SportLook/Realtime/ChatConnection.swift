@@ -60,12 +60,9 @@ actor ChatConnection {
     }
 
     /// Closes the socket with a code and reason (after what is already queued).
-    nonisolated func end(code: Int, reason: String) {
-        outbox.close(ending: Outbox.Ending(code: code, reason: reason))
+    nonisolated func end(_ ending: Outbox.Ending) {
+        outbox.close(ending: ending)
     }
-
-    /// The close code of a socket whose session ended (logout, revoked, expired, password changed, account deleted).
-    static let sessionEnded = Outbox.Ending(code: 4001, reason: "session_ended")
 
     struct ClientFrame: Decodable {
         var type: String
@@ -82,7 +79,7 @@ actor ChatConnection {
         guard !outbox.isClosed else { return }
         guard budget.take(at: .now) else {
             send(ephemeral: Frames.error("rate_limited", "Too many frames; this socket is closed."))
-            end(code: 1008, reason: "too_many_frames")
+            end(.tooManyFrames)
             logger.info("closing a socket that sent too many frames")
             return
         }

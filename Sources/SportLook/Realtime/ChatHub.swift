@@ -147,7 +147,7 @@ final class ChatHub: Sendable {
             let frame = Frames.read(event: event, user: user, seq: seq)
             for connection in members(of: event) where connection.userID != user && !connection.hides(user) { connection.send(ephemeral: frame) }
         case .session(let id):
-            for connection in connections(session: id) { connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason) }
+            for connection in connections(session: id) { connection.end(.sessionEnded) }
         case .notification(let user, let id):
             let targets = connections(of: user)
             guard !targets.isEmpty else { return }
@@ -171,7 +171,7 @@ final class ChatHub: Sendable {
             do {
                 let ended = try await accounts.endedSessions(among: Array(Set(all.map(\.session))), at: clock.now())
                 for connection in all where ended.contains(connection.session) {
-                    connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                    connection.end(.sessionEnded)
                 }
             } catch {
                 logger.warning("resync could not recheck the sockets' sessions", metadata: ["error": "\(error)"])

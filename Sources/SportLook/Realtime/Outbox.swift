@@ -27,6 +27,11 @@ final class Outbox: Sendable {
     struct Ending: Sendable, Equatable {
         var code: Int
         var reason: String
+
+        /// The session ended (logout, revoked, expired, password changed, account deleted).
+        static let sessionEnded = Ending(code: 4001, reason: "session_ended")
+        /// The client sent frames faster than its budget.
+        static let tooManyFrames = Ending(code: 1008, reason: "too_many_frames")
     }
 
     let capacity: Int

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 
 /// `GET /v1/ws`: the realtime socket.
 ///
@@ -46,7 +47,7 @@ struct WebSocketEndpoint {
         } onUpgrade: { inbound, outbound, context in
             guard let identity = try await identity(context.request) else {
                 // The session ended between the upgrade and now.
-                try? await outbound.close(.init(codeNumber: ChatConnection.sessionEnded.code), reason: ChatConnection.sessionEnded.reason)
+                try? await outbound.close(.init(codeNumber: Outbox.Ending.sessionEnded.code), reason: Outbox.Ending.sessionEnded.reason)
                 return
             }
             let name: String
@@ -63,24 +64,26 @@ struct WebSocketEndpoint {
             // announced to nobody here: look once more, now that it is registered.
             do {
                 if try await accounts.endedSessions(among: [identity.tokenID], at: clock.now()).contains(identity.tokenID) {
-                    connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                    connection.end(.sessionEnded)
                 }
             } catch {
                 context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
             }
             let channel = context.requestContext.channel
+            /// Sends a close frame, then cuts the connection a second later whether or
+            /// not the client answers (a client that stopped reading never takes it).
+            @Sendable func close(_ code: WebSocketErrorCode, reason: String) async {
+                let closing = Task { try? await outbound.close(code, reason: reason) }
+                try? await Task.sleep(for: .seconds(1))
+                closing.cancel()
+                channel.close(mode: .all, promise: nil)
+            }
             let writer = Task {
                 while let frame = await connection.outbox.next() {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
-                // Closed with a reason (session ended, too many frames): say it, then cut
-                // the connection a second later whether or not the client answers.
-                if let ending = connection.outbox.ending {
-                    let closing = Task { try? await outbound.close(.init(codeNumber: ending.code), reason: ending.reason) }
-                    try? await Task.sleep(for: .seconds(1))
-                    closing.cancel()
-                    channel.close(mode: .all, promise: nil)
-                }
+                // Closed with a reason (session ended, too many frames): say it.
+                if let ending = connection.outbox.ending { await close(.init(codeNumber: ending.code), reason: ending.reason) }
             }
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
@@ -89,7 +92,7 @@ struct WebSocketEndpoint {
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(250))
                     if clock.now() >= identity.expiresAt {
-                        connection.end(code: ChatConnection.sessionEnded.code, reason: ChatConnection.sessionEnded.reason)
+                        connection.end(.sessionEnded)
                     }
                     // However it is being closed, a client that does not take its last
                     // frames (a writer stuck on a full socket) is cut two seconds later.
@@ -105,10 +108,7 @@ struct WebSocketEndpoint {
                     if connection.outbox.stalledFor > stallTimeout {
                         connection.outbox.close()
                         context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
-                        let closing = Task { try? await outbound.close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
-                        try? await Task.sleep(for: .seconds(1))
-                        closing.cancel()
-                        channel.close(mode: .all, promise: nil)
+                        await close(.policyViolation, reason: "too_slow: reconnect with after_seq")
                         return
                     }
                 }
