@@ -90,7 +90,9 @@ enum LiveHTTP {
 /// Starts a program with `posix_spawn`, its output appended to a file.
 ///
 /// Not Foundation's `Process`: `pg_ctl start` leaves a server running that inherits
-/// the child's descriptors, and `Process` then waits for ever.
+/// the child's descriptors, and `Process` then waits for ever. Nothing but the three
+/// standard descriptors is passed on: a server that inherited a test's sockets would
+/// keep them open after the test closes them (a closed WebSocket never reaching its client).
 func spawn(_ argv: [String], environment: [String: String]? = nil, output: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -98,6 +100,8 @@ func spawn(_ argv: [String], environment: [String: String]? = nil, output: Strin
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    guard let closeFrom = closeFromAction else { throw ClusterError("this C library cannot close descriptors in a spawned program") }
+    _ = closeFrom(&actions, 3)
     var cArguments = argv.map { strdup($0) } + [nil]
     defer { for p in cArguments { free(p) } }
     var cEnvironment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -107,3 +111,10 @@ func spawn(_ argv: [String], environment: [String: String]? = nil, output: Strin
     guard result == 0 else { throw ClusterError("cannot start \(argv[0]): error \(result)") }
     return pid
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
+/// Glibc module does not declare.
+private let closeFromAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
