@@ -38,13 +38,16 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "DATABASE_URL of the server under test.") var databaseURL: String
     @Option(help: "Port for the server.") var port = 18_700
     @Option(help: "Where the server logs.") var serverLog = "/tmp/sportlook-bench-server.log"
+    @Option(name: .customLong("server-cpus"), help: "CPUs the server may run on (taskset's list, e.g. 0), so that the load generator, run with the others, takes none of its time; all when not given.")
+    var serverCPUs: String?
 
     func start(_ extra: [String: String] = [:]) throws -> Spawned {
         var environment = ["DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
                            "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000",
                            "INVITE_DAILY_LIMIT": "1000000", "REGISTER_MAX_PER_ADDRESS": "0", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000"]
         for (k, v) in extra { environment[k] = v }
-        return try Spawned([sportlook, "serve"], environment: environment, log: serverLog)
+        let command = [sportlook, "serve"]
+        return try Spawned(serverCPUs.map { ["/usr/bin/taskset", "-c", $0] + command } ?? command, environment: environment, log: serverLog)
     }
 
     var client: Client { Client(base: "http://127.0.0.1:\(port)") }

@@ -1,12 +1,15 @@
 import ArgumentParser
 import Foundation
 import SportLook
+import Synchronization
 
 /// Login latency at bcrypt cost 12, and GET /v1/me while 8 logins run at once:
 /// bcrypt runs on threads of its own, so reads stay fast. Then a registration
-/// flood (64 clients registering as fast as they are answered) twice: with the
-/// per-address limit (most answered 429 at once) and without it (the hashing
-/// queue is full: 503 at once): /v1/me p99 during each, and what the flood got.
+/// flood from one address: offered at a constant rate (an open loop: the rate does
+/// not fall when the server slows), and from 64 clients registering as fast as
+/// they are answered (a closed loop that takes all the CPU the load generator can
+/// get), with the per-address limit (answered 429 at once) and without it (the
+/// hashing queue is full: 503 at once): /v1/me p99 during each, and what the flood got.
 struct LoginBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "bcrypt cost 12: login latency, and /v1/me p99 under 8 concurrent logins.")
     @OptionGroup var server: ServerOptions
@@ -14,6 +17,7 @@ struct LoginBench: AsyncParsableCommand {
     @Option(name: .customLong("seconds"), help: "Seconds of the concurrent phase.") var duration = 15
     @Option(help: "Clients in the registration flood.") var flooders = 64
     @Option(help: "Seconds of each registration flood.") var floodSeconds = 10
+    @Option(help: "Registrations per second offered in the constant-rate flood.") var floodRate = 2_000
 
     func run() async throws {
         let process = try server.start(["BCRYPT_COST": String(cost), "REGISTER_MAX_PER_ADDRESS": "20"])
@@ -50,6 +54,7 @@ struct LoginBench: AsyncParsableCommand {
         let busy = try await busyReads
         try await logging
         print("| \(cost) | \(formatLatency(logins.percentile(50))) | \(formatLatency(logins.percentile(99))) | \(formatLatency(quiet.percentile(50))) / \(formatLatency(quiet.percentile(99))) | \(formatLatency(busy.percentile(50))) / \(formatLatency(busy.percentile(99))) (\(busy.count) reads) | \(loginCount.snapshot["logins"] ?? 0) logins in \(duration) s |")
+        let paced = try await flood(rate: floodRate) { try await readMe(for: $0) }
         let limited = try await flood { try await readMe(for: $0) }
         process.terminate()
         // Again without the per-address limit: only the hashing queue stands in the way.
@@ -59,8 +64,9 @@ struct LoginBench: AsyncParsableCommand {
         let loggedIn = try await api.call("POST", "/v1/auth/login", json: ["email": email, "password": password])
         guard let token2 = loggedIn.object["access_token"] as? String else { throw BenchError("login: \(loggedIn.status)") }
         let open = try await flood { try await Self.readMe(api, token: token2, for: $0) }
-        print("FLOOD | REGISTER_MAX_PER_ADDRESS=20 | \(limited)")
-        print("FLOOD | REGISTER_MAX_PER_ADDRESS=0 | \(open)")
+        print("FLOOD | REGISTER_MAX_PER_ADDRESS=20, \(formatRate(Double(floodRate)))/s offered | \(paced)")
+        print("FLOOD | REGISTER_MAX_PER_ADDRESS=20, \(flooders) clients as fast as answered | \(limited)")
+        print("FLOOD | REGISTER_MAX_PER_ADDRESS=0, \(flooders) clients as fast as answered | \(open)")
     }
 
     /// GET /v1/me one after another for `duration`: each one's latency.
@@ -75,28 +81,51 @@ struct LoginBench: AsyncParsableCommand {
         return samples
     }
 
-    /// `flooders` clients registering new accounts for `floodSeconds` while /v1/me is
-    /// read: a table row's cells (answers by status, their p99, /v1/me p50 / p99).
-    func flood(readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
+    /// Registrations of new accounts for `floodSeconds` while /v1/me is read: with a
+    /// `rate`, that many a second on schedule (at most 1,024 in flight; a request that
+    /// finds them all taken is counted as "not sent"); without, `flooders` clients each
+    /// sending the next as soon as the last is answered. A table row's cells (answers
+    /// by status, their p99, /v1/me p50 / p99).
+    func flood(rate: Int? = nil, readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
         let api = server.client
         let statuses = Tally()
         let answers = LatencyLog()
         let span = Duration.seconds(floodSeconds)
         let flooders = self.flooders
+        @Sendable func register(_ tag: String) async throws {
+            let start = ContinuousClock.now
+            let reply = try await api.call("POST", "/v1/auth/register", json: [
+                "name": "Flood", "email": "flood-\(tag)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
+            ])
+            answers.add(seconds(ContinuousClock.now - start))
+            statuses.add(String(reply.status))
+        }
         async let reads = readMe(span)
         async let flooding: Void = withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<flooders {
-                group.addTask {
-                    let end = ContinuousClock.now + span
-                    var n = 0
-                    while ContinuousClock.now < end {
-                        n += 1
-                        let start = ContinuousClock.now
-                        let reply = try await api.call("POST", "/v1/auth/register", json: [
-                            "name": "Flood", "email": "flood-\(worker)-\(n)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
-                        ])
-                        answers.add(seconds(ContinuousClock.now - start))
-                        statuses.add(String(reply.status))
+            if let rate {
+                let start = ContinuousClock.now
+                let inFlight = InFlight()
+                for n in 0..<(rate * Int(span.components.seconds)) {
+                    try await Task.sleep(until: start + .seconds(Double(n) / Double(rate)), clock: .continuous)
+                    guard inFlight.count.add(1, ordering: .relaxed).newValue <= 1_024 else {
+                        inFlight.count.subtract(1, ordering: .relaxed)
+                        statuses.add("not sent")
+                        continue
+                    }
+                    group.addTask {
+                        defer { inFlight.count.subtract(1, ordering: .relaxed) }
+                        try await register("paced-\(n)")
+                    }
+                }
+            } else {
+                for worker in 0..<flooders {
+                    group.addTask {
+                        let end = ContinuousClock.now + span
+                        var n = 0
+                        while ContinuousClock.now < end {
+                            n += 1
+                            try await register("\(worker)-\(n)")
+                        }
                     }
                 }
             }
@@ -108,4 +137,9 @@ struct LoginBench: AsyncParsableCommand {
     }
 
 
+}
+
+/// Requests of the paced flood in flight.
+final class InFlight: Sendable {
+    let count = Atomic<Int>(0)
 }

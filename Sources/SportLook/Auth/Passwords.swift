@@ -5,6 +5,8 @@ import Synchronization
 
 /// bcrypt hashing on threads of its own, never on an event loop or the threads
 /// that run SQLite queries: a burst of logins slows logins, not other requests.
+/// The hashing threads run at a lower CPU priority (nice 10) than the threads
+/// that answer requests, so on a busy machine a read waits for no hash.
 public final class PasswordHasher: Sendable {
     /// The bcrypt cost.
     public let cost: Int
@@ -35,7 +37,7 @@ public final class PasswordHasher: Sendable {
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
         let cost = UInt8(self.cost)
-        return try await bounded { try await pool.runIfActive { Bcrypt.hash(password, cost: cost) } }
+        return try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.hash(password, cost: cost) } }
     }
 
     /// Hashes waiting or running now.
@@ -56,8 +58,17 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         guard password.utf8.count <= 72, !password.utf8.contains(0) else { return false }
         let target = hash ?? decoy
-        let matches = try await bounded { try await pool.runIfActive { Bcrypt.verify(password, hash: target) } }
+        let matches = try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.verify(password, hash: target) } }
         return hash != nil && matches
+    }
+
+    /// Lowers the calling hashing thread's priority: on Linux each thread has its
+    /// own nice value, and `who` 0 names the calling thread, so only it changes.
+    /// Costs a system call against a hash's hundreds of milliseconds.
+    private static func yieldingToRequests() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #endif
     }
 
     /// Stops the threads.

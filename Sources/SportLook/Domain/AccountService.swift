@@ -40,6 +40,13 @@ struct AccountService: Sendable {
     /// At most this many live sessions per user; a new one ends the oldest.
     static let maxSessions = 100
 
+    /// 429 at once, from memory, for an address already known to be over its
+    /// registration limit (see ``LoginThrottle``); otherwise nothing.
+    func refuseRegistrationIfRemembered(address: String?) throws {
+        guard let registrations, let address else { return }
+        try registrations.refuseIfRemembered(["register:" + address])
+    }
+
     func register(name: String?, email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
         var v = Validator()
         let name = v.text(name, "name", 1...80)
@@ -56,7 +63,9 @@ struct AccountService: Sendable {
         // too): registrations per address. Given back when nothing was tried.
         let hash: String
         if let registrations, let address {
-            hash = try await registrations.attempt(["register:" + address]) { try await hasher.hash(password) }.result
+            let registration = try await registrations.attempt(["register:" + address]) { try await hasher.hash(password) }
+            try await registrations.settle(registration.id)
+            hash = registration.result
         } else {
             hash = try await hasher.hash(password)
         }
@@ -94,8 +103,11 @@ struct AccountService: Sendable {
             // Same bcrypt work and same answer whether the email is unknown or the password wrong.
             return (credentials, try await hasher.verify(password, against: credentials?.passwordHash))
         }
-        guard ok, let credentials else { throw APIError.invalidCredentials }
-        try await throttle.recordSuccess(email: normalized, attempt: attempt)
+        guard ok, let credentials else {
+            try await throttle.settle(attempt)
+            throw APIError.invalidCredentials
+        }
+        try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)
         let now = clock.now()
         let token = AccessToken.generate()
         let tokenID = UUID()
@@ -145,14 +157,16 @@ struct AccountService: Sendable {
         guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw APIError.notFound("user") }
         let email = try await accounts.user(identity.userID)?.email
         if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
-        let (attempt, (ok, hash)) = try await throttle.attempt(["password:" + identity.userID.lowercased]) { [hasher] in
+        let passwordSubjects = ["password:" + identity.userID.lowercased]
+        let (attempt, (ok, hash)) = try await throttle.attempt(passwordSubjects) { [hasher] in
             let ok = try await hasher.verify(current, against: stored)
             return (ok, ok ? try await hasher.hash(new) : "")
         }
         guard ok else {
+            try await throttle.settle(attempt)
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
         }
-        try await throttle.release(attempt)
+        try await throttle.release(attempt, subjects: passwordSubjects)
         let now = clock.now()
         try await write { [accounts] sql, effects in
             // Still this session's to change, and still the password that was checked:

@@ -12,8 +12,11 @@ struct AccountsController {
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("auth/register") { request, context in
+            let address = context.remoteAddress.map(ClientAddress.throttleKey)
+            // An address known to be over its limit is refused before its body is read.
+            try accounts.refuseRegistrationIfRemembered(address: address)
             let input = try await RequestBody.decode(Registration.self, from: request, context: context)
-            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
             return JSONResponse(status: .created, IssuedToken(issued: issued))
         }
         routes.post("auth/login") { request, context in
