@@ -5,7 +5,7 @@ import Synchronization
 
 /// bcrypt hashing on threads of its own, never on an event loop or the threads
 /// that run SQLite queries: a burst of logins slows logins, not other requests.
-/// The hashing threads run at a lower CPU priority (nice 10) than the threads
+/// The hashing threads run at a lower CPU priority (nice 19) than the threads
 /// that answer requests, so on a busy machine a read waits for no hash.
 public final class PasswordHasher: Sendable {
     /// The bcrypt cost.
