@@ -5,14 +5,12 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-let testSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "sportlook",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sportlook", targets: ["SportLookCLI"]),
-        .executable(name: "sportlook-bench", targets: ["SportLookBench"]),
         .library(name: "SportLook", targets: ["SportLook"]),
         .library(name: "GeoGrid", targets: ["GeoGrid"]),
     ],
@@ -32,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "GeoGrid", swiftSettings: strict),
@@ -52,44 +51,47 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            swiftSettings: testSettings
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "SportLookCLI",
             dependencies: [
                 "SportLook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "SportLookBench",
-            dependencies: [
-                "SportLook", "GeoGrid",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/Tool",
-            swiftSettings: testSettings
-        ),
-        .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: testSettings),
+        .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: strict),
         .testTarget(
             name: "SportLookTests",
             dependencies: [
-                "SportLook",
+                "SportLook", "GeoGrid",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            swiftSettings: testSettings
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

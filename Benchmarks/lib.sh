@@ -37,10 +37,13 @@ start_postgres() {
 stop_postgres() { [ -n "${PG_DATA:-}" ] && as_postgres "$(pg_bin)/pg_ctl" -D "$PG_DATA/data" -m fast stop >/dev/null 2>&1 || true; }
 
 # Builds the release binaries once.
+# The server from the main package, the harness from Benchmarks/Package.swift (a
+# package of its own: the server's tests never build it).
 release_build() {
-  (cd "$ROOT" && swift build -c release --product sportlook >/dev/null && swift build -c release --product sportlook-bench >/dev/null)
+  (cd "$ROOT" && swift build -c release --product sportlook >/dev/null)
+  (cd "$ROOT/Benchmarks" && swift build -c release --product sportlook-bench >/dev/null)
   SPORTLOOK="$ROOT/.build/release/sportlook"
-  BENCH="$ROOT/.build/release/sportlook-bench"
+  BENCH="$ROOT/Benchmarks/.build/release/sportlook-bench"
 }
 
 machine_line() {

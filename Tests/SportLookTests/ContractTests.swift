@@ -1,3 +1,4 @@
+import HummingbirdTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc

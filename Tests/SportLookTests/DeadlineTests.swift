@@ -36,7 +36,7 @@ struct DeadlineTests {
                 }
             }
         }
-        try await eventually(timeout: .seconds(5), "the operation to see its cancellation") { cancelled.value }
+        try await eventually(timeout: .seconds(60), "the operation to see its cancellation") { cancelled.value }
         // The lock is free again: the next holder gets it at once.
         let next = try await withDeadline(.seconds(5)) { try await lock.withLock { "free" } }
         #expect(next == "free")
@@ -68,10 +68,11 @@ struct DeadlineTests {
                 return 1
             }
         }
-        try await eventually(timeout: .seconds(5), "the operation to start") { running.value }
+        // Generous: on a loaded 2-core machine a new task may wait seconds for a thread.
+        try await eventually(timeout: .seconds(60), "the operation to start") { running.value }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
-        try await eventually(timeout: .seconds(5), "the operation to see its cancellation") { cancelled.value }
+        try await eventually(timeout: .seconds(60), "the operation to see its cancellation") { cancelled.value }
     }
 
     @Test("a deadline that passes before the operation can start still ends the call")

@@ -165,7 +165,7 @@ struct EventSearchTests {
             let uuids = ids.map { UUID(uuidString: $0)! }
 
             // A second index on the same data, as an instance starting now would build it.
-            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports)
+            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
             try await fresh.warm(from: services.database, now: clock.now(), logger: services.logger)
             #expect(fresh.grid.count == 11)
             let before = fresh.cards(uuids, now: clock.now())
@@ -176,8 +176,8 @@ struct EventSearchTests {
             #expect(try await api.patch("/v1/events/\(ids[5])", token: token, json: ["title": "Renamed"]).status == .ok)
             let search = EventSearch(database: services.database, index: fresh, attendance: services.attendanceCache, sports: services.sports, clock: clock)
             func page() async throws -> [[String: Any]] {
-                let bytes = try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
-                                                  limit: 50, cursor: nil, for: UUID(uuidString: userID)!)
+                let bytes = EventJSON.nearby(try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
+                                                                   limit: 50, cursor: nil, for: UUID(uuidString: userID)!))
                 let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
                 return object?["items"] as? [[String: Any]] ?? []
             }
@@ -193,7 +193,7 @@ struct EventSearchTests {
             #expect(kept.json.dropFirst().allSatisfy { $0 != nil } && kept.json[0] == nil)
 
             // Filling every card agrees with the lazy reads.
-            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports)
+            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
             try await other.warm(from: services.database, now: clock.now(), logger: services.logger)
             #expect(!other.hasAllCards)
             try await other.fillCards(from: services.database, now: clock.now(), logger: services.logger)

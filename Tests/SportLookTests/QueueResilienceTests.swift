@@ -1,3 +1,4 @@
+import HummingbirdTesting
 import Foundation
 import Logging
 import SQLKit

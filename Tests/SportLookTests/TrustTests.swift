@@ -1,3 +1,4 @@
+import SQLKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting

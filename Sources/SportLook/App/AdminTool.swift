@@ -21,12 +21,12 @@ public struct AdminTool: Sendable {
 
     /// Loads `Seeds/sports.json`; returns the number of sports.
     public func seedSports() async throws -> Int {
-        try await SportCatalog.seed(database, from: resources.seed("sports.json"))
+        try await SportStore.seed(database, from: resources.seed("sports.json"))
     }
 
     /// Writes a deterministic demo data set (see `DemoSeeder`).
     public func seedDemo(users: Int, events: Int, seed: UInt64, progress: @escaping @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
-        let sports = try await SportCatalog.load(database)
+        let sports = try await SportStore.load(database)
         return try await DemoSeeder(database: database, sports: sports).run(users: users, events: events, seed: seed, progress: progress)
     }
 

@@ -45,7 +45,7 @@ public final class AppServices: Sendable {
         self.logger = logger
         self.database = database
         self.resources = resources
-        let sports = try await SportCatalog.load(database)
+        let sports = try await SportStore.load(database)
         self.sports = sports
         self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit)
         let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
@@ -55,11 +55,11 @@ public final class AppServices: Sendable {
         self.accountStore = accountStore
         let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
         self.tokens = tokens
-        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports)
+        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports))
         self.eventIndex = eventIndex
         let attendanceCache = AttendanceCache(database: database)
         self.attendanceCache = attendanceCache
-        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports)
+        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder)
         self.userIndex = userIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
@@ -99,7 +99,7 @@ public final class AppServices: Sendable {
         let inbox = InboxStore(database: database)
         self.inbox = inbox
         self.invitations = InvitationService(
-            database: database, events: events, store: eventStore, accounts: accountStore, notifier: notifier, sports: sports, write: write, clock: clock,
+            database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
         )
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -119,7 +119,8 @@ public final class AppServices: Sendable {
             sports: sports, write: write, clock: clock
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, configuration: configuration)
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, settings: .init(
+                pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
     }
 

@@ -66,7 +66,7 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
             throw MigrationError(description: "migrations \(pending.map(String.init).joined(separator: ", ")) are not applied; run `sportlook migrate`")
         }
     }
-    try await SportCatalog.seed(database, from: resources.seed("sports.json"))
+    try await SportStore.seed(database, from: resources.seed("sports.json"))
 }
 
 func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
@@ -75,7 +75,8 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(middleware: ErrorMiddleware(routes: services.routes))
     router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
     router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
-    router.add(middleware: RateLimitMiddleware(configuration: services.configuration, clock: services.clock, tokens: services.tokens))
+    router.add(middleware: RateLimitMiddleware(
+        globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens))
     router.add(middleware: TokenAuthMiddleware(tokens: services.tokens))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))

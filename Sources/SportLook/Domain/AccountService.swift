@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// Registration, login, sessions and profiles.
 struct AccountService: Sendable {
@@ -58,7 +57,7 @@ struct AccountService: Sendable {
             v.fail("password", "is required")
         }
         try v.throwIfInvalid()
-        guard let name, let email, let password else { throw APIError.validation(v.fields) }
+        guard let name, let email, let password else { throw DomainError.validation(v.fields) }
         // Counted before the hash, kept afterwards (an email already taken counts
         // too): registrations per address. Given back when nothing was tried.
         let hash: String
@@ -77,12 +76,12 @@ struct AccountService: Sendable {
         let expiresAt = now.addingTimeInterval(tokenTTL)
         do {
             try await database.transaction { [accounts] sql in
-                if try await accounts.emailExists(normalized, on: sql) { throw APIError.conflict("email_taken", "An account already uses this email.") }
+                if try await accounts.emailExists(normalized, on: sql) { throw DomainError.conflict("email_taken", "An account already uses this email.") }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
                 try await accounts.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
             }
         } catch where Database.isUniqueViolation(error) {
-            throw APIError.conflict("email_taken", "An account already uses this email.")
+            throw DomainError.conflict("email_taken", "An account already uses this email.")
         }
         tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
         return Issued(user: user, token: token, expiresAt: expiresAt)
@@ -93,10 +92,10 @@ struct AccountService: Sendable {
         if email == nil { v.fail("email", "is required") }
         if password == nil { v.fail("password", "is required") }
         try v.throwIfInvalid()
-        guard let email, let password else { throw APIError.validation(v.fields) }
+        guard let email, let password else { throw DomainError.validation(v.fields) }
         let normalized = Self.normalize(email: email)
         // No account has such an email: nothing to check, nothing to count or store.
-        guard Self.validEmail(normalized) else { throw APIError.invalidCredentials }
+        guard Self.validEmail(normalized) else { throw DomainError.invalidCredentials }
         let subjects = LoginThrottle.subjects(email: normalized, address: address)
         let (attempt, (credentials, ok)) = try await throttle.attempt(subjects) { [accounts, hasher] in
             let credentials = try await accounts.credentials(normalizedEmail: normalized)
@@ -105,7 +104,7 @@ struct AccountService: Sendable {
         }
         guard ok, let credentials else {
             try await throttle.settle(attempt)
-            throw APIError.invalidCredentials
+            throw DomainError.invalidCredentials
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)
         let now = clock.now()
@@ -114,13 +113,13 @@ struct AccountService: Sendable {
         let expiresAt = now.addingTimeInterval(tokenTTL)
         let user: User? = try await write { [accounts] sql, effects in
             // A deletion committed while the password was checked wins.
-            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw APIError.invalidCredentials }
+            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
             try await accounts.insertToken(id: tokenID, userID: credentials.userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
             let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: credentials.userID, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
             return try await accounts.user(credentials.userID, on: sql)
         }
-        guard let user else { throw APIError.invalidCredentials }
+        guard let user else { throw DomainError.invalidCredentials }
         tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
         return Issued(user: user, token: token, expiresAt: expiresAt)
     }
@@ -135,7 +134,7 @@ struct AccountService: Sendable {
             effects.messages.append(.session(session))
             return true
         }
-        guard revoked else { throw APIError.notFound("session") }
+        guard revoked else { throw DomainError.notFound("session") }
     }
 
     /// Ends every session of the caller but the current one.
@@ -153,10 +152,10 @@ struct AccountService: Sendable {
         if current == nil { v.fail("current_password", "is required") }
         if new == nil { v.fail("new_password", "is required") }
         try v.throwIfInvalid()
-        guard let current, let new else { throw APIError.validation(v.fields) }
-        guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw APIError.notFound("user") }
+        guard let current, let new else { throw DomainError.validation(v.fields) }
+        guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw DomainError.notFound("user") }
         let email = try await accounts.user(identity.userID)?.email
-        if let problem = policy.problem(with: new, email: email) { throw APIError.validation(["new_password": problem]) }
+        if let problem = policy.problem(with: new, email: email) { throw DomainError.validation(["new_password": problem]) }
         let passwordSubjects = ["password:" + identity.userID.lowercased]
         let (attempt, (ok, hash)) = try await throttle.attempt(passwordSubjects) { [hasher] in
             let ok = try await hasher.verify(current, against: stored)
@@ -164,16 +163,16 @@ struct AccountService: Sendable {
         }
         guard ok else {
             try await throttle.settle(attempt)
-            throw APIError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
+            throw DomainError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
         }
         try await throttle.release(attempt, subjects: passwordSubjects)
         let now = clock.now()
         try await write { [accounts] sql, effects in
             // Still this session's to change, and still the password that was checked:
             // of two changes at once, the second finds the first's and stops.
-            guard try await accounts.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw APIError.unauthorized }
+            guard try await accounts.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
             guard try await accounts.setPassword(of: identity.userID, from: stored, to: hash, at: now, on: sql) else {
-                throw APIError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
+                throw DomainError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
             }
             let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
@@ -188,7 +187,7 @@ struct AccountService: Sendable {
         let now = clock.now()
         try await write { [accounts, events] sql, effects in
             let id = identity.userID
-            guard try await accounts.lockLive(id, on: sql) else { throw APIError.notFound("user") }
+            guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
             try await events.withdraw(id, at: now, on: sql, effects: &effects)
             let ended = try await accounts.revokeTokens(of: id, except: nil, at: now, on: sql)
             try await accounts.erase(id, at: now, on: sql)
@@ -207,7 +206,7 @@ struct AccountService: Sendable {
     }
 
     func profile(_ userID: UUID) async throws -> User {
-        guard let user = try await accounts.user(userID), !user.isDeleted else { throw APIError.notFound("user") }
+        guard let user = try await accounts.user(userID), !user.isDeleted else { throw DomainError.notFound("user") }
         return user
     }
 
@@ -274,7 +273,7 @@ struct AccountService: Sendable {
         let now = clock.now()
         return try await write { [accounts, changes] sql, effects in
             try await accounts.update(userID, changes, at: now, on: sql)
-            guard let user = try await accounts.user(userID, on: sql) else { throw APIError.notFound("user") }
+            guard let user = try await accounts.user(userID, on: sql) else { throw DomainError.notFound("user") }
             effects.profiles.append(user)
             return user
         }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// Sending and reading an event's chat.
 struct ChatService: Sendable {
@@ -28,21 +27,21 @@ struct ChatService: Sendable {
         let body = v.text(body, "body", 1...2_000, multiline: true)
         let clientID = v.text(clientID, "client_id", 1...100)
         try v.throwIfInvalid()
-        guard let body, let clientID else { throw APIError.validation(v.fields) }
+        guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
         return try await write { [store, events, accounts, notifier, limiter] sql, effects in
             // Locking the event first serialises senders, so a retried client_id finds its original.
-            guard let event = try await events.lock(eventID, on: sql) else { throw APIError.notFound("event") }
+            guard let event = try await events.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
             guard try await store.isMember(event: eventID, user: user, on: sql) else {
-                throw APIError.forbidden("Only the organiser and people going or waitlisted take part in this chat.")
+                throw DomainError.forbidden("Only the organiser and people going or waitlisted take part in this chat.")
             }
             if let original = try await store.existing(event: eventID, sender: user, clientID: clientID, on: sql) {
                 return Sent(message: original, created: false)
             }
-            guard event.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
             if let wait = limiter.acquire(user.lowercased) {
-                throw APIError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
+                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
             let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
             let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, at: now, on: sql)
@@ -57,12 +56,9 @@ struct ChatService: Sendable {
 
     /// Checks the user may read the event's chat.
     func requireMember(_ eventID: UUID, _ user: UUID) async throws {
-        let (exists, member) = try await database.read { [store] sql in
-            let exists = try await sql.raw("SELECT id FROM events WHERE id = \(bind: eventID)").first() != nil
-            return (exists, exists ? try await store.isMember(event: eventID, user: user, on: sql) : false)
-        }
-        guard exists else { throw APIError.notFound("event") }
-        guard member else { throw APIError.forbidden("Only the organiser and people going or waitlisted take part in this chat.") }
+        let (exists, member) = try await store.membership(event: eventID, user: user)
+        guard exists else { throw DomainError.notFound("event") }
+        guard member else { throw DomainError.forbidden("Only the organiser and people going or waitlisted take part in this chat.") }
     }
 
     enum Direction: Sendable {
@@ -74,7 +70,7 @@ struct ChatService: Sendable {
     }
 
     /// A page of history, ascending by `seq`, without messages of people the reader blocked.
-    func history(of eventID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessageRepresentation> {
+    func history(of eventID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
         try await requireMember(eventID, user)
         let blocked = try await store.blockedBy(user)
         let items: [ChatMessage]
@@ -97,16 +93,16 @@ struct ChatService: Sendable {
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         }
-        return Page(items: items.filter { !blocked.contains($0.sender.id) }.map { ChatMessageRepresentation(message: $0) }, nextCursor: next)
+        return Page(items: items.filter { !blocked.contains($0.sender.id) }, nextCursor: next)
     }
 
     /// Moves the reader's marker to `seq`; `false` when it was already there or further.
     @discardableResult
     func markRead(_ eventID: UUID, user: UUID, seq: Int64) async throws -> Bool {
         try await requireMember(eventID, user)
-        guard let event = try await events.event(eventID) else { throw APIError.notFound("event") }
+        guard let event = try await events.event(eventID) else { throw DomainError.notFound("event") }
         guard seq >= 0, seq <= event.lastMessageSeq else {
-            throw APIError.invalidParameter("seq", "must be between 0 and the last message's seq (\(event.lastMessageSeq))")
+            throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(event.lastMessageSeq))")
         }
         return try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
     }
@@ -130,22 +126,4 @@ struct ChatCursor: CursorCodable, Sendable {
     }
 
     var cursor: String { after.map { OpaqueCursor.encode(["a", String($0)]) } ?? OpaqueCursor.encode(["b", String(before ?? 0)]) }
-}
-
-/// A chat message as clients see it.
-struct ChatMessageRepresentation: JSONEncodable {
-    var message: ChatMessage
-
-    func encode(to json: inout JSONWriter) {
-        json.objectStart()
-        json.field("id", message.id)
-        json.field("event_id", message.eventID)
-        json.field("seq", Int(message.seq))
-        json.key("sender")
-        UserSummaryRepresentation(id: message.sender.id, name: message.sender.name).encode(to: &json)
-        json.field("body", message.body)
-        json.field("client_id", message.clientID)
-        json.field("created_at", message.createdAt)
-        json.objectEnd()
-    }
 }

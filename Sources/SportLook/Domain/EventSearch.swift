@@ -1,6 +1,5 @@
 import Foundation
 import GeoGrid
-import SQLKit
 
 /// Finding events: nearby and in a map box from the in-memory index, the
 /// caller's events and an event's attendees from the database.
@@ -32,7 +31,7 @@ struct EventSearch: Sendable {
         var read: [(Event, [UInt8]?)] = []
         for i in missing {
             guard let event = events[ids[i]] else { continue }
-            let json = event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil
+            let json = event.isOpen(at: now) ? index.encodeCard(event) : nil
             if let json { cards.fill(i, with: json) }
             read.append((event, json))
         }
@@ -100,14 +99,26 @@ struct EventSearch: Sendable {
         }
     }
 
-    /// A page of live events in `area`, nearest first, as JSON bytes.
-    func page(in area: Area, filters: Filters, limit: Int, cursor: DistanceCursor?, for user: UUID) async throws -> [UInt8] {
+    /// A page of live events nearest first: each one's card (the bytes the index
+    /// holds for it), the caller's place at it and its distance.
+    struct NearbyPage: Sendable {
+        struct Item: Sendable {
+            var card: ArraySlice<UInt8>
+            var mine: MyAttendance?
+            var distance: Double
+        }
+        var items: [Item]
+        var nextCursor: String?
+    }
+
+    /// A page of live events in `area`, nearest first.
+    func page(in area: Area, filters: Filters, limit: Int, cursor: DistanceCursor?, for user: UUID) async throws -> NearbyPage {
         guard index.isWarm else {
-            throw APIError.warmingUp
+            throw DomainError.warmingUp
         }
         let queryID = Self.fingerprint(area.fingerprint + "|" + filters.fingerprint)
         if let cursor, cursor.query != queryID {
-            throw APIError.invalidParameter("cursor", "belongs to another query")
+            throw DomainError.invalidParameter("cursor", "belongs to another query")
         }
         let now = clock.now()
         let filter = filters.geoFilter(sports)
@@ -130,149 +141,29 @@ struct EventSearch: Sendable {
             if page.count == limit { more = true; break }
         }
         let mine = page.isEmpty ? [:] : try await attendance.statuses(of: user, now: now)
-        var json = JSONWriter(capacity: page.reduce(64) { $0 + $1.card.count + 64 })
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        for (hit, card) in page {
-            json.raw(card)
-            EventJSON.writeTail(mine[UUID(geoKey: hit.entry.key)], distance: hit.distance, to: &json)
-        }
-        json.arrayEnd()
-        json.field("next_cursor", more ? after.map { DistanceCursor(position: $0, query: queryID).cursor } : nil)
-        json.objectEnd()
-        return json.bytes
+        return NearbyPage(
+            items: page.map { NearbyPage.Item(card: $0.card, mine: mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance) },
+            nextCursor: more ? after.map { DistanceCursor(position: $0, query: queryID).cursor } : nil
+        )
     }
 
     // MARK: Lists from the database
 
-    /// `(time, id)` strictly after a cursor in the given direction. Instants are
-    /// whole milliseconds, so half a millisecond tells equal from different on
-    /// either engine, whatever rounding the driver applied.
-    static func keyset(time column: String, id idColumn: String, after cursor: TimeCursor?, descending: Bool) -> SQLQueryString {
-        guard let cursor else { return "" }
-        let low = cursor.time.addingTimeInterval(-0.0005), high = cursor.time.addingTimeInterval(0.0005)
-        if descending {
-            return "AND (\(unsafeRaw: column) < \(bind: low) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) < \(bind: cursor.id)))"
-        }
-        return "AND (\(unsafeRaw: column) > \(bind: high) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) > \(bind: cursor.id)))"
-    }
-
     enum Role: String, Sendable { case attending, organising }
     enum When: String, Sendable { case upcoming, past }
 
+    typealias MyEvent = EventStore.MyEvent
+    typealias Attendee = EventStore.Attendee
+    typealias AttendeeCursor = EventStore.AttendeeCursor
+
     /// The caller's events: upcoming soonest first, past latest first.
-    func myEvents(user: UUID, role: Role, when: When, cursor: TimeCursor?, limit: Int) async throws -> Page<EventRepresentation> {
-        let now = clock.now()
-        let sports = self.sports
-        return try await database.read { sql in
-            let descending = when == .past
-            let period: SQLQueryString = when == .upcoming ? "e.ends_at > \(bind: now)" : "e.ends_at <= \(bind: now)"
-            let membership: SQLQueryString = role == .organising ? "AND e.organiser_id = \(bind: user)" : ""
-            let rows = try await sql.raw("""
-                SELECT \(unsafeRaw: EventStore.columns), a.status AS my_status
-                FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id AND a.user_id = \(bind: user)
-                WHERE \(period) \(membership) \(Self.keyset(time: "e.starts_at", id: "e.id", after: cursor, descending: descending))
-                ORDER BY e.starts_at \(unsafeRaw: descending ? "DESC" : "ASC"), e.id \(unsafeRaw: descending ? "DESC" : "ASC")
-                LIMIT \(bind: limit + 1)
-                """).all()
-            var items: [EventRepresentation] = []
-            for row in rows.prefix(limit) {
-                let event = try EventStore.decode(row)
-                let status = AttendanceStatus(rawValue: try row.value("my_status")) ?? .going
-                items.append(EventRepresentation(event: event, sport: sports[event.sport], mine: MyAttendance(status: status, position: nil, isOrganiser: event.organiserID == user)))
-            }
-            let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.event.startsAt, id: $0.event.id).cursor } : nil
-            return Page(items: items, nextCursor: next)
-        }
+    func myEvents(user: UUID, role: Role, when: When, cursor: TimeCursor?, limit: Int) async throws -> Page<MyEvent> {
+        try await EventStore(database: database).myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
     }
 
-    struct Attendee: JSONEncodable {
-        var id: UUID
-        var name: String
-        var imageURL: String?
-        var status: AttendanceStatus
-        var position: Int?
-        var isOrganiser: Bool
-
-        func encode(to json: inout JSONWriter) {
-            json.objectStart()
-            json.field("id", id)
-            json.field("name", name)
-            json.field("image_url", imageURL)
-            json.field("status", status.rawValue)
-            json.field("position", position)
-            json.field("is_organiser", isOrganiser)
-            json.objectEnd()
-        }
-    }
-
-    /// Where an attendee list continues: among those going (by arrival), then
-    /// in the waitlist (by queue order).
-    struct AttendeeCursor: CursorCodable, Sendable {
-        var going: TimeCursor?
-        var queueNumber: Int?
-
-        init(going: TimeCursor?, queueNumber: Int?) {
-            self.going = going
-            self.queueNumber = queueNumber
-        }
-
-        init?(cursor: String) {
-            guard let f = OpaqueCursor.decode(cursor, count: 2) else { return nil }
-            if f[0] == "g", let going = TimeCursor(cursor: f[1]) { self.going = going; queueNumber = nil }
-            else if f[0] == "w", let number = Int(f[1]) { going = nil; queueNumber = number }
-            else { return nil }
-        }
-
-        var cursor: String { queueNumber.map { OpaqueCursor.encode(["w", String($0)]) } ?? OpaqueCursor.encode(["g", going?.cursor ?? ""]) }
-    }
-
+    /// An event's attendees: those going by arrival, then the waitlist in order.
     func attendees(of eventID: UUID, excluding hidden: Set<UUID> = [], cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
-        try await database.read { sql in
-            guard let organiserRow = try await sql.raw("SELECT organiser_id FROM events WHERE id = \(bind: eventID)").first() else { throw APIError.notFound("event") }
-            let organiser: UUID = try organiserRow.value("organiser_id")
-            var items: [Attendee] = []
-            var next: String?
-            var goingExhausted = true
-            if cursor?.queueNumber == nil {
-                let rows = try await sql.raw("""
-                    SELECT a.user_id, a.joined_at, u.name, u.image_url FROM attendances a JOIN users u ON u.id = a.user_id
-                    WHERE a.event_id = \(bind: eventID) AND a.status = 'going' \(Self.keyset(time: "a.joined_at", id: "a.user_id", after: cursor?.going, descending: false))
-                    ORDER BY a.joined_at, a.user_id LIMIT \(bind: limit + 1)
-                    """).all()
-                for row in rows.prefix(limit) {
-                    let id: UUID = try row.value("user_id")
-                    items.append(Attendee(id: id, name: try row.value("name"), imageURL: try row.optional("image_url"), status: .going, position: nil, isOrganiser: id == organiser))
-                }
-                if rows.count > limit, let last = rows.prefix(limit).last {
-                    next = AttendeeCursor(going: TimeCursor(time: try last.value("joined_at"), id: try last.value("user_id")), queueNumber: nil).cursor
-                    goingExhausted = false
-                }
-            }
-            if goingExhausted && items.count == limit {
-                let waiting = try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: eventID) AND status = 'waitlisted' LIMIT 1").first()
-                if waiting != nil { next = AttendeeCursor(going: nil, queueNumber: 0).cursor }
-            } else if goingExhausted {
-                let after = cursor?.queueNumber ?? 0
-                let ahead = try await sql.raw("""
-                    SELECT COUNT(*) AS n FROM attendances WHERE event_id = \(bind: eventID) AND status = 'waitlisted' AND queue_number <= \(bind: after)
-                    """).first()?.value("n", as: Int.self) ?? 0
-                let room = limit - items.count
-                let rows = try await sql.raw("""
-                    SELECT a.user_id, a.queue_number, u.name, u.image_url FROM attendances a JOIN users u ON u.id = a.user_id
-                    WHERE a.event_id = \(bind: eventID) AND a.status = 'waitlisted' AND a.queue_number > \(bind: after)
-                    ORDER BY a.queue_number LIMIT \(bind: room + 1)
-                    """).all()
-                for (i, row) in rows.prefix(room).enumerated() {
-                    items.append(Attendee(id: try row.value("user_id"), name: try row.value("name"), imageURL: try row.optional("image_url"),
-                                          status: .waitlisted, position: ahead + i + 1, isOrganiser: false))
-                }
-                if rows.count > room, let last = rows.prefix(room).last {
-                    next = AttendeeCursor(going: nil, queueNumber: try last.value("queue_number")).cursor
-                }
-            }
-            return Page(items: items.filter { !hidden.contains($0.id) }, nextCursor: next)
-        }
+        let page = try await EventStore(database: database).attendees(of: eventID, cursor: cursor, limit: limit)
+        return Page(items: page.items.filter { !hidden.contains($0.id) }, nextCursor: page.nextCursor)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// Creating, editing, cancelling and joining events.
 struct EventService: Sendable {
@@ -117,7 +116,7 @@ struct EventService: Sendable {
         let now = clock.now()
         let c = try validate(input, creating: true, current: nil, now: now)
         guard let title = c.title, let sport = c.sport, let location = c.location, let startsAt = c.startsAt, let endsAt = c.endsAt else {
-            throw APIError.validation(["title": "is required"])
+            throw DomainError.validation(["title": "is required"])
         }
         var event = Event(
             id: UUID(), organiserID: organiser, organiserName: "", sport: sport, title: title, description: c.description ?? "",
@@ -129,7 +128,7 @@ struct EventService: Sendable {
         )
         event = try await write { [store, event] sql, effects in
             try await store.insert(event, on: sql)
-            guard let stored = try await store.event(event.id, on: sql) else { throw APIError.notFound("user") }
+            guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
             effects.events.append(stored)
             effects.attendance.insert(organiser)
             return stored
@@ -139,12 +138,12 @@ struct EventService: Sendable {
 
     func event(_ id: UUID, for user: UUID) async throws -> (Event, MyAttendance?) {
         try await database.read { [store] sql in
-            guard let event = try await store.event(id, on: sql) else { throw APIError.notFound("event") }
+            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
             return (event, try await Self.mine(event, user: user, store: store, on: sql))
         }
     }
 
-    static func mine(_ event: Event, user: UUID, store: EventStore, on sql: any SQLDatabase) async throws -> MyAttendance? {
+    static func mine(_ event: Event, user: UUID, store: EventStore, on sql: DatabaseSession) async throws -> MyAttendance? {
         guard let attendance = try await store.attendance(event: event.id, user: user, on: sql) else { return nil }
         var position: Int?
         if attendance.status == .waitlisted, let number = attendance.queueNumber {
@@ -156,10 +155,10 @@ struct EventService: Sendable {
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
         let now = clock.now()
         return try await write { [store, notifier] sql, effects in
-            guard let current = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
-            guard current.organiserID == user else { throw APIError.forbidden("Only the organiser may edit this event.") }
-            guard current.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled.") }
-            guard current.endsAt > now else { throw APIError.conflict("event_finished", "The event is over.") }
+            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may edit this event.") }
+            guard current.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
             let changes = try validate(input, creating: false, current: current, now: now)
             try await store.update(id, changes, at: now, on: sql)
             var event = try await store.event(id, on: sql) ?? current
@@ -191,14 +190,14 @@ struct EventService: Sendable {
     func cancel(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, effects in
-            guard let current = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
-            guard current.organiserID == user else { throw APIError.forbidden("Only the organiser may cancel this event.") }
+            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may cancel this event.") }
             try await cancel(current, at: now, on: sql, effects: &effects)
         }
     }
 
     /// Cancels a locked event and tells its attendees, inside the caller's transaction.
-    private func cancel(_ current: Event, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    private func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
@@ -211,7 +210,7 @@ struct EventService: Sendable {
     /// Takes a user out of every event, inside the caller's transaction (account
     /// deletion): the upcoming events they organise are cancelled, with
     /// notifications; the places they held go to the waitlist.
-    func withdraw(_ user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func withdraw(_ user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         for id in try await store.eventIDs(attendedBy: user, on: sql) {
             guard let event = try await store.lock(id, on: sql) else { continue }
             if event.organiserID == user {
@@ -231,7 +230,7 @@ struct EventService: Sendable {
     func join(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [store] sql, effects in
-            guard let event = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             if let existing = try await store.attendance(event: id, user: user, on: sql) {
                 let position = existing.status == .waitlisted ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
                 return Joined(status: existing.status, position: position)
@@ -252,7 +251,7 @@ struct EventService: Sendable {
     }
 
     /// Joins on behalf of an invitation, inside the caller's transaction.
-    func join(_ event: Event, user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws -> Joined {
+    func join(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws -> Joined {
         if let existing = try await store.attendance(event: event.id, user: user, on: sql) {
             return Joined(status: existing.status, position: nil)
         }
@@ -271,25 +270,25 @@ struct EventService: Sendable {
     }
 
     static func requireOpen(_ event: Event, now: Date) throws {
-        guard event.status == .active else { throw APIError.conflict("event_cancelled", "The event is cancelled.") }
-        guard event.endsAt > now else { throw APIError.conflict("event_finished", "The event is over.") }
+        guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+        guard event.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
     }
 
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, effects in
-            guard let event = try await store.lock(id, on: sql) else { throw APIError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID != user else {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
-                throw APIError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
+                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
             try await leave(event, user: user, at: now, on: sql, effects: &effects)
         }
     }
 
     /// Leaves a locked event inside the caller's transaction; the first waitlisted person takes a freed place.
-    private func leave(_ event: Event, user: UUID, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    private func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         let id = event.id
         guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)

@@ -1,6 +1,5 @@
 import Foundation
 import GeoGrid
-import SQLKit
 import Synchronization
 
 /// Per user, what discovery needs on every request: their favourite sports and
@@ -101,11 +100,23 @@ struct PeopleService: Sendable {
         try await cache.blocked(user) { [safety] in try await safety.blockedEitherWay(user) }
     }
 
-    /// People near a point, as JSON: discoverable, not the caller, not blocked either way.
-    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, limit: Int, cursor: Cursor?) async throws -> [UInt8] {
-        guard index.isWarm else { throw APIError.warmingUp }
+    /// A page of people: each one's card (the bytes the index holds), distance and
+    /// the sports they share with the caller.
+    struct NearbyPage: Sendable {
+        struct Item: Sendable {
+            var card: [UInt8]
+            var distance: Double
+            var sharedSports: [String]
+        }
+        var items: [Item]
+        var nextCursor: String?
+    }
+
+    /// People near a point: discoverable, not the caller, not blocked either way.
+    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, limit: Int, cursor: Cursor?) async throws -> NearbyPage {
+        guard index.isWarm else { throw DomainError.warmingUp }
         let query = EventSearch.fingerprint("\(center.latitudeE7)|\(center.longitudeE7)|\(radiusKm)|\(sport ?? "")")
-        if let cursor, cursor.query != query { throw APIError.invalidParameter("cursor", "belongs to another query") }
+        if let cursor, cursor.query != query { throw DomainError.invalidParameter("cursor", "belongs to another query") }
         let mine = try await callerMask(caller)
         let hidden = try await blocked(caller)
         let filter = GeoFilter(anyOf: sport.map { sports.mask(of: [$0]) })
@@ -124,40 +135,17 @@ struct PeopleService: Sendable {
         }
         let page = ranked.prefix(limit)
         let cards = index.cards(page.map { UUID(geoKey: $0.key) })
-        var json = JSONWriter(capacity: 256 * page.count + 64)
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        for person in page {
-            guard let card = cards[UUID(geoKey: person.key)] else { continue }
-            json.raw(card.json)
-            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-            json.field("distance_km", max(0.5, (person.distance / 500).rounded() / 2))
-            json.key("shared_sports")
-            json.arrayStart()
-            for slug in sports.slugs(in: person.mask & mine) { json.value(slug) }
-            json.arrayEnd()
-            json.objectEnd()
+        let items = page.compactMap { person in
+            cards[UUID(geoKey: person.key)].map { NearbyPage.Item(card: $0.json, distance: person.distance, sharedSports: sports.slugs(in: person.mask & mine)) }
         }
-        json.arrayEnd()
         let next = ranked.count > limit ? page.last.map { Cursor(shared: $0.shared, distance: $0.distance, key: $0.key, query: query).cursor } : nil
-        json.field("next_cursor", next)
-        json.objectEnd()
-        return json.bytes
+        return NearbyPage(items: items, nextCursor: next)
     }
 
-    struct PublicProfile: JSONEncodable {
+    /// Someone's public profile and the upcoming events the caller may see.
+    struct PublicProfile: Sendable {
         var user: User
-        var events: [EventRepresentation]
-
-        func encode(to json: inout JSONWriter) {
-            PublicUserJSON.writeFields(user, to: &json)
-            json.key("upcoming_events")
-            json.arrayStart()
-            for event in events { event.encode(to: &json) }
-            json.arrayEnd()
-            json.objectEnd()
-        }
+        var events: [Event]
     }
 
     /// Someone's public profile with their upcoming events; hidden (404) across a
@@ -166,49 +154,28 @@ struct PeopleService: Sendable {
     /// Whereabouts stay private: the events listed are those the user organises
     /// (public anyway), and those they go to only when the caller attends them too.
     func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
-        if id != caller, try await blocked(caller).contains(id) { throw APIError.notFound("user") }
+        if id != caller, try await blocked(caller).contains(id) { throw DomainError.notFound("user") }
         let now = clock.now()
-        let sports = self.sports
         return try await database.read { [accounts] sql in
-            guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw APIError.notFound("user") }
-            let rows = try await sql.raw("""
-                SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from)
-                WHERE e.status = 'active' AND e.ends_at > \(bind: now) AND (
-                    e.organiser_id = \(bind: id)
-                    OR (EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = e.id AND a.user_id = \(bind: id) AND a.status = 'going')
-                        AND EXISTS (SELECT 1 FROM attendances b WHERE b.event_id = e.id AND b.user_id = \(bind: caller))))
-                ORDER BY e.starts_at, e.id LIMIT 20
-                """).all()
-            let events = try rows.map(EventStore.decode).map { EventRepresentation(event: $0, sport: sports[$0.sport]) }
+            guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw DomainError.notFound("user") }
+            let events = try await EventStore(database: database).upcoming(of: id, sharedWith: caller, now: now, limit: 20, on: sql)
             return PublicProfile(user: user, events: events)
         }
     }
 
     func block(_ target: UUID, by user: UUID) async throws {
-        guard target != user else { throw APIError.validation(["id": "you cannot block yourself"]) }
+        guard target != user else { throw DomainError.validation(["id": "you cannot block yourself"]) }
         let now = clock.now()
-        try await write { sql, effects in
-            guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound("user") }
-            try await sql.raw("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING").run()
-            // Pending invitations between the two lapse.
-            try await sql.raw("""
-                UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
-                WHERE status = 'pending' AND ((inviter_id = \(bind: user) AND invitee_id = \(bind: target)) OR (inviter_id = \(bind: target) AND invitee_id = \(bind: user)))
-                """).run()
+        try await write { [safety] sql, effects in
+            guard try await safety.block(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
             effects.messages.append(.block(user, target))
         }
     }
 
     func unblock(_ target: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { sql, effects in
-            guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound("user") }
-            try await sql.raw("DELETE FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id = \(bind: target)").run()
-            // Invitations kept hidden by the block lapse with it (never shown, never to be).
-            try await sql.raw("""
-                UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
-                WHERE hidden = \(bind: true) AND status = 'pending' AND inviter_id = \(bind: target) AND invitee_id = \(bind: user)
-                """).run()
+        try await write { [safety] sql, effects in
+            guard try await safety.unblock(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
             effects.messages.append(.block(user, target))
         }
     }
@@ -232,39 +199,10 @@ struct PeopleService: Sendable {
         if input.reason == nil { v.fail("reason", "is required") } else if !Self.reportReasons.contains(input.reason!) { v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))") }
         let details = input.details.flatMap { v.text($0, "details", 0...2_000, multiline: true, required: false) }
         try v.throwIfInvalid()
-        guard let type, let target, let reason = input.reason else { throw APIError.validation(v.fields) }
+        guard let type, let target, let reason = input.reason else { throw DomainError.validation(v.fields) }
         let now = clock.now()
-        return try await database.transaction { sql in
-            let table = ["user": "users", "event": "events", "message": "chat_messages"][type] ?? "users"
-            guard try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: target)").first() != nil else { throw APIError.notFound(type) }
-            if let row = try await sql.raw("""
-                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at)
-                VALUES (\(bind: UUID()), \(bind: user), \(bind: type), \(bind: target), \(bind: reason), \(bind: details?.isEmpty == false ? details : nil), 'open', \(bind: now))
-                ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
-                RETURNING \(unsafeRaw: SafetyStore.reportColumns)
-                """).first() {
-                return (try SafetyStore.decodeReport(row), true)
-            }
-            guard let existing = try await sql.raw("""
-                SELECT \(unsafeRaw: SafetyStore.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: type) AND target_id = \(bind: target)
-                """).first() else { throw APIError.notFound("report") }
-            return (try SafetyStore.decodeReport(existing), false)
-        }
-    }
-}
-
-struct ReportRepresentation: JSONEncodable {
-    var report: SafetyStore.Report
-
-    func encode(to json: inout JSONWriter) {
-        json.objectStart()
-        json.field("id", report.id)
-        json.field("target_type", report.targetType)
-        json.field("target_id", report.targetID)
-        json.field("reason", report.reason)
-        json.field("details", report.details)
-        json.field("status", report.status)
-        json.field("created_at", report.createdAt)
-        json.objectEnd()
+        let report = SafetyStore.NewReport(targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
+        guard let filed = try await safety.file(report, by: user, at: now) else { throw DomainError.notFound(type) }
+        return filed
     }
 }

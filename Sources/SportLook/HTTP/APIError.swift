@@ -59,43 +59,38 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 }
 
 extension APIError {
-    static func notFound(_ what: String = "resource") -> APIError {
-        APIError(.notFound, code: "not_found", message: "No such \(what).")
-    }
-
-    static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "A valid access token is required.", headers: [.wwwAuthenticate: "Bearer"])
-
-    static let invalidCredentials = APIError(.unauthorized, code: "invalid_credentials", message: "The email or the password is wrong.")
-
-    static func forbidden(_ message: String) -> APIError {
-        APIError(.forbidden, code: "forbidden", message: message)
-    }
-
-    static func conflict(_ code: String, _ message: String) -> APIError {
-        APIError(.conflict, code: code, message: message)
-    }
-
-    static func validation(_ fields: [String: String]) -> APIError {
-        APIError(.unprocessableContent, code: "validation_failed", message: "Some fields are not valid.", fields: fields)
-    }
-
-    static func invalidParameter(_ name: String, _ message: String) -> APIError {
-        APIError(.unprocessableContent, code: "validation_failed", message: "Some parameters are not valid.", fields: [name: message])
+    /// The one table from the domain's refusals to HTTP.
+    init(_ error: DomainError) {
+        var headers: HTTPFields = [:]
+        let status: HTTPResponse.Status
+        switch error.kind {
+        case .invalid: status = .unprocessableContent
+        case .unauthenticated:
+            status = .unauthorized
+            headers[.wwwAuthenticate] = "Bearer"
+        case .rejectedCredentials: status = .unauthorized
+        case .forbidden: status = .forbidden
+        case .notFound: status = .notFound
+        case .conflict: status = .conflict
+        case .tooMany: status = .tooManyRequests
+        case .unavailable: status = .serviceUnavailable
+        }
+        if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
+        self.init(status, code: error.code, message: error.message, fields: error.fields, headers: headers)
     }
 
     static func badRequest(_ code: String, _ message: String) -> APIError {
         APIError(.badRequest, code: code, message: message)
     }
 
-    static func tooManyRequests(retryAfter seconds: Int, code: String = "rate_limited", message: String = "Too many requests; try again later.") -> APIError {
-        APIError(.tooManyRequests, code: code, message: message, headers: [.retryAfter: String(max(1, seconds))])
-    }
-
-    static let serviceUnavailable = APIError(.serviceUnavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", headers: [.retryAfter: "5"])
-
-    static let busy = APIError(.serviceUnavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", headers: [.retryAfter: "1"])
-
-    static let warmingUp = APIError(.serviceUnavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", headers: [.retryAfter: "2"])
-
     static let internalError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")
+}
+
+extension DomainError: HTTPResponseError {
+    public var status: HTTPResponse.Status { APIError(self).status }
+    public var headers: HTTPFields { APIError(self).headers }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        APIError(self).response(requestID: nil)
+    }
 }

@@ -64,6 +64,13 @@ struct SessionRepresentation: JSONEncodable {
 
 /// What anyone may see of a person: id, name, image, bio, favourite sports.
 enum PublicUserJSON {
+    /// The people index's card encoder: the public fields, unterminated.
+    static let cardEncoder: @Sendable (User) -> [UInt8] = { user in
+        var json = JSONWriter(capacity: 256)
+        writeFields(user, to: &json)
+        return json.bytes
+    }
+
     /// Opens an object and writes the public fields; the caller adds more and closes it.
     static func writeFields(_ user: User, to json: inout JSONWriter) {
         json.objectStart()

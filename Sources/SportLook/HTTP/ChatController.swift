@@ -22,7 +22,7 @@ struct ChatController {
             else if let seq = cursor?.after ?? after.map(Int64.init) { direction = .after(seq) }
             else if let seq = cursor?.before ?? before.map(Int64.init) { direction = .before(seq) }
             else { direction = .latest }
-            return JSONResponse(try await chat.history(of: id, for: context.userID, direction: direction, limit: limit))
+            return JSONResponse(try await chat.history(of: id, for: context.userID, direction: direction, limit: limit).map(ChatMessageRepresentation.init))
         }
         routes.post("events/:id/messages") { request, context in
             let id = try context.uuid("id", "event")

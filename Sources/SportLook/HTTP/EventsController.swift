@@ -27,9 +27,9 @@ struct EventsController {
             let limit = q.limit(default: 20, max: 100)
             let cursor = q.cursor(EventSearch.DistanceCursor.self)
             try q.throwIfInvalid()
-            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw APIError.invalidParameter("lat", "is required") }
-            let bytes = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-            return JSONResponse(bytes: bytes)
+            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
+            let page = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+            return JSONResponse(bytes: EventJSON.nearby(page))
         }
         routes.get("events/in-box") { request, context in
             var q = QueryReader(request)
@@ -42,9 +42,9 @@ struct EventsController {
             try q.throwIfInvalid()
             guard let minLat, let maxLat, let minLon, let maxLon,
                   let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
-            else { throw APIError.invalidParameter("min_lat", "is required") }
-            let bytes = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-            return JSONResponse(bytes: bytes)
+            else { throw DomainError.invalidParameter("min_lat", "is required") }
+            let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+            return JSONResponse(bytes: EventJSON.nearby(page))
         }
         routes.get("events/:id") { _, context in
             let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
@@ -84,7 +84,10 @@ struct EventsController {
             let limit = q.limit(default: 20, max: 100)
             let cursor = q.cursor(TimeCursor.self)
             try q.throwIfInvalid()
-            return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit))
+            let sports = search.sports
+            return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
+                EventRepresentation(event: $0.event, sport: sports[$0.event.sport], mine: $0.mine)
+            })
         }
     }
 

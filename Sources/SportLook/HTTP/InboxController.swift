@@ -43,7 +43,10 @@ struct InboxController {
             let limit = q.limit(default: 20, max: 100)
             let cursor = q.cursor(TimeCursor.self)
             try q.throwIfInvalid()
-            return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit))
+            let sports = invitations.sports
+            return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
+                InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport]) })
+            })
         }
         routes.post("invitations/:id/accept") { _, context in
             let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: true)
@@ -88,7 +91,7 @@ struct InboxController {
             else if !["ios", "android", "web"].contains(input.platform!) { v.fail("platform", "must be one of ios, android, web") }
             let token = v.text(input.token, "token", 1...4_096, maxBytes: 4_096)
             try v.throwIfInvalid()
-            guard let platform = input.platform, let token else { throw APIError.validation(v.fields) }
+            guard let platform = input.platform, let token else { throw DomainError.validation(v.fields) }
             try await inbox.register(user: context.userID, session: context.identity.tokenID, platform: platform, token: token, at: clock.now())
             var json = JSONWriter()
             json.objectStart()
@@ -100,7 +103,7 @@ struct InboxController {
         routes.delete("me/devices/:token") { _, context in
             guard let token = context.parameters.get("token"), !token.isEmpty,
                   try await inbox.removeDevice(user: context.userID, token: token)
-            else { throw APIError.notFound("device") }
+            else { throw DomainError.notFound("device") }
             return Response(status: .noContent)
         }
     }

@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// Maps every error to the JSON error body: ``APIError`` as it is, Hummingbird's
+/// Maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
+/// through its one table, Hummingbird's
 /// own errors (404, 413…) to their codes, an unreachable database to 503, and
 /// anything else to a 500 that is logged at error level with the request id and
 /// tells the client nothing about internals.
@@ -16,19 +17,21 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response(requestID: nil)
+        } catch let error as DomainError {
+            return APIError(error).response(requestID: nil)
         } catch let error as HTTPError {
             return map(error, request: request, context: context).response(requestID: nil)
         } catch is HashingQueueFull {
-            return APIError.busy.response(requestID: nil)
+            return APIError(DomainError.busy).response(requestID: nil)
         } catch let error as DatabaseUnavailable {
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
-            return APIError.serviceUnavailable.response(requestID: nil)
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch where Database.isConnectivityFailure(error) {
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return APIError.serviceUnavailable.response(requestID: nil)
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch is CancellationError {
             context.logger.warning("request cancelled", metadata: ["path": "\(request.uri.path)"])
-            return APIError.serviceUnavailable.response(requestID: nil)
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch {
             context.logger.error("unhandled error", metadata: [
                 "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))",

@@ -20,11 +20,11 @@ struct PeopleController {
             let limit = q.limit(default: 20, max: 100)
             let cursor = q.cursor(PeopleService.Cursor.self)
             try q.throwIfInvalid()
-            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw APIError.invalidParameter("lat", "is required") }
-            return JSONResponse(bytes: try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, limit: limit, cursor: cursor))
+            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
+            return JSONResponse(bytes: PeopleJSON.nearby(try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, limit: limit, cursor: cursor)))
         }
         routes.get("users/:id") { _, context in
-            JSONResponse(try await people.profile(of: try context.uuid("id", "user"), for: context.userID))
+            JSONResponse(PublicProfileRepresentation(profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports))
         }
         routes.post("users/:id/block") { _, context in
             try await people.block(try context.uuid("id", "user"), by: context.userID)

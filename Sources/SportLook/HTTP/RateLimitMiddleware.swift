@@ -16,22 +16,25 @@ struct RateLimitMiddleware: RouterMiddleware {
     let perCaller: RateLimiter?
     let tokens: TokenAuthenticator
 
-    init(configuration: AppConfiguration, clock: any AppClock, tokens: TokenAuthenticator) {
+    /// - Parameters:
+    ///   - globalPerSecond: Requests a second the whole instance takes (0: no limit).
+    ///   - perCallerPerMinute: Requests a minute one user or address may make (0: no limit).
+    init(globalPerSecond: Int, perCallerPerMinute: Int, clock: any AppClock, tokens: TokenAuthenticator) {
         self.tokens = tokens
-        global = configuration.globalRateLimit > 0 ? RateLimiter(limit: configuration.globalRateLimit, per: 1, clock: SystemClock()) : nil
-        perCaller = configuration.userRateLimit > 0 ? RateLimiter(limit: configuration.userRateLimit, per: 60, clock: clock) : nil
+        global = globalPerSecond > 0 ? RateLimiter(limit: globalPerSecond, per: 1, clock: SystemClock()) : nil
+        perCaller = perCallerPerMinute > 0 ? RateLimiter(limit: perCallerPerMinute, per: 60, clock: clock) : nil
     }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
         if let global, let wait = global.acquire("all") {
-            throw APIError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
+            throw DomainError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
         }
         if let perCaller {
             let known = BearerToken.parse(request.headers).flatMap(tokens.cachedIdentity(for:))
             let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
-            if let wait = perCaller.acquire(key) { throw APIError.tooManyRequests(retryAfter: wait) }
+            if let wait = perCaller.acquire(key) { throw DomainError.tooManyRequests(retryAfter: wait) }
             // Found in the cache: the token is not looked up (nor hashed) a second time.
             if let known {
                 var context = context

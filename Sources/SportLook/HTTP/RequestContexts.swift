@@ -3,16 +3,6 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 
-/// Who is calling: resolved from a valid access token.
-public struct Identity: Sendable, Equatable {
-    /// The user.
-    public var userID: UUID
-    /// The access token used (a session).
-    public var tokenID: UUID
-    /// When the session ends on its own.
-    public var expiresAt: Date
-}
-
 /// The context of every request: the core context, the caller's address, and
 /// the caller's identity once a token has been checked.
 public struct AppRequestContext: RequestContext, WebSocketRequestContext {
@@ -48,7 +38,7 @@ public struct AuthenticatedContext: ChildRequestContext {
     public let remoteAddress: String?
 
     public init(context: AppRequestContext) throws {
-        guard let identity = context.identity else { throw APIError.unauthorized }
+        guard let identity = context.identity else { throw DomainError.unauthorized }
         self.coreContext = context.coreContext
         self.identity = identity
         self.remoteAddress = context.remoteAddress

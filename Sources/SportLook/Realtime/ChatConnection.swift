@@ -119,7 +119,7 @@ actor ChatConnection {
             await recordPresence(event, present: true)
             send(ephemeral: Frames.simple("subscribed", event: event, numbers: [("last_seq", Int(latest))]))
             pump(event)
-        } catch let error as APIError {
+        } catch let error as DomainError {
             send(ephemeral: Frames.error(error.code, error.message, event: event))
         } catch {
             logger.warning("subscribe failed", metadata: ["event": "\(event)", "error": "\(error)"])
@@ -209,7 +209,7 @@ actor ChatConnection {
             json.field("created", sent.created)
             json.objectEnd()
             send(ephemeral: String(decoding: json.bytes, as: UTF8.self))
-        } catch let error as APIError {
+        } catch let error as DomainError {
             send(ephemeral: Frames.error(error.code, error.message, event: event, clientID: clientID))
         } catch {
             logger.warning("chat message not stored", metadata: ["event": "\(event)", "error": "\(error)"])
@@ -241,7 +241,7 @@ actor ChatConnection {
             // A marker that does not move forward is neither written nor announced.
             guard try await chat.markRead(event, user: userID, seq: seq) else { return }
             try await bus.broadcast([.read(event: event, user: userID, seq: seq)])
-        } catch let error as APIError {
+        } catch let error as DomainError {
             send(ephemeral: Frames.error(error.code, error.message, event: event))
         } catch {
             logger.warning("read marker failed", metadata: ["event": "\(event)", "error": "\(error)"])

@@ -130,8 +130,8 @@ struct WebSocketEndpoint {
     /// The plain HTTP answer to `GET /v1/ws` when no upgrade happened.
     func addFallbackRoute(to routes: RouteRegistrar<AppRequestContext>) {
         routes.get("ws") { request, _ -> Response in
-            guard originAllowed(request) else { throw APIError.forbidden("This origin may not open sockets.") }
-            guard try await identity(request) != nil else { throw APIError.unauthorized }
+            guard originAllowed(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
+            guard try await identity(request) != nil else { throw DomainError.unauthorized }
             throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
         }
     }

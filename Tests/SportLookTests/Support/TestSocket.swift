@@ -1,3 +1,4 @@
+import NIOWebSocket
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient

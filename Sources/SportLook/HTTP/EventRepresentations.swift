@@ -1,54 +1,4 @@
 import Foundation
-import GeoGrid
-
-/// A sport event, as stored.
-///
-/// `capacity` counts the places for participants; the organiser attends on top
-/// of it, and `goingCount` counts the participants going (not the organiser).
-public struct Event: Sendable, Hashable {
-    public var id: UUID
-    public var organiserID: UUID
-    public var organiserName: String
-    public var sport: String
-    public var title: String
-    public var description: String
-    public var address: String?
-    public var imageURL: String?
-    public var location: Coordinate
-    public var startsAt: Date
-    public var endsAt: Date
-    public var capacity: Int?
-    public var status: EventStatus
-    public var goingCount: Int
-    public var waitlistCount: Int
-    public var lastMessageSeq: Int64
-    public var version: Int64
-    public var createdAt: Date
-    public var updatedAt: Date
-
-    /// Whether people can still join: active and not over.
-    func isOpen(at now: Date) -> Bool { status == .active && endsAt > now }
-
-    /// Free places, or `nil` without a limit.
-    var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount) } }
-}
-
-/// Whether an event takes place.
-public enum EventStatus: String, Sendable, Hashable {
-    case active, cancelled
-}
-
-/// Someone's place at an event.
-public enum AttendanceStatus: String, Sendable, Hashable {
-    case going, waitlisted
-}
-
-/// The caller's relation to an event, shown as `my_status`.
-struct MyAttendance: Sendable, Hashable {
-    var status: AttendanceStatus
-    var position: Int?
-    var isOrganiser: Bool
-}
 
 /// Writes events as JSON.
 ///
@@ -56,6 +6,11 @@ struct MyAttendance: Sendable, Hashable {
 /// shared ``writeBody(_:sport:to:)`` (every field but the closing brace) and the
 /// per-caller tail (`my_status`, `distance_m`).
 enum EventJSON {
+    /// The event index's card encoder: ``body(_:sports:)`` with this catalogue.
+    static func cardEncoder(sports: SportCatalog) -> @Sendable (Event) -> [UInt8] {
+        { body($0, sports: sports) }
+    }
+
     /// `{"id":…,…,"created_at":…` — an unterminated object.
     static func body(_ event: Event, sports: SportCatalog) -> [UInt8] {
         var json = JSONWriter(capacity: 512 + event.description.utf8.count)
@@ -96,6 +51,22 @@ enum EventJSON {
         json.field("updated_at", event.updatedAt)
     }
 
+    /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
+    static func nearby(_ page: EventSearch.NearbyPage) -> [UInt8] {
+        var json = JSONWriter(capacity: page.items.reduce(64) { $0 + $1.card.count + 64 })
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for item in page.items {
+            json.raw(item.card)
+            writeTail(item.mine, distance: item.distance, to: &json)
+        }
+        json.arrayEnd()
+        json.field("next_cursor", page.nextCursor)
+        json.objectEnd()
+        return json.bytes
+    }
+
     /// Appends the caller's status (and distance), then closes the object.
     static func writeTail(_ mine: MyAttendance?, distance: Double?, to json: inout JSONWriter) {
         json.field("my_status", mine?.status.rawValue)
@@ -116,5 +87,19 @@ struct EventRepresentation: JSONEncodable {
     func encode(to json: inout JSONWriter) {
         EventJSON.writeBody(event, sport: sport, to: &json)
         EventJSON.writeTail(mine, distance: distance, to: &json)
+    }
+}
+
+/// `{id, name, image_url, status, position, is_organiser}`.
+extension EventSearch.Attendee: JSONEncodable {
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", id)
+        json.field("name", name)
+        json.field("image_url", imageURL)
+        json.field("status", status.rawValue)
+        json.field("position", position)
+        json.field("is_organiser", isOrganiser)
+        json.objectEnd()
     }
 }

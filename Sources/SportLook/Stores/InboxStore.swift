@@ -13,11 +13,6 @@ struct InboxStore: Sendable {
         var readAt: Date?
     }
 
-    struct Device: Sendable, Hashable {
-        var token: String
-        var platform: String
-    }
-
     /// Writes jobs' notifications to the inbox, each exactly once whatever the
     /// retries; a collapsing one replaces the recipient's unread one with the same
     /// key. Those that do not collapse (most) take one statement for the batch.
@@ -95,7 +90,7 @@ struct InboxStore: Sendable {
             let unread: SQLQueryString = unreadOnly ? "AND read_at IS NULL" : ""
             let rows = try await sql.raw("""
                 SELECT id, kind, data, created_at, read_at FROM notifications
-                WHERE user_id = \(bind: user) \(unread) \(EventSearch.keyset(time: "created_at", id: "id", after: cursor, descending: true))
+                WHERE user_id = \(bind: user) \(unread) \(Keyset.after(time: "created_at", id: "id", after: cursor, descending: true))
                 ORDER BY created_at DESC, id DESC LIMIT \(bind: limit + 1)
                 """).all()
             return (try rows.prefix(limit).map(Self.decode), rows.count > limit)
@@ -144,17 +139,17 @@ struct InboxStore: Sendable {
 
     /// The devices of each user that may receive pushes at `now`: registered by a
     /// session still live (or before sessions owned registrations).
-    func devices(of users: [UUID], at now: Date) async throws -> [UUID: [Device]] {
+    func devices(of users: [UUID], at now: Date) async throws -> [UUID: [PushDevice]] {
         guard !users.isEmpty else { return [:] }
         return try await database.read { sql in
-            var out: [UUID: [Device]] = [:]
+            var out: [UUID: [PushDevice]] = [:]
             for row in try await sql.raw("""
                 SELECT d.user_id, d.token, d.platform FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
                 WHERE d.user_id IN \(BindList(values: Array(Set(users))))
                   AND (d.session_id IS NULL OR (t.revoked_at IS NULL AND t.expires_at > \(bind: now)))
                 ORDER BY d.created_at, d.token
                 """).all() {
-                out[try row.value("user_id"), default: []].append(Device(token: try row.value("token"), platform: try row.value("platform")))
+                out[try row.value("user_id"), default: []].append(PushDevice(token: try row.value("token"), platform: try row.value("platform")))
             }
             return out
         }

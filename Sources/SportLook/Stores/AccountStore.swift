@@ -110,7 +110,7 @@ struct AccountStore: Sendable {
         }
         if let discoverable = changes.discoverable { assignments.append("discoverable = \(bind: discoverable)") }
         guard try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first() != nil else {
-            throw APIError.notFound("user")
+            throw DomainError.notFound("user")
         }
         if let sports = changes.sports {
             try await sql.raw("DELETE FROM user_sports WHERE user_id = \(bind: id)").run()

@@ -1,11 +1,10 @@
 import Foundation
-import SQLKit
 
 /// Queues the notifications a change causes, in the change's own transaction.
 struct Notifier: Sendable {
     let jobs: JobStore
 
-    func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         for user in users {
             let message = NotificationMessage(
                 to: user, .waitlistPromoted, title: "You're in: \(event.title)", body: "A place opened up: you are now going.",
@@ -16,7 +15,7 @@ struct Notifier: Sendable {
         }
     }
 
-    func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         for user in recipients {
             let message = NotificationMessage(
                 to: user, .eventUpdated, title: "\(event.title) has changed", body: "New \(changed.contains("location") ? "place" : "time"): check the details.",
@@ -28,7 +27,7 @@ struct Notifier: Sendable {
         }
     }
 
-    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         for user in recipients {
             let message = NotificationMessage(
                 to: user, .eventCancelled, title: "\(event.title) is cancelled", body: "The organiser cancelled it.",
@@ -39,7 +38,7 @@ struct Notifier: Sendable {
         }
     }
 
-    func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         let messages = invitations.map { invitation in
             (NotificationMessage(
                 to: invitation.invitee.id, .invitation, title: "Invitation: \(event.title)", body: "\(invitation.inviter.name) invites you to \(event.title).",
@@ -51,7 +50,7 @@ struct Notifier: Sendable {
         effects.jobs = true
     }
 
-    func invitationAccepted(id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func invitationAccepted(id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         let message = NotificationMessage(
             to: inviter, .invitationAccepted, title: "\(invitee.name) is coming", body: "\(invitee.name) accepted your invitation to \(event.title).",
             data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
@@ -62,7 +61,7 @@ struct Notifier: Sendable {
     }
 
     /// One collapsed notification per person and event while they have not read it.
-    func chatMessage(event: Event, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], at now: Date, on sql: any SQLDatabase, effects: inout Effects) async throws {
+    func chatMessage(event: Event, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
         for user in recipients {
             let message = NotificationMessage(
                 to: user, .chatMessage, title: event.title, body: "\(sender.name): \(preview.prefix(120))",

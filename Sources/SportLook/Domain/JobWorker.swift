@@ -64,10 +64,22 @@ final class JobWorker: Service, Sendable {
     private let clock: any AppClock
     private let queueClock: any AppClock
     private let logger: Logger
-    private let configuration: AppConfiguration
+    private let settings: Settings
     private let wakeup = Wakeup()
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, clock: any AppClock, logger: Logger, configuration: AppConfiguration) {
+    /// How the queue is worked.
+    struct Settings: Sendable {
+        /// Seconds between looks at the queue when nothing wakes the worker.
+        var pollInterval: TimeInterval
+        /// Seconds a claimed job is this worker's before another may take it.
+        var lease: TimeInterval
+        /// Attempts before a job is dead.
+        var maxAttempts: Int
+        /// Seconds before the first retry; each next one waits twice as long (at most 10 minutes).
+        var retryBase: TimeInterval
+    }
+
+    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
@@ -77,7 +89,7 @@ final class JobWorker: Service, Sendable {
         self.clock = clock
         self.queueClock = jobs.clock
         self.logger = logger
-        self.configuration = configuration
+        self.settings = settings
     }
 
     func run() async throws {
@@ -92,7 +104,7 @@ final class JobWorker: Service, Sendable {
                 do {
                     let worked = try await runOnce()
                     failures = 0
-                    if !worked { await wakeup.wait(timeout: .milliseconds(Int64(configuration.jobPollInterval * 1000))) }
+                    if !worked { await wakeup.wait(timeout: .milliseconds(Int64(settings.pollInterval * 1000))) }
                 } catch {
                     failures += 1
                     logger.warning("job worker cannot reach the database", metadata: ["worker": "\(name)", "error": "\(String(describing: error).prefix(200))"])
@@ -108,7 +120,7 @@ final class JobWorker: Service, Sendable {
     @discardableResult
     func runOnce(limit: Int = 64) async throws -> Bool {
         let now = queueClock.now()
-        let claimed = try await jobs.claim(limit: limit, worker: name, now: now, leaseUntil: now.addingTimeInterval(configuration.jobLease))
+        let claimed = try await jobs.claim(limit: limit, worker: name, now: now, leaseUntil: now.addingTimeInterval(settings.lease))
         guard !claimed.isEmpty else { return false }
         try await deliver(claimed)
         return true
@@ -191,14 +203,14 @@ final class JobWorker: Service, Sendable {
     }
 
     private func retry(_ job: JobStore.Claimed, reason: String, after: TimeInterval?, at now: Date) async throws {
-        guard job.attempts < configuration.jobMaxAttempts else {
+        guard job.attempts < settings.maxAttempts else {
             try await jobs.fail(job.id, worker: name, error: reason, retryAt: nil, at: now)
             Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
             logger.warning("job dead after \(job.attempts) attempts", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
             return
         }
         // Exponential backoff with jitter: base × 2^(attempt − 1), scaled by 0.5…1, at most 10 minutes.
-        let backoff = min(600, configuration.jobRetryBase * pow(2, Double(job.attempts - 1))) * Double.random(in: 0.5...1)
+        let backoff = min(600, settings.retryBase * pow(2, Double(job.attempts - 1))) * Double.random(in: 0.5...1)
         try await jobs.fail(job.id, worker: name, error: reason, retryAt: now.addingTimeInterval(max(backoff, after ?? 0)), at: now)
         Counter(label: "sportlook_jobs_retried_total", dimensions: [("kind", job.kind)]).increment()
     }

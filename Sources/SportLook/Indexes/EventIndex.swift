@@ -79,12 +79,16 @@ final class EventIndex: Sendable {
     let grid: GeoGrid
     private let state = Mutex(State())
     private let sports: SportCatalog
+    /// An event's card: the bytes a page copies for it (the HTTP layer's encoding;
+    /// opaque here).
+    let encodeCard: @Sendable (Event) -> [UInt8]
     private let warm = Atomic<Bool>(false)
     private let cardsComplete = Atomic<Bool>(false)
 
-    init(cellSize: Double, sports: SportCatalog) {
+    init(cellSize: Double, sports: SportCatalog, encodeCard: @escaping @Sendable (Event) -> [UInt8]) {
         self.grid = GeoGrid(cellSize: cellSize)
         self.sports = sports
+        self.encodeCard = encodeCard
     }
 
     var isWarm: Bool { warm.load(ordering: .acquiring) }
@@ -204,12 +208,12 @@ final class EventIndex: Sendable {
     /// Encodes the card of every live event that has none yet (after ``warm(from:now:logger:)``, in the background).
     func fillCards(from database: Database, now: Date, logger: Logger) async throws {
         let started = ContinuousClock.now
-        let sports = self.sports
+        let encodeCard = self.encodeCard
         try await Self.livePages(
             of: database, now: now, columns: EventStore.columns, from: EventStore.from, size: 2_000,
             decode: { row in
                 let event = try EventStore.decode(row)
-                return (event, event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil)
+                return (event, event.isOpen(at: now) ? encodeCard(event) : nil)
             },
             key: { ($0.0.endsAt, $0.0.id) }
         ) { page in remember(page, now: now) }
@@ -224,7 +228,7 @@ final class EventIndex: Sendable {
     func apply(_ event: Event, now: Date) {
         // Most re-reads bring nothing new: encode only a newer row.
         guard state.withLock({ s in s.backlog != nil || isNewer(event, than: s) }) else { return }
-        let json = event.isOpen(at: now) ? EventJSON.body(event, sports: sports) : nil
+        let json = event.isOpen(at: now) ? encodeCard(event) : nil
         state.withLock { s in
             if s.backlog != nil {
                 s.backlog?.append((event, now))

@@ -48,7 +48,7 @@ struct PushGateway: Sendable {
         return "t=\(t),v1=\(mac.hexString)"
     }
 
-    static func body(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) -> [UInt8] {
+    static func body(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [PushDevice]) -> [UInt8] {
         var json = JSONWriter()
         json.objectStart()
         json.field("id", jobID)
@@ -75,7 +75,7 @@ struct PushGateway: Sendable {
         return json.bytes
     }
 
-    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [InboxStore.Device]) async -> Outcome {
+    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [PushDevice]) async -> Outcome {
         let body = Self.body(jobID: jobID, notificationID: notificationID, message: message, devices: devices)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST

@@ -36,6 +36,14 @@ struct ChatStore: Sendable {
         try await database.read { sql in try await isMember(event: event, user: user, on: sql) }
     }
 
+    /// Whether the event exists, and whether the user takes part in it, in one read.
+    func membership(event: UUID, user: UUID) async throws -> (exists: Bool, member: Bool) {
+        try await database.read { sql in
+            let exists = try await sql.raw("SELECT id FROM events WHERE id = \(bind: event)").first() != nil
+            return (exists, exists ? try await isMember(event: event, user: user, on: sql) : false)
+        }
+    }
+
     func existing(event: UUID, sender: UUID, clientID: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
         try await sql.raw("""
             SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
@@ -46,7 +54,7 @@ struct ChatStore: Sendable {
     /// Takes the event's next `seq` (the row update serialises concurrent senders) and stores the message.
     func insert(event: UUID, sender: UserSummary, clientID: String, body: String, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         guard let row = try await sql.raw("UPDATE events SET last_message_seq = last_message_seq + 1 WHERE id = \(bind: event) RETURNING last_message_seq").first() else {
-            throw APIError.notFound("event")
+            throw DomainError.notFound("event")
         }
         let message = ChatMessage(id: UUID(), eventID: event, seq: try row.value("last_message_seq"), sender: sender, clientID: clientID, body: body, createdAt: now)
         try await sql.raw("""

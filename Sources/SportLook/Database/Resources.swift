@@ -20,7 +20,7 @@ public struct Resources: Sendable {
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
         candidates += ancestors(of: executable.deletingLastPathComponent())
         candidates += ancestors(of: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        // …/Sources/SportLook/Persistence/Resources.swift → the checkout.
+        // …/Sources/SportLook/Database/Resources.swift → the checkout.
         let source = URL(fileURLWithPath: #filePath)
         candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
         for candidate in candidates {

@@ -9,6 +9,11 @@ import SQLiteKit
 import ServiceLifecycle
 import Synchronization
 
+/// A connection inside a transaction or a read, as the domain hands it from
+/// ``Database`` to the stores: only files that import SQLKit (Stores, Database)
+/// can run SQL on it.
+typealias DatabaseSession = any SQLDatabase
+
 /// The database engine behind a ``Database``.
 public enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConvertible {
     /// SQLite, the embedded default.

@@ -25,19 +25,21 @@ final class UserIndex: Sendable {
     let grid: GeoGrid
     private let state = Mutex(State())
     private let sports: SportCatalog
+    /// A person's card: the bytes a page copies for them (the HTTP layer's
+    /// encoding; opaque here).
+    let encodeCard: @Sendable (User) -> [UInt8]
     private let warm = Atomic<Bool>(false)
 
-    init(cellSize: Double, sports: SportCatalog) {
+    init(cellSize: Double, sports: SportCatalog, encodeCard: @escaping @Sendable (User) -> [UInt8]) {
         self.grid = GeoGrid(cellSize: cellSize)
         self.sports = sports
+        self.encodeCard = encodeCard
     }
 
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
-    static func card(_ user: User, mask: UInt64) -> Card {
-        var json = JSONWriter(capacity: 256)
-        PublicUserJSON.writeFields(user, to: &json)
-        return Card(version: user.version, mask: mask, json: json.bytes)
+    func card(_ user: User, mask: UInt64) -> Card {
+        Card(version: user.version, mask: mask, json: encodeCard(user))
     }
 
     /// Loads every discoverable person with a location (at start-up).
@@ -66,7 +68,7 @@ final class UserIndex: Sendable {
                 guard let location = user.location else { continue }
                 let mask = sports.mask(of: user.sports)
                 entries.append(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
-                cards[user.id] = Self.card(user, mask: mask)
+                cards[user.id] = card(user, mask: mask)
             }
             guard page.count == 5000, let last = page.last else { break }
             after = last.id
@@ -93,7 +95,7 @@ final class UserIndex: Sendable {
             if let removed = s.removed[user.id], removed >= user.version { return }
             if user.discoverable, let location = user.location {
                 let mask = sports.mask(of: user.sports)
-                s.cards[user.id] = Self.card(user, mask: mask)
+                s.cards[user.id] = card(user, mask: mask)
                 s.removed[user.id] = nil
                 grid.upsert(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
             } else {

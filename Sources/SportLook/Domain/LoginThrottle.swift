@@ -85,7 +85,7 @@ struct LoginThrottle: Sendable {
         return wait
     }
 
-    private func refusal(wait: TimeInterval) -> APIError {
+    private func refusal(wait: TimeInterval) -> DomainError {
         .tooManyRequests(retryAfter: max(1, Int(wait.rounded(.up))), code: code, message: message)
     }
 

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Where the database is: a SQLite file, an in-memory SQLite database, or a PostgreSQL server.
+public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite database file.
+    case sqliteFile(String)
+    /// A private in-memory SQLite database (gone when the process ends).
+    case sqliteMemory
+    /// A PostgreSQL database.
+    case postgres(PostgresAddress)
+
+    /// Parses `sqlite:PATH`, `sqlite::memory:` or `postgres://user:pass@host:port/db`.
+    /// - Parameter url: The value of `DATABASE_URL`.
+    /// - Throws: ``ConfigurationError`` for anything else.
+    public init(parsing url: String) throws {
+        if url == "sqlite::memory:" {
+            self = .sqliteMemory
+        } else if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite") }
+            self = .sqliteFile(path)
+        } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
+                  let user = components.user, !user.isEmpty
+            else {
+                throw ConfigurationError(setting: "DATABASE_URL", message: "expected postgres://user:password@host:port/database")
+            }
+            let database = String(components.path.drop(while: { $0 == "/" }))
+            guard !database.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "names no database (…/database)") }
+            self = .postgres(PostgresAddress(
+                host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
+                password: components.password?.removingPercentEncoding, database: database
+            ))
+        } else {
+            throw ConfigurationError(setting: "DATABASE_URL", message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
+        }
+    }
+
+    /// Whether this is PostgreSQL.
+    public var isPostgres: Bool { if case .postgres = self { true } else { false } }
+
+    /// The URL, with any password hidden.
+    public var description: String {
+        switch self {
+        case .sqliteFile(let path): "sqlite:\(path)"
+        case .sqliteMemory: "sqlite::memory:"
+        case .postgres(let a): "postgres://\(a.user)@\(a.host):\(a.port)/\(a.database)"
+        }
+    }
+}
+
+/// How to reach a PostgreSQL database.
+public struct PostgresAddress: Sendable, Equatable {
+    /// Host name or address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Role to log in as.
+    public var user: String
+    /// Password, if any.
+    public var password: String?
+    /// Database name.
+    public var database: String
+
+    /// Creates an address.
+    public init(host: String, port: Int, user: String, password: String?, database: String) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database
+    }
+
+    /// The `postgres://` URL.
+    public var url: String {
+        let secret = password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
+        return "postgres://\(user)\(secret)@\(host):\(port)/\(database)"
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
+enum PeopleJSON {
+    static func nearby(_ page: PeopleService.NearbyPage) -> [UInt8] {
+        var json = JSONWriter(capacity: page.items.reduce(64) { $0 + $1.card.count + 96 })
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for person in page.items {
+            json.raw(person.card)
+            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
+            json.field("distance_km", max(0.5, (person.distance / 500).rounded() / 2))
+            json.key("shared_sports")
+            json.arrayStart()
+            for slug in person.sharedSports { json.value(slug) }
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.field("next_cursor", page.nextCursor)
+        json.objectEnd()
+        return json.bytes
+    }
+}
+
+/// Someone's public profile with the upcoming events the caller may see.
+struct PublicProfileRepresentation: JSONEncodable {
+    var profile: PeopleService.PublicProfile
+    var sports: SportCatalog
+
+    func encode(to json: inout JSONWriter) {
+        PublicUserJSON.writeFields(profile.user, to: &json)
+        json.key("upcoming_events")
+        json.arrayStart()
+        for event in profile.events { EventRepresentation(event: event, sport: sports[event.sport]).encode(to: &json) }
+        json.arrayEnd()
+        json.objectEnd()
+    }
+}
+
+struct ReportRepresentation: JSONEncodable {
+    var report: SafetyStore.Report
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", report.id)
+        json.field("target_type", report.targetType)
+        json.field("target_id", report.targetID)
+        json.field("reason", report.reason)
+        json.field("details", report.details)
+        json.field("status", report.status)
+        json.field("created_at", report.createdAt)
+        json.objectEnd()
+    }
+}

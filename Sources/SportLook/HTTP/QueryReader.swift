@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Reads and checks query parameters, collecting problems into one 422.
+struct QueryReader {
+    let request: Request
+    var validator = Validator()
+
+    init(_ request: Request) { self.request = request }
+
+    func raw(_ name: String) -> String? { request.uri.queryParameters.get(name) }
+
+    mutating func double(_ name: String, in range: ClosedRange<Double>, required: Bool = false) -> Double? {
+        guard let text = raw(name) else {
+            if required { validator.fail(name, "is required") }
+            return nil
+        }
+        guard text.count <= 32, let value = Double(text), value.isFinite, range.contains(value) else {
+            validator.fail(name, "must be a number between \(range.lowerBound) and \(range.upperBound)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
+        guard let text = raw(name) else { return nil }
+        guard text.count <= 12, let value = Int(text), range.contains(value) else {
+            validator.fail(name, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func limit(default value: Int, max: Int) -> Int { int("limit", in: 1...max) ?? value }
+
+    mutating func date(_ name: String) -> Date? {
+        guard let text = raw(name) else { return nil }
+        guard let date = RFC3339.parse(text) else {
+            validator.fail(name, "must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z")
+            return nil
+        }
+        return date
+    }
+
+    mutating func oneOf(_ name: String, _ allowed: [String]) -> String? {
+        guard let text = raw(name) else { return nil }
+        guard allowed.contains(text) else {
+            validator.fail(name, "must be one of \(allowed.joined(separator: ", "))")
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ name: String) -> Bool? {
+        guard let text = raw(name) else { return nil }
+        switch text {
+        case "true", "1": return true
+        case "false", "0": return false
+        default:
+            validator.fail(name, "must be true or false")
+            return nil
+        }
+    }
+
+    mutating func cursor<C: CursorCodable>(_ type: C.Type) -> C? {
+        guard let text = raw("cursor") else { return nil }
+        guard let cursor = C(cursor: text) else {
+            validator.fail("cursor", "is not a cursor this list gave out")
+            return nil
+        }
+        return cursor
+    }
+
+    func throwIfInvalid() throws { try validator.throwIfInvalid() }
+}

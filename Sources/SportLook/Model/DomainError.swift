@@ -1,0 +1,80 @@
+import Foundation
+
+/// A refusal in the service's own terms: what kind of refusal, a stable code a
+/// client can act on, a sentence for people, and per-field problems. Every layer
+/// below HTTP throws these; HTTP turns each kind into a status and headers in one
+/// table (`APIError.init(_:)`), the socket endpoint into an error frame.
+public struct DomainError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The input breaks a rule (422).
+        case invalid
+        /// No valid session (401, with a bearer challenge).
+        case unauthenticated
+        /// The email or the password is wrong (401, no challenge: a token would not help).
+        case rejectedCredentials
+        /// Not this caller's to do (403).
+        case forbidden
+        /// No such thing, or not visible to this caller (404).
+        case notFound
+        /// The state does not allow it (409).
+        case conflict
+        /// Too many, too fast (429).
+        case tooMany
+        /// Cannot be done right now (503).
+        case unavailable
+    }
+
+    public var kind: Kind
+    /// A stable, machine-readable code (`email_taken`, `validation_failed`…).
+    public var code: String
+    /// A sentence for people.
+    public var message: String
+    /// Per-field messages (keys are the request's field names).
+    public var fields: [String: String]?
+    /// Seconds after which trying again may succeed.
+    public var retryAfter: Int?
+
+    public init(_ kind: Kind, code: String, message: String, fields: [String: String]? = nil, retryAfter: Int? = nil) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.fields = fields
+        self.retryAfter = retryAfter
+    }
+}
+
+extension DomainError {
+    static func notFound(_ what: String = "resource") -> DomainError {
+        DomainError(.notFound, code: "not_found", message: "No such \(what).")
+    }
+
+    static let unauthorized = DomainError(.unauthenticated, code: "unauthorized", message: "A valid access token is required.")
+
+    static let invalidCredentials = DomainError(.rejectedCredentials, code: "invalid_credentials", message: "The email or the password is wrong.")
+
+    static func forbidden(_ message: String) -> DomainError {
+        DomainError(.forbidden, code: "forbidden", message: message)
+    }
+
+    static func conflict(_ code: String, _ message: String) -> DomainError {
+        DomainError(.conflict, code: code, message: message)
+    }
+
+    static func validation(_ fields: [String: String]) -> DomainError {
+        DomainError(.invalid, code: "validation_failed", message: "Some fields are not valid.", fields: fields)
+    }
+
+    static func invalidParameter(_ name: String, _ message: String) -> DomainError {
+        DomainError(.invalid, code: "validation_failed", message: "Some parameters are not valid.", fields: [name: message])
+    }
+
+    static func tooManyRequests(retryAfter seconds: Int, code: String = "rate_limited", message: String = "Too many requests; try again later.") -> DomainError {
+        DomainError(.tooMany, code: code, message: message, retryAfter: max(1, seconds))
+    }
+
+    static let serviceUnavailable = DomainError(.unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
+
+    static let busy = DomainError(.unavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", retryAfter: 1)
+
+    static let warmingUp = DomainError(.unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GeoGrid
+
+/// A sport event, as stored.
+///
+/// `capacity` counts the places for participants; the organiser attends on top
+/// of it, and `goingCount` counts the participants going (not the organiser).
+public struct Event: Sendable, Hashable {
+    public var id: UUID
+    public var organiserID: UUID
+    public var organiserName: String
+    public var sport: String
+    public var title: String
+    public var description: String
+    public var address: String?
+    public var imageURL: String?
+    public var location: Coordinate
+    public var startsAt: Date
+    public var endsAt: Date
+    public var capacity: Int?
+    public var status: EventStatus
+    public var goingCount: Int
+    public var waitlistCount: Int
+    public var lastMessageSeq: Int64
+    public var version: Int64
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// Whether people can still join: active and not over.
+    func isOpen(at now: Date) -> Bool { status == .active && endsAt > now }
+
+    /// Free places, or `nil` without a limit.
+    var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount) } }
+}
+
+/// Whether an event takes place.
+public enum EventStatus: String, Sendable, Hashable {
+    case active, cancelled
+}
+
+/// Someone's place at an event.
+public enum AttendanceStatus: String, Sendable, Hashable {
+    case going, waitlisted
+}
+
+/// The caller's relation to an event, shown as `my_status`.
+struct MyAttendance: Sendable, Hashable {
+    var status: AttendanceStatus
+    var position: Int?
+    var isOrganiser: Bool
+}

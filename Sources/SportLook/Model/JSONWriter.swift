@@ -1,0 +1,76 @@
+import Foundation
+
+/// A value that writes itself as JSON.
+protocol JSONEncodable: Sendable {
+    func encode(to json: inout JSONWriter)
+}
+
+/// Writes JSON straight into bytes, for bodies on hot paths (event cards,
+/// error bodies) where `JSONEncoder` costs more than everything else together.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the next value in the current container needs a comma first.
+    private var needsComma = false
+
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    mutating func objectStart() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func arrayStart() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes `"name":`; the value written next needs no comma.
+    mutating func key(_ name: String) {
+        separate()
+        appendString(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func value(_ string: String) { separate(); appendString(string) }
+    mutating func value(_ int: Int) { separate(); bytes.append(contentsOf: String(int).utf8) }
+    mutating func value(_ bool: Bool) { separate(); bytes.append(contentsOf: (bool ? "true" : "false").utf8) }
+    mutating func value(_ double: Double) {
+        separate()
+        bytes.append(contentsOf: (double.isFinite ? double.description : "null").utf8)
+    }
+    mutating func value(_ date: Date) { separate(); appendString(RFC3339.format(date)) }
+    mutating func value(_ uuid: UUID) { separate(); appendString(uuid.uuidString.lowercased()) }
+    mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Splices already-encoded JSON in as the next value.
+    mutating func raw(_ json: some Collection<UInt8>) { separate(); bytes.append(contentsOf: json) }
+
+    mutating func field(_ name: String, _ v: String) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: Int) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: Bool) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: Double) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: Date) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: UUID) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: String?) { key(name); if let v { value(v) } else { null() } }
+    mutating func field(_ name: String, _ v: Int?) { key(name); if let v { value(v) } else { null() } }
+    mutating func field(_ name: String, _ v: Date?) { key(name); if let v { value(v) } else { null() } }
+
+    private mutating func appendString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

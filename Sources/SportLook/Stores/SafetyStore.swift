@@ -1,0 +1,114 @@
+import Foundation
+import SQLKit
+
+/// Blocks and reports.
+struct SafetyStore: Sendable {
+    let database: Database
+
+    struct Blocked: Sendable {
+        var id: UUID
+        var name: String
+        var at: Date
+    }
+
+    struct Report: Sendable {
+        var id: UUID
+        var reporterID: UUID
+        var targetType: String
+        var targetID: UUID
+        var reason: String
+        var details: String?
+        var status: String
+        var createdAt: Date
+    }
+
+    /// Everyone the user blocked or was blocked by.
+    func blockedEitherWay(_ user: UUID) async throws -> Set<UUID> {
+        try await database.read { sql in
+            var out = Set<UUID>()
+            for row in try await sql.raw("SELECT blocked_id AS other FROM blocks WHERE blocker_id = \(bind: user) UNION SELECT blocker_id AS other FROM blocks WHERE blocked_id = \(bind: user)").all() {
+                out.insert(try row.value("other"))
+            }
+            return out
+        }
+    }
+
+    func blocks(of user: UUID, cursor: TimeCursor?, limit: Int) async throws -> (items: [Blocked], more: Bool) {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT b.blocked_id, b.created_at, u.name FROM blocks b JOIN users u ON u.id = b.blocked_id
+                WHERE b.blocker_id = \(bind: user) \(Keyset.after(time: "b.created_at", id: "b.blocked_id", after: cursor, descending: true))
+                ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT \(bind: limit + 1)
+                """).all()
+            let items = try rows.prefix(limit).map { Blocked(id: try $0.value("blocked_id"), name: try $0.value("name"), at: try $0.value("created_at")) }
+            return (items, rows.count > limit)
+        }
+    }
+
+    static let reportColumns = "id, reporter_id, target_type, target_id, reason, details, status, created_at"
+
+    static func decodeReport(_ row: any SQLRow) throws -> Report {
+        Report(id: try row.value("id"), reporterID: try row.value("reporter_id"), targetType: try row.value("target_type"),
+               targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.optional("details"),
+               status: try row.value("status"), createdAt: try row.value("created_at"))
+    }
+
+    func openReports(limit: Int) async throws -> [Report] {
+        try await database.read { sql in
+            try await sql.raw("SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE status = 'open' ORDER BY created_at, id LIMIT \(bind: limit)").all().map(Self.decodeReport)
+        }
+    }
+
+    /// Records that `user` blocks `target`, and lets pending invitations between
+    /// the two lapse; `false` when no such user exists.
+    func block(_ target: UUID, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { return false }
+        try await sql.raw("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING").run()
+        try await sql.raw("""
+            UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
+            WHERE status = 'pending' AND ((inviter_id = \(bind: user) AND invitee_id = \(bind: target)) OR (inviter_id = \(bind: target) AND invitee_id = \(bind: user)))
+            """).run()
+        return true
+    }
+
+    /// Ends the block; invitations it kept hidden lapse with it (never shown,
+    /// never to be). `false` when no such user exists.
+    func unblock(_ target: UUID, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { return false }
+        try await sql.raw("DELETE FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id = \(bind: target)").run()
+        try await sql.raw("""
+            UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
+            WHERE hidden = \(bind: true) AND status = 'pending' AND inviter_id = \(bind: target) AND invitee_id = \(bind: user)
+            """).run()
+        return true
+    }
+
+    /// A report as filed.
+    struct NewReport: Sendable {
+        var targetType: String
+        var targetID: UUID
+        var reason: String
+        var details: String?
+    }
+
+    /// Files a report; the same reporter on the same target gets the first report
+    /// back (`created` false). `nil` when the target does not exist.
+    func file(_ report: NewReport, by user: UUID, at now: Date) async throws -> (report: Report, created: Bool)? {
+        let table = ["user": "users", "event": "events", "message": "chat_messages"][report.targetType] ?? "users"
+        return try await database.transaction { sql in
+            guard try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: report.targetID)").first() != nil else { return nil }
+            if let row = try await sql.raw("""
+                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at)
+                VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now))
+                ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
+                RETURNING \(unsafeRaw: Self.reportColumns)
+                """).first() {
+                return (try Self.decodeReport(row), true)
+            }
+            guard let existing = try await sql.raw("""
+                SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: report.targetType) AND target_id = \(bind: report.targetID)
+                """).first() else { return nil }
+            return (try Self.decodeReport(existing), false)
+        }
+    }
+}
