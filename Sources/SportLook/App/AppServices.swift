@@ -255,10 +255,13 @@ struct IndexMaintenance: Service {
                     // Both at once: each leaves a core idle while it waits for the database.
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         if !services.eventIndex.isWarm {
-                            group.addTask { try await services.eventIndex.warm(from: services.database, now: services.clock.now(), logger: services.logger) }
+                            group.addTask { try await services.warm(services.eventIndex) }
                         }
                         if !services.userIndex.isWarm {
-                            group.addTask { try await services.userIndex.warm(from: services.database, logger: services.logger) }
+                            group.addTask {
+                                let database = services.database
+                                try await services.userIndex.warm(logger: services.logger) { each in try await AccountStore.discoverablePeople(of: database, each: each) }
+                            }
                         }
                         try await group.waitForAll()
                     }
@@ -270,7 +273,7 @@ struct IndexMaintenance: Service {
             }
             if !services.configuration.nearbyCardsFromDatabase {
                 do {
-                    try await services.eventIndex.fillCards(from: services.database, now: services.clock.now(), logger: services.logger)
+                    try await services.fillCards(services.eventIndex)
                 } catch is CancellationError {
                     return
                 } catch {
@@ -283,5 +286,19 @@ struct IndexMaintenance: Service {
                 services.eventIndex.sweep(now: services.clock.now())
             }
         }
+    }
+}
+
+extension AppServices {
+    /// Loads where every live event is into `index`, from the database.
+    func warm(_ index: EventIndex) async throws {
+        let database = self.database
+        try await index.warm(now: clock.now(), logger: logger) { now in try await EventStore.livePositions(of: database, now: now) }
+    }
+
+    /// Encodes every live event's card into `index`, from the database.
+    func fillCards(_ index: EventIndex) async throws {
+        let database = self.database, now = clock.now()
+        try await index.fillCards(now: now, logger: logger) { each in try await EventStore.liveEvents(of: database, now: now, each: each) }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import GeoGrid
 import Logging
-import SQLKit
 import Synchronization
 
 /// The live events of the world in memory: a ``GeoGrid`` of their positions
@@ -100,87 +99,12 @@ final class EventIndex: Sendable {
         GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970))
     }
 
-    /// A position in the order of the events_live index (status, ends_at, id).
-    private typealias LiveKey = (endsAt: Date, id: UUID)
-
-    /// Live events after `after` and up to `through`, in pages of that index's
-    /// order: each page is a range read, never a sort of every live event.
-    private static func livePages<Row: Sendable>(
-        of database: Database, now: Date, after start: LiveKey? = nil, through end: LiveKey? = nil,
-        columns: String, from: String, size: Int,
-        decode: @escaping @Sendable (any SQLRow) throws -> Row, key: @escaping @Sendable (Row) -> LiveKey,
-        each: ([Row]) -> Void
-    ) async throws {
-        var after = start
-        while true {
-            let page: [Row] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
-                // One lower bound only: given `ends_at > now` as well, SQLite started
-                // every page's range there and skipped up to the keyset, so paging
-                // through a million events read hundreds of millions of index rows.
-                // A key past the first page is a live event's, so it implies that bound.
-                let lower: SQLQueryString = after.map { "(e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? "e.ends_at > \(bind: now)"
-                let upper: SQLQueryString = end.map { "AND (e.ends_at, e.id) <= (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
-                return try await sql.raw("""
-                    SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: from)
-                    WHERE e.status = 'active' AND \(lower) \(upper)
-                    ORDER BY e.ends_at, e.id LIMIT \(bind: size)
-                    """).all().map(decode)
-            }
-            each(page)
-            guard page.count == size, let last = page.last else { return }
-            after = key(last)
-        }
-    }
-
-    /// Keys that cut the live events into `parts` ranges of about the same size.
-    private static func cuts(of database: Database, now: Date, parts: Int) async throws -> [LiveKey] {
-        try await database.read(timeout: Database.bulkReadTimeout) { sql in
-            let live: SQLQueryString = "FROM events e WHERE e.status = 'active' AND e.ends_at > \(bind: now)"
-            let count = try await sql.raw("SELECT COUNT(*) AS n \(live)").first()?.value("n", as: Int.self) ?? 0
-            guard count >= 10_000 * parts else { return [] }
-            var cuts: [LiveKey] = []
-            for part in 1..<parts {
-                guard let row = try await sql.raw("""
-                    SELECT e.ends_at, e.id \(live) ORDER BY e.ends_at, e.id LIMIT 1 OFFSET \(bind: count * part / parts - 1)
-                    """).first()
-                else { break }
-                cuts.append((try row.value("ends_at"), try row.value("id")))
-            }
-            return cuts
-        }
-    }
-
-    private struct Live: Sendable {
-        var id: UUID, sport: String, location: Coordinate, startsAt: Date, endsAt: Date, version: Int64
-    }
-
-    /// Loads where every live event is (at start-up); the cards follow in ``fillCards(from:now:logger:)``.
-    ///
-    /// The live events are read in as many ranges at once as there are cores, so
-    /// that decoding one range's rows overlaps the database reading another's.
-    func warm(from database: Database, now: Date, logger: Logger) async throws {
+    /// Loads where every live event is (at start-up), from `load` (the live events'
+    /// positions at `now`, in parts); the cards follow in ``fillCards(now:logger:from:)``.
+    func warm(now: Date, logger: Logger, load: @Sendable (Date) async throws -> [[EventPosition]]) async throws {
         let started = ContinuousClock.now
         state.withLock { $0.warmStartedAt = now }
-        let cuts = try await Self.cuts(of: database, now: now, parts: max(2, ProcessInfo.processInfo.activeProcessorCount))
-        let ranges = zip([nil] + cuts.map(Optional.some), cuts.map(Optional.some) + [nil])
-        let parts = try await withThrowingTaskGroup(of: [Live].self) { group in
-            for (after, through) in ranges {
-                group.addTask {
-                    var rows: [Live] = []
-                    try await Self.livePages(
-                        of: database, now: now, after: after, through: through,
-                        columns: "e.id, e.sport_slug, e.lat, e.lon, e.starts_at, e.ends_at, e.version", from: "events e", size: 5_000,
-                        decode: { row in
-                            Live(id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
-                                 startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"))
-                        },
-                        key: { ($0.endsAt, $0.id) }
-                    ) { rows += $0 }
-                    return rows
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let parts = try await load(now)
         let total = parts.reduce(0) { $0 + $1.count }
         var entries: [GeoEntry] = []
         entries.reserveCapacity(total)
@@ -205,18 +129,13 @@ final class EventIndex: Sendable {
         ])
     }
 
-    /// Encodes the card of every live event that has none yet (after ``warm(from:now:logger:)``, in the background).
-    func fillCards(from database: Database, now: Date, logger: Logger) async throws {
+    /// Encodes the card of every live event that has none yet (after ``warm(now:logger:load:)``,
+    /// in the background), from `pages`, which hands each page of live events to the
+    /// closure it is given.
+    func fillCards(now: Date, logger: Logger, from pages: (_ each: ([Event]) -> Void) async throws -> Void) async throws {
         let started = ContinuousClock.now
         let encodeCard = self.encodeCard
-        try await Self.livePages(
-            of: database, now: now, columns: EventStore.columns, from: EventStore.from, size: 2_000,
-            decode: { row in
-                let event = try EventStore.decode(row)
-                return (event, event.isOpen(at: now) ? encodeCard(event) : nil)
-            },
-            key: { ($0.0.endsAt, $0.0.id) }
-        ) { page in remember(page, now: now) }
+        try await pages { events in remember(events.map { ($0, $0.isOpen(at: now) ? encodeCard($0) : nil) }, now: now) }
         cardsComplete.store(true, ordering: .releasing)
         let (events, live, held) = state.withLock { s in (s.cards.count, s.arena.liveBytes, s.arena.capacity) }
         logger.info("event cards cached", metadata: [

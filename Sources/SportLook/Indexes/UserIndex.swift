@@ -1,7 +1,6 @@
 import Foundation
 import GeoGrid
 import Logging
-import SQLKit
 import Synchronization
 
 /// Discoverable people in memory: a ``GeoGrid`` of their (snapped) positions
@@ -42,36 +41,19 @@ final class UserIndex: Sendable {
         Card(version: user.version, mask: mask, json: encodeCard(user))
     }
 
-    /// Loads every discoverable person with a location (at start-up).
-    func warm(from database: Database, logger: Logger) async throws {
+    /// Loads every discoverable person with a location (at start-up), from `pages`,
+    /// which hands each page of such people to the closure it is given.
+    func warm(logger: Logger, from pages: (_ each: ([User]) -> Void) async throws -> Void) async throws {
         let started = ContinuousClock.now
         var entries: [GeoEntry] = []
         var cards: [UUID: Card] = [:]
-        var after: UUID?
-        while true {
-            let page: [User] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
-                let from: SQLQueryString = after.map { "AND id > \(bind: $0)" } ?? ""
-                let rows = try await sql.raw("""
-                    SELECT \(unsafeRaw: AccountStore.userColumns) FROM users
-                    WHERE discoverable = \(bind: true) AND lat IS NOT NULL \(from) ORDER BY id LIMIT 5000
-                    """).all()
-                let ids: [UUID] = try rows.map { try $0.value("id") }
-                var sportsOf: [UUID: [String]] = [:]
-                if !ids.isEmpty {
-                    for row in try await sql.raw("SELECT user_id, sport_slug FROM user_sports WHERE user_id IN \(BindList(values: ids)) ORDER BY sport_slug").all() {
-                        sportsOf[try row.value("user_id"), default: []].append(try row.value("sport_slug"))
-                    }
-                }
-                return try rows.map { row in try AccountStore.decodeUser(row, sports: sportsOf[try row.value("id")] ?? []) }
-            }
+        try await pages { page in
             for user in page {
                 guard let location = user.location else { continue }
                 let mask = sports.mask(of: user.sports)
                 entries.append(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
                 cards[user.id] = card(user, mask: mask)
             }
-            guard page.count == 5000, let last = page.last else { break }
-            after = last.id
         }
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
