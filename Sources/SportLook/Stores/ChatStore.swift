@@ -1,17 +1,6 @@
 import Foundation
 import SQLKit
 
-/// A chat message.
-struct ChatMessage: Sendable, Hashable {
-    var id: UUID
-    var eventID: UUID
-    var seq: Int64
-    var sender: UserSummary
-    var clientID: String
-    var body: String
-    var createdAt: Date
-}
-
 /// Chat messages, read markers and socket presence in SQL.
 struct ChatStore: Sendable {
     let database: Database

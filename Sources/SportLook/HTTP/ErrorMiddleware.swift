@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
+/// through its one table, Hummingbird's
+/// own errors (404, 413…) to their codes, an unreachable database to 503, and
+/// anything else to a 500 that is logged at error level with the request id and
+/// tells the client nothing about internals.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response(requestID: nil)
+        } catch let error as DomainError {
+            return APIError(error).response(requestID: nil)
+        } catch let error as HTTPError {
+            return map(error, request: request, context: context).response(requestID: nil)
+        } catch is HashingQueueFull {
+            return APIError(DomainError.busy).response(requestID: nil)
+        } catch let error as DatabaseUnavailable {
+            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
+        } catch where Database.isConnectivityFailure(error) {
+            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
+        } catch is CancellationError {
+            context.logger.warning("request cancelled", metadata: ["path": "\(request.uri.path)"])
+            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
+        } catch {
+            context.logger.error("unhandled error", metadata: [
+                "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))",
+            ])
+            return APIError.internalError.response(requestID: context.id)
+        }
+    }
+
+    private func map(_ error: HTTPError, request: Request, context: Context) -> APIError {
+        switch error.status {
+        case .notFound:
+            let allowed = routes.methods(matching: request.uri.path)
+            if !allowed.isEmpty {
+                return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.",
+                                headers: [.allow: allowed.map(\.rawValue).sorted().joined(separator: ", ")])
+            }
+            return APIError(.notFound, code: "not_found", message: "No route for \(request.method) \(request.uri.path.prefix(200)).")
+        case .contentTooLarge:
+            return APIError(.contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
+        case .methodNotAllowed:
+            return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.")
+        case .unsupportedMediaType:
+            return APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+        case .badRequest:
+            return APIError(.badRequest, code: "bad_request", message: "The request could not be read.")
+        default:
+            let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+            return APIError(error.status, code: code.isEmpty ? "error" : code, message: error.status.reasonPhrase)
+        }
+    }
+}
