@@ -166,7 +166,7 @@ struct EventSearchTests {
 
             // A second index on the same data, as an instance starting now would build it.
             let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
-            try await services.warm(fresh)
+            try await services.sync.warm(fresh)
             #expect(fresh.grid.count == 11)
             let before = fresh.cards(uuids, now: clock.now())
             #expect(before.json.allSatisfy { $0 == nil })
@@ -194,9 +194,9 @@ struct EventSearchTests {
 
             // Filling every card agrees with the lazy reads.
             let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
-            try await services.warm(other)
+            try await services.sync.warm(other)
             #expect(!other.hasAllCards)
-            try await services.fillCards(other)
+            try await services.sync.fillCards(other)
             #expect(other.hasAllCards)
             let filled = other.cards(uuids, now: clock.now())
             #expect(filled.unloaded.isEmpty)

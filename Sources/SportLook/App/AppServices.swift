@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import SQLKit
 import ServiceLifecycle
 
 /// Everything a running SportLook instance is made of, built once by
@@ -37,6 +36,8 @@ public final class AppServices: Sendable {
     let hub: ChatHub
     let userIndex: UserIndex
     let peopleCache: PeopleCache
+    /// Keeps the indexes and caches in step with the database.
+    let sync: CacheSync
     let people: PeopleService
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
@@ -119,18 +120,22 @@ public final class AppServices: Sendable {
             sports: sports, write: write, clock: clock
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
+        self.sync = CacheSync(
+            database: database, events: eventStore, accounts: accountStore, eventIndex: eventIndex, userIndex: userIndex,
+            attendance: attendanceCache, people: peopleCache, tokens: tokens, bus: bus, clock: clock, logger: logger
+        )
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(services: self), IndexMaintenance(services: self), ChatHubService(hub: hub, bus: bus)] + workers
+        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus)] + workers
     }
 
     /// Whether every in-memory index is warm.
-    public var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm }
+    public var isWarm: Bool { sync.isWarm }
 
     /// Returns once every in-memory index is warm (or throws after a minute).
     public func waitUntilWarm() async throws {
@@ -138,58 +143,6 @@ public final class AppServices: Sendable {
         while !isWarm {
             guard ContinuousClock.now < deadline else { throw DatabaseUnavailable(reason: "indexes did not warm within a minute") }
             try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    /// Re-reads an event another instance changed and applies it here.
-    func refresh(event id: UUID) async {
-        do {
-            if let event = try await eventStore.event(id) { eventIndex.apply(event, now: clock.now()) }
-        } catch {
-            logger.warning("could not refresh event", metadata: ["event": "\(id)", "error": "\(error)"])
-        }
-    }
-
-    /// Re-reads a person another instance changed and applies it here.
-    func refresh(user id: UUID) async {
-        peopleCache.forgetProfile(id)
-        do {
-            if let user = try await accountStore.user(id) { userIndex.apply(user) }
-        } catch {
-            logger.warning("could not refresh user", metadata: ["user": "\(id)", "error": "\(error)"])
-        }
-    }
-
-    /// Re-reads everything that may have changed while the bus was down.
-    ///
-    /// Events are re-read from when the listener was last known to hear everything
-    /// (less 5 s for other instances' clocks); after the first connection, from when
-    /// the index began warming (changes made while it warmed, before the listener
-    /// was up); before the warm-up began, not at all (it reads everything after this).
-    func resync() async {
-        attendanceCache.invalidateAll()
-        peopleCache.forgetAll()
-        let recentUsers: [UUID] = (try? await database.read { sql in
-            try await sql.raw("SELECT id FROM users WHERE updated_at >= \(bind: Date().addingTimeInterval(-300))").all().map { try $0.value("id") }
-        }) ?? []
-        for id in recentUsers { await refresh(user: id) }
-        let since: Date
-        if let gap = bus.takeGap() {
-            since = clock.now().addingTimeInterval(-(gap / .seconds(1) + 5))
-        } else if let warming = eventIndex.warmStartedAt {
-            since = warming.addingTimeInterval(-5)
-        } else {
-            return
-        }
-        do {
-            let events = try await database.read { sql in
-                try await sql.raw("SELECT \(unsafeRaw: EventStore.columns) FROM \(unsafeRaw: EventStore.from) WHERE e.updated_at >= \(bind: since)")
-                    .all().map(EventStore.decode)
-            }
-            let now = clock.now()
-            for event in events { eventIndex.apply(event, now: now) }
-        } catch {
-            logger.warning("resync failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -223,82 +176,40 @@ extension BusMessage {
 
 /// Applies other instances' changes to this instance's caches.
 struct BusConsumers: Service {
-    let services: AppServices
+    let bus: Bus
+    let sync: CacheSync
 
     func run() async throws {
-        let messages = services.bus.subscribe()
+        let messages = bus.subscribe()
         try? await cancelWhenGracefulShutdown {
-            for await message in messages {
-                switch message {
-                case .session(let id): services.tokens.forget(tokenID: id)
-                case .event(let id): await services.refresh(event: id)
-                case .attendance(let user): services.attendanceCache.invalidate([user])
-                case .user(let id): await services.refresh(user: id)
-                case .block(let a, let b): services.peopleCache.forgetBlocks([a, b])
-                case .resync: await services.resync()
-                default: break
-                }
-            }
+            for await message in messages { await sync.consume(message) }
         }
     }
 }
 
 /// Warms the indexes at start, caches the event cards, then takes finished events out every half minute.
 struct IndexMaintenance: Service {
-    let services: AppServices
+    let sync: CacheSync
+    /// Whether every card is cached (`NEARBY_CARDS=database` turns it off).
+    let cachesCards: Bool
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
-            var delay = Duration.milliseconds(200)
-            while !services.isWarm {
+            try await sync.warmUntilDone()
+            if cachesCards {
                 do {
-                    // Both at once: each leaves a core idle while it waits for the database.
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        if !services.eventIndex.isWarm {
-                            group.addTask { try await services.warm(services.eventIndex) }
-                        }
-                        if !services.userIndex.isWarm {
-                            group.addTask {
-                                let database = services.database
-                                try await services.userIndex.warm(logger: services.logger) { each in try await AccountStore.discoverablePeople(of: database, each: each) }
-                            }
-                        }
-                        try await group.waitForAll()
-                    }
-                } catch {
-                    services.logger.error("cannot warm the indexes; retrying", metadata: ["error": "\(error)"])
-                    try await Task.sleep(for: delay)
-                    delay = min(delay * 2, .seconds(10))
-                }
-            }
-            if !services.configuration.nearbyCardsFromDatabase {
-                do {
-                    try await services.fillCards(services.eventIndex)
+                    try await sync.fillCards(sync.eventIndex)
                 } catch is CancellationError {
                     return
                 } catch {
                     // Not fatal: pages read the cards they lack from the database and keep them.
-                    services.logger.warning("cannot cache every event card; pages will read them as needed", metadata: ["error": "\(error)"])
+                    sync.logger.warning("cannot cache every event card; pages will read them as needed", metadata: ["error": "\(error)"])
                 }
             }
             while true {
                 try await Task.sleep(for: .seconds(30))
-                services.eventIndex.sweep(now: services.clock.now())
+                sync.eventIndex.sweep(now: sync.clock.now())
             }
         }
-    }
-}
-
-extension AppServices {
-    /// Loads where every live event is into `index`, from the database.
-    func warm(_ index: EventIndex) async throws {
-        let database = self.database
-        try await index.warm(now: clock.now(), logger: logger) { now in try await EventStore.livePositions(of: database, now: now) }
-    }
-
-    /// Encodes every live event's card into `index`, from the database.
-    func fillCards(_ index: EventIndex) async throws {
-        let database = self.database, now = clock.now()
-        try await index.fillCards(now: now, logger: logger) { each in try await EventStore.liveEvents(of: database, now: now, each: each) }
     }
 }

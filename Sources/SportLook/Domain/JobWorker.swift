@@ -17,6 +17,7 @@ final class JobWorker: Service, Sendable {
     private let inbox: InboxStore
     private let gateway: PushGateway?
     private let bus: Bus
+    private let write: Writer
     private let clock: any AppClock
     private let queueClock: any AppClock
     private let logger: Logger
@@ -35,12 +36,13 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.gateway = gateway
         self.bus = bus
+        self.write = write
         // Inbox entries carry the service's time; the queue runs on the wall clock.
         self.clock = clock
         self.queueClock = jobs.clock
@@ -100,19 +102,16 @@ final class JobWorker: Service, Sendable {
         }
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
-        let (delivered, fresh) = try await inbox.database.transaction { [work, inbox, bus] sql in
+        // New inbox rows are announced to every instance's sockets by the writer.
+        work = try await write { [work, inbox] sql, effects in
             var delivered = work
-            var fresh: [BusMessage] = []
             let rows = try await inbox.deliver(work.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {
                 delivered[i].notificationID = id
-                if isNew { fresh.append(.notification(user: delivered[i].message.userID, id: id)) }
+                if isNew { effects.messages.append(.notification(user: delivered[i].message.userID, id: id)) }
             }
-            try await bus.notify(fresh, on: sql)
-            return (delivered, fresh)
+            return delivered
         }
-        work = delivered
-        bus.deliverLocally(fresh)
 
         // 2. Push, concurrently, for those with devices.
         var outcomes: [UUID: PushGateway.Outcome] = [:]

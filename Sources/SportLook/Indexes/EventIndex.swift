@@ -16,7 +16,7 @@ import Synchronization
 /// Start-up is in two steps, so that `/ready` does not wait for a million
 /// JSON cards: ``warm(from:now:logger:)`` reads only what the grid needs (id,
 /// sport, position, times, version) and makes the index ready; then
-/// ``fillCards(from:now:logger:)`` encodes every card in the background. Until a
+/// ``fillCards(now:logger:from:)`` encodes every card in the background. Until a
 /// card is there, a page reads the few it lacks from the database in one query
 /// and keeps them (``remember(_:now:)``).
 final class EventIndex: Sendable {
@@ -92,7 +92,7 @@ final class EventIndex: Sendable {
 
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
-    /// Whether every live event's card has been encoded once (after ``fillCards(from:now:logger:)``).
+    /// Whether every live event's card has been encoded once (after ``fillCards(now:logger:from:)``).
     var hasAllCards: Bool { cardsComplete.load(ordering: .acquiring) }
 
     private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date) -> GeoEntry {

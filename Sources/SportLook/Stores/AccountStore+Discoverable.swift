@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// Reading every discoverable person, for the people index.
+/// Reading people for the people index: all the discoverable ones, and those changed lately.
 extension AccountStore {
     /// Every discoverable person with a location, in pages of 5,000 handed to `each`.
     static func discoverablePeople(of database: Database, each: ([User]) -> Void) async throws {
@@ -25,6 +25,13 @@ extension AccountStore {
             each(page)
             guard page.count == 5000, let last = page.last else { return }
             after = last.id
+        }
+    }
+
+    /// People whose rows changed at or after `since`.
+    func updated(since: Date) async throws -> [UUID] {
+        try await database.read { sql in
+            try await sql.raw("SELECT id FROM users WHERE updated_at >= \(bind: since)").all().map { try $0.value("id") }
         }
     }
 }

@@ -84,4 +84,11 @@ extension EventStore {
     static func liveEvents(of database: Database, now: Date, each: ([Event]) -> Void) async throws {
         try await livePages(of: database, now: now, columns: columns, from: from, size: 2_000, decode: decode, key: { ($0.endsAt, $0.id) }, each: each)
     }
+
+    /// Events whose rows changed at or after `since`.
+    func updated(since: Date) async throws -> [Event] {
+        try await database.read { sql in
+            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.updated_at >= \(bind: since)").all().map(Self.decode)
+        }
+    }
 }

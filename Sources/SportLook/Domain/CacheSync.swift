@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+
+/// Keeps this instance's in-memory state (the event and people indexes and the
+/// caches beside them) in step with the database: warms the indexes at start and
+/// caches the event cards, applies what other instances announce on the bus,
+/// re-reads what may have changed while the bus was down, and takes finished
+/// events out. One type for both indexes, with its dependencies named.
+struct CacheSync: Sendable {
+    let database: Database
+    let events: EventStore
+    let accounts: AccountStore
+    let eventIndex: EventIndex
+    let userIndex: UserIndex
+    let attendance: AttendanceCache
+    let people: PeopleCache
+    let tokens: TokenAuthenticator
+    let bus: Bus
+    let clock: any AppClock
+    let logger: Logger
+
+    /// Whether both indexes are warm.
+    var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm }
+
+    // MARK: Warm-up
+
+    /// Loads where every live event is into `index`, from the database.
+    func warm(_ index: EventIndex) async throws {
+        let database = self.database
+        try await index.warm(now: clock.now(), logger: logger) { now in try await EventStore.livePositions(of: database, now: now) }
+    }
+
+    /// Loads every discoverable person into `index`, from the database.
+    func warm(_ index: UserIndex) async throws {
+        let database = self.database
+        try await index.warm(logger: logger) { each in try await AccountStore.discoverablePeople(of: database, each: each) }
+    }
+
+    /// Encodes every live event's card into `index`, from the database.
+    func fillCards(_ index: EventIndex) async throws {
+        let database = self.database, now = clock.now()
+        try await index.fillCards(now: now, logger: logger) { each in try await EventStore.liveEvents(of: database, now: now, each: each) }
+    }
+
+    /// Warms both indexes (at once: each leaves a core idle while it waits for the
+    /// database), retrying with a growing pause until both are warm.
+    func warmUntilDone() async throws {
+        var delay = Duration.milliseconds(200)
+        while !isWarm {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if !eventIndex.isWarm { group.addTask { try await warm(eventIndex) } }
+                    if !userIndex.isWarm { group.addTask { try await warm(userIndex) } }
+                    try await group.waitForAll()
+                }
+            } catch {
+                logger.error("cannot warm the indexes; retrying", metadata: ["error": "\(error)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(10))
+            }
+        }
+    }
+
+    // MARK: Changes from other instances
+
+    /// Applies one bus message from another instance.
+    func consume(_ message: BusMessage) async {
+        switch message {
+        case .session(let id): tokens.forget(tokenID: id)
+        case .event(let id): await refresh(event: id)
+        case .attendance(let user): attendance.invalidate([user])
+        case .user(let id): await refresh(user: id)
+        case .block(let a, let b): people.forgetBlocks([a, b])
+        case .resync: await resync()
+        default: break
+        }
+    }
+
+    /// Re-reads an event another instance changed and applies it here.
+    func refresh(event id: UUID) async {
+        do {
+            if let event = try await events.event(id) { eventIndex.apply(event, now: clock.now()) }
+        } catch {
+            logger.warning("could not refresh event", metadata: ["event": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// Re-reads a person another instance changed and applies it here.
+    func refresh(user id: UUID) async {
+        people.forgetProfile(id)
+        do {
+            if let user = try await accounts.user(id) { userIndex.apply(user) }
+        } catch {
+            logger.warning("could not refresh user", metadata: ["user": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// Re-reads everything that may have changed while the bus was down.
+    ///
+    /// Events are re-read from when the listener was last known to hear everything
+    /// (less 5 s for other instances' clocks); after the first connection, from when
+    /// the index began warming (changes made while it warmed, before the listener
+    /// was up); before the warm-up began, not at all (it reads everything after this).
+    func resync() async {
+        attendance.invalidateAll()
+        people.forgetAll()
+        let recentUsers = (try? await accounts.updated(since: Date().addingTimeInterval(-300))) ?? []
+        for id in recentUsers { await refresh(user: id) }
+        let since: Date
+        if let gap = bus.takeGap() {
+            since = clock.now().addingTimeInterval(-(gap / .seconds(1) + 5))
+        } else if let warming = eventIndex.warmStartedAt {
+            since = warming.addingTimeInterval(-5)
+        } else {
+            return
+        }
+        do {
+            let changed = try await events.updated(since: since)
+            let now = clock.now()
+            for event in changed { eventIndex.apply(event, now: now) }
+        } catch {
+            logger.warning("resync failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
