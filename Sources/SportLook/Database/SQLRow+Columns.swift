@@ -95,16 +95,3 @@ struct BindRows: SQLExpression {
         }
     }
 }
-
-/// `(?, ?, …)` binding every value, for `IN` lists.
-struct BindList<T: Encodable & Sendable>: SQLExpression {
-    let values: [T]
-    func serialize(to serializer: inout SQLSerializer) {
-        serializer.write("(")
-        for (i, value) in values.enumerated() {
-            if i > 0 { serializer.write(", ") }
-            serializer.write(bind: value)
-        }
-        serializer.write(")")
-    }
-}

@@ -16,7 +16,7 @@ extension AccountStore {
                 let ids: [UUID] = try rows.map { try $0.value("id") }
                 var sportsOf: [UUID: [String]] = [:]
                 if !ids.isEmpty {
-                    for row in try await sql.raw("SELECT user_id, sport_slug FROM user_sports WHERE user_id IN \(BindList(values: ids)) ORDER BY sport_slug").all() {
+                    for row in try await sql.raw("SELECT user_id, sport_slug FROM user_sports WHERE user_id IN (\(binds: ids)) ORDER BY sport_slug").all() {
                         sportsOf[try row.value("user_id"), default: []].append(try row.value("sport_slug"))
                     }
                 }

@@ -79,7 +79,7 @@ struct AccountStore: Sendable {
     func names(of ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: String] {
         guard !ids.isEmpty else { return [:] }
         var out: [UUID: String] = [:]
-        for row in try await sql.raw("SELECT id, name FROM users WHERE id IN \(BindList(values: Array(Set(ids))))").all() {
+        for row in try await sql.raw("SELECT id, name FROM users WHERE id IN (\(binds: Array(Set(ids))))").all() {
             out[try row.value("id")] = try row.value("name")
         }
         return out
@@ -177,7 +177,7 @@ struct AccountStore: Sendable {
             """).all().map { try $0.value("id", as: UUID.self) }
         let excess = Array(live.dropFirst(keep))
         guard !excess.isEmpty else { return [] }
-        try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: now) WHERE id IN \(BindList(values: excess))").run()
+        try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: now) WHERE id IN (\(binds: excess))").run()
         try await deleteDevices(sessions: excess, on: sql)
         return excess
     }
@@ -196,7 +196,7 @@ struct AccountStore: Sendable {
     /// Device registrations made by these sessions stop receiving pushes with them.
     func deleteDevices(sessions: [UUID], on sql: any SQLDatabase) async throws {
         guard !sessions.isEmpty else { return }
-        try await sql.raw("DELETE FROM devices WHERE session_id IN \(BindList(values: sessions))").run()
+        try await sql.raw("DELETE FROM devices WHERE session_id IN (\(binds: sessions))").run()
     }
 
     // MARK: Passwords and deletion
@@ -220,7 +220,7 @@ struct AccountStore: Sendable {
         guard !ids.isEmpty else { return [] }
         return try await database.read { sql in
             let live = Set(try await sql.raw("""
-                SELECT id FROM access_tokens WHERE id IN \(BindList(values: ids)) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                SELECT id FROM access_tokens WHERE id IN (\(binds: ids)) AND revoked_at IS NULL AND expires_at > \(bind: now)
                 """).all().map { try $0.value("id", as: UUID.self) })
             return Set(ids).subtracting(live)
         }

@@ -60,7 +60,7 @@ struct EventStore: Sendable {
     func events(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: Event] {
         guard !ids.isEmpty else { return [:] }
         var out: [UUID: Event] = [:]
-        for row in try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id IN \(BindList(values: ids))").all() {
+        for row in try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id IN (\(binds: ids))").all() {
             let event = try Self.decode(row)
             out[event.id] = event
         }
@@ -177,7 +177,7 @@ struct EventStore: Sendable {
     /// The caller's status at each of `events`.
     func attendances(user: UUID, events: [UUID]? = nil) async throws -> [UUID: AttendanceStatus] {
         try await database.read { sql in
-            let filter: SQLQueryString = events.map { "AND event_id IN \(BindList(values: $0))" } ?? ""
+            let filter: SQLQueryString = events.map { "AND event_id IN (\(binds: $0))" } ?? ""
             var out: [UUID: AttendanceStatus] = [:]
             for row in try await sql.raw("SELECT event_id, status FROM attendances WHERE user_id = \(bind: user) \(filter)").all() {
                 out[try row.value("event_id")] = AttendanceStatus(rawValue: try row.value("status"))

@@ -36,7 +36,7 @@ struct InboxStore: Sendable {
             let repeated = plain.map { batch[$0].jobID }.filter { written[$0] == nil }
             var existing: [UUID: UUID] = [:]
             if !repeated.isEmpty {
-                for row in try await sql.raw("SELECT id, job_id FROM notifications WHERE job_id IN \(BindList(values: repeated))").all() {
+                for row in try await sql.raw("SELECT id, job_id FROM notifications WHERE job_id IN (\(binds: repeated))").all() {
                     existing[try row.value("job_id")] = try row.value("id")
                 }
             }
@@ -99,7 +99,7 @@ struct InboxStore: Sendable {
 
     func markRead(user: UUID, ids: [UUID]?, at now: Date) async throws {
         try await database.transaction { sql in
-            let which: SQLQueryString = ids.map { "AND id IN \(BindList(values: $0))" } ?? ""
+            let which: SQLQueryString = ids.map { "AND id IN (\(binds: $0))" } ?? ""
             try await sql.raw("UPDATE notifications SET read_at = \(bind: now) WHERE user_id = \(bind: user) AND read_at IS NULL \(which)").run()
         }
     }
@@ -133,7 +133,7 @@ struct InboxStore: Sendable {
     func removeDevices(tokens: [String]) async throws {
         guard !tokens.isEmpty else { return }
         try await database.transaction { sql in
-            try await sql.raw("DELETE FROM devices WHERE token IN \(BindList(values: tokens))").run()
+            try await sql.raw("DELETE FROM devices WHERE token IN (\(binds: tokens))").run()
         }
     }
 
@@ -145,7 +145,7 @@ struct InboxStore: Sendable {
             var out: [UUID: [PushDevice]] = [:]
             for row in try await sql.raw("""
                 SELECT d.user_id, d.token, d.platform FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
-                WHERE d.user_id IN \(BindList(values: Array(Set(users))))
+                WHERE d.user_id IN (\(binds: Array(Set(users))))
                   AND (d.session_id IS NULL OR (t.revoked_at IS NULL AND t.expires_at > \(bind: now)))
                 ORDER BY d.created_at, d.token
                 """).all() {

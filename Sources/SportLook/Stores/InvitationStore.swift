@@ -22,7 +22,7 @@ struct InvitationStore: Sendable {
     func blocked(by user: UUID, among others: [UUID], on sql: any SQLDatabase) async throws -> Bool {
         guard !others.isEmpty else { return false }
         return try await sql.raw("""
-            SELECT blocker_id FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id IN \(BindList(values: others)) LIMIT 1
+            SELECT blocker_id FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id IN (\(binds: others)) LIMIT 1
             """).first() != nil
     }
 
@@ -30,7 +30,7 @@ struct InvitationStore: Sendable {
     func blockers(of user: UUID, among others: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
         guard !others.isEmpty else { return [] }
         return Set(try await sql.raw("""
-            SELECT blocker_id FROM blocks WHERE blocked_id = \(bind: user) AND blocker_id IN \(BindList(values: others))
+            SELECT blocker_id FROM blocks WHERE blocked_id = \(bind: user) AND blocker_id IN (\(binds: others))
             """).all().map { try $0.value("blocker_id") as UUID })
     }
 
@@ -38,7 +38,7 @@ struct InvitationStore: Sendable {
     func attending(event: UUID, among users: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
         guard !users.isEmpty else { return [] }
         return Set(try await sql.raw("""
-            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND user_id IN \(BindList(values: users))
+            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND user_id IN (\(binds: users))
             """).all().map { try $0.value("user_id") as UUID })
     }
 
@@ -48,7 +48,7 @@ struct InvitationStore: Sendable {
         var pending: [UUID: Invitation] = [:]
         for row in try await sql.raw("""
             SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-            WHERE i.event_id = \(bind: event) AND i.invitee_id IN \(BindList(values: invitees)) AND i.status = 'pending'
+            WHERE i.event_id = \(bind: event) AND i.invitee_id IN (\(binds: invitees)) AND i.status = 'pending'
             """).all() {
             let invitation = try Self.decode(row)
             pending[invitation.invitee.id] = invitation

@@ -88,7 +88,7 @@ struct JobStore: Sendable {
         try await database.write { sql in
             try await sql.raw("""
                 UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL
-                WHERE id IN \(BindList(values: ids)) AND locked_by = \(bind: worker) AND state = 'running'
+                WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
                 """).run()
         }
     }
@@ -116,7 +116,7 @@ struct JobStore: Sendable {
         try await database.transaction { sql in
             try await sql.raw("""
                 UPDATE jobs SET state = 'queued', attempts = attempts - 1, run_at = \(bind: now), lease_until = NULL
-                WHERE id IN \(BindList(values: ids)) AND locked_by = \(bind: worker) AND state = 'running'
+                WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
                 """).run()
         }
     }
