@@ -68,7 +68,7 @@ public final class AppServices: Sendable {
             let now = clock.now()
             for event in effects.events { eventIndex.apply(event, now: now) }
             for profile in effects.profiles {
-                userIndex.apply(profile)
+                userIndex.apply(profile, now: now)
                 peopleCache.forgetProfile(profile.id)
             }
             for case .block(let a, let b) in effects.messages { peopleCache.forgetBlocks([a, b]) }

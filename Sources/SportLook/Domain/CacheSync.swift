@@ -89,7 +89,7 @@ struct CacheSync: Sendable {
     func refresh(user id: UUID) async {
         people.forgetProfile(id)
         do {
-            if let user = try await accounts.user(id) { userIndex.apply(user) }
+            if let user = try await accounts.user(id) { userIndex.apply(user, now: clock.now()) }
         } catch {
             logger.warning("could not refresh user", metadata: ["user": "\(id)", "error": "\(error)"])
         }

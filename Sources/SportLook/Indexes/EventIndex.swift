@@ -54,11 +54,11 @@ final class EventIndex: Sendable {
         var cards = CardTable()
         let arena = CardArena()
         /// Versions of events taken out, so that an older update cannot bring them back.
-        var removed: [UUID: (version: Int64, at: Date)] = [:]
+        var removed = Tombstones()
         /// When the warm-up began (in the app's clock): a first resync starts there.
         var warmStartedAt: Date?
         /// Updates that arrive while warming, applied once the warm data is in.
-        var backlog: [(Event, Date)]? = []
+        var backlog = WarmBacklog<(Event, Date)>()
 
         /// Gives the card of `id` these bytes.
         mutating func setJSON(_ json: [UInt8], of id: UUID) {
@@ -119,8 +119,7 @@ final class EventIndex: Sendable {
             s.cards.forEach { _, card in if let ref = card.json { old.append(ref) } }
             for ref in old { s.release(ref) }
             s.cards = cards
-            defer { s.backlog = nil }
-            return s.backlog ?? []
+            return s.backlog.finish()
         }
         for (event, at) in backlog { apply(event, now: at) }
         warm.store(true, ordering: .releasing)
@@ -146,13 +145,10 @@ final class EventIndex: Sendable {
     /// Applies an event's current row (after a commit, or after re-reading it).
     func apply(_ event: Event, now: Date) {
         // Most re-reads bring nothing new: encode only a newer row.
-        guard state.withLock({ s in s.backlog != nil || isNewer(event, than: s) }) else { return }
+        guard state.withLock({ s in s.backlog.isWarming || isNewer(event, than: s) }) else { return }
         let json = event.isOpen(at: now) ? encodeCard(event) : nil
         state.withLock { s in
-            if s.backlog != nil {
-                s.backlog?.append((event, now))
-                return
-            }
+            if s.backlog.hold((event, now)) { return }
             apply(event, json: json, now: now, to: &s)
         }
     }
@@ -162,7 +158,7 @@ final class EventIndex: Sendable {
     /// Each row comes with its card, nil when the event is not open at `now`.
     func remember(_ rows: [(Event, [UInt8]?)], now: Date) {
         state.withLock { s in
-            guard s.backlog == nil else { return }
+            guard !s.backlog.isWarming else { return }
             for (event, json) in rows {
                 if let card = s.cards[event.id], card.version == event.version {
                     if card.json == nil, let json { s.setJSON(json, of: event.id) }
@@ -176,7 +172,7 @@ final class EventIndex: Sendable {
     /// Whether `event` is a newer row than the index holds (or held, before taking it out).
     private func isNewer(_ event: Event, than s: State) -> Bool {
         if let card = s.cards[event.id], card.version >= event.version { return false }
-        if let removed = s.removed[event.id], removed.version >= event.version { return false }
+        if s.removed.hides(event.id, version: event.version) { return false }
         return true
     }
 
@@ -186,11 +182,11 @@ final class EventIndex: Sendable {
         if let json {
             let card = Card(version: event.version, endsAt: event.endsAt, json: s.arena.store(json, for: event.id))
             s.release(s.cards.updateValue(card, forKey: event.id)?.json)
-            s.removed[event.id] = nil
+            s.removed.lift(event.id)
             grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
         } else {
             s.release(s.cards.removeValue(forKey: event.id)?.json)
-            s.removed[event.id] = (event.version, now)
+            s.removed.bury(event.id, version: event.version, at: now)
             grid.remove(event.id.geoKey)
         }
     }
@@ -232,10 +228,10 @@ final class EventIndex: Sendable {
             s.cards.forEach { id, card in if card.endsAt <= now { finished.append((id, card)) } }
             for (id, card) in finished {
                 s.cards[id] = nil
-                s.removed[id] = (card.version, now)
+                s.removed.bury(id, version: card.version, at: now)
                 s.release(card.json)
             }
-            s.removed = s.removed.filter { now.timeIntervalSince($0.value.at) < 600 }
+            s.removed.expire(now: now)
             return finished.map(\.0)
         }
         if !finished.isEmpty { grid.apply(finished.map { .remove($0.geoKey) }) }

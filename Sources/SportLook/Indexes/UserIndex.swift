@@ -17,8 +17,10 @@ final class UserIndex: Sendable {
 
     private struct State {
         var cards: [UUID: Card] = [:]
-        var removed: [UUID: Int64] = [:]
-        var backlog: [User]? = []
+        /// Versions of people taken out, so that an older update cannot bring them back.
+        var removed = Tombstones()
+        /// Updates that arrive while warming, applied once the warm data is in.
+        var backlog = WarmBacklog<(User, Date)>()
     }
 
     let grid: GeoGrid
@@ -58,32 +60,27 @@ final class UserIndex: Sendable {
         grid.replaceAll(with: entries)
         let backlog = state.withLock { s in
             s.cards = cards
-            defer { s.backlog = nil }
-            return s.backlog ?? []
+            return s.backlog.finish()
         }
-        for user in backlog { apply(user) }
+        for (user, at) in backlog { apply(user, now: at) }
         warm.store(true, ordering: .releasing)
         logger.info("people index warm", metadata: ["people": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)"])
     }
 
     /// Applies a person's current row: in the index if discoverable with a location, out otherwise.
-    func apply(_ user: User) {
+    func apply(_ user: User, now: Date) {
         state.withLock { s in
-            if s.backlog != nil {
-                s.backlog?.append(user)
-                return
-            }
+            if s.backlog.hold((user, now)) { return }
             if let card = s.cards[user.id], card.version >= user.version { return }
-            if let removed = s.removed[user.id], removed >= user.version { return }
+            if s.removed.hides(user.id, version: user.version) { return }
             if user.discoverable, let location = user.location {
                 let mask = sports.mask(of: user.sports)
                 s.cards[user.id] = card(user, mask: mask)
-                s.removed[user.id] = nil
+                s.removed.lift(user.id)
                 grid.upsert(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
             } else {
                 s.cards[user.id] = nil
-                s.removed[user.id] = user.version
-                if s.removed.count > 100_000 { s.removed.removeAll() }
+                s.removed.bury(user.id, version: user.version, at: now)
                 grid.remove(user.id.geoKey)
             }
         }
