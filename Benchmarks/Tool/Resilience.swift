@@ -1,3 +1,4 @@
+import NIOCore
 import ArgumentParser
 import Foundation
 import Logging

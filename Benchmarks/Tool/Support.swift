@@ -1,3 +1,4 @@
+import NIOHTTP1
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
