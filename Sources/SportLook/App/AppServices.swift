@@ -95,7 +95,7 @@ public final class AppServices: Sendable {
             ),
             events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL
         )
-        self.eventSearch = EventSearch(database: database, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
+        self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
@@ -116,7 +116,7 @@ public final class AppServices: Sendable {
         )
         self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, accounts: accountStore, clock: clock, logger: logger)
         self.people = PeopleService(
-            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, safety: SafetyStore(database: database),
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in

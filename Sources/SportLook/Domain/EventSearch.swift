@@ -5,6 +5,7 @@ import GeoGrid
 /// caller's events and an event's attendees from the database.
 struct EventSearch: Sendable {
     let database: Database
+    let store: EventStore
     let index: EventIndex
     let attendance: AttendanceCache
     let sports: SportCatalog
@@ -27,7 +28,7 @@ struct EventSearch: Sendable {
         let missing = cards.unloaded
         guard !missing.isEmpty else { return cards }
         let wanted = missing.map { ids[$0] }
-        let events = try await database.read { sql in try await EventStore(database: database).events(wanted, on: sql) }
+        let events = try await database.read { [store] sql in try await store.events(wanted, on: sql) }
         var read: [(Event, [UInt8]?)] = []
         for i in missing {
             guard let event = events[ids[i]] else { continue }
@@ -158,12 +159,12 @@ struct EventSearch: Sendable {
 
     /// The caller's events: upcoming soonest first, past latest first.
     func myEvents(user: UUID, role: Role, when: When, cursor: TimeCursor?, limit: Int) async throws -> Page<MyEvent> {
-        try await EventStore(database: database).myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
+        try await store.myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
     }
 
     /// An event's attendees: those going by arrival, then the waitlist in order.
     func attendees(of eventID: UUID, excluding hidden: Set<UUID> = [], cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
-        let page = try await EventStore(database: database).attendees(of: eventID, cursor: cursor, limit: limit)
+        let page = try await store.attendees(of: eventID, cursor: cursor, limit: limit)
         return Page(items: page.items.filter { !hidden.contains($0.id) }, nextCursor: page.nextCursor)
     }
 }

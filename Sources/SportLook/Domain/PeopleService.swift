@@ -47,6 +47,7 @@ struct PeopleService: Sendable {
     let index: UserIndex
     let cache: PeopleCache
     let accounts: AccountStore
+    let events: EventStore
     let safety: SafetyStore
     let sports: SportCatalog
     let write: Writer
@@ -156,10 +157,10 @@ struct PeopleService: Sendable {
     func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
         if id != caller, try await blocked(caller).contains(id) { throw DomainError.notFound("user") }
         let now = clock.now()
-        return try await database.read { [accounts] sql in
+        return try await database.read { [accounts, events] sql in
             guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw DomainError.notFound("user") }
-            let events = try await EventStore(database: database).upcoming(of: id, sharedWith: caller, now: now, limit: 20, on: sql)
-            return PublicProfile(user: user, events: events)
+            let upcoming = try await events.upcoming(of: id, sharedWith: caller, now: now, limit: 20, on: sql)
+            return PublicProfile(user: user, events: upcoming)
         }
     }
 

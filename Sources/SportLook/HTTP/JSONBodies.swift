@@ -3,6 +3,11 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
+/// A representation: a value that writes itself as JSON.
+protocol JSONEncodable: Sendable {
+    func encode(to json: inout JSONWriter)
+}
+
 /// A JSON response with a status.
 struct JSONResponse: ResponseGenerator {
     var status: HTTPResponse.Status = .ok
@@ -131,5 +136,18 @@ enum RequestBody {
             }
         }
         return out
+    }
+}
+
+/// `{"items": [...], "next_cursor": ...}`.
+extension Page: JSONEncodable where Item: JSONEncodable {
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for item in items { item.encode(to: &json) }
+        json.arrayEnd()
+        json.field("next_cursor", nextCursor)
+        json.objectEnd()
     }
 }

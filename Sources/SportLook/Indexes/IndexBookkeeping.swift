@@ -2,14 +2,15 @@ import Foundation
 
 /// Versions of entries an index took out, so that an update older than the
 /// removal cannot bring them back. A mark lasts `lifetime` (long past any
-/// reordering the bus or a re-read can bring); past `capacity` marks the oldest go
-/// first. Shared by the event and people indexes.
+/// reordering the bus or a re-read can bring). With a `capacity`, marks past it
+/// go oldest first (by halving the age kept, never by sorting); without one, only
+/// by age. Shared by the event and people indexes.
 struct Tombstones {
     private var marks: [UUID: (version: Int64, at: Date)] = [:]
     let lifetime: TimeInterval
-    let capacity: Int
+    let capacity: Int?
 
-    init(lifetime: TimeInterval = 600, capacity: Int = 200_000) {
+    init(lifetime: TimeInterval = 600, capacity: Int? = nil) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
@@ -22,13 +23,14 @@ struct Tombstones {
 
     mutating func bury(_ id: UUID, version: Int64, at now: Date) {
         marks[id] = (version, now)
-        if marks.count > capacity {
-            expire(now: now)
-            if marks.count > capacity {
-                let oldest = marks.sorted { $0.value.at < $1.value.at }.prefix(marks.count - capacity / 2).map(\.key)
-                for id in oldest { marks[id] = nil }
-            }
+        guard let capacity, marks.count > capacity else { return }
+        var kept = lifetime
+        while marks.count > capacity, kept >= 1 {
+            marks = marks.filter { now.timeIntervalSince($0.value.at) < kept }
+            kept /= 2
         }
+        // All younger than a second: keep this one mark rather than none.
+        if marks.count > capacity { marks = [id: (version, now)] }
     }
 
     mutating func lift(_ id: UUID) { marks[id] = nil }

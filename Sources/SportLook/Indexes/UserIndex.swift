@@ -18,7 +18,7 @@ final class UserIndex: Sendable {
     private struct State {
         var cards: [UUID: Card] = [:]
         /// Versions of people taken out, so that an older update cannot bring them back.
-        var removed = Tombstones()
+        var removed = Tombstones(capacity: 100_000)
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog = WarmBacklog<(User, Date)>()
     }

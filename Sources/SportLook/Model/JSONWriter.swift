@@ -1,10 +1,5 @@
 import Foundation
 
-/// A value that writes itself as JSON.
-protocol JSONEncodable: Sendable {
-    func encode(to json: inout JSONWriter)
-}
-
 /// Writes JSON straight into bytes, for bodies on hot paths (event cards,
 /// error bodies) where `JSONEncoder` costs more than everything else together.
 struct JSONWriter {

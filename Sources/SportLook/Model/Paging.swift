@@ -10,19 +10,6 @@ struct Page<Item: Sendable>: Sendable {
     }
 }
 
-/// `{"items": [...], "next_cursor": ...}`.
-extension Page: JSONEncodable where Item: JSONEncodable {
-    func encode(to json: inout JSONWriter) {
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        for item in items { item.encode(to: &json) }
-        json.arrayEnd()
-        json.field("next_cursor", nextCursor)
-        json.objectEnd()
-    }
-}
-
 /// A keyset position serialised as an opaque string (base64url of a few fields).
 protocol CursorCodable {
     init?(cursor: String)

@@ -107,7 +107,7 @@ struct SafetyStore: Sendable {
             }
             guard let existing = try await sql.raw("""
                 SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: report.targetType) AND target_id = \(bind: report.targetID)
-                """).first() else { return nil }
+                """).first() else { throw DomainError.notFound("report") }
             return (try Self.decodeReport(existing), false)
         }
     }
