@@ -28,6 +28,8 @@ public final class AppServices: Sendable {
     let notifier: Notifier
     let write: Writer
     let inbox: InboxStore
+    /// The inbox and devices as the routes use them.
+    let notifications: InboxService
     let invitations: InvitationService
     let httpClient: HTTPClient
     let workers: [JobWorker]
@@ -99,6 +101,7 @@ public final class AppServices: Sendable {
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
+        self.notifications = InboxService(store: inbox, clock: clock)
         self.invitations = InvitationService(
             database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
@@ -114,7 +117,7 @@ public final class AppServices: Sendable {
             database: database, store: chatStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock)
         )
-        self.hub = ChatHub(store: chatStore, inbox: inbox, events: eventStore, accounts: accountStore, clock: clock, logger: logger)
+        self.hub = ChatHub(chat: chat, inbox: notifications, accounts: accounts, logger: logger)
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock

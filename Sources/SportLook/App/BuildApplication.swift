@@ -92,7 +92,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports, blocked: services.people.blocked).addRoutes(to: authenticated)
-    InboxController(invitations: services.invitations, inbox: services.inbox, clock: services.clock).addRoutes(to: authenticated)
+    InboxController(invitations: services.invitations, inbox: services.notifications).addRoutes(to: authenticated)
     ChatController(chat: services.chat).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports).addRoutes(to: authenticated)
     webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
@@ -101,7 +101,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
 func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
     WebSocketEndpoint(
-        tokens: services.tokens, hub: services.hub, chat: services.chat, bus: services.bus, accounts: services.accountStore,
+        tokens: services.tokens, hub: services.hub, chat: services.chat, bus: services.bus, accounts: services.accounts,
         allowedOrigins: services.configuration.corsAllowedOrigins,
         limits: SocketLimits(
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,

@@ -46,6 +46,16 @@ struct AccountService: Sendable {
         try registrations.refuseIfRemembered(["register:" + address])
     }
 
+    /// Users' names, by id (absent: no such user).
+    func names(of ids: [UUID]) async throws -> [UUID: String] {
+        try await accounts.names(of: ids)
+    }
+
+    /// Those of the sessions that have ended (logged out, revoked, expired).
+    func endedSessions(among ids: [UUID]) async throws -> Set<UUID> {
+        try await accounts.endedSessions(among: ids, at: clock.now())
+    }
+
     func register(name: String?, email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
         var v = Validator()
         let name = v.text(name, "name", 1...80)
@@ -196,7 +206,7 @@ struct AccountService: Sendable {
         }
     }
 
-    func sessions(of identity: Identity) async throws -> [AccountStore.Session] {
+    func sessions(of identity: Identity) async throws -> [SessionInfo] {
         let unwritten = tokens.unwrittenUse()
         return try await accounts.sessions(of: identity.userID, at: clock.now()).map { session in
             var session = session

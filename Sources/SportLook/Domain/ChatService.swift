@@ -106,6 +106,43 @@ struct ChatService: Sendable {
         }
         return try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
     }
+
+    // MARK: For the socket hub
+
+    /// Up to `limit` messages of the event after `seq`, ascending (no membership check: the hub's own read).
+    func messages(of eventID: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
+        try await store.messages(event: eventID, after: seq, limit: limit)
+    }
+
+    /// The event's last message number; nil for no such event.
+    func lastSeq(of eventID: UUID) async throws -> Int64? {
+        try await events.event(eventID)?.lastMessageSeq
+    }
+
+    /// Whether the user takes part in the event's chat.
+    func isMember(_ eventID: UUID, _ user: UUID) async throws -> Bool {
+        try await store.isMember(event: eventID, user: user)
+    }
+
+    /// Those the user blocked (their messages are not shown to the user).
+    func blockedBy(_ user: UUID) async throws -> Set<UUID> {
+        try await store.blockedBy(user)
+    }
+
+    /// The user has the event's chat open on this instance (no push for its messages).
+    func present(_ user: UUID, in eventID: UUID, instance: String) async throws {
+        try await store.present(instance: instance, user: user, event: eventID, at: Date())
+    }
+
+    func absent(_ user: UUID, from eventID: UUID, instance: String) async throws {
+        try await store.absent(instance: instance, user: user, event: eventID)
+    }
+
+    /// Keeps this instance's presence rows alive and drops those of instances gone for five minutes.
+    func heartbeat(instance: String) async throws {
+        let now = Date()
+        try await store.heartbeat(instance: instance, at: now, staleBefore: now.addingTimeInterval(-300))
+    }
 }
 
 /// Where a history page continues: older (`before`) or newer (`after`) messages.

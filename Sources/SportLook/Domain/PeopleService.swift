@@ -191,7 +191,7 @@ struct PeopleService: Sendable {
     }
 
     /// Files a report; the same reporter on the same target gets the first report back.
-    func report(_ input: ReportInput, by user: UUID) async throws -> (report: SafetyStore.Report, created: Bool) {
+    func report(_ input: ReportInput, by user: UUID) async throws -> (report: SafetyReport, created: Bool) {
         var v = Validator()
         let type = input.targetType
         if type == nil { v.fail("target_type", "is required") } else if !["user", "event", "message"].contains(type!) { v.fail("target_type", "must be one of user, event, message") }

@@ -47,7 +47,7 @@ struct IssuedToken: JSONEncodable {
 
 /// One live access token of the caller.
 struct SessionRepresentation: JSONEncodable {
-    var session: AccountStore.Session
+    var session: SessionInfo
     var current: Bool
 
     func encode(to json: inout JSONWriter) {

@@ -4,8 +4,7 @@ import Hummingbird
 /// Invitations, the notification inbox and push devices.
 struct InboxController {
     let invitations: InvitationService
-    let inbox: InboxStore
-    let clock: any AppClock
+    let inbox: InboxService
 
     struct InviteInput: Decodable { var userIds: [String] }
     /// `{ids}` or `{all: true}` and nothing else.
@@ -81,18 +80,12 @@ struct InboxController {
             default: v.fail("ids", "send ids, or all: true")
             }
             try v.throwIfInvalid()
-            try await inbox.markRead(user: context.userID, ids: ids, at: clock.now())
+            try await inbox.markRead(user: context.userID, ids: ids)
             return Response(status: .noContent)
         }
         routes.post("me/devices") { request, context in
             let input = try await RequestBody.decode(DeviceInput.self, from: request, context: context)
-            var v = Validator()
-            if input.platform == nil { v.fail("platform", "is required") }
-            else if !["ios", "android", "web"].contains(input.platform!) { v.fail("platform", "must be one of ios, android, web") }
-            let token = v.text(input.token, "token", 1...4_096, maxBytes: 4_096)
-            try v.throwIfInvalid()
-            guard let platform = input.platform, let token else { throw DomainError.validation(v.fields) }
-            try await inbox.register(user: context.userID, session: context.identity.tokenID, platform: platform, token: token, at: clock.now())
+            let (platform, token) = try await inbox.registerDevice(user: context.userID, session: context.identity.tokenID, platform: input.platform, token: input.token)
             var json = JSONWriter()
             json.objectStart()
             json.field("platform", platform)
@@ -101,9 +94,7 @@ struct InboxController {
             return JSONResponse(status: .created, bytes: json.bytes)
         }
         routes.delete("me/devices/:token") { _, context in
-            guard let token = context.parameters.get("token"), !token.isEmpty,
-                  try await inbox.removeDevice(user: context.userID, token: token)
-            else { throw DomainError.notFound("device") }
+            try await inbox.removeDevice(user: context.userID, token: context.parameters.get("token") ?? "")
             return Response(status: .noContent)
         }
     }
@@ -111,9 +102,9 @@ struct InboxController {
 
 /// One inbox entry.
 struct NotificationRepresentation: JSONEncodable {
-    var item: InboxStore.Item
+    var item: InboxItem
 
-    init(_ item: InboxStore.Item) { self.item = item }
+    init(_ item: InboxItem) { self.item = item }
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()

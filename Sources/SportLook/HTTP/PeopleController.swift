@@ -52,8 +52,8 @@ struct PeopleController {
 }
 
 struct BlockedRepresentation: JSONEncodable {
-    var blocked: SafetyStore.Blocked
-    init(_ blocked: SafetyStore.Blocked) { self.blocked = blocked }
+    var blocked: BlockedPerson
+    init(_ blocked: BlockedPerson) { self.blocked = blocked }
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()

@@ -40,7 +40,7 @@ struct PublicProfileRepresentation: JSONEncodable {
 }
 
 struct ReportRepresentation: JSONEncodable {
-    var report: SafetyStore.Report
+    var report: SafetyReport
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()

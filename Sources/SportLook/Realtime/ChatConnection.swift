@@ -111,7 +111,7 @@ actor ChatConnection {
                 send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", event: event))
                 return
             }
-            let blocked = try await chat.store.blockedBy(userID)
+            let blocked = try await chat.blockedBy(userID)
             hidden.withLock { $0 = blocked }
             let latest = try await chat.events.event(event)?.lastMessageSeq ?? 0
             hub.join(self, event)
@@ -139,9 +139,9 @@ actor ChatConnection {
     private func recordPresence(_ event: UUID, present: Bool) async {
         do {
             if present {
-                try await chat.store.present(instance: bus.instanceID, user: userID, event: event, at: Date())
+                try await chat.present(userID, in: event, instance: bus.instanceID)
             } else {
-                try await chat.store.absent(instance: bus.instanceID, user: userID, event: event)
+                try await chat.absent(userID, from: event, instance: bus.instanceID)
             }
         } catch {
             logger.warning("could not record chat presence", metadata: ["event": "\(event)", "present": "\(present)", "error": "\(error)"])
@@ -255,7 +255,7 @@ actor ChatConnection {
     func recheckMembership() async {
         for event in subscriptions.keys {
             do {
-                if try await !chat.store.isMember(event: event, user: userID) { await unsubscribe(event, reason: "not_attending") }
+                if try await !chat.isMember(event, userID) { await unsubscribe(event, reason: "not_attending") }
             } catch {
                 logger.warning("membership check failed; ending the subscription", metadata: ["event": "\(event)", "error": "\(error)"])
                 await unsubscribe(event, reason: "unavailable")
@@ -265,7 +265,7 @@ actor ChatConnection {
 
     func reloadBlocks() async {
         do {
-            let updated = try await chat.store.blockedBy(userID)
+            let updated = try await chat.blockedBy(userID)
             hidden.withLock { $0 = updated }
         } catch {
             logger.warning("could not reload blocks", metadata: ["error": "\(error)"])

@@ -26,19 +26,15 @@ final class ChatHub: Sendable {
         let after: Int64
     }
     private let state = Mutex(State())
-    let store: ChatStore
-    let inbox: InboxStore
-    let events: EventStore
-    let accounts: AccountStore
-    let clock: any AppClock
+    let chat: ChatService
+    let inbox: InboxService
+    let accounts: AccountService
     let logger: Logger
 
-    init(store: ChatStore, inbox: InboxStore, events: EventStore, accounts: AccountStore, clock: any AppClock, logger: Logger) {
-        self.store = store
+    init(chat: ChatService, inbox: InboxService, accounts: AccountService, logger: Logger) {
+        self.chat = chat
         self.inbox = inbox
-        self.events = events
         self.accounts = accounts
-        self.clock = clock
         self.logger = logger
     }
 
@@ -106,7 +102,7 @@ final class ChatHub: Sendable {
         let position = Position(event: event, after: seq)
         let (load, mine) = state.withLock { s in
             if let running = s.loading[position] { return (running, false) }
-            let task = Task { [store] in try await store.messages(event: event, after: seq, limit: Self.loadLimit) }
+            let task = Task { [chat] in try await chat.messages(of: event, after: seq, limit: Self.loadLimit) }
             s.loading[position] = task
             return (task, true)
         }
@@ -151,7 +147,7 @@ final class ChatHub: Sendable {
         case .notification(let user, let id):
             let targets = connections(of: user)
             guard !targets.isEmpty else { return }
-            let item: InboxStore.Item?
+            let item: InboxItem?
             do {
                 item = try await inbox.item(id)
             } catch {
@@ -169,7 +165,7 @@ final class ChatHub: Sendable {
             // Sessions may have ended while the bus was away: their sockets close now.
             let all = state.withLock { Array($0.connections.values) }
             do {
-                let ended = try await accounts.endedSessions(among: Array(Set(all.map(\.session))), at: clock.now())
+                let ended = try await accounts.endedSessions(among: Array(Set(all.map(\.session))))
                 for connection in all where ended.contains(connection.session) {
                     connection.end(.sessionEnded)
                 }
@@ -180,7 +176,7 @@ final class ChatHub: Sendable {
             for event in rooms {
                 let latest: Int64
                 do {
-                    guard let seq = try await events.event(event)?.lastMessageSeq else { continue }
+                    guard let seq = try await chat.lastSeq(of: event) else { continue }
                     latest = seq
                 } catch {
                     logger.warning("resync could not read a room", metadata: ["event": "\(event)", "error": "\(error)"])
@@ -209,9 +205,8 @@ struct ChatHubService: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(30))
-                        let now = Date()
                         do {
-                            try await hub.store.heartbeat(instance: bus.instanceID, at: now, staleBefore: now.addingTimeInterval(-300))
+                            try await hub.chat.heartbeat(instance: bus.instanceID)
                         } catch is CancellationError {
                             return
                         } catch {
@@ -262,7 +257,7 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func notification(_ item: InboxStore.Item) -> String {
+    static func notification(_ item: InboxItem) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "notification")

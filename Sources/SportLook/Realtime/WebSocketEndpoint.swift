@@ -17,7 +17,7 @@ struct WebSocketEndpoint {
     let hub: ChatHub
     let chat: ChatService
     let bus: Bus
-    let accounts: AccountStore
+    let accounts: AccountService
     let allowedOrigins: [String]
     let limits: SocketLimits
     let stallTimeout: Duration
@@ -63,7 +63,7 @@ struct WebSocketEndpoint {
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
             do {
-                if try await accounts.endedSessions(among: [identity.tokenID], at: clock.now()).contains(identity.tokenID) {
+                if try await accounts.endedSessions(among: [identity.tokenID]).contains(identity.tokenID) {
                     connection.end(.sessionEnded)
                 }
             } catch {

@@ -17,13 +17,7 @@ struct AccountStore: Sendable {
         var revokedAt: Date?
     }
 
-    struct Session: Sendable {
-        var id: UUID
-        var createdAt: Date
-        var expiresAt: Date
-        var lastUsedAt: Date?
-        var userAgent: String?
-    }
+    typealias Session = SessionInfo
 
     // MARK: Users
 

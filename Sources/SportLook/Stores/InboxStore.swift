@@ -5,13 +5,7 @@ import SQLKit
 struct InboxStore: Sendable {
     let database: Database
 
-    struct Item: Sendable {
-        var id: UUID
-        var kind: String
-        var data: String
-        var createdAt: Date
-        var readAt: Date?
-    }
+    typealias Item = InboxItem
 
     /// Writes jobs' notifications to the inbox, each exactly once whatever the
     /// retries; a collapsing one replaces the recipient's unread one with the same

@@ -5,22 +5,9 @@ import SQLKit
 struct SafetyStore: Sendable {
     let database: Database
 
-    struct Blocked: Sendable {
-        var id: UUID
-        var name: String
-        var at: Date
-    }
+    typealias Blocked = BlockedPerson
 
-    struct Report: Sendable {
-        var id: UUID
-        var reporterID: UUID
-        var targetType: String
-        var targetID: UUID
-        var reason: String
-        var details: String?
-        var status: String
-        var createdAt: Date
-    }
+    typealias Report = SafetyReport
 
     /// Everyone the user blocked or was blocked by.
     func blockedEitherWay(_ user: UUID) async throws -> Set<UUID> {
