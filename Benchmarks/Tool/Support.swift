@@ -62,7 +62,10 @@ struct Client: Sendable {
     }
 }
 
-/// A process started with posix_spawn (output to a file), killable.
+/// A process started with posix_spawn (output to a file), killable. It inherits
+/// only the three standard descriptors: a server or a PostgreSQL restarted by a
+/// benchmark must not hold the harness's sockets open (see the test support's
+/// `spawn`, which had that bug).
 final class Spawned: Sendable {
     let pid: pid_t
 
@@ -75,6 +78,8 @@ final class Spawned: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        guard let closeFrom = closeFromAction else { throw BenchError("this C library cannot close descriptors in a spawned program") }
+        _ = closeFrom(&actions, 3)
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for p in cArguments { free(p) } }
         var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -177,3 +182,10 @@ final class LatencyLog: Sendable {
         return s
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
+/// Glibc module does not declare.
+private let closeFromAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
