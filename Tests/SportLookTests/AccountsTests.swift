@@ -10,33 +10,35 @@ struct AccountsTests {
         try await withApp(engine) { api, _ in
             let registered = try await api.post("/v1/auth/register", json: ["name": " Ann ", "email": "  Ann@Example.COM ", "password": "correct horse battery"])
             #expect(registered.status == .created)
-            let user = try #require(registered["user"] as? [String: Any])
-            #expect(user["name"] as? String == "Ann")
-            #expect(user["email"] as? String == "Ann@Example.COM")
-            #expect(user["location"] is NSNull)
-            #expect((registered["access_token"] as? String)?.count == 43)
-            #expect(registered["expires_at"] is String)
+            // The decode checks the shape: expires_at a string, location present (as null below).
+            let auth = try registered.decode(API.AuthResult.self)
+            let user = auth.user
+            #expect(user.name == "Ann")
+            #expect(user.email == "Ann@Example.COM")
+            #expect(user.location == nil)
+            #expect(auth.accessToken.count == 43)
 
             let login = try await api.post("/v1/auth/login", json: ["email": "ann@example.com", "password": "correct horse battery"])
             #expect(login.status == .ok)
-            let token = try #require(login["access_token"] as? String)
-            #expect(token != registered["access_token"] as? String)
+            let token = try login.decode(API.AuthResult.self).accessToken
+            #expect(token != auth.accessToken)
 
             let me = try await api.get("/v1/me", token: token)
             #expect(me.status == .ok)
-            #expect(me["id"] as? String == user["id"] as? String)
-            #expect(me["sports"] as? [String] == [])
+            let profile = try me.decode(API.PrivateProfile.self)
+            #expect(profile.id == user.id)
+            #expect(profile.sports == [])
 
-            let sessions = try await api.get("/v1/me/sessions", token: token)
-            #expect(sessions.items.count == 2)
-            #expect(sessions.items.filter { $0["current"] as? Bool == true }.count == 1)
+            let sessions = try await api.sessions(token)
+            #expect(sessions.count == 2)
+            #expect(sessions.filter(\.current).count == 1)
 
             #expect(try await api.post("/v1/auth/logout", token: token).status == .noContent)
             let after = try await api.get("/v1/me", token: token)
             #expect(after.status == .unauthorized)
-            #expect(after.errorCode == "unauthorized")
+            #expect(try after.errorCode == "unauthorized")
             // The other session lives on.
-            #expect(try await api.get("/v1/me", token: registered["access_token"] as? String).status == .ok)
+            #expect(try await api.get("/v1/me", token: auth.accessToken).status == .ok)
         }
     }
 
@@ -46,7 +48,7 @@ struct AccountsTests {
             try await api.register("Bo", email: "bo@example.com")
             let again = try await api.post("/v1/auth/register", json: ["name": "Bo2", "email": " BO@Example.com", "password": "another good one"])
             #expect(again.status == .conflict)
-            #expect(again.errorCode == "email_taken")
+            #expect(try again.errorCode == "email_taken")
         }
     }
 
@@ -69,13 +71,13 @@ struct AccountsTests {
             for (i, (password, accepted)) in cases.enumerated() {
                 let reply = try await api.post("/v1/auth/register", json: ["name": "P", "email": "p\(i)@example.com", "password": password])
                 #expect(reply.status == (accepted ? .created : .unprocessableContent), "password #\(i)")
-                if !accepted { #expect(reply.errorFields["password"] != nil, "password #\(i)") }
+                if !accepted { #expect(try reply.errorFields["password"] != nil, "password #\(i)") }
             }
             let sameAsEmail = try await api.post("/v1/auth/register", json: ["name": "P", "email": "mail@example.com", "password": "MAIL@example.com"])
-            #expect(sameAsEmail.errorFields["password"] != nil)
+            #expect(try sameAsEmail.errorFields["password"] != nil)
             let missing = try await api.post("/v1/auth/register", json: ["name": "", "email": "not-an-email"])
             #expect(missing.status == .unprocessableContent)
-            #expect(Set(missing.errorFields.keys) == ["name", "email", "password"])
+            #expect(try Set(missing.errorFields.keys) == ["name", "email", "password"])
         }
     }
 
@@ -88,7 +90,7 @@ struct AccountsTests {
             #expect(wrong.status == .unauthorized)
             #expect(unknown.status == wrong.status)
             #expect(unknown.body == wrong.body)
-            #expect(wrong.errorCode == "invalid_credentials")
+            #expect(try wrong.errorCode == "invalid_credentials")
         }
     }
 
@@ -103,7 +105,7 @@ struct AccountsTests {
             }
             let throttled = try await api.post("/v1/auth/login", json: ["email": "DI@example.com", "password": "right horse battery"])
             #expect(throttled.status == .tooManyRequests)
-            #expect(throttled.errorCode == "too_many_attempts")
+            #expect(try throttled.errorCode == "too_many_attempts")
             let retryAfter = try #require(throttled.headers[.retryAfter].flatMap(Int.init))
             #expect(retryAfter > 0 && retryAfter <= 15 * 60)
             clock.advance(by: TimeInterval(retryAfter))
@@ -116,11 +118,10 @@ struct AccountsTests {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, configure: { $0.tokenTTL = 3_600 }) { api, _ in
             let (token, _) = try await api.register("Ed")
-            let email = try #require(try await api.get("/v1/me", token: token)["email"] as? String)
-            let second = try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"])
-            let other = try #require(second["access_token"] as? String)
-            let sessions = try await api.get("/v1/me/sessions", token: token).items
-            let otherID = try #require(sessions.first { $0["current"] as? Bool == false }?["id"] as? String)
+            let email = try await api.me(token).email
+            let other = try await api.login(email, password: "correct horse battery").accessToken
+            let sessions = try await api.sessions(token)
+            let otherID = try #require(sessions.first { !$0.current }?.id)
             #expect(try await api.delete("/v1/me/sessions/\(otherID)", token: token).status == .noContent)
             #expect(try await api.get("/v1/me", token: other).status == .unauthorized)
             #expect(try await api.delete("/v1/me/sessions/\(otherID)", token: token).status == .notFound)
@@ -141,34 +142,36 @@ struct AccountsTests {
                 "discoverable": true, "image_url": "https://img.example.com/flo.png",
             ])
             #expect(updated.status == .ok)
-            #expect(updated["name"] as? String == "Flo R")
-            #expect(Set(updated["sports"] as? [String] ?? []) == ["running", "tennis"])
-            #expect(updated["discoverable"] as? Bool == true)
-            let location = try #require(updated["location"] as? [String: Double])
+            let profile = try updated.decode(API.PrivateProfile.self)
+            #expect(profile.name == "Flo R")
+            #expect(Set(profile.sports) == ["running", "tennis"])
+            #expect(profile.discoverable == true)
+            let location = try #require(profile.location)
             // Stored snapped to ~500 m, never exactly.
-            #expect(abs(location["lat"]! - 48.85661) < 0.005 && location["lat"] != 48.85661)
-            #expect(abs(location["lon"]! - 2.35222) < 0.01)
+            #expect(abs(location.lat - 48.85661) < 0.005 && location.lat != 48.85661)
+            #expect(abs(location.lon - 2.35222) < 0.01)
 
-            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "image_url": NSNull()])
-            #expect(cleared["location"] is NSNull)
-            #expect(cleared["image_url"] is NSNull)
-            #expect(cleared["name"] as? String == "Flo R")
+            // location and image_url are required: the decode fails if they are absent, so nil means null.
+            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "image_url": NSNull()]).decode(API.PrivateProfile.self)
+            #expect(cleared.location == nil)
+            #expect(cleared.imageURL == nil)
+            #expect(cleared.name == "Flo R")
 
             let bad = try await api.patch("/v1/me", token: token, json: [
                 "location": ["lat": 91, "lon": 0], "sports": ["quidditch"], "name": String(repeating: "n", count: 81),
                 "bio": String(repeating: "b", count: 1_001), "image_url": "ftp://x",
             ])
             #expect(bad.status == .unprocessableContent)
-            #expect(Set(bad.errorFields.keys) == ["location.lat", "sports", "name", "bio", "image_url"])
+            #expect(try Set(bad.errorFields.keys) == ["location.lat", "sports", "name", "bio", "image_url"])
             let badLon = try await api.patch("/v1/me", token: token, json: ["location": ["lat": 1, "lon": -180.5]])
-            #expect(badLon.errorFields.keys.contains("location.lon"))
+            #expect(try badLon.errorFields.keys.contains("location.lon"))
             let wrongType = try await api.patch("/v1/me", token: token, json: ["discoverable": "yes"])
             #expect(wrongType.status == .unprocessableContent)
-            #expect(wrongType.errorFields["discoverable"] != nil)
+            #expect(try wrongType.errorFields["discoverable"] != nil)
             // Nothing of the rejected patches was written.
-            let me = try await api.get("/v1/me", token: token)
-            #expect(me["name"] as? String == "Flo R")
-            #expect(me["bio"] as? String == "Runs at dawn")
+            let me = try await api.me(token)
+            #expect(me.name == "Flo R")
+            #expect(me.bio == "Runs at dawn")
         }
     }
 
@@ -177,16 +180,16 @@ struct AccountsTests {
         try await withApp(engine) { api, _ in
             let malformed = try await api.request(.post, "/v1/auth/register", raw: "{\"name\": ")
             #expect(malformed.status == .badRequest)
-            #expect(malformed.errorCode == "invalid_json")
+            #expect(try malformed.errorCode == "invalid_json")
             let unknown = try await api.get("/v1/no/such/route")
             #expect(unknown.status == .notFound)
-            #expect(unknown.errorCode == "not_found")
+            #expect(try unknown.errorCode == "not_found")
             let method = try await api.request(.put, "/v1/me")
             #expect(method.status == .methodNotAllowed)
             #expect(method.headers[.allow]?.contains("PATCH") == true)
             let big = try await api.request(.post, "/v1/auth/register", raw: "{\"name\": \"" + String(repeating: "x", count: 1_100_000) + "\"}")
             #expect(big.status == .contentTooLarge)
-            #expect(big.errorCode == "payload_too_large")
+            #expect(try big.errorCode == "payload_too_large")
             let form = try await api.request(.post, "/v1/auth/login", raw: "email=a", headers: [.contentType: "application/x-www-form-urlencoded"])
             #expect(form.status == .unsupportedMediaType)
             let deep = try await api.request(.post, "/v1/auth/login", raw: String(repeating: "[", count: 100) + String(repeating: "]", count: 100))
@@ -195,8 +198,9 @@ struct AccountsTests {
             #expect(array.status == .unprocessableContent)
             let sports = try await api.get("/v1/sports")
             #expect(sports.status == .ok)
-            #expect(sports.items.count >= 40)
-            #expect(sports.items.first?["slug"] as? String == "football")
+            let catalogue = try sports.decode(API.Page<API.Sport>.self).items
+            #expect(catalogue.count >= 40)
+            #expect(catalogue.first?.slug == "football")
         }
     }
 
@@ -207,10 +211,9 @@ struct AccountsTests {
             let (token, _) = try await api.register("Gus")
             clock.advance(by: 120)
             _ = try await api.get("/v1/me", token: token)
-            let session = try #require(try await api.get("/v1/me/sessions", token: token).items.first)
-            #expect(session["last_used_at"] as? String == RFC3339.format(clock.now()))
-            let me = try await api.get("/v1/me", token: token)
-            let userID = try #require((me["id"] as? String).flatMap(UUID.init(uuidString:)))
+            let session = try #require(try await api.sessions(token).first)
+            #expect(session.lastUsedAt == RFC3339.format(clock.now()))
+            let userID = try #require(UUID(uuidString: try await api.me(token).id))
             await services.tokens.flush()
             let stored = try await services.accountStore.sessions(of: userID, at: clock.now())
             #expect(stored.first?.lastUsedAt == clock.now())

@@ -6,7 +6,7 @@ import Testing
 /// An event with an organiser and `members` people going.
 func chatRoom(_ api: API, clock: ManualClock, members: Int) async throws -> (event: String, owner: (token: String, id: String), people: [(token: String, id: String)]) {
     let owner = try await api.register("Owner")
-    let event = try #require(try await api.createEvent(owner.token, now: clock.now())["id"] as? String)
+    let event = try await api.createEvent(owner.token, now: clock.now()).id
     var people: [(token: String, id: String)] = []
     for i in 0..<members {
         let person = try await api.register("Member\(i)")
@@ -37,7 +37,7 @@ struct ChatTests {
             _ = try await api.delete("/v1/events/\(event)", token: owner.token)
             let closed = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "Anyone?", "client_id": "o-2"])
             #expect(closed.status == .conflict)
-            #expect(try await api.get("/v1/events/\(event)/messages", token: owner.token).items.count == 2)
+            #expect(try await api.messages(event, token: owner.token).count == 2)
         }
     }
 
@@ -51,9 +51,7 @@ struct ChatTests {
                     group.addTask {
                         var mine: [Int] = []
                         for n in 0..<50 {
-                            let reply = try await api.post("/v1/events/\(event)/messages", token: person.token, json: ["body": "m \(i)-\(n)", "client_id": "c-\(i)-\(n)"])
-                            guard reply.status == .created, let seq = reply["seq"] as? Int else { throw ClusterError("send: \(reply.status) \(reply.text)") }
-                            mine.append(seq)
+                            mine.append(try await api.sendMessage("m \(i)-\(n)", clientID: "c-\(i)-\(n)", to: event, token: person.token).seq)
                         }
                         return mine
                     }
@@ -69,9 +67,9 @@ struct ChatTests {
             // Retrying a send returns the stored message, not a new one.
             let retry = try await api.post("/v1/events/\(event)/messages", token: people[3].token, json: ["body": "m 3-7 (again)", "client_id": "c-3-7"])
             #expect(retry.status == .ok)
-            #expect(retry["body"] as? String == "m 3-7")
-            let history = try await allPagesOfChat(api, event: event, token: people[0].token)
-            #expect(history.map { $0["seq"] as? Int ?? 0 } == Array(1...1_000))
+            #expect(try retry.decode(API.ChatMessage.self).body == "m 3-7")
+            let history = try await api.chatHistory(event, token: people[0].token)
+            #expect(history.map(\.seq) == Array(1...1_000))
         }
     }
 
@@ -90,14 +88,14 @@ struct ChatTests {
             #expect(limited.status == .tooManyRequests)
             #expect(limited.headers[.retryAfter] != nil)
 
-            let latest = try await api.get(path + "?limit=10", token: owner.token)
-            #expect(latest.items.compactMap { $0["seq"] as? Int } == Array(16...25))
-            let older = try await api.get(path + "?limit=10&cursor=\(try #require(latest.nextCursor))", token: owner.token)
-            #expect(older.items.compactMap { $0["seq"] as? Int } == Array(6...15))
-            let after = try await api.get(path + "?after_seq=20", token: owner.token)
-            #expect(after.items.compactMap { $0["seq"] as? Int } == Array(21...25))
+            let latest = try await api.page(API.ChatMessage.self, path + "?limit=10", token: owner.token)
+            #expect(latest.items.map(\.seq) == Array(16...25))
+            let older = try await api.page(API.ChatMessage.self, path + "?limit=10&cursor=\(try #require(latest.nextCursor))", token: owner.token)
+            #expect(older.items.map(\.seq) == Array(6...15))
+            let after = try await api.page(API.ChatMessage.self, path + "?after_seq=20", token: owner.token)
+            #expect(after.items.map(\.seq) == Array(21...25))
             #expect(after.nextCursor == nil)
-            #expect(try await api.get(path + "?after_seq=1&before_seq=5", token: owner.token).items.compactMap { $0["seq"] as? Int } == [2, 3, 4])
+            #expect(try await api.page(API.ChatMessage.self, path + "?after_seq=1&before_seq=5", token: owner.token).items.map(\.seq) == [2, 3, 4])
             #expect(try await api.get(path + "?after_seq=-1", token: owner.token).status == .unprocessableContent)
 
             #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": 25]).status == .noContent)
@@ -113,30 +111,19 @@ struct ChatTests {
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             for n in 0..<3 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
             try await eventually(timeout: .seconds(15), "the chat notification") {
-                try await api.get("/v1/me/notifications", token: people[0].token).items.contains { $0["kind"] as? String == "chat_message" }
+                try await api.notifications(people[0].token).contains { $0.kind == "chat_message" }
             }
             for n in 3..<5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
             try await eventually(timeout: .seconds(15), "the collapsed job to run again") {
                 try await count(services, "jobs", where: "kind = 'chat_message' AND state IN ('queued', 'running')") == 0
             }
-            let unread = try await api.get("/v1/me/notifications?unread=true", token: people[0].token).items.filter { $0["kind"] as? String == "chat_message" }
+            let unread = try await api.notifications(people[0].token, unread: true).filter { $0.kind == "chat_message" }
             #expect(unread.count == 1, "one unread chat notification per event")
             // The sender is not notified of their own messages.
-            #expect(try await api.get("/v1/me/notifications", token: owner.token).items.isEmpty)
+            #expect(try await api.notifications(owner.token).isEmpty)
             // Reading the chat reads its notification.
             _ = try await api.post("/v1/events/\(event)/read", token: people[0].token, json: ["seq": 5])
-            #expect(try await api.get("/v1/me/notifications?unread=true", token: people[0].token).items.isEmpty)
+            #expect(try await api.notifications(people[0].token, unread: true).isEmpty)
         }
-    }
-}
-
-func allPagesOfChat(_ api: API, event: String, token: String) async throws -> [[String: Any]] {
-    var out: [[String: Any]] = []
-    var after = 0
-    while true {
-        let page = try await api.get("/v1/events/\(event)/messages?after_seq=\(after)&limit=100", token: token)
-        out += page.items
-        guard let last = page.items.last?["seq"] as? Int, page.nextCursor != nil else { return out }
-        after = last
     }
 }

@@ -4,20 +4,6 @@ import HTTPTypes
 import Testing
 @testable import SportLook
 
-extension API {
-    /// Creates an event; returns its JSON.
-    @discardableResult
-    func createEvent(_ token: String, title: String = "Five-a-side", sport: String = "football", lat: Double = 48.8566, lon: Double = 2.3522,
-                     startsIn: TimeInterval = 86_400, duration: TimeInterval? = nil, capacity: Int? = nil, now: Date) async throws -> [String: Any] {
-        var body: [String: Any] = ["title": title, "sport": sport, "starts_at": RFC3339.format(now.addingTimeInterval(startsIn)), "location": ["lat": lat, "lon": lon]]
-        if let duration { body["ends_at"] = RFC3339.format(now.addingTimeInterval(startsIn + duration)) }
-        if let capacity { body["capacity"] = capacity }
-        let reply = try await post("/v1/events", token: token, json: body)
-        guard reply.status == .created else { throw ClusterError("create event failed: \(reply.status) \(reply.text)") }
-        return reply.object
-    }
-}
-
 @Suite("Events and attendance", .timeLimit(.minutes(5)))
 struct EventsTests {
     @Test("create, read, edit, cancel, with permissions", arguments: engines)
@@ -27,17 +13,19 @@ struct EventsTests {
             let (owner, ownerID) = try await api.register("Olga")
             let (other, _) = try await api.register("Pete")
             let created = try await api.createEvent(owner, capacity: 8, now: clock.now())
-            let id = try #require(created["id"] as? String)
-            #expect((created["organiser"] as? [String: Any])?["id"] as? String == ownerID)
-            #expect(created["my_status"] as? String == "going")
-            #expect(created["status"] as? String == "active")
-            #expect(created["ends_at"] as? String == RFC3339.format(clock.now().addingTimeInterval(86_400 + 7_200)))
-            #expect((created["sport"] as? [String: Any])?["name"] as? String == "Football")
+            let id = created.id
+            #expect(created.organiser.id == ownerID)
+            #expect(created.myStatus == "going")
+            #expect(created.status == "active")
+            #expect(created.endsAt == RFC3339.format(clock.now().addingTimeInterval(86_400 + 7_200)))
+            #expect(created.sport.name == "Football")
 
             let read = try await api.get("/v1/events/\(id)", token: other)
             #expect(read.status == .ok)
-            #expect(read["my_status"] is NSNull)
-            #expect(read["title"] as? String == "Five-a-side")
+            let seen = try read.decode(API.Event.self)
+            // my_status is required: the decode fails if it is absent, so nil means null.
+            #expect(seen.myStatus == nil)
+            #expect(seen.title == "Five-a-side")
 
             let forbidden = try await api.patch("/v1/events/\(id)", token: other, json: ["title": "Mine now"])
             #expect(forbidden.status == .forbidden)
@@ -45,13 +33,13 @@ struct EventsTests {
 
             let edited = try await api.patch("/v1/events/\(id)", token: owner, json: ["title": "Seven-a-side", "capacity": 14, "address": "Parc des Princes"])
             #expect(edited.status == .ok)
-            #expect(edited["title"] as? String == "Seven-a-side")
-            #expect(edited["capacity"] as? Int == 14)
-            #expect(edited["address"] as? String == "Parc des Princes")
+            let changed = try edited.decode(API.Event.self)
+            #expect(changed.title == "Seven-a-side")
+            #expect(changed.capacity == 14)
+            #expect(changed.address == "Parc des Princes")
 
             #expect(try await api.delete("/v1/events/\(id)", token: owner).status == .noContent)
-            let cancelled = try await api.get("/v1/events/\(id)", token: other)
-            #expect(cancelled["status"] as? String == "cancelled")
+            #expect(try await api.event(id, token: other).status == "cancelled")
             #expect(try await api.delete("/v1/events/\(id)", token: owner).status == .noContent)
             #expect(try await api.patch("/v1/events/\(id)", token: owner, json: ["title": "Back"]).status == .conflict)
             #expect(try await api.get("/v1/events/\(UUID())", token: other).status == .notFound)
@@ -98,14 +86,15 @@ struct EventsTests {
             for (overrides, without, field) in cases {
                 let reply = try await attempt(overrides, without: without)
                 #expect(reply.status == .unprocessableContent, "\(field): \(reply.text)")
-                #expect(reply.errorFields[field] != nil, "\(field): \(reply.text)")
+                #expect(try reply.errorFields[field] != nil, "\(field): \(reply.text)")
             }
             let edge = try await attempt(["ends_at": RFC3339.format(now.addingTimeInterval(3_600 + 7 * 86_400)), "capacity": 10_000, "title": String(repeating: "t", count: 120)])
             #expect(edge.status == .created)
             let unlimited = try await attempt(["capacity": NSNull()])
-            #expect(unlimited["capacity"] is NSNull)
+            // capacity is required: the decode fails if it is absent, so nil means null.
+            #expect(try unlimited.decode(API.Event.self).capacity == nil)
             // A rejected event left nothing behind.
-            #expect(try await api.get("/v1/me/events?role=organising", token: token).items.count == 2)
+            #expect(try await api.page(API.Event.self, "/v1/me/events?role=organising", token: token).items.count == 2)
         }
     }
 
@@ -114,8 +103,7 @@ struct EventsTests {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, _ in
             let (owner, _) = try await api.register("Host")
-            let event = try await api.createEvent(owner, capacity: 10, now: clock.now())
-            let id = try #require(event["id"] as? String)
+            let id = try await api.createEvent(owner, capacity: 10, now: clock.now()).id
             var people: [(token: String, id: String)] = []
             for i in 0..<50 { people.append(try await api.register("Joiner\(i)")) }
             let results = try await withThrowingTaskGroup(of: (Int, Reply).self) { group in
@@ -127,53 +115,47 @@ struct EventsTests {
                 return out
             }
             #expect(results.values.allSatisfy { $0.status == .ok })
-            let going = results.filter { $0.value["status"] as? String == "going" }
-            let waiting = results.filter { $0.value["status"] as? String == "waitlisted" }
+            let places = try results.mapValues { try $0.decode(API.Joined.self) }
+            let going = places.filter { $0.value.status == "going" }
+            let waiting = places.filter { $0.value.status == "waitlisted" }
             #expect(going.count == 10)
             #expect(waiting.count == 40)
-            #expect(Set(waiting.compactMap { $0.value["position"] as? Int }) == Set(1...40))
-            let state = try await api.get("/v1/events/\(id)", token: owner)
-            #expect(state["going_count"] as? Int == 10)
-            #expect(state["waitlist_count"] as? Int == 40)
-            #expect(state["spots_left"] as? Int == 0)
+            #expect(Set(waiting.compactMap { $0.value.position }) == Set(1...40))
+            let state = try await api.event(id, token: owner)
+            #expect(state.goingCount == 10)
+            #expect(state.waitlistCount == 40)
+            #expect(state.spotsLeft == 0)
 
             // Joining again changes nothing.
-            let first = try #require(waiting.first { $0.value["position"] as? Int == 1 })
-            let second = try #require(waiting.first { $0.value["position"] as? Int == 2 })
-            let again = try await api.post("/v1/events/\(id)/attendance", token: people[first.key].token)
-            #expect(again["status"] as? String == "waitlisted")
-            #expect(again["position"] as? Int == 1)
+            let first = try #require(waiting.first { $0.value.position == 1 })
+            let second = try #require(waiting.first { $0.value.position == 2 })
+            let again = try await api.join(id, token: people[first.key].token)
+            #expect(again.status == "waitlisted")
+            #expect(again.position == 1)
 
             let leaver = try #require(going.first).key
             #expect(try await api.delete("/v1/events/\(id)/attendance", token: people[leaver].token).status == .noContent)
             #expect(try await api.delete("/v1/events/\(id)/attendance", token: people[leaver].token).status == .noContent)
-            let promoted = try await api.get("/v1/events/\(id)", token: people[first.key].token)
-            #expect(promoted["my_status"] as? String == "going")
-            let next = try await api.get("/v1/events/\(id)", token: people[second.key].token)
-            #expect(next["my_status"] as? String == "waitlisted")
-            #expect(next["my_position"] as? Int == 1)
-            let after = try await api.get("/v1/events/\(id)", token: owner)
-            #expect(after["going_count"] as? Int == 10)
-            #expect(after["waitlist_count"] as? Int == 39)
+            let promoted = try await api.event(id, token: people[first.key].token)
+            #expect(promoted.myStatus == "going")
+            let next = try await api.event(id, token: people[second.key].token)
+            #expect(next.myStatus == "waitlisted")
+            #expect(next.myPosition == 1)
+            let after = try await api.event(id, token: owner)
+            #expect(after.goingCount == 10)
+            #expect(after.waitlistCount == 39)
 
             // More places move the waitlist up.
             _ = try await api.patch("/v1/events/\(id)", token: owner, json: ["capacity": 12])
-            #expect(try await api.get("/v1/events/\(id)", token: people[second.key].token)["my_status"] as? String == "going")
+            #expect(try await api.event(id, token: people[second.key].token).myStatus == "going")
             #expect(try await api.patch("/v1/events/\(id)", token: owner, json: ["capacity": 3]).status == .unprocessableContent)
 
-            // The attendee list pages through going, then the waitlist in order.
-            var listed: [[String: Any]] = []
-            var cursor: String?
-            repeat {
-                let page = try await api.get("/v1/events/\(id)/attendees?limit=7" + (cursor.map { "&cursor=\($0)" } ?? ""), token: owner)
-                #expect(page.status == .ok)
-                listed += page.items
-                cursor = page.nextCursor
-            } while cursor != nil
+            // The attendee list pages through going, then the waitlist in order (every page 200).
+            let listed = try await api.allPages(API.Attendee.self, "/v1/events/\(id)/attendees?limit=7", token: owner)
             #expect(listed.count == 50)
-            #expect(listed.filter { $0["status"] as? String == "going" }.count == 13)
-            #expect(listed.compactMap { $0["position"] as? Int } == Array(1...37))
-            #expect(listed.filter { $0["is_organiser"] as? Bool == true }.count == 1)
+            #expect(listed.filter { $0.status == "going" }.count == 13)
+            #expect(listed.compactMap(\.position) == Array(1...37))
+            #expect(listed.filter(\.isOrganiser).count == 1)
         }
     }
 
@@ -183,18 +165,18 @@ struct EventsTests {
         try await withApp(engine, clock: clock) { api, _ in
             let (owner, _) = try await api.register("Host")
             let (guest, _) = try await api.register("Guest")
-            let cancelled = try #require(try await api.createEvent(owner, now: clock.now())["id"] as? String)
+            let cancelled = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.delete("/v1/events/\(cancelled)", token: owner)
             let join = try await api.post("/v1/events/\(cancelled)/attendance", token: guest)
             #expect(join.status == .conflict)
-            #expect(join.errorCode == "event_cancelled")
+            #expect(try join.errorCode == "event_cancelled")
 
-            let soon = try #require(try await api.createEvent(owner, startsIn: 600, duration: 3_600, now: clock.now())["id"] as? String)
+            let soon = try await api.createEvent(owner, startsIn: 600, duration: 3_600, now: clock.now()).id
             #expect(try await api.delete("/v1/events/\(soon)/attendance", token: owner).status == .conflict)
             clock.advance(by: 5_000)
             let late = try await api.post("/v1/events/\(soon)/attendance", token: guest)
             #expect(late.status == .conflict)
-            #expect(late.errorCode == "event_finished")
+            #expect(try late.errorCode == "event_finished")
             #expect(try await api.post("/v1/events/\(UUID())/attendance", token: guest).status == .notFound)
         }
     }
@@ -207,24 +189,18 @@ struct EventsTests {
             let (guest, _) = try await api.register("Guest")
             var ids: [String] = []
             for i in 0..<9 {
-                let id = try #require(try await api.createEvent(owner, title: "E\(i)", startsIn: Double(3_600 * (i + 1)), duration: 1_800, now: clock.now())["id"] as? String)
+                let id = try await api.createEvent(owner, title: "E\(i)", startsIn: Double(3_600 * (i + 1)), duration: 1_800, now: clock.now()).id
                 ids.append(id)
                 if i % 2 == 0 { _ = try await api.post("/v1/events/\(id)/attendance", token: guest) }
             }
-            var titles: [String] = []
-            var cursor: String?
-            repeat {
-                let page = try await api.get("/v1/me/events?role=organising&when=upcoming&limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""), token: owner)
-                titles += page.items.compactMap { $0["title"] as? String }
-                cursor = page.nextCursor
-            } while cursor != nil
+            let titles = try await api.allPages(API.Event.self, "/v1/me/events?role=organising&when=upcoming&limit=4", token: owner).map(\.title)
             #expect(titles == (0..<9).map { "E\($0)" })
-            let attending = try await api.get("/v1/me/events?role=attending", token: guest)
-            #expect(attending.items.compactMap { $0["title"] as? String } == ["E0", "E2", "E4", "E6", "E8"])
-            #expect(attending.items.allSatisfy { $0["my_status"] as? String == "going" })
+            let attending = try await api.page(API.Event.self, "/v1/me/events?role=attending", token: guest).items
+            #expect(attending.map(\.title) == ["E0", "E2", "E4", "E6", "E8"])
+            #expect(attending.allSatisfy { $0.myStatus == "going" })
             clock.advance(by: 3_600 * 5)
-            let past = try await api.get("/v1/me/events?role=attending&when=past", token: guest)
-            #expect(past.items.compactMap { $0["title"] as? String } == ["E2", "E0"])
+            let past = try await api.page(API.Event.self, "/v1/me/events?role=attending&when=past", token: guest).items
+            #expect(past.map(\.title) == ["E2", "E0"])
             #expect(try await api.get("/v1/me/events?role=everything", token: guest).status == .unprocessableContent)
             #expect(try await api.get("/v1/me/events?cursor=garbage", token: guest).status == .unprocessableContent)
         }

@@ -23,38 +23,39 @@ struct InvitationsTests {
             let (stranger, strangerID) = try await api.register("Stranger")
             let (waiter, waiterID) = try await api.register("Waiter")
             let (late, lateID) = try await api.register("Late")
-            let event = try #require(try await api.createEvent(owner, capacity: 1, now: clock.now())["id"] as? String)
+            let event = try await api.createEvent(owner, capacity: 1, now: clock.now()).id
 
             // The organiser invites; again is the same invitation.
             let sent = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [friendID]])
             #expect(sent.status == .created)
-            let invitation = try #require(sent.items.first)
-            #expect(invitation["status"] as? String == "pending")
-            let again = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [friendID]])
-            #expect(again.items.first?["id"] as? String == invitation["id"] as? String)
+            let invitation = try #require(try sent.decode(API.Page<API.Invitation>.self).items.first)
+            #expect(invitation.status == "pending")
+            let again = try await api.invite([friendID], to: event, token: owner)
+            #expect(again.first?.id == invitation.id)
 
             // Not attending, or only waitlisted: not allowed to invite.
             #expect(try await api.post("/v1/events/\(event)/invitations", token: stranger, json: ["user_ids": [friendID]]).status == .forbidden)
             // Only the invitee answers.
-            let id = try #require(invitation["id"] as? String)
+            let id = invitation.id
             #expect(try await api.post("/v1/invitations/\(id)/accept", token: stranger).status == .forbidden)
             // Accepting joins (going: the one place).
             let accepted = try await api.post("/v1/invitations/\(id)/accept", token: friend)
             #expect(accepted.status == .ok)
-            #expect(accepted["status"] as? String == "accepted")
-            #expect((accepted["attendance"] as? [String: Any])?["status"] as? String == "going")
+            let answer = try accepted.decode(API.Invitation.self)
+            #expect(answer.status == "accepted")
+            #expect(answer.attendance?.status == "going")
             #expect(try await api.post("/v1/invitations/\(id)/accept", token: friend).status == .ok)
             #expect(try await api.post("/v1/invitations/\(id)/decline", token: friend).status == .conflict)
 
             // Anyone going may invite; accepting into a full event waitlists.
             let second = try await api.post("/v1/events/\(event)/invitations", token: friend, json: ["user_ids": [waiterID]])
             #expect(second.status == .created)
-            let waitlisted = try await api.post("/v1/invitations/\(try #require(second.items.first?["id"] as? String))/accept", token: waiter)
-            #expect((waitlisted["attendance"] as? [String: Any])?["status"] as? String == "waitlisted")
+            let waitlisted = try await api.accept(try #require(try second.decode(API.Page<API.Invitation>.self).items.first?.id), token: waiter)
+            #expect(waitlisted.attendance?.status == "waitlisted")
             #expect(try await api.post("/v1/events/\(event)/invitations", token: waiter, json: ["user_ids": [strangerID]]).status == .forbidden)
 
             // Bad invitees.
-            let ownerID = try #require(try await api.get("/v1/me", token: owner)["id"] as? String)
+            let ownerID = try await api.me(owner).id
             let yourself = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [ownerID]])
             #expect(yourself.status == .unprocessableContent)
             let ghost = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [UUID().uuidString]])
@@ -64,23 +65,23 @@ struct InvitationsTests {
             #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": []]).status == .unprocessableContent)
             let attending = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [strangerID, friendID]])
             #expect(attending.status == .conflict)
-            #expect(attending.errorCode == "already_attending")
+            #expect(try attending.errorCode == "already_attending")
             // That rolled back: the stranger got no invitation, and no job was queued for them.
-            #expect(try await api.get("/v1/me/invitations", token: stranger).items.isEmpty)
+            #expect(try await api.invitations(stranger).isEmpty)
             #expect(try await count(services, "jobs", where: "kind = 'invitation' AND payload LIKE '%\(strangerID.lowercased())%'") == 0)
 
             // Decline records the answer.
-            let third = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [lateID]])
-            let declined = try await api.post("/v1/invitations/\(try #require(third.items.first?["id"] as? String))/decline", token: late)
-            #expect(declined["status"] as? String == "declined")
-            let listed = try await api.get("/v1/me/invitations?status=declined", token: late)
-            #expect(listed.items.count == 1)
-            #expect((listed.items.first?["event"] as? [String: Any])?["id"] as? String == event)
+            let third = try await api.invite([lateID], to: event, token: owner)
+            let declined = try await api.decline(try #require(third.first?.id), token: late)
+            #expect(declined.status == "declined")
+            let listed = try await api.invitations(late, status: "declined")
+            #expect(listed.count == 1)
+            #expect(listed.first?.event?.id == event)
 
             // Cancelled and finished events take no invitations.
             _ = try await api.delete("/v1/events/\(event)", token: owner)
             #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
-            let short = try #require(try await api.createEvent(owner, startsIn: 60, duration: 600, now: clock.now())["id"] as? String)
+            let short = try await api.createEvent(owner, startsIn: 60, duration: 600, now: clock.now()).id
             clock.advance(by: 1_000)
             #expect(try await api.post("/v1/events/\(short)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
         }
@@ -93,40 +94,39 @@ struct InvitationsTests {
             let (owner, ownerID) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             let (third, _) = try await api.register("Third")
-            let event = try #require(try await api.createEvent(owner, capacity: 1, now: clock.now())["id"] as? String)
-            let sent = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
-            let invitationID = try #require(sent.items.first?["id"] as? String)
-            try await eventually("the invitation notification") { try await api.get("/v1/me/notifications", token: guest).items.count == 1 }
-            let note = try #require(try await api.get("/v1/me/notifications", token: guest).items.first)
-            #expect(note["kind"] as? String == "invitation")
-            #expect(note["read_at"] is NSNull)
-            let data = try #require(note["data"] as? [String: Any])
-            #expect(data["invitation_id"] as? String == invitationID)
-            #expect((data["inviter"] as? [String: Any])?["id"] as? String == ownerID)
+            let event = try await api.createEvent(owner, capacity: 1, now: clock.now()).id
+            let invitationID = try #require(try await api.invite([guestID], to: event, token: owner).first?.id)
+            try await eventually("the invitation notification") { try await api.notifications(guest).count == 1 }
+            let note = try #require(try await api.notifications(guest).first)
+            #expect(note.kind == "invitation")
+            // read_at is required: the decode fails if it is absent, so nil means null.
+            #expect(note.readAt == nil)
+            #expect(note.data["invitation_id"]?.string == invitationID)
+            #expect(note.data["inviter"]?["id"]?.string == ownerID)
 
             _ = try await api.post("/v1/invitations/\(invitationID)/accept", token: guest)
-            try await eventually("invitation_accepted") { try await api.get("/v1/me/notifications", token: owner).items.contains { $0["kind"] as? String == "invitation_accepted" } }
+            try await eventually("invitation_accepted") { try await api.notifications(owner).contains { $0.kind == "invitation_accepted" } }
 
             // The third joins the waitlist; the guest leaves; the third is promoted.
             _ = try await api.post("/v1/events/\(event)/attendance", token: third)
             _ = try await api.delete("/v1/events/\(event)/attendance", token: guest)
-            try await eventually("waitlist_promoted") { try await api.get("/v1/me/notifications", token: third).items.contains { $0["kind"] as? String == "waitlist_promoted" } }
+            try await eventually("waitlist_promoted") { try await api.notifications(third).contains { $0.kind == "waitlist_promoted" } }
 
             // Time changed: attendees hear of it; then the cancellation.
             _ = try await api.patch("/v1/events/\(event)", token: owner, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(2 * 86_400))])
-            try await eventually("event_updated") { try await api.get("/v1/me/notifications", token: third).items.contains { $0["kind"] as? String == "event_updated" } }
+            try await eventually("event_updated") { try await api.notifications(third).contains { $0.kind == "event_updated" } }
             _ = try await api.delete("/v1/events/\(event)", token: owner)
-            try await eventually("event_cancelled") { try await api.get("/v1/me/notifications", token: third).items.contains { $0["kind"] as? String == "event_cancelled" } }
-            #expect(try await api.get("/v1/me/notifications", token: owner).items.allSatisfy { $0["kind"] as? String != "event_cancelled" })
+            try await eventually("event_cancelled") { try await api.notifications(third).contains { $0.kind == "event_cancelled" } }
+            #expect(try await api.notifications(owner).allSatisfy { $0.kind != "event_cancelled" })
 
             // Reading.
-            let mine = try await api.get("/v1/me/notifications", token: third).items
+            let mine = try await api.notifications(third)
             #expect(mine.count == 3)
-            let firstID = try #require(mine.last?["id"] as? String)
+            let firstID = try #require(mine.last?.id)
             #expect(try await api.post("/v1/me/notifications/read", token: third, json: ["ids": [firstID]]).status == .noContent)
-            #expect(try await api.get("/v1/me/notifications?unread=true", token: third).items.count == 2)
+            #expect(try await api.notifications(third, unread: true).count == 2)
             #expect(try await api.post("/v1/me/notifications/read", token: third, json: ["all": true]).status == .noContent)
-            #expect(try await api.get("/v1/me/notifications?unread=true", token: third).items.isEmpty)
+            #expect(try await api.notifications(third, unread: true).isEmpty)
             #expect(try await api.post("/v1/me/notifications/read", token: third, json: [:]).status == .unprocessableContent)
             #expect(try await api.post("/v1/me/notifications/read", token: third, json: ["ids": ["x"]]).status == .unprocessableContent)
             // Exactly one inbox row per job.
@@ -148,7 +148,7 @@ struct InvitationsTests {
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": "device-1"]).status == .created)
-            let event = try #require(try await api.createEvent(owner, now: clock.now())["id"] as? String)
+            let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("three attempts") { gateway.requests.count >= 3 }
             try await eventually("the job to finish") { try await count(services, "jobs", where: "state = 'done'") == 1 }
@@ -170,18 +170,19 @@ struct InvitationsTests {
                 let bodyOnly = HMAC<SHA256>.authenticationCode(for: Array(request.body), using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
                 #expect(parts["v1"] != bodyOnly)
             }
-            let body = requests[0].json
-            #expect((body["devices"] as? [[String: Any]])?.first?["token"] as? String == "device-1")
-            #expect((body["notification"] as? [String: Any])?["kind"] as? String == "invitation")
+            let push = try requests[0].push()
+            #expect(push.devices.first?.token == "device-1")
+            #expect(push.notification.kind == "invitation")
             #expect(try await count(services, "notifications") == 1)
-            #expect(try await api.get("/v1/me/notifications", token: guest).items.count == 1)
+            #expect(try await api.notifications(guest).count == 1)
         }
     }
 
     @Test("a gateway that always fails leaves the job dead with its last error; 410 removes the device", arguments: engines)
     func deadAndGone(engine: DatabaseEngine) async throws {
         let gateway = TestGateway { _, received in
-            let tokens = ((received.json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }
+            // A push that does not decode is refused for good: the job then dies with 400, not the 503 expected below.
+            guard let tokens = try? received.push().devices.map(\.token) else { return (.badRequest, nil) }
             // It also names a token it was not sent: that one must stay.
             if tokens.contains("gone-device") { return (.gone, #"{"gone_tokens": ["gone-device", "failing-device"]}"#) }
             return (.serviceUnavailable, nil)
@@ -200,7 +201,7 @@ struct InvitationsTests {
             let (other, otherID) = try await api.register("Other")
             _ = try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "failing-device"])
             _ = try await api.post("/v1/me/devices", token: other, json: ["platform": "web", "token": "gone-device"])
-            let event = try #require(try await api.createEvent(owner, now: clock.now())["id"] as? String)
+            let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("the job to die") { try await count(services, "jobs", where: "state = 'dead'") == 1 }
             let row = try await services.database.read { sql in try await sql.raw("SELECT attempts, last_error FROM jobs WHERE state = 'dead'").first() }
@@ -208,7 +209,7 @@ struct InvitationsTests {
             #expect(try row?.value("last_error", as: String.self).contains("503") == true)
             #expect(gateway.requests.count == 4)
             // The inbox got it anyway.
-            #expect(try await api.get("/v1/me/notifications", token: guest).items.count == 1)
+            #expect(try await api.notifications(guest).count == 1)
             // The dead can be queued again.
             let summary = try await services.jobStore.summary()
             #expect(summary.counts.contains { $0.state == "dead" && $0.kind == "invitation" && $0.count == 1 })

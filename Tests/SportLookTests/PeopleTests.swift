@@ -35,21 +35,23 @@ struct PeopleTests {
             _ = try await person("G", sports: ["running"], metres: 20_000)
             let reply = try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10", token: me)
             #expect(reply.status == .ok)
-            #expect(reply.items.compactMap { $0["id"] as? String } == [a, d, b, c])
-            let first = try #require(reply.items.first)
+            let found = try reply.decode(API.Page<API.PersonNearby>.self).items
+            #expect(found.map(\.id) == [a, d, b, c])
+            let first = try #require(found.first)
             // 1 km away, seen through a ~500 m grid and half-kilometre steps.
-            let shown = try #require(first["distance_km"] as? Double)
-            #expect([0.5, 1.0, 1.5].contains(shown))
-            #expect(first["shared_sports"] as? [String] == ["tennis", "running"])
-            #expect(first["location"] == nil && first["email"] == nil)
-            #expect(reply.items.last?["distance_km"] as? Double == 0.5)
-            let football = try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10&sport=football", token: me)
-            #expect(football.items.compactMap { $0["id"] as? String } == [c])
-            let paged = try await allPages(api, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=50&limit=2", token: me)
+            #expect([0.5, 1.0, 1.5].contains(first.distanceKm))
+            #expect(first.sharedSports == ["tennis", "running"])
+            // Absent, not merely null: read from the raw JSON.
+            let firstAsSent = try #require(try reply.decode(JSONValue.self)["items"]?.array?.first?.object)
+            #expect(firstAsSent["location"] == nil && firstAsSent["email"] == nil)
+            #expect(found.last?.distanceKm == 0.5)
+            let football = try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10&sport=football", token: me)
+            #expect(football.items.map(\.id) == [c])
+            let paged = try await api.allPages(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=50&limit=2", token: me)
             #expect(paged.count == 5)
             #expect(try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=51", token: me).status == .unprocessableContent)
             // Hiding again takes one out at once.
-            #expect(try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=2", token: me).items.count == 3)
+            #expect(try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=2", token: me).items.count == 3)
         }
     }
 
@@ -69,8 +71,8 @@ struct PeopleTests {
                 let lon = -3.7038 + Double.random(in: -0.2...0.2, using: &rng)
                 let sports = Set(catalogue.filter { _ in Bool.random(using: &rng) })
                 let reply = try await api.patch("/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
-                let stored = try #require(reply["location"] as? [String: Double])
-                people.append(Person(id: id, point: GeoPoint(latitude: stored["lat"]!, longitude: stored["lon"]!)!, sports: sports))
+                let stored = try #require(try reply.decode(API.PrivateProfile.self).location)
+                people.append(Person(id: id, point: GeoPoint(latitude: stored.lat, longitude: stored.lon)!, sports: sports))
             }
             for q in 0..<25 {
                 let center = GeoPoint(latitude: 40.4168 + Double.random(in: -0.1...0.1, using: &rng), longitude: -3.7038 + Double.random(in: -0.1...0.1, using: &rng))!
@@ -89,7 +91,7 @@ struct PeopleTests {
                 let want = ranked.map(\.id)
                 var path = "/v1/users/nearby?lat=\(center.latitude)&lon=\(center.longitude)&radius_km=\(radius)&limit=7"
                 if let sport { path += "&sport=\(sport)" }
-                let got = try await allPages(api, path, token: me).compactMap { $0["id"] as? String }
+                let got = try await api.allPages(API.PersonNearby.self, path, token: me).map(\.id)
                 #expect(got == want, "query \(q)")
             }
         }
@@ -105,15 +107,15 @@ struct PeopleTests {
                 tokens.append(token)
                 _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
             }
-            let event = try #require(try await api.createEvent(tokens[0], lat: 51.5072, lon: -0.1276, now: Date())["id"] as? String)
+            let event = try await api.createEvent(tokens[0], lat: 51.5072, lon: -0.1276, now: Date()).id
             for token in tokens {
                 _ = try await api.get("/v1/me", token: token)
-                _ = try await allPages(api, "/v1/users/nearby?lat=51.5072&lon=-0.1276&radius_km=5&limit=1", token: token)
+                _ = try await api.allPages(API.PersonNearby.self, "/v1/users/nearby?lat=51.5072&lon=-0.1276&radius_km=5&limit=1", token: token)
                 _ = try await api.post("/v1/events/\(event)/attendance", token: token)
                 _ = try await api.get("/v1/events/\(event)/attendees", token: token)
             }
-            let me = try await api.get("/v1/me", token: tokens[1])
-            _ = try await api.get("/v1/users/\(try #require(me["id"] as? String))", token: tokens[0])
+            let me = try await api.me(tokens[1])
+            _ = try await api.get("/v1/users/\(me.id)", token: tokens[0])
             // Every JSON answer of the whole test run so far, this suite's included.
             let bodies = ResponseLog.all
             #expect(bodies.count > 20)
@@ -136,42 +138,41 @@ struct PeopleTests {
                 _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": 45.76, "lon": 4.84]])
             }
             let nearby = "/v1/users/nearby?lat=45.76&lon=4.84&radius_km=5"
-            #expect(try await api.get(nearby, token: alice).items.count == 1)
+            #expect(try await api.page(API.PersonNearby.self, nearby, token: alice).items.count == 1)
             #expect(try await api.post("/v1/users/\(aliceID)/block", token: alice).status == .unprocessableContent)
             #expect(try await api.post("/v1/users/\(UUID())/block", token: alice).status == .notFound)
             #expect(try await api.post("/v1/users/\(bobID)/block", token: alice).status == .noContent)
             #expect(try await api.post("/v1/users/\(bobID)/block", token: alice).status == .noContent)
-            #expect(try await api.get(nearby, token: alice).items.isEmpty)
-            #expect(try await api.get(nearby, token: bob).items.isEmpty)
+            #expect(try await api.page(API.PersonNearby.self, nearby, token: alice).items.isEmpty)
+            #expect(try await api.page(API.PersonNearby.self, nearby, token: bob).items.isEmpty)
             #expect(try await api.get("/v1/users/\(aliceID)", token: bob).status == .notFound)
-            let blocks = try await api.get("/v1/me/blocks", token: alice)
-            #expect(blocks.items.compactMap { $0["id"] as? String } == [bobID])
+            #expect(try await api.blocks(alice).map(\.id) == [bobID])
 
             // Alice cannot invite Bob; Bob's invitation to Alice is dropped silently (he is not told).
-            let event = try #require(try await api.createEvent(alice, now: clock.now())["id"] as? String)
+            let event = try await api.createEvent(alice, now: clock.now()).id
             #expect(try await api.post("/v1/events/\(event)/invitations", token: alice, json: ["user_ids": [bobID]]).status == .forbidden)
-            let bobs = try #require(try await api.createEvent(bob, now: clock.now())["id"] as? String)
+            let bobs = try await api.createEvent(bob, now: clock.now()).id
             #expect(try await api.post("/v1/events/\(bobs)/invitations", token: bob, json: ["user_ids": [aliceID]]).status == .created)
-            #expect(try await api.get("/v1/me/invitations", token: alice).items.isEmpty)
+            #expect(try await api.invitations(alice).isEmpty)
 
             // In a shared chat, Alice no longer sees Bob's messages, in history or live.
             _ = try await api.post("/v1/events/\(event)/attendance", token: bob)
             _ = try await api.post("/v1/events/\(event)/messages", token: bob, json: ["body": "hidden", "client_id": "b1"])
             _ = try await api.post("/v1/events/\(event)/messages", token: alice, json: ["body": "shown", "client_id": "a1"])
-            let history = try await api.get("/v1/events/\(event)/messages", token: alice)
-            #expect(history.items.compactMap { $0["body"] as? String } == ["shown"])
-            #expect(try await api.get("/v1/events/\(event)/messages", token: bob).items.count == 2)
+            let history = try await api.messages(event, token: alice)
+            #expect(history.map(\.body) == ["shown"])
+            #expect(try await api.messages(event, token: bob).count == 2)
             let socket = try await TestSocket.connect(try socketURL(api), token: alice)
             socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
             _ = try await api.post("/v1/events/\(event)/messages", token: bob, json: ["body": "hidden too", "client_id": "b2"])
             _ = try await api.post("/v1/events/\(event)/messages", token: alice, json: ["body": "mine", "client_id": "a2"])
-            try await socket.waitFor("own message") { _ in socket.messageSeqs.contains(4) }
-            #expect(socket.messageSeqs == [2, 4])
+            try await socket.waitFor("own message") { _ in try socket.messageSeqs.contains(4) }
+            #expect(try socket.messageSeqs == [2, 4])
             await socket.close()
 
             #expect(try await api.delete("/v1/users/\(bobID)/block", token: alice).status == .noContent)
-            #expect(try await api.get(nearby, token: alice).items.count == 1)
-            #expect(try await api.get("/v1/me/blocks", token: alice).items.isEmpty)
+            #expect(try await api.page(API.PersonNearby.self, nearby, token: alice).items.count == 1)
+            #expect(try await api.blocks(alice).isEmpty)
         }
     }
 
@@ -184,7 +185,8 @@ struct PeopleTests {
             #expect(first.status == .created)
             let again = try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "spam"])
             #expect(again.status == .ok)
-            #expect(again["id"] as? String == first["id"] as? String)
+            let firstID = try first.decode(API.Report.self).id
+            #expect(try again.decode(API.Report.self).id == firstID)
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "planet", "target_id": badID, "reason": "spam"]).errorFields["target_type"] != nil)
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "meh"]).errorFields["reason"] != nil)
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]).status == .notFound)
@@ -201,15 +203,18 @@ struct PeopleTests {
             let (host, hostID) = try await api.register("Host")
             let (viewer, _) = try await api.register("Viewer")
             _ = try await api.patch("/v1/me", token: host, json: ["bio": "Plays every Sunday", "sports": ["padel"]])
-            let upcoming = try #require(try await api.createEvent(host, title: "Padel", sport: "padel", now: clock.now())["id"] as? String)
-            let cancelled = try #require(try await api.createEvent(host, title: "Off", now: clock.now())["id"] as? String)
+            let upcoming = try await api.createEvent(host, title: "Padel", sport: "padel", now: clock.now()).id
+            let cancelled = try await api.createEvent(host, title: "Off", now: clock.now()).id
             _ = try await api.delete("/v1/events/\(cancelled)", token: host)
             let profile = try await api.get("/v1/users/\(hostID)", token: viewer)
             #expect(profile.status == .ok)
-            #expect(profile["bio"] as? String == "Plays every Sunday")
-            #expect(profile["sports"] as? [String] == ["padel"])
-            #expect(profile["email"] == nil)
-            #expect((profile["upcoming_events"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [upcoming])
+            let shown = try profile.decode(API.PublicProfile.self)
+            #expect(shown.bio == "Plays every Sunday")
+            #expect(shown.sports == ["padel"])
+            // Absent, not merely null: read from the raw JSON.
+            let profileAsSent = try #require(try profile.decode(JSONValue.self).object)
+            #expect(profileAsSent["email"] == nil)
+            #expect(shown.upcomingEvents.map(\.id) == [upcoming])
             #expect(try await api.get("/v1/users/\(UUID())", token: viewer).status == .notFound)
         }
     }

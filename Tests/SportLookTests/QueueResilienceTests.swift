@@ -48,11 +48,11 @@ struct QueueResilienceTests {
         try await first.waitUntilHealthy()
         let base = "http://127.0.0.1:\(first.port)"
         let registered = try await LiveHTTP.request(base + "/v1/auth/register", method: "POST", json: ["name": "Host", "email": "host@example.com", "password": "crash test host"])
-        let token = try #require(registered.object["access_token"] as? String)
+        let token = try registered.decode(API.AuthResult.self, expecting: 201).accessToken
         let created = try await LiveHTTP.request(base + "/v1/events", method: "POST", token: token, json: [
             "title": "Big party", "sport": "dance", "starts_at": RFC3339.format(Date().addingTimeInterval(86_400)), "location": ["lat": 52.52, "lon": 13.405],
         ])
-        let event = try #require(created.object["id"] as? String)
+        let event = try created.decode(API.Event.self, expecting: 201).id
         for chunk in stride(from: 0, to: invitees.count, by: 50) {
             let reply = try await LiveHTTP.request(base + "/v1/events/\(event)/invitations", method: "POST", token: token,
                                                    json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
@@ -106,7 +106,7 @@ struct QueueResilienceTests {
             try await second.test(.router) { _ in
                 let api = API(client: one)
                 let (token, _) = try await api.register("Host")
-                let event = try #require(try await api.createEvent(token, now: Date())["id"] as? String)
+                let event = try await api.createEvent(token, now: Date()).id
                 for chunk in stride(from: 0, to: invitees.count, by: 50) {
                     _ = try await api.post("/v1/events/\(event)/invitations", token: token, json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
                 }

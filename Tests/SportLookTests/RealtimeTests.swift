@@ -21,29 +21,29 @@ struct RealtimeTests {
             for n in 1...5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "old \(n)", "client_id": "old\(n)"]) }
             let alice = try await TestSocket.connect(try socketURL(api), token: people[0].token)
             alice.send(["type": "subscribe", "event_id": event, "after_seq": 2])
-            try await alice.waitFor("history") { _ in alice.messageSeqs == [3, 4, 5] }
+            try await alice.waitFor("history") { _ in try alice.messageSeqs == [3, 4, 5] }
             let owners = try await TestSocket.connect(try socketURL(api) + "?access_token=\(owner.token)")
             owners.send(["type": "subscribe", "event_id": event, "after_seq": 5])
-            try await owners.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            try await owners.waitFor("subscribed") { $0.type == "subscribed" }
             owners.send(["type": "message", "event_id": event, "body": "over the socket", "client_id": "ws-1"])
-            try await owners.waitFor("ack") { $0["type"] as? String == "sent" && $0["seq"] as? Int == 6 }
-            try await alice.waitFor("live message") { _ in alice.messageSeqs == [3, 4, 5, 6] }
-            let stored = try await api.get("/v1/events/\(event)/messages?after_seq=5", token: owner.token).items
-            #expect(stored.first?["body"] as? String == "over the socket")
+            try await owners.waitFor("ack") { $0.sent?.seq == 6 }
+            try await alice.waitFor("live message") { _ in try alice.messageSeqs == [3, 4, 5, 6] }
+            let stored = try await api.page(API.ChatMessage.self, "/v1/events/\(event)/messages?after_seq=5", token: owner.token).items
+            #expect(stored.first?.body == "over the socket")
             // Typing is relayed to the others, read markers too.
             owners.send(["type": "typing", "event_id": event])
-            try await alice.waitFor("typing") { $0["type"] as? String == "typing" }
+            try await alice.waitFor("typing") { $0.type == "typing" }
             alice.send(["type": "read", "event_id": event, "seq": 6])
-            try await owners.waitFor("read") { $0["type"] as? String == "read" && $0["seq"] as? Int == 6 }
+            try await owners.waitFor("read") { $0.read?.seq == 6 }
             // Leaving the event ends the subscription.
             _ = try await api.delete("/v1/events/\(event)/attendance", token: people[0].token)
-            try await alice.waitFor("unsubscribed") { $0["type"] as? String == "unsubscribed" }
+            try await alice.waitFor("unsubscribed") { $0.type == "unsubscribed" }
             _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "after", "client_id": "after"])
-            try await owners.waitFor("own message") { _ in owners.messageSeqs.contains(7) }
-            #expect(!alice.messageSeqs.contains(7))
+            try await owners.waitFor("own message") { _ in try owners.messageSeqs.contains(7) }
+            #expect(try !alice.messageSeqs.contains(7))
             // Bad frames get error frames, not a closed socket.
             owners.send(["type": "dance", "event_id": event])
-            try await owners.waitFor("error") { $0["type"] as? String == "error" }
+            try await owners.waitFor("error") { $0.type == "error" }
             await alice.close()
             await owners.close()
         }
@@ -78,7 +78,7 @@ struct RealtimeTests {
             // Senders: half over HTTP, half over a socket.
             let sender = try await TestSocket.connect(url, token: owner.token)
             sender.send(["type": "subscribe", "event_id": event, "after_seq": 0])
-            try await sender.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            try await sender.waitFor("subscribed") { $0.type == "subscribed" }
             async let posting: Void = {
                 for n in 0..<(total / 2) {
                     let reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "h\(n)", "client_id": "h\(n)"])
@@ -107,10 +107,10 @@ struct RealtimeTests {
                             try await Task.sleep(for: .milliseconds(Int.random(in: 20...300, using: &rng)))
                             if rounds > 40 {
                                 // Late rounds stay until the end.
-                                try await eventually(timeout: .seconds(120), "everything") { (socket.messageSeqs.last ?? 0) >= total }
+                                try await eventually(timeout: .seconds(120), "everything") { try (socket.messageSeqs.last ?? 0) >= total }
                             }
                             await socket.close()
-                            held += socket.messageSeqs
+                            held += try socket.messageSeqs
                         }
                         return held
                     }
@@ -172,10 +172,10 @@ struct RealtimeTests {
             let (event, owner, people) = try await chatRoom(b, clock: clock, members: 1)
             let socket = try await TestSocket.connect(try socketURL(a), token: people[0].token)
             socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
-            try await socket.waitFor("subscribed") { $0["type"] as? String == "subscribed" }
+            try await socket.waitFor("subscribed") { $0.type == "subscribed" }
             _ = try await b.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from B", "client_id": "b1"])
-            let frame = try await socket.waitFor("the message from the other instance") { $0["type"] as? String == "message" }
-            #expect((frame["message"] as? [String: Any])?["body"] as? String == "from B")
+            let frame = try await socket.waitFor("the message from the other instance") { $0.type == "message" }
+            #expect(frame.message?.message.body == "from B")
             await socket.close()
         }
     }

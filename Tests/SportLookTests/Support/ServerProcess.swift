@@ -71,7 +71,17 @@ enum LiveHTTP {
     struct Reply {
         var status: Int
         var body: Data
-        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+
+        /// The body as `T` if the status is `expected`; otherwise an error with the status and the body.
+        func decode<T: Decodable>(_: T.Type, expecting expected: Int) throws -> T {
+            let text = String(decoding: body, as: UTF8.self).prefix(2_000)
+            guard status == expected else { throw ClusterError("expected \(expected), got \(status): \(text)") }
+            do {
+                return try API.decoder.decode(T.self, from: body)
+            } catch {
+                throw ClusterError("\(status) answer is not \(T.self): \(error)\nbody: \(text)")
+            }
+        }
     }
 
     static func request(_ url: String, method: String = "GET", token: String? = nil, json: Any? = nil) async throws -> Reply {

@@ -135,19 +135,34 @@ func dispose(_ location: DatabaseLocation) async {
     }
 }
 
-/// A decoded JSON answer.
-struct Reply: @unchecked Sendable {
+/// An answer as received. Its body is read through ``decode(_:)`` into the
+/// models of `Responses.swift`, never through casts.
+struct Reply: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: Data
-    var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
-    var object: [String: Any] { json as? [String: Any] ?? [:] }
-    var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
     var text: String { String(decoding: body, as: UTF8.self) }
-    subscript(key: String) -> Any? { object[key] }
-    var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
-    var errorFields: [String: String] { ((object["error"] as? [String: Any])?["fields"] as? [String: String]) ?? [:] }
-    var nextCursor: String? { object["next_cursor"] as? String }
+
+    /// The body as `T`; when it is not one, an error with the status, the reason and the body.
+    func decode<T: Decodable>(_: T.Type = T.self) throws -> T {
+        do {
+            return try API.decoder.decode(T.self, from: body)
+        } catch {
+            throw ClusterError("\(status) answer is not \(T.self): \(error)\nbody: \(text.prefix(2_000))")
+        }
+    }
+
+    /// The body as `T` if the status is `expected`; otherwise an error with the status and the body.
+    func decode<T: Decodable>(_: T.Type = T.self, expecting expected: HTTPResponse.Status) throws -> T {
+        guard status == expected else { throw ClusterError("expected \(expected), got \(status): \(text.prefix(2_000))") }
+        return try decode()
+    }
+
+    /// The error body's code; throws when the body is not an error.
+    var errorCode: String { get throws { try decode(API.ErrorBody.self).error.code } }
+
+    /// The error body's fields (empty when it names none); throws when the body is not an error.
+    var errorFields: [String: String] { get throws { try decode(API.ErrorBody.self).error.fields ?? [:] } }
 }
 
 /// A small JSON client over the test framework's client.
@@ -176,14 +191,21 @@ struct API: Sendable {
     func patch(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.patch, path, token: token, json: json) }
     func delete(_ path: String, token: String? = nil) async throws -> Reply { try await request(.delete, path, token: token) }
 
-    /// Registers a user; returns their token and id.
-    @discardableResult
-    func register(_ name: String = "Alex", email: String? = nil, password: String = "correct horse battery") async throws -> (token: String, id: String) {
-        let reply = try await post("/v1/auth/register", json: ["name": name, "email": email ?? "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", "password": password])
-        guard reply.status == .created, let token = reply["access_token"] as? String, let user = reply["user"] as? [String: Any], let id = user["id"] as? String else {
-            throw ClusterError("register failed: \(reply.status) \(reply.text)")
-        }
-        return (token, id)
+    /// One page of a list; fails unless 200.
+    func page<Item: Decodable & Sendable>(_: Item.Type, _ path: String, token: String) async throws -> Page<Item> {
+        try await get(path, token: token).decode(expecting: .ok)
+    }
+
+    /// Every page of a list, following cursors (`path` has a query already); fails unless each is 200.
+    func allPages<Item: Decodable & Sendable>(_: Item.Type, _ path: String, token: String) async throws -> [Item] {
+        var items: [Item] = []
+        var cursor: String?
+        repeat {
+            let current = try await page(Item.self, path + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+            items += current.items
+            cursor = current.nextCursor
+        } while cursor != nil
+        return items
     }
 }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import SportLook
 import Synchronization
 
 /// A push gateway on loopback for tests: records every POST and answers with
@@ -12,7 +13,41 @@ final class TestGateway: Sendable {
         var idempotencyKey: String
         var signature: String
         var body: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+
+        /// The body as the push it should be.
+        func push() throws -> Push {
+            do {
+                return try API.decoder.decode(Push.self, from: body)
+            } catch {
+                throw ClusterError("the push is not one: \(error)\nbody: \(String(decoding: body, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// What the service POSTs (README, "Push gateway").
+    struct Push: Decodable, Sendable {
+        struct Device: Decodable, Sendable {
+            var platform: String
+            var token: String
+        }
+
+        struct Message: Decodable, Sendable {
+            var id: String
+            var kind: String
+            var title: String
+            var body: String
+            var data: [String: JSONValue]
+        }
+
+        var id: String
+        var userID: String
+        var devices: [Device]
+        var notification: Message
+
+        enum CodingKeys: String, CodingKey {
+            case id, devices, notification
+            case userID = "user_id"
+        }
     }
 
     private let received = Mutex<[Received]>([])

@@ -7,14 +7,11 @@ import Synchronization
 
 /// A WebSocket client for tests: frames received are kept, frames to send are queued.
 final class TestSocket: Sendable {
-    /// Frames as received, decoded once.
-    private let received = Mutex<[SendableFrame]>([])
+    /// Frames as received, decoded once, each with its text (for failure messages).
+    private let received = Mutex<[(text: String, frame: API.Frame)]>([])
+    /// Frames that did not decode, with the reason: the next read of the frames fails with them.
+    private let undecodable = Mutex<[String]>([])
     private let seqs = Mutex<[Int]>([])
-
-    struct SendableFrame: @unchecked Sendable {
-        var text: String
-        var object: [String: Any]
-    }
     private let outgoing: AsyncStream<String>.Continuation
     private let outgoingStream: AsyncStream<String>
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -64,11 +61,20 @@ final class TestSocket: Sendable {
     }
 
     private func receive(_ text: String) {
-        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        if object["type"] as? String == "message", let seq = (object["message"] as? [String: Any])?["seq"] as? Int {
-            seqs.withLock { $0.append(seq) }
+        let frame: API.Frame
+        do {
+            frame = try API.decoder.decode(API.Frame.self, from: Data(text.utf8))
+        } catch {
+            undecodable.withLock { $0.append("\(text): \(error)") }
+            return
         }
-        received.withLock { $0.append(SendableFrame(text: text, object: object)) }
+        if let message = frame.message { seqs.withLock { $0.append(message.message.seq) } }
+        received.withLock { $0.append((text: text, frame: frame)) }
+    }
+
+    /// Fails if a frame did not decode.
+    private func checkDecoded() throws {
+        if let failure = undecodable.withLock({ $0.first }) { throw ClusterError("a frame did not decode: \(failure)") }
     }
 
     func send(_ object: [String: Any]) {
@@ -91,19 +97,29 @@ final class TestSocket: Sendable {
     func send(text: String) { outgoing.yield(text) }
 
     /// Every frame received so far, decoded.
-    var frames: [[String: Any]] { received.withLock { $0.map(\.object) } }
+    var frames: [API.Frame] {
+        get throws {
+            try checkDecoded()
+            return received.withLock { $0.map { $0.frame } }
+        }
+    }
 
     /// The `seq` of every chat message frame received, in order.
-    var messageSeqs: [Int] { seqs.withLock { $0 } }
+    var messageSeqs: [Int] {
+        get throws {
+            try checkDecoded()
+            return seqs.withLock { $0 }
+        }
+    }
 
     /// Waits for a frame matching `predicate` and returns it.
     @discardableResult
-    func waitFor(_ description: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
+    func waitFor(_ description: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (API.Frame) throws -> Bool) async throws -> API.Frame {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let frame = frames.first(where: predicate) { return frame }
+            if let frame = try frames.first(where: predicate) { return frame }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw ClusterError("no frame: \(description); got \(received.withLock { $0.suffix(5).map(\.text) })")
+        throw ClusterError("no frame: \(description); got \(received.withLock { $0.suffix(5).map { $0.text } })")
     }
 }

@@ -1,0 +1,423 @@
+import Foundation
+import SportLook
+
+/// What the server sends, as `openapi.yaml` (components/schemas) and the README's
+/// realtime section describe it.
+///
+/// Tests read answers through these types, not through `[String: Any]` and casts:
+/// a renamed or retyped field then fails the decode with a message naming the field
+/// and the body, instead of turning into a `nil` that an assertion may not notice.
+/// Fields the contract requires are non-optional; required but nullable ones are
+/// `@Nullable` (present, as a value or null); optional ones are plain optionals.
+/// Times and ids stay the text the server sent, so a check compares that text.
+///
+/// Keys are mapped by explicit `CodingKeys`, not by `.convertFromSnakeCase`: that
+/// strategy would rename the keys inside free-form `JSONValue`s too (a notification's
+/// `invitation_id` would be read as `invitationId`). `JSONValue` is the service's own.
+extension API {
+    static let decoder = JSONDecoder()
+
+    /// `{"error": {"code", "message", "fields"?, "request_id"?}}`.
+    struct ErrorBody: Decodable, Sendable {
+        var error: Problem
+    }
+
+    struct Problem: Decodable, Sendable {
+        var code: String
+        var message: String
+        var fields: [String: String]?
+        var requestID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case code, message, fields
+            case requestID = "request_id"
+        }
+    }
+
+    /// `{"items": [...], "next_cursor"}`; the short complete lists (sessions,
+    /// sports, sent invitations) have no `next_cursor`.
+    struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+        var items: [Item]
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case items
+            case nextCursor = "next_cursor"
+        }
+    }
+
+    struct Location: Decodable, Sendable {
+        var lat: Double
+        var lon: Double
+    }
+
+    struct AuthResult: Decodable, Sendable {
+        var user: PrivateProfile
+        var accessToken: String
+        var tokenType: String
+        var expiresAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case user
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct PrivateProfile: Decodable, Sendable {
+        var id: String
+        var name: String
+        var email: String
+        var bio: String
+        @Nullable var imageURL: String?
+        var sports: [String]
+        @Nullable var location: Location?
+        var discoverable: Bool
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, email, bio, sports, location, discoverable
+            case imageURL = "image_url"
+            case createdAt = "created_at"
+        }
+    }
+
+    struct Session: Decodable, Sendable {
+        var id: String
+        var createdAt: String
+        var expiresAt: String
+        @Nullable var lastUsedAt: String?
+        @Nullable var userAgent: String?
+        var current: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, current
+            case createdAt = "created_at"
+            case expiresAt = "expires_at"
+            case lastUsedAt = "last_used_at"
+            case userAgent = "user_agent"
+        }
+    }
+
+    struct Sport: Decodable, Sendable {
+        var slug: String
+        var name: String
+    }
+
+    struct UserSummary: Decodable, Sendable {
+        var id: String
+        var name: String
+    }
+
+    struct Event: Decodable, Sendable {
+        var id: String
+        var title: String
+        var sport: Sport
+        var organiser: UserSummary
+        var startsAt: String
+        var endsAt: String
+        var location: Location
+        @Nullable var address: String?
+        var description: String
+        @Nullable var capacity: Int?
+        var goingCount: Int
+        var waitlistCount: Int
+        @Nullable var spotsLeft: Int?
+        var status: String
+        @Nullable var imageURL: String?
+        var createdAt: String
+        var updatedAt: String
+        @Nullable var myStatus: String?
+        var myPosition: Int?
+        var iOrganise: Bool?
+        /// In nearby and in-box lists.
+        var distanceM: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, sport, organiser, location, address, description, capacity, status
+            case startsAt = "starts_at"
+            case endsAt = "ends_at"
+            case goingCount = "going_count"
+            case waitlistCount = "waitlist_count"
+            case spotsLeft = "spots_left"
+            case imageURL = "image_url"
+            case createdAt = "created_at"
+            case updatedAt = "updated_at"
+            case myStatus = "my_status"
+            case myPosition = "my_position"
+            case iOrganise = "i_organise"
+            case distanceM = "distance_m"
+        }
+    }
+
+    /// The caller's place after joining.
+    struct Joined: Decodable, Sendable {
+        var status: String
+        var position: Int?
+    }
+
+    struct Attendee: Decodable, Sendable {
+        var id: String
+        var name: String
+        @Nullable var imageURL: String?
+        var status: String
+        @Nullable var position: Int?
+        var isOrganiser: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, status, position
+            case imageURL = "image_url"
+            case isOrganiser = "is_organiser"
+        }
+    }
+
+    struct Invitation: Decodable, Sendable {
+        var id: String
+        var eventID: String
+        var inviter: UserSummary
+        var invitee: UserSummary
+        var status: String
+        var createdAt: String
+        @Nullable var respondedAt: String?
+        /// After accepting.
+        var attendance: Joined?
+        /// In the invitee's list.
+        var event: Event?
+
+        enum CodingKeys: String, CodingKey {
+            case id, inviter, invitee, status, attendance, event
+            case eventID = "event_id"
+            case createdAt = "created_at"
+            case respondedAt = "responded_at"
+        }
+    }
+
+    struct Notification: Decodable, Sendable {
+        var id: String
+        var kind: String
+        var createdAt: String
+        @Nullable var readAt: String?
+        /// Free-form, by kind.
+        var data: [String: JSONValue]
+
+        enum CodingKeys: String, CodingKey {
+            case id, kind, data
+            case createdAt = "created_at"
+            case readAt = "read_at"
+        }
+    }
+
+    struct ChatMessage: Decodable, Sendable {
+        var id: String
+        var eventID: String
+        var seq: Int
+        var sender: UserSummary
+        var body: String
+        var clientID: String
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, seq, sender, body
+            case eventID = "event_id"
+            case clientID = "client_id"
+            case createdAt = "created_at"
+        }
+    }
+
+    struct PersonNearby: Decodable, Sendable {
+        var id: String
+        var name: String
+        @Nullable var imageURL: String?
+        var bio: String
+        var sports: [String]
+        var distanceKm: Double
+        var sharedSports: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, bio, sports
+            case imageURL = "image_url"
+            case distanceKm = "distance_km"
+            case sharedSports = "shared_sports"
+        }
+    }
+
+    struct PublicProfile: Decodable, Sendable {
+        var id: String
+        var name: String
+        @Nullable var imageURL: String?
+        var bio: String
+        var sports: [String]
+        var upcomingEvents: [Event]
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, bio, sports
+            case imageURL = "image_url"
+            case upcomingEvents = "upcoming_events"
+        }
+    }
+
+    struct Blocked: Decodable, Sendable {
+        var id: String
+        var name: String
+        var blockedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case blockedAt = "blocked_at"
+        }
+    }
+
+    struct Report: Decodable, Sendable {
+        var id: String
+        var targetType: String
+        var targetID: String
+        var reason: String
+        @Nullable var details: String?
+        var status: String
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, reason, details, status
+            case targetType = "target_type"
+            case targetID = "target_id"
+            case createdAt = "created_at"
+        }
+    }
+
+    /// `GET /ready`.
+    struct Readiness: Decodable, Sendable {
+        var status: String
+        var checks: [String: Bool]
+    }
+
+    /// A frame the server sends on `/v1/ws`: its `type`, and the fields of that type
+    /// in the one part named after it (the others are nil). An unknown type fails the decode.
+    struct Frame: Decodable, Sendable {
+        var type: String
+        var subscribed: Subscribed?
+        var message: Message?
+        var sent: Sent?
+        var typing: Typing?
+        var read: Read?
+        var notification: Notice?
+        var unsubscribed: Unsubscribed?
+        var error: Failure?
+
+        private enum TypeKey: String, CodingKey { case type }
+
+        init(from decoder: any Decoder) throws {
+            type = try decoder.container(keyedBy: TypeKey.self).decode(String.self, forKey: .type)
+            switch type {
+            case "subscribed": subscribed = try Subscribed(from: decoder)
+            case "message": message = try Message(from: decoder)
+            case "sent": sent = try Sent(from: decoder)
+            case "typing": typing = try Typing(from: decoder)
+            case "read": read = try Read(from: decoder)
+            case "notification": notification = try Notice(from: decoder)
+            case "unsubscribed": unsubscribed = try Unsubscribed(from: decoder)
+            case "error": error = try Failure(from: decoder)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
+            }
+        }
+
+        struct Subscribed: Decodable, Sendable {
+            var eventID: String
+            var lastSeq: Int
+
+            enum CodingKeys: String, CodingKey {
+                case eventID = "event_id"
+                case lastSeq = "last_seq"
+            }
+        }
+
+        struct Message: Decodable, Sendable {
+            var eventID: String
+            var message: ChatMessage
+
+            enum CodingKeys: String, CodingKey {
+                case message
+                case eventID = "event_id"
+            }
+        }
+
+        /// The sender's acknowledgement of its own message.
+        struct Sent: Decodable, Sendable {
+            var eventID: String
+            var clientID: String
+            var seq: Int
+            var created: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case seq, created
+                case eventID = "event_id"
+                case clientID = "client_id"
+            }
+        }
+
+        struct Typing: Decodable, Sendable {
+            var eventID: String
+            var user: UserSummary
+
+            enum CodingKeys: String, CodingKey {
+                case user
+                case eventID = "event_id"
+            }
+        }
+
+        struct Read: Decodable, Sendable {
+            struct Reader: Decodable, Sendable { var id: String }
+            var eventID: String
+            var user: Reader
+            var seq: Int
+
+            enum CodingKeys: String, CodingKey {
+                case user, seq
+                case eventID = "event_id"
+            }
+        }
+
+        struct Notice: Decodable, Sendable {
+            var notification: Notification
+        }
+
+        struct Unsubscribed: Decodable, Sendable {
+            var eventID: String
+            var reason: String
+
+            enum CodingKeys: String, CodingKey {
+                case reason
+                case eventID = "event_id"
+            }
+        }
+
+        struct Failure: Decodable, Sendable {
+            var code: String
+            var message: String
+            var eventID: String?
+            var clientID: String?
+
+            enum CodingKeys: String, CodingKey {
+                case code, message
+                case eventID = "event_id"
+                case clientID = "client_id"
+            }
+        }
+    }
+}
+
+/// A field the contract requires but allows to be null. A plain optional would also
+/// accept the key being absent; this decodes with `decode`, not `decodeIfPresent`,
+/// so a missing key fails the decode while `null` reads as `nil`.
+@propertyWrapper
+struct Nullable<Value: Decodable & Sendable>: Decodable, Sendable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}
