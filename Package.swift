@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "sportlook", targets: ["SportLookCLI"]),
         .library(name: "SportLook", targets: ["SportLook"]),
         .library(name: "GeoGrid", targets: ["GeoGrid"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -34,10 +35,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "GeoGrid", swiftSettings: strict),
+        // The machine's libjpeg-turbo and libpng (Debian: libjpeg62-turbo-dev, libpng-dev).
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // Our C around them: libjpeg's errors jump (setjmp/longjmp), which Swift cannot cross.
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: strict),
         .target(
             name: "SportLook",
             dependencies: [
                 "GeoGrid",
+                "Imaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -73,10 +81,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "GeoGridTests", dependencies: ["GeoGrid"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
         .testTarget(
             name: "SportLookTests",
             dependencies: [
-                "SportLook", "GeoGrid",
+                "SportLook", "GeoGrid", "Imaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

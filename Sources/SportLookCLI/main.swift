@@ -12,7 +12,7 @@ struct SportLookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook",
         abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self]
+        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self, MediaCommand.self]
     )
 }
 
@@ -157,6 +157,23 @@ struct Reports: AsyncParsableCommand {
         try await withTool(configuration) { tool in
             let reports = try await tool.openReports(limit: limit)
             print(reports.isEmpty ? "no open reports" : reports.joined(separator: "\n"))
+        }
+    }
+}
+
+struct MediaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "media", abstract: "Uploaded media.", subcommands: [Collect.self])
+
+    struct Collect: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "gc", abstract: "Delete uploads nobody put to use within a day (the server does it every ten minutes too).")
+        @OptionGroup var settings: SettingOptions
+
+        func run() async throws {
+            let configuration = try settings.configuration()
+            try await withTool(configuration) { tool in
+                let removed = try await tool.collectUnattachedMedia()
+                print("removed \(removed.media) unattached upload\(removed.media == 1 ? "" : "s") and \(removed.files) stored file\(removed.files == 1 ? "" : "s")")
+            }
         }
     }
 }

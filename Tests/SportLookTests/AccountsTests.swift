@@ -139,7 +139,7 @@ struct AccountsTests {
             let (token, _) = try await api.register("Flo")
             let updated = try await api.patch("/v1/me", token: token, json: [
                 "name": "Flo R", "bio": "Runs at dawn", "sports": ["running", "tennis"], "location": ["lat": 48.85661, "lon": 2.35222],
-                "discoverable": true, "image_url": "https://img.example.com/flo.png",
+                "discoverable": true,
             ])
             #expect(updated.status == .ok)
             let profile = try updated.decode(API.PrivateProfile.self)

@@ -23,7 +23,7 @@ func documentedRoutes() throws -> Set<String> {
         if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()); continue }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if line.hasPrefix("    "), !line.hasPrefix("     "), let path,
-           ["get:", "post:", "patch:", "put:", "delete:"].contains(trimmed) {
+           ["get:", "head:", "post:", "patch:", "put:", "delete:"].contains(trimmed) {
             routes.insert("\(trimmed.dropLast().uppercased()) \(path)")
         }
     }

@@ -151,7 +151,7 @@ struct EventSearchTests {
             let uuids = ids.map { UUID(uuidString: $0)! }
 
             // A second index on the same data, as an instance starting now would build it.
-            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
+            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
             try await services.sync.warm(fresh)
             #expect(fresh.grid.count == 11)
             let before = fresh.cards(uuids, now: clock.now())
@@ -178,7 +178,7 @@ struct EventSearchTests {
             #expect(kept.json.dropFirst().allSatisfy { $0 != nil } && kept.json[0] == nil)
 
             // Filling every card agrees with the lazy reads.
-            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports))
+            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
             try await services.sync.warm(other)
             #expect(!other.hasAllCards)
             try await services.sync.fillCards(other)

@@ -190,7 +190,7 @@ struct PeopleTests {
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "planet", "target_id": badID, "reason": "spam"]).errorFields["target_type"] != nil)
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "meh"]).errorFields["reason"] != nil)
             #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]).status == .notFound)
-            let open = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger).openReports(limit: 10)
+            let open = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration).openReports(limit: 10)
             #expect(open.count == 1)
             #expect(open.first?.contains("harassment") == true)
         }

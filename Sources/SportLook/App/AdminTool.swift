@@ -6,12 +6,13 @@ public struct AdminTool: Sendable {
     let database: Database
     let resources: Resources
     let logger: Logger
+    let configuration: AppConfiguration
 
     /// Opens the configured database.
     public static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> AdminTool {
         let resources = try Resources.locate()
         let database = try await Database.open(configuration.database, poolSize: 4, timeout: max(configuration.databaseTimeout, 30), logger: logger)
-        return AdminTool(database: database, resources: resources, logger: logger)
+        return AdminTool(database: database, resources: resources, logger: logger, configuration: configuration)
     }
 
     /// Applies pending migrations; returns their versions.
@@ -45,6 +46,20 @@ public struct AdminTool: Sendable {
         try await SafetyStore(database: database).openReports(limit: limit).map { r in
             "\(RFC3339.format(r.createdAt))  \(r.id.lowercased)  \(r.targetType) \(r.targetID.lowercased)  \(r.reason)  by \(r.reporterID.lowercased)"
                 + (r.details.map { "  — \($0.prefix(200))" } ?? "")
+        }
+    }
+
+    /// Deletes every upload not put to use within a day; returns how many uploads and
+    /// stored files went.
+    public func collectUnattachedMedia() async throws -> (media: Int, files: Int) {
+        let store = MediaStore(database: database)
+        let blobs = try FileBlobStore(root: configuration.effectiveMediaStorePath)
+        var total = (media: 0, files: 0)
+        while true {
+            let removed = try await MediaService.collectUnattached(store: store, blobs: blobs, before: Date().addingTimeInterval(-MediaService.Settings().unattachedLifetime), limit: 500)
+            total.media += removed.media
+            total.files += removed.blobs
+            if removed.media < 500 { return total }
         }
     }
 

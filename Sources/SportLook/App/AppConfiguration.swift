@@ -84,8 +84,30 @@ public struct AppConfiguration: Sendable {
     /// Where nearby pages get event details: `memory` (cached cards, default) or `database` (`NEARBY_CARDS`).
     public var nearbyCardsFromDatabase = false
 
+    /// Folder of uploaded media (`MEDIA_STORE=file:PATH`; default `media` beside the
+    /// SQLite file, or `./media` on PostgreSQL).
+    public var mediaStorePath: String?
+    /// Largest upload in bytes (`MEDIA_MAX_BYTES`, default 10 MB).
+    public var mediaMaxBytes = 10_000_000
+    /// Largest image in pixels, width × height, checked before decoding (`MEDIA_MAX_PIXELS`, default 40 million).
+    public var mediaMaxPixels = 40_000_000
+    /// Uploads per user per hour (`MEDIA_UPLOADS_PER_HOUR`, default 60; 0 disables).
+    public var mediaUploadsPerHour = 60
+    /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
+    /// in front of this server; default: paths on this server, `/media/KEY`).
+    public var mediaPublicURL = ""
+    /// Threads decoding and encoding images (`MEDIA_WORKERS`, default: the number of cores).
+    public var mediaWorkers = ProcessInfo.processInfo.activeProcessorCount
+
     /// The default configuration.
     public init() {}
+
+    /// The folder media are stored in.
+    public var effectiveMediaStorePath: String {
+        if let mediaStorePath { return mediaStorePath }
+        if case .sqliteFile(let path) = database { return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("media").path }
+        return "media"
+    }
 
     /// Reads the configuration from environment-style variables.
     /// - Parameter environment: Variables by name (usually `ProcessInfo.processInfo.environment`).
@@ -166,6 +188,22 @@ public struct AppConfiguration: Sendable {
         webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
         webSocketStallTimeout = try reader.duration("WS_STALL_TIMEOUT", in: 0.1...3_600) ?? webSocketStallTimeout
         if let size = try reader.integer("GEO_CELL_SIZE", in: 100...50_000) { geoCellSize = Double(size) }
+        if let store = try reader.string("MEDIA_STORE") {
+            guard store.hasPrefix("file:"), store.count > 5 else {
+                throw ConfigurationError(setting: "MEDIA_STORE", message: "must be file:PATH (a folder this process may write)")
+            }
+            mediaStorePath = String(store.dropFirst(5))
+        }
+        mediaMaxBytes = try reader.integer("MEDIA_MAX_BYTES", in: 1_024...(200 * 1_000_000)) ?? mediaMaxBytes
+        mediaMaxPixels = try reader.integer("MEDIA_MAX_PIXELS", in: 1...400_000_000) ?? mediaMaxPixels
+        mediaUploadsPerHour = try reader.integer("MEDIA_UPLOADS_PER_HOUR", in: 0...1_000_000) ?? mediaUploadsPerHour
+        mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
+        if let base = try reader.string("MEDIA_PUBLIC_URL") {
+            guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
+                throw ConfigurationError(setting: "MEDIA_PUBLIC_URL", message: "must be an http(s) URL such as https://cdn.example.com")
+            }
+            mediaPublicURL = base
+        }
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
@@ -186,6 +224,7 @@ public struct AppConfiguration: Sendable {
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",
+        "MEDIA_STORE", "MEDIA_MAX_BYTES", "MEDIA_MAX_PIXELS", "MEDIA_UPLOADS_PER_HOUR", "MEDIA_PUBLIC_URL", "MEDIA_WORKERS",
     ]
 }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// Everything a running SportLook instance is made of, built once by
@@ -41,6 +42,11 @@ public final class AppServices: Sendable {
     /// Keeps the indexes and caches in step with the database.
     let sync: CacheSync
     let people: PeopleService
+    /// Where media URLs point.
+    let mediaLinks: MediaLinks
+    let blobs: any BlobStore
+    let media: MediaService
+    let mediaWorkers: NIOThreadPool
 
     init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
@@ -58,11 +64,17 @@ public final class AppServices: Sendable {
         self.accountStore = accountStore
         let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
         self.tokens = tokens
-        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports))
+        let mediaLinks = MediaLinks(base: configuration.mediaPublicURL)
+        self.mediaLinks = mediaLinks
+        let blobs = try FileBlobStore(root: configuration.effectiveMediaStorePath)
+        self.blobs = blobs
+        let mediaStore = MediaStore(database: database)
+        let attachments = MediaAttachments(store: mediaStore, blobs: blobs)
+        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports, links: mediaLinks))
         self.eventIndex = eventIndex
         let attendanceCache = AttendanceCache(database: database)
         self.attendanceCache = attendanceCache
-        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder)
+        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
@@ -86,7 +98,7 @@ public final class AppServices: Sendable {
         self.notifier = notifier
         let eventStore = EventStore(database: database)
         self.eventStore = eventStore
-        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock, media: attachments)
         self.events = events
         self.accounts = AccountService(
             database: database, accounts: accountStore, hasher: hasher, policy: policy,
@@ -95,7 +107,7 @@ public final class AppServices: Sendable {
                 accounts: accountStore, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
                 code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
             ),
-            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL
+            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments
         )
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
@@ -122,6 +134,14 @@ public final class AppServices: Sendable {
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock
         )
+        let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)
+        mediaWorkers.start()
+        self.mediaWorkers = mediaWorkers
+        self.media = MediaService(
+            media: mediaStore, blobs: blobs, write: write, clock: clock,
+            settings: .init(maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels, uploadsPerHour: configuration.mediaUploadsPerHour),
+            workers: mediaWorkers, logger: logger
+        )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
@@ -134,7 +154,7 @@ public final class AppServices: Sendable {
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus)] + workers
+        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus), MediaCollector(media: media)] + workers
     }
 
     /// Whether every in-memory index is warm.
@@ -152,6 +172,7 @@ public final class AppServices: Sendable {
     /// Closes what the services hold open.
     func close() async {
         try? await httpClient.shutdown()
+        try? await mediaWorkers.shutdownGracefully()
         await hasher.shutdown()
         await database.close()
     }
@@ -186,6 +207,28 @@ struct BusConsumers: Service {
         let messages = bus.subscribe()
         try? await cancelWhenGracefulShutdown {
             for await message in messages { await sync.consume(message) }
+        }
+    }
+}
+
+/// Deletes uploads nobody put to use within a day, every ten minutes. Instances doing
+/// it at once is harmless: a deletion is one transaction, and a row already gone
+/// yields no blob to remove.
+struct MediaCollector: Service {
+    let media: MediaService
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: .seconds(600))
+                do {
+                    _ = try await media.collectUnattached()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    media.logger.warning("cannot remove unattached uploads; will try again", metadata: ["error": "\(error)"])
+                }
+            }
         }
     }
 }

@@ -88,13 +88,17 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let publicRoutes = RouteRegistrar(group: v1, prefix: "/v1", table: services.routes)
     let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes)
 
-    let accounts = AccountsController(accounts: services.accounts, sports: services.sports)
+    let links = services.mediaLinks
+    let accounts = AccountsController(accounts: services.accounts, sports: services.sports, links: links)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
-    EventsController(events: services.events, search: services.eventSearch, sports: services.sports, blocked: services.people.blocked).addRoutes(to: authenticated)
-    InboxController(invitations: services.invitations, inbox: services.notifications).addRoutes(to: authenticated)
+    EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links, blocked: services.people.blocked).addRoutes(to: authenticated)
+    InboxController(invitations: services.invitations, inbox: services.notifications, links: links).addRoutes(to: authenticated)
     ChatController(chat: services.chat).addRoutes(to: authenticated)
-    PeopleController(people: services.people, sports: services.sports).addRoutes(to: authenticated)
+    PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
+    let media = MediaController(media: services.media, links: links)
+    media.addRoutes(to: authenticated)
+    media.addPublicRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
     webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
     return router
 }

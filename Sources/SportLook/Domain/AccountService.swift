@@ -16,6 +16,7 @@ struct AccountService: Sendable {
     let write: Writer
     let clock: any AppClock
     let tokenTTL: TimeInterval
+    let media: MediaAttachments
 
     struct Issued: Sendable {
         var user: User
@@ -80,7 +81,7 @@ struct AccountService: Sendable {
         }
         let normalized = Self.normalize(email: email)
         let now = clock.now()
-        let user = User(id: UUID(), name: name, email: email, bio: "", imageURL: nil, sports: [], location: nil, discoverable: false, createdAt: now)
+        let user = User(id: UUID(), name: name, email: email, bio: "", photo: nil, sports: [], location: nil, discoverable: false, createdAt: now)
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
@@ -195,15 +196,19 @@ struct AccountService: Sendable {
     /// "Deleted user".
     func deleteAccount(of identity: Identity) async throws {
         let now = clock.now()
-        try await write { [accounts, events] sql, effects in
+        let released = try await write { [accounts, events, media] sql, effects in
             let id = identity.userID
             guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
             try await events.withdraw(id, at: now, on: sql, effects: &effects)
+            // Every upload goes: photos, covers (past events keep no picture of theirs).
+            let released = try await media.release(try await media.store.owned(by: id, on: sql), on: sql)
             let ended = try await accounts.revokeTokens(of: id, except: nil, at: now, on: sql)
             try await accounts.erase(id, at: now, on: sql)
             effects.messages += ended.map(BusMessage.session)
             if let erased = try await accounts.user(id, on: sql) { effects.profiles.append(erased) }
+            return released
         }
+        await media.removeBlobs(released)
     }
 
     func sessions(of identity: Identity) async throws -> [SessionInfo] {
@@ -223,17 +228,20 @@ struct AccountService: Sendable {
     struct ProfileInput: Decodable, Sendable {
         var name: Patch<String> = .absent
         var bio: Patch<String> = .absent
+        var photoId: Patch<String> = .absent
+        /// Refused when present: images are uploads now (`photo_id`).
         var imageUrl: Patch<String> = .absent
         var sports: Patch<[String]> = .absent
         var location: Patch<LocationInput> = .absent
         var discoverable: Patch<Bool> = .absent
 
-        enum CodingKeys: String, CodingKey { case name, bio, imageUrl, sports, location, discoverable }
+        enum CodingKeys: String, CodingKey { case name, bio, photoId, imageUrl, sports, location, discoverable }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.patch(.name)
             bio = try c.patch(.bio)
+            photoId = try c.patch(.photoId)
             imageUrl = try c.patch(.imageUrl)
             sports = try c.patch(.sports)
             location = try c.patch(.location)
@@ -254,10 +262,12 @@ struct AccountService: Sendable {
         case .null: changes.bio = ""
         case .value(let bio): changes.bio = v.text(bio, "bio", 0...1_000, multiline: true)
         }
-        switch input.imageUrl {
+        if !input.imageUrl.isAbsent { v.fail("image_url", "is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id") }
+        var photo = Patch<UUID>.absent
+        switch input.photoId {
         case .absent: break
-        case .null: changes.imageURL = .null
-        case .value(let url): if let url = v.url(url, "image_url") { changes.imageURL = .value(url) }
+        case .null: photo = .null
+        case .value(let text): if let id = MediaAttachments.parseID(text, field: "photo_id", into: &v) { photo = .value(id) }
         }
         switch input.sports {
         case .absent: break
@@ -281,11 +291,25 @@ struct AccountService: Sendable {
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        return try await write { [accounts, changes] sql, effects in
+        let (user, released) = try await write { [accounts, media, changes, photo] sql, effects in
+            var changes = changes
+            var released: [String] = []
+            if !photo.isAbsent {
+                guard let current = try await accounts.user(userID, on: sql), !current.isDeleted else { throw DomainError.notFound("user") }
+                if case .value(let id) = photo, id != current.photo?.id {
+                    changes.photo = .value(try await media.attach(id, use: .profile, owner: userID, field: "photo_id", at: now, on: sql))
+                } else if case .null = photo {
+                    changes.photo = .null
+                }
+                // A replaced or removed photo is deleted with its variants.
+                if !changes.photo.isAbsent, let replaced = current.photo?.id { released = try await media.release([replaced], on: sql) }
+            }
             try await accounts.update(userID, changes, at: now, on: sql)
             guard let user = try await accounts.user(userID, on: sql) else { throw DomainError.notFound("user") }
             effects.profiles.append(user)
-            return user
+            return (user, released)
         }
+        await media.removeBlobs(released)
+        return user
     }
 }

@@ -9,6 +9,7 @@ struct EventService: Sendable {
     let notifier: Notifier
     let write: Writer
     let clock: any AppClock
+    let media: MediaAttachments
 
     static let maxDuration: TimeInterval = 7 * 86_400
     static let defaultDuration: TimeInterval = 2 * 3_600
@@ -25,9 +26,11 @@ struct EventService: Sendable {
         var address: Patch<String> = .absent
         var description: Patch<String> = .absent
         var capacity: Patch<Int> = .absent
+        var coverId: Patch<String> = .absent
+        /// Refused when present: images are uploads now (`cover_id`).
         var imageUrl: Patch<String> = .absent
 
-        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, imageUrl }
+        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,12 +42,15 @@ struct EventService: Sendable {
             address = try c.patch(.address)
             description = try c.patch(.description)
             capacity = try c.patch(.capacity)
+            coverId = try c.patch(.coverId)
             imageUrl = try c.patch(.imageUrl)
         }
     }
 
-    /// Checks the fields present in `input` and returns them as changes.
-    private func validate(_ input: Input, creating: Bool, current: Event?, now: Date) throws -> EventStore.Changes {
+    /// Checks the fields present in `input` and returns them as changes (the cover as
+    /// the upload's id, for ``attachCover(_:to:owner:at:on:)`` to resolve in the transaction).
+    private func validate(_ input: Input, creating: Bool, current: Event?, now: Date) throws -> (EventStore.Changes, Patch<UUID>) {
+        var cover = Patch<UUID>.absent
         var v = Validator()
         var c = EventStore.Changes()
         func required<T>(_ patch: Patch<T>, _ field: String) -> T? {
@@ -85,9 +91,10 @@ struct EventService: Sendable {
         case .null: c.address = .null
         case .absent: break
         }
-        switch input.imageUrl {
-        case .value(let url): if let url = v.url(url, "image_url") { c.imageURL = .value(url) }
-        case .null: c.imageURL = .null
+        if !input.imageUrl.isAbsent { v.fail("image_url", "is set by the server; upload the image (POST /v1/media?use=cover) and send cover_id") }
+        switch input.coverId {
+        case .value(let text): if let id = MediaAttachments.parseID(text, field: "cover_id", into: &v) { cover = .value(id) }
+        case .null: cover = .null
         case .absent: break
         }
         switch input.capacity {
@@ -109,24 +116,40 @@ struct EventService: Sendable {
             else if !creating, c.endsAt != nil || c.startsAt != nil, end <= now { v.fail("ends_at", "must be in the future") }
         }
         try v.throwIfInvalid()
-        return c
+        return (c, cover)
+    }
+
+    /// Resolves the requested cover inside the transaction: the new upload's reference,
+    /// and the replaced upload (deleted; its blob keys returned for after the commit).
+    private func attachCover(_ cover: Patch<UUID>, to changes: inout EventStore.Changes, current: MediaRef?, owner: UUID, at now: Date, on sql: DatabaseSession) async throws -> [String] {
+        switch cover {
+        case .absent: return []
+        case .null: changes.cover = .null
+        case .value(let id):
+            if id == current?.id { return [] }
+            changes.cover = .value(try await media.attach(id, use: .cover, owner: owner, field: "cover_id", at: now, on: sql))
+        }
+        guard let replaced = current?.id else { return [] }
+        return try await media.release([replaced], on: sql)
     }
 
     func create(by organiser: UUID, _ input: Input) async throws -> Event {
         let now = clock.now()
-        let c = try validate(input, creating: true, current: nil, now: now)
+        let (c, cover) = try validate(input, creating: true, current: nil, now: now)
         guard let title = c.title, let sport = c.sport, let location = c.location, let startsAt = c.startsAt, let endsAt = c.endsAt else {
             throw DomainError.validation(["title": "is required"])
         }
         var event = Event(
             id: UUID(), organiserID: organiser, organiserName: "", sport: sport, title: title, description: c.description ?? "",
             address: { if case .value(let a) = c.address { a } else { nil } }(),
-            imageURL: { if case .value(let u) = c.imageURL { u } else { nil } }(),
+            cover: nil,
             location: location, startsAt: startsAt, endsAt: endsAt,
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
             status: .active, goingCount: 0, waitlistCount: 0, lastMessageSeq: 0, version: 1, createdAt: now, updatedAt: now
         )
-        event = try await write { [store, event] sql, effects in
+        event = try await write { [store, media, event] sql, effects in
+            var event = event
+            if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
             try await store.insert(event, on: sql)
             guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
             effects.events.append(stored)
@@ -154,12 +177,13 @@ struct EventService: Sendable {
 
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
         let now = clock.now()
-        return try await write { [store, notifier] sql, effects in
+        let (result, released) = try await write { [self] sql, effects in
             guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may edit this event.") }
             guard current.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
             guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
-            let changes = try validate(input, creating: false, current: current, now: now)
+            var (changes, cover) = try validate(input, creating: false, current: current, now: now)
+            let released = try await attachCover(cover, to: &changes, current: current.cover, owner: user, at: now, on: sql)
             try await store.update(id, changes, at: now, on: sql)
             var event = try await store.event(id, on: sql) ?? current
             // More places: the first on the waitlist move up.
@@ -183,8 +207,10 @@ struct EventService: Sendable {
                 try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, effects: &effects)
             }
             effects.events.append(event)
-            return (event, try await Self.mine(event, user: user, store: store, on: sql))
+            return ((event, try await Self.mine(event, user: user, store: store, on: sql)), released)
         }
+        await media.removeBlobs(released)
+        return result
     }
 
     func cancel(_ id: UUID, by user: UUID) async throws {

@@ -72,6 +72,8 @@ extension APIError {
         case .forbidden: status = .forbidden
         case .notFound: status = .notFound
         case .conflict: status = .conflict
+        case .tooLarge: status = .contentTooLarge
+        case .unsupportedType: status = .unsupportedMediaType
         case .tooMany: status = .tooManyRequests
         case .unavailable: status = .serviceUnavailable
         }

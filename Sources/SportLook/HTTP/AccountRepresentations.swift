@@ -3,6 +3,7 @@ import Foundation
 /// The caller's own profile (`GET /v1/me`).
 struct PrivateProfile: JSONEncodable {
     var user: User
+    var links: MediaLinks
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -10,7 +11,7 @@ struct PrivateProfile: JSONEncodable {
         json.field("name", user.name)
         json.field("email", user.email)
         json.field("bio", user.bio)
-        json.field("image_url", user.imageURL)
+        links.writeImageFields(user.photo, to: &json)
         json.key("sports")
         json.arrayStart()
         for slug in user.sports { json.value(slug) }
@@ -33,11 +34,12 @@ struct PrivateProfile: JSONEncodable {
 /// `{user, access_token, token_type, expires_at}` after register and login.
 struct IssuedToken: JSONEncodable {
     var issued: AccountService.Issued
+    var links: MediaLinks
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
         json.key("user")
-        PrivateProfile(user: issued.user).encode(to: &json)
+        PrivateProfile(user: issued.user, links: links).encode(to: &json)
         json.field("access_token", issued.token)
         json.field("token_type", "Bearer")
         json.field("expires_at", issued.expiresAt)
@@ -65,18 +67,20 @@ struct SessionRepresentation: JSONEncodable {
 /// What anyone may see of a person: id, name, image, bio, favourite sports.
 enum PublicUserJSON {
     /// The people index's card encoder: the public fields, unterminated.
-    static let cardEncoder: @Sendable (User) -> [UInt8] = { user in
-        var json = JSONWriter(capacity: 256)
-        writeFields(user, to: &json)
-        return json.bytes
+    static func cardEncoder(links: MediaLinks) -> @Sendable (User) -> [UInt8] {
+        { user in
+            var json = JSONWriter(capacity: 512)
+            writeFields(user, links: links, to: &json)
+            return json.bytes
+        }
     }
 
     /// Opens an object and writes the public fields; the caller adds more and closes it.
-    static func writeFields(_ user: User, to json: inout JSONWriter) {
+    static func writeFields(_ user: User, links: MediaLinks, to json: inout JSONWriter) {
         json.objectStart()
         json.field("id", user.id)
         json.field("name", user.name)
-        json.field("image_url", user.imageURL)
+        links.writeImageFields(user.photo, to: &json)
         json.field("bio", user.bio)
         json.key("sports")
         json.arrayStart()

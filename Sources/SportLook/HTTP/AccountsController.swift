@@ -5,6 +5,7 @@ import Hummingbird
 struct AccountsController {
     let accounts: AccountService
     let sports: SportCatalog
+    let links: MediaLinks
 
     struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
     struct Login: Decodable { var email: String?; var password: String? }
@@ -17,12 +18,12 @@ struct AccountsController {
             try accounts.refuseRegistrationIfRemembered(address: address)
             let input = try await RequestBody.decode(Registration.self, from: request, context: context)
             let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
-            return JSONResponse(status: .created, IssuedToken(issued: issued))
+            return JSONResponse(status: .created, IssuedToken(issued: issued, links: links))
         }
         routes.post("auth/login") { request, context in
             let input = try await RequestBody.decode(Login.self, from: request, context: context)
             let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-            return JSONResponse(IssuedToken(issued: issued))
+            return JSONResponse(IssuedToken(issued: issued, links: links))
         }
         routes.get("sports") { _, _ in
             JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])
@@ -35,11 +36,11 @@ struct AccountsController {
             return Response(status: .noContent)
         }
         routes.get("me") { _, context in
-            JSONResponse(PrivateProfile(user: try await accounts.profile(context.userID)))
+            JSONResponse(PrivateProfile(user: try await accounts.profile(context.userID), links: links))
         }
         routes.patch("me") { request, context in
             let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
-            return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input)))
+            return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input), links: links))
         }
         routes.get("me/sessions") { _, context in
             let sessions = try await accounts.sessions(of: context.identity)

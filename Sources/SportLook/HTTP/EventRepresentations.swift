@@ -6,19 +6,19 @@ import Foundation
 /// shared ``writeBody(_:sport:to:)`` (every field but the closing brace) and the
 /// per-caller tail (`my_status`, `distance_m`).
 enum EventJSON {
-    /// The event index's card encoder: ``body(_:sports:)`` with this catalogue.
-    static func cardEncoder(sports: SportCatalog) -> @Sendable (Event) -> [UInt8] {
-        { body($0, sports: sports) }
+    /// The event index's card encoder: ``body(_:sports:links:)`` with this catalogue.
+    static func cardEncoder(sports: SportCatalog, links: MediaLinks) -> @Sendable (Event) -> [UInt8] {
+        { body($0, sports: sports, links: links) }
     }
 
     /// `{"id":…,…,"created_at":…` — an unterminated object.
-    static func body(_ event: Event, sports: SportCatalog) -> [UInt8] {
-        var json = JSONWriter(capacity: 512 + event.description.utf8.count)
-        writeBody(event, sport: sports[event.sport], to: &json)
+    static func body(_ event: Event, sports: SportCatalog, links: MediaLinks) -> [UInt8] {
+        var json = JSONWriter(capacity: 768 + event.description.utf8.count)
+        writeBody(event, sport: sports[event.sport], links: links, to: &json)
         return json.bytes
     }
 
-    static func writeBody(_ event: Event, sport: Sport?, to json: inout JSONWriter) {
+    static func writeBody(_ event: Event, sport: Sport?, links: MediaLinks, to json: inout JSONWriter) {
         json.objectStart()
         json.field("id", event.id)
         json.field("title", event.title)
@@ -46,7 +46,7 @@ enum EventJSON {
         json.field("waitlist_count", event.waitlistCount)
         json.field("spots_left", event.spotsLeft)
         json.field("status", event.status.rawValue)
-        json.field("image_url", event.imageURL)
+        links.writeImageFields(event.cover, to: &json)
         json.field("created_at", event.createdAt)
         json.field("updated_at", event.updatedAt)
     }
@@ -81,25 +81,29 @@ enum EventJSON {
 struct EventRepresentation: JSONEncodable {
     var event: Event
     var sport: Sport?
+    var links: MediaLinks
     var mine: MyAttendance?
     var distance: Double?
 
     func encode(to json: inout JSONWriter) {
-        EventJSON.writeBody(event, sport: sport, to: &json)
+        EventJSON.writeBody(event, sport: sport, links: links, to: &json)
         EventJSON.writeTail(mine, distance: distance, to: &json)
     }
 }
 
-/// `{id, name, image_url, status, position, is_organiser}`.
-extension EventSearch.Attendee: JSONEncodable {
+/// `{id, name, image_url, image_urls, status, position, is_organiser}`.
+struct AttendeeRepresentation: JSONEncodable {
+    var attendee: EventSearch.Attendee
+    var links: MediaLinks
+
     func encode(to json: inout JSONWriter) {
         json.objectStart()
-        json.field("id", id)
-        json.field("name", name)
-        json.field("image_url", imageURL)
-        json.field("status", status.rawValue)
-        json.field("position", position)
-        json.field("is_organiser", isOrganiser)
+        json.field("id", attendee.id)
+        json.field("name", attendee.name)
+        links.writeImageFields(attendee.photo, to: &json)
+        json.field("status", attendee.status.rawValue)
+        json.field("position", attendee.position)
+        json.field("is_organiser", attendee.isOrganiser)
         json.objectEnd()
     }
 }

@@ -7,6 +7,7 @@ struct EventsController {
     let events: EventService
     let search: EventSearch
     let sports: SportCatalog
+    let links: MediaLinks
     /// Everyone blocked between the caller and others, either way: hidden from attendee lists.
     let blocked: @Sendable (UUID) async throws -> Set<UUID>
 
@@ -15,7 +16,7 @@ struct EventsController {
             let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
             let event = try await events.create(by: context.userID, input)
             let mine = MyAttendance(status: .going, position: nil, isOrganiser: true)
-            return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], mine: mine),
+            return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine),
                                 headers: [.location: "/v1/events/\(event.id.lowercased)"])
         }
         routes.get("events/nearby") { request, context in
@@ -48,13 +49,13 @@ struct EventsController {
         }
         routes.get("events/:id") { _, context in
             let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
-            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], mine: mine))
+            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
         }
         routes.patch("events/:id") { request, context in
             let id = try context.uuid("id", "event")
             let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
             let (event, mine) = try await events.update(id, by: context.userID, input)
-            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], mine: mine))
+            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
         }
         routes.delete("events/:id") { _, context in
             try await events.cancel(try context.uuid("id", "event"), by: context.userID)
@@ -75,7 +76,7 @@ struct EventsController {
             let cursor = q.cursor(EventSearch.AttendeeCursor.self)
             try q.throwIfInvalid()
             let hidden = try await blocked(context.userID)
-            return JSONResponse(try await search.attendees(of: id, excluding: hidden, cursor: cursor, limit: limit))
+            return JSONResponse(try await search.attendees(of: id, excluding: hidden, cursor: cursor, limit: limit).map { AttendeeRepresentation(attendee: $0, links: links) })
         }
         routes.get("me/events") { request, context in
             var q = QueryReader(request)
@@ -86,7 +87,7 @@ struct EventsController {
             try q.throwIfInvalid()
             let sports = search.sports
             return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
-                EventRepresentation(event: $0.event, sport: sports[$0.event.sport], mine: $0.mine)
+                EventRepresentation(event: $0.event, sport: sports[$0.event.sport], links: links, mine: $0.mine)
             })
         }
     }

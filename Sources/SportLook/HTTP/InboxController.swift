@@ -5,6 +5,7 @@ import Hummingbird
 struct InboxController {
     let invitations: InvitationService
     let inbox: InboxService
+    let links: MediaLinks
 
     struct InviteInput: Decodable { var userIds: [String] }
     /// `{ids}` or `{all: true}` and nothing else.
@@ -44,7 +45,7 @@ struct InboxController {
             try q.throwIfInvalid()
             let sports = invitations.sports
             return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
-                InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport]) })
+                InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport], links: links) })
             })
         }
         routes.post("invitations/:id/accept") { _, context in

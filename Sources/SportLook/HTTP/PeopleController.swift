@@ -6,6 +6,7 @@ import Hummingbird
 struct PeopleController {
     let people: PeopleService
     let sports: SportCatalog
+    let links: MediaLinks
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.get("users/nearby") { request, context in
@@ -24,7 +25,7 @@ struct PeopleController {
             return JSONResponse(bytes: PeopleJSON.nearby(try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, limit: limit, cursor: cursor)))
         }
         routes.get("users/:id") { _, context in
-            JSONResponse(PublicProfileRepresentation(profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports))
+            JSONResponse(PublicProfileRepresentation(profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports, links: links))
         }
         routes.post("users/:id/block") { _, context in
             try await people.block(try context.uuid("id", "user"), by: context.userID)

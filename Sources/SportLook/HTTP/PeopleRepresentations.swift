@@ -28,12 +28,13 @@ enum PeopleJSON {
 struct PublicProfileRepresentation: JSONEncodable {
     var profile: PeopleService.PublicProfile
     var sports: SportCatalog
+    var links: MediaLinks
 
     func encode(to json: inout JSONWriter) {
-        PublicUserJSON.writeFields(profile.user, to: &json)
+        PublicUserJSON.writeFields(profile.user, links: links, to: &json)
         json.key("upcoming_events")
         json.arrayStart()
-        for event in profile.events { EventRepresentation(event: event, sport: sports[event.sport]).encode(to: &json) }
+        for event in profile.events { EventRepresentation(event: event, sport: sports[event.sport], links: links).encode(to: &json) }
         json.arrayEnd()
         json.objectEnd()
     }

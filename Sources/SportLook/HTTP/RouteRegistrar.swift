@@ -18,6 +18,7 @@ struct RouteRegistrar<Context: RequestContext> {
     func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.post, path, use: handler) }
     func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.patch, path, use: handler) }
     func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.delete, path, use: handler) }
+    func head(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.head, path, use: handler) }
 }
 
 extension RequestContext {

@@ -11,7 +11,7 @@ final class UserIndex: Sendable {
     struct Card: Sendable {
         var version: Int64
         var mask: UInt64
-        /// `{"id","name","image_url","bio","sports":[…]` — unterminated.
+        /// `{"id","name","image_url","image_urls","bio","sports":[…]` — unterminated.
         var json: [UInt8]
     }
 

@@ -18,6 +18,10 @@ public struct DomainError: Error, Sendable, Equatable {
         case notFound
         /// The state does not allow it (409).
         case conflict
+        /// The body is larger than allowed (413).
+        case tooLarge
+        /// The body is of a kind not accepted (415).
+        case unsupportedType
         /// Too many, too fast (429).
         case tooMany
         /// Cannot be done right now (503).

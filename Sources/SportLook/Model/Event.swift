@@ -13,7 +13,8 @@ public struct Event: Sendable, Hashable {
     public var title: String
     public var description: String
     public var address: String?
-    public var imageURL: String?
+    /// The cover image, an upload of this service.
+    public var cover: MediaRef?
     public var location: Coordinate
     public var startsAt: Date
     public var endsAt: Date

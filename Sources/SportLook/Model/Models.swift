@@ -51,7 +51,8 @@ public struct User: Sendable, Hashable {
     public var name: String
     public var email: String
     public var bio: String
-    public var imageURL: String?
+    /// The profile photo, an upload of this service.
+    public var photo: MediaRef?
     public var sports: [String]
     public var location: Coordinate?
     public var discoverable: Bool

@@ -40,13 +40,13 @@ struct AccountStore: Sendable {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, bio, image_url, lat, lon, discoverable, created_at, version, deleted_at"
+    static let userColumns = "id, name, email, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
         return User(
             id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
-            imageURL: try row.optional("image_url"), sports: sports,
+            photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")), sports: sports,
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
             isDeleted: try row.optional("deleted_at", as: Date.self) != nil
@@ -82,7 +82,7 @@ struct AccountStore: Sendable {
     struct ProfileChanges: Sendable {
         var name: String?
         var bio: String?
-        var imageURL: Patch<String> = .absent
+        var photo: Patch<MediaRef> = .absent
         var sports: [String]?
         var location: Patch<Coordinate> = .absent
         var discoverable: Bool?
@@ -92,10 +92,10 @@ struct AccountStore: Sendable {
         var assignments: [SQLQueryString] = ["updated_at = \(bind: now)", "version = version + 1"]
         if let name = changes.name { assignments.append("name = \(bind: name)") }
         if let bio = changes.bio { assignments.append("bio = \(bind: bio)") }
-        switch changes.imageURL {
+        switch changes.photo {
         case .absent: break
-        case .null: assignments.append("image_url = NULL")
-        case .value(let url): assignments.append("image_url = \(bind: url)")
+        case .null: assignments.append("photo_id = NULL, photo_variants = NULL")
+        case .value(let photo): assignments.append("photo_id = \(bind: photo.id), photo_variants = \(bind: photo.stored)")
         }
         switch changes.location {
         case .absent: break
@@ -245,7 +245,7 @@ struct AccountStore: Sendable {
         }
         try await sql.raw("""
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_normalized = \(bind: "deleted:" + userID.lowercased),
-                password_hash = '', bio = '', image_url = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
+                password_hash = '', bio = '', photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
                 deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: userID)
             """).run()

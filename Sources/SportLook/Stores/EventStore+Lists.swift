@@ -36,7 +36,7 @@ extension EventStore {
     struct Attendee: Sendable {
         var id: UUID
         var name: String
-        var imageURL: String?
+        var photo: MediaRef?
         var status: AttendanceStatus
         var position: Int?
         var isOrganiser: Bool
@@ -74,13 +74,13 @@ extension EventStore {
             var goingExhausted = true
             if cursor?.queueNumber == nil {
                 let rows = try await sql.raw("""
-                    SELECT a.user_id, a.joined_at, u.name, u.image_url FROM attendances a JOIN users u ON u.id = a.user_id
+                    SELECT a.user_id, a.joined_at, u.name, u.photo_id, u.photo_variants FROM attendances a JOIN users u ON u.id = a.user_id
                     WHERE a.event_id = \(bind: eventID) AND a.status = 'going' \(Keyset.after(time: "a.joined_at", id: "a.user_id", after: cursor?.going, descending: false))
                     ORDER BY a.joined_at, a.user_id LIMIT \(bind: limit + 1)
                     """).all()
                 for row in rows.prefix(limit) {
                     let id: UUID = try row.value("user_id")
-                    items.append(Attendee(id: id, name: try row.value("name"), imageURL: try row.optional("image_url"), status: .going, position: nil, isOrganiser: id == organiser))
+                    items.append(Attendee(id: id, name: try row.value("name"), photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")), status: .going, position: nil, isOrganiser: id == organiser))
                 }
                 if rows.count > limit, let last = rows.prefix(limit).last {
                     next = AttendeeCursor(going: TimeCursor(time: try last.value("joined_at"), id: try last.value("user_id")), queueNumber: nil).cursor
@@ -97,12 +97,12 @@ extension EventStore {
                     """).first()?.value("n", as: Int.self) ?? 0
                 let room = limit - items.count
                 let rows = try await sql.raw("""
-                    SELECT a.user_id, a.queue_number, u.name, u.image_url FROM attendances a JOIN users u ON u.id = a.user_id
+                    SELECT a.user_id, a.queue_number, u.name, u.photo_id, u.photo_variants FROM attendances a JOIN users u ON u.id = a.user_id
                     WHERE a.event_id = \(bind: eventID) AND a.status = 'waitlisted' AND a.queue_number > \(bind: after)
                     ORDER BY a.queue_number LIMIT \(bind: room + 1)
                     """).all()
                 for (i, row) in rows.prefix(room).enumerated() {
-                    items.append(Attendee(id: try row.value("user_id"), name: try row.value("name"), imageURL: try row.optional("image_url"),
+                    items.append(Attendee(id: try row.value("user_id"), name: try row.value("name"), photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")),
                                           status: .waitlisted, position: ahead + i + 1, isOrganiser: false))
                 }
                 if rows.count > room, let last = rows.prefix(room).last {

@@ -6,7 +6,7 @@ struct EventStore: Sendable {
     let database: Database
 
     static let columns = """
-        e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.image_url,
+        e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count, e.last_message_seq,
         e.version, e.created_at, e.updated_at
         """
@@ -16,7 +16,7 @@ struct EventStore: Sendable {
         Event(
             id: try row.value("id"), organiserID: try row.value("organiser_id"), organiserName: try row.value("organiser_name"),
             sport: try row.value("sport_slug"), title: try row.value("title"), description: try row.value("description"),
-            address: try row.optional("address"), imageURL: try row.optional("image_url"),
+            address: try row.optional("address"), cover: MediaRef(id: try row.optional("cover_id"), stored: try row.optional("cover_variants")),
             location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
             startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), capacity: try row.optional("capacity"),
             status: EventStatus(rawValue: try row.value("status")) ?? .cancelled,
@@ -28,10 +28,10 @@ struct EventStore: Sendable {
 
     func insert(_ event: Event, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO events (id, organiser_id, sport_slug, title, description, address, image_url, lat, lon, starts_at, ends_at,
+            INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, last_message_seq, version, created_at, updated_at)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
-                    \(bind: event.address), \(bind: event.imageURL), \(bind: event.location.lat), \(bind: event.location.lon),
+                    \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt))
             """).run()
@@ -72,7 +72,7 @@ struct EventStore: Sendable {
         var description: String?
         var sport: String?
         var address: Patch<String> = .absent
-        var imageURL: Patch<String> = .absent
+        var cover: Patch<MediaRef> = .absent
         var location: Coordinate?
         var startsAt: Date?
         var endsAt: Date?
@@ -85,7 +85,7 @@ struct EventStore: Sendable {
         if let v = c.description { set.append("description = \(bind: v)") }
         if let v = c.sport { set.append("sport_slug = \(bind: v)") }
         if case .value(let v) = c.address { set.append("address = \(bind: v)") } else if case .null = c.address { set.append("address = NULL") }
-        if case .value(let v) = c.imageURL { set.append("image_url = \(bind: v)") } else if case .null = c.imageURL { set.append("image_url = NULL") }
+        if case .value(let v) = c.cover { set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)") } else if case .null = c.cover { set.append("cover_id = NULL, cover_variants = NULL") }
         if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
         if let v = c.startsAt { set.append("starts_at = \(bind: v)") }
         if let v = c.endsAt { set.append("ends_at = \(bind: v)") }

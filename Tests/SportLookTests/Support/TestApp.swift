@@ -39,6 +39,8 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.webSocketFrameRate = 1_000_000
     configuration.webSocketFrameBurst = 1_000_000
     configuration.inviteDailyLimit = 1_000_000
+    configuration.mediaUploadsPerHour = 0
+    configuration.mediaStorePath = NSTemporaryDirectory() + "sportlook-media-\(UUID().uuidString)"
     switch engine {
     // A file (not :memory:), so reads use WAL reader connections as in production.
     case .sqlite: configuration.database = .sqliteFile(NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite")
@@ -68,10 +70,16 @@ func withApp(
             try await test(API(client: client), services)
         }
     } catch {
-        await dispose(configuration.database)
+        await dispose(configuration)
         throw error
     }
+    await dispose(configuration)
+}
+
+/// Removes a test's database and media folder.
+func dispose(_ configuration: AppConfiguration) async {
     await dispose(configuration.database)
+    try? FileManager.default.removeItem(atPath: configuration.effectiveMediaStorePath)
 }
 
 /// Two instances of the application on one fresh PostgreSQL database, warm and
@@ -99,10 +107,10 @@ func withTwoInstances(
             }
         }
     } catch {
-        await PostgresCluster.shared.drop(address)
+        await dispose(configuration)
         throw error
     }
-    await PostgresCluster.shared.drop(address)
+    await dispose(configuration)
 }
 
 /// Opens an empty database of `engine` (no schema, no application) and runs `test`

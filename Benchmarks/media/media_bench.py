@@ -1,0 +1,201 @@
+"""The photo benchmark's inputs, load, libvips reference and report (see `run`)."""
+import argparse
+import glob
+import io
+import json
+import os
+import statistics
+import threading
+import time
+import urllib.request
+
+PROFILE = [("512", 512), ("128", 128)]
+QUALITY = 88
+
+
+def make_inputs(out):
+    """A 12-megapixel camera-like JPEG (4000 × 3000, with EXIF orientation 1) and a
+    2-megapixel PNG, made from the photos that ship with scikit-image, enlarged with
+    Lanczos and given sensor-like noise so they compress like camera output; plus each
+    sample photo as it is, for the quality comparison."""
+    import numpy as np
+    from PIL import Image
+    from skimage import data
+
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(7)
+    samples = {"astronaut": data.astronaut(), "coffee": data.coffee(), "chelsea": data.chelsea(), "rocket": data.rocket()}
+    for name, pixels in samples.items():
+        Image.fromarray(pixels).save(os.path.join(out, f"q-{name}.png"))
+    mosaic = np.concatenate([np.concatenate([samples["astronaut"][:, :512], samples["coffee"][:, :512]], axis=1),
+                             np.concatenate([samples["chelsea"][:400, :512], samples["rocket"][:400, :512]], axis=1)[:512]], axis=0)
+    big = Image.fromarray(mosaic).resize((4000, 3000), Image.LANCZOS)
+    noisy = np.clip(np.asarray(big, dtype=np.float32) + rng.normal(0, 4, (3000, 4000, 3)), 0, 255).astype(np.uint8)
+    Image.fromarray(noisy).save(os.path.join(out, "camera.jpg"), quality=92)
+    Image.fromarray(noisy).save(os.path.join(out, "q-camera.jpg"), quality=92)
+    graphic = Image.fromarray(mosaic).resize((1600, 1200), Image.LANCZOS)
+    graphic.save(os.path.join(out, "graphic.png"))
+
+
+def upload(server, token, path):
+    body = open(path, "rb").read()
+    kind = "image/png" if path.endswith(".png") else "image/jpeg"
+    request = urllib.request.Request(f"{server}/v1/media?use=profile", data=body, method="POST",
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": kind})
+    started = time.perf_counter()
+    with urllib.request.urlopen(request) as response:
+        answer = json.load(response)
+        assert response.status == 201, response.status
+    return time.perf_counter() - started, answer
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def throughput(args):
+    token = os.environ["TOKEN"]
+    results = {}
+    for name in ["camera.jpg", "graphic.png"]:
+        path = os.path.join(args.inputs, name)
+        upload(args.server, token, path)  # warm
+        times = []
+        started = time.perf_counter()
+        for _ in range(args.count):
+            times.append(upload(args.server, token, path)[0])
+        elapsed = time.perf_counter() - started
+        results[name] = {"per_second": args.count / elapsed, "p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 99)}
+    json.dump(results, open(args.out, "w"))
+
+
+def rss_peak(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0
+
+
+def rss_now(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0
+
+
+def concurrent(args):
+    token = os.environ["TOKEN"]
+    results = {"rss_before_mb": rss_now(args.pid)}
+    for name in ["camera.jpg", "graphic.png"]:
+        path = os.path.join(args.inputs, name)
+        times, lock = [], threading.Lock()
+        per_client = max(1, args.count // args.clients)
+
+        def client():
+            for _ in range(per_client):
+                elapsed, _ = upload(args.server, token, path)
+                with lock:
+                    times.append(elapsed)
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=client) for _ in range(args.clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - started
+        results[name] = {"per_second": len(times) / elapsed, "p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 99)}
+    results["rss_peak_mb"] = rss_peak(args.pid)
+    json.dump(results, open(args.out, "w"))
+
+
+def vips_variants(path):
+    import pyvips
+    out = []
+    for name, size in PROFILE:
+        image = pyvips.Image.thumbnail(path, size, height=size, crop="centre", size="down")
+        out.append((name, image))
+    return out
+
+
+def vips(args):
+    results = {}
+    for name in ["camera.jpg", "graphic.png"]:
+        path = os.path.join(args.inputs, name)
+        for _, image in vips_variants(path):
+            image.jpegsave_buffer(Q=QUALITY, strip=True)
+        started = time.perf_counter()
+        times = []
+        for _ in range(args.count):
+            t = time.perf_counter()
+            for _, image in vips_variants(path):
+                image.jpegsave_buffer(Q=QUALITY, strip=True)
+            times.append(time.perf_counter() - t)
+        elapsed = time.perf_counter() - started
+        results[name] = {"per_second": args.count / elapsed, "p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 99)}
+    json.dump(results, open(args.out, "w"))
+
+
+def psnr(a, b):
+    import numpy as np
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return float("inf") if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+
+
+def quality(args):
+    import numpy as np
+    from PIL import Image
+    token = os.environ["TOKEN"]
+    rows = []
+    for path in sorted(glob.glob(os.path.join(args.inputs, "q-*"))):
+        _, answer = upload(args.server, token, path)
+        references = dict(vips_variants(path))
+        for variant in answer["variants"]:
+            url = variant["url"] if variant["url"].startswith("http") else args.server + variant["url"]
+            ours = np.asarray(Image.open(io.BytesIO(urllib.request.urlopen(url).read())).convert("RGB"))
+            reference = references[variant["name"]]
+            theirs = np.ndarray(buffer=reference.write_to_memory(), dtype=np.uint8, shape=[reference.height, reference.width, reference.bands])[:, :, :3]
+            if ours.shape != theirs.shape:
+                rows.append({"input": os.path.basename(path), "variant": variant["name"], "psnr": None, "note": f"sizes differ: {ours.shape} vs {theirs.shape}"})
+                continue
+            rows.append({"input": os.path.basename(path)[2:], "variant": variant["name"], "size": f"{ours.shape[1]}×{ours.shape[0]}", "psnr": psnr(ours, theirs)})
+    json.dump(rows, open(args.out, "w"))
+
+
+def report(args):
+    single = json.load(open(os.path.join(args.work, "single.json")))
+    many = json.load(open(os.path.join(args.work, "concurrent.json")))
+    vips_figures = json.load(open(os.path.join(args.work, "vips.json")))
+    quality_rows = json.load(open(os.path.join(args.work, "quality.json")))
+    print("| input | ours, 1 thread: uploads/s | p50 | p99 | libvips, 1 thread: thumbnails/s | p50 | ours / libvips | ours, 8 at once: uploads/s | p99 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in ["camera.jpg", "graphic.png"]:
+        s, v, c = single[name], vips_figures[name], many[name]
+        print(f"| {name} | {s['per_second']:.1f} | {s['p50_ms']:.0f} ms | {s['p99_ms']:.0f} ms | {v['per_second']:.1f} | {v['p50_ms']:.0f} ms | "
+              f"{100 * s['per_second'] / v['per_second']:.0f} % | {c['per_second']:.1f} | {c['p99_ms']:.0f} ms |")
+    print()
+    print(f"Server RSS: {many['rss_before_mb']:.0f} MB before the concurrent uploads, peak {many['rss_peak_mb']:.0f} MB (VmHWM) with 8 at once.")
+    print()
+    print("| photo | variant | size | PSNR against libvips' thumbnail |")
+    print("|---|---|---|---:|")
+    for row in quality_rows:
+        value = "—" if row["psnr"] is None else f"{row['psnr']:.1f} dB"
+        print(f"| {row['input']} | {row['variant']} | {row.get('size', row.get('note', ''))} | {value} |")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("inputs"); p.add_argument("--out", required=True)
+    for command in ["throughput", "concurrent", "quality"]:
+        p = sub.add_parser(command)
+        p.add_argument("--server", required=True); p.add_argument("--inputs", required=True); p.add_argument("--out", required=True)
+        p.add_argument("--count", type=int, default=40); p.add_argument("--clients", type=int, default=8); p.add_argument("--pid", type=int, default=0)
+    p = sub.add_parser("vips"); p.add_argument("--inputs", required=True); p.add_argument("--out", required=True); p.add_argument("--count", type=int, default=40)
+    p = sub.add_parser("report"); p.add_argument("--work", required=True)
+    args = parser.parse_args()
+    {"inputs": lambda a: make_inputs(a.out), "throughput": throughput, "concurrent": concurrent, "quality": quality, "vips": vips, "report": report}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+-- Uploaded images. A medium is one upload (its use decides its variants); each
+-- variant is a JPEG in the blob store under a content-addressed key. Pictures of
+-- people and events are now uploads of this service: the free image URLs are
+-- dropped (they let whoever set one learn the address of everyone who looked).
+CREATE TABLE media (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    use TEXT NOT NULL CHECK (use IN ('profile', 'cover', 'chat')),
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    attached_at REAL
+);
+CREATE INDEX media_owner ON media (owner_id, created_at);
+CREATE INDEX media_unattached ON media (created_at) WHERE attached_at IS NULL;
+
+CREATE TABLE media_variants (
+    media_id TEXT NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (media_id, name)
+);
+CREATE INDEX media_variants_key ON media_variants (key);
+
+ALTER TABLE users DROP COLUMN image_url;
+ALTER TABLE users ADD COLUMN photo_id TEXT REFERENCES media(id) ON DELETE SET NULL;
+-- The variants' names and keys ("512=<key> 128=<key>"), copied from media_variants
+-- when the photo is set, so every list that shows people reads them without a join.
+ALTER TABLE users ADD COLUMN photo_variants TEXT;
+ALTER TABLE events DROP COLUMN image_url;
+ALTER TABLE events ADD COLUMN cover_id TEXT REFERENCES media(id) ON DELETE SET NULL;
+ALTER TABLE events ADD COLUMN cover_variants TEXT;

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Putting uploads to use and letting go of them, inside the transactions of the
+/// services that show them (profiles, events).
+struct MediaAttachments: Sendable {
+    let store: MediaStore
+    let blobs: any BlobStore
+
+    /// The upload `id` (from the request field `field`), which must be `owner`'s and
+    /// made for `use`; marked in use. Inside the caller's transaction.
+    func attach(_ id: UUID, use: MediaUse, owner: UUID, field: String, at now: Date, on sql: DatabaseSession) async throws -> MediaRef {
+        guard let found = try await MediaStore.media(id, on: sql), found.ownerID == owner else {
+            throw DomainError.invalidParameter(field, "no upload of yours has this id")
+        }
+        guard found.use == use else {
+            throw DomainError.invalidParameter(field, "this upload is a \(found.use.rawValue) image; upload one with use=\(use.rawValue)")
+        }
+        try await store.markAttached(id, at: now, on: sql)
+        return found.reference
+    }
+
+    /// Deletes the uploads' rows (a replaced photo or cover, an account's uploads)
+    /// inside the caller's transaction; returns the blob keys to remove once it committed.
+    func release(_ ids: [UUID], on sql: DatabaseSession) async throws -> [String] {
+        try await store.delete(ids, on: sql)
+    }
+
+    /// Removes blobs after the deletion of their rows committed. A blob left behind by
+    /// a failure here is unreachable (no row names it) and costs only space.
+    func removeBlobs(_ keys: [String]) async {
+        for key in keys { try? await blobs.delete(key) }
+    }
+
+    /// A request's upload id field: a UUID, or a 422 naming the field.
+    static func parseID(_ text: String, field: String, into v: inout Validator) -> UUID? {
+        guard let id = UUID(uuidString: text) else {
+            v.fail(field, "must be the id of an upload (POST /v1/media)")
+            return nil
+        }
+        return id
+    }
+}

@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import Imaging
+import Logging
+import Metrics
+import NIOPosix
+
+/// Uploads: checked, processed off the event loops on a bounded pool, stored as
+/// content-addressed JPEGs, recorded; and their life cycle (attaching, replacing,
+/// clearing up what nothing uses).
+struct MediaService: Sendable {
+    struct Settings: Sendable {
+        /// The largest body accepted, in bytes.
+        var maxBytes = 10_000_000
+        /// The largest width × height accepted (checked before decoding).
+        var maxPixels = 40_000_000
+        /// Uploads per user per hour (0: not limited).
+        var uploadsPerHour = 60
+        /// JPEG quality of the variants.
+        var quality = 88
+        /// How long an upload may wait to be put to use before it is deleted.
+        var unattachedLifetime: TimeInterval = 86_400
+    }
+
+    let media: MediaStore
+    let blobs: any BlobStore
+    let write: Writer
+    let clock: any AppClock
+    let settings: Settings
+    /// Decoding and encoding threads: as many as the machine has cores, so uploads
+    /// queue rather than take the event loops' or the cooperative pool's threads.
+    let workers: NIOThreadPool
+    let logger: Logger
+
+    /// The variants made for each use, largest first.
+    static func variants(for use: MediaUse) -> [VariantSpec] {
+        switch use {
+        case .profile: [VariantSpec("512", .square(512)), VariantSpec("128", .square(128))]
+        case .cover: [VariantSpec("1280", .width(1280)), VariantSpec("480", .width(480))]
+        case .chat: [VariantSpec("2048", .longSide(2048)), VariantSpec("320", .longSide(320))]
+        }
+    }
+
+    /// Processes and stores an upload of `owner`.
+    func upload(_ bytes: [UInt8], use: MediaUse, by owner: UUID) async throws -> Media {
+        let started = ContinuousClock.now
+        try await checkQuota(of: owner)
+        let settings = self.settings
+        let processed: ProcessedImage
+        do {
+            processed = try await workers.runIfActive {
+                try ImagePipeline.process(bytes, variants: Self.variants(for: use), maxPixels: settings.maxPixels, quality: settings.quality)
+            }
+        } catch let error as ImageError {
+            Counter(label: "sportlook_media_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
+            throw Self.refusal(error, maxPixels: settings.maxPixels)
+        }
+        var variants: [MediaVariant] = []
+        for variant in processed.variants {
+            let key = SHA256.hash(data: variant.jpeg).hexString + ".jpg"
+            try await blobs.put(key, bytes: variant.jpeg, contentType: "image/jpeg")
+            variants.append(MediaVariant(name: variant.name, key: key, width: variant.width, height: variant.height, bytes: variant.jpeg.count))
+        }
+        let now = clock.now()
+        let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
+                           bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: now, attachedAt: nil, variants: variants)
+        try await write { [media] sql, _ in try await media.insert(upload, on: sql) }
+        Counter(label: "sportlook_media_uploads_total", dimensions: [("use", use.rawValue), ("format", processed.format.rawValue)]).increment()
+        Counter(label: "sportlook_media_upload_bytes_total").increment(by: bytes.count)
+        let elapsed = ContinuousClock.now - started
+        Timer(label: "sportlook_media_processing_seconds").recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        return upload
+    }
+
+    /// A stored variant's size, or nil when there is none (`GET /media/{key}`).
+    func storedSize(_ key: String) async throws -> Int? {
+        guard isBlobKey(key) else { return nil }
+        return try await blobs.size(key)
+    }
+
+    /// A stored variant's bytes within `range` (all of them when nil).
+    func read(_ key: String, range: ClosedRange<Int>?) async throws -> BlobRead? {
+        guard isBlobKey(key) else { return nil }
+        return try await blobs.get(key, range: range)
+    }
+
+    /// The caller's upload, for `GET /v1/media/{id}`.
+    func upload(_ id: UUID, of owner: UUID) async throws -> Media {
+        guard let found = try await media.media(id), found.ownerID == owner else { throw DomainError.notFound("media") }
+        return found
+    }
+
+    func checkQuota(of owner: UUID) async throws {
+        guard settings.uploadsPerHour > 0 else { return }
+        let recent = try await media.uploads(by: owner, since: clock.now().addingTimeInterval(-3_600))
+        if recent >= settings.uploadsPerHour {
+            Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "quota")]).increment()
+            throw DomainError.tooManyRequests(retryAfter: 600, code: "upload_quota", message: "At most \(settings.uploadsPerHour) uploads an hour; try again later.")
+        }
+    }
+
+    /// Deletes uploads nobody put to use within their lifetime, `limit` at a time;
+    /// returns how many uploads and blobs went.
+    func collectUnattached(limit: Int = 500) async throws -> (media: Int, blobs: Int) {
+        let removed = try await Self.collectUnattached(store: media, blobs: blobs, before: clock.now().addingTimeInterval(-settings.unattachedLifetime), limit: limit)
+        if removed.media > 0 { logger.info("unattached uploads removed", metadata: ["media": "\(removed.media)", "blobs": "\(removed.blobs)"]) }
+        return removed
+    }
+
+    /// Deletes uploads never put to use and created before `before` (the server's
+    /// collector and `sportlook media gc`). Nothing shows such an upload, so no cache
+    /// needs telling.
+    static func collectUnattached(store: MediaStore, blobs: any BlobStore, before: Date, limit: Int) async throws -> (media: Int, blobs: Int) {
+        let ids = try await store.unattached(before: before, limit: limit)
+        guard !ids.isEmpty else { return (0, 0) }
+        let attachments = MediaAttachments(store: store, blobs: blobs)
+        let keys = try await store.database.write { sql in try await attachments.release(ids, on: sql) }
+        await attachments.removeBlobs(keys)
+        return (ids.count, keys.count)
+    }
+
+    static func reason(_ error: ImageError) -> String {
+        switch error {
+        case .unsupported: "type"
+        case .malformed: "damaged"
+        case .tooManyPixels: "pixels"
+        }
+    }
+
+    static func refusal(_ error: ImageError, maxPixels: Int) -> DomainError {
+        switch error {
+        case .unsupported(let name?):
+            DomainError(.unsupportedType, code: "unsupported_media_type", message: "\(name) images are not accepted; send a JPEG or a PNG.")
+        case .unsupported(nil):
+            DomainError(.unsupportedType, code: "unsupported_media_type", message: "The body is not a JPEG or PNG image.")
+        case .malformed(let detail):
+            DomainError(.invalid, code: "invalid_image", message: "The image cannot be read (\(detail.prefix(120))).")
+        case .tooManyPixels(let width, let height):
+            DomainError(.invalid, code: "image_too_large", message: "The image has \(width) × \(height) pixels; at most \(maxPixels / 1_000_000) million are accepted.")
+        }
+    }
+}

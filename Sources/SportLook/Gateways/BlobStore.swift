@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where uploaded media bytes live: a folder on disk or an S3-compatible bucket.
+///
+/// Keys are content-addressed (the SHA-256 of the bytes, in hex, and an extension), so
+/// a stored object never changes: instances share a store without coordination, any
+/// cache may keep an object for ever, and writing the same bytes twice is harmless.
+protocol BlobStore: Sendable {
+    /// Stores `bytes` under `key` (replacing nothing: the same key means the same bytes).
+    func put(_ key: String, bytes: [UInt8], contentType: String) async throws
+    /// The bytes under `key` within `range` (all of them when nil), and the object's
+    /// whole size; nil when there is no such object.
+    func get(_ key: String, range: ClosedRange<Int>?) async throws -> BlobRead?
+    /// The object's size, or nil when there is no such object.
+    func size(_ key: String) async throws -> Int?
+    /// Removes the object; removing a missing one is not an error.
+    func delete(_ key: String) async throws
+}
+
+/// Bytes read from a blob store.
+struct BlobRead: Sendable {
+    var bytes: [UInt8]
+    /// The whole object's size (more than `bytes.count` for a range).
+    var totalSize: Int
+}
+
+/// Whether `key` is one the service makes: 64 lowercase hex digits, a dot, an extension.
+/// Anything else never reaches a store (no path can be named through it).
+func isBlobKey(_ key: some StringProtocol) -> Bool {
+    let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0].utf8.count == 64, ["jpg"].contains(parts[1]) else { return false }
+    return parts[0].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Uploads (`POST /v1/media`), the caller's upload (`GET /v1/media/{id}`), and the
+/// stored variants (`GET`/`HEAD /media/{key}`).
+struct MediaController {
+    let media: MediaService
+    let links: MediaLinks
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.post("media") { request, context in
+            var q = QueryReader(request)
+            let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
+            if use == nil || use == .chat { q.validator.fail("use", "must be profile or cover") }
+            try q.throwIfInvalid()
+            let bytes = try await uploadedFile(request)
+            let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
+            return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
+                                headers: [.location: "/v1/media/\(upload.id.lowercased)"])
+        }
+        routes.get("media/:id") { _, context in
+            JSONResponse(MediaRepresentation(media: try await media.upload(try context.uuid("id", "media"), of: context.userID), links: links))
+        }
+    }
+
+    func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
+        routes.get("media/:key") { request, context in try await serve(request, context: context, body: true) }
+        routes.head("media/:key") { request, context in try await serve(request, context: context, body: false) }
+    }
+
+    /// The image bytes of an upload: the raw body, or the file of a multipart form.
+    func uploadedFile(_ request: Request) async throws -> [UInt8] {
+        let limit = media.settings.maxBytes
+        let tooLarge = DomainError(.tooLarge, code: "payload_too_large", message: "An upload may be at most \(limit / 1_000_000) MB.")
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit + 64 * 1024 { throw tooLarge }
+        let contentType = request.headers[.contentType] ?? ""
+        let boundary: String?
+        do {
+            boundary = try MultipartForm.boundary(contentType: contentType)
+        } catch {
+            throw DomainError.invalidParameter("Content-Type", "a multipart/form-data body needs a boundary")
+        }
+        // A form wraps the file in a few hundred bytes of headers: allow for them.
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: boundary == nil ? limit : limit + 64 * 1024)
+        } catch {
+            throw tooLarge
+        }
+        let body = Array(buffer.readableBytesView)
+        guard let boundary else {
+            guard !body.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.") }
+            return body
+        }
+        let file: [UInt8]
+        do {
+            file = try MultipartForm.file(in: body, boundary: boundary)
+        } catch {
+            throw DomainError(.invalid, code: "invalid_form", message: "The form cannot be read; send one file part.")
+        }
+        guard file.count <= limit else { throw tooLarge }
+        guard !file.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The form's file is empty.") }
+        return file
+    }
+
+    /// A stored variant: immutable, so cached for a year and validated by its own hash.
+    func serve(_ request: Request, context: AppRequestContext, body: Bool) async throws -> Response {
+        guard let key = context.parameters.get("key") else { throw DomainError.notFound("media") }
+        let etag = "\"\(key.prefix(64))\""
+        var headers: HTTPFields = [
+            .eTag: etag,
+            .cacheControl: "public, max-age=31536000, immutable",
+            .contentType: "image/jpeg",
+            .acceptRanges: "bytes",
+            .init("X-Content-Type-Options")!: "nosniff",
+            .contentSecurityPolicy: "default-src 'none'; sandbox",
+        ]
+        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            guard try await media.storedSize(key) != nil else { throw DomainError.notFound("media") }
+            return Response(status: .notModified, headers: headers)
+        }
+        // A range applies only while the validator in If-Range still matches.
+        let range = request.headers[.range].flatMap(ByteRange.init(header:)).flatMap { range in
+            request.headers[.ifRange].map { $0 == etag } ?? true ? range : nil
+        }
+        guard let size = try await media.storedSize(key) else { throw DomainError.notFound("media") }
+        var status = HTTPResponse.Status.ok
+        var wanted: ClosedRange<Int>?
+        if let range {
+            guard let resolved = range.resolve(size: size) else {
+                throw APIError(.rangeNotSatisfiable, code: "range_not_satisfiable", message: "The object has \(size) bytes.", headers: [.contentRange: "bytes */\(size)"])
+            }
+            status = .partialContent
+            wanted = resolved
+            headers[.contentRange] = "bytes \(resolved.lowerBound)-\(resolved.upperBound)/\(size)"
+        }
+        let length = wanted?.count ?? size
+        headers[.contentLength] = String(length)
+        guard body else { return Response(status: status, headers: headers) }
+        guard let read = try await media.read(key, range: wanted) else { throw DomainError.notFound("media") }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: read.bytes)))
+    }
+}

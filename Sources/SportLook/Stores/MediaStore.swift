@@ -1,0 +1,73 @@
+import Foundation
+import SQLKit
+
+/// Uploads and their variants.
+struct MediaStore: Sendable {
+    let database: Database
+
+    func insert(_ media: Media, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO media (id, owner_id, use, width, height, bytes, created_at)
+            VALUES (\(bind: media.id), \(bind: media.ownerID), \(bind: media.use.rawValue), \(bind: media.width), \(bind: media.height), \(bind: media.bytes), \(bind: media.createdAt))
+            """).run()
+        for (position, variant) in media.variants.enumerated() {
+            try await sql.raw("""
+                INSERT INTO media_variants (media_id, name, key, width, height, bytes, position)
+                VALUES (\(bind: media.id), \(bind: variant.name), \(bind: variant.key), \(bind: variant.width), \(bind: variant.height), \(bind: variant.bytes), \(bind: position))
+                """).run()
+        }
+    }
+
+    func media(_ id: UUID) async throws -> Media? {
+        try await database.read { sql in try await Self.media(id, on: sql) }
+    }
+
+    static func media(_ id: UUID, on sql: any SQLDatabase) async throws -> Media? {
+        guard let row = try await sql.raw("SELECT id, owner_id, use, width, height, bytes, created_at, attached_at FROM media WHERE id = \(bind: id)").first() else { return nil }
+        let variants = try await sql.raw("SELECT name, key, width, height, bytes FROM media_variants WHERE media_id = \(bind: id) ORDER BY position").all().map {
+            MediaVariant(name: try $0.value("name"), key: try $0.value("key"), width: try $0.value("width"), height: try $0.value("height"), bytes: try $0.value("bytes"))
+        }
+        return Media(id: try row.value("id"), ownerID: try row.value("owner_id"), use: MediaUse(rawValue: try row.value("use")) ?? .chat,
+                     width: try row.value("width"), height: try row.value("height"), bytes: try row.value("bytes"),
+                     createdAt: try row.value("created_at"), attachedAt: try row.optional("attached_at"), variants: variants)
+    }
+
+    /// Uploads by `owner` since `since`, for the hourly quota.
+    func uploads(by owner: UUID, since: Date) async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM media WHERE owner_id = \(bind: owner) AND created_at > \(bind: since)").first()?.value("n") ?? 0
+        }
+    }
+
+    /// Marks the upload in use (the first time only).
+    func markAttached(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE media SET attached_at = \(bind: now) WHERE id = \(bind: id) AND attached_at IS NULL").run()
+    }
+
+    /// Uploads never put to use, created before `before`, oldest first.
+    func unattached(before: Date, limit: Int) async throws -> [UUID] {
+        try await database.read { sql in
+            try await sql.raw("SELECT id FROM media WHERE attached_at IS NULL AND created_at < \(bind: before) ORDER BY created_at LIMIT \(bind: limit)").all().map { try $0.value("id") }
+        }
+    }
+
+    /// Every upload of `owner`.
+    func owned(by owner: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("SELECT id FROM media WHERE owner_id = \(bind: owner)").all().map { try $0.value("id") }
+    }
+
+    /// Deletes the uploads' rows and returns the keys no remaining upload uses: the
+    /// blobs the caller may now remove. (Keys are content-addressed, so two uploads of
+    /// the same bytes share one.)
+    func delete(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let keys = Set(try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map { try $0.value("key", as: String.self) })
+        try await sql.raw("UPDATE users SET photo_id = NULL, photo_variants = NULL WHERE photo_id IN (\(binds: ids))").run()
+        try await sql.raw("UPDATE events SET cover_id = NULL, cover_variants = NULL WHERE cover_id IN (\(binds: ids))").run()
+        try await sql.raw("DELETE FROM media_variants WHERE media_id IN (\(binds: ids))").run()
+        try await sql.raw("DELETE FROM media WHERE id IN (\(binds: ids))").run()
+        guard !keys.isEmpty else { return [] }
+        let kept = Set(try await sql.raw("SELECT DISTINCT key FROM media_variants WHERE key IN (\(binds: Array(keys)))").all().map { try $0.value("key", as: String.self) })
+        return keys.subtracting(kept).sorted()
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import SQLKit
+import Testing
+@testable import Imaging
+@testable import SportLook
+
+/// What `POST /v1/media` and `GET /v1/media/{id}` answer.
+struct MediaAnswer: Decodable, Sendable {
+    struct Variant: Decodable, Sendable {
+        var name: String
+        var width: Int
+        var height: Int
+        var bytes: Int
+        var url: String
+    }
+
+    var id: String
+    var use: String
+    var width: Int
+    var height: Int
+    var urls: [String: String]
+    var variants: [Variant]
+}
+
+/// The image fields of a profile, person, attendee or event.
+struct ImageFields: Decodable, Sendable {
+    var imageURL: String?
+    var imageURLs: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+        case imageURL = "image_url"
+        case imageURLs = "image_urls"
+    }
+}
+
+extension Reply {
+    /// The body as `T`, when the status is `status`; otherwise a failure with the body.
+    func decoded<T: Decodable>(_ type: T.Type, _ status: HTTPResponse.Status) throws -> T {
+        guard self.status == status else { throw ClusterError("expected \(status), got \(self.status): \(text)") }
+        return try JSONDecoder().decode(T.self, from: body)
+    }
+}
+
+extension API {
+    func upload(_ bytes: [UInt8], use: String, token: String, contentType: String = "image/jpeg") async throws -> Reply {
+        let response = try await client.executeRequest(uri: "/v1/media?use=\(use)", method: .post,
+                                                       headers: [.authorization: "Bearer \(token)", .contentType: contentType], body: .init(bytes: bytes))
+        return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+    }
+
+    func fetch(_ url: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> Reply {
+        try await request(method, url, headers: headers)
+    }
+}
+
+/// Test photos: quadrants of four colours, so orientation and crops can be checked.
+enum Photos {
+    static func jpeg(width: Int, height: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 3
+                bytes[at] = UInt8((x * 255) / max(1, width - 1))
+                bytes[at + 1] = UInt8((y * 255) / max(1, height - 1))
+                bytes[at + 2] = x < width / 2 ? 40 : 200
+            }
+        }
+        return try Codecs.encodeJPEG(Pixels(width: width, height: height, bytes: bytes), quality: 90)
+    }
+}
+
+@Suite("Photos", .timeLimit(.minutes(5)))
+struct MediaTests {
+    /// Files under the media folder (what the blob store holds).
+    static func storedFiles(_ services: AppServices) -> [String] {
+        let root = services.configuration.effectiveMediaStorePath
+        return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+    }
+
+    static func mediaRows(_ services: AppServices) async throws -> Int {
+        try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(column: "n", as: Int.self) ?? -1 }
+    }
+
+    @Test("an upload is stored as variants, served immutable with ETag, 304, ranges and HEAD", arguments: engines)
+    func uploadAndServe(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let (token, _) = try await api.register("Uma")
+            let photo = try Photos.jpeg(width: 1200, height: 900)
+            let reply = try await api.upload(photo, use: "profile", token: token)
+            let media = try reply.decoded(MediaAnswer.self, .created)
+            #expect(media.use == "profile")
+            #expect((media.width, media.height) == (1200, 900))
+            #expect(media.variants.map(\.name) == ["512", "128"])
+            #expect(media.variants.map { [$0.width, $0.height] } == [[512, 512], [128, 128]])
+            #expect(reply.headers[.location] == "/v1/media/\(media.id)")
+            #expect(try await api.get("/v1/media/\(media.id)", token: token).decoded(MediaAnswer.self, .ok).urls == media.urls)
+
+            let url = try #require(media.urls["512"])
+            #expect(url.hasPrefix("/media/") && url.hasSuffix(".jpg"))
+            let full = try await api.fetch(url)
+            #expect(full.status == .ok)
+            #expect(full.headers[.contentType] == "image/jpeg")
+            #expect(full.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(full.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            #expect(full.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+            #expect(full.body.count == media.variants[0].bytes)
+            #expect(Array(full.body.prefix(3)) == [0xFF, 0xD8, 0xFF])
+            let etag = try #require(full.headers[.eTag])
+
+            let notModified = try await api.fetch(url, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.isEmpty)
+            #expect(try await api.fetch(url, headers: [.ifNoneMatch: "\"other\""]).status == .ok)
+
+            let range = try await api.fetch(url, headers: [.range: "bytes=10-109"])
+            #expect(range.status == .partialContent)
+            #expect(range.headers[.contentRange] == "bytes 10-109/\(full.body.count)")
+            #expect(range.body == full.body[10..<110])
+            let tail = try await api.fetch(url, headers: [.range: "bytes=-50"])
+            #expect(tail.status == .partialContent)
+            #expect(tail.body == full.body.suffix(50))
+            let beyond = try await api.fetch(url, headers: [.range: "bytes=\(full.body.count)-"])
+            #expect(beyond.status == .rangeNotSatisfiable)
+            #expect(beyond.headers[.contentRange] == "bytes */\(full.body.count)")
+            // A range whose validator no longer matches gets the whole object.
+            #expect(try await api.fetch(url, headers: [.range: "bytes=0-9", .ifRange: "\"stale\""]).status == .ok)
+
+            let head = try await api.fetch(url, method: .head)
+            #expect(head.status == .ok)
+            #expect(head.headers[.contentLength] == String(full.body.count))
+            #expect(head.body.isEmpty)
+
+            #expect(try await api.fetch("/media/" + String(repeating: "0", count: 64) + ".jpg").status == .notFound)
+            #expect(try await api.fetch("/media/..%2F..%2Fetc%2Fpasswd").status == .notFound)
+            #expect(Self.storedFiles(services).count == 2)
+        }
+    }
+
+    @Test("a photo is attached by id, shown everywhere people appear, replaced (the old one deleted) and removed", arguments: engines)
+    func attachReplaceRemove(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (token, id) = try await api.register("Vic")
+            let (other, _) = try await api.register("Wen")
+            let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            let me = try await api.patch("/v1/me", token: token, json: ["photo_id": first.id, "location": ["lat": 48.85, "lon": 2.35], "discoverable": true])
+            let fields = try me.decoded(ImageFields.self, .ok)
+            #expect(fields.imageURL == first.urls["512"])
+            #expect(fields.imageURLs == first.urls)
+            #expect(try await api.get("/v1/users/\(id)", token: other).decoded(ImageFields.self, .ok).imageURLs == first.urls)
+            // The people index's card carries it too.
+            struct People: Decodable { var items: [ImageFields] }
+            #expect(try await api.get("/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).decoded(People.self, .ok).items.map(\.imageURL) == [first.urls["512"]])
+            // And the attendee list.
+            let event = try await api.createEvent(other, now: clock.now())
+            let eventID = try #require(event["id"] as? String)
+            #expect(try await api.post("/v1/events/\(eventID)/attendance", token: token).status == .ok)
+            #expect(try await api.get("/v1/events/\(eventID)/attendees", token: other).decoded(People.self, .ok).items.compactMap(\.imageURL) == [first.urls["512"]])
+
+            // Replacing deletes the old upload and its files.
+            let second = try await api.upload(try Photos.jpeg(width: 640, height: 640), use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decoded(ImageFields.self, .ok).imageURLs == second.urls)
+            for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
+            #expect(try await api.get("/v1/media/\(first.id)", token: token).status == .notFound)
+            #expect(Self.storedFiles(services).count == 2)
+            // Removing it.
+            let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decoded(ImageFields.self, .ok)
+            #expect(removed.imageURL == nil && removed.imageURLs == nil)
+            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.mediaRows(services) == 0)
+        }
+    }
+
+    @Test("only one's own upload of the right use can be attached, and image URLs cannot be set", arguments: engines)
+    func attachRules(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (token, _) = try await api.register("Xan")
+            let (other, _) = try await api.register("Yul")
+            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decoded(MediaAnswer.self, .created)
+            let cover = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: token).decoded(MediaAnswer.self, .created)
+            #expect(cover.variants.map { [$0.width, $0.height] } == [[1280, 720], [480, 270]])
+            for (body, field) in [(["photo_id": theirs.id], "photo_id"), (["photo_id": cover.id], "photo_id"), (["photo_id": "nope"], "photo_id"),
+                                  (["photo_id": UUID().uuidString], "photo_id"), (["image_url": "https://tracker.example/me.png"], "image_url")] {
+                let reply = try await api.patch("/v1/me", token: token, json: body)
+                #expect(reply.status == .unprocessableContent, "\(body)")
+                #expect(reply.errorFields[field] != nil, "\(body): \(reply.text)")
+            }
+            // A cover goes on an event, and shows in its cards.
+            let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
+            let created = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
+            #expect(try created.decoded(ImageFields.self, .created).imageURLs == cover.urls)
+            struct Cards: Decodable { var items: [ImageFields] }
+            #expect(try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).decoded(Cards.self, .ok).items.map(\.imageURL) == [cover.urls["1280"]])
+            let refused = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "image_url": "https://x.example/a.png"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.errorFields["image_url"] != nil)
+        }
+    }
+
+    @Test("what is not a JPEG or PNG, a pixel bomb, a damaged file, an empty or oversized body: refused with nothing stored", arguments: engines)
+    func refusals(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.mediaMaxBytes = 200_000 }) { api, services in
+            let (token, _) = try await api.register("Zed")
+            let jpeg = try Photos.jpeg(width: 400, height: 300)
+            var pngBomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+            pngBomb += [0x00, 0x00, 0xEA, 0x60, 0x00, 0x00, 0xEA, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+            let cases: [(String, [UInt8], String, HTTPResponse.Status, String)] = [
+                ("gif", Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 64), "image/jpeg", .unsupportedMediaType, "GIF"),
+                ("heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "image/jpeg", .unsupportedMediaType, "HEIC"),
+                ("svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8), "image/png", .unsupportedMediaType, "SVG"),
+                ("bomb", pngBomb, "image/png", .unprocessableContent, "60000 × 60000"),
+                ("truncated", Array(jpeg.prefix(jpeg.count / 2)), "image/jpeg", .unprocessableContent, "cannot be read"),
+                ("empty", [], "image/jpeg", .unprocessableContent, "image"),
+                ("too large", [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 7, count: 250_000), "image/jpeg", .contentTooLarge, "MB"),
+            ]
+            for (name, bytes, type, status, words) in cases {
+                let reply = try await api.upload(bytes, use: "profile", token: token, contentType: type)
+                #expect(reply.status == status, "\(name): \(reply.text)")
+                #expect(reply.text.contains(words), "\(name): \(reply.text)")
+            }
+            #expect(try await api.upload(jpeg, use: "chat", token: token).status == .unprocessableContent)
+            #expect(try await api.upload(jpeg, use: "banner", token: token).status == .unprocessableContent)
+            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.mediaRows(services) == 0)
+        }
+    }
+
+    @Test("a browser's multipart form upload is read like a raw one", arguments: engines)
+    func multipart(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (token, _) = try await api.register("Abe")
+            let jpeg = try Photos.jpeg(width: 500, height: 400)
+            let boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+            var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n".utf8)
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"me.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            body += jpeg + Array("\r\n--\(boundary)--\r\n".utf8)
+            let media = try await api.upload(body, use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)").decoded(MediaAnswer.self, .created)
+            #expect((media.width, media.height) == (500, 400))
+            let broken = try await api.upload(Array("--nope\r\n".utf8), use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)")
+            #expect(broken.status == .unprocessableContent)
+        }
+    }
+
+    @Test("uploads per hour are limited; unused uploads are cleared after a day, used ones kept; a deleted account's go", arguments: engines)
+    func quotaAndLifeCycle(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { $0.mediaUploadsPerHour = 3 }) { api, services in
+            let (token, _) = try await api.register("Bea")
+            let jpeg = try Photos.jpeg(width: 300, height: 300)
+            let used = try await api.upload(jpeg, use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            _ = try await api.upload(try Photos.jpeg(width: 302, height: 300), use: "cover", token: token).decoded(MediaAnswer.self, .created)
+            let over = try await api.upload(jpeg, use: "profile", token: token)
+            #expect(over.status == .tooManyRequests)
+            #expect(over.headers[.retryAfter] != nil)
+            #expect(over.errorCode == "upload_quota")
+            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": used.id]).status == .ok)
+
+            clock.advance(by: 3_700)
+            #expect(try await services.media.collectUnattached().media == 0)  // not a day old yet
+            clock.advance(by: 86_400)
+            let removed = try await services.media.collectUnattached()
+            #expect(removed.media == 2)
+            #expect(try await api.get("/v1/media/\(unused.id)", token: token).status == .notFound)
+            for url in unused.urls.values { #expect(try await api.fetch(url).status == .notFound) }
+            for url in used.urls.values { #expect(try await api.fetch(url).status == .ok) }
+            // An hour later the quota has room again.
+            #expect(try await api.upload(try Photos.jpeg(width: 303, height: 300), use: "profile", token: token).status == .created)
+
+            #expect(try await api.delete("/v1/me", token: token).status == .noContent)
+            for url in used.urls.values { #expect(try await api.fetch(url).status == .notFound) }
+            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.mediaRows(services) == 0)
+        }
+    }
+
+    @Test("a photo with EXIF orientation 6 and GPS comes back upright with no metadata in any variant", arguments: [DatabaseEngine.sqlite])
+    func strippedAndUpright(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (token, _) = try await api.register("Cal")
+            // Stored 800 × 400 landscape; orientation 6 shows it turned clockwise, 400 × 800.
+            let stored = try Photos.jpeg(width: 800, height: 400)
+            var tiff: [UInt8] = Array("MM".utf8) + [0, 0x2A, 0, 0, 0, 8, 0, 2]
+            tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]
+            tiff += [0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 38, 0, 0, 0, 0]
+            tiff += [0, 1, 0, 1, 0, 2, 0, 0, 0, 2] + Array("N".utf8) + [0, 0, 0, 0, 0, 0, 0]
+            let exif = Array("Exif".utf8) + [0, 0] + tiff
+            let photo = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif + stored.dropFirst(2)
+            let media = try await api.upload(photo, use: "cover", token: token).decoded(MediaAnswer.self, .created)
+            #expect((media.width, media.height) == (400, 800))
+            for variant in media.variants {
+                #expect(variant.height > variant.width, "\(variant.name) is upright")
+                let bytes = Array(try await api.fetch(variant.url).body)
+                #expect(!String(decoding: bytes, as: UTF8.self).contains("Exif"))
+                // Markers up to the first scan: no APPn, no comment.
+                var at = 2
+                while at + 4 <= bytes.count, bytes[at] == 0xFF, bytes[at + 1] != 0xDA {
+                    #expect(!(0xE0...0xEF).contains(bytes[at + 1]) && bytes[at + 1] != 0xFE, "marker \(bytes[at + 1]) in \(variant.name)")
+                    at += 2 + (Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]))
+                }
+            }
+        }
+    }
+}
