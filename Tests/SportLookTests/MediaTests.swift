@@ -74,19 +74,33 @@ enum Photos {
 
 @Suite("Photos", .timeLimit(.minutes(5)))
 struct MediaTests {
-    /// Files under the media folder (what the blob store holds).
-    static func storedFiles(_ services: AppServices) -> [String] {
-        let root = services.configuration.effectiveMediaStorePath
-        return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+    /// What the blob store holds.
+    static func storedFiles(_ services: AppServices) async throws -> [String] {
+        try await services.blobs.keys()
+    }
+
+    /// Runs `test` on a fresh database of `engine` with media kept in `store`.
+    static func withMediaApp(_ engine: DatabaseEngine, _ store: StoreKind, clock: ManualClock = ManualClock(Date().wholeMilliseconds),
+                             configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
+                             _ test: @Sendable (API, AppServices) async throws -> Void) async throws {
+        let bucket = store == .s3 ? try await MotoServer.shared.freshBucket() : nil
+        try await withApp(engine, clock: clock, configure: { configuration in
+            if let bucket {
+                configuration.mediaStore = bucket
+                configuration.mediaS3AccessKey = MotoServer.accessKey
+                configuration.mediaS3SecretKey = MotoServer.secretKey
+            }
+            configure(&configuration)
+        }, test)
     }
 
     static func mediaRows(_ services: AppServices) async throws -> Int {
         try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(column: "n", as: Int.self) ?? -1 }
     }
 
-    @Test("an upload is stored as variants, served immutable with ETag, 304, ranges and HEAD", arguments: engines)
-    func uploadAndServe(engine: DatabaseEngine) async throws {
-        try await withApp(engine) { api, services in
+    @Test("an upload is stored as variants, served immutable with ETag, 304, ranges and HEAD", arguments: engines, StoreKind.allCases)
+    func uploadAndServe(engine: DatabaseEngine, store: StoreKind) async throws {
+        try await Self.withMediaApp(engine, store) { api, services in
             let (token, _) = try await api.register("Uma")
             let photo = try Photos.jpeg(width: 1200, height: 900)
             let reply = try await api.upload(photo, use: "profile", token: token)
@@ -135,14 +149,14 @@ struct MediaTests {
 
             #expect(try await api.fetch("/media/" + String(repeating: "0", count: 64) + ".jpg").status == .notFound)
             #expect(try await api.fetch("/media/..%2F..%2Fetc%2Fpasswd").status == .notFound)
-            #expect(Self.storedFiles(services).count == 2)
+            #expect(try await Self.storedFiles(services).count == 2)
         }
     }
 
-    @Test("a photo is attached by id, shown everywhere people appear, replaced (the old one deleted) and removed", arguments: engines)
-    func attachReplaceRemove(engine: DatabaseEngine) async throws {
+    @Test("a photo is attached by id, shown everywhere people appear, replaced (the old one deleted) and removed", arguments: engines, StoreKind.allCases)
+    func attachReplaceRemove(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock) { api, services in
+        try await Self.withMediaApp(engine, store, clock: clock) { api, services in
             let (token, id) = try await api.register("Vic")
             let (other, _) = try await api.register("Wen")
             let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decoded(MediaAnswer.self, .created)
@@ -165,19 +179,19 @@ struct MediaTests {
             #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decoded(ImageFields.self, .ok).imageURLs == second.urls)
             for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             #expect(try await api.get("/v1/media/\(first.id)", token: token).status == .notFound)
-            #expect(Self.storedFiles(services).count == 2)
+            #expect(try await Self.storedFiles(services).count == 2)
             // Removing it.
             let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decoded(ImageFields.self, .ok)
             #expect(removed.imageURL == nil && removed.imageURLs == nil)
-            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
         }
     }
 
-    @Test("only one's own upload of the right use can be attached, and image URLs cannot be set", arguments: engines)
-    func attachRules(engine: DatabaseEngine) async throws {
+    @Test("only one's own upload of the right use can be attached, and image URLs cannot be set", arguments: engines, StoreKind.allCases)
+    func attachRules(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock) { api, _ in
+        try await Self.withMediaApp(engine, store, clock: clock) { api, _ in
             let (token, _) = try await api.register("Xan")
             let (other, _) = try await api.register("Yul")
             let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decoded(MediaAnswer.self, .created)
@@ -201,9 +215,9 @@ struct MediaTests {
         }
     }
 
-    @Test("what is not a JPEG or PNG, a pixel bomb, a damaged file, an empty or oversized body: refused with nothing stored", arguments: engines)
-    func refusals(engine: DatabaseEngine) async throws {
-        try await withApp(engine, configure: { $0.mediaMaxBytes = 200_000 }) { api, services in
+    @Test("what is not a JPEG or PNG, a pixel bomb, a damaged file, an empty or oversized body: refused with nothing stored", arguments: engines, StoreKind.allCases)
+    func refusals(engine: DatabaseEngine, store: StoreKind) async throws {
+        try await Self.withMediaApp(engine, store, configure: { $0.mediaMaxBytes = 200_000 }) { api, services in
             let (token, _) = try await api.register("Zed")
             let jpeg = try Photos.jpeg(width: 400, height: 300)
             var pngBomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
@@ -224,14 +238,14 @@ struct MediaTests {
             }
             #expect(try await api.upload(jpeg, use: "chat", token: token).status == .unprocessableContent)
             #expect(try await api.upload(jpeg, use: "banner", token: token).status == .unprocessableContent)
-            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
         }
     }
 
-    @Test("a browser's multipart form upload is read like a raw one", arguments: engines)
-    func multipart(engine: DatabaseEngine) async throws {
-        try await withApp(engine) { api, _ in
+    @Test("a browser's multipart form upload is read like a raw one", arguments: engines, StoreKind.allCases)
+    func multipart(engine: DatabaseEngine, store: StoreKind) async throws {
+        try await Self.withMediaApp(engine, store) { api, _ in
             let (token, _) = try await api.register("Abe")
             let jpeg = try Photos.jpeg(width: 500, height: 400)
             let boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
@@ -245,10 +259,10 @@ struct MediaTests {
         }
     }
 
-    @Test("uploads per hour are limited; unused uploads are cleared after a day, used ones kept; a deleted account's go", arguments: engines)
-    func quotaAndLifeCycle(engine: DatabaseEngine) async throws {
+    @Test("uploads per hour are limited; unused uploads are cleared after a day, used ones kept; a deleted account's go", arguments: engines, StoreKind.allCases)
+    func quotaAndLifeCycle(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, configure: { $0.mediaUploadsPerHour = 3 }) { api, services in
+        try await Self.withMediaApp(engine, store, clock: clock, configure: { $0.mediaUploadsPerHour = 3 }) { api, services in
             let (token, _) = try await api.register("Bea")
             let jpeg = try Photos.jpeg(width: 300, height: 300)
             let used = try await api.upload(jpeg, use: "profile", token: token).decoded(MediaAnswer.self, .created)
@@ -273,7 +287,7 @@ struct MediaTests {
 
             #expect(try await api.delete("/v1/me", token: token).status == .noContent)
             for url in used.urls.values { #expect(try await api.fetch(url).status == .notFound) }
-            #expect(Self.storedFiles(services).isEmpty)
+            #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
         }
     }

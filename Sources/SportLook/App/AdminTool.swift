@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 
@@ -53,13 +54,21 @@ public struct AdminTool: Sendable {
     /// stored files went.
     public func collectUnattachedMedia() async throws -> (media: Int, files: Int) {
         let store = MediaStore(database: database)
-        let blobs = try FileBlobStore(root: configuration.effectiveMediaStorePath)
-        var total = (media: 0, files: 0)
-        while true {
-            let removed = try await MediaService.collectUnattached(store: store, blobs: blobs, before: Date().addingTimeInterval(-MediaService.Settings().unattachedLifetime), limit: 500)
-            total.media += removed.media
-            total.files += removed.blobs
-            if removed.media < 500 { return total }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let blobs = try makeBlobStore(configuration, client: client)
+            var total = (media: 0, files: 0)
+            while true {
+                let removed = try await MediaService.collectUnattached(store: store, blobs: blobs, before: Date().addingTimeInterval(-MediaService.Settings().unattachedLifetime), limit: 500)
+                total.media += removed.media
+                total.files += removed.blobs
+                if removed.media < 500 { break }
+            }
+            try await client.shutdown()
+            return total
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
     }
 

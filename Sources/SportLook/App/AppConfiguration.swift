@@ -84,9 +84,13 @@ public struct AppConfiguration: Sendable {
     /// Where nearby pages get event details: `memory` (cached cards, default) or `database` (`NEARBY_CARDS`).
     public var nearbyCardsFromDatabase = false
 
-    /// Folder of uploaded media (`MEDIA_STORE=file:PATH`; default `media` beside the
-    /// SQLite file, or `./media` on PostgreSQL).
-    public var mediaStorePath: String?
+    /// Where uploaded media are kept (`MEDIA_STORE`): `file:PATH` (default `media`
+    /// beside the SQLite file, or `./media` on PostgreSQL) or
+    /// `s3://BUCKET?endpoint=URL&region=REGION` with `MEDIA_S3_ACCESS_KEY` and `MEDIA_S3_SECRET_KEY`.
+    public var mediaStore = MediaStoreSetting.file(path: nil)
+    /// The S3 credentials (`MEDIA_S3_ACCESS_KEY`, `MEDIA_S3_SECRET_KEY`).
+    public var mediaS3AccessKey = ""
+    public var mediaS3SecretKey = ""
     /// Largest upload in bytes (`MEDIA_MAX_BYTES`, default 10 MB).
     public var mediaMaxBytes = 10_000_000
     /// Largest image in pixels, width × height, checked before decoding (`MEDIA_MAX_PIXELS`, default 40 million).
@@ -102,10 +106,11 @@ public struct AppConfiguration: Sendable {
     /// The default configuration.
     public init() {}
 
-    /// The folder media are stored in.
-    public var effectiveMediaStorePath: String {
-        if let mediaStorePath { return mediaStorePath }
-        if case .sqliteFile(let path) = database { return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("media").path }
+    /// The folder media are stored in, for a file store.
+    public var effectiveMediaStorePath: String? {
+        guard case .file(let path) = mediaStore else { return nil }
+        if let path { return path }
+        if case .sqliteFile(let file) = database { return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("media").path }
         return "media"
     }
 
@@ -188,11 +193,11 @@ public struct AppConfiguration: Sendable {
         webSocketMaxQueue = try reader.integer("WS_MAX_QUEUE", in: 10...1_000_000) ?? webSocketMaxQueue
         webSocketStallTimeout = try reader.duration("WS_STALL_TIMEOUT", in: 0.1...3_600) ?? webSocketStallTimeout
         if let size = try reader.integer("GEO_CELL_SIZE", in: 100...50_000) { geoCellSize = Double(size) }
-        if let store = try reader.string("MEDIA_STORE") {
-            guard store.hasPrefix("file:"), store.count > 5 else {
-                throw ConfigurationError(setting: "MEDIA_STORE", message: "must be file:PATH (a folder this process may write)")
-            }
-            mediaStorePath = String(store.dropFirst(5))
+        if let store = try reader.string("MEDIA_STORE") { mediaStore = try MediaStoreSetting(parsing: store) }
+        mediaS3AccessKey = try reader.string("MEDIA_S3_ACCESS_KEY") ?? mediaS3AccessKey
+        mediaS3SecretKey = try reader.string("MEDIA_S3_SECRET_KEY") ?? mediaS3SecretKey
+        if case .s3 = mediaStore, mediaS3AccessKey.isEmpty || mediaS3SecretKey.isEmpty {
+            throw ConfigurationError(setting: "MEDIA_S3_ACCESS_KEY", message: "MEDIA_S3_ACCESS_KEY and MEDIA_S3_SECRET_KEY are required with an s3:// MEDIA_STORE")
         }
         mediaMaxBytes = try reader.integer("MEDIA_MAX_BYTES", in: 1_024...(200 * 1_000_000)) ?? mediaMaxBytes
         mediaMaxPixels = try reader.integer("MEDIA_MAX_PIXELS", in: 1...400_000_000) ?? mediaMaxPixels
@@ -224,7 +229,7 @@ public struct AppConfiguration: Sendable {
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",
-        "MEDIA_STORE", "MEDIA_MAX_BYTES", "MEDIA_MAX_PIXELS", "MEDIA_UPLOADS_PER_HOUR", "MEDIA_PUBLIC_URL", "MEDIA_WORKERS",
+        "MEDIA_STORE", "MEDIA_S3_ACCESS_KEY", "MEDIA_S3_SECRET_KEY", "MEDIA_MAX_BYTES", "MEDIA_MAX_PIXELS", "MEDIA_UPLOADS_PER_HOUR", "MEDIA_PUBLIC_URL", "MEDIA_WORKERS",
     ]
 }
 

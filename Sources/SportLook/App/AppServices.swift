@@ -66,7 +66,9 @@ public final class AppServices: Sendable {
         self.tokens = tokens
         let mediaLinks = MediaLinks(base: configuration.mediaPublicURL)
         self.mediaLinks = mediaLinks
-        let blobs = try FileBlobStore(root: configuration.effectiveMediaStorePath)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        self.httpClient = httpClient
+        let blobs = try makeBlobStore(configuration, client: httpClient)
         self.blobs = blobs
         let mediaStore = MediaStore(database: database)
         let attachments = MediaAttachments(store: mediaStore, blobs: blobs)
@@ -118,8 +120,6 @@ public final class AppServices: Sendable {
             database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
         )
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        self.httpClient = httpClient
         let gateway = configuration.pushGatewayURL.map {
             PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
         }

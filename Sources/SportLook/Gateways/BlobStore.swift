@@ -15,6 +15,8 @@ protocol BlobStore: Sendable {
     func size(_ key: String) async throws -> Int?
     /// Removes the object; removing a missing one is not an error.
     func delete(_ key: String) async throws
+    /// Every key stored, in key order (for audits and tests: it reads the whole store).
+    func keys() async throws -> [String]
 }
 
 /// Bytes read from a blob store.

@@ -45,6 +45,11 @@ struct FileBlobStore: BlobStore {
         return (attributes[.size] as? NSNumber)?.intValue
     }
 
+    func keys() async throws -> [String] {
+        let names = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String } ?? []
+        return names.compactMap { $0.split(separator: "/").last.map(String.init) }.filter { isBlobKey($0) }.sorted()
+    }
+
     func delete(_ key: String) async throws {
         do {
             try FileManager.default.removeItem(at: path(key))

@@ -40,7 +40,7 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.webSocketFrameBurst = 1_000_000
     configuration.inviteDailyLimit = 1_000_000
     configuration.mediaUploadsPerHour = 0
-    configuration.mediaStorePath = NSTemporaryDirectory() + "sportlook-media-\(UUID().uuidString)"
+    configuration.mediaStore = .file(path: NSTemporaryDirectory() + "sportlook-media-\(UUID().uuidString)")
     switch engine {
     // A file (not :memory:), so reads use WAL reader connections as in production.
     case .sqlite: configuration.database = .sqliteFile(NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite")
@@ -79,7 +79,7 @@ func withApp(
 /// Removes a test's database and media folder.
 func dispose(_ configuration: AppConfiguration) async {
     await dispose(configuration.database)
-    try? FileManager.default.removeItem(atPath: configuration.effectiveMediaStorePath)
+    if let folder = configuration.effectiveMediaStorePath { try? FileManager.default.removeItem(atPath: folder) }
 }
 
 /// Two instances of the application on one fresh PostgreSQL database, warm and
