@@ -55,6 +55,9 @@ struct Serve: AsyncParsableCommand {
             "CORS_ALLOWED_ORIGINS": corsAllowedOrigins, "JOB_WORKERS": jobWorkers,
         ])
         let logger = makeLogger(configuration)
+        if let loops = sizeEventLoopsToAffinity() {
+            logger.info("event loops sized to the CPUs this process may use", metadata: ["loops": "\(loops)"])
+        }
         let application: SportLookApplication
         do {
             application = try await buildApplication(configuration, logger: logger, migrate: !noMigrate)

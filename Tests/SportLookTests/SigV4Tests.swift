@@ -65,3 +65,15 @@ struct SigV4Tests {
         #expect(try AppConfiguration(environment: ["MEDIA_STORE": "s3://photos", "MEDIA_S3_ACCESS_KEY": "a", "MEDIA_S3_SECRET_KEY": "b"]).mediaStore != .file(path: nil))
     }
 }
+
+@Suite("Threads sized to the CPUs allowed")
+struct ThreadSizingTests {
+    @Test("Linux CPU lists are counted")
+    func cpuLists() {
+        #expect(cpuCount(list: "0") == 1)
+        #expect(cpuCount(list: "0-3,8,10-11") == 7)
+        #expect(cpuCount(list: "1") == 1)
+        #expect(cpuCount(list: "3-1") == nil)
+        #expect(cpuCount(list: "x") == nil)
+    }
+}
