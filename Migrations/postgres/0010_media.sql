@@ -27,6 +27,14 @@ CREATE TABLE media_variants (
 );
 CREATE INDEX media_variants_key ON media_variants (key);
 
+-- Every upload, for the hourly quota: kept an hour even when the upload itself was
+-- deleted (replacing a photo must not give its upload back).
+CREATE TABLE media_upload_log (
+    owner_id uuid NOT NULL,
+    created_at timestamptz NOT NULL
+);
+CREATE INDEX media_upload_log_owner ON media_upload_log (owner_id, created_at);
+
 ALTER TABLE users DROP COLUMN image_url;
 ALTER TABLE users ADD COLUMN photo_id uuid REFERENCES media(id) ON DELETE SET NULL;
 -- The variants' names and keys ("512=<key> 128=<key>"), copied from media_variants

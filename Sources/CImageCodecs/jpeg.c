@@ -49,6 +49,17 @@ static void on_progress(j_common_ptr info) {
     }
 }
 
+// Errors jump back to the caller's setjmp with the message written; corrupt-data
+// warnings count as errors.
+static struct jpeg_error_mgr *init_errors(error_manager *errors, char *message, size_t message_size) {
+    struct jpeg_error_mgr *base = jpeg_std_error(&errors->base);
+    errors->base.error_exit = on_error;
+    errors->base.emit_message = on_warning;
+    errors->message = message;
+    errors->message_size = message_size;
+    return base;
+}
+
 static void cmyk_to_rgb(uint8_t *row, int width, int inverted) {
     // Adobe writes CMYK inverted (0 = full ink); either way R = (1 - C)(1 - K).
     for (int x = 0; x < width; x++) {
@@ -68,11 +79,7 @@ int sl_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint64_t max
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
     memset(out, 0, sizeof *out);
-    info.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = on_error;
-    errors.base.emit_message = on_warning;
-    errors.message = message;
-    errors.message_size = message_size;
+    info.err = init_errors(&errors, message, message_size);
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&info);
         free(pixels);
@@ -80,6 +87,9 @@ int sl_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint64_t max
         return 1;
     }
     jpeg_create_decompress(&info);
+    // A progressive image keeps every coefficient of the full-size image whatever the
+    // output scale: bounded, so a few kilobytes cannot claim gigabytes.
+    info.mem->max_memory_to_use = 320L * 1024 * 1024;
     progress.base.progress_monitor = on_progress;
     progress.max_scans = max_scans;
     progress.errors = &errors;
@@ -120,26 +130,69 @@ int sl_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint64_t max
     return 0;
 }
 
+// The encoder's output: a buffer of ours that doubles as it fills, so that on an
+// error we know exactly what to free (libjpeg's own memory destination frees
+// buffers behind the caller's back when it grows).
+typedef struct {
+    struct jpeg_destination_mgr base;
+    uint8_t *buffer;
+    size_t capacity;
+    size_t length;
+    error_manager *errors;
+} growing_destination;
+
+static void destination_init(j_compress_ptr info) {
+    growing_destination *d = (growing_destination *)info->dest;
+    d->base.next_output_byte = d->buffer;
+    d->base.free_in_buffer = d->capacity;
+}
+
+static boolean destination_grow(j_compress_ptr info) {
+    growing_destination *d = (growing_destination *)info->dest;
+    size_t grown = d->capacity * 2;
+    uint8_t *bigger = realloc(d->buffer, grown);
+    if (bigger == NULL) {
+        snprintf(d->errors->message, d->errors->message_size, "out of memory");
+        longjmp(d->errors->jump, 1);
+    }
+    d->buffer = bigger;
+    d->base.next_output_byte = bigger + d->capacity;
+    d->base.free_in_buffer = grown - d->capacity;
+    d->capacity = grown;
+    return TRUE;
+}
+
+static void destination_term(j_compress_ptr info) {
+    growing_destination *d = (growing_destination *)info->dest;
+    d->length = d->capacity - d->base.free_in_buffer;
+}
+
 int sl_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                    uint8_t **out, size_t *out_size, char *message, size_t message_size) {
     struct jpeg_compress_struct info;
     error_manager errors;
-    unsigned char *buffer = NULL;
-    unsigned long length = 0;
+    growing_destination destination;
     *out = NULL;
     *out_size = 0;
-    info.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = on_error;
-    errors.base.emit_message = on_warning;
-    errors.message = message;
-    errors.message_size = message_size;
+    destination.capacity = (size_t)width * (size_t)height / 4 + 16384;
+    destination.buffer = malloc(destination.capacity);
+    destination.length = 0;
+    destination.errors = &errors;
+    if (destination.buffer == NULL) {
+        snprintf(message, message_size, "out of memory");
+        return 1;
+    }
+    info.err = init_errors(&errors, message, message_size);
     if (setjmp(errors.jump)) {
         jpeg_destroy_compress(&info);
-        free(buffer);
+        free(destination.buffer);
         return 1;
     }
     jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, &buffer, &length);
+    destination.base.init_destination = destination_init;
+    destination.base.empty_output_buffer = destination_grow;
+    destination.base.term_destination = destination_term;
+    info.dest = &destination.base;
     info.image_width = (JDIMENSION)width;
     info.image_height = (JDIMENSION)height;
     info.input_components = 3;
@@ -156,8 +209,8 @@ int sl_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
-    *out = buffer;
-    *out_size = length;
+    *out = destination.buffer;
+    *out_size = destination.length;
     return 0;
 }
 

@@ -5,7 +5,8 @@ public struct VariantSpec: Sendable, Equatable {
     public enum Shape: Sendable, Equatable {
         /// The centred square, `side` pixels (less when the image is smaller).
         case square(Int)
-        /// `width` pixels wide (less when the image is narrower), the height in proportion.
+        /// `width` pixels wide (less when the image is narrower), the height in
+        /// proportion but at most `2 × width` (a taller image is made narrower).
         case width(Int)
         /// At most `side` pixels on the longer side.
         case longSide(Int)
@@ -26,7 +27,7 @@ public struct VariantSpec: Sendable, Equatable {
             let edge = min(side, width, height)
             return (edge, edge)
         case .width(let wanted):
-            return Resampler.fit(width: width, height: height, maxWidth: wanted, maxHeight: Int.max)
+            return Resampler.fit(width: width, height: height, maxWidth: wanted, maxHeight: 2 * wanted)
         case .longSide(let side):
             return Resampler.fit(width: width, height: height, maxWidth: side, maxHeight: side)
         }
@@ -90,7 +91,8 @@ public enum ImagePipeline {
             case .malformed(let message): throw .malformed(message)
             }
         }
-        guard probe.width * probe.height <= maxPixels else { throw .tooManyPixels(width: probe.width, height: probe.height) }
+        let (pixels, overflow) = probe.width.multipliedReportingOverflow(by: probe.height)
+        guard !overflow, pixels <= maxPixels else { throw .tooManyPixels(width: probe.width, height: probe.height) }
         let uprightWidth = probe.orientation.swapsSides ? probe.height : probe.width
         let uprightHeight = probe.orientation.swapsSides ? probe.width : probe.height
         let stored: Pixels

@@ -51,6 +51,9 @@ public struct ImageProbe: Sendable, Equatable {
         guard bytes.count >= 33, String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else { throw .malformed("the PNG header is incomplete") }
         let width = Int(bigEndian32(bytes, 16)), height = Int(bigEndian32(bytes, 20))
         guard width > 0, height > 0 else { throw .malformed("the PNG header gives no size") }
+        // PNG allows sides up to 2³¹ − 1; libpng refuses more than a million, and so do we,
+        // before anything multiplies them.
+        guard width <= 1_000_000, height <= 1_000_000 else { throw .malformed("the PNG header gives \(width) × \(height) pixels") }
         return ImageProbe(format: .png, width: width, height: height, orientation: .upright)
     }
 

@@ -28,6 +28,18 @@ struct ImagingTests {
         #expect(throws: ImageError.tooManyPixels(width: 60_000, height: 60_000)) {
             try ImagePipeline.process(header, variants: Self.profile, maxPixels: 40_000_000)
         }
+        // Sides whose product does not fit in 64 bits are refused, not multiplied.
+        let huge = TestImages.pngHeader(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)
+        #expect(throws: ImageError.self) { try ImagePipeline.process(huge, variants: Self.profile, maxPixels: 40_000_000) }
+        let wide = TestImages.pngHeader(width: 0x7FFF_FFFF, height: 1)
+        #expect(throws: ImageError.self) { try ImagePipeline.process(wide, variants: Self.profile, maxPixels: .max) }
+    }
+
+    @Test("a cover variant is at most twice its width tall")
+    func tallCover() throws {
+        let tall = try TestImages.jpeg(TestImages.quadrants(width: 200, height: 2_000))
+        let result = try ImagePipeline.process(tall, variants: Self.cover, maxPixels: 40_000_000)
+        #expect(result.variants.map { [$0.width, $0.height] } == [[200, 2_000], [96, 960]])
     }
 
     @Test("a truncated JPEG and a truncated PNG are refused as damaged, not decoded into grey")

@@ -209,6 +209,10 @@ struct MediaTests {
             #expect(try created.decoded(ImageFields.self, .created).imageURLs == cover.urls)
             struct Cards: Decodable { var items: [ImageFields] }
             #expect(try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).decoded(Cards.self, .ok).items.map(\.imageURL) == [cover.urls["1280"]])
+            // One upload shows in one place.
+            let second = try await api.post("/v1/events", token: token, json: ["title": "Run 2", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
+            #expect(second.status == .unprocessableContent)
+            #expect(second.errorFields["cover_id"] != nil)
             let refused = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "image_url": "https://x.example/a.png"])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.errorFields["image_url"] != nil)
@@ -265,20 +269,23 @@ struct MediaTests {
         try await Self.withMediaApp(engine, store, clock: clock, configure: { $0.mediaUploadsPerHour = 3 }) { api, services in
             let (token, _) = try await api.register("Bea")
             let jpeg = try Photos.jpeg(width: 300, height: 300)
+            // Replacing a photo deletes the old upload but does not give its quota back.
+            let replaced = try await api.upload(try Photos.jpeg(width: 299, height: 300), use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": replaced.id]).status == .ok)
             let used = try await api.upload(jpeg, use: "profile", token: token).decoded(MediaAnswer.self, .created)
+            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": used.id]).status == .ok)
             let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decoded(MediaAnswer.self, .created)
-            _ = try await api.upload(try Photos.jpeg(width: 302, height: 300), use: "cover", token: token).decoded(MediaAnswer.self, .created)
+            #expect(try await Self.mediaRows(services) == 2)
             let over = try await api.upload(jpeg, use: "profile", token: token)
             #expect(over.status == .tooManyRequests)
             #expect(over.headers[.retryAfter] != nil)
             #expect(over.errorCode == "upload_quota")
-            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": used.id]).status == .ok)
 
             clock.advance(by: 3_700)
             #expect(try await services.media.collectUnattached().media == 0)  // not a day old yet
             clock.advance(by: 86_400)
             let removed = try await services.media.collectUnattached()
-            #expect(removed.media == 2)
+            #expect(removed.media == 1)
             #expect(try await api.get("/v1/media/\(unused.id)", token: token).status == .notFound)
             for url in unused.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             for url in used.urls.values { #expect(try await api.fetch(url).status == .ok) }
@@ -289,6 +296,33 @@ struct MediaTests {
             for url in used.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
+        }
+    }
+
+    @Test("uploads in flight are bounded per user and per instance, before any body is read")
+    func admission() async throws {
+        try await withApp(.sqlite) { _, services in
+            let owner = UUID(), other = UUID()
+            let first = try await services.media.admit(owner)
+            let second = try await services.media.admit(owner)
+            await #expect(throws: DomainError.self) { try await services.media.admit(owner) }
+            do {
+                _ = try await services.media.admit(owner)
+            } catch let error as DomainError {
+                #expect(error.kind == .tooMany && error.code == "uploads_in_progress")
+            }
+            first.release()
+            let third = try await services.media.admit(owner)
+            var held = [second, third]
+            for _ in 0..<(services.media.settings.inFlightLimit - 2) { held.append(try await services.media.admit(UUID())) }
+            do {
+                _ = try await services.media.admit(other)
+                Issue.record("admitted beyond the instance's limit")
+            } catch let error as DomainError {
+                #expect(error.kind == .unavailable && error.retryAfter != nil)
+            }
+            for ticket in held { ticket.release() }
+            try await services.media.admit(other).release()
         }
     }
 

@@ -66,7 +66,8 @@ public final class AppServices: Sendable {
         self.tokens = tokens
         let mediaLinks = MediaLinks(base: configuration.mediaPublicURL)
         self.mediaLinks = mediaLinks
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        // Signed requests (S3, the push gateway) go where they were sent, never where a redirect points.
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         self.httpClient = httpClient
         let blobs = try makeBlobStore(configuration, client: httpClient)
         self.blobs = blobs

@@ -15,14 +15,17 @@ struct MediaAttachments: Sendable {
         guard found.use == use else {
             throw DomainError.invalidParameter(field, "this upload is a \(found.use.rawValue) image; upload one with use=\(use.rawValue)")
         }
-        try await store.markAttached(id, at: now, on: sql)
+        // One upload shows in one place: replacing it there deletes it.
+        guard try await store.markAttached(id, at: now, on: sql) else {
+            throw DomainError.invalidParameter(field, "this upload is already in use; upload the image again")
+        }
         return found.reference
     }
 
     /// Deletes the uploads' rows (a replaced photo or cover, an account's uploads)
     /// inside the caller's transaction; returns the blob keys to remove once it committed.
-    func release(_ ids: [UUID], on sql: DatabaseSession) async throws -> [String] {
-        try await store.delete(ids, on: sql)
+    func release(_ ids: [UUID], onlyUnattached: Bool = false, on sql: DatabaseSession) async throws -> [String] {
+        try await store.delete(ids, onlyUnattached: onlyUnattached, on: sql)
     }
 
     /// Removes blobs after the deletion of their rows committed. A blob left behind by

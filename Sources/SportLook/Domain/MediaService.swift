@@ -4,6 +4,7 @@ import Imaging
 import Logging
 import Metrics
 import NIOPosix
+import Synchronization
 
 /// Uploads: checked, processed off the event loops on a bounded pool, stored as
 /// content-addressed JPEGs, recorded; and their life cycle (attaching, replacing,
@@ -20,6 +21,30 @@ struct MediaService: Sendable {
         var quality = 88
         /// How long an upload may wait to be put to use before it is deleted.
         var unattachedLifetime: TimeInterval = 86_400
+        /// Uploads this instance holds at once (bodies being read, waiting or being
+        /// processed); beyond, 503 with `Retry-After`, before the body is read.
+        var inFlightLimit = 16
+        /// Uploads one user may have in flight at once; beyond, 429.
+        var inFlightPerUser = 2
+    }
+
+    /// Uploads admitted and not finished, in all and per user.
+    final class Admission: Sendable {
+        let state = Mutex<(total: Int, perUser: [UUID: Int])>((0, [:]))
+    }
+
+    /// A place for one upload, held from before its body is read until it is stored.
+    struct Ticket: Sendable {
+        let admission: Admission
+        let owner: UUID
+
+        func release() {
+            admission.state.withLock { state in
+                state.total -= 1
+                let left = (state.perUser[owner] ?? 1) - 1
+                state.perUser[owner] = left > 0 ? left : nil
+            }
+        }
     }
 
     let media: MediaStore
@@ -31,6 +56,7 @@ struct MediaService: Sendable {
     /// queue rather than take the event loops' or the cooperative pool's threads.
     let workers: NIOThreadPool
     let logger: Logger
+    let admission = Admission()
 
     /// The variants made for each use, largest first.
     static func variants(for use: MediaUse) -> [VariantSpec] {
@@ -41,10 +67,31 @@ struct MediaService: Sendable {
         }
     }
 
-    /// Processes and stores an upload of `owner`.
+    /// Admits an upload of `owner` before its body is read: within the hourly quota,
+    /// the user's and this instance's uploads in flight. Release the ticket when done.
+    func admit(_ owner: UUID) async throws -> Ticket {
+        try await checkQuota(of: owner)
+        let refusal: DomainError? = admission.state.withLock { state in
+            if state.total >= settings.inFlightLimit {
+                return DomainError(.unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
+            }
+            if state.perUser[owner, default: 0] >= settings.inFlightPerUser {
+                return DomainError.tooManyRequests(retryAfter: 2, code: "uploads_in_progress", message: "Wait for your other uploads to finish.")
+            }
+            state.total += 1
+            state.perUser[owner, default: 0] += 1
+            return nil
+        }
+        if let refusal {
+            Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "busy")]).increment()
+            throw refusal
+        }
+        return Ticket(admission: admission, owner: owner)
+    }
+
+    /// Processes and stores an upload of `owner` (admitted with ``admit(_:)``).
     func upload(_ bytes: [UInt8], use: MediaUse, by owner: UUID) async throws -> Media {
         let started = ContinuousClock.now
-        try await checkQuota(of: owner)
         let settings = self.settings
         let processed: ProcessedImage
         do {
@@ -55,16 +102,24 @@ struct MediaService: Sendable {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
             throw Self.refusal(error, maxPixels: settings.maxPixels)
         }
-        var variants: [MediaVariant] = []
-        for variant in processed.variants {
-            let key = SHA256.hash(data: variant.jpeg).hexString + ".jpg"
-            try await blobs.put(key, bytes: variant.jpeg, contentType: "image/jpeg")
-            variants.append(MediaVariant(name: variant.name, key: key, width: variant.width, height: variant.height, bytes: variant.jpeg.count))
+        let variants = processed.variants.map {
+            MediaVariant(name: $0.name, key: SHA256.hash(data: $0.jpeg).hexString + ".jpg", width: $0.width, height: $0.height, bytes: $0.jpeg.count)
         }
-        let now = clock.now()
         let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
-                           bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: now, attachedAt: nil, variants: variants)
+                           bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)
+        // The rows first, then the bytes: a deletion of another upload of the same bytes
+        // sees these rows and keeps the shared objects. Should storing fail, the rows go.
         try await write { [media] sql, _ in try await media.insert(upload, on: sql) }
+        do {
+            for (variant, encoded) in zip(variants, processed.variants) {
+                try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
+            }
+        } catch {
+            let attachments = MediaAttachments(store: media, blobs: blobs)
+            let keys = try? await write { sql, _ in try await attachments.release([upload.id], on: sql) }
+            await attachments.removeBlobs(keys ?? [])
+            throw error
+        }
         Counter(label: "sportlook_media_uploads_total", dimensions: [("use", use.rawValue), ("format", processed.format.rawValue)]).increment()
         Counter(label: "sportlook_media_upload_bytes_total").increment(by: bytes.count)
         let elapsed = ContinuousClock.now - started
@@ -103,6 +158,7 @@ struct MediaService: Sendable {
     /// returns how many uploads and blobs went.
     func collectUnattached(limit: Int = 500) async throws -> (media: Int, blobs: Int) {
         let removed = try await Self.collectUnattached(store: media, blobs: blobs, before: clock.now().addingTimeInterval(-settings.unattachedLifetime), limit: limit)
+        try await media.pruneUploadLog(before: clock.now().addingTimeInterval(-3_600))
         if removed.media > 0 { logger.info("unattached uploads removed", metadata: ["media": "\(removed.media)", "blobs": "\(removed.blobs)"]) }
         return removed
     }
@@ -114,7 +170,7 @@ struct MediaService: Sendable {
         let ids = try await store.unattached(before: before, limit: limit)
         guard !ids.isEmpty else { return (0, 0) }
         let attachments = MediaAttachments(store: store, blobs: blobs)
-        let keys = try await store.database.write { sql in try await attachments.release(ids, on: sql) }
+        let keys = try await store.database.write { sql in try await attachments.release(ids, onlyUnattached: true, on: sql) }
         await attachments.removeBlobs(keys)
         return (ids.count, keys.count)
     }

@@ -15,6 +15,9 @@ struct MediaController {
             let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
             if use == nil || use == .chat { q.validator.fail("use", "must be profile or cover") }
             try q.throwIfInvalid()
+            // Quota and room are checked before the body is read.
+            let ticket = try await media.admit(context.userID)
+            defer { ticket.release() }
             let bytes = try await uploadedFile(request)
             let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
             return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
@@ -96,10 +99,12 @@ struct MediaController {
             wanted = resolved
             headers[.contentRange] = "bytes \(resolved.lowerBound)-\(resolved.upperBound)/\(size)"
         }
-        let length = wanted?.count ?? size
-        headers[.contentLength] = String(length)
-        guard body else { return Response(status: status, headers: headers) }
+        guard body else {
+            headers[.contentLength] = String(wanted?.count ?? size)
+            return Response(status: status, headers: headers)
+        }
         guard let read = try await media.read(key, range: wanted) else { throw DomainError.notFound("media") }
+        headers[.contentLength] = String(read.bytes.count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: read.bytes)))
     }
 }

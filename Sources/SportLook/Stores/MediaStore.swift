@@ -6,6 +6,7 @@ struct MediaStore: Sendable {
     let database: Database
 
     func insert(_ media: Media, on sql: any SQLDatabase) async throws {
+        try await sql.raw("INSERT INTO media_upload_log (owner_id, created_at) VALUES (\(bind: media.ownerID), \(bind: media.createdAt))").run()
         try await sql.raw("""
             INSERT INTO media (id, owner_id, use, width, height, bytes, created_at)
             VALUES (\(bind: media.id), \(bind: media.ownerID), \(bind: media.use.rawValue), \(bind: media.width), \(bind: media.height), \(bind: media.bytes), \(bind: media.createdAt))
@@ -35,13 +36,19 @@ struct MediaStore: Sendable {
     /// Uploads by `owner` since `since`, for the hourly quota.
     func uploads(by owner: UUID, since: Date) async throws -> Int {
         try await database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS n FROM media WHERE owner_id = \(bind: owner) AND created_at > \(bind: since)").first()?.value("n") ?? 0
+            try await sql.raw("SELECT COUNT(*) AS n FROM media_upload_log WHERE owner_id = \(bind: owner) AND created_at > \(bind: since)").first()?.value("n") ?? 0
         }
     }
 
-    /// Marks the upload in use (the first time only).
-    func markAttached(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE media SET attached_at = \(bind: now) WHERE id = \(bind: id) AND attached_at IS NULL").run()
+    /// Marks an unused upload in use; false when it is gone or already in use (a
+    /// concurrent attach or clean-up got there first: the row is locked by the update).
+    func markAttached(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("UPDATE media SET attached_at = \(bind: now) WHERE id = \(bind: id) AND attached_at IS NULL RETURNING id").first() != nil
+    }
+
+    /// Forgets quota entries older than `before`.
+    func pruneUploadLog(before: Date) async throws {
+        try await database.write { sql in try await sql.raw("DELETE FROM media_upload_log WHERE created_at < \(bind: before)").run() }
     }
 
     /// Uploads never put to use, created before `before`, oldest first.
@@ -59,7 +66,13 @@ struct MediaStore: Sendable {
     /// Deletes the uploads' rows and returns the keys no remaining upload uses: the
     /// blobs the caller may now remove. (Keys are content-addressed, so two uploads of
     /// the same bytes share one.)
-    func delete(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [String] {
+    /// With `onlyUnattached`, uploads put to use meanwhile are left alone (the clean-up's
+    /// choice is checked again on the locked rows).
+    func delete(_ ids: [UUID], onlyUnattached: Bool = false, on sql: any SQLDatabase) async throws -> [String] {
+        var ids = ids
+        if onlyUnattached, !ids.isEmpty {
+            ids = try await sql.raw("UPDATE media SET bytes = bytes WHERE id IN (\(binds: ids)) AND attached_at IS NULL RETURNING id").all().map { try $0.value("id") }
+        }
         guard !ids.isEmpty else { return [] }
         let keys = Set(try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map { try $0.value("key", as: String.self) })
         try await sql.raw("UPDATE users SET photo_id = NULL, photo_variants = NULL WHERE photo_id IN (\(binds: ids))").run()
