@@ -151,15 +151,15 @@ struct AccountsTests {
             #expect(abs(location.lat - 48.85661) < 0.005 && location.lat != 48.85661)
             #expect(abs(location.lon - 2.35222) < 0.01)
 
-            // location and image_url are required: the decode fails if they are absent, so nil means null.
-            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "image_url": NSNull()]).decode(API.PrivateProfile.self)
+            // location, image_url and image_urls are required: the decode fails if they are absent, so nil means null.
+            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "photo_id": NSNull()]).decode(API.PrivateProfile.self)
             #expect(cleared.location == nil)
-            #expect(cleared.imageURL == nil)
+            #expect(cleared.imageURL == nil && cleared.imageURLs == nil)
             #expect(cleared.name == "Flo R")
 
             let bad = try await api.patch("/v1/me", token: token, json: [
                 "location": ["lat": 91, "lon": 0], "sports": ["quidditch"], "name": String(repeating: "n", count: 81),
-                "bio": String(repeating: "b", count: 1_001), "image_url": "ftp://x",
+                "bio": String(repeating: "b", count: 1_001), "image_url": "https://x.example/me.png",
             ])
             #expect(bad.status == .unprocessableContent)
             #expect(try Set(bad.errorFields.keys) == ["location.lat", "sports", "name", "bio", "image_url"])

@@ -71,6 +71,8 @@ extension API {
         var email: String
         var bio: String
         @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
         var sports: [String]
         @Nullable var location: Location?
         var discoverable: Bool
@@ -79,6 +81,7 @@ extension API {
         enum CodingKeys: String, CodingKey {
             case id, name, email, bio, sports, location, discoverable
             case imageURL = "image_url"
+            case imageURLs = "image_urls"
             case createdAt = "created_at"
         }
     }
@@ -126,6 +129,8 @@ extension API {
         @Nullable var spotsLeft: Int?
         var status: String
         @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
         var createdAt: String
         var updatedAt: String
         @Nullable var myStatus: String?
@@ -142,6 +147,7 @@ extension API {
             case waitlistCount = "waitlist_count"
             case spotsLeft = "spots_left"
             case imageURL = "image_url"
+            case imageURLs = "image_urls"
             case createdAt = "created_at"
             case updatedAt = "updated_at"
             case myStatus = "my_status"
@@ -161,6 +167,8 @@ extension API {
         var id: String
         var name: String
         @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
         var status: String
         @Nullable var position: Int?
         var isOrganiser: Bool
@@ -168,6 +176,7 @@ extension API {
         enum CodingKeys: String, CodingKey {
             case id, name, status, position
             case imageURL = "image_url"
+            case imageURLs = "image_urls"
             case isOrganiser = "is_organiser"
         }
     }
@@ -229,6 +238,8 @@ extension API {
         var id: String
         var name: String
         @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
         var bio: String
         var sports: [String]
         var distanceKm: Double
@@ -237,6 +248,7 @@ extension API {
         enum CodingKeys: String, CodingKey {
             case id, name, bio, sports
             case imageURL = "image_url"
+            case imageURLs = "image_urls"
             case distanceKm = "distance_km"
             case sharedSports = "shared_sports"
         }
@@ -246,6 +258,8 @@ extension API {
         var id: String
         var name: String
         @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
         var bio: String
         var sports: [String]
         var upcomingEvents: [Event]
@@ -253,6 +267,7 @@ extension API {
         enum CodingKeys: String, CodingKey {
             case id, name, bio, sports
             case imageURL = "image_url"
+            case imageURLs = "image_urls"
             case upcomingEvents = "upcoming_events"
         }
     }
