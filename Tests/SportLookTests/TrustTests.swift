@@ -375,21 +375,24 @@ struct TrustTests {
             let id = try #require(UUID(uuidString: created.id))
             // A database that answers slower than the timeout: the caller is answered
             // (503) at the deadline, the transaction commits a second later.
-            let slow = try await Database.open(services.configuration.database, poolSize: 2, timeout: 0.5, logger: services.logger)
+            let slow = try await Database.open(services.configuration.database, poolSize: 2, timeout: 1, logger: services.logger)
+            // Connected before the clock starts: under load, opening a connection could
+            // take the whole deadline and the update would never begin.
+            _ = try await slow.read { _ in true }
             let writer = Writer(database: slow, bus: services.bus, apply: services.write.apply)
             let began = Seen(), committed = Seen()
             await #expect(throws: DatabaseUnavailable.self) {
                 try await writer { sql, effects in
                     try await sql.raw("UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: clock.now()) WHERE id = \(bind: id)").run()
                     began.set()
-                    try await Task.sleep(for: .milliseconds(1_500))
+                    try await Task.sleep(for: .milliseconds(3_000))
                     if let event = try await services.eventStore.event(id, on: sql) { effects.events.append(event) }
                     committed.set()
                 }
             }
             #expect(began.value)
             #expect(!committed.value)
-            try await eventually(timeout: .seconds(5), "the index to show the committed title") {
+            try await eventually(timeout: .seconds(20), "the index to show the committed title") {
                 let stored = try await services.eventStore.event(id)?.title
                 let indexed = (services.eventIndex.cards([id], now: clock.now()).json.first ?? nil).map { String(decoding: $0, as: UTF8.self) }
                 return stored == "After" && indexed?.contains("\"title\":\"After\"") == true
