@@ -219,9 +219,9 @@ struct MediaTests {
             var pngBomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
             pngBomb += [0x00, 0x00, 0xEA, 0x60, 0x00, 0x00, 0xEA, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0]
             let cases: [(String, [UInt8], String, HTTPResponse.Status, String)] = [
-                ("gif", Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 64), "image/jpeg", .unsupportedMediaType, "GIF"),
-                ("heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "image/jpeg", .unsupportedMediaType, "HEIC"),
-                ("svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8), "image/png", .unsupportedMediaType, "SVG"),
+                ("gif", Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 64), "image/jpeg", .unprocessableContent, "GIF"),
+                ("heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "image/jpeg", .unprocessableContent, "HEIC"),
+                ("svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8), "image/png", .unprocessableContent, "SVG"),
                 ("bomb", pngBomb, "image/png", .unprocessableContent, "60000 × 60000"),
                 ("truncated", Array(jpeg.prefix(jpeg.count / 2)), "image/jpeg", .unprocessableContent, "cannot be read"),
                 ("empty", [], "image/jpeg", .unprocessableContent, "image"),

@@ -186,9 +186,9 @@ struct MediaService: Sendable {
     static func refusal(_ error: ImageError, maxPixels: Int) -> DomainError {
         switch error {
         case .unsupported(let name?):
-            DomainError(.unsupportedType, code: "unsupported_media_type", message: "\(name) images are not accepted; send a JPEG or a PNG.")
+            DomainError(.invalid, code: "unsupported_image", message: "\(name) images are not accepted; send a JPEG or a PNG.")
         case .unsupported(nil):
-            DomainError(.unsupportedType, code: "unsupported_media_type", message: "The body is not a JPEG or PNG image.")
+            DomainError(.invalid, code: "unsupported_image", message: "The body is not a JPEG or PNG image.")
         case .malformed(let detail):
             DomainError(.invalid, code: "invalid_image", message: "The image cannot be read (\(detail.prefix(120))).")
         case .tooManyPixels(let width, let height):

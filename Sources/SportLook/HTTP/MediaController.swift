@@ -84,8 +84,9 @@ struct MediaController {
             guard try await media.storedSize(key) != nil else { throw DomainError.notFound("media") }
             return Response(status: .notModified, headers: headers)
         }
-        // A range applies only while the validator in If-Range still matches.
-        let range = request.headers[.range].flatMap(ByteRange.init(header:)).flatMap { range in
+        // A range applies only to GET (RFC 9110 §14.2) and only while the validator in
+        // If-Range still matches.
+        let range = request.headers[.range].flatMap { body ? ByteRange(header: $0) : nil }.flatMap { range in
             request.headers[.ifRange].map { $0 == etag } ?? true ? range : nil
         }
         guard let size = try await media.storedSize(key) else { throw DomainError.notFound("media") }
