@@ -7,35 +7,6 @@ import Testing
 @testable import Imaging
 @testable import SportLook
 
-/// What `POST /v1/media` and `GET /v1/media/{id}` answer.
-struct MediaAnswer: Decodable, Sendable {
-    struct Variant: Decodable, Sendable {
-        var name: String
-        var width: Int
-        var height: Int
-        var bytes: Int
-        var url: String
-    }
-
-    var id: String
-    var use: String
-    var width: Int
-    var height: Int
-    var urls: [String: String]
-    var variants: [Variant]
-}
-
-/// The image fields of a profile, person, attendee or event.
-struct ImageFields: Decodable, Sendable {
-    var imageURL: String?
-    var imageURLs: [String: String]?
-
-    enum CodingKeys: String, CodingKey {
-        case imageURL = "image_url"
-        case imageURLs = "image_urls"
-    }
-}
-
 extension API {
     func upload(_ bytes: [UInt8], use: String, token: String, contentType: String = "image/jpeg") async throws -> Reply {
         let response = try await client.executeRequest(uri: "/v1/media?use=\(use)", method: .post,
@@ -96,13 +67,13 @@ struct MediaTests {
             let (token, _) = try await api.register("Uma")
             let photo = try Photos.jpeg(width: 1200, height: 900)
             let reply = try await api.upload(photo, use: "profile", token: token)
-            let media = try reply.decode(MediaAnswer.self, expecting: .created)
+            let media = try reply.decode(API.Media.self, expecting: .created)
             #expect(media.use == "profile")
             #expect((media.width, media.height) == (1200, 900))
             #expect(media.variants.map(\.name) == ["512", "128"])
             #expect(media.variants.map { [$0.width, $0.height] } == [[512, 512], [128, 128]])
             #expect(reply.headers[.location] == "/v1/media/\(media.id)")
-            #expect(try await api.get("/v1/media/\(media.id)", token: token).decode(MediaAnswer.self, expecting: .ok).urls == media.urls)
+            #expect(try await api.get("/v1/media/\(media.id)", token: token).decode(API.Media.self, expecting: .ok).urls == media.urls)
 
             let url = try #require(media.urls["512"])
             #expect(url.hasPrefix("/media/") && url.hasSuffix(".jpg"))
@@ -151,29 +122,28 @@ struct MediaTests {
         try await Self.withMediaApp(engine, store, clock: clock) { api, services in
             let (token, id) = try await api.register("Vic")
             let (other, _) = try await api.register("Wen")
-            let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decode(MediaAnswer.self, expecting: .created)
+            let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decode(API.Media.self, expecting: .created)
             let me = try await api.patch("/v1/me", token: token, json: ["photo_id": first.id, "location": ["lat": 48.85, "lon": 2.35], "discoverable": true])
             let fields = try me.decode(API.PrivateProfile.self, expecting: .ok)
             #expect(fields.imageURL == first.urls["512"])
             #expect(fields.imageURLs == first.urls)
             #expect(try await api.user(id, token: other).imageURLs == first.urls)
             // The people index's card carries it too.
-            struct People: Decodable { var items: [ImageFields] }
-            #expect(try await api.get("/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).decode(People.self, expecting: .ok).items.map(\.imageURL) == [first.urls["512"]])
+            #expect(try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL) == [first.urls["512"]])
             // And the attendee list.
             let event = try await api.createEvent(other, now: clock.now())
             let eventID = event.id
             #expect(try await api.post("/v1/events/\(eventID)/attendance", token: token).status == .ok)
-            #expect(try await api.get("/v1/events/\(eventID)/attendees", token: other).decode(People.self, expecting: .ok).items.compactMap(\.imageURL) == [first.urls["512"]])
+            #expect(try await api.page(API.Attendee.self, "/v1/events/\(eventID)/attendees", token: other).items.compactMap(\.imageURL) == [first.urls["512"]])
 
             // Replacing deletes the old upload and its files.
-            let second = try await api.upload(try Photos.jpeg(width: 640, height: 640), use: "profile", token: token).decode(MediaAnswer.self, expecting: .created)
-            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decode(ImageFields.self, expecting: .ok).imageURLs == second.urls)
+            let second = try await api.upload(try Photos.jpeg(width: 640, height: 640), use: "profile", token: token).decode(API.Media.self, expecting: .created)
+            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decode(API.PrivateProfile.self, expecting: .ok).imageURLs == second.urls)
             for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             #expect(try await api.get("/v1/media/\(first.id)", token: token).status == .notFound)
             #expect(try await Self.storedFiles(services).count == 2)
             // Removing it.
-            let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decode(ImageFields.self, expecting: .ok)
+            let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decode(API.PrivateProfile.self, expecting: .ok)
             #expect(removed.imageURL == nil && removed.imageURLs == nil)
             #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
@@ -186,8 +156,8 @@ struct MediaTests {
         try await Self.withMediaApp(engine, store, clock: clock) { api, _ in
             let (token, _) = try await api.register("Xan")
             let (other, _) = try await api.register("Yul")
-            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decode(MediaAnswer.self, expecting: .created)
-            let cover = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: token).decode(MediaAnswer.self, expecting: .created)
+            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decode(API.Media.self, expecting: .created)
+            let cover = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: token).decode(API.Media.self, expecting: .created)
             #expect(cover.variants.map { [$0.width, $0.height] } == [[1280, 720], [480, 270]])
             for (body, field) in [(["photo_id": theirs.id], "photo_id"), (["photo_id": cover.id], "photo_id"), (["photo_id": "nope"], "photo_id"),
                                   (["photo_id": UUID().uuidString], "photo_id"), (["image_url": "https://tracker.example/me.png"], "image_url")] {
@@ -198,9 +168,8 @@ struct MediaTests {
             // A cover goes on an event, and shows in its cards.
             let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
             let created = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
-            #expect(try created.decode(ImageFields.self, expecting: .created).imageURLs == cover.urls)
-            struct Cards: Decodable { var items: [ImageFields] }
-            #expect(try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).decode(Cards.self, expecting: .ok).items.map(\.imageURL) == [cover.urls["1280"]])
+            #expect(try created.decode(API.Event.self, expecting: .created).imageURLs == cover.urls)
+            #expect(try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL) == [cover.urls["1280"]])
             // One upload shows in one place.
             let second = try await api.post("/v1/events", token: token, json: ["title": "Run 2", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
             #expect(second.status == .unprocessableContent)
@@ -248,7 +217,7 @@ struct MediaTests {
             var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n".utf8)
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"me.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             body += jpeg + Array("\r\n--\(boundary)--\r\n".utf8)
-            let media = try await api.upload(body, use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)").decode(MediaAnswer.self, expecting: .created)
+            let media = try await api.upload(body, use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)").decode(API.Media.self, expecting: .created)
             #expect((media.width, media.height) == (500, 400))
             let broken = try await api.upload(Array("--nope\r\n".utf8), use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)")
             #expect(broken.status == .unprocessableContent)
@@ -262,11 +231,11 @@ struct MediaTests {
             let (token, _) = try await api.register("Bea")
             let jpeg = try Photos.jpeg(width: 300, height: 300)
             // Replacing a photo deletes the old upload but does not give its quota back.
-            let replaced = try await api.upload(try Photos.jpeg(width: 299, height: 300), use: "profile", token: token).decode(MediaAnswer.self, expecting: .created)
+            let replaced = try await api.upload(try Photos.jpeg(width: 299, height: 300), use: "profile", token: token).decode(API.Media.self, expecting: .created)
             #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": replaced.id]).status == .ok)
-            let used = try await api.upload(jpeg, use: "profile", token: token).decode(MediaAnswer.self, expecting: .created)
+            let used = try await api.upload(jpeg, use: "profile", token: token).decode(API.Media.self, expecting: .created)
             #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": used.id]).status == .ok)
-            let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decode(MediaAnswer.self, expecting: .created)
+            let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decode(API.Media.self, expecting: .created)
             #expect(try await Self.mediaRows(services) == 2)
             let over = try await api.upload(jpeg, use: "profile", token: token)
             #expect(over.status == .tooManyRequests)
@@ -330,7 +299,7 @@ struct MediaTests {
             tiff += [0, 1, 0, 1, 0, 2, 0, 0, 0, 2] + Array("N".utf8) + [0, 0, 0, 0, 0, 0, 0]
             let exif = Array("Exif".utf8) + [0, 0] + tiff
             let photo = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif + stored.dropFirst(2)
-            let media = try await api.upload(photo, use: "cover", token: token).decode(MediaAnswer.self, expecting: .created)
+            let media = try await api.upload(photo, use: "cover", token: token).decode(API.Media.self, expecting: .created)
             #expect((media.width, media.height) == (400, 800))
             for variant in media.variants {
                 #expect(variant.height > variant.width, "\(variant.name) is upright")

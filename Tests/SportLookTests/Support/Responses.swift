@@ -301,6 +301,30 @@ extension API {
     }
 
     /// `GET /ready`.
+    /// `POST /v1/media` and `GET /v1/media/{id}`.
+    struct Media: Decodable, Sendable {
+        struct Variant: Decodable, Sendable {
+            var name: String
+            var width: Int
+            var height: Int
+            var bytes: Int
+            var url: String
+        }
+
+        var id: String
+        var use: String
+        var width: Int
+        var height: Int
+        var urls: [String: String]
+        var variants: [Variant]
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, use, width, height, urls, variants
+            case createdAt = "created_at"
+        }
+    }
+
     struct Readiness: Decodable, Sendable {
         var status: String
         var checks: [String: Bool]
