@@ -65,10 +65,13 @@ struct QueueResilienceTests {
 
         let second = try ServerProcess(environment: environment)
         try await second.waitUntilHealthy()
+        // The test's own look at the queue: one that finds the database too busy to answer
+        // in time (two servers and the rest of the suite share two cores) looks again.
         try await eventually(timeout: .seconds(120), "every job to finish") {
-            try await database.read { sql in
-                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").first()?.value("n", as: Int.self) == 1_000
+            let done = try? await database.read(timeout: .seconds(5)) { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").first()?.value("n", as: Int.self)
             }
+            return done == 1_000
         }
         _ = try await second.terminate()
         let (inboxRows, distinctUsers, jobIDs) = try await database.read { sql in

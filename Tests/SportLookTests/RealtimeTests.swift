@@ -146,7 +146,7 @@ struct RealtimeTests {
             for chunk in 0..<10 {
                 try await services.database.transaction { sql in
                     for n in 0..<500 {
-                        _ = try await services.chatStore.insert(event: eventID, sender: sender, clientID: "m\(chunk)-\(n)", body: body, at: clock.now(), on: sql)
+                        _ = try await services.chatStore.insert(event: eventID, sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, at: clock.now(), on: sql)
                     }
                 }
             }

@@ -100,6 +100,9 @@ public struct AppConfiguration: Sendable {
     /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
     /// in front of this server; default: paths on this server, `/media/KEY`).
     public var mediaPublicURL = ""
+    /// Key signing chat images' links (`MEDIA_URL_SECRET`, at least 32 bytes; default: one
+    /// made at random and kept in the database, shared by every instance using it).
+    public var mediaURLSecret = ""
     /// Threads decoding and encoding images (`MEDIA_WORKERS`, default: the number of cores).
     public var mediaWorkers = ProcessInfo.processInfo.activeProcessorCount
 
@@ -209,6 +212,10 @@ public struct AppConfiguration: Sendable {
             }
             mediaPublicURL = base
         }
+        if let secret = try reader.string("MEDIA_URL_SECRET") {
+            guard secret.utf8.count >= 32 else { throw ConfigurationError(setting: "MEDIA_URL_SECRET", message: "must be at least 32 bytes") }
+            mediaURLSecret = secret
+        }
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
@@ -230,6 +237,7 @@ public struct AppConfiguration: Sendable {
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",
         "MEDIA_STORE", "MEDIA_S3_ACCESS_KEY", "MEDIA_S3_SECRET_KEY", "MEDIA_MAX_BYTES", "MEDIA_MAX_PIXELS", "MEDIA_UPLOADS_PER_HOUR", "MEDIA_PUBLIC_URL", "MEDIA_WORKERS",
+        "MEDIA_URL_SECRET",
     ]
 }
 

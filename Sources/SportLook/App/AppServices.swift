@@ -64,7 +64,8 @@ public final class AppServices: Sendable {
         self.accountStore = accountStore
         let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
         self.tokens = tokens
-        let mediaLinks = MediaLinks(base: configuration.mediaPublicURL)
+        let urlSecret = configuration.mediaURLSecret.isEmpty ? try await SecretStore(database: database).secret("media_url_key") : configuration.mediaURLSecret
+        let mediaLinks = MediaLinks(base: configuration.mediaPublicURL, signer: MediaURLSigner(secret: Array(urlSecret.utf8)))
         self.mediaLinks = mediaLinks
         // Signed requests (S3, the push gateway) go where they were sent, never where a redirect points.
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -128,9 +129,9 @@ public final class AppServices: Sendable {
         self.chatStore = chatStore
         self.chat = ChatService(
             database: database, store: chatStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
-            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock)
+            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
         )
-        self.hub = ChatHub(chat: chat, inbox: notifications, accounts: accounts, logger: logger)
+        self.hub = ChatHub(chat: chat, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock

@@ -94,7 +94,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links, blocked: services.people.blocked).addRoutes(to: authenticated)
     InboxController(invitations: services.invitations, inbox: services.notifications, links: links).addRoutes(to: authenticated)
-    ChatController(chat: services.chat).addRoutes(to: authenticated)
+    ChatController(chat: services.chat, links: links).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
     let media = MediaController(media: services.media, links: links)
     media.addRoutes(to: authenticated)

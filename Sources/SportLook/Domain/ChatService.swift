@@ -10,6 +10,8 @@ struct ChatService: Sendable {
     let write: Writer
     let clock: any AppClock
     let limiter: RateLimiter
+    /// Chat images (uploads made with `use=chat`).
+    let media: MediaAttachments
     /// Presence is about live sockets: it runs on the wall clock.
     let presenceClock: any AppClock = SystemClock()
 
@@ -21,16 +23,21 @@ struct ChatService: Sendable {
         var created: Bool
     }
 
-    /// Stores a message; the same `client_id` again returns the original.
-    func send(to eventID: UUID, from user: UUID, body: String?, clientID: String?) async throws -> Sent {
+    /// Stores a message: text, an image (an upload of the sender's made with
+    /// `use=chat`, which the message then holds), or both. The same `client_id` again
+    /// returns the original.
+    func send(to eventID: UUID, from user: UUID, body: String?, clientID: String?, attachmentID: String? = nil) async throws -> Sent {
         var v = Validator()
-        let body = v.text(body, "body", 1...2_000, multiline: true)
+        let attachmentID = attachmentID.flatMap { MediaAttachments.parseID($0, field: "attachment_id", into: &v) }
+        // With an image, the text may be left out or empty.
+        let imageOnly = attachmentID != nil && (body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let body = imageOnly ? "" : v.text(body, "body", 1...2_000, multiline: true)
         let clientID = v.text(clientID, "client_id", 1...100)
         try v.throwIfInvalid()
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        return try await write { [store, events, accounts, notifier, limiter] sql, effects in
+        return try await write { [store, events, accounts, notifier, limiter, media] sql, effects in
             // Locking the event first serialises senders, so a retried client_id finds its original.
             guard let event = try await events.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
             guard try await store.isMember(event: eventID, user: user, on: sql) else {
@@ -43,12 +50,18 @@ struct ChatService: Sendable {
             if let wait = limiter.acquire(user.lowercased) {
                 throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
+            var attachment: ChatAttachment?
+            if let attachmentID {
+                let upload = try await media.attachUpload(attachmentID, use: .chat, owner: user, field: "attachment_id", at: now, on: sql)
+                let largest = upload.variants.first
+                attachment = ChatAttachment(image: upload.reference, width: largest?.width ?? upload.width, height: largest?.height ?? upload.height)
+            }
             let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
-            let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, at: now, on: sql)
+            let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, attachment: attachment, at: now, on: sql)
             // Those who blocked the sender are not told of the message.
             let blockers = try await store.blockers(of: user, on: sql)
             let absent = try await store.absentMembers(event: eventID, except: user, freshSince: fresh, on: sql).filter { !blockers.contains($0) }
-            try await notifier.chatMessage(event: event, seq: message.seq, sender: sender, preview: body, recipients: absent, at: now, on: sql, effects: &effects)
+            try await notifier.chatMessage(event: event, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body, recipients: absent, at: now, on: sql, effects: &effects)
             effects.messages.append(.chat(event: eventID, seq: message.seq))
             return Sent(message: message, created: true)
         }

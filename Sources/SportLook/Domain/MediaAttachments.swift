@@ -1,7 +1,7 @@
 import Foundation
 
 /// Putting uploads to use and letting go of them, inside the transactions of the
-/// services that show them (profiles, events).
+/// services that show them (profiles, events, chat messages).
 struct MediaAttachments: Sendable {
     let store: MediaStore
     let blobs: any BlobStore
@@ -9,6 +9,11 @@ struct MediaAttachments: Sendable {
     /// The upload `id` (from the request field `field`), which must be `owner`'s and
     /// made for `use`; marked in use. Inside the caller's transaction.
     func attach(_ id: UUID, use: MediaUse, owner: UUID, field: String, at now: Date, on sql: DatabaseSession) async throws -> MediaRef {
+        try await attachUpload(id, use: use, owner: owner, field: field, at: now, on: sql).reference
+    }
+
+    /// ``attach(_:use:owner:field:at:on:)``, answering the whole upload (its variants' sizes).
+    func attachUpload(_ id: UUID, use: MediaUse, owner: UUID, field: String, at now: Date, on sql: DatabaseSession) async throws -> Media {
         guard let found = try await MediaStore.media(id, on: sql), found.ownerID == owner else {
             throw DomainError.invalidParameter(field, "no upload of yours has this id")
         }
@@ -19,7 +24,7 @@ struct MediaAttachments: Sendable {
         guard try await store.markAttached(id, at: now, on: sql) else {
             throw DomainError.invalidParameter(field, "this upload is already in use; upload the image again")
         }
-        return found.reference
+        return found
     }
 
     /// Deletes the uploads' rows (a replaced photo or cover, an account's uploads)

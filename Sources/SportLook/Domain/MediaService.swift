@@ -103,7 +103,7 @@ struct MediaService: Sendable {
             throw Self.refusal(error, maxPixels: settings.maxPixels)
         }
         let variants = processed.variants.map {
-            MediaVariant(name: $0.name, key: SHA256.hash(data: $0.jpeg).hexString + ".jpg", width: $0.width, height: $0.height, bytes: $0.jpeg.count)
+            MediaVariant(name: $0.name, key: blobKey(for: $0.jpeg, use: use), width: $0.width, height: $0.height, bytes: $0.jpeg.count)
         }
         let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
                            bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Where uploaded media bytes live: a folder on disk or an S3-compatible bucket.
@@ -26,10 +27,23 @@ struct BlobRead: Sendable {
     var totalSize: Int
 }
 
-/// Whether `key` is one the service makes: 64 lowercase hex digits, a dot, an extension.
+/// Whether `key` is one the service makes: 64 lowercase hex digits, then `.jpg` (public
+/// images) or `.chat.jpg` (chat images, served only through signed links).
 /// Anything else never reaches a store (no path can be named through it).
 func isBlobKey(_ key: some StringProtocol) -> Bool {
     let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts[0].utf8.count == 64, ["jpg"].contains(parts[1]) else { return false }
+    guard parts.count == 2 || (parts.count == 3 && parts[1] == "chat"), parts[0].utf8.count == 64, parts.last == "jpg" else { return false }
     return parts[0].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+}
+
+/// Whether the blob is a chat image: served to the chat's members only, through links
+/// signed with an expiry (see `MediaLinks`). Its key's form differs from public images',
+/// so knowing a chat image's key never opens it without a signature.
+func isPrivateBlobKey(_ key: some StringProtocol) -> Bool {
+    key.hasSuffix(".chat.jpg")
+}
+
+/// The key of a variant's bytes: their SHA-256, and the extension of the use's kind.
+func blobKey(for jpeg: [UInt8], use: MediaUse) -> String {
+    SHA256.hash(data: jpeg).hexString + (use == .chat ? ".chat.jpg" : ".jpg")
 }

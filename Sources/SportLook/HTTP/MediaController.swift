@@ -13,7 +13,7 @@ struct MediaController {
         routes.post("media") { request, context in
             var q = QueryReader(request)
             let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
-            if use == nil || use == .chat { q.validator.fail("use", "must be profile or cover") }
+            if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
             try q.throwIfInvalid()
             // Quota and room are checked before the body is read.
             let ticket = try await media.admit(context.userID)
@@ -68,13 +68,23 @@ struct MediaController {
         return file
     }
 
-    /// A stored variant: immutable, so cached for a year and validated by its own hash.
+    /// A stored variant: immutable, so cached for a year and validated by its own hash;
+    /// a chat image only through a signed link, and cached privately until it ends.
     func serve(_ request: Request, context: AppRequestContext, body: Bool) async throws -> Response {
         guard let key = context.parameters.get("key") else { throw DomainError.notFound("media") }
+        var cacheControl = "public, max-age=31536000, immutable"
+        if isPrivateBlobKey(key) {
+            let q = QueryReader(request)
+            switch links.signer.check(key, expires: q.raw("expires"), signature: q.raw("signature")) {
+            case .valid(let seconds): cacheControl = "private, max-age=\(seconds)"
+            case .expired: throw DomainError(.forbidden, code: "link_expired", message: "This link has expired; read the chat again for a fresh one.")
+            case .invalid: throw DomainError(.forbidden, code: "invalid_link", message: "Chat images are served only through the signed links the chat gives its members.")
+            }
+        }
         let etag = "\"\(key.prefix(64))\""
         var headers: HTTPFields = [
             .eTag: etag,
-            .cacheControl: "public, max-age=31536000, immutable",
+            .cacheControl: cacheControl,
             .contentType: "image/jpeg",
             .acceptRanges: "bytes",
             .init("X-Content-Type-Options")!: "nosniff",

@@ -70,6 +70,7 @@ actor ChatConnection {
         var afterSeq: Int64?
         var body: String?
         var clientId: String?
+        var attachmentId: String?
         var seq: Int64?
     }
 
@@ -97,7 +98,7 @@ actor ChatConnection {
         switch frame.type {
         case "subscribe": await subscribe(eventID, after: max(0, frame.afterSeq ?? 0))
         case "unsubscribe": await unsubscribe(eventID, reason: "requested")
-        case "message": await post(eventID, body: frame.body, clientID: frame.clientId)
+        case "message": await post(eventID, body: frame.body, clientID: frame.clientId, attachmentID: frame.attachmentId)
         case "typing": await typing(eventID)
         case "read": await read(eventID, seq: frame.seq)
         default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", event: eventID))
@@ -186,7 +187,7 @@ actor ChatConnection {
                 break
             }
             for message in batch where message.seq > latest.delivered {
-                if !hides(message.sender.id) { outbox.push(Frames.message(message)) }
+                if !hides(message.sender.id) { outbox.push(Frames.message(message, links: hub.links)) }
                 latest.delivered = message.seq
             }
             subscriptions[event] = latest
@@ -197,9 +198,9 @@ actor ChatConnection {
         }
     }
 
-    private func post(_ event: UUID, body: String?, clientID: String?) async {
+    private func post(_ event: UUID, body: String?, clientID: String?, attachmentID: String?) async {
         do {
-            let sent = try await chat.send(to: event, from: userID, body: body, clientID: clientID)
+            let sent = try await chat.send(to: event, from: userID, body: body, clientID: clientID, attachmentID: attachmentID)
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")

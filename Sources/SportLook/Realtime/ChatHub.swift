@@ -30,8 +30,11 @@ final class ChatHub: Sendable {
     let inbox: InboxService
     let accounts: AccountService
     let logger: Logger
+    /// How message frames link chat images.
+    let links: MediaLinks
 
-    init(chat: ChatService, inbox: InboxService, accounts: AccountService, logger: Logger) {
+    init(chat: ChatService, inbox: InboxService, accounts: AccountService, links: MediaLinks, logger: Logger) {
+        self.links = links
         self.chat = chat
         self.inbox = inbox
         self.accounts = accounts
@@ -221,13 +224,13 @@ struct ChatHubService: Service {
 
 /// The JSON frames the server sends on sockets.
 enum Frames {
-    static func message(_ message: ChatMessage) -> String {
+    static func message(_ message: ChatMessage, links: MediaLinks) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "message")
         json.field("event_id", message.eventID)
         json.key("message")
-        ChatMessageRepresentation(message: message).encode(to: &json)
+        ChatMessageRepresentation(message: message, links: links).encode(to: &json)
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }

@@ -5,14 +5,22 @@ import SQLKit
 struct ChatStore: Sendable {
     let database: Database
 
-    static let columns = "m.id, m.event_id, m.seq, m.sender_id, u.name AS sender_name, m.client_id, m.body, m.created_at"
+    static let columns = """
+        m.id, m.event_id, m.seq, m.sender_id, u.name AS sender_name, m.client_id, m.body, m.created_at,
+        m.attachment_id, m.attachment_variants, m.attachment_width, m.attachment_height
+        """
     static let from = "chat_messages m JOIN users u ON u.id = m.sender_id"
 
     static func decode(_ row: any SQLRow) throws -> ChatMessage {
-        ChatMessage(
+        var attachment: ChatAttachment?
+        if let image = MediaRef(id: try row.optional("attachment_id"), stored: try row.optional("attachment_variants")) {
+            attachment = ChatAttachment(image: image, width: try row.optional("attachment_width") ?? 0, height: try row.optional("attachment_height") ?? 0)
+        }
+        return ChatMessage(
             id: try row.value("id"), eventID: try row.value("event_id"), seq: try row.value("seq"),
             sender: UserSummary(id: try row.value("sender_id"), name: try row.value("sender_name")),
-            clientID: try row.value("client_id"), body: try row.value("body"), createdAt: try row.value("created_at")
+            clientID: try row.value("client_id"), body: try row.value("body"), createdAt: try row.value("created_at"),
+            attachment: attachment
         )
     }
 
@@ -41,14 +49,16 @@ struct ChatStore: Sendable {
     }
 
     /// Takes the event's next `seq` (the row update serialises concurrent senders) and stores the message.
-    func insert(event: UUID, sender: UserSummary, clientID: String, body: String, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
+    func insert(event: UUID, sender: UserSummary, clientID: String, body: String, attachment: ChatAttachment?, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         guard let row = try await sql.raw("UPDATE events SET last_message_seq = last_message_seq + 1 WHERE id = \(bind: event) RETURNING last_message_seq").first() else {
             throw DomainError.notFound("event")
         }
-        let message = ChatMessage(id: UUID(), eventID: event, seq: try row.value("last_message_seq"), sender: sender, clientID: clientID, body: body, createdAt: now)
+        let message = ChatMessage(id: UUID(), eventID: event, seq: try row.value("last_message_seq"), sender: sender, clientID: clientID, body: body, createdAt: now,
+                                  attachment: attachment)
         try await sql.raw("""
-            INSERT INTO chat_messages (id, event_id, seq, sender_id, client_id, body, created_at)
-            VALUES (\(bind: message.id), \(bind: event), \(bind: message.seq), \(bind: sender.id), \(bind: clientID), \(bind: body), \(bind: now))
+            INSERT INTO chat_messages (id, event_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height)
+            VALUES (\(bind: message.id), \(bind: event), \(bind: message.seq), \(bind: sender.id), \(bind: clientID), \(bind: body), \(bind: now),
+                    \(bind: attachment?.image.id), \(bind: attachment?.image.stored), \(bind: attachment?.width), \(bind: attachment?.height))
             """).run()
         return message
     }

@@ -225,12 +225,28 @@ extension API {
         var body: String
         var clientID: String
         var createdAt: String
+        /// The image the message carries (null for text only).
+        @Nullable var attachment: ChatImage?
 
         enum CodingKeys: String, CodingKey {
-            case id, seq, sender, body
+            case id, seq, sender, body, attachment
             case eventID = "event_id"
             case clientID = "client_id"
             case createdAt = "created_at"
+        }
+    }
+
+    /// `{id, width, height, urls: {"2048", "320"}, expires_at}`: signed links.
+    struct ChatImage: Decodable, Sendable {
+        var id: String
+        var width: Int
+        var height: Int
+        var urls: [String: String]
+        var expiresAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, width, height, urls
+            case expiresAt = "expires_at"
         }
     }
 
