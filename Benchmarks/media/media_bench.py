@@ -34,8 +34,9 @@ def make_inputs(out):
     samples = {"astronaut": data.astronaut(), "coffee": data.coffee(), "chelsea": data.chelsea(), "rocket": data.rocket()}
     for name, pixels in samples.items():
         Image.fromarray(pixels).save(os.path.join(out, f"q-{name}.png"))
-    mosaic = np.concatenate([np.concatenate([samples["astronaut"][:, :512], samples["coffee"][:, :512]], axis=1),
-                             np.concatenate([samples["chelsea"][:400, :512], samples["rocket"][:400, :512]], axis=1)[:512]], axis=0)
+    # A 2 × 2 mosaic of the samples, each brought to 800 × 600 first (their sizes differ).
+    tiles = [np.asarray(Image.fromarray(samples[name]).resize((800, 600), Image.LANCZOS)) for name in ["astronaut", "coffee", "chelsea", "rocket"]]
+    mosaic = np.concatenate([np.concatenate(tiles[:2], axis=1), np.concatenate(tiles[2:], axis=1)], axis=0)
     big = Image.fromarray(mosaic).resize((4000, 3000), Image.LANCZOS)
     noisy = np.clip(np.asarray(big, dtype=np.float32) + rng.normal(0, 4, (3000, 4000, 3)), 0, 255).astype(np.uint8)
     Image.fromarray(noisy).save(os.path.join(out, "camera.jpg"), quality=92)

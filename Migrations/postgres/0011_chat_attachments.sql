@@ -14,3 +14,11 @@ CREATE TABLE server_secrets (
     name text PRIMARY KEY,
     value text NOT NULL
 );
+
+-- Blobs whose last row was deleted, to remove once that deletion committed. Removing
+-- one takes the key's lock and checks again that no upload of the same bytes came
+-- meanwhile; what a failure leaves here the collector removes later.
+CREATE TABLE media_garbage (
+    key text PRIMARY KEY,
+    queued_at timestamptz NOT NULL
+);

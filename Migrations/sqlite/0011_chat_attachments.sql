@@ -14,3 +14,11 @@ CREATE TABLE server_secrets (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+
+-- Blobs whose last row was deleted, to remove once that deletion committed. Removing
+-- one takes the key's lock and checks again that no upload of the same bytes came
+-- meanwhile; what a failure leaves here the collector removes later.
+CREATE TABLE media_garbage (
+    key TEXT PRIMARY KEY,
+    queued_at REAL NOT NULL
+);

@@ -79,6 +79,7 @@ struct ChatImagesTests {
                 #expect(try await api.fetch(link, method: .head).status == .forbidden)
             }
             #expect(try await api.fetch("/media/" + key.replacingOccurrences(of: ".chat.jpg", with: ".jpg")).status == .notFound)
+            #expect(try await api.fetch("/media/zz.chat.jpg").status == .notFound)
             // Someone outside the event never sees the links.
             #expect(try await api.get("/v1/events/\(event)/messages", token: outsider.token).status == .forbidden)
 

@@ -259,6 +259,38 @@ struct MediaTests {
         }
     }
 
+    @Test("shared bytes outlive one owner; a blob whose removal never ran is removed by the collector, one used again is kept", arguments: engines, StoreKind.allCases)
+    func sharedBytesAndLeftovers(engine: DatabaseEngine, store: StoreKind) async throws {
+        try await Self.withMediaApp(engine, store) { api, services in
+            let jpeg = try Photos.jpeg(width: 400, height: 400)
+            let first = try await api.register("Flo")
+            let second = try await api.register("Gus")
+            let mine = try await api.upload(jpeg, use: "profile", token: first.token).decode(API.Media.self, expecting: .created)
+            let theirs = try await api.upload(jpeg, use: "profile", token: second.token).decode(API.Media.self, expecting: .created)
+            #expect(try await api.patch("/v1/me", token: second.token, json: ["photo_id": theirs.id]).status == .ok)
+            // The same bytes make the same keys: one object each, used by two uploads.
+            #expect(mine.urls == theirs.urls)
+            #expect(try await Self.storedFiles(services).count == 2)
+            #expect(try await api.delete("/v1/me", token: first.token).status == .noContent)
+            for url in theirs.urls.values { #expect(try await api.fetch(url).status == .ok) }
+
+            // A removal queued for keys an upload uses again (it came after the
+            // deletion's check): the collector checks again and keeps the bytes.
+            let keys = theirs.variants.map { String($0.url.dropFirst("/media/".count)) }
+            let orphan = String(repeating: "ab", count: 32) + ".jpg"
+            try await services.blobs.put(orphan, bytes: jpeg, contentType: "image/jpeg")
+            try await services.database.transaction { sql in
+                for key in keys + [orphan] { try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: Date()))").run() }
+            }
+            let collected = try await services.media.collectUnattached()
+            #expect(collected.blobs == 1)
+            #expect(try await Self.storedFiles(services).sorted() == keys.sorted())
+            for url in theirs.urls.values { #expect(try await api.fetch(url).status == .ok) }
+            let queued = try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM media_garbage").first()?.decode(column: "n", as: Int.self) }
+            #expect(queued == 0)
+        }
+    }
+
     @Test("uploads in flight are bounded per user and per instance, before any body is read")
     func admission() async throws {
         try await withApp(.sqlite) { _, services in

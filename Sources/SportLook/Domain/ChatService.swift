@@ -47,14 +47,16 @@ struct ChatService: Sendable {
                 return Sent(message: original, created: false)
             }
             guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
-            if let wait = limiter.acquire(user.lowercased) {
-                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
-            }
             var attachment: ChatAttachment?
             if let attachmentID {
                 let upload = try await media.attachUpload(attachmentID, use: .chat, owner: user, field: "attachment_id", at: now, on: sql)
                 let largest = upload.variants.first
                 attachment = ChatAttachment(image: upload.reference, width: largest?.width ?? upload.width, height: largest?.height ?? upload.height)
+            }
+            // Last of the checks, so a refused message costs no place in the rate (a
+            // refusal here rolls the attachment back).
+            if let wait = limiter.acquire(user.lowercased) {
+                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
             let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
             let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, attachment: attachment, at: now, on: sql)

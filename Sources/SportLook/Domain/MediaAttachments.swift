@@ -29,14 +29,27 @@ struct MediaAttachments: Sendable {
 
     /// Deletes the uploads' rows (a replaced photo or cover, an account's uploads)
     /// inside the caller's transaction; returns the blob keys to remove once it committed.
-    func release(_ ids: [UUID], onlyUnattached: Bool = false, on sql: DatabaseSession) async throws -> [String] {
-        try await store.delete(ids, onlyUnattached: onlyUnattached, on: sql)
+    func release(_ ids: [UUID], on sql: DatabaseSession) async throws -> [String] {
+        try await store.delete(ids, on: sql)
     }
 
-    /// Removes blobs after the deletion of their rows committed. A blob left behind by
-    /// a failure here is unreachable (no row names it) and costs only space.
-    func removeBlobs(_ keys: [String]) async {
-        for key in keys { try? await blobs.delete(key) }
+    /// Removes blobs after the deletion of their rows committed: each under its key's
+    /// lock, and only when no upload of the same bytes has named it since. One that
+    /// fails stays queued for the collector (``MediaService/collectUnattached(limit:)``).
+    /// Returns how many went.
+    @discardableResult
+    func removeBlobs(_ keys: [String]) async -> Int {
+        var removed = 0
+        for key in keys {
+            let gone = try? await store.withBlobLocks([key]) { [store, blobs] sql in
+                let used = try await store.isReferenced(key, on: sql)
+                if !used { try await blobs.delete(key) }
+                try await store.forgetGarbage([key], on: sql)
+                return !used
+            }
+            if gone == true { removed += 1 }
+        }
+        return removed
     }
 
     /// A request's upload id field: a UUID, or a 422 naming the field.

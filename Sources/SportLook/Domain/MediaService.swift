@@ -111,8 +111,13 @@ struct MediaService: Sendable {
         // sees these rows and keeps the shared objects. Should storing fail, the rows go.
         try await write { [media] sql, _ in try await media.insert(upload, on: sql) }
         do {
-            for (variant, encoded) in zip(variants, processed.variants) {
-                try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
+            // Under the keys' locks: a removal of the same bytes (another upload's, deleted
+            // meanwhile) either ran before and the bytes are written again, or sees these rows.
+            try await media.withBlobLocks(variants.map(\.key)) { [media, blobs] sql in
+                try await media.forgetGarbage(variants.map(\.key), on: sql)
+                for (variant, encoded) in zip(variants, processed.variants) {
+                    try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
+                }
             }
         } catch {
             let attachments = MediaAttachments(store: media, blobs: blobs)
@@ -166,13 +171,25 @@ struct MediaService: Sendable {
     /// Deletes uploads never put to use and created before `before` (the server's
     /// collector and `sportlook media gc`). Nothing shows such an upload, so no cache
     /// needs telling.
+    /// Then removes the blobs still queued by a removal that failed or never ran (a
+    /// deletion answered 503 that committed later, a crash after a commit).
     static func collectUnattached(store: MediaStore, blobs: any BlobStore, before: Date, limit: Int) async throws -> (media: Int, blobs: Int) {
         let ids = try await store.unattached(before: before, limit: limit)
-        guard !ids.isEmpty else { return (0, 0) }
         let attachments = MediaAttachments(store: store, blobs: blobs)
-        let keys = try await store.database.write { sql in try await attachments.release(ids, onlyUnattached: true, on: sql) }
-        await attachments.removeBlobs(keys)
-        return (ids.count, keys.count)
+        var released: [UUID] = []
+        var removed = 0
+        if !ids.isEmpty {
+            // One transaction: the re-check locks the rows until the deletion commits, so
+            // an upload attached meanwhile is either seen attached or waits and fails.
+            let (gone, keys) = try await store.database.transaction { sql in
+                let unused = try await store.lockUnattached(ids, on: sql)
+                return (unused, try await attachments.release(unused, on: sql))
+            }
+            released = gone
+            removed += await attachments.removeBlobs(keys)
+        }
+        removed += await attachments.removeBlobs(try await store.garbage(limit: limit))
+        return (released.count, removed)
     }
 
     static func reason(_ error: ImageError) -> String {

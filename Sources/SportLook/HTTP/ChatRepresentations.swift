@@ -23,9 +23,10 @@ struct ChatMessageRepresentation: JSONEncodable {
             json.field("id", attachment.image.id)
             json.field("width", attachment.width)
             json.field("height", attachment.height)
+            let expires = links.signer.expiry()
             json.key("urls")
-            links.writeURLs(attachment.image, to: &json)
-            json.field("expires_at", Date(timeIntervalSince1970: TimeInterval(links.signer.expiry())))
+            links.writeURLs(attachment.image, expires: expires, to: &json)
+            json.field("expires_at", Date(timeIntervalSince1970: TimeInterval(expires)))
             json.objectEnd()
         } else {
             json.null()

@@ -71,7 +71,7 @@ struct MediaController {
     /// A stored variant: immutable, so cached for a year and validated by its own hash;
     /// a chat image only through a signed link, and cached privately until it ends.
     func serve(_ request: Request, context: AppRequestContext, body: Bool) async throws -> Response {
-        guard let key = context.parameters.get("key") else { throw DomainError.notFound("media") }
+        guard let key = context.parameters.get("key"), isBlobKey(key) else { throw DomainError.notFound("media") }
         var cacheControl = "public, max-age=31536000, immutable"
         if isPrivateBlobKey(key) {
             let q = QueryReader(request)

@@ -15,9 +15,11 @@ struct MediaLinks: Sendable {
         self.signer = signer
     }
 
-    func url(_ key: String) -> String {
+    /// A variant's URL; a chat image's is signed to end at `expires` (by default the
+    /// end of the next window).
+    func url(_ key: String, expires: Int? = nil) -> String {
         guard isPrivateBlobKey(key) else { return "\(base)/media/\(key)" }
-        let expires = signer.expiry()
+        let expires = expires ?? signer.expiry()
         return "\(base)/media/\(key)?expires=\(expires)&signature=\(signer.signature(key, expires: expires))"
     }
 
@@ -30,10 +32,10 @@ struct MediaLinks: Sendable {
         writeURLs(image, to: &json)
     }
 
-    /// `{"NAME": URL, …}` for each variant, largest first.
-    func writeURLs(_ image: MediaRef, to json: inout JSONWriter) {
+    /// `{"NAME": URL, …}` for each variant, largest first (chat images' signed to end at `expires`).
+    func writeURLs(_ image: MediaRef, expires: Int? = nil, to json: inout JSONWriter) {
         json.objectStart()
-        for variant in image.variants { json.field(variant.name, url(variant.key)) }
+        for variant in image.variants { json.field(variant.name, url(variant.key, expires: expires)) }
         json.objectEnd()
     }
 }

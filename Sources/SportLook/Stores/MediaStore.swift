@@ -58,21 +58,24 @@ struct MediaStore: Sendable {
         }
     }
 
+    /// Of `ids`, those still not put to use, their rows locked until the caller's
+    /// transaction ends (the clean-up's choice, checked again).
+    func lockUnattached(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID] {
+        guard !ids.isEmpty else { return [] }
+        return try await sql.raw("UPDATE media SET bytes = bytes WHERE id IN (\(binds: ids)) AND attached_at IS NULL RETURNING id").all().map { try $0.value("id") }
+    }
+
     /// Every upload of `owner`.
     func owned(by owner: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
         try await sql.raw("SELECT id FROM media WHERE owner_id = \(bind: owner)").all().map { try $0.value("id") }
     }
 
     /// Deletes the uploads' rows and returns the keys no remaining upload uses: the
-    /// blobs the caller may now remove. (Keys are content-addressed, so two uploads of
-    /// the same bytes share one.)
-    /// With `onlyUnattached`, uploads put to use meanwhile are left alone (the clean-up's
-    /// choice is checked again on the locked rows).
-    func delete(_ ids: [UUID], onlyUnattached: Bool = false, on sql: any SQLDatabase) async throws -> [String] {
-        var ids = ids
-        if onlyUnattached, !ids.isEmpty {
-            ids = try await sql.raw("UPDATE media SET bytes = bytes WHERE id IN (\(binds: ids)) AND attached_at IS NULL RETURNING id").all().map { try $0.value("id") }
-        }
+    /// blobs the caller may now remove (``removeBlob(_:using:)``), queued in
+    /// `media_garbage` in the same transaction so that a failure after the commit leaves
+    /// them for the collector. (Keys are content-addressed, so two uploads of the same
+    /// bytes share one.)
+    func delete(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [String] {
         guard !ids.isEmpty else { return [] }
         let keys = Set(try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map { try $0.value("key", as: String.self) })
         try await sql.raw("UPDATE users SET photo_id = NULL, photo_variants = NULL WHERE photo_id IN (\(binds: ids))").run()
@@ -85,6 +88,46 @@ struct MediaStore: Sendable {
         try await sql.raw("DELETE FROM media WHERE id IN (\(binds: ids))").run()
         guard !keys.isEmpty else { return [] }
         let kept = Set(try await sql.raw("SELECT DISTINCT key FROM media_variants WHERE key IN (\(binds: Array(keys)))").all().map { try $0.value("key", as: String.self) })
-        return keys.subtracting(kept).sorted()
+        let orphans = keys.subtracting(kept).sorted()
+        let now = Date()
+        for key in orphans {
+            try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: now)) ON CONFLICT (key) DO NOTHING").run()
+        }
+        return orphans
+    }
+
+    // MARK: Blobs and their rows
+
+    /// Runs `body` in a transaction holding the keys' locks: a blob is written (after
+    /// its rows committed) and removed (after checking no row names it) only under its
+    /// key's lock, so a removal never deletes the bytes of an upload that came meanwhile.
+    /// On PostgreSQL, transaction-scoped advisory locks (instances share the store); on
+    /// SQLite, the single writer the transaction holds.
+    func withBlobLocks<R: Sendable>(_ keys: [String], _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let postgres = database.engine == .postgres
+        return try await database.transaction { sql in
+            if postgres {
+                for key in Set(keys).sorted() { try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run() }
+            }
+            return try await body(sql)
+        }
+    }
+
+    /// Whether any upload's variant is stored under `key`.
+    func isReferenced(_ key: String, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS n FROM media_variants WHERE key = \(bind: key) LIMIT 1").first() != nil
+    }
+
+    /// Takes keys off the removal queue (removed, or in use again).
+    func forgetGarbage(_ keys: [String], on sql: any SQLDatabase) async throws {
+        guard !keys.isEmpty else { return }
+        try await sql.raw("DELETE FROM media_garbage WHERE key IN (\(binds: keys))").run()
+    }
+
+    /// Keys still queued for removal (a removal that failed or never ran), oldest first.
+    func garbage(limit: Int) async throws -> [String] {
+        try await database.read { sql in
+            try await sql.raw("SELECT key FROM media_garbage ORDER BY queued_at LIMIT \(bind: limit)").all().map { try $0.value("key") }
+        }
     }
 }
