@@ -104,6 +104,7 @@ enum LiveHTTP {
 /// the child's descriptors, and `Process` then waits for ever. Nothing but the three
 /// standard descriptors is passed on: a server that inherited a test's sockets would
 /// keep them open after the test closes them (a closed WebSocket never reaching its client).
+/// No signal is blocked in it (see below).
 func spawn(_ argv: [String], environment: [String: String]? = nil, output: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -117,8 +118,18 @@ func spawn(_ argv: [String], environment: [String: String]? = nil, output: Strin
     defer { for p in cArguments { free(p) } }
     var cEnvironment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for p in cEnvironment { free(p) } }
+    // The program starts with no signal blocked, as from a shell: a test's threads block
+    // some (SIGTERM among them), and a child inheriting that mask would never stop when
+    // told to (moto's server outlived every test run).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var pid = pid_t()
-    let result = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
+    let result = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
     guard result == 0 else { throw ClusterError("cannot start \(argv[0]): error \(result)") }
     return pid
 }
