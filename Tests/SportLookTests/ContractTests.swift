@@ -127,6 +127,23 @@ struct ContractTests {
         }
     }
 
+    @Test("a migration longer than DATABASE_TIMEOUT still completes (start-up waits for it)", arguments: engines)
+    func slowMigration(engine: DatabaseEngine) async throws {
+        // A request may wait 0.2 s here; the migration takes longer (a second on PostgreSQL,
+        // five million rows written on SQLite), as rewriting a large table does.
+        try await withEmptyDatabase(engine, timeout: 0.2) { database in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let slow = engine == .postgres
+                ? "CREATE TABLE slow AS SELECT 1 AS x FROM pg_sleep(1)"
+                : "CREATE TABLE slow AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT x FROM c"
+            let migrator = Migrator(database: database, migrations: [Migration(version: 1, name: "slow", statements: [slow], checksum: "slow")], logger: logger)
+            #expect(try await migrator.migrate() == [1])
+            let rows = try await database.read(timeout: .seconds(30)) { sql in try await sql.raw("SELECT COUNT(*) AS n FROM slow").first()?.decode(column: "n", as: Int.self) }
+            #expect(rows == (engine == .postgres ? 1 : 5_000_000))
+        }
+    }
+
     @Test("the demo data set is the same for the same seed", arguments: engines)
     func demoSeed(engine: DatabaseEngine) async throws {
         try await withApp(engine) { _, services in

@@ -120,30 +120,33 @@ public final class Database: Sendable {
     ///   - afterCommit: Runs right after COMMIT with the body's result, whenever that
     ///     is: also when the caller has stopped waiting (a timeout answered 503), so
     ///     that what is kept in memory follows what the database holds.
+    ///   - timeout: Longest the call may wait, when not the handle's (a migration that
+    ///     rewrites a large table).
     ///   - body: Queries to run with the transaction's handle.
     public func transaction<R: Sendable>(
         file: String = #fileID, line: Int = #line,
+        timeout: Duration? = nil,
         afterCommit: (@Sendable (R) -> Void)? = nil,
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        try await writing(site: "\(file):\(line)", body, afterCommit: afterCommit) { sql in try await Database.uncancellable(sql, body, afterCommit: afterCommit) }
+        try await writing(site: "\(file):\(line)", timeout: timeout, body, afterCommit: afterCommit) { sql in try await Database.uncancellable(sql, body, afterCommit: afterCommit) }
     }
 
     /// Runs one write statement that is atomic on its own: on PostgreSQL without
     /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
     /// - Parameter body: The statement to run with the given handle.
     public func write<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await writing(site: "\(file):\(line)", body, afterCommit: nil) { sql in try await Task { try await body(sql) }.value }
+        try await writing(site: "\(file):\(line)", timeout: nil, body, afterCommit: nil) { sql in try await Task { try await body(sql) }.value }
     }
 
     /// Writes through SQLite's single writer (in a transaction of its own), or on a
     /// pooled PostgreSQL connection as `postgres` runs them; bounded by the timeout.
     private func writing<R: Sendable>(
-        site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
+        site: String, timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
         afterCommit: (@Sendable (R) -> Void)?,
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        try await bounded(timeout: timeout) { [backend, logger] in
+        try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):

@@ -41,6 +41,13 @@ public struct Migrator: Sendable {
         self.migrations = try Self.load(from: resources.migrations(for: database.engine))
     }
 
+    /// Applies the given migrations (tests).
+    init(database: Database, migrations: [Migration], logger: Logger) {
+        self.database = database
+        self.migrations = migrations
+        self.logger = logger
+    }
+
     static func load(from directory: URL) throws -> [Migration] {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }.sorted()
         var seen = Set<Int>()
@@ -80,6 +87,9 @@ public struct Migrator: Sendable {
         var checksum: String
     }
 
+    /// The longest one migration may take.
+    static let migrationTimeout = Duration.seconds(3_600)
+
     /// Applies what is pending.
     /// - Returns: The versions applied now.
     /// - Throws: ``MigrationError`` if an applied migration was edited or the database is newer than this code.
@@ -90,7 +100,9 @@ public struct Migrator: Sendable {
         _ = try await verify()
         var applied: [Int] = []
         for migration in migrations {
-            let didApply = try await database.transaction { [engine = database.engine] sql in
+            // Not bounded by DATABASE_TIMEOUT: a migration may rewrite a table of millions
+            // of rows (dropping a column on SQLite does), and start-up waits for it.
+            let didApply = try await database.transaction(timeout: Self.migrationTimeout) { [engine = database.engine] sql in
                 if engine == .postgres {
                     // Two instances starting together take turns here.
                     try await sql.raw("SELECT pg_advisory_xact_lock(7243501)").run()
