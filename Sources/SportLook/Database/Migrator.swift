@@ -87,14 +87,15 @@ public struct Migrator: Sendable {
         var checksum: String
     }
 
-    /// The longest one migration may take.
+    /// The longest one migration (or the check of what was applied) may take: start-up
+    /// waits for them rather than fail on `DATABASE_TIMEOUT`.
     static let migrationTimeout = Duration.seconds(3_600)
 
     /// Applies what is pending.
     /// - Returns: The versions applied now.
     /// - Throws: ``MigrationError`` if an applied migration was edited or the database is newer than this code.
     @discardableResult public func migrate() async throws -> [Int] {
-        try await database.transaction { sql in
+        try await database.transaction(timeout: Self.migrationTimeout) { sql in
             try await sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)").run()
         }
         _ = try await verify()
@@ -130,7 +131,7 @@ public struct Migrator: Sendable {
     /// - Returns: The versions not applied yet.
     /// - Throws: ``MigrationError`` if an applied migration was edited or the database is newer than this code.
     public func verify() async throws -> [Int] {
-        let rows: [Applied] = try await database.read { sql in
+        let rows: [Applied] = try await database.read(timeout: Self.migrationTimeout) { sql in
             let exists = try await Self.tableExists(sql)
             guard exists else { return [] }
             return try await sql.raw("SELECT version, checksum FROM schema_migrations ORDER BY version").all(decoding: Applied.self)
