@@ -20,7 +20,11 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 ///   it waits on (a lock, a sleep, a pool) lets it go; the call throws at once.
 /// - When the operation answers first, the timer is cancelled: nothing sleeps on
 ///   for the rest of the limit.
-func withDeadline<R: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
+///
+/// `clock` measures the limit (a test passes one that watches its sleepers).
+func withDeadline<R: Sendable, C: Clock>(
+    _ limit: Duration, clock: C = ContinuousClock(), _ operation: @escaping @Sendable () async throws -> R
+) async throws -> R where C.Duration == Duration {
     let race = DeadlineRace<R>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
@@ -30,7 +34,7 @@ func withDeadline<R: Sendable>(_ limit: Duration, _ operation: @escaping @Sendab
             }
             let timer = Task {
                 // A cancelled sleep means the race is over: leave without finishing it.
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                guard (try? await clock.sleep(for: limit)) != nil else { return }
                 race.finish(.failure(DeadlineExceeded(limit: limit)), cancelWork: true)
             }
             race.store(work: work, timer: timer)

@@ -26,14 +26,17 @@ struct MediaLinks: Sendable {
     /// `"image_url"`: the largest variant's URL, and `"image_urls"`: every variant's by
     /// name (both null without an image).
     func writeImageFields(_ image: MediaRef?, to json: inout JSONWriter) {
-        json.field("image_url", image?.variants.first.map { url($0.key) })
+        let expires = signer.expiry()
+        json.field("image_url", image?.variants.first.map { url($0.key, expires: expires) })
         json.key("image_urls")
         guard let image else { return json.null() }
-        writeURLs(image, to: &json)
+        writeURLs(image, expires: expires, to: &json)
     }
 
-    /// `{"NAME": URL, …}` for each variant, largest first (chat images' signed to end at `expires`).
+    /// `{"NAME": URL, …}` for each variant, largest first (chat images' signed to end at
+    /// `expires`, by default the end of the next window: the same for every variant).
     func writeURLs(_ image: MediaRef, expires: Int? = nil, to json: inout JSONWriter) {
+        let expires = expires ?? signer.expiry()
         json.objectStart()
         for variant in image.variants { json.field(variant.name, url(variant.key, expires: expires)) }
         json.objectEnd()

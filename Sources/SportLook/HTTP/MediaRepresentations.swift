@@ -9,9 +9,11 @@ struct MediaRepresentation: JSONEncodable {
         json.field("use", media.use.rawValue)
         json.field("width", media.width)
         json.field("height", media.height)
+        // One expiry for every variant (a chat upload's links are signed).
+        let expires = links.signer.expiry()
         json.key("urls")
         json.objectStart()
-        for variant in media.variants { json.field(variant.name, links.url(variant.key)) }
+        for variant in media.variants { json.field(variant.name, links.url(variant.key, expires: expires)) }
         json.objectEnd()
         json.key("variants")
         json.arrayStart()
@@ -21,7 +23,7 @@ struct MediaRepresentation: JSONEncodable {
             json.field("width", variant.width)
             json.field("height", variant.height)
             json.field("bytes", variant.bytes)
-            json.field("url", links.url(variant.key))
+            json.field("url", links.url(variant.key, expires: expires))
             json.objectEnd()
         }
         json.arrayEnd()
