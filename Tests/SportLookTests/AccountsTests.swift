@@ -118,7 +118,7 @@ struct AccountsTests {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, configure: { $0.tokenTTL = 3_600 }) { api, _ in
             let (token, _) = try await api.register("Ed")
-            let email = try await api.me(token).email
+            let email = try #require(await api.me(token).email)
             let other = try await api.login(email, password: "correct horse battery").accessToken
             let sessions = try await api.sessions(token)
             let otherID = try #require(sessions.first { !$0.current }?.id)

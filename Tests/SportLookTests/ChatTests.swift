@@ -110,11 +110,11 @@ struct ChatTests {
         try await withApp(engine, clock: clock) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             for n in 0..<3 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
-            try await eventually(timeout: .seconds(15), "the chat notification") {
+            try await eventually("the chat notification") {
                 try await api.notifications(people[0].token).contains { $0.kind == "chat_message" }
             }
             for n in 3..<5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"]) }
-            try await eventually(timeout: .seconds(15), "the collapsed job to run again") {
+            try await eventually("the collapsed job to run again") {
                 try await count(services, "jobs", where: "kind = 'chat_message' AND state IN ('queued', 'running')") == 0
             }
             let unread = try await api.notifications(people[0].token, unread: true).filter { $0.kind == "chat_message" }

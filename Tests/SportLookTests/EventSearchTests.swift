@@ -228,7 +228,7 @@ struct EventSearchTests {
     func resyncAfterReconnect() async throws {
         TestCounter.record(.postgres)
         try await withApp(.postgres, clock: ManualClock(Date().wholeMilliseconds)) { api, services in
-            try await eventually(timeout: .seconds(10), "the bus listener") { services.bus.isListening }
+            try await eventually("the bus listener") { services.bus.isListening }
             let (token, _) = try await api.register("Quiet")
             let id = try await api.createEvent(token, title: "Before", lat: 1.3521, lon: 103.8198, now: services.clock.now()).id
             let path = "/v1/events/nearby?lat=1.3521&lon=103.8198&radius_km=1"
@@ -244,7 +244,7 @@ struct EventSearchTests {
                     WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
                     """).all()
             }
-            try await eventually(timeout: .seconds(20), "the re-read title") {
+            try await eventually("the re-read title") {
                 // Answers fail while the connections come back: those polls just do not count.
                 (try? await api.page(API.Event.self, path, token: token).items.first?.title) == "After"
             }
@@ -256,11 +256,11 @@ struct EventSearchTests {
         try await withTwoInstances(firstSetup: .router) { a, b, _, _ in
             let (token, _) = try await a.register("Twin")
             let id = try await a.createEvent(token, lat: 35.6762, lon: 139.6503, now: Date()).id
-            try await eventually(timeout: .seconds(10), "the second instance to see the event") {
+            try await eventually("the second instance to see the event") {
                 try await b.page(API.Event.self, "/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains { $0.id == id }
             }
             _ = try await a.delete("/v1/events/\(id)", token: token)
-            try await eventually(timeout: .seconds(10), "the second instance to drop the cancelled event") {
+            try await eventually("the second instance to drop the cancelled event") {
                 try await b.page(API.Event.self, "/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.isEmpty
             }
         }

@@ -157,7 +157,7 @@ struct RealtimeTests {
                 peak = max(peak, services.hub.largestOutbox)
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try await eventually(timeout: .seconds(20), "the slow client to be closed") { services.hub.connectionCount == 0 }
+            try await eventually("the slow client to be closed") { services.hub.connectionCount == 0 }
             #expect(peak <= 100, "the queue never held more than its capacity")
             // The client finds its connection closed (the close frame with the reason
             // goes out only if the full socket takes it within a second).

@@ -106,6 +106,14 @@ public struct AppConfiguration: Sendable {
     /// Threads decoding and encoding images (`MEDIA_WORKERS`, default: the number of cores).
     public var mediaWorkers = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Sign-in providers whose ID tokens are accepted (`AUTH_<P>_CLIENT_IDS`, and
+    /// `AUTH_<P>_JWKS_URL`, `AUTH_<P>_ISSUER` for P in APPLE, GOOGLE, FACEBOOK; a provider
+    /// without client ids is off).
+    public var identityProviders: [IdentityProviderSettings] = []
+    /// Classic Facebook Login (`FACEBOOK_APP_SECRET` with `AUTH_FACEBOOK_CLIENT_IDS`;
+    /// `FACEBOOK_GRAPH_URL`, default https://graph.facebook.com).
+    public var facebookGraph: FacebookGraphSettings?
+
     /// The default configuration.
     public init() {}
 
@@ -216,6 +224,22 @@ public struct AppConfiguration: Sendable {
             guard secret.utf8.count >= 32 else { throw ConfigurationError(setting: "MEDIA_URL_SECRET", message: "must be at least 32 bytes") }
             mediaURLSecret = secret
         }
+        for provider in IdentityProvider.allCases {
+            let prefix = "AUTH_\(provider.rawValue.uppercased())_"
+            let ids = try reader.list(prefix + "CLIENT_IDS")
+            let jwks = try reader.url(prefix + "JWKS_URL")
+            let issuers = try reader.list(prefix + "ISSUER")
+            guard !ids.isEmpty else { continue }
+            identityProviders.append(IdentityProviderSettings(provider: provider, clientIDs: ids, jwksURL: jwks, issuers: issuers.isEmpty ? nil : issuers))
+        }
+        let graph = try reader.url("FACEBOOK_GRAPH_URL")
+        if let secret = try reader.string("FACEBOOK_APP_SECRET") {
+            let appIDs = try reader.list("AUTH_FACEBOOK_CLIENT_IDS")
+            guard !appIDs.isEmpty else {
+                throw ConfigurationError(setting: "FACEBOOK_APP_SECRET", message: "needs AUTH_FACEBOOK_CLIENT_IDS (the app id) for classic Facebook Login")
+            }
+            facebookGraph = FacebookGraphSettings(graphURL: graph ?? FacebookGraphSettings.defaultGraphURL, appIDs: appIDs, appSecret: secret)
+        }
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
@@ -238,6 +262,8 @@ public struct AppConfiguration: Sendable {
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",
         "MEDIA_STORE", "MEDIA_S3_ACCESS_KEY", "MEDIA_S3_SECRET_KEY", "MEDIA_MAX_BYTES", "MEDIA_MAX_PIXELS", "MEDIA_UPLOADS_PER_HOUR", "MEDIA_PUBLIC_URL", "MEDIA_WORKERS",
         "MEDIA_URL_SECRET",
+        "AUTH_APPLE_CLIENT_IDS", "AUTH_APPLE_JWKS_URL", "AUTH_APPLE_ISSUER", "AUTH_GOOGLE_CLIENT_IDS", "AUTH_GOOGLE_JWKS_URL", "AUTH_GOOGLE_ISSUER",
+        "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
     ]
 }
 
@@ -258,6 +284,20 @@ struct SettingReader {
             throw ConfigurationError(setting: name, message: "must be a whole number in \(range.lowerBound)…\(range.upperBound) (got '\(text)')")
         }
         return value
+    }
+
+    /// A comma-separated list (empty when unset).
+    func list(_ name: String) throws -> [String] {
+        (try string(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// An https URL (http only to a loopback host: a test's or a local fake's).
+    func url(_ name: String) throws -> URL? {
+        guard let text = try string(name) else { return nil }
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty,
+              url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host))
+        else { throw ConfigurationError(setting: name, message: "must be an https URL (http only to 127.0.0.1, ::1 or localhost)") }
+        return url
     }
 
     /// A duration as seconds: `90`, `90s`, `15m`, `12h`, `30d`, or `250ms`.

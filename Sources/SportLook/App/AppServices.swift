@@ -111,7 +111,9 @@ public final class AppServices: Sendable {
                 accounts: accountStore, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
                 code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
             ),
-            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments
+            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
+            identities: IdentityStore(database: database),
+            verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
         )
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)

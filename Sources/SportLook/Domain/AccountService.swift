@@ -17,11 +17,14 @@ struct AccountService: Sendable {
     let clock: any AppClock
     let tokenTTL: TimeInterval
     let media: MediaAttachments
+    let identities: IdentityStore
+    let verifier: IdentityVerifier
 
     struct Issued: Sendable {
         var user: User
         var token: String
         var expiresAt: Date
+        var tokenID: UUID
     }
 
     static func normalize(email: String) -> String {
@@ -94,8 +97,9 @@ struct AccountService: Sendable {
         } catch where Database.isUniqueViolation(error) {
             throw DomainError.conflict("email_taken", "An account already uses this email.")
         }
-        tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
-        return Issued(user: user, token: token, expiresAt: expiresAt)
+        let issued = Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
+        remember(issued)
+        return issued
     }
 
     func login(email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
@@ -119,20 +123,32 @@ struct AccountService: Sendable {
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)
         let now = clock.now()
+        let issued: Issued? = try await write { [accounts] sql, effects in
+            // A deletion committed while the password was checked wins.
+            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
+            return try await openSession(for: credentials.userID, userAgent: userAgent, at: now, on: sql, effects: &effects)
+        }
+        guard let issued else { throw DomainError.invalidCredentials }
+        remember(issued)
+        return issued
+    }
+
+    /// A new session for the user, in the caller's transaction (beyond ``maxSessions``,
+    /// the oldest end); `nil` if the user is gone. ``remember(_:)`` it once committed.
+    func openSession(for userID: UUID, userAgent: String?, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws -> Issued? {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
-        let user: User? = try await write { [accounts] sql, effects in
-            // A deletion committed while the password was checked wins.
-            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
-            try await accounts.insertToken(id: tokenID, userID: credentials.userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
-            let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: credentials.userID, at: now, on: sql)
-            effects.messages += ended.map(BusMessage.session)
-            return try await accounts.user(credentials.userID, on: sql)
-        }
-        guard let user else { throw DomainError.invalidCredentials }
-        tokens.remember(token, as: Identity(userID: user.id, tokenID: tokenID, expiresAt: expiresAt))
-        return Issued(user: user, token: token, expiresAt: expiresAt)
+        try await accounts.insertToken(id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+        let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
+        effects.messages += ended.map(BusMessage.session)
+        guard let user = try await accounts.user(userID, on: sql) else { return nil }
+        return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
+    }
+
+    /// Lets the new session's token in at once, without a database read.
+    func remember(_ issued: Issued) {
+        tokens.remember(issued.token, as: Identity(userID: issued.user.id, tokenID: issued.tokenID, expiresAt: issued.expiresAt))
     }
 
     /// Revokes a session of the caller (their current one on logout): its sockets
@@ -165,6 +181,7 @@ struct AccountService: Sendable {
         try v.throwIfInvalid()
         guard let current, let new else { throw DomainError.validation(v.fields) }
         guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw DomainError.notFound("user") }
+        guard !stored.isEmpty else { throw DomainError.conflict("no_password", "This account has no password: it signs in with Apple, Google or Facebook.") }
         let email = try await accounts.user(identity.userID)?.email
         if let problem = policy.problem(with: new, email: email) { throw DomainError.validation(["new_password": problem]) }
         let passwordSubjects = ["password:" + identity.userID.lowercased]

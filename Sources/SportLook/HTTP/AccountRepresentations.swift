@@ -9,7 +9,9 @@ struct PrivateProfile: JSONEncodable {
         json.objectStart()
         json.field("id", user.id)
         json.field("name", user.name)
-        json.field("email", user.email)
+        // An account a provider made without an email has none.
+        json.field("email", user.email.isEmpty ? nil : user.email)
+        json.field("email_verified", user.emailVerified)
         json.field("bio", user.bio)
         links.writeImageFields(user.photo, to: &json)
         json.key("sports")
@@ -124,6 +126,19 @@ struct ItemList<Item: JSONEncodable>: JSONEncodable {
         json.arrayStart()
         for item in items { item.encode(to: &json) }
         json.arrayEnd()
+        json.objectEnd()
+    }
+}
+
+/// A provider account linked to the caller (`GET /v1/me/identities`).
+struct LinkedIdentityRepresentation: JSONEncodable {
+    var identity: LinkedIdentity
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("provider", identity.provider.rawValue)
+        json.field("email", identity.email)
+        json.field("created_at", identity.createdAt)
         json.objectEnd()
     }
 }

@@ -25,6 +25,11 @@ struct AccountsController {
             let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(IssuedToken(issued: issued, links: links))
         }
+        routes.post("auth/provider") { request, context in
+            let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
+            let signedIn = try await accounts.signIn(with: input, userAgent: Self.userAgent(request))
+            return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
+        }
         routes.get("sports") { _, _ in
             JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])
         }
@@ -57,6 +62,18 @@ struct AccountsController {
         }
         routes.delete("me") { _, context in
             try await accounts.deleteAccount(of: context.identity)
+            return Response(status: .noContent)
+        }
+        routes.get("me/identities") { _, context in
+            JSONResponse(ItemList(items: try await accounts.linkedIdentities(of: context.userID).map { LinkedIdentityRepresentation(identity: $0) }))
+        }
+        routes.post("me/identities") { request, context in
+            let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
+            let (linked, created) = try await accounts.link(input, to: context.identity)
+            return JSONResponse(status: created ? .created : .ok, LinkedIdentityRepresentation(identity: linked))
+        }
+        routes.delete("me/identities/:provider") { _, context in
+            try await accounts.unlink(context.parameters.get("provider") ?? "", from: context.identity)
             return Response(status: .noContent)
         }
         routes.delete("me/sessions/:id") { _, context in

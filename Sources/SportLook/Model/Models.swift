@@ -61,6 +61,8 @@ public struct User: Sendable, Hashable {
     public var version: Int64 = 1
     /// The account was deleted: what is left is the row its messages point to.
     public var isDeleted = false
+    /// A provider vouched for `email` (or, later, a code sent to it came back).
+    public var emailVerified = false
 }
 
 /// A user as others see them: no email, no location.

@@ -33,9 +33,7 @@ enum OpaqueCursor {
 
     static func decode(_ text: String, count: Int) -> [String]? {
         guard text.count <= 512 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let string = String(data: data, encoding: .utf8) else { return nil }
+        guard let data = Data(base64URLEncoded: text), let string = String(data: data, encoding: .utf8) else { return nil }
         let fields = string.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         return fields.count == count ? fields : nil
     }

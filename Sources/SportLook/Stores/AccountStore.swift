@@ -7,7 +7,8 @@ struct AccountStore: Sendable {
 
     struct Credentials: Sendable {
         var userID: UUID
-        var passwordHash: String
+        /// `nil`: the account has no password (it signs in with a provider).
+        var passwordHash: String?
     }
 
     struct TokenRecord: Sendable {
@@ -21,18 +22,32 @@ struct AccountStore: Sendable {
 
     // MARK: Users
 
+    /// `passwordHash` empty: no password opens the account. `normalizedEmail` is
+    /// `none:<id>` for an account with no email.
     func insertUser(_ user: User, passwordHash: String, normalizedEmail: String, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at)
-            VALUES (\(bind: user.id), \(bind: user.email), \(bind: normalizedEmail), \(bind: user.name), \(bind: passwordHash),
+            INSERT INTO users (id, email, email_normalized, email_verified, name, password_hash, bio, discoverable, version, created_at, updated_at)
+            VALUES (\(bind: user.id), \(bind: user.email), \(bind: normalizedEmail), \(bind: user.emailVerified), \(bind: user.name), \(bind: passwordHash),
                     '', \(bind: false), 1, \(bind: user.createdAt), \(bind: user.createdAt))
             """).run()
+    }
+
+    /// The live account with this email, and whether its email is verified.
+    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, emailVerified: Bool)? {
+        guard let row = try await sql.raw("SELECT id, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
+        return (try row.value("id"), try row.value("email_verified"))
+    }
+
+    /// Whether a password opens the account.
+    func hasPassword(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)").first()?.value("password_hash", as: String.self).isEmpty == false
     }
 
     func credentials(normalizedEmail: String) async throws -> Credentials? {
         try await database.read { sql in
             guard let row = try await sql.raw("SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
-            return Credentials(userID: try row.value("id"), passwordHash: try row.value("password_hash"))
+            let hash: String = try row.value("password_hash")
+            return Credentials(userID: try row.value("id"), passwordHash: hash.isEmpty ? nil : hash)
         }
     }
 
@@ -40,7 +55,7 @@ struct AccountStore: Sendable {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at"
+    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
@@ -49,7 +64,7 @@ struct AccountStore: Sendable {
             photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")), sports: sports,
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
-            isDeleted: try row.optional("deleted_at", as: Date.self) != nil
+            isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified")
         )
     }
 
@@ -244,13 +259,14 @@ struct AccountStore: Sendable {
             try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: "account:" + email)").run()
         }
         try await sql.raw("""
-            UPDATE users SET name = \(bind: Self.deletedName), email = '', email_normalized = \(bind: "deleted:" + userID.lowercased),
+            UPDATE users SET name = \(bind: Self.deletedName), email = '', email_verified = \(bind: false), email_normalized = \(bind: "deleted:" + userID.lowercased),
                 password_hash = '', bio = '', photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
                 deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: userID)
             """).run()
         for statement: SQLQueryString in [
             "DELETE FROM user_sports WHERE user_id = \(bind: userID)",
+            "DELETE FROM identities WHERE user_id = \(bind: userID)",
             "DELETE FROM devices WHERE user_id = \(bind: userID)",
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",

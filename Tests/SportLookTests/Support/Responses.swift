@@ -68,7 +68,8 @@ extension API {
     struct PrivateProfile: Decodable, Sendable {
         var id: String
         var name: String
-        var email: String
+        @Nullable var email: String?
+        var emailVerified: Bool
         var bio: String
         @Nullable var imageURL: String?
         /// Every variant of the uploaded image by name (null without one).
@@ -80,6 +81,7 @@ extension API {
 
         enum CodingKeys: String, CodingKey {
             case id, name, email, bio, sports, location, discoverable
+            case emailVerified = "email_verified"
             case imageURL = "image_url"
             case imageURLs = "image_urls"
             case createdAt = "created_at"

@@ -102,7 +102,7 @@ func withTwoInstances(
             try await second.test(.router) { two in
                 try await firstServices.waitUntilWarm()
                 try await secondServices.waitUntilWarm()
-                try await eventually(timeout: .seconds(10), "bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
                 try await test(API(client: one), API(client: two), firstServices, secondServices)
             }
         }
@@ -253,7 +253,9 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     }
 }
 
-func eventually(timeout: Duration = .seconds(10), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool) async throws {
+/// Waits for `condition` to hold. The default minute is for CI, where the whole suite
+/// shares two cores with a build: a job that takes a second here took over ten there.
+func eventually(timeout: Duration = .seconds(60), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return }

@@ -52,7 +52,7 @@ final class TestGateway: Sendable {
 
     private let received = Mutex<[Received]>([])
     private let script: @Sendable (Int, Received) -> (HTTPResponse.Status, String?)
-    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let server = LocalServer()
     private let boundPort = Mutex<Int?>(nil)
     private let latency: Duration
 
@@ -82,21 +82,12 @@ final class TestGateway: Sendable {
             let (status, text) = script(n, item)
             return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text ?? "{}")))
         }
-        var logger = Logger(label: "gateway")
-        logger.logLevel = .error
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
-        )
-        task.withLock { $0 = Task { try await app.run() } }
-        var iterator = stream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw ClusterError("gateway did not start") }
+        let port = try await server.start(router, label: "gateway")
         boundPort.withLock { $0 = port }
         return URL(string: "http://127.0.0.1:\(port)/push")!
     }
 
     func stop() {
-        task.withLock { $0?.cancel() }
+        server.stop()
     }
 }

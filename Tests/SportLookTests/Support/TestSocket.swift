@@ -114,7 +114,7 @@ final class TestSocket: Sendable {
 
     /// Waits for a frame matching `predicate` and returns it.
     @discardableResult
-    func waitFor(_ description: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (API.Frame) throws -> Bool) async throws -> API.Frame {
+    func waitFor(_ description: String, timeout: Duration = .seconds(60), _ predicate: @escaping @Sendable (API.Frame) throws -> Bool) async throws -> API.Frame {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let frame = try frames.first(where: predicate) { return frame }

@@ -1,0 +1,194 @@
+import Crypto
+import Foundation
+
+/// Sign-in with Apple, Google and Facebook, and the provider accounts linked to a user.
+extension AccountService {
+    /// What a client sends to sign in, or to link, with a provider.
+    struct ProviderCredential: Decodable, Sendable {
+        var provider: String?
+        /// An OpenID Connect ID token (Apple, Google, Facebook Limited Login).
+        var idToken: String?
+        /// A classic Facebook Login access token.
+        var accessToken: String?
+        /// The nonce the client had the provider put in the ID token.
+        var nonce: String?
+        /// The name to give a new account (Apple tells the app, not the token, once).
+        var name: String?
+    }
+
+    struct ProviderSignIn: Sendable {
+        var issued: Issued
+        /// The sign-in made a new account.
+        var created: Bool
+    }
+
+    /// Signs in with a provider: the provider account's user, or a new account; an
+    /// account with the same email is joined only when both sides' emails are verified
+    /// (409 `account_exists` otherwise: sign in there and link from the session).
+    func signIn(with credential: ProviderCredential, userAgent: String?) async throws -> ProviderSignIn {
+        var v = Validator()
+        let name = credential.name.flatMap { v.text($0, "name", 1...80) }
+        try v.throwIfInvalid()
+        let identity = try await verify(credential)
+        let now = clock.now()
+        let signedIn: ProviderSignIn?
+        do {
+            signedIn = try await signIn(identity, name: name, userAgent: userAgent, at: now)
+        } catch where Database.isUniqueViolation(error) {
+            // A first sign-in of the same person (or email) at the same moment made the
+            // account: this one now finds it.
+            signedIn = try await signIn(identity, name: name, userAgent: userAgent, at: now)
+        }
+        guard let signedIn else { throw DomainError.invalidCredentials }
+        remember(signedIn.issued)
+        return signedIn
+    }
+
+    private func signIn(_ identity: ProviderIdentity, name: String?, userAgent: String?, at now: Date) async throws -> ProviderSignIn? {
+        let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, effects in
+            try await useNonce(of: identity, at: now, on: sql)
+            if let linked = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
+                guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
+                return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
+            }
+            let email = identity.email.flatMap { Self.validEmail($0) ? $0 : nil }
+            let normalized = email.map(Self.normalize(email:))
+            if let normalized, let existing = try await accounts.account(normalizedEmail: normalized, on: sql) {
+                guard identity.emailVerified && existing.emailVerified else {
+                    throw DomainError.conflict("account_exists", "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities).")
+                }
+                guard try await accounts.lockLive(existing.id, on: sql) else { throw DomainError.invalidCredentials }
+                try await identities.insert(identity, userID: existing.id, at: now, on: sql)
+                return (try await openSession(for: existing.id, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
+            }
+            // A new account: the provider's email only when it vouches for it.
+            let id = UUID()
+            let kept = identity.emailVerified ? email : nil
+            let user = User(id: id, name: name ?? Self.newAccountName(identity, email: kept), email: kept ?? "", bio: "", photo: nil, sports: [],
+                            location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
+            try await accounts.insertUser(user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
+            try await identities.insert(identity, userID: id, at: now, on: sql)
+            return (try await openSession(for: id, userAgent: userAgent, at: now, on: sql, effects: &effects), true)
+        }
+        return issued.map { ProviderSignIn(issued: $0, created: created) }
+    }
+
+    /// Links a provider account to the caller; `true` when it is new (the same account
+    /// linked again changes nothing).
+    func link(_ credential: ProviderCredential, to caller: Identity) async throws -> (LinkedIdentity, created: Bool) {
+        let identity = try await verify(credential)
+        let now = clock.now()
+        let created: Bool
+        do {
+            created = try await link(identity, to: caller, at: now)
+        } catch where Database.isUniqueViolation(error) {
+            throw DomainError.conflict("identity_taken", "This \(identity.provider.rawValue) account was just linked to another SportLook account.")
+        }
+        return (LinkedIdentity(provider: identity.provider, email: identity.email, createdAt: now), created)
+    }
+
+    private func link(_ identity: ProviderIdentity, to caller: Identity, at now: Date) async throws -> Bool {
+        try await write { [accounts, identities] sql, _ in
+            guard try await accounts.lockLiveSession(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
+            guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
+            try await useNonce(of: identity, at: now, on: sql)
+            if let owner = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
+                guard owner == caller.userID else { throw DomainError.conflict("identity_taken", "This \(identity.provider.rawValue) account signs in to another SportLook account.") }
+                return false
+            }
+            if try await identities.subject(of: caller.userID, provider: identity.provider, on: sql) != nil {
+                throw DomainError.conflict("provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
+            }
+            try await identities.insert(identity, userID: caller.userID, at: now, on: sql)
+            return true
+        }
+    }
+
+    func linkedIdentities(of userID: UUID) async throws -> [LinkedIdentity] {
+        try await identities.identities(of: userID)
+    }
+
+    /// Removes a linked provider account; refused for the last way to sign in.
+    func unlink(_ providerName: String, from caller: Identity) async throws {
+        guard let provider = IdentityProvider(rawValue: providerName) else { throw DomainError.notFound("linked account") }
+        try await write { [accounts, identities] sql, _ in
+            guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
+            let linked = try await identities.identities(of: caller.userID, on: sql)
+            guard linked.contains(where: { $0.provider == provider }) else { throw DomainError.notFound("linked account") }
+            let hasPassword = try await accounts.hasPassword(caller.userID, on: sql)
+            guard linked.count > 1 || hasPassword else {
+                throw DomainError.conflict("last_sign_in_method", "This is the only way to sign in to the account; link another provider or set a password first.")
+            }
+            _ = try await identities.delete(provider, of: caller.userID, on: sql)
+        }
+    }
+
+    /// The person the credential names, after every check (401 otherwise).
+    private func verify(_ credential: ProviderCredential) async throws -> ProviderIdentity {
+        var v = Validator()
+        var provider: IdentityProvider?
+        if let name = credential.provider {
+            provider = IdentityProvider(rawValue: name)
+            if provider == nil { v.fail("provider", "must be apple, google or facebook") }
+        } else {
+            v.fail("provider", "is required")
+        }
+        switch (credential.idToken, credential.accessToken) {
+        case (nil, nil): v.fail("id_token", "is required (or access_token, for classic Facebook Login)")
+        case (.some, .some): v.fail("access_token", "send either id_token or access_token, not both")
+        case (nil, .some) where provider != nil && provider != .facebook: v.fail("access_token", "is for Facebook only; send the id_token")
+        default: break
+        }
+        if let nonce = credential.nonce, nonce.isEmpty || nonce.utf8.count > 512 { v.fail("nonce", "must be 1 to 512 bytes") }
+        try v.throwIfInvalid()
+        guard let provider else { throw DomainError.validation(v.fields) }
+        let enabled = credential.idToken != nil ? verifier.enabled.contains(provider) : verifier.acceptsFacebookAccessTokens
+        guard enabled else {
+            throw DomainError(.invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.", fields: ["provider": "is not enabled"])
+        }
+        let identity: ProviderIdentity
+        do {
+            if let token = credential.idToken {
+                identity = try await verifier.verify(idToken: token, from: provider)
+            } else {
+                identity = try await verifier.verify(facebookAccessToken: credential.accessToken ?? "")
+            }
+        } catch let problem as IdentityTokenProblem {
+            switch problem {
+            case .invalid(let reason): throw DomainError(.rejectedCredentials, code: "invalid_token", message: "The provider's token is refused: \(reason).")
+            case .expired: throw DomainError(.rejectedCredentials, code: "token_expired", message: "The provider's token has expired; sign in with the provider again.")
+            case .providerUnavailable(let reason):
+                throw DomainError(.unavailable, code: "provider_unavailable", message: "The provider cannot be asked right now (\(reason)); try again shortly.", retryAfter: 5)
+            }
+        }
+        // The nonce: the client's must be the token's (Apple's tokens carry its SHA-256 in
+        // hex), and a token that has one is refused without it.
+        switch (credential.nonce, identity.nonce) {
+        case (nil, nil): break
+        case (let sent?, let claimed?):
+            let hashed = SHA256.hash(data: Array(sent.utf8)).hexString
+            guard claimed == sent || (provider == .apple && claimed == hashed) else {
+                throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The nonce is not the one in the token.")
+            }
+        case (nil, .some): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries a nonce; send it.")
+        case (.some, nil): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries no nonce.")
+        }
+        return identity
+    }
+
+    /// A token with a nonce signs in once: its nonce is kept until the token expires.
+    private func useNonce(of identity: ProviderIdentity, at now: Date, on sql: DatabaseSession) async throws {
+        guard let nonce = identity.nonce else { return }
+        let digest = SHA256.hash(data: Array("\(identity.provider.rawValue)\n\(nonce)".utf8)).hexString
+        guard try await identities.useNonce(digest, expiresAt: identity.expiresAt, at: now, on: sql) else {
+            throw DomainError(.rejectedCredentials, code: "nonce_reused", message: "This token has been used already; sign in with the provider again.")
+        }
+    }
+
+    /// A new account's name when neither the client nor the token gives one.
+    private static func newAccountName(_ identity: ProviderIdentity, email: String?) -> String {
+        let candidate = identity.name ?? email.map { String($0.prefix(while: { $0 != "@" })) } ?? ""
+        var v = Validator()
+        return v.text(candidate, "name", 1...80) ?? "SportLook member"
+    }
+}
