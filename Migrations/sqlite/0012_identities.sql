@@ -17,10 +17,10 @@ CREATE TABLE identities (
     UNIQUE (user_id, provider)
 );
 
--- Nonces of ID tokens already used to sign in (hashed), until the token expires: the
--- same token cannot sign in twice.
-CREATE TABLE used_nonces (
+-- ID tokens already used to sign in or link (a digest of the nonce, or of the token
+-- without one), until the token expires: the same token cannot be used twice.
+CREATE TABLE used_tokens (
     digest TEXT PRIMARY KEY,
     expires_at REAL NOT NULL
 );
-CREATE INDEX used_nonces_expiry ON used_nonces (expires_at);
+CREATE INDEX used_tokens_expiry ON used_tokens (expires_at);

@@ -56,12 +56,17 @@ struct ProviderSignInTests {
             #expect(change.status == .conflict)
             #expect(try change.errorCode == "no_password")
 
-            // Google: the name from the token.
-            let google = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-42", now: clock.now(), email: "bo@example.com",
+            // Google: the name from the token; a Gmail address is Google's to vouch for.
+            let google = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-42", now: clock.now(), email: "bo@gmail.com",
                                                                                              emailVerified: true, name: "Bo Diddley"))
             let bo = try google.decode(API.AuthResult.self, expecting: .created)
             #expect(bo.user.name == "Bo Diddley")
-            #expect(bo.user.email == "bo@example.com")
+            #expect(bo.user.email == "bo@gmail.com")
+            #expect(bo.user.emailVerified == true)
+            // Another domain's address, outside Workspace, Google checked once only: not kept.
+            let elsewhere = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-43", now: clock.now(), email: "di@smallco.example",
+                                                                                                emailVerified: true))
+            #expect(try elsewhere.decode(API.AuthResult.self, expecting: .created).user.email == nil)
 
             // Facebook Limited Login: an email, never said to be verified, is not kept.
             let facebook = try await api.signIn(.facebook, idToken: try await providers.idToken(.facebook, subject: "fb-7", now: clock.now(), email: "cy@example.com", name: "Cy"))
@@ -84,6 +89,8 @@ struct ProviderSignInTests {
                         "token_expired", "expired")
             try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, audience: "someone-elses-app")),
                         "invalid_token", "another audience")
+            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, alsoFor: ["someone-elses-app"])),
+                        "invalid_token", "our audience and another")
             try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuer: "https://evil.example")),
                         "invalid_token", "another issuer")
             try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuedAt: now.addingTimeInterval(3_600))),
@@ -129,11 +136,18 @@ struct ProviderSignInTests {
             try refused(try await api.signIn(.google, idToken: withNonce, nonce: "another"), "nonce_mismatch", "wrong nonce")
             try refused(try await api.signIn(.google, idToken: withNonce), "nonce_mismatch", "nonce not sent")
             #expect(try await api.signIn(.google, idToken: withNonce, nonce: "n0nce-123").status == .created)
-            try refused(try await api.signIn(.google, idToken: withNonce, nonce: "n0nce-123"), "nonce_reused", "replayed")
-            // Apple carries the nonce's SHA-256; the client sends the nonce itself.
+            try refused(try await api.signIn(.google, idToken: withNonce, nonce: "n0nce-123"), "token_reused", "replayed")
+            // Without a nonce, the token itself is used once.
+            let plain = try await providers.idToken(.google, subject: "n-2", now: clock.now())
+            #expect(try await api.signIn(.google, idToken: plain).status == .created)
+            try refused(try await api.signIn(.google, idToken: plain), "token_reused", "replayed without a nonce")
+            // Apple carries the nonce's SHA-256; the client sends the nonce itself (the
+            // nonce as it stands in the token is refused: a thief could copy it from there).
             let raw = "apple-raw-nonce"
             let hashed = SHA256.hash(data: Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
-            #expect(try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-n", now: clock.now(), nonce: hashed), nonce: raw).status == .created)
+            let appleToken = try await providers.idToken(.apple, subject: "a-n", now: clock.now(), nonce: hashed)
+            try refused(try await api.signIn(.apple, idToken: appleToken, nonce: hashed), "nonce_mismatch", "Apple's hashed nonce sent as it stands")
+            #expect(try await api.signIn(.apple, idToken: appleToken, nonce: raw).status == .created)
 
             // Bad requests are 422, not 401.
             let missing = try await api.post("/v1/auth/provider", json: ["provider": "google"])
@@ -149,29 +163,42 @@ struct ProviderSignInTests {
     func emailMeetsAccount(engine: DatabaseEngine) async throws {
         try await withProviders(engine) { api, providers, clock in
             // A password account: its email is not verified.
-            let (password, ann) = try await api.register("Ann", email: "ann@example.com")
-            let google = try await providers.idToken(.google, subject: "g-ann", now: clock.now(), email: "Ann@Example.com", emailVerified: true)
-            let meets = try await api.signIn(.google, idToken: google)
+            let (password, ann) = try await api.register("Ann", email: "ann@gmail.com")
+            let meets = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-ann", now: clock.now(), email: "Ann@Gmail.com", emailVerified: true))
             #expect(meets.status == .conflict)
             #expect(try meets.errorCode == "account_exists")
-            // Linked from the session, the same token (no nonce) signs in to Ann's account.
+            // Linked from the session, Google signs in to Ann's account.
+            let google = try await providers.idToken(.google, subject: "g-ann", now: clock.now(), email: "ann@gmail.com", emailVerified: true)
             let linked = try await api.post("/v1/me/identities", token: password, json: ["provider": "google", "id_token": google])
             #expect(linked.status == .created)
-            #expect(try await api.post("/v1/me/identities", token: password, json: ["provider": "google", "id_token": google]).status == .ok)
-            #expect(try await api.signIn(.google, idToken: google).decode(API.AuthResult.self, expecting: .ok).user.id == ann)
+            let again = try await api.post("/v1/me/identities", token: password, json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-ann", now: clock.now())])
+            #expect(again.status == .ok)
+            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-ann", now: clock.now())).decode(API.AuthResult.self, expecting: .ok).user.id == ann)
             #expect(try await api.identities(password) == ["google"])
 
             // Verified on both sides: Apple made the account, Google joins it.
-            let bo = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-bo", now: clock.now(), email: "bo@example.com", emailVerified: true))
+            let bo = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
                 .decode(API.AuthResult.self, expecting: .created)
-            let joined = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-bo", now: clock.now(), email: "bo@example.com", emailVerified: true))
+            let joined = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
                 .decode(API.AuthResult.self, expecting: .ok)
             #expect(joined.user.id == bo.user.id)
             #expect(try await api.identities(bo.accessToken) == ["apple", "google"])
+            // Another Google account with the same address (deleted and made again there) does not.
+            let twin = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-bo-2", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
+            #expect(twin.status == .conflict)
+            #expect(try twin.errorCode == "account_exists")
             // An unverified email (Facebook's) meeting the account does not.
-            let facebook = try await api.signIn(.facebook, idToken: try await providers.idToken(.facebook, subject: "f-bo", now: clock.now(), email: "bo@example.com"))
+            let facebook = try await api.signIn(.facebook, idToken: try await providers.idToken(.facebook, subject: "f-bo", now: clock.now(), email: "bo@gmail.com"))
             #expect(facebook.status == .conflict)
             #expect(try facebook.errorCode == "account_exists")
+            // Google vouches for another domain's address only for a Workspace account.
+            let cy = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true))
+                .decode(API.AuthResult.self, expecting: .created)
+            let outside = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true))
+            #expect(outside.status == .conflict)
+            let workspace = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example",
+                                                                                                emailVerified: true, hostedDomain: "smallco.example"))
+            #expect(try workspace.decode(API.AuthResult.self, expecting: .ok).user.id == cy.user.id)
         }
     }
 
@@ -199,6 +226,13 @@ struct ProviderSignInTests {
             #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-1", now: clock.now())).decode(API.AuthResult.self, expecting: .ok).user.id == only.user.id)
             // Apple's account is free again: it makes a new account.
             #expect(try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-1", now: clock.now())).status == .created)
+            // Changing how an account signs in takes a session of the last 15 minutes.
+            clock.advance(by: 16 * 60)
+            let stale = try await api.post("/v1/me/identities", token: only.accessToken,
+                                           json: ["provider": "facebook", "id_token": try await providers.idToken(.facebook, subject: "f-1", now: clock.now())])
+            #expect(stale.status == .forbidden)
+            #expect(try stale.errorCode == "reauthentication_required")
+            #expect(try await api.delete("/v1/me/identities/google", token: only.accessToken).status == .forbidden)
             // A deleted account's providers sign up afresh.
             #expect(try await api.delete("/v1/me", token: other.accessToken).status == .noContent)
             let again = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-other", now: clock.now())).decode(API.AuthResult.self, expecting: .created)

@@ -29,24 +29,26 @@ extension AccountService {
         var v = Validator()
         let name = credential.name.flatMap { v.text($0, "name", 1...80) }
         try v.throwIfInvalid()
-        let identity = try await verify(credential)
+        let verified = try await verify(credential)
         let now = clock.now()
         let signedIn: ProviderSignIn?
         do {
-            signedIn = try await signIn(identity, name: name, userAgent: userAgent, at: now)
+            signedIn = try await signIn(verified, name: name, userAgent: userAgent, at: now)
         } catch where Database.isUniqueViolation(error) {
             // A first sign-in of the same person (or email) at the same moment made the
-            // account: this one now finds it.
-            signedIn = try await signIn(identity, name: name, userAgent: userAgent, at: now)
+            // account: this one now finds it (and a token used meanwhile is refused).
+            signedIn = try await signIn(verified, name: name, userAgent: userAgent, at: now)
         }
         guard let signedIn else { throw DomainError.invalidCredentials }
         remember(signedIn.issued)
         return signedIn
     }
 
-    private func signIn(_ identity: ProviderIdentity, name: String?, userAgent: String?, at now: Date) async throws -> ProviderSignIn? {
+    private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, at now: Date) async throws -> ProviderSignIn? {
+        let replayKey = verified.replayKey
+        let identity = verified.identity
         let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, effects in
-            try await useNonce(of: identity, at: now, on: sql)
+            try await use(replayKey, until: identity.expiresAt, at: now, on: sql)
             if let linked = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
                 return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
@@ -58,6 +60,10 @@ extension AccountService {
                     throw DomainError.conflict("account_exists", "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities).")
                 }
                 guard try await accounts.lockLive(existing.id, on: sql) else { throw DomainError.invalidCredentials }
+                // The account has another account of this provider (a person deleted and made again there).
+                guard try await identities.subject(of: existing.id, provider: identity.provider, on: sql) == nil else {
+                    throw DomainError.conflict("account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked.")
+                }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
                 return (try await openSession(for: existing.id, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
             }
@@ -74,33 +80,44 @@ extension AccountService {
     }
 
     /// Links a provider account to the caller; `true` when it is new (the same account
-    /// linked again changes nothing).
+    /// linked again changes nothing). Only from a session begun in the last
+    /// ``recentSession`` (a stolen old token cannot give its thief a way in for ever).
     func link(_ credential: ProviderCredential, to caller: Identity) async throws -> (LinkedIdentity, created: Bool) {
-        let identity = try await verify(credential)
+        let verified = try await verify(credential)
         let now = clock.now()
-        let created: Bool
         do {
-            created = try await link(identity, to: caller, at: now)
+            return try await link(verified, to: caller, at: now)
         } catch where Database.isUniqueViolation(error) {
-            throw DomainError.conflict("identity_taken", "This \(identity.provider.rawValue) account was just linked to another SportLook account.")
+            throw DomainError.conflict("identity_taken", "This \(verified.identity.provider.rawValue) account was just linked to another SportLook account.")
         }
-        return (LinkedIdentity(provider: identity.provider, email: identity.email, createdAt: now), created)
     }
 
-    private func link(_ identity: ProviderIdentity, to caller: Identity, at now: Date) async throws -> Bool {
-        try await write { [accounts, identities] sql, _ in
-            guard try await accounts.lockLiveSession(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
-            guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
-            try await useNonce(of: identity, at: now, on: sql)
+    /// How recent a session must be to link or remove a provider account.
+    static let recentSession: TimeInterval = 15 * 60
+
+    private func requireRecent(_ caller: Identity, at now: Date, on sql: DatabaseSession) async throws {
+        guard let began = try await accounts.lockLiveSessionStart(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
+        guard now.timeIntervalSince(began) <= Self.recentSession else {
+            throw DomainError(.forbidden, code: "reauthentication_required", message: "Sign in again (within 15 minutes) to change how this account signs in.")
+        }
+        guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
+    }
+
+    private func link(_ verified: VerifiedCredential, to caller: Identity, at now: Date) async throws -> (LinkedIdentity, created: Bool) {
+        try await write { [identities] sql, _ in
+            let identity = verified.identity
+            try await requireRecent(caller, at: now, on: sql)
             if let owner = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard owner == caller.userID else { throw DomainError.conflict("identity_taken", "This \(identity.provider.rawValue) account signs in to another SportLook account.") }
-                return false
+                guard let linked = try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) else { throw DomainError.notFound("linked account") }
+                return (linked, false)
             }
             if try await identities.subject(of: caller.userID, provider: identity.provider, on: sql) != nil {
                 throw DomainError.conflict("provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
             }
+            try await use(verified.replayKey, until: identity.expiresAt, at: now, on: sql)
             try await identities.insert(identity, userID: caller.userID, at: now, on: sql)
-            return true
+            return (LinkedIdentity(provider: identity.provider, email: identity.email, createdAt: now), true)
         }
     }
 
@@ -111,20 +128,29 @@ extension AccountService {
     /// Removes a linked provider account; refused for the last way to sign in.
     func unlink(_ providerName: String, from caller: Identity) async throws {
         guard let provider = IdentityProvider(rawValue: providerName) else { throw DomainError.notFound("linked account") }
+        let now = clock.now()
         try await write { [accounts, identities] sql, _ in
-            guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
+            try await requireRecent(caller, at: now, on: sql)
             let linked = try await identities.identities(of: caller.userID, on: sql)
             guard linked.contains(where: { $0.provider == provider }) else { throw DomainError.notFound("linked account") }
             let hasPassword = try await accounts.hasPassword(caller.userID, on: sql)
             guard linked.count > 1 || hasPassword else {
-                throw DomainError.conflict("last_sign_in_method", "This is the only way to sign in to the account; link another provider or set a password first.")
+                throw DomainError.conflict("last_sign_in_method", "This is the only way to sign in to the account; link another provider first.")
             }
             _ = try await identities.delete(provider, of: caller.userID, on: sql)
         }
     }
 
+    /// A checked credential: who it names, and what marks it used (an ID token's nonce,
+    /// or the token itself; none for a classic Facebook access token, which is meant
+    /// to be used many times).
+    struct VerifiedCredential: Sendable {
+        var identity: ProviderIdentity
+        var replayKey: String?
+    }
+
     /// The person the credential names, after every check (401 otherwise).
-    private func verify(_ credential: ProviderCredential) async throws -> ProviderIdentity {
+    private func verify(_ credential: ProviderCredential) async throws -> VerifiedCredential {
         var v = Validator()
         var provider: IdentityProvider?
         if let name = credential.provider {
@@ -146,7 +172,7 @@ extension AccountService {
         guard enabled else {
             throw DomainError(.invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.", fields: ["provider": "is not enabled"])
         }
-        let identity: ProviderIdentity
+        var identity: ProviderIdentity
         do {
             if let token = credential.idToken {
                 identity = try await verifier.verify(idToken: token, from: provider)
@@ -162,26 +188,34 @@ extension AccountService {
             }
         }
         // The nonce: the client's must be the token's (Apple's tokens carry its SHA-256 in
-        // hex), and a token that has one is refused without it.
+        // hex, so the nonce itself is not in the token for a thief to copy), and a token
+        // that has one is refused without it.
         switch (credential.nonce, identity.nonce) {
         case (nil, nil): break
         case (let sent?, let claimed?):
-            let hashed = SHA256.hash(data: Array(sent.utf8)).hexString
-            guard claimed == sent || (provider == .apple && claimed == hashed) else {
+            let expected = provider == .apple ? SHA256.hash(data: Array(sent.utf8)).hexString : sent
+            guard claimed == expected else {
                 throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The nonce is not the one in the token.")
             }
         case (nil, .some): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries a nonce; send it.")
         case (.some, nil): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries no nonce.")
         }
-        return identity
+        // Only an email that is one is kept (the token's claim is any text).
+        if let email = identity.email, !Self.validEmail(email) {
+            identity.email = nil
+            identity.emailVerified = false
+        }
+        let replayKey = credential.idToken.map { token in identity.nonce.map { "nonce\n\($0)" } ?? "token\n" + SHA256.hash(data: Array(token.utf8)).hexString }
+        return VerifiedCredential(identity: identity, replayKey: replayKey.map { "\(provider.rawValue)\n\($0)" })
     }
 
-    /// A token with a nonce signs in once: its nonce is kept until the token expires.
-    private func useNonce(of identity: ProviderIdentity, at now: Date, on sql: DatabaseSession) async throws {
-        guard let nonce = identity.nonce else { return }
-        let digest = SHA256.hash(data: Array("\(identity.provider.rawValue)\n\(nonce)".utf8)).hexString
-        guard try await identities.useNonce(digest, expiresAt: identity.expiresAt, at: now, on: sql) else {
-            throw DomainError(.rejectedCredentials, code: "nonce_reused", message: "This token has been used already; sign in with the provider again.")
+    /// An ID token signs in (or links) once: its nonce, or the token itself, is kept
+    /// until the token expires.
+    private func use(_ replayKey: String?, until expiresAt: Date, at now: Date, on sql: DatabaseSession) async throws {
+        guard let replayKey else { return }
+        let digest = SHA256.hash(data: Array(replayKey.utf8)).hexString
+        guard try await identities.useToken(digest, expiresAt: expiresAt, at: now, on: sql) else {
+            throw DomainError(.rejectedCredentials, code: "token_reused", message: "This token has been used already; sign in with the provider again.")
         }
     }
 

@@ -126,18 +126,34 @@ final class IdentityVerifier: Sendable {
             throw IdentityTokenProblem.invalid("the token's signature does not hold, or its claims cannot be read")
         }
         guard settings.issuers.contains(claims.iss) else { throw IdentityTokenProblem.invalid("the token was issued by \(claims.iss.prefix(80)), not \(provider.rawValue)") }
-        guard claims.aud.value.contains(where: settings.clientIDs.contains) else { throw IdentityTokenProblem.invalid("the token was not issued for this app") }
+        // Every audience must be one of ours (a token also meant for someone else is not taken).
+        guard !claims.aud.value.isEmpty, claims.aud.value.allSatisfy(settings.clientIDs.contains) else { throw IdentityTokenProblem.invalid("the token was not issued for this app") }
         let now = clock.now().timeIntervalSince1970
         guard claims.exp + Self.skew > now else { throw IdentityTokenProblem.expired }
         guard claims.iat <= now + Self.skew else { throw IdentityTokenProblem.invalid("the token claims to be issued in the future") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw IdentityTokenProblem.invalid("the token names no subject") }
         let name = claims.name ?? [claims.givenName, claims.familyName].compactMap { $0 }.joined(separator: " ")
+        let email = claims.email.flatMap { $0.isEmpty ? nil : $0 }
         return ProviderIdentity(
-            provider: provider, subject: claims.sub, email: claims.email.flatMap { $0.isEmpty ? nil : $0 },
-            // Apple's and Google's tokens say so; Facebook's never do.
-            emailVerified: claims.emailVerified?.value ?? false,
-            name: name.isEmpty ? nil : name, nonce: claims.nonce, expiresAt: Date(timeIntervalSince1970: claims.exp)
+            provider: provider, subject: claims.sub, email: email,
+            emailVerified: Self.vouches(for: email, claims: claims, provider: provider),
+            // Until when this service takes the token (used tokens are remembered that long).
+            name: name.isEmpty ? nil : name, nonce: claims.nonce, expiresAt: Date(timeIntervalSince1970: claims.exp + Self.skew)
         )
+    }
+
+    /// Whether the provider's word that the email is the person's can be taken: Apple's
+    /// (its flag; relay addresses are Apple's own); Google's only for Gmail addresses and
+    /// Workspace accounts (`hd`), as Google advises — for any other address the flag says
+    /// only that it was checked once, and a lapsed domain's next owner could claim it;
+    /// Facebook's never.
+    static func vouches(for email: String?, claims: ProviderClaims, provider: IdentityProvider) -> Bool {
+        guard let email, claims.emailVerified?.value == true else { return false }
+        switch provider {
+        case .apple: return true
+        case .google: return email.lowercased().hasSuffix("@gmail.com") || !(claims.hd ?? "").isEmpty
+        case .facebook: return false
+        }
     }
 
     /// The person a classic Facebook access token belongs to: `debug_token` (with the
@@ -216,9 +232,11 @@ struct ProviderClaims: JWTPayload {
     var name: String?
     var givenName: String?
     var familyName: String?
+    /// Google: the Workspace domain of the account.
+    var hd: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, email, name
+        case iss, sub, aud, exp, iat, nonce, email, name, hd
         case emailVerified = "email_verified"
         case givenName = "given_name"
         case familyName = "family_name"
@@ -237,11 +255,14 @@ actor ProviderKeySet {
     private var fetchedAt: Date?
     /// When a token's unknown `kid` last made the keys be fetched.
     private var unknownKidFetchAt: Date?
+    /// When the last fetch failed (none since).
+    private var failedAt: Date?
     private var fetching: Task<Void, any Error>?
 
     /// Keys are fetched again after this long, and at most this often for an unknown `kid`.
     static let maxAge: TimeInterval = 86_400
     static let refetchInterval: TimeInterval = 60
+    static let retryInterval: TimeInterval = 10
 
     init(url: URL, client: HTTPClient, clock: any AppClock) {
         self.url = url
@@ -254,18 +275,24 @@ actor ProviderKeySet {
     /// again (a fetch for an unknown `kid` is made at most once a minute).
     func keys(containing kid: String) async throws -> JWTKeyCollection? {
         let now = clock.now()
-        if fetchedAt.map({ now.timeIntervalSince($0) >= Self.maxAge }) ?? true {
+        if fetchedAt.map({ now.timeIntervalSince($0) >= Self.maxAge }) ?? true, mayFetch(at: now) {
             do {
                 try await refresh()
             } catch where !kids.isEmpty {
                 // The provider is down: yesterday's keys still tell a good token.
             }
         }
+        guard fetchedAt != nil else { throw IdentityTokenProblem.providerUnavailable("the provider's keys could not be fetched") }
         if kids.contains(kid) { return keys }
-        guard unknownKidFetchAt.map({ now.timeIntervalSince($0) >= Self.refetchInterval }) ?? true else { return nil }
+        guard unknownKidFetchAt.map({ now.timeIntervalSince($0) >= Self.refetchInterval }) ?? true, mayFetch(at: now) else { return nil }
         unknownKidFetchAt = now
         try await refresh()
         return kids.contains(kid) ? keys : nil
+    }
+
+    /// After a failed fetch the provider is left alone for ``retryInterval``.
+    private func mayFetch(at now: Date) -> Bool {
+        failedAt.map { now.timeIntervalSince($0) >= Self.retryInterval } ?? true
     }
 
     /// One fetch at a time: callers arriving meanwhile wait for it.
@@ -274,7 +301,13 @@ actor ProviderKeySet {
         let task = Task { try await self.fetch() }
         fetching = task
         defer { fetching = nil }
-        try await task.value
+        do {
+            try await task.value
+            failedAt = nil
+        } catch {
+            failedAt = clock.now()
+            throw error
+        }
     }
 
     private func fetch() async throws {

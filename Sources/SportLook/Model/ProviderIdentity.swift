@@ -16,7 +16,7 @@ public struct ProviderIdentity: Sendable, Equatable {
     public var name: String?
     /// The token's `nonce` claim, when it has one.
     public var nonce: String?
-    /// When the token stops being valid (used nonces are remembered until then).
+    /// Until when this service accepts the token (a used token is remembered that long).
     public var expiresAt: Date
 }
 

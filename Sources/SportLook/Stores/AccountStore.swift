@@ -217,11 +217,16 @@ struct AccountStore: Sendable {
         try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING id").first() != nil
     }
 
+    /// When a session began, if it is live (its row locked for the rest of the transaction).
+    func lockLiveSessionStart(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = revoked_at WHERE id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: now) RETURNING created_at
+            """).first()?.value("created_at", as: Date.self)
+    }
+
     /// Whether a session is live, locking its row for the rest of the transaction.
     func lockLiveSession(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
-            UPDATE access_tokens SET revoked_at = revoked_at WHERE id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: now) RETURNING id
-            """).first() != nil
+        try await lockLiveSessionStart(id, at: now, on: sql) != nil
     }
 
     /// Whether each session is over (revoked or expired) at `now`; for sockets after a missed bus message.

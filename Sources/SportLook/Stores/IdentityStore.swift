@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// Provider accounts linked to users, and the nonces of ID tokens already used.
+/// Provider accounts linked to users, and the ID tokens already used.
 struct IdentityStore: Sendable {
     let database: Database
 
@@ -40,16 +40,17 @@ struct IdentityStore: Sendable {
         try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue) RETURNING subject").first() != nil
     }
 
-    func deleteAll(of userID: UUID, on sql: any SQLDatabase) async throws {
-        try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID)").run()
+    /// The user's account with `provider`, as linked.
+    func identity(of userID: UUID, provider: IdentityProvider, on sql: any SQLDatabase) async throws -> LinkedIdentity? {
+        try await identities(of: userID, on: sql).first { $0.provider == provider }
     }
 
-    /// Records a nonce as used until `expiresAt` (and forgets those that expired);
-    /// `false` when it was used before.
-    func useNonce(_ digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("DELETE FROM used_nonces WHERE expires_at < \(bind: now)").run()
+    /// Records a token (by its nonce, or itself) as used until `expiresAt`, and forgets
+    /// those that expired; `false` when it was used before.
+    func useToken(_ digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("DELETE FROM used_tokens WHERE expires_at < \(bind: now)").run()
         return try await sql.raw("""
-            INSERT INTO used_nonces (digest, expires_at) VALUES (\(bind: digest), \(bind: expiresAt))
+            INSERT INTO used_tokens (digest, expires_at) VALUES (\(bind: digest), \(bind: expiresAt))
             ON CONFLICT (digest) DO NOTHING RETURNING digest
             """).first() != nil
     }

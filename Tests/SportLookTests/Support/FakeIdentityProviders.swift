@@ -27,6 +27,9 @@ final class FakeIdentityProviders: Sendable {
     /// Classic Facebook access tokens: token → (app id, user id, name).
     private let facebookTokens = Mutex<[String: (app: String, user: String, name: String)]>([:])
     private let port = Mutex(0)
+    /// Tokens made so far: each one's `iat` is a millisecond earlier than the last, so no
+    /// two are the same (a token is accepted once).
+    private let made = Mutex(0)
 
     init() throws {
         var keys: [IdentityProvider: [Key]] = [:]
@@ -96,15 +99,19 @@ final class FakeIdentityProviders: Sendable {
 
     /// An ID token as `provider` would sign it for `subject`, valid from `now` for ten minutes.
     func idToken(_ provider: IdentityProvider, subject: String, now: Date, email: String? = nil, emailVerified: Bool? = nil, nonce: String? = nil,
-                 name: String? = nil, audience: String? = nil, issuer: String? = nil, issuedAt: Date? = nil, expires: Date? = nil,
-                 key: Key? = nil) async throws -> String {
+                 name: String? = nil, audience: String? = nil, alsoFor: [String] = [], issuer: String? = nil, issuedAt: Date? = nil, expires: Date? = nil,
+                 hostedDomain: String? = nil, key: Key? = nil) async throws -> String {
         let key = key ?? signingKey(provider)
+        let serial = made.withLock { count in
+            count += 1
+            return count
+        }
         // Apple writes email_verified as a string.
         let verified: BoolClaim? = emailVerified.map { BoolClaim(value: $0) }
         let claims = ProviderClaims(
-            iss: issuer ?? IdentityProviderSettings.defaultIssuers[provider]![0], sub: subject, aud: AudienceClaim(value: audience ?? Self.clientIDs[provider]!),
-            exp: (expires ?? now.addingTimeInterval(600)).timeIntervalSince1970, iat: (issuedAt ?? now).timeIntervalSince1970,
-            nonce: nonce, email: email, emailVerified: verified, name: name, givenName: nil, familyName: nil
+            iss: issuer ?? IdentityProviderSettings.defaultIssuers[provider]![0], sub: subject, aud: AudienceClaim(value: [audience ?? Self.clientIDs[provider]!] + alsoFor),
+            exp: (expires ?? now.addingTimeInterval(600)).timeIntervalSince1970, iat: (issuedAt ?? now).timeIntervalSince1970 - Double(serial) / 1_000,
+            nonce: nonce, email: email, emailVerified: verified, name: name, givenName: nil, familyName: nil, hd: hostedDomain
         )
         let signers = JWTKeyCollection()
         await signers.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
