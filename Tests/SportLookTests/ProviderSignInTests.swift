@@ -1,17 +1,19 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import JWTKit
 import Testing
 @testable import SportLook
 
 /// Runs `test` on a service whose providers are fakes on loopback.
-private func withProviders(_ engine: DatabaseEngine, clock: ManualClock = ManualClock(Date().wholeMilliseconds),
+private func withProviders(_ engine: DatabaseEngine, clock: ManualClock = ManualClock(Date().wholeMilliseconds), setup: TestingSetup = .router,
+                           configure: (inout AppConfiguration) -> Void = { _ in },
                            _ test: @Sendable (API, FakeIdentityProviders, ManualClock) async throws -> Void) async throws {
     let providers = try FakeIdentityProviders()
     try await providers.start()
     defer { providers.stop() }
-    try await withApp(engine, clock: clock, configure: { providers.configure(&$0) }) { api, _ in
+    try await withApp(engine, clock: clock, setup: setup, configure: { providers.configure(&$0); configure(&$0) }) { api, _ in
         try await test(api, providers, clock)
     }
 }
@@ -258,6 +260,24 @@ struct ProviderSignInTests {
             }
             // Access tokens are Facebook's only.
             #expect(try await api.post("/v1/auth/provider", json: ["provider": "google", "access_token": "EAAB+good/token"]).status == .unprocessableContent)
+        }
+    }
+
+    @Test("refused provider tokens count against the address like failed logins; good ones do not", arguments: engines)
+    func refusalsThrottled(engine: DatabaseEngine) async throws {
+        try await withProviders(engine, setup: .live, configure: { $0.loginMaxFailures = 3 }) { api, providers, clock in
+            for i in 0..<4 {
+                #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "ok-\(i)", now: clock.now())).status == .created)
+            }
+            for _ in 0..<3 {
+                let refused = try await api.signIn(.google, idToken: "not.a.jwt")
+                #expect(refused.status == .unauthorized)
+            }
+            let over = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "late", now: clock.now()))
+            #expect(over.status == .tooManyRequests)
+            #expect(over.headers[.retryAfter] != nil)
+            clock.advance(by: 16 * 60)
+            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "late", now: clock.now())).status == .created)
         }
     }
 

@@ -45,7 +45,7 @@ public struct AppConfiguration: Sendable {
     public var globalRateLimit = 20_000
     /// Requests per minute one user (or one address, before login) may make (`RATE_LIMIT_USER`, default 1200; 0 disables).
     public var userRateLimit = 1_200
-    /// Failed logins per account or per address in the throttle window before 429 (`LOGIN_MAX_FAILURES`, default 10).
+    /// Failed logins per account or per address (and refused provider tokens per address) in the throttle window before 429 (`LOGIN_MAX_FAILURES`, default 10).
     public var loginMaxFailures = 10
     /// The login throttle window (`LOGIN_WINDOW`, default 15m).
     public var loginWindow: TimeInterval = 15 * 60

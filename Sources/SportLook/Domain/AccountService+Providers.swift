@@ -25,11 +25,11 @@ extension AccountService {
     /// Signs in with a provider: the provider account's user, or a new account; an
     /// account with the same email is joined only when both sides' emails are verified
     /// (409 `account_exists` otherwise: sign in there and link from the session).
-    func signIn(with credential: ProviderCredential, userAgent: String?) async throws -> ProviderSignIn {
+    func signIn(with credential: ProviderCredential, address: String?, userAgent: String?) async throws -> ProviderSignIn {
         var v = Validator()
         let name = credential.name.flatMap { v.text($0, "name", 1...80) }
         try v.throwIfInvalid()
-        let verified = try await verify(credential)
+        let verified = try await verify(credential, address: address)
         let now = clock.now()
         let signedIn: ProviderSignIn?
         do {
@@ -82,8 +82,8 @@ extension AccountService {
     /// Links a provider account to the caller; `true` when it is new (the same account
     /// linked again changes nothing). Only from a session begun in the last
     /// ``recentSession`` (a stolen old token cannot give its thief a way in for ever).
-    func link(_ credential: ProviderCredential, to caller: Identity) async throws -> (LinkedIdentity, created: Bool) {
-        let verified = try await verify(credential)
+    func link(_ credential: ProviderCredential, to caller: Identity, address: String?) async throws -> (LinkedIdentity, created: Bool) {
+        let verified = try await verify(credential, address: address)
         let now = clock.now()
         do {
             return try await link(verified, to: caller, at: now)
@@ -149,8 +149,10 @@ extension AccountService {
         var replayKey: String?
     }
 
-    /// The person the credential names, after every check (401 otherwise).
-    private func verify(_ credential: ProviderCredential) async throws -> VerifiedCredential {
+    /// The person the credential names, after every check (401 otherwise). Refused
+    /// credentials count against the address like failed logins (`LOGIN_MAX_FAILURES` in
+    /// `LOGIN_WINDOW`, then 429): each costs the provider a look (keys, Graph API).
+    private func verify(_ credential: ProviderCredential, address: String?) async throws -> VerifiedCredential {
         var v = Validator()
         var provider: IdentityProvider?
         if let name = credential.provider {
@@ -172,6 +174,28 @@ extension AccountService {
         guard enabled else {
             throw DomainError(.invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.", fields: ["provider": "is not enabled"])
         }
+        guard let address else { return try await check(credential, from: provider) }
+        let subjects = ["provider:" + address]
+        try throttle.refuseIfRemembered(subjects)
+        let (attempt, outcome) = try await throttle.attempt(subjects) { () async throws -> Result<VerifiedCredential, DomainError> in
+            do {
+                return .success(try await check(credential, from: provider))
+            } catch let refusal as DomainError where refusal.kind == .rejectedCredentials {
+                return .failure(refusal)
+            }
+        }
+        switch outcome {
+        case .success(let verified):
+            try await throttle.release(attempt, subjects: subjects)
+            return verified
+        case .failure(let refusal):
+            try await throttle.settle(attempt)
+            throw refusal
+        }
+    }
+
+    /// The provider's checks, then the nonce's.
+    private func check(_ credential: ProviderCredential, from provider: IdentityProvider) async throws -> VerifiedCredential {
         var identity: ProviderIdentity
         do {
             if let token = credential.idToken {

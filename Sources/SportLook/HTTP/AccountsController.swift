@@ -27,7 +27,7 @@ struct AccountsController {
         }
         routes.post("auth/provider") { request, context in
             let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-            let signedIn = try await accounts.signIn(with: input, userAgent: Self.userAgent(request))
+            let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
         }
         routes.get("sports") { _, _ in
@@ -69,7 +69,7 @@ struct AccountsController {
         }
         routes.post("me/identities") { request, context in
             let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-            let (linked, created) = try await accounts.link(input, to: context.identity)
+            let (linked, created) = try await accounts.link(input, to: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
             return JSONResponse(status: created ? .created : .ok, LinkedIdentityRepresentation(identity: linked))
         }
         routes.delete("me/identities/:provider") { _, context in
