@@ -53,7 +53,8 @@ extension AccountService {
                 guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
                 return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
             }
-            let email = identity.email.flatMap { Self.validEmail($0) ? $0 : nil }
+            // `check` kept the email only if it is one.
+            let email = identity.email
             let normalized = email.map(Self.normalize(email:))
             if let normalized, let existing = try await accounts.account(normalizedEmail: normalized, on: sql) {
                 guard identity.emailVerified && existing.emailVerified else {
@@ -61,7 +62,7 @@ extension AccountService {
                 }
                 guard try await accounts.lockLive(existing.id, on: sql) else { throw DomainError.invalidCredentials }
                 // The account has another account of this provider (a person deleted and made again there).
-                guard try await identities.subject(of: existing.id, provider: identity.provider, on: sql) == nil else {
+                guard try await identities.identity(of: existing.id, provider: identity.provider, on: sql) == nil else {
                     throw DomainError.conflict("account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked.")
                 }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
@@ -112,7 +113,7 @@ extension AccountService {
                 guard let linked = try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) else { throw DomainError.notFound("linked account") }
                 return (linked, false)
             }
-            if try await identities.subject(of: caller.userID, provider: identity.provider, on: sql) != nil {
+            if try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) != nil {
                 throw DomainError.conflict("provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
             }
             try await use(verified.replayKey, until: identity.expiresAt, at: now, on: sql)

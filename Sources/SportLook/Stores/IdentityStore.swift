@@ -11,12 +11,6 @@ struct IdentityStore: Sendable {
             .first()?.value("user_id", as: UUID.self)
     }
 
-    /// The subject of the user's account with `provider`, if linked.
-    func subject(of userID: UUID, provider: IdentityProvider, on sql: any SQLDatabase) async throws -> String? {
-        try await sql.raw("SELECT subject FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue)")
-            .first()?.value("subject", as: String.self)
-    }
-
     func insert(_ identity: ProviderIdentity, userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO identities (provider, subject, user_id, email, created_at)
@@ -29,10 +23,12 @@ struct IdentityStore: Sendable {
     }
 
     func identities(of userID: UUID, on sql: any SQLDatabase) async throws -> [LinkedIdentity] {
-        try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all().compactMap { row in
-            guard let provider = IdentityProvider(rawValue: try row.value("provider")) else { return nil }
-            return LinkedIdentity(provider: provider, email: try row.optional("email"), createdAt: try row.value("created_at"))
-        }
+        try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all().compactMap(Self.decode)
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> LinkedIdentity? {
+        guard let provider = IdentityProvider(rawValue: try row.value("provider")) else { return nil }
+        return LinkedIdentity(provider: provider, email: try row.optional("email"), createdAt: try row.value("created_at"))
     }
 
     /// Removes the user's account with `provider`; `false` if there was none.
@@ -40,9 +36,10 @@ struct IdentityStore: Sendable {
         try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue) RETURNING subject").first() != nil
     }
 
-    /// The user's account with `provider`, as linked.
+    /// The user's account with `provider`, as linked (at most one per provider).
     func identity(of userID: UUID, provider: IdentityProvider, on sql: any SQLDatabase) async throws -> LinkedIdentity? {
-        try await identities(of: userID, on: sql).first { $0.provider == provider }
+        try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue)")
+            .first().flatMap(Self.decode)
     }
 
     /// Records a token (by its nonce, or itself) as used until `expiresAt`, and forgets
