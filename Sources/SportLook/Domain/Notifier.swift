@@ -62,7 +62,9 @@ struct Notifier: Sendable {
 
     /// One collapsed notification per person and event while they have not read it.
     func chatMessage(event: Event, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
-        for user in recipients {
+        // In one order for every message: two sends at once upsert the same rows, and in
+        // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
+        for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
             let message = NotificationMessage(
                 to: user, .chatMessage, title: event.title, body: "\(sender.name): \(preview.prefix(120))",
                 data: ["event_id": .id(event.id), "event_title": .string(event.title), "seq": .number(Double(seq)),
