@@ -81,7 +81,11 @@ public final class Database: Sendable {
                 password: address.password, database: address.database, tls: .disable
             )
             configuration.options.maximumConnections = poolSize
-            configuration.options.connectTimeout = limit
+            // A connection attempt may take longer than one call may wait: calls stay
+            // bounded by their deadline, while an attempt cut at a short request timeout
+            // (50 ms in a test, on a loaded machine) failed, backed off and failed again
+            // until even a 30-s bulk read found no connection.
+            configuration.options.connectTimeout = max(limit, .seconds(10))
             // Keep-alives find connections a restarted server dropped before a request does.
             configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
