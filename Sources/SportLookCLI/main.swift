@@ -137,7 +137,7 @@ struct Jobs: AsyncParsableCommand {
     struct RetryDead: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "retry-dead", abstract: "Queue dead jobs again (all, or one kind).")
         @OptionGroup var settings: SettingOptions
-        @Option(help: "Only jobs of this kind (invitation, invitation_accepted, waitlist_promoted, event_updated, event_cancelled, chat_message).")
+        @Option(help: "Only jobs of this kind (invitation, invitation_accepted, waitlist_promoted, event_updated, event_cancelled, chat_message, mail).")
         var kind: String?
 
         func run() async throws {

@@ -78,6 +78,10 @@ struct ContractTests {
             (["TOKEN_TTL": "forever"], "TOKEN_TTL"), (["TOKEN_TTL": "10s"], "TOKEN_TTL"), (["LOG_LEVEL": "loud"], "LOG_LEVEL"),
             (["CORS_ALLOWED_ORIGINS": "not a url"], "CORS_ALLOWED_ORIGINS"), (["PUSH_GATEWAY_URL": "http://gw"], "PUSH_GATEWAY_SECRET"),
             (["JOB_WORKERS": "-1"], "JOB_WORKERS"), (["RATE_LIMIT_USER": "lots"], "RATE_LIMIT_USER"),
+            (["MAIL_TRANSPORT": "pigeon"], "MAIL_TRANSPORT"), (["MAIL_TRANSPORT": "smtp"], "SMTP_URL"), (["SMTP_URL": "smtp://mail.example.com"], "MAIL_FROM"),
+            (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "SportLook <not an address>"], "MAIL_FROM"),
+            (["SMTP_URL": "https://mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
+            (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_CA_FILE": "/no/such/ca.pem"], "SMTP_CA_FILE"),
         ]
         for (environment, setting) in cases {
             #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: environment) }
@@ -94,6 +98,16 @@ struct ContractTests {
         #expect(defaults.host == "127.0.0.1" && defaults.port == 8080 && defaults.bcryptCost == 12 && defaults.tokenTTL == 30 * 86_400)
         #expect(defaults.database == .sqliteFile("sportlook.sqlite"))
         #expect(try AppConfiguration(environment: ["DATABASE_URL": "sqlite::memory:"]).database == .sqliteMemory)
+        #expect(defaults.mail == nil)
+        let mail = try AppConfiguration(environment: ["SMTP_URL": "smtps://me%40example.com:p%3Ass@mail.example.com", "MAIL_FROM": "\"SportLook\" <no-reply@example.com>"]).mail
+        guard case .smtp(let smtp) = mail else { Issue.record("SMTP_URL gives SMTP mail, not \(String(describing: mail))"); return }
+        #expect(smtp.host == "mail.example.com" && smtp.port == 465 && smtp.security == .implicitTLS)
+        #expect(smtp.username == "me@example.com" && smtp.password == "p:ss" && !smtp.allowsPlainAuthentication)
+        #expect(smtp.from == MailAddress(parsing: "SportLook <no-reply@example.com>"))
+        #expect(smtp.from.header == "\"SportLook\" <no-reply@example.com>")
+        guard case .smtp(let plain) = try AppConfiguration(environment: ["SMTP_URL": "smtp://127.0.0.1", "MAIL_FROM": "a@example.com"]).mail else { Issue.record("SMTP_URL"); return }
+        #expect(plain.port == 587 && plain.security == .startTLS && plain.username == nil && plain.allowsPlainAuthentication)
+        guard case .log = try AppConfiguration(environment: ["MAIL_TRANSPORT": "log", "SMTP_URL": "smtp://mail.example.com"]).mail else { Issue.record("MAIL_TRANSPORT=log"); return }
     }
 
     @Test("an edited migration, or a database newer than the code, stops start-up", arguments: engines)

@@ -114,6 +114,12 @@ public struct AppConfiguration: Sendable {
     /// `FACEBOOK_GRAPH_URL`, default https://graph.facebook.com).
     public var facebookGraph: FacebookGraphSettings?
 
+    /// Where mail (verification and password reset codes) goes: an SMTP submission
+    /// server (`SMTP_URL`, `MAIL_FROM`, `SMTP_CA_FILE`, `SMTP_TIMEOUT`), or the log
+    /// (`MAIL_TRANSPORT=log`, for development); unset: no mail, and asking for a code
+    /// answers 422 `mail_not_enabled`.
+    public var mail: MailSetting?
+
     /// The default configuration.
     public init() {}
 
@@ -240,10 +246,34 @@ public struct AppConfiguration: Sendable {
             }
             facebookGraph = FacebookGraphSettings(graphURL: graph ?? FacebookGraphSettings.defaultGraphURL, appIDs: appIDs, appSecret: secret)
         }
+        mail = try Self.readMail(reader)
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
         }
+    }
+
+    private static func readMail(_ reader: SettingReader) throws -> MailSetting? {
+        let transport = try reader.string("MAIL_TRANSPORT")?.lowercased()
+        guard transport != "log" else { return .log }
+        guard transport == nil || transport == "smtp" else { throw ConfigurationError(setting: "MAIL_TRANSPORT", message: "must be smtp or log") }
+        guard let url = try reader.string("SMTP_URL") else {
+            if transport == "smtp" { throw ConfigurationError(setting: "SMTP_URL", message: "is required with MAIL_TRANSPORT=smtp") }
+            return nil
+        }
+        guard let fromText = try reader.string("MAIL_FROM"), let from = MailAddress(parsing: fromText), AccountService.validEmail(from.address) else {
+            throw ConfigurationError(setting: "MAIL_FROM", message: "must be an address, or Name <address>, when SMTP_URL is set")
+        }
+        guard var settings = SMTPSettings(url: url, from: from) else {
+            throw ConfigurationError(setting: "SMTP_URL", message: "must be smtp://user:password@host:port (STARTTLS when offered) or smtps://… (TLS from the start)")
+        }
+        if let file = try reader.string("SMTP_CA_FILE") {
+            guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigurationError(setting: "SMTP_CA_FILE", message: "cannot read \(file)") }
+            settings.trustRootsFile = file
+        }
+        settings.timeout = try reader.duration("SMTP_TIMEOUT", in: 1...600) ?? settings.timeout
+        settings.allowsPlainAuthentication = AddressRange.isLoopback(host: settings.host)
+        return .smtp(settings)
     }
 
     /// Workers this process runs: SQLite allows one writer, so one worker at most.
@@ -264,6 +294,7 @@ public struct AppConfiguration: Sendable {
         "MEDIA_URL_SECRET",
         "AUTH_APPLE_CLIENT_IDS", "AUTH_APPLE_JWKS_URL", "AUTH_APPLE_ISSUER", "AUTH_GOOGLE_CLIENT_IDS", "AUTH_GOOGLE_JWKS_URL", "AUTH_GOOGLE_ISSUER",
         "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
+        "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT",
     ]
 }
 

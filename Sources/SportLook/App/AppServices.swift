@@ -20,6 +20,7 @@ public final class AppServices: Sendable {
     public let routes = RouteTable()
     let accountStore: AccountStore
     let accounts: AccountService
+    let codes: EmailCodeService
     let eventStore: EventStore
     let eventIndex: EventIndex
     let attendanceCache: AttendanceCache
@@ -115,6 +116,16 @@ public final class AppServices: Sendable {
             identities: IdentityStore(database: database),
             verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
         )
+        self.codes = EmailCodeService(
+            accounts: accountStore, codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
+            requestsPerEmail: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 5, window: 3_600,
+                                            code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
+            requestsPerAddress: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 3_600,
+                                              code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
+            guesses: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
+                                   code: "too_many_attempts", message: "Too many wrong codes; try again later."),
+            write: write, clock: clock, mailEnabled: configuration.mail != nil
+        )
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
@@ -126,6 +137,11 @@ public final class AppServices: Sendable {
         )
         let gateway = configuration.pushGatewayURL.map {
             PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
+        }
+        let mailer: MailTransport? = switch configuration.mail {
+        case .smtp(let settings): .smtp(try SMTPMailer(settings: settings))
+        case .log: .log(logger)
+        case nil: nil
         }
         let chatStore = ChatStore(database: database)
         self.chatStore = chatStore
@@ -147,7 +163,7 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, mailer: mailer, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

@@ -89,7 +89,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes)
 
     let links = services.mediaLinks
-    let accounts = AccountsController(accounts: services.accounts, sports: services.sports, links: links)
+    let accounts = AccountsController(accounts: services.accounts, codes: services.codes, sports: services.sports, links: links)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links, blocked: services.people.blocked).addRoutes(to: authenticated)

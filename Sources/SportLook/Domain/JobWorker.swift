@@ -4,8 +4,9 @@ import Metrics
 import ServiceLifecycle
 import Synchronization
 
-/// Delivers queued notifications: the inbox row (once per job), a frame to the
-/// recipient's sockets (through the bus), and a push through the gateway.
+/// Delivers queued jobs: notifications (the inbox row, once per job, a frame to
+/// the recipient's sockets through the bus, and a push through the gateway) and
+/// mail (through the mail transport).
 ///
 /// Claims batches, is woken by the bus when jobs are queued (polling as the
 /// fallback), retries with exponential backoff and jitter, and gives up after
@@ -16,6 +17,7 @@ final class JobWorker: Service, Sendable {
     private let jobs: JobStore
     private let inbox: InboxStore
     private let gateway: PushGateway?
+    private let mailer: MailTransport?
     private let bus: Bus
     private let write: Writer
     private let clock: any AppClock
@@ -36,11 +38,12 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, mailer: MailTransport?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.gateway = gateway
+        self.mailer = mailer
         self.bus = bus
         self.write = write
         // Inbox entries carry the service's time; the queue runs on the wall clock.
@@ -92,18 +95,58 @@ final class JobWorker: Service, Sendable {
 
     private func deliver(_ claimed: [JobStore.Claimed]) async throws {
         var work: [Work] = []
+        var mails: [(job: JobStore.Claimed, mail: MailMessage)] = []
+        var readable: [JobStore.Claimed] = []
         for job in claimed {
-            guard let message = try? JSONDecoder().decode(NotificationMessage.self, from: Data(job.payload.utf8)) else {
+            let payload = Data(job.payload.utf8)
+            if job.kind == MailMessage.jobKind, let mail = try? JSONDecoder().decode(MailMessage.self, from: payload) {
+                mails.append((job, mail))
+            } else if job.kind != MailMessage.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
+                work.append(Work(job: job, message: message))
+            } else {
                 try await jobs.fail(job.id, worker: name, error: "payload cannot be read", retryAt: nil, at: queueClock.now())
                 Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
                 continue
             }
-            work.append(Work(job: job, message: message))
+            readable.append(job)
         }
+        var outcomes = try await notify(work)
+        outcomes.merge(await send(mails)) { first, _ in first }
+
+        // Settle every job.
+        let finished = queueClock.now()
+        var done: [UUID] = []
+        var gone: [String] = []
+        for job in readable {
+            switch outcomes[job.id] ?? .delivered {
+            case .delivered:
+                done.append(job.id)
+            case .gone(let tokens):
+                gone += tokens
+                done.append(job.id)
+            case .retry(let after, let reason):
+                try await retry(job, reason: reason, after: after, at: finished)
+            case .failed(let reason):
+                try await jobs.fail(job.id, worker: name, error: reason, retryAt: nil, at: finished)
+                Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
+                logger.warning("job dead", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
+            }
+        }
+        try await inbox.removeDevices(tokens: gone)
+        try await jobs.complete(done, worker: name, at: finished)
+        for job in readable where done.contains(job.id) {
+            Counter(label: "sportlook_jobs_delivered_total", dimensions: [("kind", job.kind)]).increment()
+            Timer(label: "sportlook_job_delivery_lag_seconds").recordInterval(since: job.enqueuedAt, now: finished)
+        }
+    }
+
+    /// Notifications: the inbox rows, then pushes; how each push went (none: no push to make).
+    private func notify(_ work: [Work]) async throws -> [UUID: DeliveryOutcome] {
+        guard !work.isEmpty else { return [:] }
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
         // New inbox rows are announced to every instance's sockets by the writer.
-        work = try await write { [work, inbox] sql, effects in
+        let work = try await write { [work, inbox] sql, effects in
             var delivered = work
             let rows = try await inbox.deliver(work.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {
@@ -114,46 +157,34 @@ final class JobWorker: Service, Sendable {
         }
 
         // 2. Push, concurrently, for those with devices.
-        var outcomes: [UUID: PushGateway.Outcome] = [:]
-        if let gateway {
-            let devices = try await inbox.devices(of: work.map(\.message.userID), at: clock.now())
-            outcomes = await withTaskGroup(of: (UUID, PushGateway.Outcome).self) { group in
-                for item in work {
-                    guard let theirs = devices[item.message.userID], !theirs.isEmpty else { continue }
-                    group.addTask {
-                        (item.job.id, await gateway.send(jobID: item.job.id, notificationID: item.notificationID, message: item.message, devices: theirs))
-                    }
+        guard let gateway else { return [:] }
+        let devices = try await inbox.devices(of: work.map(\.message.userID), at: clock.now())
+        return await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
+            for item in work {
+                guard let theirs = devices[item.message.userID], !theirs.isEmpty else { continue }
+                group.addTask {
+                    (item.job.id, await gateway.send(jobID: item.job.id, notificationID: item.notificationID, message: item.message, devices: theirs))
                 }
-                var out: [UUID: PushGateway.Outcome] = [:]
-                for await (id, outcome) in group { out[id] = outcome }
-                return out
             }
+            var out: [UUID: DeliveryOutcome] = [:]
+            for await (id, outcome) in group { out[id] = outcome }
+            return out
         }
+    }
 
-        // 3. Settle every job.
-        let finished = queueClock.now()
-        var done: [UUID] = []
-        var gone: [String] = []
-        for item in work {
-            switch outcomes[item.job.id] ?? .delivered {
-            case .delivered:
-                done.append(item.job.id)
-            case .gone(let tokens):
-                gone += tokens
-                done.append(item.job.id)
-            case .retry(let after, let reason):
-                try await retry(item.job, reason: reason, after: after, at: finished)
-            case .failed(let reason):
-                try await jobs.fail(item.job.id, worker: name, error: reason, retryAt: nil, at: finished)
-                Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", item.job.kind)]).increment()
-                logger.warning("job dead", metadata: ["job": "\(item.job.id)", "kind": "\(item.job.kind)", "error": "\(reason)"])
-            }
+    /// Mail, concurrently; a mail job with no transport configured is dead (queue it
+    /// again with `sportlook jobs retry-dead --kind mail` once there is one).
+    private func send(_ mails: [(job: JobStore.Claimed, mail: MailMessage)]) async -> [UUID: DeliveryOutcome] {
+        guard let mailer else {
+            return Dictionary(uniqueKeysWithValues: mails.map { ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)")) })
         }
-        try await inbox.removeDevices(tokens: gone)
-        try await jobs.complete(done, worker: name, at: finished)
-        for item in work where done.contains(item.job.id) {
-            Counter(label: "sportlook_jobs_delivered_total", dimensions: [("kind", item.job.kind)]).increment()
-            Timer(label: "sportlook_job_delivery_lag_seconds").recordInterval(since: item.job.enqueuedAt, now: finished)
+        return await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
+            for (job, mail) in mails {
+                group.addTask { (job.id, await mailer.send(mail, id: job.id)) }
+            }
+            var out: [UUID: DeliveryOutcome] = [:]
+            for await (id, outcome) in group { out[id] = outcome }
+            return out
         }
     }
 

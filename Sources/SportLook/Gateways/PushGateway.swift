@@ -24,13 +24,6 @@ struct PushGateway: Sendable {
     let timeout: TimeAmount
     let client: HTTPClient
 
-    enum Outcome: Sendable, Equatable {
-        case delivered
-        case gone(tokens: [String])
-        case retry(after: TimeInterval?, reason: String)
-        case failed(reason: String)
-    }
-
     init(url: URL, secret: String, timeout: TimeInterval, client: HTTPClient) {
         self.url = url
         self.secret = Array(secret.utf8)
@@ -75,7 +68,7 @@ struct PushGateway: Sendable {
         return json.bytes
     }
 
-    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [PushDevice]) async -> Outcome {
+    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [PushDevice]) async -> DeliveryOutcome {
         let body = Self.body(jobID: jobID, notificationID: notificationID, message: message, devices: devices)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST

@@ -4,12 +4,15 @@ import Hummingbird
 /// Register, login, logout, the caller's profile and sessions, the sports catalogue.
 struct AccountsController {
     let accounts: AccountService
+    let codes: EmailCodeService
     let sports: SportCatalog
     let links: MediaLinks
 
     struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
     struct Login: Decodable { var email: String?; var password: String? }
     struct PasswordChange: Decodable { var currentPassword: String?; var newPassword: String? }
+    struct CodeRequest: Decodable { var email: String? }
+    struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String? }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("auth/register") { request, context in
@@ -29,6 +32,24 @@ struct AccountsController {
             let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
             let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
+        }
+        // Codes by mail. Asking answers 202 whether or not the email has an account.
+        for (path, purpose) in [("auth/email/verify/start", EmailCodeService.Purpose.verify), ("auth/password/reset/start", .reset)] {
+            routes.post(path) { request, context in
+                let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
+                try await codes.start(purpose, email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
+                return Response(status: .accepted)
+            }
+        }
+        routes.post("auth/email/verify/finish") { request, context in
+            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
+            try await codes.finishVerification(email: input.email, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
+            return Response(status: .noContent)
+        }
+        routes.post("auth/password/reset/finish") { request, context in
+            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
+            try await codes.finishReset(email: input.email, code: input.code, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey))
+            return Response(status: .noContent)
         }
         routes.get("sports") { _, _ in
             JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])

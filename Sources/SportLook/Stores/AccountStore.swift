@@ -32,10 +32,20 @@ struct AccountStore: Sendable {
             """).run()
     }
 
-    /// The live account with this email, and whether its email is verified.
-    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, emailVerified: Bool)? {
-        guard let row = try await sql.raw("SELECT id, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
-        return (try row.value("id"), try row.value("email_verified"))
+    /// The live account with this email: its id, the email as written, and whether it is verified.
+    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, email: String, emailVerified: Bool)? {
+        guard let row = try await sql.raw("SELECT id, email, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
+        return (try row.value("id"), try row.value("email"), try row.value("email_verified"))
+    }
+
+    /// After a code sent to the address came back: the email is verified, and with a
+    /// new password (a reset) the password is that one.
+    func confirmEmail(of userID: UUID, newPasswordHash: String?, at now: Date, on sql: any SQLDatabase) async throws {
+        let password: SQLQueryString = newPasswordHash.map { ", password_hash = \(bind: $0)" } ?? ""
+        try await sql.raw("""
+            UPDATE users SET email_verified = \(bind: true), updated_at = \(bind: now), version = version + 1\(password)
+            WHERE id = \(bind: userID) AND deleted_at IS NULL
+            """).run()
     }
 
     /// Whether a password opens the account.
@@ -272,6 +282,7 @@ struct AccountStore: Sendable {
         for statement: SQLQueryString in [
             "DELETE FROM user_sports WHERE user_id = \(bind: userID)",
             "DELETE FROM identities WHERE user_id = \(bind: userID)",
+            "DELETE FROM email_codes WHERE user_id = \(bind: userID)",
             "DELETE FROM devices WHERE user_id = \(bind: userID)",
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",

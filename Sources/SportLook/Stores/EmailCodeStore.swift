@@ -1,0 +1,38 @@
+import Foundation
+import SQLKit
+
+/// One-time codes mailed to accounts (`email_codes`): one per account and purpose,
+/// kept as a digest. Taking a code and counting a wrong try are single statements,
+/// so two finishes at once cannot both take one code.
+struct EmailCodeStore: Sendable {
+    /// Gives the account a new code for `purpose`, replacing any earlier one.
+    func issue(user: UUID, purpose: String, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO email_codes (user_id, purpose, digest, tries, expires_at, created_at)
+            VALUES (\(bind: user), \(bind: purpose), \(bind: digest), 0, \(bind: expiresAt), \(bind: now))
+            ON CONFLICT (user_id, purpose) DO UPDATE SET digest = excluded.digest, tries = 0,
+                expires_at = excluded.expires_at, created_at = excluded.created_at
+            """).run()
+    }
+
+    /// Takes the code when it is the account's live one (not expired, fewer than
+    /// `maxTries` wrong tries); otherwise counts a wrong try against the live one.
+    /// - Returns: Whether the code was taken.
+    func take(user: UUID, purpose: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let taken = try await sql.raw("""
+            DELETE FROM email_codes
+            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND digest = \(bind: digest)
+                AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
+            RETURNING user_id
+            """).first() != nil
+        if !taken {
+            try await sql.raw("UPDATE email_codes SET tries = tries + 1 WHERE user_id = \(bind: user) AND purpose = \(bind: purpose)").run()
+        }
+        return taken
+    }
+
+    /// Removes expired codes.
+    func purge(before now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM email_codes WHERE expires_at <= \(bind: now)").run()
+    }
+}

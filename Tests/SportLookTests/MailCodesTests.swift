@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import SQLKit
+import Testing
+@testable import SportLook
+
+/// Email verification and password reset by codes mailed through a real SMTP
+/// server (aiosmtpd with STARTTLS and AUTH), through the job queue.
+@Suite("Codes by mail")
+struct MailCodesTests {
+    /// The mail jobs of a user: state, attempts, last error, payload.
+    struct MailJob: Sendable {
+        var state: String
+        var attempts: Int
+        var lastError: String?
+        var payload: String
+    }
+
+    static func mailJobs(of userID: String, in services: AppServices) async throws -> [MailJob] {
+        try await services.database.read { sql in
+            try await sql.raw("""
+                SELECT state, attempts, last_error, payload FROM jobs WHERE kind = 'mail' AND dedupe_key LIKE \(bind: "mail:%:\(userID.lowercased()):%")
+                ORDER BY enqueued_at
+                """).all().map {
+                MailJob(state: try $0.value("state"), attempts: try $0.value("attempts"), lastError: try $0.optional("last_error", as: String.self), payload: try $0.value("payload"))
+            }
+        }
+    }
+
+    static func allMailJobs(in services: AppServices) async throws -> Int {
+        try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail'").first()?.value("n", as: Int.self) ?? 0 }
+    }
+
+    @Test("a mailed code verifies the email, another sets a new password and ends every session; each works once, 5 tries at most; no answer tells whether an email has an account", arguments: engines)
+    func codes(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        try await withApp(engine, configure: { smtp.configure(&$0) }) { api, services in
+            let email = "Ann.\(UUID().uuidString.prefix(6))@Example.com"
+            let (token, id) = try await api.register("Ann", email: email, password: "correct horse battery")
+            #expect(try await api.me(token).emailVerified == false)
+
+            // Verification: asked for with the email as typed in any case.
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email.lowercased()]).status == .accepted)
+            let mail = try await smtp.messages(to: email)[0]
+            #expect(mail.headers["subject"] == "Your SportLook verification code")
+            #expect(mail.headers["from"] == "\"SportLook\" <no-reply@sportlook.test>")
+            #expect(mail.headers["auto-submitted"] == "auto-generated")
+            let code = try #require(mail.code, "a code in: \(mail.text)")
+            let wrong = code == "000000" ? "000001" : "000000"
+            let refused = try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": wrong])
+            #expect(refused.status == .unprocessableContent)
+            #expect(try refused.errorCode == "invalid_code")
+            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": code]).status == .noContent)
+            #expect(try await api.me(token).emailVerified)
+            let reused = try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": code])
+            #expect(try reused.errorCode == "invalid_code", "a code works once")
+            // Verified already: asking again answers the same and mails nothing.
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email]).status == .accepted)
+
+            // Password reset.
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
+            let reset = try await smtp.messages(to: email, count: 2)[1]
+            #expect(reset.headers["subject"] == "Your SportLook password reset code")
+            let resetCode = try #require(reset.code)
+            let weak = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "short"])
+            #expect(weak.status == .unprocessableContent)
+            #expect(try weak.errorFields["password"] != nil)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
+            #expect(try await api.get("/v1/me", token: token).status == .unauthorized, "a reset ends every session")
+            #expect(try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"]).status == .unauthorized)
+            let signedIn = try await api.login(email, password: "a brand new passphrase")
+            #expect(signedIn.user.id == id)
+            let again = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "yet another passphrase"])
+            #expect(try again.errorCode == "invalid_code")
+
+            // Five wrong tries void a code: the right one is refused afterwards.
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
+            let third = try #require(try await smtp.messages(to: email, count: 3)[2].code)
+            let stored = try await services.database.read { sql in
+                try await sql.raw("SELECT digest, tries FROM email_codes WHERE user_id = \(bind: UUID(uuidString: id)!)").all().map { (try $0.value("digest", as: String.self), try $0.value("tries", as: Int.self)) }
+            }
+            #expect(stored.count == 1)
+            #expect(stored.first.map { $0.0.count == 64 && !$0.0.contains(third) } == true, "kept as a digest")
+            let notThird = third == "123456" ? "654321" : "123456"
+            for _ in 0..<5 {
+                let guess = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": notThird, "password": "yet another passphrase"])
+                #expect(try guess.errorCode == "invalid_code")
+            }
+            let late = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": third, "password": "yet another passphrase"])
+            #expect(try late.errorCode == "invalid_code", "void after 5 wrong tries")
+            #expect(try await api.login(email, password: "a brand new passphrase").user.id == id)
+
+            // An email without an account: the same answers, and no mail is queued.
+            let nobody = "nobody.\(UUID().uuidString.prefix(6))@example.com"
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": nobody]).status == .accepted)
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": nobody]).status == .accepted)
+            let unknown = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
+            #expect(unknown.status == .unprocessableContent)
+            #expect(try unknown.errorCode == "invalid_code")
+            let malformed = try await api.post("/v1/auth/password/reset/start", json: ["email": "not an email"])
+            #expect(malformed.status == .unprocessableContent)
+            #expect(try malformed.errorFields["email"] != nil)
+            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": "12345a"]).status == .unprocessableContent)
+
+            // Three mails, all for Ann; sent, their text (and codes) are gone from the queue.
+            #expect(try await Self.allMailJobs(in: services) == 3)
+            try await eventually("the mail jobs done") { try await Self.mailJobs(of: id, in: services).allSatisfy { $0.state == "done" } }
+            #expect(try await Self.mailJobs(of: id, in: services).allSatisfy { $0.payload.isEmpty })
+        }
+        await smtp.stop()
+    }
+
+    @Test("mail the server defers is sent later, mail it refuses is dead, and mail queued while it is down is sent when it is back", arguments: engines)
+    func delivery(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        try await withApp(engine, configure: {
+            smtp.configure(&$0)
+            $0.jobRetryBase = 0.05
+            $0.jobPollInterval = 0.05
+            $0.jobMaxAttempts = 1_000
+        }) { api, services in
+            // 451 twice, then accepted: the third attempt delivers.
+            let deferred = "bo+defer.\(UUID().uuidString.prefix(6))@example.com"
+            let (_, bo) = try await api.register("Bo", email: deferred)
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": deferred]).status == .accepted)
+            let code = try #require(try await smtp.messages(to: deferred)[0].code)
+            try await eventually("the deferred mail's job done") { try await Self.mailJobs(of: bo, in: services).first?.state == "done" }
+            #expect(try await Self.mailJobs(of: bo, in: services).map(\.attempts) == [3])
+            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": deferred, "code": code]).status == .noContent)
+
+            // 550: final at once.
+            let rejected = "cy+reject.\(UUID().uuidString.prefix(6))@example.com"
+            let (_, cy) = try await api.register("Cy", email: rejected)
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": rejected]).status == .accepted)
+            try await eventually("the refused mail's job dead") { try await Self.mailJobs(of: cy, in: services).first?.state == "dead" }
+            let dead = try #require(try await Self.mailJobs(of: cy, in: services).first)
+            #expect(dead.attempts == 1)
+            #expect(dead.lastError?.contains("550") == true, "\(dead.lastError ?? "")")
+
+            // The server down: the job waits and tries again; back up, the mail arrives.
+            await smtp.stop()
+            let later = "dee.\(UUID().uuidString.prefix(6))@example.com"
+            let (_, dee) = try await api.register("Dee", email: later)
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": later]).status == .accepted)
+            try await eventually("attempts while the server is down") {
+                guard let job = try await Self.mailJobs(of: dee, in: services).first else { return false }
+                return job.attempts >= 2 && job.lastError?.contains("unreachable") == true
+            }
+            #expect(try await Self.mailJobs(of: dee, in: services).first?.state != "dead")
+            try await smtp.start()
+            let resetCode = try #require(try await smtp.messages(to: later)[0].code)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": later, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
+        }
+        await smtp.stop()
+    }
+
+    @Test("without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; codes asked for one email are limited, account or not", arguments: engines)
+    func transports(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let off = try await api.post("/v1/auth/password/reset/start", json: ["email": "ann@example.com"])
+            #expect(off.status == .unprocessableContent)
+            #expect(try off.errorCode == "mail_not_enabled")
+        }
+        try await withApp(engine, configure: { $0.mail = .log }) { api, services in
+            let email = "eve.\(UUID().uuidString.prefix(6))@example.com"
+            let (_, eve) = try await api.register("Eve", email: email)
+            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email]).status == .accepted)
+            try await eventually("the logged mail's job done") { try await Self.mailJobs(of: eve, in: services).first?.state == "done" }
+            for _ in 0..<5 {
+                #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": "nobody@example.com"]).status == .accepted)
+            }
+            let limited = try await api.post("/v1/auth/password/reset/start", json: ["email": "Nobody@example.com"])
+            #expect(limited.status == .tooManyRequests)
+            #expect(try limited.errorCode == "too_many_codes")
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+}

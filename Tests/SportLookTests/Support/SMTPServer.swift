@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// A real SMTP server for one test: aiosmtpd (PyPI) running `Tests/fakes/smtp_server.py`
+/// on a free loopback port, with STARTTLS from a test authority and AUTH required.
+/// It keeps every message it accepts; it can be stopped and started again on the
+/// same port (the same authority, the same messages).
+final class SMTPServer: Sendable {
+    let port: Int
+    let folder: String
+    private let pid: Mutex<pid_t?>
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fakes/smtp_server.py").path
+
+    init() async throws {
+        port = try PostgresCluster.freePort()
+        folder = NSTemporaryDirectory() + "smtp-\(UUID().uuidString)"
+        pid = Mutex(nil)
+        try await start()
+    }
+
+    /// The server's settings for the service: STARTTLS, AUTH, the test authority trusted.
+    func configure(_ configuration: inout AppConfiguration) {
+        var settings = SMTPSettings(url: "smtp://sportlook:s3cret%20pass@localhost:\(port)", from: MailAddress(parsing: "SportLook <no-reply@sportlook.test>")!)!
+        settings.trustRootsFile = folder + "/ca.pem"
+        settings.timeout = 30
+        configuration.mail = .smtp(settings)
+    }
+
+    func start() async throws {
+        guard let python = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/python3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ClusterError("python3 is not installed")
+        }
+        let log = NSTemporaryDirectory() + "smtp-\(port).log"
+        let started = try spawn([python, Self.script, String(port), folder], output: log)
+        pid.withLock { $0 = started }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if FileManager.default.fileExists(atPath: folder + "/ca.pem"), let fd = try? connectLoopback(port: port) {
+                close(fd)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ClusterError("the SMTP server did not start within 60 s (pip install aiosmtpd trustme; see \(log))")
+    }
+
+    /// Stops the server and waits until it is gone (its port refuses connections).
+    func stop() async {
+        guard let running = pid.withLock({ value -> pid_t? in defer { value = nil }; return value }) else { return }
+        kill(running, SIGTERM)
+        var status: Int32 = 0
+        waitpid(running, &status, 0)
+    }
+
+    deinit {
+        if let running = pid.withLock({ $0 }) {
+            kill(running, SIGKILL)
+            var status: Int32 = 0
+            waitpid(running, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// One message as received: the envelope recipient, the headers, the decoded text.
+    struct Message: Sendable {
+        var recipient: String
+        var headers: [String: String]
+        var text: String
+
+        /// The 6-digit code on a line of its own.
+        var code: String? {
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.count == 6 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+        }
+    }
+
+    /// Every message received so far, oldest first.
+    func messages() throws -> [Message] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".eml") }.sorted()
+        return try names.map { name in
+            let raw = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            let parts = raw.components(separatedBy: "\r\n\r\n")
+            var headers: [String: String] = [:]
+            for line in parts[0].components(separatedBy: "\r\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[String(line[..<colon]).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let body = parts.dropFirst().joined(separator: "\r\n\r\n").components(separatedBy: "\r\n").joined()
+            #expect(headers["content-transfer-encoding"] == "base64")
+            let text = Data(base64Encoded: body).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return Message(recipient: headers["x-envelope-to"] ?? "", headers: headers, text: text)
+        }
+    }
+
+    /// Waits for the messages to `address` until there are `count` of them.
+    func messages(to address: String, count: Int = 1) async throws -> [Message] {
+        try await eventually("\(count) message(s) to \(address)") { try self.messages().filter { $0.recipient == address }.count >= count }
+        return try messages().filter { $0.recipient == address }
+    }
+}
