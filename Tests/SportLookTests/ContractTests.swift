@@ -36,8 +36,8 @@ struct ContractTests {
     func routesMatchTheDocument() async throws {
         try await withApp(.sqlite) { api, services in
             let served = Set(services.routes.all.map { route in
-                "\(route.method.rawValue) " + route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
-                    .reduce("") { $0 + "/" + $1 }
+                let path = route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.reduce("") { $0 + "/" + $1 }
+                return "\(route.method.rawValue) " + (path.isEmpty ? "/" : path)
             })
             let documented = try documentedRoutes()
             #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
@@ -82,6 +82,10 @@ struct ContractTests {
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "SportLook <not an address>"], "MAIL_FROM"),
             (["SMTP_URL": "https://mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_CA_FILE": "/no/such/ca.pem"], "SMTP_CA_FILE"),
+            (["SMTP_URL": "smtp://user@mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
+            (["WEB_CLIENT": "maybe"], "WEB_CLIENT"), (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
+            (["TILE_URL": "https://tiles.example.com/tile.png"], "TILE_URL"),
+            (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_TIMEOUT": "90s"], "SMTP_TIMEOUT"),
         ]
         for (environment, setting) in cases {
             #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: environment) }
@@ -102,11 +106,11 @@ struct ContractTests {
         let mail = try AppConfiguration(environment: ["SMTP_URL": "smtps://me%40example.com:p%3Ass@mail.example.com", "MAIL_FROM": "\"SportLook\" <no-reply@example.com>"]).mail
         guard case .smtp(let smtp) = mail else { Issue.record("SMTP_URL gives SMTP mail, not \(String(describing: mail))"); return }
         #expect(smtp.host == "mail.example.com" && smtp.port == 465 && smtp.security == .implicitTLS)
-        #expect(smtp.username == "me@example.com" && smtp.password == "p:ss" && !smtp.allowsPlainAuthentication)
+        #expect(smtp.username == "me@example.com" && smtp.password == "p:ss" && !smtp.allowsPlaintext)
         #expect(smtp.from == MailAddress(parsing: "SportLook <no-reply@example.com>"))
         #expect(smtp.from.header == "\"SportLook\" <no-reply@example.com>")
         guard case .smtp(let plain) = try AppConfiguration(environment: ["SMTP_URL": "smtp://127.0.0.1", "MAIL_FROM": "a@example.com"]).mail else { Issue.record("SMTP_URL"); return }
-        #expect(plain.port == 587 && plain.security == .startTLS && plain.username == nil && plain.allowsPlainAuthentication)
+        #expect(plain.port == 587 && plain.security == .startTLS && plain.username == nil && plain.allowsPlaintext)
         guard case .log = try AppConfiguration(environment: ["MAIL_TRANSPORT": "log", "SMTP_URL": "smtp://mail.example.com"]).mail else { Issue.record("MAIL_TRANSPORT=log"); return }
     }
 

@@ -16,10 +16,11 @@ struct MailCodesTests {
         var payload: String
     }
 
-    static func mailJobs(of userID: String, in services: AppServices) async throws -> [MailJob] {
+    /// The mail jobs for an email: state, attempts, last error, payload.
+    static func mailJobs(to email: String, in services: AppServices) async throws -> [MailJob] {
         try await services.database.read { sql in
             try await sql.raw("""
-                SELECT state, attempts, last_error, payload FROM jobs WHERE kind = 'mail' AND dedupe_key LIKE \(bind: "mail:%:\(userID.lowercased()):%")
+                SELECT state, attempts, last_error, payload FROM jobs WHERE kind = 'mail' AND dedupe_key LIKE \(bind: "mail:%:\(email.lowercased()):%")
                 ORDER BY enqueued_at
                 """).all().map {
                 MailJob(state: try $0.value("state"), attempts: try $0.value("attempts"), lastError: try $0.optional("last_error", as: String.self), payload: try $0.value("payload"))
@@ -31,6 +32,21 @@ struct MailCodesTests {
         try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail'").first()?.value("n", as: Int.self) ?? 0 }
     }
 
+    static func identities(of userID: String, in services: AppServices) async throws -> Int {
+        try await services.database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM identities WHERE user_id = \(bind: UUID(uuidString: userID)!)").first()?.value("n", as: Int.self) ?? 0
+        }
+    }
+
+    static func link(_ provider: String, to userID: String, in services: AppServices) async throws {
+        try await services.database.write { sql in
+            try await sql.raw("""
+                INSERT INTO identities (provider, subject, user_id, email, created_at)
+                VALUES (\(bind: provider), \(bind: UUID().uuidString), \(bind: UUID(uuidString: userID)!), NULL, \(bind: Date()))
+                """).run()
+        }
+    }
+
     @Test("a mailed code verifies the email, another sets a new password and ends every session; each works once, 5 tries at most; no answer tells whether an email has an account", arguments: engines)
     func codes(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
@@ -39,23 +55,26 @@ struct MailCodesTests {
             let (token, id) = try await api.register("Ann", email: email, password: "correct horse battery")
             #expect(try await api.me(token).emailVerified == false)
 
-            // Verification: asked for with the email as typed in any case.
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email.lowercased()]).status == .accepted)
+            // Verification: the signed-in owner asks, the code comes to the account's address.
+            #expect(try await api.post("/v1/auth/email/verify/start").status == .unauthorized)
+            #expect(try await api.post("/v1/auth/email/verify/start", token: token).status == .accepted)
             let mail = try await smtp.messages(to: email)[0]
             #expect(mail.headers["subject"] == "Your SportLook verification code")
             #expect(mail.headers["from"] == "\"SportLook\" <no-reply@sportlook.test>")
             #expect(mail.headers["auto-submitted"] == "auto-generated")
             let code = try #require(mail.code, "a code in: \(mail.text)")
             let wrong = code == "000000" ? "000001" : "000000"
-            let refused = try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": wrong])
+            let refused = try await api.post("/v1/auth/email/verify/finish", token: token, json: ["code": wrong])
             #expect(refused.status == .unprocessableContent)
             #expect(try refused.errorCode == "invalid_code")
-            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": code]).status == .noContent)
+            #expect(try await api.post("/v1/auth/email/verify/finish", token: token, json: ["code": code]).status == .noContent)
             #expect(try await api.me(token).emailVerified)
-            let reused = try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": code])
+            let reused = try await api.post("/v1/auth/email/verify/finish", token: token, json: ["code": code])
             #expect(try reused.errorCode == "invalid_code", "a code works once")
-            // Verified already: asking again answers the same and mails nothing.
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email]).status == .accepted)
+            let already = try await api.post("/v1/auth/email/verify/start", token: token)
+            #expect(already.status == .conflict)
+            #expect(try already.errorCode == "email_verified")
+            try await Self.link("google", to: id, in: services)
 
             // Password reset.
             #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
@@ -67,6 +86,7 @@ struct MailCodesTests {
             #expect(try weak.errorFields["password"] != nil)
             #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
             #expect(try await api.get("/v1/me", token: token).status == .unauthorized, "a reset ends every session")
+            #expect(try await Self.identities(of: id, in: services) == 1, "the email was verified: its owner linked the provider")
             #expect(try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"]).status == .unauthorized)
             let signedIn = try await api.login(email, password: "a brand new passphrase")
             #expect(signedIn.user.id == id)
@@ -90,9 +110,8 @@ struct MailCodesTests {
             #expect(try late.errorCode == "invalid_code", "void after 5 wrong tries")
             #expect(try await api.login(email, password: "a brand new passphrase").user.id == id)
 
-            // An email without an account: the same answers, and no mail is queued.
+            // An email without an account: the same answers, and nothing is sent.
             let nobody = "nobody.\(UUID().uuidString.prefix(6))@example.com"
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": nobody]).status == .accepted)
             #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": nobody]).status == .accepted)
             let unknown = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
             #expect(unknown.status == .unprocessableContent)
@@ -100,12 +119,25 @@ struct MailCodesTests {
             let malformed = try await api.post("/v1/auth/password/reset/start", json: ["email": "not an email"])
             #expect(malformed.status == .unprocessableContent)
             #expect(try malformed.errorFields["email"] != nil)
-            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": email, "code": "12345a"]).status == .unprocessableContent)
+            #expect(try await api.post("/v1/auth/email/verify/finish", token: signedIn.accessToken, json: ["code": "12345a"]).status == .unprocessableContent)
 
-            // Three mails, all for Ann; sent, their text (and codes) are gone from the queue.
-            #expect(try await Self.allMailJobs(in: services) == 3)
-            try await eventually("the mail jobs done") { try await Self.mailJobs(of: id, in: services).allSatisfy { $0.state == "done" } }
-            #expect(try await Self.mailJobs(of: id, in: services).allSatisfy { $0.payload.isEmpty })
+            // Someone made an account with another's email and linked their own provider:
+            // the owner of the address resets the password, and the provider goes too.
+            let squatted = "zed.\(UUID().uuidString.prefix(6))@example.com"
+            let (_, zed) = try await api.register("Zed", email: squatted)
+            try await Self.link("facebook", to: zed, in: services)
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": squatted]).status == .accepted)
+            let zedCode = try #require(try await smtp.messages(to: squatted)[0].code)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": squatted, "code": zedCode, "password": "the owner's passphrase"]).status == .noContent)
+            #expect(try await Self.identities(of: zed, in: services) == 0)
+
+            // Every request was a job (the unknown email's too); no code is kept in the queue.
+            #expect(try await Self.allMailJobs(in: services) == 5)
+            try await eventually("the mail jobs done") { try await Self.mailJobs(to: nobody, in: services).first?.state == "done" }
+            #expect(try await smtp.messages().filter { $0.recipient == nobody }.isEmpty)
+            for job in try await Self.mailJobs(to: email, in: services) {
+                #expect(![code, resetCode, third].contains(where: job.payload.contains), "\(job.payload)")
+            }
         }
         await smtp.stop()
     }
@@ -121,32 +153,32 @@ struct MailCodesTests {
         }) { api, services in
             // 451 twice, then accepted: the third attempt delivers.
             let deferred = "bo+defer.\(UUID().uuidString.prefix(6))@example.com"
-            let (_, bo) = try await api.register("Bo", email: deferred)
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": deferred]).status == .accepted)
+            let (bo, _) = try await api.register("Bo", email: deferred)
+            #expect(try await api.post("/v1/auth/email/verify/start", token: bo).status == .accepted)
             let code = try #require(try await smtp.messages(to: deferred)[0].code)
-            try await eventually("the deferred mail's job done") { try await Self.mailJobs(of: bo, in: services).first?.state == "done" }
-            #expect(try await Self.mailJobs(of: bo, in: services).map(\.attempts) == [3])
-            #expect(try await api.post("/v1/auth/email/verify/finish", json: ["email": deferred, "code": code]).status == .noContent)
+            try await eventually("the deferred mail's job done") { try await Self.mailJobs(to: deferred, in: services).first?.state == "done" }
+            #expect(try await Self.mailJobs(to: deferred, in: services).map(\.attempts) == [3])
+            #expect(try await api.post("/v1/auth/email/verify/finish", token: bo, json: ["code": code]).status == .noContent)
 
             // 550: final at once.
             let rejected = "cy+reject.\(UUID().uuidString.prefix(6))@example.com"
-            let (_, cy) = try await api.register("Cy", email: rejected)
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": rejected]).status == .accepted)
-            try await eventually("the refused mail's job dead") { try await Self.mailJobs(of: cy, in: services).first?.state == "dead" }
-            let dead = try #require(try await Self.mailJobs(of: cy, in: services).first)
+            let (cy, _) = try await api.register("Cy", email: rejected)
+            #expect(try await api.post("/v1/auth/email/verify/start", token: cy).status == .accepted)
+            try await eventually("the refused mail's job dead") { try await Self.mailJobs(to: rejected, in: services).first?.state == "dead" }
+            let dead = try #require(try await Self.mailJobs(to: rejected, in: services).first)
             #expect(dead.attempts == 1)
             #expect(dead.lastError?.contains("550") == true, "\(dead.lastError ?? "")")
 
             // The server down: the job waits and tries again; back up, the mail arrives.
             await smtp.stop()
             let later = "dee.\(UUID().uuidString.prefix(6))@example.com"
-            let (_, dee) = try await api.register("Dee", email: later)
+            try await api.register("Dee", email: later)
             #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": later]).status == .accepted)
             try await eventually("attempts while the server is down") {
-                guard let job = try await Self.mailJobs(of: dee, in: services).first else { return false }
+                guard let job = try await Self.mailJobs(to: later, in: services).first else { return false }
                 return job.attempts >= 2 && job.lastError?.contains("unreachable") == true
             }
-            #expect(try await Self.mailJobs(of: dee, in: services).first?.state != "dead")
+            #expect(try await Self.mailJobs(to: later, in: services).first?.state != "dead")
             try await smtp.start()
             let resetCode = try #require(try await smtp.messages(to: later)[0].code)
             #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": later, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
@@ -154,7 +186,7 @@ struct MailCodesTests {
         await smtp.stop()
     }
 
-    @Test("without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; codes asked for one email are limited, account or not", arguments: engines)
+    @Test("without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; a server without STARTTLS gets nothing; codes asked for one email are limited, account or not", arguments: engines)
     func transports(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let off = try await api.post("/v1/auth/password/reset/start", json: ["email": "ann@example.com"])
@@ -163,9 +195,9 @@ struct MailCodesTests {
         }
         try await withApp(engine, configure: { $0.mail = .log }) { api, services in
             let email = "eve.\(UUID().uuidString.prefix(6))@example.com"
-            let (_, eve) = try await api.register("Eve", email: email)
-            #expect(try await api.post("/v1/auth/email/verify/start", json: ["email": email]).status == .accepted)
-            try await eventually("the logged mail's job done") { try await Self.mailJobs(of: eve, in: services).first?.state == "done" }
+            let (eve, _) = try await api.register("Eve", email: email)
+            #expect(try await api.post("/v1/auth/email/verify/start", token: eve).status == .accepted)
+            try await eventually("the logged mail's job done") { try await Self.mailJobs(to: email, in: services).first?.state == "done" }
             for _ in 0..<5 {
                 #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": "nobody@example.com"]).status == .accepted)
             }
@@ -174,5 +206,16 @@ struct MailCodesTests {
             #expect(try limited.errorCode == "too_many_codes")
             #expect(limited.headers[.retryAfter] != nil)
         }
+        // A relay offering no STARTTLS: mail goes only over TLS, so the job is dead and nothing was sent.
+        let plain = try await SMTPServer(plain: true)
+        try await withApp(engine, configure: { plain.configure(&$0) }) { api, services in
+            let email = "fay.\(UUID().uuidString.prefix(6))@example.com"
+            try await api.register("Fay", email: email)
+            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
+            try await eventually("the job dead") { try await Self.mailJobs(to: email, in: services).first?.state == "dead" }
+            #expect(try await Self.mailJobs(to: email, in: services).first?.lastError?.contains("STARTTLS") == true)
+            #expect(try plain.messages().isEmpty)
+        }
+        await plain.stop()
     }
 }

@@ -6,6 +6,13 @@ import Synchronization
 import Testing
 @testable import SportLook
 
+/// An instant one task marks and others read.
+final class Moment: Sendable {
+    private let value = Mutex<ContinuousClock.Instant?>(nil)
+    var instant: ContinuousClock.Instant? { value.withLock { $0 } }
+    func mark() { value.withLock { $0 = .now } }
+}
+
 func socketURL(_ api: API) throws -> String {
     guard let port = api.client.port else { throw ClusterError("not a live test") }
     return "ws://127.0.0.1:\(port)/v1/ws"
@@ -79,7 +86,11 @@ struct RealtimeTests {
             let sender = try await TestSocket.connect(url, token: owner.token)
             sender.send(["type": "subscribe", "event_id": event, "after_seq": 0])
             try await sender.waitFor("subscribed") { $0.type == "subscribed" }
+            // When the last message was posted: a client waits for everything until a
+            // minute after that, however long posting takes on a loaded machine.
+            let postedAt = Moment()
             async let posting: Void = {
+                defer { postedAt.mark() }
                 for n in 0..<(total / 2) {
                     let reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "h\(n)", "client_id": "h\(n)"])
                     guard reply.status == .created else {
@@ -107,7 +118,13 @@ struct RealtimeTests {
                             try await Task.sleep(for: .milliseconds(Int.random(in: 20...300, using: &rng)))
                             if rounds > 40 {
                                 // Late rounds stay until the end.
-                                try await eventually(timeout: .seconds(120), "everything") { try (socket.messageSeqs.last ?? 0) >= total }
+                                try await eventually(timeout: .seconds(3_600), "everything") {
+                                    if try (socket.messageSeqs.last ?? 0) >= total { return true }
+                                    if let posted = postedAt.instant, ContinuousClock.now - posted > .seconds(60) {
+                                        throw ClusterError("a minute after the last message was posted, the client holds up to \(try socket.messageSeqs.last ?? 0) of \(total)")
+                                    }
+                                    return false
+                                }
                             }
                             await socket.close()
                             held += try socket.messageSeqs

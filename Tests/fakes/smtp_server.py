@@ -8,7 +8,8 @@ message is saved to OUTDIR as NNNNN.eml, preceded by an "X-Envelope-To:" line.
 Recipients steer the answers: a local part containing "+defer" is answered
 451 (try later) on its first two tries, one containing "+reject" always 550.
 
-Usage: smtp_server.py PORT OUTDIR
+Usage: smtp_server.py PORT OUTDIR [plain]
+With "plain", the server offers neither STARTTLS nor AUTH (a relay that sends in clear).
 The authority is kept in OUTDIR (ca.pem, ca.key) and reused when the server is
 started again on the same OUTDIR, so that a client trusting ca.pem keeps trusting it.
 """
@@ -73,13 +74,17 @@ def authority(outdir):
 
 def main():
     port, outdir = int(sys.argv[1]), sys.argv[2]
+    plain = sys.argv[3:] == ["plain"]
     os.makedirs(outdir, exist_ok=True)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     authority(outdir).issue_cert("localhost", "127.0.0.1").configure_cert(context)
-    controller = Controller(
-        Handler(outdir), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
-        auth_required=True, auth_require_tls=True, authenticator=authenticator,
-    )
+    if plain:
+        controller = Controller(Handler(outdir), hostname="127.0.0.1", port=port)
+    else:
+        controller = Controller(
+            Handler(outdir), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
+            auth_required=True, auth_require_tls=True, authenticator=authenticator,
+        )
     controller.start()
     print("ready", flush=True)
     stop = threading.Event()

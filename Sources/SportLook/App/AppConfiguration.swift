@@ -120,6 +120,19 @@ public struct AppConfiguration: Sendable {
     /// answers 422 `mail_not_enabled`.
     public var mail: MailSetting?
 
+    /// Serves the web client (`Public/`) at `/` (`WEB_CLIENT`, `on` or `off`; default on).
+    public var webClient = true
+    /// Raster map tiles for the web client's map (`TILE_URL`, a `{z}/{x}/{y}` template;
+    /// `none`: a plain grid). OpenStreetMap's by default.
+    public var tileURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    /// The tiles' attribution (`TILE_ATTRIBUTION`; OpenStreetMap's for its tiles).
+    public var tileAttribution: String?
+
+    /// The attribution the web client shows under the map.
+    public var effectiveTileAttribution: String {
+        tileAttribution ?? (tileURL.contains("openstreetmap.org") ? "© OpenStreetMap contributors" : "")
+    }
+
     /// The default configuration.
     public init() {}
 
@@ -246,7 +259,27 @@ public struct AppConfiguration: Sendable {
             }
             facebookGraph = FacebookGraphSettings(graphURL: graph ?? FacebookGraphSettings.defaultGraphURL, appIDs: appIDs, appSecret: secret)
         }
+        if let web = try reader.string("WEB_CLIENT")?.lowercased() {
+            guard web == "on" || web == "off" else { throw ConfigurationError(setting: "WEB_CLIENT", message: "must be on or off") }
+            webClient = web == "on"
+        }
+        if let tiles = try reader.string("TILE_URL") {
+            if tiles.lowercased() == "none" {
+                tileURL = ""
+            } else {
+                let probe = tiles.replacingOccurrences(of: "{z}", with: "1").replacingOccurrences(of: "{x}", with: "1").replacingOccurrences(of: "{y}", with: "1")
+                guard ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains), let url = URL(string: probe), let host = url.host,
+                      url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host)), !tiles.contains("\""), !tiles.contains(" ")
+                else { throw ConfigurationError(setting: "TILE_URL", message: "must be an https URL template with {z}, {x} and {y}, or none") }
+                tileURL = tiles
+            }
+        }
+        tileAttribution = try reader.string("TILE_ATTRIBUTION") ?? tileAttribution
         mail = try Self.readMail(reader)
+        if case .smtp(let smtp) = mail, smtp.timeout >= jobLease {
+            // A delivery outlasting its lease would be taken, and sent, by another worker too.
+            throw ConfigurationError(setting: "SMTP_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
+        }
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
@@ -271,8 +304,11 @@ public struct AppConfiguration: Sendable {
             guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigurationError(setting: "SMTP_CA_FILE", message: "cannot read \(file)") }
             settings.trustRootsFile = file
         }
+        guard (settings.username == nil) == (settings.password == nil) else {
+            throw ConfigurationError(setting: "SMTP_URL", message: "needs both a user and a password, or neither")
+        }
         settings.timeout = try reader.duration("SMTP_TIMEOUT", in: 1...600) ?? settings.timeout
-        settings.allowsPlainAuthentication = AddressRange.isLoopback(host: settings.host)
+        settings.allowsPlaintext = AddressRange.isLoopback(host: settings.host)
         return .smtp(settings)
     }
 
@@ -294,7 +330,7 @@ public struct AppConfiguration: Sendable {
         "MEDIA_URL_SECRET",
         "AUTH_APPLE_CLIENT_IDS", "AUTH_APPLE_JWKS_URL", "AUTH_APPLE_ISSUER", "AUTH_GOOGLE_CLIENT_IDS", "AUTH_GOOGLE_JWKS_URL", "AUTH_GOOGLE_ISSUER",
         "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
-        "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT",
+        "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
     ]
 }
 

@@ -116,16 +116,19 @@ public final class AppServices: Sendable {
             identities: IdentityStore(database: database),
             verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
         )
-        self.codes = EmailCodeService(
-            accounts: accountStore, codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
+        let codes = EmailCodeService(
+            accounts: accountStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
             requestsPerEmail: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 5, window: 3_600,
                                             code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
             requestsPerAddress: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 3_600,
                                               code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
             guesses: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
                                    code: "too_many_attempts", message: "Too many wrong codes; try again later."),
+            dailyGuesses: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 86_400,
+                                        code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
             write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
+        self.codes = codes
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
@@ -163,7 +166,7 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, mailer: mailer, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, mailer: mailer, codes: codes, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

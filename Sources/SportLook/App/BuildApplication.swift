@@ -100,6 +100,13 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     media.addRoutes(to: authenticated)
     media.addPublicRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
     webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
+    if services.configuration.webClient {
+        let configuration = services.configuration
+        try WebClientController(folder: services.resources.webClient, settings: .init(
+            tileURL: configuration.tileURL, tileAttribution: configuration.effectiveTileAttribution,
+            mediaOrigin: configuration.mediaPublicURL.isEmpty ? nil : WebClientController.origin(of: configuration.mediaPublicURL)
+        )).addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
+    }
     return router
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds the project's data folders (`Migrations/`, `Seeds/`) whatever the
-/// working directory is.
+/// Finds the project's data folders (`Migrations/`, `Seeds/`, `Public/`) whatever
+/// the working directory is.
 ///
 /// Looked for, in order: `$SPORTLOOK_RESOURCES`; the folders above the running
 /// executable (a build in `.build/…` finds its checkout); the working directory
@@ -48,6 +48,9 @@ public struct Resources: Sendable {
     public func migrations(for engine: DatabaseEngine) -> URL {
         root.appendingPathComponent("Migrations").appendingPathComponent(engine == .sqlite ? "sqlite" : "postgres")
     }
+
+    /// The web client's folder, `Public/`.
+    public var webClient: URL { root.appendingPathComponent("Public") }
 
     /// A file in `Seeds/`.
     public func seed(_ name: String) -> URL {

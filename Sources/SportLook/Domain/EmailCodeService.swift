@@ -1,30 +1,36 @@
 import Crypto
 import Foundation
 
-/// One-time codes mailed to an account's address: one proves the address
-/// (`verify`), the other sets a new password (`reset`, which ends every session).
+/// One-time codes mailed to an account's address: one proves the address to its
+/// signed-in owner (`verify`), the other sets a new password (`reset`, which ends
+/// every session).
 ///
 /// A code is 6 digits, kept only as a digest, good for 15 minutes and 5 tries; a
-/// new one replaces the last. Asking for codes is limited per email and per
-/// address, guessing them like logins. No answer tells whether an email has an
-/// account: asking always answers 202, a wrong code for an unknown email is as
-/// wrong as any other, and both count against the same limits.
+/// new one replaces the last. Asking queues a `mail` job holding only the purpose
+/// and the email: the job's worker looks the account up, issues the code and mails
+/// it. So asking does the same work whether or not an email has an account, always
+/// answers 202, and no code is ever stored in clear (a retried mail carries a new
+/// code). Asking is limited per email and per client address, wrong codes like
+/// logins and, per email, to 30 a day.
 struct EmailCodeService: Sendable {
     enum Purpose: String, Sendable {
         case verify, reset
     }
 
     let accounts: AccountStore
+    let identities: IdentityStore
     let codes: EmailCodeStore
     let jobs: JobStore
     let hasher: PasswordHasher
     let policy: PasswordPolicy
-    /// Codes asked for, per email (and purpose).
+    /// Codes asked for, per email.
     let requestsPerEmail: LoginThrottle
     /// Codes asked for, per client address.
     let requestsPerAddress: LoginThrottle
     /// Wrong codes, per email and per client address.
     let guesses: LoginThrottle
+    /// Wrong codes per email in a day.
+    let dailyGuesses: LoginThrottle
     let write: Writer
     let clock: any AppClock
     /// Whether mail can be sent at all (`SMTP_URL` or `MAIL_TRANSPORT=log`).
@@ -33,98 +39,142 @@ struct EmailCodeService: Sendable {
     static let lifetime: TimeInterval = 15 * 60
     static let maxTries = 5
 
-    /// Mails a code for `purpose` when the email has an account that can use it (a
-    /// live account; for `verify`, one whose email is not verified yet).
-    func start(_ purpose: Purpose, email: String?, address: String?) async throws {
-        let normalized = try checkedEmail(email)
+    // MARK: Asking
+
+    /// Mails the signed-in user a code for their email, unless it is verified already.
+    func startVerification(of identity: Identity, address: String?) async throws {
+        try requireMail()
+        guard let user = try await accounts.user(identity.userID), !user.isDeleted else { throw DomainError.unauthorized }
+        let email = user.email
+        guard !email.isEmpty else { throw DomainError.conflict("no_email", "This account has no email to verify.") }
+        guard !user.emailVerified else { throw DomainError.conflict("email_verified", "This email is verified already.") }
+        try await request(.verify, normalized: AccountService.normalize(email: email), address: address)
+    }
+
+    /// Queues a reset code for the email; what the job does depends on whether it has an account.
+    func startReset(email: String?, address: String?) async throws {
+        try requireMail()
+        var v = Validator()
+        let normalized = check(email, into: &v)
+        try v.throwIfInvalid()
+        try await request(.reset, normalized: normalized, address: address)
+    }
+
+    private func request(_ purpose: Purpose, normalized: String, address: String?) async throws {
         // Counted whether or not an account has the email: the limits say nothing either.
         let addressSubjects = address.map { ["code-request-address:" + $0] }
         var fromAddress: UUID?
         if let addressSubjects { fromAddress = try await requestsPerAddress.reserve(addressSubjects) }
         let forEmail: UUID
         do {
-            forEmail = try await requestsPerEmail.reserve(["code-request:\(purpose.rawValue):" + normalized])
+            forEmail = try await requestsPerEmail.reserve(["code-request:" + normalized])
         } catch {
             if let fromAddress, let addressSubjects { try? await requestsPerAddress.release(fromAddress, subjects: addressSubjects) }
             throw error
         }
         if let fromAddress { try await requestsPerAddress.settle(fromAddress) }
         try await requestsPerEmail.settle(forEmail)
-
-        let code = Self.newCode()
-        let now = clock.now()
-        try await write { [accounts, codes, jobs] sql, effects in
-            try await codes.purge(before: now, on: sql)
-            guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return }
-            if purpose == .verify, account.emailVerified { return }
-            try await codes.issue(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
-                                  expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
-            try await jobs.enqueue(Self.mail(purpose, code: code, to: account.email), dedupeKey: "mail:\(purpose.rawValue):\(account.id.lowercased):\(UUID().lowercased)", on: sql)
+        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized)
+        try await write { [jobs] sql, effects in
+            try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
             effects.jobs = true
         }
     }
 
-    /// Verifies the email with the code sent to it.
-    func finishVerification(email: String?, code: String?, address: String?) async throws {
+    /// For a `mail` job: issues a new code to the account the request names and
+    /// returns the mail that carries it; nil when there is nothing to send (no such
+    /// account, an email verified already).
+    func mail(for request: CodeMailRequest) async throws -> MailMessage? {
+        guard let purpose = Purpose(rawValue: request.purpose) else { return nil }
+        let code = Self.newCode()
+        let now = clock.now()
+        return try await write { [accounts, codes] sql, _ in
+            try await codes.purge(before: now, on: sql)
+            guard let account = try await accounts.account(normalizedEmail: request.email, on: sql) else { return nil }
+            if purpose == .verify, account.emailVerified { return nil }
+            try await codes.issue(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
+                                  expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
+            return Self.mail(purpose, code: code, to: account.email)
+        }
+    }
+
+    // MARK: Answering
+
+    /// Verifies the signed-in user's email with the code sent to it.
+    func finishVerification(of identity: Identity, code: String?, address: String?) async throws {
         var v = Validator()
-        let normalized = check(email, into: &v)
         check(code: code, into: &v)
         try v.throwIfInvalid()
-        try await take(.verify, code: code ?? "", normalized: normalized, address: address, newPassword: nil)
+        guard let email = try await accounts.user(identity.userID)?.email, !email.isEmpty else {
+            throw DomainError.conflict("no_email", "This account has no email to verify.")
+        }
+        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), address: address, newPassword: nil)
     }
 
     /// Sets a new password with the code sent to the email (which is then verified
-    /// too); every session of the account ends.
+    /// too); every session of the account ends. When the email was not verified
+    /// before, every provider linked to the account is unlinked too: whoever made the
+    /// account with someone else's email may have linked their own.
     func finishReset(email: String?, code: String?, password: String?, address: String?) async throws {
         var v = Validator()
         let normalized = check(email, into: &v)
         check(code: code, into: &v)
-        if let password, let email {
-            if let problem = policy.problem(with: password, email: email) { v.fail("password", problem) }
-        } else if password == nil {
+        if let password {
+            if let problem = policy.problem(with: password, email: (email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) { v.fail("password", problem) }
+        } else {
             v.fail("password", "is required")
         }
         try v.throwIfInvalid()
         try await take(.reset, code: code ?? "", normalized: normalized, address: address, newPassword: password)
     }
 
-    /// Takes the code (counting a wrong one against the email and the address) and
+    /// Takes the code (a wrong one counts against the email and the address) and
     /// does what it was for, all in one transaction.
     private func take(_ purpose: Purpose, code: String, normalized: String, address: String?, newPassword: String?) async throws {
+        let daily = ["code-day:" + normalized]
+        let today = try await dailyGuesses.reserve(daily)
         let subjects = ["code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
-        let (attempt, taken) = try await guesses.attempt(subjects) { [hasher, accounts, codes, clock, write] in
-            var hash: String?
-            if let newPassword { hash = try await hasher.hash(newPassword) }
-            let now = clock.now()
-            return try await write { [hash] sql, effects in
-                guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
-                guard try await codes.take(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
-                                           maxTries: Self.maxTries, at: now, on: sql)
-                else { return false }
-                try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
-                if hash != nil {
-                    let ended = try await accounts.revokeTokens(of: account.id, except: nil, at: now, on: sql)
-                    effects.messages += ended.map(BusMessage.session)
+        let attempt: UUID
+        let taken: Bool
+        do {
+            (attempt, taken) = try await guesses.attempt(subjects) { [hasher, accounts, identities, codes, clock, write] in
+                var hash: String?
+                if let newPassword { hash = try await hasher.hash(newPassword) }
+                let now = clock.now()
+                return try await write { [hash] sql, effects in
+                    guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
+                    guard try await codes.take(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
+                                               maxTries: Self.maxTries, at: now, on: sql)
+                    else { return false }
+                    try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
+                    if hash != nil {
+                        if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
+                        let ended = try await accounts.revokeTokens(of: account.id, except: nil, at: now, on: sql)
+                        effects.messages += ended.map(BusMessage.session)
+                    }
+                    if let user = try await accounts.user(account.id, on: sql) { effects.profiles.append(user) }
+                    return true
                 }
-                if let user = try await accounts.user(account.id, on: sql) { effects.profiles.append(user) }
-                return true
             }
+        } catch {
+            try? await dailyGuesses.release(today, subjects: daily)
+            throw error
         }
         guard taken else {
             try await guesses.settle(attempt)
+            try await dailyGuesses.settle(today)
             throw DomainError(.invalid, code: "invalid_code", message: "The code is wrong, used or expired; ask for a new one.", fields: ["code": "is wrong, used or expired"])
         }
         try await guesses.release(attempt, subjects: subjects)
+        try await dailyGuesses.release(today, subjects: daily)
     }
 
-    private func checkedEmail(_ email: String?) throws -> String {
+    // MARK: Checks and texts
+
+    private func requireMail() throws {
         guard mailEnabled else {
             throw DomainError(.invalid, code: "mail_not_enabled", message: "This server sends no mail, so it cannot send codes.")
         }
-        var v = Validator()
-        let normalized = check(email, into: &v)
-        try v.throwIfInvalid()
-        return normalized
     }
 
     /// The normalized email; a problem with it goes into `v`.

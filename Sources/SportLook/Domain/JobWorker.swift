@@ -18,6 +18,7 @@ final class JobWorker: Service, Sendable {
     private let inbox: InboxStore
     private let gateway: PushGateway?
     private let mailer: MailTransport?
+    private let codes: EmailCodeService?
     private let bus: Bus
     private let write: Writer
     private let clock: any AppClock
@@ -38,12 +39,13 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, mailer: MailTransport?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, mailer: MailTransport?, codes: EmailCodeService?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.gateway = gateway
         self.mailer = mailer
+        self.codes = codes
         self.bus = bus
         self.write = write
         // Inbox entries carry the service's time; the queue runs on the wall clock.
@@ -95,13 +97,13 @@ final class JobWorker: Service, Sendable {
 
     private func deliver(_ claimed: [JobStore.Claimed]) async throws {
         var work: [Work] = []
-        var mails: [(job: JobStore.Claimed, mail: MailMessage)] = []
+        var mails: [(job: JobStore.Claimed, request: CodeMailRequest)] = []
         var readable: [JobStore.Claimed] = []
         for job in claimed {
             let payload = Data(job.payload.utf8)
-            if job.kind == MailMessage.jobKind, let mail = try? JSONDecoder().decode(MailMessage.self, from: payload) {
-                mails.append((job, mail))
-            } else if job.kind != MailMessage.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
+            if job.kind == CodeMailRequest.jobKind, let request = try? JSONDecoder().decode(CodeMailRequest.self, from: payload) {
+                mails.append((job, request))
+            } else if job.kind != CodeMailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
                 work.append(Work(job: job, message: message))
             } else {
                 try await jobs.fail(job.id, worker: name, error: "payload cannot be read", retryAt: nil, at: queueClock.now())
@@ -172,21 +174,35 @@ final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Mail, concurrently; a mail job with no transport configured is dead (queue it
-    /// again with `sportlook jobs retry-dead --kind mail` once there is one).
-    private func send(_ mails: [(job: JobStore.Claimed, mail: MailMessage)]) async -> [UUID: DeliveryOutcome] {
-        guard let mailer else {
+    /// Code mails, a few at a time: each issues its code, then sends it. A mail job
+    /// with no transport configured is dead (queue it again with `sportlook jobs
+    /// retry-dead --kind mail` once there is one).
+    private func send(_ mails: [(job: JobStore.Claimed, request: CodeMailRequest)]) async -> [UUID: DeliveryOutcome] {
+        guard let mailer, let codes else {
             return Dictionary(uniqueKeysWithValues: mails.map { ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)")) })
         }
-        return await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
-            for (job, mail) in mails {
-                group.addTask { (job.id, await mailer.send(mail, id: job.id)) }
+        var out: [UUID: DeliveryOutcome] = [:]
+        for start in stride(from: 0, to: mails.count, by: Self.mailsAtOnce) {
+            let chunk = mails[start..<min(start + Self.mailsAtOnce, mails.count)]
+            await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
+                for (job, request) in chunk {
+                    group.addTask {
+                        do {
+                            guard let mail = try await codes.mail(for: request) else { return (job.id, .delivered) }
+                            return (job.id, await mailer.send(mail, id: job.id))
+                        } catch {
+                            return (job.id, .retry(after: nil, reason: "cannot issue the code: \(String(describing: error).prefix(200))"))
+                        }
+                    }
+                }
+                for await (id, outcome) in group { out[id] = outcome }
             }
-            var out: [UUID: DeliveryOutcome] = [:]
-            for await (id, outcome) in group { out[id] = outcome }
-            return out
         }
+        return out
     }
+
+    /// SMTP connections one worker opens at once.
+    static let mailsAtOnce = 4
 
     private func retry(_ job: JobStore.Claimed, reason: String, after: TimeInterval?, at now: Date) async throws {
         guard job.attempts < settings.maxAttempts else {
@@ -199,6 +215,7 @@ final class JobWorker: Service, Sendable {
         let backoff = min(600, settings.retryBase * pow(2, Double(job.attempts - 1))) * Double.random(in: 0.5...1)
         try await jobs.fail(job.id, worker: name, error: reason, retryAt: now.addingTimeInterval(max(backoff, after ?? 0)), at: now)
         Counter(label: "sportlook_jobs_retried_total", dimensions: [("kind", job.kind)]).increment()
+        logger.info("job will be retried", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(reason)"])
     }
 }
 

@@ -13,7 +13,8 @@ public struct MailAddress: Sendable, Equatable {
     /// checked by whoever configures it).
     public init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.contains(where: { $0 == "\r" || $0 == "\n" }) else { return nil }
+        // Scalars, not characters: "\r\n" is one Character in Swift.
+        guard !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return nil }
         if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
             let name = text[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             self.name = name.isEmpty ? nil : name
@@ -54,8 +55,8 @@ public struct SMTPSettings: Sendable {
     public var trustRootsFile: String?
     /// Longest one delivery (connection to QUIT) may take.
     public var timeout: TimeInterval = 30
-    /// The server may see the password without TLS (set only for loopback servers).
-    public var allowsPlainAuthentication = false
+    /// Mail (and the password) may go without TLS: set only for a loopback server.
+    public var allowsPlaintext = false
 
     /// Reads `smtp://user:pass@host:port` or `smtps://…` (user and password
     /// percent-encoded; port 587 or 465 by default); nil when it is neither.
@@ -90,11 +91,13 @@ struct SMTPProblem: Error, CustomStringConvertible {
     var isPermanent: Bool
 }
 
-/// Sends mail by SMTP submission (RFC 6409): EHLO, STARTTLS when offered (or TLS
-/// from the start), AUTH PLAIN or LOGIN when a user is configured, one message per
-/// connection. Replies in 4xx are retried by the queue, 5xx are final; so are
-/// servers that cannot be reached (retried) and settings the server cannot meet
-/// (final: no STARTTLS while a password is configured, no usable AUTH).
+/// Sends mail by SMTP submission (RFC 6409): EHLO, STARTTLS (or TLS from the
+/// start), AUTH PLAIN or LOGIN when a user is configured, one message per
+/// connection. Mail goes only over TLS, unless the server is on loopback: a server
+/// (or someone between) that offers no STARTTLS gets nothing. Replies in 4xx are
+/// retried by the queue, 5xx are final; servers that cannot be reached are
+/// retried, settings the server cannot meet are final (no TLS, no usable AUTH, no
+/// SMTPUTF8 for an address that needs it).
 struct SMTPMailer: Sendable {
     let settings: SMTPSettings
     private let tls: NIOSSLContext
@@ -131,48 +134,49 @@ struct SMTPMailer: Sendable {
     }
 
     private func transact(_ mail: MailMessage, id: UUID, date: Date) async throws {
-        let wire = SMTPWire()
-        let (tls, serverName, implicit) = (tls, serverName, settings.security == .implicitTLS)
+        let upgrade = SMTPUpgrade(tls: tls, serverName: serverName)
+        let implicit = settings.security == .implicitTLS
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(.seconds(10))
             .connect(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if implicit { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPReplyDecoder(wire: wire)))
+                    if implicit { try channel.pipeline.syncOperations.addHandler(try upgrade.handler()) }
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPReplyDecoder(upgrade: upgrade)))
                     return try NIOAsyncChannel<SMTPReply, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
         try await channel.executeThenClose { inbound, outbound in
-            var session = SMTPSession(replies: inbound.makeAsyncIterator(), outbound: outbound, wire: wire)
+            var session = SMTPSession(replies: inbound.makeAsyncIterator(), outbound: outbound)
             try await session.expect("greeting", 220)
             let helo = settings.from.domain
             var extensions = try await session.hello(helo)
             var secured = implicit
             if !secured, extensions.keys.contains("STARTTLS") {
+                // The decoder puts TLS in front of itself on the go-ahead, before any
+                // further byte is read (and refuses bytes that came with it).
+                upgrade.expectGoAhead()
                 try await session.command("STARTTLS", expect: 220)
-                // Nothing may have come after the go-ahead: it would be read as if it came through TLS.
-                guard wire.isDrained(after: session.repliesRead) else {
-                    throw SMTPProblem(description: "the server sent more after agreeing to STARTTLS", isPermanent: false)
-                }
-                try await channel.channel.eventLoop.submit {
-                    try channel.channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
-                }.get()
                 secured = true
                 extensions = try await session.hello(helo)
             }
+            guard secured || settings.allowsPlaintext else {
+                throw SMTPProblem(description: "the server offers no STARTTLS: mail goes only over TLS (use smtps:// for TLS from the start)", isPermanent: true)
+            }
             if let username = settings.username, let password = settings.password {
-                guard secured || settings.allowsPlainAuthentication else {
-                    throw SMTPProblem(description: "the server offers no STARTTLS: the password would travel in clear", isPermanent: true)
-                }
                 try await session.authenticate(username: username, password: password, mechanisms: extensions["AUTH"] ?? [])
             }
-            try await session.command("MAIL FROM:<\(settings.from.address)>", expect: 250)
+            // An address beyond ASCII needs the server's SMTPUTF8 (RFC 6531).
+            let international = !mail.to.unicodeScalars.allSatisfy(\.isASCII) || !settings.from.address.unicodeScalars.allSatisfy(\.isASCII)
+            if international, !extensions.keys.contains("SMTPUTF8") {
+                throw SMTPProblem(description: "the address is not ASCII and the server offers no SMTPUTF8", isPermanent: true)
+            }
+            try await session.command("MAIL FROM:<\(settings.from.address)>" + (international ? " SMTPUTF8" : ""), expect: 250)
             try await session.command("RCPT TO:<\(mail.to)>", expect: 250, 251)
             try await session.command("DATA", expect: 354)
             try await session.send(MailFormat.message(mail, from: settings.from, id: id, date: date))
             try await session.expect("message", 250)
-            // The message is accepted: a failed goodbye changes nothing.
-            _ = try? await session.command("QUIT", expect: 221)
+            // Accepted: say goodbye without waiting for the answer.
+            try? await session.send("QUIT\r\n")
         }
     }
 }
@@ -183,32 +187,42 @@ struct SMTPReply: Sendable {
     var lines: [String]
 }
 
-/// What the decoder has seen, for the session to check after STARTTLS's go-ahead.
-final class SMTPWire: Sendable {
-    private let state = Mutex<(replies: Int, leftover: Int)>((0, 0))
+/// STARTTLS, as the decoder carries it out: once told a go-ahead is due, the
+/// decoder adds the TLS handler in front of itself on the event loop as it reads
+/// the 220, and refuses any byte that came after it in clear (it would otherwise
+/// be read as if it had come through TLS).
+final class SMTPUpgrade: Sendable {
+    let tls: NIOSSLContext
+    let serverName: String?
+    private let pending = Mutex(false)
 
-    func decoded() { state.withLock { $0.replies += 1 } }
-    func leftover(_ bytes: Int) { state.withLock { $0.leftover = bytes } }
-    /// Whether nothing but the `read` replies arrived.
-    func isDrained(after read: Int) -> Bool { state.withLock { $0.replies == read && $0.leftover == 0 } }
+    init(tls: NIOSSLContext, serverName: String?) {
+        self.tls = tls
+        self.serverName = serverName
+    }
+
+    func handler() throws -> NIOSSLClientHandler { try NIOSSLClientHandler(context: tls, serverHostname: serverName) }
+    func expectGoAhead() { pending.withLock { $0 = true } }
+    /// Whether the reply now read answers STARTTLS (and the expectation ends).
+    func takeGoAhead() -> Bool { pending.withLock { value in defer { value = false }; return value } }
 }
 
 /// Splits the server's bytes into replies (RFC 5321 §4.2: `250-…` lines continue,
 /// `250 …` ends). Lines are at most 2,000 bytes and replies 100 lines.
 final class SMTPReplyDecoder: ByteToMessageDecoder {
     typealias InboundOut = SMTPReply
-    private let wire: SMTPWire
+    private let upgrade: SMTPUpgrade
     private var lines: [String] = []
 
-    init(wire: SMTPWire) { self.wire = wire }
+    init(upgrade: SMTPUpgrade) { self.upgrade = upgrade }
 
     func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             guard buffer.readableBytes <= 2_000 else { throw SMTPProblem(description: "a reply line over 2,000 bytes", isPermanent: false) }
-            wire.leftover(buffer.readableBytes)
             return .needMoreData
         }
         let length = newline - buffer.readerIndex + 1
+        guard length <= 2_000 else { throw SMTPProblem(description: "a reply line over 2,000 bytes", isPermanent: false) }
         var bytes = buffer.readBytes(length: length) ?? []
         // Bytes, not characters: "\r\n" is one Character in Swift.
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
@@ -221,8 +235,17 @@ final class SMTPReplyDecoder: ByteToMessageDecoder {
         if bytes.count > 3, bytes[3] == UInt8(ascii: "-") { return .continue }
         let reply = SMTPReply(code: code, lines: lines)
         lines = []
-        wire.decoded()
-        wire.leftover(buffer.readableBytes)
+        if upgrade.takeGoAhead() {
+            guard buffer.readableBytes == 0 else { throw SMTPProblem(description: "the server sent more after agreeing to STARTTLS", isPermanent: false) }
+            if code == 220 {
+                try context.pipeline.syncOperations.addHandler(try upgrade.handler(), position: .first)
+                // The read-complete now under way reaches the TLS handler first, which
+                // keeps it (no plaintext yet): the go-ahead is passed on complete here.
+                context.fireChannelRead(wrapInboundOut(reply))
+                context.fireChannelReadComplete()
+                return .continue
+            }
+        }
         context.fireChannelRead(wrapInboundOut(reply))
         return .continue
     }
@@ -237,13 +260,10 @@ final class SMTPReplyDecoder: ByteToMessageDecoder {
 private struct SMTPSession {
     var replies: NIOAsyncChannelInboundStream<SMTPReply>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    let wire: SMTPWire
-    private(set) var repliesRead = 0
 
-    init(replies: NIOAsyncChannelInboundStream<SMTPReply>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, wire: SMTPWire) {
+    init(replies: NIOAsyncChannelInboundStream<SMTPReply>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
         self.replies = replies
         self.outbound = outbound
-        self.wire = wire
     }
 
     /// The next reply, which must have one of `codes` (a 4xx or 5xx is a refusal).
@@ -269,7 +289,6 @@ private struct SMTPSession {
         guard let reply = try await replies.next() else {
             throw SMTPProblem(description: "\(step): the server closed the connection", isPermanent: false)
         }
-        repliesRead += 1
         guard codes.contains(reply.code) else {
             let text = reply.lines.joined(separator: " ")
             if reply.code >= 400 { throw SMTPRefusal(step: step, code: reply.code, text: text) }

@@ -33,18 +33,11 @@ struct AccountsController {
             let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
             return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
         }
-        // Codes by mail. Asking answers 202 whether or not the email has an account.
-        for (path, purpose) in [("auth/email/verify/start", EmailCodeService.Purpose.verify), ("auth/password/reset/start", .reset)] {
-            routes.post(path) { request, context in
-                let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
-                try await codes.start(purpose, email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
-                return Response(status: .accepted)
-            }
-        }
-        routes.post("auth/email/verify/finish") { request, context in
-            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-            try await codes.finishVerification(email: input.email, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return Response(status: .noContent)
+        // A reset code: asking answers 202 whether or not the email has an account.
+        routes.post("auth/password/reset/start") { request, context in
+            let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
+            try await codes.startReset(email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
+            return Response(status: .accepted)
         }
         routes.post("auth/password/reset/finish") { request, context in
             let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
@@ -57,6 +50,16 @@ struct AccountsController {
     }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        // Verifying one's own email: the code goes to the signed-in account's address.
+        routes.post("auth/email/verify/start") { _, context in
+            try await codes.startVerification(of: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
+            return Response(status: .accepted)
+        }
+        routes.post("auth/email/verify/finish") { request, context in
+            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
+            try await codes.finishVerification(of: context.identity, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
+            return Response(status: .noContent)
+        }
         routes.post("auth/logout") { _, context in
             try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
             return Response(status: .noContent)

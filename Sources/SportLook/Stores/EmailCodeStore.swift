@@ -2,8 +2,8 @@ import Foundation
 import SQLKit
 
 /// One-time codes mailed to accounts (`email_codes`): one per account and purpose,
-/// kept as a digest. Taking a code and counting a wrong try are single statements,
-/// so two finishes at once cannot both take one code.
+/// kept as a digest. A try is counted before the code is compared, and taking it is
+/// one statement: two finishes at once cannot both take one code.
 struct EmailCodeStore: Sendable {
     /// Gives the account a new code for `purpose`, replacing any earlier one.
     func issue(user: UUID, purpose: String, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
@@ -16,19 +16,19 @@ struct EmailCodeStore: Sendable {
     }
 
     /// Takes the code when it is the account's live one (not expired, fewer than
-    /// `maxTries` wrong tries); otherwise counts a wrong try against the live one.
+    /// `maxTries` tries). Every call counts a try first, under the row's lock, so that
+    /// concurrent guesses cannot all see the same count.
     /// - Returns: Whether the code was taken.
     func take(user: UUID, purpose: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        let taken = try await sql.raw("""
-            DELETE FROM email_codes
-            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND digest = \(bind: digest)
-                AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
-            RETURNING user_id
+        guard let live = try await sql.raw("""
+            UPDATE email_codes SET tries = tries + 1
+            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
+            RETURNING digest
+            """).first()?.value("digest", as: String.self), live == digest
+        else { return false }
+        return try await sql.raw("""
+            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND digest = \(bind: digest) RETURNING user_id
             """).first() != nil
-        if !taken {
-            try await sql.raw("UPDATE email_codes SET tries = tries + 1 WHERE user_id = \(bind: user) AND purpose = \(bind: purpose)").run()
-        }
-        return taken
     }
 
     /// Removes expired codes.

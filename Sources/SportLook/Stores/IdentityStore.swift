@@ -32,6 +32,11 @@ struct IdentityStore: Sendable {
     }
 
     /// Removes the user's account with `provider`; `false` if there was none.
+    /// Unlinks every provider account of a user.
+    func deleteAll(of userID: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID)").run()
+    }
+
     func delete(_ provider: IdentityProvider, of userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue) RETURNING subject").first() != nil
     }

@@ -46,15 +46,15 @@ struct JobStore: Sendable {
         return rows.count
     }
 
-    /// Queues a mail (its text, with any code in it, is erased once it is sent).
-    func enqueue(_ mail: MailMessage, dedupeKey: String, on sql: any SQLDatabase) async throws {
+    /// Queues a code mail.
+    func enqueue(_ request: CodeMailRequest, dedupeKey: String, on sql: any SQLDatabase) async throws {
         let now = clock.now()
         try await sql.raw("""
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
-            VALUES (\(bind: UUID()), \(bind: MailMessage.jobKind), \(bind: mail.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now), \(bind: now))
+            VALUES (\(bind: UUID()), \(bind: CodeMailRequest.jobKind), \(bind: request.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now), \(bind: now))
             ON CONFLICT (dedupe_key) DO NOTHING
             """).run()
-        Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", MailMessage.jobKind)]).increment()
+        Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", CodeMailRequest.jobKind)]).increment()
     }
 
     /// Queues a notification that collapses with others of the same key: while a
@@ -93,14 +93,12 @@ struct JobStore: Sendable {
         }
     }
 
-    /// Marks jobs done (only while `worker` still holds them). A sent mail's text
-    /// goes: the codes in it are kept only as digests.
+    /// Marks jobs done (only while `worker` still holds them).
     func complete(_ ids: [UUID], worker: String, at now: Date) async throws {
         guard !ids.isEmpty else { return }
         try await database.write { sql in
             try await sql.raw("""
-                UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL,
-                    payload = CASE WHEN kind = \(bind: MailMessage.jobKind) THEN '' ELSE payload END
+                UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL
                 WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
                 """).run()
         }

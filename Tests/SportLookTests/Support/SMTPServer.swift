@@ -10,12 +10,15 @@ import Testing
 final class SMTPServer: Sendable {
     let port: Int
     let folder: String
+    /// Offers neither STARTTLS nor AUTH.
+    let plain: Bool
     private let pid: Mutex<pid_t?>
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fakes/smtp_server.py").path
 
-    init() async throws {
+    init(plain: Bool = false) async throws {
+        self.plain = plain
         port = try PostgresCluster.freePort()
         folder = NSTemporaryDirectory() + "smtp-\(UUID().uuidString)"
         pid = Mutex(nil)
@@ -24,7 +27,7 @@ final class SMTPServer: Sendable {
 
     /// The server's settings for the service: STARTTLS, AUTH, the test authority trusted.
     func configure(_ configuration: inout AppConfiguration) {
-        var settings = SMTPSettings(url: "smtp://sportlook:s3cret%20pass@localhost:\(port)", from: MailAddress(parsing: "SportLook <no-reply@sportlook.test>")!)!
+        var settings = SMTPSettings(url: plain ? "smtp://localhost:\(port)" : "smtp://sportlook:s3cret%20pass@localhost:\(port)", from: MailAddress(parsing: "SportLook <no-reply@sportlook.test>")!)!
         settings.trustRootsFile = folder + "/ca.pem"
         settings.timeout = 30
         configuration.mail = .smtp(settings)
@@ -35,7 +38,7 @@ final class SMTPServer: Sendable {
             throw ClusterError("python3 is not installed")
         }
         let log = NSTemporaryDirectory() + "smtp-\(port).log"
-        let started = try spawn([python, Self.script, String(port), folder], output: log)
+        let started = try spawn([python, Self.script, String(port), folder] + (plain ? ["plain"] : []), output: log)
         pid.withLock { $0 = started }
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

@@ -1,0 +1,83 @@
+// The public API, as any client sees it: JSON, a bearer token, errors as
+// {"error": {"code", "message", "fields"?}}.
+
+const TOKEN = "sportlook.token";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? `The server answered ${status}.`);
+    this.status = status;
+    this.code = body?.error?.code ?? "http_" + status;
+    this.fields = body?.error?.fields ?? {};
+  }
+}
+
+export const session = {
+  get token() { return localStorage.getItem(TOKEN); },
+  set token(value) { value ? localStorage.setItem(TOKEN, value) : localStorage.removeItem(TOKEN); },
+  user: null,
+};
+
+/** Calls the API; resolves with the JSON body (null for 202/204), rejects with ApiError. */
+export async function api(method, path, body, {signal} = {}) {
+  const headers = {Accept: "application/json"};
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  let payload;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
+  let response;
+  try {
+    response = await fetch(path, {method, headers, body: payload, signal});
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, {error: {code: "offline", message: "The server cannot be reached; check the connection."}});
+  }
+  if (response.status === 204 || response.status === 202) return null;
+  const json = await response.json().catch(() => null);
+  if (!response.ok) {
+    if (response.status === 401 && session.token) { session.token = null; session.user = null; dispatchEvent(new Event("signedout")); }
+    throw new ApiError(response.status, json);
+  }
+  return json;
+}
+
+export const get = (path, options) => api("GET", path, undefined, options);
+export const post = (path, body) => api("POST", path, body ?? {});
+export const patch = (path, body) => api("PATCH", path, body);
+export const del = (path) => api("DELETE", path);
+
+/** A query string from an object, leaving out empty values. */
+export function query(parameters) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(parameters)) if (value !== undefined && value !== null && value !== "") search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+let sports;
+/** The sports catalogue, fetched once. */
+export async function sportCatalogue() {
+  sports ??= get("/v1/sports").then((page) => page.items);
+  return sports;
+}
+
+/** Signs in with an issued token (register, login). */
+export function signIn(result) {
+  session.token = result.access_token;
+  session.user = result.user;
+  dispatchEvent(new Event("signedin"));
+}
+
+/** Signs out: the session ends on the server, then here. */
+export async function signOut() {
+  try { await post("/v1/auth/logout"); } catch { /* ended already */ }
+  session.token = null;
+  session.user = null;
+  dispatchEvent(new Event("signedout"));
+}
+
+/** The signed-in user's profile, read once per page load. */
+export async function me() {
+  session.user ??= await get("/v1/me");
+  return session.user;
+}

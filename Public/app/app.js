@@ -1,0 +1,86 @@
+// SportLook's web client: a hash router over the screens, the session kept in
+// localStorage (a reload stays signed in), the live socket for chat and notifications.
+import {get, session} from "./api.js";
+import {h, replace} from "./dom.js";
+import {realtime} from "./realtime.js";
+import {authView} from "./views/auth.js";
+import {nearbyView} from "./views/nearby.js";
+import {eventView} from "./views/event.js";
+import {composeView} from "./views/compose.js";
+import {inboxView} from "./views/inbox.js";
+import {peopleView} from "./views/people.js";
+import {profileView} from "./views/profile.js";
+
+const main = document.getElementById("view");
+const nav = document.getElementById("nav");
+const settings = {
+  tileURL: document.querySelector('meta[name="sportlook-tiles"]')?.content || "",
+  attribution: document.querySelector('meta[name="sportlook-tiles-attribution"]')?.content || "",
+};
+let unread = 0;
+let leave = null;
+
+const routes = [
+  [/^#\/signin$/, () => authView()],
+  [/^#\/(nearby)?$/, () => nearbyView(settings)],
+  [/^#\/events\/new$/, () => composeView(settings)],
+  [/^#\/events\/([0-9a-f-]{36})\/edit$/, (id) => composeView(settings, id)],
+  [/^#\/events\/([0-9a-f-]{36})$/, (id) => eventView(id, settings)],
+  [/^#\/inbox$/, () => inboxView(() => setUnread(0))],
+  [/^#\/people$/, () => peopleView()],
+  [/^#\/me$/, () => profileView(settings)],
+];
+
+function link(href, label, extra) {
+  const current = (location.hash || "#/") === href || (href === "#/" && location.hash === "#/nearby");
+  return h("a", {href, "aria-current": current ? "page" : undefined}, label, extra);
+}
+
+function renderNav() {
+  if (!session.token) { replace(nav); return; }
+  replace(nav, h("ul", {},
+    h("li", {}, link("#/", "Nearby")),
+    h("li", {}, link("#/events/new", "New event")),
+    h("li", {}, link("#/people", "People")),
+    h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge", "aria-label": `${unread} unread`}, String(unread)) : null)),
+    h("li", {}, link("#/me", "Me"))));
+}
+
+function setUnread(count) { unread = count; renderNav(); }
+
+async function route() {
+  leave?.();
+  leave = null;
+  const hash = location.hash || "#/";
+  if (!session.token && hash !== "#/signin") { location.replace("#/signin"); return; }
+  if (session.token && hash === "#/signin") { location.replace("#/"); return; }
+  renderNav();
+  for (const [pattern, view] of routes) {
+    const match = hash.match(pattern);
+    if (!match) continue;
+    const screen = view(...match.slice(1));
+    replace(main, screen.element);
+    leave = screen.leave ?? null;
+    main.focus({preventScroll: true});
+    const heading = main.querySelector("h1");
+    document.title = heading ? `${heading.textContent} · SportLook` : "SportLook";
+    return;
+  }
+  replace(main, h("h1", {}, "Not found"), h("p", {}, h("a", {href: "#/"}, "Back to events nearby")));
+}
+
+async function refreshInbox() {
+  try {
+    const page = await get("/v1/me/notifications?limit=100");
+    setUnread(page.items.filter((n) => !n.read_at).length);
+  } catch { /* the inbox screen shows errors */ }
+}
+
+addEventListener("hashchange", route);
+addEventListener("signedin", () => { realtime.start(); refreshInbox(); route(); });
+addEventListener("signedout", () => { realtime.stop(); setUnread(0); location.hash = "#/signin"; route(); });
+realtime.addEventListener("notification", () => setUnread(unread + 1));
+realtime.addEventListener("state", () => document.body.classList.toggle("offline", !realtime.open && !!session.token));
+
+if (session.token) { realtime.start(); refreshInbox(); }
+route();

@@ -1,0 +1,79 @@
+// Create or edit an event: the place picked on the map, a cover photo uploaded.
+import {api, get, me, patch, post, sportCatalogue} from "../api.js";
+import {field, h, replace, showErrors, status} from "../dom.js";
+import {SlippyMap} from "../map.js";
+
+/** "2026-07-12T18:30" for a datetime-local input, in local time. */
+function localInput(date) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function composeView(settings, id) {
+  const section = h("section", {class: "compose"}, status("Loading…"));
+  (async () => {
+    let event = null;
+    try {
+      if (id) event = await get(`/v1/events/${id}`);
+      var user = await me();
+      var sports = await sportCatalogue();
+    } catch (error) {
+      replace(section, h("h1", {}, id ? "Edit event" : "New event"), status(error.message));
+      return;
+    }
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    tomorrow.setMinutes(0, 0, 0);
+    const title = h("input", {name: "title", required: true, maxlength: "120", value: event?.title ?? ""});
+    const sport = h("select", {name: "sport", required: true}, sports.map((s) => h("option", {value: s.slug, selected: (event?.sport.slug ?? user.sports?.[0]) === s.slug}, s.name)));
+    const starts = h("input", {name: "starts_at", type: "datetime-local", required: true, value: localInput(event ? new Date(event.starts_at) : tomorrow)});
+    const hours = h("input", {name: "ends_at", type: "number", min: "0.5", max: "168", step: "0.5", value: event ? String((new Date(event.ends_at) - new Date(event.starts_at)) / 3_600_000) : "2"});
+    const capacity = h("input", {name: "capacity", type: "number", min: "1", max: "10000", value: event?.capacity ?? "", placeholder: "No limit"});
+    const address = h("input", {name: "address", maxlength: "300", value: event?.address ?? ""});
+    const description = h("textarea", {name: "description", maxlength: "4000", rows: "4"}, event?.description ?? "");
+    const cover = h("input", {name: "cover_id", type: "file", accept: "image/jpeg,image/png"});
+    let place = event?.location ?? user.location ?? JSON.parse(sessionStorage.getItem("sportlook.place") ?? "null");
+    const where = h("p", {class: "picked", "data-field-for": "location", role: "status"}, place ? "Place set: drag the map and choose another spot to move it." : "Choose the place on the map.");
+    const map = new SlippyMap({tileURL: settings.tileURL, attribution: settings.attribution, center: place ?? {lat: 48.8566, lon: 2.3522}, zoom: 14, label: "Place of the event",
+      onPick: (p) => { place = p; replace(where, `Place set at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}.`); }});
+    if (place) map.setMarker(place);
+    const locationError = h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true});
+    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const submit = h("button", {type: "submit", class: "primary"}, event ? "Save" : "Create event");
+    const form = h("form", {class: "card", novalidate: true},
+      h("h1", {}, event ? "Edit event" : "New event"), summary,
+      field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
+      field("Places (besides you)", capacity), field("Address", address), field("Description", description),
+      h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
+      field("Cover photo", cover), submit);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      submit.disabled = true;
+      try {
+        const start = new Date(starts.value);
+        const body = {
+          title: title.value, sport: sport.value, address: address.value || null, description: description.value || null,
+          capacity: capacity.value ? Number(capacity.value) : null,
+        };
+        if (!Number.isNaN(start.getTime())) {
+          body.starts_at = start.toISOString();
+          body.ends_at = new Date(start.getTime() + Number(hours.value || 2) * 3_600_000).toISOString();
+        } else body.starts_at = starts.value;
+        if (place) body.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
+        if (cover.files[0]) {
+          const upload = new FormData();
+          upload.append("file", cover.files[0]);
+          body.cover_id = (await api("POST", "/v1/media?use=cover", upload)).id;
+        }
+        const saved = event ? await patch(`/v1/events/${event.id}`, body) : await post("/v1/events", body);
+        location.hash = `#/events/${saved.id}`;
+      } catch (error) {
+        showErrors(form, error, summary);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    replace(section, form);
+    map.render();
+  })();
+  return {element: section};
+}

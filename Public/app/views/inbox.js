@@ -1,0 +1,74 @@
+// The inbox: invitations to accept or decline, and notifications, new ones arriving live.
+import {get, post} from "../api.js";
+import {h, replace, status, when} from "../dom.js";
+import {realtime} from "../realtime.js";
+
+const describe = {
+  invitation: (d) => `${d.inviter?.name ?? "Someone"} invited you to ${d.event_title ?? "an event"}`,
+  invitation_accepted: (d) => `${d.invitee?.name ?? "Someone"} accepted your invitation to ${d.event_title ?? "your event"}`,
+  waitlist_promoted: (d) => `A place opened up: you are going to ${d.event_title ?? "the event"}`,
+  event_updated: (d) => `${d.event_title ?? "An event"} changed`,
+  event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled`,
+  chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
+};
+
+export function inboxView(onRead) {
+  const invitations = h("ul", {class: "invitations"});
+  const notifications = h("ul", {class: "notifications", "aria-live": "polite"});
+  const invitationStatus = status("Loading…");
+  const notificationStatus = status("Loading…");
+
+  const notificationItem = (n) => {
+    const d = n.data ?? {};
+    const text = (describe[n.kind] ?? (() => n.kind))(d);
+    const target = d.event_id ? h("a", {href: `#/events/${d.event_id}`}, text) : text;
+    return h("li", {class: n.read_at ? "" : "unread"}, target, h("span", {class: "meta"}, ` · ${when(n.created_at)}`));
+  };
+
+  const invitationItem = (invitation) => {
+    const answer = (verb) => async () => {
+      try {
+        await post(`/v1/invitations/${invitation.id}/${verb}`);
+        loadInvitations();
+      } catch (error) { replace(invitationStatus, error.message); }
+    };
+    const event = invitation.event;
+    return h("li", {class: "invitation"},
+      h("p", {}, `${invitation.inviter.name} invites you to `, event ? h("a", {href: `#/events/${event.id}`}, event.title) : "an event", event ? ` · ${when(event.starts_at)}` : ""),
+      invitation.status === "pending"
+        ? h("div", {class: "actions"}, h("button", {type: "button", class: "primary", onclick: answer("accept")}, "Accept"), h("button", {type: "button", onclick: answer("decline")}, "Decline"))
+        : h("p", {class: `pill ${invitation.status}`}, invitation.status[0].toUpperCase() + invitation.status.slice(1)));
+  };
+
+  async function loadInvitations() {
+    try {
+      const page = await get("/v1/me/invitations?limit=50");
+      replace(invitations, page.items.map(invitationItem));
+      replace(invitationStatus, page.items.length ? "" : "No invitations.");
+    } catch (error) { replace(invitationStatus, error.message); }
+  }
+
+  async function loadNotifications() {
+    try {
+      const page = await get("/v1/me/notifications?limit=50");
+      replace(notifications, page.items.map(notificationItem));
+      replace(notificationStatus, page.items.length ? "" : "Nothing yet.");
+      if (page.items.some((n) => !n.read_at)) await post("/v1/me/notifications/read", {all: true});
+      onRead();
+    } catch (error) { replace(notificationStatus, error.message); }
+  }
+
+  const live = (e) => {
+    notifications.prepend(notificationItem(e.detail));
+    replace(notificationStatus, "");
+    if (e.detail.kind === "invitation") loadInvitations();
+    post("/v1/me/notifications/read", {all: true}).then(onRead).catch(() => {});
+  };
+  realtime.addEventListener("notification", live);
+  loadInvitations();
+  loadNotifications();
+  return {
+    element: h("section", {class: "inbox"}, h("h1", {}, "Inbox"), h("h2", {}, "Invitations"), invitationStatus, invitations, h("h2", {}, "Notifications"), notificationStatus, notifications),
+    leave: () => realtime.removeEventListener("notification", live),
+  };
+}

@@ -1,0 +1,126 @@
+// Profile and settings: name, bio, sports, photo, location, discoverable; email
+// verification; sessions; password; sign out.
+import {api, del, get, patch, post, session, signOut, sportCatalogue} from "../api.js";
+import {field, h, replace, showErrors, status, when} from "../dom.js";
+import {SlippyMap} from "../map.js";
+
+export function profileView(settings) {
+  const section = h("section", {class: "profile"}, status("Loading your profile…"));
+  (async () => {
+    let user;
+    let sports;
+    try {
+      [user, sports] = await Promise.all([get("/v1/me"), sportCatalogue()]);
+      session.user = user;
+    } catch (error) {
+      replace(section, h("h1", {}, "Your profile"), status(error.message));
+      return;
+    }
+    const name = h("input", {name: "name", required: true, maxlength: "80", value: user.name, autocomplete: "name"});
+    const bio = h("textarea", {name: "bio", maxlength: "1000", rows: "3"}, user.bio);
+    const discoverable = h("input", {name: "discoverable", type: "checkbox", checked: user.discoverable});
+    const photo = h("input", {name: "photo_id", type: "file", accept: "image/jpeg,image/png"});
+    const mine = new Set(user.sports);
+    const sportBoxes = sports.map((s) => h("label", {class: "check"}, h("input", {type: "checkbox", name: "sports", value: s.slug, checked: mine.has(s.slug)}), s.name));
+    let place = user.location;
+    const where = h("p", {role: "status"}, place ? "Your area is set (kept to about 500 m)." : "Not set: choose your area on the map or use your location.");
+    const map = new SlippyMap({tileURL: settings.tileURL, attribution: settings.attribution, center: place ?? {lat: 48.8566, lon: 2.3522}, zoom: 12, label: "Your area",
+      onPick: (p) => { place = p; replace(where, `Area set at ${p.lat.toFixed(3)}, ${p.lon.toFixed(3)}.`); }});
+    if (place) map.setMarker(place);
+    const locate = h("button", {type: "button"}, "Use my location");
+    locate.addEventListener("click", () => navigator.geolocation.getCurrentPosition((p) => {
+      place = {lat: p.coords.latitude, lon: p.coords.longitude};
+      map.setCenter(place);
+      map.setMarker(place);
+      replace(where, "Area set from your location.");
+    }, () => replace(where, "Your location is not available; choose on the map."), {timeout: 10_000}));
+    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const saved = status("");
+    const save = h("button", {type: "submit", class: "primary"}, "Save profile");
+    const avatar = user.image_urls ? h("img", {class: "avatar large", src: user.image_urls["512"] ?? user.image_url, alt: "Your photo"}) : null;
+    const form = h("form", {class: "card", novalidate: true},
+      h("h1", {}, "Your profile"), avatar, summary,
+      field("Name", name), field("About you", bio), field("Photo", photo),
+      h("fieldset", {class: "sports"}, h("legend", {}, "Sports you play"), sportBoxes, h("p", {class: "field-error", id: "sports-error", "data-field": "sports", role: "alert", hidden: true})),
+      h("fieldset", {}, h("legend", {}, "Your area"), map.element, where, locate, h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true})),
+      h("label", {class: "check"}, discoverable, "Let people nearby find me"),
+      save, saved);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      save.disabled = true;
+      try {
+        const changes = {
+          name: name.value, bio: bio.value, discoverable: discoverable.checked,
+          sports: sportBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked).map((i) => i.value),
+        };
+        if (place) changes.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
+        if (photo.files[0]) {
+          const upload = new FormData();
+          upload.append("file", photo.files[0]);
+          changes.photo_id = (await api("POST", "/v1/media?use=profile", upload)).id;
+        }
+        session.user = await patch("/v1/me", changes);
+        sessionStorage.removeItem("sportlook.place");
+        showErrors(form, null, summary);
+        replace(saved, "Saved.");
+      } catch (error) {
+        showErrors(form, error, summary);
+        replace(saved, "");
+      } finally {
+        save.disabled = false;
+      }
+    });
+    replace(section, form, emailCard(user), passwordCard(), sessionsCard(),
+      h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
+    map.render();
+  })();
+  return {element: section};
+}
+
+function emailCard(user) {
+  if (!user.email) return null;
+  const card = h("div", {class: "card"}, h("h2", {}, "Email"), h("p", {}, user.email, user.email_verified ? " · verified" : " · not verified"));
+  if (user.email_verified) return card;
+  const code = h("input", {name: "code", inputmode: "numeric", pattern: "[0-9]{6}", maxlength: "6", autocomplete: "one-time-code"});
+  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const note = status("");
+  const form = h("form", {novalidate: true, hidden: true}, summary, field("Code from the mail", code), h("button", {type: "submit"}, "Verify"));
+  const send = h("button", {type: "button"}, "Send me a code");
+  send.addEventListener("click", async () => {
+    try { await post("/v1/auth/email/verify/start"); form.hidden = false; replace(note, "A code is on its way; it works for 15 minutes."); } catch (error) { replace(note, error.message); }
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try { await post("/v1/auth/email/verify/finish", {code: code.value}); replace(card, h("h2", {}, "Email"), h("p", {}, user.email, " · verified")); } catch (error) { showErrors(form, error, summary); }
+  });
+  card.append(send, note, form);
+  return card;
+}
+
+function passwordCard() {
+  const current = h("input", {name: "current_password", type: "password", autocomplete: "current-password"});
+  const next = h("input", {name: "new_password", type: "password", autocomplete: "new-password", minlength: "8", maxlength: "72"});
+  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const done = status("");
+  const form = h("form", {class: "card", novalidate: true}, h("h2", {}, "Password"), summary, field("Current password", current), field("New password", next), h("button", {type: "submit"}, "Change password"), done);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await post("/v1/me/password", {current_password: current.value, new_password: next.value});
+      showErrors(form, null, summary);
+      current.value = next.value = "";
+      replace(done, "Changed; your other sessions have ended.");
+    } catch (error) { showErrors(form, error, summary); }
+  });
+  return form;
+}
+
+function sessionsCard() {
+  const list = h("ul", {class: "sessions"});
+  const card = h("div", {class: "card"}, h("h2", {}, "Where you are signed in"), list);
+  const load = () => get("/v1/me/sessions?limit=100").then((page) => replace(list, page.items.map((s) => h("li", {},
+    s.user_agent ?? "Unknown device", s.current ? " (this one)" : "", h("span", {class: "meta"}, ` · since ${when(s.created_at)}`),
+    s.current ? null : h("button", {type: "button", onclick: () => del(`/v1/me/sessions/${s.id}`).then(load)}, "Sign it out"))))).catch((error) => replace(list, h("li", {}, error.message)));
+  load();
+  return card;
+}

@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The web client (`Public/`), read once at start-up and served from memory:
+/// `GET /` is `index.html` (revalidated every time, with an `ETag`), and every other
+/// file is under `/app/<build>/…`, where `<build>` is a digest of all of them, so
+/// those are cached for a year and a new version has new URLs. Every answer carries
+/// a strict Content Security Policy: scripts, styles and connections only from this
+/// server, images also from the map tiles' and the media's origins.
+struct WebClientController: Sendable {
+    struct Asset: Sendable {
+        var body: ByteBuffer
+        var contentType: String
+        var etag: String
+    }
+
+    /// The index, with the build, the tile template and the attribution filled in.
+    let index: Asset
+    /// Files under `app/`, by their path there (`app.js`, `views/event.js`…).
+    let assets: [String: Asset]
+    let build: String
+    let policy: String
+
+    /// Settings the client needs.
+    struct Settings: Sendable {
+        /// `{z}/{x}/{y}` template of raster tiles; empty: no tiles (a plain grid).
+        var tileURL: String
+        var tileAttribution: String
+        /// Where media URLs point when not at this server (`MEDIA_PUBLIC_URL`).
+        var mediaOrigin: String?
+    }
+
+    /// Reads `folder` (`index.html` and `app/`, one level of subfolders).
+    init(folder: URL, settings: Settings) throws {
+        let app = folder.appendingPathComponent("app")
+        var files: [String: Data] = [:]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: app.path).sorted() {
+            let url = app.appendingPathComponent(entry)
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                for inner in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where Self.contentType(of: inner) != nil {
+                    files["\(entry)/\(inner)"] = try Data(contentsOf: url.appendingPathComponent(inner))
+                }
+            } else if Self.contentType(of: entry) != nil {
+                files[entry] = try Data(contentsOf: url)
+            }
+        }
+        var digest = SHA256()
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+            digest.update(data: Array(path.utf8) + [0])
+            digest.update(data: data)
+        }
+        build = String(digest.finalize().hexString.prefix(16))
+        assets = files.reduce(into: [:]) { assets, file in
+            assets[file.key] = Asset(body: ByteBuffer(bytes: file.value), contentType: Self.contentType(of: file.key)!, etag: "\"\(Self.tag(file.value))\"")
+        }
+        let template = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+        let page = template
+            .replacingOccurrences(of: "{{build}}", with: build)
+            .replacingOccurrences(of: "{{tiles}}", with: Self.escape(settings.tileURL))
+            .replacingOccurrences(of: "{{attribution}}", with: Self.escape(settings.tileAttribution))
+        index = Asset(body: ByteBuffer(string: page), contentType: "text/html; charset=utf-8", etag: "\"\(Self.tag(Data(page.utf8)))\"")
+        let images = ["'self'", "data:", "blob:"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
+        policy = [
+            "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
+            "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
+
+    func addRoutes(to routes: RouteRegistrar<AppRequestContext>) {
+        for (method, body) in [(HTTPRequest.Method.get, true), (.head, false)] {
+            routes.on(method, "") { request, _ in respond(index, to: request, cache: "no-cache", body: body) }
+            routes.on(method, "app/:build/:part") { request, context in try asset(context, path: context.parameters.require("part"), request: request, body: body) }
+            routes.on(method, "app/:build/:part/:file") { request, context in
+                try asset(context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request, body: body)
+            }
+        }
+    }
+
+    private func asset(_ context: AppRequestContext, path: String, request: Request, body: Bool) throws -> Response {
+        // Another build's file is not served as this one's: its URL would cache the wrong bytes for a year.
+        guard try context.parameters.require("build") == build, let asset = assets[path] else { throw DomainError.notFound("file") }
+        return respond(asset, to: request, cache: "public, max-age=31536000, immutable", body: body)
+    }
+
+    private func respond(_ asset: Asset, to request: Request, cache: String, body: Bool) -> Response {
+        let headers: HTTPFields = [
+            .contentType: asset.contentType,
+            .eTag: asset.etag,
+            .cacheControl: cache,
+            .contentSecurityPolicy: policy,
+            .init("X-Content-Type-Options")!: "nosniff",
+            .init("Referrer-Policy")!: "strict-origin-when-cross-origin",
+            .init("Permissions-Policy")!: "geolocation=(self), camera=(), microphone=()",
+        ]
+        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { ["*", asset.etag].contains($0.trimmingCharacters(in: .whitespaces)) }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var sized = headers
+        sized[.contentLength] = String(asset.body.readableBytes)
+        return Response(status: .ok, headers: sized, body: body ? .init(byteBuffer: asset.body) : .init())
+    }
+
+    static func contentType(of name: String) -> String? {
+        switch name.split(separator: ".").last {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
+        default: nil
+        }
+    }
+
+    private static func tag(_ data: Data) -> String { String(SHA256.hash(data: data).hexString.prefix(32)) }
+
+    /// `scheme://host[:port]` of a URL template; nil when there is none.
+    static func origin(of template: String) -> String? {
+        guard let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+              let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// Text for an HTML attribute.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import SportLook
+
+/// The web client as the server serves it (what it does in a browser is
+/// `scripts/web-test`, with Playwright and Chromium).
+@Suite("The web client's files")
+struct WebClientTests {
+    @Test("/ is the page with a strict policy and revalidated; assets are under the build's path, cached for a year; nothing else is served")
+    func serving() async throws {
+        try await withApp(.sqlite, configure: { $0.tileURL = "https://tiles.example.com/{z}/{x}/{y}.png"; $0.tileAttribution = "Tiles <by> \"Example\"" }) { api, _ in
+            let page = try await api.get("/")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.cacheControl] == "no-cache")
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            for directive in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "img-src 'self' data: blob: https://tiles.example.com"] {
+                #expect(policy.contains(directive), "\(policy)")
+            }
+            #expect(!policy.contains("unsafe"))
+            #expect(page.text.contains(#"<meta name="sportlook-tiles" content="https://tiles.example.com/{z}/{x}/{y}.png">"#))
+            #expect(page.text.contains(#"content="Tiles &lt;by&gt; &quot;Example&quot;""#), "attribute text is escaped")
+            let build = try #require(page.text.firstMatch(of: /\/app\/([0-9a-f]{16})\/app\.js/)?.1)
+            let etag = try #require(page.headers[.eTag])
+            #expect(try await api.request(.get, "/", headers: [.ifNoneMatch: etag]).status == .notModified)
+            let head = try await api.request(.head, "/")
+            #expect(head.status == .ok && head.body.isEmpty)
+
+            let script = try await api.get("/app/\(build)/app.js")
+            #expect(script.status == .ok)
+            #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(script.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(script.headers[.init("X-Content-Type-Options")!] == "nosniff")
+            #expect(try await api.get("/app/\(build)/views/event.js").status == .ok)
+            #expect(try await api.get("/app/\(build)/style.css").headers[.contentType] == "text/css; charset=utf-8")
+            for missing in ["/app/0123456789abcdef/app.js", "/app/\(build)/nothing.js", "/app/\(build)/../index.html", "/app/\(build)/%2e%2e/%2e%2e/Package.swift", "/index.html"] {
+                #expect(try await api.get(missing).status == .notFound, "\(missing)")
+            }
+        }
+        try await withApp(.sqlite, configure: { $0.webClient = false }) { api, _ in
+            let page = try await api.get("/")
+            #expect(page.status == .notFound)
+        }
+    }
+
+    @Test("the client's JavaScript and CSS together stay under 150 KB, and no script writes HTML from text")
+    func budget() throws {
+        let folder = try Resources.locate().webClient.appendingPathComponent("app")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") || $0.hasSuffix(".css") }
+        #expect(files.contains("app.js") && files.contains("style.css"))
+        var total = 0
+        for file in files {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            total += data.count
+            if file.hasSuffix(".js") {
+                let text = String(decoding: data, as: UTF8.self)
+                for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+                    #expect(!text.contains(sink), "\(file) uses \(sink)")
+                }
+            }
+        }
+        #expect(total < 150_000, "\(total) bytes")
+    }
+}
