@@ -3,6 +3,7 @@
 import {get, session} from "./api.js";
 import {h, replace} from "./dom.js";
 import {realtime} from "./realtime.js";
+import {finishProviderSignIn} from "./providers.js";
 import {authView} from "./views/auth.js";
 import {nearbyView} from "./views/nearby.js";
 import {eventView} from "./views/event.js";
@@ -20,8 +21,9 @@ const settings = {
 let unread = 0;
 let leave = null;
 
+let signInProblem = null;
 const routes = [
-  [/^#\/signin$/, () => authView()],
+  [/^#\/signin$/, () => { const problem = signInProblem; signInProblem = null; return authView(problem); }],
   [/^#\/(nearby)?$/, () => nearbyView(settings)],
   [/^#\/events\/new$/, () => composeView(settings)],
   [/^#\/events\/([0-9a-f-]{36})\/edit$/, (id) => composeView(settings, id)],
@@ -42,7 +44,7 @@ function renderNav() {
     h("li", {}, link("#/", "Nearby")),
     h("li", {}, link("#/events/new", "New event")),
     h("li", {}, link("#/people", "People")),
-    h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge", "aria-label": `${unread} unread`}, String(unread)) : null)),
+    h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
     h("li", {}, link("#/me", "Me"))));
 }
 
@@ -62,8 +64,6 @@ async function route() {
     replace(main, screen.element);
     leave = screen.leave ?? null;
     main.focus({preventScroll: true});
-    const heading = main.querySelector("h1");
-    document.title = heading ? `${heading.textContent} · SportLook` : "SportLook";
     return;
   }
   replace(main, h("h1", {}, "Not found"), h("p", {}, h("a", {href: "#/"}, "Back to events nearby")));
@@ -76,11 +76,39 @@ async function refreshInbox() {
   } catch { /* the inbox screen shows errors */ }
 }
 
+// The title follows the screen's heading, also when a screen draws it later.
+new MutationObserver(() => {
+  const heading = main.querySelector("h1");
+  const title = heading ? `${heading.textContent} · SportLook` : "SportLook";
+  if (document.title !== title) document.title = title;
+}).observe(main, {childList: true, subtree: true, characterData: true});
+
+// The skip link moves focus; it must not change the route.
+document.querySelector(".skip")?.addEventListener("click", (e) => { e.preventDefault(); main.focus(); });
+
+// Another tab signed out or in: this one follows.
+addEventListener("storage", (e) => {
+  if (e.key !== "sportlook.token") return;
+  if (!e.newValue) { session.user = null; dispatchEvent(new Event("signedout")); } else location.reload();
+});
+
 addEventListener("hashchange", route);
 addEventListener("signedin", () => { realtime.start(); refreshInbox(); route(); });
 addEventListener("signedout", () => { realtime.stop(); setUnread(0); location.hash = "#/signin"; route(); });
 realtime.addEventListener("notification", () => setUnread(unread + 1));
+// What arrived while the socket was down is counted again.
+realtime.addEventListener("reconnected", () => refreshInbox());
 realtime.addEventListener("state", () => document.body.classList.toggle("offline", !realtime.open && !!session.token));
 
-if (session.token) { realtime.start(); refreshInbox(); }
-route();
+// Back from a provider's sign-in page: finish it, then show where it led.
+finishProviderSignIn().then((result) => {
+  if (!result) {
+    if (session.token) { realtime.start(); refreshInbox(); }
+    route();
+  } else {
+    location.replace(result.user.location ? "#/" : "#/me");
+  }
+}).catch((error) => {
+  signInProblem = error;
+  route();
+});

@@ -4,6 +4,9 @@
 // the same client_id, which the server answers with the original: nothing doubles.
 import {session} from "./api.js";
 
+/** Error codes after which the same frame is sent again (the server asks for it). */
+const RETRY = new Set(["unavailable", "rate_limited"]);
+
 class Realtime extends EventTarget {
   constructor() {
     super();
@@ -20,9 +23,11 @@ class Realtime extends EventTarget {
     const socket = new WebSocket(`${scheme}://${location.host}/v1/ws?access_token=${encodeURIComponent(session.token)}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
+      if (this.socket !== socket) return;
       this.open = true;
       this.delay = 500;
       this.dispatchEvent(new Event("state"));
+      this.dispatchEvent(new Event("reconnected"));
       for (const [eventID, chat] of this.chats) this.raw({type: "subscribe", event_id: eventID, after_seq: chat.afterSeq()});
       for (const frame of this.pending.values()) this.raw(frame);
     });
@@ -30,16 +35,32 @@ class Realtime extends EventTarget {
       let frame;
       try { frame = JSON.parse(e.data); } catch { return; }
       if (frame.type === "sent") this.pending.delete(frame.client_id);
-      if (frame.type === "error" && frame.client_id) this.pending.delete(frame.client_id);
+      if (frame.type === "error" && frame.client_id) {
+        const pending = this.pending.get(frame.client_id);
+        if (pending && RETRY.has(frame.code)) {
+          // Sent again with the same client_id: stored at most once.
+          setTimeout(() => { if (this.pending.get(frame.client_id) === pending) this.raw(pending); }, 2000);
+          return;
+        }
+        this.pending.delete(frame.client_id);
+      }
       if (frame.type === "notification") this.dispatchEvent(new CustomEvent("notification", {detail: frame.notification}));
       const chat = frame.event_id && this.chats.get(frame.event_id);
       chat?.listener(frame);
     });
     socket.addEventListener("close", (e) => {
+      if (this.socket !== socket) return; // an older socket, replaced already
       this.socket = null;
       this.open = false;
       this.dispatchEvent(new Event("state"));
-      if (e.code === 4001 || !session.token) return;
+      if (e.code === 4001) {
+        // The session ended (signed out elsewhere, password changed, account deleted).
+        session.token = null;
+        session.user = null;
+        dispatchEvent(new Event("signedout"));
+        return;
+      }
+      if (!session.token) return;
       setTimeout(() => this.start(), this.delay);
       this.delay = Math.min(10_000, this.delay * 2);
     });

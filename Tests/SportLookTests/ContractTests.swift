@@ -83,7 +83,7 @@ struct ContractTests {
             (["SMTP_URL": "https://mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_CA_FILE": "/no/such/ca.pem"], "SMTP_CA_FILE"),
             (["SMTP_URL": "smtp://user@mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
-            (["WEB_CLIENT": "maybe"], "WEB_CLIENT"), (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
+            (["WEB_CLIENT": "maybe"], "WEB_CLIENT"), (["AUTH_GOOGLE_CLIENT_IDS": "a,b", "AUTH_GOOGLE_WEB_CLIENT_ID": "c"], "AUTH_GOOGLE_WEB_CLIENT_ID"), (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
             (["TILE_URL": "https://tiles.example.com/tile.png"], "TILE_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_TIMEOUT": "90s"], "SMTP_TIMEOUT"),
         ]
@@ -103,6 +103,11 @@ struct ContractTests {
         #expect(defaults.database == .sqliteFile("sportlook.sqlite"))
         #expect(try AppConfiguration(environment: ["DATABASE_URL": "sqlite::memory:"]).database == .sqliteMemory)
         #expect(defaults.mail == nil)
+        #expect(defaults.webSignIn.isEmpty)
+        let web = try AppConfiguration(environment: ["AUTH_GOOGLE_CLIENT_IDS": "ios, web", "AUTH_GOOGLE_WEB_CLIENT_ID": "web", "AUTH_APPLE_CLIENT_IDS": "com.example.web", "AUTH_FACEBOOK_CLIENT_IDS": "123"]).webSignIn
+        #expect(web.map(\.provider) == [.apple, .google], "Facebook on the web needs classic Login (its app secret)")
+        #expect(web.map(\.clientID) == ["com.example.web", "web"])
+        #expect(web.first?.authorizeURL.absoluteString == "https://appleid.apple.com/auth/authorize")
         let mail = try AppConfiguration(environment: ["SMTP_URL": "smtps://me%40example.com:p%3Ass@mail.example.com", "MAIL_FROM": "\"SportLook\" <no-reply@example.com>"]).mail
         guard case .smtp(let smtp) = mail else { Issue.record("SMTP_URL gives SMTP mail, not \(String(describing: mail))"); return }
         #expect(smtp.host == "mail.example.com" && smtp.port == 465 && smtp.security == .implicitTLS)

@@ -1,8 +1,10 @@
 // Sign up and sign in.
 import {post, signIn} from "../api.js";
 import {field, h, showErrors} from "../dom.js";
+import {providerName, startProviderSignIn, webProviders} from "../providers.js";
 
-export function authView() {
+/** `problem`: an error to show at once (a provider sign-in that came back refused). */
+export function authView(problem) {
   let mode = "signin";
   const name = h("input", {name: "name", autocomplete: "name", maxlength: "80"});
   const email = h("input", {name: "email", type: "email", autocomplete: "email", required: true, maxlength: "254"});
@@ -40,5 +42,9 @@ export function authView() {
     }
   });
   setMode("signin");
-  return {element: h("section", {class: "auth"}, h("p", {class: "tagline"}, "Find people to play sport with, near you."), form)};
+  const providers = webProviders();
+  const others = providers.length ? h("div", {class: "card narrow providers"}, h("h2", {}, "Or continue with"),
+    providers.map((p) => h("button", {type: "button", class: `provider ${p.provider}`, onclick: () => startProviderSignIn(p)}, `Continue with ${providerName(p.provider)}`))) : null;
+  if (problem) showErrors(form, problem, summary);
+  return {element: h("section", {class: "auth"}, h("p", {class: "tagline"}, "Find people to play sport with, near you."), form, others)};
 }

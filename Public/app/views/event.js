@@ -100,7 +100,9 @@ function inviteForm(eventID) {
 function chatRoom(eventID, user) {
   const messages = new Map(); // seq → message
   const pending = new Map(); // client_id → element
-  const list = h("ol", {class: "messages", "aria-live": "polite", "aria-label": "Messages", tabindex: "0"});
+  // In a log: new messages are announced, the history loaded at once is not read out.
+  const list = h("ol", {class: "messages", "aria-label": "Messages", tabindex: "0"});
+  const log = h("div", {role: "log"}, list);
   const typing = h("p", {class: "typing", "aria-live": "polite"});
   const readLine = h("p", {class: "read-by"});
   const connection = h("p", {class: "connection", role: "status"});
@@ -110,6 +112,21 @@ function chatRoom(eventID, user) {
   let lastSeq = 0;
   let typingTimer = null;
   let lastTyping = 0;
+  let stopped = false;
+  // Read markers: at most one frame a second, the highest seq, only when it moved
+  // (a frame per message would outrun the socket's frame limit on a long history).
+  let readSent = 0;
+  let readTimer = null;
+  const markRead = () => {
+    if (readTimer || stopped) return;
+    readTimer = setTimeout(() => {
+      readTimer = null;
+      if (stopped || document.visibilityState !== "visible" || lastSeq <= readSent) return;
+      readSent = lastSeq;
+      realtime.read(eventID, lastSeq);
+    }, 1000);
+  };
+  document.addEventListener("visibilitychange", markRead);
 
   const bubble = (m) => h("li", {class: m.sender.id === user.id ? "mine" : "", dataset: {seq: m.seq}},
     h("span", {class: "from"}, m.sender.id === user.id ? "You" : m.sender.name), h("span", {class: "body"}, m.body),
@@ -125,7 +142,7 @@ function chatRoom(eventID, user) {
     const after = [...list.children].find((li) => li.dataset.seq && Number(li.dataset.seq) > m.seq);
     list.insertBefore(element, after ?? list.querySelector("li.pending"));
     list.scrollTop = list.scrollHeight;
-    if (document.visibilityState === "visible") realtime.read(eventID, lastSeq);
+    markRead();
   }
 
   function showReaders() {
@@ -154,13 +171,22 @@ function chatRoom(eventID, user) {
       readers.set(frame.user.id, {seq: frame.seq, name});
       showReaders();
     } else if (frame.type === "unsubscribed") replace(connection, "You no longer attend this event.");
-    else if (frame.type === "error") replace(connection, frame.message);
+    else if (frame.type === "error" && frame.client_id && !["unavailable", "rate_limited"].includes(frame.code)) {
+      // Refused for good (too long, not a member…): the bubble says so and keeps the text.
+      const element = pending.get(frame.client_id);
+      pending.delete(frame.client_id);
+      if (element) {
+        element.classList.replace("pending", "failed");
+        replace(element.querySelector(".sending"), ` · not sent: ${frame.message}`);
+      }
+    } else if (frame.type === "error" && !frame.client_id) replace(connection, frame.message);
   };
   const onState = () => replace(connection, realtime.open ? "" : "Reconnecting… your messages will be sent when the connection is back.");
   realtime.addEventListener("state", onState);
 
   let stop = () => {};
   get(`/v1/events/${eventID}/messages?limit=100`).then((page) => {
+    if (stopped) return; // the screen was left before the history came
     for (const m of page.items) add(m);
     stop = realtime.follow(eventID, () => lastSeq, listener);
     onState();
@@ -182,7 +208,13 @@ function chatRoom(eventID, user) {
   });
 
   return {
-    element: h("div", {class: "chat"}, connection, list, typing, readLine, form),
-    stop: () => { stop(); realtime.removeEventListener("state", onState); },
+    element: h("div", {class: "chat"}, connection, log, typing, readLine, form),
+    stop: () => {
+      stopped = true;
+      stop();
+      clearTimeout(readTimer);
+      realtime.removeEventListener("state", onState);
+      document.removeEventListener("visibilitychange", markRead);
+    },
   };
 }

@@ -14,7 +14,7 @@ const describe = {
 
 export function inboxView(onRead) {
   const invitations = h("ul", {class: "invitations"});
-  const notifications = h("ul", {class: "notifications", "aria-live": "polite"});
+  const notifications = h("ul", {class: "notifications"});
   const invitationStatus = status("Loading…");
   const notificationStatus = status("Loading…");
 
@@ -60,7 +60,7 @@ export function inboxView(onRead) {
 
   const live = (e) => {
     notifications.prepend(notificationItem(e.detail));
-    replace(notificationStatus, "");
+    replace(notificationStatus, `New: ${(describe[e.detail.kind] ?? (() => e.detail.kind))(e.detail.data ?? {})}`);
     if (e.detail.kind === "invitation") loadInvitations();
     post("/v1/me/notifications/read", {all: true}).then(onRead).catch(() => {});
   };

@@ -22,10 +22,13 @@ export function nearbyView(settings) {
   const radius = h("select", {name: "radius_km"}, [2, 5, 10, 25, 50].map((km) => h("option", {value: km, selected: km === 10}, `${km} km`)));
   const period = h("select", {name: "when"}, h("option", {value: ""}, "Any time"), h("option", {value: "today"}, "Today"), h("option", {value: "week"}, "This week"));
   const locate = h("button", {type: "button"}, "Use my location");
-  const list = h("ul", {class: "events", "aria-live": "polite"});
+  const list = h("ul", {class: "events"});
   const listStatus = status("Finding events…");
   const more = h("button", {type: "button", hidden: true}, "More");
-  const tabs = {list: h("button", {type: "button", role: "tab", "aria-selected": "true", "aria-controls": "nearby-list"}, "List"), map: h("button", {type: "button", role: "tab", "aria-selected": "false", "aria-controls": "nearby-map"}, "Map")};
+  const tabs = {
+    list: h("button", {type: "button", role: "tab", id: "tab-list", "aria-selected": "true", "aria-controls": "nearby-list"}, "List"),
+    map: h("button", {type: "button", role: "tab", id: "tab-map", "aria-selected": "false", "aria-controls": "nearby-map", tabindex: "-1"}, "Map"),
+  };
   let place = JSON.parse(sessionStorage.getItem(PLACE) ?? "null");
   let cursor = null;
   let generation = 0;
@@ -33,16 +36,26 @@ export function nearbyView(settings) {
     tileURL: settings.tileURL, attribution: settings.attribution, center: place ?? {lat: 48.8566, lon: 2.3522}, zoom: 13, label: "Events on the map",
     onMove: (bounds) => loadPins(bounds),
   });
-  const listPanel = h("div", {id: "nearby-list", role: "tabpanel"}, listStatus, list, more);
-  const mapPanel = h("div", {id: "nearby-map", role: "tabpanel", hidden: true}, map.element, h("p", {class: "hint"}, "Drag the map to look elsewhere; choose a pin to open its event."));
+  const listPanel = h("div", {id: "nearby-list", role: "tabpanel", "aria-labelledby": "tab-list"}, listStatus, list, more);
+  const mapPanel = h("div", {id: "nearby-map", role: "tabpanel", "aria-labelledby": "tab-map", hidden: true}, map.element, h("p", {class: "hint"}, "Drag the map to look elsewhere; choose a pin to open its event."));
   const showTab = (name) => {
-    for (const [key, tab] of Object.entries(tabs)) tab.setAttribute("aria-selected", String(key === name));
+    for (const [key, tab] of Object.entries(tabs)) {
+      tab.setAttribute("aria-selected", String(key === name));
+      tab.tabIndex = key === name ? 0 : -1;
+    }
     listPanel.hidden = name !== "list";
     mapPanel.hidden = name !== "map";
     if (name === "map") { map.render(); loadPins(map.bounds()); }
   };
   tabs.list.addEventListener("click", () => showTab("list"));
   tabs.map.addEventListener("click", () => showTab("map"));
+  const tablist = h("div", {role: "tablist", "aria-label": "Show events as"}, tabs.list, tabs.map);
+  tablist.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    const next = tabs.list.getAttribute("aria-selected") === "true" ? "map" : "list";
+    showTab(next);
+    tabs[next].focus();
+  });
 
   const filters = () => {
     const now = new Date();
@@ -91,7 +104,7 @@ export function nearbyView(settings) {
   searchHere.addEventListener("click", () => { setPlace({...map.center}); showTab("list"); });
   mapPanel.append(searchHere);
   for (const control of [sport, radius, period]) control.addEventListener("change", () => { load(); loadPins(map.bounds()); });
-  more.addEventListener("click", () => load(true));
+  more.addEventListener("click", () => { if (cursor) load(true); });
 
   sportCatalogue().then((sports) => sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)))).catch(() => {});
   if (!place) me().then((user) => { if (user.location && !place) setPlace(user.location); else load(); }).catch(() => load());
@@ -100,6 +113,5 @@ export function nearbyView(settings) {
   return {element: h("section", {class: "nearby"},
     h("h1", {}, "Events nearby"),
     h("form", {class: "filters", onsubmit: (e) => e.preventDefault()}, field("Sport", sport), field("Within", radius), field("When", period), locate),
-    h("div", {role: "tablist", "aria-label": "Show events as"}, tabs.list, tabs.map),
-    listPanel, mapPanel)};
+    tablist, listPanel, mapPanel)};
 }

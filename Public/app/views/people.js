@@ -3,7 +3,7 @@ import {get, me, post, query} from "../api.js";
 import {h, replace, status} from "../dom.js";
 
 export function peopleView() {
-  const list = h("ul", {class: "people", "aria-live": "polite"});
+  const list = h("ul", {class: "people"});
   const note = status("Looking for people near you…");
   const section = h("section", {class: "people-view"}, h("h1", {}, "People nearby"), note, list);
 

@@ -110,6 +110,11 @@ public struct AppConfiguration: Sendable {
     /// `AUTH_<P>_JWKS_URL`, `AUTH_<P>_ISSUER` for P in APPLE, GOOGLE, FACEBOOK; a provider
     /// without client ids is off).
     public var identityProviders: [IdentityProviderSettings] = []
+    /// Sign-in buttons of the web client: for each provider on, its web client id
+    /// (`AUTH_<P>_WEB_CLIENT_ID`, default the first of `AUTH_<P>_CLIENT_IDS`) and
+    /// authorization endpoint (`AUTH_<P>_AUTHORIZE_URL`, default the provider's);
+    /// Facebook's only with classic Login (`FACEBOOK_APP_SECRET`).
+    public var webSignIn: [WebSignIn] = []
     /// Classic Facebook Login (`FACEBOOK_APP_SECRET` with `AUTH_FACEBOOK_CLIENT_IDS`;
     /// `FACEBOOK_GRAPH_URL`, default https://graph.facebook.com).
     public var facebookGraph: FacebookGraphSettings?
@@ -280,6 +285,15 @@ public struct AppConfiguration: Sendable {
             // A delivery outlasting its lease would be taken, and sent, by another worker too.
             throw ConfigurationError(setting: "SMTP_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
         }
+        for settings in identityProviders where settings.provider != .facebook || facebookGraph != nil {
+            let prefix = "AUTH_\(settings.provider.rawValue.uppercased())_"
+            let clientID = try reader.string(prefix + "WEB_CLIENT_ID") ?? settings.clientIDs[0]
+            guard settings.clientIDs.contains(clientID) else {
+                throw ConfigurationError(setting: prefix + "WEB_CLIENT_ID", message: "must be one of \(prefix)CLIENT_IDS")
+            }
+            let authorize = try reader.url(prefix + "AUTHORIZE_URL") ?? WebSignIn.defaultAuthorizeURL(settings.provider)
+            webSignIn.append(WebSignIn(provider: settings.provider, clientID: clientID, authorizeURL: authorize))
+        }
         if let cards = try reader.string("NEARBY_CARDS") {
             guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
             nearbyCardsFromDatabase = cards == "database"
@@ -330,6 +344,7 @@ public struct AppConfiguration: Sendable {
         "MEDIA_URL_SECRET",
         "AUTH_APPLE_CLIENT_IDS", "AUTH_APPLE_JWKS_URL", "AUTH_APPLE_ISSUER", "AUTH_GOOGLE_CLIENT_IDS", "AUTH_GOOGLE_JWKS_URL", "AUTH_GOOGLE_ISSUER",
         "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
+        "AUTH_APPLE_WEB_CLIENT_ID", "AUTH_GOOGLE_WEB_CLIENT_ID", "AUTH_FACEBOOK_WEB_CLIENT_ID", "AUTH_APPLE_AUTHORIZE_URL", "AUTH_GOOGLE_AUTHORIZE_URL", "AUTH_FACEBOOK_AUTHORIZE_URL",
         "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
     ]
 }

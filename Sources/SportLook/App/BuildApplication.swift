@@ -102,10 +102,17 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     webSocketEndpoint(services).addFallbackRoute(to: publicRoutes)
     if services.configuration.webClient {
         let configuration = services.configuration
-        try WebClientController(folder: services.resources.webClient, settings: .init(
-            tileURL: configuration.tileURL, tileAttribution: configuration.effectiveTileAttribution,
-            mediaOrigin: configuration.mediaPublicURL.isEmpty ? nil : WebClientController.origin(of: configuration.mediaPublicURL)
-        )).addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
+        let web: WebClientController
+        do {
+            web = try WebClientController(folder: services.resources.webClient, settings: .init(
+                tileURL: configuration.tileURL, tileAttribution: configuration.effectiveTileAttribution,
+                mediaOrigin: configuration.mediaPublicURL.isEmpty ? nil : WebClientController.origin(of: configuration.mediaPublicURL),
+                providers: configuration.webSignIn.map { .init(provider: $0.provider.rawValue, clientID: $0.clientID, authorizeURL: $0.authorizeURL.absoluteString) }
+            ))
+        } catch {
+            throw ConfigurationError(setting: "WEB_CLIENT", message: "cannot read the web client in \(services.resources.webClient.path) (\(error.localizedDescription)); set WEB_CLIENT=off to serve the API alone")
+        }
+        web.addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
     }
     return router
 }

@@ -31,6 +31,15 @@ struct WebClientController: Sendable {
         var tileAttribution: String
         /// Where media URLs point when not at this server (`MEDIA_PUBLIC_URL`).
         var mediaOrigin: String?
+        /// Sign-in providers offered on the web.
+        var providers: [Provider] = []
+    }
+
+    /// A provider the page offers: its name, the web client id, the authorization endpoint.
+    struct Provider: Sendable, Equatable {
+        var provider: String
+        var clientID: String
+        var authorizeURL: String
     }
 
     /// Reads `folder` (`index.html` and `app/`, one level of subfolders).
@@ -61,8 +70,9 @@ struct WebClientController: Sendable {
             .replacingOccurrences(of: "{{build}}", with: build)
             .replacingOccurrences(of: "{{tiles}}", with: Self.escape(settings.tileURL))
             .replacingOccurrences(of: "{{attribution}}", with: Self.escape(settings.tileAttribution))
+            .replacingOccurrences(of: "{{providers}}", with: Self.escape(Self.json(settings.providers)))
         index = Asset(body: ByteBuffer(string: page), contentType: "text/html; charset=utf-8", etag: "\"\(Self.tag(Data(page.utf8)))\"")
-        let images = ["'self'", "data:", "blob:"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
+        let images = ["'self'"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
         policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
             "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
@@ -122,6 +132,21 @@ struct WebClientController: Sendable {
         guard let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
               let scheme = url.scheme, let host = url.host else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// `[{"provider", "client_id", "authorize_url"}]`.
+    static func json(_ providers: [Provider]) -> String {
+        var json = JSONWriter()
+        json.arrayStart()
+        for p in providers {
+            json.objectStart()
+            json.field("provider", p.provider)
+            json.field("client_id", p.clientID)
+            json.field("authorize_url", p.authorizeURL)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// Text for an HTML attribute.
