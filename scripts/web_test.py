@@ -41,6 +41,17 @@ PASSWORD = "correct horse battery"
 problems = []
 
 
+def png(width, height):
+    """A PNG of stripes, made with the standard library (no imaging package needed)."""
+    import struct
+    import zlib
+    rows = b"".join(b"\x00" + b"".join(bytes((x * 7 % 256, y * 5 % 256, 128)) for x in range(width)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -326,6 +337,33 @@ def run(server):
         expect(bo.get_by_role("link", name=re.compile(re.escape(payload)))).to_be_visible()
         if bo.locator('img[src="x"]').count() or ann.locator('img[src="x"]').count():
             problems.append("the XSS title became an element")
+
+        # Photos: Ann's profile photo, then her event's new title and cover.
+        ann.get_by_role("link", name="Me").click()
+        ann.get_by_label("Photo").set_input_files(files=[{"name": "me.png", "mimeType": "image/png", "buffer": png(300, 300)}])
+        ann.get_by_role("button", name="Save profile").click()
+        expect(ann.get_by_text("Saved.")).to_be_visible()
+        ann.reload()
+        photo = ann.get_by_role("img", name="Your photo")
+        expect(photo).to_be_visible()
+        if not ann.evaluate("(img) => img.complete && img.naturalWidth === 300", photo.element_handle()):
+            problems.append("the profile photo did not load (a 300-pixel image is never enlarged)")
+        ann.goto(event_url + "/edit")
+        ann.get_by_label("Title").fill("Evening tennis, doubles")
+        ann.get_by_label("Cover photo").set_input_files(files=[{"name": "court.png", "mimeType": "image/png", "buffer": png(1600, 600)}])
+        ann.get_by_role("button", name="Save").click()
+        expect(ann.get_by_role("heading", name="Evening tennis, doubles")).to_be_visible()
+        expect(ann.locator("img.cover")).to_be_visible()
+        if not ann.evaluate("(img) => img.complete && img.naturalWidth > 0", ann.locator("img.cover").element_handle()):
+            problems.append("the event's cover did not load")
+
+        # Bo blocks Cy: Cy is gone from Bo's people nearby.
+        bo.get_by_role("link", name="People").click()
+        bo.get_by_role("button", name="Block Cy").click()
+        expect(bo.get_by_role("button", name="Block Cy")).to_have_count(0)
+        bo.reload()
+        expect(bo.get_by_text("Ann", exact=True)).to_be_visible()
+        expect(bo.get_by_text("Cy", exact=True)).to_have_count(0)
 
         # Dee signs in with Google: to Google's page (a fake on loopback) and back, signed in.
         dee = person(browser, server.url, "Dee")

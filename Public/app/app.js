@@ -48,7 +48,14 @@ function renderNav() {
     h("li", {}, link("#/me", "Me"))));
 }
 
-function setUnread(count) { unread = count; renderNav(); }
+/** The badge alone changes: the rest of the nav (and its focus) stays. */
+function setUnread(count) {
+  unread = count;
+  const inbox = nav.querySelector('a[href="#/inbox"]');
+  if (!inbox) return;
+  inbox.querySelector(".badge")?.remove();
+  if (unread) inbox.append(h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")));
+}
 
 async function route() {
   leave?.();

@@ -168,8 +168,18 @@ export class SlippyMap {
       const p = project(lat, lon, this.zoom);
       return place(element, p.x - left, p.y - top);
     };
-    const pins = this.pins.map((pin) => at(h("button", {type: "button", class: "map-pin", "aria-label": pin.label, title: pin.label, dataset: {id: pin.id}, onclick: pin.onclick}, pin.text ?? ""), pin.lat, pin.lon));
+    // Pins are kept from one render to the next (only moved), so a focused pin keeps focus.
+    const kept = new Map([...this.pinLayer.querySelectorAll(".map-pin")].map((b) => [b.dataset.id, b]));
+    const pins = this.pins.map((pin) => {
+      let button = kept.get(pin.id);
+      if (!button || button.getAttribute("aria-label") !== pin.label) {
+        button = h("button", {type: "button", class: "map-pin", "aria-label": pin.label, title: pin.label, dataset: {id: pin.id}, onclick: pin.onclick}, pin.text ?? "");
+      }
+      return at(button, pin.lat, pin.lon);
+    });
     if (this.marker) pins.push(at(h("span", {class: "map-marker", "aria-hidden": "true"}), this.marker.lat, this.marker.lon));
+    const focused = this.pinLayer.contains(document.activeElement) ? document.activeElement : null;
     this.pinLayer.replaceChildren(...pins);
+    if (focused && pins.includes(focused) && document.activeElement !== focused) focused.focus({preventScroll: true});
   }
 }

@@ -46,6 +46,9 @@ struct WebClientTests {
         try await withApp(.sqlite, configure: { $0.webClient = false }) { api, _ in
             let page = try await api.get("/")
             #expect(page.status == .notFound)
+            // API answers, errors included, are never sniffed into something else.
+            #expect(page.headers[.init("X-Content-Type-Options")!] == "nosniff")
+            #expect(try await api.get("/v1/sports").headers[.init("X-Content-Type-Options")!] == "nosniff")
         }
     }
 

@@ -72,6 +72,7 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
 func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: NoSniffMiddleware())
     router.add(middleware: ErrorMiddleware(routes: services.routes))
     router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
     router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
