@@ -134,11 +134,11 @@ func insertPeople(_ count: Int, into database: Database) async throws -> [UUID] 
         let slice = Array(ids[chunk..<min(count, chunk + 500)])
         try await database.transaction { sql in
             var users: SQLQueryString = "INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at) VALUES "
-            var devices: SQLQueryString = "INSERT INTO devices (token, user_id, platform, created_at) VALUES "
+            var devices: SQLQueryString = "INSERT INTO devices (id, token, user_id, platform, created_at) VALUES "
             for (i, id) in slice.enumerated() {
                 let email = "bench-\(id.uuidString.lowercased())@bench.example"
                 users += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: id), \(bind: email), \(bind: email), 'Bench person', 'x', '', \(bind: false), 1, \(bind: now), \(bind: now))"
-                devices += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: "device-" + id.uuidString), \(bind: id), 'ios', \(bind: now))"
+                devices += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: UUID()), \(bind: id.uuidString.replacingOccurrences(of: "-", with: "").lowercased() + String(repeating: "0", count: 32)), \(bind: id), 'ios', \(bind: now))"
             }
             try await sql.raw(users).run()
             try await sql.raw(devices).run()

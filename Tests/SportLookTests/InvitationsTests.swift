@@ -147,7 +147,7 @@ struct InvitationsTests {
         }) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
-            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": "device-1"]).status == .created)
+            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": String(repeating: "d1", count: 32)]).status == .created)
             let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("three attempts") { gateway.requests.count >= 3 }
@@ -171,7 +171,7 @@ struct InvitationsTests {
                 #expect(parts["v1"] != bodyOnly)
             }
             let push = try requests[0].push()
-            #expect(push.devices.first?.token == "device-1")
+            #expect(push.devices.first?.token == String(repeating: "d1", count: 32))
             #expect(push.notification.kind == "invitation")
             #expect(try await count(services, "notifications") == 1)
             #expect(try await api.notifications(guest).count == 1)
@@ -184,7 +184,7 @@ struct InvitationsTests {
             // A push that does not decode is refused for good: the job then dies with 400, not the 503 expected below.
             guard let tokens = try? received.push().devices.map(\.token) else { return (.badRequest, nil) }
             // It also names a token it was not sent: that one must stay.
-            if tokens.contains("gone-device") { return (.gone, #"{"gone_tokens": ["gone-device", "failing-device"]}"#) }
+            if tokens.contains("https://push.example.net/gone-device") { return (.gone, #"{"gone_tokens": ["https://push.example.net/gone-device", "failing-device-0001"]}"#) }
             return (.serviceUnavailable, nil)
         }
         let url = try await gateway.start()
@@ -199,8 +199,8 @@ struct InvitationsTests {
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             let (other, otherID) = try await api.register("Other")
-            _ = try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "failing-device"])
-            _ = try await api.post("/v1/me/devices", token: other, json: ["platform": "web", "token": "gone-device"])
+            _ = try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "failing-device-0001"])
+            _ = try await api.post("/v1/me/devices", token: other, json: ["platform": "web", "subscription": WebSubscription.make(endpoint: "https://push.example.net/gone-device").json])
             let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("the job to die") { try await count(services, "jobs", where: "state = 'dead'") == 1 }
@@ -216,10 +216,10 @@ struct InvitationsTests {
             #expect(try await services.jobStore.retryDead(kind: "invitation") == 1)
 
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [otherID]])
-            try await eventually("the gone device to be removed") { try await count(services, "devices", where: "token = 'gone-device'") == 0 }
+            try await eventually("the gone device to be removed") { try await count(services, "devices", where: "token = 'https://push.example.net/gone-device'") == 0 }
             // Only what was in the request is removed.
-            #expect(try await api.delete("/v1/me/devices/failing-device", token: guest).status == .noContent)
-            #expect(try await api.delete("/v1/me/devices/failing-device", token: guest).status == .notFound)
+            #expect(try await api.delete("/v1/me/devices/failing-device-0001", token: guest).status == .noContent)
+            #expect(try await api.delete("/v1/me/devices/failing-device-0001", token: guest).status == .notFound)
             #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "blackberry", "token": "x"]).status == .unprocessableContent)
         }
     }

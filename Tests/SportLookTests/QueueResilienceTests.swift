@@ -18,11 +18,11 @@ func insertUsers(_ count: Int, into database: Database, prefix: String) async th
             let email = "\(prefix)-\(id.lowercased)@example.com"
             return [id, email, email, "\(prefix) \(id.uuidString.prefix(4))", "x", "", false, 1, now, now]
         }
-        let devices: [[any Encodable & Sendable]] = slice.map { id in ["dev-\(id.lowercased)", id, "ios", now] }
+        let devices: [[any Encodable & Sendable]] = slice.map { id in [UUID(), "dev-\(id.lowercased)", id, "ios", now] }
         try await database.transaction { sql in
             try await DemoSeeder.insert(into: "users", columns: ["id", "email", "email_normalized", "name", "password_hash", "bio", "discoverable", "version", "created_at", "updated_at"],
                                       rows: users, on: sql)
-            try await DemoSeeder.insert(into: "devices", columns: ["token", "user_id", "platform", "created_at"], rows: devices, on: sql)
+            try await DemoSeeder.insert(into: "devices", columns: ["id", "token", "user_id", "platform", "created_at"], rows: devices, on: sql)
         }
     }
     return ids

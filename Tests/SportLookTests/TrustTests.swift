@@ -101,16 +101,16 @@ struct TrustTests {
         try await withApp(engine) { api, services in
             let (token, _) = try await api.register("Phone", email: "phone@example.com")
             let other = try await api.login("phone@example.com", password: "correct horse battery").accessToken
-            #expect(try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": "phone-a"]).status == .created)
-            #expect(try await api.post("/v1/me/devices", token: other, json: ["platform": "android", "token": "phone-b"]).status == .created)
+            #expect(try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": String(repeating: "a1", count: 32)]).status == .created)
+            #expect(try await api.post("/v1/me/devices", token: other, json: ["platform": "android", "token": "phone-b:APA91bFakeToken"]).status == .created)
             #expect(try await api.post("/v1/auth/logout", token: token).status == .noContent)
             let left: [String] = try await services.database.read { sql in
                 try await sql.raw("SELECT token FROM devices ORDER BY token").all().map { try $0.value("token") }
             }
-            #expect(left == ["phone-b"])
+            #expect(left == ["phone-b:APA91bFakeToken"])
             // An expired session's devices get no pushes either.
             let userID = try #require(UUID(uuidString: try await api.me(other).id))
-            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now())[userID]?.map(\.token) == ["phone-b"])
+            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now())[userID]?.map(\.token) == ["phone-b:APA91bFakeToken"])
             #expect(try await services.inbox.devices(of: [userID], at: services.clock.now().addingTimeInterval(services.configuration.tokenTTL + 1))[userID] == nil)
             #expect(try await api.delete("/v1/me", token: other).status == .noContent)
             let none = try await services.database.read { sql in try await sql.raw("SELECT token FROM devices").all().count }

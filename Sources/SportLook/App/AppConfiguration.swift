@@ -125,6 +125,10 @@ public struct AppConfiguration: Sendable {
     /// answers 422 `mail_not_enabled`.
     public var mail: MailSetting?
 
+    /// Pushes straight to Apple's, Google's and the browsers' services (`APNS_*`,
+    /// `FCM_*`, `VAPID_*`, `PUSH_CA_FILE`, `PUSH_ALLOW_LOOPBACK`, `PUSH_TIMEOUT`).
+    public var push = PushSettings()
+
     /// Serves the web client (`Public/`) at `/` (`WEB_CLIENT`, `on` or `off`; default on).
     public var webClient = true
     /// Raster map tiles for the web client's map (`TILE_URL`, a `{z}/{x}/{y}` template;
@@ -281,6 +285,7 @@ public struct AppConfiguration: Sendable {
         }
         tileAttribution = try reader.string("TILE_ATTRIBUTION") ?? tileAttribution
         mail = try Self.readMail(reader)
+        push = try PushSettings(reader)
         if case .smtp(let smtp) = mail, smtp.timeout >= jobLease {
             // A delivery outlasting its lease would be taken, and sent, by another worker too.
             throw ConfigurationError(setting: "SMTP_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
@@ -346,6 +351,8 @@ public struct AppConfiguration: Sendable {
         "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
         "AUTH_APPLE_WEB_CLIENT_ID", "AUTH_GOOGLE_WEB_CLIENT_ID", "AUTH_FACEBOOK_WEB_CLIENT_ID", "AUTH_APPLE_AUTHORIZE_URL", "AUTH_GOOGLE_AUTHORIZE_URL", "AUTH_FACEBOOK_AUTHORIZE_URL",
         "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
+        "APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_URL", "APNS_SANDBOX_URL", "FCM_SERVICE_ACCOUNT_FILE", "FCM_URL",
+        "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT",
     ]
 }
 

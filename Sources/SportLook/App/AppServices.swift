@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import Logging
 import NIOCore
@@ -34,6 +35,10 @@ public final class AppServices: Sendable {
     let notifications: InboxService
     let invitations: InvitationService
     let httpClient: HTTPClient
+    /// Outgoing pushes (APNs, FCM, OAuth): HTTP/2 where offered, `PUSH_CA_FILE` trusted.
+    let pushClient: HTTPClient
+    /// Where each device's pushes go.
+    let channels: PushChannels
     let workers: [JobWorker]
     let chatStore: ChatStore
     let chat: ChatService
@@ -133,14 +138,35 @@ public final class AppServices: Sendable {
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
-        self.notifications = InboxService(store: inbox, clock: clock)
+        let push = configuration.push
+        var notifications = InboxService(store: inbox, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
         self.invitations = InvitationService(
             database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
         )
-        let gateway = configuration.pushGatewayURL.map {
+        // Pushes: HTTP/2 where the service speaks it (APNs), trusting PUSH_CA_FILE besides the system's authorities.
+        let pushClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: push.tls, redirectConfiguration: .disallow))
+        self.pushClient = pushClient
+        var channels = PushChannels()
+        channels.webhook = configuration.pushGatewayURL.map {
             PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
         }
+        channels.apns = push.apns.map { APNsChannel(settings: $0, client: pushClient) }
+        channels.fcm = push.fcm.map { FCMChannel(settings: $0, client: pushClient) }
+        if let subject = push.vapidSubject {
+            var key = push.vapidKey
+            if key == nil { key = try await Self.storedVAPIDKey(database) }
+            let vapid = VAPID(key: key!, subject: subject)
+            channels.webPush = WebPushChannel(vapid: vapid, clients: PinnedClients(policy: notifications.endpoints, tls: push.tls, timeout: push.timeout), timeout: push.timeout)
+            notifications.webPushKey = vapid.publicKey
+        }
+        for (platform, channel, settings) in [("iPhones", channels.apns, "APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC"),
+                                              ("Android phones", channels.fcm, "FCM_SERVICE_ACCOUNT_FILE"), ("browsers", channels.webPush, "VAPID_SUBJECT")]
+        where channel == nil {
+            logger.warning("\(platform) get no pushes\(channels.webhook == nil ? "" : " of their own (the webhook gateway takes them)"): set \(settings)")
+        }
+        self.channels = channels
+        self.notifications = notifications
         let mailer: MailTransport? = switch configuration.mail {
         case .smtp(let settings): .smtp(try SMTPMailer(settings: settings))
         case .log: .log(logger)
@@ -166,13 +192,22 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, gateway: gateway, mailer: mailer, codes: codes, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, channels: channels, mailer: mailer, codes: codes, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(
             database: database, events: eventStore, accounts: accountStore, eventIndex: eventIndex, userIndex: userIndex,
             attendance: attendanceCache, people: peopleCache, tokens: tokens, bus: bus, clock: clock, logger: logger
         )
+    }
+
+    /// The VAPID key every instance signs Web Push with: made by the first to start, kept in the database.
+    static func storedVAPIDKey(_ database: Database) async throws -> P256.Signing.PrivateKey {
+        let secret = try await SecretStore(database: database).secret("vapid_private_key")
+        guard let bytes = Hex.bytes(secret), let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes) else {
+            throw ConfigurationError(setting: "VAPID_PRIVATE_KEY_FILE", message: "the VAPID key kept in the database is not a P-256 key; set one with VAPID_PRIVATE_KEY_FILE")
+        }
+        return key
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
@@ -195,6 +230,8 @@ public final class AppServices: Sendable {
     /// Closes what the services hold open.
     func close() async {
         try? await httpClient.shutdown()
+        for channel in channels.all { await channel.close() }
+        try? await pushClient.shutdown()
         try? await mediaWorkers.shutdownGracefully()
         await hasher.shutdown()
         await database.close()

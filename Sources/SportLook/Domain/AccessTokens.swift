@@ -10,8 +10,7 @@ enum AccessToken {
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return bytes.base64URLEncodedString()
     }
 
     /// What the database stores for a token: its SHA-256, in hex.

@@ -1,9 +1,14 @@
+import Crypto
 import Foundation
 
 /// The notification inbox and the devices pushes go to.
 struct InboxService: Sendable {
     let store: InboxStore
     let clock: any AppClock
+    /// Which Web Push endpoints a registration may name.
+    var endpoints = PushEndpointPolicy()
+    /// The VAPID public key browsers subscribe with (base64url), when Web Push is on.
+    var webPushKey: String?
 
     /// The user's notifications, newest first (only unread ones if asked); `more` when a next page exists.
     func list(user: UUID, unreadOnly: Bool, cursor: TimeCursor?, limit: Int) async throws -> (items: [InboxItem], more: Bool) {
@@ -20,20 +25,90 @@ struct InboxService: Sendable {
         try await store.markRead(user: user, ids: ids, at: clock.now())
     }
 
-    /// Registers a device of the caller's session for pushes.
-    func registerDevice(user: UUID, session: UUID, platform: String?, token: String?) async throws -> (platform: String, token: String) {
-        var v = Validator()
-        if platform == nil { v.fail("platform", "is required") }
-        else if !["ios", "android", "web"].contains(platform!) { v.fail("platform", "must be one of ios, android, web") }
-        let token = v.text(token, "token", 1...4_096, maxBytes: 4_096)
-        try v.throwIfInvalid()
-        guard let platform, let token else { throw DomainError.validation(v.fields) }
-        try await store.register(user: user, session: session, platform: platform, token: token, at: clock.now())
-        return (platform, token)
+    /// A registration as a client sends it: `ios` with a hex `token` and an
+    /// `environment`, `android` with a `token`, `web` with the browser's
+    /// subscription (`endpoint`, `p256dh`, `auth`).
+    struct DeviceRequest: Sendable {
+        var platform: String?
+        var token: String?
+        var environment: String?
+        var endpoint: String?
+        var p256dh: String?
+        var auth: String?
     }
 
-    /// Removes one of the user's devices; 404 when the user has no such device.
-    func removeDevice(user: UUID, token: String) async throws {
-        guard !token.isEmpty, try await store.removeDevice(user: user, token: token) else { throw DomainError.notFound("device") }
+    /// Registers a device of the caller's session for pushes; 422 naming the field
+    /// when a format does not hold.
+    func registerDevice(user: UUID, session: UUID, _ request: DeviceRequest) async throws -> PushDevice {
+        let device = try Self.validated(request, endpoints: endpoints, at: clock.now())
+        return try await store.register(device, user: user, session: session)
+    }
+
+    static func validated(_ request: DeviceRequest, endpoints: PushEndpointPolicy, at now: Date) throws -> PushDevice {
+        var v = Validator()
+        guard let name = request.platform else { v.fail("platform", "is required"); throw DomainError.validation(v.fields) }
+        guard let platform = PushPlatform(rawValue: name) else {
+            v.fail("platform", "must be one of ios, android, web")
+            throw DomainError.validation(v.fields)
+        }
+        var device = PushDevice(id: UUID(), platform: platform, token: "", createdAt: now)
+        switch platform {
+        case .ios:
+            // 32 bytes today; Apple says tokens may grow, so up to 100 bytes.
+            let token = request.token?.lowercased() ?? ""
+            if request.token == nil { v.fail("token", "is required") }
+            else if !(64...200).contains(token.utf8.count) || token.utf8.count % 2 != 0 || Hex.bytes(token) == nil {
+                v.fail("token", "must be the APNs device token in hex (64 to 200 digits)")
+            }
+            let environment = request.environment ?? "production"
+            v.check(PushDevice.environments.contains(environment), "environment", "must be production or sandbox")
+            device.token = token
+            device.environment = environment
+        case .android:
+            let token = request.token ?? ""
+            if request.token == nil { v.fail("token", "is required") }
+            else if !(16...4_096).contains(token.utf8.count) || !token.utf8.allSatisfy(Self.isTokenByte) {
+                v.fail("token", "must be an FCM registration token (16 to 4096 letters, digits and - _ : .)")
+            }
+            device.token = token
+        case .web:
+            if request.endpoint == nil { v.fail("subscription.endpoint", "is required") }
+            else if let text = request.endpoint {
+                if text.utf8.count > 2_048 || text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E }) {
+                    v.fail("subscription.endpoint", "must be an https URL of at most 2048 bytes")
+                } else if let url = URL(string: text), let problem = endpoints.problem(with: url) {
+                    v.fail("subscription.endpoint", problem)
+                } else if URL(string: text) == nil {
+                    v.fail("subscription.endpoint", "must be an https URL")
+                }
+                device.token = text
+            }
+            let key = request.p256dh.flatMap { Data(base64URLEncoded: $0) }
+            if request.p256dh == nil { v.fail("subscription.keys.p256dh", "is required") }
+            else if key?.count != 65 || key?.first != 4 || (try? P256.KeyAgreement.PublicKey(x963Representation: key!)) == nil {
+                v.fail("subscription.keys.p256dh", "must be an uncompressed P-256 public key (65 bytes, base64url)")
+            }
+            let secret = request.auth.flatMap { Data(base64URLEncoded: $0) }
+            if request.auth == nil { v.fail("subscription.keys.auth", "is required") }
+            else if secret?.count != 16 { v.fail("subscription.keys.auth", "must be 16 bytes, base64url") }
+            device.p256dh = key.map { $0.base64URLEncodedString() }
+            device.auth = secret.map { $0.base64URLEncodedString() }
+        }
+        try v.throwIfInvalid()
+        return device
+    }
+
+    private static func isTokenByte(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 58 || b == 46
+    }
+
+    /// The caller's registrations that receive pushes, newest first.
+    func devices(user: UUID) async throws -> [PushDevice] {
+        try await store.devices(of: user, at: clock.now())
+    }
+
+    /// Removes one of the user's registrations, by id or token; 404 when the user has no such device.
+    func removeDevice(user: UUID, name: String) async throws {
+        guard !name.isEmpty, try await store.removeDevice(user: user, named: name) else { throw DomainError.notFound("device") }
     }
 }

@@ -5,7 +5,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// Delivers queued jobs: notifications (the inbox row, once per job, a frame to
-/// the recipient's sockets through the bus, and a push through the gateway) and
+/// the recipient's sockets through the bus, and a push to each of their devices
+/// through its platform's channel) and
 /// mail (through the mail transport).
 ///
 /// Claims batches, is woken by the bus when jobs are queued (polling as the
@@ -16,7 +17,7 @@ final class JobWorker: Service, Sendable {
     let name: String
     private let jobs: JobStore
     private let inbox: InboxStore
-    private let gateway: PushGateway?
+    private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
     private let bus: Bus
@@ -39,11 +40,11 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, gateway: PushGateway?, mailer: MailTransport?, codes: EmailCodeService?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
-        self.gateway = gateway
+        self.channels = channels
         self.mailer = mailer
         self.codes = codes
         self.bus = bus
@@ -112,19 +113,25 @@ final class JobWorker: Service, Sendable {
             }
             readable.append(job)
         }
-        var outcomes = try await notify(work)
+        let pushes = try await notify(work)
+        var outcomes = pushes.outcomes
         outcomes.merge(await send(mails)) { first, _ in first }
+
+        // Devices settled for jobs tried again are recorded first: a retry sends
+        // only to the devices still owed.
+        let retried = Set(readable.filter { if case .retry = outcomes[$0.id] { true } else { false } }.map(\.id))
+        try await inbox.settleReceipts(
+            record: pushes.settled.filter { retried.contains($0.job) },
+            forget: readable.filter { $0.attempts > 1 && !retried.contains($0.id) }.map(\.id)
+        )
+        try await inbox.removeDevices(ids: pushes.gone)
 
         // Settle every job.
         let finished = queueClock.now()
         var done: [UUID] = []
-        var gone: [String] = []
         for job in readable {
             switch outcomes[job.id] ?? .delivered {
             case .delivered:
-                done.append(job.id)
-            case .gone(let tokens):
-                gone += tokens
                 done.append(job.id)
             case .retry(let after, let reason):
                 try await retry(job, reason: reason, after: after, at: finished)
@@ -134,7 +141,6 @@ final class JobWorker: Service, Sendable {
                 logger.warning("job dead", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
             }
         }
-        try await inbox.removeDevices(tokens: gone)
         try await jobs.complete(done, worker: name, at: finished)
         for job in readable where done.contains(job.id) {
             Counter(label: "sportlook_jobs_delivered_total", dimensions: [("kind", job.kind)]).increment()
@@ -142,9 +148,18 @@ final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Notifications: the inbox rows, then pushes; how each push went (none: no push to make).
-    private func notify(_ work: [Work]) async throws -> [UUID: DeliveryOutcome] {
-        guard !work.isEmpty else { return [:] }
+    /// How a batch's pushes went: per job, and per device.
+    private struct Pushes {
+        var outcomes: [UUID: DeliveryOutcome] = [:]
+        /// Devices each job is done with (delivered, gone, or final for that device).
+        var settled: [(job: UUID, device: UUID)] = []
+        /// Registrations their service says are gone.
+        var gone: [UUID] = []
+    }
+
+    /// Notifications: the inbox rows, then a push to each device still owed one.
+    private func notify(_ work: [Work]) async throws -> Pushes {
+        guard !work.isEmpty else { return Pushes() }
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
         // New inbox rows are announced to every instance's sockets by the writer.
@@ -158,19 +173,67 @@ final class JobWorker: Service, Sendable {
             return delivered
         }
 
-        // 2. Push, concurrently, for those with devices.
-        guard let gateway else { return [:] }
+        // 2. Pushes, concurrently: each job to each device it still owes, grouped by channel.
+        guard !channels.isEmpty else { return Pushes() }
         let devices = try await inbox.devices(of: work.map(\.message.userID), at: clock.now())
-        return await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
+        let receipts = try await inbox.receipts(jobs: work.filter { $0.job.attempts > 1 }.map(\.job.id))
+        let badged = Set(work.map(\.message.userID).filter { user in devices[user]?.contains { $0.platform == .ios } ?? false })
+        let badges = channels.apns == nil ? [:] : try await inbox.unreadCounts(users: Array(badged))
+        let channels = channels
+        var pushes = Pushes()
+        await withTaskGroup(of: (UUID, [UUID: DeviceOutcome]).self) { group in
             for item in work {
-                guard let theirs = devices[item.message.userID], !theirs.isEmpty else { continue }
-                group.addTask {
-                    (item.job.id, await gateway.send(jobID: item.job.id, notificationID: item.notificationID, message: item.message, devices: theirs))
+                let owed = (devices[item.message.userID] ?? []).filter { !(receipts[item.job.id]?.contains($0.id) ?? false) }
+                let content = PushContent(jobID: item.job.id, notificationID: item.notificationID, message: item.message, badge: badges[item.message.userID] ?? 0)
+                var byChannel: [String: (channel: any PushChannel, devices: [PushDevice])] = [:]
+                for device in owed {
+                    guard let channel = channels.channel(for: device) else { continue }
+                    byChannel[channel.name, default: (channel, [])].devices.append(device)
+                }
+                for (channel, devices) in byChannel.values {
+                    group.addTask { [logger] in
+                        let started = ContinuousClock.now
+                        let outcomes = await channel.send(content, to: devices)
+                        Self.record(outcomes, channel: channel.name, job: item.job.id, since: started, logger: logger)
+                        return (item.job.id, outcomes)
+                    }
                 }
             }
-            var out: [UUID: DeliveryOutcome] = [:]
-            for await (id, outcome) in group { out[id] = outcome }
-            return out
+            var retries: [UUID: [(after: TimeInterval?, reason: String)]] = [:]
+            for await (job, outcomes) in group {
+                for (device, outcome) in outcomes {
+                    switch outcome {
+                    case .retry(let after, let reason, _): retries[job, default: []].append((after, reason))
+                    case .gone: pushes.gone.append(device); pushes.settled.append((job, device))
+                    case .delivered, .failed: pushes.settled.append((job, device))
+                    }
+                }
+            }
+            for (job, owed) in retries {
+                let after = owed.compactMap(\.after).max()
+                pushes.outcomes[job] = .retry(after: after, reason: "\(owed.count) device(s) owed a push: " + Set(owed.map(\.reason)).sorted().joined(separator: ", "))
+            }
+        }
+        return pushes
+    }
+
+    /// Metrics per channel, and a log line for each device a push failed for.
+    private static func record(_ outcomes: [UUID: DeviceOutcome], channel: String, job: UUID, since started: ContinuousClock.Instant, logger: Logger) {
+        let elapsed = ContinuousClock.now - started
+        Timer(label: "sportlook_push_seconds", dimensions: [("channel", channel)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        for (device, outcome) in outcomes {
+            switch outcome {
+            case .delivered:
+                Counter(label: "sportlook_push_sent_total", dimensions: [("channel", channel)]).increment()
+            case .gone:
+                Counter(label: "sportlook_push_removed_total", dimensions: [("channel", channel)]).increment()
+            case .retry(_, let reason, let detail):
+                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "false")]).increment()
+                logger.info("push will be retried", metadata: ["channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)"])
+            case .failed(let reason, let detail):
+                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "true")]).increment()
+                logger.warning("push refused for a device", metadata: ["channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)"])
+            }
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Sends notifications to an HTTP push gateway (standing in for APNs/FCM).
+/// Sends notifications to an HTTP push gateway someone else runs: the channel for
+/// devices whose platform has no channel of its own configured here.
 ///
 /// The contract, for whoever runs the gateway:
 /// - `POST PUSH_GATEWAY_URL` with a JSON body
@@ -18,7 +19,8 @@ import NIOHTTP1
 ///   all of them without a body), which are removed — only tokens that were in the
 ///   request; 429 and 5xx (and timeouts) are retried, after `Retry-After` when
 ///   given; any other 4xx is final.
-struct PushGateway: Sendable {
+struct PushGateway: PushChannel {
+    var name: String { "webhook" }
     let url: URL
     let secret: [UInt8]
     let timeout: TimeAmount
@@ -50,7 +52,7 @@ struct PushGateway: Sendable {
         json.arrayStart()
         for device in devices {
             json.objectStart()
-            json.field("platform", device.platform)
+            json.field("platform", device.platform.rawValue)
             json.field("token", device.token)
             json.objectEnd()
         }
@@ -68,38 +70,43 @@ struct PushGateway: Sendable {
         return json.bytes
     }
 
-    func send(jobID: UUID, notificationID: UUID, message: NotificationMessage, devices: [PushDevice]) async -> DeliveryOutcome {
-        let body = Self.body(jobID: jobID, notificationID: notificationID, message: message, devices: devices)
+    func send(_ content: PushContent, to devices: [PushDevice]) async -> [UUID: DeviceOutcome] {
+        let body = Self.body(jobID: content.jobID, notificationID: content.notificationID, message: content.message, devices: devices)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Idempotency-Key", value: jobID.lowercased)
+        request.headers.add(name: "Idempotency-Key", value: content.jobID.lowercased)
         request.headers.add(name: "X-SportLook-Signature", value: Self.signature(of: body, at: Date(), secret: secret))
         request.body = .bytes(ByteBuffer(bytes: body))
+        func all(_ outcome: DeviceOutcome) -> [UUID: DeviceOutcome] {
+            Dictionary(uniqueKeysWithValues: devices.map { ($0.id, outcome) })
+        }
         do {
             let response = try await client.execute(request, timeout: timeout)
             let payload = try? await response.body.collect(upTo: 64 * 1024)
             let status = Int(response.status.code)
             switch status {
             case 200..<300:
-                return .delivered
+                return all(.delivered)
             case 410:
                 struct Gone: Decodable { var goneTokens: [String]? }
                 let decoder = JSONDecoder()
                 decoder.keyDecodingStrategy = .convertFromSnakeCase
-                let listed = payload.flatMap { try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) }?.goneTokens
                 // Only what was sent: a gateway cannot remove anyone else's registrations.
-                let sent = Set(devices.map(\.token))
-                return .gone(tokens: listed.map { $0.filter(sent.contains) } ?? devices.map(\.token))
+                guard let listed = payload.flatMap({ try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) })?.goneTokens else { return all(.gone) }
+                let gone = Set(listed)
+                return Dictionary(uniqueKeysWithValues: devices.map { ($0.id, gone.contains($0.token) ? .gone : .delivered) })
             case 429, 500..<600:
-                return .retry(after: Self.retryAfter(response.headers), reason: "gateway answered \(status)")
+                return all(.retry(after: Self.retryAfter(response.headers), reason: String(status)))
             default:
-                return .failed(reason: "gateway answered \(status)")
+                return all(.failed(reason: String(status)))
             }
         } catch {
-            return .retry(after: nil, reason: "gateway unreachable: \(String(describing: error).prefix(200))")
+            return all(.retry(after: nil, reason: "unreachable", detail: String(describing: error).prefix(200).description))
         }
     }
+
+    func close() async {}
 
     /// `Retry-After` in seconds or as an HTTP date.
     static func retryAfter(_ headers: HTTPHeaders) -> TimeInterval? {

@@ -28,7 +28,34 @@ struct InboxController {
             unknown = c.allKeys.map(\.stringValue).filter { $0 != "ids" && $0 != "all" }
         }
     }
-    struct DeviceInput: Decodable { var platform: String?; var token: String? }
+    /// `{platform, token, environment}` or `{platform: "web", subscription}` (the
+    /// browser's `PushSubscription.toJSON()`; its `expirationTime` is ignored).
+    struct DeviceInput: Decodable {
+        struct Subscription: Decodable {
+            struct Keys: Decodable { var p256dh: String?; var auth: String? }
+            var endpoint: String?
+            var keys: Keys?
+        }
+        var platform: String?
+        var token: String?
+        var environment: String?
+        var subscription: Subscription?
+
+        var request: InboxService.DeviceRequest {
+            .init(platform: platform, token: token, environment: environment, endpoint: subscription?.endpoint,
+                  p256dh: subscription?.keys?.p256dh, auth: subscription?.keys?.auth)
+        }
+    }
+
+    /// Public: what a browser needs to subscribe (`applicationServerKey`).
+    func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
+        routes.get("push/vapid-public-key") { _, _ in
+            guard let key = inbox.webPushKey else {
+                throw DomainError(.notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
+            }
+            return JSONResponse(VapidKeyRepresentation(key: key), headers: [.cacheControl: "public, max-age=300"])
+        }
+    }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.post("events/:id/invitations") { request, context in
@@ -86,18 +113,46 @@ struct InboxController {
         }
         routes.post("me/devices") { request, context in
             let input = try await RequestBody.decode(DeviceInput.self, from: request, context: context)
-            let (platform, token) = try await inbox.registerDevice(user: context.userID, session: context.identity.tokenID, platform: input.platform, token: input.token)
-            var json = JSONWriter()
-            json.objectStart()
-            json.field("platform", platform)
-            json.field("token", token)
-            json.objectEnd()
-            return JSONResponse(status: .created, bytes: json.bytes)
+            let device = try await inbox.registerDevice(user: context.userID, session: context.identity.tokenID, input.request)
+            return JSONResponse(status: .created, DeviceRepresentation(device: device))
         }
-        routes.delete("me/devices/:token") { _, context in
-            try await inbox.removeDevice(user: context.userID, token: context.parameters.get("token") ?? "")
+        routes.get("me/devices") { _, context in
+            JSONResponse(ItemList(items: try await inbox.devices(user: context.userID).map { DeviceRepresentation(device: $0) }))
+        }
+        routes.delete("me/devices/:device") { _, context in
+            try await inbox.removeDevice(user: context.userID, name: context.parameters.get("device") ?? "")
             return Response(status: .noContent)
         }
+    }
+}
+
+/// `{"public_key"}`: the VAPID key, base64url (an uncompressed P-256 point).
+struct VapidKeyRepresentation: JSONEncodable {
+    var key: String
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("public_key", key)
+        json.objectEnd()
+    }
+}
+
+/// One push registration: its id, platform, and the token or endpoint (never a browser's keys).
+struct DeviceRepresentation: JSONEncodable {
+    var device: PushDevice
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", device.id)
+        json.field("platform", device.platform.rawValue)
+        if device.platform == .web {
+            json.field("endpoint", device.token)
+        } else {
+            json.field("token", device.token)
+        }
+        if let environment = device.environment { json.field("environment", environment) }
+        json.field("created_at", device.createdAt)
+        json.objectEnd()
     }
 }
 

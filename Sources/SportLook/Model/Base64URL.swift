@@ -8,3 +8,11 @@ extension Data {
         self.init(base64Encoded: base64)
     }
 }
+
+extension Sequence<UInt8> {
+    /// base64url (RFC 4648 §5) without padding, as JWTs and Web Push keys are written.
+    func base64URLEncodedString() -> String {
+        Data(self).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -106,44 +106,127 @@ struct InboxStore: Sendable {
 
     // MARK: Devices
 
+    private static let deviceColumns = "d.id, d.user_id, d.token, d.platform, d.environment, d.p256dh, d.auth, d.created_at"
+
+    private static func device(_ row: any SQLRow) throws -> PushDevice {
+        let platform: String = try row.value("platform")
+        return PushDevice(
+            id: try row.value("id"), platform: PushPlatform(rawValue: platform) ?? .ios, token: try row.value("token"),
+            environment: try row.optional("environment", as: String.self), p256dh: try row.optional("p256dh", as: String.self),
+            auth: try row.optional("auth", as: String.self), createdAt: try row.value("created_at")
+        )
+    }
+
     /// Registers a device for the user's session (a token moves to whoever
-    /// registers it last); when the session ends, the registration goes with it.
-    func register(user: UUID, session: UUID, platform: String, token: String, at now: Date) async throws {
+    /// registers it last, keeping its id while it stays with one user); when the
+    /// session ends, the registration goes with it. Beyond ``PushDevice/perUser``
+    /// the user's oldest registrations are dropped. Returns the registration as stored.
+    func register(_ device: PushDevice, user: UUID, session: UUID) async throws -> PushDevice {
         try await database.transaction { sql in
+            let id: UUID = try await sql.raw("""
+                INSERT INTO devices (id, token, user_id, session_id, platform, environment, p256dh, auth, created_at)
+                VALUES (\(bind: device.id), \(bind: device.token), \(bind: user), \(bind: session), \(bind: device.platform.rawValue),
+                        \(bind: device.environment), \(bind: device.p256dh), \(bind: device.auth), \(bind: device.createdAt))
+                ON CONFLICT (token) DO UPDATE SET
+                    id = CASE WHEN devices.user_id = excluded.user_id THEN devices.id ELSE excluded.id END,
+                    user_id = excluded.user_id, session_id = excluded.session_id, platform = excluded.platform,
+                    environment = excluded.environment, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at
+                RETURNING id
+                """).first()!.value("id")
             try await sql.raw("""
-                INSERT INTO devices (token, user_id, session_id, platform, created_at)
-                VALUES (\(bind: token), \(bind: user), \(bind: session), \(bind: platform), \(bind: now))
-                ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, session_id = excluded.session_id, platform = excluded.platform
+                DELETE FROM devices WHERE user_id = \(bind: user) AND id NOT IN (
+                    SELECT id FROM devices WHERE user_id = \(bind: user) ORDER BY created_at DESC, id DESC LIMIT \(bind: PushDevice.perUser))
                 """).run()
+            var stored = device
+            stored.id = id
+            return stored
         }
     }
 
-    func removeDevice(user: UUID, token: String) async throws -> Bool {
+    /// The user's registrations that may receive pushes, newest first.
+    func devices(of user: UUID, at now: Date) async throws -> [PushDevice] {
+        try await devices(of: [user], at: now)[user] ?? []
+    }
+
+    /// Removes one of the user's registrations, named by its id or its token.
+    func removeDevice(user: UUID, named name: String) async throws -> Bool {
         try await database.transaction { sql in
-            !(try await sql.raw("DELETE FROM devices WHERE token = \(bind: token) AND user_id = \(bind: user) RETURNING token").all().isEmpty)
+            let rows: [any SQLRow]
+            if let id = UUID(uuidString: name) {
+                rows = try await sql.raw("DELETE FROM devices WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").all()
+            } else {
+                rows = try await sql.raw("DELETE FROM devices WHERE token = \(bind: name) AND user_id = \(bind: user) RETURNING id").all()
+            }
+            return !rows.isEmpty
         }
     }
 
-    func removeDevices(tokens: [String]) async throws {
-        guard !tokens.isEmpty else { return }
+    /// Forgets registrations a push service said are gone.
+    func removeDevices(ids: [UUID]) async throws {
+        guard !ids.isEmpty else { return }
         try await database.transaction { sql in
-            try await sql.raw("DELETE FROM devices WHERE token IN (\(binds: tokens))").run()
+            try await sql.raw("DELETE FROM devices WHERE id IN (\(binds: ids))").run()
         }
     }
 
     /// The devices of each user that may receive pushes at `now`: registered by a
-    /// session still live (or before sessions owned registrations).
+    /// session still live (or before sessions owned registrations), newest first.
     func devices(of users: [UUID], at now: Date) async throws -> [UUID: [PushDevice]] {
         guard !users.isEmpty else { return [:] }
         return try await database.read { sql in
             var out: [UUID: [PushDevice]] = [:]
             for row in try await sql.raw("""
-                SELECT d.user_id, d.token, d.platform FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
+                SELECT \(unsafeRaw: Self.deviceColumns) FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
                 WHERE d.user_id IN (\(binds: Array(Set(users))))
                   AND (d.session_id IS NULL OR (t.revoked_at IS NULL AND t.expires_at > \(bind: now)))
-                ORDER BY d.created_at, d.token
+                ORDER BY d.created_at DESC, d.id DESC
                 """).all() {
-                out[try row.value("user_id"), default: []].append(PushDevice(token: try row.value("token"), platform: try row.value("platform")))
+                out[try row.value("user_id"), default: []].append(try Self.device(row))
+            }
+            return out
+        }
+    }
+
+    // MARK: Push receipts
+
+    /// The devices each job has settled on earlier attempts.
+    func receipts(jobs: [UUID]) async throws -> [UUID: Set<UUID>] {
+        guard !jobs.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var out: [UUID: Set<UUID>] = [:]
+            for row in try await sql.raw("SELECT job_id, device_id FROM push_receipts WHERE job_id IN (\(binds: jobs))").all() {
+                out[try row.value("job_id"), default: []].insert(try row.value("device_id"))
+            }
+            return out
+        }
+    }
+
+    /// Records the devices settled for jobs that will be tried again, and forgets
+    /// the receipts of jobs that are settled.
+    func settleReceipts(record: [(job: UUID, device: UUID)], forget: [UUID]) async throws {
+        guard !record.isEmpty || !forget.isEmpty else { return }
+        try await database.transaction { sql in
+            if !record.isEmpty {
+                try await sql.raw("""
+                    INSERT INTO push_receipts (job_id, device_id) VALUES \(BindRows(rows: record.map { [$0.job, $0.device] }))
+                    ON CONFLICT (job_id, device_id) DO NOTHING
+                    """).run()
+            }
+            if !forget.isEmpty {
+                try await sql.raw("DELETE FROM push_receipts WHERE job_id IN (\(binds: forget))").run()
+            }
+        }
+    }
+
+    /// Each user's unread notifications (the badge on an iPhone's icon).
+    func unreadCounts(users: [UUID]) async throws -> [UUID: Int] {
+        guard !users.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var out: [UUID: Int] = [:]
+            for row in try await sql.raw("""
+                SELECT user_id, COUNT(*) AS n FROM notifications WHERE user_id IN (\(binds: Array(Set(users)))) AND read_at IS NULL GROUP BY user_id
+                """).all() {
+                out[try row.value("user_id")] = try row.value("n")
             }
             return out
         }

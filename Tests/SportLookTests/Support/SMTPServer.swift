@@ -34,21 +34,9 @@ final class SMTPServer: Sendable {
     }
 
     func start() async throws {
-        guard let python = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/python3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ClusterError("python3 is not installed")
-        }
-        let log = NSTemporaryDirectory() + "smtp-\(port).log"
-        let started = try spawn([python, Self.script, String(port), folder] + (plain ? ["plain"] : []), output: log)
+        let started = try await startFake(script: Self.script, arguments: [String(port), folder] + (plain ? ["plain"] : []), port: port, readyFile: folder + "/ca.pem",
+                                          log: NSTemporaryDirectory() + "smtp-\(port).log", what: "the SMTP server (pip install aiosmtpd trustme)")
         pid.withLock { $0 = started }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if FileManager.default.fileExists(atPath: folder + "/ca.pem"), let fd = try? connectLoopback(port: port) {
-                close(fd)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ClusterError("the SMTP server did not start within 60 s (pip install aiosmtpd trustme; see \(log))")
     }
 
     /// Stops the server and waits until it is gone (its port refuses connections).
@@ -104,4 +92,25 @@ final class SMTPServer: Sendable {
         try await eventually("\(count) message(s) to \(address)") { try self.messages().filter { $0.recipient == address }.count >= count }
         return try messages().filter { $0.recipient == address }
     }
+}
+
+/// Starts one of `Tests/fakes`' Python servers and waits (a minute at most) until it
+/// has written `readyFile` and accepts connections on `port`; its process id.
+func startFake(script: String, arguments: [String], port: Int, readyFile: String, log: String, what: String) async throws -> pid_t {
+    guard let python = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/python3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw ClusterError("python3 is not installed")
+    }
+    let started = try spawn([python, script] + arguments, output: log)
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+        if FileManager.default.fileExists(atPath: readyFile), let fd = try? connectLoopback(port: port) {
+            close(fd)
+            return started
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    kill(started, SIGKILL)
+    var status: Int32 = 0
+    waitpid(started, &status, 0)
+    throw ClusterError("\(what) did not start within 60 s; see \(log)")
 }

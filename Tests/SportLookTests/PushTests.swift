@@ -1,0 +1,244 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import NIOSSL
+import Testing
+@testable import SportLook
+
+@Suite("Pushes to phones and browsers")
+struct PushTests {
+    /// A registration as the API answers it.
+    struct Device: Decodable, Sendable {
+        var id: String
+        var platform: String
+        var token: String?
+        var endpoint: String?
+        var environment: String?
+        var keys: [String: String]?
+        var created_at: String
+    }
+
+    struct VapidKey: Decodable, Sendable { var public_key: String }
+
+    // MARK: Units
+
+    @Test("RFC 8291's worked example (Appendix A) encrypts to exactly the RFC's body")
+    func rfc8291Example() throws {
+        func b(_ text: String) -> [UInt8] { Array(Data(base64URLEncoded: text)!) }
+        let sender = try P256.KeyAgreement.PrivateKey(rawRepresentation: b("yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw"))
+        #expect(Array(sender.publicKey.x963Representation).base64URLEncodedString() == "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8")
+        let body = try WebPushCrypto.encrypt(
+            Array("When I grow up, I want to be a watermelon".utf8),
+            receiverKey: b("BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"),
+            authSecret: b("BTBZMqHH6r4Tts7J_aSIgg"), senderKey: sender, salt: b("DGv6ra1nlYgDCS1FRnbzlw")
+        )
+        #expect(body.base64URLEncodedString() == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
+        // Fresh keys and salt otherwise: the same message never encrypts the same way twice.
+        let receiver = P256.KeyAgreement.PrivateKey()
+        let one = try WebPushCrypto.encrypt([1, 2, 3], receiverKey: Array(receiver.publicKey.x963Representation), authSecret: Array(repeating: 7, count: 16))
+        let two = try WebPushCrypto.encrypt([1, 2, 3], receiverKey: Array(receiver.publicKey.x963Representation), authSecret: Array(repeating: 7, count: 16))
+        #expect(one != two)
+        #expect(throws: WebPushCrypto.Problem.self) { try WebPushCrypto.encrypt(Array(repeating: 0, count: WebPushCrypto.maxPlaintext + 1), receiverKey: Array(receiver.publicKey.x963Representation), authSecret: Array(repeating: 7, count: 16)) }
+    }
+
+    @Test("endpoints: https on 443 to a public address; loopback only when allowed")
+    func endpointPolicy() {
+        let strict = PushEndpointPolicy()
+        for bad in ["http://push.example.com/x", "https://10.0.0.1/x", "https://[::1]/x", "https://127.0.0.1/x", "https://169.254.169.254/latest",
+                    "https://192.168.1.1/x", "https://[fe80::1]/x", "https://[fc00::1]/x", "https://0.0.0.0/x", "https://224.0.0.1/x",
+                    "https://[::ffff:10.0.0.1]/x", "https://[64:ff9b::a00:1]/x", "https://push.example.com:8443/x", "https://user:pw@push.example.com/x"] {
+            #expect(strict.problem(with: URL(string: bad)!) != nil, "\(bad)")
+        }
+        for good in ["https://fcm.googleapis.com/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/x", "https://8.8.8.8/x", "https://localhost/x"] {
+            #expect(strict.problem(with: URL(string: good)!) == nil, "\(good)")
+        }
+        // A name passes registration; its address is judged when sending.
+        #expect(strict.refuses(address: "127.0.0.1", port: 443))
+        #expect(strict.refuses(address: "fe80::1%eth0", port: 443))
+        #expect(strict.refuses(address: "not an address", port: 443))
+        #expect(!strict.refuses(address: "2a00:1450:4001::200a", port: 443))
+        let tests = PushEndpointPolicy(allowsLoopback: true)
+        #expect(tests.problem(with: URL(string: "https://127.0.0.1:8443/x")!) == nil)
+        #expect(tests.problem(with: URL(string: "https://10.0.0.1/x")!) != nil)
+        #expect(!tests.refuses(address: "::1", port: 9999))
+        #expect(tests.refuses(address: "10.1.2.3", port: 443))
+    }
+
+    @Test("a push's body is shortened to fit, the JSON never cut")
+    func fitting() throws {
+        let long = String(repeating: "é🏀", count: 2_000)
+        let message = NotificationMessage(to: UUID(), .chatMessage, title: "Ana in Padel", body: long, data: ["event_id": .string(UUID().uuidString)], collapseKey: "chat:\(UUID()):\(UUID())")
+        let content = PushContent(jobID: UUID(), notificationID: UUID(), message: message, badge: 3)
+        for bytes in [APNsChannel.payload(content), WebPushChannel.payload(content), FCMChannel.body(content, token: "t")] {
+            #expect(bytes.count <= 4_096)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(!object.isEmpty)
+        }
+        #expect(content.collapseKey(limit: 32)!.count == 32)
+    }
+
+    @Test("a name that resolves to loopback is refused when sending, before any connection")
+    func refusedAtSendTime() async throws {
+        let channel = WebPushChannel(
+            vapid: VAPID(key: .init(), subject: "mailto:ops@sportlook.test"),
+            clients: PinnedClients(policy: PushEndpointPolicy(), tls: .makeClientConfiguration(), timeout: 5), timeout: 5
+        )
+        let subscription = WebSubscription.make(endpoint: "https://localhost/push/x")
+        let device = PushDevice(id: UUID(), platform: .web, token: subscription.endpoint, p256dh: Array(subscription.key.publicKey.x963Representation).base64URLEncodedString(),
+                                auth: subscription.auth.base64URLEncodedString(), createdAt: Date())
+        let message = NotificationMessage(to: UUID(), .invitation, title: "t", body: "b", data: [:])
+        let outcomes = await channel.send(PushContent(jobID: UUID(), notificationID: UUID(), message: message), to: [device])
+        guard case .failed(let reason, _)? = outcomes[device.id] else { Issue.record("\(outcomes)"); return }
+        #expect(reason == "refused_address")
+        await channel.close()
+    }
+
+    @Test("bad credentials stop the service at start, naming the setting")
+    func loudConfiguration() throws {
+        let folder = NSTemporaryDirectory() + "push-config-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "not a key".write(toFile: folder + "/bad.p8", atomically: true, encoding: .utf8)
+        try #"{"project_id": "p", "client_email": "e@x"}"#.write(toFile: folder + "/partial.json", atomically: true, encoding: .utf8)
+        func setting(_ environment: [String: String]) -> String? {
+            do { _ = try PushSettings(SettingReader(environment)); return nil } catch let error as ConfigurationError { return error.setting } catch { return "?" }
+        }
+        #expect(setting(["APNS_KEY_FILE": folder + "/bad.p8", "APNS_KEY_ID": "ABC", "APNS_TEAM_ID": "T", "APNS_TOPIC": "com.x"]) == "APNS_KEY_FILE")
+        #expect(setting(["APNS_KEY_FILE": folder + "/missing.p8", "APNS_KEY_ID": "ABC", "APNS_TEAM_ID": "T", "APNS_TOPIC": "com.x"]) == "APNS_KEY_FILE")
+        #expect(setting(["APNS_KEY_ID": "ABC"]) == "APNS_KEY_FILE")
+        #expect(setting(["FCM_SERVICE_ACCOUNT_FILE": folder + "/partial.json"]) == "FCM_SERVICE_ACCOUNT_FILE")
+        #expect(setting(["VAPID_SUBJECT": "ops@example.com"]) == "VAPID_SUBJECT")
+        #expect(setting(["VAPID_SUBJECT": "mailto:ops@example.com", "VAPID_PRIVATE_KEY_FILE": folder + "/bad.p8"]) == "VAPID_PRIVATE_KEY_FILE")
+        #expect(setting(["PUSH_CA_FILE": folder + "/bad.p8"]) == "PUSH_CA_FILE")
+        #expect(setting(["PUSH_ALLOW_LOOPBACK": "yes"]) == "PUSH_ALLOW_LOOPBACK")
+        #expect(setting([:]) == nil)
+    }
+
+    // MARK: Through the service
+
+    @Test("devices by platform: formats checked, listed, removed, at most 20", arguments: engines)
+    func registrations(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { c in c.push.vapidSubject = "mailto:ops@sportlook.test" }) { api, _ in
+            let (token, _) = try await api.register("Devices")
+            let apple = String(repeating: "ab", count: 32)
+            let ios = try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": apple.uppercased(), "environment": "sandbox"]).decode(Device.self, expecting: .created)
+            #expect(ios.token == apple)
+            #expect(ios.environment == "sandbox")
+            clock.advance(by: 1)
+            let web = WebSubscription.make(endpoint: "https://fcm.googleapis.com/fcm/send/abc:def")
+            let browser = try await api.post("/v1/me/devices", token: token, json: ["platform": "web", "subscription": web.json]).decode(Device.self, expecting: .created)
+            #expect(browser.endpoint == web.endpoint)
+            #expect(browser.keys == nil && browser.token == nil)
+
+            func field(_ json: [String: Any]) async throws -> String? {
+                let reply = try await api.post("/v1/me/devices", token: token, json: json)
+                #expect(reply.status == .unprocessableContent, "\(json)")
+                return try reply.errorFields.keys.sorted().first
+            }
+            #expect(try await field(["platform": "ios", "token": "xyz"]) == "token")
+            #expect(try await field(["platform": "ios", "token": apple, "environment": "staging"]) == "environment")
+            #expect(try await field(["platform": "android", "token": "has spaces in it, no"]) == "token")
+            #expect(try await field(["platform": "web", "token": "abc"]) == "subscription.endpoint")
+            var keys = web.json["keys"] as! [String: Any]
+            keys["auth"] = "AAAA"
+            #expect(try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.auth")
+            keys = web.json["keys"] as! [String: Any]
+            keys["p256dh"] = Array(repeating: UInt8(4), count: 65).base64URLEncodedString()
+            #expect(try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.p256dh")
+            for endpoint in ["https://10.0.0.1/push", "https://[::1]/push", "http://push.example.com/x"] {
+                #expect(try await field(["platform": "web", "subscription": ["endpoint": endpoint, "keys": web.json["keys"]!]]) == "subscription.endpoint")
+            }
+
+            // Listed newest first; removed by id (or token); the oldest go beyond 20.
+            let listed = try await api.get("/v1/me/devices", token: token).decode(API.Page<Device>.self, expecting: .ok).items
+            #expect(listed.map(\.platform) == ["web", "ios"])
+            let webID = try #require(listed.first?.id)
+            #expect(try await api.delete("/v1/me/devices/\(webID)", token: token).status == .noContent)
+            #expect(try await api.delete("/v1/me/devices/\(webID)", token: token).status == .notFound)
+            for i in 0..<21 {
+                clock.advance(by: 1)
+                let reply = try await api.post("/v1/me/devices", token: token, json: ["platform": "android", "token": "android-token-\(String(format: "%04d", i))"])
+                #expect(reply.status == .created)
+            }
+            let kept = try await api.get("/v1/me/devices", token: token).decode(API.Page<Device>.self, expecting: .ok).items
+            #expect(kept.count == 20)
+            #expect(!kept.contains { $0.token == apple })
+            #expect(kept.first?.token == "android-token-0020")
+
+            let key = try await api.get("/v1/push/vapid-public-key").decode(VapidKey.self, expecting: .ok).public_key
+            #expect(Data(base64URLEncoded: key)?.count == 65)
+        }
+    }
+
+    @Test("one invitation reaches an iPhone, an Android phone and a browser once each; a failed channel is retried alone", arguments: engines)
+    func everyPlatform(engine: DatabaseEngine) async throws {
+        let server = try await PushServer()
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { c in
+            try! server.configure(&c)
+            c.jobRetryBase = 0.05
+        }) { api, services in
+            let (owner, _) = try await api.register("Owner")
+            let (guest, guestID) = try await api.register("Guest")
+            let iphone = String(repeating: "0a", count: 32)
+            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": iphone]).status == .created)
+            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "android:APA91bGuestPhone"]).status == .created)
+            let browser = try server.subscription("guest")
+            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "web", "subscription": browser.json]).status == .created)
+            let vapid = try await api.get("/v1/push/vapid-public-key").decode(VapidKey.self, expecting: .ok).public_key
+
+            // FCM fails once with 500: the retry goes to the Android phone alone.
+            try server.script(["fcm": [500]])
+            let event = try await api.createEvent(owner, now: clock.now()).id
+            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]]).status == .created)
+            try await eventually("the job to finish") { try await count(services, "jobs", where: "state = 'done'") == 1 }
+            #expect(server.requests("apns").count == 1)
+            #expect(server.requests("webpush").count == 1)
+            #expect(server.requests("fcm").map(\.status) == [500, 200])
+            #expect(server.requests("token").count == 1, "one access token, shared")
+            for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
+            #expect(try await count(services, "push_receipts") == 0)
+
+            // What each carried.
+            let apns = server.requests("apns")[0].entry
+            #expect(apns["http_version"] as? String == "2")
+            #expect(apns["path"] as? String == "/3/device/\(iphone)")
+            let aps = (apns["payload"] as? [String: Any])?["aps"] as? [String: Any]
+            #expect((aps?["alert"] as? [String: Any])?["title"] != nil)
+            #expect(aps?["badge"] as? Int == 1)
+            #expect((apns["payload"] as? [String: Any])?["kind"] as? String == "invitation")
+            let fcm = server.requests("fcm")[1].entry["message"] as? [String: Any]
+            #expect(fcm?["token"] as? String == "android:APA91bGuestPhone")
+            #expect((fcm?["data"] as? [String: Any])?["kind"] as? String == "invitation")
+            let web = server.requests("webpush")[0].entry
+            #expect((web["message"] as? [String: Any])?["kind"] as? String == "invitation")
+            #expect(web["vapid_key"] as? String == vapid)
+            #expect(web["urgency"] as? String == "high")
+
+            // Expired credentials are renewed and the push tried once more; gone registrations are removed.
+            try server.script(["apns": ["expired"], "fcm": ["expired"], "webpush": ["gone"]])
+            let second = try await api.createEvent(owner, now: clock.now()).id
+            _ = try await api.post("/v1/events/\(second)/invitations", token: owner, json: ["user_ids": [guestID]])
+            try await eventually("the second job to finish") { try await count(services, "jobs", where: "state = 'done'") == 2 }
+            let apnsTries = server.requests("apns").suffix(2)
+            #expect(apnsTries.map(\.status) == [403, 200])
+            #expect(apnsTries.first?.entry["jwt"] as? String != apnsTries.last?.entry["jwt"] as? String, "a new provider token")
+            #expect(server.requests("fcm").suffix(2).map(\.status) == [401, 200])
+            #expect(server.requests("token").count == 2, "the access token refreshed once")
+            #expect(server.requests("webpush").last?.status == 410)
+            let left = try await api.get("/v1/me/devices", token: guest).decode(API.Page<Device>.self, expecting: .ok).items
+            #expect(Set(left.map(\.platform)) == ["ios", "android"])
+
+            // 429 is retried; a final 4xx settles the device without retrying it.
+            try server.script(["apns": [429], "fcm": ["bad"]])
+            let third = try await api.createEvent(owner, now: clock.now()).id
+            _ = try await api.post("/v1/events/\(third)/invitations", token: owner, json: ["user_ids": [guestID]])
+            try await eventually("the third job to finish") { try await count(services, "jobs", where: "state = 'done'") == 3 }
+            #expect(server.requests("apns").suffix(2).map(\.status) == [429, 200])
+            #expect(server.requests("fcm").suffix(1).map(\.status) == [400])
+            #expect(server.requests("fcm").count == 5)
+            for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
+        }
+    }
+}
