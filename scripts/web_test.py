@@ -6,7 +6,10 @@ Three people in three browser contexts: Ann signs up, sets her sports and area a
 creates an event with one place; Bo finds it in the list and on the map and joins; both
 chat live in both directions; the server is restarted while Ann sends a message, and
 afterwards each side holds every message exactly once; Ann invites Cy, who accepts from
-the inbox and is shown her waitlist position. An event titled like an XSS payload shows
+the inbox and is shown her waitlist position. Ann turns notifications on (the
+browser's push service is Tests/fakes/push_server.py: subscribe() is given its
+endpoint); Bo's invitation is pushed there, encrypted, and what the fake decrypted is
+delivered to Ann's service worker, which shows it. An event titled like an XSS payload shows
 as text. Every screen is checked with axe-core (no serious or critical violations) and
 photographed at 390x844 and 1280x800. No page error and no CSP violation may occur.
 
@@ -101,15 +104,63 @@ class FakeGoogle:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+class PushService:
+    """Tests/fakes/push_server.py: a browser's push service on loopback over TLS."""
+
+    SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "fakes", "push_server.py")
+
+    def __init__(self, folder):
+        self.port = free_port()
+        self.folder = os.path.join(folder, "push")
+        os.makedirs(self.folder, exist_ok=True)
+        self.process = subprocess.Popen([sys.executable, self.SCRIPT, str(self.port), self.folder],
+                                        stdout=open(self.folder + ".log", "ab"), stderr=subprocess.STDOUT)
+        for _ in range(600):
+            if os.path.exists(os.path.join(self.folder, "ca.pem")):
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                    return
+                except OSError:
+                    pass
+            time.sleep(0.1)
+        raise SystemExit("the push service did not start (pip install hypercorn http_ece trustme pyjwt)")
+
+    def subscription(self, name):
+        """A subscription whose pushes the fake decrypts: its endpoint and keys as toJSON() gives them."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        key = ec.generate_private_key(ec.SECP256R1())
+        secret = os.urandom(16)
+        with open(os.path.join(self.folder, "subscriptions", name + ".pem"), "wb") as f:
+            f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+        with open(os.path.join(self.folder, "subscriptions", name + ".auth"), "wb") as f:
+            f.write(secret)
+        point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+        return {"endpoint": f"https://localhost:{self.port}/push/{name}", "expirationTime": None, "keys": {"p256dh": b64(point), "auth": b64(secret)}}
+
+    def received(self):
+        try:
+            with open(os.path.join(self.folder, "requests.jsonl")) as f:
+                return [json.loads(line) for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
 class Server:
-    def __init__(self, folder, google):
+    def __init__(self, folder, google, push):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:{folder}/web.sqlite", PORT=str(self.port), BCRYPT_COST="4",
                         TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL="warning", RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0",
                         REGISTER_MAX_PER_ADDRESS="0", CHAT_RATE_LIMIT="1000", MEDIA_STORE=f"file:{folder}/media",
                         AUTH_GOOGLE_CLIENT_IDS=FakeGoogle.CLIENT_ID, AUTH_GOOGLE_JWKS_URL=f"{google.url}/jwks",
-                        AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize")
+                        AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize",
+                        VAPID_SUBJECT="mailto:ops@sportlook.test", PUSH_CA_FILE=os.path.join(push.folder, "ca.pem"), PUSH_ALLOW_LOOPBACK="true")
         self.log = open(f"{folder}/serve.log", "ab")
         self.process = None
 
@@ -147,7 +198,7 @@ def shoot(page, name):
 
 
 def person(browser, base, name, where=PARIS):
-    context = browser.new_context(base_url=base, viewport={"width": 390, "height": 844}, geolocation=where, permissions=["geolocation"], locale="en-GB")
+    context = browser.new_context(base_url=base, viewport={"width": 390, "height": 844}, geolocation=where, permissions=["geolocation", "notifications"], locale="en-GB")
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"{name}: page error: {error}"))
     page.on("console", lambda m: problems.append(f"{name}: {m.text}") if "Content Security Policy" in m.text or "Refused to" in m.text else None)
@@ -187,19 +238,21 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         google = FakeGoogle()
-        server = Server(folder, google)
+        push = PushService(folder)
+        server = Server(folder, google, push)
         server.start()
         try:
-            run(server)
+            run(server, push)
         finally:
             server.stop()
+            push.stop()
     if problems:
         print("\n".join(problems))
         raise SystemExit(f"{len(problems)} problem(s)")
     print("web test passed")
 
 
-def run(server):
+def run(server, push):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"])
         suffix = str(int(time.time() * 1000))
@@ -365,6 +418,63 @@ def run(server):
         expect(bo.get_by_text("Ann", exact=True)).to_be_visible()
         expect(bo.get_by_text("Cy", exact=True)).to_have_count(0)
 
+        # Ann turns notifications on. Chromium's push service is out of reach here, so
+        # subscribe() hands out a subscription of the local push service instead.
+        subscription = push.subscription("ann")
+        ann.context.add_init_script(script="""
+            PushManager.prototype.subscribe = async function () {
+                window.__subscription = {endpoint: %s, toJSON: () => (%s), unsubscribe: async () => true};
+                return window.__subscription;
+            };
+            PushManager.prototype.getSubscription = async function () { return window.__subscription || null; };
+        """ % (json.dumps(subscription["endpoint"]), json.dumps(subscription)))
+        ann.reload()
+        ann.get_by_role("link", name="Me").click()
+        ann.get_by_role("button", name="Turn on notifications").click()
+        expect(ann.get_by_text("On: this browser gets notifications")).to_be_visible()
+        audit(ann, "notifications on")
+        devices = api(server, "GET", "/v1/me/devices", ann.evaluate("localStorage.getItem('sportlook.token')"), None)["items"]
+        if [d["platform"] for d in devices] != ["web"] or devices[0].get("endpoint") != subscription["endpoint"]:
+            problems.append(f"turning notifications on registered {devices}")
+        # Bo invites Ann to a new event: the server pushes it to the push service, encrypted.
+        bo_token = bo.evaluate("localStorage.getItem('sportlook.token')")
+        ann_id = ann.evaluate("fetch('/v1/me', {headers: {Authorization: 'Bearer ' + localStorage.getItem('sportlook.token')}}).then(r => r.json()).then(u => u.id)")
+        starts = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))
+        party = api(server, "POST", "/v1/events", bo_token, {"title": "Sunday padel", "sport": "tennis", "starts_at": starts,
+                                                             "capacity": 3, "location": {"lat": 48.85, "lon": 2.35}, "address": "Court 1"})
+        api(server, "POST", f"/v1/events/{party['id']}/invitations", bo_token, {"user_ids": [ann_id]})
+        pushed = None
+        for _ in range(200):
+            pushed = next((r for r in push.received() if r["channel"] == "webpush"), None)
+            if pushed:
+                break
+            time.sleep(0.1)
+        if not pushed or pushed["problems"] or "message" not in pushed:
+            problems.append(f"the invitation did not reach the push service intact: {pushed}")
+        else:
+            # What the push service holds, delivered to Ann's service worker: it shows it.
+            cdp = ann.context.new_cdp_session(ann)
+            registrations = []
+            cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+            cdp.send("ServiceWorker.enable")
+            for _ in range(50):
+                if registrations:
+                    break
+                ann.wait_for_timeout(100)
+            scope = next((r for r in registrations if r["scopeURL"] == server.url + "/"), None)
+            if not scope:
+                problems.append(f"no service worker registered at / ({registrations})")
+            else:
+                cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId": scope["registrationId"], "data": json.dumps(pushed["message"])})
+                shown = []
+                for _ in range(50):
+                    shown = ann.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body]))")
+                    if shown:
+                        break
+                    ann.wait_for_timeout(100)
+                if not shown or shown[0][0] != pushed["message"]["title"] or "Sunday padel" not in shown[0][1] + shown[0][0]:
+                    problems.append(f"the service worker did not show the pushed invitation: {shown} for {pushed['message']}")
+
         # Dee signs in with Google: to Google's page (a fake on loopback) and back, signed in.
         dee = person(browser, server.url, "Dee")
         dee.goto("/")
@@ -391,7 +501,7 @@ def run(server):
 
 def api(server, method, path, token, body):
     import json
-    request = urllib.request.Request(server.url + path, method=method, data=json.dumps(body).encode(),
+    request = urllib.request.Request(server.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
                                      headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"null")

@@ -101,7 +101,8 @@ addEventListener("storage", (e) => {
 
 addEventListener("hashchange", route);
 addEventListener("signedin", () => { realtime.start(); refreshInbox(); route(); });
-addEventListener("signedout", () => { realtime.stop(); setUnread(0); location.hash = "#/signin"; route(); });
+// The server ends a session's push registrations with it; forget ours here too.
+addEventListener("signedout", () => { realtime.stop(); setUnread(0); localStorage.removeItem("sportlook.pushDevice"); location.hash = "#/signin"; route(); });
 realtime.addEventListener("notification", () => setUnread(unread + 1));
 // What arrived while the socket was down is counted again.
 realtime.addEventListener("reconnected", () => refreshInbox());

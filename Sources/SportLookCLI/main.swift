@@ -12,7 +12,7 @@ struct SportLookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook",
         abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self, MediaCommand.self]
+        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self, MediaCommand.self, Push.self]
     )
 }
 
@@ -116,6 +116,26 @@ struct Seed: AsyncParsableCommand {
                 }
                 progress.finish()
                 print("demo data: \(report.users) users, \(report.events) events in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo")
+            }
+        }
+    }
+}
+
+struct Push: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Push notifications.", subcommands: [Test.self])
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a test notification to each of a user's devices and print each channel's answer."
+        )
+        @OptionGroup var settings: SettingOptions
+        @Option(help: "The user's id.") var user: String
+
+        func run() async throws {
+            guard let id = UUID(uuidString: user) else { throw ValidationError("--user must be a user id (a UUID)") }
+            let configuration = try settings.configuration()
+            try await withTool(configuration) { tool in
+                for line in try await tool.pushTest(user: id) { print(line) }
             }
         }
     }

@@ -86,6 +86,9 @@ struct ContractTests {
             (["WEB_CLIENT": "maybe"], "WEB_CLIENT"), (["AUTH_GOOGLE_CLIENT_IDS": "a,b", "AUTH_GOOGLE_WEB_CLIENT_ID": "c"], "AUTH_GOOGLE_WEB_CLIENT_ID"), (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
             (["TILE_URL": "https://tiles.example.com/tile.png"], "TILE_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_TIMEOUT": "90s"], "SMTP_TIMEOUT"),
+            (["PUSH_TIMEOUT": "15s", "VAPID_SUBJECT": "mailto:ops@example.com"], "PUSH_TIMEOUT"),
+            (["PUSH_TIMEOUT": "30s", "JOB_LEASE": "2m", "VAPID_SUBJECT": "mailto:ops@example.com"], "PUSH_TIMEOUT"),
+            (["PUSH_GATEWAY_URL": "https://push.example.com", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32), "PUSH_GATEWAY_TIMEOUT": "60s"], "PUSH_GATEWAY_TIMEOUT"),
         ]
         for (environment, setting) in cases {
             #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: environment) }

@@ -178,6 +178,7 @@ struct PushTests {
         try await withApp(engine, clock: clock, configure: { c in
             try! server.configure(&c)
             c.jobRetryBase = 0.05
+            c.jobMaxAttempts = 3
         }) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
@@ -238,6 +239,47 @@ struct PushTests {
             #expect(server.requests("apns").suffix(2).map(\.status) == [429, 200])
             #expect(server.requests("fcm").suffix(1).map(\.status) == [400])
             #expect(server.requests("fcm").count == 5)
+
+            // A job dead for one device keeps what the others received: queued again, it
+            // goes to that device alone, and is done with no receipts left.
+            try server.script(["fcm": [500, 500, 500]])
+            let fourth = try await api.createEvent(owner, now: clock.now()).id
+            _ = try await api.post("/v1/events/\(fourth)/invitations", token: owner, json: ["user_ids": [guestID]])
+            try await eventually("the fourth job to die") { try await count(services, "jobs", where: "state = 'dead'") == 1 }
+            #expect(server.requests("fcm").count == 8)
+            let apnsBefore = server.requests("apns").count
+            #expect(try await count(services, "push_receipts") == 1)
+            #expect(try await services.jobStore.retryDead(kind: "invitation") == 1)
+            try await eventually("the fourth job to finish") { try await count(services, "jobs", where: "state = 'done'") == 4 }
+            #expect(server.requests("fcm").count == 9)
+            #expect(server.requests("apns").count == apnsBefore, "the iPhone had it already")
+            #expect(try await count(services, "push_receipts") == 0)
+            for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
+        }
+    }
+
+    @Test("`sportlook push test` sends to each device and says how each service answered", arguments: engines)
+    func pushTestCommand(engine: DatabaseEngine) async throws {
+        let server = try await PushServer()
+        try await withApp(engine, configure: { c in try! server.configure(&c) }) { api, services in
+            let (token, id) = try await api.register("Operator")
+            let iphone = String(repeating: "be", count: 32)
+            _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": iphone, "environment": "sandbox"])
+            _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "android", "token": "android:APA91bOperator"])
+            _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "web", "subscription": try server.subscription("operator").json])
+            let tool = AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration)
+            let user = try #require(UUID(uuidString: id))
+            let lines = try await tool.pushTest(user: user)
+            #expect(lines.count == 3)
+            for channel in ["apns", "fcm", "webpush"] {
+                #expect(lines.contains { $0.contains("via \(channel): delivered") }, "\(lines)")
+            }
+            #expect(server.requests("webpush").first?.entry["message"].flatMap { ($0 as? [String: Any])?["kind"] as? String } == "push_test")
+            try server.script(["apns": ["gone"], "fcm": ["bad"]])
+            let again = try await tool.pushTest(user: user)
+            #expect(again.contains { $0.hasPrefix("ios ") && $0.contains("gone") }, "\(again)")
+            #expect(again.contains { $0.hasPrefix("android ") && $0.contains("refused (400)") }, "\(again)")
+            #expect(try await count(services, "devices") == 2)
             for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
         }
     }

@@ -44,7 +44,7 @@ struct QueueResilienceTests {
         let invitees = try await insertUsers(1_000, into: database, prefix: "invitee")
         let environment = [
             "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString, "PUSH_GATEWAY_SECRET": "crash-test-secret-of-32-bytes-or-more",
-            "BCRYPT_COST": "4", "JOB_LEASE": "3s", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms", "INVITE_DAILY_LIMIT": "100000",
+            "BCRYPT_COST": "4", "JOB_LEASE": "3s", "PUSH_GATEWAY_TIMEOUT": "2s", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms", "INVITE_DAILY_LIMIT": "100000",
         ]
         let first = try ServerProcess(environment: environment)
         try await first.waitUntilHealthy()

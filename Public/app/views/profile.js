@@ -1,5 +1,5 @@
 // Profile and settings: name, bio, sports, photo, location, discoverable; email
-// verification; sessions; password; sign out.
+// verification; notifications on this browser; sessions; password; sign out.
 import {api, del, get, patch, post, session, signOut, sportCatalogue} from "../api.js";
 import {field, h, replace, showErrors, status, when} from "../dom.js";
 import {SlippyMap} from "../map.js";
@@ -70,7 +70,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, emailCard(user), passwordCard(), sessionsCard(),
+    replace(section, form, emailCard(user), notificationsCard(), passwordCard(), sessionsCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -95,6 +95,69 @@ function emailCard(user) {
   });
   card.append(send, note, form);
   return card;
+}
+
+// Pushes to this browser (Web Push): offered where the Push API exists and the
+// server has a VAPID key. The registration's id is kept to turn it off again.
+function notificationsCard() {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return null;
+  const note = status("");
+  const button = h("button", {type: "button"}, "Turn on notifications");
+  const card = h("div", {class: "card", hidden: true}, h("h2", {}, "Notifications on this browser"),
+    h("p", {}, "Invitations, changes to your events and chat messages, even when SportLook is closed."), button, note);
+  const stored = "sportlook.pushDevice";
+  let key = null;
+  const show = (on) => {
+    replace(button, on ? "Turn off notifications" : "Turn on notifications");
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  };
+  (async () => {
+    try {
+      key = (await get("/v1/push/vapid-public-key")).public_key;
+    } catch {
+      return; // This server does not push to browsers.
+    }
+    const registration = await navigator.serviceWorker.register("/sw.js");
+    const current = await registration.pushManager.getSubscription();
+    show(Boolean(current && localStorage.getItem(stored)));
+    card.hidden = false;
+  })().catch(() => {});
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const registration = await navigator.serviceWorker.ready;
+      const current = await registration.pushManager.getSubscription();
+      if (button.getAttribute("aria-pressed") === "true") {
+        const id = localStorage.getItem(stored);
+        if (id) await del(`/v1/me/devices/${id}`).catch(() => {});
+        if (current) await current.unsubscribe();
+        localStorage.removeItem(stored);
+        show(false);
+        replace(note, "Off: this browser gets no notifications.");
+        return;
+      }
+      if (await Notification.requestPermission() !== "granted") {
+        replace(note, "Notifications are blocked for this site in your browser's settings.");
+        return;
+      }
+      const subscription = current ?? await registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: bytes(key)});
+      const device = await post("/v1/me/devices", {platform: "web", subscription: subscription.toJSON()});
+      localStorage.setItem(stored, device.id);
+      show(true);
+      replace(note, "On: this browser gets notifications, even with SportLook closed.");
+    } catch (error) {
+      replace(note, `Notifications could not be turned on: ${error.message}`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return card;
+}
+
+// base64url text as bytes (a VAPID key for subscribe()).
+function bytes(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 }
 
 function passwordCard() {

@@ -72,6 +72,49 @@ public struct AdminTool: Sendable {
         }
     }
 
+    /// Sends a test notification to each of the user's devices through its channel
+    /// and says, per device, how the service answered (a registration the service says
+    /// is gone is removed, as a real push would).
+    public func pushTest(user: UUID) async throws -> [String] {
+        let inbox = InboxStore(database: database)
+        let devices = try await inbox.devices(of: user, at: Date())
+        guard !devices.isEmpty else { return ["user \(user.lowercased) has no device registered by a live session"] }
+        let webhookClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let pushClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: configuration.push.tls, redirectConfiguration: .disallow))
+        let channels: PushChannels
+        do {
+            channels = try await configuration.push.channels(configuration, database: database, webhookClient: webhookClient, pushClient: pushClient).0
+        } catch {
+            try? await webhookClient.shutdown()
+            try? await pushClient.shutdown()
+            throw error
+        }
+        var message = NotificationMessage(to: user, .invitation, title: "SportLook", body: "A test notification: pushes reach this device.", data: [:])
+        message.kind = "push_test"
+        let content = PushContent(jobID: UUID(), notificationID: UUID(), message: message, badge: try await inbox.unreadCounts(users: [user])[user] ?? 0)
+        var lines: [String] = []
+        for device in devices {
+            let name = "\(device.platform.rawValue) \(device.id.lowercased)"
+            guard let channel = channels.channel(for: device) else {
+                lines.append("\(name): no channel is configured for \(device.platform.rawValue)")
+                continue
+            }
+            let outcome = await channel.send(content, to: [device])[device.id] ?? .failed(reason: "no answer")
+            switch outcome {
+            case .delivered: lines.append("\(name) via \(channel.name): delivered")
+            case .gone:
+                try await inbox.removeDevices(ids: [device.id])
+                lines.append("\(name) via \(channel.name): gone (the service no longer knows it; the registration is removed)")
+            case .retry(_, let reason, let detail): lines.append("\(name) via \(channel.name): try again later (\(reason)) \(detail)")
+            case .failed(let reason, let detail): lines.append("\(name) via \(channel.name): refused (\(reason)) \(detail)")
+            }
+        }
+        for channel in channels.all { await channel.close() }
+        try? await webhookClient.shutdown()
+        try? await pushClient.shutdown()
+        return lines
+    }
+
     /// Closes the database.
     public func close() async { await database.close() }
 }

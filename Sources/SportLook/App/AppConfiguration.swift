@@ -290,6 +290,14 @@ public struct AppConfiguration: Sendable {
             // A delivery outlasting its lease would be taken, and sent, by another worker too.
             throw ConfigurationError(setting: "SMTP_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
         }
+        // The longest one push may take: FCM's token request and send, each twice (a 401
+        // refreshes the token), plus a name's lookup for Web Push.
+        if push.apns != nil || push.fcm != nil || push.vapidSubject != nil, push.worstCase >= jobLease {
+            throw ConfigurationError(setting: "PUSH_TIMEOUT", message: "must be under a quarter of JOB_LEASE less 5 s (\(Int(jobLease)) s): a push outlasting its job's lease would be sent again by another worker")
+        }
+        if pushGatewayURL != nil, pushGatewayTimeout >= jobLease {
+            throw ConfigurationError(setting: "PUSH_GATEWAY_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
+        }
         for settings in identityProviders where settings.provider != .facebook || facebookGraph != nil {
             let prefix = "AUTH_\(settings.provider.rawValue.uppercased())_"
             let clientID = try reader.string(prefix + "WEB_CLIENT_ID") ?? settings.clientIDs[0]

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import Logging
 import NIOCore
@@ -147,19 +146,8 @@ public final class AppServices: Sendable {
         // Pushes: HTTP/2 where the service speaks it (APNs), trusting PUSH_CA_FILE besides the system's authorities.
         let pushClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: push.tls, redirectConfiguration: .disallow))
         self.pushClient = pushClient
-        var channels = PushChannels()
-        channels.webhook = configuration.pushGatewayURL.map {
-            PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: httpClient)
-        }
-        channels.apns = push.apns.map { APNsChannel(settings: $0, client: pushClient) }
-        channels.fcm = push.fcm.map { FCMChannel(settings: $0, client: pushClient) }
-        if let subject = push.vapidSubject {
-            var key = push.vapidKey
-            if key == nil { key = try await Self.storedVAPIDKey(database) }
-            let vapid = VAPID(key: key!, subject: subject)
-            channels.webPush = WebPushChannel(vapid: vapid, clients: PinnedClients(policy: notifications.endpoints, tls: push.tls, timeout: push.timeout), timeout: push.timeout)
-            notifications.webPushKey = vapid.publicKey
-        }
+        let (channels, vapid) = try await push.channels(configuration, database: database, webhookClient: httpClient, pushClient: pushClient)
+        notifications.webPushKey = vapid?.publicKey
         for (platform, channel, settings) in [("iPhones", channels.apns, "APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC"),
                                               ("Android phones", channels.fcm, "FCM_SERVICE_ACCOUNT_FILE"), ("browsers", channels.webPush, "VAPID_SUBJECT")]
         where channel == nil {
@@ -199,15 +187,6 @@ public final class AppServices: Sendable {
             database: database, events: eventStore, accounts: accountStore, eventIndex: eventIndex, userIndex: userIndex,
             attendance: attendanceCache, people: peopleCache, tokens: tokens, bus: bus, clock: clock, logger: logger
         )
-    }
-
-    /// The VAPID key every instance signs Web Push with: made by the first to start, kept in the database.
-    static func storedVAPIDKey(_ database: Database) async throws -> P256.Signing.PrivateKey {
-        let secret = try await SecretStore(database: database).secret("vapid_private_key")
-        guard let bytes = Hex.bytes(secret), let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes) else {
-            throw ConfigurationError(setting: "VAPID_PRIVATE_KEY_FILE", message: "the VAPID key kept in the database is not a P-256 key; set one with VAPID_PRIVATE_KEY_FILE")
-        }
-        return key
     }
 
     /// The long-running parts, in start order (they stop in reverse order).

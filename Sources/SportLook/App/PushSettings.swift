@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOSSL
@@ -21,6 +22,9 @@ public struct PushSettings: Sendable {
     var allowsLoopback = false
     /// `PUSH_TIMEOUT`: longest one push request may take (default 10 s).
     var timeout: TimeInterval = 10
+
+    /// The longest one device's push may take (FCM: a token request and a send, twice; Web Push: a lookup first).
+    var worstCase: TimeInterval { 4 * timeout + 5 }
 
     static let appleProduction = URL(string: "https://api.push.apple.com")!
     static let appleSandbox = URL(string: "https://api.sandbox.push.apple.com")!
@@ -106,6 +110,32 @@ public struct PushSettings: Sendable {
             throw ConfigurationError(setting: setting, message: "its token_uri must be an https URL")
         }
         return .init(account: account, key: key, tokenURL: tokenURL, baseURL: try reader.url("FCM_URL") ?? google, timeout: timeout)
+    }
+
+    /// The channels these settings configure, the webhook gateway among them, and the
+    /// VAPID identity when Web Push is on.
+    func channels(_ configuration: AppConfiguration, database: Database, webhookClient: HTTPClient, pushClient: HTTPClient) async throws -> (PushChannels, VAPID?) {
+        var channels = PushChannels()
+        channels.webhook = configuration.pushGatewayURL.map {
+            PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: webhookClient)
+        }
+        channels.apns = apns.map { APNsChannel(settings: $0, client: pushClient) }
+        channels.fcm = fcm.map { FCMChannel(settings: $0, client: pushClient) }
+        guard let vapidSubject else { return (channels, nil) }
+        var key = vapidKey
+        if key == nil { key = try await Self.storedVAPIDKey(database) }
+        let vapid = VAPID(key: key!, subject: vapidSubject)
+        channels.webPush = WebPushChannel(vapid: vapid, clients: PinnedClients(policy: PushEndpointPolicy(allowsLoopback: allowsLoopback), tls: tls, timeout: timeout), timeout: timeout)
+        return (channels, vapid)
+    }
+
+    /// The VAPID key every instance signs Web Push with: made by the first to start, kept in the database.
+    static func storedVAPIDKey(_ database: Database) async throws -> P256.Signing.PrivateKey {
+        let secret = try await SecretStore(database: database).secret("vapid_private_key")
+        guard let bytes = Hex.bytes(secret), let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes) else {
+            throw ConfigurationError(setting: "VAPID_PRIVATE_KEY_FILE", message: "the VAPID key kept in the database is not a P-256 key; set one with VAPID_PRIVATE_KEY_FILE")
+        }
+        return key
     }
 
     /// The TLS outgoing push connections use: the system's authorities, and `PUSH_CA_FILE`'s.

@@ -85,17 +85,22 @@ struct InboxService: Sendable {
             }
             let key = request.p256dh.flatMap { Data(base64URLEncoded: $0) }
             if request.p256dh == nil { v.fail("subscription.keys.p256dh", "is required") }
-            else if key?.count != 65 || key?.first != 4 || (try? P256.KeyAgreement.PublicKey(x963Representation: key!)) == nil {
+            else if !request.p256dh!.utf8.allSatisfy(Self.isBase64URLByte) || key?.count != 65 || key?.first != 4 || (try? P256.KeyAgreement.PublicKey(x963Representation: key!)) == nil {
                 v.fail("subscription.keys.p256dh", "must be an uncompressed P-256 public key (65 bytes, base64url)")
             }
             let secret = request.auth.flatMap { Data(base64URLEncoded: $0) }
             if request.auth == nil { v.fail("subscription.keys.auth", "is required") }
-            else if secret?.count != 16 { v.fail("subscription.keys.auth", "must be 16 bytes, base64url") }
+            else if !request.auth!.utf8.allSatisfy(Self.isBase64URLByte) || secret?.count != 16 { v.fail("subscription.keys.auth", "must be 16 bytes, base64url") }
             device.p256dh = key.map { $0.base64URLEncodedString() }
             device.auth = secret.map { $0.base64URLEncodedString() }
         }
         try v.throwIfInvalid()
         return device
+    }
+
+    /// base64url's alphabet, and `=` (some browsers pad).
+    private static func isBase64URLByte(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 61
     }
 
     private static func isTokenByte(_ b: UInt8) -> Bool {

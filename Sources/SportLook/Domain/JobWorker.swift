@@ -117,12 +117,13 @@ final class JobWorker: Service, Sendable {
         var outcomes = pushes.outcomes
         outcomes.merge(await send(mails)) { first, _ in first }
 
-        // Devices settled for jobs tried again are recorded first: a retry sends
-        // only to the devices still owed.
-        let retried = Set(readable.filter { if case .retry = outcomes[$0.id] { true } else { false } }.map(\.id))
+        // Devices settled for jobs not done (tried again, or dead: `retry-dead` queues
+        // it again) are recorded first: a later attempt sends only to the devices still
+        // owed. A job done forgets its receipts.
+        let unfinished = Set(readable.filter { if case .retry = outcomes[$0.id] { true } else { false } }.map(\.id))
         try await inbox.settleReceipts(
-            record: pushes.settled.filter { retried.contains($0.job) },
-            forget: readable.filter { $0.attempts > 1 && !retried.contains($0.id) }.map(\.id)
+            record: pushes.settled.filter { unfinished.contains($0.job) },
+            forget: pushes.hadReceipts.filter { !unfinished.contains($0) }
         )
         try await inbox.removeDevices(ids: pushes.gone)
 
@@ -155,6 +156,8 @@ final class JobWorker: Service, Sendable {
         var settled: [(job: UUID, device: UUID)] = []
         /// Registrations their service says are gone.
         var gone: [UUID] = []
+        /// Jobs that had receipts from earlier attempts.
+        var hadReceipts: [UUID] = []
     }
 
     /// Notifications: the inbox rows, then a push to each device still owed one.
@@ -176,11 +179,13 @@ final class JobWorker: Service, Sendable {
         // 2. Pushes, concurrently: each job to each device it still owes, grouped by channel.
         guard !channels.isEmpty else { return Pushes() }
         let devices = try await inbox.devices(of: work.map(\.message.userID), at: clock.now())
-        let receipts = try await inbox.receipts(jobs: work.filter { $0.job.attempts > 1 }.map(\.job.id))
+        // Any attempt may follow earlier ones (a dead job queued again starts its count anew).
+        let receipts = try await inbox.receipts(jobs: work.map(\.job.id))
         let badged = Set(work.map(\.message.userID).filter { user in devices[user]?.contains { $0.platform == .ios } ?? false })
         let badges = channels.apns == nil ? [:] : try await inbox.unreadCounts(users: Array(badged))
         let channels = channels
         var pushes = Pushes()
+        pushes.hadReceipts = Array(receipts.keys)
         await withTaskGroup(of: (UUID, [UUID: DeviceOutcome]).self) { group in
             for item in work {
                 let owed = (devices[item.message.userID] ?? []).filter { !(receipts[item.job.id]?.contains($0.id) ?? false) }

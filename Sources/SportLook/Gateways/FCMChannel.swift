@@ -60,13 +60,19 @@ struct FCMChannel: PushChannel {
 
         /// A valid token; a new one when `stale` (refused by FCM) is the current one.
         func token(replacing stale: String? = nil) async throws -> String {
-            if let current, current.expires.timeIntervalSinceNow > 300, current.token != stale { return current.token }
-            if let refreshing { return try await refreshing.value }
-            let task = Task { try await fetch() }
-            refreshing = task
-            defer { refreshing = nil }
-            let token = try await task.value
-            return token
+            while true {
+                if let current, current.expires.timeIntervalSinceNow > 300, current.token != stale { return current.token }
+                if let refreshing {
+                    // Someone else's refresh: take its token unless it is the one refused.
+                    let token = try await refreshing.value
+                    if token != stale { return token }
+                    continue
+                }
+                let task = Task { try await fetch() }
+                refreshing = task
+                defer { refreshing = nil }
+                return try await task.value
+            }
         }
 
         private func fetch() async throws -> String {

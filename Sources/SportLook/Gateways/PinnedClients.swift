@@ -29,16 +29,18 @@ actor PinnedClients {
 
     /// A client whose connections to `url`'s host go to a checked address.
     func client(for url: URL) async throws -> HTTPClient {
+        guard url.scheme?.lowercased() == "https" else { throw Refused(description: "the endpoint is not https") }
         guard let rawHost = url.host, !rawHost.isEmpty else { throw Refused(description: "the endpoint names no host") }
+        // The host exactly as AsyncHTTPClient will look it up in `dnsOverride` (case kept).
         let host = rawHost.hasPrefix("[") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let port = url.port ?? 443
-        let addresses = AddressRange.bytes(of: host) != nil ? [host] : try await Self.resolve(host, port: port)
+        let addresses = AddressRange.bytes(of: host) != nil ? [host] : try await addresses(of: host, port: port)
         guard let address = addresses.first else { throw Refused(description: "the endpoint's name has no address") }
         if let refused = addresses.first(where: { policy.refuses(address: $0, port: port) }) {
             throw Refused(description: "the endpoint resolves to a refused address (\(refused))")
         }
-        let key = "\(host.lowercased()):\(port)"
-        if let held = clients[key], held.address == address {
+        let key = "\(host):\(port)"
+        if let held = clients[key], addresses.contains(held.address) {
             clients[key]?.used = .now
             return held.client
         }
@@ -55,6 +57,33 @@ actor PinnedClients {
         return client
     }
 
+    /// What names resolved to (or that they did not), kept a minute: a name that never
+    /// answers costs one slow lookup a minute, not one per push.
+    private var answers: [String: (addresses: [String], until: ContinuousClock.Instant)] = [:]
+    /// Lookups run on threads of their own, a few at a time, each given ``lookupLimit``.
+    private let resolver: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+    static let lookupLimit: Duration = .seconds(5)
+
+    private func addresses(of host: String, port: Int) async throws -> [String] {
+        let now = ContinuousClock.now
+        if let known = answers[host], known.until > now { return known.addresses }
+        let resolver = resolver
+        let found: [String] = await withTaskGroup(of: [String]?.self) { group in
+            group.addTask { try? await Self.resolve(host, port: port, on: resolver) }
+            group.addTask { try? await Task.sleep(for: Self.lookupLimit); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? []
+        }
+        if answers.count > 10_000 { answers.removeAll() }
+        answers[host] = (found, now + .seconds(60))
+        return found
+    }
+
     /// Shuts a client down once what it is sending has had time to finish.
     private nonisolated func retire(_ client: HTTPClient) {
         let grace = timeout + 5
@@ -67,11 +96,12 @@ actor PinnedClients {
     func close() async {
         for (_, held) in clients { try? await held.client.shutdown() }
         clients = [:]
+        try? await resolver.shutdownGracefully()
     }
 
     /// The addresses `host` resolves to (getaddrinfo, on a thread of its own: it blocks).
-    static func resolve(_ host: String, port: Int) async throws -> [String] {
-        try await NIOThreadPool.singleton.runIfActive {
+    static func resolve(_ host: String, port: Int, on pool: NIOThreadPool) async throws -> [String] {
+        try await pool.runIfActive {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var list: UnsafeMutablePointer<addrinfo>?

@@ -7,8 +7,9 @@ import Foundation
 enum WebPushCrypto {
     /// The record size written in the header; one record holds the whole message.
     static let recordSize = 4_096
-    /// The largest plaintext one record holds: the record less the delimiter and the tag.
-    static let maxPlaintext = recordSize - 1 - 16
+    /// The largest plaintext a push carries: RFC 8291 §4 promises push services take
+    /// 4096 bytes of body, header (86 bytes) included, less the delimiter and the tag.
+    static let maxPlaintext = 4_096 - 86 - 1 - 16
 
     struct Problem: Error, CustomStringConvertible { var description: String }
 

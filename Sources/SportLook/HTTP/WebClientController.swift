@@ -75,13 +75,18 @@ struct WebClientController: Sendable {
         let images = ["'self'"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
         policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
-            "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+            "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
         ].joined(separator: "; ")
     }
 
     func addRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         for (method, body) in [(HTTPRequest.Method.get, true), (.head, false)] {
             routes.on(method, "") { request, _ in respond(index, to: request, cache: "no-cache", body: body) }
+            // The service worker at the root, so that its scope is the whole app; checked for a new version at each visit.
+            routes.on(method, "sw.js") { request, _ in
+                guard let worker = assets["sw.js"] else { throw DomainError.notFound("file") }
+                return respond(worker, to: request, cache: "no-cache", body: body)
+            }
             routes.on(method, "app/:build/:part") { request, context in try asset(context, path: context.parameters.require("part"), request: request, body: body) }
             routes.on(method, "app/:build/:part/:file") { request, context in
                 try asset(context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request, body: body)

@@ -60,11 +60,11 @@ public struct AddressRange: Sendable, Equatable {
 extension AddressRange {
     /// Ranges no push endpoint may reach: this host, private networks, link-local,
     /// multicast, unspecified and reserved addresses, and the IPv6 prefixes that
-    /// lead back into IPv4 (NAT64) or nowhere (documentation, discard).
+    /// lead back into IPv4 (IPv4-compatible, NAT64, 6to4) or nowhere (documentation, discard).
     static let nonPublic: [AddressRange] = [
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
         "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-        "::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8",
+        "::/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8", "2002::/16",
     ].map { AddressRange(cidr: $0)! }
 
     /// Whether `address` (a literal) is in one of the ``nonPublic`` ranges.
