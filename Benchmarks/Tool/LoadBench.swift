@@ -63,11 +63,29 @@ struct JobsBench: AsyncParsableCommand {
     @Option(help: "Invitations per second offered, in requests of 50 spread over the senders; 0 sends them all as fast as the server takes them (a burst, which measures how fast the queue drains).")
     var rate = 0.0
 
+    @Option(help: "Where pushes go: webhook (a gateway in this process) or apns (Tests/fakes/push_server.py, started by the run script, over TLS and HTTP/2).")
+    var channel = "webhook"
+    @Option(help: "With --channel apns: the push server's folder (its authority, key and request log).") var pushFolder = ""
+    @Option(help: "With --channel apns: the push server's port.") var pushPort = 0
+
     func run() async throws {
         let gateway = BenchGateway()
         let gatewayPort = try await gateway.start()
-        let process = try server.start(["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!", "JOB_WORKERS": String(workers)])
-        defer { process.terminate(); gateway.stop() }
+        var environment = ["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!", "JOB_WORKERS": String(workers)]
+        // The port pushes go to, whose open connections are counted.
+        var target = gatewayPort
+        if channel == "apns" {
+            struct Apple: Decodable { var key_id: String; var team_id: String; var topic: String }
+            let apple = try JSONDecoder().decode(Apple.self, from: Data(contentsOf: URL(fileURLWithPath: pushFolder + "/apns.json")))
+            environment.merge([
+                "APNS_KEY_FILE": pushFolder + "/apns_key.p8", "APNS_KEY_ID": apple.key_id, "APNS_TEAM_ID": apple.team_id, "APNS_TOPIC": apple.topic,
+                "APNS_URL": "https://localhost:\(pushPort)", "PUSH_CA_FILE": pushFolder + "/ca.pem",
+            ]) { _, new in new }
+            target = pushPort
+        }
+        let process = try server.start(environment)
+        let connections = ConnectionCounter(port: target)
+        defer { process.terminate(); gateway.stop(); connections.stop() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
         var logger = Logger(label: "bench")
@@ -122,8 +140,42 @@ struct JobsBench: AsyncParsableCommand {
         let first = rows.map(\.0).min()!, last = rows.map(\.1).max()!
         let throughput = Double(rows.count) / last.timeIntervalSince(first)
         let offered = rate > 0 ? "\(formatRate(rate))/s" : "burst"
-        print("| \(server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL") | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+        let database = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
+        print("| \(database) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+        // One line per channel for Benchmarks/push/run: what the service received, and the most connections open to it at once.
+        let received = channel == "apns"
+            ? (try? String(contentsOfFile: pushFolder + "/requests.jsonl", encoding: .utf8))?.split(separator: "\n").filter { $0.contains("\"apns\"") && $0.contains("\"status\": 200") }.count ?? 0
+            : gateway.keys.snapshot.count
+        print("PUSH | \(database) | \(channel == "apns" ? "APNs (HTTP/2 over TLS)" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
     }
+}
+
+/// Counts established TCP connections to a local port (from /proc/net/tcp and tcp6)
+/// every 20 ms, keeping the peak.
+final class ConnectionCounter: Sendable {
+    private let state = Mutex<(peak: Int, running: Bool)>((0, true))
+
+    init(port: Int) {
+        let hex = String(format: ":%04X", port)
+        Thread.detachNewThread { [state] in
+            while state.withLock({ $0.running }) {
+                var open = 0
+                for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
+                    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+                    for line in text.split(separator: "\n").dropFirst() {
+                        let fields = line.split(separator: " ")
+                        // local, remote, state: connections whose remote end is the port, established (01).
+                        if fields.count > 3, fields[2].hasSuffix(hex), fields[3] == "01" { open += 1 }
+                    }
+                }
+                state.withLock { $0.peak = max($0.peak, open) }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+    }
+
+    var peak: Int { state.withLock { $0.peak } }
+    func stop() { state.withLock { $0.running = false } }
 }
 
 /// People with one push device each, written straight into the database.

@@ -283,4 +283,45 @@ struct PushTests {
             for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
         }
     }
+
+    @Test("every service's answers: 500 and 429 retried, expired credentials renewed, a final refusal kept, gone removed", arguments: engines)
+    func everyAnswer(engine: DatabaseEngine) async throws {
+        let server = try await PushServer()
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { c in
+            try! server.configure(&c)
+            c.jobRetryBase = 0.05
+        }) { api, services in
+            let (owner, _) = try await api.register("Owner")
+            let (guest, guestID) = try await api.register("Guest")
+            var done = 0
+            let cases: [(channel: String, device: [String: Any], steps: [(answers: [Any], statuses: [Int])], gone: Any)] = [
+                ("apns", ["platform": "ios", "token": String(repeating: "c3", count: 32)],
+                 [([500], [500, 200]), ([429], [429, 200]), (["expired"], [403, 200]), (["bad"], [400])], "badtoken"),
+                ("fcm", ["platform": "android", "token": "android:APA91bEveryAnswer"],
+                 [([500], [500, 200]), ([429], [429, 200]), (["expired"], [401, 200]), (["bad"], [400])], "gone"),
+                ("webpush", ["platform": "web", "subscription": try server.subscription("every").json],
+                 [([500], [500, 201]), ([429], [429, 201]), (["bad"], [400])], "gone"),
+            ]
+            for (channel, device, steps, gone) in cases {
+                #expect(try await api.post("/v1/me/devices", token: guest, json: device).status == .created)
+                for (answers, statuses) in steps + [([gone], [channel == "apns" ? 400 : channel == "fcm" ? 404 : 410])] {
+                    try server.script([channel: answers])
+                    let before = server.requests(channel).count
+                    let event = try await api.createEvent(owner, now: clock.now()).id
+                    _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
+                    done += 1
+                    let finished = done
+                    try await eventually("\(channel) \(answers): the job done") { try await count(services, "jobs", where: "state = 'done'") == finished }
+                    #expect(server.requests(channel).dropFirst(before).map(\.status) == statuses, "\(channel) answering \(answers)")
+                    let registered = try await api.get("/v1/me/devices", token: guest).decode(API.Page<Device>.self, expecting: .ok).items
+                    // Only a gone answer removes the registration; a final refusal keeps it.
+                    let removed = answers.first as? String == gone as? String
+                    #expect(registered.count == (removed ? 0 : 1), "\(channel) answering \(answers)")
+                }
+                #expect(try await count(services, "push_receipts") == 0)
+            }
+            for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }
+        }
+    }
 }

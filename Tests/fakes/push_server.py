@@ -16,7 +16,7 @@ server over TLS (HTTP/2 and HTTP/1.1 by ALPN; hypercorn, trustme, PyJWT, http_ec
 Answers follow OUTDIR/script.json, {"apns"|"fcm"|"webpush"|"token": [answer, ...]},
 consumed in order and re-read when the file changes; an answer is "ok", "gone",
 "expired" (APNs ExpiredProviderToken, FCM 401 revoking the token), "bad" (a final
-4xx), or a status number. Every request is appended to OUTDIR/requests.jsonl with
+4xx), "badtoken" (APNs 400 BadDeviceToken), or a status number. Every request is appended to OUTDIR/requests.jsonl with
 what the checks found ("problems", empty when all held) and what it carried.
 
 At start it makes a test authority (OUTDIR/ca.pem), an APNs key (apns_key.p8,
@@ -157,7 +157,8 @@ def apns(scope, headers, body, problems, entry):
         problems.append("payload: %s" % e)
     reply = next_answer("apns")
     return {"ok": (200, None), "gone": (410, {"reason": "Unregistered", "timestamp": int(time.time() * 1000)}),
-            "expired": (403, {"reason": "ExpiredProviderToken"}), "bad": (400, {"reason": "BadTopic"})}.get(reply, (reply, {"reason": "ServiceUnavailable"}))
+            "expired": (403, {"reason": "ExpiredProviderToken"}), "bad": (400, {"reason": "BadTopic"}),
+            "badtoken": (400, {"reason": "BadDeviceToken"})}.get(reply, (reply, {"reason": "ServiceUnavailable"}))
 
 
 def token_endpoint(headers, body, problems, entry):
