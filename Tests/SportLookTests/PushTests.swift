@@ -243,15 +243,19 @@ struct PushTests {
             // A job dead for one device keeps what the others received: queued again, it
             // goes to that device alone, and is done with no receipts left.
             try server.script(["fcm": [500, 500, 500]])
+            let fcmBefore = server.requests("fcm").count
             let fourth = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(fourth)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("the fourth job to die") { try await count(services, "jobs", where: "state = 'dead'") == 1 }
-            #expect(server.requests("fcm").count == 8)
+            // Three attempts at most, each refused (an attempt that could not reach the service on a loaded machine sends nothing).
+            let refused = server.requests("fcm").dropFirst(fcmBefore)
+            #expect((1...3).contains(refused.count) && refused.allSatisfy { $0.status == 500 }, "\(refused.map(\.status))")
             let apnsBefore = server.requests("apns").count
             #expect(try await count(services, "push_receipts") == 1)
+            try server.script(["fcm": []])
             #expect(try await services.jobStore.retryDead(kind: "invitation") == 1)
             try await eventually("the fourth job to finish") { try await count(services, "jobs", where: "state = 'done'") == 4 }
-            #expect(server.requests("fcm").count == 9)
+            #expect(server.requests("fcm").last?.status == 200)
             #expect(server.requests("apns").count == apnsBefore, "the iPhone had it already")
             #expect(try await count(services, "push_receipts") == 0)
             for request in server.requests { #expect(request.problems.isEmpty, "\(request.channel): \(request.problems)") }

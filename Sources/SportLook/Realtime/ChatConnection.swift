@@ -180,12 +180,18 @@ actor ChatConnection {
                 try? await Task.sleep(for: .milliseconds(min(5_000, 100 << min(failures, 6))))
                 continue
             }
-            failures = 0
             guard var latest = subscriptions[event] else { return }
             guard !batch.isEmpty else {
-                // The target is ahead of what is stored (a message not committed yet cannot be).
-                break
+                // The target is committed (offers follow commits, a subscription's target is
+                // read from the database), so this read was early: a load shared with a
+                // caller that started before the commit, or a snapshot from before it. Look
+                // again shortly, more slowly each time, while the socket lives; stopping
+                // here would leave the client short until another message happened to come.
+                failures += 1
+                try? await Task.sleep(for: .milliseconds(min(2_000, 10 << min(failures, 8))))
+                continue
             }
+            failures = 0
             for message in batch where message.seq > latest.delivered {
                 if !hides(message.sender.id) { outbox.push(Frames.message(message, links: hub.links)) }
                 latest.delivered = message.seq
