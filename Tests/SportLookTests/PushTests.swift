@@ -5,7 +5,7 @@ import NIOSSL
 import Testing
 @testable import SportLook
 
-@Suite("Pushes to phones and browsers")
+@Suite("Pushes to phones and browsers", .serialized)
 struct PushTests {
     /// A registration as the API answers it.
     struct Device: Decodable, Sendable {

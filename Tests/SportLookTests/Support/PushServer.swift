@@ -24,7 +24,8 @@ struct WebSubscription {
 /// Apple's, Google's and a browser's push services on one loopback port, over TLS
 /// from a test authority: `Tests/fakes/push_server.py` (hypercorn, HTTP/2). It
 /// checks what it receives (JWT signatures, headers, the encrypted body) and
-/// answers as the test scripts.
+/// answers as the test scripts. Each run makes a test authority and an RSA key: the
+/// suite runs its tests one at a time, so that a full run on 2 cores is not starved.
 final class PushServer: Sendable {
     let port: Int
     let folder: String
