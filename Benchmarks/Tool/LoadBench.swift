@@ -140,13 +140,13 @@ struct JobsBench: AsyncParsableCommand {
         let first = rows.map(\.0).min()!, last = rows.map(\.1).max()!
         let throughput = Double(rows.count) / last.timeIntervalSince(first)
         let offered = rate > 0 ? "\(formatRate(rate))/s" : "burst"
-        let database = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
-        print("| \(database) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+        let engine = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
+        print("| \(engine) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
         // One line per channel for Benchmarks/push/run: what the service received, and the most connections open to it at once.
         let received = channel == "apns"
             ? (try? String(contentsOfFile: pushFolder + "/requests.jsonl", encoding: .utf8))?.split(separator: "\n").filter { $0.contains("\"apns\"") && $0.contains("\"status\": 200") }.count ?? 0
             : gateway.keys.snapshot.count
-        print("PUSH | \(database) | \(channel == "apns" ? "APNs (HTTP/2 over TLS)" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
+        print("PUSH | \(engine) | \(channel == "apns" ? "APNs (HTTP/2 over TLS)" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
     }
 }
 
@@ -157,7 +157,7 @@ final class ConnectionCounter: Sendable {
 
     init(port: Int) {
         let hex = String(format: ":%04X", port)
-        Thread.detachNewThread { [state] in
+        Thread.detachNewThread { [self] in
             while state.withLock({ $0.running }) {
                 var open = 0
                 for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
