@@ -20,9 +20,7 @@ enum AccessToken {
 
     /// Whether a string can be a token at all (43 base64url characters).
     static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 43 && token.utf8.allSatisfy { b in
-            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
-        }
+        token.utf8.count == 43 && token.utf8.allSatisfy(\.isBase64URL)
     }
 }
 

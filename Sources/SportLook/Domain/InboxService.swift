@@ -100,11 +100,11 @@ struct InboxService: Sendable {
 
     /// base64url's alphabet, and `=` (some browsers pad).
     private static func isBase64URLByte(_ b: UInt8) -> Bool {
-        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 61
+        b.isBase64URL || b == 61
     }
 
     private static func isTokenByte(_ b: UInt8) -> Bool {
-        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 58 || b == 46
+        b.isBase64URL || b == 58 || b == 46
     }
 
     /// The caller's registrations that receive pushes, newest first.

@@ -30,9 +30,7 @@ struct PushContent: Sendable {
     /// The collapse key shortened to `limit` URL-safe characters (a digest when longer).
     func collapseKey(limit: Int) -> String? {
         guard let key = message.collapseKey else { return nil }
-        let safe = key.utf8.allSatisfy { b in
-            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
-        }
+        let safe = key.utf8.allSatisfy(\.isBase64URL)
         if safe && key.utf8.count <= limit { return key }
         return String(Array(SHA256.hash(data: Data(key.utf8))).base64URLEncodedString().prefix(limit))
     }

@@ -16,3 +16,10 @@ extension Sequence<UInt8> {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }
+
+extension UInt8 {
+    /// A letter of base64url's alphabet (RFC 4648 §5): A–Z, a–z, 0–9, `-`, `_`.
+    var isBase64URL: Bool {
+        (self >= 48 && self <= 57) || (self >= 65 && self <= 90) || (self >= 97 && self <= 122) || self == 45 || self == 95
+    }
+}
