@@ -465,13 +465,20 @@ def run(server, push):
             if not scope:
                 problems.append(f"no service worker registered at / ({registrations})")
             else:
-                cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId": scope["registrationId"], "data": json.dumps(pushed["message"])})
+                # The worker must be active before a push can reach it; a push delivered while
+                # it is still starting can be dropped by the browser, so it is delivered again
+                # (the notification's tag makes a second showing replace the first).
+                ann.evaluate("navigator.serviceWorker.ready.then(() => true)")
                 shown = []
-                for _ in range(50):
-                    shown = ann.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body]))")
+                for _ in range(3):
+                    cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId": scope["registrationId"], "data": json.dumps(pushed["message"])})
+                    for _ in range(30):
+                        shown = ann.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body]))")
+                        if shown:
+                            break
+                        ann.wait_for_timeout(100)
                     if shown:
                         break
-                    ann.wait_for_timeout(100)
                 if not shown or shown[0][0] != pushed["message"]["title"] or "Sunday padel" not in shown[0][1] + shown[0][0]:
                     problems.append(f"the service worker did not show the pushed invitation: {shown} for {pushed['message']}")
 
