@@ -178,11 +178,12 @@ struct RealtimeTests {
             for chunk in 0..<10 {
                 try await services.database.transaction { sql in
                     for n in 0..<500 {
-                        _ = try await services.chatStore.insert(event: eventID, sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, at: clock.now(), on: sql)
+                        _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
+                                                                at: clock.now(), on: sql)
                     }
                 }
             }
-            services.bus.deliverLocally([.chat(event: eventID, seq: 5_000)])
+            services.bus.deliverLocally([.chat(room: eventID, seq: 5_000)])
             var peak = 0
             let deadline = ContinuousClock.now + .seconds(20)
             while services.hub.connectionCount > 0 && ContinuousClock.now < deadline {

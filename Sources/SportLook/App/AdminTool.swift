@@ -47,6 +47,7 @@ public struct AdminTool: Sendable {
         try await SafetyStore(database: database).openReports(limit: limit).map { r in
             "\(RFC3339.format(r.createdAt))  \(r.id.lowercased)  \(r.targetType) \(r.targetID.lowercased)  \(r.reason)  by \(r.reporterID.lowercased)"
                 + (r.details.map { "  — \($0.prefix(200))" } ?? "")
+                + (r.content.map { "\n    as reported: \($0)" } ?? "")
         }
     }
 

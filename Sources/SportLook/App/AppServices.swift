@@ -41,6 +41,7 @@ public final class AppServices: Sendable {
     let workers: [JobWorker]
     let chatStore: ChatStore
     let chat: ChatService
+    let rooms: RoomService
     let hub: ChatHub
     let userIndex: UserIndex
     let peopleCache: PeopleCache
@@ -162,11 +163,13 @@ public final class AppServices: Sendable {
         }
         let chatStore = ChatStore(database: database)
         self.chatStore = chatStore
+        let roomStore = RoomStore(database: database)
+        self.rooms = RoomService(store: roomStore, chat: chatStore, accounts: accountStore, write: write, clock: clock)
         self.chat = ChatService(
-            database: database, store: chatStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
+            database: database, store: chatStore, rooms: roomStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
         )
-        self.hub = ChatHub(chat: chat, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
+        self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock

@@ -97,7 +97,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let inbox = InboxController(invitations: services.invitations, inbox: services.notifications, links: links)
     inbox.addPublicRoutes(to: publicRoutes)
     inbox.addRoutes(to: authenticated)
-    ChatController(chat: services.chat, links: links).addRoutes(to: authenticated)
+    ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
     let media = MediaController(media: services.media, links: links)
     media.addRoutes(to: authenticated)

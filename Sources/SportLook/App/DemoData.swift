@@ -111,6 +111,7 @@ struct DemoSeeder: Sendable {
             let count = min(Self.batch, events - start)
             var rows: [[any Encodable & Sendable]] = []
             var organisers: [[any Encodable & Sendable]] = []
+            var rooms: [[any Encodable & Sendable]] = []
             for _ in 0..<count {
                 let id = UUID(uuid: Self.uuidBytes(&rng))
                 let organiser = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
@@ -122,17 +123,19 @@ struct DemoSeeder: Sendable {
                 let capacity: Int? = Double.random(in: 0..<1, using: &rng) < 0.3 ? nil : Int.random(in: 6...40, using: &rng)
                 let title = "\(Self.titles[Int.random(in: 0..<Self.titles.count, using: &rng)]): \(sports[sport]?.name ?? sport)"
                 rows.append([id, organiser, sport, title, "Demo event, seed \(seed).", place.lat, place.lon, starts, ends, capacity, "active",
-                             Int64(0), Int64(0), Int64(0), Int64(0), Int64(1), now, now])
+                             Int64(0), Int64(0), Int64(0), Int64(1), now, now])
                 organisers.append([id, organiser, "going", now])
+                rooms.append([id, "event", id, now, now])
             }
-            try await database.transaction { [rows, organisers] sql in
+            try await database.transaction { [rows, organisers, rooms] sql in
                 try await Self.insert(into: "events", columns: ["id", "organiser_id", "sport_slug", "title", "description", "lat", "lon", "starts_at", "ends_at",
-                                                                 "capacity", "status", "going_count", "waitlist_count", "waitlist_counter", "last_message_seq", "version", "created_at", "updated_at"], rows: rows, on: sql)
+                                                                 "capacity", "status", "going_count", "waitlist_count", "waitlist_counter", "version", "created_at", "updated_at"], rows: rows, on: sql)
                 try await Self.insert(into: "attendances", columns: ["event_id", "user_id", "status", "joined_at"], rows: organisers, on: sql)
+                try await Self.insert(into: "rooms", columns: ["id", "kind", "event_id", "last_activity_at", "created_at"], rows: rooms, on: sql)
             }
             progress(start + count, events, "events")
         }
-        try await database.vacuumAfterBulkLoad(["users", "user_sports", "events", "attendances"])
+        try await database.vacuumAfterBulkLoad(["users", "user_sports", "events", "attendances", "rooms"])
         return DemoReport(users: users, events: events, seconds: Date().timeIntervalSince(started))
     }
 

@@ -16,18 +16,22 @@ public enum BusMessage: Sendable, Hashable {
     case session(UUID)
     /// This user's attendances changed (joined, left, promoted).
     case attendance(UUID)
-    /// A chat message with this `seq` was stored for this event.
-    case chat(event: UUID, seq: Int64)
+    /// A chat message with this `seq` was stored in this room (an event's or a conversation).
+    case chat(room: UUID, seq: Int64)
+    /// A message of this room was edited, deleted or reacted to, taking change number `change`.
+    case chatChange(room: UUID, change: Int64)
+    /// How this user sees this room changed (a conversation accepted, a mute): their chats list updates.
+    case roomState(user: UUID, room: UUID)
     /// A notification was added to this user's inbox.
     case notification(user: UUID, id: UUID)
     /// Jobs are due.
     case jobs
     /// Someone blocked or unblocked someone.
     case block(UUID, UUID)
-    /// Someone is typing in an event's chat (never stored).
-    case typing(event: UUID, user: UUID, name: String)
-    /// Someone read an event's chat up to `seq`.
-    case read(event: UUID, user: UUID, seq: Int64)
+    /// Someone is typing in a room (never stored).
+    case typing(room: UUID, user: UUID, name: String)
+    /// Someone read a room up to `seq`.
+    case read(room: UUID, user: UUID, seq: Int64)
     /// Messages may have been missed (the listener reconnected): re-read everything cached.
     case resync
 
@@ -37,12 +41,14 @@ public enum BusMessage: Sendable, Hashable {
         case .user(let id): "u|\(id.lowercased)"
         case .session(let id): "s|\(id.lowercased)"
         case .attendance(let id): "a|\(id.lowercased)"
-        case .chat(let event, let seq): "c|\(event.lowercased)|\(seq)"
+        case .chat(let room, let seq): "c|\(room.lowercased)|\(seq)"
+        case .chatChange(let room, let change): "x|\(room.lowercased)|\(change)"
+        case .roomState(let user, let room): "o|\(user.lowercased)|\(room.lowercased)"
         case .notification(let user, let id): "n|\(user.lowercased)|\(id.lowercased)"
         case .jobs: "j"
         case .block(let a, let b): "b|\(a.lowercased)|\(b.lowercased)"
-        case .typing(let event, let user, let name): "t|\(event.lowercased)|\(user.lowercased)|\(Data(name.prefix(80).utf8).base64EncodedString())"
-        case .read(let event, let user, let seq): "d|\(event.lowercased)|\(user.lowercased)|\(seq)"
+        case .typing(let room, let user, let name): "t|\(room.lowercased)|\(user.lowercased)|\(Data(name.prefix(80).utf8).base64EncodedString())"
+        case .read(let room, let user, let seq): "d|\(room.lowercased)|\(user.lowercased)|\(seq)"
         case .resync: "r"
         }
     }
@@ -55,14 +61,16 @@ public enum BusMessage: Sendable, Hashable {
         case "u": guard let id = uuid(1) else { return nil }; self = .user(id)
         case "s": guard let id = uuid(1) else { return nil }; self = .session(id)
         case "a": guard let id = uuid(1) else { return nil }; self = .attendance(id)
-        case "c": guard let id = uuid(1), parts.count > 2, let seq = Int64(parts[2]) else { return nil }; self = .chat(event: id, seq: seq)
+        case "c": guard let id = uuid(1), parts.count > 2, let seq = Int64(parts[2]) else { return nil }; self = .chat(room: id, seq: seq)
+        case "x": guard let id = uuid(1), parts.count > 2, let change = Int64(parts[2]) else { return nil }; self = .chatChange(room: id, change: change)
+        case "o": guard let user = uuid(1), let room = uuid(2) else { return nil }; self = .roomState(user: user, room: room)
         case "n": guard let user = uuid(1), let id = uuid(2) else { return nil }; self = .notification(user: user, id: id)
         case "j": self = .jobs
         case "b": guard let a = uuid(1), let b = uuid(2) else { return nil }; self = .block(a, b)
         case "t":
-            guard let event = uuid(1), let user = uuid(2), parts.count > 3, let data = Data(base64Encoded: String(parts[3])) else { return nil }
-            self = .typing(event: event, user: user, name: String(decoding: data, as: UTF8.self))
-        case "d": guard let event = uuid(1), let user = uuid(2), parts.count > 3, let seq = Int64(parts[3]) else { return nil }; self = .read(event: event, user: user, seq: seq)
+            guard let room = uuid(1), let user = uuid(2), parts.count > 3, let data = Data(base64Encoded: String(parts[3])) else { return nil }
+            self = .typing(room: room, user: user, name: String(decoding: data, as: UTF8.self))
+        case "d": guard let room = uuid(1), let user = uuid(2), parts.count > 3, let seq = Int64(parts[3]) else { return nil }; self = .read(room: room, user: user, seq: seq)
         case "r": self = .resync
         default: return nil
         }

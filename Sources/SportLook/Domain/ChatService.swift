@@ -1,9 +1,11 @@
 import Foundation
 
-/// Sending and reading an event's chat.
+/// Sending, changing and reading the messages of a room: an event's chat or a
+/// conversation, by the same rules and the same code.
 struct ChatService: Sendable {
     let database: Database
     let store: ChatStore
+    let rooms: RoomStore
     let events: EventStore
     let accounts: AccountStore
     let notifier: Notifier
@@ -17,36 +19,79 @@ struct ChatService: Sendable {
 
     /// How long a socket's presence counts after its last heartbeat.
     static let presenceLifetime: TimeInterval = 90
+    /// How long after sending its author may edit a message.
+    static let editWindow: TimeInterval = 15 * 60
+    /// People one message may mention.
+    static let maxMentions = 20
+    static let bodyLimit = 1...2_000
+
+    static let eventMembersOnly = "Only the organiser and people going or waitlisted take part in this chat."
 
     struct Sent: Sendable {
         var message: ChatMessage
         var created: Bool
     }
 
+    /// What a message says and points at, as sent.
+    struct Draft: Sendable {
+        var body: String?
+        var clientID: String?
+        var attachmentID: String? = nil
+        var replyTo: Int64? = nil
+        var mentions: [String]? = nil
+    }
+
     /// Stores a message: text, an image (an upload of the sender's made with
     /// `use=chat`, which the message then holds), or both. The same `client_id` again
     /// returns the original.
-    func send(to eventID: UUID, from user: UUID, body: String?, clientID: String?, attachmentID: String? = nil) async throws -> Sent {
+    func send(to roomID: UUID, from user: UUID, _ draft: Draft) async throws -> Sent {
         var v = Validator()
-        let attachmentID = attachmentID.flatMap { MediaAttachments.parseID($0, field: "attachment_id", into: &v) }
+        let attachmentID = draft.attachmentID.flatMap { MediaAttachments.parseID($0, field: "attachment_id", into: &v) }
         // With an image, the text may be left out or empty.
-        let imageOnly = attachmentID != nil && (body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        let body = imageOnly ? "" : v.text(body, "body", 1...2_000, multiline: true)
-        let clientID = v.text(clientID, "client_id", 1...100)
+        let imageOnly = attachmentID != nil && (draft.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let body = imageOnly ? "" : v.text(draft.body, "body", Self.bodyLimit, multiline: true)
+        let clientID = v.text(draft.clientID, "client_id", 1...100)
+        if let reply = draft.replyTo { v.check(reply >= 1, "reply_to", "must be the seq of a message in this room") }
+        let mentions = (draft.mentions ?? []).compactMap(UUID.init(uuidString:))
+        v.check(mentions.count == draft.mentions?.count ?? 0, "mentions", "must be user ids")
+        v.check(mentions.count <= Self.maxMentions, "mentions", "at most \(Self.maxMentions) people")
         try v.throwIfInvalid()
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        return try await write { [store, events, accounts, notifier, limiter, media] sql, effects in
-            // Locking the event first serialises senders, so a retried client_id finds its original.
-            guard let event = try await events.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
-            guard try await store.isMember(event: eventID, user: user, on: sql) else {
-                throw DomainError.forbidden("Only the organiser and people going or waitlisted take part in this chat.")
+        return try await write { [store, rooms, events, accounts, notifier, limiter, media] sql, effects in
+            // Locking the room first serialises senders, so a retried client_id finds its original.
+            guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
+            var event: Event?
+            var conversation: Conversation?
+            switch room.kind {
+            case .event:
+                event = try await events.event(room.eventID ?? room.id, on: sql)
+                guard try await store.isMember(room: room, user: user, on: sql) else { throw DomainError.forbidden(Self.eventMembersOnly) }
+            case .conversation:
+                conversation = try await rooms.conversation(room: room.id, on: sql)
+                guard let conversation, conversation.includes(user) else { throw DomainError.notFound("room") }
             }
-            if let original = try await store.existing(event: eventID, sender: user, clientID: clientID, on: sql) {
+            if let original = try await store.existing(room: roomID, sender: user, clientID: clientID, on: sql) {
                 return Sent(message: original, created: false)
             }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            if let event, event.status != .active { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            if let current = conversation {
+                let admitted = try await admit(user, to: current, on: sql)
+                // A request or an answer changes how both see the conversation (the one
+                // asked sees it for the first time).
+                if admitted.state != current.state {
+                    for person in admitted.people { effects.messages.append(.roomState(user: person.id, room: roomID)) }
+                }
+                conversation = admitted
+            }
+            if let reply = draft.replyTo, reply > room.lastMessageSeq {
+                throw DomainError.validation(["reply_to": "must be the seq of a message in this room (1–\(room.lastMessageSeq))"])
+            }
+            let mentioned = Array(try await store.members(of: room, among: mentions.filter { $0 != user }, on: sql))
+            guard mentioned.count == Set(mentions.filter { $0 != user }).count else {
+                throw DomainError.validation(["mentions": "may name only people in this room"])
+            }
             var attachment: ChatAttachment?
             if let attachmentID {
                 let upload = try await media.attachUpload(attachmentID, use: .chat, owner: user, field: "attachment_id", at: now, on: sql)
@@ -59,21 +104,125 @@ struct ChatService: Sendable {
                 throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
             let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
-            let message = try await store.insert(event: eventID, sender: sender, clientID: clientID, body: body, attachment: attachment, at: now, on: sql)
+            let message = try await store.insert(room: roomID, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
+                                                                     replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
+                                                 at: now, on: sql)
             // Those who blocked the sender are not told of the message.
             let blockers = try await store.blockers(of: user, on: sql)
-            let absent = try await store.absentMembers(event: eventID, except: user, freshSince: fresh, on: sql).filter { !blockers.contains($0) }
-            try await notifier.chatMessage(event: event, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body, recipients: absent, at: now, on: sql, effects: &effects)
-            effects.messages.append(.chat(event: eventID, seq: message.seq))
+            let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql).filter { !blockers.contains($0) }
+            let heading = event.map { ChatHeading.event($0) } ?? .conversation(roomID)
+            try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
+                                           recipients: absent, mentioned: Set(mentioned), at: now, on: sql, effects: &effects)
+            effects.messages.append(.chat(room: roomID, seq: message.seq))
             return Sent(message: message, created: true)
         }
     }
 
-    /// Checks the user may read the event's chat.
-    func requireMember(_ eventID: UUID, _ user: UUID) async throws {
-        let (exists, member) = try await store.membership(event: eventID, user: user)
-        guard exists else { throw DomainError.notFound("event") }
-        guard member else { throw DomainError.forbidden("Only the organiser and people going or waitlisted take part in this chat.") }
+    /// The conversation rules for a new message from `user`: people who share an
+    /// event write freely; otherwise the first message is a request, and its sender
+    /// waits for an answer before a second. Blocking ends it both ways.
+    private func admit(_ user: UUID, to conversation: Conversation, on sql: DatabaseSession) async throws -> Conversation {
+        guard let other = conversation.other(than: user) else { throw DomainError.notFound("room") }
+        if try await store.eitherBlocked(user, other.id, on: sql) {
+            throw DomainError.forbidden("blocked", "You cannot write to each other.")
+        }
+        guard conversation.state != .open else { return conversation }
+        var updated = conversation
+        if try await rooms.shareAnEvent(user, other.id, on: sql) {
+            updated.state = .open
+            updated.requestedBy = nil
+        } else {
+            switch conversation.state {
+            case .new:
+                updated.state = .requested
+                updated.requestedBy = user
+            case .requested where conversation.requestedBy == user:
+                throw DomainError.forbidden("request_pending", "\(other.name) has not accepted your message request yet.")
+            case .declined where conversation.requestedBy == user:
+                throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
+            case .requested, .declined, .open:
+                // The one asked writes back: that accepts.
+                updated.state = .open
+                updated.requestedBy = nil
+            }
+        }
+        try await rooms.setState(room: conversation.roomID, updated.state, requestedBy: updated.requestedBy, on: sql)
+        return updated
+    }
+
+    // MARK: Changing messages
+
+    /// Replaces the text of the caller's own message, within the edit window.
+    func edit(_ roomID: UUID, seq: Int64, by user: UUID, body: String?) async throws -> ChatMessage {
+        var v = Validator()
+        let text = v.text(body, "body", Self.bodyLimit, multiline: true)
+        try v.throwIfInvalid()
+        guard let text else { throw DomainError.validation(v.fields) }
+        let now = clock.now()
+        return try await change(roomID, seq: seq, by: user) { [store] room, message, sql in
+            guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can edit a message.") }
+            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
+            guard now.timeIntervalSince(message.createdAt) <= Self.editWindow else {
+                throw DomainError.conflict("edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
+            }
+            guard message.body != text else { return nil }
+            return try await store.edit(room: room.id, seq: seq, body: text, at: now, on: sql)
+        }
+    }
+
+    /// Deletes a message: its author may at any time, and an event's organiser any
+    /// message of the event's room. The row stays as a tombstone (its seq is kept);
+    /// the text and image are erased. Deleting again changes nothing.
+    func delete(_ roomID: UUID, seq: Int64, by user: UUID) async throws -> ChatMessage {
+        let now = clock.now()
+        return try await change(roomID, seq: seq, by: user) { [events, store] room, message, sql in
+            if message.sender.id != user {
+                let organiser = try await room.eventID.asyncMap { try await events.event($0, on: sql)?.organiserID }
+                guard organiser == user else { throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.") }
+            }
+            guard message.deletedAt == nil else { return nil }
+            return try await store.delete(room: room.id, seq: seq, at: now, on: sql)
+        }
+    }
+
+    /// Puts an emoji of the allowed set on a message (`on`), or takes it off.
+    func react(_ roomID: UUID, seq: Int64, by user: UUID, emoji: String?, on: Bool) async throws -> ChatMessage {
+        guard let emoji, ChatReactions.allowed.contains(emoji) else {
+            throw DomainError.validation(["emoji": "must be one of \(ChatReactions.allowed.joined(separator: " "))"])
+        }
+        let now = clock.now()
+        return try await change(roomID, seq: seq, by: user) { [store] room, message, sql in
+            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
+            return try await store.react(room: room.id, seq: seq, user: user, emoji: emoji, on: on, at: now, on: sql)
+        }
+    }
+
+    /// Runs one change of a message in the room's lock: `body` returns the change
+    /// number it took, or nil for no change. Announces it; returns the message as it is now.
+    private func change(_ roomID: UUID, seq: Int64, by user: UUID,
+                        _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
+        try await write { [store] sql, effects in
+            guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
+            guard try await store.isMember(room: room, user: user, on: sql) else {
+                throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room")
+            }
+            guard let message = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
+            guard let change = try await body(room, message, sql) else { return message }
+            effects.messages.append(.chatChange(room: roomID, change: change))
+            guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
+            return current
+        }
+    }
+
+    // MARK: Reading
+
+    /// The room, if the user may read it: an event's room is public to know about
+    /// (403 for those not taking part), a conversation is not (404).
+    @discardableResult
+    func requireMember(_ roomID: UUID, _ user: UUID) async throws -> Room {
+        guard let (room, member) = try await store.membership(room: roomID, user: user) else { throw DomainError.notFound("room") }
+        guard member else { throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room") }
+        return room
     }
 
     enum Direction: Sendable {
@@ -85,58 +234,65 @@ struct ChatService: Sendable {
     }
 
     /// A page of history, ascending by `seq`, without messages of people the reader blocked.
-    func history(of eventID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
-        try await requireMember(eventID, user)
+    func history(of roomID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
+        try await requireMember(roomID, user)
         let blocked = try await store.blockedBy(user)
         let items: [ChatMessage]
         var next: String?
         switch direction {
         case .between(let low, let high):
-            let rows = try await store.messages(event: eventID, after: low, limit: limit + 1).filter { $0.seq < high }
+            let rows = try await store.messages(room: roomID, after: low, limit: limit + 1).filter { $0.seq < high }
             items = Array(rows.prefix(limit))
             if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
         case .after(let seq):
-            let rows = try await store.messages(event: eventID, after: seq, limit: limit + 1)
+            let rows = try await store.messages(room: roomID, after: seq, limit: limit + 1)
             items = Array(rows.prefix(limit))
             if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
         case .before(let seq):
-            let rows = try await store.messages(event: eventID, before: seq, limit: limit + 1)
+            let rows = try await store.messages(room: roomID, before: seq, limit: limit + 1)
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         case .latest:
-            let rows = try await store.messages(event: eventID, before: .max, limit: limit + 1)
+            let rows = try await store.messages(room: roomID, before: .max, limit: limit + 1)
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         }
         return Page(items: items.filter { !blocked.contains($0.sender.id) }, nextCursor: next)
     }
 
-    /// Moves the reader's marker to `seq`; `false` when it was already there or further.
+    /// Moves the reader's marker to `seq` and tells the room (and the reader's other
+    /// devices); `false`, and nothing announced, when it was already there or further.
     @discardableResult
-    func markRead(_ eventID: UUID, user: UUID, seq: Int64) async throws -> Bool {
-        try await requireMember(eventID, user)
-        guard let event = try await events.event(eventID) else { throw DomainError.notFound("event") }
-        guard seq >= 0, seq <= event.lastMessageSeq else {
-            throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(event.lastMessageSeq))")
+    func markRead(_ roomID: UUID, user: UUID, seq: Int64) async throws -> Bool {
+        let room = try await requireMember(roomID, user)
+        guard seq >= 0, seq <= room.lastMessageSeq else {
+            throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(room.lastMessageSeq))")
         }
-        return try await store.markRead(event: eventID, user: user, seq: seq, at: clock.now())
+        guard try await store.markRead(room: roomID, user: user, seq: seq, at: clock.now()) else { return false }
+        try await write.bus.broadcast([.read(room: roomID, user: user, seq: seq)])
+        return true
     }
 
     // MARK: For the socket hub
 
-    /// Up to `limit` messages of the event after `seq`, ascending (no membership check: the hub's own read).
-    func messages(of eventID: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
-        try await store.messages(event: eventID, after: seq, limit: limit)
+    /// Up to `limit` messages of the room after `seq`, ascending (no membership check: the hub's own read).
+    func messages(of roomID: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
+        try await store.messages(room: roomID, after: seq, limit: limit)
     }
 
-    /// The event's last message number; nil for no such event.
-    func lastSeq(of eventID: UUID) async throws -> Int64? {
-        try await events.event(eventID)?.lastMessageSeq
+    /// Up to `limit` messages changed after change number `change`, in change order.
+    func changes(of roomID: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {
+        try await store.changes(room: roomID, after: change, limit: limit)
     }
 
-    /// Whether the user takes part in the event's chat.
-    func isMember(_ eventID: UUID, _ user: UUID) async throws -> Bool {
-        try await store.isMember(event: eventID, user: user)
+    /// The room's counters; nil for no such room.
+    func room(_ roomID: UUID) async throws -> Room? {
+        try await store.room(roomID)
+    }
+
+    /// Whether the user takes part in the room.
+    func isMember(_ roomID: UUID, _ user: UUID) async throws -> Bool {
+        try await store.membership(room: roomID, user: user)?.member ?? false
     }
 
     /// Those the user blocked (their messages are not shown to the user).
@@ -144,19 +300,33 @@ struct ChatService: Sendable {
         try await store.blockedBy(user)
     }
 
-    /// The user has the event's chat open on this instance (no push for its messages).
-    func present(_ user: UUID, in eventID: UUID, instance: String) async throws {
-        try await store.present(instance: instance, user: user, event: eventID, at: Date())
+    /// The user has the room open on this instance (no push for its messages).
+    func present(_ user: UUID, in roomID: UUID, instance: String) async throws {
+        try await store.present(instance: instance, user: user, room: roomID, at: Date())
     }
 
-    func absent(_ user: UUID, from eventID: UUID, instance: String) async throws {
-        try await store.absent(instance: instance, user: user, event: eventID)
+    func absent(_ user: UUID, from roomID: UUID, instance: String) async throws {
+        try await store.absent(instance: instance, user: user, room: roomID)
     }
 
     /// Keeps this instance's presence rows alive and drops those of instances gone for five minutes.
     func heartbeat(instance: String) async throws {
         let now = Date()
         try await store.heartbeat(instance: instance, at: now, staleBefore: now.addingTimeInterval(-300))
+    }
+}
+
+/// What a chat notification is titled after: the event, or (in a conversation) the sender.
+enum ChatHeading: Sendable {
+    case event(Event)
+    case conversation(UUID)
+}
+
+extension Optional {
+    /// `map` with an asynchronous transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }
 

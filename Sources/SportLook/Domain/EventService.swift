@@ -145,7 +145,7 @@ struct EventService: Sendable {
             cover: nil,
             location: location, startsAt: startsAt, endsAt: endsAt,
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
-            status: .active, goingCount: 0, waitlistCount: 0, lastMessageSeq: 0, version: 1, createdAt: now, updatedAt: now
+            status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now
         )
         event = try await write { [store, media, event] sql, effects in
             var event = event

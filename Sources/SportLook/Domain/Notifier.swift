@@ -60,19 +60,37 @@ struct Notifier: Sendable {
         effects.jobs = true
     }
 
-    /// One collapsed notification per person and event while they have not read it.
-    func chatMessage(event: Event, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    /// One collapsed notification per person and room while they have not read it
+    /// (an event's room is titled after the event, a conversation after the sender).
+    /// Those mentioned are told so, muted room or not.
+    func chatMessage(_ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], mentioned: Set<UUID>,
+                     at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+        let room: UUID
+        let title: String
+        var data: [String: JSONValue] = ["seq": .number(Double(seq)), "sender": .person(sender.id, sender.name)]
+        switch heading {
+        case .event(let event):
+            room = event.id
+            title = event.title
+            data["event_id"] = .id(event.id)
+            data["event_title"] = .string(event.title)
+        case .conversation(let id):
+            room = id
+            title = sender.name
+        }
+        data["room_id"] = .id(room)
         // In one order for every message: two sends at once upsert the same rows, and in
         // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
         for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
-            let message = NotificationMessage(
-                to: user, .chatMessage, title: event.title, body: "\(sender.name): \(preview.prefix(120))",
-                data: ["event_id": .id(event.id), "event_title": .string(event.title), "seq": .number(Double(seq)),
-                       "sender": .person(sender.id, sender.name)],
-                collapseKey: "chat:\(event.id.lowercased)"
-            )
+            var body = "\(sender.name): \(preview.prefix(120))"
+            var fields = data
+            if mentioned.contains(user) {
+                body = "\(sender.name) mentioned you: \(preview.prefix(120))"
+                fields["mentioned"] = .bool(true)
+            }
+            let message = NotificationMessage(to: user, .chatMessage, title: title, body: body, data: fields, collapseKey: "chat:\(room.lowercased)")
             // A short delay lets a client that reconnects at once read it in the chat instead.
-            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(event.id.lowercased):\(user.lowercased)", delay: 2, on: sql)
+            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(room.lowercased):\(user.lowercased)", delay: 2, on: sql)
             effects.jobs = true
         }
     }

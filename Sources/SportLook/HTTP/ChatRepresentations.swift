@@ -1,6 +1,6 @@
 import Foundation
 
-/// A chat message as clients see it.
+/// A chat message as clients see it, in its current state.
 struct ChatMessageRepresentation: JSONEncodable {
     var message: ChatMessage
     var links: MediaLinks
@@ -8,7 +8,9 @@ struct ChatMessageRepresentation: JSONEncodable {
     func encode(to json: inout JSONWriter) {
         json.objectStart()
         json.field("id", message.id)
-        json.field("event_id", message.eventID)
+        json.field("room_id", message.roomID)
+        json.key("event_id")
+        if let event = message.eventID { json.value(event) } else { json.null() }
         json.field("seq", Int(message.seq))
         json.key("sender")
         UserSummaryRepresentation(id: message.sender.id, name: message.sender.name).encode(to: &json)
@@ -31,6 +33,115 @@ struct ChatMessageRepresentation: JSONEncodable {
         } else {
             json.null()
         }
+        json.key("reply_to")
+        if let reply = message.replyTo {
+            json.objectStart()
+            json.field("seq", Int(reply.seq))
+            json.key("sender")
+            UserSummaryRepresentation(id: reply.sender.id, name: reply.sender.name).encode(to: &json)
+            json.field("preview", reply.preview)
+            json.field("deleted", reply.deleted)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.key("mentions")
+        json.arrayStart()
+        for user in message.mentions { json.value(user) }
+        json.arrayEnd()
+        json.key("reactions")
+        json.arrayStart()
+        for reaction in message.reactions {
+            json.objectStart()
+            json.field("emoji", reaction.emoji)
+            json.field("count", reaction.users.count)
+            json.key("user_ids")
+            json.arrayStart()
+            for user in reaction.users { json.value(user) }
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.field("change_seq", Int(message.changeSeq))
+        json.field("edited_at", message.editedAt)
+        json.field("deleted", message.deletedAt != nil)
+        json.field("deleted_at", message.deletedAt)
+        json.objectEnd()
+    }
+}
+
+/// A conversation as one of its two people sees it.
+struct ConversationRepresentation: JSONEncodable {
+    var conversation: Conversation
+    var viewer: UUID
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", conversation.roomID)
+        json.field("room_id", conversation.roomID)
+        json.key("with")
+        let other = conversation.other(than: viewer) ?? conversation.people[0]
+        UserSummaryRepresentation(id: other.id, name: other.name).encode(to: &json)
+        json.field("state", conversation.state.rawValue)
+        json.key("requested_by")
+        if let asker = conversation.requestedBy { json.value(asker) } else { json.null() }
+        // Whether the viewer may send a message now (blocking aside).
+        let waiting = [.requested, .declined].contains(conversation.state) && conversation.requestedBy == viewer
+        json.field("can_send", !waiting)
+        json.field("created_at", conversation.createdAt)
+        json.objectEnd()
+    }
+}
+
+/// One entry of a member's chats list.
+struct RoomListingRepresentation: JSONEncodable {
+    var listing: RoomListing
+    var viewer: UUID
+    var links: MediaLinks
+    var now: Date
+
+    func encode(to json: inout JSONWriter) {
+        let room = listing.room
+        json.objectStart()
+        json.field("id", room.id)
+        json.field("kind", room.kind.rawValue)
+        json.key("title")
+        if let event = listing.event {
+            json.value(event.title)
+        } else {
+            json.value(listing.conversation?.other(than: viewer)?.name ?? "")
+        }
+        json.key("event")
+        if let event = listing.event {
+            json.objectStart()
+            json.field("id", event.id)
+            json.field("title", event.title)
+            json.field("starts_at", event.startsAt)
+            json.field("status", event.status.rawValue)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.key("conversation")
+        if let conversation = listing.conversation {
+            ConversationRepresentation(conversation: conversation, viewer: viewer).encode(to: &json)
+        } else {
+            json.null()
+        }
+        json.field("last_seq", Int(room.lastMessageSeq))
+        json.field("last_change_seq", Int(room.lastChangeSeq))
+        json.field("last_read_seq", Int(listing.lastReadSeq))
+        json.field("unread_count", listing.unreadCount)
+        json.field("last_activity_at", room.lastActivityAt)
+        json.key("last_message")
+        if let last = listing.lastMessage {
+            ChatMessageRepresentation(message: last, links: links).encode(to: &json)
+        } else {
+            json.null()
+        }
+        let muted = listing.mutedUntil.map { $0 > now } ?? false
+        json.field("muted", muted)
+        json.field("muted_until", muted && listing.mutedUntil != RoomService.indefinitely ? listing.mutedUntil : nil)
         json.objectEnd()
     }
 }

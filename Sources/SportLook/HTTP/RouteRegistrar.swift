@@ -16,6 +16,7 @@ struct RouteRegistrar<Context: RequestContext> {
 
     func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.get, path, use: handler) }
     func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.post, path, use: handler) }
+    func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.put, path, use: handler) }
     func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.patch, path, use: handler) }
     func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.delete, path, use: handler) }
     func head(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.head, path, use: handler) }

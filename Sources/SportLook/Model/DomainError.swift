@@ -60,6 +60,10 @@ extension DomainError {
         DomainError(.forbidden, code: "forbidden", message: message)
     }
 
+    static func forbidden(_ code: String, _ message: String) -> DomainError {
+        DomainError(.forbidden, code: code, message: message)
+    }
+
     static func conflict(_ code: String, _ message: String) -> DomainError {
         DomainError(.conflict, code: code, message: message)
     }

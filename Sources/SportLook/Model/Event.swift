@@ -22,7 +22,6 @@ public struct Event: Sendable, Hashable {
     public var status: EventStatus
     public var goingCount: Int
     public var waitlistCount: Int
-    public var lastMessageSeq: Int64
     public var version: Int64
     public var createdAt: Date
     public var updatedAt: Date

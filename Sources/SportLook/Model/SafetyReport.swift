@@ -10,4 +10,6 @@ struct SafetyReport: Sendable {
     var details: String?
     var status: String
     var createdAt: Date
+    /// A reported message as it read when reported (JSON), kept after a deletion.
+    var content: String? = nil
 }

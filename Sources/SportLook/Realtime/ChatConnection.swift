@@ -4,12 +4,19 @@ import Synchronization
 
 /// One client's socket: its subscriptions and what it has been sent.
 ///
-/// Each subscription remembers the last `seq` delivered. Every frame of a
-/// room's history or live traffic comes from one loop per subscription that
-/// reads "everything after what was delivered" from the room (or the database)
-/// in `seq` order, so no message is skipped or sent twice, whatever arrives
-/// while the history is read. The loop only pulls as fast as the socket takes
-/// frames, so a slow reader costs a number, not a queue.
+/// Each subscription remembers the last `seq` delivered and the last change number
+/// (edit, deletion, reaction) accounted for. Every frame of a room's history or live
+/// traffic comes from one loop per subscription that reads "everything after what
+/// was delivered" from the room (or the database) in order, so no message or change
+/// is skipped or sent twice, whatever arrives while the history is read. The loop
+/// only pulls as fast as the socket takes frames, so a slow reader costs a number,
+/// not a queue.
+///
+/// Exactly once, across reconnections: a message is sent in its newest known state,
+/// and only once the change position covers that state (`after_change` in the frame
+/// is never below the message's `change_seq`); a change is sent only for messages
+/// already delivered. So a client that resumes with the `after_change` of the last
+/// frame it got is sent each later change once: the rows changed after it.
 actor ChatConnection {
     nonisolated let userID: UUID
     /// The session (access token) the socket was opened with: it closes when the session ends.
@@ -18,6 +25,8 @@ actor ChatConnection {
     nonisolated let outbox: Outbox
     /// People this user blocked: their messages, typing and read frames are not sent here.
     private nonisolated let hidden = Mutex<Set<UUID>>([])
+    /// The event of each subscribed event room (frames about it carry `event_id`).
+    private nonisolated let events = Mutex<[UUID: UUID]>([:])
     private var budget: FrameBudget
     private let hub: ChatHub
     private let chat: ChatService
@@ -27,13 +36,28 @@ actor ChatConnection {
     private struct Subscription {
         var delivered: Int64
         var target: Int64
+        var deliveredChange: Int64
+        var targetChange: Int64
+        /// Changed messages read from the change list before the message itself was
+        /// delivered: sent in this state (or a newer one) when their turn comes.
+        var pending: [Int64: ChatMessage] = [:]
         var pumping = false
+
+        var caughtUp: Bool { delivered >= target && deliveredChange >= targetChange }
     }
 
     private var subscriptions: [UUID: Subscription] = [:]
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
     static let maxSubscriptions = 100
+
+    /// The chats list kept live (`watch_rooms`): the rooms the user is in, and
+    /// those with news to send.
+    private var watching = false
+    private var myRooms: Set<UUID> = []
+    private var dirty: Set<UUID> = []
+    private var flushing = false
+    static let roomUpdateDelay: Duration = .milliseconds(200)
 
     init(identity: Identity, userName: String, hub: ChatHub, chat: ChatService, bus: Bus, limits: SocketLimits, logger: Logger) {
         self.userID = identity.userID
@@ -59,6 +83,11 @@ actor ChatConnection {
         hidden.withLock { $0.contains(user) }
     }
 
+    /// How frames about a room this socket subscribed to name it.
+    nonisolated func address(of room: UUID) -> RoomAddress {
+        RoomAddress(id: room, eventID: events.withLock { $0[room] })
+    }
+
     /// Closes the socket with a code and reason (after what is already queued).
     nonisolated func end(_ ending: Outbox.Ending) {
         outbox.close(ending: ending)
@@ -66,11 +95,15 @@ actor ChatConnection {
 
     struct ClientFrame: Decodable {
         var type: String
+        var roomId: String?
         var eventId: String?
         var afterSeq: Int64?
+        var afterChange: Int64?
         var body: String?
         var clientId: String?
         var attachmentId: String?
+        var replyTo: Int64?
+        var mentions: [String]?
         var seq: Int64?
     }
 
@@ -90,182 +123,304 @@ actor ChatConnection {
             send(ephemeral: Frames.error("invalid_frame", "Frames are JSON objects with a type."))
             return
         }
-        let eventID = frame.eventId.flatMap(UUID.init(uuidString:))
-        guard let eventID else {
-            send(ephemeral: Frames.error("invalid_frame", "event_id must be an event id."))
+        if frame.type == "watch_rooms" {
+            await watchRooms()
+            return
+        }
+        // A room is named by `room_id`; an event's room also by `event_id` (the same id).
+        guard let room = (frame.roomId ?? frame.eventId).flatMap(UUID.init(uuidString:)) else {
+            send(ephemeral: Frames.error("invalid_frame", "room_id must be a room id (an event's id for its chat)."))
             return
         }
         switch frame.type {
-        case "subscribe": await subscribe(eventID, after: max(0, frame.afterSeq ?? 0))
-        case "unsubscribe": await unsubscribe(eventID, reason: "requested")
-        case "message": await post(eventID, body: frame.body, clientID: frame.clientId, attachmentID: frame.attachmentId)
-        case "typing": await typing(eventID)
-        case "read": await read(eventID, seq: frame.seq)
-        default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", event: eventID))
+        case "subscribe": await subscribe(room, after: max(0, frame.afterSeq ?? 0), afterChange: frame.afterChange.map { max(0, $0) })
+        case "unsubscribe": await unsubscribe(room, reason: "requested")
+        case "message":
+            await post(room, ChatService.Draft(body: frame.body, clientID: frame.clientId, attachmentID: frame.attachmentId,
+                                               replyTo: frame.replyTo, mentions: frame.mentions))
+        case "typing": await typing(room)
+        case "read": await read(room, seq: frame.seq)
+        default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", room: address(of: room)))
         }
     }
 
-    private func subscribe(_ event: UUID, after: Int64) async {
+    private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?) async {
         do {
-            try await chat.requireMember(event, userID)
-            guard subscriptions[event] != nil || subscriptions.count < Self.maxSubscriptions else {
-                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", event: event))
+            let room = try await chat.requireMember(id, userID)
+            guard subscriptions[id] != nil || subscriptions.count < Self.maxSubscriptions else {
+                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", room: RoomAddress(id: id, eventID: room.eventID)))
                 return
             }
+            events.withLock { $0[id] = room.eventID }
             let blocked = try await chat.blockedBy(userID)
             hidden.withLock { $0 = blocked }
-            let latest = try await chat.events.event(event)?.lastMessageSeq ?? 0
-            hub.join(self, event)
-            subscriptions[event] = Subscription(delivered: after, target: max(latest, after))
-            await recordPresence(event, present: true)
-            send(ephemeral: Frames.simple("subscribed", event: event, numbers: [("last_seq", Int(latest))]))
-            pump(event)
+            hub.join(self, id)
+            // Without `after_change`, a client starting from the beginning is sent every
+            // message as it is now (nothing to replay); one resuming is sent every change
+            // of what it holds.
+            let fromChange = min(afterChange ?? (after == 0 ? room.lastChangeSeq : 0), room.lastChangeSeq)
+            subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after),
+                                             deliveredChange: fromChange, targetChange: room.lastChangeSeq)
+            await recordPresence(id, present: true)
+            send(ephemeral: Frames.simple("subscribed", room: address(of: id),
+                                          numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
+            pump(id)
         } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, event: event))
+            send(ephemeral: Frames.error(error.code, error.message, room: address(of: id)))
         } catch {
-            logger.warning("subscribe failed", metadata: ["event": "\(event)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
+            logger.warning("subscribe failed", metadata: ["room": "\(id)", "error": "\(error)"])
+            send(ephemeral: Frames.error("unavailable", "Try again shortly.", room: address(of: id)))
         }
     }
 
-    private func unsubscribe(_ event: UUID, reason: String) async {
-        guard subscriptions.removeValue(forKey: event) != nil else { return }
-        hub.leave(self, event)
-        await recordPresence(event, present: false)
-        send(ephemeral: Frames.simple("unsubscribed", event: event, fields: [("reason", reason)]))
+    private func unsubscribe(_ room: UUID, reason: String) async {
+        guard subscriptions.removeValue(forKey: room) != nil else { return }
+        hub.leave(self, room)
+        await recordPresence(room, present: false)
+        send(ephemeral: Frames.simple("unsubscribed", room: address(of: room), fields: [("reason", reason)]))
     }
 
     /// Presence decides who gets a push for a message: a failure is logged (the
     /// row expires with the instance's heartbeat), not hidden.
-    private func recordPresence(_ event: UUID, present: Bool) async {
+    private func recordPresence(_ room: UUID, present: Bool) async {
         do {
             if present {
-                try await chat.present(userID, in: event, instance: bus.instanceID)
+                try await chat.present(userID, in: room, instance: bus.instanceID)
             } else {
-                try await chat.absent(userID, from: event, instance: bus.instanceID)
+                try await chat.absent(userID, from: room, instance: bus.instanceID)
             }
         } catch {
-            logger.warning("could not record chat presence", metadata: ["event": "\(event)", "present": "\(present)", "error": "\(error)"])
+            logger.warning("could not record chat presence", metadata: ["room": "\(room)", "present": "\(present)", "error": "\(error)"])
         }
     }
 
-    /// A message with `seq` exists in `event`: make sure the client gets up to it.
-    func offer(event: UUID, seq: Int64) {
-        guard var subscription = subscriptions[event], seq > subscription.target else { return }
+    /// A message with `seq` exists in `room`: make sure the client gets up to it.
+    func offer(room: UUID, seq: Int64) {
+        guard var subscription = subscriptions[room], seq > subscription.target else { return }
         subscription.target = seq
-        subscriptions[event] = subscription
-        pump(event)
+        subscriptions[room] = subscription
+        pump(room)
     }
 
-    private func pump(_ event: UUID) {
-        guard var subscription = subscriptions[event], !subscription.pumping, subscription.delivered < subscription.target else { return }
+    /// A change numbered `change` happened in `room`: make sure the client gets up to it.
+    func offer(room: UUID, change: Int64) {
+        guard var subscription = subscriptions[room], change > subscription.targetChange else { return }
+        subscription.targetChange = change
+        subscriptions[room] = subscription
+        pump(room)
+    }
+
+    private func pump(_ room: UUID) {
+        guard var subscription = subscriptions[room], !subscription.pumping, !subscription.caughtUp else { return }
         subscription.pumping = true
-        subscriptions[event] = subscription
-        Task { await self.catchUp(event) }
+        subscriptions[room] = subscription
+        Task { await self.catchUp(room) }
     }
 
-    /// Sends everything after `delivered`, in order, as fast as the socket takes it.
-    private func catchUp(_ event: UUID) async {
+    /// Sends everything after what was delivered, in order, as fast as the socket takes it.
+    private func catchUp(_ room: UUID) async {
         var failures = 0
-        while let subscription = subscriptions[event], subscription.delivered < subscription.target, !outbox.isClosed {
+        while let subscription = subscriptions[room], !subscription.caughtUp, !outbox.isClosed {
             await outbox.waitForRoom()
-            guard let current = subscriptions[event] else { return }
-            let batch: [ChatMessage]
+            guard subscriptions[room] != nil else { return }
+            let progressed: Bool
             do {
-                batch = try await hub.messages(event: event, after: current.delivered, limit: min(200, outbox.capacity / 2))
+                let changed = try await sendChanges(room)
+                let sent = try await sendMessages(room)
+                progressed = changed || sent
             } catch {
                 // The database is away: try again, more slowly each time, while the socket lives.
                 failures += 1
-                logger.debug("catch-up failed", metadata: ["event": "\(event)", "error": "\(error)"])
+                logger.debug("catch-up failed", metadata: ["room": "\(room)", "error": "\(error)"])
                 try? await Task.sleep(for: .milliseconds(min(5_000, 100 << min(failures, 6))))
                 continue
             }
-            guard var latest = subscriptions[event] else { return }
-            guard !batch.isEmpty else {
-                // The target is committed (offers follow commits, a subscription's target is
-                // read from the database), so this read was early: a load shared with a
+            if progressed {
+                failures = 0
+            } else {
+                // The targets are committed (offers follow commits, a subscription's targets
+                // are read from the database), so this read was early: a load shared with a
                 // caller that started before the commit, or a snapshot from before it. Look
                 // again shortly, more slowly each time, while the socket lives; stopping
                 // here would leave the client short until another message happened to come.
                 failures += 1
                 try? await Task.sleep(for: .milliseconds(min(2_000, 10 << min(failures, 8))))
-                continue
             }
-            failures = 0
-            for message in batch where message.seq > latest.delivered {
-                if !hides(message.sender.id) { outbox.push(Frames.message(message, links: hub.links)) }
-                latest.delivered = message.seq
-            }
-            subscriptions[event] = latest
         }
-        if var subscription = subscriptions[event] {
+        if var subscription = subscriptions[room] {
             subscription.pumping = false
-            subscriptions[event] = subscription
+            subscriptions[room] = subscription
         }
     }
 
-    private func post(_ event: UUID, body: String?, clientID: String?, attachmentID: String?) async {
+    /// Sends the changes after the change position to messages already delivered;
+    /// keeps those of messages not delivered yet for their turn. Whether it moved.
+    private func sendChanges(_ room: UUID) async throws -> Bool {
+        guard let current = subscriptions[room], current.deliveredChange < current.targetChange else { return false }
+        let batch = try await hub.changes(room: room, after: current.deliveredChange, limit: min(200, outbox.capacity / 2))
+        guard var latest = subscriptions[room] else { return false }
+        var moved = false
+        for message in batch where message.changeSeq > latest.deliveredChange {
+            if message.seq <= latest.delivered {
+                if !hides(message.sender.id) { outbox.push(Frames.change(message, links: hub.links)) }
+            } else {
+                latest.pending[message.seq] = message
+                latest.target = max(latest.target, message.seq)
+            }
+            latest.deliveredChange = message.changeSeq
+            moved = true
+        }
+        subscriptions[room] = latest
+        return moved
+    }
+
+    /// Sends the messages after `delivered`, each in its newest known state, until
+    /// one carries a change the position has not reached (changes go first). Whether it moved.
+    private func sendMessages(_ room: UUID) async throws -> Bool {
+        guard let current = subscriptions[room], current.delivered < current.target else { return false }
+        let batch = try await hub.messages(room: room, after: current.delivered, limit: min(200, outbox.capacity / 2))
+        guard var latest = subscriptions[room] else { return false }
+        var moved = false
+        for read in batch where read.seq > latest.delivered {
+            var message = read
+            if let kept = latest.pending[read.seq], kept.changeSeq > read.changeSeq { message = kept }
+            if message.changeSeq > latest.deliveredChange {
+                latest.targetChange = max(latest.targetChange, message.changeSeq)
+                break
+            }
+            latest.pending[read.seq] = nil
+            if !hides(message.sender.id) { outbox.push(Frames.message(message, afterChange: latest.deliveredChange, links: hub.links)) }
+            latest.delivered = message.seq
+            moved = true
+        }
+        subscriptions[room] = latest
+        return moved
+    }
+
+    private func post(_ room: UUID, _ draft: ChatService.Draft) async {
         do {
-            let sent = try await chat.send(to: event, from: userID, body: body, clientID: clientID, attachmentID: attachmentID)
+            let sent = try await chat.send(to: room, from: userID, draft)
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")
-            json.field("event_id", event)
+            RoomAddress(id: room, eventID: sent.message.eventID).write(to: &json)
             json.field("client_id", sent.message.clientID)
             json.field("seq", Int(sent.message.seq))
             json.field("created", sent.created)
             json.objectEnd()
             send(ephemeral: String(decoding: json.bytes, as: UTF8.self))
         } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, event: event, clientID: clientID))
+            send(ephemeral: Frames.error(error.code, error.message, room: address(of: room), clientID: draft.clientID))
         } catch {
-            logger.warning("chat message not stored", metadata: ["event": "\(event)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "The message was not stored; send it again with the same client_id.", event: event, clientID: clientID))
+            logger.warning("chat message not stored", metadata: ["room": "\(room)", "error": "\(error)"])
+            send(ephemeral: Frames.error("unavailable", "The message was not stored; send it again with the same client_id.", room: address(of: room), clientID: draft.clientID))
         }
     }
 
-    private func typing(_ event: UUID) async {
-        guard subscriptions[event] != nil else {
-            send(ephemeral: Frames.error("not_subscribed", "Subscribe to the event first.", event: event))
+    private func typing(_ room: UUID) async {
+        guard subscriptions[room] != nil else {
+            send(ephemeral: Frames.error("not_subscribed", "Subscribe to the room first.", room: address(of: room)))
             return
         }
         let now = ContinuousClock.now
-        if let last = lastTyping[event], now - last < Self.typingInterval { return }
-        lastTyping[event] = now
+        if let last = lastTyping[room], now - last < Self.typingInterval { return }
+        lastTyping[room] = now
         do {
-            try await bus.broadcast([.typing(event: event, user: userID, name: userName)])
+            try await bus.broadcast([.typing(room: room, user: userID, name: userName)])
         } catch {
-            logger.warning("typing not broadcast", metadata: ["event": "\(event)", "error": "\(error)"])
+            logger.warning("typing not broadcast", metadata: ["room": "\(room)", "error": "\(error)"])
         }
     }
 
-    private func read(_ event: UUID, seq: Int64?) async {
+    private func read(_ room: UUID, seq: Int64?) async {
         guard let seq else {
-            send(ephemeral: Frames.error("invalid_frame", "read needs a seq.", event: event))
+            send(ephemeral: Frames.error("invalid_frame", "read needs a seq.", room: address(of: room)))
             return
         }
         do {
             // A marker that does not move forward is neither written nor announced.
-            guard try await chat.markRead(event, user: userID, seq: seq) else { return }
-            try await bus.broadcast([.read(event: event, user: userID, seq: seq)])
+            try await chat.markRead(room, user: userID, seq: seq)
         } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, event: event))
+            send(ephemeral: Frames.error(error.code, error.message, room: address(of: room)))
         } catch {
-            logger.warning("read marker failed", metadata: ["event": "\(event)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "Try again shortly.", event: event))
+            logger.warning("read marker failed", metadata: ["room": "\(room)", "error": "\(error)"])
+            send(ephemeral: Frames.error("unavailable", "Try again shortly.", room: address(of: room)))
         }
     }
 
-    /// After an attendance change: subscriptions to events the user left end. A
+    // MARK: The chats list, live
+
+    /// From now on, `room_updated` frames keep the client's chats list current.
+    private func watchRooms() async {
+        guard !watching else { return }
+        watching = true
+        await reloadRooms()
+        send(ephemeral: Frames.simple("watching_rooms", room: nil))
+    }
+
+    /// Something happened in a room: if the user is in it, its entry is sent again
+    /// shortly (several events in a short while make one frame). `reload` first
+    /// reads which rooms the user is in (a conversation started or answered).
+    func roomActivity(_ room: UUID, reload: Bool = false) async {
+        guard watching else { return }
+        if reload { await reloadRooms() }
+        guard myRooms.contains(room) else { return }
+        dirty.insert(room)
+        guard !flushing else { return }
+        flushing = true
+        Task {
+            try? await Task.sleep(for: Self.roomUpdateDelay)
+            await self.flushRooms()
+        }
+    }
+
+    private func flushRooms() async {
+        let rooms = dirty
+        dirty = []
+        flushing = false
+        guard !rooms.isEmpty, !outbox.isClosed else { return }
+        do {
+            let now = Date()
+            for listing in try await hub.rooms.listings(Array(rooms), for: userID) {
+                send(ephemeral: Frames.roomUpdated(listing, viewer: userID, links: hub.links, now: now))
+            }
+        } catch {
+            logger.warning("could not read rooms for a live update", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads which rooms the user is in; rooms joined since are sent, rooms left are
+    /// announced as `room_removed`.
+    func reloadRooms() async {
+        guard watching else { return }
+        do {
+            let now = try await hub.rooms.roomIDs(of: userID)
+            let joined = now.subtracting(myRooms)
+            let left = myRooms.subtracting(now)
+            let first = myRooms.isEmpty
+            myRooms = now
+            hub.watch(self, rooms: now)
+            for room in left.sorted(by: { $0.uuidString < $1.uuidString }) {
+                send(ephemeral: Frames.simple("room_removed", room: RoomAddress(id: room, eventID: nil)))
+            }
+            if !first, !joined.isEmpty {
+                for room in joined { await roomActivity(room) }
+            }
+        } catch {
+            logger.warning("could not read the user's rooms", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// After an attendance change: subscriptions to rooms the user left end. A
     /// check that fails ends the subscription too (the client subscribes again):
     /// a failed check never leaves access in place.
     func recheckMembership() async {
-        for event in subscriptions.keys {
+        for room in subscriptions.keys {
             do {
-                if try await !chat.isMember(event, userID) { await unsubscribe(event, reason: "not_attending") }
+                if try await !chat.isMember(room, userID) { await unsubscribe(room, reason: "not_attending") }
             } catch {
-                logger.warning("membership check failed; ending the subscription", metadata: ["event": "\(event)", "error": "\(error)"])
-                await unsubscribe(event, reason: "unavailable")
+                logger.warning("membership check failed; ending the subscription", metadata: ["room": "\(room)", "error": "\(error)"])
+                await unsubscribe(room, reason: "unavailable")
             }
         }
     }
@@ -282,9 +437,9 @@ actor ChatConnection {
     /// Cleans up after the socket closed.
     func closed() async {
         outbox.close()
-        for event in subscriptions.keys {
-            hub.leave(self, event)
-            await recordPresence(event, present: false)
+        for room in subscriptions.keys {
+            hub.leave(self, room)
+            await recordPresence(room, present: false)
         }
         subscriptions = [:]
     }

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// This instance's sockets: who is connected, who listens to which event's
+/// This instance's sockets: who is connected, who listens to which room's
 /// chat, and the recent messages of each room (so ten sockets in a room cost
 /// one database read per message, not ten).
 final class ChatHub: Sendable {
@@ -11,7 +11,14 @@ final class ChatHub: Sendable {
         var connections: [ObjectIdentifier: ChatConnection] = [:]
         var rooms: [UUID: Set<ObjectIdentifier>] = [:]
         var byUser: [UUID: Set<ObjectIdentifier>] = [:]
+        /// Sockets keeping their chats list live (`watch_rooms`), by room, and the
+        /// rooms of each (so a message wakes only the sockets of people in its room).
+        var watchersByRoom: [UUID: Set<ObjectIdentifier>] = [:]
+        var watched: [ObjectIdentifier: Set<UUID>] = [:]
         var recent: [UUID: [ChatMessage]] = [:]
+        /// Bumped when a room's messages change (edit, deletion, reaction): a read
+        /// that started before does not fill the cache with what it saw.
+        var generation: [UUID: Int] = [:]
         /// Reads from the database in flight, by room and position: the sockets of
         /// a room all miss the cache for the same new message at once, and share one read.
         var loading: [Position: Task<[ChatMessage], any Error>] = [:]
@@ -22,20 +29,22 @@ final class ChatHub: Sendable {
     static let loadLimit = 200
 
     private struct Position: Hashable {
-        let event: UUID
+        let room: UUID
         let after: Int64
     }
     private let state = Mutex(State())
     let chat: ChatService
+    let rooms: RoomService
     let inbox: InboxService
     let accounts: AccountService
     let logger: Logger
     /// How message frames link chat images.
     let links: MediaLinks
 
-    init(chat: ChatService, inbox: InboxService, accounts: AccountService, links: MediaLinks, logger: Logger) {
+    init(chat: ChatService, rooms: RoomService, inbox: InboxService, accounts: AccountService, links: MediaLinks, logger: Logger) {
         self.links = links
         self.chat = chat
+        self.rooms = rooms
         self.inbox = inbox
         self.accounts = accounts
         self.logger = logger
@@ -53,30 +62,51 @@ final class ChatHub: Sendable {
         let id = ObjectIdentifier(connection)
         state.withLock { s in
             s.connections[id] = nil
+            Self.watch(&s, id, rooms: nil)
             s.byUser[connection.userID]?.remove(id)
             if s.byUser[connection.userID]?.isEmpty == true { s.byUser[connection.userID] = nil }
-            for event in s.rooms.keys where s.rooms[event]?.contains(id) == true { Self.leave(&s, id, event) }
+            for room in s.rooms.keys where s.rooms[room]?.contains(id) == true { Self.leave(&s, id, room) }
         }
     }
 
-    func join(_ connection: ChatConnection, _ event: UUID) {
-        _ = state.withLock { s in s.rooms[event, default: []].insert(ObjectIdentifier(connection)) }
+    func join(_ connection: ChatConnection, _ room: UUID) {
+        _ = state.withLock { s in s.rooms[room, default: []].insert(ObjectIdentifier(connection)) }
     }
 
-    func leave(_ connection: ChatConnection, _ event: UUID) {
-        state.withLock { s in Self.leave(&s, ObjectIdentifier(connection), event) }
+    func leave(_ connection: ChatConnection, _ room: UUID) {
+        state.withLock { s in Self.leave(&s, ObjectIdentifier(connection), room) }
     }
 
-    private static func leave(_ s: inout State, _ id: ObjectIdentifier, _ event: UUID) {
-        s.rooms[event]?.remove(id)
-        if s.rooms[event]?.isEmpty == true {
-            s.rooms[event] = nil
-            s.recent[event] = nil
+    /// The socket keeps its chats list live; these are the rooms its user is in.
+    func watch(_ connection: ChatConnection, rooms: Set<UUID>) {
+        state.withLock { s in Self.watch(&s, ObjectIdentifier(connection), rooms: rooms) }
+    }
+
+    private static func watch(_ s: inout State, _ id: ObjectIdentifier, rooms: Set<UUID>?) {
+        let old = s.watched[id] ?? []
+        for room in old.subtracting(rooms ?? []) {
+            s.watchersByRoom[room]?.remove(id)
+            if s.watchersByRoom[room]?.isEmpty == true { s.watchersByRoom[room] = nil }
+        }
+        guard let rooms else {
+            s.watched[id] = nil
+            return
+        }
+        for room in rooms.subtracting(old) { s.watchersByRoom[room, default: []].insert(id) }
+        s.watched[id] = rooms
+    }
+
+    private static func leave(_ s: inout State, _ id: ObjectIdentifier, _ room: UUID) {
+        s.rooms[room]?.remove(id)
+        if s.rooms[room]?.isEmpty == true {
+            s.rooms[room] = nil
+            s.recent[room] = nil
+            s.generation[room] = nil
         }
     }
 
-    private func members(of event: UUID) -> [ChatConnection] {
-        state.withLock { s in (s.rooms[event] ?? []).compactMap { s.connections[$0] } }
+    private func members(of room: UUID) -> [ChatConnection] {
+        state.withLock { s in (s.rooms[room] ?? []).compactMap { s.connections[$0] } }
     }
 
     private func connections(of user: UUID) -> [ChatConnection] {
@@ -87,6 +117,14 @@ final class ChatHub: Sendable {
         state.withLock { s in s.connections.values.filter { $0.session == session } }
     }
 
+    private func watchers(of room: UUID) -> [ChatConnection] {
+        state.withLock { s in (s.watchersByRoom[room] ?? []).compactMap { s.connections[$0] } }
+    }
+
+    private var watchers: [ChatConnection] {
+        state.withLock { s in s.watched.keys.compactMap { s.connections[$0] } }
+    }
+
     var connectionCount: Int { state.withLock { $0.connections.count } }
 
     /// The fullest outgoing queue right now (frames).
@@ -94,20 +132,20 @@ final class ChatHub: Sendable {
 
     /// Messages after `seq`, ascending, at most `limit`: from the room's recent
     /// messages when they cover it, else from the database (and remembered).
-    func messages(event: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
+    func messages(room: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
         let cached: [ChatMessage]? = state.withLock { s in
-            guard let recent = s.recent[event], let first = recent.first, let last = recent.last,
+            guard let recent = s.recent[room], let first = recent.first, let last = recent.last,
                   first.seq <= seq + 1, last.seq > seq else { return nil }
             let start = Int(seq + 1 - first.seq)
             return Array(recent[start..<min(recent.count, start + limit)])
         }
         if let cached { return cached }
-        let position = Position(event: event, after: seq)
-        let (load, mine) = state.withLock { s in
-            if let running = s.loading[position] { return (running, false) }
-            let task = Task { [chat] in try await chat.messages(of: event, after: seq, limit: Self.loadLimit) }
+        let position = Position(room: room, after: seq)
+        let (load, mine, generation) = state.withLock { s in
+            if let running = s.loading[position] { return (running, false, 0) }
+            let task = Task { [chat] in try await chat.messages(of: room, after: seq, limit: Self.loadLimit) }
             s.loading[position] = task
-            return (task, true)
+            return (task, true, s.generation[room] ?? 0)
         }
         let loaded: [ChatMessage]
         do {
@@ -119,8 +157,8 @@ final class ChatHub: Sendable {
         guard mine else { return Array(loaded.prefix(limit)) }
         state.withLock { s in
             s.loading[position] = nil
-            guard s.rooms[event] != nil, let first = loaded.first else { return }
-            var recent = s.recent[event] ?? []
+            guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else { return }
+            var recent = s.recent[room] ?? []
             if let last = recent.last, last.seq + 1 == first.seq {
                 recent += loaded
             } else if recent.last.map({ $0.seq < first.seq }) ?? true {
@@ -129,22 +167,47 @@ final class ChatHub: Sendable {
                 return
             }
             if recent.count > Self.recentPerRoom { recent.removeFirst(recent.count - Self.recentPerRoom) }
-            s.recent[event] = recent
+            s.recent[room] = recent
         }
         return Array(loaded.prefix(limit))
+    }
+
+    /// Messages of the room changed after change number `change`, in change order
+    /// (changes are rare: read from the database each time).
+    func changes(room: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {
+        try await chat.changes(of: room, after: change, limit: limit)
+    }
+
+    /// A message of the room changed: what the cache holds of it is stale.
+    private func forget(_ room: UUID) {
+        state.withLock { s in
+            s.recent[room] = nil
+            s.generation[room, default: 0] += 1
+        }
     }
 
     /// Acts on a bus message.
     func handle(_ message: BusMessage) async {
         switch message {
-        case .chat(let event, let seq):
-            for connection in members(of: event) { await connection.offer(event: event, seq: seq) }
-        case .typing(let event, let user, let name):
-            let frame = Frames.typing(event: event, user: user, name: name)
-            for connection in members(of: event) where connection.userID != user && !connection.hides(user) { connection.send(ephemeral: frame) }
-        case .read(let event, let user, let seq):
-            let frame = Frames.read(event: event, user: user, seq: seq)
-            for connection in members(of: event) where connection.userID != user && !connection.hides(user) { connection.send(ephemeral: frame) }
+        case .chat(let room, let seq):
+            for connection in members(of: room) { await connection.offer(room: room, seq: seq) }
+            for connection in watchers(of: room) { await connection.roomActivity(room) }
+        case .chatChange(let room, let change):
+            forget(room)
+            for connection in members(of: room) { await connection.offer(room: room, change: change) }
+            for connection in watchers(of: room) { await connection.roomActivity(room) }
+        case .roomState(let user, let room):
+            for connection in connections(of: user) { await connection.roomActivity(room, reload: true) }
+        case .typing(let room, let user, let name):
+            for connection in members(of: room) where connection.userID != user && !connection.hides(user) {
+                connection.send(ephemeral: Frames.typing(room: connection.address(of: room), user: user, name: name))
+            }
+        case .read(let room, let user, let seq):
+            for connection in members(of: room) where connection.userID != user && !connection.hides(user) {
+                connection.send(ephemeral: Frames.read(room: connection.address(of: room), user: user, seq: seq))
+            }
+            // The reader's unread count changed on their other devices.
+            for connection in connections(of: user) { await connection.roomActivity(room) }
         case .session(let id):
             for connection in connections(session: id) { connection.end(.sessionEnded) }
         case .notification(let user, let id):
@@ -161,7 +224,10 @@ final class ChatHub: Sendable {
             let frame = Frames.notification(item)
             for connection in targets { connection.send(ephemeral: frame) }
         case .attendance(let user):
-            for connection in connections(of: user) { await connection.recheckMembership() }
+            for connection in connections(of: user) {
+                await connection.recheckMembership()
+                await connection.reloadRooms()
+            }
         case .block(let blocker, _):
             for connection in connections(of: blocker) { await connection.reloadBlocks() }
         case .resync:
@@ -175,18 +241,26 @@ final class ChatHub: Sendable {
             } catch {
                 logger.warning("resync could not recheck the sockets' sessions", metadata: ["error": "\(error)"])
             }
-            let rooms = state.withLock { Array($0.rooms.keys) }
-            for event in rooms {
-                let latest: Int64
+            let rooms = state.withLock { s in
+                s.recent = [:]
+                for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
+                return Array(s.rooms.keys)
+            }
+            for id in rooms {
+                let room: Room
                 do {
-                    guard let seq = try await chat.lastSeq(of: event) else { continue }
-                    latest = seq
+                    guard let found = try await chat.room(id) else { continue }
+                    room = found
                 } catch {
-                    logger.warning("resync could not read a room", metadata: ["event": "\(event)", "error": "\(error)"])
+                    logger.warning("resync could not read a room", metadata: ["room": "\(id)", "error": "\(error)"])
                     continue
                 }
-                for connection in members(of: event) { await connection.offer(event: event, seq: latest) }
+                for connection in members(of: id) {
+                    await connection.offer(room: id, seq: room.lastMessageSeq)
+                    await connection.offer(room: id, change: room.lastChangeSeq)
+                }
             }
+            for connection in watchers { await connection.reloadRooms() }
         default:
             break
         }
@@ -222,40 +296,78 @@ struct ChatHubService: Service {
     }
 }
 
+/// Which room a frame is about: every room frame carries `room_id`, and an
+/// event's room also `event_id` (the same id), as clients of event chats expect.
+struct RoomAddress: Sendable, Hashable {
+    var id: UUID
+    var eventID: UUID?
+
+    func write(to json: inout JSONWriter) {
+        json.field("room_id", id)
+        if let eventID { json.field("event_id", eventID) }
+    }
+}
+
 /// The JSON frames the server sends on sockets.
 enum Frames {
-    static func message(_ message: ChatMessage, links: MediaLinks) -> String {
+    /// A message, and the change position to resume from once it is received.
+    static func message(_ message: ChatMessage, afterChange: Int64, links: MediaLinks) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "message")
-        json.field("event_id", message.eventID)
+        RoomAddress(id: message.roomID, eventID: message.eventID).write(to: &json)
         json.key("message")
         ChatMessageRepresentation(message: message, links: links).encode(to: &json)
+        json.field("after_change", Int(afterChange))
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func typing(event: UUID, user: UUID, name: String) -> String {
+    /// A message the client holds changed: edited or reacted to (`message_edited`) or
+    /// deleted (`message_deleted`); it comes whole, as it is now.
+    static func change(_ message: ChatMessage, links: MediaLinks) -> String {
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("type", message.deletedAt == nil ? "message_edited" : "message_deleted")
+        RoomAddress(id: message.roomID, eventID: message.eventID).write(to: &json)
+        json.key("message")
+        ChatMessageRepresentation(message: message, links: links).encode(to: &json)
+        json.field("after_change", Int(message.changeSeq))
+        json.objectEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    static func typing(room: RoomAddress, user: UUID, name: String) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "typing")
-        json.field("event_id", event)
+        room.write(to: &json)
         json.key("user")
         UserSummaryRepresentation(id: user, name: name).encode(to: &json)
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func read(event: UUID, user: UUID, seq: Int64) -> String {
+    static func read(room: RoomAddress, user: UUID, seq: Int64) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "read")
-        json.field("event_id", event)
+        room.write(to: &json)
         json.key("user")
         json.objectStart()
         json.field("id", user)
         json.objectEnd()
         json.field("seq", Int(seq))
+        json.objectEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    static func roomUpdated(_ listing: RoomListing, viewer: UUID, links: MediaLinks, now: Date) -> String {
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("type", "room_updated")
+        json.key("room")
+        RoomListingRepresentation(listing: listing, viewer: viewer, links: links, now: now).encode(to: &json)
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }
@@ -270,24 +382,24 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func simple(_ type: String, event: UUID?, fields: [(String, String)] = [], numbers: [(String, Int)] = []) -> String {
+    static func simple(_ type: String, room: RoomAddress?, fields: [(String, String)] = [], numbers: [(String, Int)] = []) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", type)
-        if let event { json.field("event_id", event) }
+        room?.write(to: &json)
         for (k, v) in fields { json.field(k, v) }
         for (k, v) in numbers { json.field(k, v) }
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func error(_ code: String, _ message: String, event: UUID? = nil, clientID: String? = nil) -> String {
+    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "error")
         json.field("code", code)
         json.field("message", message)
-        if let event { json.field("event_id", event) }
+        room?.write(to: &json)
         if let clientID { json.field("client_id", clientID) }
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)

@@ -1,139 +1,332 @@
 import Foundation
 import SQLKit
 
-/// Chat messages, read markers and socket presence in SQL.
+/// Chat messages, their changes and reactions, read markers and socket presence in SQL.
 struct ChatStore: Sendable {
     let database: Database
 
     static let columns = """
-        m.id, m.event_id, m.seq, m.sender_id, u.name AS sender_name, m.client_id, m.body, m.created_at,
-        m.attachment_id, m.attachment_variants, m.attachment_width, m.attachment_height
+        m.id, m.room_id, r.event_id AS room_event_id, m.seq, m.sender_id, u.name AS sender_name, m.client_id, m.body, m.created_at,
+        m.attachment_id, m.attachment_variants, m.attachment_width, m.attachment_height, m.reply_to_seq, m.mentions,
+        m.change_seq, m.edited_at, m.deleted_at,
+        q.sender_id AS reply_sender_id, qu.name AS reply_sender_name, q.body AS reply_body, q.deleted_at AS reply_deleted_at
         """
-    static let from = "chat_messages m JOIN users u ON u.id = m.sender_id"
+    static let from = """
+        chat_messages m JOIN rooms r ON r.id = m.room_id JOIN users u ON u.id = m.sender_id
+        LEFT JOIN chat_messages q ON q.room_id = m.room_id AND q.seq = m.reply_to_seq LEFT JOIN users qu ON qu.id = q.sender_id
+        """
 
-    static func decode(_ row: any SQLRow) throws -> ChatMessage {
+    /// How much of a replied-to message a reply quotes.
+    static let replyPreviewLength = 140
+
+    static func decode(_ row: any SQLRow, prefix: String = "") throws -> ChatMessage {
+        func name(_ column: String) -> String { prefix + column }
         var attachment: ChatAttachment?
-        if let image = MediaRef(id: try row.optional("attachment_id"), stored: try row.optional("attachment_variants")) {
-            attachment = ChatAttachment(image: image, width: try row.optional("attachment_width") ?? 0, height: try row.optional("attachment_height") ?? 0)
+        if let image = MediaRef(id: try row.optional(name("attachment_id")), stored: try row.optional(name("attachment_variants"))) {
+            attachment = ChatAttachment(image: image, width: try row.optional(name("attachment_width")) ?? 0, height: try row.optional(name("attachment_height")) ?? 0)
         }
+        var reply: ChatReply?
+        // Rows read with a prefix (the chats list's last messages) carry no quoted reply.
+        if prefix.isEmpty, let seq: Int64 = try row.optional("reply_to_seq"), let sender: UUID = try row.optional("reply_sender_id") {
+            let deleted = try row.optional("reply_deleted_at", as: Date.self) != nil
+            let body: String = try row.optional("reply_body") ?? ""
+            reply = ChatReply(seq: seq, sender: UserSummary(id: sender, name: try row.optional("reply_sender_name") ?? ""),
+                              preview: deleted ? "" : String(body.prefix(Self.replyPreviewLength)), deleted: deleted)
+        }
+        let mentions: String = try row.optional(name("mentions")) ?? ""
         return ChatMessage(
-            id: try row.value("id"), eventID: try row.value("event_id"), seq: try row.value("seq"),
-            sender: UserSummary(id: try row.value("sender_id"), name: try row.value("sender_name")),
-            clientID: try row.value("client_id"), body: try row.value("body"), createdAt: try row.value("created_at"),
-            attachment: attachment
+            id: try row.value(name("id")), roomID: try row.value(name("room_id")), eventID: try row.optional(name("room_event_id")), seq: try row.value(name("seq")),
+            sender: UserSummary(id: try row.value(name("sender_id")), name: try row.value(name("sender_name"))),
+            clientID: try row.value(name("client_id")), body: try row.value(name("body")), createdAt: try row.value(name("created_at")),
+            attachment: attachment, replyTo: reply, mentions: mentions.split(separator: " ").compactMap { UUID(uuidString: String($0)) },
+            changeSeq: try row.value(name("change_seq")), editedAt: try row.optional(name("edited_at")), deletedAt: try row.optional(name("deleted_at"))
         )
     }
 
-    /// Whether the user may read and write the event's chat (organiser, going or waitlisted).
-    func isMember(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() != nil
+    // MARK: Rooms
+
+    static let roomColumns = "r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at"
+
+    static func decodeRoom(_ row: any SQLRow) throws -> Room {
+        Room(id: try row.value("id"), kind: RoomKind(rawValue: try row.value("kind")) ?? .event, eventID: try row.optional("event_id"),
+             lastMessageSeq: try row.value("last_message_seq"), lastChangeSeq: try row.value("last_change_seq"), lastActivityAt: try row.value("last_activity_at"))
     }
 
-    func isMember(event: UUID, user: UUID) async throws -> Bool {
-        try await database.read { sql in try await isMember(event: event, user: user, on: sql) }
+    func room(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
+        try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id)").first().map(Self.decodeRoom)
     }
 
-    /// Whether the event exists, and whether the user takes part in it, in one read.
-    func membership(event: UUID, user: UUID) async throws -> (exists: Bool, member: Bool) {
+    func room(_ id: UUID) async throws -> Room? {
+        try await database.read { sql in try await room(id, on: sql) }
+    }
+
+    /// Locks the room row for the rest of the transaction (PostgreSQL; SQLite's single
+    /// writer is already exclusive): senders and editors of one room take turns.
+    func lockRoom(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
+        try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())").first().map(Self.decodeRoom)
+    }
+
+    /// Whether the user takes part in the room: an event's organiser and the people
+    /// going or waitlisted; a conversation's two people.
+    func isMember(room: Room, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        switch room.kind {
+        case .event:
+            return try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id = \(bind: user)").first() != nil
+        case .conversation:
+            return try await sql.raw("""
+                SELECT room_id FROM conversations WHERE room_id = \(bind: room.id) AND (user_low = \(bind: user) OR user_high = \(bind: user))
+                """).first() != nil
+        }
+    }
+
+    /// The room and whether the user takes part in it, in one read.
+    func membership(room id: UUID, user: UUID) async throws -> (room: Room, member: Bool)? {
         try await database.read { sql in
-            let exists = try await sql.raw("SELECT id FROM events WHERE id = \(bind: event)").first() != nil
-            return (exists, exists ? try await isMember(event: event, user: user, on: sql) : false)
+            guard let room = try await room(id, on: sql) else { return nil }
+            return (room, try await isMember(room: room, user: user, on: sql))
         }
     }
 
-    func existing(event: UUID, sender: UUID, clientID: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        try await sql.raw("""
+    // MARK: Messages
+
+    func existing(room: UUID, sender: UUID, clientID: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
+        guard let message = try await sql.raw("""
             SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-            WHERE m.event_id = \(bind: event) AND m.sender_id = \(bind: sender) AND m.client_id = \(bind: clientID)
-            """).first().map(Self.decode)
+            WHERE m.room_id = \(bind: room) AND m.sender_id = \(bind: sender) AND m.client_id = \(bind: clientID)
+            """).first().map({ try Self.decode($0) }) else { return nil }
+        return try await withReactions([message], room: room, on: sql).first
     }
 
-    /// Takes the event's next `seq` (the row update serialises concurrent senders) and stores the message.
-    func insert(event: UUID, sender: UserSummary, clientID: String, body: String, attachment: ChatAttachment?, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
-        guard let row = try await sql.raw("UPDATE events SET last_message_seq = last_message_seq + 1 WHERE id = \(bind: event) RETURNING last_message_seq").first() else {
-            throw DomainError.notFound("event")
+    func message(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> ChatMessage? {
+        guard let message = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.room_id = \(bind: room) AND m.seq = \(bind: seq)
+            """).first().map({ try Self.decode($0) }) else { return nil }
+        return try await withReactions([message], room: room, on: sql).first
+    }
+
+    /// The message with this id, for reports.
+    func message(id: UUID, on sql: any SQLDatabase) async throws -> ChatMessage? {
+        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.id = \(bind: id)").first().map { try Self.decode($0) }
+    }
+
+    struct NewMessage: Sendable {
+        var sender: UserSummary
+        var clientID: String
+        var body: String
+        var attachment: ChatAttachment?
+        var replyTo: Int64?
+        var mentions: [UUID]
+    }
+
+    /// Takes the room's next `seq` (the row update serialises concurrent senders) and stores the message.
+    func insert(room: UUID, _ new: NewMessage, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
+        guard let row = try await sql.raw("""
+            UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = \(bind: now) WHERE id = \(bind: room)
+            RETURNING last_message_seq, event_id
+            """).first() else {
+            throw DomainError.notFound("room")
         }
-        let message = ChatMessage(id: UUID(), eventID: event, seq: try row.value("last_message_seq"), sender: sender, clientID: clientID, body: body, createdAt: now,
-                                  attachment: attachment)
+        let seq: Int64 = try row.value("last_message_seq")
+        let mentions = new.mentions.isEmpty ? nil : new.mentions.map(\.lowercased).joined(separator: " ")
         try await sql.raw("""
-            INSERT INTO chat_messages (id, event_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height)
-            VALUES (\(bind: message.id), \(bind: event), \(bind: message.seq), \(bind: sender.id), \(bind: clientID), \(bind: body), \(bind: now),
-                    \(bind: attachment?.image.id), \(bind: attachment?.image.stored), \(bind: attachment?.width), \(bind: attachment?.height))
+            INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
+                                       reply_to_seq, mentions, change_seq)
+            VALUES (\(bind: UUID()), \(bind: room), \(bind: seq), \(bind: new.sender.id), \(bind: new.clientID), \(bind: new.body), \(bind: now),
+                    \(bind: new.attachment?.image.id), \(bind: new.attachment?.image.stored), \(bind: new.attachment?.width), \(bind: new.attachment?.height),
+                    \(bind: new.replyTo), \(bind: mentions), 0)
             """).run()
-        return message
+        guard let stored = try await message(room: room, seq: seq, on: sql) else { throw DomainError.notFound("message") }
+        return stored
     }
 
     /// Messages with `seq` in `after+1 …`, ascending, at most `limit`.
-    func messages(event: UUID, after: Int64, limit: Int) async throws -> [ChatMessage] {
+    func messages(room: UUID, after: Int64, limit: Int) async throws -> [ChatMessage] {
         try await database.read { sql in
-            try await sql.raw("""
+            let rows = try await sql.raw("""
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-                WHERE m.event_id = \(bind: event) AND m.seq > \(bind: after) ORDER BY m.seq LIMIT \(bind: limit)
-                """).all().map(Self.decode)
+                WHERE m.room_id = \(bind: room) AND m.seq > \(bind: after) ORDER BY m.seq LIMIT \(bind: limit)
+                """).all().map { try Self.decode($0) }
+            return try await withReactions(rows, room: room, on: sql)
         }
     }
 
     /// Messages with `seq` below `before`, the latest `limit` of them, ascending.
-    func messages(event: UUID, before: Int64, limit: Int) async throws -> [ChatMessage] {
+    func messages(room: UUID, before: Int64, limit: Int) async throws -> [ChatMessage] {
         try await database.read { sql in
-            try await sql.raw("""
+            let rows = try await sql.raw("""
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-                WHERE m.event_id = \(bind: event) AND m.seq < \(bind: before) ORDER BY m.seq DESC LIMIT \(bind: limit)
-                """).all().map(Self.decode).reversed()
+                WHERE m.room_id = \(bind: room) AND m.seq < \(bind: before) ORDER BY m.seq DESC LIMIT \(bind: limit)
+                """).all().map { try Self.decode($0) }.reversed()
+            return try await withReactions(Array(rows), room: room, on: sql)
         }
     }
 
-    /// Members who have no fresh socket presence: those to notify.
-    func absentMembers(event: UUID, except sender: UUID, freshSince: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+    /// Messages changed (edited, deleted, reacted to) after change number `after`, in
+    /// change order, at most `limit`: each in its current state, once, at its last change.
+    func changes(room: UUID, after: Int64, limit: Int) async throws -> [ChatMessage] {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                WHERE m.room_id = \(bind: room) AND m.change_seq > \(bind: after) ORDER BY m.change_seq LIMIT \(bind: limit)
+                """).all().map { try Self.decode($0) }
+            return try await withReactions(rows, room: room, on: sql)
+        }
+    }
+
+    /// Fills in the reactions of the messages that have any (only a changed message can).
+    private func withReactions(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
+        let changed = messages.filter { $0.changeSeq > 0 && $0.deletedAt == nil }.map(\.seq)
+        guard !changed.isEmpty else { return messages }
+        var byMessage: [Int64: [String: [UUID]]] = [:]
+        for row in try await sql.raw("""
+            SELECT seq, emoji, user_id FROM chat_reactions WHERE room_id = \(bind: room) AND seq IN (\(binds: changed)) ORDER BY created_at, user_id
+            """).all() {
+            byMessage[try row.value("seq"), default: [:]][try row.value("emoji"), default: []].append(try row.value("user_id"))
+        }
+        guard !byMessage.isEmpty else { return messages }
+        return messages.map { message in
+            guard let reactions = byMessage[message.seq] else { return message }
+            var out = message
+            out.reactions = ChatReactions.allowed.compactMap { emoji in reactions[emoji].map { ChatReaction(emoji: emoji, users: $0) } }
+            return out
+        }
+    }
+
+    /// Takes the room's next change number and gives it to the message.
+    private func nextChange(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> Int64 {
+        guard let row = try await sql.raw("UPDATE rooms SET last_change_seq = last_change_seq + 1 WHERE id = \(bind: room) RETURNING last_change_seq").first() else {
+            throw DomainError.notFound("room")
+        }
+        let change: Int64 = try row.value("last_change_seq")
+        try await sql.raw("UPDATE chat_messages SET change_seq = \(bind: change) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        return change
+    }
+
+    /// Replaces a message's text.
+    func edit(room: UUID, seq: Int64, body: String, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
+        try await sql.raw("UPDATE chat_messages SET body = \(bind: body), edited_at = \(bind: now) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        return try await nextChange(room: room, seq: seq, on: sql)
+    }
+
+    /// Erases a message's text, image, mentions and reactions; its row and seq stay, as a tombstone.
+    func delete(room: UUID, seq: Int64, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
         try await sql.raw("""
-            SELECT a.user_id FROM attendances a
-            WHERE a.event_id = \(bind: event) AND a.user_id <> \(bind: sender)
-              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.event_id = a.event_id AND p.user_id = a.user_id AND p.seen_at >= \(bind: freshSince))
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = a.user_id AND b.blocked_id = \(bind: sender))
+            UPDATE chat_messages SET body = '', mentions = NULL, attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL,
+                deleted_at = \(bind: now)
+            WHERE room_id = \(bind: room) AND seq = \(bind: seq)
+            """).run()
+        try await sql.raw("DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        return try await nextChange(room: room, seq: seq, on: sql)
+    }
+
+    /// Puts the user's emoji on the message, or takes it off; the change number, or
+    /// nil when the message already was in the wanted state.
+    func react(room: UUID, seq: Int64, user: UUID, emoji: String, on: Bool, at now: Date, on sql: any SQLDatabase) async throws -> Int64? {
+        let changed: Bool
+        if on {
+            changed = try await sql.raw("""
+                INSERT INTO chat_reactions (room_id, seq, user_id, emoji, created_at) VALUES (\(bind: room), \(bind: seq), \(bind: user), \(bind: emoji), \(bind: now))
+                ON CONFLICT (room_id, seq, user_id, emoji) DO NOTHING RETURNING seq
+                """).first() != nil
+        } else {
+            changed = try await sql.raw("""
+                DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND user_id = \(bind: user) AND emoji = \(bind: emoji) RETURNING seq
+                """).first() != nil
+        }
+        return changed ? try await nextChange(room: room, seq: seq, on: sql) : nil
+    }
+
+    // MARK: Who hears of a message
+
+    /// Members to notify of a message: not the sender, without a fresh socket in the
+    /// room, not blocking the sender, and not muting the room unless mentioned.
+    func absentMembers(room: Room, except sender: UUID, mentioned: [UUID], freshSince: Date, now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let members: SQLQueryString = switch room.kind {
+        case .event: "SELECT a.user_id FROM attendances a WHERE a.event_id = \(bind: room.eventID ?? room.id)"
+        case .conversation: """
+            SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = \(bind: room.id)
+            UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = \(bind: room.id)
+            """
+        }
+        let mentionedClause: SQLQueryString = mentioned.isEmpty ? "" : "OR member.user_id IN (\(binds: mentioned))"
+        return try await sql.raw("""
+            SELECT member.user_id FROM (\(members)) member
+            WHERE member.user_id <> \(bind: sender)
+              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = \(bind: room.id) AND p.user_id = member.user_id AND p.seen_at >= \(bind: freshSince))
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = \(bind: sender))
+              AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = \(bind: room.id) AND cr.user_id = member.user_id AND cr.muted_until > \(bind: now))
+                   \(mentionedClause))
             """).all().map { try $0.value("user_id") }
     }
 
+    /// Of `users`, those who take part in the room.
+    func members(of room: Room, among users: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !users.isEmpty else { return [] }
+        switch room.kind {
+        case .event:
+            return Set(try await sql.raw("""
+                SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id IN (\(binds: users))
+                """).all().map { try $0.value("user_id") })
+        case .conversation:
+            guard let row = try await sql.raw("SELECT user_low, user_high FROM conversations WHERE room_id = \(bind: room.id)").first() else { return [] }
+            let both: Set<UUID> = [try row.value("user_low"), try row.value("user_high")]
+            return both.intersection(users)
+        }
+    }
+
+    // MARK: Read markers and mute
+
     /// Stores the reader's last read `seq` and marks their chat notification read,
     /// only when it moves the marker forward; `false` (and nothing written) otherwise.
-    func markRead(event: UUID, user: UUID, seq: Int64, at now: Date) async throws -> Bool {
+    func markRead(room: UUID, user: UUID, seq: Int64, at now: Date) async throws -> Bool {
         // Most repeated markers stop here, without taking the writer.
-        guard seq > (try await lastRead(event: event, user: user)) else { return false }
+        guard seq > (try await lastRead(room: room, user: user)) else { return false }
         return try await database.transaction { sql in
             let advanced = try await sql.raw("""
-                INSERT INTO chat_reads (event_id, user_id, last_read_seq, updated_at) VALUES (\(bind: event), \(bind: user), \(bind: seq), \(bind: now))
-                ON CONFLICT (event_id, user_id) DO UPDATE SET last_read_seq = excluded.last_read_seq, updated_at = excluded.updated_at
+                INSERT INTO chat_reads (room_id, user_id, last_read_seq, updated_at) VALUES (\(bind: room), \(bind: user), \(bind: seq), \(bind: now))
+                ON CONFLICT (room_id, user_id) DO UPDATE SET last_read_seq = excluded.last_read_seq, updated_at = excluded.updated_at
                 WHERE chat_reads.last_read_seq < excluded.last_read_seq
                 RETURNING last_read_seq
                 """).first() != nil
             guard advanced else { return false }
             try await sql.raw("""
                 UPDATE notifications SET read_at = \(bind: now)
-                WHERE user_id = \(bind: user) AND collapse_key = \(bind: "chat:\(event.lowercased)") AND read_at IS NULL
+                WHERE user_id = \(bind: user) AND collapse_key = \(bind: "chat:\(room.lowercased)") AND read_at IS NULL
                 """).run()
             return true
         }
     }
 
-    func lastRead(event: UUID, user: UUID) async throws -> Int64 {
+    func lastRead(room: UUID, user: UUID) async throws -> Int64 {
         try await database.read { sql in
-            try await sql.raw("SELECT last_read_seq FROM chat_reads WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first()?.value("last_read_seq") ?? 0
+            try await sql.raw("SELECT last_read_seq FROM chat_reads WHERE room_id = \(bind: room) AND user_id = \(bind: user)").first()?.value("last_read_seq") ?? 0
+        }
+    }
+
+    /// Mutes the room for the user until `until` (nil: unmutes).
+    func mute(room: UUID, user: UUID, until: Date?, at now: Date) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("""
+                INSERT INTO chat_reads (room_id, user_id, last_read_seq, updated_at, muted_until) VALUES (\(bind: room), \(bind: user), 0, \(bind: now), \(bind: until))
+                ON CONFLICT (room_id, user_id) DO UPDATE SET muted_until = excluded.muted_until
+                """).run()
         }
     }
 
     // MARK: Presence
 
-    func present(instance: String, user: UUID, event: UUID, at now: Date) async throws {
+    func present(instance: String, user: UUID, room: UUID, at now: Date) async throws {
         try await database.transaction { sql in
             try await sql.raw("""
-                INSERT INTO chat_presence (instance_id, user_id, event_id, seen_at) VALUES (\(bind: instance), \(bind: user), \(bind: event), \(bind: now))
-                ON CONFLICT (instance_id, user_id, event_id) DO UPDATE SET seen_at = excluded.seen_at
+                INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES (\(bind: instance), \(bind: user), \(bind: room), \(bind: now))
+                ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
                 """).run()
         }
     }
 
-    func absent(instance: String, user: UUID, event: UUID) async throws {
+    func absent(instance: String, user: UUID, room: UUID) async throws {
         try await database.transaction { sql in
-            try await sql.raw("DELETE FROM chat_presence WHERE instance_id = \(bind: instance) AND user_id = \(bind: user) AND event_id = \(bind: event)").run()
+            try await sql.raw("DELETE FROM chat_presence WHERE instance_id = \(bind: instance) AND user_id = \(bind: user) AND room_id = \(bind: room)").run()
         }
     }
 
@@ -156,4 +349,16 @@ struct ChatStore: Sendable {
             Set(try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") })
         }
     }
+
+    /// Whether either of the two blocked the other.
+    func eitherBlocked(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            SELECT blocker_id FROM blocks WHERE (blocker_id = \(bind: a) AND blocked_id = \(bind: b)) OR (blocker_id = \(bind: b) AND blocked_id = \(bind: a))
+            """).first() != nil
+    }
+}
+
+/// The emoji a message can be reacted with.
+enum ChatReactions {
+    static let allowed = ["👍", "❤️", "😂", "😮", "😢", "🎉", "🔥", "🙏"]
 }

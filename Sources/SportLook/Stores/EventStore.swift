@@ -7,7 +7,7 @@ struct EventStore: Sendable {
 
     static let columns = """
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
-        e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count, e.last_message_seq,
+        e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
@@ -21,7 +21,7 @@ struct EventStore: Sendable {
             startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), capacity: try row.optional("capacity"),
             status: EventStatus(rawValue: try row.value("status")) ?? .cancelled,
             goingCount: try row.value("going_count"), waitlistCount: try row.value("waitlist_count"),
-            lastMessageSeq: try row.value("last_message_seq"), version: try row.value("version"),
+            version: try row.value("version"),
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
         )
     }
@@ -29,15 +29,20 @@ struct EventStore: Sendable {
     func insert(_ event: Event, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
-                                capacity, status, going_count, waitlist_count, waitlist_counter, last_message_seq, version, created_at, updated_at)
+                                capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
-                    \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 0, 1,
+                    \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
             VALUES (\(bind: event.id), \(bind: event.organiserID), 'going', NULL, \(bind: event.createdAt))
+            """).run()
+        // The event's chat room has the event's id.
+        try await sql.raw("""
+            INSERT INTO rooms (id, kind, event_id, last_message_seq, last_change_seq, last_activity_at, created_at)
+            VALUES (\(bind: event.id), 'event', \(bind: event.id), 0, 0, \(bind: event.createdAt), \(bind: event.createdAt))
             """).run()
     }
 

@@ -32,12 +32,35 @@ struct SafetyStore: Sendable {
         }
     }
 
-    static let reportColumns = "id, reporter_id, target_type, target_id, reason, details, status, created_at"
+    static let reportColumns = "id, reporter_id, target_type, target_id, reason, details, status, created_at, content"
 
     static func decodeReport(_ row: any SQLRow) throws -> Report {
         Report(id: try row.value("id"), reporterID: try row.value("reporter_id"), targetType: try row.value("target_type"),
                targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.optional("details"),
-               status: try row.value("status"), createdAt: try row.value("created_at"))
+               status: try row.value("status"), createdAt: try row.value("created_at"), content: try row.optional("content"))
+    }
+
+    /// A reported message as JSON: room, seq, sender, text, image and time.
+    private func messageContent(_ id: UUID, on sql: any SQLDatabase) async throws -> String? {
+        guard let row = try await sql.raw("""
+            SELECT m.room_id, m.seq, m.sender_id, u.name, m.body, m.attachment_id, m.created_at, m.deleted_at
+            FROM chat_messages m JOIN users u ON u.id = m.sender_id WHERE m.id = \(bind: id)
+            """).first() else { return nil }
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("room_id", try row.value("room_id", as: UUID.self))
+        json.field("seq", Int(try row.value("seq", as: Int64.self)))
+        json.key("sender")
+        json.objectStart()
+        json.field("id", try row.value("sender_id", as: UUID.self))
+        json.field("name", try row.value("name", as: String.self))
+        json.objectEnd()
+        json.field("body", try row.value("body", as: String.self))
+        json.field("attachment_id", try row.optional("attachment_id", as: UUID.self)?.lowercased)
+        json.field("created_at", try row.value("created_at", as: Date.self))
+        json.field("deleted_at", try row.optional("deleted_at", as: Date.self))
+        json.objectEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     func openReports(limit: Int) async throws -> [Report] {
@@ -84,9 +107,12 @@ struct SafetyStore: Sendable {
         let table = ["user": "users", "event": "events", "message": "chat_messages"][report.targetType] ?? "users"
         return try await database.transaction { sql in
             guard try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: report.targetID)").first() != nil else { return nil }
+            // A message is kept as it reads now, for the moderators, even if its author deletes it later.
+            let content = report.targetType == "message" ? try await messageContent(report.targetID, on: sql) : nil
             if let row = try await sql.raw("""
-                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at)
-                VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now))
+                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at, content)
+                VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now),
+                        \(bind: content))
                 ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
                 RETURNING \(unsafeRaw: Self.reportColumns)
                 """).first() {

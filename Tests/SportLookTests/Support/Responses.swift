@@ -221,7 +221,9 @@ extension API {
 
     struct ChatMessage: Decodable, Sendable {
         var id: String
-        var eventID: String
+        var roomID: String
+        /// The event, for an event's room (null in a conversation).
+        @Nullable var eventID: String?
         var seq: Int
         var sender: UserSummary
         var body: String
@@ -229,12 +231,99 @@ extension API {
         var createdAt: String
         /// The image the message carries (null for text only).
         @Nullable var attachment: ChatImage?
+        @Nullable var replyTo: ChatReply?
+        var mentions: [String]
+        var reactions: [ChatReaction]
+        var changeSeq: Int
+        @Nullable var editedAt: String?
+        var deleted: Bool
+        @Nullable var deletedAt: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, seq, sender, body, attachment
+            case id, seq, sender, body, attachment, mentions, reactions, deleted
+            case roomID = "room_id"
             case eventID = "event_id"
             case clientID = "client_id"
             case createdAt = "created_at"
+            case replyTo = "reply_to"
+            case changeSeq = "change_seq"
+            case editedAt = "edited_at"
+            case deletedAt = "deleted_at"
+        }
+    }
+
+    struct ChatReply: Decodable, Sendable {
+        var seq: Int
+        var sender: UserSummary
+        var preview: String
+        var deleted: Bool
+    }
+
+    struct ChatReaction: Decodable, Sendable {
+        var emoji: String
+        var count: Int
+        var userIDs: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case emoji, count
+            case userIDs = "user_ids"
+        }
+    }
+
+    struct Conversation: Decodable, Sendable {
+        var id: String
+        var roomID: String
+        var with: UserSummary
+        var state: String
+        @Nullable var requestedBy: String?
+        var canSend: Bool
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, with, state
+            case roomID = "room_id"
+            case requestedBy = "requested_by"
+            case canSend = "can_send"
+            case createdAt = "created_at"
+        }
+    }
+
+    /// An entry of `GET /v1/me/rooms`.
+    struct RoomEntry: Decodable, Sendable {
+        struct EventSummary: Decodable, Sendable {
+            var id: String
+            var title: String
+            var startsAt: String
+            var status: String
+
+            enum CodingKeys: String, CodingKey {
+                case id, title, status
+                case startsAt = "starts_at"
+            }
+        }
+        var id: String
+        var kind: String
+        var title: String
+        @Nullable var event: EventSummary?
+        @Nullable var conversation: Conversation?
+        var lastSeq: Int
+        var lastChangeSeq: Int
+        var lastReadSeq: Int
+        var unreadCount: Int
+        var lastActivityAt: String
+        @Nullable var lastMessage: ChatMessage?
+        var muted: Bool
+        @Nullable var mutedUntil: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, kind, title, event, conversation, muted
+            case lastSeq = "last_seq"
+            case lastChangeSeq = "last_change_seq"
+            case lastReadSeq = "last_read_seq"
+            case unreadCount = "unread_count"
+            case lastActivityAt = "last_activity_at"
+            case lastMessage = "last_message"
+            case mutedUntil = "muted_until"
         }
     }
 
@@ -354,11 +443,15 @@ extension API {
         var type: String
         var subscribed: Subscribed?
         var message: Message?
+        /// `message_edited` and `message_deleted`.
+        var change: Message?
         var sent: Sent?
         var typing: Typing?
         var read: Read?
         var notification: Notice?
         var unsubscribed: Unsubscribed?
+        var roomUpdated: RoomUpdated?
+        var roomRemoved: Addressed?
         var error: Failure?
 
         private enum TypeKey: String, CodingKey { case type }
@@ -368,69 +461,99 @@ extension API {
             switch type {
             case "subscribed": subscribed = try Subscribed(from: decoder)
             case "message": message = try Message(from: decoder)
+            case "message_edited", "message_deleted": change = try Message(from: decoder)
             case "sent": sent = try Sent(from: decoder)
             case "typing": typing = try Typing(from: decoder)
             case "read": read = try Read(from: decoder)
             case "notification": notification = try Notice(from: decoder)
             case "unsubscribed": unsubscribed = try Unsubscribed(from: decoder)
+            case "room_updated": roomUpdated = try RoomUpdated(from: decoder)
+            case "room_removed": roomRemoved = try Addressed(from: decoder)
+            case "watching_rooms": break
             case "error": error = try Failure(from: decoder)
             default:
                 throw DecodingError.dataCorruptedError(forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
             }
         }
 
-        struct Subscribed: Decodable, Sendable {
-            var eventID: String
-            var lastSeq: Int
+        /// Every room frame names its room; an event's room also its event (the same id).
+        struct Addressed: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
 
             enum CodingKeys: String, CodingKey {
+                case roomID = "room_id"
+                case eventID = "event_id"
+            }
+        }
+
+        struct Subscribed: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var lastSeq: Int
+            var lastChangeSeq: Int
+
+            enum CodingKeys: String, CodingKey {
+                case roomID = "room_id"
                 case eventID = "event_id"
                 case lastSeq = "last_seq"
+                case lastChangeSeq = "last_change_seq"
             }
         }
 
         struct Message: Decodable, Sendable {
-            var eventID: String
+            var roomID: String
+            var eventID: String?
             var message: ChatMessage
+            /// The change position to resume from once this frame is received.
+            var afterChange: Int
 
             enum CodingKeys: String, CodingKey {
                 case message
+                case roomID = "room_id"
                 case eventID = "event_id"
+                case afterChange = "after_change"
             }
         }
 
         /// The sender's acknowledgement of its own message.
         struct Sent: Decodable, Sendable {
-            var eventID: String
+            var roomID: String
+            var eventID: String?
             var clientID: String
             var seq: Int
             var created: Bool
 
             enum CodingKeys: String, CodingKey {
                 case seq, created
+                case roomID = "room_id"
                 case eventID = "event_id"
                 case clientID = "client_id"
             }
         }
 
         struct Typing: Decodable, Sendable {
-            var eventID: String
+            var roomID: String
+            var eventID: String?
             var user: UserSummary
 
             enum CodingKeys: String, CodingKey {
                 case user
+                case roomID = "room_id"
                 case eventID = "event_id"
             }
         }
 
         struct Read: Decodable, Sendable {
             struct Reader: Decodable, Sendable { var id: String }
-            var eventID: String
+            var roomID: String
+            var eventID: String?
             var user: Reader
             var seq: Int
 
             enum CodingKeys: String, CodingKey {
                 case user, seq
+                case roomID = "room_id"
                 case eventID = "event_id"
             }
         }
@@ -440,23 +563,31 @@ extension API {
         }
 
         struct Unsubscribed: Decodable, Sendable {
-            var eventID: String
+            var roomID: String
+            var eventID: String?
             var reason: String
 
             enum CodingKeys: String, CodingKey {
                 case reason
+                case roomID = "room_id"
                 case eventID = "event_id"
             }
+        }
+
+        struct RoomUpdated: Decodable, Sendable {
+            var room: RoomEntry
         }
 
         struct Failure: Decodable, Sendable {
             var code: String
             var message: String
+            var roomID: String?
             var eventID: String?
             var clientID: String?
 
             enum CodingKeys: String, CodingKey {
                 case code, message
+                case roomID = "room_id"
                 case eventID = "event_id"
                 case clientID = "client_id"
             }

@@ -87,19 +87,22 @@ func dispose(_ configuration: AppConfiguration) async {
 /// the second through the router.
 func withTwoInstances(
     firstSetup: TestingSetup = .live,
+    secondSetup: TestingSetup = .router,
+    configure: (inout AppConfiguration) -> Void = { _ in },
     _ test: @Sendable (_ one: API, _ two: API, _ first: AppServices, _ second: AppServices) async throws -> Void
 ) async throws {
     TestCounter.record(.postgres)
     let address = try await PostgresCluster.shared.freshDatabase()
     var configuration = try await testConfiguration(.sqlite)
     configuration.database = .postgres(address)
+    configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .error
     let (first, firstServices) = try await makeApplication(configuration, logger: logger)
     let (second, secondServices) = try await makeApplication(configuration, logger: logger)
     do {
         try await first.test(firstSetup) { one in
-            try await second.test(.router) { two in
+            try await second.test(secondSetup) { two in
                 try await firstServices.waitUntilWarm()
                 try await secondServices.waitUntilWarm()
                 try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }

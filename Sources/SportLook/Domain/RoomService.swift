@@ -1,0 +1,94 @@
+import Foundation
+
+/// Conversations between two people, the chats list, and muting.
+struct RoomService: Sendable {
+    let store: RoomStore
+    let chat: ChatStore
+    let accounts: AccountStore
+    let write: Writer
+    let clock: any AppClock
+
+    /// The pair's one conversation, made on first asking (`created` true). Not with
+    /// oneself, a deleted account, or someone either of the two blocked.
+    func start(with other: UUID, by user: UUID) async throws -> (conversation: Conversation, created: Bool) {
+        guard other != user else { throw DomainError.validation(["user_id": "must be someone else"]) }
+        let now = clock.now()
+        return try await write { [store, chat, accounts] sql, effects in
+            guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound("user") }
+            if try await chat.eitherBlocked(user, other, on: sql) {
+                throw DomainError.forbidden("blocked", "You cannot write to each other.")
+            }
+            let result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
+            if result.created { effects.messages.append(.roomState(user: user, room: result.conversation.roomID)) }
+            return result
+        }
+    }
+
+    /// A conversation the user is part of.
+    func conversation(_ room: UUID, for user: UUID) async throws -> Conversation {
+        guard let conversation = try await store.conversation(room: room), conversation.includes(user) else { throw DomainError.notFound("conversation") }
+        return conversation
+    }
+
+    /// The one asked answers a message request: accept (both write freely) or
+    /// decline (the sender cannot write again unless the one asked does).
+    func answer(_ room: UUID, by user: UUID, accept: Bool) async throws -> Conversation {
+        try await write { [store] sql, effects in
+            guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else { throw DomainError.notFound("conversation") }
+            let wanted: ConversationState = accept ? .open : .declined
+            if conversation.state == wanted { return conversation }
+            guard [.requested, .declined].contains(conversation.state), let asker = conversation.requestedBy, asker != user else {
+                throw DomainError.conflict("no_request", "There is no message request for you to answer in this conversation.")
+            }
+            let requestedBy: UUID? = accept ? nil : asker
+            try await store.setState(room: room, wanted, requestedBy: requestedBy, on: sql)
+            for person in conversation.people { effects.messages.append(.roomState(user: person.id, room: room)) }
+            var updated = conversation
+            updated.state = wanted
+            updated.requestedBy = requestedBy
+            return updated
+        }
+    }
+
+    /// A page of the user's rooms, most recent activity first.
+    func list(for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<RoomListing> {
+        let rows = try await store.listing(user: user, after: cursor, limit: limit + 1)
+        let items = Array(rows.prefix(limit))
+        let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.room.lastActivityAt, id: $0.room.id).cursor } : nil
+        return Page(items: items, nextCursor: next)
+    }
+
+    /// The user's view of these rooms (those they are in), for live updates.
+    func listings(_ rooms: [UUID], for user: UUID) async throws -> [RoomListing] {
+        try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms)
+    }
+
+    /// The rooms the user is in.
+    func roomIDs(of user: UUID) async throws -> Set<UUID> {
+        try await store.roomIDs(of: user)
+    }
+
+    /// The farthest a mute reaches: muting "until unmuted" stores this.
+    static let indefinitely = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// Mutes the room for the user until `until` (nil: until unmuted); pushes stop,
+    /// except for messages that mention them.
+    func mute(_ room: UUID, user: UUID, until: Date?) async throws {
+        let now = clock.now()
+        if let until, until <= now { throw DomainError.validation(["until": "must be in the future"]) }
+        try await requireMember(room, user)
+        try await chat.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
+        try await write.bus.broadcast([.roomState(user: user, room: room)])
+    }
+
+    func unmute(_ room: UUID, user: UUID) async throws {
+        try await requireMember(room, user)
+        try await chat.mute(room: room, user: user, until: nil, at: clock.now())
+        try await write.bus.broadcast([.roomState(user: user, room: room)])
+    }
+
+    private func requireMember(_ room: UUID, _ user: UUID) async throws {
+        guard let (found, member) = try await chat.membership(room: room, user: user) else { throw DomainError.notFound("room") }
+        guard member else { throw found.kind == .event ? DomainError.forbidden(ChatService.eventMembersOnly) : DomainError.notFound("room") }
+    }
+}

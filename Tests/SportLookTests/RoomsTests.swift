@@ -1,0 +1,428 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SportLook
+
+extension API {
+    /// Starts (or finds) the conversation with `user`.
+    func conversation(with user: String, token: String, expecting status: HTTPResponse.Status = .created) async throws -> Conversation {
+        try await post("/v1/conversations", token: token, json: ["user_id": user]).decode(expecting: status)
+    }
+
+    /// Sends a message to a room; returns it as stored (201).
+    @discardableResult
+    func say(_ body: String, in room: String, token: String, clientID: String? = nil, extra: [String: Any] = [:]) async throws -> ChatMessage {
+        var json: [String: Any] = ["body": body, "client_id": clientID ?? UUID().uuidString]
+        json.merge(extra) { $1 }
+        return try await post("/v1/rooms/\(room)/messages", token: token, json: json).decode(expecting: .created)
+    }
+
+    func rooms(_ token: String, query: String = "") async throws -> Page<RoomEntry> {
+        try await page(RoomEntry.self, "/v1/me/rooms" + query, token: token)
+    }
+
+    func put(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.put, path, token: token, json: json) }
+}
+
+@Suite("Rooms: conversations, the chats list, edits, deletions, reactions, mentions, mute", .timeLimit(.minutes(5)))
+struct RoomsTests {
+    @Test("one conversation per pair; strangers send a request first; decline, accept; blocking ends it both ways", arguments: engines)
+    func conversations(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let started = try await api.conversation(with: bo.id, token: ann.token)
+            #expect(started.state == "new" && started.with.name == "Bo" && started.canSend)
+            // The same pair, from either side, is the same conversation.
+            #expect(try await api.conversation(with: bo.id, token: ann.token, expecting: .ok).id == started.id)
+            #expect(try await api.conversation(with: ann.id, token: bo.token, expecting: .ok).id == started.id)
+            #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": ann.id]).errorFields["user_id"] != nil)
+            #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": "nobody"]).errorFields["user_id"] != nil)
+            #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": UUID().uuidString]).status == .notFound)
+            let room = started.id
+
+            // They share no event: Ann's first message is a request, and she waits.
+            try await api.say("Hi Bo, good game on Sunday?", in: room, token: ann.token)
+            let second = try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Hello?", "client_id": "again"])
+            #expect(second.status == .forbidden)
+            #expect(try second.errorCode == "request_pending")
+            let asked = try await api.rooms(bo.token).items
+            #expect(asked.map(\.id) == [room])
+            #expect(asked.first?.conversation?.state == "requested" && asked.first?.conversation?.requestedBy == ann.id)
+            #expect(asked.first?.unreadCount == 1 && asked.first?.title == "Ann")
+            // Bo declines: Ann still cannot write; only the one asked can answer.
+            #expect(try await api.post("/v1/conversations/\(room)/accept", token: ann.token).status == .conflict)
+            #expect(try await api.post("/v1/conversations/\(room)/decline", token: bo.token).decode(API.Conversation.self).state == "declined")
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Please?", "client_id": "p"]).errorCode == "request_declined")
+            #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).canSend == false)
+            // He changes his mind: both write freely.
+            #expect(try await api.post("/v1/conversations/\(room)/accept", token: bo.token).decode(API.Conversation.self).state == "open")
+            try await api.say("Sorry, yes!", in: room, token: bo.token)
+            try await api.say("Great", in: room, token: ann.token)
+            try await api.say("See you", in: room, token: ann.token)
+            // Others cannot see or write to it.
+            let cy = try await api.register("Cy")
+            #expect(try await api.get("/v1/rooms/\(room)/messages", token: cy.token).status == .notFound)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: cy.token, json: ["body": "hi", "client_id": "c"]).status == .notFound)
+            #expect(try await api.get("/v1/conversations/\(room)", token: cy.token).status == .notFound)
+            #expect(try await api.page(API.ChatMessage.self, "/v1/rooms/\(room)/messages", token: bo.token).items.map(\.body)
+                    == ["Hi Bo, good game on Sunday?", "Sorry, yes!", "Great", "See you"])
+
+            // Blocking ends it both ways, and no new conversation starts.
+            #expect(try await api.post("/v1/users/\(ann.id)/block", token: bo.token).status == .noContent)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "?", "client_id": "b1"]).errorCode == "blocked")
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: bo.token, json: ["body": "?", "client_id": "b2"]).errorCode == "blocked")
+            #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .forbidden)
+
+            // People who share an event (here, one that is over) write freely from the start.
+            let event = try await api.createEvent(cy.token, startsIn: 3_600, duration: 3_600, now: clock.now()).id
+            let dee = try await api.register("Dee")
+            #expect(try await api.post("/v1/events/\(event)/attendance", token: dee.token).status == .ok)
+            clock.advance(by: 3 * 86_400)
+            let teammates = try await api.conversation(with: cy.id, token: dee.token)
+            try await api.say("Rematch?", in: teammates.id, token: dee.token)
+            try await api.say("Yes, and again", in: teammates.id, token: dee.token)
+            #expect(try await api.get("/v1/conversations/\(teammates.id)", token: cy.token).decode(API.Conversation.self).state == "open")
+        }
+    }
+
+    @Test("the chats list: most recent first, last message, unread counts, paging, mute", arguments: engines)
+    func chatsList(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let me = people[0]
+            clock.advance(by: 1)
+            let talk = try await api.conversation(with: owner.id, token: me.token)
+            clock.advance(by: 1)
+            try await api.say("Are you bringing the ball?", in: talk.id, token: me.token)
+            clock.advance(by: 1)
+            try await api.say("Yes", in: talk.id, token: owner.token)
+            try await api.say("And bibs", in: talk.id, token: owner.token)
+            clock.advance(by: 1)
+            var list = try await api.rooms(me.token).items
+            #expect(list.map(\.id) == [talk.id, event])
+            #expect(list[0].kind == "conversation" && list[0].unreadCount == 2 && list[0].lastMessage?.body == "And bibs" && list[0].title == "Owner")
+            #expect(list[1].kind == "event" && list[1].unreadCount == 0 && list[1].lastMessage == nil && list[1].event?.id == event)
+            // A message in the event's room moves it to the top.
+            for n in 1...3 { try await api.say("event news \(n)", in: event, token: owner.token) }
+            list = try await api.rooms(me.token).items
+            #expect(list.map(\.id) == [event, talk.id])
+            #expect(list[0].unreadCount == 3 && list[0].lastSeq == 3)
+            // Reading moves the count; own messages never count.
+            #expect(try await api.post("/v1/rooms/\(event)/read", token: me.token, json: ["seq": 2]).status == .noContent)
+            try await api.say("mine", in: event, token: me.token)
+            list = try await api.rooms(me.token).items
+            #expect(list[0].unreadCount == 1 && list[0].lastReadSeq == 2)
+            // Paging: one per page, no repeats, no gaps.
+            let first = try await api.rooms(me.token, query: "?limit=1")
+            let second = try await api.rooms(me.token, query: "?limit=1&cursor=\(try #require(first.nextCursor))")
+            #expect(first.items.map(\.id) + second.items.map(\.id) == [event, talk.id])
+            #expect(second.nextCursor == nil)
+            // Muting, for a time or until unmuted.
+            #expect(try await api.put("/v1/rooms/\(event)/mute", token: me.token, json: [:]).status == .noContent)
+            let until = RFC3339.format(clock.now().addingTimeInterval(3_600))
+            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": until]).status == .noContent)
+            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": RFC3339.format(clock.now().addingTimeInterval(-1))]).errorFields["until"] != nil)
+            list = try await api.rooms(me.token).items
+            #expect(list.first { $0.id == event }?.muted == true && list.first { $0.id == event }?.mutedUntil == nil)
+            #expect(list.first { $0.id == talk.id }?.muted == true && list.first { $0.id == talk.id }?.mutedUntil == until)
+            #expect(try await api.delete("/v1/rooms/\(event)/mute", token: me.token).status == .noContent)
+            #expect(try await api.rooms(me.token).items.first { $0.id == event }?.muted == false)
+            // Someone else's conversation cannot be muted; an event the caller left is not listed.
+            let (stranger, _) = try await api.register("Stranger")
+            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: stranger, json: [:]).status == .notFound)
+            _ = try await api.delete("/v1/events/\(event)/attendance", token: me.token)
+            #expect(try await api.rooms(me.token).items.map(\.id) == [talk.id])
+        }
+    }
+
+    @Test("edits within 15 minutes, deletions leave a tombstone without the text, the organiser deletes any message", arguments: engines)
+    func editsAndDeletions(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let (ann, bo) = (people[0], people[1])
+            let typo = try await api.say("See you at 7pn", in: event, token: ann.token)
+            let quoted = try await api.say("Which pitch?", in: event, token: bo.token, extra: ["reply_to": typo.seq])
+            #expect(quoted.replyTo?.seq == typo.seq && quoted.replyTo?.preview == "See you at 7pn" && quoted.replyTo?.sender.name == "Member0")
+            #expect(try await api.post("/v1/rooms/\(event)/messages", token: bo.token, json: ["body": "x", "client_id": "r", "reply_to": 99]).errorFields["reply_to"] != nil)
+
+            let edited = try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": "See you at 7pm"]).decode(API.ChatMessage.self)
+            #expect(edited.body == "See you at 7pm" && edited.editedAt != nil && edited.changeSeq == 1)
+            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token, json: ["body": "mine now"]).status == .forbidden)
+            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": ""]).errorFields["body"] != nil)
+            #expect(try await api.patch("/v1/rooms/\(event)/messages/99", token: ann.token, json: ["body": "x"]).status == .notFound)
+            clock.advance(by: 15 * 60 + 1)
+            let late = try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": "too late"])
+            #expect(late.status == .conflict)
+            #expect(try late.errorCode == "edit_window_closed")
+
+            // Deleting: the author at any time; the row and its seq stay, the text goes.
+            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token).status == .forbidden)
+            let gone = try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).decode(API.ChatMessage.self)
+            #expect(gone.deleted && gone.body == "" && gone.seq == typo.seq)
+            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).status == .ok, "deleting again changes nothing")
+            let stored = try await count(services, "chat_messages", where: "body LIKE '%7p%'")
+            #expect(stored == 0, "the deleted text is erased from the database")
+            let history = try await api.messages(event, token: owner.token)
+            #expect(history.map(\.seq) == [1, 2])
+            #expect(history[0].deleted && history[0].body.isEmpty)
+            #expect(history[1].replyTo?.deleted == true && history[1].replyTo?.preview == "")
+            // The organiser deletes anyone's message in the event's room.
+            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(quoted.seq)", token: owner.token).decode(API.ChatMessage.self).deleted)
+            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(quoted.seq)", token: bo.token, json: ["body": "back"]).status == .conflict)
+        }
+    }
+
+    @Test("reactions: concurrent puts make one, each person once per emoji, taken off again; only the allowed set", arguments: engines)
+    func reactions(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 6)
+            let message = try await api.say("Who's in for Sunday?", in: event, token: owner.token)
+            let path = "/v1/rooms/\(event)/messages/\(message.seq)/reactions"
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for person in people {
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let reply = try await api.post(path, token: person.token, json: ["emoji": "👍"])
+                            #expect(reply.status == .ok, "\(reply.status): \(reply.text)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var current = try await api.messages(event, token: owner.token)[0]
+            #expect(current.reactions.map(\.emoji) == ["👍"])
+            #expect(current.reactions.first?.count == 6 && Set(current.reactions.first?.userIDs ?? []) == Set(people.map(\.id)))
+            _ = try await api.post(path, token: people[0].token, json: ["emoji": "🔥"])
+            let off = try await api.delete(path + "?emoji=%F0%9F%91%8D", token: people[0].token)
+            #expect(off.status == .ok)
+            current = try off.decode(API.ChatMessage.self)
+            #expect(current.reactions.map(\.emoji) == ["👍", "🔥"] && current.reactions[0].count == 5 && current.reactions[1].userIDs == [people[0].id])
+            #expect(try await api.post(path, token: people[1].token, json: ["emoji": "🦄"]).errorFields["emoji"] != nil)
+            let (outsider, _) = try await api.register("Outsider")
+            #expect(try await api.post(path, token: outsider, json: ["emoji": "👍"]).status == .forbidden)
+        }
+    }
+
+    @Test("a muted room sends no notification, except to those a message mentions", arguments: engines)
+    func mentionsThroughMute(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let (ann, bo) = (people[0], people[1])
+            for person in people { #expect(try await api.put("/v1/rooms/\(event)/mute", token: person.token, json: [:]).status == .noContent) }
+            try await api.say("Quiet news", in: event, token: owner.token)
+            #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "a muted room queues no notification")
+            #expect(try await api.post("/v1/rooms/\(event)/messages", token: owner.token,
+                                       json: ["body": "x", "client_id": "m", "mentions": [UUID().uuidString]]).errorFields["mentions"] != nil)
+            let said = try await api.say("@Member0 can you bring the cones?", in: event, token: owner.token, extra: ["mentions": [ann.id]])
+            #expect(said.mentions == [ann.id])
+            try await eventually("Ann's mention notification") {
+                try await api.notifications(ann.token).contains { $0.kind == "chat_message" && $0.data["mentioned"] == .bool(true) }
+            }
+            #expect(try await count(services, "jobs", where: "kind = 'chat_message' AND dedupe_key LIKE '%\(bo.id.lowercased())'") == 0)
+            #expect(try await api.notifications(bo.token).isEmpty)
+        }
+    }
+
+    @Test("a client resuming after a disconnect is sent missed messages, edits and deletions exactly once", arguments: engines)
+    func resumeReplaysChanges(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let me = people[0]
+            for n in 1...5 { try await api.say("m\(n)", in: event, token: owner.token) }
+            let url = try socketURL(api)
+            let first = try await TestSocket.connect(url, token: me.token)
+            first.send(["type": "subscribe", "room_id": event, "after_seq": 0])
+            try await first.waitFor("history") { _ in try first.messageSeqs == [1, 2, 3, 4, 5] }
+            _ = try await api.patch("/v1/rooms/\(event)/messages/1", token: owner.token, json: ["body": "m1 edited live"])
+            try await first.waitFor("the live edit") { $0.change?.message.body == "m1 edited live" }
+            await first.close()
+            let position = try #require(try first.frames.compactMap { $0.message?.afterChange ?? $0.change?.afterChange }.last)
+            #expect(position == 1)
+
+            // While away: new messages, an edit, a deletion, a reaction, and an edit of a new message.
+            try await api.say("m6", in: event, token: owner.token)
+            try await api.say("m7", in: event, token: owner.token)
+            _ = try await api.patch("/v1/rooms/\(event)/messages/2", token: owner.token, json: ["body": "m2 edited"])
+            _ = try await api.delete("/v1/rooms/\(event)/messages/3", token: owner.token)
+            _ = try await api.post("/v1/rooms/\(event)/messages/4/reactions", token: owner.token, json: ["emoji": "🎉"])
+            _ = try await api.patch("/v1/rooms/\(event)/messages/6", token: owner.token, json: ["body": "m6 edited"])
+
+            let second = try await TestSocket.connect(url, token: me.token)
+            second.send(["type": "subscribe", "room_id": event, "after_seq": 5, "after_change": position])
+            try await second.waitFor("the missed messages and changes") { _ in
+                try second.messageSeqs == [6, 7] && second.frames.filter { $0.change != nil }.count == 3
+            }
+            // A live change after the catch-up, then a quiet moment: nothing more arrives.
+            _ = try await api.patch("/v1/rooms/\(event)/messages/7", token: owner.token, json: ["body": "m7 edited"])
+            try await second.waitFor("the live edit of m7") { $0.change?.message.seq == 7 }
+            try await Task.sleep(for: .milliseconds(300))
+            let frames = try second.frames
+            let messages = frames.compactMap(\.message?.message)
+            #expect(messages.map(\.body) == ["m6 edited", "m7"], "a message changed while away comes once, as it is now")
+            let changes = frames.compactMap { frame in frame.change.map { (frame.type, $0.message) } }
+            #expect(changes.map { "\($0.0) \($0.1.seq)" } == ["message_edited 2", "message_deleted 3", "message_edited 4", "message_edited 7"])
+            #expect(changes[0].1.body == "m2 edited" && changes[1].1.body.isEmpty && changes[2].1.reactions.first?.emoji == "🎉")
+            await second.close()
+        }
+    }
+
+    @Test("live: room_updated keeps a chats list current without polling; a new conversation appears")
+    func liveRoomUpdates() async throws {
+        let clock = ManualClock()
+        try await withApp(.sqlite, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let me = people[0]
+            let socket = try await TestSocket.connect(try socketURL(api), token: me.token)
+            socket.send(["type": "watch_rooms"])
+            try await socket.waitFor("watching") { $0.type == "watching_rooms" }
+            try await api.say("Kick-off moved to 8", in: event, token: owner.token)
+            let update = try await socket.waitFor("the event room's update") { $0.roomUpdated?.room.id == event }
+            #expect(update.roomUpdated?.room.unreadCount == 1 && update.roomUpdated?.room.lastMessage?.body == "Kick-off moved to 8")
+            // Reading on another device updates the count here.
+            _ = try await api.post("/v1/rooms/\(event)/read", token: me.token, json: ["seq": 1])
+            try await socket.waitFor("the count after reading") { $0.roomUpdated?.room.id == event && $0.roomUpdated?.room.unreadCount == 0 }
+            // A stranger's request appears in the list.
+            let stranger = try await api.register("Stranger")
+            let talk = try await api.conversation(with: me.id, token: stranger.token)
+            try await api.say("Hi! Saw you at the game", in: talk.id, token: stranger.token)
+            let asked = try await socket.waitFor("the request") { $0.roomUpdated?.room.id == talk.id }
+            #expect(asked.roomUpdated?.room.conversation?.state == "requested")
+            // Leaving the event removes its room.
+            _ = try await api.delete("/v1/events/\(event)/attendance", token: me.token)
+            try await socket.waitFor("the room removed") { $0.roomRemoved?.roomID == event }
+            await socket.close()
+        }
+    }
+}
+
+/// What one client holds of a room, built only from the frames it was sent: each
+/// message in its latest state, and the position to resume from.
+struct RoomReplica {
+    var messages: [Int: API.ChatMessage] = [:]
+    var afterSeq = 0
+    var afterChange = 0
+    /// (seq, change) of every change frame applied: none may come twice.
+    var changesSeen: Set<[Int]> = []
+    var problems: [String] = []
+
+    mutating func apply(_ frames: [API.Frame]) {
+        for frame in frames {
+            if let message = frame.message {
+                let seq = message.message.seq
+                if messages[seq] != nil { problems.append("message \(seq) sent twice") }
+                if seq != afterSeq + 1 { problems.append("message \(seq) after \(afterSeq): a gap") }
+                messages[seq] = message.message
+                afterSeq = max(afterSeq, seq)
+                afterChange = max(afterChange, message.afterChange)
+            } else if let change = frame.change {
+                let key = [change.message.seq, change.message.changeSeq]
+                if !changesSeen.insert(key).inserted { problems.append("change \(key) sent twice") }
+                if messages[change.message.seq] == nil { problems.append("a change of message \(change.message.seq), not held") }
+                if change.afterChange <= afterChange { problems.append("change \(change.afterChange) at or before \(afterChange)") }
+                messages[change.message.seq] = change.message
+                afterChange = change.afterChange
+            }
+        }
+    }
+}
+
+@Suite("Rooms across instances", .timeLimit(.minutes(8)))
+struct RoomsAcrossInstancesTests {
+    @Test("a conversation on two instances: clients dropping and resuming on either end with every message once and every edit and deletion once")
+    func conversationResume() async throws {
+        try await withTwoInstances(secondSetup: .live, configure: { $0.chatRateLimit = 1_000_000 }) { a, b, _, _ in
+            let clock = ManualClock(Date())
+            let (event, owner, people) = try await chatRoom(a, clock: clock, members: 1)
+            _ = event
+            let ann = owner, bo = people[0]
+            // They share the event: they write freely.
+            let room = try await a.conversation(with: bo.id, token: ann.token).id
+            let total = 400
+            let instances = [a, b]
+            let finished = Moment()
+            async let posting: Void = {
+                defer { finished.mark() }
+                for n in 1...total {
+                    // Ann writes on one instance, Bo on the other.
+                    let (api, who) = n % 2 == 0 ? (a, ann) : (b, bo)
+                    _ = try await api.say("message \(n)", in: room, token: who.token, clientID: "c\(n)")
+                    // Now and then the author edits or deletes a recent message, on the other instance.
+                    if n % 25 == 0 {
+                        let other = n % 2 == 0 ? b : a
+                        let reply = try await other.patch("/v1/rooms/\(room)/messages/\(n - 3)", token: (n - 3) % 2 == 0 ? ann.token : bo.token, json: ["body": "message \(n - 3), edited"])
+                        guard reply.status == .ok else { throw ClusterError("edit answered \(reply.status): \(reply.text)") }
+                    }
+                    if n % 40 == 0 {
+                        let reply = try await a.delete("/v1/rooms/\(room)/messages/\(n - 7)", token: (n - 7) % 2 == 0 ? ann.token : bo.token)
+                        guard reply.status == .ok else { throw ClusterError("delete answered \(reply.status): \(reply.text)") }
+                    }
+                }
+            }()
+            // Three clients for each of the two, each alternating instances.
+            let replicas = try await withThrowingTaskGroup(of: RoomReplica.self) { group in
+                for i in 0..<6 {
+                    let person = i % 2 == 0 ? ann : bo
+                    group.addTask {
+                        var rng = TestRandom(seed: UInt64(i + 11))
+                        var replica = RoomReplica()
+                        var round = 0
+                        while true {
+                            round += 1
+                            let api = instances[round % 2]
+                            let socket = try await TestSocket.connect(try socketURL(api), token: person.token)
+                            socket.send(["type": "subscribe", "room_id": room, "after_seq": replica.afterSeq, "after_change": replica.afterChange])
+                            if finished.instant == nil {
+                                try await Task.sleep(for: .milliseconds(Int.random(in: 20...250, using: &rng)))
+                            } else {
+                                // After the last change: stay until everything is here.
+                                let final = try await a.rooms(person.token).items.first { $0.id == room }
+                                let (lastSeq, lastChange) = (final?.lastSeq ?? 0, final?.lastChangeSeq ?? 0)
+                                let held = replica
+                                try await eventually(timeout: .seconds(60), "the client to catch up") {
+                                    var probe = held
+                                    probe.apply(try socket.frames)
+                                    return probe.afterSeq >= lastSeq && probe.afterChange >= lastChange || socket.isClosed
+                                }
+                            }
+                            await socket.close()
+                            replica.apply(try socket.frames)
+                            if finished.instant != nil, round > 1 {
+                                let final = try await a.rooms(person.token).items.first { $0.id == room }
+                                if replica.afterSeq >= final?.lastSeq ?? 0 && replica.afterChange >= final?.lastChangeSeq ?? 0 { return replica }
+                            }
+                        }
+                    }
+                }
+                var out: [RoomReplica] = []
+                for try await replica in group { out.append(replica) }
+                return out
+            }
+            try await posting
+            var history: [API.ChatMessage] = []
+            var after = 0
+            while true {
+                let page = try await a.page(API.ChatMessage.self, "/v1/rooms/\(room)/messages?after_seq=\(after)&limit=100", token: ann.token)
+                history += page.items
+                guard let last = page.items.last?.seq, page.nextCursor != nil else { break }
+                after = last
+            }
+            #expect(history.map(\.seq) == Array(1...total))
+            #expect(history.filter(\.deleted).count == total / 40 && history.filter { $0.editedAt != nil }.count == total / 25)
+            for replica in replicas {
+                #expect(replica.problems.isEmpty, "\(replica.problems.prefix(5))")
+                #expect(replica.messages.keys.sorted() == Array(1...total))
+                for message in history where replica.messages[message.seq]?.body != message.body || replica.messages[message.seq]?.deleted != message.deleted {
+                    Issue.record("message \(message.seq): the client holds \(String(describing: replica.messages[message.seq]?.body)), the room \(message.body)")
+                }
+            }
+        }
+    }
+}
