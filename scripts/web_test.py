@@ -410,6 +410,50 @@ def run(server, push):
         if not ann.evaluate("(img) => img.complete && img.naturalWidth > 0", ann.locator("img.cover").element_handle()):
             problems.append("the event's cover did not load")
 
+        # Conversations. Ann keeps her chats list open; Cy (who shares the event with her)
+        # writes to her from People: it appears in Ann's list live, and they talk.
+        ann.get_by_role("link", name="Chats").click()
+        expect(ann.get_by_role("heading", name="Chats")).to_be_visible()
+        expect(ann.locator("li.room", has_text="Evening tennis")).to_be_visible()
+        cy.get_by_role("link", name="People").click()
+        cy.get_by_role("button", name="Message Ann").click()
+        expect(cy.get_by_role("heading", name="Chat with Ann")).to_be_visible()
+        send(cy, "Are you playing on Sunday too?")
+        entry = ann.locator("li.room", has=ann.locator("strong", has_text=re.compile("^Cy$")))
+        expect(entry).to_contain_text("Are you playing on Sunday too?", timeout=30_000)
+        expect(entry.locator(".badge")).to_contain_text("1")
+        audit(ann, "chats")
+        shoot(ann, "chats")
+        entry.get_by_role("link").click()
+        expect(ann.get_by_role("heading", name="Chat with Cy")).to_be_visible()
+        expect(ann.locator("ol.messages").get_by_text("Are you playing on Sunday too?")).to_be_visible()
+        send(ann, "Yes, doubles at 6")
+        expect(cy.locator("ol.messages").get_by_text("Yes, doubles at 6")).to_be_visible()
+        audit(ann, "conversation")
+        # Ann deletes her message: it goes from Cy's screen too.
+        ann.get_by_role("button", name=re.compile("^Delete your message")).click()
+        expect(cy.locator("ol.messages").get_by_text("Message deleted")).to_be_visible()
+        expect(cy.locator("ol.messages").get_by_text("Yes, doubles at 6")).to_have_count(0)
+
+        # A stranger's first message is a request: Bo sees it in his list, accepts, answers.
+        eve = api(server, "POST", "/v1/auth/register", None, {"name": "Eve", "email": f"eve-{suffix}@example.com", "password": PASSWORD})
+        bo_id = bo.evaluate("fetch('/v1/me', {headers: {Authorization: 'Bearer ' + localStorage.getItem('sportlook.token')}}).then(r => r.json()).then(u => u.id)")
+        talk = api(server, "POST", "/v1/conversations", eve["access_token"], {"user_id": bo_id})
+        api(server, "POST", f"/v1/rooms/{talk['id']}/messages", eve["access_token"], {"body": "Hi Bo, I saw your game: can I join next time?", "client_id": "eve-1"})
+        bo.get_by_role("link", name="Chats").click()
+        request = bo.locator("li.room", has=bo.locator("strong", has_text=re.compile("^Eve$")))
+        expect(request).to_contain_text("Message request")
+        request.get_by_role("link").click()
+        expect(bo.get_by_text("Eve wants to message you.")).to_be_visible()
+        audit(bo, "message request")
+        bo.get_by_role("button", name="Accept").click()
+        expect(bo.get_by_text("Eve wants to message you.")).to_have_count(0)
+        send(bo, "Sure, Thursdays at 7")
+        expect(bo.locator("ol.messages li.pending")).to_have_count(0, timeout=30_000)
+        history = api(server, "GET", f"/v1/rooms/{talk['id']}/messages", eve["access_token"], None)["items"]
+        if [m["body"] for m in history] != ["Hi Bo, I saw your game: can I join next time?", "Sure, Thursdays at 7"]:
+            problems.append(f"the accepted request's conversation holds {[m['body'] for m in history]}")
+
         # Bo blocks Cy: Cy is gone from Bo's people nearby.
         bo.get_by_role("link", name="People").click()
         bo.get_by_role("button", name="Block Cy").click()
@@ -445,7 +489,8 @@ def run(server, push):
         api(server, "POST", f"/v1/events/{party['id']}/invitations", bo_token, {"user_ids": [ann_id]})
         pushed = None
         for _ in range(200):
-            pushed = next((r for r in push.received() if r["channel"] == "webpush"), None)
+            # The invitation's push (Ann's chats pushed to her browser too, earlier).
+            pushed = next((r for r in push.received() if r["channel"] == "webpush" and (r.get("message") or {}).get("kind") == "invitation"), None)
             if pushed:
                 break
             time.sleep(0.1)
@@ -508,8 +553,10 @@ def run(server, push):
 
 def api(server, method, path, token, body):
     import json
-    request = urllib.request.Request(server.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(server.url + path, method=method, data=None if body is None else json.dumps(body).encode(), headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"null")
 

@@ -199,6 +199,22 @@ func insertPeople(_ count: Int, into database: Database) async throws -> [UUID] 
     return ids
 }
 
+/// A socket that counts the messages delivered to it (and error frames), and logs each
+/// one's latency from the send time its body starts with (nanoseconds after `origin`).
+func deliverySocket(url: String, token: String, origin: ContinuousClock.Instant, tally: Tally, latencies: LatencyLog) async throws -> BenchSocket {
+    try await BenchSocket(url: url, token: token) { frame in
+        switch frame["type"] as? String {
+        case "message":
+            tally.add("delivered")
+            if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "") {
+                latencies.add(seconds(ContinuousClock.now - origin) - Double(sent) / 1e9)
+            }
+        case "error": tally.add("error frames")
+        default: break
+        }
+    }
+}
+
 /// Many sockets in many rooms; messages at a steady rate; delivery latency.
 struct ChatBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "chat", abstract: "WebSocket chat: end-to-end delivery latency under load.")
@@ -207,12 +223,19 @@ struct ChatBench: AsyncParsableCommand {
     @Option var rooms = 100
     @Option(help: "Messages per second, all rooms together.") var rate = 200
     @Option(help: "Seconds of sending.") var duration = 60
+    @Option(help: "Instead of event rooms: this many two-person conversations among the clients (each client in several), all open.") var conversations = 0
+    @Option(help: "With --conversations: the rooms one person's chats list holds, read this many times.") var listRooms = 500
+    @Option var listReads = 2_000
 
     func run() async throws {
         let process = try server.start(["JOB_WORKERS": "1"])
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
+        if conversations > 0 {
+            try await runConversations(api)
+            return
+        }
         let perRoom = clients / rooms
         let origin = ContinuousClock.now
         let latencies = LatencyLog()
@@ -237,18 +260,8 @@ struct ChatBench: AsyncParsableCommand {
         for (r, people) in members.enumerated() {
             var row: [BenchSocket] = []
             for person in people {
-                let socket = try await BenchSocket(url: url, token: person.token) { frame in
-                    switch frame["type"] as? String {
-                    case "message":
-                        tally.add("delivered")
-                        if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "") {
-                            latencies.add(seconds(ContinuousClock.now - origin) - Double(sent) / 1e9)
-                        }
-                    case "error": tally.add("error frames")
-                    default: break
-                    }
-                }
-                socket.send(["type": "subscribe", "event_id": roomIDs[r], "after_seq": 0])
+                let socket = try await deliverySocket(url: url, token: person.token, origin: origin, tally: tally, latencies: latencies)
+                socket.send(["type": "subscribe", "room_id": roomIDs[r], "after_seq": 0])
                 row.append(socket)
             }
             sockets.append(row)
@@ -262,7 +275,7 @@ struct ChatBench: AsyncParsableCommand {
             if due > ContinuousClock.now { try await Task.sleep(until: due) }
             let r = n % rooms, m = (n / rooms) % perRoom
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
-            sockets[r][m].send(["type": "message", "event_id": roomIDs[r], "body": "\(stamp) hello from \(m)", "client_id": "b\(n)"])
+            sockets[r][m].send(["type": "message", "room_id": roomIDs[r], "body": "\(stamp) hello from \(m)", "client_id": "b\(n)"])
         }
         let sendTime = seconds(ContinuousClock.now - sendStart)
         try await Task.sleep(for: .seconds(5))
@@ -271,5 +284,78 @@ struct ChatBench: AsyncParsableCommand {
         let samples = latencies.samples
         print("| \(clients) sockets, \(rooms) rooms | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(expected) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |")
         for row in sockets { for socket in row { socket.close() } }
+    }
+
+    /// `clients` people, each with one socket, in `conversations` conversations (each
+    /// person in several; they share an event, so every conversation is open); messages
+    /// at `rate`, each delivered to both people's sockets. Then one person's chats list
+    /// of `listRooms` rooms, read `listReads` times.
+    func runConversations(_ api: Client) async throws {
+        let origin = ContinuousClock.now
+        var people: [(token: String, id: String)] = []
+        for n in 0..<clients { people.append(try await api.register("C\(n)")) }
+        let club = try await api.call("POST", "/v1/events", token: people[0].token, json: [
+            "title": "Club", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
+        ])
+        guard let clubID = club.object["id"] as? String else { throw BenchError("event: \(club.status)") }
+        for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(clubID)/attendance", token: person.token) }
+        // Pair k: person a = k mod n with a + 1 + k / n: distinct pairs, everyone in 2·N/n.
+        var pairs: [(a: Int, b: Int, room: String)] = []
+        var roomsOf = [[String]](repeating: [], count: clients)
+        for k in 0..<conversations {
+            let a = k % clients, b = (a + 1 + k / clients) % clients
+            let reply = try await api.call("POST", "/v1/conversations", token: people[a].token, json: ["user_id": people[b].id])
+            guard let id = reply.object["id"] as? String else { throw BenchError("conversation: \(reply.status)") }
+            pairs.append((a, b, id))
+            roomsOf[a].append(id)
+            roomsOf[b].append(id)
+        }
+        print("set up \(clients) people in \(conversations) conversations in \(ContinuousClock.now - origin)")
+        let latencies = LatencyLog()
+        let tally = Tally()
+        let url = "ws://127.0.0.1:\(server.port)/v1/ws"
+        var sockets: [BenchSocket] = []
+        for (n, person) in people.enumerated() {
+            let socket = try await deliverySocket(url: url, token: person.token, origin: origin, tally: tally, latencies: latencies)
+            for room in roomsOf[n] { socket.send(["type": "subscribe", "room_id": room, "after_seq": 0]) }
+            sockets.append(socket)
+        }
+        print("\(clients) sockets subscribed after \(ContinuousClock.now - origin)")
+        try await Task.sleep(for: .seconds(2))
+        let sendStart = ContinuousClock.now
+        let total = rate * duration
+        for n in 0..<total {
+            let due = sendStart + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
+            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+            let pair = pairs[n % conversations]
+            let from = (n / conversations) % 2 == 0 ? pair.a : pair.b
+            let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
+            sockets[from].send(["type": "message", "room_id": pair.room, "body": "\(stamp) hello", "client_id": "b\(n)"])
+        }
+        let sendTime = seconds(ContinuousClock.now - sendStart)
+        try await Task.sleep(for: .seconds(5))
+        let delivered = tally.snapshot["delivered"] ?? 0
+        let samples = latencies.samples
+        print("| \(clients) sockets, \(conversations) conversations | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(total * 2) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |")
+        for socket in sockets { socket.close() }
+
+        // One person in `listRooms` rooms (conversations with a message each, and the
+        // club): the chats list's first page, read again and again.
+        let hub = try await api.register("Hub")
+        _ = try await api.call("POST", "/v1/events/\(clubID)/attendance", token: hub.token)
+        for n in 0..<min(listRooms - 1, clients) {
+            let reply = try await api.call("POST", "/v1/conversations", token: hub.token, json: ["user_id": people[n].id])
+            guard let id = reply.object["id"] as? String else { throw BenchError("conversation: \(reply.status)") }
+            _ = try await api.call("POST", "/v1/rooms/\(id)/messages", token: people[n].token, json: ["body": "hi hub", "client_id": "hub"])
+        }
+        let reads = LatencyLog()
+        for _ in 0..<listReads {
+            let start = ContinuousClock.now
+            let reply = try await api.call("GET", "/v1/me/rooms?limit=30", token: hub.token)
+            guard reply.status == 200 else { throw BenchError("rooms: \(reply.status)") }
+            reads.add(seconds(ContinuousClock.now - start))
+        }
+        let list = reads.samples
+        print("ROOMS | GET /v1/me/rooms (30 of \(min(listRooms - 1, clients) + 1) rooms, one client) | \(listReads) reads | p50 \(formatLatency(list.percentile(50))) | p99 \(formatLatency(list.percentile(99))) |")
     }
 }

@@ -10,6 +10,7 @@ import {eventView} from "./views/event.js";
 import {composeView} from "./views/compose.js";
 import {inboxView} from "./views/inbox.js";
 import {peopleView} from "./views/people.js";
+import {chatsView, conversationView} from "./views/chats.js";
 import {profileView} from "./views/profile.js";
 
 const main = document.getElementById("view");
@@ -30,6 +31,8 @@ const routes = [
   [/^#\/events\/([0-9a-f-]{36})$/, (id) => eventView(id, settings)],
   [/^#\/inbox$/, () => inboxView(() => setUnread(0))],
   [/^#\/people$/, () => peopleView()],
+  [/^#\/chats$/, () => chatsView()],
+  [/^#\/chats\/([0-9a-f-]{36})$/, (id) => conversationView(id)],
   [/^#\/me$/, () => profileView(settings)],
 ];
 
@@ -44,6 +47,7 @@ function renderNav() {
     h("li", {}, link("#/", "Nearby")),
     h("li", {}, link("#/events/new", "New event")),
     h("li", {}, link("#/people", "People")),
+    h("li", {}, link("#/chats", "Chats")),
     h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
     h("li", {}, link("#/me", "Me"))));
 }

@@ -1,7 +1,9 @@
 // One socket per tab for chat and live notifications. It reconnects by itself
-// (backing off up to 10 s) and subscribes again from the last seq each chat holds, so
-// nothing sent meanwhile is missed; messages not yet confirmed are sent again with
-// the same client_id, which the server answers with the original: nothing doubles.
+// (backing off up to 10 s) and subscribes again from the last seq each room holds and
+// the last change position it was sent, so nothing sent, edited or deleted meanwhile is
+// missed or repeated; messages not yet confirmed are sent again with the same
+// client_id, which the server answers with the original: nothing doubles. A room is an
+// event's chat (the event's id) or a conversation (its id).
 import {session} from "./api.js";
 
 /** Error codes after which the same frame is sent again (the server asks for it). */
@@ -13,7 +15,8 @@ class Realtime extends EventTarget {
     this.socket = null;
     this.open = false;
     this.delay = 500;
-    this.chats = new Map(); // event id → {afterSeq, listener}
+    this.chats = new Map(); // room id → {afterSeq, afterChange, listener}
+    this.roomWatchers = new Set(); // listeners of room_updated / room_removed
     this.pending = new Map(); // client_id → frame
   }
 
@@ -28,7 +31,8 @@ class Realtime extends EventTarget {
       this.delay = 500;
       this.dispatchEvent(new Event("state"));
       this.dispatchEvent(new Event("reconnected"));
-      for (const [eventID, chat] of this.chats) this.raw({type: "subscribe", event_id: eventID, after_seq: chat.afterSeq()});
+      for (const [roomID, chat] of this.chats) this.raw({type: "subscribe", room_id: roomID, after_seq: chat.afterSeq(), after_change: chat.afterChange});
+      if (this.roomWatchers.size) this.raw({type: "watch_rooms"});
       for (const frame of this.pending.values()) this.raw(frame);
     });
     socket.addEventListener("message", (e) => {
@@ -45,7 +49,9 @@ class Realtime extends EventTarget {
         this.pending.delete(frame.client_id);
       }
       if (frame.type === "notification") this.dispatchEvent(new CustomEvent("notification", {detail: frame.notification}));
-      const chat = frame.event_id && this.chats.get(frame.event_id);
+      if (frame.type === "room_updated" || frame.type === "room_removed") for (const watcher of this.roomWatchers) watcher(frame);
+      const chat = frame.room_id && this.chats.get(frame.room_id);
+      if (chat && typeof frame.after_change === "number") chat.afterChange = Math.max(chat.afterChange, frame.after_change);
       chat?.listener(frame);
     });
     socket.addEventListener("close", (e) => {
@@ -70,6 +76,7 @@ class Realtime extends EventTarget {
     const socket = this.socket;
     this.socket = null;
     this.chats.clear();
+    this.roomWatchers.clear();
     this.pending.clear();
     socket?.close(1000);
   }
@@ -78,27 +85,38 @@ class Realtime extends EventTarget {
     if (this.open) this.socket.send(JSON.stringify(frame));
   }
 
-  /** Follows one event's chat: `afterSeq()` is the last seq held, `listener` gets its frames. */
-  follow(eventID, afterSeq, listener) {
-    this.chats.set(eventID, {afterSeq, listener});
+  /**
+   * Follows one room: `afterSeq()` is the last seq held and `afterChange` the change
+   * position the history was read at; `listener` gets the room's frames.
+   */
+  follow(roomID, afterSeq, afterChange, listener) {
+    this.chats.set(roomID, {afterSeq, afterChange, listener});
     this.start();
-    this.raw({type: "subscribe", event_id: eventID, after_seq: afterSeq()});
+    this.raw({type: "subscribe", room_id: roomID, after_seq: afterSeq(), after_change: afterChange});
     return () => {
-      if (this.chats.get(eventID)?.listener !== listener) return;
-      this.chats.delete(eventID);
-      this.raw({type: "unsubscribe", event_id: eventID});
+      if (this.chats.get(roomID)?.listener !== listener) return;
+      this.chats.delete(roomID);
+      this.raw({type: "unsubscribe", room_id: roomID});
     };
   }
 
+  /** Keeps a chats list live: `listener` gets `room_updated` and `room_removed` frames. */
+  watchRooms(listener) {
+    this.roomWatchers.add(listener);
+    this.start();
+    this.raw({type: "watch_rooms"});
+    return () => this.roomWatchers.delete(listener);
+  }
+
   /** Sends a chat message; kept until the server confirms it, and sent again after a reconnect. */
-  say(eventID, clientID, body) {
-    const frame = {type: "message", event_id: eventID, client_id: clientID, body};
+  say(roomID, clientID, body) {
+    const frame = {type: "message", room_id: roomID, client_id: clientID, body};
     this.pending.set(clientID, frame);
     this.raw(frame);
   }
 
-  typing(eventID) { this.raw({type: "typing", event_id: eventID}); }
-  read(eventID, seq) { this.raw({type: "read", event_id: eventID, seq}); }
+  typing(roomID) { this.raw({type: "typing", room_id: roomID}); }
+  read(roomID, seq) { this.raw({type: "read", room_id: roomID, seq}); }
 }
 
 export const realtime = new Realtime();

@@ -48,6 +48,8 @@ struct RoomsTests {
             let second = try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Hello?", "client_id": "again"])
             #expect(second.status == .forbidden)
             #expect(try second.errorCode == "request_pending")
+            #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: ann.token, json: ["emoji": "🙏"]).errorCode == "request_pending",
+                    "no reactions either while the request waits")
             let asked = try await api.rooms(bo.token).items
             #expect(asked.map(\.id) == [room])
             #expect(asked.first?.conversation?.state == "requested" && asked.first?.conversation?.requestedBy == ann.id)
@@ -75,6 +77,8 @@ struct RoomsTests {
             #expect(try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "?", "client_id": "b1"]).errorCode == "blocked")
             #expect(try await api.post("/v1/rooms/\(room)/messages", token: bo.token, json: ["body": "?", "client_id": "b2"]).errorCode == "blocked")
             #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .forbidden)
+            #expect(try await api.post("/v1/rooms/\(room)/messages/2/reactions", token: ann.token, json: ["emoji": "👍"]).errorCode == "blocked")
+            #expect(try await api.patch("/v1/rooms/\(room)/messages/3", token: ann.token, json: ["body": "Great!"]).errorCode == "blocked")
 
             // People who share an event (here, one that is over) write freely from the start.
             let event = try await api.createEvent(cy.token, startsIn: 3_600, duration: 3_600, now: clock.now()).id
@@ -160,6 +164,9 @@ struct RoomsTests {
             #expect(late.status == .conflict)
             #expect(try late.errorCode == "edit_window_closed")
 
+            // Bo reports it: the moderators keep what it said, whatever happens to it next.
+            #expect(try await api.post("/v1/reports", token: bo.token, json: ["target_type": "message", "target_id": typo.id, "reason": "spam"]).status == .created)
+
             // Deleting: the author at any time; the row and its seq stay, the text goes.
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token).status == .forbidden)
             let gone = try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).decode(API.ChatMessage.self)
@@ -167,6 +174,10 @@ struct RoomsTests {
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).status == .ok, "deleting again changes nothing")
             let stored = try await count(services, "chat_messages", where: "body LIKE '%7p%'")
             #expect(stored == 0, "the deleted text is erased from the database")
+            #expect(try await count(services, "jobs", where: "payload LIKE '%7p%'") == 0, "and from the pushes queued for it")
+            #expect(try await count(services, "jobs", where: "payload LIKE '%Message deleted%'") > 0)
+            let reports = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration).openReports(limit: 10)
+            #expect(reports.count == 1 && reports[0].contains("See you at 7pm") && reports[0].contains("Member0"), "\(reports)")
             let history = try await api.messages(event, token: owner.token)
             #expect(history.map(\.seq) == [1, 2])
             #expect(history[0].deleted && history[0].body.isEmpty)
@@ -274,10 +285,10 @@ struct RoomsTests {
         }
     }
 
-    @Test("live: room_updated keeps a chats list current without polling; a new conversation appears")
-    func liveRoomUpdates() async throws {
+    @Test("live: room_updated keeps a chats list current without polling; a new conversation appears", arguments: engines)
+    func liveRoomUpdates(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(.sqlite, clock: clock, setup: .live) { api, _ in
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             let me = people[0]
             let socket = try await TestSocket.connect(try socketURL(api), token: me.token)

@@ -2,7 +2,7 @@
 // invitations, and the live chat.
 import {del, get, me, post, query} from "../api.js";
 import {field, h, replace, showErrors, status, when} from "../dom.js";
-import {realtime} from "../realtime.js";
+import {chatPanel} from "./chat.js";
 
 export function eventView(id) {
   const section = h("section", {class: "event"}, status("Loading the event…"));
@@ -64,7 +64,7 @@ export function eventView(id) {
     }).catch((error) => replace(attendees, h("li", {}, error.message)));
     stopChat?.();
     if (member) {
-      const room = chatRoom(id, user);
+      const room = chatPanel(id, user, {left: "You no longer attend this event."});
       chat.append(room.element);
       stopChat = room.stop;
     } else {
@@ -94,127 +94,4 @@ function inviteForm(eventID) {
     } catch (error) { showErrors(form, error, summary); }
   });
   return form;
-}
-
-/** The chat: history, then live messages; typing and read markers; sending survives a dropped connection. */
-function chatRoom(eventID, user) {
-  const messages = new Map(); // seq → message
-  const pending = new Map(); // client_id → element
-  // In a log: new messages are announced, the history loaded at once is not read out.
-  const list = h("ol", {class: "messages", "aria-label": "Messages", tabindex: "0"});
-  const log = h("div", {role: "log"}, list);
-  const typing = h("p", {class: "typing", "aria-live": "polite"});
-  const readLine = h("p", {class: "read-by"});
-  const connection = h("p", {class: "connection", role: "status"});
-  const input = h("input", {name: "body", autocomplete: "off", maxlength: "2000", "aria-label": "Message"});
-  const form = h("form", {class: "composer"}, input, h("button", {type: "submit", class: "primary"}, "Send"));
-  const readers = new Map();
-  let lastSeq = 0;
-  let typingTimer = null;
-  let lastTyping = 0;
-  let stopped = false;
-  // Read markers: at most one frame a second, the highest seq, only when it moved
-  // (a frame per message would outrun the socket's frame limit on a long history).
-  let readSent = 0;
-  let readTimer = null;
-  const markRead = () => {
-    if (readTimer || stopped) return;
-    readTimer = setTimeout(() => {
-      readTimer = null;
-      if (stopped || document.visibilityState !== "visible" || lastSeq <= readSent) return;
-      readSent = lastSeq;
-      realtime.read(eventID, lastSeq);
-    }, 1000);
-  };
-  document.addEventListener("visibilitychange", markRead);
-
-  const bubble = (m) => h("li", {class: m.sender.id === user.id ? "mine" : "", dataset: {seq: m.seq}},
-    h("span", {class: "from"}, m.sender.id === user.id ? "You" : m.sender.name), h("span", {class: "body"}, m.body),
-    m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null);
-
-  function add(m) {
-    if (messages.has(m.seq)) return;
-    messages.set(m.seq, m);
-    pending.get(m.client_id)?.remove();
-    pending.delete(m.client_id);
-    lastSeq = Math.max(lastSeq, m.seq);
-    const element = bubble(m);
-    const after = [...list.children].find((li) => li.dataset.seq && Number(li.dataset.seq) > m.seq);
-    list.insertBefore(element, after ?? list.querySelector("li.pending"));
-    list.scrollTop = list.scrollHeight;
-    markRead();
-  }
-
-  function showReaders() {
-    const names = [...readers.entries()].filter(([, r]) => r.seq >= lastSeq && lastSeq > 0).map(([, r]) => r.name);
-    replace(readLine, names.length ? `Seen by ${names.join(", ")}` : "");
-  }
-
-  const listener = (frame) => {
-    if (frame.type === "message") add(frame.message);
-    else if (frame.type === "sent" && pending.has(frame.client_id) && !messages.has(frame.seq)) {
-      // Stored: the bubble is a message now (the copy the socket relays, if it comes, is the same seq).
-      const element = pending.get(frame.client_id);
-      pending.delete(frame.client_id);
-      element.classList.remove("pending");
-      element.querySelector(".sending")?.remove();
-      element.dataset.seq = frame.seq;
-      messages.set(frame.seq, {seq: frame.seq, client_id: frame.client_id, sender: user});
-      lastSeq = Math.max(lastSeq, frame.seq);
-    }
-    else if (frame.type === "typing" && frame.user.id !== user.id) {
-      replace(typing, `${frame.user.name} is typing…`);
-      clearTimeout(typingTimer);
-      typingTimer = setTimeout(() => replace(typing, ""), 4000);
-    } else if (frame.type === "read" && frame.user.id !== user.id) {
-      const name = [...messages.values()].find((m) => m.sender.id === frame.user.id)?.sender.name ?? "someone";
-      readers.set(frame.user.id, {seq: frame.seq, name});
-      showReaders();
-    } else if (frame.type === "unsubscribed") replace(connection, "You no longer attend this event.");
-    else if (frame.type === "error" && frame.client_id && !["unavailable", "rate_limited"].includes(frame.code)) {
-      // Refused for good (too long, not a member…): the bubble says so and keeps the text.
-      const element = pending.get(frame.client_id);
-      pending.delete(frame.client_id);
-      if (element) {
-        element.classList.replace("pending", "failed");
-        replace(element.querySelector(".sending"), ` · not sent: ${frame.message}`);
-      }
-    } else if (frame.type === "error" && !frame.client_id) replace(connection, frame.message);
-  };
-  const onState = () => replace(connection, realtime.open ? "" : "Reconnecting… your messages will be sent when the connection is back.");
-  realtime.addEventListener("state", onState);
-
-  let stop = () => {};
-  get(`/v1/events/${eventID}/messages?limit=100`).then((page) => {
-    if (stopped) return; // the screen was left before the history came
-    for (const m of page.items) add(m);
-    stop = realtime.follow(eventID, () => lastSeq, listener);
-    onState();
-  }).catch((error) => replace(connection, error.message));
-
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const body = input.value.trim();
-    if (!body) return;
-    const clientID = crypto.randomUUID();
-    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), h("span", {class: "body"}, body), h("span", {class: "sending"}, " · sending"));
-    pending.set(clientID, element);
-    list.append(element);
-    realtime.say(eventID, clientID, body);
-    input.value = "";
-  });
-  input.addEventListener("input", () => {
-    if (Date.now() - lastTyping > 3000) { lastTyping = Date.now(); realtime.typing(eventID); }
-  });
-
-  return {
-    element: h("div", {class: "chat"}, connection, log, typing, readLine, form),
-    stop: () => {
-      stopped = true;
-      stop();
-      clearTimeout(readTimer);
-      realtime.removeEventListener("state", onState);
-      document.removeEventListener("visibilitychange", markRead);
-    },
-  };
 }

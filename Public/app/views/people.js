@@ -1,6 +1,7 @@
 // People nearby who chose to be found: shared sports, rough distance; block and report.
 import {get, me, post, query} from "../api.js";
 import {h, replace, status} from "../dom.js";
+import {messagePerson} from "./chats.js";
 
 export function peopleView() {
   const list = h("ul", {class: "people"});
@@ -22,7 +23,9 @@ export function peopleView() {
         h("strong", {}, p.name), h("span", {class: "meta"}, ` · about ${p.distance_km} km`),
         p.shared_sports.length ? h("p", {class: "meta"}, `Also plays ${p.shared_sports.join(", ")}`) : null,
         p.bio ? h("p", {}, p.bio) : null,
-        h("div", {class: "actions"}, h("button", {type: "button", onclick: block}, `Block ${p.name}`), h("button", {type: "button", onclick: report}, `Report ${p.name}`)),
+        h("div", {class: "actions"},
+          h("button", {type: "button", class: "primary", onclick: () => messagePerson(p.id).catch((error) => replace(feedback, error.message))}, `Message ${p.name}`),
+          h("button", {type: "button", onclick: block}, `Block ${p.name}`), h("button", {type: "button", onclick: report}, `Report ${p.name}`)),
         feedback));
     return item;
   };

@@ -127,6 +127,10 @@ struct ChatService: Sendable {
             throw DomainError.forbidden("blocked", "You cannot write to each other.")
         }
         guard conversation.state != .open else { return conversation }
+        // A decline stands until the one who declined writes or accepts, shared event or not.
+        if conversation.state == .declined, conversation.requestedBy == user {
+            throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
+        }
         var updated = conversation
         if try await rooms.shareAnEvent(user, other.id, on: sql) {
             updated.state = .open
@@ -159,13 +163,14 @@ struct ChatService: Sendable {
         try v.throwIfInvalid()
         guard let text else { throw DomainError.validation(v.fields) }
         let now = clock.now()
-        return try await change(roomID, seq: seq, by: user) { [store] room, message, sql in
+        return try await change(roomID, seq: seq, by: user, writing: true) { [store, notifier] room, message, sql in
             guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can edit a message.") }
             guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
             guard now.timeIntervalSince(message.createdAt) <= Self.editWindow else {
                 throw DomainError.conflict("edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
             }
             guard message.body != text else { return nil }
+            try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: text, on: sql)
             return try await store.edit(room: room.id, seq: seq, body: text, at: now, on: sql)
         }
     }
@@ -175,12 +180,14 @@ struct ChatService: Sendable {
     /// the text and image are erased. Deleting again changes nothing.
     func delete(_ roomID: UUID, seq: Int64, by user: UUID) async throws -> ChatMessage {
         let now = clock.now()
-        return try await change(roomID, seq: seq, by: user) { [events, store] room, message, sql in
+        return try await change(roomID, seq: seq, by: user, writing: false) { [events, store, notifier] room, message, sql in
             if message.sender.id != user {
                 let organiser = try await room.eventID.asyncMap { try await events.event($0, on: sql)?.organiserID }
                 guard organiser == user else { throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.") }
             }
             guard message.deletedAt == nil else { return nil }
+            // The text goes from the pushes queued for it too, and the image is let go (collected with unused uploads).
+            try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: nil, on: sql)
             return try await store.delete(room: room.id, seq: seq, at: now, on: sql)
         }
     }
@@ -191,7 +198,7 @@ struct ChatService: Sendable {
             throw DomainError.validation(["emoji": "must be one of \(ChatReactions.allowed.joined(separator: " "))"])
         }
         let now = clock.now()
-        return try await change(roomID, seq: seq, by: user) { [store] room, message, sql in
+        return try await change(roomID, seq: seq, by: user, writing: true) { [store] room, message, sql in
             guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
             return try await store.react(room: room.id, seq: seq, user: user, emoji: emoji, on: on, at: now, on: sql)
         }
@@ -199,12 +206,32 @@ struct ChatService: Sendable {
 
     /// Runs one change of a message in the room's lock: `body` returns the change
     /// number it took, or nil for no change. Announces it; returns the message as it is now.
-    private func change(_ roomID: UUID, seq: Int64, by user: UUID,
+    /// A change that writes (an edit, a reaction) follows the rules of sending: not in a
+    /// cancelled event's chat, not between people either of whom blocked the other, not
+    /// from someone whose message request waits or was declined.
+    private func change(_ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
                         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
-        try await write { [store] sql, effects in
+        try await write { [store, rooms, events] sql, effects in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
             guard try await store.isMember(room: room, user: user, on: sql) else {
                 throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room")
+            }
+            if writing {
+                switch room.kind {
+                case .event:
+                    if let event = try await events.event(room.eventID ?? room.id, on: sql), event.status != .active {
+                        throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+                    }
+                case .conversation:
+                    guard let conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user) else {
+                        throw DomainError.notFound("room")
+                    }
+                    if try await store.eitherBlocked(user, other.id, on: sql) { throw DomainError.forbidden("blocked", "You cannot write to each other.") }
+                    if [.requested, .declined].contains(conversation.state), conversation.requestedBy == user {
+                        throw DomainError.forbidden(conversation.state == .requested ? "request_pending" : "request_declined",
+                                                    "\(other.name) has not accepted your message request.")
+                    }
+                }
             }
             guard let message = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
             guard let change = try await body(room, message, sql) else { return message }

@@ -94,4 +94,15 @@ struct Notifier: Sendable {
             effects.jobs = true
         }
     }
+
+    /// An edited or deleted message's old text leaves the pushes queued (or kept) for
+    /// it: where a chat notification of the room shows it, it now shows the new text,
+    /// or (`to` nil) says the message was deleted.
+    func chatMessageChanged(room: UUID, sender: UserSummary, from body: String, to new: String?, on sql: DatabaseSession) async throws {
+        guard !body.isEmpty else { return }
+        for prefix in ["\(sender.name): ", "\(sender.name) mentioned you: "] {
+            let replacement = new.map { prefix + $0.prefix(120) } ?? "\(sender.name): Message deleted"
+            try await jobs.replaceInPayloads(dedupePrefix: "chat_message:\(room.lowercased):", field: "body", from: prefix + body.prefix(120), to: replacement, on: sql)
+        }
+    }
 }

@@ -33,7 +33,9 @@ struct RoomService: Sendable {
     /// The one asked answers a message request: accept (both write freely) or
     /// decline (the sender cannot write again unless the one asked does).
     func answer(_ room: UUID, by user: UUID, accept: Bool) async throws -> Conversation {
-        try await write { [store] sql, effects in
+        try await write { [store, chat] sql, effects in
+            // In the room's lock: an answer and a message of the one asked take turns.
+            _ = try await chat.lockRoom(room, on: sql)
             guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else { throw DomainError.notFound("conversation") }
             let wanted: ConversationState = accept ? .open : .declined
             if conversation.state == wanted { return conversation }

@@ -42,11 +42,15 @@ actor ChatConnection {
         /// delivered: sent in this state (or a newer one) when their turn comes.
         var pending: [Int64: ChatMessage] = [:]
         var pumping = false
+        /// Which subscription this is: a read that started for an earlier one (the
+        /// client unsubscribed and subscribed again meanwhile) is thrown away.
+        var epoch = 0
 
         var caughtUp: Bool { delivered >= target && deliveredChange >= targetChange }
     }
 
     private var subscriptions: [UUID: Subscription] = [:]
+    private var epochs = 0
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
     static let maxSubscriptions = 100
@@ -159,8 +163,11 @@ actor ChatConnection {
             // message as it is now (nothing to replay); one resuming is sent every change
             // of what it holds.
             let fromChange = min(afterChange ?? (after == 0 ? room.lastChangeSeq : 0), room.lastChangeSeq)
+            // What the hub remembers of the room may be older than the changes counted here.
+            hub.noteChange(id, upTo: room.lastChangeSeq)
+            epochs += 1
             subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after),
-                                             deliveredChange: fromChange, targetChange: room.lastChangeSeq)
+                                             deliveredChange: fromChange, targetChange: room.lastChangeSeq, epoch: epochs)
             await recordPresence(id, present: true)
             send(ephemeral: Frames.simple("subscribed", room: address(of: id),
                                           numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
@@ -214,19 +221,20 @@ actor ChatConnection {
         guard var subscription = subscriptions[room], !subscription.pumping, !subscription.caughtUp else { return }
         subscription.pumping = true
         subscriptions[room] = subscription
-        Task { await self.catchUp(room) }
+        let epoch = subscription.epoch
+        Task { await self.catchUp(room, epoch: epoch) }
     }
 
     /// Sends everything after what was delivered, in order, as fast as the socket takes it.
-    private func catchUp(_ room: UUID) async {
+    private func catchUp(_ room: UUID, epoch: Int) async {
         var failures = 0
-        while let subscription = subscriptions[room], !subscription.caughtUp, !outbox.isClosed {
+        while let subscription = subscriptions[room], subscription.epoch == epoch, !subscription.caughtUp, !outbox.isClosed {
             await outbox.waitForRoom()
-            guard subscriptions[room] != nil else { return }
+            guard subscriptions[room]?.epoch == epoch else { return }
             let progressed: Bool
             do {
-                let changed = try await sendChanges(room)
-                let sent = try await sendMessages(room)
+                let changed = try await sendChanges(room, epoch: epoch)
+                let sent = try await sendMessages(room, epoch: epoch)
                 progressed = changed || sent
             } catch {
                 // The database is away: try again, more slowly each time, while the socket lives.
@@ -247,7 +255,7 @@ actor ChatConnection {
                 try? await Task.sleep(for: .milliseconds(min(2_000, 10 << min(failures, 8))))
             }
         }
-        if var subscription = subscriptions[room] {
+        if var subscription = subscriptions[room], subscription.epoch == epoch {
             subscription.pumping = false
             subscriptions[room] = subscription
         }
@@ -255,14 +263,15 @@ actor ChatConnection {
 
     /// Sends the changes after the change position to messages already delivered;
     /// keeps those of messages not delivered yet for their turn. Whether it moved.
-    private func sendChanges(_ room: UUID) async throws -> Bool {
+    /// A frame the full queue refuses stops the batch there, the position with it.
+    private func sendChanges(_ room: UUID, epoch: Int) async throws -> Bool {
         guard let current = subscriptions[room], current.deliveredChange < current.targetChange else { return false }
         let batch = try await hub.changes(room: room, after: current.deliveredChange, limit: min(200, outbox.capacity / 2))
-        guard var latest = subscriptions[room] else { return false }
+        guard var latest = subscriptions[room], latest.epoch == epoch else { return false }
         var moved = false
         for message in batch where message.changeSeq > latest.deliveredChange {
             if message.seq <= latest.delivered {
-                if !hides(message.sender.id) { outbox.push(Frames.change(message, links: hub.links)) }
+                if !hides(message.sender.id), !outbox.push(Frames.change(message, links: hub.links)) { break }
             } else {
                 latest.pending[message.seq] = message
                 latest.target = max(latest.target, message.seq)
@@ -276,10 +285,10 @@ actor ChatConnection {
 
     /// Sends the messages after `delivered`, each in its newest known state, until
     /// one carries a change the position has not reached (changes go first). Whether it moved.
-    private func sendMessages(_ room: UUID) async throws -> Bool {
+    private func sendMessages(_ room: UUID, epoch: Int) async throws -> Bool {
         guard let current = subscriptions[room], current.delivered < current.target else { return false }
         let batch = try await hub.messages(room: room, after: current.delivered, limit: min(200, outbox.capacity / 2))
-        guard var latest = subscriptions[room] else { return false }
+        guard var latest = subscriptions[room], latest.epoch == epoch else { return false }
         var moved = false
         for read in batch where read.seq > latest.delivered {
             var message = read
@@ -288,8 +297,8 @@ actor ChatConnection {
                 latest.targetChange = max(latest.targetChange, message.changeSeq)
                 break
             }
+            if !hides(message.sender.id), !outbox.push(Frames.message(message, afterChange: latest.deliveredChange, links: hub.links)) { break }
             latest.pending[read.seq] = nil
-            if !hides(message.sender.id) { outbox.push(Frames.message(message, afterChange: latest.deliveredChange, links: hub.links)) }
             latest.delivered = message.seq
             moved = true
         }

@@ -17,8 +17,10 @@ final class ChatHub: Sendable {
         var watched: [ObjectIdentifier: Set<UUID>] = [:]
         var recent: [UUID: [ChatMessage]] = [:]
         /// Bumped when a room's messages change (edit, deletion, reaction): a read
-        /// that started before does not fill the cache with what it saw.
+        /// that started before neither fills the cache nor serves later callers.
         var generation: [UUID: Int] = [:]
+        /// The highest change number of each room the cache accounts for.
+        var changeMark: [UUID: Int64] = [:]
         /// Reads from the database in flight, by room and position: the sockets of
         /// a room all miss the cache for the same new message at once, and share one read.
         var loading: [Position: Task<[ChatMessage], any Error>] = [:]
@@ -31,6 +33,7 @@ final class ChatHub: Sendable {
     private struct Position: Hashable {
         let room: UUID
         let after: Int64
+        let generation: Int
     }
     private let state = Mutex(State())
     let chat: ChatService
@@ -102,6 +105,7 @@ final class ChatHub: Sendable {
             s.rooms[room] = nil
             s.recent[room] = nil
             s.generation[room] = nil
+            s.changeMark[room] = nil
         }
     }
 
@@ -140,13 +144,14 @@ final class ChatHub: Sendable {
             return Array(recent[start..<min(recent.count, start + limit)])
         }
         if let cached { return cached }
-        let position = Position(room: room, after: seq)
-        let (load, mine, generation) = state.withLock { s in
-            if let running = s.loading[position] { return (running, false, 0) }
+        let (load, mine, position) = state.withLock { s in
+            let position = Position(room: room, after: seq, generation: s.generation[room] ?? 0)
+            if let running = s.loading[position] { return (running, false, position) }
             let task = Task { [chat] in try await chat.messages(of: room, after: seq, limit: Self.loadLimit) }
             s.loading[position] = task
-            return (task, true, s.generation[room] ?? 0)
+            return (task, true, position)
         }
+        let generation = position.generation
         let loaded: [ChatMessage]
         do {
             loaded = try await load.value
@@ -178,9 +183,13 @@ final class ChatHub: Sendable {
         try await chat.changes(of: room, after: change, limit: limit)
     }
 
-    /// A message of the room changed: what the cache holds of it is stale.
-    private func forget(_ room: UUID) {
+    /// The room has had changes up to `change` (a socket read so from the database, or
+    /// the bus said so): if the cache does not account for them yet, it is dropped, and
+    /// reads already running neither fill it nor serve later callers.
+    func noteChange(_ room: UUID, upTo change: Int64) {
         state.withLock { s in
+            guard change > (s.changeMark[room] ?? 0) else { return }
+            s.changeMark[room] = change
             s.recent[room] = nil
             s.generation[room, default: 0] += 1
         }
@@ -193,7 +202,7 @@ final class ChatHub: Sendable {
             for connection in members(of: room) { await connection.offer(room: room, seq: seq) }
             for connection in watchers(of: room) { await connection.roomActivity(room) }
         case .chatChange(let room, let change):
-            forget(room)
+            noteChange(room, upTo: change)
             for connection in members(of: room) { await connection.offer(room: room, change: change) }
             for connection in watchers(of: room) { await connection.roomActivity(room) }
         case .roomState(let user, let room):

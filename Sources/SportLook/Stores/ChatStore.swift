@@ -127,16 +127,26 @@ struct ChatStore: Sendable {
             throw DomainError.notFound("room")
         }
         let seq: Int64 = try row.value("last_message_seq")
+        let id = UUID()
         let mentions = new.mentions.isEmpty ? nil : new.mentions.map(\.lowercased).joined(separator: " ")
         try await sql.raw("""
             INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
                                        reply_to_seq, mentions, change_seq)
-            VALUES (\(bind: UUID()), \(bind: room), \(bind: seq), \(bind: new.sender.id), \(bind: new.clientID), \(bind: new.body), \(bind: now),
+            VALUES (\(bind: id), \(bind: room), \(bind: seq), \(bind: new.sender.id), \(bind: new.clientID), \(bind: new.body), \(bind: now),
                     \(bind: new.attachment?.image.id), \(bind: new.attachment?.image.stored), \(bind: new.attachment?.width), \(bind: new.attachment?.height),
                     \(bind: new.replyTo), \(bind: mentions), 0)
             """).run()
-        guard let stored = try await message(room: room, seq: seq, on: sql) else { throw DomainError.notFound("message") }
-        return stored
+        var reply: ChatReply?
+        if let replyTo = new.replyTo, let row = try await sql.raw("""
+            SELECT q.sender_id, u.name, q.body, q.deleted_at FROM chat_messages q JOIN users u ON u.id = q.sender_id
+            WHERE q.room_id = \(bind: room) AND q.seq = \(bind: replyTo)
+            """).first() {
+            let deleted = try row.optional("deleted_at", as: Date.self) != nil
+            reply = ChatReply(seq: replyTo, sender: UserSummary(id: try row.value("sender_id"), name: try row.value("name")),
+                              preview: deleted ? "" : String((try row.value("body", as: String.self)).prefix(Self.replyPreviewLength)), deleted: deleted)
+        }
+        return ChatMessage(id: id, roomID: room, eventID: try row.optional("event_id"), seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
+                           createdAt: now, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
     }
 
     /// Messages with `seq` in `after+1 …`, ascending, at most `limit`.
@@ -167,7 +177,7 @@ struct ChatStore: Sendable {
         try await database.read { sql in
             let rows = try await sql.raw("""
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-                WHERE m.room_id = \(bind: room) AND m.change_seq > \(bind: after) ORDER BY m.change_seq LIMIT \(bind: limit)
+                WHERE m.room_id = \(bind: room) AND m.change_seq > 0 AND m.change_seq > \(bind: after) ORDER BY m.change_seq LIMIT \(bind: limit)
                 """).all().map { try Self.decode($0) }
             return try await withReactions(rows, room: room, on: sql)
         }
@@ -210,6 +220,11 @@ struct ChatStore: Sendable {
 
     /// Erases a message's text, image, mentions and reactions; its row and seq stay, as a tombstone.
     func delete(room: UUID, seq: Int64, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
+        // The image is no longer in use: the collector removes it with the unused uploads.
+        try await sql.raw("""
+            UPDATE media SET attached_at = NULL
+            WHERE id = (SELECT attachment_id FROM chat_messages WHERE room_id = \(bind: room) AND seq = \(bind: seq))
+            """).run()
         try await sql.raw("""
             UPDATE chat_messages SET body = '', mentions = NULL, attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL,
                 deleted_at = \(bind: now)

@@ -57,6 +57,20 @@ struct JobStore: Sendable {
         Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", CodeMailRequest.jobKind)]).increment()
     }
 
+    /// In the payloads of the jobs whose dedupe key starts with `dedupePrefix`, the
+    /// string field `field` that reads `from` reads `to` instead (a deleted message's
+    /// text leaves the pushes queued, or kept, for it).
+    func replaceInPayloads(dedupePrefix: String, field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
+        func member(_ value: String) throws -> String {
+            "\"\(field)\":" + String(decoding: try JSONEncoder.sorted.encode(value), as: UTF8.self)
+        }
+        let (old, new) = (try member(from), try member(to))
+        try await sql.raw("""
+            UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new))
+            WHERE dedupe_key LIKE \(bind: dedupePrefix + "%") AND payload LIKE \(bind: "%" + old + "%")
+            """).run()
+    }
+
     /// Queues a notification that collapses with others of the same key: while a
     /// job with the key waits, nothing is added; once it has run, it is armed
     /// again (under a new id, so its push carries a new idempotency key).
