@@ -67,6 +67,13 @@ struct JobsBench: AsyncParsableCommand {
     var channel = "webhook"
     @Option(help: "With --channel apns: the push server's folder (its authority, key and request log).") var pushFolder = ""
     @Option(help: "With --channel apns: the push server's port.") var pushPort = 0
+    @Option(help: "With --channel apns: PUSH_TIMEOUT in seconds (JOB_LEASE follows it).") var pushTimeout = 10
+
+    /// Requests the local APNs answered 200, in its log so far.
+    func acceptedByAPNs() -> Int {
+        let data = FileHandle(forReadingAtPath: pushFolder + "/requests.jsonl")?.readDataToEndOfFile() ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("\"apns\"") && $0.contains("\"status\": 200") }.count
+    }
 
     func run() async throws {
         let gateway = BenchGateway()
@@ -80,9 +87,12 @@ struct JobsBench: AsyncParsableCommand {
             environment.merge([
                 "APNS_KEY_FILE": pushFolder + "/apns_key.p8", "APNS_KEY_ID": apple.key_id, "APNS_TEAM_ID": apple.team_id, "APNS_TOPIC": apple.topic,
                 "APNS_URL": "https://localhost:\(pushPort)", "PUSH_CA_FILE": pushFolder + "/ca.pem",
+                "PUSH_TIMEOUT": "\(pushTimeout)s", "JOB_LEASE": "\(max(60, 4 * pushTimeout + 65))s",
             ]) { _, new in new }
             target = pushPort
         }
+        // The push service logs every request of the script's runs to one file: this run's are those after now.
+        let acceptedBefore = channel == "apns" ? acceptedByAPNs() : 0
         let process = try server.start(environment)
         let connections = ConnectionCounter(port: target)
         defer { process.terminate(); gateway.stop(); connections.stop() }
@@ -143,10 +153,8 @@ struct JobsBench: AsyncParsableCommand {
         let engine = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
         print("| \(engine) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
         // One line per channel for Benchmarks/push/run: what the service received, and the most connections open to it at once.
-        let received = channel == "apns"
-            ? (try? String(contentsOfFile: pushFolder + "/requests.jsonl", encoding: .utf8))?.split(separator: "\n").filter { $0.contains("\"apns\"") && $0.contains("\"status\": 200") }.count ?? 0
-            : gateway.keys.snapshot.count
-        print("PUSH | \(engine) | \(channel == "apns" ? "APNs (HTTP/2 over TLS)" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
+        let received = channel == "apns" ? acceptedByAPNs() - acceptedBefore : gateway.keys.snapshot.count
+        print("PUSH | \(engine) | \(channel == "apns" ? "APNs (HTTP/2 over TLS), PUSH_TIMEOUT \(pushTimeout) s" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
     }
 }
 
@@ -161,7 +169,9 @@ final class ConnectionCounter: Sendable {
             while state.withLock({ $0.running }) {
                 var open = 0
                 for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
-                    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+                    // Read to the end: String(contentsOfFile:) stops after the first 4 KB of a /proc file.
+                    guard let data = FileHandle(forReadingAtPath: file)?.readDataToEndOfFile() else { continue }
+                    let text = String(decoding: data, as: UTF8.self)
                     for line in text.split(separator: "\n").dropFirst() {
                         let fields = line.split(separator: " ")
                         // local, remote, state: connections whose remote end is the port, established (01).
@@ -209,9 +219,19 @@ func deliverySocket(url: String, token: String, origin: ContinuousClock.Instant,
             if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "") {
                 latencies.add(seconds(ContinuousClock.now - origin) - Double(sent) / 1e9)
             }
+        case "subscribed": tally.add("subscribed")
         case "error": tally.add("error frames")
         default: break
         }
+    }
+}
+
+/// Waits until `count` subscriptions are confirmed (sending starts on a settled server).
+func waitForSubscriptions(_ tally: Tally, _ count: Int) async throws {
+    let start = ContinuousClock.now
+    while (tally.snapshot["subscribed"] ?? 0) < count {
+        guard ContinuousClock.now - start < .seconds(300) else { throw BenchError("only \(tally.snapshot["subscribed"] ?? 0) of \(count) subscriptions confirmed") }
+        try await Task.sleep(for: .milliseconds(50))
     }
 }
 
@@ -266,6 +286,7 @@ struct ChatBench: AsyncParsableCommand {
             }
             sockets.append(row)
         }
+        try await waitForSubscriptions(tally, clients)
         print("\(clients) sockets subscribed after \(ContinuousClock.now - origin)")
         try await Task.sleep(for: .seconds(2))
         let sendStart = ContinuousClock.now
@@ -320,7 +341,8 @@ struct ChatBench: AsyncParsableCommand {
             for room in roomsOf[n] { socket.send(["type": "subscribe", "room_id": room, "after_seq": 0]) }
             sockets.append(socket)
         }
-        print("\(clients) sockets subscribed after \(ContinuousClock.now - origin)")
+        try await waitForSubscriptions(tally, conversations * 2)
+        print("\(clients) sockets in \(conversations * 2) subscriptions after \(ContinuousClock.now - origin)")
         try await Task.sleep(for: .seconds(2))
         let sendStart = ContinuousClock.now
         let total = rate * duration

@@ -130,6 +130,7 @@ struct RoomsTests {
             let until = RFC3339.format(clock.now().addingTimeInterval(3_600))
             #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": until]).status == .noContent)
             #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": RFC3339.format(clock.now().addingTimeInterval(-1))]).errorFields["until"] != nil)
+            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": "9999-12-31T23:59:59-23:59"]).errorFields["until"] != nil)
             list = try await api.rooms(me.token).items
             #expect(list.first { $0.id == event }?.muted == true && list.first { $0.id == event }?.mutedUntil == nil)
             #expect(list.first { $0.id == talk.id }?.muted == true && list.first { $0.id == talk.id }?.mutedUntil == until)

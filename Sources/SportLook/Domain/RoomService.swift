@@ -70,6 +70,9 @@ struct RoomService: Sendable {
         try await store.roomIDs(of: user)
     }
 
+    /// The longest mute for a time; beyond, one mutes until unmuting.
+    static let longestMute: TimeInterval = 366 * 86_400
+
     /// The farthest a mute reaches: muting "until unmuted" stores this.
     static let indefinitely = Date(timeIntervalSince1970: 253_402_300_799)
 
@@ -77,7 +80,9 @@ struct RoomService: Sendable {
     /// except for messages that mention them.
     func mute(_ room: UUID, user: UUID, until: Date?) async throws {
         let now = clock.now()
-        if let until, until <= now { throw DomainError.validation(["until": "must be in the future"]) }
+        if let until, until <= now || until > now.addingTimeInterval(Self.longestMute) {
+            throw DomainError.validation(["until": "must be in the future, within a year (leave it out to mute until unmuted)"])
+        }
         try await requireMember(room, user)
         try await chat.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
         try await write.bus.broadcast([.roomState(user: user, room: room)])

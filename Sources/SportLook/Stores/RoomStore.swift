@@ -93,7 +93,8 @@ struct RoomStore: Sendable {
     }
 
     /// A page of the user's rooms, most recent activity first, in one query (or just
-    /// the rooms named by `only`, for live updates).
+    /// the rooms named by `only`, for live updates): the page's rooms are chosen first,
+    /// then only they are counted and joined.
     func listing(user: UUID, after cursor: TimeCursor?, limit: Int, only: [UUID]? = nil) async throws -> [RoomListing] {
         if let only, only.isEmpty { return [] }
         let filter: SQLQueryString = only.map { "AND r.id IN (\(binds: $0))" } ?? ""
@@ -112,8 +113,12 @@ struct RoomStore: Sendable {
                     lm.attachment_id AS lm_attachment_id, lm.attachment_variants AS lm_attachment_variants, lm.attachment_width AS lm_attachment_width,
                     lm.attachment_height AS lm_attachment_height, lm.reply_to_seq AS lm_reply_to_seq, lm.mentions AS lm_mentions,
                     lm.change_seq AS lm_change_seq, lm.edited_at AS lm_edited_at, lm.deleted_at AS lm_deleted_at
-                FROM (\(Self.mine(user))) mine
-                JOIN rooms r ON r.id = mine.room_id
+                FROM (
+                    SELECT r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at
+                    FROM (\(Self.mine(user))) mine JOIN rooms r ON r.id = mine.room_id
+                    WHERE 1 = 1 \(filter) \(Keyset.after(time: "r.last_activity_at", id: "r.id", after: cursor, descending: true))
+                    ORDER BY r.last_activity_at DESC, r.id DESC LIMIT \(bind: limit)
+                ) r
                 LEFT JOIN events e ON e.id = r.event_id
                 LEFT JOIN conversations c ON c.room_id = r.id
                 LEFT JOIN users ul ON ul.id = c.user_low
@@ -121,8 +126,7 @@ struct RoomStore: Sendable {
                 LEFT JOIN chat_reads cr ON cr.room_id = r.id AND cr.user_id = \(bind: user)
                 LEFT JOIN chat_messages lm ON lm.room_id = r.id AND lm.seq = r.last_message_seq
                 LEFT JOIN users lmu ON lmu.id = lm.sender_id
-                WHERE 1 = 1 \(filter) \(Keyset.after(time: "r.last_activity_at", id: "r.id", after: cursor, descending: true))
-                ORDER BY r.last_activity_at DESC, r.id DESC LIMIT \(bind: limit)
+                ORDER BY r.last_activity_at DESC, r.id DESC
                 """).all().map { row in
                 let room = try ChatStore.decodeRoom(row)
                 var event: RoomEvent?
