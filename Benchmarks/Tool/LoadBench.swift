@@ -45,6 +45,8 @@ struct ServerOptions: ParsableArguments {
         var environment = ["DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
                            "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000",
                            "INVITE_DAILY_LIMIT": "1000000", "REGISTER_MAX_PER_ADDRESS": "0", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000"]
+        // BENCH_SERVER_LOG_LEVEL=info shows what the server decided (retries and their reasons).
+        if let level = ProcessInfo.processInfo.environment["BENCH_SERVER_LOG_LEVEL"] { environment["LOG_LEVEL"] = level }
         for (k, v) in extra { environment[k] = v }
         let command = [sportlook, "serve"]
         return try Spawned(serverCPUs.map { ["/usr/bin/taskset", "-c", $0] + command } ?? command, environment: environment, log: serverLog)

@@ -277,6 +277,10 @@ config.bind = ["127.0.0.1:%d" % PORT, "[::1]:%d" % PORT]
 config.certfile = config.keyfile = os.path.join(OUT, "server.pem")
 config.alpn_protocols = ["h2", "http/1.1"]
 config.loglevel = "WARNING"
+# Hypercorn closes a connection after 1,000 requests by default, dropping the answers of
+# requests in flight on it (the client then sends them again): Apple's service keeps its
+# connections open, so this one does too.
+config.keep_alive_max_requests = 1_000_000_000
 config.accesslog = None
 stop = asyncio.Event()
 
