@@ -10,6 +10,8 @@ import Synchronization
 /// they are answered (a closed loop that takes all the CPU the load generator can
 /// get), with the per-address limit (answered 429 at once) and without it (the
 /// hashing queue is full: 503 at once): /v1/me p99 during each, and what the flood got.
+/// As the reference, the same constant rate of `GET /health`, which costs the server
+/// nothing but HTTP: what any traffic of that rate costs /v1/me on the same CPU.
 struct LoginBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "bcrypt cost 12: login latency, and /v1/me p99 under 8 concurrent logins.")
     @OptionGroup var server: ServerOptions
@@ -54,6 +56,7 @@ struct LoginBench: AsyncParsableCommand {
         let busy = try await busyReads
         try await logging
         print("| \(cost) | \(formatLatency(logins.percentile(50))) | \(formatLatency(logins.percentile(99))) | \(formatLatency(quiet.percentile(50))) / \(formatLatency(quiet.percentile(99))) | \(formatLatency(busy.percentile(50))) / \(formatLatency(busy.percentile(99))) (\(busy.count) reads) | \(loginCount.snapshot["logins"] ?? 0) logins in \(duration) s |")
+        let reference = try await flood(rate: floodRate, path: "/health") { try await readMe(for: $0) }
         let paced = try await flood(rate: floodRate) { try await readMe(for: $0) }
         let limited = try await flood { try await readMe(for: $0) }
         process.terminate()
@@ -64,6 +67,7 @@ struct LoginBench: AsyncParsableCommand {
         let loggedIn = try await api.call("POST", "/v1/auth/login", json: ["email": email, "password": password])
         guard let token2 = loggedIn.object["access_token"] as? String else { throw BenchError("login: \(loggedIn.status)") }
         let open = try await flood { try await Self.readMe(api, token: token2, for: $0) }
+        print("FLOOD | reference: GET /health, \(formatRate(Double(floodRate)))/s offered | \(reference)")
         print("FLOOD | REGISTER_MAX_PER_ADDRESS=20, \(formatRate(Double(floodRate)))/s offered | \(paced)")
         print("FLOOD | REGISTER_MAX_PER_ADDRESS=20, \(flooders) clients as fast as answered | \(limited)")
         print("FLOOD | REGISTER_MAX_PER_ADDRESS=0, \(flooders) clients as fast as answered | \(open)")
@@ -85,8 +89,8 @@ struct LoginBench: AsyncParsableCommand {
     /// `rate`, that many a second on schedule (at most 1,024 in flight; a request that
     /// finds them all taken is counted as "not sent"); without, `flooders` clients each
     /// sending the next as soon as the last is answered. A table row's cells (answers
-    /// by status, their p99, /v1/me p50 / p99).
-    func flood(rate: Int? = nil, readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
+    /// by status, their p99, /v1/me p50 / p99). With a `path`, GETs of it instead of registrations.
+    func flood(rate: Int? = nil, path: String? = nil, readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
         let api = server.client
         let statuses = Tally()
         let answers = LatencyLog()
@@ -94,9 +98,13 @@ struct LoginBench: AsyncParsableCommand {
         let flooders = self.flooders
         @Sendable func register(_ tag: String) async throws {
             let start = ContinuousClock.now
-            let reply = try await api.call("POST", "/v1/auth/register", json: [
-                "name": "Flood", "email": "flood-\(tag)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
-            ])
+            let reply = if let path {
+                try await api.call("GET", path)
+            } else {
+                try await api.call("POST", "/v1/auth/register", json: [
+                    "name": "Flood", "email": "flood-\(tag)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
+                ])
+            }
             answers.add(seconds(ContinuousClock.now - start))
             statuses.add(String(reply.status))
         }

@@ -7,7 +7,7 @@
 import {session} from "./api.js";
 
 /** Error codes after which the same frame is sent again (the server asks for it). */
-const RETRY = new Set(["unavailable", "rate_limited"]);
+export const RETRY = new Set(["unavailable", "rate_limited", "overloaded"]);
 
 class Realtime extends EventTarget {
   constructor() {
@@ -42,8 +42,10 @@ class Realtime extends EventTarget {
       if (frame.type === "error" && frame.client_id) {
         const pending = this.pending.get(frame.client_id);
         if (pending && RETRY.has(frame.code)) {
-          // Sent again with the same client_id: stored at most once.
-          setTimeout(() => { if (this.pending.get(frame.client_id) === pending) this.raw(pending); }, 2000);
+          // Sent again with the same client_id (stored at most once), after the wait the
+          // server asked for, spread so that refused clients do not all come back at once.
+          const wait = (frame.retry_after ?? 2) * 1000 * (0.5 + Math.random());
+          setTimeout(() => { if (this.pending.get(frame.client_id) === pending) this.raw(pending); }, wait);
           return;
         }
         this.pending.delete(frame.client_id);

@@ -297,6 +297,30 @@ struct TrustTests {
         await hasher.shutdown()
     }
 
+    #if os(Linux)
+    @Test("a hashing thread gives way to requests: it alone moves to the idle scheduling class")
+    func hashingThreadsYield() async throws {
+        /// The scheduling policy of the calling thread (0 normal, 5 idle), from /proc.
+        @Sendable func policy() -> Int? {
+            guard let handle = FileHandle(forReadingAtPath: "/proc/thread-self/sched") else { return nil }
+            defer { try? handle.close() }
+            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            let line = text.split(separator: "\n").first { $0.hasPrefix("policy") }
+            return line.flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }
+        }
+        let (before, after) = await withCheckedContinuation { continuation in
+            Thread {
+                let before = policy()
+                PasswordHasher.yieldingToRequests()
+                continuation.resume(returning: (before, policy()))
+            }.start()
+        }
+        #expect(before == 0)
+        #expect(after == 5)
+        #expect(policy() == 0, "a thread that did not hash keeps the normal class")
+    }
+    #endif
+
     @Test("blocking hides, both ways: attendee lists, profiles, invitations, chat", arguments: engines)
     func blockingHides(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
@@ -400,6 +424,80 @@ struct TrustTests {
                 return stored == "After" && indexed?.contains("\"title\":\"After\"") == true
             }
             await slow.close()
+        }
+    }
+
+    @Test("past capacity a write is refused at once, over HTTP and on a socket, and the message sent again is stored once", arguments: engines)
+    func overloadRefusedEarly(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.databaseWriteQueue = 1 }) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let url = try socketURL(api)
+            let reader = try await TestSocket.connect(url, token: owner.token)
+            reader.send(["type": "subscribe", "room_id": event, "after_seq": 0])
+            try await reader.waitFor("subscribed") { $0.type == "subscribed" }
+            let writer = try await TestSocket.connect(url, token: people[0].token)
+            writer.send(["type": "subscribe", "room_id": event, "after_seq": 0])
+            try await writer.waitFor("subscribed") { $0.type == "subscribed" }
+            // One of the service's own writes (never refused) takes the only place and holds it.
+            let holding = Seen(), release = Seen()
+            let held = Task {
+                try await services.database.transaction { _ in
+                    holding.set()
+                    while !release.value { try await Task.sleep(for: .milliseconds(10)) }
+                }
+            }
+            try await eventually("the write to hold the queue") { holding.value }
+            let refused = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+            #expect(refused.status == .serviceUnavailable)
+            #expect(try refused.errorCode == "overloaded")
+            #expect(refused.headers[.retryAfter] == "1")
+            writer.send(["type": "message", "room_id": event, "body": "on the socket", "client_id": "s-1"])
+            let frame = try await writer.waitFor("the refusal") { $0.type == "error" }
+            let failure = try #require(frame.error)
+            #expect(failure.code == "overloaded")
+            #expect(failure.retryAfter == 1)
+            #expect(failure.clientID == "s-1")
+            #expect(failure.roomID == event)
+            // A subscription's own write (presence) is not refused: it waits its turn.
+            let late = try await TestSocket.connect(url, token: owner.token)
+            late.send(["type": "subscribe", "room_id": event, "after_seq": 0])
+            release.set()
+            try await held.value
+            try await late.waitFor("the late subscription") { $0.type == "subscribed" }
+            #expect(try !late.frames.contains { $0.type == "error" })
+            // Sent again with the same client id, as a client does after the wait it was
+            // given (again if a background write happens to hold the one place), each is
+            // stored once and delivered once.
+            @Sendable func sendUntilAccepted() async throws {
+                for _ in 0..<100 {
+                    let (sent, refused) = try (writer.frames.filter { $0.type == "sent" }.count, writer.frames.filter { $0.type == "error" }.count)
+                    writer.send(["type": "message", "room_id": event, "body": "on the socket", "client_id": "s-1"])
+                    try await eventually("an answer to s-1") { try writer.frames.filter { $0.type == "sent" }.count > sent || writer.frames.filter { $0.type == "error" }.count > refused }
+                    if try writer.frames.filter({ $0.type == "sent" }).count > sent { return }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                Issue.record("s-1 was never accepted")
+            }
+            try await sendUntilAccepted()
+            try await sendUntilAccepted()
+            var stored = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+            for _ in 0..<100 where stored.status == .serviceUnavailable {
+                try await Task.sleep(for: .milliseconds(50))
+                stored = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+            }
+            #expect(stored.status == .created)
+            try await reader.waitFor("both messages") { $0.message?.message.seq == 2 }
+            let answers = try writer.frames.compactMap(\.sent)
+            #expect(answers.map(\.created) == [true, false])
+            #expect(Set(answers.map(\.seq)).count == 1)
+            #expect(try writer.frames.compactMap(\.error).allSatisfy { $0.code == "overloaded" && $0.clientID == "s-1" })
+            #expect(try await api.messages(event, token: owner.token).map(\.body).sorted() == ["on the socket", "over HTTP"])
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try reader.messageSeqs.sorted() == [1, 2])
+            await reader.close()
+            await writer.close()
+            await late.close()
         }
     }
 

@@ -3,7 +3,7 @@
 // connection.
 import {api, get} from "../api.js";
 import {h, replace} from "../dom.js";
-import {realtime} from "../realtime.js";
+import {realtime, RETRY} from "../realtime.js";
 
 /** The chat: history, then live messages; typing and read markers; sending survives a dropped connection. */
 export function chatPanel(roomID, user, {left = "You can no longer write here."} = {}) {
@@ -98,7 +98,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       readers.set(frame.user.id, {seq: frame.seq, name});
       showReaders();
     } else if (frame.type === "unsubscribed") replace(connection, left);
-    else if (frame.type === "error" && frame.client_id && !["unavailable", "rate_limited"].includes(frame.code)) {
+    else if (frame.type === "error" && frame.client_id && !RETRY.has(frame.code)) {
       // Refused for good (too long, not a member…): the bubble says so and keeps the text.
       const element = pending.get(frame.client_id);
       pending.delete(frame.client_id);

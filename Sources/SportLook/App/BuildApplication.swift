@@ -26,7 +26,8 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
     // Metrics go to Prometheus from the first request on.
     _ = Observability.registry
     let resources = try Resources.locate()
-    let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout, logger: logger)
+    let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout,
+                                       writeQueue: configuration.databaseWriteQueue, logger: logger)
     do {
         try await prepare(database, resources: resources, migrate: migrate, logger: logger)
         let services = try await AppServices(configuration: configuration, clock: clock, logger: logger, database: database, resources: resources)

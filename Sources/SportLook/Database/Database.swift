@@ -25,6 +25,15 @@ public enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConverti
     public var description: String { rawValue == "sqlite" ? "SQLite" : "PostgreSQL" }
 }
 
+/// Too many writes are already waiting for the database: this one is refused at
+/// once (503 `overloaded` with `Retry-After`, an `overloaded` error frame on a
+/// socket) rather than queued behind them, so what is accepted stays quick.
+public struct DatabaseBusy: Error, CustomStringConvertible {
+    /// Writes waiting or running at most.
+    public var limit: Int
+    public var description: String { "\(limit) writes already waiting for the database" }
+}
+
 /// The database could not be reached in time; requests answer 503.
 public struct DatabaseUnavailable: Error, CustomStringConvertible {
     /// What happened, for the log.
@@ -41,13 +50,24 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
 /// - PostgreSQL: a PostgresNIO connection pool, running until ``close()``.
 ///
 /// Every call is bounded by the configured timeout, so an outage answers 503 in
-/// seconds instead of hanging requests.
+/// seconds instead of hanging requests; and writes waiting or running are bounded
+/// in number, so past the database's capacity a write a client asked for is
+/// refused at once (``DatabaseBusy``) instead of queued for seconds.
 public final class Database: Sendable {
     /// The engine.
     public let engine: DatabaseEngine
     let logger: Logger
     private let backend: Backend
     private let timeout: Duration
+    /// Writes waiting or running at most (0: no bound).
+    public let writeQueueLimit: Int
+    private let writesInFlight = Atomic<Int>(0)
+
+    /// Whether a write made in this task may be refused when the write queue is
+    /// full: set around the work a client asked for (an HTTP request, a chat frame),
+    /// which the client is told of and can send again. The service's own writes
+    /// (presence, jobs, bookkeeping) are never refused: they count, and wait their turn.
+    @TaskLocal public static var refusableWhenBusy = false
 
     private enum Backend: Sendable {
         case sqlite(SQLiteStore)
@@ -55,10 +75,11 @@ public final class Database: Sendable {
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, logger: Logger) {
+    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, logger: Logger) {
         self.engine = engine
         self.backend = backend
         self.timeout = timeout
+        self.writeQueueLimit = max(0, writeQueueLimit)
         self.logger = logger
     }
 
@@ -67,14 +88,15 @@ public final class Database: Sendable {
     ///   - location: Where the database is.
     ///   - poolSize: Maximum PostgreSQL connections.
     ///   - timeout: Longest any one call may wait.
+    ///   - writeQueue: Writes waiting or running at most; beyond, ``DatabaseBusy`` at once (0: no bound).
     ///   - logger: Where to log.
-    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, logger: Logger) async throws -> Database {
+    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, logger: Logger) async throws -> Database {
         let limit = Duration.milliseconds(Int64(timeout * 1000))
         switch location {
         case .sqliteFile(let path):
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, logger: logger)
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
         case .sqliteMemory:
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, logger: logger)
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
         case .postgres(let address):
             var configuration = PostgresClient.Configuration(
                 host: address.host, port: address.port, username: address.user,
@@ -92,7 +114,7 @@ public final class Database: Sendable {
             // The pool runs for the life of this handle, so migrations and warm-up
             // can use it before the application's services start.
             let runner = Task { await client.run() }
-            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, logger: logger)
+            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
         }
     }
 
@@ -150,13 +172,33 @@ public final class Database: Sendable {
         afterCommit: (@Sendable (R) -> Void)?,
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
+        let refusable = Database.refusableWhenBusy
+        return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
+            // Counted in the operation's own task, which a missed deadline does not end:
+            // a write answered 503 holds its place until it is really done.
+            try self.enterWriteQueue(refusable: refusable)
+            defer { self.leaveWriteQueue() }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
                 return try await client.withConnection { connection in try await postgres(connection.sql(queryLogLevel: .trace, logger: logger)) }
             }
         }
+    }
+
+    /// Takes a place among the writes waiting or running, or (when `refusable`)
+    /// throws ``DatabaseBusy`` if they are `writeQueueLimit` already.
+    private func enterWriteQueue(refusable: Bool) throws {
+        guard writeQueueLimit > 0 else { return }
+        guard writesInFlight.add(1, ordering: .relaxed).newValue <= writeQueueLimit || !refusable else {
+            writesInFlight.subtract(1, ordering: .relaxed)
+            throw DatabaseBusy(limit: writeQueueLimit)
+        }
+    }
+
+    private func leaveWriteQueue() {
+        guard writeQueueLimit > 0 else { return }
+        writesInFlight.subtract(1, ordering: .relaxed)
     }
 
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a

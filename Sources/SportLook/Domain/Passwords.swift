@@ -5,8 +5,9 @@ import Synchronization
 
 /// bcrypt hashing on threads of its own, never on an event loop or the threads
 /// that run SQLite queries: a burst of logins slows logins, not other requests.
-/// The hashing threads run at a lower CPU priority (nice 19) than the threads
-/// that answer requests, so on a busy machine a read waits for no hash.
+/// The hashing threads run under Linux's idle scheduling class (`SCHED_IDLE`):
+/// a thread that answers requests takes the CPU from a hash the moment it wakes,
+/// so on a busy machine a read waits for no hash.
 public final class PasswordHasher: Sendable {
     /// The bcrypt cost.
     public let cost: Int
@@ -62,14 +63,23 @@ public final class PasswordHasher: Sendable {
         return hash != nil && matches
     }
 
-    /// Lowers the calling hashing thread's priority: on Linux each thread has its
-    /// own nice value, and `who` 0 names the calling thread, so only it changes.
+    /// Puts the calling hashing thread in the idle scheduling class (on Linux each
+    /// thread has its own policy, and pid 0 names the calling thread, so only it
+    /// changes). Nice 19 was not enough: a woken request thread still waited up to
+    /// a scheduler slice behind a hash on its CPU, while a `SCHED_IDLE` thread is
+    /// preempted by any other at once. Nice 19 where the idle class is refused.
     /// Costs a system call against a hash's hundreds of milliseconds.
-    private static func yieldingToRequests() {
+    static func yieldingToRequests() {
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        var parameters = sched_param(sched_priority: 0)
+        if sched_setscheduler(0, Self.idleSchedulingClass, &parameters) != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        }
         #endif
     }
+
+    /// `SCHED_IDLE` of `<linux/sched.h>` (Glibc declares it only under `_GNU_SOURCE`).
+    private static let idleSchedulingClass: Int32 = 5
 
     /// Stops the threads.
     public func shutdown() async {

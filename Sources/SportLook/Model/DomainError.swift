@@ -82,6 +82,10 @@ extension DomainError {
 
     static let serviceUnavailable = DomainError(.unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
 
+    /// Past capacity (too many writes already waiting for the database): refused at
+    /// once, so that what is accepted stays quick.
+    static let overloaded = DomainError(.unavailable, code: "overloaded", message: "The service is at capacity; try again in a moment.", retryAfter: 1)
+
     static let busy = DomainError(.unavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", retryAfter: 1)
 
     static let warmingUp = DomainError(.unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)

@@ -172,11 +172,8 @@ actor ChatConnection {
             send(ephemeral: Frames.simple("subscribed", room: address(of: id),
                                           numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
             pump(id)
-        } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, room: address(of: id)))
         } catch {
-            logger.warning("subscribe failed", metadata: ["room": "\(id)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "Try again shortly.", room: address(of: id)))
+            send(ephemeral: refusal(error, "subscribe failed", room: id))
         }
     }
 
@@ -189,12 +186,15 @@ actor ChatConnection {
 
     /// Presence decides who gets a push for a message: a failure is logged (the
     /// row expires with the instance's heartbeat), not hidden.
+    /// Never refused past capacity: a member counted absent would be sent pushes.
     private func recordPresence(_ room: UUID, present: Bool) async {
         do {
-            if present {
-                try await chat.present(userID, in: room, instance: bus.instanceID)
-            } else {
-                try await chat.absent(userID, from: room, instance: bus.instanceID)
+            try await Database.$refusableWhenBusy.withValue(false) {
+                if present {
+                    try await chat.present(userID, in: room, instance: bus.instanceID)
+                } else {
+                    try await chat.absent(userID, from: room, instance: bus.instanceID)
+                }
             }
         } catch {
             logger.warning("could not record chat presence", metadata: ["room": "\(room)", "present": "\(present)", "error": "\(error)"])
@@ -308,7 +308,8 @@ actor ChatConnection {
 
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {
         do {
-            let sent = try await chat.send(to: room, from: userID, draft)
+            // Past capacity the message is refused (an `overloaded` frame): the client sends it again.
+            let sent = try await Database.$refusableWhenBusy.withValue(true) { try await chat.send(to: room, from: userID, draft) }
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")
@@ -318,11 +319,9 @@ actor ChatConnection {
             json.field("created", sent.created)
             json.objectEnd()
             send(ephemeral: String(decoding: json.bytes, as: UTF8.self))
-        } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, room: address(of: room), clientID: draft.clientID))
         } catch {
-            logger.warning("chat message not stored", metadata: ["room": "\(room)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "The message was not stored; send it again with the same client_id.", room: address(of: room), clientID: draft.clientID))
+            send(ephemeral: refusal(error, "chat message not stored", room: room, clientID: draft.clientID,
+                                    otherwise: "The message was not stored; send it again with the same client_id."))
         }
     }
 
@@ -348,13 +347,26 @@ actor ChatConnection {
         }
         do {
             // A marker that does not move forward is neither written nor announced.
-            try await chat.markRead(room, user: userID, seq: seq)
-        } catch let error as DomainError {
-            send(ephemeral: Frames.error(error.code, error.message, room: address(of: room)))
+            try await Database.$refusableWhenBusy.withValue(true) { try await chat.markRead(room, user: userID, seq: seq) }
         } catch {
-            logger.warning("read marker failed", metadata: ["room": "\(room)", "error": "\(error)"])
-            send(ephemeral: Frames.error("unavailable", "Try again shortly.", room: address(of: room)))
+            send(ephemeral: refusal(error, "read marker failed", room: room))
         }
+    }
+
+    /// The error frame answering a client's frame that failed: a domain refusal as
+    /// it is (with its retry hint), a full write queue as `overloaded` (retry in a
+    /// second), anything else logged with its context and answered `unavailable`.
+    private func refusal(_ error: any Error, _ what: String, room: UUID, clientID: String? = nil,
+                         otherwise message: String = "Try again shortly.") -> String {
+        let refusal: DomainError
+        switch error {
+        case let error as DomainError: refusal = error
+        case is DatabaseBusy: refusal = .overloaded
+        default:
+            logger.warning("\(what)", metadata: ["room": "\(room)", "error": "\(error)"])
+            refusal = DomainError(.unavailable, code: "unavailable", message: message, retryAfter: 5)
+        }
+        return Frames.error(refusal.code, refusal.message, room: address(of: room), clientID: clientID, retryAfter: refusal.retryAfter)
     }
 
     // MARK: The chats list, live

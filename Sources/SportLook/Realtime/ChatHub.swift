@@ -402,7 +402,7 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil) -> String {
+    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil, retryAfter: Int? = nil) -> String {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "error")
@@ -410,6 +410,7 @@ enum Frames {
         json.field("message", message)
         room?.write(to: &json)
         if let clientID { json.field("client_id", clientID) }
+        if let retryAfter { json.field("retry_after", retryAfter) }
         json.objectEnd()
         return String(decoding: json.bytes, as: UTF8.self)
     }

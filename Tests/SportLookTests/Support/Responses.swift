@@ -584,12 +584,15 @@ extension API {
             var roomID: String?
             var eventID: String?
             var clientID: String?
+            /// Seconds after which trying again can succeed.
+            var retryAfter: Int?
 
             enum CodingKeys: String, CodingKey {
                 case code, message
                 case roomID = "room_id"
                 case eventID = "event_id"
                 case clientID = "client_id"
+                case retryAfter = "retry_after"
             }
         }
     }
