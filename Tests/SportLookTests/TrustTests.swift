@@ -501,6 +501,39 @@ struct TrustTests {
         }
     }
 
+    @Test("a client's work is refused only before its first write: once one got in, the rest waits its turn", arguments: engines)
+    func refusedOnlyBeforeFirstWrite(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.databaseWriteQueue = 1 }) { _, services in
+            let database = services.database
+            // Work whose first write got in (a background write may hold the place for a moment).
+            let admitted = WriteAdmission()
+            for attempt in 0..<100 {
+                do {
+                    try await Database.$admission.withValue(admitted) { try await database.transaction { sql in try await sql.raw("SELECT 1").run() } }
+                    break
+                } catch is DatabaseBusy where attempt < 99 {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let holding = Seen(), release = Seen()
+            let held = Task {
+                try await database.transaction { _ in
+                    holding.set()
+                    while !release.value { try await Task.sleep(for: .milliseconds(10)) }
+                }
+            }
+            try await eventually("the write to hold the queue") { holding.value }
+            await #expect(throws: DatabaseBusy.self, "new work is refused") {
+                try await Database.$admission.withValue(WriteAdmission()) { try await database.transaction { _ in } }
+            }
+            let rest = Task { try await Database.$admission.withValue(admitted) { try await database.transaction { _ in true } } }
+            try await eventually("the admitted work's next write to wait in the queue") { database.writesWaitingOrRunning >= 2 }
+            release.set()
+            try await held.value
+            #expect(try await rest.value, "the admitted work's next write waited and ran")
+        }
+    }
+
     @Test("password change, log out everywhere else, at most 100 sessions", arguments: engines)
     func accountControls(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

@@ -34,6 +34,21 @@ public struct DatabaseBusy: Error, CustomStringConvertible {
     public var description: String { "\(limit) writes already waiting for the database" }
 }
 
+/// The work a client asked for (an HTTP request, a chat frame), as far as the write
+/// queue is concerned: its first write may be refused past capacity; once one was
+/// let in, the rest are part of accepted work and wait their turn, so a refusal
+/// never leaves half a request written.
+public final class WriteAdmission: Sendable {
+    private let admitted = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Whether a write now may be refused: none of this work's writes got in yet.
+    var refusable: Bool { !admitted.load(ordering: .relaxed) }
+
+    func admit() { admitted.store(true, ordering: .relaxed) }
+}
+
 /// The database could not be reached in time; requests answer 503.
 public struct DatabaseUnavailable: Error, CustomStringConvertible {
     /// What happened, for the log.
@@ -63,11 +78,12 @@ public final class Database: Sendable {
     public let writeQueueLimit: Int
     private let writesInFlight = Atomic<Int>(0)
 
-    /// Whether a write made in this task may be refused when the write queue is
-    /// full: set around the work a client asked for (an HTTP request, a chat frame),
-    /// which the client is told of and can send again. The service's own writes
-    /// (presence, jobs, bookkeeping) are never refused: they count, and wait their turn.
-    @TaskLocal public static var refusableWhenBusy = false
+    /// The client's work this task does, if any: set around an HTTP request and a
+    /// chat frame, whose first write may be refused when the write queue is full
+    /// (the client is told, and sends it again). The service's own writes
+    /// (presence, jobs, bookkeeping) have none and are never refused: they count,
+    /// and wait their turn.
+    @TaskLocal public static var admission: WriteAdmission?
 
     private enum Backend: Sendable {
         case sqlite(SQLiteStore)
@@ -172,11 +188,11 @@ public final class Database: Sendable {
         afterCommit: (@Sendable (R) -> Void)?,
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        let refusable = Database.refusableWhenBusy
+        let admission = Database.admission
         return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
-            try self.enterWriteQueue(refusable: refusable)
+            try self.enterWriteQueue(admission)
             defer { self.leaveWriteQueue() }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
@@ -186,15 +202,20 @@ public final class Database: Sendable {
         }
     }
 
-    /// Takes a place among the writes waiting or running, or (when `refusable`)
-    /// throws ``DatabaseBusy`` if they are `writeQueueLimit` already.
-    private func enterWriteQueue(refusable: Bool) throws {
+    /// Takes a place among the writes waiting or running; throws ``DatabaseBusy``
+    /// instead if they are `writeQueueLimit` already and this is the first write of
+    /// a client's work.
+    private func enterWriteQueue(_ admission: WriteAdmission?) throws {
         guard writeQueueLimit > 0 else { return }
-        guard writesInFlight.add(1, ordering: .relaxed).newValue <= writeQueueLimit || !refusable else {
+        guard writesInFlight.add(1, ordering: .relaxed).newValue <= writeQueueLimit || !(admission?.refusable ?? false) else {
             writesInFlight.subtract(1, ordering: .relaxed)
             throw DatabaseBusy(limit: writeQueueLimit)
         }
+        admission?.admit()
     }
+
+    /// Writes waiting or running now (counted only with a `writeQueueLimit`).
+    var writesWaitingOrRunning: Int { writesInFlight.load(ordering: .relaxed) }
 
     private func leaveWriteQueue() {
         guard writeQueueLimit > 0 else { return }

@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Marks the request's writes as refusable when the database is past capacity, and
-/// maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
+/// Lets the database refuse a request before its first write when past capacity,
+/// and maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
 /// through its one table, Hummingbird's
 /// own errors (404, 413…) to their codes, an unreachable database to 503, and
 /// anything else to a 500 that is logged at error level with the request id and
@@ -14,8 +14,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            // What a request writes may be refused past capacity (503 `overloaded`).
-            return try await Database.$refusableWhenBusy.withValue(true) { try await next(request, context) }
+            // A request's first write may be refused past capacity (503 `overloaded`).
+            return try await Database.$admission.withValue(WriteAdmission()) { try await next(request, context) }
         } catch let error as APIError {
             return error.response(requestID: nil)
         } catch let error as DomainError {

@@ -189,7 +189,7 @@ actor ChatConnection {
     /// Never refused past capacity: a member counted absent would be sent pushes.
     private func recordPresence(_ room: UUID, present: Bool) async {
         do {
-            try await Database.$refusableWhenBusy.withValue(false) {
+            try await Database.$admission.withValue(nil) {
                 if present {
                     try await chat.present(userID, in: room, instance: bus.instanceID)
                 } else {
@@ -309,7 +309,7 @@ actor ChatConnection {
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {
         do {
             // Past capacity the message is refused (an `overloaded` frame): the client sends it again.
-            let sent = try await Database.$refusableWhenBusy.withValue(true) { try await chat.send(to: room, from: userID, draft) }
+            let sent = try await Database.$admission.withValue(WriteAdmission()) { try await chat.send(to: room, from: userID, draft) }
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")
@@ -347,7 +347,7 @@ actor ChatConnection {
         }
         do {
             // A marker that does not move forward is neither written nor announced.
-            try await Database.$refusableWhenBusy.withValue(true) { try await chat.markRead(room, user: userID, seq: seq) }
+            try await Database.$admission.withValue(WriteAdmission()) { try await chat.markRead(room, user: userID, seq: seq) }
         } catch {
             send(ephemeral: refusal(error, "read marker failed", room: room))
         }
