@@ -106,6 +106,10 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
         element.classList.replace("pending", "failed");
         replace(element.querySelector(".sending"), ` · not sent: ${frame.message}`);
       }
+    } else if (frame.type === "error" && !frame.client_id && RETRY.has(frame.code)) {
+      // A read marker refused for now (the server is at capacity): send it again later.
+      readSent = 0;
+      setTimeout(markRead, (frame.retry_after ?? 2) * 1000);
     } else if (frame.type === "error" && !frame.client_id) replace(connection, frame.message);
   };
   const onState = () => replace(connection, realtime.open ? "" : "Reconnecting… your messages will be sent when the connection is back.");
