@@ -430,7 +430,7 @@ struct TrustTests {
     @Test("past capacity a write is refused at once, over HTTP and on a socket, and the message sent again is stored once", arguments: engines)
     func overloadRefusedEarly(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, setup: .live, configure: { $0.databaseWriteQueue = 1 }) { api, services in
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             let url = try socketURL(api)
             let reader = try await TestSocket.connect(url, token: owner.token)
@@ -439,7 +439,9 @@ struct TrustTests {
             let writer = try await TestSocket.connect(url, token: people[0].token)
             writer.send(["type": "subscribe", "room_id": event, "after_seq": 0])
             try await writer.waitFor("subscribed") { $0.type == "subscribed" }
-            // One of the service's own writes (never refused) takes the only place and holds it.
+            // A queue of one from now on; one of the service's own writes (never refused)
+            // takes the place and holds it.
+            services.database.limitWrites(to: 1)
             let holding = Seen(), release = Seen()
             let held = Task {
                 try await services.database.transaction { _ in

@@ -75,7 +75,8 @@ public final class Database: Sendable {
     private let backend: Backend
     private let timeout: Duration
     /// Writes waiting or running at most (0: no bound).
-    public let writeQueueLimit: Int
+    public var writeQueueLimit: Int { writeBound.load(ordering: .relaxed) }
+    private let writeBound: Atomic<Int>
     private let writesInFlight = Atomic<Int>(0)
 
     /// The client's work this task does, if any: set around an HTTP request and a
@@ -95,7 +96,7 @@ public final class Database: Sendable {
         self.engine = engine
         self.backend = backend
         self.timeout = timeout
-        self.writeQueueLimit = max(0, writeQueueLimit)
+        self.writeBound = Atomic(max(0, writeQueueLimit))
         self.logger = logger
     }
 
@@ -206,19 +207,22 @@ public final class Database: Sendable {
     /// instead if they are `writeQueueLimit` already and this is the first write of
     /// a client's work.
     private func enterWriteQueue(_ admission: WriteAdmission?) throws {
-        guard writeQueueLimit > 0 else { return }
-        guard writesInFlight.add(1, ordering: .relaxed).newValue <= writeQueueLimit || !(admission?.refusable ?? false) else {
+        let count = writesInFlight.add(1, ordering: .relaxed).newValue
+        let limit = writeQueueLimit
+        if limit > 0, count > limit, admission?.refusable ?? false {
             writesInFlight.subtract(1, ordering: .relaxed)
-            throw DatabaseBusy(limit: writeQueueLimit)
+            throw DatabaseBusy(limit: limit)
         }
         admission?.admit()
     }
 
-    /// Writes waiting or running now (counted only with a `writeQueueLimit`).
+    /// Sets the bound from now on (a test fills a queue of one after its set-up).
+    func limitWrites(to limit: Int) { writeBound.store(max(0, limit), ordering: .relaxed) }
+
+    /// Writes waiting or running now.
     var writesWaitingOrRunning: Int { writesInFlight.load(ordering: .relaxed) }
 
     private func leaveWriteQueue() {
-        guard writeQueueLimit > 0 else { return }
         writesInFlight.subtract(1, ordering: .relaxed)
     }
 
