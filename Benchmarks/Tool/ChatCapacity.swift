@@ -36,19 +36,8 @@ struct ChatCapacityBench: AsyncParsableCommand {
         let perRoom = clients / rooms
         let origin = ContinuousClock.now
         let log = StepLog()
-        var roomIDs: [String] = []
-        var members: [[String]] = []
-        for r in 0..<rooms {
-            var tokens: [String] = []
-            for m in 0..<perRoom { tokens.append(try await api.register("K\(r)M\(m)").token) }
-            let event = try await api.call("POST", "/v1/events", token: tokens[0], json: [
-                "title": "Room \(r)", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
-            ])
-            guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status)") }
-            for token in tokens.dropFirst() { _ = try await api.call("POST", "/v1/events/\(id)/attendance", token: token) }
-            roomIDs.append(id)
-            members.append(tokens)
-        }
+        let made = try await eventRooms(api, rooms: rooms, perRoom: perRoom, prefix: "K")
+        let roomIDs = made.map(\.id), members = made.map { $0.people.map(\.token) }
         let url = "ws://127.0.0.1:\(server.port)/v1/ws"
         var sockets: [[ResumingSocket]] = []
         for (r, tokens) in members.enumerated() {
@@ -86,15 +75,11 @@ struct ChatCapacityBench: AsyncParsableCommand {
         let rooms = roomIDs.count
         let total = rate * span
         let cpuBefore = (generator: processCPUSeconds(), server: serverCPUSeconds(pid))
-        let start = ContinuousClock.now
-        for n in 0..<total {
-            let due = start + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
-            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        let sendTime = try await onSchedule(rate: rate, count: total) { n in
             let r = n % rooms, m = (n / rooms) % perRoom
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
             sockets[r][m].send(["type": "message", "room_id": roomIDs[r], "body": "\(stamp) \(step) capacity", "client_id": "k\(step)-\(n)-\(stamp)"])
         }
-        let sendTime = seconds(ContinuousClock.now - start)
         let cpuAfter = (generator: processCPUSeconds(), server: serverCPUSeconds(pid))
         let drainStart = ContinuousClock.now
         while ContinuousClock.now - drainStart < .seconds(30) {

@@ -237,6 +237,35 @@ func waitForSubscriptions(_ tally: Tally, _ count: Int) async throws {
     }
 }
 
+/// `rooms` event rooms of `perRoom` people each (registered; the first organises, the
+/// others join): each room's id and its people.
+func eventRooms(_ api: Client, rooms: Int, perRoom: Int, prefix: String) async throws -> [(id: String, people: [(token: String, id: String)])] {
+    var made: [(id: String, people: [(token: String, id: String)])] = []
+    for r in 0..<rooms {
+        var people: [(token: String, id: String)] = []
+        for m in 0..<perRoom { people.append(try await api.register("\(prefix)\(r)M\(m)")) }
+        let event = try await api.call("POST", "/v1/events", token: people[0].token, json: [
+            "title": "Room \(r)", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
+        ])
+        guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status)") }
+        for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(id)/attendance", token: person.token) }
+        made.append((id, people))
+    }
+    return made
+}
+
+/// Calls `send(n)` for n in 0..<`count`, the n-th at `n / rate` seconds after now,
+/// whatever the answers (an open loop); the seconds it took.
+func onSchedule(rate: Int, count: Int, _ send: (Int) throws -> Void) async throws -> Double {
+    let start = ContinuousClock.now
+    for n in 0..<count {
+        let due = start + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
+        if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        try send(n)
+    }
+    return seconds(ContinuousClock.now - start)
+}
+
 /// Many sockets in many rooms; messages at a steady rate; delivery latency.
 struct ChatBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "chat", abstract: "WebSocket chat: end-to-end delivery latency under load.")
@@ -262,20 +291,8 @@ struct ChatBench: AsyncParsableCommand {
         let origin = ContinuousClock.now
         let latencies = LatencyLog()
         let tally = Tally()
-        var roomIDs: [String] = []
-        var members: [[(token: String, id: String)]] = []
-        // People and rooms: the first of each room organises, the others join.
-        for r in 0..<rooms {
-            var people: [(token: String, id: String)] = []
-            for m in 0..<perRoom { people.append(try await api.register("R\(r)M\(m)")) }
-            let event = try await api.call("POST", "/v1/events", token: people[0].token, json: [
-                "title": "Room \(r)", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
-            ])
-            guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status)") }
-            for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(id)/attendance", token: person.token) }
-            roomIDs.append(id)
-            members.append(people)
-        }
+        let made = try await eventRooms(api, rooms: rooms, perRoom: perRoom, prefix: "R")
+        let roomIDs = made.map(\.id), members = made.map(\.people)
         print("set up \(rooms) rooms × \(perRoom) people in \(ContinuousClock.now - origin)")
         var sockets: [[BenchSocket]] = []
         let url = "ws://127.0.0.1:\(server.port)/v1/ws"
@@ -291,16 +308,12 @@ struct ChatBench: AsyncParsableCommand {
         try await waitForSubscriptions(tally, clients)
         print("\(clients) sockets subscribed after \(ContinuousClock.now - origin)")
         try await Task.sleep(for: .seconds(2))
-        let sendStart = ContinuousClock.now
         let total = rate * duration
-        for n in 0..<total {
-            let due = sendStart + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
-            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        let sendTime = try await onSchedule(rate: rate, count: total) { n in
             let r = n % rooms, m = (n / rooms) % perRoom
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
             sockets[r][m].send(["type": "message", "room_id": roomIDs[r], "body": "\(stamp) hello from \(m)", "client_id": "b\(n)"])
         }
-        let sendTime = seconds(ContinuousClock.now - sendStart)
         try await Task.sleep(for: .seconds(5))
         let delivered = tally.snapshot["delivered"] ?? 0
         let expected = total * perRoom
@@ -346,17 +359,13 @@ struct ChatBench: AsyncParsableCommand {
         try await waitForSubscriptions(tally, conversations * 2)
         print("\(clients) sockets in \(conversations * 2) subscriptions after \(ContinuousClock.now - origin)")
         try await Task.sleep(for: .seconds(2))
-        let sendStart = ContinuousClock.now
         let total = rate * duration
-        for n in 0..<total {
-            let due = sendStart + .nanoseconds(Int64(Double(n) / Double(rate) * 1e9))
-            if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        let sendTime = try await onSchedule(rate: rate, count: total) { n in
             let pair = pairs[n % conversations]
             let from = (n / conversations) % 2 == 0 ? pair.a : pair.b
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
             sockets[from].send(["type": "message", "room_id": pair.room, "body": "\(stamp) hello", "client_id": "b\(n)"])
         }
-        let sendTime = seconds(ContinuousClock.now - sendStart)
         try await Task.sleep(for: .seconds(5))
         let delivered = tally.snapshot["delivered"] ?? 0
         let samples = latencies.samples

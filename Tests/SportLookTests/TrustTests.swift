@@ -433,12 +433,8 @@ struct TrustTests {
         try await withApp(engine, clock: clock, setup: .live) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             let url = try socketURL(api)
-            let reader = try await TestSocket.connect(url, token: owner.token)
-            reader.send(["type": "subscribe", "room_id": event, "after_seq": 0])
-            try await reader.waitFor("subscribed") { $0.type == "subscribed" }
-            let writer = try await TestSocket.connect(url, token: people[0].token)
-            writer.send(["type": "subscribe", "room_id": event, "after_seq": 0])
-            try await writer.waitFor("subscribed") { $0.type == "subscribed" }
+            let reader = try await TestSocket.subscribed(url, token: owner.token, to: event)
+            let writer = try await TestSocket.subscribed(url, token: people[0].token, to: event)
             // A queue of one from now on; one of the service's own writes (never refused)
             // takes the place and holds it.
             services.database.limitWrites(to: 1)

@@ -60,6 +60,14 @@ final class TestSocket: Sendable {
         return socket
     }
 
+    /// Connects and subscribes to `room` from its first message, and waits until subscribed.
+    static func subscribed(_ url: String, token: String, to room: String) async throws -> TestSocket {
+        let socket = try await connect(url, token: token)
+        socket.send(["type": "subscribe", "room_id": room, "after_seq": 0])
+        try await socket.waitFor("subscribed") { $0.type == "subscribed" }
+        return socket
+    }
+
     private func receive(_ text: String) {
         let frame: API.Frame
         do {
