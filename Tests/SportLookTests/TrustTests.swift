@@ -532,6 +532,46 @@ struct TrustTests {
         }
     }
 
+    @Test("while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write ends it", arguments: engines)
+    func standingQueueRefused(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.databaseWriteWait = 0.3 }) { _, services in
+            let database = services.database
+            // New work while one of the service's writes holds the queue: refused, or let
+            // in to wait its turn (then it runs once the held write ends).
+            @Sendable func newWorkBehindAWrite() async throws -> DatabaseBusy? {
+                let holding = Seen(), release = Seen(), done = Seen()
+                let held = Task { try await database.transaction { _ in
+                    holding.set()
+                    while !release.value { try await Task.sleep(for: .milliseconds(10)) }
+                } }
+                try await eventually("a write to wait behind") { holding.value }
+                let attempt = Task { () -> DatabaseBusy? in
+                    defer { done.set() }
+                    do {
+                        try await Database.$admission.withValue(WriteAdmission()) { try await database.transaction { _ in } }
+                        return nil
+                    } catch let busy as DatabaseBusy { return busy }
+                }
+                try await eventually("the new work to be refused or to wait") { done.value || database.writesWaitingOrRunning >= 2 }
+                release.set()
+                try await held.value
+                return try await attempt.value
+            }
+            // A write that takes longer than the bound makes writes slow; 100 ms on, with
+            // none quicker since (a background write may be: then again), new work is refused.
+            try await eventually("new work refused while writes are slow") {
+                try await database.transaction { _ in try await Task.sleep(for: .milliseconds(400)) }
+                try await Task.sleep(for: .milliseconds(150))
+                return try await newWorkBehindAWrite()?.slow == true
+            }
+            try await eventually("a quick write to end it") {
+                try await database.transaction { _ in }
+                return !database.writesSlow
+            }
+            #expect(try await newWorkBehindAWrite() == nil, "with writes quick again, new work waits its turn and runs")
+        }
+    }
+
     @Test("password change, log out everywhere else, at most 100 sessions", arguments: engines)
     func accountControls(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

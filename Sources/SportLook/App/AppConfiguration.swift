@@ -44,6 +44,10 @@ public struct AppConfiguration: Sendable {
     /// Writes waiting for the database or running at most; beyond, 503 `overloaded`
     /// at once (`DATABASE_WRITE_QUEUE`, default 64; 0: no bound).
     public var databaseWriteQueue = 64
+    /// When every write has taken longer than this (its wait included) for 100 ms, a
+    /// standing queue, 503 `overloaded` at once for new work while writes are waiting
+    /// (`DATABASE_WRITE_WAIT`, default 50ms; 0: no such bound).
+    public var databaseWriteWait: TimeInterval = 0.05
     /// Requests per second the whole instance accepts (`RATE_LIMIT_GLOBAL`, default 20000; 0 disables).
     public var globalRateLimit = 20_000
     /// Requests per minute one user (or one address, before login) may make (`RATE_LIMIT_USER`, default 1200; 0 disables).
@@ -204,6 +208,7 @@ public struct AppConfiguration: Sendable {
         databaseTimeout = try reader.duration("DATABASE_TIMEOUT", in: 0.1...120) ?? databaseTimeout
         databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", in: 1...500) ?? databasePoolSize
         databaseWriteQueue = try reader.integer("DATABASE_WRITE_QUEUE", in: 0...100_000) ?? databaseWriteQueue
+        databaseWriteWait = try reader.duration("DATABASE_WRITE_WAIT", in: 0...60) ?? databaseWriteWait
         globalRateLimit = try reader.integer("RATE_LIMIT_GLOBAL", in: 0...10_000_000) ?? globalRateLimit
         userRateLimit = try reader.integer("RATE_LIMIT_USER", in: 0...10_000_000) ?? userRateLimit
         loginMaxFailures = try reader.integer("LOGIN_MAX_FAILURES", in: 1...10_000) ?? loginMaxFailures
@@ -353,7 +358,7 @@ public struct AppConfiguration: Sendable {
     public static let settingNames = [
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
-        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
+        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",

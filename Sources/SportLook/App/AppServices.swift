@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// Everything a running SportLook instance is made of, built once by
 /// ``buildApplication(_:clock:logger:migrate:)`` and shared by routes and services.
@@ -88,6 +89,7 @@ public final class AppServices: Sendable {
         self.userIndex = userIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
+        let storedMessages = StoredMessagesSink()
         let write = Writer(database: database, bus: bus) { effects in
             let now = clock.now()
             for event in effects.events { eventIndex.apply(event, now: now) }
@@ -99,6 +101,7 @@ public final class AppServices: Sendable {
             // An ended session is dead here before the request that ended it is answered.
             for case .session(let id) in effects.messages { tokens.forget(tokenID: id) }
             attendanceCache.invalidate(effects.attendance)
+            if !effects.sentMessages.isEmpty { storedMessages.hand(effects.sentMessages) }
             bus.deliverLocally(effects.busMessages.filter(\.isForLocalSubscribers))
         }
         self.write = write
@@ -166,10 +169,11 @@ public final class AppServices: Sendable {
         let roomStore = RoomStore(database: database)
         self.rooms = RoomService(store: roomStore, chat: chatStore, accounts: accountStore, write: write, clock: clock)
         self.chat = ChatService(
-            database: database, store: chatStore, rooms: roomStore, events: eventStore, accounts: accountStore, notifier: notifier, write: write, clock: clock,
+            database: database, store: chatStore, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
         )
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
+        storedMessages.connect(to: hub)
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock
@@ -300,4 +304,14 @@ struct IndexMaintenance: Service {
             }
         }
     }
+}
+
+/// The writer is made before the chat hub it hands stored messages to: it holds
+/// the hub once there is one.
+private final class StoredMessagesSink: Sendable {
+    private let hub = Mutex<ChatHub?>(nil)
+
+    func connect(to hub: ChatHub) { self.hub.withLock { $0 = hub } }
+
+    func hand(_ messages: [ChatMessage]) { hub.withLock { $0 }?.remember(messages) }
 }

@@ -27,7 +27,8 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
     _ = Observability.registry
     let resources = try Resources.locate()
     let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout,
-                                       writeQueue: configuration.databaseWriteQueue, logger: logger)
+                                       writeQueue: configuration.databaseWriteQueue,
+                                       writeWait: configuration.databaseWriteWait, logger: logger)
     do {
         try await prepare(database, resources: resources, migrate: migrate, logger: logger)
         let services = try await AppServices(configuration: configuration, clock: clock, logger: logger, database: database, resources: resources)

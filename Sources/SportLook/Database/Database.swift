@@ -29,9 +29,12 @@ public enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConverti
 /// once (503 `overloaded` with `Retry-After`, an `overloaded` error frame on a
 /// socket) rather than queued behind them, so what is accepted stays quick.
 public struct DatabaseBusy: Error, CustomStringConvertible {
-    /// Writes waiting or running at most.
-    public var limit: Int
-    public var description: String { "\(limit) writes already waiting for the database" }
+    /// Writes waiting or running when this one came.
+    public var waiting: Int
+    /// Whether it was refused because writes have been slow (a standing queue), not
+    /// because the queue was full.
+    public var slow = false
+    public var description: String { "\(waiting) writes already waiting for the database" + (slow ? ", all slow" : "") }
 }
 
 /// The work a client asked for (an HTTP request, a chat frame), as far as the write
@@ -78,6 +81,15 @@ public final class Database: Sendable {
     public var writeQueueLimit: Int { writeBound.load(ordering: .relaxed) }
     private let writeBound: Atomic<Int>
     private let writesInFlight = Atomic<Int>(0)
+    /// Longest a write may take (waiting included) before it counts as slow, in
+    /// nanoseconds (0: no such bound).
+    private let slowWrite: Atomic<UInt64>
+    /// Since when every write that finished was slow (uptime nanoseconds; 0: the
+    /// last one was quick).
+    private let slowSince = Atomic<UInt64>(0)
+    /// How long writes must have been slow, none quick, before a client's first
+    /// write is refused: a standing queue, not a burst.
+    static let standingQueue: UInt64 = 100_000_000
 
     /// The client's work this task does, if any: set around an HTTP request and a
     /// chat frame, whose first write may be refused when the write queue is full
@@ -92,11 +104,12 @@ public final class Database: Sendable {
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, logger: Logger) {
+    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, writeWait: TimeInterval, logger: Logger) {
         self.engine = engine
         self.backend = backend
         self.timeout = timeout
         self.writeBound = Atomic(max(0, writeQueueLimit))
+        self.slowWrite = Atomic(UInt64(max(0, writeWait) * 1e9))
         self.logger = logger
     }
 
@@ -106,14 +119,18 @@ public final class Database: Sendable {
     ///   - poolSize: Maximum PostgreSQL connections.
     ///   - timeout: Longest any one call may wait.
     ///   - writeQueue: Writes waiting or running at most; beyond, ``DatabaseBusy`` at once (0: no bound).
+    ///   - writeWait: When writes have all taken longer than this (waiting included)
+    ///     for ``standingQueue``, a client's first write is refused while others wait
+    ///     (0: no such bound).
     ///   - logger: Where to log.
-    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, logger: Logger) async throws -> Database {
+    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,
+                            logger: Logger) async throws -> Database {
         let limit = Duration.milliseconds(Int64(timeout * 1000))
         switch location {
         case .sqliteFile(let path):
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .sqliteMemory:
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
+            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .postgres(let address):
             var configuration = PostgresClient.Configuration(
                 host: address.host, port: address.port, username: address.user,
@@ -131,7 +148,7 @@ public final class Database: Sendable {
             // The pool runs for the life of this handle, so migrations and warm-up
             // can use it before the application's services start.
             let runner = Task { await client.run() }
-            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, logger: logger)
+            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         }
     }
 
@@ -193,8 +210,8 @@ public final class Database: Sendable {
         return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
-            try self.enterWriteQueue(admission)
-            defer { self.leaveWriteQueue() }
+            let entered = try self.enterWriteQueue(admission)
+            defer { self.leaveWriteQueue(entered) }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
@@ -203,28 +220,52 @@ public final class Database: Sendable {
         }
     }
 
-    /// Takes a place among the writes waiting or running; throws ``DatabaseBusy``
-    /// instead if they are `writeQueueLimit` already and this is the first write of
-    /// a client's work.
-    private func enterWriteQueue(_ admission: WriteAdmission?) throws {
+    /// Takes a place among the writes waiting or running, and returns when (uptime
+    /// nanoseconds); throws ``DatabaseBusy`` instead if this is the first write of a
+    /// client's work and the writes are `writeQueueLimit` already, or others are
+    /// waiting and writes have all been slow for ``standingQueue``.
+    private func enterWriteQueue(_ admission: WriteAdmission?) throws -> UInt64 {
+        let now = DispatchTime.now().uptimeNanoseconds
         let count = writesInFlight.add(1, ordering: .relaxed).newValue
         let limit = writeQueueLimit
-        if limit > 0, count > limit, admission?.refusable ?? false {
-            writesInFlight.subtract(1, ordering: .relaxed)
-            throw DatabaseBusy(limit: limit)
+        if admission?.refusable ?? false {
+            let slow = slowSince.load(ordering: .relaxed)
+            let standing = slow != 0 && count > 1 && now &- slow >= Self.standingQueue
+            if (limit > 0 && count > limit) || standing {
+                writesInFlight.subtract(1, ordering: .relaxed)
+                throw DatabaseBusy(waiting: count - 1, slow: standing)
+            }
         }
         admission?.admit()
+        return now
     }
 
     /// Sets the bound from now on (a test fills a queue of one after its set-up).
     func limitWrites(to limit: Int) { writeBound.store(max(0, limit), ordering: .relaxed) }
 
+    /// Whether the writes that finished lately were all slow.
+    var writesSlow: Bool { slowSince.load(ordering: .relaxed) != 0 }
+
     /// Writes waiting or running now.
     var writesWaitingOrRunning: Int { writesInFlight.load(ordering: .relaxed) }
 
-    private func leaveWriteQueue() {
+    /// Gives the place back; a write that took longer than the slow-write bound
+    /// (waiting included) marks the writes slow from now, if not already, and a
+    /// quicker one ends that.
+    private func leaveWriteQueue(_ entered: UInt64) {
         writesInFlight.subtract(1, ordering: .relaxed)
+        let bound = slowWrite.load(ordering: .relaxed)
+        guard bound > 0 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now &- entered > bound {
+            _ = slowSince.compareExchange(expected: 0, desired: now, ordering: .relaxed)
+        } else {
+            slowSince.store(0, ordering: .relaxed)
+        }
     }
+
+    /// Sets the slow-write bound from now on (a test).
+    func limitWriteWait(to seconds: TimeInterval) { slowWrite.store(UInt64(max(0, seconds) * 1e9), ordering: .relaxed) }
 
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed

@@ -7,7 +7,6 @@ struct ChatService: Sendable {
     let store: ChatStore
     let rooms: RoomStore
     let events: EventStore
-    let accounts: AccountStore
     let notifier: Notifier
     let write: Writer
     let clock: any AppClock
@@ -59,23 +58,22 @@ struct ChatService: Sendable {
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        return try await write { [store, rooms, events, accounts, notifier, limiter, media] sql, effects in
+        return try await write { [store, rooms, notifier, limiter, media] sql, effects in
             // Locking the room first serialises senders, so a retried client_id finds its original.
-            guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
-            var event: Event?
+            guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else { throw DomainError.notFound("room") }
+            let room = sending.room
             var conversation: Conversation?
             switch room.kind {
             case .event:
-                event = try await events.event(room.eventID ?? room.id, on: sql)
-                guard try await store.isMember(room: room, user: user, on: sql) else { throw DomainError.forbidden(Self.eventMembersOnly) }
+                guard sending.member else { throw DomainError.forbidden(Self.eventMembersOnly) }
             case .conversation:
                 conversation = try await rooms.conversation(room: room.id, on: sql)
                 guard let conversation, conversation.includes(user) else { throw DomainError.notFound("room") }
             }
-            if let original = try await store.existing(room: roomID, sender: user, clientID: clientID, on: sql) {
+            if let seq = sending.existingSeq, let original = try await store.message(room: roomID, seq: seq, on: sql) {
                 return Sent(message: original, created: false)
             }
-            if let event, event.status != .active { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            if room.kind == .event, !sending.eventActive { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
             if let current = conversation {
                 let admitted = try await admit(user, to: current, on: sql)
                 // A request or an answer changes how both see the conversation (the one
@@ -103,16 +101,17 @@ struct ChatService: Sendable {
             if let wait = limiter.acquire(user.lowercased) {
                 throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
-            let sender = UserSummary(id: user, name: try await accounts.names(of: [user], on: sql)[user] ?? "")
+            let sender = UserSummary(id: user, name: sending.senderName)
             let message = try await store.insert(room: roomID, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
                                                                      replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
                                                  at: now, on: sql)
-            // Those who blocked the sender are not told of the message.
-            let blockers = try await store.blockers(of: user, on: sql)
-            let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql).filter { !blockers.contains($0) }
-            let heading = event.map { ChatHeading.event($0) } ?? .conversation(roomID)
+            // Those who blocked the sender are not told of the message (absentMembers leaves them out).
+            let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql)
+            let heading: ChatHeading = room.kind == .event ? .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "") : .conversation(roomID)
             try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
                                            recipients: absent, mentioned: Set(mentioned), at: now, on: sql, effects: &effects)
+            // This instance's sockets get the message as stored, without reading it back.
+            effects.sentMessages.append(message)
             effects.messages.append(.chat(room: roomID, seq: message.seq))
             return Sent(message: message, created: true)
         }
@@ -345,7 +344,7 @@ struct ChatService: Sendable {
 
 /// What a chat notification is titled after: the event, or (in a conversation) the sender.
 enum ChatHeading: Sendable {
-    case event(Event)
+    case event(id: UUID, title: String)
     case conversation(UUID)
 }
 

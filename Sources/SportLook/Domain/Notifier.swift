@@ -69,11 +69,11 @@ struct Notifier: Sendable {
         let title: String
         var data: [String: JSONValue] = ["seq": .number(Double(seq)), "sender": .person(sender.id, sender.name)]
         switch heading {
-        case .event(let event):
-            room = event.id
-            title = event.title
-            data["event_id"] = .id(event.id)
-            data["event_title"] = .string(event.title)
+        case .event(let id, let eventTitle):
+            room = id
+            title = eventTitle
+            data["event_id"] = .id(id)
+            data["event_title"] = .string(eventTitle)
         case .conversation(let id):
             room = id
             title = sender.name

@@ -177,6 +177,21 @@ final class ChatHub: Sendable {
         return Array(loaded.prefix(limit))
     }
 
+    /// Messages this instance has just stored: each goes on the end of its room's
+    /// recent messages when it follows them (or starts them), so the room's sockets
+    /// are sent it without a read. Called right after the commit, before the room is told.
+    func remember(_ messages: [ChatMessage]) {
+        state.withLock { s in
+            for message in messages where s.rooms[message.roomID] != nil {
+                var recent = s.recent[message.roomID] ?? []
+                if let last = recent.last, last.seq + 1 != message.seq { continue }
+                recent.append(message)
+                if recent.count > Self.recentPerRoom { recent.removeFirst(recent.count - Self.recentPerRoom) }
+                s.recent[message.roomID] = recent
+            }
+        }
+    }
+
     /// Messages of the room changed after change number `change`, in change order
     /// (changes are rare: read from the database each time).
     func changes(room: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {

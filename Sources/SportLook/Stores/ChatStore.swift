@@ -66,6 +66,39 @@ struct ChatStore: Sendable {
         try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())").first().map(Self.decodeRoom)
     }
 
+    /// What sending a message checks, read with the room's lock in one statement.
+    struct Sending: Sendable {
+        var room: Room
+        /// Whether the sender takes part in the room.
+        var member: Bool
+        var senderName: String
+        /// The seq of the sender's message already stored with this `client_id`.
+        var existingSeq: Int64?
+        /// An event's room: the event's title, and whether it is still on.
+        var eventTitle: String?
+        var eventActive: Bool
+    }
+
+    /// Locks the room row like ``lockRoom(_:on:)`` and reads in the same statement
+    /// what a send checks (membership, the sender's name, a message already stored
+    /// with `clientID`, the event): one statement where there were five.
+    func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
+        guard let row = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.roomColumns),
+                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
+                          OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = \(bind: user) OR c.user_high = \(bind: user)) AND r.kind = 'conversation')
+                        THEN 1 ELSE 0 END AS is_member,
+                   (SELECT u.name FROM users u WHERE u.id = \(bind: user)) AS sender_name,
+                   (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = \(bind: user) AND m.client_id = \(bind: clientID)) AS existing_seq,
+                   (SELECT e.title FROM events e WHERE e.id = r.event_id) AS event_title,
+                   (SELECT e.status FROM events e WHERE e.id = r.event_id) AS event_status
+            FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())
+            """).first() else { return nil }
+        return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
+                       senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
+                       eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue)
+    }
+
     /// Whether the user takes part in the room: an event's organiser and the people
     /// going or waitlisted; a conversation's two people.
     func isMember(room: Room, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
@@ -129,13 +162,16 @@ struct ChatStore: Sendable {
         let seq: Int64 = try row.value("last_message_seq")
         let id = UUID()
         let mentions = new.mentions.isEmpty ? nil : new.mentions.map(\.lowercased).joined(separator: " ")
-        try await sql.raw("""
+        let stored = try await sql.raw("""
             INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
                                        reply_to_seq, mentions, change_seq)
             VALUES (\(bind: id), \(bind: room), \(bind: seq), \(bind: new.sender.id), \(bind: new.clientID), \(bind: new.body), \(bind: now),
                     \(bind: new.attachment?.image.id), \(bind: new.attachment?.image.stored), \(bind: new.attachment?.width), \(bind: new.attachment?.height),
                     \(bind: new.replyTo), \(bind: mentions), 0)
-            """).run()
+            RETURNING created_at
+            """).first()
+        // The time as stored: the message handed to this instance's sockets is the one a read gives.
+        let createdAt: Date = try stored.map { try $0.value("created_at") } ?? now
         var reply: ChatReply?
         if let replyTo = new.replyTo, let row = try await sql.raw("""
             SELECT q.sender_id, u.name, q.body, q.deleted_at FROM chat_messages q JOIN users u ON u.id = q.sender_id
@@ -146,7 +182,7 @@ struct ChatStore: Sendable {
                               preview: deleted ? "" : String((try row.value("body", as: String.self)).prefix(Self.replyPreviewLength)), deleted: deleted)
         }
         return ChatMessage(id: id, roomID: room, eventID: try row.optional("event_id"), seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
-                           createdAt: now, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
+                           createdAt: createdAt, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
     }
 
     /// Messages with `seq` in `after+1 …`, ascending, at most `limit`.
@@ -351,11 +387,6 @@ struct ChatStore: Sendable {
             try await sql.raw("UPDATE chat_presence SET seen_at = \(bind: now) WHERE instance_id = \(bind: instance)").run()
             try await sql.raw("DELETE FROM chat_presence WHERE seen_at < \(bind: staleBefore)").run()
         }
-    }
-
-    /// Who blocked the user.
-    func blockers(of user: UUID, on sql: any SQLDatabase) async throws -> Set<UUID> {
-        Set(try await sql.raw("SELECT blocker_id FROM blocks WHERE blocked_id = \(bind: user)").all().map { try $0.value("blocker_id") })
     }
 
     /// Who the user blocked.

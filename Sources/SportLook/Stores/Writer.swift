@@ -14,6 +14,9 @@ struct Effects: Sendable {
     var jobs = false
     /// Anything else to announce.
     var messages: [BusMessage] = []
+    /// Chat messages stored, as stored: this instance's sockets get them without
+    /// reading them back (other instances read them, told by `.chat` in `messages`).
+    var sentMessages: [ChatMessage] = []
 
     var busMessages: [BusMessage] {
         events.map { .event($0.id) } + profiles.map { .user($0.id) } + attendance.map { .attendance($0) } + (jobs ? [.jobs] : []) + messages

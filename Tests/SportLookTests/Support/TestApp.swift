@@ -31,6 +31,9 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.databasePoolSize = 8
     // Suites run in parallel on few cores; a slow answer there is not an outage.
     configuration.databaseTimeout = 60
+    // Writes there are often slower than a production bound on a standing queue; the
+    // overload tests set it.
+    configuration.databaseWriteWait = 0
     configuration.port = 0
     // Suites hammer the API from few accounts; the limits have their own test.
     configuration.userRateLimit = 0
