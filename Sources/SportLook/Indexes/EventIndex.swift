@@ -60,10 +60,10 @@ final class EventIndex: Sendable {
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog = WarmBacklog<(Event, Date)>()
 
-        /// Gives the card of `id` these bytes.
-        mutating func setJSON(_ json: [UInt8], of id: UUID) {
+        /// Gives the card of `id` these bytes (compacted: ``CardCompaction``).
+        mutating func setJSON(_ kept: [UInt8], of id: UUID) {
             let old = cards[id]?.json
-            cards[id]?.json = arena.store(json, for: id)
+            cards[id]?.json = arena.store(kept, for: id)
             release(old)
         }
 
@@ -146,7 +146,8 @@ final class EventIndex: Sendable {
     func apply(_ event: Event, now: Date) {
         // Most re-reads bring nothing new: encode only a newer row.
         guard state.withLock({ s in s.backlog.isWarming || isNewer(event, than: s) }) else { return }
-        let json = event.isOpen(at: now) ? encodeCard(event) : nil
+        // Compacted before the lock, which pages wait for.
+        let json = event.isOpen(at: now) ? CardCompaction.compact(encodeCard(event)) : nil
         state.withLock { s in
             if s.backlog.hold((event, now)) { return }
             apply(event, json: json, now: now, to: &s)
@@ -157,6 +158,7 @@ final class EventIndex: Sendable {
     /// applies a row newer than the index's (an update whose news is still on its way).
     /// Each row comes with its card, nil when the event is not open at `now`.
     func remember(_ rows: [(Event, [UInt8]?)], now: Date) {
+        let rows = rows.map { ($0.0, $0.1.map(CardCompaction.compact)) }
         state.withLock { s in
             guard !s.backlog.isWarming else { return }
             for (event, json) in rows {
@@ -176,7 +178,7 @@ final class EventIndex: Sendable {
         return true
     }
 
-    /// `json` is the event's card when it is open at `now`, nil otherwise.
+    /// `json` is the event's card (compacted) when it is open at `now`, nil otherwise.
     private func apply(_ event: Event, json: [UInt8]?, now: Date, to s: inout State) {
         guard isNewer(event, than: s) else { return }
         if let json {
@@ -210,10 +212,11 @@ final class EventIndex: Sendable {
             s.arena.beginRead()
             return s.arena
         }
-        cards.bytes.reserveCapacity(found.reduce(0) { $0 + $1.bytes.count })
+        // Cards are kept compacted: about half their JSON.
+        cards.bytes.reserveCapacity(found.reduce(0) { $0 + 2 * $1.bytes.count + 64 })
         for (i, bytes) in found {
             let start = cards.bytes.count
-            cards.bytes.append(contentsOf: bytes)
+            CardCompaction.expand(bytes, into: &cards.bytes)
             cards.ranges[i] = start..<cards.bytes.count
         }
         arena.endRead()
