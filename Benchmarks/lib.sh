@@ -99,3 +99,32 @@ run_wrk() {
   errors="$(echo "$out" | awk '/Non-2xx/ {print $5}')"
   echo "${rps}|${p99}|${errors:-0}"
 }
+
+# The capacity of an HTTP GET route on the running server (start_server): a constant
+# rate stepped up (sportlook-bench http-capacity, open loop) until p99 > BOUND ms.
+# Usage: http_capacity LABEL CSV BOUND_MS STEPS PATH [CENTRES]; prints the table rows
+# and the CAPACITY line (both also kept in $WORK/capacity.out).
+http_capacity() {
+  local label="$1" csv="$2" bound="$3" steps="$4" path="$5" centres="${6:-}"
+  "$BENCH" http-capacity --port "$SERVER_PORT" --token "${TOKEN:-}" --path "$path" ${centres:+--centres "$centres"} \
+    --steps "$steps" --step-seconds "${CAPACITY_STEP_SECONDS:-10}" --bound-ms "$bound" --server-pid "$SERVER_PID" \
+    --label "$label" --csv "$csv" | tee -a "$WORK/capacity.out"
+}
+
+# matplotlib for the capacity plots (only the benchmarks that plot need it).
+ensure_matplotlib() { python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check matplotlib; }
+
+# The capacity rows http_capacity kept, as markdown. Usage: capacity_report WHAT PNG
+capacity_report() {
+  local what="$1" png="$2"
+  echo
+  echo "Capacity of $what (open loop, \`sportlook-bench http-capacity\`, ${CAPACITY_STEP_SECONDS:-10} s a step, one process on the same machine; p99 bound 20 ms):"
+  echo
+  grep -m1 '^| database' "$WORK/capacity.out"
+  grep -m1 '^|---' "$WORK/capacity.out"
+  grep -v '^| database\|^|---' "$WORK/capacity.out" | grep '^| '
+  echo
+  grep '^CAPACITY | ' "$WORK/capacity.out" | sed 's/^CAPACITY | /- /; s/ | / /'
+  echo
+  echo "![$what: offered requests/s against p99]($png)"
+}

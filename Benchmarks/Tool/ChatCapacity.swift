@@ -122,15 +122,8 @@ struct StepResult {
     }
 
     func append(csv path: String?, label: String, kind: String) throws {
-        guard let path else { return }
-        if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: Data("label,kind,offered,accepted_per_s,refused,p50_ms,p99_ms,lost,duplicates\n".utf8))
-        }
-        let line = "\(label),\(kind),\(offered),\(Double(accepted) / seconds),\(refused),\(latencies.percentile(50) * 1e3),\(p99 * 1e3),\(lost),\(duplicates)\n"
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(line.utf8))
+        try appendCSV(path, header: "label,kind,offered,accepted_per_s,refused,p50_ms,p99_ms,lost,duplicates",
+                      line: "\(label),\(kind),\(offered),\(Double(accepted) / seconds),\(refused),\(latencies.percentile(50) * 1e3),\(p99 * 1e3),\(lost),\(duplicates)")
     }
 }
 

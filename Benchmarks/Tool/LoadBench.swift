@@ -70,6 +70,8 @@ struct JobsBench: AsyncParsableCommand {
     @Option(help: "With --channel apns: the push server's folder (its authority, key and request log).") var pushFolder = ""
     @Option(help: "With --channel apns: the push server's port.") var pushPort = 0
     @Option(help: "With --channel apns: PUSH_TIMEOUT in seconds (JOB_LEASE follows it).") var pushTimeout = 10
+    @Option(help: "A CSV file a row is appended to (label, offered, delivered, p50, p99: for a capacity plot).") var csv: String?
+    @Option(help: "The row's name in --csv (the database).") var label = "database"
 
     /// Requests the local APNs answered 200, in its log so far.
     func acceptedByAPNs() -> Int {
@@ -153,6 +155,8 @@ struct JobsBench: AsyncParsableCommand {
         let throughput = Double(rows.count) / last.timeIntervalSince(first)
         let offered = rate > 0 ? "\(formatRate(rate))/s" : "burst"
         let engine = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
+        try appendCSV(csv, header: "label,kind,offered,achieved,p50_ms,p99_ms,jobs",
+                      line: "\(label),step," + String(format: "%.0f,%.1f,%.1f,%.1f,%d", rate, throughput, latencies.percentile(50) * 1_000, latencies.percentile(99) * 1_000, rows.count))
         print("| \(engine) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
         // One line per channel for Benchmarks/push/run: what the service received, and the most connections open to it at once.
         let received = channel == "apns" ? acceptedByAPNs() - acceptedBefore : gateway.keys.snapshot.count

@@ -42,3 +42,16 @@ func residentMegabytes(pid: Int32) -> Double? {
     else { return nil }
     return kb / 1024
 }
+
+/// Appends `line` to the CSV file at `path`, writing `header` first when the file is new
+/// (rows for Benchmarks/plot_capacity.py); nothing without a path.
+func appendCSV(_ path: String?, header: String, line: String) throws {
+    guard let path else { return }
+    if !FileManager.default.fileExists(atPath: path) {
+        FileManager.default.createFile(atPath: path, contents: Data((header + "\n").utf8))
+    }
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data((line + "\n").utf8))
+}
