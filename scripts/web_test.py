@@ -156,7 +156,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:{folder}/web.sqlite", PORT=str(self.port), BCRYPT_COST="4",
-                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL="warning", RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0",
+                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL="warning", RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
                         REGISTER_MAX_PER_ADDRESS="0", CHAT_RATE_LIMIT="1000", MEDIA_STORE=f"file:{folder}/media",
                         AUTH_GOOGLE_CLIENT_IDS=FakeGoogle.CLIENT_ID, AUTH_GOOGLE_JWKS_URL=f"{google.url}/jwks",
                         AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize",
@@ -324,6 +324,39 @@ def run(server, push):
         expect(ann.get_by_text("Seen by")).to_be_visible()
         audit(ann, "event")
         shoot(ann, "event")
+
+        # Past capacity the server refuses a message with an `overloaded` error frame and
+        # a retry_after: the client sends it again after that wait with the same
+        # client_id, and it is shown once. The refusal is made in a second tab of Ann's,
+        # whose socket goes through a route (the server's own refusal is tested on both
+        # databases in the Swift suite).
+        sent = []
+
+        def refuse_first(ws):
+            upstream = ws.connect_to_server()
+
+            def from_page(message):
+                frame = json.loads(message)
+                if frame.get("type") == "message" and frame.get("body") == "Sent past capacity":
+                    sent.append(frame["client_id"])
+                    if len(sent) == 1:
+                        ws.send(json.dumps({"type": "error", "code": "overloaded", "message": "Too many writes are waiting; try again shortly.",
+                                            "retry_after": 1, "client_id": frame["client_id"], "room_id": frame["room_id"]}))
+                        return
+                upstream.send(message)
+
+            ws.on_message(from_page)
+            upstream.on_message(lambda message: ws.send(message))
+
+        tab = ann.context.new_page()
+        tab.route_web_socket(re.compile(r"/v1/ws"), refuse_first)
+        tab.goto(event_url)
+        expect(tab.get_by_role("textbox", name="Message")).to_be_visible()
+        send(tab, "Sent past capacity")
+        expect(bo.locator("ol.messages").get_by_text("Sent past capacity")).to_have_count(1, timeout=15_000)
+        expect(tab.locator("ol.messages").get_by_text("Sent past capacity")).to_have_count(1)
+        assert len(sent) == 2 and sent[0] == sent[1], f"refused once, then sent again with the same client_id: {sent}"
+        tab.close()
 
         # A long history (more than a socket's frame burst) opens without the socket
         # being closed for sending too fast; markup in a message is text.

@@ -572,6 +572,33 @@ struct TrustTests {
         }
     }
 
+    @Test("while tasks run later than the bound for 100 ms (past the CPU's capacity), an API request is refused at once; operational routes answer", arguments: engines)
+    func behindRefused(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let (token, _) = try await api.register("Cam")
+            let lag = services.schedulerLag
+            // No probe runs (the tests' configuration has none: their machine is loaded
+            // by the suite); the bound is set and the findings given here.
+            lag.limitLag(to: .milliseconds(20))
+            lag.record(lateness: .milliseconds(50), at: 1_000_000_000)
+            #expect(!lag.isBehind, "one late wake-up is a busy moment")
+            #expect(try await api.get("/v1/me", token: token).status == .ok)
+            lag.record(lateness: .milliseconds(50), at: 1_150_000_000)
+            #expect(lag.isBehind, "late for 100 ms on end")
+            let refused = try await api.get("/v1/me", token: token)
+            #expect(refused.status == .serviceUnavailable)
+            #expect(try refused.errorCode == "overloaded")
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(try await api.post("/v1/events", token: token, json: ["title": "Refused"]).status == .serviceUnavailable)
+            #expect(try await api.get("/health").status == .ok)
+            #expect(try await api.get("/ready").status == .ok)
+            #expect(try await api.get("/openapi.yaml").status == .ok)
+            lag.record(lateness: .milliseconds(1), at: 1_160_000_000)
+            #expect(!lag.isBehind, "a wake-up on time ends it")
+            #expect(try await api.get("/v1/me", token: token).status == .ok)
+        }
+    }
+
     @Test("password change, log out everywhere else, at most 100 sessions", arguments: engines)
     func accountControls(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

@@ -48,6 +48,9 @@ public struct AppConfiguration: Sendable {
     /// standing queue, 503 `overloaded` at once for new work while writes are waiting
     /// (`DATABASE_WRITE_WAIT`, default 50ms; 0: no such bound).
     public var databaseWriteWait: TimeInterval = 0.05
+    /// How late this process's tasks may run, for 100 ms on end, before new requests
+    /// are answered 503 `overloaded` at once (`OVERLOAD_LAG`, default 20ms; 0: never).
+    public var overloadLag: TimeInterval = 0.02
     /// Requests per second the whole instance accepts (`RATE_LIMIT_GLOBAL`, default 20000; 0 disables).
     public var globalRateLimit = 20_000
     /// Requests per minute one user (or one address, before login) may make (`RATE_LIMIT_USER`, default 1200; 0 disables).
@@ -210,6 +213,7 @@ public struct AppConfiguration: Sendable {
         databaseWriteQueue = try reader.integer("DATABASE_WRITE_QUEUE", in: 0...100_000) ?? databaseWriteQueue
         databaseWriteWait = try reader.duration("DATABASE_WRITE_WAIT", in: 0...60) ?? databaseWriteWait
         globalRateLimit = try reader.integer("RATE_LIMIT_GLOBAL", in: 0...10_000_000) ?? globalRateLimit
+        overloadLag = try reader.duration("OVERLOAD_LAG", in: 0...60) ?? overloadLag
         userRateLimit = try reader.integer("RATE_LIMIT_USER", in: 0...10_000_000) ?? userRateLimit
         loginMaxFailures = try reader.integer("LOGIN_MAX_FAILURES", in: 1...10_000) ?? loginMaxFailures
         loginWindow = try reader.duration("LOGIN_WINDOW", in: 1...86_400) ?? loginWindow
@@ -358,7 +362,7 @@ public struct AppConfiguration: Sendable {
     public static let settingNames = [
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
-        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
+        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT", "OVERLOAD_LAG", "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE", "NEARBY_CARDS",
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST", "WS_MAX_QUEUE_BYTES",
         "METRICS_PORT", "METRICS_HOST", "METRICS_TOKEN", "TRUSTED_PROXIES",

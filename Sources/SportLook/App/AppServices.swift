@@ -44,6 +44,8 @@ public final class AppServices: Sendable {
     let chat: ChatService
     let rooms: RoomService
     let hub: ChatHub
+    /// How far behind this process's tasks run (requests are refused past capacity).
+    let schedulerLag: SchedulerLag
     let userIndex: UserIndex
     let peopleCache: PeopleCache
     /// Keeps the indexes and caches in step with the database.
@@ -174,6 +176,7 @@ public final class AppServices: Sendable {
         )
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         storedMessages.connect(to: hub)
+        self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
             sports: sports, write: write, clock: clock
@@ -198,7 +201,7 @@ public final class AppServices: Sendable {
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus), MediaCollector(media: media)] + workers
+        [Shutdown(services: self), schedulerLag, bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus), MediaCollector(media: media)] + workers
     }
 
     /// Whether every in-memory index is warm.

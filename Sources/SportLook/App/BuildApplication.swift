@@ -76,6 +76,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: NoSniffMiddleware())
     router.add(middleware: ErrorMiddleware(routes: services.routes))
+    router.add(middleware: OverloadMiddleware(lag: services.schedulerLag))
     router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
     router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins))
     router.add(middleware: RateLimitMiddleware(

@@ -20,6 +20,17 @@ public enum WorldCities {
         ("Lima", -12.0464, -77.0428), ("Santiago", -33.4489, -70.6693), ("Buenos Aires", -34.6037, -58.3816), ("São Paulo", -23.5505, -46.6333),
         ("Reykjavík", 64.1466, -21.9426), ("Tromsø", 69.6492, 18.9553),
     ]
+
+    /// `count` city centres: the real ones first, then made-up ones spread over the
+    /// inhabited latitudes (the same every time), for data sets with more cities.
+    public static func centres(_ count: Int) -> [(lat: Double, lon: Double)] {
+        var out = all.prefix(count).map { (lat: $0.lat, lon: $0.lon) }
+        var rng = DemoRandom(seed: 0x5EED_C171)
+        while out.count < count {
+            out.append((lat: Double.random(in: -50...65, using: &rng), lon: Double.random(in: -180..<180, using: &rng)))
+        }
+        return out
+    }
 }
 
 /// A seeded generator (SplitMix64): the same seed makes the same data.
@@ -40,9 +51,15 @@ public struct DemoRandom: RandomNumberGenerator, Sendable {
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 
-    /// A point scattered around a city (σ ≈ 15 km).
-    public mutating func nearCity() -> (lat: Double, lon: Double) {
-        let city = WorldCities.all[Int.random(in: 0..<WorldCities.all.count, using: &self)]
+    /// A point scattered around a city (σ ≈ 15 km): one of the 50 real ones, or of `cities`.
+    public mutating func nearCity(among cities: [(lat: Double, lon: Double)]? = nil) -> (lat: Double, lon: Double) {
+        let city: (lat: Double, lon: Double)
+        if let cities {
+            city = cities[Int.random(in: 0..<cities.count, using: &self)]
+        } else {
+            let real = WorldCities.all[Int.random(in: 0..<WorldCities.all.count, using: &self)]
+            city = (real.lat, real.lon)
+        }
         let sigma = 15_000 / 111_195.0
         let lat = min(89.9, max(-89.9, city.lat + normal() * sigma))
         var lon = city.lon + normal() * sigma / max(0.05, cos(city.lat * .pi / 180))
@@ -71,7 +88,8 @@ struct DemoSeeder: Sendable {
     static let firstNames = ["Ana", "Ben", "Chloé", "Dev", "Emma", "Femi", "Gus", "Hana", "Ivan", "Jun", "Kai", "Lea", "Mo", "Nia", "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tomás", "Uma", "Vik", "Wen", "Xavi", "Yara", "Zoe"]
     static let titles = ["Morning session", "After-work game", "Sunday meetup", "Beginners welcome", "Weekly match", "Training run", "Friendly game", "Tournament practice"]
 
-    func run(users: Int, events: Int, seed: UInt64, progress: @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
+    func run(users: Int, events: Int, cities: Int = WorldCities.all.count, seed: UInt64, progress: @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
+        let centres = WorldCities.centres(cities)
         let started = Date()
         var rng = DemoRandom(seed: seed)
         let hash = Bcrypt.hash(Self.password, cost: 4)
@@ -116,7 +134,7 @@ struct DemoSeeder: Sendable {
                 let id = UUID(uuid: Self.uuidBytes(&rng))
                 let organiser = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
                 let sport = catalogue[min(catalogue.count - 1, Int(Double(catalogue.count) * pow(Double.random(in: 0..<1, using: &rng), 2)))]
-                let place = rng.nearCity()
+                let place = rng.nearCity(among: centres)
                 // Quarter-hour starts over the next four weeks, one to three hours long.
                 let starts = Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + Double.random(in: 3_600...(28 * 86_400), using: &rng)) / 900).rounded(.down) * 900)
                 let ends = starts.addingTimeInterval(Double(Int.random(in: 2...6, using: &rng)) * 1_800)

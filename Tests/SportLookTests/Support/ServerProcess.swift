@@ -25,8 +25,10 @@ final class ServerProcess: Sendable {
         environment["HOST"] = "127.0.0.1"
         environment["LOG_LEVEL"] = "warning"
         // A debug build sharing two cores with the suite: its writes are often slower
-        // than a production bound on a standing queue (as in testConfiguration).
+        // than a production bound on a standing queue, and its tasks run late (as in
+        // testConfiguration).
         environment["DATABASE_WRITE_WAIT"] = "0"
+        environment["OVERLOAD_LAG"] = "0"
         for (k, v) in extra { environment[k] = v }
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else { throw ClusterError("\(Self.executable) is not built") }
         self.pid = try spawn([Self.executable, "serve"] + arguments, environment: environment, output: logPath)

@@ -34,6 +34,7 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     // Writes there are often slower than a production bound on a standing queue; the
     // overload tests set it.
     configuration.databaseWriteWait = 0
+    configuration.overloadLag = 0
     configuration.port = 0
     // Suites hammer the API from few accounts; the limits have their own test.
     configuration.userRateLimit = 0
