@@ -58,6 +58,7 @@ struct HTTPCapacityBench: AsyncParsableCommand {
             print(result.row(label: label + ", twice the capacity"))
             try result.append(csv: csv, label: label, kind: "overload")
         }
+        try await engine.close()
         try await group.shutdownGracefully()
     }
 
@@ -123,6 +124,8 @@ final class OpenLoop: @unchecked Sendable {
     private var result = HTTPStepResult(offered: 0, achieved: 0, latencies: Samples())
     private var answered = 0
     private var lastAnswer: UInt64 = 0
+    /// Set when the run ends: connections closing then are not opened again.
+    private var closing = false
 
     init(loop: any EventLoop, port: Int, token: String, path: String, places: [(String, String)]) {
         self.loop = loop
@@ -132,6 +135,15 @@ final class OpenLoop: @unchecked Sendable {
         self.headers = headers
         self.path = path
         self.places = places
+    }
+
+    /// Closes the connections (none is opened again).
+    func close() async throws {
+        let channels = try await loop.submit { () -> [any Channel] in
+            self.closing = true
+            return self.idle
+        }.get()
+        for channel in channels { try? await channel.close() }
     }
 
     func connect(_ count: Int) async throws {
@@ -240,7 +252,7 @@ final class OpenLoop: @unchecked Sendable {
             result.errors += 1
         }
         idle.removeAll { $0 === channel }
-        Task { try? await self.open() }
+        if !closing { Task { try? await self.open() } }
     }
 }
 
