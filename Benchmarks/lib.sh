@@ -103,12 +103,13 @@ run_wrk() {
 # The capacity of an HTTP GET route on the running server (start_server): a constant
 # rate stepped up (sportlook-bench http-capacity, open loop) until p99 > BOUND ms.
 # Usage: http_capacity LABEL CSV BOUND_MS STEPS PATH [CENTRES]; prints the table rows
-# and the CAPACITY line (both also kept in $WORK/capacity.out).
+# and the CAPACITY line (both also kept in $WORK/capacity.out). CAPACITY_ARGS adds
+# options (e.g. --connections 1000 --overload-seconds 30).
 http_capacity() {
   local label="$1" csv="$2" bound="$3" steps="$4" path="$5" centres="${6:-}"
   "$BENCH" http-capacity --port "$SERVER_PORT" --token "${TOKEN:-}" --path "$path" ${centres:+--centres "$centres"} \
     --steps "$steps" --step-seconds "${CAPACITY_STEP_SECONDS:-10}" --bound-ms "$bound" --server-pid "$SERVER_PID" \
-    --label "$label" --csv "$csv" | tee -a "$WORK/capacity.out"
+    --label "$label" --csv "$csv" ${CAPACITY_ARGS:-} | tee -a "$WORK/capacity.out"
 }
 
 # matplotlib for the capacity plots (only the benchmarks that plot need it).

@@ -4,7 +4,9 @@ fresh `sportlook serve` (SQLite, no map tiles: the plain grid; only loopback).
 
 Three people in three browser contexts: Ann signs up, sets her sports and area and
 creates an event with one place; Bo finds it in the list and on the map and joins; both
-chat live in both directions; the server is restarted while Ann sends a message, and
+chat live in both directions; a message refused `overloaded` on the socket (in a second
+tab of Ann's, through a route) is sent again after its retry_after with the same client_id
+and shown once; the server is restarted while Ann sends a message, and
 afterwards each side holds every message exactly once; Ann invites Cy, who accepts from
 the inbox and is shown her waitlist position. Ann turns notifications on (the
 browser's push service is Tests/fakes/push_server.py: subscribe() is given its
@@ -353,8 +355,9 @@ def run(server, push):
         tab.goto(event_url)
         expect(tab.get_by_role("textbox", name="Message")).to_be_visible()
         send(tab, "Sent past capacity")
-        expect(bo.locator("ol.messages").get_by_text("Sent past capacity")).to_have_count(1, timeout=15_000)
-        expect(tab.locator("ol.messages").get_by_text("Sent past capacity")).to_have_count(1)
+        expect(bo.locator("ol.messages").get_by_text("Sent past capacity", exact=True)).to_have_count(1, timeout=15_000)
+        # (exact: the author's own bubble also names the message in its Delete button)
+        expect(tab.locator("ol.messages").get_by_text("Sent past capacity", exact=True)).to_have_count(1)
         assert len(sent) == 2 and sent[0] == sent[1], f"refused once, then sent again with the same client_id: {sent}"
         tab.close()
 
@@ -378,7 +381,7 @@ def run(server, push):
         expect(bo.locator("ol.messages").get_by_text("Sent while the server was down")).to_be_visible(timeout=60_000)
         send(bo, "Back again")
         expect(ann.locator("ol.messages").get_by_text("Back again")).to_be_visible(timeout=60_000)
-        expected = ["Hello from Ann", "Hi Ann, see you there"] + [f"history {n}" for n in range(70)] + ["<img src=x onerror=alert(2)>", "Sent while the server was down", "Back again"]
+        expected = ["Hello from Ann", "Hi Ann, see you there", "Sent past capacity"] + [f"history {n}" for n in range(70)] + ["<img src=x onerror=alert(2)>", "Sent while the server was down", "Back again"]
         for name, page in (("Ann", ann), ("Bo", bo)):
             expect(page.locator("ol.messages li.pending")).to_have_count(0, timeout=60_000)
             held = messages(page)

@@ -42,8 +42,8 @@ struct HTTPCapacityBench: AsyncParsableCommand {
         let engine = OpenLoop(loop: loop, port: port, token: token, path: path, places: places)
         try await engine.connect(connections)
         if warmupSeconds > 0, let first = rates.first { _ = try await engine.step(rate: first, seconds: warmupSeconds) }
-        print("| database | offered/s | achieved/s | p50 | p99 | 2xx | 503 | other errors | unanswered | server CPU | generator CPU |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| database | offered/s | achieved/s | p50 | p99 | 2xx | 503 | 503 answered, p99 | other errors | unanswered | server CPU | generator CPU |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         var capacity: Int?
         for rate in rates {
             let result = try await measured(engine, rate: rate, seconds: stepSeconds)
@@ -77,6 +77,8 @@ struct HTTPStepResult {
     var offered: Int
     var achieved: Double
     var latencies: Samples
+    /// How long the 503s took.
+    var refusals = Samples()
     var ok = 0, overloaded = 0, errors = 0, unanswered = 0
     var serverCPU = 0.0, generatorCPU = 0.0
 
@@ -84,7 +86,7 @@ struct HTTPStepResult {
 
     func row(label: String) -> String {
         let p50 = latencies.values.isEmpty ? "-" : formatLatency(latencies.percentile(50))
-        return "| \(label) | \(formatRate(Double(offered))) | \(formatRate(achieved)) | \(p50) | \(latencies.values.isEmpty ? "-" : formatLatency(p99)) | \(ok) | \(overloaded) | \(errors) | \(unanswered) | "
+        return "| \(label) | \(formatRate(Double(offered))) | \(formatRate(achieved)) | \(p50) | \(latencies.values.isEmpty ? "-" : formatLatency(p99)) | \(ok) | \(overloaded) | \(overloaded > 0 ? formatLatency(refusals.percentile(99)) : "-") | \(errors) | \(unanswered) | "
             + String(format: "%.0f%% | %.0f%% |", serverCPU * 100, generatorCPU * 100)
     }
 
@@ -239,7 +241,9 @@ final class OpenLoop: @unchecked Sendable {
             case 200..<300:
                 result.ok += 1
                 result.latencies.add(Double(now - due.at) / 1e9)
-            case 503: result.overloaded += 1
+            case 503:
+                result.overloaded += 1
+                result.refusals.add(Double(now - due.at) / 1e9)
             default: result.errors += 1
             }
         }

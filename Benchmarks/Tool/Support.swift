@@ -29,7 +29,18 @@ struct Client: Sendable {
         var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
+    /// One request; answered 503 `overloaded` (the server past its capacity), it is sent
+    /// again after the `Retry-After` it was given (spread ±50%), as a client does.
     func call(_ method: String, _ path: String, token: String? = nil, json: Any? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Reply {
+        for _ in 0..<30 {
+            let (reply, retryAfter) = try await once(method, path, token: token, json: json, timeout: timeout)
+            guard reply.status == 503, let retryAfter, (reply.object["error"] as? [String: Any])?["code"] as? String == "overloaded" else { return reply }
+            try await Task.sleep(for: .seconds(retryAfter * Double.random(in: 0.5...1.5)))
+        }
+        return try await once(method, path, token: token, json: json, timeout: timeout).reply
+    }
+
+    private func once(_ method: String, _ path: String, token: String?, json: Any?, timeout: TimeAmount) async throws -> (reply: Reply, retryAfter: Double?) {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -39,7 +50,7 @@ struct Client: Sendable {
         }
         let response = try await Self.http.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 32 << 20)
-        return Reply(status: Int(response.status.code), body: Data(body.readableBytesView))
+        return (Reply(status: Int(response.status.code), body: Data(body.readableBytesView)), response.headers.first(name: "Retry-After").flatMap(Double.init))
     }
 
     func register(_ name: String) async throws -> (token: String, id: String) {
