@@ -212,13 +212,19 @@ final class EventIndex: Sendable {
             s.arena.beginRead()
             return s.arena
         }
-        // Cards are kept compacted: about half their JSON.
-        cards.bytes.reserveCapacity(found.reduce(0) { $0 + 2 * $1.bytes.count + 64 })
-        for (i, bytes) in found {
-            let start = cards.bytes.count
-            CardCompaction.expand(bytes, into: &cards.bytes)
-            cards.ranges[i] = start..<cards.bytes.count
+        // Cards are kept compacted (about half their JSON): each is written out once,
+        // straight into the page's bytes, whose size is known before.
+        var ranges = cards.ranges
+        cards.bytes = [UInt8](unsafeUninitializedCapacity: found.reduce(0) { $0 + CardCompaction.expandedCount($1.bytes) }) { buffer, count in
+            count = 0
+            guard let start = buffer.baseAddress else { return }
+            for (i, bytes) in found {
+                let written = CardCompaction.expand(bytes, to: start + count)
+                ranges[i] = count..<(count + written)
+                count += written
+            }
         }
+        cards.ranges = ranges
         arena.endRead()
         return cards
     }
