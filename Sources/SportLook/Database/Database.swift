@@ -87,6 +87,9 @@ public final class Database: Sendable {
     /// Since when every write that finished was slow (uptime nanoseconds; 0: the
     /// last one was quick).
     private let slowSince = Atomic<UInt64>(0)
+    /// When a write last finished (uptime nanoseconds): slowness is current only while
+    /// writes keep finishing.
+    private let lastFinished = Atomic<UInt64>(0)
     /// How long writes must have been slow, none quick, before a client's first
     /// write is refused: a standing queue, not a burst.
     static let standingQueue: UInt64 = 100_000_000
@@ -230,7 +233,10 @@ public final class Database: Sendable {
         let limit = writeQueueLimit
         if admission?.refusable ?? false {
             let slow = slowSince.load(ordering: .relaxed)
+            // Slow for 100 ms on end, and a write finished within them (the mark of a slow
+            // write before a quiet spell is not a queue).
             let standing = slow != 0 && count > 1 && now &- slow >= Self.standingQueue
+                && now &- lastFinished.load(ordering: .relaxed) < Self.standingQueue
             if (limit > 0 && count > limit) || standing {
                 writesInFlight.subtract(1, ordering: .relaxed)
                 throw DatabaseBusy(waiting: count - 1, slow: standing)
@@ -257,6 +263,7 @@ public final class Database: Sendable {
         let bound = slowWrite.load(ordering: .relaxed)
         guard bound > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
+        lastFinished.store(now, ordering: .relaxed)
         if now &- entered > bound {
             _ = slowSince.compareExchange(expected: 0, desired: now, ordering: .relaxed)
         } else {

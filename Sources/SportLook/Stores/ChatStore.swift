@@ -79,10 +79,14 @@ struct ChatStore: Sendable {
         var eventActive: Bool
     }
 
-    /// Locks the room row like ``lockRoom(_:on:)`` and reads in the same statement
-    /// what a send checks (membership, the sender's name, a message already stored
-    /// with `clientID`, the event): one statement where there were five.
+    /// Locks the room row (``lockRoom(_:on:)``), then reads in one statement what a
+    /// send checks (membership, the sender's name, a message already stored with
+    /// `clientID`, the event): two statements where there were five. Two, not one: on
+    /// PostgreSQL a statement that waited for the lock still reads with the snapshot it
+    /// began with, and would miss the message a concurrent send with the same
+    /// `clientID` just committed.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
+        guard try await lockRoom(id, on: sql) != nil else { return nil }
         guard let row = try await sql.raw("""
             SELECT \(unsafeRaw: Self.roomColumns),
                    CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
@@ -90,9 +94,9 @@ struct ChatStore: Sendable {
                         THEN 1 ELSE 0 END AS is_member,
                    (SELECT u.name FROM users u WHERE u.id = \(bind: user)) AS sender_name,
                    (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = \(bind: user) AND m.client_id = \(bind: clientID)) AS existing_seq,
-                   (SELECT e.title FROM events e WHERE e.id = r.event_id) AS event_title,
-                   (SELECT e.status FROM events e WHERE e.id = r.event_id) AS event_status
-            FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())
+                   (SELECT e.title FROM events e WHERE e.id = COALESCE(r.event_id, r.id)) AS event_title,
+                   (SELECT e.status FROM events e WHERE e.id = COALESCE(r.event_id, r.id)) AS event_status
+            FROM rooms r WHERE r.id = \(bind: id)
             """).first() else { return nil }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
