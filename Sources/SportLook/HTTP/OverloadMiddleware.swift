@@ -19,12 +19,16 @@ final class SchedulerLag: Service, Sendable {
     private let behind = Atomic<Bool>(false)
 
     /// - Parameter bound: Lateness beyond which the process is behind (0: never, and no probe runs).
-    init(bound: Duration) { boundNanos = Atomic(bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000) }
+    init(bound: Duration) { boundNanos = Atomic(Self.nanoseconds(bound)) }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
 
     var bound: Duration { .nanoseconds(boundNanos.load(ordering: .relaxed)) }
 
     /// Sets the bound from now on, the probe left as it was (a test gives the findings itself).
-    func limitLag(to bound: Duration) { boundNanos.store(bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000, ordering: .relaxed) }
+    func limitLag(to bound: Duration) { boundNanos.store(Self.nanoseconds(bound), ordering: .relaxed) }
 
     /// Whether new requests should be refused now.
     var isBehind: Bool { behind.load(ordering: .relaxed) }

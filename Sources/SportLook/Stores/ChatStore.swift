@@ -66,7 +66,7 @@ struct ChatStore: Sendable {
         try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())").first().map(Self.decodeRoom)
     }
 
-    /// What sending a message checks, read with the room's lock in one statement.
+    /// What sending a message checks, read in one statement after the room's lock.
     struct Sending: Sendable {
         var room: Room
         /// Whether the sender takes part in the room.
@@ -86,19 +86,17 @@ struct ChatStore: Sendable {
     /// began with, and would miss the message a concurrent send with the same
     /// `clientID` just committed.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
-        guard try await lockRoom(id, on: sql) != nil else { return nil }
+        guard let room = try await lockRoom(id, on: sql) else { return nil }
         guard let row = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.roomColumns),
-                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
                           OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = \(bind: user) OR c.user_high = \(bind: user)) AND r.kind = 'conversation')
                         THEN 1 ELSE 0 END AS is_member,
                    (SELECT u.name FROM users u WHERE u.id = \(bind: user)) AS sender_name,
                    (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = \(bind: user) AND m.client_id = \(bind: clientID)) AS existing_seq,
-                   (SELECT e.title FROM events e WHERE e.id = COALESCE(r.event_id, r.id)) AS event_title,
-                   (SELECT e.status FROM events e WHERE e.id = COALESCE(r.event_id, r.id)) AS event_status
-            FROM rooms r WHERE r.id = \(bind: id)
+                   e.title AS event_title, e.status AS event_status
+            FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id) WHERE r.id = \(bind: id)
             """).first() else { return nil }
-        return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
+        return Sending(room: room, member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
                        eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue)
     }
