@@ -276,3 +276,58 @@ final class RawSocket: Sendable {
         }
     }
 }
+
+@Suite("The instance's one socket timer")
+struct SocketWatchTests {
+    @Test("each tick runs every check once; a check that is done, or a forgotten one, runs no more")
+    func ticks() {
+        let watch = SocketWatch()
+        let runs = Mutex<[String: Int]>([:])
+        func count(_ name: String) -> Int { runs.withLock { $0[name] ?? 0 } }
+        _ = watch.watch { _ in
+            runs.withLock { $0["steady", default: 0] += 1 }
+            return .again
+        }
+        _ = watch.watch { _ in
+            runs.withLock { $0["once", default: 0] += 1 }
+            return .done
+        }
+        let forgotten = watch.watch { _ in
+            runs.withLock { $0["forgotten", default: 0] += 1 }
+            return .again
+        }
+        #expect(watch.count == 3)
+        watch.tick()
+        #expect(count("steady") == 1 && count("once") == 1 && count("forgotten") == 1)
+        #expect(watch.count == 2, "a check that said done is dropped")
+        watch.forget(forgotten)
+        watch.tick()
+        watch.tick()
+        #expect(count("steady") == 3)
+        #expect(count("once") == 1)
+        #expect(count("forgotten") == 1)
+        #expect(watch.count == 1)
+    }
+
+    @Test("a check is given the tick's instant and may watch or forget sockets while it runs")
+    func reentrant() throws {
+        let watch = SocketWatch()
+        let seen = Mutex<[ContinuousClock.Instant]>([])
+        let added = Mutex<Int?>(nil)
+        _ = watch.watch { now in
+            seen.withLock { $0.append(now) }
+            if added.withLock({ $0 }) == nil {
+                let id = watch.watch { _ in .again }
+                added.withLock { $0 = id }
+            }
+            return .again
+        }
+        let start = ContinuousClock.now
+        watch.tick(now: start)
+        watch.tick(now: start + .seconds(3))
+        #expect(seen.withLock { $0 } == [start, start + .seconds(3)])
+        #expect(watch.count == 2, "the check added a socket without a deadlock")
+        watch.forget(try #require(added.withLock { $0 }))
+        #expect(watch.count == 1)
+    }
+}

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// `GET /v1/ws`: the realtime socket.
 ///
@@ -87,31 +88,28 @@ struct WebSocketEndpoint {
             }
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
-            let watchdog = Task {
-                var endingSince: ContinuousClock.Instant?
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .milliseconds(250))
-                    if clock.now() >= identity.expiresAt {
-                        connection.end(.sessionEnded)
-                    }
-                    // However it is being closed, a client that does not take its last
-                    // frames (a writer stuck on a full socket) is cut two seconds later.
-                    if connection.outbox.ending != nil {
-                        let since = endingSince ?? .now
-                        endingSince = since
-                        if ContinuousClock.now - since > .seconds(2) {
-                            channel.close(mode: .all, promise: nil)
-                            return
-                        }
-                        continue
-                    }
-                    if connection.outbox.stalledFor > stallTimeout {
-                        connection.outbox.close()
-                        context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
-                        await close(.policyViolation, reason: "too_slow: reconnect with after_seq")
-                        return
-                    }
+            // The instance's one timer looks (no sleeping task per socket).
+            let endingSince = Mutex<ContinuousClock.Instant?>(nil)
+            let watched = hub.watch.watch { now in
+                if clock.now() >= identity.expiresAt {
+                    connection.end(.sessionEnded)
                 }
+                // However it is being closed, a client that does not take its last
+                // frames (a writer stuck on a full socket) is cut two seconds later.
+                if connection.outbox.ending != nil {
+                    let since = endingSince.withLock { since in
+                        if since == nil { since = now }
+                        return since!
+                    }
+                    guard now - since > .seconds(2) else { return .again }
+                    channel.close(mode: .all, promise: nil)
+                    return .done
+                }
+                guard connection.outbox.stalledFor > stallTimeout else { return .again }
+                connection.outbox.close()
+                context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
+                Task { await close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
+                return .done
             }
             do {
                 for try await message in inbound.messages(maxSize: 16_384) {
@@ -120,7 +118,7 @@ struct WebSocketEndpoint {
             } catch {
                 context.logger.debug("socket closed", metadata: ["error": "\(error)"])
             }
-            watchdog.cancel()
+            hub.watch.forget(watched)
             writer.cancel()
             await connection.closed()
             hub.unregister(connection)
