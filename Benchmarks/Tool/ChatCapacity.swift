@@ -90,7 +90,7 @@ struct ChatCapacityBench: AsyncParsableCommand {
         let s = log.snapshot(step)
         return StepResult(offered: rate, sent: total, seconds: sendTime, accepted: s.accepted, refused: s.refused,
                           delivered: s.delivered, expected: s.accepted * perRoom, duplicates: s.duplicates, reconnects: s.reconnects,
-                          latencies: s.latencies, refusalLatencies: s.refusalLatencies,
+                          latencies: s.latencies, refusalLatencies: s.refusalLatencies, acceptLatencies: s.acceptLatencies,
                           serverCPU: (cpuAfter.server - cpuBefore.server) / sendTime, generatorCPU: (cpuAfter.generator - cpuBefore.generator) / sendTime)
     }
 }
@@ -108,6 +108,8 @@ struct StepResult {
     var reconnects: Int
     var latencies: Samples
     var refusalLatencies: Samples
+    /// From sending to the `sent` answer: the store's part of the delivery time.
+    var acceptLatencies: Samples
     var serverCPU: Double
     var generatorCPU: Double
 
@@ -118,7 +120,7 @@ struct StepResult {
     func row(label: String, kind: String) -> String {
         "CAP | \(label) | \(kind) | \(offered)/s for \(String(format: "%.0f", seconds)) s | \(formatRate(Double(accepted) / seconds))/s | \(refused) (\(unanswered) unanswered) | "
             + "\(delivered)/\(expected) | \(duplicates) | \(formatLatency(latencies.percentile(50))) | \(formatLatency(p99)) | "
-            + "\(refused > 0 ? formatLatency(refusalLatencies.percentile(99)) : "-") | \(String(format: "%.0f %%", serverCPU * 100)) | \(String(format: "%.0f %%", generatorCPU * 100)) | \(reconnects) |"
+            + "\(refused > 0 ? formatLatency(refusalLatencies.percentile(99)) : "-") | \(accepted > 0 ? formatLatency(acceptLatencies.percentile(50)) + " / " + formatLatency(acceptLatencies.percentile(99)) : "-") | \(String(format: "%.0f %%", serverCPU * 100)) | \(String(format: "%.0f %%", generatorCPU * 100)) | \(reconnects) |"
     }
 
     func append(csv path: String?, label: String, kind: String) throws {
@@ -138,6 +140,7 @@ final class StepLog: Sendable {
         var reconnects = 0
         var latencies = Samples()
         var refusalLatencies = Samples()
+        var acceptLatencies = Samples()
     }
     private let steps = Mutex<[Int: Step]>([:])
     private let subscribed = Atomic<Int>(0)
@@ -236,8 +239,11 @@ final class ResumingSocket: Sendable {
                 }
             }
         case "sent":
-            guard let (step, _) = parse(frame["client_id"]) else { return }
-            log.update(step) { $0.accepted += 1 }
+            guard let (step, stamp) = parse(frame["client_id"]) else { return }
+            log.update(step) { s in
+                s.accepted += 1
+                s.acceptLatencies.add(now - Double(stamp) / 1e9)
+            }
         case "error":
             guard let (step, stamp) = parse(frame["client_id"]) else { return }
             log.update(step) { s in

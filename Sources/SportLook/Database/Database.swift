@@ -277,10 +277,12 @@ public final class Database: Sendable {
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed
     /// out request) must not stop it half way and leave the connection inside it.
+    /// `executor`: where the transaction's code runs (the global executor when `nil`).
     static func uncancellable<R: Sendable>(
-        _ sql: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)? = nil
+        _ sql: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, on executor: (any TaskExecutor)? = nil,
+        afterCommit: (@Sendable (R) -> Void)? = nil
     ) async throws -> R {
-        try await Task {
+        try await Task(executorPreference: executor) {
             try await sql.raw("BEGIN\(unsafeRaw: sql.isPostgres ? "" : " IMMEDIATE")").run()
             do {
                 let result = try await body(sql)

@@ -7,8 +7,14 @@ import SQLiteKit
 import Synchronization
 
 /// SQLite connections: one writer guarded by a lock, readers in WAL mode.
+///
+/// The writer has an event loop of its own, and its transactions run their code on
+/// it: each statement's answer resumes the transaction there, not behind the
+/// sockets' traffic on the shared loops and then on another thread.
 final class SQLiteStore: Sendable {
     private let threadPool: NIOThreadPool
+    private let writerLoop: MultiThreadedEventLoopGroup
+    private let writerExecutor: EventLoopExecutor
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
     private let writeLock = AsyncSerialLock()
@@ -21,8 +27,10 @@ final class SQLiteStore: Sendable {
         threadPool.start()
         self.threadPool = threadPool
         self.logger = logger
-        let loop = MultiThreadedEventLoopGroup.singleton.any()
-        let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: loop).get()
+        let writerLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.writerLoop = writerLoop
+        self.writerExecutor = EventLoopExecutor(writerLoop.next())
+        let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: writerLoop.next()).get()
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
             _ = try await writer.query(pragma).get()
         }
@@ -30,7 +38,7 @@ final class SQLiteStore: Sendable {
         var readers: [SQLiteConnection] = []
         if case .file = storage {
             for _ in 0..<2 {
-                let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: loop).get()
+                let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
                 for pragma in ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] {
                     _ = try await reader.query(pragma).get()
                 }
@@ -50,19 +58,22 @@ final class SQLiteStore: Sendable {
     }
 
     func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?) async throws -> R {
-        try await writeLock.withLock { [writer, logger] in
-            let started = ContinuousClock.now
-            defer {
-                // The lock is everyone's: a long transaction delays every writer.
-                let held = ContinuousClock.now - started
-                if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
+        try await withTaskExecutorPreference(writerExecutor) {
+            try await writeLock.withLock { [writer, writerExecutor, logger] in
+                let started = ContinuousClock.now
+                defer {
+                    // The lock is everyone's: a long transaction delays every writer.
+                    let held = ContinuousClock.now - started
+                    if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
+                }
+                return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body, on: writerExecutor, afterCommit: afterCommit)
             }
-            return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body, afterCommit: afterCommit)
         }
     }
 
     func close() async {
         for connection in readers + [writer] { try? await connection.close().get() }
         try? await threadPool.shutdownGracefully()
+        try? await writerLoop.shutdownGracefully()
     }
 }
