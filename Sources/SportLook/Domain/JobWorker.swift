@@ -80,9 +80,12 @@ final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Claims and delivers one batch; `false` when nothing was due.
+    /// Claims and delivers one batch; `false` when nothing was due. Batches of up to
+    /// 256: a batch's statements are the same few whatever its size, so a burst of
+    /// 10,000 on PostgreSQL is delivered as fast as it is queued (with 64 a job, the
+    /// queue stood behind the burst: p99 1.3–1.4 s against 0.4 s).
     @discardableResult
-    func runOnce(limit: Int = 64) async throws -> Bool {
+    func runOnce(limit: Int = 256) async throws -> Bool {
         let now = queueClock.now()
         let claimed = try await jobs.claim(limit: limit, worker: name, now: now, leaseUntil: now.addingTimeInterval(settings.lease))
         guard !claimed.isEmpty else { return false }
