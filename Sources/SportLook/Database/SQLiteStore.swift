@@ -30,22 +30,31 @@ final class SQLiteStore: Sendable {
         let writerLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.writerLoop = writerLoop
         self.writerExecutor = EventLoopExecutor(writerLoop.next())
-        let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: writerLoop.next()).get()
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
-            _ = try await writer.query(pragma).get()
-        }
-        self.writer = writer
-        var readers: [SQLiteConnection] = []
-        if case .file = storage {
-            for _ in 0..<2 {
-                let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
-                for pragma in ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] {
-                    _ = try await reader.query(pragma).get()
-                }
-                readers.append(reader)
+        var opened: [SQLiteConnection] = []
+        do {
+            let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: writerLoop.next()).get()
+            opened.append(writer)
+            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
+                _ = try await writer.query(pragma).get()
             }
+            self.writer = writer
+            if case .file = storage {
+                for _ in 0..<2 {
+                    let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+                    opened.append(reader)
+                    for pragma in ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] {
+                        _ = try await reader.query(pragma).get()
+                    }
+                }
+            }
+        } catch {
+            // Nothing opened so far outlives the failure.
+            for connection in opened { try? await connection.close().get() }
+            try? await threadPool.shutdownGracefully()
+            try? await writerLoop.shutdownGracefully()
+            throw error
         }
-        self.readers = readers
+        self.readers = Array(opened.dropFirst())
     }
 
     func read<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
@@ -72,6 +81,10 @@ final class SQLiteStore: Sendable {
     }
 
     func close() async {
+        // Transactions still running or waiting finish first (for 5 s at most); any
+        // later code preferring the writer's loop runs on the global executor.
+        _ = try? await withDeadline(.seconds(5)) { [writeLock] in try await writeLock.withLock {} }
+        writerExecutor.stop()
         for connection in readers + [writer] { try? await connection.close().get() }
         try? await threadPool.shutdownGracefully()
         try? await writerLoop.shutdownGracefully()

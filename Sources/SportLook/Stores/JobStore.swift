@@ -107,6 +107,18 @@ struct JobStore: Sendable {
         }
     }
 
+    /// Puts claimed jobs back in the queue as they were, the claim's attempt not
+    /// counted (only while `worker` still holds them).
+    func release(_ ids: [UUID], worker: String) async throws {
+        guard !ids.isEmpty else { return }
+        try await database.write { sql in
+            try await sql.raw("""
+                UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_until = NULL
+                WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
+                """).run()
+        }
+    }
+
     /// Marks jobs done (only while `worker` still holds them).
     func complete(_ ids: [UUID], worker: String, at now: Date) async throws {
         guard !ids.isEmpty else { return }
