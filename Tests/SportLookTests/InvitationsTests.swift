@@ -223,4 +223,24 @@ struct InvitationsTests {
             #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "blackberry", "token": "x"]).status == .unprocessableContent)
         }
     }
+
+    @Test("a job its worker puts back is queued again as it was, the claim not counted as an attempt; no other worker can put it back", arguments: engines)
+    func release(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { _, services in
+            let jobs = services.jobStore
+            let messages = (1...2).map { (message: NotificationMessage(to: UUID(), .invitation, title: "Join us", body: "Football", data: [:]), dedupeKey: "release-\($0)") }
+            let queued = try await services.database.transaction { sql in try await jobs.enqueue(messages, on: sql) }
+            #expect(queued == 2)
+            let now = jobs.clock.now()
+            let claimed = try await jobs.claim(limit: 10, worker: "first", now: now, leaseUntil: now.addingTimeInterval(60))
+            #expect(claimed.count == 2)
+            try await jobs.release(claimed.map(\.id), worker: "another")
+            #expect(try await count(services, "jobs", where: "state = 'running'") == 2, "only the worker holding a job puts it back")
+            try await jobs.release([claimed[0].id], worker: "first")
+            #expect(try await count(services, "jobs", where: "state = 'queued' AND attempts = 0 AND lease_until IS NULL") == 1)
+            let again = try await jobs.claim(limit: 10, worker: "second", now: now, leaseUntil: now.addingTimeInterval(60))
+            #expect(again.map(\.id) == [claimed[0].id], "the job put back is claimed again; the other is still held")
+            #expect(again.first?.attempts == 1, "the claim put back was not an attempt")
+        }
+    }
 }
