@@ -226,7 +226,8 @@ struct InvitationsTests {
 
     @Test("a job its worker puts back is queued again as it was, the claim not counted as an attempt; no other worker can put it back", arguments: engines)
     func release(engine: DatabaseEngine) async throws {
-        try await withApp(engine) { _, services in
+        // No worker of the app's own: only this test claims.
+        try await withApp(engine, configure: { $0.jobWorkers = 0 }) { _, services in
             let jobs = services.jobStore
             let messages = (1...2).map { (message: NotificationMessage(to: UUID(), .invitation, title: "Join us", body: "Football", data: [:]), dedupeKey: "release-\($0)") }
             let queued = try await services.database.transaction { sql in try await jobs.enqueue(messages, on: sql) }

@@ -44,7 +44,7 @@ final class ChatHub: Sendable {
     /// How message frames link chat images.
     let links: MediaLinks
     /// The one timer that looks after every socket of this instance.
-    let watch = SocketWatch()
+    let sockets = SocketWatch()
 
     init(chat: ChatService, rooms: RoomService, inbox: InboxService, accounts: AccountService, links: MediaLinks, logger: Logger) {
         self.links = links
@@ -305,7 +305,7 @@ struct ChatHubService: Service {
                 group.addTask {
                     for await message in messages { await hub.handle(message) }
                 }
-                group.addTask { await hub.watch.run() }
+                group.addTask { await hub.sockets.run() }
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(30))

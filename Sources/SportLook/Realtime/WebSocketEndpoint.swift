@@ -90,7 +90,7 @@ struct WebSocketEndpoint {
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
             // The instance's one timer looks (no sleeping task per socket).
             let endingSince = Mutex<ContinuousClock.Instant?>(nil)
-            let watched = hub.watch.watch { now in
+            let watched = hub.sockets.watch { now in
                 if clock.now() >= identity.expiresAt {
                     connection.end(.sessionEnded)
                 }
@@ -118,7 +118,7 @@ struct WebSocketEndpoint {
             } catch {
                 context.logger.debug("socket closed", metadata: ["error": "\(error)"])
             }
-            hub.watch.forget(watched)
+            hub.sockets.forget(watched)
             writer.cancel()
             await connection.closed()
             hub.unregister(connection)
