@@ -109,10 +109,10 @@ final class JobWorker: Service, Sendable {
         for job in claimed {
             let payload = Data(job.payload.utf8)
             if job.kind == CodeMailRequest.jobKind, mails.count == Self.mailsPerBatch {
+                // Mails are slow to send: the batch's share is full, the rest wait their turn.
                 later.append(job.id)
                 continue
-            }
-            if job.kind == CodeMailRequest.jobKind, let request = try? JSONDecoder().decode(CodeMailRequest.self, from: payload) {
+            } else if job.kind == CodeMailRequest.jobKind, let request = try? JSONDecoder().decode(CodeMailRequest.self, from: payload) {
                 mails.append((job, request))
             } else if job.kind != CodeMailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
                 work.append(Work(job: job, message: message))

@@ -98,8 +98,9 @@ struct WebSocketEndpoint {
                 // frames (a writer stuck on a full socket) is cut two seconds later.
                 if connection.outbox.ending != nil {
                     let since = endingSince.withLock { since in
-                        if since == nil { since = now }
-                        return since!
+                        let first = since ?? now
+                        since = first
+                        return first
                     }
                     guard now - since > .seconds(2) else { return .again }
                     channel.close(mode: .all, promise: nil)
