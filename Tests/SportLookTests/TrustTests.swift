@@ -653,7 +653,7 @@ struct TrustTests {
             #expect(try await api.post("/v1/auth/login", json: ["email": ownerEmail, "password": "correct horse battery"]).status == .unauthorized)
             // Their upcoming event is cancelled, attendees told; their place went to the waitlist.
             #expect(try await api.event(event, token: people[0].token).status == "cancelled")
-            #expect(try await api.notifications(people[0].token).contains { $0.kind == "event_cancelled" })
+            try await eventually("event_cancelled") { try await api.notifications(people[0].token).contains { $0.kind == "event_cancelled" } }
             #expect(try await api.event(hosted, token: waiting).myStatus == "going")
             let messages = try await api.messages(event, token: people[0].token)
             #expect(messages.count == 1)
