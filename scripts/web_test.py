@@ -158,7 +158,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:{folder}/web.sqlite", PORT=str(self.port), BCRYPT_COST="4",
-                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL="warning", RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
+                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL=os.environ.get("WEB_TEST_LOG_LEVEL", "warning"), RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
                         REGISTER_MAX_PER_ADDRESS="0", CHAT_RATE_LIMIT="1000", MEDIA_STORE=f"file:{folder}/media",
                         AUTH_GOOGLE_CLIENT_IDS=FakeGoogle.CLIENT_ID, AUTH_GOOGLE_JWKS_URL=f"{google.url}/jwks",
                         AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize",
@@ -245,6 +245,12 @@ def main():
         server.start()
         try:
             run(server, push)
+        except BaseException:
+            # What the server said is the first thing a failure needs.
+            server.log.flush()
+            with open(f"{folder}/serve.log", "rb") as log:
+                print("the server's log, last 60 lines:\n" + b"".join(log.readlines()[-60:]).decode(errors="replace"), file=sys.stderr)
+            raise
         finally:
             server.stop()
             push.stop()

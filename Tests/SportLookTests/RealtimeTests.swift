@@ -171,6 +171,34 @@ struct RealtimeTests {
         }
     }
 
+    @Test("a message stored while sockets subscribe reaches every one of them (live or in their history)", arguments: engines)
+    func subscribeWhileSending(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.chatRateLimit = 1_000_000 }) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 4)
+            let url = try socketURL(api)
+            // Each round, every member opens a socket and subscribes after what it holds
+            // while the owner posts a message: the message is stored before, during or
+            // after the subscription is set up, and whichever it is, it must arrive. (A
+            // reconnecting client and a sender whose message was waiting for the same
+            // reconnection meet like this.)
+            for round in 1...100 {
+                let sockets = try await withThrowingTaskGroup(of: TestSocket.self) { group in
+                    for person in people { group.addTask { try await TestSocket.connect(url, token: person.token) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for socket in sockets { socket.send(["type": "subscribe", "event_id": event, "after_seq": round - 1]) }
+                let reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "round \(round)", "client_id": "r\(round)"])
+                #expect(reply.status == .created)
+                for socket in sockets {
+                    try await eventually("round \(round)'s message on every socket") { try socket.messageSeqs.contains(round) }
+                    #expect(try socket.messageSeqs == [round], "each socket is sent the message once")
+                    await socket.close()
+                }
+            }
+        }
+    }
+
     @Test("a client that stops reading is closed, and the server holds a bounded queue for it")
     func slowConsumer() async throws {
         let clock = ManualClock()

@@ -50,6 +50,16 @@ actor ChatConnection {
     }
 
     private var subscriptions: [UUID: Subscription] = [:]
+    /// Subscriptions being set up, by room: the socket joins the room's live traffic
+    /// before the room is read, and what is offered meanwhile is counted into the
+    /// targets when the subscription is set (a message stored between reading the
+    /// room and joining would otherwise reach the socket only with the next one).
+    private struct Joining {
+        var count = 0
+        var seq: Int64 = 0
+        var change: Int64 = 0
+    }
+    private var joining: [UUID: Joining] = [:]
     private var epochs = 0
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
@@ -149,6 +159,16 @@ actor ChatConnection {
     }
 
     private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?) async {
+        // Live traffic first, then the room: nothing stored in between is missed.
+        hub.join(self, id)
+        joining[id, default: Joining()].count += 1
+        defer {
+            joining[id]?.count -= 1
+            if joining[id]?.count == 0 {
+                joining[id] = nil
+                if subscriptions[id] == nil { hub.leave(self, id) }
+            }
+        }
         do {
             let room = try await chat.requireMember(id, userID)
             guard subscriptions[id] != nil || subscriptions.count < Self.maxSubscriptions else {
@@ -158,7 +178,6 @@ actor ChatConnection {
             events.withLock { $0[id] = room.eventID }
             let blocked = try await chat.blockedBy(userID)
             hidden.withLock { $0 = blocked }
-            hub.join(self, id)
             // Without `after_change`, a client starting from the beginning is sent every
             // message as it is now (nothing to replay); one resuming is sent every change
             // of what it holds.
@@ -166,8 +185,9 @@ actor ChatConnection {
             // What the hub remembers of the room may be older than the changes counted here.
             hub.noteChange(id, upTo: room.lastChangeSeq)
             epochs += 1
-            subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after),
-                                             deliveredChange: fromChange, targetChange: room.lastChangeSeq, epoch: epochs)
+            let offered = joining[id] ?? Joining()
+            subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after, offered.seq),
+                                             deliveredChange: fromChange, targetChange: max(room.lastChangeSeq, offered.change), epoch: epochs)
             await recordPresence(id, present: true)
             send(ephemeral: Frames.simple("subscribed", room: address(of: id),
                                           numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
@@ -179,7 +199,8 @@ actor ChatConnection {
 
     private func unsubscribe(_ room: UUID, reason: String) async {
         guard subscriptions.removeValue(forKey: room) != nil else { return }
-        hub.leave(self, room)
+        // (A subscription being set up again keeps the room's live traffic.)
+        if joining[room] == nil { hub.leave(self, room) }
         await recordPresence(room, present: false)
         send(ephemeral: Frames.simple("unsubscribed", room: address(of: room), fields: [("reason", reason)]))
     }
@@ -203,6 +224,10 @@ actor ChatConnection {
 
     /// A message with `seq` exists in `room`: make sure the client gets up to it.
     func offer(room: UUID, seq: Int64) {
+        if var setting = joining[room] {
+            setting.seq = max(setting.seq, seq)
+            joining[room] = setting
+        }
         guard var subscription = subscriptions[room], seq > subscription.target else { return }
         subscription.target = seq
         subscriptions[room] = subscription
@@ -211,6 +236,10 @@ actor ChatConnection {
 
     /// A change numbered `change` happened in `room`: make sure the client gets up to it.
     func offer(room: UUID, change: Int64) {
+        if var setting = joining[room] {
+            setting.change = max(setting.change, change)
+            joining[room] = setting
+        }
         guard var subscription = subscriptions[room], change > subscription.targetChange else { return }
         subscription.targetChange = change
         subscriptions[room] = subscription
