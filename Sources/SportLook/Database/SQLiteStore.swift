@@ -11,12 +11,24 @@ import Synchronization
 /// The writer has an event loop of its own, and its transactions run their code on
 /// it: each statement's answer resumes the transaction there, not behind the
 /// sockets' traffic on the shared loops and then on another thread.
+///
+/// Checkpoints (copying the write-ahead log back into the database file, with two
+/// fsyncs) are made by a connection of their own, a few times a second, beside the
+/// writer: not by whichever commit happens to cross SQLite's threshold, which then
+/// holds every writer behind it. The threshold stays, higher, for when the
+/// checkpointer falls behind.
 final class SQLiteStore: Sendable {
     private let threadPool: NIOThreadPool
     private let writerLoop: MultiThreadedEventLoopGroup
     private let writerExecutor: EventLoopExecutor
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
+    private let checkpointer: SQLiteConnection?
+    private let checkpoints = Mutex<Task<Void, Never>?>(nil)
+    /// How often the checkpointer runs.
+    static let checkpointInterval: Duration = .milliseconds(250)
+    /// Pages of log past which a commit checkpoints by itself (SQLite's default is 1,000).
+    static let autocheckpointPages = 16_000
     private let writeLock = AsyncSerialLock()
     private let nextReader = Atomic<Int>(0)
     private let logger: Logger
@@ -39,11 +51,12 @@ final class SQLiteStore: Sendable {
             }
             self.writer = writer
             if case .file = storage {
-                for _ in 0..<2 {
-                    let reader = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
-                    opened.append(reader)
-                    for pragma in ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] {
-                        _ = try await reader.query(pragma).get()
+                _ = try await writer.query("PRAGMA wal_autocheckpoint=\(Self.autocheckpointPages)").get()
+                for role in ["reader", "reader", "checkpointer"] {
+                    let connection = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+                    opened.append(connection)
+                    for pragma in role == "reader" ? ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] : ["PRAGMA busy_timeout=5000"] {
+                        _ = try await connection.query(pragma).get()
                     }
                 }
             }
@@ -54,7 +67,23 @@ final class SQLiteStore: Sendable {
             try? await writerLoop.shutdownGracefully()
             throw error
         }
-        self.readers = Array(opened.dropFirst())
+        // Of the file's connections: the writer, two readers and the checkpointer.
+        self.readers = Array(opened.dropFirst().dropLast())
+        self.checkpointer = opened.count > 1 ? opened.last : nil
+        if let checkpointer {
+            checkpoints.withLock {
+                $0 = Task { [logger] in
+                    while (try? await Task.sleep(for: Self.checkpointInterval)) != nil {
+                        do {
+                            // PASSIVE: copies what no reader still needs, waiting for no one.
+                            _ = try await checkpointer.query("PRAGMA wal_checkpoint(PASSIVE)").get()
+                        } catch {
+                            logger.warning("SQLite checkpoint failed", metadata: ["error": "\(error)"])
+                        }
+                    }
+                }
+            }
+        }
     }
 
     func read<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
@@ -85,7 +114,10 @@ final class SQLiteStore: Sendable {
         // later code preferring the writer's loop runs on the global executor.
         _ = try? await withDeadline(.seconds(5)) { [writeLock] in try await writeLock.withLock {} }
         writerExecutor.stop()
-        for connection in readers + [writer] { try? await connection.close().get() }
+        let checkpointing = checkpoints.withLock { $0 }
+        checkpointing?.cancel()
+        await checkpointing?.value
+        for connection in readers + [writer] + (checkpointer.map { [$0] } ?? []) { try? await connection.close().get() }
         try? await threadPool.shutdownGracefully()
         try? await writerLoop.shutdownGracefully()
     }
