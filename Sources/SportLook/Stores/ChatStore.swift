@@ -79,16 +79,19 @@ struct ChatStore: Sendable {
         var eventActive: Bool
     }
 
-    /// Locks the room row (``lockRoom(_:on:)``), then reads in one statement what a
-    /// send checks (membership, the sender's name, a message already stored with
-    /// `clientID`, the event): two statements where there were five. Two, not one: on
-    /// PostgreSQL a statement that waited for the lock still reads with the snapshot it
-    /// began with, and would miss the message a concurrent send with the same
-    /// `clientID` just committed.
+    /// Locks the room row, then reads in one statement the room and what a send
+    /// checks (membership, the sender's name, a message already stored with
+    /// `clientID`, the event). Two statements on PostgreSQL, not one: a statement that
+    /// waited for the lock still reads with the snapshot it began with, and would miss
+    /// the message a concurrent send with the same `clientID` just committed. One on
+    /// SQLite, whose single writer is the lock.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
-        guard let room = try await lockRoom(id, on: sql) else { return nil }
+        if sql.isPostgres {
+            guard try await sql.raw("SELECT r.id FROM rooms r WHERE r.id = \(bind: id) FOR UPDATE").first() != nil else { return nil }
+        }
         guard let row = try await sql.raw("""
-            SELECT CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
+            SELECT \(unsafeRaw: Self.roomColumns),
+                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
                           OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = \(bind: user) OR c.user_high = \(bind: user)) AND r.kind = 'conversation')
                         THEN 1 ELSE 0 END AS is_member,
                    (SELECT u.name FROM users u WHERE u.id = \(bind: user)) AS sender_name,
@@ -96,7 +99,7 @@ struct ChatStore: Sendable {
                    e.title AS event_title, e.status AS event_status
             FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id) WHERE r.id = \(bind: id)
             """).first() else { return nil }
-        return Sending(room: room, member: try row.value("is_member", as: Int.self) == 1,
+        return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
                        eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue)
     }
