@@ -21,9 +21,14 @@ struct SQLiteStoreTests {
         for n in 0..<200 {
             try await database.transaction { sql in try await sql.raw("INSERT INTO notes (id, body) VALUES (\(bind: n), \(bind: body))").run() }
         }
-        try await eventually("the rows in the database file itself") { try fileSize() >= before + 200 * 4_096 }
-        let count = try await database.read { sql in try await sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(column: "n", as: Int.self) }
-        #expect(count == 200)
+        do {
+            try await eventually("the rows in the database file itself") { try fileSize() >= before + 200 * 4_096 }
+            let count = try await database.read { sql in try await sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(column: "n", as: Int.self) }
+            #expect(count == 200)
+        } catch {
+            await database.close()
+            throw error
+        }
         await database.close()
     }
 }

@@ -34,8 +34,9 @@ final class SQLiteStore: Sendable {
     private let logger: Logger
 
     init(storage: SQLiteConnection.Storage, logger: Logger) async throws {
-        // A pool of its own, so bcrypt or other blocking work never delays queries.
-        let threadPool = NIOThreadPool(numberOfThreads: 3)
+        // A pool of its own, so bcrypt or other blocking work never delays queries: a
+        // thread for each connection (the writer, two readers, the checkpointer).
+        let threadPool = NIOThreadPool(numberOfThreads: 4)
         threadPool.start()
         self.threadPool = threadPool
         self.logger = logger
@@ -51,7 +52,10 @@ final class SQLiteStore: Sendable {
             }
             self.writer = writer
             if case .file = storage {
-                _ = try await writer.query("PRAGMA wal_autocheckpoint=\(Self.autocheckpointPages)").get()
+                // The log is rewound once copied back; one that grew under load is cut to 16 MB then.
+                for pragma in ["PRAGMA wal_autocheckpoint=\(Self.autocheckpointPages)", "PRAGMA journal_size_limit=\(16 << 20)"] {
+                    _ = try await writer.query(pragma).get()
+                }
                 for role in ["reader", "reader", "checkpointer"] {
                     let connection = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
                     opened.append(connection)
@@ -73,12 +77,17 @@ final class SQLiteStore: Sendable {
         if let checkpointer {
             checkpoints.withLock {
                 $0 = Task { [logger] in
+                    var failing = false
                     while (try? await Task.sleep(for: Self.checkpointInterval)) != nil {
                         do {
                             // PASSIVE: copies what no reader still needs, waiting for no one.
                             _ = try await checkpointer.query("PRAGMA wal_checkpoint(PASSIVE)").get()
+                            if failing { logger.notice("SQLite checkpoints work again") }
+                            failing = false
                         } catch {
-                            logger.warning("SQLite checkpoint failed", metadata: ["error": "\(error)"])
+                            // Said once, not four times a second; commits still checkpoint past the threshold.
+                            if !failing { logger.warning("SQLite checkpoint failed", metadata: ["error": "\(error)"]) }
+                            failing = true
                         }
                     }
                 }

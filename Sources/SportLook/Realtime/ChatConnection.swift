@@ -27,6 +27,9 @@ actor ChatConnection {
     private nonisolated let hidden = Mutex<Set<UUID>>([])
     /// The event of each subscribed event room (frames about it carry `event_id`).
     private nonisolated let events = Mutex<[UUID: UUID]>([:])
+    /// The rooms with a subscription set up: typing and read frames go only to these
+    /// (a socket joins a room's traffic before its membership is checked).
+    private nonisolated let following = Mutex<Set<UUID>>([])
     private var budget: FrameBudget
     private let hub: ChatHub
     private let chat: ChatService
@@ -95,6 +98,11 @@ actor ChatConnection {
     /// Whether frames from `user` are kept from this socket (this user blocked them).
     nonisolated func hides(_ user: UUID) -> Bool {
         hidden.withLock { $0.contains(user) }
+    }
+
+    /// Whether this socket's subscription to `room` is set up.
+    nonisolated func follows(_ room: UUID) -> Bool {
+        following.withLock { $0.contains(room) }
     }
 
     /// How frames about a room this socket subscribed to name it.
@@ -188,6 +196,7 @@ actor ChatConnection {
             let offered = joining[id] ?? Joining()
             subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after, offered.seq),
                                              deliveredChange: fromChange, targetChange: max(room.lastChangeSeq, offered.change), epoch: epochs)
+            following.withLock { _ = $0.insert(id) }
             await recordPresence(id, present: true)
             send(ephemeral: Frames.simple("subscribed", room: address(of: id),
                                           numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
@@ -199,6 +208,7 @@ actor ChatConnection {
 
     private func unsubscribe(_ room: UUID, reason: String) async {
         guard subscriptions.removeValue(forKey: room) != nil else { return }
+        following.withLock { _ = $0.remove(room) }
         // (A subscription being set up again keeps the room's live traffic.)
         if joining[room] == nil { hub.leave(self, room) }
         await recordPresence(room, present: false)
@@ -492,6 +502,7 @@ actor ChatConnection {
             await recordPresence(room, present: false)
         }
         subscriptions = [:]
+        following.withLock { $0 = [] }
     }
 }
 

@@ -225,11 +225,11 @@ final class ChatHub: Sendable {
         case .roomState(let user, let room):
             for connection in connections(of: user) { await connection.roomActivity(room, reload: true) }
         case .typing(let room, let user, let name):
-            for connection in members(of: room) where connection.userID != user && !connection.hides(user) {
+            for connection in members(of: room) where connection.userID != user && connection.follows(room) && !connection.hides(user) {
                 connection.send(ephemeral: Frames.typing(room: connection.address(of: room), user: user, name: name))
             }
         case .read(let room, let user, let seq):
-            for connection in members(of: room) where connection.userID != user && !connection.hides(user) {
+            for connection in members(of: room) where connection.userID != user && connection.follows(room) && !connection.hides(user) {
                 connection.send(ephemeral: Frames.read(room: connection.address(of: room), user: user, seq: seq))
             }
             // The reader's unread count changed on their other devices.
