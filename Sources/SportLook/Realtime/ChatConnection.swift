@@ -53,12 +53,12 @@ actor ChatConnection {
     }
 
     private var subscriptions: [UUID: Subscription] = [:]
-    /// Subscriptions being set up, by room: the socket joins the room's live traffic
-    /// before the room is read, and what is offered meanwhile is counted into the
-    /// targets when the subscription is set (a message stored between reading the
-    /// room and joining would otherwise reach the socket only with the next one).
+    /// The subscription being set up, by room (a socket's frames are handled one at a
+    /// time, so there is at most one): the socket joins the room's live traffic before
+    /// the room is read, and what is offered meanwhile is counted into the targets when
+    /// the subscription is set (a message stored between reading the room and joining
+    /// would otherwise reach the socket only with the next one).
     private struct Joining {
-        var count = 0
         var seq: Int64 = 0
         var change: Int64 = 0
     }
@@ -169,13 +169,10 @@ actor ChatConnection {
     private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?) async {
         // Live traffic first, then the room: nothing stored in between is missed.
         hub.join(self, id)
-        joining[id, default: Joining()].count += 1
+        joining[id] = Joining()
         defer {
-            joining[id]?.count -= 1
-            if joining[id]?.count == 0 {
-                joining[id] = nil
-                if subscriptions[id] == nil { hub.leave(self, id) }
-            }
+            joining[id] = nil
+            if subscriptions[id] == nil { hub.leave(self, id) }
         }
         do {
             let room = try await chat.requireMember(id, userID)

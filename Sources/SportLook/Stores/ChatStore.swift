@@ -87,7 +87,7 @@ struct ChatStore: Sendable {
     /// SQLite, whose single writer is the lock.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
         if sql.isPostgres {
-            guard try await sql.raw("SELECT r.id FROM rooms r WHERE r.id = \(bind: id) FOR UPDATE").first() != nil else { return nil }
+            guard try await lockRoom(id, on: sql) != nil else { return nil }
         }
         guard let row = try await sql.raw("""
             SELECT \(unsafeRaw: Self.roomColumns),
