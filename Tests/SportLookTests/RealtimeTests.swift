@@ -199,6 +199,45 @@ struct RealtimeTests {
         }
     }
 
+    @Test("a subscription set up while its member leaves the event ends with the attendance", arguments: engines)
+    func subscribeWhileLeaving(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, _, people) = try await chatRoom(api, clock: clock, members: 4)
+            let url = try socketURL(api)
+            // Each round, every member subscribes while leaving the event: the leave lands
+            // before, during or after the subscription is set up. Whichever it is, no
+            // subscription may outlive the attendance: refused, or ended "not_attending".
+            for round in 1...40 {
+                let sockets = try await withThrowingTaskGroup(of: TestSocket.self) { group in
+                    for person in people { group.addTask { try await TestSocket.connect(url, token: person.token) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (socket, person) in zip(sockets, people) {
+                        group.addTask {
+                            socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                            let left = try await api.delete("/v1/events/\(event)/attendance", token: person.token)
+                            #expect(left.status == .noContent)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                for socket in sockets {
+                    let outcome = try await socket.waitFor("round \(round)'s answer to subscribe") { $0.type == "subscribed" || $0.type == "error" }
+                    if outcome.type == "subscribed" {
+                        try await socket.waitFor("round \(round)'s subscription ended with the attendance") { $0.unsubscribed?.reason == "not_attending" }
+                    }
+                    await socket.close()
+                }
+                for person in people {
+                    let back = try await api.post("/v1/events/\(event)/attendance", token: person.token)
+                    #expect(back.status == .created || back.status == .ok, "\(back.text)")
+                }
+            }
+        }
+    }
+
     @Test("a client that stops reading is closed, and the server holds a bounded queue for it")
     func slowConsumer() async throws {
         let clock = ManualClock()

@@ -58,9 +58,13 @@ actor ChatConnection {
     /// the room is read, and what is offered meanwhile is counted into the targets when
     /// the subscription is set (a message stored between reading the room and joining
     /// would otherwise reach the socket only with the next one).
+    ///
+    /// `recheck`: an attendance change was handled while the subscription was being
+    /// set up, after its membership was read; it is read again before the subscription is set.
     private struct Joining {
         var seq: Int64 = 0
         var change: Int64 = 0
+        var recheck = false
     }
     private var joining: [UUID: Joining] = [:]
     private var epochs = 0
@@ -183,6 +187,11 @@ actor ChatConnection {
             events.withLock { $0[id] = room.eventID }
             let blocked = try await chat.blockedBy(userID)
             hidden.withLock { $0 = blocked }
+            // The member may have left meanwhile (the read above came first): no subscription outlives the attendance.
+            while joining[id]?.recheck == true {
+                joining[id]?.recheck = false
+                _ = try await chat.requireMember(id, userID)
+            }
             // Without `after_change`, a client starting from the beginning is sent every
             // message as it is now (nothing to replay); one resuming is sent every change
             // of what it holds.
@@ -472,6 +481,8 @@ actor ChatConnection {
     /// check that fails ends the subscription too (the client subscribes again):
     /// a failed check never leaves access in place.
     func recheckMembership() async {
+        // Those being set up read their membership again before they are set.
+        for room in joining.keys { joining[room]?.recheck = true }
         for room in subscriptions.keys {
             do {
                 if try await !chat.isMember(room, userID) { await unsubscribe(room, reason: "not_attending") }
