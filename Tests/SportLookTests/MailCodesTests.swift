@@ -186,6 +186,56 @@ struct MailCodesTests {
         await smtp.stop()
     }
 
+    @Test("a worker's batch sends at most 16 mails: the rest go back to the queue, no attempt spent, and the next batch sends them; the batch's invitations are delivered", arguments: engines)
+    func mailShareOfABatch(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        try await withApp(engine, configure: {
+            smtp.configure(&$0)
+            // No worker runs by itself: the test runs one batch at a time.
+            $0.jobWorkers = 0
+        }) { api, services in
+            var emails: [String] = []
+            for i in 0..<20 {
+                let email = "p\(i).\(UUID().uuidString.prefix(6).lowercased())@example.com"
+                let (token, _) = try await api.register("P\(i)", email: email)
+                #expect(try await api.post("/v1/auth/email/verify/start", token: token).status == .accepted)
+                emails.append(email)
+            }
+            let (host, _) = try await api.register("Host")
+            let event = try await api.createEvent(host, now: services.clock.now())
+            var guests: [String] = []
+            for i in 0..<3 { guests.append(try await api.register("Guest\(i)").id) }
+            _ = try await api.invite(guests, to: event.id, token: host)
+            let queued = try await Self.jobStates(in: services)
+            #expect(queued == ["mail queued 0": 20, "invitation queued 0": 3])
+
+            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, channels: services.channels, mailer: services.mailer,
+                                   codes: services.codes, bus: services.bus, write: services.write, clock: services.clock, logger: services.logger,
+                                   settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
+            #expect(try await worker.runOnce())
+            #expect(try smtp.messages().count == JobWorker.mailsPerBatch)
+            let afterOne = try await Self.jobStates(in: services)
+            #expect(afterOne == ["mail done 1": 16, "mail queued 0": 4, "invitation done 1": 3])
+
+            #expect(try await worker.runOnce())
+            let sent = try smtp.messages()
+            #expect(sent.map(\.recipient).sorted() == emails.sorted(), "each address mailed once")
+            let afterTwo = try await Self.jobStates(in: services)
+            #expect(afterTwo == ["mail done 1": 20, "invitation done 1": 3])
+            #expect(try await !worker.runOnce())
+        }
+        await smtp.stop()
+    }
+
+    /// Jobs counted by kind, state and attempts ("mail done 1").
+    static func jobStates(in services: AppServices) async throws -> [String: Int] {
+        try await services.database.read { sql in
+            try await sql.raw("SELECT kind, state, attempts, COUNT(*) AS n FROM jobs GROUP BY kind, state, attempts").all().reduce(into: [:]) { counts, row in
+                counts["\(try row.value("kind", as: String.self)) \(try row.value("state", as: String.self)) \(try row.value("attempts", as: Int.self))"] = try row.value("n", as: Int.self)
+            }
+        }
+    }
+
     @Test("without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; a server without STARTTLS gets nothing; codes asked for one email are limited, account or not", arguments: engines)
     func transports(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in

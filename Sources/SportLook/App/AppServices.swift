@@ -39,6 +39,8 @@ public final class AppServices: Sendable {
     let pushClient: HTTPClient
     /// Where each device's pushes go.
     let channels: PushChannels
+    /// Where code mails go (`nil`: none configured).
+    let mailer: MailTransport?
     let workers: [JobWorker]
     let chatStore: ChatStore
     let chat: ChatService
@@ -166,6 +168,7 @@ public final class AppServices: Sendable {
         case .log: .log(logger)
         case nil: nil
         }
+        self.mailer = mailer
         let chatStore = ChatStore(database: database)
         self.chatStore = chatStore
         let roomStore = RoomStore(database: database)
