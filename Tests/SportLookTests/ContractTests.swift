@@ -190,6 +190,50 @@ struct ContractTests {
         }
     }
 
+    @Test("cross-origin clients: a preflight allows every method the API answers and the headers it reads; every answer, errors and 429 included, names the origin and exposes Retry-After", arguments: [DatabaseEngine.sqlite])
+    func crossOrigin(engine: DatabaseEngine) async throws {
+        let origin = "https://app.example"
+        try await withApp(engine, configure: { $0.corsAllowedOrigins = [origin]; $0.userRateLimit = 5 }) { api, services in
+            @Sendable func list(_ value: String?) -> Set<String> {
+                Set((value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+            }
+            // Muting a room is a PUT: the preflight must allow it, and every other method routes answer.
+            let preflight = try await api.request(.options, "/v1/rooms/\(UUID())/mute", headers: [
+                .origin: origin, .accessControlRequestMethod: "PUT", .accessControlRequestHeaders: "authorization, content-type",
+            ])
+            #expect(preflight.status == .noContent)
+            #expect(preflight.headers[.accessControlAllowOrigin] == origin)
+            let methods = list(preflight.headers[.accessControlAllowMethods])
+            #expect(Set(services.routes.all.map { $0.method.rawValue.lowercased() }).isSubset(of: methods), "\(methods)")
+            #expect(methods.contains("put"))
+            #expect(list(preflight.headers[.accessControlAllowHeaders]).isSuperset(of: ["authorization", "content-type", "if-none-match", "range"]))
+
+            // An error answer names the origin, so a script reads its body.
+            let unauthorized = try await api.request(.get, "/v1/me", headers: [.origin: origin])
+            #expect(unauthorized.status == .unauthorized)
+            #expect(unauthorized.headers[.accessControlAllowOrigin] == origin)
+            #expect(try unauthorized.decode(API.ErrorBody.self).error.code == "unauthorized")
+
+            // Past the rate limit: the 429 names the origin and lets a script read Retry-After.
+            let (token, _) = try await api.register("Busy")
+            var limited: Reply?
+            for _ in 0..<6 {
+                let reply = try await api.request(.get, "/v1/me", token: token, headers: [.origin: origin])
+                #expect(reply.headers[.accessControlAllowOrigin] == origin)
+                if reply.status == .tooManyRequests { limited = reply }
+            }
+            let refused = try #require(limited)
+            #expect(refused.headers[.retryAfter] != nil)
+            #expect(list(refused.headers[.accessControlExposeHeaders]).isSuperset(of: ["retry-after", "location", "etag"]))
+
+            // Another origin gets no grant.
+            let stranger = try await api.request(.options, "/v1/me", headers: [.origin: "https://elsewhere.example", .accessControlRequestMethod: "GET"])
+            #expect(stranger.status == .forbidden)
+            #expect(stranger.headers[.accessControlAllowOrigin] == nil)
+            #expect(try await api.request(.get, "/health", headers: [.origin: "https://elsewhere.example"]).headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+
     @Test("request limits answer 429 with Retry-After", arguments: [DatabaseEngine.sqlite])
     func rateLimits(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
