@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import HTTPTypes
 import NIOSSL
 import Testing
@@ -91,6 +92,67 @@ struct PushTests {
         guard case .failed(let reason, _)? = outcomes[device.id] else { Issue.record("\(outcomes)"); return }
         #expect(reason == "refused_address")
         await channel.close()
+    }
+
+    @Test("a name lookup that fails or hangs is tried again later, not a final refusal; one lookup at a time per name; a name that does not exist is refused")
+    func lookups() async throws {
+        final class Resolver: Sendable {
+            /// What each call does, in turn; the last one again after.
+            enum Answer: Sendable { case fail, hang, noSuchName, loopback }
+            let script: [Answer]
+            let calls = Mutex(0)
+            init(_ script: [Answer]) { self.script = script }
+            func resolve(_ host: String, _ port: Int) async throws -> [String] {
+                let n = calls.withLock { n in defer { n += 1 }; return n }
+                // Each lookup takes a moment, so that pushes at once meet it under way.
+                try await Task.sleep(for: .milliseconds(100))
+                switch script[min(n, script.count - 1)] {
+                case .fail: throw PinnedClients.LookupFailed(description: "EAI_AGAIN")
+                case .hang: try await Task.sleep(for: .seconds(3_600)); return []
+                case .noSuchName: throw PinnedClients.NoSuchName()
+                case .loopback: return ["127.0.0.1"]
+                }
+            }
+        }
+        func outcome(_ resolver: Resolver, pushes: Int = 1) async -> [DeviceOutcome] {
+            let channel = WebPushChannel(
+                vapid: VAPID(key: .init(), subject: "mailto:ops@sportlook.test"),
+                clients: PinnedClients(policy: PushEndpointPolicy(), tls: .makeClientConfiguration(), timeout: 5, resolve: resolver.resolve,
+                                       lookupLimit: .milliseconds(500), failureMemory: .zero), timeout: 5
+            )
+            let devices = (0..<pushes).map { _ in
+                let subscription = WebSubscription.make(endpoint: "https://push.sportlook.test/push/x")
+                return PushDevice(id: UUID(), platform: .web, token: subscription.endpoint, p256dh: Array(subscription.key.publicKey.x963Representation).base64URLEncodedString(),
+                                  auth: subscription.auth.base64URLEncodedString(), createdAt: Date())
+            }
+            let message = NotificationMessage(to: UUID(), .invitation, title: "t", body: "b", data: [:])
+            let outcomes = await channel.send(PushContent(jobID: UUID(), notificationID: UUID(), message: message), to: devices)
+            await channel.close()
+            return devices.compactMap { outcomes[$0.id] }
+        }
+        func isRetry(_ outcome: DeviceOutcome) -> Bool { if case .retry(_, "unreachable", _) = outcome { true } else { false } }
+
+        // The resolver failing now, or not answering: tried again later (it was final before).
+        for answer in [Resolver.Answer.fail, .hang] {
+            let outcomes = await outcome(Resolver([answer]))
+            #expect(outcomes.count == 1 && outcomes.allSatisfy(isRetry), "\(answer): \(outcomes)")
+        }
+        // Eight pushes to one name at once: one lookup, its answer shared.
+        let shared = Resolver([.loopback])
+        let clients = PinnedClients(policy: PushEndpointPolicy(allowsLoopback: true), tls: .makeClientConfiguration(), timeout: 5, resolve: shared.resolve)
+        let url = try #require(URL(string: "https://push.sportlook.test/push/x"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { _ = try await clients.client(for: url) } }
+            try await group.waitForAll()
+        }
+        await clients.close()
+        #expect(shared.calls.withLock { $0 } == 1)
+        // The same answer under the policy of a real server: loopback is refused, final.
+        let refused = await outcome(Resolver([.loopback]))
+        #expect(refused.count == 1 && refused.allSatisfy { if case .failed("refused_address", _) = $0 { true } else { false } }, "\(refused)")
+        // A name that does not exist: final.
+        let missing = await outcome(Resolver([.noSuchName]))
+        #expect(missing.count == 1 && missing.allSatisfy { if case .failed("refused_address", _) = $0 { true } else { false } }, "\(missing)")
     }
 
     @Test("bad credentials stop the service at start, naming the setting")

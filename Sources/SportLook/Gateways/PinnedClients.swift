@@ -19,12 +19,32 @@ actor PinnedClients {
     /// Hosts kept at once; beyond, the least recently used client is retired.
     private let capacity = 64
 
+    /// The endpoint may not be reached (final for the device).
     struct Refused: Error, CustomStringConvertible { var description: String }
+    /// The name could not be looked up now (no answer in time, the resolver failing):
+    /// worth another attempt later.
+    struct LookupFailed: Error, CustomStringConvertible { var description: String }
+    /// The resolver says the name does not exist, or has no address.
+    struct NoSuchName: Error {}
 
-    init(policy: PushEndpointPolicy, tls: TLSConfiguration, timeout: TimeInterval) {
+    /// Looks a name up: its addresses, ``NoSuchName``, or any other error for a lookup that failed.
+    typealias Resolve = @Sendable (_ host: String, _ port: Int) async throws -> [String]
+
+    /// - Parameters:
+    ///   - resolve: The lookup (`getaddrinfo` on threads of its own when `nil`).
+    ///   - lookupLimit: Longest a lookup is waited for.
+    ///   - failureMemory: How long a failed lookup is remembered (pushes to the name meanwhile are tried again later).
+    init(policy: PushEndpointPolicy, tls: TLSConfiguration, timeout: TimeInterval, resolve: Resolve? = nil,
+         lookupLimit: Duration = .seconds(5), failureMemory: Duration = .seconds(10)) {
         self.policy = policy
         self.tls = tls
         self.timeout = timeout
+        self.lookupLimit = lookupLimit
+        self.failureMemory = failureMemory
+        let resolver = NIOThreadPool(numberOfThreads: 4)
+        resolver.start()
+        self.resolver = resolver
+        self.resolve = resolve ?? { host, port in try await Self.resolve(host, port: port, on: resolver) }
     }
 
     /// A client whose connections to `url`'s host go to a checked address.
@@ -57,31 +77,60 @@ actor PinnedClients {
         return client
     }
 
-    /// What names resolved to (or that they did not), kept a minute: a name that never
-    /// answers costs one slow lookup a minute, not one per push.
-    private var answers: [String: (addresses: [String], until: ContinuousClock.Instant)] = [:]
+    /// What a lookup found.
+    enum Lookup: Sendable {
+        case addresses([String])
+        case noSuchName
+        case failed(String)
+    }
+
+    /// What names resolved to, or that they do not exist, kept a minute; a failed
+    /// lookup is kept ``failureMemory`` (a name whose resolver does not answer costs
+    /// one slow lookup then, not one per push).
+    private var answers: [String: (lookup: Lookup, until: ContinuousClock.Instant)] = [:]
+    /// Lookups under way: a push to a name being looked up waits for that lookup.
+    private var lookups: [String: Task<Lookup, Never>] = [:]
     /// Lookups run on threads of their own, a few at a time, each given ``lookupLimit``.
-    private let resolver: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 4)
-        pool.start()
-        return pool
-    }()
-    static let lookupLimit: Duration = .seconds(5)
+    private let resolver: NIOThreadPool
+    private let resolve: Resolve
+    private let lookupLimit: Duration
+    private let failureMemory: Duration
 
     private func addresses(of host: String, port: Int) async throws -> [String] {
-        let now = ContinuousClock.now
-        if let known = answers[host], known.until > now { return known.addresses }
-        let resolver = resolver
-        let found: [String] = await withTaskGroup(of: [String]?.self) { group in
-            group.addTask { try? await Self.resolve(host, port: port, on: resolver) }
-            group.addTask { try? await Task.sleep(for: Self.lookupLimit); return nil }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? []
+        let lookup: Lookup
+        if let known = answers[host], known.until > .now {
+            lookup = known.lookup
+        } else if let running = lookups[host] {
+            lookup = await running.value
+        } else {
+            let task = Task { [resolve, lookupLimit] in await Self.lookUp(host, port: port, resolve: resolve, limit: lookupLimit) }
+            lookups[host] = task
+            lookup = await task.value
+            lookups[host] = nil
+            if answers.count > 10_000 { answers.removeAll() }
+            if case .failed = lookup {
+                answers[host] = (lookup, .now + failureMemory)
+            } else {
+                answers[host] = (lookup, .now + .seconds(60))
+            }
         }
-        if answers.count > 10_000 { answers.removeAll() }
-        answers[host] = (found, now + .seconds(60))
-        return found
+        switch lookup {
+        case .addresses(let found) where !found.isEmpty: return found
+        case .addresses, .noSuchName: throw Refused(description: "the endpoint's name does not resolve")
+        case .failed(let reason): throw LookupFailed(description: "the endpoint's name could not be looked up: \(reason)")
+        }
+    }
+
+    /// One lookup, waited for at most `limit`: a resolver that hangs is left behind,
+    /// not waited for.
+    static func lookUp(_ host: String, port: Int, resolve: @escaping Resolve, limit: Duration) async -> Lookup {
+        do {
+            return .addresses(try await withDeadline(limit) { try await resolve(host, port) })
+        } catch is NoSuchName {
+            return .noSuchName
+        } catch {
+            return .failed("\(error)")
+        }
     }
 
     /// Shuts a client down once what it is sending has had time to finish.
@@ -99,14 +148,17 @@ actor PinnedClients {
         try? await resolver.shutdownGracefully()
     }
 
-    /// The addresses `host` resolves to (getaddrinfo, on a thread of its own: it blocks).
+    /// The addresses `host` resolves to (getaddrinfo, on a thread of its own: it blocks);
+    /// ``NoSuchName`` when the resolver says there is none.
     static func resolve(_ host: String, port: Int, on pool: NIOThreadPool) async throws -> [String] {
         try await pool.runIfActive {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var list: UnsafeMutablePointer<addrinfo>?
             let status = getaddrinfo(host, String(port), &hints, &list)
-            guard status == 0, let first = list else { throw Refused(description: "the endpoint's name does not resolve") }
+            // EAI_NODATA (-5, a GNU extension): the name exists with no address.
+            if status == EAI_NONAME || status == -5 { throw NoSuchName() }
+            guard status == 0, let first = list else { throw LookupFailed(description: String(cString: gai_strerror(status))) }
             defer { freeaddrinfo(first) }
             var out: [String] = []
             var next: UnsafeMutablePointer<addrinfo>? = first
