@@ -158,7 +158,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:{folder}/web.sqlite", PORT=str(self.port), BCRYPT_COST="4",
-                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL=os.environ.get("WEB_TEST_LOG_LEVEL", "warning"), RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
+                        TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL=os.environ.get("WEB_TEST_LOG_LEVEL", "notice"), RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
                         REGISTER_MAX_PER_ADDRESS="0", CHAT_RATE_LIMIT="1000", MEDIA_STORE=f"file:{folder}/media",
                         AUTH_GOOGLE_CLIENT_IDS=FakeGoogle.CLIENT_ID, AUTH_GOOGLE_JWKS_URL=f"{google.url}/jwks",
                         AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize",
@@ -180,6 +180,18 @@ class Server:
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=30)
+
+    def mailed_code(self, email, purpose="password reset"):
+        """The code of the last such mail to `email`, from the log (MAIL_TRANSPORT=log logs mails as notices)."""
+        pattern = re.compile(r"Your SportLook " + purpose + r" code.{0,600}?\b(\d{6})\b.{0,600}?to=" + re.escape(email), re.DOTALL)
+        for _ in range(100):
+            self.log.flush()
+            with open(self.log.name, "rb") as log:
+                found = pattern.findall(log.read().decode(errors="replace"))
+            if found:
+                return found[-1]
+            time.sleep(0.1)
+        raise AssertionError(f"no {purpose} code mailed to {email}")
 
 
 def audit(page, name):
@@ -283,7 +295,8 @@ def run(server, push):
         ann.get_by_role("button", name="Create account").click()
         expect(ann.locator('.field-error[data-field="email"]')).to_be_visible()
 
-        sign_up(ann, "Ann", f"ann-{suffix}@example.com")
+        ann_email = f"ann-{suffix}@example.com"
+        sign_up(ann, "Ann", ann_email)
         set_profile(ann, "Tennis")
         audit(ann, "profile")
         shoot(ann, "profile")
@@ -599,6 +612,31 @@ def run(server, push):
         except urllib.error.HTTPError as error:
             if error.code != 401:
                 problems.append(f"/v1/me after sign-out answered {error.code}")
+
+        # Ann forgot her password: a code by mail, a new password, and she is signed in.
+        ann.get_by_role("button", name="Forgot your password?").click()
+        expect(ann.get_by_role("heading", name="New password")).to_be_visible()
+        ann.get_by_label("Email").fill(ann_email)
+        ann.get_by_role("button", name="Mail me a code").click()
+        expect(ann.get_by_text("If this address has an account, a code is on its way to it.")).to_be_visible()
+        audit(ann, "new password")
+        shoot(ann, "new-password")
+        # A wrong code is refused beside its field, and the code is not used up.
+        ann.get_by_label("Code from the mail").fill("000000")
+        ann.get_by_label("New password").fill("a brand new passphrase")
+        code = server.mailed_code(ann_email)
+        if code != "000000":
+            ann.get_by_role("button", name="Set new password").click()
+            expect(ann.locator('.field-error[data-field="code"]')).to_be_visible()
+        ann.get_by_label("Code from the mail").fill(code)
+        ann.get_by_role("button", name="Set new password").click()
+        expect(ann.get_by_role("link", name="Nearby")).to_be_visible()
+        try:
+            api(server, "POST", "/v1/auth/login", None, {"email": ann_email, "password": PASSWORD})
+            problems.append("the old password still works after a reset")
+        except urllib.error.HTTPError as error:
+            if error.code != 401:
+                problems.append(f"signing in with the old password answered {error.code}")
         browser.close()
 
 

@@ -1,4 +1,4 @@
-// Sign up and sign in.
+// Sign up, sign in, and a new password by a mailed code.
 import {post, signIn} from "../api.js";
 import {field, h, showErrors} from "../dom.js";
 import {providerName, startProviderSignIn, webProviders} from "../providers.js";
@@ -14,7 +14,8 @@ export function authView(problem) {
   const submit = h("button", {type: "submit", class: "primary"}, "Sign in");
   const heading = h("h1", {}, "Sign in");
   const toggle = h("button", {type: "button", class: "link"}, "New here? Create an account");
-  const form = h("form", {class: "card narrow", novalidate: true}, heading, summary, nameField, field("Email", email), field("Password", password), submit, toggle);
+  const forgot = h("button", {type: "button", class: "link"}, "Forgot your password?");
+  const form = h("form", {class: "card narrow", novalidate: true}, heading, summary, nameField, field("Email", email), field("Password", password), submit, toggle, forgot);
 
   const setMode = (next) => {
     mode = next;
@@ -23,9 +24,16 @@ export function authView(problem) {
     password.autocomplete = mode === "signin" ? "current-password" : "new-password";
     heading.textContent = submit.textContent = mode === "signin" ? "Sign in" : "Create account";
     toggle.textContent = mode === "signin" ? "New here? Create an account" : "Have an account? Sign in";
+    forgot.hidden = mode !== "signin";
     showErrors(form, null, summary);
   };
   toggle.addEventListener("click", () => setMode(mode === "signin" ? "signup" : "signin"));
+  const section = h("section", {class: "auth"});
+  forgot.addEventListener("click", () => {
+    const reset = resetForm(email.value, () => { section.replaceWith(authView().element); });
+    section.replaceChildren(reset);
+    reset.querySelector("input")?.focus();
+  });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     submit.disabled = true;
@@ -46,5 +54,48 @@ export function authView(problem) {
   const others = providers.length ? h("div", {class: "card narrow providers"}, h("h2", {}, "Or continue with"),
     providers.map((p) => h("button", {type: "button", class: `provider ${p.provider}`, onclick: () => startProviderSignIn(p)}, `Continue with ${providerName(p.provider)}`))) : null;
   if (problem) showErrors(form, problem, summary);
-  return {element: h("section", {class: "auth"}, h("p", {class: "tagline"}, "Find people to play sport with, near you."), form, others)};
+  section.append(h("p", {class: "tagline"}, "Find people to play sport with, near you."), form, ...(others ? [others] : []));
+  return {element: section};
+}
+
+/** A new password in two steps: the email (a code is mailed to it), then the code
+ * and the new password; then signed in with it. `back` returns to signing in. */
+function resetForm(knownEmail, back) {
+  const email = h("input", {name: "email", type: "email", autocomplete: "email", required: true, maxlength: "254", value: knownEmail || undefined});
+  const code = h("input", {name: "code", inputmode: "numeric", autocomplete: "one-time-code", pattern: "[0-9]{6}", maxlength: "6", required: true});
+  const password = h("input", {name: "password", type: "password", autocomplete: "new-password", required: true, minlength: "8", maxlength: "72"});
+  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const note = h("p", {role: "status"});
+  const codeFields = h("div", {hidden: true}, field("Code from the mail", code), field("New password", password));
+  const submit = h("button", {type: "submit", class: "primary"}, "Mail me a code");
+  const cancel = h("button", {type: "button", class: "link", onclick: back}, "Back to sign in");
+  const form = h("form", {class: "card narrow", novalidate: true}, h("h1", {}, "New password"),
+    h("p", {}, "We mail a 6-digit code to your address; it works once, within 15 minutes."), summary, field("Email", email), note, codeFields, submit, cancel);
+  let mailed = false;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    try {
+      if (!mailed) {
+        await post("/v1/auth/password/reset/start", {email: email.value});
+        mailed = true;
+        showErrors(form, null, summary);
+        note.textContent = "If this address has an account, a code is on its way to it.";
+        email.readOnly = true;
+        codeFields.hidden = false;
+        submit.textContent = "Set new password";
+        code.focus();
+      } else {
+        await post("/v1/auth/password/reset/finish", {email: email.value, code: code.value.trim(), password: password.value});
+        // Every session ended with the old password: sign in with the new one.
+        signIn(await post("/v1/auth/login", {email: email.value, password: password.value}));
+        location.hash = "#/";
+      }
+    } catch (error) {
+      showErrors(form, error, summary);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
 }
