@@ -114,7 +114,18 @@ public final class Bus: Service, Sendable {
     /// Queues notifications for other instances in the caller's transaction (PostgreSQL only).
     func notify(_ messages: [BusMessage], on sql: any SQLDatabase) async throws {
         guard sql.isPostgres, !messages.isEmpty else { return }
+        if messages.count == 1 {
+            // The usual case (a chat message's announcement), prepared once per connection.
+            _ = try await sql.rows(NotifyOne(values: [.text(Self.channel), .text(instanceID + "|" + messages[0].encoded)]))
+            return
+        }
         try await sql.raw(notifications(messages)).run()
+    }
+
+    /// One message on the bus.
+    private struct NotifyOne: SharedStatement {
+        static let text = "SELECT pg_notify($1, $2)"
+        var values: [StatementValue]
     }
 
     /// Announces ephemeral messages (typing, read markers) to every instance, this one included.

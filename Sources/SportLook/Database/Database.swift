@@ -218,7 +218,7 @@ public final class Database: Sendable {
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
-                return try await client.withConnection { connection in try await postgres(connection.sql(queryLogLevel: .trace, logger: logger)) }
+                return try await client.withConnection { connection in try await postgres(PostgresSession(connection, logger: logger)) }
             }
         }
     }

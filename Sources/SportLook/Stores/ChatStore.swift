@@ -63,7 +63,7 @@ struct ChatStore: Sendable {
     /// Locks the room row for the rest of the transaction (PostgreSQL; SQLite's single
     /// writer is already exclusive): senders and editors of one room take turns.
     func lockRoom(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id) \(ForUpdateClause())").first().map(Self.decodeRoom)
+        try await sql.rows(ChatStatements.LockRoom(room: id)).first.map(Self.decodeRoom)
     }
 
     /// What sending a message checks, read in one statement after the room's lock.
@@ -89,16 +89,7 @@ struct ChatStore: Sendable {
         if sql.isPostgres {
             guard try await lockRoom(id, on: sql) != nil else { return nil }
         }
-        guard let row = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.roomColumns),
-                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(bind: user) AND r.kind = 'event')
-                          OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = \(bind: user) OR c.user_high = \(bind: user)) AND r.kind = 'conversation')
-                        THEN 1 ELSE 0 END AS is_member,
-                   (SELECT u.name FROM users u WHERE u.id = \(bind: user)) AS sender_name,
-                   (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = \(bind: user) AND m.client_id = \(bind: clientID)) AS existing_seq,
-                   e.title AS event_title, e.status AS event_status
-            FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id) WHERE r.id = \(bind: id)
-            """).first() else { return nil }
+        guard let row = try await sql.rows(ChatStatements.Sending(room: id, user: user, clientID: clientID)).first else { return nil }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
                        eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue)
@@ -158,23 +149,12 @@ struct ChatStore: Sendable {
 
     /// Takes the room's next `seq` (the row update serialises concurrent senders) and stores the message.
     func insert(room: UUID, _ new: NewMessage, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
-        guard let row = try await sql.raw("""
-            UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = \(bind: now) WHERE id = \(bind: room)
-            RETURNING last_message_seq, event_id
-            """).first() else {
+        guard let row = try await sql.rows(ChatStatements.NextSeq(room: room, now: now)).first else {
             throw DomainError.notFound("room")
         }
         let seq: Int64 = try row.value("last_message_seq")
         let id = UUID()
-        let mentions = new.mentions.isEmpty ? nil : new.mentions.map(\.lowercased).joined(separator: " ")
-        let stored = try await sql.raw("""
-            INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
-                                       reply_to_seq, mentions, change_seq)
-            VALUES (\(bind: id), \(bind: room), \(bind: seq), \(bind: new.sender.id), \(bind: new.clientID), \(bind: new.body), \(bind: now),
-                    \(bind: new.attachment?.image.id), \(bind: new.attachment?.image.stored), \(bind: new.attachment?.width), \(bind: new.attachment?.height),
-                    \(bind: new.replyTo), \(bind: mentions), 0)
-            RETURNING created_at
-            """).first()
+        let stored = try await sql.rows(ChatStatements.Insert(id: id, room: room, seq: seq, message: new, now: now)).first
         // The time as stored: the message handed to this instance's sockets is the one a read gives.
         let createdAt: Date = try stored.map { try $0.value("created_at") } ?? now
         var reply: ChatReply?
@@ -297,22 +277,13 @@ struct ChatStore: Sendable {
     /// Members to notify of a message: not the sender, without a fresh socket in the
     /// room, not blocking the sender, and not muting the room unless mentioned.
     func absentMembers(room: Room, except sender: UUID, mentioned: [UUID], freshSince: Date, now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
-        let members: SQLQueryString = switch room.kind {
-        case .event: "SELECT a.user_id FROM attendances a WHERE a.event_id = \(bind: room.eventID ?? room.id)"
-        case .conversation: """
-            SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = \(bind: room.id)
-            UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = \(bind: room.id)
-            """
+        let values: [StatementValue] = [.uuid(room.id), .uuid(room.eventID ?? room.id), .uuid(sender), .date(freshSince), .date(now)]
+        let rows = switch (room.kind, mentioned.isEmpty) {
+        case (.event, true): try await sql.rows(ChatStatements.AbsentFromEvent(values: values))
+        case (.conversation, true): try await sql.rows(ChatStatements.AbsentFromConversation(values: values))
+        case (let kind, false): try await sql.rows(SQLText(text: ChatStatements.absentText(kind, mentioned: mentioned.count), values: values + mentioned.map { .uuid($0) }))
         }
-        let mentionedClause: SQLQueryString = mentioned.isEmpty ? "" : "OR member.user_id IN (\(binds: mentioned))"
-        return try await sql.raw("""
-            SELECT member.user_id FROM (\(members)) member
-            WHERE member.user_id <> \(bind: sender)
-              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = \(bind: room.id) AND p.user_id = member.user_id AND p.seen_at >= \(bind: freshSince))
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = \(bind: sender))
-              AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = \(bind: room.id) AND cr.user_id = member.user_id AND cr.muted_until > \(bind: now))
-                   \(mentionedClause))
-            """).all().map { try $0.value("user_id") }
+        return try rows.map { try $0.value("user_id") }
     }
 
     /// Of `users`, those who take part in the room.

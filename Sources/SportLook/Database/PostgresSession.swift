@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// A PostgreSQL connection as the stores get it: SQLKit's handle, and the
+/// connection under it for statements prepared once per connection (hot paths,
+/// where parsing and planning each statement again was most of PostgreSQL's work).
+struct PostgresSession: SQLDatabase {
+    let connection: PostgresConnection
+    let sql: any SQLDatabase
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.sql = connection.sql(queryLogLevel: .trace, logger: logger)
+    }
+
+    var logger: Logger { sql.logger }
+    var eventLoop: any EventLoop { sql.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { sql.version }
+    var dialect: any SQLDialect { sql.dialect }
+    var queryLogLevel: Logger.Level? { sql.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        sql.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+        try await sql.execute(sql: query, onRow)
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await closure(self)
+    }
+
+    /// Runs a prepared statement (prepared on this connection the first time) and
+    /// returns its rows as SQLKit rows.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [any SQLRow] where Statement.Row == PostgresRow {
+        var rows: [any SQLRow] = []
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row.sql()) }
+        return rows
+    }
+}
+
+/// A statement prepared once per connection whose rows are read by column name,
+/// as SQLKit's are.
+protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {}
+
+extension PreparedQuery {
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+
+/// A value of a statement's `$n`, as both engines bind it.
+enum StatementValue: Sendable {
+    case uuid(UUID?)
+    case text(String?)
+    case integer(Int64?)
+    case date(Date?)
+
+    static func integer(_ value: Int?) -> StatementValue { .integer(value.map(Int64.init)) }
+
+    fileprivate func append(to bindings: inout PostgresBindings) {
+        switch self {
+        case .uuid(let value): bindings.append(value)
+        case .text(let value): bindings.append(value)
+        case .integer(let value): bindings.append(value)
+        case .date(let value): bindings.append(value)
+        }
+    }
+
+    fileprivate func bind(into query: inout SQLQueryString) {
+        switch self {
+        case .uuid(let value): query.appendInterpolation(bind: value)
+        case .text(let value): query.appendInterpolation(bind: value)
+        case .integer(let value): query.appendInterpolation(bind: value)
+        case .date(let value): query.appendInterpolation(bind: value)
+        }
+    }
+}
+
+/// SQL text with `$1`, `$2` … standing for its values, runnable on either engine
+/// through SQLKit (each `$n` becomes a bound value in the engine's own syntax).
+struct SQLText: Sendable {
+    var text: String
+    var values: [StatementValue]
+
+    var query: SQLQueryString {
+        var query = SQLQueryString("")
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            let digits = rest[rest.index(after: dollar)...].prefix(while: \.isNumber)
+            guard let n = Int(digits), values.indices.contains(n - 1) else {
+                query.appendLiteral(String(rest[...dollar]))
+                rest = rest[rest.index(after: dollar)...]
+                continue
+            }
+            query.appendLiteral(String(rest[..<dollar]))
+            values[n - 1].bind(into: &query)
+            rest = rest[digits.endIndex...]
+        }
+        query.appendLiteral(String(rest))
+        return query
+    }
+}
+
+/// A statement of a hot path, one SQL text (``text``, with `$n`) for both engines:
+/// prepared once per connection on PostgreSQL, run through SQLKit on SQLite.
+protocol SharedStatement: PreparedQuery {
+    static var text: String { get }
+    /// Added to the text on PostgreSQL only (`FOR UPDATE`: SQLite's single writer is the lock).
+    static var postgresSuffix: String { get }
+    /// The values of `$1`, `$2` …
+    var values: [StatementValue] { get }
+}
+
+extension SharedStatement {
+    // PostgresNIO's defaults, here where PostgresNIO is imported (the stores' files that declare statements need not).
+    static var name: String { String(reflecting: Self.self) }
+    static var bindingDataTypes: [PostgresDataType] { [] }
+    static var postgresSuffix: String { "" }
+    static var sql: String { text + postgresSuffix }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { value.append(to: &bindings) }
+        return bindings
+    }
+}
+
+extension SQLDatabase {
+    /// The statement's rows: prepared on PostgreSQL, through SQLKit on SQLite.
+    func rows<Statement: SharedStatement>(_ statement: Statement) async throws -> [any SQLRow] {
+        if let session = self as? PostgresSession { return try await session.rows(statement) }
+        return try await rows(SQLText(text: Statement.text, values: statement.values))
+    }
+
+    /// The rows of ad-hoc SQL text (not prepared).
+    func rows(_ text: SQLText) async throws -> [any SQLRow] {
+        try await raw(text.query).all()
+    }
+}

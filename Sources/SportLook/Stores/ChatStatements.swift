@@ -1,0 +1,93 @@
+import Foundation
+
+/// A chat message's statements, one SQL text for both engines: PostgreSQL prepares
+/// each once per connection (it parsed and planned them again for every message,
+/// and that was most of its work for one), SQLite runs the same text.
+enum ChatStatements {
+    /// The room, locked for the rest of the transaction on PostgreSQL.
+    struct LockRoom: SharedStatement {
+        static let text = "SELECT \(ChatStore.roomColumns) FROM rooms r WHERE r.id = $1"
+        static let postgresSuffix = " FOR UPDATE"
+        var room: UUID
+        var values: [StatementValue] { [.uuid(room)] }
+    }
+
+    /// The room and what a send checks (``ChatStore/Sending``): whether the sender
+    /// takes part, their name, a message already stored with the `client_id`, the event.
+    struct Sending: SharedStatement {
+        static let text = """
+            SELECT \(ChatStore.roomColumns),
+                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND r.kind = 'event')
+                          OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = $2 OR c.user_high = $2) AND r.kind = 'conversation')
+                        THEN 1 ELSE 0 END AS is_member,
+                   (SELECT u.name FROM users u WHERE u.id = $2) AS sender_name,
+                   (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = $2 AND m.client_id = $3) AS existing_seq,
+                   e.title AS event_title, e.status AS event_status
+            FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id) WHERE r.id = $1
+            """
+        var room: UUID
+        var user: UUID
+        var clientID: String
+        var values: [StatementValue] { [.uuid(room), .uuid(user), .text(clientID)] }
+    }
+
+    /// Takes the room's next seq (the row update serialises concurrent senders).
+    struct NextSeq: SharedStatement {
+        static let text = "UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $2 WHERE id = $1 RETURNING last_message_seq, event_id"
+        var room: UUID
+        var now: Date
+        var values: [StatementValue] { [.uuid(room), .date(now)] }
+    }
+
+    /// The message itself; answers the time as stored.
+    struct Insert: SharedStatement {
+        static let text = """
+            INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
+                                       reply_to_seq, mentions, change_seq)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 0)
+            RETURNING created_at
+            """
+        var id: UUID
+        var room: UUID
+        var seq: Int64
+        var message: ChatStore.NewMessage
+        var now: Date
+        var values: [StatementValue] {
+            let mentions = message.mentions.isEmpty ? nil : message.mentions.map(\.lowercased).joined(separator: " ")
+            return [.uuid(id), .uuid(room), .integer(seq), .uuid(message.sender.id), .text(message.clientID), .text(message.body), .date(now),
+                    .uuid(message.attachment?.image.id), .text(message.attachment?.image.stored), .integer(message.attachment?.width),
+                    .integer(message.attachment?.height), .integer(message.replyTo), .text(mentions)]
+        }
+    }
+
+    /// Members to tell of a message (``ChatStore/absentMembers(room:except:mentioned:freshSince:now:on:)``):
+    /// `$1` the room, `$2` the event, `$3` the sender, `$4` fresh since, `$5` now, and
+    /// `$6` … the people mentioned.
+    static func absentText(_ kind: RoomKind, mentioned: Int) -> String {
+        let members = switch kind {
+        case .event: "SELECT a.user_id FROM attendances a WHERE a.event_id = $2"
+        case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = $1 UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = $1"
+        }
+        let mentions = mentioned == 0 ? "" : "OR member.user_id IN (\((0..<mentioned).map { "$\($0 + 6)" }.joined(separator: ", ")))"
+        return """
+            SELECT member.user_id FROM (\(members)) member
+            WHERE member.user_id <> $3
+              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = $1 AND p.user_id = member.user_id AND p.seen_at >= $4)
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = $3)
+              AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = $1 AND cr.user_id = member.user_id AND cr.muted_until > $5)
+                   \(mentions))
+            """
+    }
+
+    /// The members of an event's room to tell of a message that mentions no one.
+    struct AbsentFromEvent: SharedStatement {
+        static let text = ChatStatements.absentText(.event, mentioned: 0)
+        var values: [StatementValue]
+    }
+
+    /// The other person of a conversation, to tell of a message that mentions no one.
+    struct AbsentFromConversation: SharedStatement {
+        static let text = ChatStatements.absentText(.conversation, mentioned: 0)
+        var values: [StatementValue]
+    }
+}
