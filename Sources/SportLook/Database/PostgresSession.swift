@@ -88,20 +88,26 @@ struct SQLText: Sendable {
     var values: [StatementValue]
 
     var query: SQLQueryString {
+        // Bytes, not characters: this runs for every statement of a hot path.
+        let bytes = Array(text.utf8)
         var query = SQLQueryString("")
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            let digits = rest[rest.index(after: dollar)...].prefix(while: \.isNumber)
-            guard let n = Int(digits), values.indices.contains(n - 1) else {
-                query.appendLiteral(String(rest[...dollar]))
-                rest = rest[rest.index(after: dollar)...]
-                continue
+        var literalStart = 0
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "$") else { i += 1; continue }
+            var end = i + 1
+            var n = 0
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
+                n = n * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                end += 1
             }
-            query.appendLiteral(String(rest[..<dollar]))
+            guard end > i + 1, values.indices.contains(n - 1) else { i += 1; continue }
+            query.appendLiteral(String(decoding: bytes[literalStart..<i], as: UTF8.self))
             values[n - 1].bind(into: &query)
-            rest = rest[digits.endIndex...]
+            literalStart = end
+            i = end
         }
-        query.appendLiteral(String(rest))
+        query.appendLiteral(String(decoding: bytes[literalStart...], as: UTF8.self))
         return query
     }
 }
