@@ -111,6 +111,28 @@ struct ChatImagesTests {
         }
     }
 
+    @Test("on one connection, text messages and image messages follow each other in any order", arguments: engines)
+    func textThenImageOnOneConnection(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        // One pooled connection besides the bus listener's: the statements a message
+        // prepares there serve every later one, with or without an image (a statement
+        // first prepared for a message without one must still take an image's size).
+        try await MediaTests.withMediaApp(engine, .file, clock: clock, configure: { $0.databasePoolSize = 2 }) { api, _ in
+            let (event, _, people) = try await chatRoom(api, clock: clock, members: 1)
+            let member = people[0]
+            let text = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-1", "body": "Who brings the net?"])
+            #expect(text.status == .created)
+            for n in 1...2 {
+                let upload = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
+                let image = try await api.post("/v1/events/\(event)/messages", token: member.token,
+                                               json: ["client_id": "i-\(n)", "body": "This one", "attachment_id": upload.id, "reply_to": 1])
+                    .decode(API.ChatMessage.self, expecting: .created)
+                #expect(image.attachment?.width == 800 && image.attachment?.height == 600)
+                #expect(try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-\(n + 1)", "body": "ok"]).status == .created)
+            }
+        }
+    }
+
     @Test("an image sent over the socket reaches the other members with its links", arguments: engines)
     func overTheSocket(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

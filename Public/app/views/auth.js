@@ -30,7 +30,11 @@ export function authView(problem) {
   toggle.addEventListener("click", () => setMode(mode === "signin" ? "signup" : "signin"));
   const section = h("section", {class: "auth"});
   forgot.addEventListener("click", () => {
-    const reset = resetForm(email.value, () => { section.replaceWith(authView().element); });
+    const reset = resetForm(email.value, () => {
+      const fresh = authView().element;
+      section.replaceWith(fresh);
+      fresh.querySelector('input[name="email"]')?.focus();
+    });
     section.replaceChildren(reset);
     reset.querySelector("input")?.focus();
   });
@@ -87,9 +91,19 @@ function resetForm(knownEmail, back) {
         code.focus();
       } else {
         await post("/v1/auth/password/reset/finish", {email: email.value, code: code.value.trim(), password: password.value});
-        // Every session ended with the old password: sign in with the new one.
-        signIn(await post("/v1/auth/login", {email: email.value, password: password.value}));
-        location.hash = "#/";
+        // The code is used: whatever happens next, it is not sent again.
+        codeFields.hidden = true;
+        submit.hidden = true;
+        cancel.textContent = "Sign in";
+        note.textContent = "Your new password is set.";
+        try {
+          // Every session ended with the old password: sign in with the new one.
+          signIn(await post("/v1/auth/login", {email: email.value, password: password.value}));
+          location.hash = "#/";
+        } catch {
+          note.textContent = "Your new password is set: sign in with it.";
+          cancel.focus();
+        }
       }
     } catch (error) {
       showErrors(form, error, summary);

@@ -101,7 +101,9 @@ struct SQLText: Sendable {
                 n = n * 10 + Int(bytes[end] - UInt8(ascii: "0"))
                 end += 1
             }
-            guard end > i + 1, values.indices.contains(n - 1) else { i += 1; continue }
+            guard end > i + 1 else { i += 1; continue }
+            assert(values.indices.contains(n - 1), "$\(n) has no value in \(text)")
+            guard values.indices.contains(n - 1) else { i = end; continue }
             query.appendLiteral(String(decoding: bytes[literalStart..<i], as: UTF8.self))
             values[n - 1].bind(into: &query)
             literalStart = end
@@ -114,6 +116,11 @@ struct SQLText: Sendable {
 
 /// A statement of a hot path, one SQL text (``text``, with `$n`) for both engines:
 /// prepared once per connection on PostgreSQL, run through SQLKit on SQLite.
+///
+/// PostgreSQL fixes each parameter's type when the statement is first prepared on a
+/// connection, from the values of that run: a null takes the type of what it is
+/// compared with or stored in. A value that may be null and whose column is not of
+/// its own type (an `integer` column for an `Int64`) needs a `CAST` in the text.
 protocol SharedStatement: PreparedQuery {
     static var text: String { get }
     /// Added to the text on PostgreSQL only (`FOR UPDATE`: SQLite's single writer is the lock).
@@ -140,7 +147,7 @@ extension SQLDatabase {
     /// The statement's rows: prepared on PostgreSQL, through SQLKit on SQLite.
     func rows<Statement: SharedStatement>(_ statement: Statement) async throws -> [any SQLRow] {
         if let session = self as? PostgresSession { return try await session.rows(statement) }
-        return try await rows(SQLText(text: Statement.text, values: statement.values))
+        return try await rows(SQLText(text: isPostgres ? Statement.sql : Statement.text, values: statement.values))
     }
 
     /// The rows of ad-hoc SQL text (not prepared).

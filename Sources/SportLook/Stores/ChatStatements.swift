@@ -39,12 +39,14 @@ enum ChatStatements {
         var values: [StatementValue] { [.uuid(room), .date(now)] }
     }
 
-    /// The message itself; answers the time as stored.
+    /// The message itself; answers the time as stored. The image's size goes to
+    /// `integer` columns: cast, so that PostgreSQL takes `$10` and `$11` as the
+    /// 64-bit integers they are bound as even when it first sees them null.
     struct Insert: SharedStatement {
         static let text = """
             INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width, attachment_height,
                                        reply_to_seq, mentions, change_seq)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 0)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CAST($10 AS BIGINT), CAST($11 AS BIGINT), $12, $13, 0)
             RETURNING created_at
             """
         var id: UUID
