@@ -44,14 +44,6 @@ struct PostgresSession: SQLDatabase {
     }
 }
 
-/// A statement prepared once per connection whose rows are read by column name,
-/// as SQLKit's are.
-protocol PreparedQuery: PostgresPreparedStatement where Row == PostgresRow {}
-
-extension PreparedQuery {
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-}
-
 
 /// A value of a statement's `$n`, as both engines bind it.
 enum StatementValue: Sendable {
@@ -121,7 +113,8 @@ struct SQLText: Sendable {
 /// connection, from the values of that run: a null takes the type of what it is
 /// compared with or stored in. A value that may be null and whose column is not of
 /// its own type (an `integer` column for an `Int64`) needs a `CAST` in the text.
-protocol SharedStatement: PreparedQuery {
+/// Its rows are read by column name, as SQLKit's are.
+protocol SharedStatement: PostgresPreparedStatement where Row == PostgresRow {
     static var text: String { get }
     /// Added to the text on PostgreSQL only (`FOR UPDATE`: SQLite's single writer is the lock).
     static var postgresSuffix: String { get }
@@ -135,6 +128,8 @@ extension SharedStatement {
     static var bindingDataTypes: [PostgresDataType] { [] }
     static var postgresSuffix: String { "" }
     static var sql: String { text + postgresSuffix }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)
