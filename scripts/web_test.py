@@ -494,10 +494,40 @@ def run(server, push):
         send(ann, "Yes, doubles at 6")
         expect(cy.locator("ol.messages").get_by_text("Yes, doubles at 6")).to_be_visible()
         audit(ann, "conversation")
-        # Ann deletes her message: it goes from Cy's screen too.
+
+        # Cy answers Ann's message, quoting it, and puts a 👍 on it; Ann edits it. Each
+        # shows on the other's screen live, and the quote follows the edit.
+        def bubble(page, text):
+            return page.locator("ol.messages li", has=page.locator(".body", has_text=text))
+
+        bubble(cy, "Yes, doubles at 6").get_by_role("button", name=re.compile("^Reply to Ann’s message")).click()
+        expect(cy.get_by_text("Replying to Ann: “Yes, doubles at 6”")).to_be_visible()
+        send(cy, "Great, I'll bring the balls")
+        expect(cy.locator(".replying")).to_be_hidden()
+        expect(bubble(ann, "Great, I'll bring the balls").locator("blockquote")).to_have_text("Ann: Yes, doubles at 6", timeout=30_000)
+        bubble(cy, "Yes, doubles at 6").locator("summary").click()
+        audit(cy, "reactions")
+        cy.get_by_role("button", name="React with 👍").click()
+        expect(bubble(ann, "Yes, doubles at 6").get_by_role("button", name="👍 1")).to_have_attribute("aria-pressed", "false")
+        expect(bubble(cy, "Yes, doubles at 6").get_by_role("button", name="👍 1")).to_have_attribute("aria-pressed", "true")
+        bubble(ann, "Yes, doubles at 6").get_by_role("button", name=re.compile("^Edit your message")).click()
+        ann.get_by_role("textbox", name="Edit message").fill("Yes, doubles at 6:30")
+        ann.get_by_role("button", name="Save", exact=True).click()
+        expect(bubble(cy, "Yes, doubles at 6:30")).to_contain_text("(edited)")
+        expect(bubble(cy, "Great, I'll bring the balls").locator("blockquote")).to_have_text("Ann: Yes, doubles at 6:30")
+        shoot(cy, "chat-reply-reaction")
+        # Pressing the 👍 again takes it off, on both screens.
+        bubble(cy, "Yes, doubles at 6:30").get_by_role("button", name="👍 1").click()
+        expect(bubble(ann, "Yes, doubles at 6:30").locator(".reaction")).to_have_count(0)
+        held = api(server, "GET", f"/v1/rooms/{cy.url.rsplit('/', 1)[1]}/messages", ann.evaluate("localStorage.getItem('sportlook.token')"), None)["items"]
+        if [(m["body"], m["reply_to"] and m["reply_to"]["seq"], m["reactions"]) for m in held][-2:] != [("Yes, doubles at 6:30", None, []), ("Great, I'll bring the balls", held[-2]["seq"], [])]:
+            problems.append(f"the conversation's messages after the reply, reaction and edit: {[(m['body'], m['reply_to'], m['reactions']) for m in held]}")
+
+        # Ann deletes her message: it goes from Cy's screen too, quote included.
         ann.get_by_role("button", name=re.compile("^Delete your message")).click()
         expect(cy.locator("ol.messages").get_by_text("Message deleted")).to_be_visible()
         expect(cy.locator("ol.messages").get_by_text("Yes, doubles at 6")).to_have_count(0)
+        expect(bubble(cy, "Great, I'll bring the balls").locator("blockquote")).to_have_text("Ann: a deleted message")
 
         # A stranger's first message is a request: Bo sees it in his list, accepts, answers.
         eve = api(server, "POST", "/v1/auth/register", None, {"name": "Eve", "email": f"eve-{suffix}@example.com", "password": PASSWORD})

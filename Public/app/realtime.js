@@ -110,9 +110,9 @@ class Realtime extends EventTarget {
     return () => this.roomWatchers.delete(listener);
   }
 
-  /** Sends a chat message; kept until the server confirms it, and sent again after a reconnect. */
-  say(roomID, clientID, body) {
-    const frame = {type: "message", room_id: roomID, client_id: clientID, body};
+  /** Sends a chat message (`extra`: e.g. its `reply_to`); kept until the server confirms it, and sent again after a reconnect. */
+  say(roomID, clientID, body, extra = {}) {
+    const frame = {...extra, type: "message", room_id: roomID, client_id: clientID, body};
     this.pending.set(clientID, frame);
     this.raw(frame);
   }

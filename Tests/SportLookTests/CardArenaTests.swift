@@ -85,29 +85,49 @@ struct CardArenaTests {
 
 @Suite("Card table")
 struct CardTableTests {
+    /// What a slot gives back: the version, the end and the card's place, all three.
+    private static func same(_ a: EventIndex.Card?, _ b: EventIndex.Card?) -> Bool {
+        a?.version == b?.version && a?.endsAt == b?.endsAt && a?.json == b?.json
+    }
+
     @Test("inserts, replacements and removals agree with a Dictionary, through growth and back-shifted deletions")
     func agreesWithDictionary() {
         var rng = TestRandom(seed: 3)
         var table = CardTable()
         var model: [UUID: EventIndex.Card] = [:]
-        // Few ids, so that removals hit present ones and probe runs form.
+        // Few ids, so that removals hit present ones and probe runs form (and wrap
+        // around the end of a table whose size is no power of two).
         let ids = (0..<3_000).map { _ in UUID() }
         for step in 0..<60_000 {
             let id = ids[Int.random(in: 0..<(step < 20_000 ? 1_500 : ids.count), using: &rng)]
             switch Int.random(in: 0..<3, using: &rng) {
             case 0:
-                #expect(table.removeValue(forKey: id)?.version == model.removeValue(forKey: id)?.version)
+                #expect(Self.same(table.removeValue(forKey: id), model.removeValue(forKey: id)))
             default:
-                let card = EventIndex.Card(version: Int64(step), endsAt: Date(timeIntervalSince1970: Double(step)), json: nil)
-                #expect(table.updateValue(card, forKey: id)?.version == model.updateValue(card, forKey: id)?.version)
+                // Cards with and without their bytes, at places up to the packing's limits.
+                let json = step % 3 == 0 ? nil : CardArena.Ref(
+                    chunk: step % 2 == 0 ? (1 << 16) - 1 : step % 300, offset: step % 7 == 0 ? (1 << 23) - 1 : step * 13,
+                    count: step % 5 == 0 ? (1 << 23) - 1 : step % 900)
+                let card = EventIndex.Card(version: Int64(step) << 33, endsAt: Date(timeIntervalSince1970: Double(step) + 0.25), json: json)
+                #expect(Self.same(table.updateValue(card, forKey: id), model.updateValue(card, forKey: id)))
             }
             if step % 5_000 == 0 {
                 #expect(table.count == model.count)
-                for id in ids { #expect(table[id]?.version == model[id]?.version) }
+                for id in ids { #expect(Self.same(table[id], model[id])) }
             }
         }
-        var seen: [UUID: Int64] = [:]
-        table.forEach { id, card in seen[id] = card.version }
-        #expect(seen == model.mapValues(\.version))
+        var seen: [UUID: EventIndex.Card] = [:]
+        table.forEach { id, card in seen[id] = card }
+        #expect(seen.count == model.count)
+        for (id, card) in model { #expect(Self.same(seen[id], card)) }
+    }
+
+    @Test("a card's place survives packing at the limits of chunk, offset and count")
+    func refPacking() {
+        for (chunk, offset, count) in [(0, 0, 0), ((1 << 16) - 1, (1 << 23) - 1, (1 << 23) - 1), (73, 4_193_000, 311), (1, 0, 5_000_000)] {
+            let ref = CardArena.Ref(chunk: chunk, offset: offset, count: count)
+            #expect(ref.chunk == chunk && ref.offset == offset && ref.count == count)
+            #expect(CardArena.Ref(bits: ref.bits) == ref)
+        }
     }
 }

@@ -155,6 +155,84 @@ struct PushTests {
         #expect(missing.count == 1 && missing.allSatisfy { if case .failed("refused_address", _) = $0 { true } else { false } }, "\(missing)")
     }
 
+    @Test("a name's last good answer stands in while its lookups fail, until the name is gone; names never resolved hold at most two lookups at once")
+    func lookupMemory() async throws {
+        final class Resolver: Sendable {
+            enum Answer: Sendable { case loopback, fail, noSuchName, stuck }
+            private let answers = Mutex<[String: Answer]>([:])
+            let calls = Mutex<[String]>([])
+            private let stuck = Mutex<[CheckedContinuation<Void, Never>]>([])
+            func set(_ host: String, _ answer: Answer) { answers.withLock { $0[host] = answer } }
+            var stuckCount: Int { stuck.withLock { $0.count } }
+            func resolve(_ host: String, _ port: Int) async throws -> [String] {
+                calls.withLock { $0.append(host) }
+                switch answers.withLock({ $0[host] }) ?? .fail {
+                case .loopback: return ["127.0.0.1"]
+                case .fail: throw PinnedClients.LookupFailed(description: "EAI_AGAIN")
+                case .noSuchName: throw PinnedClients.NoSuchName()
+                case .stuck:
+                    // Deaf to being given up on, as getaddrinfo is: it holds its thread until released.
+                    await withCheckedContinuation { continuation in stuck.withLock { $0.append(continuation) } }
+                    throw PinnedClients.LookupFailed(description: "EAI_AGAIN")
+                }
+            }
+            func release() { for continuation in stuck.withLock({ held in defer { held = [] }; return held }) { continuation.resume() } }
+        }
+        @Sendable func attempt(_ clients: PinnedClients, _ host: String) async -> String {
+            do {
+                _ = try await clients.client(for: URL(string: "https://\(host)/push/x")!)
+            } catch {
+                switch error {
+                case is PinnedClients.LookupFailed: return "later"
+                case is PinnedClients.Refused: return "refused"
+                default: return "\(error)"
+                }
+            }
+            return "sent"
+        }
+        let resolver = Resolver()
+        // Every answer is looked up again at once (no memory), each lookup waited for 100 ms.
+        let clients = PinnedClients(policy: PushEndpointPolicy(allowsLoopback: true), tls: .makeClientConfiguration(), timeout: 5, resolve: resolver.resolve,
+                                    lookupLimit: .milliseconds(100), answerMemory: .zero, failureMemory: .zero)
+        let known = "push.sportlook.test"
+        resolver.set(known, .loopback)
+        #expect(await attempt(clients, known) == "sent")
+        // The resolver fails: the address found before stands in.
+        resolver.set(known, .fail)
+        #expect(await attempt(clients, known) == "sent")
+        #expect(resolver.calls.withLock { $0.filter { $0 == known }.count } == 2, "looked up again, not taken from memory")
+        // Two new names whose lookups never return hold two threads; a third new name is
+        // not looked up (tried again later), while the known name still is.
+        resolver.set("stuck-1.sportlook.test", .stuck)
+        resolver.set("stuck-2.sportlook.test", .stuck)
+        resolver.set("new.sportlook.test", .loopback)
+        #expect(await attempt(clients, "stuck-1.sportlook.test") == "later")
+        #expect(await attempt(clients, "stuck-2.sportlook.test") == "later")
+        #expect(await attempt(clients, "new.sportlook.test") == "later")
+        #expect(!resolver.calls.withLock { $0.contains("new.sportlook.test") })
+        resolver.set(known, .loopback)
+        #expect(await attempt(clients, known) == "sent")
+        // Once the stuck lookups return, new names are looked up again.
+        try await eventually("both stuck lookups under way") { resolver.stuckCount == 2 }
+        resolver.release()
+        try await eventually("the new name looked up") { await attempt(clients, "new.sportlook.test") == "sent" }
+        // A name that is gone is refused, and its old address no longer stands in.
+        resolver.set(known, .noSuchName)
+        #expect(await attempt(clients, known) == "refused")
+        resolver.set(known, .fail)
+        #expect(await attempt(clients, known) == "later")
+        await clients.close()
+
+        // A last good answer stands in for a while only.
+        let brief = PinnedClients(policy: PushEndpointPolicy(allowsLoopback: true), tls: .makeClientConfiguration(), timeout: 5, resolve: resolver.resolve,
+                                  lookupLimit: .milliseconds(100), answerMemory: .zero, failureMemory: .zero, staleLimit: .zero)
+        resolver.set(known, .loopback)
+        #expect(await attempt(brief, known) == "sent")
+        resolver.set(known, .fail)
+        #expect(await attempt(brief, known) == "later")
+        await brief.close()
+    }
+
     @Test("bad credentials stop the service at start, naming the setting")
     func loudConfiguration() throws {
         let folder = NSTemporaryDirectory() + "push-config-\(UUID().uuidString)"

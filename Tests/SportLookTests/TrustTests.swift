@@ -534,7 +534,9 @@ struct TrustTests {
 
     @Test("while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write ends it", arguments: engines)
     func standingQueueRefused(engine: DatabaseEngine) async throws {
-        try await withApp(engine, configure: { $0.databaseWriteWait = 0.3 }) { _, services in
+        // No job worker: its claim, a quick write once a second, lands between the slow
+        // writes below often enough under the whole suite's load to end their mark each time.
+        try await withApp(engine, configure: { $0.databaseWriteWait = 0.3; $0.jobWorkers = 0 }) { _, services in
             let database = services.database
             // New work while one of the service's writes holds the queue: refused, or let
             // in to wait its turn (then it runs once the held write ends).

@@ -5,6 +5,17 @@ import {api, get} from "../api.js";
 import {h, replace} from "../dom.js";
 import {realtime, RETRY} from "../realtime.js";
 
+/** The emoji a message can carry (the server's set, in its order). */
+const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🎉", "🔥", "🙏"];
+/** A message can be edited this long after it was sent (the server's window). */
+const EDIT_WINDOW_MS = 15 * 60 * 1000;
+
+/** The start of a message as the server quotes it: its first 140 characters. */
+function quoted(body) {
+  const characters = typeof Intl.Segmenter === "function" ? Array.from(new Intl.Segmenter().segment(body), (s) => s.segment) : [...body];
+  return characters.slice(0, 140).join("");
+}
+
 /** The chat: history, then live messages; typing and read markers; sending survives a dropped connection. */
 export function chatPanel(roomID, user, {left = "You can no longer write here."} = {}) {
   const messages = new Map(); // seq → message
@@ -16,7 +27,13 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   const readLine = h("p", {class: "read-by"});
   const connection = h("p", {class: "connection", role: "status"});
   const input = h("input", {name: "body", autocomplete: "off", maxlength: "2000", "aria-label": "Message"});
-  const form = h("form", {class: "composer"}, input, h("button", {type: "submit", class: "primary"}, "Send"));
+  // Answering a message: the composer quotes it until the reply is sent or the answer called off.
+  const replyText = h("span");
+  const replyBar = h("p", {class: "replying", hidden: true}, replyText,
+    h("button", {type: "button", class: "link", onclick: () => replyingTo(null)}, "Cancel reply"));
+  const form = h("form", {class: "composer"}, replyBar, input, h("button", {type: "submit", class: "primary"}, "Send"));
+  let replyTo = null; // the message answered, or null
+  let editing = null; // the seq of the message being edited here, or null
   const readers = new Map();
   let lastSeq = 0;
   let typingTimer = null;
@@ -37,24 +54,87 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   };
   document.addEventListener("visibilitychange", markRead);
 
-  const remove = async (m) => {
-    try { await api("DELETE", `/v1/rooms/${roomID}/messages/${m.seq}`); } catch (error) { replace(connection, error.message); }
+  /** Runs a change to a message (edit, delete, reaction) and shows the message as the server answers it. */
+  const change = async (method, path, body) => {
+    try { update(await api(method, `/v1/rooms/${roomID}/messages/${path}`, body)); } catch (error) { replace(connection, error.message); }
   };
-  const bubble = (m) => h("li", {class: [m.sender.id === user.id ? "mine" : "", m.deleted ? "deleted" : ""].join(" ").trim(), dataset: {seq: m.seq}},
-    h("span", {class: "from"}, m.sender.id === user.id ? "You" : m.sender.name),
-    m.reply_to ? h("blockquote", {class: "quote"}, `${m.reply_to.sender.name}: ${m.reply_to.deleted ? "a deleted message" : m.reply_to.preview}`) : null,
-    h("span", {class: "body"}, m.deleted ? "Message deleted" : m.body),
-    m.edited_at && !m.deleted ? h("span", {class: "meta"}, " (edited)") : null,
-    m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
-    m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) => `${r.emoji} ${r.count}`).join("  ")) : null,
-    m.sender.id === user.id && !m.deleted && m.id ? h("button", {type: "button", class: "link", onclick: () => remove(m)}, "Delete", h("span", {class: "visually-hidden"}, ` your message “${m.body.slice(0, 40)}”`)) : null);
+  const remove = (m) => change("DELETE", m.seq);
+  const toggle = (m, emoji) => {
+    const mine = m.reactions?.some((r) => r.emoji === emoji && r.user_ids.includes(user.id));
+    return mine ? change("DELETE", `${m.seq}/reactions?emoji=${encodeURIComponent(emoji)}`) : change("POST", `${m.seq}/reactions`, {emoji});
+  };
 
-  /** A message already shown changed (edited, deleted, reacted to): its bubble is redrawn. */
+  function replyingTo(m) {
+    replyTo = m;
+    replyBar.hidden = !m;
+    if (m) replace(replyText, `Replying to ${m.sender.id === user.id ? "yourself" : m.sender.name}: “${quoted(m.body)}” `);
+    input.focus();
+  }
+
+  /** The message's text replaced by a form that edits it (Escape or Cancel leaves it as it was). */
+  function edit(m, element) {
+    editing = m.seq;
+    const text = h("input", {name: "body", value: m.body, maxlength: "2000", autocomplete: "off", "aria-label": "Edit message"});
+    const done = () => { editing = null; update(messages.get(m.seq)); };
+    const form = h("form", {class: "edit"}, text,
+      h("button", {type: "submit", class: "primary"}, "Save"),
+      h("button", {type: "button", onclick: done}, "Cancel"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const body = text.value.trim();
+      if (!body) return;
+      try {
+        const saved = await api("PATCH", `/v1/rooms/${roomID}/messages/${m.seq}`, {body});
+        messages.set(saved.seq, saved);
+        done();
+      } catch (error) {
+        replace(connection, error.message);
+      }
+    });
+    text.addEventListener("keydown", (e) => { if (e.key === "Escape") done(); });
+    element.querySelector(".body").replaceWith(form);
+    element.querySelector(".actions")?.remove();
+    text.focus();
+  }
+
+  const bubble = (m) => {
+    const mine = m.sender.id === user.id;
+    const live = !m.deleted && m.id;
+    const name = mine ? "your message" : `${m.sender.name}’s message`;
+    const about = `${name} “${quoted(m.body).slice(0, 40)}”`;
+    const element = h("li", {class: [mine ? "mine" : "", m.deleted ? "deleted" : ""].join(" ").trim(), dataset: {seq: m.seq}},
+      h("span", {class: "from"}, mine ? "You" : m.sender.name),
+      m.reply_to ? h("blockquote", {class: "quote"}, `${m.reply_to.sender.name}: ${m.reply_to.deleted ? "a deleted message" : m.reply_to.preview}`) : null,
+      h("span", {class: "body"}, m.deleted ? "Message deleted" : m.body),
+      m.edited_at && !m.deleted ? h("span", {class: "meta"}, " (edited)") : null,
+      m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
+      // Each emoji on the message, pressed when it is the reader's: pressing takes it off or puts it on.
+      m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) =>
+        h("button", {type: "button", class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
+      live ? h("span", {class: "actions"},
+        h("button", {type: "button", class: "link", "aria-label": `Reply to ${about}`, onclick: () => replyingTo(m)}, "Reply"),
+        h("details", {class: "react"}, h("summary", {"aria-label": `React to ${about}`}, "React"),
+          h("span", {class: "emoji"}, REACTIONS.map((emoji) =>
+            h("button", {type: "button", "aria-label": `React with ${emoji}`, onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
+        mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
+          ? h("button", {type: "button", class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
+        mine ? h("button", {type: "button", class: "link", onclick: () => remove(m)}, "Delete", h("span", {class: "visually-hidden"}, ` your message “${m.body.slice(0, 40)}”`)) : null) : null);
+    return element;
+  };
+
+  /** A message already shown changed (edited, deleted, reacted to): its bubble is redrawn, and so are the replies quoting it. */
   function update(m) {
     const shown = list.querySelector(`li[data-seq="${m.seq}"]`);
     if (!shown) return;
     messages.set(m.seq, m);
-    shown.replaceWith(bubble(m));
+    if (editing !== m.seq) shown.replaceWith(bubble(m));
+    for (const [seq, reply] of messages) {
+      if (reply.reply_to?.seq !== m.seq || !reply.id) continue;
+      const quote = {...reply.reply_to, deleted: Boolean(m.deleted), preview: m.deleted ? "" : quoted(m.body)};
+      messages.set(seq, {...reply, reply_to: quote});
+      if (editing !== seq) list.querySelector(`li[data-seq="${seq}"]`)?.replaceWith(bubble(messages.get(seq)));
+    }
+    if (replyTo?.seq === m.seq) replyingTo(m.deleted ? null : m);
   }
 
   function add(m) {
@@ -130,11 +210,13 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     const body = input.value.trim();
     if (!body) return;
     const clientID = crypto.randomUUID();
-    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), h("span", {class: "body"}, body), h("span", {class: "sending"}, " · sending"));
+    const quote = replyTo ? h("blockquote", {class: "quote"}, `${replyTo.sender.name}: ${quoted(replyTo.body)}`) : null;
+    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), quote, h("span", {class: "body"}, body), h("span", {class: "sending"}, " · sending"));
     pending.set(clientID, element);
     list.append(element);
-    realtime.say(roomID, clientID, body);
+    realtime.say(roomID, clientID, body, replyTo ? {reply_to: replyTo.seq} : {});
     input.value = "";
+    replyingTo(null);
   });
   input.addEventListener("input", () => {
     if (Date.now() - lastTyping > 3000) { lastTyping = Date.now(); realtime.typing(roomID); }

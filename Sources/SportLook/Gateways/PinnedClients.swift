@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// HTTP clients that connect to endpoints clients supplied, each pinned to an
 /// address checked before any packet leaves: the host's name is resolved here,
@@ -33,18 +34,28 @@ actor PinnedClients {
     /// - Parameters:
     ///   - resolve: The lookup (`getaddrinfo` on threads of its own when `nil`).
     ///   - lookupLimit: Longest a lookup is waited for.
+    ///   - answerMemory: How long a name's answer is used before it is looked up again.
     ///   - failureMemory: How long a failed lookup is remembered (pushes to the name meanwhile are tried again later).
+    ///   - staleLimit: How long after its lookup a name's last good answer still stands in for lookups that fail.
     init(policy: PushEndpointPolicy, tls: TLSConfiguration, timeout: TimeInterval, resolve: Resolve? = nil,
-         lookupLimit: Duration = .seconds(5), failureMemory: Duration = .seconds(10)) {
+         lookupLimit: Duration = .seconds(5), answerMemory: Duration = .seconds(60), failureMemory: Duration = .seconds(10),
+         staleLimit: Duration = .seconds(3_600)) {
         self.policy = policy
         self.tls = tls
         self.timeout = timeout
         self.lookupLimit = lookupLimit
+        self.answerMemory = answerMemory
         self.failureMemory = failureMemory
-        let resolver = NIOThreadPool(numberOfThreads: 4)
-        resolver.start()
-        self.resolver = resolver
-        self.resolve = resolve ?? { host, port in try await Self.resolve(host, port: port, on: resolver) }
+        self.staleLimit = staleLimit
+        if let resolve {
+            self.resolver = nil
+            self.resolve = resolve
+        } else {
+            let resolver = NIOThreadPool(numberOfThreads: Self.lookupThreads)
+            resolver.start()
+            self.resolver = resolver
+            self.resolve = { host, port in try await Self.resolve(host, port: port, on: resolver) }
+        }
     }
 
     /// A client whose connections to `url`'s host go to a checked address.
@@ -84,40 +95,89 @@ actor PinnedClients {
         case failed(String)
     }
 
-    /// What names resolved to, or that they do not exist, kept a minute; a failed
-    /// lookup is kept ``failureMemory`` (a name whose resolver does not answer costs
-    /// one slow lookup then, not one per push).
-    private var answers: [String: (lookup: Lookup, until: ContinuousClock.Instant)] = [:]
+    /// What a name resolved to, or that it does not exist, kept ``answerMemory``; a
+    /// failed lookup is kept ``failureMemory`` (a name whose resolver does not answer
+    /// costs one slow lookup then, not one per push).
+    private struct Answer {
+        var lookup: Lookup
+        var until: ContinuousClock.Instant
+        /// The last addresses the name resolved to, and until when they may stand in
+        /// while its lookups fail (a resolver's outage must not stop the pushes to a
+        /// push service whose address was known a minute ago).
+        var lastGood: (addresses: [String], until: ContinuousClock.Instant)?
+    }
+
+    private var answers: [String: Answer] = [:]
     /// Lookups under way: a push to a name being looked up waits for that lookup.
     private var lookups: [String: Task<Lookup, Never>] = [:]
-    /// Lookups run on threads of their own, a few at a time, each given ``lookupLimit``.
-    private let resolver: NIOThreadPool
+    /// Lookups run on threads of their own, a few at a time, each given ``lookupLimit``
+    /// (none when the lookup is given).
+    private static let lookupThreads = 4
+    private let resolver: NIOThreadPool?
     private let resolve: Resolve
     private let lookupLimit: Duration
+    private let answerMemory: Duration
     private let failureMemory: Duration
+    private let staleLimit: Duration
+    /// Lookups of names never resolved here that have not returned yet, abandoned ones
+    /// included (a resolver that never answers holds its thread until it gives up).
+    private let newNameLookups = LookupCount()
+    /// At most this many of them at once: endpoints may name any host, and a few names
+    /// whose DNS never answers must not take every lookup thread from the push
+    /// services already known. Past it, a push to a new name is tried again later.
+    static let newNameLimit = 2
+
+    final class LookupCount: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        /// Counts one in unless `limit` are under way already.
+        func enter(limit: Int) -> Bool { count.withLock { n in guard n < limit else { return false }; n += 1; return true } }
+        func leave() { count.withLock { $0 -= 1 } }
+    }
 
     private func addresses(of host: String, port: Int) async throws -> [String] {
+        let now = ContinuousClock.now
+        var known = answers[host]
+        if let lastGood = known?.lastGood, lastGood.until <= now { known?.lastGood = nil }
         let lookup: Lookup
-        if let known = answers[host], known.until > .now {
+        if let known, known.until > now {
             lookup = known.lookup
         } else if let running = lookups[host] {
             lookup = await running.value
         } else {
-            let task = Task { [resolve, lookupLimit] in await Self.lookUp(host, port: port, resolve: resolve, limit: lookupLimit) }
+            let isNew = known?.lastGood == nil
+            guard !isNew || newNameLookups.enter(limit: Self.newNameLimit) else {
+                throw LookupFailed(description: "too many new names are being looked up; tried again later")
+            }
+            let count = isNew ? newNameLookups : nil
+            let resolve = self.resolve
+            // The count is left when the lookup itself returns, not when it is given up on.
+            let counted: Resolve = { host, port in
+                defer { count?.leave() }
+                return try await resolve(host, port)
+            }
+            let task = Task { [lookupLimit] in await Self.lookUp(host, port: port, resolve: counted, limit: lookupLimit) }
             lookups[host] = task
             lookup = await task.value
             lookups[host] = nil
             if answers.count > 10_000 { answers.removeAll() }
-            if case .failed = lookup {
-                answers[host] = (lookup, .now + failureMemory)
-            } else {
-                answers[host] = (lookup, .now + .seconds(60))
+            let after = ContinuousClock.now
+            switch lookup {
+            case .addresses(let found) where !found.isEmpty:
+                answers[host] = Answer(lookup: lookup, until: after + answerMemory, lastGood: (found, after + staleLimit))
+            case .addresses, .noSuchName:
+                // The name is gone: its old addresses are no one's push service now.
+                answers[host] = Answer(lookup: lookup, until: after + answerMemory, lastGood: nil)
+            case .failed:
+                answers[host] = Answer(lookup: lookup, until: after + failureMemory, lastGood: known?.lastGood)
             }
         }
         switch lookup {
         case .addresses(let found) where !found.isEmpty: return found
         case .addresses, .noSuchName: throw Refused(description: "the endpoint's name does not resolve")
-        case .failed(let reason): throw LookupFailed(description: "the endpoint's name could not be looked up: \(reason)")
+        case .failed(let reason):
+            if let lastGood = answers[host]?.lastGood, lastGood.until > .now { return lastGood.addresses }
+            throw LookupFailed(description: "the endpoint's name could not be looked up: \(reason)")
         }
     }
 
@@ -145,7 +205,7 @@ actor PinnedClients {
     func close() async {
         for (_, held) in clients { try? await held.client.shutdown() }
         clients = [:]
-        try? await resolver.shutdownGracefully()
+        try? await resolver?.shutdownGracefully()
     }
 
     /// The addresses `host` resolves to (getaddrinfo, on a thread of its own: it blocks);

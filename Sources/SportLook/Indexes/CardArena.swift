@@ -19,11 +19,29 @@ import Synchronization
 /// `@unchecked Sendable`: every member but ``endRead()`` is used only with the owning
 /// ``EventIndex``'s lock held, and ``endRead()`` touches only an atomic.
 final class CardArena: @unchecked Sendable {
-    /// Where a card's bytes are.
+    /// Where a card's bytes are: chunk, offset and count packed in 62 bits, so that
+    /// a ``CardTable`` slot holds it in one word beside its flags.
     struct Ref: Sendable, Hashable {
-        var chunk: Int32
-        var offset: Int32
-        var count: Int32
+        static let countBits: UInt64 = 23
+        static let offsetBits: UInt64 = 23
+        static let chunkBits: UInt64 = 16
+
+        /// `chunk << 46 | offset << 23 | count`.
+        let bits: UInt64
+
+        init(bits: UInt64) { self.bits = bits }
+
+        /// A chunk is at most ``CardArena/chunkSize`` (or one card), and a card is an
+        /// event's JSON, bounded far below 8 MB by the request sizes.
+        init(chunk: Int, offset: Int, count: Int) {
+            precondition(chunk >= 0 && chunk < 1 << Self.chunkBits && offset >= 0 && offset < 1 << Self.offsetBits
+                && count >= 0 && count < 1 << Self.countBits, "card out of the arena's range")
+            bits = UInt64(chunk) << (Self.offsetBits + Self.countBits) | UInt64(offset) << Self.countBits | UInt64(count)
+        }
+
+        var chunk: Int { Int(bits >> (Self.offsetBits + Self.countBits)) }
+        var offset: Int { Int((bits >> Self.countBits) & (1 << Self.offsetBits - 1)) }
+        var count: Int { Int(bits & (1 << Self.countBits - 1)) }
     }
 
     /// Bytes per chunk (a larger card gets a chunk of its own size).
@@ -71,7 +89,7 @@ final class CardArena: @unchecked Sendable {
         chunks[current]!.used += count
         chunks[current]!.live += count
         chunks[current]!.owners.append(id)
-        return Ref(chunk: Int32(current), offset: Int32(offset), count: Int32(count))
+        return Ref(chunk: current, offset: offset, count: count)
     }
 
     private func newChunk(size: Int) -> Int {
@@ -87,8 +105,8 @@ final class CardArena: @unchecked Sendable {
     /// Marks a card's bytes as left behind. Returns the chunk to compact, if this
     /// left most of it behind.
     func release(_ ref: Ref) -> Int? {
-        let c = Int(ref.chunk)
-        chunks[c]!.live -= Int(ref.count)
+        let c = ref.chunk
+        chunks[c]!.live -= ref.count
         return compactable(c) ? c : nil
     }
 
@@ -101,7 +119,7 @@ final class CardArena: @unchecked Sendable {
     /// The card's bytes, valid until ``endRead()`` for a reader that called
     /// ``beginRead()`` under the same hold of the lock.
     @inline(__always) func bytes(_ ref: Ref) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: chunks[Int(ref.chunk)]!.memory[Int(ref.offset)..<Int(ref.offset + ref.count)])
+        UnsafeRawBufferPointer(rebasing: chunks[ref.chunk]!.memory[ref.offset..<(ref.offset + ref.count)])
     }
 
     /// Counts a reader in; call with the lock held.
@@ -115,8 +133,8 @@ final class CardArena: @unchecked Sendable {
     func moveLive(from c: Int, isLive: (UUID) -> Ref?, moved: (UUID, Ref) -> Void) {
         guard let chunk = chunks[c] else { return }
         for id in chunk.owners {
-            guard let ref = isLive(id), Int(ref.chunk) == c else { continue }
-            let bytes = UnsafeRawBufferPointer(rebasing: chunk.memory[Int(ref.offset)..<Int(ref.offset + ref.count)])
+            guard let ref = isLive(id), ref.chunk == c else { continue }
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk.memory[ref.offset..<(ref.offset + ref.count)])
             moved(id, store(bytes, for: id))
         }
         retired.append(chunk.memory)

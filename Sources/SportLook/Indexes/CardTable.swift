@@ -5,29 +5,61 @@ import Foundation
 ///
 /// `Dictionary<UUID, Card>` costs a lookup three cache misses at a million events
 /// (its occupancy bitmap, its key, its value) and SipHash over 16 bytes; here the id
-/// and its card share one 48-byte slot, and the hash is the id's own bits (random in
-/// a v4 or v7 UUID), mixed by one multiplication. Load stays at or below ½;
-/// deletion shifts the following entries back, so there are no tombstones.
+/// and its card share one 40-byte slot (the card's place in the arena and the
+/// slot's flags packed in one word), and the hash is the id's own bits (random in a
+/// v4 or v7 UUID), mixed by one multiplication and mapped onto the slots by a
+/// multiply-high, so the slot count need not be a power of two. Load stays at or
+/// below 4/5 and the table grows by half, so a million cards take about 56 MB, not
+/// the 100 MB that a power of two at load ½ cost; deletion shifts the following
+/// entries back, so there are no tombstones.
 struct CardTable {
     private struct Slot {
+        static let used: UInt64 = 1 << 63
+        static let hasJSON: UInt64 = 1 << 62
+        static let empty = Slot(high: 0, low: 0, version: 0, endsAt: .distantPast, state: 0)
+
         var high: UInt64
         var low: UInt64
-        var card: EventIndex.Card
-        var used: Bool
+        var version: Int64
+        var endsAt: Date
+        /// ``used``, ``hasJSON`` and, with it, the card's ``CardArena/Ref`` bits.
+        var state: UInt64
+
+        init(high: UInt64, low: UInt64, version: Int64, endsAt: Date, state: UInt64) {
+            (self.high, self.low, self.version, self.endsAt, self.state) = (high, low, version, endsAt, state)
+        }
+
+        init(high: UInt64, low: UInt64, card: EventIndex.Card) {
+            self.init(high: high, low: low, version: card.version, endsAt: card.endsAt,
+                      state: Self.used | (card.json.map { Self.hasJSON | $0.bits } ?? 0))
+        }
+
+        var isUsed: Bool { state & Self.used != 0 }
+
+        var card: EventIndex.Card {
+            get {
+                EventIndex.Card(version: version, endsAt: endsAt,
+                                json: state & Self.hasJSON != 0 ? CardArena.Ref(bits: state & (Self.hasJSON - 1)) : nil)
+            }
+            set { self = Slot(high: high, low: low, card: newValue) }
+        }
     }
 
     private var slots: [Slot]
-    private var mask: Int
-    /// 64 − log₂ of the slot count: the hash is the top bits of the product.
-    private var shift: UInt64
+    /// Most entries before growing: 4/5 of the slots.
+    private var limit: Int
     private(set) var count = 0
 
+    /// Room for `minimumCapacity` cards and an eighth more before it grows (a warm-up
+    /// knows how many events it loads; new ones follow).
     init(minimumCapacity: Int = 0) {
-        var size = 16
-        while size < 2 * minimumCapacity { size <<= 1 }
-        slots = Array(repeating: Slot(high: 0, low: 0, card: EventIndex.Card(version: 0, endsAt: .distantPast, json: nil), used: false), count: size)
-        mask = size - 1
-        shift = UInt64(64 - size.trailingZeroBitCount)
+        let size = max(16, minimumCapacity + minimumCapacity / 8)
+        self.init(slotCount: size * 5 / 4 + 1)
+    }
+
+    private init(slotCount: Int) {
+        slots = Array(repeating: .empty, count: slotCount)
+        limit = slotCount * 4 / 5
     }
 
     @inline(__always) private static func halves(_ id: UUID) -> (UInt64, UInt64) {
@@ -35,16 +67,18 @@ struct CardTable {
     }
 
     @inline(__always) private func home(_ high: UInt64, _ low: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((high ^ low) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: ((high ^ low) &* 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: UInt64(slots.count)).high)
     }
+
+    @inline(__always) private func next(_ i: Int) -> Int { i + 1 == slots.count ? 0 : i + 1 }
 
     /// The slot holding `id`, or the empty slot where it would go.
     @inline(__always) private func find(_ high: UInt64, _ low: UInt64) -> (index: Int, found: Bool) {
         var i = home(high, low)
         return slots.withUnsafeBufferPointer { slots in
-            while slots[i].used {
+            while slots[i].isUsed {
                 if slots[i].high == high && slots[i].low == low { return (i, true) }
-                i = (i + 1) & mask
+                i = i + 1 == slots.count ? 0 : i + 1
             }
             return (i, false)
         }
@@ -70,11 +104,11 @@ struct CardTable {
             defer { slots[i].card = card }
             return slots[i].card
         }
-        if 2 * (count + 1) > slots.count {
+        if count + 1 > limit {
             grow()
             i = find(high, low).index
         }
-        slots[i] = Slot(high: high, low: low, card: card, used: true)
+        slots[i] = Slot(high: high, low: low, card: card)
         count += 1
         return nil
     }
@@ -86,27 +120,28 @@ struct CardTable {
         var (hole, found) = find(high, low)
         guard found else { return nil }
         let card = slots[hole].card
-        slots[hole].used = false
+        slots[hole] = .empty
         count -= 1
         // Shift back every following entry whose home is not between the hole and it.
-        var j = (hole + 1) & mask
-        while slots[j].used {
+        var j = next(hole)
+        while slots[j].isUsed {
             let h = home(slots[j].high, slots[j].low)
             let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
             if !stays {
                 slots[hole] = slots[j]
-                slots[j].used = false
+                slots[j] = .empty
                 hole = j
             }
-            j = (j + 1) & mask
+            j = next(j)
         }
         return card
     }
 
+    /// By half: a million cards must not cost twice their slots for the sake of a few more.
     private mutating func grow() {
         let old = slots
-        self = CardTable(minimumCapacity: old.count)
-        for slot in old where slot.used {
+        self = CardTable(slotCount: old.count + old.count / 2)
+        for slot in old where slot.isUsed {
             let i = find(slot.high, slot.low).index
             slots[i] = slot
             count += 1
@@ -115,7 +150,7 @@ struct CardTable {
 
     /// Every id and its card, in no particular order.
     func forEach(_ body: (UUID, EventIndex.Card) -> Void) {
-        for slot in slots where slot.used {
+        for slot in slots where slot.isUsed {
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) {
                 $0.storeBytes(of: slot.high, as: UInt64.self)
