@@ -529,6 +529,16 @@ def run(server, push):
         expect(cy.locator("ol.messages").get_by_text("Yes, doubles at 6")).to_have_count(0)
         expect(bubble(cy, "Great, I'll bring the balls").locator("blockquote")).to_have_text("Ann: a deleted message")
 
+        # A photo: Ann types a caption and picks one (uploaded, then sent); Cy sees it load.
+        ann.get_by_role("textbox", name="Message", exact=True).fill("The court")
+        with ann.expect_file_chooser() as chooser:
+            ann.get_by_role("button", name="Send a photo").click()
+        chooser.value.set_files(files=[{"name": "court.png", "mimeType": "image/png", "buffer": png(800, 600)}])
+        image = bubble(cy, "The court").locator("img.attachment")
+        expect(image).to_be_visible(timeout=30_000)
+        cy.wait_for_function("(img) => img.complete && img.naturalWidth === 320", arg=image.element_handle())
+        expect(bubble(ann, "The court")).not_to_have_class(re.compile("pending|failed"))
+
         # A stranger's first message is a request: Bo sees it in his list, accepts, answers.
         eve = api(server, "POST", "/v1/auth/register", None, {"name": "Eve", "email": f"eve-{suffix}@example.com", "password": PASSWORD})
         bo_id = bo.evaluate("fetch('/v1/me', {headers: {Authorization: 'Bearer ' + localStorage.getItem('sportlook.token')}}).then(r => r.json()).then(u => u.id)")
@@ -681,8 +691,8 @@ def api(server, method, path, token, body):
 
 
 def send(page, text):
-    page.get_by_role("textbox", name="Message").fill(text)
-    page.get_by_role("button", name="Send").click()
+    page.get_by_role("textbox", name="Message", exact=True).fill(text)
+    page.get_by_role("button", name="Send", exact=True).click()
 
 
 if __name__ == "__main__":

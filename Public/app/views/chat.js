@@ -28,12 +28,15 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   const connection = h("p", {class: "connection", role: "status"});
   const input = h("input", {name: "body", autocomplete: "off", maxlength: "2000", "aria-label": "Message"});
   // Answering a message: the composer quotes it until the reply is sent or the answer called off.
-  const replyText = h("span");
+  const replyText = h("span", {id: `replying-${roomID}`});
   const replyBar = h("p", {class: "replying", hidden: true}, replyText,
     h("button", {type: "button", class: "link", onclick: () => replyingTo(null)}, "Cancel reply"));
-  const form = h("form", {class: "composer"}, replyBar, input, h("button", {type: "submit", class: "primary"}, "Send"));
+  // A photo is sent as soon as it is picked, with what is typed as its caption.
+  const photo = h("input", {type: "file", name: "photo", accept: "image/jpeg,image/png", hidden: true});
+  const photoButton = h("button", {type: "button", "aria-label": "Send a photo", onclick: () => photo.click()}, "Photo");
+  const form = h("form", {class: "composer"}, replyBar, input, photo, photoButton, h("button", {type: "submit", class: "primary"}, "Send"));
   let replyTo = null; // the message answered, or null
-  let editing = null; // the seq of the message being edited here, or null
+  let editing = null; // the message being edited here: {seq, close}, or null
   const readers = new Map();
   let lastSeq = 0;
   let typingTimer = null;
@@ -64,18 +67,30 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     return mine ? change("DELETE", `${m.seq}/reactions?emoji=${encodeURIComponent(emoji)}`) : change("POST", `${m.seq}/reactions`, {emoji});
   };
 
-  function replyingTo(m) {
+  /** Sets (or with null, calls off) the message the next one answers; `focus` puts the reader in the composer. */
+  function replyingTo(m, {focus = true} = {}) {
     replyTo = m;
     replyBar.hidden = !m;
-    if (m) replace(replyText, `Replying to ${m.sender.id === user.id ? "yourself" : m.sender.name}: “${quoted(m.body)}” `);
-    input.focus();
+    if (m) {
+      replace(replyText, `Replying to ${m.sender.id === user.id ? "yourself" : m.sender.name}: “${quoted(m.body)}” `);
+      input.setAttribute("aria-describedby", replyText.id);
+    } else {
+      input.removeAttribute("aria-describedby");
+    }
+    if (focus) input.focus();
   }
 
   /** The message's text replaced by a form that edits it (Escape or Cancel leaves it as it was). */
   function edit(m, element) {
-    editing = m.seq;
+    editing?.close(); // one message at a time
     const text = h("input", {name: "body", value: m.body, maxlength: "2000", autocomplete: "off", "aria-label": "Edit message"});
-    const done = () => { editing = null; update(messages.get(m.seq)); };
+    // Closing draws the message as it is now (changes that came meanwhile included).
+    const done = () => {
+      if (editing?.seq !== m.seq) return;
+      editing = null;
+      redraw(messages.get(m.seq));
+    };
+    editing = {seq: m.seq, close: done};
     const form = h("form", {class: "edit"}, text,
       h("button", {type: "submit", class: "primary"}, "Save"),
       h("button", {type: "button", onclick: done}, "Cancel"));
@@ -83,10 +98,11 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       e.preventDefault();
       const body = text.value.trim();
       if (!body) return;
+      if (body === messages.get(m.seq).body) return done(); // unchanged: not "edited"
       try {
         const saved = await api("PATCH", `/v1/rooms/${roomID}/messages/${m.seq}`, {body});
-        messages.set(saved.seq, saved);
         done();
+        update(saved);
       } catch (error) {
         replace(connection, error.message);
       }
@@ -111,30 +127,58 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       // Each emoji on the message, pressed when it is the reader's: pressing takes it off or puts it on.
       m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) =>
         h("button", {type: "button", class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
-      live ? h("span", {class: "actions"},
+      live ? h("div", {class: "actions"},
         h("button", {type: "button", class: "link", "aria-label": `Reply to ${about}`, onclick: () => replyingTo(m)}, "Reply"),
         h("details", {class: "react"}, h("summary", {"aria-label": `React to ${about}`}, "React"),
           h("span", {class: "emoji"}, REACTIONS.map((emoji) =>
-            h("button", {type: "button", "aria-label": `React with ${emoji}`, onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
+            h("button", {type: "button", "aria-label": `React with ${emoji}`, "aria-pressed": String(Boolean(m.reactions?.some((r) => r.emoji === emoji && r.user_ids.includes(user.id)))),
+              onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
         mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
           ? h("button", {type: "button", class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
         mine ? h("button", {type: "button", class: "link", onclick: () => remove(m)}, "Delete", h("span", {class: "visually-hidden"}, ` your message “${m.body.slice(0, 40)}”`)) : null) : null);
     return element;
   };
 
-  /** A message already shown changed (edited, deleted, reacted to): its bubble is redrawn, and so are the replies quoting it. */
-  function update(m) {
+  /**
+   * Draws a shown message again; the control that had the focus in it keeps it (a
+   * reaction pressed, an edit closed), or else the message's first control does.
+   */
+  function redraw(m) {
     const shown = list.querySelector(`li[data-seq="${m.seq}"]`);
     if (!shown) return;
-    messages.set(m.seq, m);
-    if (editing !== m.seq) shown.replaceWith(bubble(m));
+    const focused = shown.contains(document.activeElement) ? document.activeElement : null;
+    const key = (element) => element.getAttribute("aria-label") ?? element.textContent;
+    const fresh = bubble(m);
+    shown.replaceWith(fresh);
+    if (!focused) return;
+    const controls = [...fresh.querySelectorAll("button, summary")];
+    (controls.find((c) => key(c) === key(focused)) ?? controls.find((c) => key(c).startsWith(key(focused).split(" ")[0])) ?? controls[0])?.focus();
+  }
+
+  /**
+   * A message changed (edited, deleted, reacted to), from a frame or an answer: its
+   * bubble is drawn again, and so are the replies that quote it (shown or not, the
+   * message itself: the history holds the last 100). An answer older than what is
+   * held (its change_seq lower) changes nothing.
+   */
+  function update(m) {
+    const held = messages.get(m.seq);
+    if (held?.change_seq > m.change_seq) return;
+    if (list.querySelector(`li[data-seq="${m.seq}"]`)) {
+      messages.set(m.seq, m);
+      if (editing?.seq === m.seq && m.deleted) editing = null; // nothing left to edit
+      if (editing?.seq !== m.seq) redraw(m);
+    }
     for (const [seq, reply] of messages) {
       if (reply.reply_to?.seq !== m.seq || !reply.id) continue;
       const quote = {...reply.reply_to, deleted: Boolean(m.deleted), preview: m.deleted ? "" : quoted(m.body)};
       messages.set(seq, {...reply, reply_to: quote});
-      if (editing !== seq) list.querySelector(`li[data-seq="${seq}"]`)?.replaceWith(bubble(messages.get(seq)));
+      if (editing?.seq !== seq) redraw(messages.get(seq));
     }
-    if (replyTo?.seq === m.seq) replyingTo(m.deleted ? null : m);
+    if (replyTo?.seq === m.seq) {
+      if (m.deleted) replace(connection, "The message you were replying to was deleted.");
+      replyingTo(m.deleted ? null : m, {focus: false});
+    }
   }
 
   function add(m) {
@@ -205,18 +249,41 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     onState();
   }).catch((error) => replace(connection, error.message));
 
+  /** Shows a message being sent and sends it: `upload`, when given, first stores its photo. */
+  function sendNew(body, upload) {
+    const clientID = crypto.randomUUID();
+    const quote = replyTo ? h("blockquote", {class: "quote"}, `${replyTo.sender.name}: ${quoted(replyTo.body)}`) : null;
+    const extra = replyTo ? {reply_to: replyTo.seq} : {};
+    const sending = h("span", {class: "sending"}, upload ? " · uploading the photo" : " · sending");
+    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), quote, h("span", {class: "body"}, body || "📷 Photo"), sending);
+    pending.set(clientID, element);
+    list.append(element);
+    list.scrollTop = list.scrollHeight;
+    input.value = "";
+    replyingTo(null);
+    if (!upload) return realtime.say(roomID, clientID, body, extra);
+    upload().then((media) => {
+      replace(sending, " · sending");
+      realtime.say(roomID, clientID, body, {...extra, attachment_id: media.id});
+    }).catch((error) => {
+      pending.delete(clientID);
+      element.classList.replace("pending", "failed");
+      replace(sending, ` · not sent: ${error.message}`);
+    });
+  }
+
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const body = input.value.trim();
-    if (!body) return;
-    const clientID = crypto.randomUUID();
-    const quote = replyTo ? h("blockquote", {class: "quote"}, `${replyTo.sender.name}: ${quoted(replyTo.body)}`) : null;
-    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), quote, h("span", {class: "body"}, body), h("span", {class: "sending"}, " · sending"));
-    pending.set(clientID, element);
-    list.append(element);
-    realtime.say(roomID, clientID, body, replyTo ? {reply_to: replyTo.seq} : {});
-    input.value = "";
-    replyingTo(null);
+    if (body) sendNew(body);
+  });
+  photo.addEventListener("change", () => {
+    const file = photo.files[0];
+    photo.value = "";
+    if (!file) return;
+    const upload = new FormData();
+    upload.append("file", file);
+    sendNew(input.value.trim(), () => api("POST", "/v1/media?use=chat", upload));
   });
   input.addEventListener("input", () => {
     if (Date.now() - lastTyping > 3000) { lastTyping = Date.now(); realtime.typing(roomID); }

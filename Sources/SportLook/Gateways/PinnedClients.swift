@@ -102,12 +102,16 @@ actor PinnedClients {
         var lookup: Lookup
         var until: ContinuousClock.Instant
         /// The last addresses the name resolved to, and until when they may stand in
-        /// while its lookups fail (a resolver's outage must not stop the pushes to a
-        /// push service whose address was known a minute ago).
+        /// (a resolver's outage must not stop the pushes to a push service whose
+        /// address was known a minute ago).
         var lastGood: (addresses: [String], until: ContinuousClock.Instant)?
+        /// When a push last asked for the name: the names kept when there are too many.
+        var used: ContinuousClock.Instant
     }
 
     private var answers: [String: Answer] = [:]
+    /// Names kept at once; past it, the half least recently asked for are forgotten.
+    static let answerCapacity = 10_000
     /// Lookups under way: a push to a name being looked up waits for that lookup.
     private var lookups: [String: Task<Lookup, Never>] = [:]
     /// Lookups run on threads of their own, a few at a time, each given ``lookupLimit``
@@ -119,58 +123,48 @@ actor PinnedClients {
     private let answerMemory: Duration
     private let failureMemory: Duration
     private let staleLimit: Duration
-    /// Lookups of names never resolved here that have not returned yet, abandoned ones
-    /// included (a resolver that never answers holds its thread until it gives up).
+    /// Lookups of names without an address to go on that have not returned yet,
+    /// abandoned ones included (a resolver that never answers holds its thread until it
+    /// gives up).
     private let newNameLookups = LookupCount()
     /// At most this many of them at once: endpoints may name any host, and a few names
     /// whose DNS never answers must not take every lookup thread from the push
-    /// services already known. Past it, a push to a new name is tried again later.
+    /// services already known. Past it, a push to such a name is tried again later.
     static let newNameLimit = 2
 
     final class LookupCount: Sendable {
         private let count = Mutex(0)
-        var value: Int { count.withLock { $0 } }
         /// Counts one in unless `limit` are under way already.
         func enter(limit: Int) -> Bool { count.withLock { n in guard n < limit else { return false }; n += 1; return true } }
         func leave() { count.withLock { $0 -= 1 } }
     }
 
+    /// The addresses to connect to for `host`:
+    /// - a fresh answer;
+    /// - else, with a last good answer, that answer at once, while a lookup refreshes
+    ///   it behind (a push never waits for the lookup of a name it has an address for,
+    ///   so a name whose DNS stops answering holds up nothing);
+    /// - else a lookup, waited for, at most ``newNameLimit`` of them at once.
     private func addresses(of host: String, port: Int) async throws -> [String] {
         let now = ContinuousClock.now
-        var known = answers[host]
-        if let lastGood = known?.lastGood, lastGood.until <= now { known?.lastGood = nil }
+        answers[host]?.used = now
+        let known = answers[host]
+        let lastGood = known?.lastGood.flatMap { $0.until > now ? $0.addresses : nil }
         let lookup: Lookup
         if let known, known.until > now {
             lookup = known.lookup
+        } else if let lastGood {
+            if lookups[host] == nil { lookups[host] = startLookup(host, port: port, counted: nil) }
+            return lastGood
         } else if let running = lookups[host] {
             lookup = await running.value
         } else {
-            let isNew = known?.lastGood == nil
-            guard !isNew || newNameLookups.enter(limit: Self.newNameLimit) else {
-                throw LookupFailed(description: "too many new names are being looked up; tried again later")
+            guard newNameLookups.enter(limit: Self.newNameLimit) else {
+                throw LookupFailed(description: "too many names without an address are being looked up; tried again later")
             }
-            let count = isNew ? newNameLookups : nil
-            let resolve = self.resolve
-            // The count is left when the lookup itself returns, not when it is given up on.
-            let counted: Resolve = { host, port in
-                defer { count?.leave() }
-                return try await resolve(host, port)
-            }
-            let task = Task { [lookupLimit] in await Self.lookUp(host, port: port, resolve: counted, limit: lookupLimit) }
+            let task = startLookup(host, port: port, counted: newNameLookups)
             lookups[host] = task
             lookup = await task.value
-            lookups[host] = nil
-            if answers.count > 10_000 { answers.removeAll() }
-            let after = ContinuousClock.now
-            switch lookup {
-            case .addresses(let found) where !found.isEmpty:
-                answers[host] = Answer(lookup: lookup, until: after + answerMemory, lastGood: (found, after + staleLimit))
-            case .addresses, .noSuchName:
-                // The name is gone: its old addresses are no one's push service now.
-                answers[host] = Answer(lookup: lookup, until: after + answerMemory, lastGood: nil)
-            case .failed:
-                answers[host] = Answer(lookup: lookup, until: after + failureMemory, lastGood: known?.lastGood)
-            }
         }
         switch lookup {
         case .addresses(let found) where !found.isEmpty: return found
@@ -178,6 +172,43 @@ actor PinnedClients {
         case .failed(let reason):
             if let lastGood = answers[host]?.lastGood, lastGood.until > .now { return lastGood.addresses }
             throw LookupFailed(description: "the endpoint's name could not be looked up: \(reason)")
+        }
+    }
+
+    /// Looks `host` up and keeps what it found; `counted` is left when the lookup itself
+    /// returns, not when it is given up on.
+    private func startLookup(_ host: String, port: Int, counted count: LookupCount?) -> Task<Lookup, Never> {
+        let resolve = self.resolve
+        let counted: Resolve = { host, port in
+            defer { count?.leave() }
+            return try await resolve(host, port)
+        }
+        return Task { [lookupLimit] in
+            let lookup = await Self.lookUp(host, port: port, resolve: counted, limit: lookupLimit)
+            await self.keep(lookup, for: host)
+            return lookup
+        }
+    }
+
+    private func keep(_ lookup: Lookup, for host: String) {
+        lookups[host] = nil
+        let now = ContinuousClock.now
+        let before = answers[host]
+        var answer = Answer(lookup: lookup, until: now + answerMemory, lastGood: nil, used: before?.used ?? now)
+        switch lookup {
+        case .addresses(let found) where !found.isEmpty:
+            answer.lastGood = (found, now + staleLimit)
+        case .addresses, .noSuchName:
+            break // the name is gone: its old addresses are no one's push service now
+        case .failed:
+            answer.until = now + failureMemory
+            answer.lastGood = before?.lastGood
+        }
+        answers[host] = answer
+        if answers.count > Self.answerCapacity {
+            // The names pushes asked for least recently go; the push services in use stay.
+            let kept = answers.sorted { $0.value.used > $1.value.used }.prefix(Self.answerCapacity / 2)
+            answers = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
     }
 
