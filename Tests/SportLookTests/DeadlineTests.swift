@@ -3,18 +3,17 @@ import Synchronization
 import Testing
 @testable import SportLook
 
-/// The continuous clock, counting the sleeps begun on it and those still asleep.
-final class WatchedClock: Clock, Sendable {
-    private let counts = Mutex((started: 0, sleeping: 0))
-    var started: Int { counts.withLock { $0.started } }
-    var sleeping: Int { counts.withLock { $0.sleeping } }
+/// A clock whose sleepers sleep until ``release()``, counting the sleeps begun and those still asleep.
+final class HeldClock: Clock, Sendable {
+    private let state = Mutex((started: 0, held: [CheckedContinuation<Void, Never>]()))
+    var started: Int { state.withLock { $0.started } }
+    var sleeping: Int { state.withLock { $0.held.count } }
     var now: ContinuousClock.Instant { .now }
     var minimumResolution: Duration { ContinuousClock().minimumResolution }
     func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        counts.withLock { $0.started += 1; $0.sleeping += 1 }
-        defer { counts.withLock { $0.sleeping -= 1 } }
-        try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
+        await withCheckedContinuation { continuation in state.withLock { $0.started += 1; $0.held.append(continuation) } }
     }
+    func release() { for continuation in state.withLock({ s in defer { s.held = [] }; return s.held }) { continuation.resume() } }
 }
 
 /// A flag an operation sets when it sees its cancellation.
@@ -26,16 +25,28 @@ final class Seen: Sendable {
 
 @Suite("One deadline for every bounded wait", .timeLimit(.minutes(1)))
 struct DeadlineTests {
-    @Test("an answer before the deadline is returned, and the timer does not sleep on")
+    @Test("an answer before the deadline is returned; deadlines share one timer, which stops once none is pending")
     func answers() async throws {
         let value = try await withDeadline(.seconds(30)) { 42 }
         #expect(value == 42)
-        // A thousand quick answers under an hour's deadline: each timer must stop
-        // sleeping once its answer came, not sleep on for the hour (a thousand
-        // tasks left behind). The clock counts who sleeps on it.
-        let clock = WatchedClock()
-        for _ in 0..<1_000 { #expect(try await withDeadline(.seconds(3_600), clock: clock) { 1 } == 1) }
-        try await eventually(timeout: .seconds(50), "every timer to stop sleeping") { clock.started == 1_000 && clock.sleeping == 0 }
+        // A thousand quick answers under an hour's deadline: each deadline goes once its
+        // answer came (not a thousand left pending for the hour), and all of them are
+        // watched by one sleeper, not one each. The ticker's clock holds its sleeper
+        // until released, so it cannot have slept more than once meanwhile.
+        let clock = HeldClock()
+        let ticker = DeadlineTicker(resolution: .milliseconds(10), clock: clock)
+        for _ in 0..<1_000 { #expect(try await withDeadline(.seconds(3_600), ticker: ticker) { 1 } == 1) }
+        #expect(ticker.pending == 0)
+        try await eventually("the ticker asleep") { clock.sleeping == 1 }
+        #expect(clock.started == 1)
+        // Woken with nothing pending, it stops; the next deadline starts it again.
+        clock.release()
+        try await eventually("the ticker stopped") { clock.sleeping == 0 }
+        #expect(clock.started == 1)
+        #expect(try await withDeadline(.seconds(3_600), ticker: ticker) { 2 } == 2)
+        try await eventually("the ticker asleep again") { clock.sleeping == 1 }
+        #expect(clock.started == 2)
+        clock.release()
         await #expect(throws: CancellationError.self) { try await withDeadline(.seconds(30)) { throw CancellationError() } }
     }
 
