@@ -41,12 +41,14 @@ struct DeadlineTests {
         #expect(clock.started == 1)
         // Woken with nothing pending, it stops; the next deadline starts it again.
         clock.release()
-        try await eventually("the ticker stopped") { clock.sleeping == 0 }
+        try await eventually("the ticker stopped") { !ticker.isTicking }
         #expect(clock.started == 1)
-        #expect(try await withDeadline(.seconds(3_600), ticker: ticker) { 2 } == 2)
+        let ticket = ticker.schedule(after: .seconds(3_600)) {}
         try await eventually("the ticker asleep again") { clock.sleeping == 1 }
-        #expect(clock.started == 2)
+        #expect(clock.started == 2 && ticker.pending == 1)
+        ticker.cancel(ticket)
         clock.release()
+        try await eventually("the ticker stopped again") { !ticker.isTicking }
         await #expect(throws: CancellationError.self) { try await withDeadline(.seconds(30)) { throw CancellationError() } }
     }
 

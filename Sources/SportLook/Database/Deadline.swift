@@ -67,7 +67,8 @@ final class DeadlineTicker: Sendable {
     private let resolution: Duration
     private let clock: any Clock<Duration>
 
-    /// `clock` is what the task sleeps on between looks (a test passes one it holds).
+    /// `clock` is what the task sleeps on between looks (a test passes one it holds);
+    /// when a deadline is due is always measured on the continuous clock.
     init(resolution: Duration, clock: any Clock<Duration> = ContinuousClock()) {
         self.resolution = resolution
         self.clock = clock
@@ -94,16 +95,17 @@ final class DeadlineTicker: Sendable {
     /// Deadlines not yet fired or cancelled.
     var pending: Int { state.withLock { $0.pending.count } }
 
+    /// Whether a task is looking at the deadlines (it stops once none is pending).
+    var isTicking: Bool { state.withLock { $0.ticking } }
+
     private func tick() async {
         while true {
             try? await clock.sleep(for: resolution)
             let now = ContinuousClock.now
             let (due, more) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
-                var due: [@Sendable () -> Void] = []
-                for (ticket, entry) in s.pending where entry.due <= now {
-                    due.append(entry.fire)
-                    s.pending[ticket] = nil
-                }
+                // The tickets first, then out: removing while iterating would copy the dictionary.
+                let tickets = s.pending.compactMap { $0.value.due <= now ? $0.key : nil }
+                let due = tickets.compactMap { s.pending.removeValue(forKey: $0)?.fire }
                 if s.pending.isEmpty { s.ticking = false }
                 return (due, !s.pending.isEmpty)
             }

@@ -131,6 +131,12 @@ actor PinnedClients {
     /// whose DNS never answers must not take every lookup thread from the push
     /// services already known. Past it, a push to such a name is tried again later.
     static let newNameLimit = 2
+    /// Refreshes of names that have an address to go on, at most this many at once
+    /// (the other 2 threads): a name that resolved once and whose DNS then hangs must
+    /// not take the threads new names need. Past it, the push goes to the address held
+    /// and the name is refreshed later.
+    private let refreshLookups = LookupCount()
+    static let refreshLimit = 2
 
     final class LookupCount: Sendable {
         private let count = Mutex(0)
@@ -154,7 +160,9 @@ actor PinnedClients {
         if let known, known.until > now {
             lookup = known.lookup
         } else if let lastGood {
-            if lookups[host] == nil { lookups[host] = startLookup(host, port: port, counted: nil) }
+            if lookups[host] == nil, refreshLookups.enter(limit: Self.refreshLimit) {
+                lookups[host] = startLookup(host, port: port, counted: refreshLookups)
+            }
             return lastGood
         } else if let running = lookups[host] {
             lookup = await running.value
@@ -177,10 +185,10 @@ actor PinnedClients {
 
     /// Looks `host` up and keeps what it found; `counted` is left when the lookup itself
     /// returns, not when it is given up on.
-    private func startLookup(_ host: String, port: Int, counted count: LookupCount?) -> Task<Lookup, Never> {
+    private func startLookup(_ host: String, port: Int, counted count: LookupCount) -> Task<Lookup, Never> {
         let resolve = self.resolve
         let counted: Resolve = { host, port in
-            defer { count?.leave() }
+            defer { count.leave() }
             return try await resolve(host, port)
         }
         return Task { [lookupLimit] in
