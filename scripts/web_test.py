@@ -375,7 +375,7 @@ def run(server, push):
         expect(tab.get_by_role("textbox", name="Message")).to_be_visible()
         send(tab, "Sent past capacity")
         expect(bo.locator("ol.messages").get_by_text("Sent past capacity", exact=True)).to_have_count(1, timeout=15_000)
-        # (exact: the author's own bubble also names the message in its Delete button)
+        # (exact: only a bubble's text itself counts, not what else names the message)
         expect(tab.locator("ol.messages").get_by_text("Sent past capacity", exact=True)).to_have_count(1)
         assert len(sent) == 2 and sent[0] == sent[1], f"refused once, then sent again with the same client_id: {sent}"
         tab.close()

@@ -113,14 +113,17 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     text.focus();
   }
 
+  /** A message quoted in the reply that answers it (`reply_to`'s fields). */
+  const quote = (r) => h("blockquote", {class: "quote"}, `${r.sender.name}: ${r.deleted ? "a deleted message" : r.preview}`);
+
   const bubble = (m) => {
     const mine = m.sender.id === user.id;
     const live = !m.deleted && m.id;
-    const name = mine ? "your message" : `${m.sender.name}’s message`;
-    const about = `${name} “${quoted(m.body).slice(0, 40)}”`;
+    // What each control's label says it acts on.
+    const about = `${mine ? "your message" : `${m.sender.name}’s message`} “${m.body.slice(0, 40)}”`;
     const element = h("li", {class: [mine ? "mine" : "", m.deleted ? "deleted" : ""].join(" ").trim(), dataset: {seq: m.seq}},
       h("span", {class: "from"}, mine ? "You" : m.sender.name),
-      m.reply_to ? h("blockquote", {class: "quote"}, `${m.reply_to.sender.name}: ${m.reply_to.deleted ? "a deleted message" : m.reply_to.preview}`) : null,
+      m.reply_to ? quote(m.reply_to) : null,
       h("span", {class: "body"}, m.deleted ? "Message deleted" : m.body),
       m.edited_at && !m.deleted ? h("span", {class: "meta"}, " (edited)") : null,
       m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
@@ -135,7 +138,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
               onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
         mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
           ? h("button", {type: "button", class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
-        mine ? h("button", {type: "button", class: "link", onclick: () => remove(m)}, "Delete", h("span", {class: "visually-hidden"}, ` your message “${m.body.slice(0, 40)}”`)) : null) : null);
+        mine ? h("button", {type: "button", class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : null) : null);
     return element;
   };
 
@@ -252,10 +255,10 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   /** Shows a message being sent and sends it: `upload`, when given, first stores its photo. */
   function sendNew(body, upload) {
     const clientID = crypto.randomUUID();
-    const quote = replyTo ? h("blockquote", {class: "quote"}, `${replyTo.sender.name}: ${quoted(replyTo.body)}`) : null;
     const extra = replyTo ? {reply_to: replyTo.seq} : {};
     const sending = h("span", {class: "sending"}, upload ? " · uploading the photo" : " · sending");
-    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), quote, h("span", {class: "body"}, body || "📷 Photo"), sending);
+    const quoting = replyTo ? quote({sender: replyTo.sender, preview: quoted(replyTo.body), deleted: false}) : null;
+    const element = h("li", {class: "mine pending"}, h("span", {class: "from"}, "You"), quoting, h("span", {class: "body"}, body || "📷 Photo"), sending);
     pending.set(clientID, element);
     list.append(element);
     list.scrollTop = list.scrollHeight;

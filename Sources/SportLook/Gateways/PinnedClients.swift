@@ -136,7 +136,7 @@ actor PinnedClients {
     /// not take the threads new names need. Past it, the push goes to the address held
     /// and the name is refreshed later.
     private let refreshLookups = LookupCount()
-    static let refreshLimit = 2
+    static let refreshLimit = lookupThreads - newNameLimit
 
     final class LookupCount: Sendable {
         private let count = Mutex(0)
@@ -155,7 +155,7 @@ actor PinnedClients {
         let now = ContinuousClock.now
         answers[host]?.used = now
         let known = answers[host]
-        let lastGood = known?.lastGood.flatMap { $0.until > now ? $0.addresses : nil }
+        let lastGood = self.lastGood(of: host, at: now)
         let lookup: Lookup
         if let known, known.until > now {
             lookup = known.lookup
@@ -178,9 +178,14 @@ actor PinnedClients {
         case .addresses(let found) where !found.isEmpty: return found
         case .addresses, .noSuchName: throw Refused(description: "the endpoint's name does not resolve")
         case .failed(let reason):
-            if let lastGood = answers[host]?.lastGood, lastGood.until > .now { return lastGood.addresses }
+            if let stale = self.lastGood(of: host, at: .now) { return stale }
             throw LookupFailed(description: "the endpoint's name could not be looked up: \(reason)")
         }
+    }
+
+    /// The last addresses `host` resolved to, while they may still stand in.
+    private func lastGood(of host: String, at now: ContinuousClock.Instant) -> [String]? {
+        answers[host]?.lastGood.flatMap { $0.until > now ? $0.addresses : nil }
     }
 
     /// Looks `host` up and keeps what it found; `counted` is left when the lookup itself

@@ -78,7 +78,7 @@ struct CardTable {
         return slots.withUnsafeBufferPointer { slots in
             while slots[i].isUsed {
                 if slots[i].high == high && slots[i].low == low { return (i, true) }
-                i = i + 1 == slots.count ? 0 : i + 1
+                i = next(i)
             }
             return (i, false)
         }
