@@ -263,11 +263,11 @@ struct RealtimeTests {
                     }
                 }
             }
-            services.bus.deliverLocally([.chat(room: eventID, seq: 5_000)])
+            services.changes.received(.chat(room: eventID, seq: 5_000))
             var peak = 0
             let deadline = ContinuousClock.now + .seconds(20)
             while services.hub.connectionCount > 0 && ContinuousClock.now < deadline {
-                peak = max(peak, services.hub.largestOutbox)
+                peak = max(peak, services.hub.largestQueue)
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await eventually("the slow client to be closed") { services.hub.connectionCount == 0 }

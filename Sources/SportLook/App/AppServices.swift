@@ -17,7 +17,10 @@ public final class AppServices: Sendable {
     public let hasher: PasswordHasher
     public let sports: SportCatalog
     public let tokens: TokenAuthenticator
-    public let bus: Bus
+    /// The one path of every committed change to memory and sockets, here and on other instances.
+    let changes: ChangeFeed
+    /// Carries changes between instances (the feed's).
+    public var bus: Bus { changes.bus }
     public let routes = RouteTable()
     let accountStore: AccountStore
     let accounts: AccountService
@@ -32,7 +35,7 @@ public final class AppServices: Sendable {
     let write: Writer
     let inbox: InboxStore
     /// The inbox and devices as the routes use them.
-    let notifications: InboxService
+    let notifications: NotificationService
     let invitations: InvitationService
     let httpClient: HTTPClient
     /// Outgoing pushes (APNs, FCM, OAuth): HTTP/2 where offered, `PUSH_CA_FILE` trusted.
@@ -69,8 +72,8 @@ public final class AppServices: Sendable {
         self.sports = sports
         self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit)
         let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
-        let bus = Bus(database: database, logger: logger)
-        self.bus = bus
+        let changes = ChangeFeed(database: database, logger: logger)
+        self.changes = changes
         let accountStore = AccountStore(database: database)
         self.accountStore = accountStore
         let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
@@ -93,21 +96,7 @@ public final class AppServices: Sendable {
         self.userIndex = userIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
-        let storedMessages = StoredMessagesSink()
-        let write = Writer(database: database, bus: bus) { effects in
-            let now = clock.now()
-            for event in effects.events { eventIndex.apply(event, now: now) }
-            for profile in effects.profiles {
-                userIndex.apply(profile, now: now)
-                peopleCache.forgetProfile(profile.id)
-            }
-            for case .block(let a, let b) in effects.messages { peopleCache.forgetBlocks([a, b]) }
-            // An ended session is dead here before the request that ended it is answered.
-            for case .session(let id) in effects.messages { tokens.forget(tokenID: id) }
-            attendanceCache.invalidate(effects.attendance)
-            if !effects.sentMessages.isEmpty { storedMessages.hand(effects.sentMessages) }
-            bus.deliverLocally(effects.busMessages.filter(\.isForLocalSubscribers))
-        }
+        let write = Writer(database: database, feed: changes)
         self.write = write
         let jobStore = JobStore(database: database)
         self.jobStore = jobStore
@@ -119,24 +108,24 @@ public final class AppServices: Sendable {
         self.events = events
         self.accounts = AccountService(
             database: database, accounts: accountStore, hasher: hasher, policy: policy,
-            throttle: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
-            registrations: configuration.registerMaxPerAddress == 0 ? nil : LoginThrottle(
+            throttle: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
+            registrations: configuration.registerMaxPerAddress == 0 ? nil : AttemptThrottle(
                 accounts: accountStore, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
                 code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
             ),
-            events: events, tokens: tokens, sports: sports, bus: bus, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
+            events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
             identities: IdentityStore(database: database),
             verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
         )
         let codes = EmailCodeService(
             accounts: accountStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
-            requestsPerEmail: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 5, window: 3_600,
+            requestsPerEmail: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 5, window: 3_600,
                                             code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
-            requestsPerAddress: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 3_600,
+            requestsPerAddress: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 3_600,
                                               code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
-            guesses: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
+            guesses: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
                                    code: "too_many_attempts", message: "Too many wrong codes; try again later."),
-            dailyGuesses: LoginThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 86_400,
+            dailyGuesses: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 86_400,
                                         code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
             write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
@@ -146,7 +135,7 @@ public final class AppServices: Sendable {
         let inbox = InboxStore(database: database)
         self.inbox = inbox
         let push = configuration.push
-        var notifications = InboxService(store: inbox, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
+        var notifications = NotificationService(store: inbox, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
         self.invitations = InvitationService(
             database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
@@ -178,7 +167,6 @@ public final class AppServices: Sendable {
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
         )
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
-        storedMessages.connect(to: hub)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
@@ -193,18 +181,20 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(bus.instanceID)-\(index)", jobs: jobStore, inbox: inbox, channels: channels, mailer: mailer, codes: codes, bus: bus, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(
             database: database, events: eventStore, accounts: accountStore, eventIndex: eventIndex, userIndex: userIndex,
-            attendance: attendanceCache, people: peopleCache, tokens: tokens, bus: bus, clock: clock, logger: logger
+            attendance: attendanceCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
         )
+        registerChangeHandlers()
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), schedulerLag, bus, TokenUseFlusher(tokens: tokens), BusConsumers(bus: bus, sync: sync), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase), ChatHubService(hub: hub, bus: bus), MediaCollector(media: media)] + workers
+        [Shutdown(services: self), schedulerLag, bus, changes, TokenUseFlusher(tokens: tokens), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase),
+         ChatHubService(hub: hub, instanceID: changes.instanceID), MediaCollector(media: media)] + workers
     }
 
     /// Whether every in-memory index is warm.
@@ -235,30 +225,6 @@ public final class AppServices: Sendable {
         func run() async throws {
             try? await gracefulShutdown()
             await services.close()
-        }
-    }
-}
-
-extension BusMessage {
-    /// Messages this instance's own subscribers still need after a commit (the
-    /// rest the writer applied directly).
-    var isForLocalSubscribers: Bool {
-        switch self {
-        case .event, .user: false
-        default: true
-        }
-    }
-}
-
-/// Applies other instances' changes to this instance's caches.
-struct BusConsumers: Service {
-    let bus: Bus
-    let sync: CacheSync
-
-    func run() async throws {
-        let messages = bus.subscribe()
-        try? await cancelWhenGracefulShutdown {
-            for await message in messages { await sync.consume(message) }
         }
     }
 }
@@ -310,14 +276,4 @@ struct IndexMaintenance: Service {
             }
         }
     }
-}
-
-/// The writer is made before the chat hub it hands stored messages to: it holds
-/// the hub once there is one.
-private final class StoredMessagesSink: Sendable {
-    private let hub = Mutex<ChatHub?>(nil)
-
-    func connect(to hub: ChatHub) { self.hub.withLock { $0 = hub } }
-
-    func hand(_ messages: [ChatMessage]) { hub.withLock { $0 }?.remember(messages) }
 }

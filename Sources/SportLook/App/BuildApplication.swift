@@ -98,7 +98,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
     EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links, blocked: services.people.blocked).addRoutes(to: authenticated)
-    let inbox = InboxController(invitations: services.invitations, inbox: services.notifications, links: links)
+    let inbox = NotificationsController(invitations: services.invitations, inbox: services.notifications, links: links)
     inbox.addPublicRoutes(to: publicRoutes)
     inbox.addRoutes(to: authenticated)
     ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
@@ -126,7 +126,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
 func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
     WebSocketEndpoint(
-        tokens: services.tokens, hub: services.hub, chat: services.chat, bus: services.bus, accounts: services.accounts,
+        tokens: services.tokens, hub: services.hub, chat: services.chat, feed: services.changes, accounts: services.accounts,
         allowedOrigins: services.configuration.corsAllowedOrigins,
         limits: SocketLimits(
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,

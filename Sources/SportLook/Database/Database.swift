@@ -83,7 +83,7 @@ public final class Database: Sendable {
     private let writesInFlight = Atomic<Int>(0)
     /// Longest a write may take (waiting included) before it counts as slow, in
     /// nanoseconds (0: no such bound).
-    private let slowWrite: Atomic<UInt64>
+    private let slowWrite: UInt64
     /// Since when every write that finished was slow (uptime nanoseconds; 0: the
     /// last one was quick).
     private let slowSince = Atomic<UInt64>(0)
@@ -112,7 +112,7 @@ public final class Database: Sendable {
         self.backend = backend
         self.timeout = timeout
         self.writeBound = Atomic(max(0, writeQueueLimit))
-        self.slowWrite = Atomic(UInt64(max(0, writeWait) * 1e9))
+        self.slowWrite = UInt64(max(0, writeWait) * 1e9)
         self.logger = logger
     }
 
@@ -260,7 +260,7 @@ public final class Database: Sendable {
     /// quicker one ends that.
     private func leaveWriteQueue(_ entered: UInt64) {
         writesInFlight.subtract(1, ordering: .relaxed)
-        let bound = slowWrite.load(ordering: .relaxed)
+        let bound = slowWrite
         guard bound > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         lastFinished.store(now, ordering: .relaxed)
@@ -270,9 +270,6 @@ public final class Database: Sendable {
             slowSince.store(0, ordering: .relaxed)
         }
     }
-
-    /// Sets the slow-write bound from now on (a test).
-    func limitWriteWait(to seconds: TimeInterval) { slowWrite.store(UInt64(max(0, seconds) * 1e9), ordering: .relaxed) }
 
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed

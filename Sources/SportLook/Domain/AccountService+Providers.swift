@@ -47,11 +47,11 @@ extension AccountService {
     private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, at now: Date) async throws -> ProviderSignIn? {
         let replayKey = verified.replayKey
         let identity = verified.identity
-        let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, effects in
+        let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, changes in
             try await use(replayKey, until: identity.expiresAt, at: now, on: sql)
             if let linked = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
-                return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
+                return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, changes: &changes), false)
             }
             // `check` kept the email only if it is one.
             let email = identity.email
@@ -66,7 +66,7 @@ extension AccountService {
                     throw DomainError.conflict("account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked.")
                 }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
-                return (try await openSession(for: existing.id, userAgent: userAgent, at: now, on: sql, effects: &effects), false)
+                return (try await openSession(for: existing.id, userAgent: userAgent, at: now, on: sql, changes: &changes), false)
             }
             // A new account: the provider's email only when it vouches for it.
             let id = UUID()
@@ -75,7 +75,7 @@ extension AccountService {
                             location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
             try await accounts.insertUser(user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
             try await identities.insert(identity, userID: id, at: now, on: sql)
-            return (try await openSession(for: id, userAgent: userAgent, at: now, on: sql, effects: &effects), true)
+            return (try await openSession(for: id, userAgent: userAgent, at: now, on: sql, changes: &changes), true)
         }
         return issued.map { ProviderSignIn(issued: $0, created: created) }
     }

@@ -6,13 +6,12 @@ struct AccountService: Sendable {
     let accounts: AccountStore
     let hasher: PasswordHasher
     let policy: PasswordPolicy
-    let throttle: LoginThrottle
+    let throttle: AttemptThrottle
     /// Registrations per address (`nil`: not limited).
-    let registrations: LoginThrottle?
+    let registrations: AttemptThrottle?
     let events: EventService
     let tokens: TokenAuthenticator
     let sports: SportCatalog
-    let bus: Bus
     let write: Writer
     let clock: any AppClock
     let tokenTTL: TimeInterval
@@ -44,7 +43,7 @@ struct AccountService: Sendable {
     static let maxSessions = 100
 
     /// 429 at once, from memory, for an address already known to be over its
-    /// registration limit (see ``LoginThrottle``); otherwise nothing.
+    /// registration limit (see ``AttemptThrottle``); otherwise nothing.
     func refuseRegistrationIfRemembered(address: String?) throws {
         guard let registrations, let address else { return }
         try registrations.refuseIfRemembered(["register:" + address])
@@ -111,7 +110,7 @@ struct AccountService: Sendable {
         let normalized = Self.normalize(email: email)
         // No account has such an email: nothing to check, nothing to count or store.
         guard Self.validEmail(normalized) else { throw DomainError.invalidCredentials }
-        let subjects = LoginThrottle.subjects(email: normalized, address: address)
+        let subjects = AttemptThrottle.subjects(email: normalized, address: address)
         let (attempt, (credentials, ok)) = try await throttle.attempt(subjects) { [accounts, hasher] in
             let credentials = try await accounts.credentials(normalizedEmail: normalized)
             // Same bcrypt work and same answer whether the email is unknown or the password wrong.
@@ -123,10 +122,10 @@ struct AccountService: Sendable {
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)
         let now = clock.now()
-        let issued: Issued? = try await write { [accounts] sql, effects in
+        let issued: Issued? = try await write { [accounts] sql, changes in
             // A deletion committed while the password was checked wins.
             guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
-            return try await openSession(for: credentials.userID, userAgent: userAgent, at: now, on: sql, effects: &effects)
+            return try await openSession(for: credentials.userID, userAgent: userAgent, at: now, on: sql, changes: &changes)
         }
         guard let issued else { throw DomainError.invalidCredentials }
         remember(issued)
@@ -135,13 +134,13 @@ struct AccountService: Sendable {
 
     /// A new session for the user, in the caller's transaction (beyond ``maxSessions``,
     /// the oldest end); `nil` if the user is gone. ``remember(_:)`` it once committed.
-    func openSession(for userID: UUID, userAgent: String?, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws -> Issued? {
+    func openSession(for userID: UUID, userAgent: String?, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Issued? {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
         try await accounts.insertToken(id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
         let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
-        effects.messages += ended.map(BusMessage.session)
+        changes.sessionsEnded(ended)
         guard let user = try await accounts.user(userID, on: sql) else { return nil }
         return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
     }
@@ -155,10 +154,10 @@ struct AccountService: Sendable {
     /// close on every instance and its devices stop receiving pushes.
     func revoke(session: UUID, of userID: UUID) async throws {
         let now = clock.now()
-        let revoked = try await write { [accounts] sql, effects in
+        let revoked = try await write { [accounts] sql, changes in
             guard try await accounts.revokeToken(session, of: userID, at: now, on: sql) else { return false }
             try await accounts.deleteDevices(sessions: [session], on: sql)
-            effects.messages.append(.session(session))
+            changes.record(.session(id: session))
             return true
         }
         guard revoked else { throw DomainError.notFound("session") }
@@ -167,9 +166,9 @@ struct AccountService: Sendable {
     /// Ends every session of the caller but the current one.
     func revokeOtherSessions(of identity: Identity) async throws {
         let now = clock.now()
-        try await write { [accounts] sql, effects in
+        try await write { [accounts] sql, changes in
             let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
-            effects.messages += ended.map(BusMessage.session)
+            changes.sessionsEnded(ended)
         }
     }
 
@@ -195,7 +194,7 @@ struct AccountService: Sendable {
         }
         try await throttle.release(attempt, subjects: passwordSubjects)
         let now = clock.now()
-        try await write { [accounts] sql, effects in
+        try await write { [accounts] sql, changes in
             // Still this session's to change, and still the password that was checked:
             // of two changes at once, the second finds the first's and stops.
             guard try await accounts.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
@@ -203,7 +202,7 @@ struct AccountService: Sendable {
                 throw DomainError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
             }
             let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
-            effects.messages += ended.map(BusMessage.session)
+            changes.sessionsEnded(ended)
         }
     }
 
@@ -213,16 +212,16 @@ struct AccountService: Sendable {
     /// "Deleted user".
     func deleteAccount(of identity: Identity) async throws {
         let now = clock.now()
-        let released = try await write { [accounts, events, media] sql, effects in
+        let released = try await write { [accounts, events, media] sql, changes in
             let id = identity.userID
             guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
-            try await events.withdraw(id, at: now, on: sql, effects: &effects)
+            try await events.withdraw(id, at: now, on: sql, changes: &changes)
             // Every upload goes: photos, covers (past events keep no picture of theirs).
             let released = try await media.release(try await media.store.owned(by: id, on: sql), on: sql)
             let ended = try await accounts.revokeTokens(of: id, except: nil, at: now, on: sql)
             try await accounts.erase(id, at: now, on: sql)
-            effects.messages += ended.map(BusMessage.session)
-            if let erased = try await accounts.user(id, on: sql) { effects.profiles.append(erased) }
+            changes.sessionsEnded(ended)
+            if let erased = try await accounts.user(id, on: sql) { changes.profile(erased) }
             return released
         }
         await media.removeBlobs(released)
@@ -268,16 +267,16 @@ struct AccountService: Sendable {
 
     func updateProfile(_ userID: UUID, _ input: ProfileInput) async throws -> User {
         var v = Validator()
-        var changes = AccountStore.ProfileChanges()
+        var edits = AccountStore.ProfileChanges()
         switch input.name {
         case .absent: break
         case .null: v.fail("name", "must not be null")
-        case .value(let name): changes.name = v.text(name, "name", 1...80)
+        case .value(let name): edits.name = v.text(name, "name", 1...80)
         }
         switch input.bio {
         case .absent: break
-        case .null: changes.bio = ""
-        case .value(let bio): changes.bio = v.text(bio, "bio", 0...1_000, multiline: true)
+        case .null: edits.bio = ""
+        case .value(let bio): edits.bio = v.text(bio, "bio", 0...1_000, multiline: true)
         }
         if !input.imageUrl.isAbsent { v.fail("image_url", "is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id") }
         var photo = Patch<UUID>.absent
@@ -288,42 +287,42 @@ struct AccountService: Sendable {
         }
         switch input.sports {
         case .absent: break
-        case .null: changes.sports = []
+        case .null: edits.sports = []
         case .value(let slugs):
             if slugs.count > 64 { v.fail("sports", "must list at most 64 sports") }
             else if let unknown = slugs.first(where: { sports[$0] == nil }) { v.fail("sports", "unknown sport '\(unknown.prefix(64))'") }
-            else { changes.sports = slugs }
+            else { edits.sports = slugs }
         }
         switch input.location {
         case .absent: break
-        case .null: changes.location = .null
+        case .null: edits.location = .null
         case .value(let location):
             // People are stored at the centre of a ~500 m cell, never exactly.
-            if let c = location.validated("location", into: &v) { changes.location = .value(c.snappedForPrivacy) }
+            if let c = location.validated("location", into: &v) { edits.location = .value(c.snappedForPrivacy) }
         }
         switch input.discoverable {
         case .absent: break
         case .null: v.fail("discoverable", "must be true or false")
-        case .value(let flag): changes.discoverable = flag
+        case .value(let flag): edits.discoverable = flag
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        let (user, released) = try await write { [accounts, media, changes, photo] sql, effects in
-            var changes = changes
+        let (user, released) = try await write { [accounts, media, edits, photo] sql, changes in
+            var edits = edits
             var released: [String] = []
             if !photo.isAbsent {
                 guard let current = try await accounts.user(userID, on: sql), !current.isDeleted else { throw DomainError.notFound("user") }
                 if case .value(let id) = photo, id != current.photo?.id {
-                    changes.photo = .value(try await media.attach(id, use: .profile, owner: userID, field: "photo_id", at: now, on: sql))
+                    edits.photo = .value(try await media.attach(id, use: .profile, owner: userID, field: "photo_id", at: now, on: sql))
                 } else if case .null = photo {
-                    changes.photo = .null
+                    edits.photo = .null
                 }
                 // A replaced or removed photo is deleted with its variants.
-                if !changes.photo.isAbsent, let replaced = current.photo?.id { released = try await media.release([replaced], on: sql) }
+                if !edits.photo.isAbsent, let replaced = current.photo?.id { released = try await media.release([replaced], on: sql) }
             }
-            try await accounts.update(userID, changes, at: now, on: sql)
+            try await accounts.update(userID, edits, at: now, on: sql)
             guard let user = try await accounts.user(userID, on: sql) else { throw DomainError.notFound("user") }
-            effects.profiles.append(user)
+            changes.profile(user)
             return (user, released)
         }
         await media.removeBlobs(released)

@@ -3,9 +3,9 @@ import Logging
 
 /// Keeps this instance's in-memory state (the event and people indexes and the
 /// caches beside them) in step with the database: warms the indexes at start and
-/// caches the event cards, applies what other instances announce on the bus,
-/// re-reads what may have changed while the bus was down, and takes finished
-/// events out. One type for both indexes, with its dependencies named.
+/// caches the event cards, re-reads what may have changed while the bus was down
+/// (the change feed's handler of ``Change/resync``), and takes finished events out.
+/// Changes as they come are applied by the feed's handlers (`App/ChangeHandlers.swift`). One type for both indexes, with its dependencies named.
 struct CacheSync: Sendable {
     let database: Database
     let events: EventStore
@@ -14,7 +14,6 @@ struct CacheSync: Sendable {
     let userIndex: UserIndex
     let attendance: AttendanceCache
     let people: PeopleCache
-    let tokens: TokenAuthenticator
     let bus: Bus
     let clock: any AppClock
     let logger: Logger
@@ -61,32 +60,10 @@ struct CacheSync: Sendable {
         }
     }
 
-    // MARK: Changes from other instances
+    // MARK: Changes that may have been missed
 
-    /// Applies one bus message from another instance.
-    func consume(_ message: BusMessage) async {
-        switch message {
-        case .session(let id): tokens.forget(tokenID: id)
-        case .event(let id): await refresh(event: id)
-        case .attendance(let user): attendance.invalidate([user])
-        case .user(let id): await refresh(user: id)
-        case .block(let a, let b): people.forgetBlocks([a, b])
-        case .resync: await resync()
-        default: break
-        }
-    }
-
-    /// Re-reads an event another instance changed and applies it here.
-    func refresh(event id: UUID) async {
-        do {
-            if let event = try await events.event(id) { eventIndex.apply(event, now: clock.now()) }
-        } catch {
-            logger.warning("could not refresh event", metadata: ["event": "\(id)", "error": "\(error)"])
-        }
-    }
-
-    /// Re-reads a person another instance changed and applies it here.
-    func refresh(user id: UUID) async {
+    /// Re-reads a person who may have changed and applies them here.
+    private func refresh(user id: UUID) async {
         people.forgetProfile(id)
         do {
             if let user = try await accounts.user(id) { userIndex.apply(user, now: clock.now()) }

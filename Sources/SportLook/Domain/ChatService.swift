@@ -58,7 +58,7 @@ struct ChatService: Sendable {
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        return try await write { [store, rooms, notifier, limiter, media] sql, effects in
+        return try await write { [store, rooms, notifier, limiter, media] sql, changes in
             // Locking the room first serialises senders, so a retried client_id finds its original.
             guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else { throw DomainError.notFound("room") }
             let room = sending.room
@@ -79,7 +79,7 @@ struct ChatService: Sendable {
                 // A request or an answer changes how both see the conversation (the one
                 // asked sees it for the first time).
                 if admitted.state != current.state {
-                    for person in admitted.people { effects.messages.append(.roomState(user: person.id, room: roomID)) }
+                    for person in admitted.people { changes.record(.roomState(user: person.id, room: roomID)) }
                 }
                 conversation = admitted
             }
@@ -109,10 +109,9 @@ struct ChatService: Sendable {
             let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql)
             let heading: ChatHeading = room.kind == .event ? .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "") : .conversation(roomID)
             try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
-                                           recipients: absent, mentioned: Set(mentioned), at: now, on: sql, effects: &effects)
+                                           recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
             // This instance's sockets get the message as stored, without reading it back.
-            effects.sentMessages.append(message)
-            effects.messages.append(.chat(room: roomID, seq: message.seq))
+            changes.stored(message)
             return Sent(message: message, created: true)
         }
     }
@@ -210,7 +209,7 @@ struct ChatService: Sendable {
     /// from someone whose message request waits or was declined.
     private func change(_ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
                         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
-        try await write { [store, rooms, events] sql, effects in
+        try await write { [store, rooms, events] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
             guard try await store.isMember(room: room, user: user, on: sql) else {
                 throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room")
@@ -234,7 +233,7 @@ struct ChatService: Sendable {
             }
             guard let message = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
             guard let change = try await body(room, message, sql) else { return message }
-            effects.messages.append(.chatChange(room: roomID, change: change))
+            changes.record(.chatChange(room: roomID, change: change))
             guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
             return current
         }
@@ -295,7 +294,7 @@ struct ChatService: Sendable {
             throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(room.lastMessageSeq))")
         }
         guard try await store.markRead(room: roomID, user: user, seq: seq, at: clock.now()) else { return false }
-        try await write.bus.broadcast([.read(room: roomID, user: user, seq: seq)])
+        try await write.feed.publish([.read(room: roomID, user: user, seq: seq)])
         return true
     }
 

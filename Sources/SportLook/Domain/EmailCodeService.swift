@@ -24,13 +24,13 @@ struct EmailCodeService: Sendable {
     let hasher: PasswordHasher
     let policy: PasswordPolicy
     /// Codes asked for, per email.
-    let requestsPerEmail: LoginThrottle
+    let requestsPerEmail: AttemptThrottle
     /// Codes asked for, per client address.
-    let requestsPerAddress: LoginThrottle
+    let requestsPerAddress: AttemptThrottle
     /// Wrong codes, per email and per client address.
-    let guesses: LoginThrottle
+    let guesses: AttemptThrottle
     /// Wrong codes per email in a day.
-    let dailyGuesses: LoginThrottle
+    let dailyGuesses: AttemptThrottle
     let write: Writer
     let clock: any AppClock
     /// Whether mail can be sent at all (`SMTP_URL` or `MAIL_TRANSPORT=log`).
@@ -75,9 +75,9 @@ struct EmailCodeService: Sendable {
         if let fromAddress { try await requestsPerAddress.settle(fromAddress) }
         try await requestsPerEmail.settle(forEmail)
         let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized)
-        try await write { [jobs] sql, effects in
+        try await write { [jobs] sql, changes in
             try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
-            effects.jobs = true
+            changes.record(.jobs)
         }
     }
 
@@ -141,7 +141,7 @@ struct EmailCodeService: Sendable {
                 var hash: String?
                 if let newPassword { hash = try await hasher.hash(newPassword) }
                 let now = clock.now()
-                return try await write { [hash] sql, effects in
+                return try await write { [hash] sql, changes in
                     guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
                     guard try await codes.take(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
                                                maxTries: Self.maxTries, at: now, on: sql)
@@ -150,9 +150,9 @@ struct EmailCodeService: Sendable {
                     if hash != nil {
                         if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
                         let ended = try await accounts.revokeTokens(of: account.id, except: nil, at: now, on: sql)
-                        effects.messages += ended.map(BusMessage.session)
+                        changes.sessionsEnded(ended)
                     }
-                    if let user = try await accounts.user(account.id, on: sql) { effects.profiles.append(user) }
+                    if let user = try await accounts.user(account.id, on: sql) { changes.profile(user) }
                     return true
                 }
             }

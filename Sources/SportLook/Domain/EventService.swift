@@ -147,13 +147,13 @@ struct EventService: Sendable {
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
             status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now
         )
-        event = try await write { [store, media, event] sql, effects in
+        event = try await write { [store, media, event] sql, changes in
             var event = event
             if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
             try await store.insert(event, on: sql)
             guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
-            effects.events.append(stored)
-            effects.attendance.insert(organiser)
+            changes.event(stored)
+            changes.record(.attendance(user: organiser))
             return stored
         }
         return event
@@ -177,26 +177,26 @@ struct EventService: Sendable {
 
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
         let now = clock.now()
-        let (result, released) = try await write { [self] sql, effects in
+        let (result, released) = try await write { [self] sql, changes in
             guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may edit this event.") }
             guard current.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
             guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
-            var (changes, cover) = try validate(input, creating: false, current: current, now: now)
-            let released = try await attachCover(cover, to: &changes, current: current.cover, owner: user, at: now, on: sql)
-            try await store.update(id, changes, at: now, on: sql)
+            var (edits, cover) = try validate(input, creating: false, current: current, now: now)
+            let released = try await attachCover(cover, to: &edits, current: current.cover, owner: user, at: now, on: sql)
+            try await store.update(id, edits, at: now, on: sql)
             var event = try await store.event(id, on: sql) ?? current
             // More places: the first on the waitlist move up.
             if let capacity = event.capacity, event.goingCount < capacity, event.waitlistCount > 0 {
                 let promoted = try await store.promote(event: id, count: capacity - event.goingCount, at: now, on: sql)
                 event = try await store.event(id, on: sql) ?? event
-                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, effects: &effects)
-                effects.attendance.formUnion(promoted)
+                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
+                changes.attendance(of: promoted)
             } else if event.capacity == nil, event.waitlistCount > 0 {
                 let promoted = try await store.promote(event: id, count: event.waitlistCount, at: now, on: sql)
                 event = try await store.event(id, on: sql) ?? event
-                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, effects: &effects)
-                effects.attendance.formUnion(promoted)
+                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
+                changes.attendance(of: promoted)
             }
             var changed: [String] = []
             if event.startsAt != current.startsAt { changed.append("starts_at") }
@@ -204,9 +204,9 @@ struct EventService: Sendable {
             if event.location != current.location { changed.append("location") }
             if !changed.isEmpty {
                 let recipients = try await store.attendeeIDs(event: id, on: sql).filter { $0 != user }
-                try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, effects: &effects)
+                try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, changes: &changes)
             }
-            effects.events.append(event)
+            changes.event(event)
             return ((event, try await Self.mine(event, user: user, store: store, on: sql)), released)
         }
         await media.removeBlobs(released)
@@ -215,34 +215,34 @@ struct EventService: Sendable {
 
     func cancel(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [self] sql, effects in
+        try await write { [self] sql, changes in
             guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may cancel this event.") }
-            try await cancel(current, at: now, on: sql, effects: &effects)
+            try await cancel(current, at: now, on: sql, changes: &changes)
         }
     }
 
     /// Cancels a locked event and tells its attendees, inside the caller's transaction.
-    private func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    private func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
-        try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != current.organiserID }, at: now, on: sql, effects: &effects)
-        effects.events.append(event)
-        effects.attendance.formUnion(attendees)
+        try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != current.organiserID }, at: now, on: sql, changes: &changes)
+        changes.event(event)
+        changes.attendance(of: attendees)
     }
 
     /// Takes a user out of every event, inside the caller's transaction (account
     /// deletion): the upcoming events they organise are cancelled, with
     /// notifications; the places they held go to the waitlist.
-    func withdraw(_ user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func withdraw(_ user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for id in try await store.eventIDs(attendedBy: user, on: sql) {
             guard let event = try await store.lock(id, on: sql) else { continue }
             if event.organiserID == user {
-                if event.endsAt > now { try await cancel(event, at: now, on: sql, effects: &effects) }
+                if event.endsAt > now { try await cancel(event, at: now, on: sql, changes: &changes) }
             } else {
-                try await leave(event, user: user, at: now, on: sql, effects: &effects)
+                try await leave(event, user: user, at: now, on: sql, changes: &changes)
             }
         }
     }
@@ -255,7 +255,7 @@ struct EventService: Sendable {
     /// Joins (idempotent): going while places remain, otherwise waitlisted.
     func join(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
-        return try await write { [store] sql, effects in
+        return try await write { [store] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             if let existing = try await store.attendance(event: id, user: user, on: sql) {
                 let position = existing.status == .waitlisted ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
@@ -270,14 +270,14 @@ struct EventService: Sendable {
                 try await store.addGoing(event: id, user: user, at: now, on: sql)
                 joined = Joined(status: .going, position: nil)
             }
-            if let updated = try await store.event(id, on: sql) { effects.events.append(updated) }
-            effects.attendance.insert(user)
+            if let updated = try await store.event(id, on: sql) { changes.event(updated) }
+            changes.record(.attendance(user: user))
             return joined
         }
     }
 
     /// Joins on behalf of an invitation, inside the caller's transaction.
-    func join(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws -> Joined {
+    func join(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Joined {
         if let existing = try await store.attendance(event: event.id, user: user, on: sql) {
             return Joined(status: existing.status, position: nil)
         }
@@ -290,8 +290,8 @@ struct EventService: Sendable {
             try await store.addGoing(event: event.id, user: user, at: now, on: sql)
             joined = Joined(status: .going, position: nil)
         }
-        if let updated = try await store.event(event.id, on: sql) { effects.events.append(updated) }
-        effects.attendance.insert(user)
+        if let updated = try await store.event(event.id, on: sql) { changes.event(updated) }
+        changes.record(.attendance(user: user))
         return joined
     }
 
@@ -303,30 +303,30 @@ struct EventService: Sendable {
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
-        try await write { [self] sql, effects in
+        try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID != user else {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
                 throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
-            try await leave(event, user: user, at: now, on: sql, effects: &effects)
+            try await leave(event, user: user, at: now, on: sql, changes: &changes)
         }
     }
 
     /// Leaves a locked event inside the caller's transaction; the first waitlisted person takes a freed place.
-    private func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    private func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let id = event.id
         guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
-        effects.attendance.insert(user)
+        changes.record(.attendance(user: user))
         var updated = try await store.event(id, on: sql) ?? event
         if existing.status == .going, event.isOpen(at: now), updated.waitlistCount > 0,
            updated.capacity.map({ updated.goingCount < $0 }) ?? true {
             let promoted = try await store.promote(event: id, count: 1, at: now, on: sql)
             updated = try await store.event(id, on: sql) ?? updated
-            try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, effects: &effects)
-            effects.attendance.formUnion(promoted)
+            try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, changes: &changes)
+            changes.attendance(of: promoted)
         }
-        effects.events.append(updated)
+        changes.event(updated)
     }
 }

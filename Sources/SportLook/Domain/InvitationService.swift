@@ -30,7 +30,7 @@ struct InvitationService: Sendable {
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        return try await write { [store, accounts, invitations, notifier, invitees, dailyLimit] sql, effects in
+        return try await write { [store, accounts, invitations, notifier, invitees, dailyLimit] sql, changes in
             guard let event = try await store.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
             guard let mine = try await store.attendance(event: eventID, user: inviter, on: sql), mine.status == .going else {
                 throw DomainError.forbidden("Only the organiser and people going may invite.")
@@ -65,7 +65,7 @@ struct InvitationService: Sendable {
                 }
                 try await invitations.insert(created, hidden: blockers, on: sql)
                 let shown = created.filter { !blockers.contains($0.invitee.id) }
-                if !shown.isEmpty { try await notifier.invitations(shown, event: event, at: now, on: sql, effects: &effects) }
+                if !shown.isEmpty { try await notifier.invitations(shown, event: event, at: now, on: sql, changes: &changes) }
             }
             return out
         }
@@ -79,7 +79,7 @@ struct InvitationService: Sendable {
     /// Accepts (joining through the attendance rules) or declines an invitation.
     func answer(_ id: UUID, by user: UUID, accept: Bool) async throws -> Answer {
         let now = clock.now()
-        return try await write { [store, events, invitations, notifier] sql, effects in
+        return try await write { [store, events, invitations, notifier] sql, changes in
             guard var invitation = try await invitations.visible(id, on: sql) else { throw DomainError.notFound("invitation") }
             guard invitation.invitee.id == user else { throw DomainError.forbidden("Only the person invited may answer.") }
             let wanted: Invitation.Status = accept ? .accepted : .declined
@@ -93,13 +93,13 @@ struct InvitationService: Sendable {
             guard let event = try await store.lock(invitation.eventID, on: sql) else { throw DomainError.notFound("event") }
             var joined: EventService.Joined?
             if accept {
-                joined = try await events.join(event, user: user, at: now, on: sql, effects: &effects)
+                joined = try await events.join(event, user: user, at: now, on: sql, changes: &changes)
             }
             try await invitations.answer(id, status: wanted, at: now, on: sql)
             invitation.status = wanted
             invitation.respondedAt = now
             if let joined {
-                try await notifier.invitationAccepted(id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now, on: sql, effects: &effects)
+                try await notifier.invitationAccepted(id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now, on: sql, changes: &changes)
             }
             return Answer(invitation: invitation, attendance: joined)
         }

@@ -5,11 +5,11 @@ import ServiceLifecycle
 import Synchronization
 
 /// Delivers queued jobs: notifications (the inbox row, once per job, a frame to
-/// the recipient's sockets through the bus, and a push to each of their devices
+/// the recipient's sockets through the change feed, and a push to each of their devices
 /// through its platform's channel) and
 /// mail (through the mail transport).
 ///
-/// Claims batches, is woken by the bus when jobs are queued (polling as the
+/// Claims batches, is woken (``wake()``) when jobs are queued here or on another instance (polling as the
 /// fallback), retries with exponential backoff and jitter, and gives up after
 /// `JOB_MAX_ATTEMPTS` into `dead`, keeping the last error. On shutdown it
 /// finishes the batch in hand and stops.
@@ -20,7 +20,6 @@ final class JobWorker: Service, Sendable {
     private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
-    private let bus: Bus
     private let write: Writer
     private let clock: any AppClock
     private let queueClock: any AppClock
@@ -40,14 +39,13 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, bus: Bus, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.channels = channels
         self.mailer = mailer
         self.codes = codes
-        self.bus = bus
         self.write = write
         // Inbox entries carry the service's time; the queue runs on the wall clock.
         self.clock = clock
@@ -56,12 +54,12 @@ final class JobWorker: Service, Sendable {
         self.settings = settings
     }
 
+    /// Jobs were queued (or may have been, while the bus was away): look at the queue now.
+    func wake() {
+        wakeup.signal()
+    }
+
     func run() async throws {
-        let messages = bus.subscribe()
-        let listener = Task { [wakeup] in
-            for await message in messages where message == .jobs || message == .resync { wakeup.signal() }
-        }
-        defer { listener.cancel() }
         await withGracefulShutdownHandler {
             var failures = 0
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
@@ -185,12 +183,12 @@ final class JobWorker: Service, Sendable {
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
         // New inbox rows are announced to every instance's sockets by the writer.
-        let work = try await write { [work, inbox] sql, effects in
+        let work = try await write { [work, inbox] sql, changes in
             var delivered = work
             let rows = try await inbox.deliver(work.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {
                 delivered[i].notificationID = id
-                if isNew { effects.messages.append(.notification(user: delivered[i].message.userID, id: id)) }
+                if isNew { changes.record(.notification(user: delivered[i].message.userID, id: id)) }
             }
             return delivered
         }

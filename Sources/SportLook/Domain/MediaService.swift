@@ -29,13 +29,13 @@ struct MediaService: Sendable {
     }
 
     /// Uploads admitted and not finished, in all and per user.
-    final class Admission: Sendable {
+    final class UploadPlaces: Sendable {
         let state = Mutex<(total: Int, perUser: [UUID: Int])>((0, [:]))
     }
 
     /// A place for one upload, held from before its body is read until it is stored.
     struct Ticket: Sendable {
-        let admission: Admission
+        let admission: UploadPlaces
         let owner: UUID
 
         func release() {
@@ -56,7 +56,7 @@ struct MediaService: Sendable {
     /// queue rather than take the event loops' or the cooperative pool's threads.
     let workers: NIOThreadPool
     let logger: Logger
-    let admission = Admission()
+    let admission = UploadPlaces()
 
     /// The variants made for each use, largest first.
     static func variants(for use: MediaUse) -> [VariantSpec] {

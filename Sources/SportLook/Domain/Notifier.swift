@@ -4,18 +4,18 @@ import Foundation
 struct Notifier: Sendable {
     let jobs: JobStore
 
-    func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for user in users {
             let message = NotificationMessage(
                 to: user, .waitlistPromoted, title: "You're in: \(event.title)", body: "A place opened up: you are now going.",
                 data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt))]
             )
             try await jobs.enqueue(message, dedupeKey: "waitlist_promoted:\(event.id.lowercased):\(user.lowercased):\(event.version)", on: sql)
-            effects.jobs = true
+            changes.record(.jobs)
         }
     }
 
-    func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for user in recipients {
             let message = NotificationMessage(
                 to: user, .eventUpdated, title: "\(event.title) has changed", body: "New \(changed.contains("location") ? "place" : "time"): check the details.",
@@ -23,22 +23,22 @@ struct Notifier: Sendable {
                        "starts_at": .string(RFC3339.format(event.startsAt))]
             )
             try await jobs.enqueue(message, dedupeKey: "event_updated:\(event.id.lowercased):\(event.version):\(user.lowercased)", on: sql)
-            effects.jobs = true
+            changes.record(.jobs)
         }
     }
 
-    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for user in recipients {
             let message = NotificationMessage(
                 to: user, .eventCancelled, title: "\(event.title) is cancelled", body: "The organiser cancelled it.",
                 data: ["event_id": .id(event.id), "event_title": .string(event.title)]
             )
             try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", on: sql)
-            effects.jobs = true
+            changes.record(.jobs)
         }
     }
 
-    func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let messages = invitations.map { invitation in
             (NotificationMessage(
                 to: invitation.invitee.id, .invitation, title: "Invitation: \(event.title)", body: "\(invitation.inviter.name) invites you to \(event.title).",
@@ -47,24 +47,24 @@ struct Notifier: Sendable {
             ), "invitation:\(invitation.id.lowercased)")
         }
         try await jobs.enqueue(messages, on: sql)
-        effects.jobs = true
+        changes.record(.jobs)
     }
 
-    func invitationAccepted(id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+    func invitationAccepted(id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let message = NotificationMessage(
             to: inviter, .invitationAccepted, title: "\(invitee.name) is coming", body: "\(invitee.name) accepted your invitation to \(event.title).",
             data: ["invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
                    "invitee": .person(invitee.id, invitee.name), "status": .string(status.rawValue)]
         )
         try await jobs.enqueue(message, dedupeKey: "invitation_accepted:\(id.lowercased)", on: sql)
-        effects.jobs = true
+        changes.record(.jobs)
     }
 
     /// One collapsed notification per person and room while they have not read it
     /// (an event's room is titled after the event, a conversation after the sender).
     /// Those mentioned are told so, muted room or not.
     func chatMessage(_ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], mentioned: Set<UUID>,
-                     at now: Date, on sql: DatabaseSession, effects: inout Effects) async throws {
+                     at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let room: UUID
         let title: String
         var data: [String: JSONValue] = ["seq": .number(Double(seq)), "sender": .person(sender.id, sender.name)]
@@ -91,7 +91,7 @@ struct Notifier: Sendable {
             let message = NotificationMessage(to: user, .chatMessage, title: title, body: body, data: fields, collapseKey: "chat:\(room.lowercased)")
             // A short delay lets a client that reconnects at once read it in the chat instead.
             try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(room.lowercased):\(user.lowercased)", delay: 2, on: sql)
-            effects.jobs = true
+            changes.record(.jobs)
         }
     }
 

@@ -167,17 +167,17 @@ struct PeopleService: Sendable {
     func block(_ target: UUID, by user: UUID) async throws {
         guard target != user else { throw DomainError.validation(["id": "you cannot block yourself"]) }
         let now = clock.now()
-        try await write { [safety] sql, effects in
+        try await write { [safety] sql, changes in
             guard try await safety.block(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
-            effects.messages.append(.block(user, target))
+            changes.record(.block(blocker: user, blocked: target))
         }
     }
 
     func unblock(_ target: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [safety] sql, effects in
+        try await write { [safety] sql, changes in
             guard try await safety.unblock(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
-            effects.messages.append(.block(user, target))
+            changes.record(.block(blocker: user, blocked: target))
         }
     }
 

@@ -13,13 +13,13 @@ struct RoomService: Sendable {
     func start(with other: UUID, by user: UUID) async throws -> (conversation: Conversation, created: Bool) {
         guard other != user else { throw DomainError.validation(["user_id": "must be someone else"]) }
         let now = clock.now()
-        return try await write { [store, chat, accounts] sql, effects in
+        return try await write { [store, chat, accounts] sql, changes in
             guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound("user") }
             if try await chat.eitherBlocked(user, other, on: sql) {
                 throw DomainError.forbidden("blocked", "You cannot write to each other.")
             }
             let result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
-            if result.created { effects.messages.append(.roomState(user: user, room: result.conversation.roomID)) }
+            if result.created { changes.record(.roomState(user: user, room: result.conversation.roomID)) }
             return result
         }
     }
@@ -33,7 +33,7 @@ struct RoomService: Sendable {
     /// The one asked answers a message request: accept (both write freely) or
     /// decline (the sender cannot write again unless the one asked does).
     func answer(_ room: UUID, by user: UUID, accept: Bool) async throws -> Conversation {
-        try await write { [store, chat] sql, effects in
+        try await write { [store, chat] sql, changes in
             // In the room's lock: an answer and a message of the one asked take turns.
             _ = try await chat.lockRoom(room, on: sql)
             guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else { throw DomainError.notFound("conversation") }
@@ -44,7 +44,7 @@ struct RoomService: Sendable {
             }
             let requestedBy: UUID? = accept ? nil : asker
             try await store.setState(room: room, wanted, requestedBy: requestedBy, on: sql)
-            for person in conversation.people { effects.messages.append(.roomState(user: person.id, room: room)) }
+            for person in conversation.people { changes.record(.roomState(user: person.id, room: room)) }
             var updated = conversation
             updated.state = wanted
             updated.requestedBy = requestedBy
@@ -85,13 +85,13 @@ struct RoomService: Sendable {
         }
         try await requireMember(room, user)
         try await chat.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
-        try await write.bus.broadcast([.roomState(user: user, room: room)])
+        try await write.feed.publish([.roomState(user: user, room: room)])
     }
 
     func unmute(_ room: UUID, user: UUID) async throws {
         try await requireMember(room, user)
         try await chat.mute(room: room, user: user, until: nil, at: clock.now())
-        try await write.bus.broadcast([.roomState(user: user, room: room)])
+        try await write.feed.publish([.roomState(user: user, room: room)])
     }
 
     private func requireMember(_ room: UUID, _ user: UUID) async throws {

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// An error a client can act on: an HTTP status and the JSON body of DESIGN.md,
+/// An error a client can act on: an HTTP status and the JSON error body (`Error` in openapi.yaml),
 /// `{"error": {"code", "message", "fields"?}}`.
 public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     /// The HTTP status.

@@ -2,27 +2,17 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One client's socket: its subscriptions and what it has been sent.
-///
-/// Each subscription remembers the last `seq` delivered and the last change number
-/// (edit, deletion, reaction) accounted for. Every frame of a room's history or live
-/// traffic comes from one loop per subscription that reads "everything after what
-/// was delivered" from the room (or the database) in order, so no message or change
-/// is skipped or sent twice, whatever arrives while the history is read. The loop
-/// only pulls as fast as the socket takes frames, so a slow reader costs a number,
-/// not a queue.
-///
-/// Exactly once, across reconnections: a message is sent in its newest known state,
-/// and only once the change position covers that state (`after_change` in the frame
-/// is never below the message's `change_seq`); a change is sent only for messages
-/// already delivered. So a client that resumes with the `after_change` of the last
-/// frame it got is sent each later change once: the rows changed after it.
+/// One client's socket: the I/O shell around its ``ChatSession`` (the protocol's
+/// state, with no I/O) and ``LiveRoomsList``. It reads frames, asks the session what
+/// to do, and does it: reads rooms through the hub, sends frames through the queue
+/// (a catch-up only pulls as fast as the socket takes frames, so a slow reader costs
+/// a number, not a queue), and joins and leaves rooms' traffic.
 actor ChatConnection {
     nonisolated let userID: UUID
     /// The session (access token) the socket was opened with: it closes when the session ends.
     nonisolated let session: UUID
     nonisolated let userName: String
-    nonisolated let outbox: Outbox
+    nonisolated let queue: FrameQueue
     /// People this user blocked: their messages, typing and read frames are not sent here.
     private nonisolated let hidden = Mutex<Set<UUID>>([])
     /// The event of each subscribed event room (frames about it carry `event_id`).
@@ -33,61 +23,25 @@ actor ChatConnection {
     private var budget: FrameBudget
     private let hub: ChatHub
     private let chat: ChatService
-    private let bus: Bus
+    private let feed: ChangeFeed
     private let logger: Logger
 
-    private struct Subscription {
-        var delivered: Int64
-        var target: Int64
-        var deliveredChange: Int64
-        var targetChange: Int64
-        /// Changed messages read from the change list before the message itself was
-        /// delivered: sent in this state (or a newer one) when their turn comes.
-        var pending: [Int64: ChatMessage] = [:]
-        var pumping = false
-        /// Which subscription this is: a read that started for an earlier one (the
-        /// client unsubscribed and subscribed again meanwhile) is thrown away.
-        var epoch = 0
-
-        var caughtUp: Bool { delivered >= target && deliveredChange >= targetChange }
-    }
-
-    private var subscriptions: [UUID: Subscription] = [:]
-    /// The subscription being set up, by room (a socket's frames are handled one at a
-    /// time, so there is at most one): the socket joins the room's live traffic before
-    /// the room is read, and what is offered meanwhile is counted into the targets when
-    /// the subscription is set (a message stored between reading the room and joining
-    /// would otherwise reach the socket only with the next one).
-    ///
-    /// `recheck`: an attendance change was handled while the subscription was being
-    /// set up, after its membership was read; it is read again before the subscription is set.
-    private struct Joining {
-        var seq: Int64 = 0
-        var change: Int64 = 0
-        var recheck = false
-    }
-    private var joining: [UUID: Joining] = [:]
-    private var epochs = 0
+    /// The protocol's state: subscriptions, what each was sent, those being set up.
+    private var protocolState = ChatSession()
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
-    static let maxSubscriptions = 100
-
-    /// The chats list kept live (`watch_rooms`): the rooms the user is in, and
-    /// those with news to send.
-    private var watching = false
-    private var myRooms: Set<UUID> = []
-    private var dirty: Set<UUID> = []
-    private var flushing = false
+    /// The chats list kept live (`watch_rooms`).
+    private var roomsList = LiveRoomsList()
     static let roomUpdateDelay: Duration = .milliseconds(200)
 
-    init(identity: Identity, userName: String, hub: ChatHub, chat: ChatService, bus: Bus, limits: SocketLimits, logger: Logger) {
+    init(identity: Identity, userName: String, hub: ChatHub, chat: ChatService, feed: ChangeFeed, limits: SocketLimits, logger: Logger) {
         self.userID = identity.userID
         self.session = identity.tokenID
         self.userName = userName
         self.hub = hub
         self.chat = chat
-        self.bus = bus
-        self.outbox = Outbox(capacity: limits.queueFrames, byteCapacity: limits.queueBytes)
+        self.feed = feed
+        self.queue = FrameQueue(capacity: limits.queueFrames, byteCapacity: limits.queueBytes)
         self.budget = FrameBudget(rate: limits.frameRate, burst: limits.frameBurst)
         var logger = logger
         logger[metadataKey: "user"] = "\(identity.userID)"
@@ -96,7 +50,7 @@ actor ChatConnection {
 
     /// Queues a frame that may be dropped when the client is behind.
     nonisolated func send(ephemeral frame: String) {
-        outbox.push(frame)
+        queue.push(frame)
     }
 
     /// Whether frames from `user` are kept from this socket (this user blocked them).
@@ -115,8 +69,8 @@ actor ChatConnection {
     }
 
     /// Closes the socket with a code and reason (after what is already queued).
-    nonisolated func end(_ ending: Outbox.Ending) {
-        outbox.close(ending: ending)
+    nonisolated func end(_ ending: FrameQueue.Ending) {
+        queue.close(ending: ending)
     }
 
     struct ClientFrame: Decodable {
@@ -136,7 +90,7 @@ actor ChatConnection {
     /// Handles one text frame from the client.
     func handle(_ text: String) async {
         // A socket being closed (its session ended, it broke the rules) acts on nothing more.
-        guard !outbox.isClosed else { return }
+        guard !queue.isClosed else { return }
         guard budget.take(at: .now) else {
             send(ephemeral: Frames.error("rate_limited", "Too many frames; this socket is closed."))
             end(.tooManyFrames)
@@ -173,50 +127,37 @@ actor ChatConnection {
     private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?) async {
         // Live traffic first, then the room: nothing stored in between is missed.
         hub.join(self, id)
-        joining[id] = Joining()
-        defer {
-            joining[id] = nil
-            if subscriptions[id] == nil { hub.leave(self, id) }
-        }
+        protocolState.beginSubscribe(id)
+        defer { if protocolState.endSubscribe(id) { hub.leave(self, id) } }
         do {
             let room = try await chat.requireMember(id, userID)
-            guard subscriptions[id] != nil || subscriptions.count < Self.maxSubscriptions else {
-                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(Self.maxSubscriptions) chats at once.", room: RoomAddress(id: id, eventID: room.eventID)))
+            guard protocolState.admits(id) else {
+                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(ChatSession.maxSubscriptions) chats at once.", room: RoomAddress(id: id, eventID: room.eventID)))
                 return
             }
             events.withLock { $0[id] = room.eventID }
             let blocked = try await chat.blockedBy(userID)
             hidden.withLock { $0 = blocked }
             // The member may have left meanwhile (the read above came first): no subscription outlives the attendance.
-            while joining[id]?.recheck == true {
-                joining[id]?.recheck = false
-                _ = try await chat.requireMember(id, userID)
-            }
-            // Without `after_change`, a client starting from the beginning is sent every
-            // message as it is now (nothing to replay); one resuming is sent every change
-            // of what it holds.
-            let fromChange = min(afterChange ?? (after == 0 ? room.lastChangeSeq : 0), room.lastChangeSeq)
+            while protocolState.takeRecheck(id) { _ = try await chat.requireMember(id, userID) }
             // What the hub remembers of the room may be older than the changes counted here.
             hub.noteChange(id, upTo: room.lastChangeSeq)
-            epochs += 1
-            let offered = joining[id] ?? Joining()
-            subscriptions[id] = Subscription(delivered: after, target: max(room.lastMessageSeq, after, offered.seq),
-                                             deliveredChange: fromChange, targetChange: max(room.lastChangeSeq, offered.change), epoch: epochs)
+            let pump = protocolState.subscribed(id, after: after, afterChange: afterChange, lastSeq: room.lastMessageSeq, lastChange: room.lastChangeSeq)
             following.withLock { _ = $0.insert(id) }
             await recordPresence(id, present: true)
             send(ephemeral: Frames.simple("subscribed", room: address(of: id),
                                           numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
-            pump(id)
+            if pump { startCatchUp(id) }
         } catch {
             send(ephemeral: refusal(error, "subscribe failed", room: id))
         }
     }
 
     private func unsubscribe(_ room: UUID, reason: String) async {
-        guard subscriptions.removeValue(forKey: room) != nil else { return }
+        let (ended, leave) = protocolState.unsubscribe(room)
+        guard ended else { return }
         following.withLock { _ = $0.remove(room) }
-        // (A subscription being set up again keeps the room's live traffic.)
-        if joining[room] == nil { hub.leave(self, room) }
+        if leave { hub.leave(self, room) }
         await recordPresence(room, present: false)
         send(ephemeral: Frames.simple("unsubscribed", room: address(of: room), fields: [("reason", reason)]))
     }
@@ -228,9 +169,9 @@ actor ChatConnection {
         do {
             try await Database.$admission.withValue(nil) {
                 if present {
-                    try await chat.present(userID, in: room, instance: bus.instanceID)
+                    try await chat.present(userID, in: room, instance: feed.instanceID)
                 } else {
-                    try await chat.absent(userID, from: room, instance: bus.instanceID)
+                    try await chat.absent(userID, from: room, instance: feed.instanceID)
                 }
             }
         } catch {
@@ -240,46 +181,36 @@ actor ChatConnection {
 
     /// A message with `seq` exists in `room`: make sure the client gets up to it.
     func offer(room: UUID, seq: Int64) {
-        if var setting = joining[room] {
-            setting.seq = max(setting.seq, seq)
-            joining[room] = setting
-        }
-        guard var subscription = subscriptions[room], seq > subscription.target else { return }
-        subscription.target = seq
-        subscriptions[room] = subscription
-        pump(room)
+        if protocolState.offer(room, seq: seq) { startCatchUp(room) }
     }
 
     /// A change numbered `change` happened in `room`: make sure the client gets up to it.
     func offer(room: UUID, change: Int64) {
-        if var setting = joining[room] {
-            setting.change = max(setting.change, change)
-            joining[room] = setting
-        }
-        guard var subscription = subscriptions[room], change > subscription.targetChange else { return }
-        subscription.targetChange = change
-        subscriptions[room] = subscription
-        pump(room)
+        if protocolState.offer(room, change: change) { startCatchUp(room) }
     }
 
-    private func pump(_ room: UUID) {
-        guard var subscription = subscriptions[room], !subscription.pumping, !subscription.caughtUp else { return }
-        subscription.pumping = true
-        subscriptions[room] = subscription
-        let epoch = subscription.epoch
+    private func startCatchUp(_ room: UUID) {
+        guard let epoch = protocolState.epoch(of: room) else { return }
         Task { await self.catchUp(room, epoch: epoch) }
     }
 
     /// Sends everything after what was delivered, in order, as fast as the socket takes it.
     private func catchUp(_ room: UUID, epoch: Int) async {
         var failures = 0
-        while let subscription = subscriptions[room], subscription.epoch == epoch, !subscription.caughtUp, !outbox.isClosed {
-            await outbox.waitForRoom()
-            guard subscriptions[room]?.epoch == epoch else { return }
+        while protocolState.isBehind(room, epoch: epoch), !queue.isClosed {
+            await queue.waitForRoom()
+            guard protocolState.isCurrent(room, epoch: epoch) else { return }
             let progressed: Bool
             do {
-                let changed = try await sendChanges(room, epoch: epoch)
-                let sent = try await sendMessages(room, epoch: epoch)
+                var changed = false, sent = false
+                if let after = protocolState.changesWanted(room, epoch: epoch) {
+                    let batch = try await hub.changes(room: room, after: after, limit: min(200, queue.capacity / 2))
+                    changed = protocolState.changesRead(room, epoch: epoch, batch, send: push)
+                }
+                if let after = protocolState.messagesWanted(room, epoch: epoch) {
+                    let batch = try await hub.messages(room: room, after: after, limit: min(200, queue.capacity / 2))
+                    sent = protocolState.messagesRead(room, epoch: epoch, batch, send: push)
+                }
                 progressed = changed || sent
             } catch {
                 // The database is away: try again, more slowly each time, while the socket lives.
@@ -300,55 +231,18 @@ actor ChatConnection {
                 try? await Task.sleep(for: .milliseconds(min(2_000, 10 << min(failures, 8))))
             }
         }
-        if var subscription = subscriptions[room], subscription.epoch == epoch {
-            subscription.pumping = false
-            subscriptions[room] = subscription
-        }
+        protocolState.catchUpEnded(room, epoch: epoch)
     }
 
-    /// Sends the changes after the change position to messages already delivered;
-    /// keeps those of messages not delivered yet for their turn. Whether it moved.
-    /// A frame the full queue refuses stops the batch there, the position with it.
-    private func sendChanges(_ room: UUID, epoch: Int) async throws -> Bool {
-        guard let current = subscriptions[room], current.deliveredChange < current.targetChange else { return false }
-        let batch = try await hub.changes(room: room, after: current.deliveredChange, limit: min(200, outbox.capacity / 2))
-        guard var latest = subscriptions[room], latest.epoch == epoch else { return false }
-        var moved = false
-        for message in batch where message.changeSeq > latest.deliveredChange {
-            if message.seq <= latest.delivered {
-                if !hides(message.sender.id), !outbox.push(Frames.change(message, links: hub.links)) { break }
-            } else {
-                latest.pending[message.seq] = message
-                latest.target = max(latest.target, message.seq)
-            }
-            latest.deliveredChange = message.changeSeq
-            moved = true
+    /// Queues a frame of a room's traffic: whether it went (a message from someone
+    /// this user blocked goes nowhere, and counts as gone).
+    private func push(_ frame: ChatSession.Outgoing) -> Bool {
+        switch frame {
+        case .message(let message, let afterChange):
+            hides(message.sender.id) || queue.push(Frames.message(message, afterChange: afterChange, links: hub.links))
+        case .change(let message):
+            hides(message.sender.id) || queue.push(Frames.change(message, links: hub.links))
         }
-        subscriptions[room] = latest
-        return moved
-    }
-
-    /// Sends the messages after `delivered`, each in its newest known state, until
-    /// one carries a change the position has not reached (changes go first). Whether it moved.
-    private func sendMessages(_ room: UUID, epoch: Int) async throws -> Bool {
-        guard let current = subscriptions[room], current.delivered < current.target else { return false }
-        let batch = try await hub.messages(room: room, after: current.delivered, limit: min(200, outbox.capacity / 2))
-        guard var latest = subscriptions[room], latest.epoch == epoch else { return false }
-        var moved = false
-        for read in batch where read.seq > latest.delivered {
-            var message = read
-            if let kept = latest.pending[read.seq], kept.changeSeq > read.changeSeq { message = kept }
-            if message.changeSeq > latest.deliveredChange {
-                latest.targetChange = max(latest.targetChange, message.changeSeq)
-                break
-            }
-            if !hides(message.sender.id), !outbox.push(Frames.message(message, afterChange: latest.deliveredChange, links: hub.links)) { break }
-            latest.pending[read.seq] = nil
-            latest.delivered = message.seq
-            moved = true
-        }
-        subscriptions[room] = latest
-        return moved
     }
 
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {
@@ -371,7 +265,7 @@ actor ChatConnection {
     }
 
     private func typing(_ room: UUID) async {
-        guard subscriptions[room] != nil else {
+        guard protocolState.subscriptions[room] != nil else {
             send(ephemeral: Frames.error("not_subscribed", "Subscribe to the room first.", room: address(of: room)))
             return
         }
@@ -379,7 +273,7 @@ actor ChatConnection {
         if let last = lastTyping[room], now - last < Self.typingInterval { return }
         lastTyping[room] = now
         do {
-            try await bus.broadcast([.typing(room: room, user: userID, name: userName)])
+            try await feed.publish([.typing(room: room, user: userID, name: userName)])
         } catch {
             logger.warning("typing not broadcast", metadata: ["room": "\(room)", "error": "\(error)"])
         }
@@ -418,8 +312,7 @@ actor ChatConnection {
 
     /// From now on, `room_updated` frames keep the client's chats list current.
     private func watchRooms() async {
-        guard !watching else { return }
-        watching = true
+        guard roomsList.watch() else { return }
         await reloadRooms()
         send(ephemeral: Frames.simple("watching_rooms", room: nil))
     }
@@ -428,12 +321,9 @@ actor ChatConnection {
     /// shortly (several events in a short while make one frame). `reload` first
     /// reads which rooms the user is in (a conversation started or answered).
     func roomActivity(_ room: UUID, reload: Bool = false) async {
-        guard watching else { return }
+        guard roomsList.watching else { return }
         if reload { await reloadRooms() }
-        guard myRooms.contains(room) else { return }
-        dirty.insert(room)
-        guard !flushing else { return }
-        flushing = true
+        guard roomsList.activity(room) else { return }
         Task {
             try? await Task.sleep(for: Self.roomUpdateDelay)
             await self.flushRooms()
@@ -441,10 +331,8 @@ actor ChatConnection {
     }
 
     private func flushRooms() async {
-        let rooms = dirty
-        dirty = []
-        flushing = false
-        guard !rooms.isEmpty, !outbox.isClosed else { return }
+        let rooms = roomsList.flush()
+        guard !rooms.isEmpty, !queue.isClosed else { return }
         do {
             let now = Date()
             for listing in try await hub.rooms.listings(Array(rooms), for: userID) {
@@ -458,20 +346,14 @@ actor ChatConnection {
     /// Reads which rooms the user is in; rooms joined since are sent, rooms left are
     /// announced as `room_removed`.
     func reloadRooms() async {
-        guard watching else { return }
+        guard roomsList.watching else { return }
         do {
-            let now = try await hub.rooms.roomIDs(of: userID)
-            let joined = now.subtracting(myRooms)
-            let left = myRooms.subtracting(now)
-            let first = myRooms.isEmpty
-            myRooms = now
-            hub.watch(self, rooms: now)
-            for room in left.sorted(by: { $0.uuidString < $1.uuidString }) {
+            let (left, joined) = roomsList.roomsRead(try await hub.rooms.roomIDs(of: userID))
+            hub.watch(self, rooms: roomsList.rooms)
+            for room in left {
                 send(ephemeral: Frames.simple("room_removed", room: RoomAddress(id: room, eventID: nil)))
             }
-            if !first, !joined.isEmpty {
-                for room in joined { await roomActivity(room) }
-            }
+            for room in joined { await roomActivity(room) }
         } catch {
             logger.warning("could not read the user's rooms", metadata: ["error": "\(error)"])
         }
@@ -482,8 +364,7 @@ actor ChatConnection {
     /// a failed check never leaves access in place.
     func recheckMembership() async {
         // Those being set up read their membership again before they are set.
-        for room in joining.keys { joining[room]?.recheck = true }
-        for room in subscriptions.keys {
+        for room in protocolState.attendanceChanged() {
             do {
                 if try await !chat.isMember(room, userID) { await unsubscribe(room, reason: "not_attending") }
             } catch {
@@ -504,51 +385,11 @@ actor ChatConnection {
 
     /// Cleans up after the socket closed.
     func closed() async {
-        outbox.close()
-        for room in subscriptions.keys {
+        queue.close()
+        following.withLock { $0 = [] }
+        for room in protocolState.close() {
             hub.leave(self, room)
             await recordPresence(room, present: false)
         }
-        subscriptions = [:]
-        following.withLock { $0 = [] }
-    }
-}
-
-/// What one socket may queue and send.
-struct SocketLimits: Sendable {
-    /// Frames queued for the client at most.
-    var queueFrames: Int
-    /// Bytes queued for the client at most.
-    var queueBytes: Int
-    /// Frames per second the client may send, on average.
-    var frameRate: Double
-    /// Frames the client may send at once.
-    var frameBurst: Int
-}
-
-/// A token bucket: `burst` frames at once, refilled at `rate` a second.
-struct FrameBudget: Sendable {
-    let rate: Double
-    let burst: Double
-    private var tokens: Double
-    private var last: ContinuousClock.Instant?
-
-    init(rate: Double, burst: Int) {
-        self.rate = rate
-        self.burst = Double(burst)
-        self.tokens = Double(burst)
-    }
-
-    /// Takes one frame's token; `false` when none is left.
-    mutating func take(at now: ContinuousClock.Instant) -> Bool {
-        if let last {
-            let elapsed = now - last
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            tokens = min(burst, tokens + seconds * rate)
-        }
-        last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
     }
 }

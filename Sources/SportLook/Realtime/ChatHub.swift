@@ -38,7 +38,7 @@ final class ChatHub: Sendable {
     private let state = Mutex(State())
     let chat: ChatService
     let rooms: RoomService
-    let inbox: InboxService
+    let inbox: NotificationService
     let accounts: AccountService
     let logger: Logger
     /// How message frames link chat images.
@@ -46,7 +46,7 @@ final class ChatHub: Sendable {
     /// The one timer that looks after every socket of this instance.
     let sockets = SocketWatch()
 
-    init(chat: ChatService, rooms: RoomService, inbox: InboxService, accounts: AccountService, links: MediaLinks, logger: Logger) {
+    init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, logger: Logger) {
         self.links = links
         self.chat = chat
         self.rooms = rooms
@@ -134,7 +134,7 @@ final class ChatHub: Sendable {
     var connectionCount: Int { state.withLock { $0.connections.count } }
 
     /// The fullest outgoing queue right now (frames).
-    var largestOutbox: Int { state.withLock { $0.connections.values.map(\.outbox.count).max() ?? 0 } }
+    var largestQueue: Int { state.withLock { $0.connections.values.map(\.queue.count).max() ?? 0 } }
 
     /// Messages after `seq`, ascending, at most `limit`: from the room's recent
     /// messages when they cover it, else from the database (and remembered).
@@ -212,8 +212,9 @@ final class ChatHub: Sendable {
         }
     }
 
-    /// Acts on a bus message.
-    func handle(_ message: BusMessage) async {
+    /// Follows a change (the change feed hands them over one at a time, in order,
+    /// whether they were committed here or on another instance).
+    func handle(_ message: Change) async {
         switch message {
         case .chat(let room, let seq):
             for connection in members(of: room) { await connection.offer(room: room, seq: seq) }
@@ -293,24 +294,21 @@ final class ChatHub: Sendable {
     }
 }
 
-/// Feeds bus messages to the hub and keeps this instance's presence fresh.
+/// Looks after this instance's sockets and keeps its presence fresh.
 struct ChatHubService: Service {
     let hub: ChatHub
-    let bus: Bus
+    /// This instance's name in the presence table.
+    let instanceID: String
 
     func run() async throws {
-        let messages = bus.subscribe()
         try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await message in messages { await hub.handle(message) }
-                }
                 group.addTask { await hub.sockets.run() }
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(30))
                         do {
-                            try await hub.chat.heartbeat(instance: bus.instanceID)
+                            try await hub.chat.heartbeat(instance: instanceID)
                         } catch is CancellationError {
                             return
                         } catch {
@@ -320,116 +318,5 @@ struct ChatHubService: Service {
                 }
             }
         }
-    }
-}
-
-/// Which room a frame is about: every room frame carries `room_id`, and an
-/// event's room also `event_id` (the same id), as clients of event chats expect.
-struct RoomAddress: Sendable, Hashable {
-    var id: UUID
-    var eventID: UUID?
-
-    func write(to json: inout JSONWriter) {
-        json.field("room_id", id)
-        if let eventID { json.field("event_id", eventID) }
-    }
-}
-
-/// The JSON frames the server sends on sockets.
-enum Frames {
-    /// A message, and the change position to resume from once it is received.
-    static func message(_ message: ChatMessage, afterChange: Int64, links: MediaLinks) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "message")
-        RoomAddress(id: message.roomID, eventID: message.eventID).write(to: &json)
-        json.key("message")
-        ChatMessageRepresentation(message: message, links: links).encode(to: &json)
-        json.field("after_change", Int(afterChange))
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    /// A message the client holds changed: edited or reacted to (`message_edited`) or
-    /// deleted (`message_deleted`); it comes whole, as it is now.
-    static func change(_ message: ChatMessage, links: MediaLinks) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", message.deletedAt == nil ? "message_edited" : "message_deleted")
-        RoomAddress(id: message.roomID, eventID: message.eventID).write(to: &json)
-        json.key("message")
-        ChatMessageRepresentation(message: message, links: links).encode(to: &json)
-        json.field("after_change", Int(message.changeSeq))
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func typing(room: RoomAddress, user: UUID, name: String) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "typing")
-        room.write(to: &json)
-        json.key("user")
-        UserSummaryRepresentation(id: user, name: name).encode(to: &json)
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func read(room: RoomAddress, user: UUID, seq: Int64) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "read")
-        room.write(to: &json)
-        json.key("user")
-        json.objectStart()
-        json.field("id", user)
-        json.objectEnd()
-        json.field("seq", Int(seq))
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func roomUpdated(_ listing: RoomListing, viewer: UUID, links: MediaLinks, now: Date) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "room_updated")
-        json.key("room")
-        RoomListingRepresentation(listing: listing, viewer: viewer, links: links, now: now).encode(to: &json)
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func notification(_ item: InboxItem) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "notification")
-        json.key("notification")
-        NotificationRepresentation(item).encode(to: &json)
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func simple(_ type: String, room: RoomAddress?, fields: [(String, String)] = [], numbers: [(String, Int)] = []) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", type)
-        room?.write(to: &json)
-        for (k, v) in fields { json.field(k, v) }
-        for (k, v) in numbers { json.field(k, v) }
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil, retryAfter: Int? = nil) -> String {
-        var json = JSONWriter()
-        json.objectStart()
-        json.field("type", "error")
-        json.field("code", code)
-        json.field("message", message)
-        room?.write(to: &json)
-        if let clientID { json.field("client_id", clientID) }
-        if let retryAfter { json.field("retry_after", retryAfter) }
-        json.objectEnd()
-        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

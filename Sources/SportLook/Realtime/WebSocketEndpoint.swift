@@ -17,7 +17,7 @@ struct WebSocketEndpoint {
     let tokens: TokenAuthenticator
     let hub: ChatHub
     let chat: ChatService
-    let bus: Bus
+    let feed: ChangeFeed
     let accounts: AccountService
     let allowedOrigins: [String]
     let limits: SocketLimits
@@ -48,7 +48,7 @@ struct WebSocketEndpoint {
         } onUpgrade: { inbound, outbound, context in
             guard let identity = try await identity(context.request) else {
                 // The session ended between the upgrade and now.
-                try? await outbound.close(.init(codeNumber: Outbox.Ending.sessionEnded.code), reason: Outbox.Ending.sessionEnded.reason)
+                try? await outbound.close(.init(codeNumber: FrameQueue.Ending.sessionEnded.code), reason: FrameQueue.Ending.sessionEnded.reason)
                 return
             }
             let name: String
@@ -59,7 +59,7 @@ struct WebSocketEndpoint {
                 try? await outbound.close(.unexpectedServerError, reason: "unavailable")
                 return
             }
-            let connection = ChatConnection(identity: identity, userName: name, hub: hub, chat: chat, bus: bus, limits: limits, logger: context.logger)
+            let connection = ChatConnection(identity: identity, userName: name, hub: hub, chat: chat, feed: feed, limits: limits, logger: context.logger)
             hub.register(connection)
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
@@ -80,11 +80,11 @@ struct WebSocketEndpoint {
                 channel.close(mode: .all, promise: nil)
             }
             let writer = Task {
-                while let frame = await connection.outbox.next() {
+                while let frame = await connection.queue.next() {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
                 // Closed with a reason (session ended, too many frames): say it.
-                if let ending = connection.outbox.ending { await close(.init(codeNumber: ending.code), reason: ending.reason) }
+                if let ending = connection.queue.ending { await close(.init(codeNumber: ending.code), reason: ending.reason) }
             }
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
@@ -96,7 +96,7 @@ struct WebSocketEndpoint {
                 }
                 // However it is being closed, a client that does not take its last
                 // frames (a writer stuck on a full socket) is cut two seconds later.
-                if connection.outbox.ending != nil {
+                if connection.queue.ending != nil {
                     let since = endingSince.withLock { since in
                         let first = since ?? now
                         since = first
@@ -106,8 +106,8 @@ struct WebSocketEndpoint {
                     channel.close(mode: .all, promise: nil)
                     return .done
                 }
-                guard connection.outbox.stalledFor > stallTimeout else { return .again }
-                connection.outbox.close()
+                guard connection.queue.stalledFor > stallTimeout else { return .again }
+                connection.queue.close()
                 context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
                 Task { await close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
                 return .done

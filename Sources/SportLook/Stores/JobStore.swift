@@ -147,24 +147,6 @@ struct JobStore: Sendable {
         }
     }
 
-    /// Gives claimed jobs back without counting an attempt (shutdown).
-    func release(_ ids: [UUID], worker: String, at now: Date) async throws {
-        guard !ids.isEmpty else { return }
-        try await database.transaction { sql in
-            try await sql.raw("""
-                UPDATE jobs SET state = 'queued', attempts = attempts - 1, run_at = \(bind: now), lease_until = NULL
-                WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
-                """).run()
-        }
-    }
-
-    /// When the next queued job is due, if any.
-    func nextDue() async throws -> Date? {
-        try await database.read { sql in
-            try await sql.raw("SELECT MIN(run_at) AS due FROM jobs WHERE state = 'queued'").first()?.optional("due", as: Date.self)
-        }
-    }
-
     struct Summary: Sendable {
         var counts: [(state: String, kind: String, count: Int)]
         var oldestQueued: Date?

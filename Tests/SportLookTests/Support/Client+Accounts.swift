@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Testing
 
 /// Accounts and sessions. Each helper fails, with the status and the body, unless
 /// the server answers as it should; tests that expect a refusal use the raw ``Reply``.
@@ -25,5 +26,12 @@ extension API {
     /// The caller's live sessions, newest first.
     func sessions(_ token: String) async throws -> [Session] {
         try await page(Session.self, "/v1/me/sessions", token: token).items
+    }
+}
+
+extension API {
+    /// The email of the account a token belongs to.
+    func email(_ token: String) async throws -> String {
+        try #require(await me(token).email)
     }
 }

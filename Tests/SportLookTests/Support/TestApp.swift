@@ -90,6 +90,7 @@ func dispose(_ configuration: AppConfiguration) async {
 /// with their bus listeners up; the first served over real sockets (`firstSetup`),
 /// the second through the router.
 func withTwoInstances(
+    clock: any AppClock = SystemClock(),
     firstSetup: TestingSetup = .live,
     secondSetup: TestingSetup = .router,
     configure: (inout AppConfiguration) -> Void = { _ in },
@@ -102,8 +103,8 @@ func withTwoInstances(
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .error
-    let (first, firstServices) = try await makeApplication(configuration, logger: logger)
-    let (second, secondServices) = try await makeApplication(configuration, logger: logger)
+    let (first, firstServices) = try await makeApplication(configuration, clock: clock, logger: logger)
+    let (second, secondServices) = try await makeApplication(configuration, clock: clock, logger: logger)
     do {
         try await first.test(firstSetup) { one in
             try await second.test(secondSetup) { two in

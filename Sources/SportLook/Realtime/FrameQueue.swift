@@ -8,7 +8,7 @@ import Synchronization
 /// Chat history is pulled into it by the connection at the pace the socket
 /// takes it (``waitForRoom()``); ephemeral frames (typing, notifications) are
 /// dropped when it is full.
-final class Outbox: Sendable {
+final class FrameQueue: Sendable {
     private struct State {
         var frames: [String] = []
         var head = 0

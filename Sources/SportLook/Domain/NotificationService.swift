@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// The notification inbox and the devices pushes go to.
-struct InboxService: Sendable {
+struct NotificationService: Sendable {
     let store: InboxStore
     let clock: any AppClock
     /// Which Web Push endpoints a registration may name.

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 
 /// Invitations, the notification inbox and push devices.
-struct InboxController {
+struct NotificationsController {
     let invitations: InvitationService
-    let inbox: InboxService
+    let inbox: NotificationService
     let links: MediaLinks
 
     struct InviteInput: Decodable { var userIds: [String] }
@@ -41,7 +41,7 @@ struct InboxController {
         var environment: String?
         var subscription: Subscription?
 
-        var request: InboxService.DeviceRequest {
+        var request: NotificationService.DeviceRequest {
             .init(platform: platform, token: token, environment: environment, endpoint: subscription?.endpoint,
                   p256dh: subscription?.keys?.p256dh, auth: subscription?.keys?.auth)
         }

@@ -21,7 +21,7 @@ import Synchronization
 ///   for at most a second, and forgotten at once when this instance withdraws one
 ///   of its reservations. (A reservation withdrawn on another instance can leave a
 ///   refusal here that the database would no longer give, for that second.)
-struct LoginThrottle: Sendable {
+struct AttemptThrottle: Sendable {
     let accounts: AccountStore
     let clock: any AppClock
     let maxAttempts: Int
@@ -124,7 +124,7 @@ struct LoginThrottle: Sendable {
     }
 }
 
-/// Subjects a ``LoginThrottle`` refused, each until when. Bounded: past `capacity`
+/// Subjects a ``AttemptThrottle`` refused, each until when. Bounded: past `capacity`
 /// entries the expired ones go, and if that is not enough, all of them (the
 /// database still holds every count).
 final class RefusedSubjects: Sendable {

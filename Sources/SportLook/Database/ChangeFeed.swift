@@ -1,0 +1,166 @@
+import Logging
+import SQLKit
+import ServiceLifecycle
+import Synchronization
+
+/// The one path by which a committed change reaches this instance's memory and
+/// sockets, and every other instance's.
+///
+/// ```
+/// write ── records Changes in its transaction ──► COMMIT
+///   │ (PostgreSQL: NOTIFY in the same transaction)        │
+///   ▼                                                     ▼
+/// other instances' Bus ─► their ChangeFeed        this ChangeFeed.committed
+///   (rows the change names re-read there)           (rows the write left)
+///                          └──────► dispatch ◄──────┘
+///              applied handlers (indexes, caches, tokens, wakeups), in the
+///              caller's task; followers (the chat hub, resync), each in order
+/// ```
+///
+/// Handlers are registered once, where the application is wired together. An
+/// *applied* handler changes memory at once and never waits (it runs before the
+/// write's caller is answered); a *follower* may wait (it reads, it writes to
+/// sockets) and is handed its changes one at a time, in order, on a task of its own.
+/// A change from another instance goes through the same handlers with the same
+/// rows, read from the database by the reader registered for its kind.
+final class ChangeFeed: Service, Sendable {
+    typealias Apply = @Sendable (Change, ChangeRows) -> Void
+    typealias Follow = @Sendable (Change) async -> Void
+    typealias Read = @Sendable (Change) async throws -> ChangeRows
+
+    private struct Follower: Sendable {
+        let name: String
+        let follow: Follow
+        let stream: AsyncStream<Change>
+        let continuation: AsyncStream<Change>.Continuation
+    }
+
+    private struct Handlers: Sendable {
+        var applied: [Change.Kind: [Apply]] = [:]
+        var followers: [Follower] = []
+        var following: [Change.Kind: [Int]] = [:]
+        var readers: [Change.Kind: Read] = [:]
+    }
+
+    /// Carries changes to and from other instances.
+    let bus: Bus
+    private let handlers = Mutex(Handlers())
+    /// Changes from other instances (and resyncs), in the order the bus heard them.
+    private let incoming: AsyncStream<Change>
+    private let incomingContinuation: AsyncStream<Change>.Continuation
+    private let logger: Logger
+
+    init(database: Database, logger: Logger) {
+        let (incoming, continuation) = AsyncStream.makeStream(of: Change.self)
+        self.incoming = incoming
+        self.incomingContinuation = continuation
+        self.logger = logger
+        self.bus = Bus(database: database, logger: logger) { continuation.yield($0) }
+    }
+
+    /// This process's identity on the bus.
+    var instanceID: String { bus.instanceID }
+
+    // MARK: Registration (at composition)
+
+    /// `apply` changes memory for each change of these kinds, at once: after a local
+    /// commit in the committing task, for another instance's change once its rows are read.
+    func apply(_ kinds: Change.Kind..., with apply: @escaping Apply) {
+        self.apply(kinds, with: apply)
+    }
+
+    func apply(_ kinds: [Change.Kind], with apply: @escaping Apply) {
+        handlers.withLock { h in for kind in kinds { h.applied[kind, default: []].append(apply) } }
+    }
+
+    /// `follow` is handed each change of these kinds, one at a time and in order, on a task of its own.
+    func follow(_ kinds: Change.Kind..., name: String, with follow: @escaping Follow) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
+        handlers.withLock { h in
+            h.followers.append(Follower(name: name, follow: follow, stream: stream, continuation: continuation))
+            for kind in kinds { h.following[kind, default: []].append(h.followers.count - 1) }
+        }
+    }
+
+    /// How the rows a change of this kind names are read when it comes from another
+    /// instance (a local write hands over the rows it left).
+    func read(_ kind: Change.Kind, with read: @escaping Read) {
+        handlers.withLock { $0.readers[kind] = read }
+    }
+
+    // MARK: Changes in
+
+    /// Queues the write's changes for other instances in its transaction (PostgreSQL
+    /// delivers them when, and only if, the transaction commits).
+    func announce(_ changes: ChangeSet, on sql: any SQLDatabase) async throws {
+        try await bus.notify(changes.changes, on: sql)
+    }
+
+    /// A write committed these changes: hands them to this instance's handlers.
+    func committed(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        dispatch(changes.changes, rows: changes.rows)
+    }
+
+    /// Changes that are never stored (typing, read markers, a room's state in one
+    /// person's list): to this instance's handlers at once, and to every other instance.
+    func publish(_ changes: [Change]) async throws {
+        dispatch(changes, rows: ChangeRows())
+        try await bus.broadcast(changes)
+    }
+
+    /// A change as another instance announced it: handled after the changes heard
+    /// before it, once the rows it names are read.
+    func received(_ change: Change) {
+        incomingContinuation.yield(change)
+    }
+
+    // MARK: Dispatch
+
+    private func dispatch(_ changes: [Change], rows: ChangeRows) {
+        let handlers = self.handlers.withLock { $0 }
+        for change in changes {
+            for apply in handlers.applied[change.kind] ?? [] { apply(change, rows) }
+        }
+        for change in changes {
+            for index in handlers.following[change.kind] ?? [] { handlers.followers[index].continuation.yield(change) }
+        }
+    }
+
+    /// Reads what a change from another instance names, then dispatches it.
+    private func receive(_ change: Change) async {
+        var rows = ChangeRows()
+        if let read = handlers.withLock({ $0.readers[change.kind] }) {
+            do {
+                rows = try await read(change)
+            } catch {
+                logger.warning("could not read what another instance changed", metadata: ["change": "\(change)", "error": "\(String(describing: error).prefix(200))"])
+            }
+        }
+        dispatch([change], rows: rows)
+    }
+
+    /// Hands other instances' changes to the handlers, and each follower its changes,
+    /// until shutdown.
+    func run() async throws {
+        let followers = handlers.withLock { $0.followers }
+        try? await cancelWhenGracefulShutdown { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                for follower in followers {
+                    group.addTask {
+                        for await change in follower.stream { await follower.follow(change) }
+                    }
+                }
+                group.addTask { [incoming] in
+                    for await change in incoming { await self.receive(change) }
+                }
+                await group.waitForAll()
+            }
+        }
+    }
+
+    /// The kinds with no handler at all (a test checks there are none).
+    var unhandledKinds: [Change.Kind] {
+        handlers.withLock { h in Change.Kind.allCases.filter { h.applied[$0] == nil && h.following[$0] == nil } }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+import SQLKit
+import Synchronization
+import Testing
+@testable import SportLook
+
+/// What a feed's handlers were handed: each change with the rows it came with.
+final class ChangeLog: Sendable {
+    private let entries = Mutex<[(change: Change, rows: ChangeRows)]>([])
+
+    /// Records everything `feed` dispatches from now on.
+    init(_ feed: ChangeFeed) {
+        feed.apply(Change.Kind.allCases) { [self] change, rows in record(change, rows) }
+    }
+
+    private func record(_ change: Change, _ rows: ChangeRows) {
+        entries.withLock { $0.append((change, rows)) }
+    }
+
+    var changes: Set<Change> { entries.withLock { Set($0.map(\.change)) } }
+    var kinds: Set<Change.Kind> { Set(changes.map(\.kind)) }
+
+    /// The last row each event and profile change came with.
+    var lastRows: (events: [UUID: Event], profiles: [UUID: User]) {
+        entries.withLock { entries in
+            var events: [UUID: Event] = [:], profiles: [UUID: User] = [:]
+            for (change, rows) in entries {
+                if case .event(let id) = change, let row = rows.events[id] { events[id] = row }
+                if case .user(let id) = change, let row = rows.profiles[id] { profiles[id] = row }
+            }
+            return (events, profiles)
+        }
+    }
+}
+
+@Suite("The change feed", .timeLimit(.minutes(5)))
+struct ChangeFeedTests {
+    /// One of each kind, with the payloads at their edges.
+    static let everyKind: [Change] = [
+        .event(id: UUID()), .user(id: UUID()), .session(id: UUID()), .attendance(user: UUID()),
+        .chat(room: UUID(), seq: Int64(Int32.max) * 4), .chatChange(room: UUID(), change: 1), .roomState(user: UUID(), room: UUID()),
+        .notification(user: UUID(), id: UUID()), .jobs, .block(blocker: UUID(), blocked: UUID()),
+        .typing(room: UUID(), user: UUID(), name: "Zoë \"Z\" | 🏐 \\ /"), .read(room: UUID(), user: UUID(), seq: 0), .resync,
+    ]
+
+    @Test("every kind of change reads back from its wire form; another version or an unknown kind does not")
+    func wireForm() throws {
+        #expect(Set(Self.everyKind.map(\.kind)) == Set(Change.Kind.allCases), "the list covers every kind")
+        for change in Self.everyKind {
+            let wire = change.wire
+            #expect(wire.hasPrefix("\(Change.wireVersion)|"))
+            #expect(Change(wire: Substring(wire)) == change, "\(wire)")
+            // The bus's channel carries at most 8,000 bytes: every change is far below.
+            #expect(wire.utf8.count < 300, "\(wire)")
+        }
+        let chat = Change.chat(room: UUID(), seq: 7).wire
+        #expect(Change(wire: Substring("\(Change.wireVersion + 1)" + chat.drop(while: { $0 != "|" }))) == nil, "a newer version")
+        #expect(Change(wire: "1|{\"groupMember\":{\"group\":\"x\"}}") == nil, "a kind from a newer instance")
+        #expect(Change(wire: "1|{\"chat\":{\"room\":\"not a uuid\",\"seq\":1}}") == nil)
+        #expect(Change(wire: "1|") == nil && Change(wire: "") == nil && Change(wire: "e|abc") == nil, "the old form and junk")
+        // A typing name is carried at most 80 characters long.
+        let long = Change.typing(room: UUID(), user: UUID(), name: String(repeating: "é", count: 200))
+        guard case .typing(_, _, let name)? = Change(wire: Substring(long.wire)) else { Issue.record("typing did not read back"); return }
+        #expect(name.count == 80)
+    }
+
+    @Test("a change set keeps each change once, in the order first recorded, with the newest row")
+    func changeSet() {
+        var set = ChangeSet()
+        let a = UUID(), b = UUID()
+        set.record(.attendance(user: a))
+        set.record(.jobs)
+        set.attendance(of: [b, a])
+        set.record(.jobs)
+        #expect(set.changes == [.attendance(user: a), .jobs, .attendance(user: b)])
+    }
+
+    @Test("every kind of change has a handler", arguments: engines)
+    func everyKindHandled(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { _, services in
+            #expect(services.changes.unhandledKinds.isEmpty, "no handler for \(services.changes.unhandledKinds)")
+        }
+    }
+
+    /// Every kind of change, made through the API of the first instance: its handlers
+    /// are handed it after the local commit, the second instance's once its bus hears
+    /// it, with the same rows; and what both then show is the same.
+    @Test("every change kind reaches both instances' handlers, with the same rows, and leaves the same state")
+    func bothWays() async throws {
+        let clock = ManualClock(Date().wholeMilliseconds)
+        try await withTwoInstances(clock: clock) { one, two, first, second in
+            let here = ChangeLog(first.changes), there = ChangeLog(second.changes)
+            let ann = try await one.register("Ann"), bo = try await one.register("Bo"), cy = try await one.register("Cy")
+            let event = try await one.createEvent(ann.token, now: clock.now())                            // event, attendance
+            _ = try await one.join(event.id, token: bo.token)                                               // attendance, event
+            #expect(try await one.patch("/v1/me", token: bo.token, json: ["discoverable": true, "location": ["lat": 48.8566, "lon": 2.3522]]).status == .ok) // user
+            let socket = try await TestSocket.connect(try socketURL(one), token: bo.token)
+            socket.send(["type": "subscribe", "event_id": event.id, "after_seq": 0])
+            _ = try await socket.waitFor("subscribed") { $0.type == "subscribed" }
+            let sent = try await one.sendMessage("Who brings the ball?", clientID: "a1", to: event.id, token: ann.token) // chat
+            #expect(try await one.post("/v1/rooms/\(event.id)/messages/\(sent.seq)/reactions", token: bo.token, json: ["emoji": "👍"]).status.code < 300) // chatChange
+            socket.send(["type": "typing", "event_id": event.id])                                        // typing
+            #expect(try await one.post("/v1/events/\(event.id)/read", token: bo.token, json: ["seq": sent.seq]).status.code < 300) // read
+            #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created) // roomState
+            _ = try await one.invite([cy.id], to: event.id, token: ann.token)                               // jobs, then notification
+            #expect(try await one.post("/v1/users/\(ann.id)/block", token: cy.token).status.code < 300)   // block
+            #expect(try await one.post("/v1/auth/logout", token: ann.token).status == .noContent)          // session
+            // A change in a form neither instance knows: both resynchronise.
+            try await first.database.transaction { sql in try await sql.raw("SELECT pg_notify('sportlook', 'newer|999|{}')").run() }
+
+            try await eventually("every kind on both instances") {
+                here.kinds == Set(Change.Kind.allCases) && there.kinds == Set(Change.Kind.allCases) && here.changes == there.changes
+            }
+            // The rows the second instance read are those the first instance's writes left.
+            let (mine, theirs) = (here.lastRows, there.lastRows)
+            #expect(!mine.events.isEmpty && !mine.profiles.isEmpty)
+            #expect(theirs.events == mine.events)
+            #expect(theirs.profiles == mine.profiles)
+
+            // And both instances show the same.
+            let nearby = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5"
+            let people = "/v1/users/nearby?lat=48.8566&lon=2.3522&radius_km=5"
+            try await eventually("the same answers") {
+                let (a, b) = (try await one.get(nearby, token: bo.token), try await two.get(nearby, token: bo.token))
+                let (c, d) = (try await one.get(people, token: cy.token), try await two.get(people, token: cy.token))
+                return a.status == .ok && a.text == b.text && a.text.contains(event.id) && c.status == .ok && c.text == d.text && c.text.contains(bo.id)
+            }
+            #expect(try await one.get("/v1/me", token: ann.token).status == .unauthorized)
+            #expect(try await two.get("/v1/me", token: ann.token).status == .unauthorized)
+            _ = try await socket.waitFor("the reaction on Bo's socket") { $0.type == "message_edited" }
+            await socket.close()
+        }
+    }
+}

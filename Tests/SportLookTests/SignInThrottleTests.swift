@@ -1,0 +1,170 @@
+import SQLKit
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+@testable import SportLook
+
+@Suite("Sign-in throttles and password hashing under strangers", .timeLimit(.minutes(5)))
+struct SignInThrottleTests {
+    @Test("40 concurrent wrong passwords for one account: at most LOGIN_MAX_FAILURES are checked", arguments: engines)
+    func concurrentGuesses(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.loginMaxFailures = 5 }) { api, _ in
+            try await api.register("Target", email: "target@example.com", password: "right horse battery")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for i in 0..<40 {
+                    group.addTask { try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "wrong guess \(i)"]).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count <= 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count >= 35)
+            #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests })
+            // Guesses one at a time after the burst: together, exactly the limit is checked.
+            var checked = statuses.filter { $0 == .unauthorized }.count
+            while try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "one more guess"]).status == .unauthorized {
+                checked += 1
+                try #require(checked <= 5)
+            }
+            #expect(checked == 5)
+            // The right password is refused too while the window lasts.
+            #expect(try await api.post("/v1/auth/login", json: ["email": "target@example.com", "password": "right horse battery"]).status == .tooManyRequests)
+        }
+    }
+
+    @Test("registrations are throttled per address, in their own window", arguments: engines)
+    func registrationThrottle(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.registerMaxPerAddress = 3 }) { api, _ in
+            for i in 0..<3 { try await api.register("Many\(i)") }
+            let refused = try await api.post("/v1/auth/register", json: ["name": "Fourth", "email": "fourth@example.com", "password": "correct horse battery"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(try refused.errorCode == "too_many_registrations")
+            #expect(refused.headers[.retryAfter] != nil)
+            // Past the login window (15 min), within the registration window (1 h): a
+            // login's clean-up of old attempts leaves the registrations counted.
+            clock.advance(by: 16 * 60)
+            _ = try await api.post("/v1/auth/login", json: ["email": "nobody@example.com", "password": "whatever it is"])
+            #expect(try await api.post("/v1/auth/register", json: ["name": "Fifth", "email": "fifth@example.com", "password": "correct horse battery"]).status == .tooManyRequests)
+            clock.advance(by: 45 * 60)
+            #expect(try await api.post("/v1/auth/register", json: ["name": "Sixth", "email": "sixth@example.com", "password": "correct horse battery"]).status == .created)
+        }
+    }
+
+    @Test("a burst of registrations from one address makes exactly the allowed number of accounts, and refusals are not held against it longer than the database would", arguments: engines)
+    func registrationBurst(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.registerMaxPerAddress = 4 }) { api, _ in
+            @Sendable func register(_ tag: String) async throws -> HTTPResponse.Status {
+                try await api.post("/v1/auth/register", json: ["name": "Burst", "email": "\(tag)@example.com", "password": "correct horse battery"]).status
+            }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for i in 0..<30 { group.addTask { try await register("burst\(i)") } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .created || $0 == .tooManyRequests })
+            // However the burst went, one at a time afterwards the address reaches
+            // exactly its limit: a refusal caused by reservations that were then
+            // withdrawn is not remembered against it.
+            var created = statuses.filter { $0 == .created }.count
+            #expect(created <= 4)
+            var n = 0
+            while created < 4 {
+                n += 1
+                try #require(n <= 4)
+                let status = try await register("after\(n)")
+                try #require(status == .created, "registration \(created + 1) of 4 was refused")
+                created += 1
+            }
+            #expect(try await register("one-too-many") == .tooManyRequests)
+            // Refused from memory now, until the oldest registration leaves the hour.
+            let refused = try await api.post("/v1/auth/register", json: ["name": "Again", "email": "again@example.com", "password": "correct horse battery"])
+            #expect(refused.status == .tooManyRequests)
+            let retryAfter = try #require(refused.headers[.retryAfter].flatMap(Int.init))
+            clock.advance(by: TimeInterval(retryAfter))
+            #expect(try await register("next-hour") == .created)
+        }
+    }
+
+    @Test("an attempt refused for a full hashing queue does not count against the account", arguments: engines)
+    func busyIsNotAGuess(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.loginMaxFailures = 2; $0.hashQueueLimit = 1; $0.bcryptCost = 15 }) { api, services in
+            try await api.register("Busy", email: "busy@example.com", password: "right horse battery")
+            // The only place in the queue is taken (a slow hash: seconds at cost 15, so that it
+            // still runs when the login below arrives on a loaded machine).
+            let hashing = Task { try await services.hasher.hash("someone else's password") }
+            try await eventually("the hash to take the queue's place") { services.hasher.inFlight == 1 }
+            let busy = try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "a wrong guess"])
+            #expect(busy.status == .serviceUnavailable)
+            #expect(try busy.errorCode == "busy")
+            #expect(busy.headers[.retryAfter] != nil)
+            _ = try await hashing.value
+            // That attempt was not a guess: the account still has both of its own.
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess one"]).status == .unauthorized)
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess two"]).status == .unauthorized)
+            #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess three"]).status == .tooManyRequests)
+        }
+    }
+
+    @Test("two password changes at once: one wins, the other is refused", arguments: engines)
+    func concurrentPasswordChanges(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (token, _) = try await api.register("Twice", email: "twice@example.com", password: "correct horse battery")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for new in ["first new password", "second new password"] {
+                    group.addTask { try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": new]).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .noContent }.count == 1)
+            #expect(statuses.allSatisfy { $0 == .noContent || $0 == .conflict || $0 == .forbidden })
+            var working = 0
+            for password in ["first new password", "second new password", "correct horse battery"] {
+                if try await api.post("/v1/auth/login", json: ["email": "twice@example.com", "password": password]).status == .ok { working += 1 }
+            }
+            #expect(working == 1)
+        }
+    }
+
+    @Test("a full hashing queue refuses at once")
+    func hashingQueue() async throws {
+        let hasher = PasswordHasher(cost: 10, threads: 1, queueLimit: 2)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<12 {
+                group.addTask { (try? await hasher.hash("correct horse battery")) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.contains(true))
+        #expect(outcomes.filter { !$0 }.count >= 1)
+        #expect(outcomes.filter { $0 }.count < 12)
+        await hasher.shutdown()
+    }
+
+    #if os(Linux)
+
+    @Test("a hashing thread gives way to requests: it alone moves to the idle scheduling class")
+    func hashingThreadsYield() async throws {
+        /// The scheduling policy of the calling thread (0 normal, 5 idle), from /proc.
+        @Sendable func policy() -> Int? {
+            guard let handle = FileHandle(forReadingAtPath: "/proc/thread-self/sched") else { return nil }
+            defer { try? handle.close() }
+            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            let line = text.split(separator: "\n").first { $0.hasPrefix("policy") }
+            return line.flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }
+        }
+        let (before, after) = await withCheckedContinuation { continuation in
+            Thread {
+                let before = policy()
+                PasswordHasher.yieldingToRequests()
+                continuation.resume(returning: (before, policy()))
+            }.start()
+        }
+        #expect(before == 0)
+        #expect(after == 5)
+        #expect(policy() == 0, "a thread that did not hash keeps the normal class")
+    }
+    #endif
+}
