@@ -215,7 +215,7 @@ struct AccountsTests {
             #expect(session.lastUsedAt == RFC3339.format(clock.now()))
             let userID = try #require(UUID(uuidString: try await api.me(token).id))
             await services.tokens.flush()
-            let stored = try await services.accountStore.sessions(of: userID, at: clock.now())
+            let stored = try await services.sessionStore.sessions(of: userID, at: clock.now())
             #expect(stored.first?.lastUsedAt == clock.now())
         }
     }

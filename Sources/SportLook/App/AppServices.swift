@@ -23,6 +23,7 @@ public final class AppServices: Sendable {
     public var bus: Bus { changes.bus }
     public let routes = RouteTable()
     let accountStore: AccountStore
+    let sessionStore: SessionStore
     let accounts: AccountService
     let codes: EmailCodeService
     let eventStore: EventStore
@@ -76,7 +77,10 @@ public final class AppServices: Sendable {
         self.changes = changes
         let accountStore = AccountStore(database: database)
         self.accountStore = accountStore
-        let tokens = TokenAuthenticator(accounts: accountStore, clock: clock)
+        let sessionStore = SessionStore(database: database)
+        self.sessionStore = sessionStore
+        let attempts = AttemptStore(database: database)
+        let tokens = TokenAuthenticator(sessions: sessionStore, clock: clock)
         self.tokens = tokens
         let urlSecret = configuration.mediaURLSecret.isEmpty ? try await SecretStore(database: database).secret("media_url_key") : configuration.mediaURLSecret
         let mediaLinks = MediaLinks(base: configuration.mediaPublicURL, signer: MediaURLSigner(secret: Array(urlSecret.utf8)))
@@ -90,7 +94,9 @@ public final class AppServices: Sendable {
         let attachments = MediaAttachments(store: mediaStore, blobs: blobs)
         let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports, links: mediaLinks))
         self.eventIndex = eventIndex
-        let attendanceCache = AttendanceCache(database: database)
+        let eventStore = EventStore(database: database)
+        self.eventStore = eventStore
+        let attendanceCache = AttendanceCache(load: { [eventStore] user, now in try await eventStore.statuses(of: user, now: now) })
         self.attendanceCache = attendanceCache
         let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
@@ -102,15 +108,13 @@ public final class AppServices: Sendable {
         self.jobStore = jobStore
         let notifier = Notifier(jobs: jobStore)
         self.notifier = notifier
-        let eventStore = EventStore(database: database)
-        self.eventStore = eventStore
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock, media: attachments)
         self.events = events
         self.accounts = AccountService(
-            database: database, accounts: accountStore, hasher: hasher, policy: policy,
-            throttle: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
+            database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
+            throttle: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
             registrations: configuration.registerMaxPerAddress == 0 ? nil : AttemptThrottle(
-                accounts: accountStore, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
+                attempts: attempts, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
                 code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
             ),
             events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
@@ -118,19 +122,21 @@ public final class AppServices: Sendable {
             verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
         )
         let codes = EmailCodeService(
-            accounts: accountStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
-            requestsPerEmail: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 5, window: 3_600,
+            accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
+            requestsPerEmail: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 5, window: 3_600,
                                             code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
-            requestsPerAddress: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 3_600,
+            requestsPerAddress: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 3_600,
                                               code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
-            guesses: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
+            guesses: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
                                    code: "too_many_attempts", message: "Too many wrong codes; try again later."),
-            dailyGuesses: AttemptThrottle(accounts: accountStore, clock: clock, maxAttempts: 30, window: 86_400,
+            dailyGuesses: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 86_400,
                                         code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
             write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
         self.codes = codes
-        self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache, sports: sports, clock: clock,
+        let safety = SafetyStore(database: database)
+        self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
+                                       blocks: Blocks(cache: peopleCache, safety: safety), sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
@@ -161,15 +167,15 @@ public final class AppServices: Sendable {
         let chatStore = ChatStore(database: database)
         self.chatStore = chatStore
         let roomStore = RoomStore(database: database)
-        self.rooms = RoomService(store: roomStore, chat: chatStore, accounts: accountStore, write: write, clock: clock)
+        self.rooms = RoomService(store: roomStore, chat: chatStore, reads: ReadMarkerStore(database: database), safety: safety, accounts: accountStore, write: write, clock: clock)
         self.chat = ChatService(
-            database: database, store: chatStore, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
+            database: database, store: chatStore, reads: ReadMarkerStore(database: database), presence: PresenceStore(database: database), safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
         )
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
-            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: SafetyStore(database: database),
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,
             sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)

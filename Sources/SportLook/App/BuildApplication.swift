@@ -97,7 +97,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let accounts = AccountsController(accounts: services.accounts, codes: services.codes, sports: services.sports, links: links)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
-    EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links, blocked: services.people.blocked).addRoutes(to: authenticated)
+    EventsController(events: services.events, search: services.eventSearch, sports: services.sports, links: links).addRoutes(to: authenticated)
     let inbox = NotificationsController(invitations: services.invitations, inbox: services.notifications, links: links)
     inbox.addPublicRoutes(to: publicRoutes)
     inbox.addRoutes(to: authenticated)

@@ -58,12 +58,12 @@ public final class TokenAuthenticator: Sendable {
     static let recheckInterval: TimeInterval = 60
     fileprivate static let maxEntries = 200_000
 
-    private let accounts: AccountStore
+    private let sessions: SessionStore
     private let clock: any AppClock
     private let state = Mutex(State())
 
-    init(accounts: AccountStore, clock: any AppClock) {
-        self.accounts = accounts
+    init(sessions: SessionStore, clock: any AppClock) {
+        self.sessions = sessions
         self.clock = clock
     }
 
@@ -73,7 +73,7 @@ public final class TokenAuthenticator: Sendable {
         let digest = AccessToken.digest(token)
         let now = clock.now()
         if let cached = cached(digest, at: now) { return cached }
-        guard let record = try await accounts.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
+        guard let record = try await sessions.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
         let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
             s.keep(digest, Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now))
@@ -132,7 +132,7 @@ public final class TokenAuthenticator: Sendable {
             return s.pendingUse
         }
         do {
-            try await accounts.recordTokenUse(uses)
+            try await sessions.recordTokenUse(uses)
         } catch {
             // Put them back for the next round; last-use times are advisory.
             state.withLock { s in s.pendingUse.merge(uses) { max($0, $1) } }

@@ -97,7 +97,7 @@ extension AccountService {
     static let recentSession: TimeInterval = 15 * 60
 
     private func requireRecent(_ caller: Identity, at now: Date, on sql: DatabaseSession) async throws {
-        guard let began = try await accounts.lockLiveSessionStart(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
+        guard let began = try await sessions.lockLiveSessionStart(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
         guard now.timeIntervalSince(began) <= Self.recentSession else {
             throw DomainError(.forbidden, code: "reauthentication_required", message: "Sign in again (within 15 minutes) to change how this account signs in.")
         }

@@ -4,6 +4,7 @@ import Foundation
 struct AccountService: Sendable {
     let database: Database
     let accounts: AccountStore
+    let sessions: SessionStore
     let hasher: PasswordHasher
     let policy: PasswordPolicy
     let throttle: AttemptThrottle
@@ -56,7 +57,7 @@ struct AccountService: Sendable {
 
     /// Those of the sessions that have ended (logged out, revoked, expired).
     func endedSessions(among ids: [UUID]) async throws -> Set<UUID> {
-        try await accounts.endedSessions(among: ids, at: clock.now())
+        try await sessions.endedSessions(among: ids, at: clock.now())
     }
 
     func register(name: String?, email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
@@ -91,7 +92,7 @@ struct AccountService: Sendable {
             try await database.transaction { [accounts] sql in
                 if try await accounts.emailExists(normalized, on: sql) { throw DomainError.conflict("email_taken", "An account already uses this email.") }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
-                try await accounts.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+                try await sessions.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
             }
         } catch where Database.isUniqueViolation(error) {
             throw DomainError.conflict("email_taken", "An account already uses this email.")
@@ -138,8 +139,8 @@ struct AccountService: Sendable {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
-        try await accounts.insertToken(id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
-        let ended = try await accounts.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
+        try await sessions.insertToken(id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+        let ended = try await sessions.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
         changes.sessionsEnded(ended)
         guard let user = try await accounts.user(userID, on: sql) else { return nil }
         return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
@@ -155,8 +156,8 @@ struct AccountService: Sendable {
     func revoke(session: UUID, of userID: UUID) async throws {
         let now = clock.now()
         let revoked = try await write { [accounts] sql, changes in
-            guard try await accounts.revokeToken(session, of: userID, at: now, on: sql) else { return false }
-            try await accounts.deleteDevices(sessions: [session], on: sql)
+            guard try await sessions.revokeToken(session, of: userID, at: now, on: sql) else { return false }
+            try await sessions.deleteDevices(sessions: [session], on: sql)
             changes.record(.session(id: session))
             return true
         }
@@ -167,7 +168,7 @@ struct AccountService: Sendable {
     func revokeOtherSessions(of identity: Identity) async throws {
         let now = clock.now()
         try await write { [accounts] sql, changes in
-            let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
+            let ended = try await sessions.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             changes.sessionsEnded(ended)
         }
     }
@@ -197,11 +198,11 @@ struct AccountService: Sendable {
         try await write { [accounts] sql, changes in
             // Still this session's to change, and still the password that was checked:
             // of two changes at once, the second finds the first's and stops.
-            guard try await accounts.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
+            guard try await sessions.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
             guard try await accounts.setPassword(of: identity.userID, from: stored, to: hash, at: now, on: sql) else {
                 throw DomainError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
             }
-            let ended = try await accounts.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
+            let ended = try await sessions.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             changes.sessionsEnded(ended)
         }
     }
@@ -218,7 +219,7 @@ struct AccountService: Sendable {
             try await events.withdraw(id, at: now, on: sql, changes: &changes)
             // Every upload goes: photos, covers (past events keep no picture of theirs).
             let released = try await media.release(try await media.store.owned(by: id, on: sql), on: sql)
-            let ended = try await accounts.revokeTokens(of: id, except: nil, at: now, on: sql)
+            let ended = try await sessions.revokeTokens(of: id, except: nil, at: now, on: sql)
             try await accounts.erase(id, at: now, on: sql)
             changes.sessionsEnded(ended)
             if let erased = try await accounts.user(id, on: sql) { changes.profile(erased) }
@@ -229,7 +230,7 @@ struct AccountService: Sendable {
 
     func sessions(of identity: Identity) async throws -> [SessionInfo] {
         let unwritten = tokens.unwrittenUse()
-        return try await accounts.sessions(of: identity.userID, at: clock.now()).map { session in
+        return try await sessions.sessions(of: identity.userID, at: clock.now()).map { session in
             var session = session
             if let seen = unwritten[session.id], seen > (session.lastUsedAt ?? .distantPast) { session.lastUsedAt = seen }
             return session

@@ -22,7 +22,7 @@ import Synchronization
 ///   of its reservations. (A reservation withdrawn on another instance can leave a
 ///   refusal here that the database would no longer give, for that second.)
 struct AttemptThrottle: Sendable {
-    let accounts: AccountStore
+    let attempts: AttemptStore
     let clock: any AppClock
     let maxAttempts: Int
     let window: TimeInterval
@@ -55,7 +55,7 @@ struct AttemptThrottle: Sendable {
         // Already full without this attempt: refused by a read alone.
         let wait = try await waitIfOver(subjects, limit: maxAttempts - 1, since: since, now: now)
         guard wait == 0 else { throw refusal(wait: wait) }
-        try await accounts.reserveAttempt(attempt, subjects: subjects, at: now, purgeBefore: since)
+        try await attempts.reserveAttempt(attempt, subjects: subjects, at: now, purgeBefore: since)
         let waitWithIt = try await waitIfOver(subjects, limit: maxAttempts, since: since, now: now)
         guard waitWithIt == 0 else {
             try await release(attempt, subjects: subjects)
@@ -72,11 +72,11 @@ struct AttemptThrottle: Sendable {
         // they show out of date, and the refusal is then not remembered.
         let withdrawals = refused.withdrawals
         for subject in subjects {
-            let attempts = try await accounts.loginFailures(subject: subject, since: since)
-            guard attempts.count > limit, let oldest = attempts.oldest else { continue }
+            let counted = try await attempts.loginFailures(subject: subject, since: since)
+            guard counted.count > limit, let oldest = counted.oldest else { continue }
             let until = oldest.addingTimeInterval(window)
             wait = max(wait, until.timeIntervalSince(now), 1)
-            if attempts.settled >= maxAttempts, let oldestSettled = attempts.oldestSettled {
+            if counted.settled >= maxAttempts, let oldestSettled = counted.oldestSettled {
                 refused.remember(subject, until: oldestSettled.addingTimeInterval(window), settled: true, now: now)
             } else {
                 refused.remember(subject, until: min(until, now.addingTimeInterval(Self.provisionalHold)), settled: false, now: now, unlessWithdrawnSince: withdrawals)
@@ -106,20 +106,20 @@ struct AttemptThrottle: Sendable {
     /// The attempt counts (a wrong password, a registration made): from now on it
     /// only ages out. Never settle an attempt that may still be released.
     func settle(_ attempt: UUID) async throws {
-        try await accounts.settleAttempt(attempt)
+        try await attempts.settleAttempt(attempt)
     }
 
     /// Withdraws a reserved attempt (the password was right, nothing was checked, or
     /// the attempt was refused); refusals that reservations caused are forgotten.
     func release(_ attempt: UUID, subjects: [String]) async throws {
-        try await accounts.releaseAttempt(attempt)
+        try await attempts.releaseAttempt(attempt)
         refused.withdrew(subjects)
     }
 
     /// After a successful login: the account's earlier failures are forgiven.
     func recordSuccess(email: String, attempt: UUID, subjects: [String]) async throws {
         try await release(attempt, subjects: subjects)
-        try await accounts.clearLoginFailures(subject: "account:" + email)
+        try await attempts.clearLoginFailures(subject: "account:" + email)
         refused.forget("account:" + email)
     }
 }

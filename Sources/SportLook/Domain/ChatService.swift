@@ -5,6 +5,9 @@ import Foundation
 struct ChatService: Sendable {
     let database: Database
     let store: ChatStore
+    let reads: ReadMarkerStore
+    let presence: PresenceStore
+    let safety: SafetyStore
     let rooms: RoomStore
     let events: EventStore
     let notifier: Notifier
@@ -121,7 +124,7 @@ struct ChatService: Sendable {
     /// waits for an answer before a second. Blocking ends it both ways.
     private func admit(_ user: UUID, to conversation: Conversation, on sql: DatabaseSession) async throws -> Conversation {
         guard let other = conversation.other(than: user) else { throw DomainError.notFound("room") }
-        if try await store.eitherBlocked(user, other.id, on: sql) {
+        if try await safety.eitherBlocked(user, other.id, on: sql) {
             throw DomainError.forbidden("blocked", "You cannot write to each other.")
         }
         guard conversation.state != .open else { return conversation }
@@ -224,7 +227,7 @@ struct ChatService: Sendable {
                     guard let conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user) else {
                         throw DomainError.notFound("room")
                     }
-                    if try await store.eitherBlocked(user, other.id, on: sql) { throw DomainError.forbidden("blocked", "You cannot write to each other.") }
+                    if try await safety.eitherBlocked(user, other.id, on: sql) { throw DomainError.forbidden("blocked", "You cannot write to each other.") }
                     if [.requested, .declined].contains(conversation.state), conversation.requestedBy == user {
                         throw DomainError.forbidden(conversation.state == .requested ? "request_pending" : "request_declined",
                                                     "\(other.name) has not accepted your message request.")
@@ -261,7 +264,7 @@ struct ChatService: Sendable {
     /// A page of history, ascending by `seq`, without messages of people the reader blocked.
     func history(of roomID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
         try await requireMember(roomID, user)
-        let blocked = try await store.blockedBy(user)
+        let blocked = try await safety.blockedBy(user)
         let items: [ChatMessage]
         var next: String?
         switch direction {
@@ -293,7 +296,7 @@ struct ChatService: Sendable {
         guard seq >= 0, seq <= room.lastMessageSeq else {
             throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(room.lastMessageSeq))")
         }
-        guard try await store.markRead(room: roomID, user: user, seq: seq, at: clock.now()) else { return false }
+        guard try await reads.markRead(room: roomID, user: user, seq: seq, at: clock.now()) else { return false }
         try await write.feed.publish([.read(room: roomID, user: user, seq: seq)])
         return true
     }
@@ -322,22 +325,22 @@ struct ChatService: Sendable {
 
     /// Those the user blocked (their messages are not shown to the user).
     func blockedBy(_ user: UUID) async throws -> Set<UUID> {
-        try await store.blockedBy(user)
+        try await safety.blockedBy(user)
     }
 
     /// The user has the room open on this instance (no push for its messages).
     func present(_ user: UUID, in roomID: UUID, instance: String) async throws {
-        try await store.present(instance: instance, user: user, room: roomID, at: Date())
+        try await presence.present(instance: instance, user: user, room: roomID, at: Date())
     }
 
     func absent(_ user: UUID, from roomID: UUID, instance: String) async throws {
-        try await store.absent(instance: instance, user: user, room: roomID)
+        try await presence.absent(instance: instance, user: user, room: roomID)
     }
 
     /// Keeps this instance's presence rows alive and drops those of instances gone for five minutes.
     func heartbeat(instance: String) async throws {
         let now = Date()
-        try await store.heartbeat(instance: instance, at: now, staleBefore: now.addingTimeInterval(-300))
+        try await presence.heartbeat(instance: instance, at: now, staleBefore: now.addingTimeInterval(-300))
     }
 }
 

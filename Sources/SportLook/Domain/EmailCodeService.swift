@@ -18,6 +18,7 @@ struct EmailCodeService: Sendable {
     }
 
     let accounts: AccountStore
+    let sessions: SessionStore
     let identities: IdentityStore
     let codes: EmailCodeStore
     let jobs: JobStore
@@ -149,7 +150,7 @@ struct EmailCodeService: Sendable {
                     try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
                     if hash != nil {
                         if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
-                        let ended = try await accounts.revokeTokens(of: account.id, except: nil, at: now, on: sql)
+                        let ended = try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql)
                         changes.sessionsEnded(ended)
                     }
                     if let user = try await accounts.user(account.id, on: sql) { changes.profile(user) }

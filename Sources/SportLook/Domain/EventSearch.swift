@@ -8,6 +8,7 @@ struct EventSearch: Sendable {
     let store: EventStore
     let index: EventIndex
     let attendance: AttendanceCache
+    let blocks: Blocks
     let sports: SportCatalog
     let clock: any AppClock
     /// Where a page's event details come from: the in-memory cards (default), or
@@ -163,7 +164,9 @@ struct EventSearch: Sendable {
     }
 
     /// An event's attendees: those going by arrival, then the waitlist in order.
-    func attendees(of eventID: UUID, excluding hidden: Set<UUID> = [], cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
+    func attendees(of eventID: UUID, for viewer: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
+        // People blocked either way between the viewer and an attendee do not see each other.
+        let hidden = try await blocks.eitherWay(viewer)
         let page = try await store.attendees(of: eventID, cursor: cursor, limit: limit)
         return Page(items: page.items.filter { !hidden.contains($0.id) }, nextCursor: page.nextCursor)
     }

@@ -14,7 +14,7 @@ struct MediaAttachments: Sendable {
 
     /// ``attach(_:use:owner:field:at:on:)``, answering the whole upload (its variants' sizes).
     func attachUpload(_ id: UUID, use: MediaUse, owner: UUID, field: String, at now: Date, on sql: DatabaseSession) async throws -> Media {
-        guard let found = try await MediaStore.media(id, on: sql), found.ownerID == owner else {
+        guard let found = try await store.media(id, on: sql), found.ownerID == owner else {
             throw DomainError.invalidParameter(field, "no upload of yours has this id")
         }
         guard found.use == use else {
@@ -41,10 +41,10 @@ struct MediaAttachments: Sendable {
     func removeBlobs(_ keys: [String]) async -> Int {
         var removed = 0
         for key in keys {
-            let gone = try? await store.withBlobLocks([key]) { [store, blobs] sql in
-                let used = try await store.isReferenced(key, on: sql)
+            let gone = try? await store.withBlobLocks([key]) { [store, blobs] scope in
+                let used = try await scope.run { sql in try await store.isReferenced(key, on: sql) }
                 if !used { try await blobs.delete(key) }
-                try await store.forgetGarbage([key], on: sql)
+                try await scope.run { sql in try await store.forgetGarbage([key], on: sql) }
                 return !used
             }
             if gone == true { removed += 1 }

@@ -113,8 +113,8 @@ struct MediaService: Sendable {
         do {
             // Under the keys' locks: a removal of the same bytes (another upload's, deleted
             // meanwhile) either ran before and the bytes are written again, or sees these rows.
-            try await media.withBlobLocks(variants.map(\.key)) { [media, blobs] sql in
-                try await media.forgetGarbage(variants.map(\.key), on: sql)
+            try await media.withBlobLocks(variants.map(\.key)) { [media, blobs] scope in
+                try await scope.run { sql in try await media.forgetGarbage(variants.map(\.key), on: sql) }
                 for (variant, encoded) in zip(variants, processed.variants) {
                     try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
                 }

@@ -98,7 +98,7 @@ struct PeopleService: Sendable {
     }
 
     func blocked(_ user: UUID) async throws -> Set<UUID> {
-        try await cache.blocked(user) { [safety] in try await safety.blockedEitherWay(user) }
+        try await Blocks(cache: cache, safety: safety).eitherWay(user)
     }
 
     /// A page of people: each one's card (the bytes the index holds), distance and

@@ -4,6 +4,8 @@ import Foundation
 struct RoomService: Sendable {
     let store: RoomStore
     let chat: ChatStore
+    let reads: ReadMarkerStore
+    let safety: SafetyStore
     let accounts: AccountStore
     let write: Writer
     let clock: any AppClock
@@ -15,7 +17,7 @@ struct RoomService: Sendable {
         let now = clock.now()
         return try await write { [store, chat, accounts] sql, changes in
             guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound("user") }
-            if try await chat.eitherBlocked(user, other, on: sql) {
+            if try await safety.eitherBlocked(user, other, on: sql) {
                 throw DomainError.forbidden("blocked", "You cannot write to each other.")
             }
             let result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
@@ -84,13 +86,13 @@ struct RoomService: Sendable {
             throw DomainError.validation(["until": "must be in the future, within a year (leave it out to mute until unmuted)"])
         }
         try await requireMember(room, user)
-        try await chat.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
+        try await reads.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
         try await write.feed.publish([.roomState(user: user, room: room)])
     }
 
     func unmute(_ room: UUID, user: UUID) async throws {
         try await requireMember(room, user)
-        try await chat.mute(room: room, user: user, until: nil, at: clock.now())
+        try await reads.mute(room: room, user: user, until: nil, at: clock.now())
         try await write.feed.publish([.roomState(user: user, room: room)])
     }
 

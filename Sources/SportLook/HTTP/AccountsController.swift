@@ -15,98 +15,159 @@ struct AccountsController {
     struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String? }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
-        routes.post("auth/register") { request, context in
-            let address = context.remoteAddress.map(ClientAddress.throttleKey)
-            // An address known to be over its limit is refused before its body is read.
-            try accounts.refuseRegistrationIfRemembered(address: address)
-            let input = try await RequestBody.decode(Registration.self, from: request, context: context)
-            let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
-            return JSONResponse(status: .created, IssuedToken(issued: issued, links: links))
-        }
-        routes.post("auth/login") { request, context in
-            let input = try await RequestBody.decode(Login.self, from: request, context: context)
-            let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-            return JSONResponse(IssuedToken(issued: issued, links: links))
-        }
-        routes.post("auth/provider") { request, context in
-            let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-            let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-            return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
-        }
-        // A reset code: asking answers 202 whether or not the email has an account.
-        routes.post("auth/password/reset/start") { request, context in
-            let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
-            try await codes.startReset(email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return Response(status: .accepted)
-        }
-        routes.post("auth/password/reset/finish") { request, context in
-            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-            try await codes.finishReset(email: input.email, code: input.code, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return Response(status: .noContent)
-        }
-        routes.get("sports") { _, _ in
-            JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])
-        }
+        routes.post("/v1/auth/register", use: register)
+        routes.post("/v1/auth/login", use: login)
+        routes.post("/v1/auth/provider", use: signInWithProvider)
+        routes.post("/v1/auth/password/reset/start", use: startPasswordReset)
+        routes.post("/v1/auth/password/reset/finish", use: finishPasswordReset)
+        routes.get("/v1/sports", use: listSports)
     }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
-        // Verifying one's own email: the code goes to the signed-in account's address.
-        routes.post("auth/email/verify/start") { _, context in
-            try await codes.startVerification(of: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return Response(status: .accepted)
-        }
-        routes.post("auth/email/verify/finish") { request, context in
-            let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-            try await codes.finishVerification(of: context.identity, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return Response(status: .noContent)
-        }
-        routes.post("auth/logout") { _, context in
-            try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
-            return Response(status: .noContent)
-        }
-        routes.get("me") { _, context in
-            JSONResponse(PrivateProfile(user: try await accounts.profile(context.userID), links: links))
-        }
-        routes.patch("me") { request, context in
-            let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
-            return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input), links: links))
-        }
-        routes.get("me/sessions") { _, context in
-            let sessions = try await accounts.sessions(of: context.identity)
-            return JSONResponse(ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
-        }
-        routes.delete("me/sessions") { _, context in
-            try await accounts.revokeOtherSessions(of: context.identity)
-            return Response(status: .noContent)
-        }
-        routes.post("me/password") { request, context in
-            let input = try await RequestBody.decode(PasswordChange.self, from: request, context: context)
-            try await accounts.changePassword(of: context.identity, current: input.currentPassword, new: input.newPassword)
-            return Response(status: .noContent)
-        }
-        routes.delete("me") { _, context in
-            try await accounts.deleteAccount(of: context.identity)
-            return Response(status: .noContent)
-        }
-        routes.get("me/identities") { _, context in
-            JSONResponse(ItemList(items: try await accounts.linkedIdentities(of: context.userID).map { LinkedIdentityRepresentation(identity: $0) }))
-        }
-        routes.post("me/identities") { request, context in
-            let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-            let (linked, created) = try await accounts.link(input, to: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
-            return JSONResponse(status: created ? .created : .ok, LinkedIdentityRepresentation(identity: linked))
-        }
-        routes.delete("me/identities/:provider") { _, context in
-            try await accounts.unlink(context.parameters.get("provider") ?? "", from: context.identity)
-            return Response(status: .noContent)
-        }
-        routes.delete("me/sessions/:id") { _, context in
-            try await accounts.revoke(session: try context.uuid("id", "session"), of: context.userID)
-            return Response(status: .noContent)
-        }
+        routes.post("/v1/auth/email/verify/start", use: startEmailVerification)
+        routes.post("/v1/auth/email/verify/finish", use: finishEmailVerification)
+        routes.post("/v1/auth/logout", use: logout)
+        routes.get("/v1/me", use: getMe)
+        routes.patch("/v1/me", use: updateMe)
+        routes.get("/v1/me/sessions", use: listSessions)
+        routes.delete("/v1/me/sessions", use: revokeOtherSessions)
+        routes.post("/v1/me/password", use: changePassword)
+        routes.delete("/v1/me", use: deleteMe)
+        routes.get("/v1/me/identities", use: listIdentities)
+        routes.post("/v1/me/identities", use: linkIdentity)
+        routes.delete("/v1/me/identities/:provider", use: unlinkIdentity)
+        routes.delete("/v1/me/sessions/:id", use: revokeSession)
     }
 
     static func userAgent(_ request: Request) -> String? {
         request.headers[.userAgent].map { String($0.prefix(200)) }
+    }
+}
+
+// MARK: Handlers
+
+extension AccountsController {
+    /// `POST /v1/auth/register`
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        let address = context.remoteAddress.map(ClientAddress.throttleKey)
+        // An address known to be over its limit is refused before its body is read.
+        try accounts.refuseRegistrationIfRemembered(address: address)
+        let input = try await RequestBody.decode(Registration.self, from: request, context: context)
+        let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
+        return JSONResponse(status: .created, IssuedToken(issued: issued, links: links))
+    }
+
+    /// `POST /v1/auth/login`
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(Login.self, from: request, context: context)
+        let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+        return JSONResponse(IssuedToken(issued: issued, links: links))
+    }
+
+    /// `POST /v1/auth/provider`
+    @Sendable func signInWithProvider(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
+        let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+        return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
+    }
+
+    /// `POST /v1/auth/password/reset/start`
+    /// A reset code: asking answers 202 whether or not the email has an account.
+    @Sendable func startPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
+        try await codes.startReset(email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return Response(status: .accepted)
+    }
+
+    /// `POST /v1/auth/password/reset/finish`
+    @Sendable func finishPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
+        try await codes.finishReset(email: input.email, code: input.code, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/sports`
+    @Sendable func listSports(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        JSONResponse(ItemList(items: sports.all.map { SportRepresentation(sport: $0) }), headers: [.cacheControl: "public, max-age=300"])
+    }
+
+    /// `POST /v1/auth/email/verify/start`
+    /// Verifying one's own email: the code goes to the signed-in account's address.
+    @Sendable func startEmailVerification(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await codes.startVerification(of: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return Response(status: .accepted)
+    }
+
+    /// `POST /v1/auth/email/verify/finish`
+    @Sendable func finishEmailVerification(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
+        try await codes.finishVerification(of: context.identity, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/auth/logout`
+    @Sendable func logout(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/me`
+    @Sendable func getMe(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(PrivateProfile(user: try await accounts.profile(context.userID), links: links))
+    }
+
+    /// `PATCH /v1/me`
+    @Sendable func updateMe(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
+        return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input), links: links))
+    }
+
+    /// `GET /v1/me/sessions`
+    @Sendable func listSessions(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let sessions = try await accounts.sessions(of: context.identity)
+        return JSONResponse(ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
+    }
+
+    /// `DELETE /v1/me/sessions`
+    @Sendable func revokeOtherSessions(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await accounts.revokeOtherSessions(of: context.identity)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/me/password`
+    @Sendable func changePassword(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(PasswordChange.self, from: request, context: context)
+        try await accounts.changePassword(of: context.identity, current: input.currentPassword, new: input.newPassword)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/me`
+    @Sendable func deleteMe(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await accounts.deleteAccount(of: context.identity)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/me/identities`
+    @Sendable func listIdentities(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(ItemList(items: try await accounts.linkedIdentities(of: context.userID).map { LinkedIdentityRepresentation(identity: $0) }))
+    }
+
+    /// `POST /v1/me/identities`
+    @Sendable func linkIdentity(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
+        let (linked, created) = try await accounts.link(input, to: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return JSONResponse(status: created ? .created : .ok, LinkedIdentityRepresentation(identity: linked))
+    }
+
+    /// `DELETE /v1/me/identities/{provider}`
+    @Sendable func unlinkIdentity(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await accounts.unlink(context.parameters.get("provider") ?? "", from: context.identity)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/me/sessions/{id}`
+    @Sendable func revokeSession(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await accounts.revoke(session: try context.uuid("id", "session"), of: context.userID)
+        return Response(status: .noContent)
     }
 }

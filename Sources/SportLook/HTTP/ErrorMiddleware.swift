@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Lets the database refuse a request before its first write when past capacity,
-/// and maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
+/// Runs each request as a client's work (``Admission``: past capacity, refused before
+/// its first write), and maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
 /// through its one table, Hummingbird's
 /// own errors (404, 413…) to their codes, an unreachable database to 503, and
 /// anything else to a 500 that is logged at error level with the request id and
@@ -14,8 +14,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            // A request's first write may be refused past capacity (503 `overloaded`).
-            return try await Database.$admission.withValue(WriteAdmission()) { try await next(request, context) }
+            return try await Admission.clientWork { try await next(request, context) }
         } catch let error as APIError {
             return error.response(requestID: nil)
         } catch let error as DomainError {
@@ -24,8 +23,6 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return map(error, request: request, context: context).response(requestID: nil)
         } catch is HashingQueueFull {
             return APIError(DomainError.busy).response(requestID: nil)
-        } catch is DatabaseBusy {
-            return APIError(DomainError.overloaded).response(requestID: nil)
         } catch let error as DatabaseUnavailable {
             context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)

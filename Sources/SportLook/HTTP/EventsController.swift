@@ -8,88 +8,18 @@ struct EventsController {
     let search: EventSearch
     let sports: SportCatalog
     let links: MediaLinks
-    /// Everyone blocked between the caller and others, either way: hidden from attendee lists.
-    let blocked: @Sendable (UUID) async throws -> Set<UUID>
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
-        routes.post("events") { request, context in
-            let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
-            let event = try await events.create(by: context.userID, input)
-            let mine = MyAttendance(status: .going, position: nil, isOrganiser: true)
-            return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine),
-                                headers: [.location: "/v1/events/\(event.id.lowercased)"])
-        }
-        routes.get("events/nearby") { request, context in
-            var q = QueryReader(request)
-            let lat = q.double("lat", in: -90...90, required: true)
-            let lon = q.double("lon", in: -180...180, required: true)
-            let radius = q.double("radius_km", in: 0...100) ?? 10
-            let filters = readFilters(&q)
-            let limit = q.limit(default: 20, max: 100)
-            let cursor = q.cursor(EventSearch.DistanceCursor.self)
-            try q.throwIfInvalid()
-            guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
-            let page = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-            return JSONResponse(bytes: EventJSON.nearby(page))
-        }
-        routes.get("events/in-box") { request, context in
-            var q = QueryReader(request)
-            let minLat = q.double("min_lat", in: -90...90, required: true), maxLat = q.double("max_lat", in: -90...90, required: true)
-            let minLon = q.double("min_lon", in: -180...180, required: true), maxLon = q.double("max_lon", in: -180...180, required: true)
-            let filters = readFilters(&q)
-            let limit = q.limit(default: 50, max: 100)
-            let cursor = q.cursor(EventSearch.DistanceCursor.self)
-            if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", "must not be above max_lat") }
-            try q.throwIfInvalid()
-            guard let minLat, let maxLat, let minLon, let maxLon,
-                  let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
-            else { throw DomainError.invalidParameter("min_lat", "is required") }
-            let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-            return JSONResponse(bytes: EventJSON.nearby(page))
-        }
-        routes.get("events/:id") { _, context in
-            let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
-            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
-        }
-        routes.patch("events/:id") { request, context in
-            let id = try context.uuid("id", "event")
-            let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
-            let (event, mine) = try await events.update(id, by: context.userID, input)
-            return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
-        }
-        routes.delete("events/:id") { _, context in
-            try await events.cancel(try context.uuid("id", "event"), by: context.userID)
-            return Response(status: .noContent)
-        }
-        routes.post("events/:id/attendance") { _, context in
-            let joined = try await events.join(try context.uuid("id", "event"), user: context.userID)
-            return JSONResponse(JoinedRepresentation(joined: joined))
-        }
-        routes.delete("events/:id/attendance") { _, context in
-            try await events.leave(try context.uuid("id", "event"), user: context.userID)
-            return Response(status: .noContent)
-        }
-        routes.get("events/:id/attendees") { request, context in
-            let id = try context.uuid("id", "event")
-            var q = QueryReader(request)
-            let limit = q.limit(default: 50, max: 100)
-            let cursor = q.cursor(EventSearch.AttendeeCursor.self)
-            try q.throwIfInvalid()
-            let hidden = try await blocked(context.userID)
-            return JSONResponse(try await search.attendees(of: id, excluding: hidden, cursor: cursor, limit: limit).map { AttendeeRepresentation(attendee: $0, links: links) })
-        }
-        routes.get("me/events") { request, context in
-            var q = QueryReader(request)
-            let role = q.oneOf("role", ["attending", "organising"]).flatMap(EventSearch.Role.init) ?? .attending
-            let when = q.oneOf("when", ["upcoming", "past"]).flatMap(EventSearch.When.init) ?? .upcoming
-            let limit = q.limit(default: 20, max: 100)
-            let cursor = q.cursor(TimeCursor.self)
-            try q.throwIfInvalid()
-            let sports = search.sports
-            return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
-                EventRepresentation(event: $0.event, sport: sports[$0.event.sport], links: links, mine: $0.mine)
-            })
-        }
+        routes.post("/v1/events", use: createEvent)
+        routes.get("/v1/events/nearby", use: eventsNearby)
+        routes.get("/v1/events/in-box", use: eventsInBox)
+        routes.get("/v1/events/:id", use: getEvent)
+        routes.patch("/v1/events/:id", use: updateEvent)
+        routes.delete("/v1/events/:id", use: cancelEvent)
+        routes.post("/v1/events/:id/attendance", use: joinEvent)
+        routes.delete("/v1/events/:id/attendance", use: leaveEvent)
+        routes.get("/v1/events/:id/attendees", use: listAttendees)
+        routes.get("/v1/me/events", use: myEvents)
     }
 
     private func readFilters(_ q: inout QueryReader) -> EventSearch.Filters {
@@ -112,5 +42,106 @@ struct JoinedRepresentation: JSONEncodable {
         json.field("status", joined.status.rawValue)
         if let position = joined.position { json.field("position", position) }
         json.objectEnd()
+    }
+}
+
+// MARK: Handlers
+
+extension EventsController {
+    /// `POST /v1/events`
+    @Sendable func createEvent(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
+        let event = try await events.create(by: context.userID, input)
+        let mine = MyAttendance(status: .going, position: nil, isOrganiser: true)
+        return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine),
+                            headers: [.location: "/v1/events/\(event.id.lowercased)"])
+    }
+
+    /// `GET /v1/events/nearby`
+    @Sendable func eventsNearby(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let lat = q.double("lat", in: -90...90, required: true)
+        let lon = q.double("lon", in: -180...180, required: true)
+        let radius = q.double("radius_km", in: 0...100) ?? 10
+        let filters = readFilters(&q)
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(EventSearch.DistanceCursor.self)
+        try q.throwIfInvalid()
+        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
+        let page = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+        return JSONResponse(bytes: EventJSON.nearby(page))
+    }
+
+    /// `GET /v1/events/in-box`
+    @Sendable func eventsInBox(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let minLat = q.double("min_lat", in: -90...90, required: true), maxLat = q.double("max_lat", in: -90...90, required: true)
+        let minLon = q.double("min_lon", in: -180...180, required: true), maxLon = q.double("max_lon", in: -180...180, required: true)
+        let filters = readFilters(&q)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(EventSearch.DistanceCursor.self)
+        if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", "must not be above max_lat") }
+        try q.throwIfInvalid()
+        guard let minLat, let maxLat, let minLon, let maxLon,
+              let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
+        else { throw DomainError.invalidParameter("min_lat", "is required") }
+        let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+        return JSONResponse(bytes: EventJSON.nearby(page))
+    }
+
+    /// `GET /v1/events/{id}`
+    @Sendable func getEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
+        return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
+    }
+
+    /// `PATCH /v1/events/{id}`
+    @Sendable func updateEvent(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "event")
+        let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
+        let (event, mine) = try await events.update(id, by: context.userID, input)
+        return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
+    }
+
+    /// `DELETE /v1/events/{id}`
+    @Sendable func cancelEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await events.cancel(try context.uuid("id", "event"), by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/events/{id}/attendance`
+    @Sendable func joinEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let joined = try await events.join(try context.uuid("id", "event"), user: context.userID)
+        return JSONResponse(JoinedRepresentation(joined: joined))
+    }
+
+    /// `DELETE /v1/events/{id}/attendance`
+    @Sendable func leaveEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await events.leave(try context.uuid("id", "event"), user: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/events/{id}/attendees`
+    @Sendable func listAttendees(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "event")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(EventSearch.AttendeeCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await search.attendees(of: id, for: context.userID, cursor: cursor, limit: limit).map { AttendeeRepresentation(attendee: $0, links: links) })
+    }
+
+    /// `GET /v1/me/events`
+    @Sendable func myEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let role = q.oneOf("role", ["attending", "organising"]).flatMap(EventSearch.Role.init) ?? .attending
+        let when = q.oneOf("when", ["upcoming", "past"]).flatMap(EventSearch.When.init) ?? .upcoming
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        let sports = search.sports
+        return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
+            EventRepresentation(event: $0.event, sport: sports[$0.event.sport], links: links, mine: $0.mine)
+        })
     }
 }

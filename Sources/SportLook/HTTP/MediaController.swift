@@ -10,27 +10,13 @@ struct MediaController {
     let links: MediaLinks
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
-        routes.post("media") { request, context in
-            var q = QueryReader(request)
-            let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
-            if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
-            try q.throwIfInvalid()
-            // Quota and room are checked before the body is read.
-            let ticket = try await media.admit(context.userID)
-            defer { ticket.release() }
-            let bytes = try await uploadedFile(request)
-            let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
-            return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
-                                headers: [.location: "/v1/media/\(upload.id.lowercased)"])
-        }
-        routes.get("media/:id") { _, context in
-            JSONResponse(MediaRepresentation(media: try await media.upload(try context.uuid("id", "media"), of: context.userID), links: links))
-        }
+        routes.post("/v1/media", use: uploadMedia)
+        routes.get("/v1/media/:id", use: getMedia)
     }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
-        routes.get("media/:key") { request, context in try await serve(request, context: context, body: true) }
-        routes.head("media/:key") { request, context in try await serve(request, context: context, body: false) }
+        routes.get("/media/:key", use: getMediaFile)
+        routes.head("/media/:key", use: headMediaFile)
     }
 
     /// The image bytes of an upload: the raw body, or the file of a multipart form.
@@ -117,5 +103,39 @@ struct MediaController {
         guard let read = try await media.read(key, range: wanted) else { throw DomainError.notFound("media") }
         headers[.contentLength] = String(read.bytes.count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: read.bytes)))
+    }
+}
+
+// MARK: Handlers
+
+extension MediaController {
+    /// `POST /v1/media`
+    @Sendable func uploadMedia(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
+        if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
+        try q.throwIfInvalid()
+        // Quota and room are checked before the body is read.
+        let ticket = try await media.admit(context.userID)
+        defer { ticket.release() }
+        let bytes = try await uploadedFile(request)
+        let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
+        return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
+                            headers: [.location: "/v1/media/\(upload.id.lowercased)"])
+    }
+
+    /// `GET /v1/media/{id}`
+    @Sendable func getMedia(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(MediaRepresentation(media: try await media.upload(try context.uuid("id", "media"), of: context.userID), links: links))
+    }
+
+    /// `GET /media/{key}`
+    @Sendable func getMediaFile(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        try await serve(request, context: context, body: true)
+    }
+
+    /// `HEAD /media/{key}`
+    @Sendable func headMediaFile(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
+        try await serve(request, context: context, body: false)
     }
 }

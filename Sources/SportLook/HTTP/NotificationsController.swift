@@ -49,80 +49,19 @@ struct NotificationsController {
 
     /// Public: what a browser needs to subscribe (`applicationServerKey`).
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
-        routes.get("push/vapid-public-key") { _, _ in
-            guard let key = inbox.webPushKey else {
-                throw DomainError(.notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
-            }
-            return JSONResponse(VapidKeyRepresentation(key: key), headers: [.cacheControl: "public, max-age=300"])
-        }
+        routes.get("/v1/push/vapid-public-key", use: vapidPublicKey)
     }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
-        routes.post("events/:id/invitations") { request, context in
-            let id = try context.uuid("id", "event")
-            let input = try await RequestBody.decode(InviteInput.self, from: request, context: context)
-            let sent = try await invitations.invite(to: id, by: context.userID, userIDs: input.userIds)
-            return JSONResponse(status: .created, ItemList(items: sent.map { InvitationRepresentation(invitation: $0) }))
-        }
-        routes.get("me/invitations") { request, context in
-            var q = QueryReader(request)
-            let status = q.oneOf("status", Invitation.Status.allCases.map(\.rawValue)).flatMap(Invitation.Status.init)
-            let limit = q.limit(default: 20, max: 100)
-            let cursor = q.cursor(TimeCursor.self)
-            try q.throwIfInvalid()
-            let sports = invitations.sports
-            return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
-                InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport], links: links) })
-            })
-        }
-        routes.post("invitations/:id/accept") { _, context in
-            let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: true)
-            return JSONResponse(InvitationRepresentation(invitation: answer.invitation, attendance: answer.attendance))
-        }
-        routes.post("invitations/:id/decline") { _, context in
-            let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: false)
-            return JSONResponse(InvitationRepresentation(invitation: answer.invitation))
-        }
-        routes.get("me/notifications") { request, context in
-            var q = QueryReader(request)
-            let unread = q.bool("unread") ?? false
-            let limit = q.limit(default: 20, max: 100)
-            let cursor = q.cursor(TimeCursor.self)
-            try q.throwIfInvalid()
-            let (items, more) = try await inbox.list(user: context.userID, unreadOnly: unread, cursor: cursor, limit: limit)
-            let next = more ? items.last.map { TimeCursor(time: $0.createdAt, id: $0.id).cursor } : nil
-            return JSONResponse(Page(items: items.map(NotificationRepresentation.init), nextCursor: next))
-        }
-        routes.post("me/notifications/read") { request, context in
-            let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
-            var v = Validator()
-            var ids: [UUID]?
-            for key in input.unknown.prefix(5) { v.fail(RequestBody.snakeCase(key), "is not a field of this request") }
-            switch (input.ids, input.all) {
-            case (let list?, nil), (let list?, false?):
-                if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }
-                ids = list.compactMap(UUID.init(uuidString:))
-                if ids?.count != list.count { v.fail("ids", "must be notification ids") }
-            case (nil, true?): ids = nil
-            case (_?, true?): v.fail("all", "send either ids or all, not both")
-            default: v.fail("ids", "send ids, or all: true")
-            }
-            try v.throwIfInvalid()
-            try await inbox.markRead(user: context.userID, ids: ids)
-            return Response(status: .noContent)
-        }
-        routes.post("me/devices") { request, context in
-            let input = try await RequestBody.decode(DeviceInput.self, from: request, context: context)
-            let device = try await inbox.registerDevice(user: context.userID, session: context.identity.tokenID, input.request)
-            return JSONResponse(status: .created, DeviceRepresentation(device: device))
-        }
-        routes.get("me/devices") { _, context in
-            JSONResponse(ItemList(items: try await inbox.devices(user: context.userID).map { DeviceRepresentation(device: $0) }))
-        }
-        routes.delete("me/devices/:device") { _, context in
-            try await inbox.removeDevice(user: context.userID, name: context.parameters.get("device") ?? "")
-            return Response(status: .noContent)
-        }
+        routes.post("/v1/events/:id/invitations", use: invite)
+        routes.get("/v1/me/invitations", use: myInvitations)
+        routes.post("/v1/invitations/:id/accept", use: acceptInvitation)
+        routes.post("/v1/invitations/:id/decline", use: declineInvitation)
+        routes.get("/v1/me/notifications", use: myNotifications)
+        routes.post("/v1/me/notifications/read", use: markNotificationsRead)
+        routes.post("/v1/me/devices", use: registerDevice)
+        routes.get("/v1/me/devices", use: listDevices)
+        routes.delete("/v1/me/devices/:device", use: removeDevice)
     }
 }
 
@@ -171,5 +110,100 @@ struct NotificationRepresentation: JSONEncodable {
         json.key("data")
         json.raw(Array(item.data.utf8))
         json.objectEnd()
+    }
+}
+
+// MARK: Handlers
+
+extension NotificationsController {
+    /// `GET /v1/push/vapid-public-key`
+    @Sendable func vapidPublicKey(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        guard let key = inbox.webPushKey else {
+            throw DomainError(.notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
+        }
+        return JSONResponse(VapidKeyRepresentation(key: key), headers: [.cacheControl: "public, max-age=300"])
+    }
+
+    /// `POST /v1/events/{id}/invitations`
+    @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "event")
+        let input = try await RequestBody.decode(InviteInput.self, from: request, context: context)
+        let sent = try await invitations.invite(to: id, by: context.userID, userIDs: input.userIds)
+        return JSONResponse(status: .created, ItemList(items: sent.map { InvitationRepresentation(invitation: $0) }))
+    }
+
+    /// `GET /v1/me/invitations`
+    @Sendable func myInvitations(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let status = q.oneOf("status", Invitation.Status.allCases.map(\.rawValue)).flatMap(Invitation.Status.init)
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        let sports = invitations.sports
+        return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
+            InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport], links: links) })
+        })
+    }
+
+    /// `POST /v1/invitations/{id}/accept`
+    @Sendable func acceptInvitation(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: true)
+        return JSONResponse(InvitationRepresentation(invitation: answer.invitation, attendance: answer.attendance))
+    }
+
+    /// `POST /v1/invitations/{id}/decline`
+    @Sendable func declineInvitation(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: false)
+        return JSONResponse(InvitationRepresentation(invitation: answer.invitation))
+    }
+
+    /// `GET /v1/me/notifications`
+    @Sendable func myNotifications(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let unread = q.bool("unread") ?? false
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        let (items, more) = try await inbox.list(user: context.userID, unreadOnly: unread, cursor: cursor, limit: limit)
+        let next = more ? items.last.map { TimeCursor(time: $0.createdAt, id: $0.id).cursor } : nil
+        return JSONResponse(Page(items: items.map(NotificationRepresentation.init), nextCursor: next))
+    }
+
+    /// `POST /v1/me/notifications/read`
+    @Sendable func markNotificationsRead(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
+        var v = Validator()
+        var ids: [UUID]?
+        for key in input.unknown.prefix(5) { v.fail(RequestBody.snakeCase(key), "is not a field of this request") }
+        switch (input.ids, input.all) {
+        case (let list?, nil), (let list?, false?):
+            if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }
+            ids = list.compactMap(UUID.init(uuidString:))
+            if ids?.count != list.count { v.fail("ids", "must be notification ids") }
+        case (nil, true?): ids = nil
+        case (_?, true?): v.fail("all", "send either ids or all, not both")
+        default: v.fail("ids", "send ids, or all: true")
+        }
+        try v.throwIfInvalid()
+        try await inbox.markRead(user: context.userID, ids: ids)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/me/devices`
+    @Sendable func registerDevice(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(DeviceInput.self, from: request, context: context)
+        let device = try await inbox.registerDevice(user: context.userID, session: context.identity.tokenID, input.request)
+        return JSONResponse(status: .created, DeviceRepresentation(device: device))
+    }
+
+    /// `GET /v1/me/devices`
+    @Sendable func listDevices(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(ItemList(items: try await inbox.devices(user: context.userID).map { DeviceRepresentation(device: $0) }))
+    }
+
+    /// `DELETE /v1/me/devices/{device}`
+    @Sendable func removeDevice(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await inbox.removeDevice(user: context.userID, name: context.parameters.get("device") ?? "")
+        return Response(status: .noContent)
     }
 }

@@ -15,32 +15,10 @@ struct OperationsController {
     let metricsToken: String?
 
     func addRoutes(to routes: RouteRegistrar<AppRequestContext>) {
-        // A constant answer: the server's ceiling in benchmarks.
-        let ok = ByteBuffer(string: #"{"status":"ok"}"#)
-        routes.get("health") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ok))
-        }
-        routes.get("ready") { _, _ in
-            let report = await readiness.check()
-            var json = JSONWriter()
-            json.objectStart()
-            json.field("status", report.ready ? "ready" : "not_ready")
-            json.key("checks")
-            json.objectStart()
-            for (name, passed) in report.checks { json.field(name, passed) }
-            json.objectEnd()
-            json.objectEnd()
-            return JSONResponse(status: report.ready ? .ok : .serviceUnavailable, bytes: json.bytes)
-        }
-        routes.get("metrics") { request, _ in
-            guard let metricsToken, let token = BearerToken.parse(request.headers),
-                  token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
-            else { throw APIError(.notFound, code: "not_found", message: "No route for GET /metrics.") }
-            return Self.metrics()
-        }
-        routes.get("openapi.yaml") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPI))
-        }
+        routes.get("/health", use: health)
+        routes.get("/ready", use: ready)
+        routes.get("/metrics", use: metrics)
+        routes.get("/openapi.yaml", use: openapi)
     }
 
     /// The Prometheus text.
@@ -109,5 +87,44 @@ public final class Readiness: Sendable {
         }
         guard let task else { return probe.withLock { $0.last?.reachable ?? false } }
         return await task.value
+    }
+}
+
+// MARK: Handlers
+
+extension OperationsController {
+    /// A constant answer: the server's ceiling in benchmarks.
+    static let healthy = ByteBuffer(string: #"{"status":"ok"}"#)
+
+    /// `GET /health`
+    @Sendable func health(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: Self.healthy))
+    }
+
+    /// `GET /ready`
+    @Sendable func ready(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        let report = await readiness.check()
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("status", report.ready ? "ready" : "not_ready")
+        json.key("checks")
+        json.objectStart()
+        for (name, passed) in report.checks { json.field(name, passed) }
+        json.objectEnd()
+        json.objectEnd()
+        return JSONResponse(status: report.ready ? .ok : .serviceUnavailable, bytes: json.bytes)
+    }
+
+    /// `GET /metrics`
+    @Sendable func metrics(_ request: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        guard let metricsToken, let token = BearerToken.parse(request.headers),
+              token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
+        else { throw APIError(.notFound, code: "not_found", message: "No route for GET /metrics.") }
+        return Self.metrics()
+    }
+
+    /// `GET /openapi.yaml`
+    @Sendable func openapi(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPI))
     }
 }

@@ -8,10 +8,12 @@ struct RouteRegistrar<Context: RequestContext> {
     let prefix: String
     let table: RouteTable
 
+    /// Adds the route: `path` is the whole path (`/v1/events/:id`), as `grep` finds it,
+    /// starting with the group's prefix.
     func on(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        let full = prefix + (path.isEmpty ? "" : "/" + path)
-        table.add(method, full)
-        group.on(RouterPath(path), method: method, use: handler)
+        precondition(path.hasPrefix(prefix + "/"), "\(path) is not under \(prefix)/")
+        table.add(method, path == "/" ? "" : path)
+        group.on(RouterPath(String(path.dropFirst(prefix.count + 1))), method: method, use: handler)
     }
 
     func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.get, path, use: handler) }

@@ -80,18 +80,34 @@ struct WebClientController: Sendable {
     }
 
     func addRoutes(to routes: RouteRegistrar<AppRequestContext>) {
-        for (method, body) in [(HTTPRequest.Method.get, true), (.head, false)] {
-            routes.on(method, "") { request, _ in respond(index, to: request, cache: "no-cache", body: body) }
-            // The service worker at the root, so that its scope is the whole app; checked for a new version at each visit.
-            routes.on(method, "sw.js") { request, _ in
-                guard let worker = assets["sw.js"] else { throw DomainError.notFound("file") }
-                return respond(worker, to: request, cache: "no-cache", body: body)
-            }
-            routes.on(method, "app/:build/:part") { request, context in try asset(context, path: context.parameters.require("part"), request: request, body: body) }
-            routes.on(method, "app/:build/:part/:file") { request, context in
-                try asset(context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request, body: body)
-            }
+        for method in [HTTPRequest.Method.get, .head] {
+            routes.on(method, "/", use: page)
+            routes.on(method, "/sw.js", use: serviceWorker)
+            routes.on(method, "/app/:build/:part", use: appFile)
+            routes.on(method, "/app/:build/:part/:file", use: appFileInFolder)
         }
+    }
+
+    /// `GET`/`HEAD /`: the page.
+    @Sendable func page(_ request: Request, context: AppRequestContext) throws -> Response {
+        respond(index, to: request, cache: "no-cache", body: request.method != .head)
+    }
+
+    /// `GET`/`HEAD /sw.js`: the service worker, at the root so that its scope is the
+    /// whole app; checked for a new version at each visit.
+    @Sendable func serviceWorker(_ request: Request, context: AppRequestContext) throws -> Response {
+        guard let worker = assets["sw.js"] else { throw DomainError.notFound("file") }
+        return respond(worker, to: request, cache: "no-cache", body: request.method != .head)
+    }
+
+    /// `GET`/`HEAD /app/{build}/{part}`: a file of this build.
+    @Sendable func appFile(_ request: Request, context: AppRequestContext) throws -> Response {
+        try asset(context, path: context.parameters.require("part"), request: request, body: request.method != .head)
+    }
+
+    /// `GET`/`HEAD /app/{build}/{part}/{file}`: a file of this build in a folder.
+    @Sendable func appFileInFolder(_ request: Request, context: AppRequestContext) throws -> Response {
+        try asset(context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request, body: request.method != .head)
     }
 
     private func asset(_ context: AppRequestContext, path: String, request: Request, body: Bool) throws -> Response {

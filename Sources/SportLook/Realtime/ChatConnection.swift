@@ -167,7 +167,7 @@ actor ChatConnection {
     /// Never refused past capacity: a member counted absent would be sent pushes.
     private func recordPresence(_ room: UUID, present: Bool) async {
         do {
-            try await Database.$admission.withValue(nil) {
+            try await Admission.owedWork {
                 if present {
                     try await chat.present(userID, in: room, instance: feed.instanceID)
                 } else {
@@ -248,7 +248,7 @@ actor ChatConnection {
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {
         do {
             // Past capacity the message is refused (an `overloaded` frame): the client sends it again.
-            let sent = try await Database.$admission.withValue(WriteAdmission()) { try await chat.send(to: room, from: userID, draft) }
+            let sent = try await Admission.clientWork { try await chat.send(to: room, from: userID, draft) }
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")
@@ -286,21 +286,20 @@ actor ChatConnection {
         }
         do {
             // A marker that does not move forward is neither written nor announced.
-            try await Database.$admission.withValue(WriteAdmission()) { try await chat.markRead(room, user: userID, seq: seq) }
+            try await Admission.clientWork { try await chat.markRead(room, user: userID, seq: seq) }
         } catch {
             send(ephemeral: refusal(error, "read marker failed", room: room))
         }
     }
 
     /// The error frame answering a client's frame that failed: a domain refusal as
-    /// it is (with its retry hint), a full write queue as `overloaded` (retry in a
-    /// second), anything else logged with its context and answered `unavailable`.
+    /// it is (with its retry hint; past capacity that is `overloaded`, see ``Admission``),
+    /// anything else logged with its context and answered `unavailable`.
     private func refusal(_ error: any Error, _ what: String, room: UUID, clientID: String? = nil,
                          otherwise message: String = "Try again shortly.") -> String {
         let refusal: DomainError
         switch error {
         case let error as DomainError: refusal = error
-        case is DatabaseBusy: refusal = .overloaded
         default:
             logger.warning("\(what)", metadata: ["room": "\(room)", "error": "\(error)"])
             refusal = DomainError(.unavailable, code: "unavailable", message: message, retryAfter: 5)

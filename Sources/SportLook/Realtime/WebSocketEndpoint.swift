@@ -128,10 +128,13 @@ struct WebSocketEndpoint {
 
     /// The plain HTTP answer to `GET /v1/ws` when no upgrade happened.
     func addFallbackRoute(to routes: RouteRegistrar<AppRequestContext>) {
-        routes.get("ws") { request, _ -> Response in
-            guard originAllowed(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
-            guard try await identity(request) != nil else { throw DomainError.unauthorized }
-            throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
-        }
+        routes.get("/v1/ws", use: notUpgraded)
+    }
+
+    /// `GET /v1/ws` without an upgrade: 426, once the origin and the token are checked.
+    @Sendable func notUpgraded(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard originAllowed(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
+        guard try await identity(request) != nil else { throw DomainError.unauthorized }
+        throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
     }
 }

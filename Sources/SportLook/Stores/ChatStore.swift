@@ -1,8 +1,10 @@
 import Foundation
 import SQLKit
 
-/// Chat messages, their changes and reactions, read markers and socket presence in SQL.
-struct ChatStore: Sendable {
+/// Chat rooms' messages in SQL: `rooms` (each room's message and change counters),
+/// `chat_messages` and their reactions. Read markers and mutes are
+/// ``ReadMarkerStore``'s, socket presence ``PresenceStore``'s, blocks ``SafetyStore``'s.
+struct ChatStore: Store {
     let database: Database
 
     static let columns = """
@@ -52,12 +54,10 @@ struct ChatStore: Sendable {
              lastMessageSeq: try row.value("last_message_seq"), lastChangeSeq: try row.value("last_change_seq"), lastActivityAt: try row.value("last_activity_at"))
     }
 
-    func room(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id)").first().map(Self.decodeRoom)
-    }
-
-    func room(_ id: UUID) async throws -> Room? {
-        try await database.read { sql in try await room(id, on: sql) }
+    func room(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Room? {
+        try await reading(on: sql) { sql in
+            try await sql.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r WHERE r.id = \(bind: id)").first().map(Self.decodeRoom)
+        }
     }
 
     /// Locks the room row for the rest of the transaction (PostgreSQL; SQLite's single
@@ -299,84 +299,6 @@ struct ChatStore: Sendable {
             let both: Set<UUID> = [try row.value("user_low"), try row.value("user_high")]
             return both.intersection(users)
         }
-    }
-
-    // MARK: Read markers and mute
-
-    /// Stores the reader's last read `seq` and marks their chat notification read,
-    /// only when it moves the marker forward; `false` (and nothing written) otherwise.
-    func markRead(room: UUID, user: UUID, seq: Int64, at now: Date) async throws -> Bool {
-        // Most repeated markers stop here, without taking the writer.
-        guard seq > (try await lastRead(room: room, user: user)) else { return false }
-        return try await database.transaction { sql in
-            let advanced = try await sql.raw("""
-                INSERT INTO chat_reads (room_id, user_id, last_read_seq, updated_at) VALUES (\(bind: room), \(bind: user), \(bind: seq), \(bind: now))
-                ON CONFLICT (room_id, user_id) DO UPDATE SET last_read_seq = excluded.last_read_seq, updated_at = excluded.updated_at
-                WHERE chat_reads.last_read_seq < excluded.last_read_seq
-                RETURNING last_read_seq
-                """).first() != nil
-            guard advanced else { return false }
-            try await sql.raw("""
-                UPDATE notifications SET read_at = \(bind: now)
-                WHERE user_id = \(bind: user) AND collapse_key = \(bind: "chat:\(room.lowercased)") AND read_at IS NULL
-                """).run()
-            return true
-        }
-    }
-
-    func lastRead(room: UUID, user: UUID) async throws -> Int64 {
-        try await database.read { sql in
-            try await sql.raw("SELECT last_read_seq FROM chat_reads WHERE room_id = \(bind: room) AND user_id = \(bind: user)").first()?.value("last_read_seq") ?? 0
-        }
-    }
-
-    /// Mutes the room for the user until `until` (nil: unmutes).
-    func mute(room: UUID, user: UUID, until: Date?, at now: Date) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("""
-                INSERT INTO chat_reads (room_id, user_id, last_read_seq, updated_at, muted_until) VALUES (\(bind: room), \(bind: user), 0, \(bind: now), \(bind: until))
-                ON CONFLICT (room_id, user_id) DO UPDATE SET muted_until = excluded.muted_until
-                """).run()
-        }
-    }
-
-    // MARK: Presence
-
-    func present(instance: String, user: UUID, room: UUID, at now: Date) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("""
-                INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES (\(bind: instance), \(bind: user), \(bind: room), \(bind: now))
-                ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
-                """).run()
-        }
-    }
-
-    func absent(instance: String, user: UUID, room: UUID) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("DELETE FROM chat_presence WHERE instance_id = \(bind: instance) AND user_id = \(bind: user) AND room_id = \(bind: room)").run()
-        }
-    }
-
-    /// Refreshes this instance's presence rows and drops everyone's stale ones.
-    func heartbeat(instance: String, at now: Date, staleBefore: Date) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("UPDATE chat_presence SET seen_at = \(bind: now) WHERE instance_id = \(bind: instance)").run()
-            try await sql.raw("DELETE FROM chat_presence WHERE seen_at < \(bind: staleBefore)").run()
-        }
-    }
-
-    /// Who the user blocked.
-    func blockedBy(_ user: UUID) async throws -> Set<UUID> {
-        try await database.read { sql in
-            Set(try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") })
-        }
-    }
-
-    /// Whether either of the two blocked the other.
-    func eitherBlocked(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
-            SELECT blocker_id FROM blocks WHERE (blocker_id = \(bind: a) AND blocked_id = \(bind: b)) OR (blocker_id = \(bind: b) AND blocked_id = \(bind: a))
-            """).first() != nil
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// Events and attendance in SQL.
-struct EventStore: Sendable {
+struct EventStore: Store {
     let database: Database
 
     static let columns = """
@@ -46,12 +46,10 @@ struct EventStore: Sendable {
             """).run()
     }
 
-    func event(_ id: UUID, on sql: any SQLDatabase) async throws -> Event? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id = \(bind: id)").first().map(Self.decode)
-    }
-
-    func event(_ id: UUID) async throws -> Event? {
-        try await database.read { sql in try await event(id, on: sql) }
+    func event(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Event? {
+        try await reading(on: sql) { sql in
+            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id = \(bind: id)").first().map(Self.decode)
+        }
     }
 
     /// Locks the event row for the rest of the transaction (PostgreSQL; SQLite's
@@ -186,6 +184,23 @@ struct EventStore: Sendable {
             var out: [UUID: AttendanceStatus] = [:]
             for row in try await sql.raw("SELECT event_id, status FROM attendances WHERE user_id = \(bind: user) \(filter)").all() {
                 out[try row.value("event_id")] = AttendanceStatus(rawValue: try row.value("status"))
+            }
+            return out
+        }
+    }
+
+    /// A user's statuses at their unfinished events (positions left out: they change
+    /// with every leave; lists show the status, the event page the position).
+    func statuses(of user: UUID, now: Date) async throws -> [UUID: MyAttendance] {
+        try await database.read { sql in
+            var out: [UUID: MyAttendance] = [:]
+            let rows = try await sql.raw("""
+                SELECT a.event_id, a.status, e.organiser_id FROM attendances a JOIN events e ON e.id = a.event_id
+                WHERE a.user_id = \(bind: user) AND e.ends_at > \(bind: now)
+                """).all()
+            for row in rows {
+                let status = AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted
+                out[try row.value("event_id")] = MyAttendance(status: status, position: nil, isOrganiser: try row.value("organiser_id", as: UUID.self) == user)
             }
             return out
         }

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// Provider accounts linked to users, and the ID tokens already used.
-struct IdentityStore: Sendable {
+struct IdentityStore: Store {
     let database: Database
 
     /// The user a provider account signs in as.
@@ -18,12 +18,10 @@ struct IdentityStore: Sendable {
             """).run()
     }
 
-    func identities(of userID: UUID) async throws -> [LinkedIdentity] {
-        try await database.read { sql in try await identities(of: userID, on: sql) }
-    }
-
-    func identities(of userID: UUID, on sql: any SQLDatabase) async throws -> [LinkedIdentity] {
-        try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all().compactMap(Self.decode)
+    func identities(of userID: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [LinkedIdentity] {
+        try await reading(on: sql) { sql in
+            try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all().compactMap(Self.decode)
+        }
     }
 
     private static func decode(_ row: any SQLRow) throws -> LinkedIdentity? {

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// The notification inbox and push devices.
-struct InboxStore: Sendable {
+struct InboxStore: Store {
     let database: Database
 
     typealias Item = InboxItem

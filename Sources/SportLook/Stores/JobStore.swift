@@ -12,7 +12,7 @@ import SQLKit
 ///
 /// Queue times (`run_at`, `enqueued_at`, leases) follow the wall clock whatever
 /// clock the rest of the service uses: retries and leases are about real time.
-struct JobStore: Sendable {
+struct JobStore: Store {
     let database: Database
     var clock: any AppClock = SystemClock()
 

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// Uploads and their variants.
-struct MediaStore: Sendable {
+struct MediaStore: Store {
     let database: Database
 
     func insert(_ media: Media, on sql: any SQLDatabase) async throws {
@@ -19,11 +19,11 @@ struct MediaStore: Sendable {
         }
     }
 
-    func media(_ id: UUID) async throws -> Media? {
-        try await database.read { sql in try await Self.media(id, on: sql) }
+    func media(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Media? {
+        try await reading(on: sql) { sql in try await Self.read(id, on: sql) }
     }
 
-    static func media(_ id: UUID, on sql: any SQLDatabase) async throws -> Media? {
+    private static func read(_ id: UUID, on sql: any SQLDatabase) async throws -> Media? {
         guard let row = try await sql.raw("SELECT id, owner_id, use, width, height, bytes, created_at, attached_at FROM media WHERE id = \(bind: id)").first() else { return nil }
         let variants = try await sql.raw("SELECT name, key, width, height, bytes FROM media_variants WHERE media_id = \(bind: id) ORDER BY position").all().map {
             MediaVariant(name: try $0.value("name"), key: try $0.value("key"), width: try $0.value("width"), height: try $0.value("height"), bytes: try $0.value("bytes"))
@@ -98,19 +98,13 @@ struct MediaStore: Sendable {
 
     // MARK: Blobs and their rows
 
-    /// Runs `body` in a transaction holding the keys' locks: a blob is written (after
-    /// its rows committed) and removed (after checking no row names it) only under its
-    /// key's lock, so a removal never deletes the bytes of an upload that came meanwhile.
-    /// On PostgreSQL, transaction-scoped advisory locks (instances share the store); on
-    /// SQLite, the single writer the transaction holds.
-    func withBlobLocks<R: Sendable>(_ keys: [String], _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let postgres = database.engine == .postgres
-        return try await database.transaction { sql in
-            if postgres {
-                for key in Set(keys).sorted() { try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run() }
-            }
-            return try await body(sql)
-        }
+    /// Runs `body` holding the keys' locks, outside any transaction: a blob is written
+    /// (after its rows committed) and removed (after checking no row names it) only
+    /// under its key's lock, so a removal never deletes the bytes of an upload that
+    /// came meanwhile, and a slow blob store holds no database writer meanwhile.
+    /// `body` runs its statements through the scope it is handed.
+    func withBlobLocks<R: Sendable>(_ keys: [String], _ body: @Sendable (KeyLockScope) async throws -> R) async throws -> R {
+        try await database.withKeyLocks(keys, body)
     }
 
     /// Whether any upload's variant is stored under `key`.

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// Conversations and the chats list in SQL.
-struct RoomStore: Sendable {
+struct RoomStore: Store {
     let database: Database
 
     static let conversationColumns = """
@@ -26,14 +26,12 @@ struct RoomStore: Sendable {
         a.lowercased < b.lowercased ? (a, b) : (b, a)
     }
 
-    func conversation(room: UUID, on sql: any SQLDatabase) async throws -> Conversation? {
-        try await sql.raw("""
-            SELECT \(unsafeRaw: Self.conversationColumns) FROM conversations c \(unsafeRaw: Self.conversationJoins) WHERE c.room_id = \(bind: room)
-            """).first().map(Self.decodeConversation)
-    }
-
-    func conversation(room: UUID) async throws -> Conversation? {
-        try await database.read { sql in try await conversation(room: room, on: sql) }
+    func conversation(room: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Conversation? {
+        try await reading(on: sql) { sql in
+            try await sql.raw("""
+                SELECT \(unsafeRaw: Self.conversationColumns) FROM conversations c \(unsafeRaw: Self.conversationJoins) WHERE c.room_id = \(bind: room)
+                """).first().map(Self.decodeConversation)
+        }
     }
 
     func conversation(between a: UUID, and b: UUID, on sql: any SQLDatabase) async throws -> Conversation? {

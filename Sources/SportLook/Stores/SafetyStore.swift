@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// Blocks and reports.
-struct SafetyStore: Sendable {
+struct SafetyStore: Store {
     let database: Database
 
     typealias Blocked = BlockedPerson
@@ -123,5 +123,19 @@ struct SafetyStore: Sendable {
                 """).first() else { throw DomainError.notFound("report") }
             return (try Self.decodeReport(existing), false)
         }
+    }
+
+    /// Who the user blocked.
+    func blockedBy(_ user: UUID) async throws -> Set<UUID> {
+        try await database.read { sql in
+            Set(try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") })
+        }
+    }
+
+    /// Whether either of the two blocked the other.
+    func eitherBlocked(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            SELECT blocker_id FROM blocks WHERE (blocker_id = \(bind: a) AND blocked_id = \(bind: b)) OR (blocker_id = \(bind: b) AND blocked_id = \(bind: a))
+            """).first() != nil
     }
 }

@@ -4,7 +4,7 @@ import SQLKit
 
 /// Secrets every instance sharing the database agrees on, made at random by the
 /// first instance that asks for one.
-struct SecretStore: Sendable {
+struct SecretStore: Store {
     let database: Database
 
     /// The secret named `name` (32 random bytes, hex), made now when there is none. Two

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Which work the database may refuse past capacity, decided once for every door
+/// a client comes in by (an HTTP request, a socket frame).
+///
+/// A client's work may be refused before its first write (``DomainError/overloaded``:
+/// 503 over HTTP, an `overloaded` frame on a socket, and the client sends it again);
+/// once one of its writes got in, the rest wait their turn, so a refusal never leaves
+/// half of it written. Work the service owes whatever the load (a socket's presence,
+/// which decides who is sent a push) is never refused.
+enum Admission {
+    /// Runs a client's request or frame under the rule above.
+    @discardableResult
+    static func clientWork<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
+        do {
+            return try await Database.$admission.withValue(WriteAdmission()) { try await body() }
+        } catch is DatabaseBusy {
+            throw DomainError.overloaded
+        }
+    }
+
+    /// Runs work that is never refused for capacity.
+    static func owedWork<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
+        try await Database.$admission.withValue(nil) { try await body() }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import SQLKit
+
+/// Sessions: the `access_tokens` table (and the device registrations that go with a
+/// session when it ends).
+struct SessionStore: Store {
+    let database: Database
+
+    struct TokenRecord: Sendable {
+        var id: UUID
+        var userID: UUID
+        var expiresAt: Date
+        var revokedAt: Date?
+    }
+
+    typealias Session = SessionInfo
+
+    func insertToken(id: UUID, userID: UUID, hash: String, userAgent: String?, createdAt: Date, expiresAt: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO access_tokens (id, user_id, token_hash, user_agent, created_at, expires_at)
+            VALUES (\(bind: id), \(bind: userID), \(bind: hash), \(bind: userAgent), \(bind: createdAt), \(bind: expiresAt))
+            """).run()
+    }
+
+    func token(hash: String) async throws -> TokenRecord? {
+        try await database.read { sql in
+            guard let row = try await sql.raw("SELECT id, user_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = \(bind: hash)").first() else { return nil }
+            return TokenRecord(id: try row.value("id"), userID: try row.value("user_id"), expiresAt: try row.value("expires_at"), revokedAt: try row.optional("revoked_at"))
+        }
+    }
+
+    /// Revokes one of the user's live tokens; `false` if there is no such live token.
+    func revokeToken(_ id: UUID, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let rows = try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = \(bind: now)
+            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+            RETURNING id
+            """).all()
+        return !rows.isEmpty
+    }
+
+    func sessions(of userID: UUID, at now: Date) async throws -> [Session] {
+        try await database.read { sql in
+            try await sql.raw("""
+                SELECT id, created_at, expires_at, last_used_at, user_agent FROM access_tokens
+                WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                ORDER BY created_at DESC, id
+                """).all().map { row in
+                Session(id: try row.value("id"), createdAt: try row.value("created_at"), expiresAt: try row.value("expires_at"),
+                        lastUsedAt: try row.optional("last_used_at"), userAgent: try row.optional("user_agent"))
+            }
+        }
+    }
+
+    func recordTokenUse(_ uses: [UUID: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        try await database.transaction { sql in
+            for (id, at) in uses {
+                try await sql.raw("UPDATE access_tokens SET last_used_at = \(bind: at) WHERE id = \(bind: id) AND (last_used_at IS NULL OR last_used_at < \(bind: at))").run()
+            }
+        }
+    }
+
+    /// Revokes the user's live tokens beyond the newest `keep` (the oldest end
+    /// first); returns the ids revoked.
+    func revokeTokensBeyond(_ keep: Int, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let live = try await sql.raw("""
+            SELECT id FROM access_tokens WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
+            ORDER BY created_at DESC, id DESC
+            """).all().map { try $0.value("id", as: UUID.self) }
+        let excess = Array(live.dropFirst(keep))
+        guard !excess.isEmpty else { return [] }
+        try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: now) WHERE id IN (\(binds: excess))").run()
+        try await deleteDevices(sessions: excess, on: sql)
+        return excess
+    }
+
+    /// Revokes every live token of the user but `except`; returns the ids revoked.
+    func revokeTokens(of userID: UUID, except: UUID?, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let ids = try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = \(bind: now)
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now) AND id <> \(bind: except ?? UUID())
+            RETURNING id
+            """).all().map { try $0.value("id", as: UUID.self) }
+        try await deleteDevices(sessions: ids, on: sql)
+        return ids
+    }
+
+    /// Device registrations made by these sessions stop receiving pushes with them.
+    func deleteDevices(sessions: [UUID], on sql: any SQLDatabase) async throws {
+        guard !sessions.isEmpty else { return }
+        try await sql.raw("DELETE FROM devices WHERE session_id IN (\(binds: sessions))").run()
+    }
+
+    /// When a session began, if it is live (its row locked for the rest of the transaction).
+    func lockLiveSessionStart(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.raw("""
+            UPDATE access_tokens SET revoked_at = revoked_at WHERE id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: now) RETURNING created_at
+            """).first()?.value("created_at", as: Date.self)
+    }
+
+    /// Whether a session is live, locking its row for the rest of the transaction.
+    func lockLiveSession(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await lockLiveSessionStart(id, at: now, on: sql) != nil
+    }
+
+    /// Whether each session is over (revoked or expired) at `now`; for sockets after a missed bus message.
+    func endedSessions(among ids: [UUID], at now: Date) async throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        return try await database.read { sql in
+            let live = Set(try await sql.raw("""
+                SELECT id FROM access_tokens WHERE id IN (\(binds: ids)) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                """).all().map { try $0.value("id", as: UUID.self) })
+            return Set(ids).subtracting(live)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import SQLKit
+
+/// A store of one table group. Each of its statements is written once, taking the
+/// caller's transaction (`on: sql`) when there is one; given none, a read runs on its
+/// own (``reading(on:_:)``).
+protocol Store: Sendable {
+    var database: Database { get }
+}
+
+extension Store {
+    /// Runs `body` on `sql` (the caller's transaction), or as a read of its own.
+    func reading<R: Sendable>(on sql: (any SQLDatabase)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        if let sql { return try await body(sql) }
+        return try await database.read(body)
+    }
+}
