@@ -132,4 +132,60 @@ struct ChangeFeedTests {
             await socket.close()
         }
     }
+
+    /// A feed of its own (no application), running until the test ends.
+    static func withFeed(_ engine: DatabaseEngine, register: (ChangeFeed) -> Void, _ test: (ChangeFeed) async throws -> Void) async throws {
+        try await withEmptyDatabase(engine) { database in
+            let feed = ChangeFeed(database: database, logger: database.logger)
+            register(feed)
+            let running = Task { try await feed.run() }
+            defer { running.cancel() }
+            try await test(feed)
+        }
+    }
+
+    @Test("another instance's changes that need no read are never held up behind one that does", arguments: engines)
+    func readsDoNotHoldUpOthers(engine: DatabaseEngine) async throws {
+        let gate = Gate()
+        let applied = Mutex<[Change]>([])
+        try await Self.withFeed(engine, register: { feed in
+            feed.read(.event) { _ in
+                await gate.pass()
+                return ChangeRows()
+            }
+            feed.apply(.event, .session, .chat) { change, _ in applied.withLock { $0.append(change) } }
+        }) { feed in
+            let event = Change.event(id: UUID()), session = Change.session(id: UUID()), chat = Change.chat(room: UUID(), seq: 1)
+            feed.received(event)
+            feed.received(session)
+            feed.received(chat)
+            try await eventually("the session and the message, while the event's read waits") { applied.withLock { $0 } == [session, chat] }
+            #expect(gate.arrivals == 1)
+            gate.open()
+            try await eventually("the event, once read") { applied.withLock { $0 } == [session, chat, event] }
+        }
+    }
+
+    @Test("resyncs that pile up while a follower is busy reach it once more, not once each", arguments: engines)
+    func resyncsCoalesce(engine: DatabaseEngine) async throws {
+        let gate = Gate()
+        let handled = Mutex(0)
+        try await Self.withFeed(engine, register: { feed in
+            feed.follow(.resync, name: "test") { _ in
+                let count = handled.withLock { $0 += 1; return $0 }
+                if count == 1 { await gate.pass() }
+            }
+        }) { feed in
+            feed.received(.resync)
+            try await eventually("the first resync to be under way") { gate.arrivals == 1 }
+            for _ in 0..<5 { feed.received(.resync) }
+            // One is queued behind the one under way; the other four are folded into it.
+            try await eventually("the feed to take them") { feed.coalescedResyncs == 4 }
+            gate.open()
+            try await eventually("the queued resync") { handled.withLock { $0 } == 2 }
+            feed.received(.resync)
+            try await eventually("a later one, on its own") { handled.withLock { $0 } == 3 }
+            #expect(handled.withLock { $0 } == 3)
+        }
+    }
 }

@@ -40,6 +40,12 @@ final class ChangeFeed: Service, Sendable {
         var followers: [Follower] = []
         var following: [Change.Kind: [Int]] = [:]
         var readers: [Change.Kind: Read] = [:]
+        /// Followers handed a resync they have not begun yet: a second one would
+        /// read the same things again, so it is not queued.
+        var resyncPending: Set<Int> = []
+        var coalesced = 0
+        /// Whether ``run()`` began (followers and readers are all registered before).
+        var running = false
     }
 
     /// Carries changes to and from other instances.
@@ -77,6 +83,7 @@ final class ChangeFeed: Service, Sendable {
     func follow(_ kinds: Change.Kind..., name: String, with follow: @escaping Follow) {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
         handlers.withLock { h in
+            precondition(!h.running, "followers are registered before the feed runs")
             h.followers.append(Follower(name: name, follow: follow, stream: stream, continuation: continuation))
             for kind in kinds { h.following[kind, default: []].append(h.followers.count - 1) }
         }
@@ -85,7 +92,10 @@ final class ChangeFeed: Service, Sendable {
     /// How the rows a change of this kind names are read when it comes from another
     /// instance (a local write hands over the rows it left).
     func read(_ kind: Change.Kind, with read: @escaping Read) {
-        handlers.withLock { $0.readers[kind] = read }
+        handlers.withLock { h in
+            precondition(!h.running, "readers are registered before the feed runs")
+            h.readers[kind] = read
+        }
     }
 
     // MARK: Changes in
@@ -123,41 +133,64 @@ final class ChangeFeed: Service, Sendable {
             for apply in handlers.applied[change.kind] ?? [] { apply(change, rows) }
         }
         for change in changes {
-            for index in handlers.following[change.kind] ?? [] { handlers.followers[index].continuation.yield(change) }
+            for index in handlers.following[change.kind] ?? [] {
+                if change == .resync, !self.handlers.withLock({ h in
+                    if h.resyncPending.insert(index).inserted { return true }
+                    h.coalesced += 1
+                    return false
+                }) { continue }
+                handlers.followers[index].continuation.yield(change)
+            }
         }
     }
 
     /// Reads what a change from another instance names, then dispatches it.
-    private func receive(_ change: Change) async {
+    private func receive(_ change: Change, read: Read) async {
         var rows = ChangeRows()
-        if let read = handlers.withLock({ $0.readers[change.kind] }) {
-            do {
-                rows = try await read(change)
-            } catch {
-                logger.warning("could not read what another instance changed", metadata: ["change": "\(change)", "error": "\(String(describing: error).prefix(200))"])
-            }
+        do {
+            rows = try await read(change)
+        } catch {
+            logger.warning("could not read what another instance changed", metadata: ["change": "\(change)", "error": "\(String(describing: error).prefix(200))"])
         }
         dispatch([change], rows: rows)
     }
 
     /// Hands other instances' changes to the handlers, and each follower its changes,
-    /// until shutdown.
+    /// until shutdown. A change that names rows to read (an event, a profile) waits for
+    /// its read, in order with the others that do; the rest are handed over at once,
+    /// in order, never behind a read (a revoked session, a chat message).
     func run() async throws {
-        let followers = handlers.withLock { $0.followers }
+        let (followers, readers) = handlers.withLock { h in
+            h.running = true
+            return (h.followers, h.readers)
+        }
+        let (toRead, reading) = AsyncStream.makeStream(of: (Change, Read).self)
         try? await cancelWhenGracefulShutdown { [self] in
             await withTaskGroup(of: Void.self) { group in
-                for follower in followers {
+                for (index, follower) in followers.enumerated() {
                     group.addTask {
-                        for await change in follower.stream { await follower.follow(change) }
+                        for await change in follower.stream {
+                            if change == .resync { self.handlers.withLock { _ = $0.resyncPending.remove(index) } }
+                            await follower.follow(change)
+                        }
                     }
                 }
                 group.addTask { [incoming] in
-                    for await change in incoming { await self.receive(change) }
+                    for await change in incoming {
+                        if let read = readers[change.kind] { reading.yield((change, read)) } else { self.dispatch([change], rows: ChangeRows()) }
+                    }
+                    reading.finish()
+                }
+                group.addTask {
+                    for await (change, read) in toRead { await self.receive(change, read: read) }
                 }
                 await group.waitForAll()
             }
         }
     }
+
+    /// Resyncs not queued for a follower that had one waiting already.
+    var coalescedResyncs: Int { handlers.withLock { $0.coalesced } }
 
     /// The kinds with no handler at all (a test checks there are none).
     var unhandledKinds: [Change.Kind] {

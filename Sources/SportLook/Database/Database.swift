@@ -75,8 +75,6 @@ public final class Database: Sendable {
     /// The engine.
     public let engine: DatabaseEngine
     let logger: Logger
-    /// This process's locks by name (``withKeyLocks(_:_:)`` on SQLite).
-    let keyLocks = KeyedLocks()
     private let backend: Backend
     private let timeout: Duration
     /// Writes waiting or running at most (0: no bound).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Keeps this instance's in-memory state (the event and people indexes and the
 /// caches beside them) in step with the database: warms the indexes at start and
@@ -17,6 +18,8 @@ struct CacheSync: Sendable {
     let bus: Bus
     let clock: any AppClock
     let logger: Logger
+    /// Whether the first resync after the warm-up began is still to come.
+    let firstResync = Once()
 
     /// Whether both indexes are warm.
     var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm }
@@ -78,6 +81,8 @@ struct CacheSync: Sendable {
     /// (less 5 s for other instances' clocks); after the first connection, from when
     /// the index began warming (changes made while it warmed, before the listener
     /// was up); before the warm-up began, not at all (it reads everything after this).
+    /// Later, without a gap (another instance sent a change this one cannot read),
+    /// the last minute's changes.
     func resync() async {
         attendance.invalidateAll()
         people.forgetAll()
@@ -87,7 +92,7 @@ struct CacheSync: Sendable {
         if let gap = bus.takeGap() {
             since = clock.now().addingTimeInterval(-(gap / .seconds(1) + 5))
         } else if let warming = eventIndex.warmStartedAt {
-            since = warming.addingTimeInterval(-5)
+            since = firstResync.take() ? warming.addingTimeInterval(-5) : clock.now().addingTimeInterval(-60)
         } else {
             return
         }
@@ -99,4 +104,11 @@ struct CacheSync: Sendable {
             logger.warning("resync failed", metadata: ["error": "\(error)"])
         }
     }
+}
+
+/// `true` the first time it is taken, `false` after.
+final class Once: Sendable {
+    private let taken = Atomic<Bool>(false)
+
+    func take() -> Bool { !taken.exchange(true, ordering: .relaxed) }
 }

@@ -41,10 +41,12 @@ struct MediaAttachments: Sendable {
     func removeBlobs(_ keys: [String]) async -> Int {
         var removed = 0
         for key in keys {
-            let gone = try? await store.withBlobLocks([key]) { [store, blobs] scope in
-                let used = try await scope.run { sql in try await store.isReferenced(key, on: sql) }
+            // Checked and deleted under the key's lock, in one transaction (see MediaStore.lockBlobs).
+            let gone = try? await store.database.transaction { [store, blobs] sql in
+                try await store.lockBlobs([key], on: sql)
+                let used = try await store.isReferenced(key, on: sql)
                 if !used { try await blobs.delete(key) }
-                try await scope.run { sql in try await store.forgetGarbage([key], on: sql) }
+                try await store.forgetGarbage([key], on: sql)
                 return !used
             }
             if gone == true { removed += 1 }

@@ -107,17 +107,18 @@ struct MediaService: Sendable {
         }
         let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
                            bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)
-        // The rows first, then the bytes: a deletion of another upload of the same bytes
-        // sees these rows and keeps the shared objects. Should storing fail, the rows go.
-        try await write { [media] sql, _ in try await media.insert(upload, on: sql) }
+        // The rows first, under the keys' locks, then the bytes, outside any transaction:
+        // a removal of the same bytes (another upload's, deleted meanwhile) either ran
+        // before and the bytes are written again, or sees these rows and keeps them.
+        // Should storing fail, the rows go.
+        try await write { [media] sql, _ in
+            try await media.lockBlobs(variants.map(\.key), on: sql)
+            try await media.insert(upload, on: sql)
+            try await media.forgetGarbage(variants.map(\.key), on: sql)
+        }
         do {
-            // Under the keys' locks: a removal of the same bytes (another upload's, deleted
-            // meanwhile) either ran before and the bytes are written again, or sees these rows.
-            try await media.withBlobLocks(variants.map(\.key)) { [media, blobs] scope in
-                try await scope.run { sql in try await media.forgetGarbage(variants.map(\.key), on: sql) }
-                for (variant, encoded) in zip(variants, processed.variants) {
-                    try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
-                }
+            for (variant, encoded) in zip(variants, processed.variants) {
+                try await blobs.put(variant.key, bytes: encoded.jpeg, contentType: "image/jpeg")
             }
         } catch {
             let attachments = MediaAttachments(store: media, blobs: blobs)

@@ -98,13 +98,18 @@ struct MediaStore: Store {
 
     // MARK: Blobs and their rows
 
-    /// Runs `body` holding the keys' locks, outside any transaction: a blob is written
-    /// (after its rows committed) and removed (after checking no row names it) only
-    /// under its key's lock, so a removal never deletes the bytes of an upload that
-    /// came meanwhile, and a slow blob store holds no database writer meanwhile.
-    /// `body` runs its statements through the scope it is handed.
-    func withBlobLocks<R: Sendable>(_ keys: [String], _ body: @Sendable (KeyLockScope) async throws -> R) async throws -> R {
-        try await database.withKeyLocks(keys, body)
+    /// Takes the keys' locks for the rest of the caller's transaction. An upload takes
+    /// them in the transaction that inserts its rows, and writes its bytes after that
+    /// commits, outside any transaction; a removal takes them to check that no row
+    /// names a key and delete its bytes. So a removal either finishes before an
+    /// upload's rows are in (and the upload writes the bytes afterwards) or sees
+    /// those rows and keeps the bytes; and a slow blob store's PUT holds no lock, no
+    /// transaction and no SQLite writer. On PostgreSQL, transaction-scoped advisory
+    /// locks (instances share the store); on SQLite, the single writer the
+    /// transaction holds (which every process shares).
+    func lockBlobs(_ keys: [String], on sql: any SQLDatabase) async throws {
+        guard database.engine == .postgres else { return }
+        for key in Set(keys).sorted() { try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run() }
     }
 
     /// Whether any upload's variant is stored under `key`.
