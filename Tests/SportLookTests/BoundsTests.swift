@@ -56,6 +56,30 @@ struct BoundsTests {
         }
     }
 
+    @Test("names refuse invisible and format characters, at registration and on the profile; joiners that scripts and emoji need stay", arguments: engines)
+    func invisibleNames(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let hidden: [Unicode.Scalar] = ["\u{2060}", "\u{00AD}", "\u{3164}", "\u{2800}", "\u{180E}", "\u{FEFF}", "\u{200E}", "\u{200F}", "\u{061C}",
+                                            "\u{E0041}", "\u{E007F}", "\u{2028}", "\u{2029}", "\u{200B}", "\u{115F}", "\u{FFA0}"]
+            let (token, _) = try await api.register("Vera")
+            for scalar in hidden {
+                let name = "Ve\(Character(scalar))ra"
+                let registered = try await api.post("/v1/auth/register", json: ["name": name, "email": "v\(scalar.value)@example.com", "password": "correct horse battery"])
+                #expect(registered.status == .unprocessableContent, "U+\(String(scalar.value, radix: 16))")
+                #expect(try registered.errorFields["name"]?.contains("invisible") == true, "U+\(String(scalar.value, radix: 16))")
+                let patched = try await api.patch("/v1/me", token: token, json: ["name": name])
+                #expect(patched.status == .unprocessableContent, "U+\(String(scalar.value, radix: 16))")
+            }
+            // A name made only of a filler is refused too, not stored as a blank.
+            #expect(try await api.patch("/v1/me", token: token, json: ["name": "\u{3164}"]).status == .unprocessableContent)
+            #expect(try await api.me(token).name == "Vera")
+            // A family emoji (zero-width joiners) and Persian with a zero-width non-joiner are names.
+            for name in ["Team \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0645}"] {
+                #expect(try await api.patch("/v1/me", token: token, json: ["name": name]).status == .ok, "\(name)")
+            }
+        }
+    }
+
     @Test("invitations per inviter per day are bounded", arguments: engines)
     func inviteLimit(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

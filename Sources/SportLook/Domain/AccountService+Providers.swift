@@ -27,7 +27,7 @@ extension AccountService {
     /// (409 `account_exists` otherwise: sign in there and link from the session).
     func signIn(with credential: ProviderCredential, address: String?, userAgent: String?) async throws -> ProviderSignIn {
         var v = Validator()
-        let name = credential.name.flatMap { v.text($0, "name", 1...80) }
+        let name = credential.name.flatMap { v.name($0) }
         try v.throwIfInvalid()
         let verified = try await verify(credential, address: address)
         let now = clock.now()
@@ -248,6 +248,6 @@ extension AccountService {
     private static func newAccountName(_ identity: ProviderIdentity, email: String?) -> String {
         let candidate = identity.name ?? email.map { String($0.prefix(while: { $0 != "@" })) } ?? ""
         var v = Validator()
-        return v.text(candidate, "name", 1...80) ?? "SportLook member"
+        return v.name(candidate) ?? "SportLook member"
     }
 }

@@ -62,7 +62,7 @@ struct AccountService: Sendable {
 
     func register(name: String?, email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
         var v = Validator()
-        let name = v.text(name, "name", 1...80)
+        let name = v.name(name)
         let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let email { v.check(Self.validEmail(email), "email", "must be an email address") } else { v.fail("email", "is required") }
         if let password {
@@ -272,7 +272,7 @@ struct AccountService: Sendable {
         switch input.name {
         case .absent: break
         case .null: v.fail("name", "must not be null")
-        case .value(let name): edits.name = v.text(name, "name", 1...80)
+        case .value(let name): edits.name = v.name(name)
         }
         switch input.bio {
         case .absent: break

@@ -47,6 +47,18 @@ struct Validator {
         return trimmed
     }
 
+    /// A person's name: one line of 1–80 characters (``text(_:_:_:maxBytes:multiline:required:)``)
+    /// without the invisible and format characters that make two names look alike or
+    /// a name look empty (``TextLimits/isInvisibleInNames(_:)``).
+    mutating func name(_ value: String?, _ field: String = "name") -> String? {
+        guard let name = text(value, field, 1...80) else { return nil }
+        if let hidden = name.unicodeScalars.first(where: TextLimits.isInvisibleInNames) {
+            fail(field, "must not contain invisible or format characters (U+\(String(hidden.value, radix: 16, uppercase: true)))")
+            return nil
+        }
+        return name
+    }
+
     /// An absolute http(s) URI (RFC 3986: ASCII, a host name or address) of at most 2,048 characters.
     mutating func url(_ value: String?, _ field: String) -> String? {
         guard let value else { return nil }
@@ -85,6 +97,24 @@ enum TextLimits {
         if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return true }
         guard v < 0x20 || (0x7F...0x9F).contains(v) else { return false }
         return !(multiline && (v == 0x09 || v == 0x0A || v == 0x0D))
+    }
+}
+
+extension TextLimits {
+    /// Characters that show nothing, or change how what follows shows, refused in
+    /// names: the soft hyphen, the Mongolian vowel separator, zero-width space, the
+    /// direction marks (LRM, RLM, ALM), the line and paragraph separators, word joiner
+    /// and the invisible operators (U+2060–U+2064), the other invisible format
+    /// characters (U+2065, U+206A–U+206F), blank fillers (Hangul U+115F, U+1160,
+    /// U+3164, U+FFA0; the blank Braille pattern U+2800), the byte-order mark,
+    /// interlinear annotations (U+FFF9–U+FFFB) and tag characters (U+E0000–U+E007F).
+    /// Zero-width joiner and non-joiner stay: scripts and emoji need them.
+    static func isInvisibleInNames(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x2800, 0x3164, 0xFEFF, 0xFFA0: true
+        case 0x2060...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
+        default: false
+        }
     }
 }
 
