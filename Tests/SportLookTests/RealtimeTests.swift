@@ -67,6 +67,16 @@ struct RealtimeTests {
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "https://app.example.com") }
             _ = try await blocking { try RawSocket(port: port, token: token) }
             await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: "bad") } }
+            // A page of this server (scheme, host and port) may; another port or scheme of the same host may not.
+            let host = "127.0.0.1:\(port)"
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://\(host)", host: host) }
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)") }
+            for origin in ["http://127.0.0.1:\(port + 1)", "http://127.0.0.1", "https://127.0.0.1", "ftp://\(host)", "null", "file://"] {
+                await #expect(throws: (any Error).self, "\(origin)") { try await blocking { try RawSocket(port: port, token: token, origin: origin, host: host) } }
+            }
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://127.0.0.1", host: "127.0.0.1") }
+            // A client library's own URL as its Origin is no browser page.
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "ws://127.0.0.1", host: host) }
             let ok = try await TestSocket.connect(try socketURL(api), token: token)
             await ok.close()
             #expect(try await api.request(.get, "/v1/ws", token: token, headers: [.origin: "https://evil.example.com"]).status == .forbidden)
@@ -300,9 +310,9 @@ struct RealtimeTests {
 final class RawSocket: Sendable {
     let fd: Int32
 
-    init(port: Int, token: String, origin: String? = nil) throws {
+    init(port: Int, token: String, origin: String? = nil, host: String = "127.0.0.1") throws {
         fd = try connectLoopback(port: port, receiveBuffer: 4_096)
-        let request = "GET /v1/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
+        let request = "GET /v1/ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
         var head = [UInt8]()
         var byte: UInt8 = 0

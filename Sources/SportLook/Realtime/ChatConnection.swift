@@ -4,9 +4,9 @@ import Synchronization
 
 /// One client's socket: the I/O shell around its ``ChatSession`` (the protocol's
 /// state, with no I/O) and ``LiveRoomsList``. It reads frames, asks the session what
-/// to do, and does it: reads rooms through the hub, sends frames through the queue
-/// (a catch-up only pulls as fast as the socket takes frames, so a slow reader costs
-/// a number, not a queue), and joins and leaves rooms' traffic.
+/// to do, and does it: reads rooms through the hub, sends frames through its
+/// ``FrameQueue`` (a catch-up reads only as fast as the socket takes frames, so a
+/// slow reader costs a position, not a backlog), and joins and leaves rooms' traffic.
 actor ChatConnection {
     nonisolated let userID: UUID
     /// The session (access token) the socket was opened with: it closes when the session ends.

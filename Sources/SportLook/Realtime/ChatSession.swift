@@ -4,7 +4,7 @@ import Foundation
 /// subscribed and what each has been sent, the subscriptions being set up, and the
 /// chats list kept live. ``ChatConnection`` is the I/O shell around it: it hands
 /// the session what happened (a client frame's outcome, an offer from the feed, a
-/// read that finished, the queue taking or refusing a frame) and does what the
+/// read that finished, the frame queue taking or refusing a frame) and does what the
 /// session answers (start a catch-up, send frames, leave a room's traffic).
 ///
 /// Each subscription remembers the last `seq` delivered and the last change number

@@ -31,13 +31,34 @@ struct WebSocketEndpoint {
         return try await tokens.identity(for: token)
     }
 
-    /// No `Origin` (not a browser), a page served by this host, or a configured origin.
+    /// No `Origin` or a `ws:`/`wss:` one (not a browser page: client libraries send the
+    /// socket's own URL), a configured origin, or a page served by this server: an
+    /// http(s) origin whose host and port are the request's own (a page on another port
+    /// of the same host is another site's).
     func originAllowed(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }
         if allowedOrigins.contains("*") || allowedOrigins.contains(origin) { return true }
-        guard let authority = request.head.authority, let originHost = URL(string: origin)?.host else { return false }
-        let host = authority.hasPrefix("[") ? String(authority.prefix(while: { $0 != "]" }).dropFirst()) : String(authority.prefix(while: { $0 != ":" }))
-        return originHost.lowercased() == host.lowercased()
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased() else { return false }
+        if scheme == "ws" || scheme == "wss" { return true }
+        guard let authority = request.head.authority, scheme == "http" || scheme == "https",
+              let originHost = url.host, url.path.isEmpty || url.path == "/"
+        else { return false }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let (host, port) = Self.split(authority)
+        guard originHost.lowercased() == host.lowercased() else { return false }
+        // The request names its port unless it is the default of the scheme the page used.
+        return (url.port ?? defaultPort) == (port ?? defaultPort)
+    }
+
+    /// The host and port of a `Host` header (`example.com:8080`, `[::1]:8080`, `example.com`).
+    static func split(_ authority: String) -> (host: String, port: Int?) {
+        if authority.hasPrefix("[") {
+            let host = String(authority.dropFirst().prefix(while: { $0 != "]" }))
+            let rest = authority.drop(while: { $0 != "]" }).dropFirst()
+            return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
+        }
+        guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
+        return (String(authority[..<colon]), Int(authority[authority.index(after: colon)...]))
     }
 
     /// The upgrade route (on the WebSocket router).
