@@ -101,10 +101,22 @@ struct ChatImagesTests {
             // Refused messages stored nothing.
             #expect(try await api.chatHistory(event, token: owner.token).count == 1)
 
+            // Deleting a message deletes its image: a link given before it stops at once.
+            let second = try await api.upload(try Photos.jpeg(width: 400, height: 300), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
+            let doomed = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-7", "attachment_id": second.id])
+                .decode(API.ChatMessage.self, expecting: .created)
+            let doomedURL = try #require(doomed.attachment?.urls["320"])
+            #expect(try await api.fetch(doomedURL).status == .ok)
+            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(doomed.seq)", token: member.token).status.code < 300)
+            #expect(try await api.fetch(doomedURL).status == .notFound)
+            #expect(try await api.fetch(doomedURL, method: .head).status == .notFound)
+            #expect(try await api.get("/v1/media/\(second.id)", token: member.token).status == .notFound)
+            #expect(try await api.fetch(url).status == .ok, "the other message's image is still served")
+
             // Deleting the sender's account deletes the image; the message stays, without it.
             #expect(try await api.delete("/v1/me", token: member.token).status == .noContent)
             let after = try await api.chatHistory(event, token: owner.token)
-            #expect(after.map(\.id) == [sent.id])
+            #expect(after.map(\.id) == [sent.id, doomed.id])
             #expect(after[0].attachment == nil)
             #expect(try await api.fetch(url).status == .notFound)
             #expect(try await MediaTests.storedFiles(services).allSatisfy { !upload.variants.map { Self.key(of: $0.url) }.contains($0) })

@@ -178,10 +178,12 @@ struct ChatService: Sendable {
 
     /// Deletes a message: its author may at any time, and an event's organiser any
     /// message of the event's room. The row stays as a tombstone (its seq is kept);
-    /// the text and image are erased. Deleting again changes nothing.
+    /// the text and image are erased. Deleting again changes nothing. The image's
+    /// upload goes with it: its links stop working at once, and its bytes are removed
+    /// by the collector (``MediaService/collectUnattached(limit:)``).
     func delete(_ roomID: UUID, seq: Int64, by user: UUID) async throws -> ChatMessage {
         let now = clock.now()
-        return try await change(roomID, seq: seq, by: user, writing: false) { [events, store, notifier] room, message, sql in
+        return try await change(roomID, seq: seq, by: user, writing: false) { [events, store, notifier, media] room, message, sql in
             if message.sender.id != user {
                 let organiser = try await room.eventID.asyncMap { try await events.event($0, on: sql)?.organiserID }
                 guard organiser == user else { throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.") }
@@ -189,6 +191,7 @@ struct ChatService: Sendable {
             guard message.deletedAt == nil else { return nil }
             // The text goes from the pushes queued for it too, and the image is let go (collected with unused uploads).
             try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: nil, on: sql)
+            if let image = message.attachment?.image.id { _ = try await media.release([image], on: sql) }
             return try await store.delete(room: room.id, seq: seq, at: now, on: sql)
         }
     }

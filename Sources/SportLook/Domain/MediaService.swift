@@ -139,6 +139,12 @@ struct MediaService: Sendable {
         return try await blobs.size(key)
     }
 
+    /// Whether a chat image's key still belongs to an upload (a deleted message's
+    /// image is served no more, whatever links to it are still unexpired).
+    func isServed(_ key: String) async throws -> Bool {
+        try await media.isReferenced(key)
+    }
+
     /// A stored variant's bytes within `range` (all of them when nil).
     func read(_ key: String, range: ClosedRange<Int>?) async throws -> BlobRead? {
         guard isBlobKey(key) else { return nil }

@@ -66,6 +66,8 @@ struct MediaController {
             case .expired: throw DomainError(.forbidden, code: "link_expired", message: "This link has expired; read the chat again for a fresh one.")
             case .invalid: throw DomainError(.forbidden, code: "invalid_link", message: "Chat images are served only through the signed links the chat gives its members.")
             }
+            // A deleted message's image goes at once, its links with it.
+            guard try await media.isServed(key) else { throw DomainError.notFound("media") }
         }
         let etag = "\"\(key.prefix(64))\""
         var headers: HTTPFields = [

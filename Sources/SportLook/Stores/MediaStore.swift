@@ -113,8 +113,10 @@ struct MediaStore: Store {
     }
 
     /// Whether any upload's variant is stored under `key`.
-    func isReferenced(_ key: String, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS n FROM media_variants WHERE key = \(bind: key) LIMIT 1").first() != nil
+    func isReferenced(_ key: String, on sql: (any SQLDatabase)? = nil) async throws -> Bool {
+        try await reading(on: sql) { sql in
+            try await sql.raw("SELECT 1 AS n FROM media_variants WHERE key = \(bind: key) LIMIT 1").first() != nil
+        }
     }
 
     /// Takes keys off the removal queue (removed, or in use again).
