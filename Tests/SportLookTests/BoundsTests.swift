@@ -60,7 +60,9 @@ struct BoundsTests {
     func invisibleNames(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let hidden: [Unicode.Scalar] = ["\u{2060}", "\u{00AD}", "\u{3164}", "\u{2800}", "\u{180E}", "\u{FEFF}", "\u{200E}", "\u{200F}", "\u{061C}",
-                                            "\u{E0041}", "\u{E007F}", "\u{2028}", "\u{2029}", "\u{200B}", "\u{115F}", "\u{FFA0}"]
+                                            "\u{E0041}", "\u{E007F}", "\u{2028}", "\u{2029}", "\u{200B}", "\u{115F}", "\u{FFA0}",
+                                            // Ignorable by default, and joiners where nothing needs them (between Latin letters).
+                                            "\u{034F}", "\u{FE00}", "\u{E0100}", "\u{17B4}", "\u{200D}", "\u{200C}", "\u{FE0F}"]
             let (token, _) = try await api.register("Vera")
             for scalar in hidden {
                 let name = "Ve\(Character(scalar))ra"
@@ -73,8 +75,14 @@ struct BoundsTests {
             // A name made only of a filler is refused too, not stored as a blank.
             #expect(try await api.patch("/v1/me", token: token, json: ["name": "\u{3164}"]).status == .unprocessableContent)
             #expect(try await api.me(token).name == "Vera")
-            // A family emoji (zero-width joiners) and Persian with a zero-width non-joiner are names.
-            for name in ["Team \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0645}"] {
+            // Nothing to see is no name.
+            for blank in ["\u{200D}", " \u{034F} ", "\u{FE0F}", "\u{3164}\u{3164}"] {
+                #expect(try await api.patch("/v1/me", token: token, json: ["name": blank]).status == .unprocessableContent, "\(blank.unicodeScalars.map { $0.value })")
+            }
+            // A family emoji (zero-width joiners), a heart with its emoji selector, England's flag
+            // (tag characters) and Persian with a zero-width non-joiner are names.
+            for name in ["Team \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{2764}\u{FE0F} Vera", "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Vera",
+                         "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0645}"] {
                 #expect(try await api.patch("/v1/me", token: token, json: ["name": name]).status == .ok, "\(name)")
             }
         }

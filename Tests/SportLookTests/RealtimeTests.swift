@@ -67,7 +67,7 @@ struct RealtimeTests {
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "https://app.example.com") }
             _ = try await blocking { try RawSocket(port: port, token: token) }
             await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: "bad") } }
-            // A page of this server (scheme, host and port) may; another port or scheme of the same host may not.
+            // A page of this server (its host and port) may; a page on another port of the same host may not.
             let host = "127.0.0.1:\(port)"
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://\(host)", host: host) }
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)") }

@@ -52,8 +52,17 @@ struct Validator {
     /// a name look empty (``TextLimits/isInvisibleInNames(_:)``).
     mutating func name(_ value: String?, _ field: String = "name") -> String? {
         guard let name = text(value, field, 1...80) else { return nil }
-        if let hidden = name.unicodeScalars.first(where: TextLimits.isInvisibleInNames) {
-            fail(field, "must not contain invisible or format characters (U+\(String(hidden.value, radix: 16, uppercase: true)))")
+        var previous: Unicode.Scalar?
+        for scalar in name.unicodeScalars {
+            if TextLimits.isInvisibleInNames(scalar, after: previous) {
+                fail(field, "must not contain invisible or format characters (U+\(String(scalar.value, radix: 16, uppercase: true)))")
+                return nil
+            }
+            previous = scalar
+        }
+        // Something to see: a letter, a digit, a symbol or a punctuation mark.
+        guard name.unicodeScalars.contains(where: TextLimits.isVisible) else {
+            fail(field, "must contain a letter, digit or symbol")
             return nil
         }
         return name
@@ -107,12 +116,36 @@ extension TextLimits {
     /// and the invisible operators (U+2060–U+2064), the other invisible format
     /// characters (U+2065, U+206A–U+206F), blank fillers (Hangul U+115F, U+1160,
     /// U+3164, U+FFA0; the blank Braille pattern U+2800), the byte-order mark,
-    /// interlinear annotations (U+FFF9–U+FFFB) and tag characters (U+E0000–U+E007F).
-    /// Zero-width joiner and non-joiner stay: scripts and emoji need them.
-    static func isInvisibleInNames(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x2800, 0x3164, 0xFEFF, 0xFFA0: true
-        case 0x2060...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
+    /// interlinear annotations (U+FFF9–U+FFFB), and every other character Unicode
+    /// says is ignorable by default (combining grapheme joiner, variation selectors,
+    /// tag characters…). Three are kept where what they join needs them: the zero-width
+    /// joiner after an emoji (👨‍👩‍👧), the emoji presentation selector after a
+    /// symbol, the zero-width non-joiner after a letter beyond Latin (Persian, Indic
+    /// scripts); and tag characters only in a flag's sequence (🏴 and its tags).
+    static func isInvisibleInNames(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
+        let v = scalar.value
+        switch v {
+        case 0x200D: return !(previous.map { $0.properties.isEmoji && $0.value > 0xFF || $0.value == 0xFE0F } ?? false)
+        case 0xFE0F: return !(previous.map { $0.properties.isEmoji && $0.value > 0xFF } ?? false)
+        case 0x200C: return !(previous.map { $0.value > 0x024F && $0.properties.isAlphabetic } ?? false)
+        case 0xE0020...0xE007F: return !(previous.map { $0.value == 0x1F3F4 || (0xE0020...0xE007F).contains($0.value) } ?? false)
+        case 0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x2800, 0x3164, 0xFEFF, 0xFFA0,
+             0x2060...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE001F:
+            return true
+        default:
+            return scalar.properties.isDefaultIgnorableCodePoint
+        }
+    }
+
+    /// A letter, digit, symbol or punctuation mark: something a name shows.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber,
+             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
+             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            scalar.value != 0x3164 && scalar.value != 0x115F && scalar.value != 0x1160 && scalar.value != 0xFFA0 && scalar.value != 0x2800
         default: false
         }
     }

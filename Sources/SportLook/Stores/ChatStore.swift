@@ -241,11 +241,7 @@ struct ChatStore: Store {
 
     /// Erases a message's text, image, mentions and reactions; its row and seq stay, as a tombstone.
     func delete(room: UUID, seq: Int64, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
-        // The image is no longer in use: the collector removes it with the unused uploads.
-        try await sql.raw("""
-            UPDATE media SET attached_at = NULL
-            WHERE id = (SELECT attachment_id FROM chat_messages WHERE room_id = \(bind: room) AND seq = \(bind: seq))
-            """).run()
+        // (The image's upload is deleted by the caller, ChatService.delete, beforehand.)
         try await sql.raw("""
             UPDATE chat_messages SET body = '', mentions = NULL, attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL,
                 deleted_at = \(bind: now)
