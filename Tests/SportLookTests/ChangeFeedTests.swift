@@ -171,7 +171,7 @@ struct ChangeFeedTests {
         let gate = Gate()
         let handled = Mutex(0)
         try await Self.withFeed(engine, register: { feed in
-            feed.follow(.resync, name: "test") { _ in
+            feed.follow(.resync) { _ in
                 let count = handled.withLock { $0 += 1; return $0 }
                 if count == 1 { await gate.pass() }
             }

@@ -135,8 +135,9 @@ public final class AppServices: Sendable {
         )
         self.codes = codes
         let safety = SafetyStore(database: database)
+        let blocks = Blocks(cache: peopleCache, safety: safety)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
-                                       blocks: Blocks(cache: peopleCache, safety: safety), sports: sports, clock: clock,
+                                       blocks: blocks, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
@@ -175,7 +176,7 @@ public final class AppServices: Sendable {
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
-            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety, blocks: blocks,
             sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)

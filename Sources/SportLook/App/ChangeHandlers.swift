@@ -59,12 +59,12 @@ extension AppServices {
 
         // Sockets: messages, changes, chats lists, typing, read markers, notifications,
         // ended sessions, memberships and blocks.
-        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .block, .resync, name: "chat hub") { [hub] change in
+        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .block, .resync) { [hub] change in
             await hub.handle(change)
         }
 
         // What may have been missed while the bus was away is read again.
-        changes.follow(.resync, name: "caches") { [sync] _ in
+        changes.follow(.resync) { [sync] _ in
             await sync.resync()
         }
     }

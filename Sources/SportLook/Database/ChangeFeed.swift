@@ -29,7 +29,6 @@ final class ChangeFeed: Service, Sendable {
     typealias Read = @Sendable (Change) async throws -> ChangeRows
 
     private struct Follower: Sendable {
-        let name: String
         let follow: Follow
         let stream: AsyncStream<Change>
         let continuation: AsyncStream<Change>.Continuation
@@ -80,11 +79,11 @@ final class ChangeFeed: Service, Sendable {
     }
 
     /// `follow` is handed each change of these kinds, one at a time and in order, on a task of its own.
-    func follow(_ kinds: Change.Kind..., name: String, with follow: @escaping Follow) {
+    func follow(_ kinds: Change.Kind..., with follow: @escaping Follow) {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
         handlers.withLock { h in
             precondition(!h.running, "followers are registered before the feed runs")
-            h.followers.append(Follower(name: name, follow: follow, stream: stream, continuation: continuation))
+            h.followers.append(Follower(follow: follow, stream: stream, continuation: continuation))
             for kind in kinds { h.following[kind, default: []].append(h.followers.count - 1) }
         }
     }

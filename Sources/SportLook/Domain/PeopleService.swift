@@ -49,6 +49,7 @@ struct PeopleService: Sendable {
     let accounts: AccountStore
     let events: EventStore
     let safety: SafetyStore
+    let blocks: Blocks
     let sports: SportCatalog
     let write: Writer
     let clock: any AppClock
@@ -98,7 +99,7 @@ struct PeopleService: Sendable {
     }
 
     func blocked(_ user: UUID) async throws -> Set<UUID> {
-        try await Blocks(cache: cache, safety: safety).eitherWay(user)
+        try await blocks.eitherWay(user)
     }
 
     /// A page of people: each one's card (the bytes the index holds), distance and
