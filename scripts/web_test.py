@@ -8,7 +8,8 @@ chat live in both directions; a message refused `overloaded` on the socket (in a
 tab of Ann's, through a route) is sent again after its retry_after with the same client_id
 and shown once; the server is restarted while Ann sends a message, and
 afterwards each side holds every message exactly once; Ann invites Cy, who accepts from
-the inbox and is shown her waitlist position. Ann turns notifications on (the
+the inbox and is shown her waitlist position (later Ann removes and bans her, and
+Cy's attempt to join again is refused with the reason). Ann turns notifications on (the
 browser's push service is Tests/fakes/push_server.py: subscribe() is given its
 endpoint); Bo's invitation is pushed there, encrypted, and what the fake decrypted is
 delivered to Ann's service worker, which shows it. An event titled like an XSS payload shows
@@ -630,6 +631,18 @@ def run(server, push):
                         break
                 if not shown or shown[0][0] != pushed["message"]["title"] or "Sunday padel" not in shown[0][1] + shown[0][0]:
                     problems.append(f"the service worker did not show the pushed invitation: {shown} for {pushed['message']}")
+
+        # Ann removes Cy from her event and bans her: Cy's place is gone, the list of who is
+        # coming is no longer hers to see, and joining again is refused with the reason.
+        ann.goto(event_url)
+        expect(ann.get_by_test_id("attendee").filter(has_text="Cy")).to_have_count(1)
+        ann.get_by_role("button", name="Remove and ban Cy").click()
+        expect(ann.get_by_test_id("attendee").filter(has_text="Cy")).to_have_count(0)
+        audit(ann, "event as organiser")
+        cy.goto(event_url)
+        expect(cy.get_by_text("Who is coming is shown to the people going and the organiser.")).to_be_visible()
+        cy.get_by_role("button", name=re.compile("^Join")).click()
+        expect(cy.get_by_text("The organiser removed you from this event; you cannot join it again.")).to_be_visible()
 
         # Dee signs in with Google: to Google's page (a fake on loopback) and back, signed in.
         dee = person(browser, server.url, "Dee")

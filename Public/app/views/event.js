@@ -59,9 +59,15 @@ export function eventView(id) {
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
       h("h2", {}, "Chat"), chat);
-    get(`/v1/events/${id}/attendees?limit=100`).then((page) => {
-      replace(attendees, page.items.map((a) => h("li", {}, a.name, a.is_organiser ? " (organiser)" : "", a.status === "waitlisted" ? ` — waitlist #${a.position}` : "")));
-    }).catch((error) => replace(attendees, h("li", {}, error.message)));
+    if (member) {
+      get(`/v1/events/${id}/attendees?limit=100`).then((page) => {
+        replace(attendees, page.items.map((a) => h("li", {"data-testid": "attendee"}, a.name, a.is_organiser ? " (organiser)" : "",
+          a.status === "waitlisted" ? ` — waitlist #${a.position}` : "",
+          event.i_organise && !a.is_organiser ? removeButtons(a) : null)));
+      }).catch((error) => replace(attendees, h("li", {}, error.message)));
+    } else {
+      replace(attendees, h("li", {}, "Who is coming is shown to the people going and the organiser."));
+    }
     stopChat?.();
     if (member) {
       const room = chatPanel(id, user, {left: "You no longer attend this event."});
@@ -70,6 +76,18 @@ export function eventView(id) {
     } else {
       chat.append(h("p", {}, "Join the event to read and write in its chat."));
     }
+  }
+
+  // The organiser takes someone out, and may ban them from coming back.
+  function removeButtons(attendee) {
+    const remove = async (ban) => {
+      const question = ban ? `Remove ${attendee.name} and ban them from this event?` : `Remove ${attendee.name} from this event?`;
+      if (!confirm(question)) return;
+      try { await del(`/v1/events/${id}/attendees/${attendee.id}${ban ? "?ban=true" : ""}`); render(); } catch (error) { alert(error.message); }
+    };
+    return h("span", {class: "attendee-actions"},
+      h("button", {type: "button", class: "small", onclick: () => remove(false), "aria-label": `Remove ${attendee.name}`}, "Remove"),
+      h("button", {type: "button", class: "small danger", onclick: () => remove(true), "aria-label": `Remove and ban ${attendee.name}`}, "Ban"));
   }
 
   render();

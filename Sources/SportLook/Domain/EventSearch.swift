@@ -163,8 +163,16 @@ struct EventSearch: Sendable {
         try await store.myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
     }
 
+    static let attendeesPrivate = "Only the event's organiser and the people going or on its waitlist see who they are; the event shows how many."
+
     /// An event's attendees: those going by arrival, then the waitlist in order.
+    /// Only its attendees (the organiser among them) see who they are: to anyone else
+    /// where people will be is private, and the event shows the counts.
     func attendees(of eventID: UUID, for viewer: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
+        if try await store.attendances(user: viewer, events: [eventID]).isEmpty {
+            guard try await store.event(eventID) != nil else { throw DomainError.notFound("event") }
+            throw DomainError.forbidden("attendees_private", Self.attendeesPrivate)
+        }
         // People blocked either way between the viewer and an attendee do not see each other.
         let hidden = try await blocks.eitherWay(viewer)
         let page = try await store.attendees(of: eventID, cursor: cursor, limit: limit)

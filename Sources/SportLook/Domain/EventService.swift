@@ -262,6 +262,7 @@ struct EventService: Sendable {
                 return Joined(status: existing.status, position: position)
             }
             try Self.requireOpen(event, now: now)
+            try await Self.requireNotBanned(event, user: user, store: store, on: sql)
             let joined: Joined
             if let capacity = event.capacity, event.goingCount >= capacity {
                 let number = try await store.addWaitlisted(event: id, user: user, at: now, on: sql)
@@ -282,6 +283,7 @@ struct EventService: Sendable {
             return Joined(status: existing.status, position: nil)
         }
         try Self.requireOpen(event, now: now)
+        try await Self.requireNotBanned(event, user: user, store: store, on: sql)
         let joined: Joined
         if let capacity = event.capacity, event.goingCount >= capacity {
             let number = try await store.addWaitlisted(event: event.id, user: user, at: now, on: sql)
@@ -298,6 +300,45 @@ struct EventService: Sendable {
     static func requireOpen(_ event: Event, now: Date) throws {
         guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
         guard event.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
+    }
+
+    static let bannedMessage = "The organiser removed you from this event; you cannot join it again."
+
+    static func requireNotBanned(_ event: Event, user: UUID, store: EventStore, on sql: DatabaseSession) async throws {
+        if try await store.isBanned(event: event.id, user: user, on: sql) { throw DomainError.forbidden("banned", bannedMessage) }
+    }
+
+    /// The organiser takes an attendee (going or waitlisted) out of the event, and may
+    /// ban them from joining again. The freed place goes to the waitlist; the person
+    /// leaves the event's room at once; their messages stay. Idempotent.
+    func remove(_ attendee: UUID, from id: UUID, by organiser: UUID, ban: Bool) async throws {
+        let now = clock.now()
+        try await write { [self] sql, changes in
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser may remove attendees.") }
+            guard attendee != organiser else { throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot be removed; cancel the event instead.") }
+            guard try await accounts.user(attendee, on: sql) != nil else { throw DomainError.notFound("user") }
+            if ban { try await store.ban(event: id, user: attendee, at: now, on: sql) }
+            try await leave(event, user: attendee, at: now, on: sql, changes: &changes)
+        }
+    }
+
+    /// Lets a banned person join again (organiser; idempotent).
+    func unban(_ user: UUID, from id: UUID, by organiser: UUID) async throws {
+        try await write { [store] sql, _ in
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser may lift a ban.") }
+            try await store.unban(event: id, user: user, on: sql)
+        }
+    }
+
+    /// The people banned from an event, latest first (organiser only).
+    func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<EventStore.Ban> {
+        try await database.read { [store] sql in
+            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
+            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser sees who is banned.") }
+            return try await store.bans(event: id, cursor: cursor, limit: limit, on: sql)
+        }
     }
 
     /// Leaves (idempotent); the first waitlisted person takes a freed place.

@@ -19,6 +19,9 @@ struct EventsController {
         routes.post("/v1/events/:id/attendance", use: joinEvent)
         routes.delete("/v1/events/:id/attendance", use: leaveEvent)
         routes.get("/v1/events/:id/attendees", use: listAttendees)
+        routes.delete("/v1/events/:id/attendees/:user_id", use: removeAttendee)
+        routes.get("/v1/events/:id/bans", use: listBans)
+        routes.delete("/v1/events/:id/bans/:user_id", use: liftBan)
         routes.get("/v1/me/events", use: myEvents)
     }
 
@@ -30,6 +33,19 @@ struct EventsController {
         filters.startsAfter = q.date("starts_after")
         filters.startsBefore = q.date("starts_before")
         return filters
+    }
+}
+
+/// `{user, banned_at}`: someone banned from an event.
+struct BanRepresentation: JSONEncodable {
+    var ban: EventStore.Ban
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("user")
+        UserSummaryRepresentation(id: ban.user.id, name: ban.user.name).encode(to: &json)
+        json.field("banned_at", ban.bannedAt)
+        json.objectEnd()
     }
 }
 
@@ -129,6 +145,33 @@ extension EventsController {
         let cursor = q.cursor(EventSearch.AttendeeCursor.self)
         try q.throwIfInvalid()
         return JSONResponse(try await search.attendees(of: id, for: context.userID, cursor: cursor, limit: limit).map { AttendeeRepresentation(attendee: $0, links: links) })
+    }
+
+    /// `DELETE /v1/events/{id}/attendees/{user_id}?ban=`
+    @Sendable func removeAttendee(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "event")
+        let user = try context.uuid("user_id", "user")
+        var q = QueryReader(request)
+        let ban = q.bool("ban") ?? false
+        try q.throwIfInvalid()
+        try await events.remove(user, from: id, by: context.userID, ban: ban)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/events/{id}/bans`
+    @Sendable func listBans(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "event")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await events.bans(of: id, for: context.userID, cursor: cursor, limit: limit).map { BanRepresentation(ban: $0) })
+    }
+
+    /// `DELETE /v1/events/{id}/bans/{user_id}`
+    @Sendable func liftBan(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await events.unban(try context.uuid("user_id", "user"), from: try context.uuid("id", "event"), by: context.userID)
+        return Response(status: .noContent)
     }
 
     /// `GET /v1/me/events`

@@ -165,6 +165,16 @@ extension API {
         var position: Int?
     }
 
+    struct Ban: Decodable, Sendable {
+        var user: UserSummary
+        var bannedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case user
+            case bannedAt = "banned_at"
+        }
+    }
+
     struct Attendee: Decodable, Sendable {
         var id: String
         var name: String

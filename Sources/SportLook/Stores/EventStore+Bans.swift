@@ -1,0 +1,40 @@
+import Foundation
+import SQLKit
+
+/// The people an event's organiser banned.
+extension EventStore {
+    struct Ban: Sendable {
+        var user: UserSummary
+        var bannedAt: Date
+    }
+
+    func isBanned(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS one FROM event_bans WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() != nil
+    }
+
+    /// Bans `user` from `event` (kept as first banned when banned again).
+    func ban(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO event_bans (event_id, user_id, banned_at) VALUES (\(bind: event), \(bind: user), \(bind: now))
+            ON CONFLICT (event_id, user_id) DO NOTHING
+            """).run()
+    }
+
+    func unban(event: UUID, user: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM event_bans WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+    }
+
+    /// An event's bans, latest first.
+    func bans(event: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<Ban> {
+        let rows = try await sql.raw("""
+            SELECT b.user_id, b.banned_at, u.name FROM event_bans b JOIN users u ON u.id = b.user_id
+            WHERE b.event_id = \(bind: event) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
+            ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
+            """).all()
+        let items = try rows.prefix(limit).map { row in
+            Ban(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
+        }
+        let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.bannedAt, id: $0.user.id).cursor } : nil
+        return Page(items: items, nextCursor: next)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SportLook
+
+@Suite("Organisers remove and ban; who sees an event's attendees", .timeLimit(.minutes(5)))
+struct OrganiserTests {
+    @Test("only attendees and the organiser see who is going; others see the counts", arguments: engines)
+    func attendeesArePrivate(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let owner = try await api.register("Host")
+            let going = try await api.register("Going")
+            let waiting = try await api.register("Waiting")
+            let stranger = try await api.register("Stranger")
+            let event = try await api.createEvent(owner.token, capacity: 1, now: clock.now()).id
+            #expect(try await api.join(event, token: going.token).status == "going")
+            #expect(try await api.join(event, token: waiting.token).status == "waitlisted")
+
+            let refused = try await api.get("/v1/events/\(event)/attendees", token: stranger.token)
+            #expect(refused.status == .forbidden)
+            #expect(try refused.errorCode == "attendees_private")
+            #expect(!refused.text.contains(going.id) && !refused.text.contains(waiting.id))
+            let seen = try await api.event(event, token: stranger.token)
+            #expect(seen.goingCount == 1 && seen.waitlistCount == 1)
+            for viewer in [owner, going, waiting] {
+                let ids = Set(try await api.page(API.Attendee.self, "/v1/events/\(event)/attendees", token: viewer.token).items.map(\.id))
+                #expect(ids == [owner.id, going.id, waiting.id])
+            }
+            // Leaving takes the view away again; an unknown event is still 404.
+            _ = try await api.delete("/v1/events/\(event)/attendance", token: waiting.token)
+            #expect(try await api.get("/v1/events/\(event)/attendees", token: waiting.token).status == .forbidden)
+            #expect(try await api.get("/v1/events/\(UUID())/attendees", token: stranger.token).status == .notFound)
+        }
+    }
+
+    @Test("the organiser removes and bans: the room is left at once, the waitlist moves up, messages stay, no way back in", arguments: engines)
+    func removeAndBan(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let owner = try await api.register("Host")
+            let troll = try await api.register("Troll")
+            let next = try await api.register("Next")
+            let event = try await api.createEvent(owner.token, capacity: 1, now: clock.now()).id
+            #expect(try await api.join(event, token: troll.token).status == "going")
+            #expect(try await api.join(event, token: next.token).status == "waitlisted")
+            #expect(try await api.post("/v1/events/\(event)/messages", token: troll.token, json: ["body": "spam spam", "client_id": "t1"]).status == .created)
+            let socket = try await TestSocket.subscribed(try socketURL(api), token: troll.token, to: event)
+
+            // Only the organiser removes, and not themselves; unknown people are 404.
+            #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)", token: next.token).status == .forbidden)
+            let selfRemoval = try await api.delete("/v1/events/\(event)/attendees/\(owner.id)", token: owner.token)
+            #expect(selfRemoval.status == .conflict)
+            #expect(try selfRemoval.errorCode == "organiser_cannot_leave")
+            #expect(try await api.delete("/v1/events/\(event)/attendees/\(UUID())?ban=true", token: owner.token).status == .notFound)
+            #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=maybe", token: owner.token).status == .unprocessableContent)
+
+            #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=true", token: owner.token).status == .noContent)
+            let left = try await socket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
+            #expect(left.unsubscribed?.reason == "not_attending")
+            #expect(left.unsubscribed?.eventID == event)
+            // The waitlist moved up; the removed person is out of the room and the list.
+            #expect(try await api.event(event, token: next.token).myStatus == "going")
+            #expect(try await api.event(event, token: troll.token).myStatus == nil)
+            #expect(try await api.get("/v1/events/\(event)/messages", token: troll.token).status == .forbidden)
+            let ids = try await api.page(API.Attendee.self, "/v1/events/\(event)/attendees", token: owner.token).items.map(\.id)
+            #expect(!ids.contains(troll.id))
+            // Their message stays.
+            #expect(try await api.messages(event, token: owner.token).map(\.body) == ["spam spam"])
+
+            // Banned: no way back in, by joining or by an invitation.
+            let rejoin = try await api.post("/v1/events/\(event)/attendance", token: troll.token)
+            #expect(rejoin.status == .forbidden)
+            #expect(try rejoin.errorCode == "banned")
+            let invitation = try #require(try await api.invite([troll.id], to: event, token: owner.token).first)
+            let accepted = try await api.post("/v1/invitations/\(invitation.id)/accept", token: troll.token)
+            #expect(accepted.status == .forbidden)
+            #expect(try accepted.errorCode == "banned")
+            #expect(try await api.event(event, token: troll.token).goingCount == 1)
+
+            // The organiser sees and lifts the ban (others may not).
+            #expect(try await api.get("/v1/events/\(event)/bans", token: next.token).status == .forbidden)
+            #expect(try await api.delete("/v1/events/\(event)/bans/\(troll.id)", token: next.token).status == .forbidden)
+            let bans = try await api.page(API.Ban.self, "/v1/events/\(event)/bans", token: owner.token).items
+            #expect(bans.map(\.user.id) == [troll.id])
+            #expect(try await api.delete("/v1/events/\(event)/bans/\(troll.id)", token: owner.token).status == .noContent)
+            #expect(try await api.page(API.Ban.self, "/v1/events/\(event)/bans", token: owner.token).items.isEmpty)
+            #expect(try await api.join(event, token: troll.token).status == "waitlisted")
+
+            // Removed without a ban: a waitlisted person may come back.
+            #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)", token: owner.token).status == .noContent)
+            #expect(try await api.event(event, token: owner.token).waitlistCount == 0)
+            #expect(try await api.join(event, token: troll.token).status == "waitlisted")
+            await socket.close()
+        }
+    }
+}
