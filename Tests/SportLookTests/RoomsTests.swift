@@ -80,7 +80,8 @@ struct RoomsTests {
             #expect(try await api.post("/v1/rooms/\(room)/messages/2/reactions", token: ann.token, json: ["emoji": "👍"]).errorCode == "blocked")
             #expect(try await api.patch("/v1/rooms/\(room)/messages/3", token: ann.token, json: ["body": "Great!"]).errorCode == "blocked")
 
-            // People who share an event (here, one that is over) write freely from the start.
+            // People who share an event (here, one over for three days) write freely; the
+            // other sees a request until they answer.
             let event = try await api.createEvent(cy.token, startsIn: 3_600, duration: 3_600, now: clock.now()).id
             let dee = try await api.register("Dee")
             #expect(try await api.post("/v1/events/\(event)/attendance", token: dee.token).status == .ok)
@@ -88,7 +89,63 @@ struct RoomsTests {
             let teammates = try await api.conversation(with: cy.id, token: dee.token)
             try await api.say("Rematch?", in: teammates.id, token: dee.token)
             try await api.say("Yes, and again", in: teammates.id, token: dee.token)
-            #expect(try await api.get("/v1/conversations/\(teammates.id)", token: cy.token).decode(API.Conversation.self).state == "open")
+            let seen = try await api.get("/v1/conversations/\(teammates.id)", token: cy.token).decode(API.Conversation.self)
+            #expect(seen.state == "requested" && seen.requestedBy == dee.id)
+            #expect(try await api.get("/v1/conversations/\(teammates.id)", token: dee.token).decode(API.Conversation.self).canSend)
+            // A week after the event ended it is no longer shared: Dee waits for an answer.
+            clock.advance(by: 5 * 86_400)
+            #expect(try await api.post("/v1/rooms/\(teammates.id)/messages", token: dee.token, json: ["body": "Hello?", "client_id": "late"]).errorCode == "request_pending")
+            #expect(try await api.get("/v1/conversations/\(teammates.id)", token: dee.token).decode(API.Conversation.self).canSend == false)
+            try await api.say("Sorry, busy week. Yes!", in: teammates.id, token: cy.token)
+            try await api.say("Great", in: teammates.id, token: dee.token)
+        }
+    }
+
+    @Test("no way around a message request: a waitlist place is not sharing, and leaving ends it unless the other wrote", arguments: engines)
+    func requestBypass(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let ann = try await api.register("Ann")
+            let host = try await api.register("Host")
+            let mallory = try await api.register("Mallory")
+            // Ann's game is full; Mallory gets only a waitlist place.
+            let full = try await api.createEvent(host.token, capacity: 1, now: clock.now()).id
+            #expect(try await api.join(full, token: ann.token).status == "going")
+            #expect(try await api.join(full, token: mallory.token).status == "waitlisted")
+            let room = try await api.conversation(with: ann.id, token: mallory.token).id
+            try await api.say("Hi Ann", in: room, token: mallory.token)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Ann?", "client_id": "w2"]).errorCode == "request_pending")
+            let waiting = try await api.get("/v1/conversations/\(room)", token: mallory.token).decode(API.Conversation.self)
+            #expect(!waiting.canSend && !waiting.sharesEvent)
+
+            // Joining Ann's own open game shares it: Mallory writes while she is going.
+            let open = try await api.createEvent(ann.token, now: clock.now()).id
+            #expect(try await api.join(open, token: mallory.token).status == "going")
+            let sharing = try await api.get("/v1/conversations/\(room)", token: mallory.token).decode(API.Conversation.self)
+            #expect(sharing.canSend && sharing.sharesEvent)
+            try await api.say("We play together on Sunday", in: room, token: mallory.token)
+            #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: mallory.token, json: ["emoji": "🙏"]).status == .ok)
+            // Ann still sees a request: nothing opened it for good.
+            let asked = try await api.rooms(ann.token).items.first { $0.id == room }
+            #expect(asked?.conversation?.state == "requested" && asked?.conversation?.requestedBy == mallory.id)
+            // Leaving ends it: Mallory waits for Ann again, messages and reactions alike.
+            #expect(try await api.delete("/v1/events/\(open)/attendance", token: mallory.token).status == .noContent)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Still there?", "client_id": "l1"]).errorCode == "request_pending")
+            #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: mallory.token, json: ["emoji": "👍"]).errorCode == "request_pending")
+            #expect(try await api.rooms(mallory.token).items.first { $0.id == room }?.conversation?.canSend == false)
+            // A removed attendee is no longer sharing either; a cancelled event is not shared.
+            #expect(try await api.join(open, token: mallory.token).status == "going")
+            #expect(try await api.delete("/v1/events/\(open)/attendees/\(mallory.id)", token: ann.token).status == .noContent)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "r1"]).errorCode == "request_pending")
+            let other = try await api.createEvent(ann.token, now: clock.now()).id
+            #expect(try await api.join(other, token: mallory.token).status == "going")
+            #expect(try await api.delete("/v1/events/\(other)", token: ann.token).status == .noContent)
+            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "c1"]).errorCode == "request_pending")
+
+            // Once Ann writes back, the conversation is open for good.
+            try await api.say("Hi Mallory", in: room, token: ann.token)
+            try await api.say("Great", in: room, token: mallory.token)
+            #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).state == "open")
         }
     }
 

@@ -73,7 +73,9 @@ export function conversationView(id) {
     let banner = null;
     if (conversation.state === "requested" && conversation.requested_by !== user.id) {
       banner = h("div", {class: "request", role: "group", "aria-label": "Message request"},
-        h("p", {}, `${other} wants to message you. They share no event with you yet.`),
+        h("p", {}, conversation.shares_event
+          ? `${other} wants to message you. You are both going to an event, so they can write until a week after it; accept to keep talking after that.`
+          : `${other} wants to message you. They share no event with you.`),
         h("button", {type: "button", class: "primary", onclick: () => answer("accept")}, "Accept"),
         h("button", {type: "button", onclick: () => answer("decline")}, "Decline"));
     } else if (!conversation.can_send) {

@@ -78,7 +78,7 @@ struct ChatService: Sendable {
             }
             if room.kind == .event, !sending.eventActive { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
             if let current = conversation {
-                let admitted = try await admit(user, to: current, on: sql)
+                let admitted = try await admit(user, to: current, at: now, on: sql)
                 // A request or an answer changes how both see the conversation (the one
                 // asked sees it for the first time).
                 if admitted.state != current.state {
@@ -119,37 +119,42 @@ struct ChatService: Sendable {
         }
     }
 
-    /// The conversation rules for a new message from `user`: people who share an
-    /// event write freely; otherwise the first message is a request, and its sender
-    /// waits for an answer before a second. Blocking ends it both ways.
-    private func admit(_ user: UUID, to conversation: Conversation, on sql: DatabaseSession) async throws -> Conversation {
+    /// How long after an event ends its people still write to each other freely.
+    static let sharedEventGrace: TimeInterval = 7 * 86_400
+
+    /// Events that ended after this instant still count as shared.
+    static func sharingSince(_ now: Date) -> Date { now.addingTimeInterval(-sharedEventGrace) }
+
+    /// The conversation rules for a new message from `user`. The first message is a
+    /// request; its sender may not send a second until the other accepts or writes back
+    /// — except while the two share an event (both going or organising, the event not
+    /// over for more than ``sharedEventGrace``). A waitlist place is not sharing, and
+    /// sharing never opens the conversation for good: once it ends, the request waits
+    /// again. A decline stands until the one who declined writes or accepts. Blocking
+    /// ends it both ways.
+    private func admit(_ user: UUID, to conversation: Conversation, at now: Date, on sql: DatabaseSession) async throws -> Conversation {
         guard let other = conversation.other(than: user) else { throw DomainError.notFound("room") }
         if try await safety.eitherBlocked(user, other.id, on: sql) {
             throw DomainError.forbidden("blocked", "You cannot write to each other.")
         }
         guard conversation.state != .open else { return conversation }
-        // A decline stands until the one who declined writes or accepts, shared event or not.
-        if conversation.state == .declined, conversation.requestedBy == user {
-            throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
-        }
         var updated = conversation
-        if try await rooms.shareAnEvent(user, other.id, on: sql) {
+        updated.sharesAnEvent = try await rooms.shareAnEvent(user, other.id, endedAfter: Self.sharingSince(now), on: sql)
+        switch conversation.state {
+        case .new:
+            updated.state = .requested
+            updated.requestedBy = user
+        case .requested where conversation.requestedBy == user:
+            guard updated.sharesAnEvent else {
+                throw DomainError.forbidden("request_pending", "\(other.name) has not accepted your message request yet.")
+            }
+            return updated
+        case .declined where conversation.requestedBy == user:
+            throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
+        case .requested, .declined, .open:
+            // The one asked writes back: that accepts.
             updated.state = .open
             updated.requestedBy = nil
-        } else {
-            switch conversation.state {
-            case .new:
-                updated.state = .requested
-                updated.requestedBy = user
-            case .requested where conversation.requestedBy == user:
-                throw DomainError.forbidden("request_pending", "\(other.name) has not accepted your message request yet.")
-            case .declined where conversation.requestedBy == user:
-                throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
-            case .requested, .declined, .open:
-                // The one asked writes back: that accepts.
-                updated.state = .open
-                updated.requestedBy = nil
-            }
         }
         try await rooms.setState(room: conversation.roomID, updated.state, requestedBy: updated.requestedBy, on: sql)
         return updated
@@ -215,7 +220,7 @@ struct ChatService: Sendable {
     /// from someone whose message request waits or was declined.
     private func change(_ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
                         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
-        try await write { [store, rooms, events] sql, changes in
+        try await write { [store, rooms, events, clock] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
             guard try await store.isMember(room: room, user: user, on: sql) else {
                 throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room")
@@ -227,11 +232,14 @@ struct ChatService: Sendable {
                         throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
                     }
                 case .conversation:
-                    guard let conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user) else {
+                    guard var conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user) else {
                         throw DomainError.notFound("room")
                     }
                     if try await safety.eitherBlocked(user, other.id, on: sql) { throw DomainError.forbidden("blocked", "You cannot write to each other.") }
-                    if [.requested, .declined].contains(conversation.state), conversation.requestedBy == user {
+                    if conversation.requestedBy == user, conversation.state == .requested {
+                        conversation.sharesAnEvent = try await rooms.shareAnEvent(user, other.id, endedAfter: Self.sharingSince(clock.now()), on: sql)
+                    }
+                    if !conversation.maySend(user) {
                         throw DomainError.forbidden(conversation.state == .requested ? "request_pending" : "request_declined",
                                                     "\(other.name) has not accepted your message request.")
                     }

@@ -20,22 +20,27 @@ struct RoomService: Sendable {
             if try await safety.eitherBlocked(user, other, on: sql) {
                 throw DomainError.forbidden("blocked", "You cannot write to each other.")
             }
-            let result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
+            var result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
             if result.created { changes.record(.roomState(user: user, room: result.conversation.roomID)) }
+            result.conversation.sharesAnEvent = try await store.shareAnEvent(user, other, endedAfter: ChatService.sharingSince(now), on: sql)
             return result
         }
     }
 
     /// A conversation the user is part of.
     func conversation(_ room: UUID, for user: UUID) async throws -> Conversation {
-        guard let conversation = try await store.conversation(room: room), conversation.includes(user) else { throw DomainError.notFound("conversation") }
-        return conversation
+        try await store.reading(on: nil) { [store, clock] sql in
+            guard var conversation = try await store.conversation(room: room, on: sql), conversation.includes(user),
+                  let other = conversation.other(than: user) else { throw DomainError.notFound("conversation") }
+            conversation.sharesAnEvent = try await store.shareAnEvent(user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
+            return conversation
+        }
     }
 
     /// The one asked answers a message request: accept (both write freely) or
     /// decline (the sender cannot write again unless the one asked does).
     func answer(_ room: UUID, by user: UUID, accept: Bool) async throws -> Conversation {
-        try await write { [store, chat] sql, changes in
+        try await write { [store, chat, clock] sql, changes in
             // In the room's lock: an answer and a message of the one asked take turns.
             _ = try await chat.lockRoom(room, on: sql)
             guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else { throw DomainError.notFound("conversation") }
@@ -50,13 +55,16 @@ struct RoomService: Sendable {
             var updated = conversation
             updated.state = wanted
             updated.requestedBy = requestedBy
+            if let other = conversation.other(than: user) {
+                updated.sharesAnEvent = try await store.shareAnEvent(user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
+            }
             return updated
         }
     }
 
     /// A page of the user's rooms, most recent activity first.
     func list(for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<RoomListing> {
-        let rows = try await store.listing(user: user, after: cursor, limit: limit + 1)
+        let rows = try await store.listing(user: user, after: cursor, limit: limit + 1, sharingSince: ChatService.sharingSince(clock.now()))
         let items = Array(rows.prefix(limit))
         let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.room.lastActivityAt, id: $0.room.id).cursor } : nil
         return Page(items: items, nextCursor: next)
@@ -64,7 +72,7 @@ struct RoomService: Sendable {
 
     /// The user's view of these rooms (those they are in), for live updates.
     func listings(_ rooms: [UUID], for user: UUID) async throws -> [RoomListing] {
-        try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms)
+        try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms, sharingSince: ChatService.sharingSince(clock.now()))
     }
 
     /// The rooms the user is in.

@@ -86,8 +86,8 @@ struct ConversationRepresentation: JSONEncodable {
         json.key("requested_by")
         if let asker = conversation.requestedBy { json.value(asker) } else { json.null() }
         // Whether the viewer may send a message now (blocking aside).
-        let waiting = [.requested, .declined].contains(conversation.state) && conversation.requestedBy == viewer
-        json.field("can_send", !waiting)
+        json.field("can_send", conversation.maySend(viewer))
+        json.field("shares_event", conversation.sharesAnEvent)
         json.field("created_at", conversation.createdAt)
         json.objectEnd()
     }

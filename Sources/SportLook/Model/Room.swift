@@ -36,6 +36,20 @@ struct Conversation: Sendable, Hashable {
     /// Who sent the request, while `requested` or `declined`.
     var requestedBy: UUID?
     var createdAt: Date
+    /// The two are both going to (or organising) an event that is not long over: they
+    /// write freely while it lasts (``ChatService/sharedEventGrace``).
+    var sharesAnEvent = false
+
+    /// Whether `user` may send now (blocks aside): not while their own request waits,
+    /// unless the two share an event, and never after it was declined.
+    func maySend(_ user: UUID) -> Bool {
+        guard requestedBy == user else { return true }
+        switch state {
+        case .declined: return false
+        case .requested: return sharesAnEvent
+        case .new, .open: return true
+        }
+    }
 
     /// The other person, seen from `user`.
     func other(than user: UUID) -> UserSummary? { people.first { $0.id != user } }

@@ -69,13 +69,26 @@ struct RoomStore: Store {
         try await sql.raw("UPDATE conversations SET state = \(bind: state.rawValue), requested_by = \(bind: requestedBy) WHERE room_id = \(bind: room)").run()
     }
 
-    /// Whether the two take part in a common event (going or waitlisted, organiser
-    /// included, past or upcoming).
-    func shareAnEvent(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
+    /// Whether the two are both going to (or organising) an active event that ended
+    /// after `since` (a waitlist place is not sharing one).
+    func shareAnEvent(_ a: UUID, _ b: UUID, endedAfter since: Date, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("""
-            SELECT x.event_id FROM attendances x JOIN attendances y ON y.event_id = x.event_id AND y.user_id = \(bind: b)
-            WHERE x.user_id = \(bind: a) LIMIT 1
+            SELECT x.event_id FROM attendances x
+            JOIN attendances y ON y.event_id = x.event_id AND y.user_id = \(bind: b) AND y.status = 'going'
+            JOIN events e ON e.id = x.event_id AND e.status = 'active' AND e.ends_at > \(bind: since)
+            WHERE x.user_id = \(bind: a) AND x.status = 'going' LIMIT 1
             """).first() != nil
+    }
+
+    /// The same as ``shareAnEvent(_:_:endedAfter:on:)`` for a conversation's row in a
+    /// listing: 1 when its two people share one, else 0.
+    static func sharing(since: Date) -> SQLQueryString {
+        """
+        (SELECT count(*) FROM attendances x
+         JOIN attendances y ON y.event_id = x.event_id AND y.user_id = c.user_high AND y.status = 'going'
+         JOIN events se ON se.id = x.event_id AND se.status = 'active' AND se.ends_at > \(bind: since)
+         WHERE x.user_id = c.user_low AND x.status = 'going')
+        """
     }
 
     // MARK: The chats list
@@ -93,7 +106,7 @@ struct RoomStore: Store {
     /// A page of the user's rooms, most recent activity first, in one query (or just
     /// the rooms named by `only`, for live updates): the page's rooms are chosen first,
     /// then only they are counted and joined.
-    func listing(user: UUID, after cursor: TimeCursor?, limit: Int, only: [UUID]? = nil) async throws -> [RoomListing] {
+    func listing(user: UUID, after cursor: TimeCursor?, limit: Int, only: [UUID]? = nil, sharingSince: Date) async throws -> [RoomListing] {
         if let only, only.isEmpty { return [] }
         let filter: SQLQueryString = only.map { "AND r.id IN (\(binds: $0))" } ?? ""
         return try await database.read { sql in
@@ -103,6 +116,7 @@ struct RoomStore: Store {
                     c.room_id, c.user_low, c.user_high, c.created_by, c.state, c.requested_by, c.created_at AS conversation_created_at,
                     ul.name AS low_name, uh.name AS high_name,
                     cr.last_read_seq, cr.muted_until,
+                    CASE WHEN c.room_id IS NULL THEN 0 ELSE \(Self.sharing(since: sharingSince)) END AS shares_event,
                     (SELECT count(*) FROM chat_messages x
                      WHERE x.room_id = r.id AND x.seq > COALESCE(cr.last_read_seq, 0) AND x.sender_id <> \(bind: user) AND x.deleted_at IS NULL
                        AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = \(bind: user) AND b.blocked_id = x.sender_id)) AS unread_count,
@@ -132,7 +146,8 @@ struct RoomStore: Store {
                     event = RoomEvent(id: id, title: try row.value("event_title"), startsAt: try row.value("event_starts_at"),
                                       status: EventStatus(rawValue: try row.value("event_status")) ?? .cancelled)
                 }
-                let conversation = try row.optional("room_id", as: UUID.self) == nil ? nil : try Self.decodeConversation(row)
+                var conversation = try row.optional("room_id", as: UUID.self) == nil ? nil : try Self.decodeConversation(row)
+                conversation?.sharesAnEvent = try row.value("shares_event", as: Int.self) > 0
                 // A quoted reply is not shown in the list: the last message only.
                 let last = try row.optional("lm_id", as: UUID.self) == nil ? nil : try ChatStore.decode(row, prefix: "lm_")
                 return RoomListing(room: room, event: event, conversation: conversation, lastMessage: last,

@@ -287,6 +287,7 @@ extension API {
         var state: String
         @Nullable var requestedBy: String?
         var canSend: Bool
+        var sharesEvent: Bool
         var createdAt: String
 
         enum CodingKeys: String, CodingKey {
@@ -294,6 +295,7 @@ extension API {
             case roomID = "room_id"
             case requestedBy = "requested_by"
             case canSend = "can_send"
+            case sharesEvent = "shares_event"
             case createdAt = "created_at"
         }
     }
