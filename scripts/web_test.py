@@ -682,8 +682,13 @@ def run(server, push):
             ann.get_by_role("button", name="Set new password").click()
             expect(ann.locator('.field-error[data-field="code"]')).to_be_visible()
         ann.get_by_label("Code from the mail").fill(code)
-        ann.get_by_role("button", name="Set new password").click()
+        # Signing in afterwards sends the device key this browser was given at sign-up, so
+        # strangers' wrong passwords cannot lock Ann out here.
+        with ann.expect_request(lambda r: r.url.endswith("/v1/auth/login")) as signing_in:
+            ann.get_by_role("button", name="Set new password").click()
         expect(ann.get_by_role("link", name="Nearby")).to_be_visible()
+        if len((signing_in.value.post_data_json or {}).get("device_key") or "") != 43:
+            problems.append(f"the sign-in after the reset sent no device key: {signing_in.value.post_data_json}")
         try:
             api(server, "POST", "/v1/auth/login", None, {"email": ann_email, "password": PASSWORD})
             problems.append("the old password still works after a reset")

@@ -61,8 +61,18 @@ export async function sportCatalogue() {
   return sports;
 }
 
-/** Signs in with an issued token (register, login). */
+const DEVICE = "sportlook.device";
+
+/** What a password sign-in sends: the email, the password and this browser's device key. */
+export function credentials(email, password) {
+  const key = localStorage.getItem(DEVICE);
+  return key ? {email, password, device_key: key} : {email, password};
+}
+
+/** Signs in with an issued token (register, login, provider). The device key is kept
+ * past sign-out: strangers' wrong passwords never lock this browser out. */
 export function signIn(result) {
+  if (result.device_key) localStorage.setItem(DEVICE, result.device_key);
   session.token = result.access_token;
   session.user = result.user;
   dispatchEvent(new Event("signedin"));

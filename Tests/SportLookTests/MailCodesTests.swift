@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import SQLKit
 import Testing
 @testable import SportLook
@@ -140,6 +141,24 @@ struct MailCodesTests {
             }
         }
         await smtp.stop()
+    }
+
+    @Test("after a mailed code, the owner signs in from where they reset the password, whatever strangers guessed", arguments: engines)
+    func resetBeatsLockout(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        let loopback = [try #require(AddressRange(cidr: "127.0.0.0/8")), try #require(AddressRange(cidr: "::1"))]
+        try await withApp(engine, setup: .live, configure: { smtp.configure(&$0); $0.loginMaxFailures = 3; $0.trustedProxies = loopback }) { api, _ in
+            func from(_ address: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: address] }
+            let email = "owner.\(UUID().uuidString.prefix(6))@example.com"
+            try await api.register("Owner", email: email, password: "correct horse battery")
+            for i in 0..<6 { _ = try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "guess \(i)"], headers: from("198.51.100.\(i)")) }
+            let library = from("192.0.2.7")
+            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "correct horse battery"], headers: library).status == .tooManyRequests)
+            #expect(try await api.request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: library).status == .accepted)
+            let code = try #require(try await smtp.messages(to: email)[0].code)
+            #expect(try await api.request(.post, "/v1/auth/password/reset/finish", json: ["email": email, "code": code, "password": "a brand new passphrase"], headers: library).status == .noContent)
+            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: library).status == .ok)
+        }
     }
 
     @Test("mail the server defers is sent later, mail it refuses is dead, and mail queued while it is down is sent when it is back", arguments: engines)

@@ -34,6 +34,53 @@ struct SignInThrottleTests {
         }
     }
 
+    @Test("strangers cannot lock the owner out: guesses from other addresses fill the account's count, the owner's device and address still get in", arguments: engines)
+    func noLockout(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        let loopback = [try #require(AddressRange(cidr: "127.0.0.0/8")), try #require(AddressRange(cidr: "::1"))]
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.loginMaxFailures = 3; $0.trustedProxies = loopback }) { api, _ in
+            let home = "203.0.113.10"
+            func from(_ address: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: address] }
+            func login(_ password: String, from address: String, deviceKey: String? = nil) async throws -> Reply {
+                var body = ["email": "owner@example.com", "password": password]
+                if let deviceKey { body["device_key"] = deviceKey }
+                return try await api.request(.post, "/v1/auth/login", json: body, headers: from(address))
+            }
+            let registered = try await api.request(.post, "/v1/auth/register", json: ["name": "Owner", "email": "owner@example.com", "password": "right horse battery"],
+                                                   headers: from(home)).decode(API.AuthResult.self, expecting: .created)
+            // On the road, the owner signs in once from a café: that device gets its own key.
+            let phone = try await login("right horse battery", from: "192.0.2.50").decode(API.AuthResult.self, expecting: .ok).deviceKey
+            #expect(phone != registered.deviceKey)
+
+            // A stranger guesses from one address until it is refused, then from others:
+            // the account's count is full for every address it has not seen.
+            for guess in 0..<3 { #expect(try await login("guess \(guess)", from: "198.51.100.1").status == .unauthorized) }
+            #expect(try await login("guess 3", from: "198.51.100.1").status == .tooManyRequests)
+            for i in 2...5 { #expect(try await login("guess", from: "198.51.100.\(i)").status == .tooManyRequests) }
+            #expect(try await login("right horse battery", from: "192.0.2.99").status == .tooManyRequests)
+            // A made-up device key is no key at all.
+            #expect(try await login("right horse battery", from: "192.0.2.99", deviceKey: String(repeating: "A", count: 43)).status == .tooManyRequests)
+
+            // The owner gets in: from home (where the account was made), and with the
+            // phone's key from an address never seen before.
+            #expect(try await login("right horse battery", from: home).status == .ok)
+            for i in 6...9 { _ = try await login("guess", from: "198.51.100.\(i)") }
+            #expect(try await login("right horse battery", from: "192.0.2.123", deviceKey: phone).status == .ok)
+            // Wrong passwords on the owner's own device count against that device and
+            // address alone (a stolen phone still gets only LOGIN_MAX_FAILURES guesses).
+            for guess in 0..<3 { #expect(try await login("typo \(guess)", from: "192.0.2.124", deviceKey: phone).status == .unauthorized) }
+            #expect(try await login("right horse battery", from: "192.0.2.124", deviceKey: phone).status == .tooManyRequests)
+            #expect(try await login("right horse battery", from: home).status == .ok)
+            // Known places are the account's own: another account's home is a stranger's address here.
+            try await api.register("Other", email: "other@example.com")
+            for guess in 0..<3 { _ = try await api.request(.post, "/v1/auth/login", json: ["email": "other@example.com", "password": "g\(guess)"], headers: from("198.51.100.20")) }
+            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": "other@example.com", "password": "correct horse battery"], headers: from(home)).status == .tooManyRequests)
+            // The window passes: the stranger's count ages out like any other.
+            clock.advance(by: 16 * 60)
+            #expect(try await login("right horse battery", from: "192.0.2.99").status == .ok)
+        }
+    }
+
     @Test("registrations are throttled per address, in their own window", arguments: engines)
     func registrationThrottle(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

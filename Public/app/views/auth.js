@@ -1,5 +1,5 @@
 // Sign up, sign in, and a new password by a mailed code.
-import {post, signIn} from "../api.js";
+import {credentials, post, signIn} from "../api.js";
 import {field, h, showErrors} from "../dom.js";
 import {providerName, startProviderSignIn, webProviders} from "../providers.js";
 
@@ -43,7 +43,7 @@ export function authView(problem) {
     submit.disabled = true;
     try {
       const result = mode === "signin"
-        ? await post("/v1/auth/login", {email: email.value, password: password.value})
+        ? await post("/v1/auth/login", credentials(email.value, password.value))
         : await post("/v1/auth/register", {name: name.value, email: email.value, password: password.value});
       signIn(result);
       location.hash = mode === "signup" ? "#/me" : "#/";
@@ -98,7 +98,7 @@ function resetForm(knownEmail, back) {
         note.textContent = "Your new password is set.";
         try {
           // Every session ended with the old password: sign in with the new one.
-          signIn(await post("/v1/auth/login", {email: email.value, password: password.value}));
+          signIn(await post("/v1/auth/login", credentials(email.value, password.value)));
           location.hash = "#/";
         } catch {
           note.textContent = "Your new password is set: sign in with it.";

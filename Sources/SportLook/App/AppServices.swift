@@ -110,6 +110,7 @@ public final class AppServices: Sendable {
         self.notifier = notifier
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock, media: attachments)
         self.events = events
+        let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
             database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
             throttle: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
@@ -119,7 +120,8 @@ public final class AppServices: Sendable {
             ),
             events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
             identities: IdentityStore(database: database),
-            verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock)
+            verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
+            known: known
         )
         let codes = EmailCodeService(
             accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
@@ -131,7 +133,7 @@ public final class AppServices: Sendable {
                                    code: "too_many_attempts", message: "Too many wrong codes; try again later."),
             dailyGuesses: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 86_400,
                                         code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
-            write: write, clock: clock, mailEnabled: configuration.mail != nil
+            known: known, write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
         self.codes = codes
         let safety = SafetyStore(database: database)

@@ -33,25 +33,25 @@ extension AccountService {
         let now = clock.now()
         let signedIn: ProviderSignIn?
         do {
-            signedIn = try await signIn(verified, name: name, userAgent: userAgent, at: now)
+            signedIn = try await signIn(verified, name: name, userAgent: userAgent, address: address, at: now)
         } catch where Database.isUniqueViolation(error) {
             // A first sign-in of the same person (or email) at the same moment made the
             // account: this one now finds it (and a token used meanwhile is refused).
-            signedIn = try await signIn(verified, name: name, userAgent: userAgent, at: now)
+            signedIn = try await signIn(verified, name: name, userAgent: userAgent, address: address, at: now)
         }
         guard let signedIn else { throw DomainError.invalidCredentials }
         remember(signedIn.issued)
         return signedIn
     }
 
-    private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, at now: Date) async throws -> ProviderSignIn? {
+    private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, address: String?, at now: Date) async throws -> ProviderSignIn? {
         let replayKey = verified.replayKey
         let identity = verified.identity
         let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, changes in
             try await use(replayKey, until: identity.expiresAt, at: now, on: sql)
             if let linked = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
-                return (try await openSession(for: linked, userAgent: userAgent, at: now, on: sql, changes: &changes), false)
+                return (try await openSession(for: linked, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), false)
             }
             // `check` kept the email only if it is one.
             let email = identity.email
@@ -66,7 +66,7 @@ extension AccountService {
                     throw DomainError.conflict("account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked.")
                 }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
-                return (try await openSession(for: existing.id, userAgent: userAgent, at: now, on: sql, changes: &changes), false)
+                return (try await openSession(for: existing.id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), false)
             }
             // A new account: the provider's email only when it vouches for it.
             let id = UUID()
@@ -75,7 +75,7 @@ extension AccountService {
                             location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
             try await accounts.insertUser(user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
             try await identities.insert(identity, userID: id, at: now, on: sql)
-            return (try await openSession(for: id, userAgent: userAgent, at: now, on: sql, changes: &changes), true)
+            return (try await openSession(for: id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), true)
         }
         return issued.map { ProviderSignIn(issued: $0, created: created) }
     }

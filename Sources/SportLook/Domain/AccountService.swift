@@ -19,12 +19,15 @@ struct AccountService: Sendable {
     let media: MediaAttachments
     let identities: IdentityStore
     let verifier: IdentityVerifier
+    let known: KnownSignIns
 
     struct Issued: Sendable {
         var user: User
         var token: String
         var expiresAt: Date
         var tokenID: UUID
+        /// For the client to keep and send with later password sign-ins (``KnownSignIns``).
+        var deviceKey: String?
     }
 
     static func normalize(email: String) -> String {
@@ -88,21 +91,27 @@ struct AccountService: Sendable {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
+        let deviceKey: String?
         do {
-            try await database.transaction { [accounts] sql in
+            deviceKey = try await database.transaction { [accounts, known] sql in
                 if try await accounts.emailExists(normalized, on: sql) { throw DomainError.conflict("email_taken", "An account already uses this email.") }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
                 try await sessions.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+                return try await known.record(user.id, deviceKey: true, address: address, at: now, on: sql)
             }
         } catch where Database.isUniqueViolation(error) {
             throw DomainError.conflict("email_taken", "An account already uses this email.")
         }
-        let issued = Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
+        let issued = Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID, deviceKey: deviceKey)
         remember(issued)
         return issued
     }
 
-    func login(email: String?, password: String?, address: String?, userAgent: String?) async throws -> Issued {
+    /// A password sign-in. Wrong passwords count against the client's address, and
+    /// against the account unless the attempt carries one of its device keys or comes
+    /// from one of its addresses (``KnownSignIns``): then against that device and
+    /// address instead, so that strangers filling the account's count lock nobody out.
+    func login(email: String?, password: String?, deviceKey: String? = nil, address: String?, userAgent: String?) async throws -> Issued {
         var v = Validator()
         if email == nil { v.fail("email", "is required") }
         if password == nil { v.fail("password", "is required") }
@@ -111,7 +120,7 @@ struct AccountService: Sendable {
         let normalized = Self.normalize(email: email)
         // No account has such an email: nothing to check, nothing to count or store.
         guard Self.validEmail(normalized) else { throw DomainError.invalidCredentials }
-        let subjects = AttemptThrottle.subjects(email: normalized, address: address)
+        let subjects = try await known.subjects(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
         let (attempt, (credentials, ok)) = try await throttle.attempt(subjects) { [accounts, hasher] in
             let credentials = try await accounts.credentials(normalizedEmail: normalized)
             // Same bcrypt work and same answer whether the email is unknown or the password wrong.
@@ -126,7 +135,7 @@ struct AccountService: Sendable {
         let issued: Issued? = try await write { [accounts] sql, changes in
             // A deletion committed while the password was checked wins.
             guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
-            return try await openSession(for: credentials.userID, userAgent: userAgent, at: now, on: sql, changes: &changes)
+            return try await openSession(for: credentials.userID, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes)
         }
         guard let issued else { throw DomainError.invalidCredentials }
         remember(issued)
@@ -135,7 +144,7 @@ struct AccountService: Sendable {
 
     /// A new session for the user, in the caller's transaction (beyond ``maxSessions``,
     /// the oldest end); `nil` if the user is gone. ``remember(_:)`` it once committed.
-    func openSession(for userID: UUID, userAgent: String?, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Issued? {
+    func openSession(for userID: UUID, userAgent: String?, address: String?, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Issued? {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
@@ -143,7 +152,8 @@ struct AccountService: Sendable {
         let ended = try await sessions.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
         changes.sessionsEnded(ended)
         guard let user = try await accounts.user(userID, on: sql) else { return nil }
-        return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID)
+        let deviceKey = try await known.record(userID, deviceKey: true, address: address, at: now, on: sql)
+        return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID, deviceKey: deviceKey)
     }
 
     /// Lets the new session's token in at once, without a database read.

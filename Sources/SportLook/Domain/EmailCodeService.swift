@@ -32,6 +32,8 @@ struct EmailCodeService: Sendable {
     let guesses: AttemptThrottle
     /// Wrong codes per email in a day.
     let dailyGuesses: AttemptThrottle
+    /// A reset makes the address it came from one of the account's (``KnownSignIns``).
+    let known: KnownSignIns
     let write: Writer
     let clock: any AppClock
     /// Whether mail can be sent at all (`SMTP_URL` or `MAIL_TRANSPORT=log`).
@@ -138,7 +140,7 @@ struct EmailCodeService: Sendable {
         let attempt: UUID
         let taken: Bool
         do {
-            (attempt, taken) = try await guesses.attempt(subjects) { [hasher, accounts, identities, codes, clock, write] in
+            (attempt, taken) = try await guesses.attempt(subjects) { [hasher, accounts, identities, codes, known, clock, write] in
                 var hash: String?
                 if let newPassword { hash = try await hasher.hash(newPassword) }
                 let now = clock.now()
@@ -152,6 +154,8 @@ struct EmailCodeService: Sendable {
                         if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
                         let ended = try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql)
                         changes.sessionsEnded(ended)
+                        // The owner signs in from here next, whatever strangers are guessing.
+                        _ = try await known.record(account.id, deviceKey: false, address: address, at: now, on: sql)
                     }
                     if let user = try await accounts.user(account.id, on: sql) { changes.profile(user) }
                     return true

@@ -45,6 +45,7 @@ struct IssuedToken: JSONEncodable {
         json.field("access_token", issued.token)
         json.field("token_type", "Bearer")
         json.field("expires_at", issued.expiresAt)
+        json.field("device_key", issued.deviceKey)
         json.objectEnd()
     }
 }

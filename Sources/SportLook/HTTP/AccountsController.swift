@@ -9,7 +9,7 @@ struct AccountsController {
     let links: MediaLinks
 
     struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
-    struct Login: Decodable { var email: String?; var password: String? }
+    struct Login: Decodable { var email: String?; var password: String?; var deviceKey: String? }
     struct PasswordChange: Decodable { var currentPassword: String?; var newPassword: String? }
     struct CodeRequest: Decodable { var email: String? }
     struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String? }
@@ -60,7 +60,7 @@ extension AccountsController {
     /// `POST /v1/auth/login`
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(Login.self, from: request, context: context)
-        let issued = try await accounts.login(email: input.email, password: input.password, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+        let issued = try await accounts.login(email: input.email, password: input.password, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
         return JSONResponse(IssuedToken(issued: issued, links: links))
     }
 

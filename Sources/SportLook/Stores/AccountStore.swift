@@ -174,6 +174,7 @@ struct AccountStore: Store {
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",
+            "DELETE FROM known_sign_ins WHERE user_id = \(bind: userID)",
             "DELETE FROM notifications WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_presence WHERE user_id = \(bind: userID)",

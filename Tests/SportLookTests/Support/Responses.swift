@@ -56,12 +56,14 @@ extension API {
         var accessToken: String
         var tokenType: String
         var expiresAt: String
+        var deviceKey: String
 
         enum CodingKeys: String, CodingKey {
             case user
             case accessToken = "access_token"
             case tokenType = "token_type"
             case expiresAt = "expires_at"
+            case deviceKey = "device_key"
         }
     }
 

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+
+/// The devices and addresses an account has signed in from, so that strangers'
+/// wrong passwords cannot lock its owner out.
+///
+/// Every sign-in (registration, password, provider) hands the client a device key
+/// and remembers it with the client's address; a password reset by mailed code
+/// remembers the address it came from. A password attempt that carries one of the
+/// account's device keys, or comes from one of its addresses (used in the last
+/// ``lifetime``), is counted against that device and address only — not against the
+/// account, whose count the guesses of everyone else fill. Each account keeps its
+/// ``KnownSignInStore/keptPerKind`` latest of each kind.
+struct KnownSignIns: Sendable {
+    let store: KnownSignInStore
+
+    /// How long an unused device or address stays known.
+    static let lifetime: TimeInterval = 180 * 86_400
+
+    static func digest(address: String) -> String {
+        SHA256.hash(data: Data(("address:" + address).utf8)).hexString
+    }
+
+    /// Whether a device key can be one at all (as an access token: 43 base64url characters).
+    static func isWellFormed(deviceKey: String) -> Bool { AccessToken.isWellFormed(deviceKey) }
+
+    /// Remembers where the user just signed in from, in the caller's transaction;
+    /// returns the device key to hand to the client (`nil` when `issueKey` is false).
+    func record(_ user: UUID, deviceKey: Bool, address: String?, at now: Date, on sql: DatabaseSession) async throws -> String? {
+        var key: String?
+        if deviceKey {
+            let fresh = AccessToken.generate()
+            try await store.record(user: user, .device, digest: AccessToken.digest(fresh), at: now, on: sql)
+            key = fresh
+        }
+        if let address { try await store.record(user: user, .address, digest: Self.digest(address: address), at: now, on: sql) }
+        return key
+    }
+
+    /// The throttle's subjects for a password attempt: the device and address alone
+    /// when either is the account's, else the account and the address.
+    func subjects(email: String, deviceKey: String?, address: String?, now: Date) async throws -> [String] {
+        var known: [(KnownSignInStore.Kind, String)] = []
+        let device = deviceKey.flatMap { Self.isWellFormed(deviceKey: $0) ? AccessToken.digest($0) : nil }
+        if let device { known.append((.device, device)) }
+        if let address { known.append((.address, Self.digest(address: address))) }
+        let recognised = try await store.isKnown(normalizedEmail: email, known, since: now.addingTimeInterval(-Self.lifetime))
+        guard recognised else { return AttemptThrottle.subjects(email: email, address: address) }
+        return (device.map { ["device:" + $0] } ?? []) + (address.map { ["address:" + $0] } ?? [])
+    }
+}
