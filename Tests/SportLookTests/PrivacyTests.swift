@@ -58,6 +58,73 @@ struct PrivacyTests {
         }
     }
 
+    @Test("a block hides the blocked person everywhere the blocker looks: chats list, quotes, reactions, mentions, inbox — over HTTP and the socket, live and on resume", arguments: engines)
+    func blockHidesEverywhere(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 3)
+            let blocker = people[0], blocked = people[1], third = people[2]
+            // Before the block: the blocked person writes, reacts, is quoted and mentioned,
+            // writes to the blocker in a conversation and invites them.
+            try await api.say("from the blocker", in: event, token: blocker.token)
+            try await api.say("from the blocked", in: event, token: blocked.token, extra: ["mentions": [blocker.id]])
+            #expect(try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocked.token, json: ["emoji": "👍"]).status == .ok)
+            #expect(try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: third.token, json: ["emoji": "👍"]).status == .ok)
+            try await api.say("replying to the blocked", in: event, token: third.token, extra: ["reply_to": 2, "mentions": [blocked.id]])
+            let talk = try await api.conversation(with: blocker.id, token: blocked.token).id
+            try await api.say("psst", in: talk, token: blocked.token)
+            let other = try await api.createEvent(blocked.token, title: "Blocked's game", now: clock.now()).id
+            try await api.invite([blocker.id], to: other, token: blocked.token)
+            try await eventually("the invitation in the inbox") { try await api.notifications(blocker.token).contains { $0.kind == "invitation" } }
+            #expect(try await api.invitations(blocker.token).count == 1)
+
+            // The blocker watches the chats list live while blocking.
+            let watcher = try await TestSocket.connect(try socketURL(api), token: blocker.token)
+            watcher.send(["type": "watch_rooms"])
+            try await watcher.waitFor("watching") { $0.type == "watching_rooms" }
+            #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
+            try await watcher.waitFor("the conversation leaves the list") { $0.roomRemoved?.roomID == talk }
+            // After it, the blocked person writes last in the room and reacts again.
+            try await api.say("after the block", in: event, token: blocked.token)
+            #expect(try await api.post("/v1/rooms/\(event)/messages/3/reactions", token: blocked.token, json: ["emoji": "🔥"]).status == .ok)
+
+            // Everything the blocker is answered over HTTP.
+            let rooms = try await api.get("/v1/me/rooms", token: blocker.token)
+            let listed = try rooms.decode(API.Page<API.RoomEntry>.self).items
+            #expect(listed.map(\.id) == [event], "the conversation with the blocked person is gone from the list")
+            #expect(listed.first?.lastMessage?.body == "replying to the blocked")
+            let history = try await api.get("/v1/rooms/\(event)/messages", token: blocker.token)
+            let messages = try history.decode(API.Page<API.ChatMessage>.self).items
+            #expect(messages.map(\.seq) == [1, 3])
+            #expect(messages.first?.reactions.flatMap(\.userIDs) == [third.id])
+            #expect(messages.last?.replyTo == nil && messages.last?.mentions == [])
+            let reaction = try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocker.token, json: ["emoji": "🎉"])
+            let inbox = try await api.get("/v1/me/notifications", token: blocker.token)
+            #expect(try await api.invitations(blocker.token).isEmpty)
+            for answer in [rooms, history, reaction, inbox] {
+                #expect(!answer.text.contains(blocked.id) && !answer.text.contains("from the blocked") && !answer.text.contains("after the block"), "\(answer.text)")
+            }
+
+            // Over the socket, resuming from the start, then live.
+            let socket = try await TestSocket.subscribed(try socketURL(api), token: blocker.token, to: event)
+            try await socket.waitFor("history") { _ in try socket.messageSeqs == [1, 3] }
+            try await api.say("quoting the blocked again", in: event, token: third.token, extra: ["reply_to": 4, "mentions": [blocked.id, blocker.id]])
+            #expect(try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocked.token, json: ["emoji": "❤️"]).status == .ok)
+            try await api.say("last word", in: event, token: owner.token)
+            try await socket.waitFor("the live messages") { _ in try socket.messageSeqs == [1, 3, 5, 6] }
+            try await watcher.waitFor("the list's last message") { $0.roomUpdated?.room.lastMessage?.body == "last word" }
+            let live = try socket.frames.compactMap(\.message?.message).first { $0.seq == 5 }
+            #expect(live?.replyTo == nil && live?.mentions == [blocker.id])
+            for text in socket.texts + watcher.texts {
+                #expect(!text.contains(blocked.id) && !text.contains("from the blocked") && !text.contains("after the block"), "\(text)")
+            }
+            // The blocked person is not told: they see the blocker's messages and their own as before.
+            #expect(try await api.messages(event, token: blocked.token).count == 6)
+            await socket.close()
+            await watcher.close()
+        }
+    }
+
     @Test("a profile lists the events the user organises, and those they attend only to fellow attendees", arguments: engines)
     func whereabouts(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

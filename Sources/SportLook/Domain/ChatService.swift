@@ -249,7 +249,7 @@ struct ChatService: Sendable {
             guard let change = try await body(room, message, sql) else { return message }
             changes.record(.chatChange(room: roomID, change: change))
             guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
-            return current
+            return Blocks.view(current, hiding: try await safety.blockedBy(user, on: sql)) ?? current
         }
     }
 
@@ -296,7 +296,7 @@ struct ChatService: Sendable {
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         }
-        return Page(items: items.filter { !blocked.contains($0.sender.id) }, nextCursor: next)
+        return Page(items: items.compactMap { Blocks.view($0, hiding: blocked) }, nextCursor: next)
     }
 
     /// Moves the reader's marker to `seq` and tells the room (and the reader's other

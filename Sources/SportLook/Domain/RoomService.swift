@@ -65,14 +65,27 @@ struct RoomService: Sendable {
     /// A page of the user's rooms, most recent activity first.
     func list(for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<RoomListing> {
         let rows = try await store.listing(user: user, after: cursor, limit: limit + 1, sharingSince: ChatService.sharingSince(clock.now()))
-        let items = Array(rows.prefix(limit))
+        let items = try await seen(Array(rows.prefix(limit)), by: user)
         let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.room.lastActivityAt, id: $0.room.id).cursor } : nil
         return Page(items: items, nextCursor: next)
     }
 
     /// The user's view of these rooms (those they are in), for live updates.
     func listings(_ rooms: [UUID], for user: UUID) async throws -> [RoomListing] {
-        try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms, sharingSince: ChatService.sharingSince(clock.now()))
+        try await seen(try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms, sharingSince: ChatService.sharingSince(clock.now())), by: user)
+    }
+
+    /// The listings as `user` sees them: the last messages without what of the people
+    /// they blocked they carry (the store already chose a last message not theirs).
+    private func seen(_ listings: [RoomListing], by user: UUID) async throws -> [RoomListing] {
+        guard listings.contains(where: { $0.lastMessage != nil }) else { return listings }
+        let hidden = try await safety.blockedBy(user)
+        guard !hidden.isEmpty else { return listings }
+        return listings.map { listing in
+            var seen = listing
+            seen.lastMessage = listing.lastMessage.flatMap { Blocks.view($0, hiding: hidden) }
+            return seen
+        }
     }
 
     /// The rooms the user is in.

@@ -237,11 +237,14 @@ actor ChatConnection {
     /// Queues a frame of a room's traffic: whether it went (a message from someone
     /// this user blocked goes nowhere, and counts as gone).
     private func push(_ frame: ChatSession.Outgoing) -> Bool {
+        let hiding = hidden.withLock { $0 }
         switch frame {
         case .message(let message, let afterChange):
-            hides(message.sender.id) || queue.push(Frames.message(message, afterChange: afterChange, links: hub.links))
+            guard let seen = Blocks.view(message, hiding: hiding) else { return true }
+            return queue.push(Frames.message(seen, afterChange: afterChange, links: hub.links))
         case .change(let message):
-            hides(message.sender.id) || queue.push(Frames.change(message, links: hub.links))
+            guard let seen = Blocks.view(message, hiding: hiding) else { return true }
+            return queue.push(Frames.change(seen, links: hub.links))
         }
     }
 

@@ -256,7 +256,11 @@ final class ChatHub: Sendable {
                 await connection.reloadRooms()
             }
         case .block(let blocker, _):
-            for connection in connections(of: blocker) { await connection.reloadBlocks() }
+            // The blocked person's conversation leaves the blocker's chats list.
+            for connection in connections(of: blocker) {
+                await connection.reloadBlocks()
+                await connection.reloadRooms()
+            }
         case .resync:
             // Sessions may have ended while the bus was away: their sockets close now.
             let all = state.withLock { Array($0.connections.values) }

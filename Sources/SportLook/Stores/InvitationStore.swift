@@ -87,6 +87,7 @@ struct InvitationStore: Sendable {
         let rows = try await sql.raw("""
             SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
             WHERE i.invitee_id = \(bind: user) AND i.hidden = \(bind: false) \(filter) \(Keyset.after(time: "i.created_at", id: "i.id", after: cursor, descending: true))
+                AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = \(bind: user) AND b.blocked_id = i.inviter_id)
             ORDER BY i.created_at DESC, i.id DESC LIMIT \(bind: limit + 1)
             """).all()
         return (try rows.prefix(limit).map(Self.decode), rows.count > limit)

@@ -94,12 +94,15 @@ struct RoomStore: Store {
     // MARK: The chats list
 
     /// The rooms a user is in: every event they attend, every conversation with a
-    /// message (and those they started themselves).
+    /// message (and those they started themselves) — but no conversation with someone
+    /// they blocked.
     private static func mine(_ user: UUID) -> SQLQueryString {
         """
         SELECT a.event_id AS room_id FROM attendances a WHERE a.user_id = \(bind: user)
         UNION ALL SELECT c1.room_id FROM conversations c1 WHERE c1.user_low = \(bind: user) AND (c1.state <> 'new' OR c1.created_by = \(bind: user))
+            AND NOT EXISTS (SELECT 1 FROM blocks b1 WHERE b1.blocker_id = \(bind: user) AND b1.blocked_id = c1.user_high)
         UNION ALL SELECT c2.room_id FROM conversations c2 WHERE c2.user_high = \(bind: user) AND (c2.state <> 'new' OR c2.created_by = \(bind: user))
+            AND NOT EXISTS (SELECT 1 FROM blocks b2 WHERE b2.blocker_id = \(bind: user) AND b2.blocked_id = c2.user_low)
         """
     }
 
@@ -136,7 +139,10 @@ struct RoomStore: Store {
                 LEFT JOIN users ul ON ul.id = c.user_low
                 LEFT JOIN users uh ON uh.id = c.user_high
                 LEFT JOIN chat_reads cr ON cr.room_id = r.id AND cr.user_id = \(bind: user)
-                LEFT JOIN chat_messages lm ON lm.room_id = r.id AND lm.seq = r.last_message_seq
+                LEFT JOIN chat_messages lm ON lm.room_id = r.id AND lm.seq = (
+                    SELECT v.seq FROM chat_messages v WHERE v.room_id = r.id
+                        AND NOT EXISTS (SELECT 1 FROM blocks vb WHERE vb.blocker_id = \(bind: user) AND vb.blocked_id = v.sender_id)
+                    ORDER BY v.seq DESC LIMIT 1)
                 LEFT JOIN users lmu ON lmu.id = lm.sender_id
                 ORDER BY r.last_activity_at DESC, r.id DESC
                 """).all().map { row in

@@ -78,6 +78,9 @@ struct SafetyStore: Store {
             UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
             WHERE status = 'pending' AND ((inviter_id = \(bind: user) AND invitee_id = \(bind: target)) OR (inviter_id = \(bind: target) AND invitee_id = \(bind: user)))
             """).run()
+        // The blocker's inbox keeps nothing that names the blocked person (their
+        // messages' previews, their invitations): ids appear in the data only as people.
+        try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: user) AND data LIKE \(bind: "%\"" + target.lowercased + "\"%")").run()
         return true
     }
 
@@ -126,8 +129,8 @@ struct SafetyStore: Store {
     }
 
     /// Who the user blocked.
-    func blockedBy(_ user: UUID) async throws -> Set<UUID> {
-        try await database.read { sql in
+    func blockedBy(_ user: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Set<UUID> {
+        try await reading(on: sql) { sql in
             Set(try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") })
         }
     }

@@ -112,6 +112,9 @@ final class TestSocket: Sendable {
         }
     }
 
+    /// Every frame received so far, as the server sent it.
+    var texts: [String] { received.withLock { $0.map(\.text) } }
+
     /// The `seq` of every chat message frame received, in order.
     var messageSeqs: [Int] {
         get throws {
