@@ -245,6 +245,11 @@ def set_profile(page, sport):
     expect(page.get_by_text("Saved.")).to_be_visible()
 
 
+def session_token(page):
+    """The session the page's browser holds: its HttpOnly cookie (no script of the page can read it)."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "sportlook_session")
+
+
 def messages(page):
     return page.locator("ol.messages li:not(.pending) .body").all_inner_texts()
 
@@ -297,7 +302,28 @@ def run(server, push):
         expect(ann.locator('.field-error[data-field="email"]')).to_be_visible()
 
         ann_email = f"ann-{suffix}@example.com"
-        sign_up(ann, "Ann", ann_email)
+        with ann.expect_websocket() as opened:
+            sign_up(ann, "Ann", ann_email)
+        # The session is an HttpOnly, SameSite=Strict cookie: not in localStorage, not in
+        # document.cookie, not in the socket's URL.
+        session = [c for c in ann.context.cookies() if c["name"] == "sportlook_session"]
+        if len(session) != 1 or not session[0]["httpOnly"] or session[0]["sameSite"] != "Strict":
+            problems.append(f"the session is not an HttpOnly SameSite=Strict cookie: {session}")
+        stored = ann.evaluate("JSON.stringify(Object.entries(localStorage))")
+        if session and session[0]["value"] in stored or "sportlook.token" in stored:
+            problems.append(f"the session token is in localStorage: {stored}")
+        if "sportlook_session" in ann.evaluate("document.cookie"):
+            problems.append("a script can read the session cookie")
+        if "access_token" in opened.value.url or (session and session[0]["value"] in opened.value.url):
+            problems.append(f"the socket's URL carries the token: {opened.value.url}")
+        # A change with the cookie from another site's page is refused.
+        try:
+            urllib.request.urlopen(urllib.request.Request(server.url + "/v1/me", method="PATCH", data=b'{"bio": "forged"}', headers={
+                "Content-Type": "application/json", "Origin": "https://evil.example", "Cookie": f"sportlook_session={session_token(ann)}"}), timeout=5)
+            problems.append("a change with the cookie from another origin was accepted")
+        except urllib.error.HTTPError as error:
+            if error.code != 403:
+                problems.append(f"a change with the cookie from another origin answered {error.code}")
         set_profile(ann, "Tennis")
         audit(ann, "profile")
         shoot(ann, "profile")
@@ -383,7 +409,7 @@ def run(server, push):
 
         # A long history (more than a socket's frame burst) opens without the socket
         # being closed for sending too fast; markup in a message is text.
-        token = ann.evaluate("localStorage.getItem('sportlook.token')")
+        token = session_token(ann)
         event_id = event_url.rsplit("/", 1)[1]
         for n in range(70):
             api(server, "POST", f"/v1/events/{event_id}/messages", token, {"body": f"history {n}", "client_id": f"history-{n}"})
@@ -520,7 +546,7 @@ def run(server, push):
         # Pressing the 👍 again takes it off, on both screens.
         bubble(cy, "Yes, doubles at 6:30").get_by_role("button", name="👍 1").click()
         expect(bubble(ann, "Yes, doubles at 6:30").locator(".reaction")).to_have_count(0)
-        held = api(server, "GET", f"/v1/rooms/{cy.url.rsplit('/', 1)[1]}/messages", ann.evaluate("localStorage.getItem('sportlook.token')"), None)["items"]
+        held = api(server, "GET", f"/v1/rooms/{cy.url.rsplit('/', 1)[1]}/messages", session_token(ann), None)["items"]
         if [(m["body"], m["reply_to"] and m["reply_to"]["seq"], m["reactions"]) for m in held][-2:] != [("Yes, doubles at 6:30", None, []), ("Great, I'll bring the balls", held[-2]["seq"], [])]:
             problems.append(f"the conversation's messages after the reply, reaction and edit: {[(m['body'], m['reply_to'], m['reactions']) for m in held]}")
 
@@ -542,7 +568,7 @@ def run(server, push):
 
         # A stranger's first message is a request: Bo sees it in his list, accepts, answers.
         eve = api(server, "POST", "/v1/auth/register", None, {"name": "Eve", "email": f"eve-{suffix}@example.com", "password": PASSWORD})
-        bo_id = bo.evaluate("fetch('/v1/me', {headers: {Authorization: 'Bearer ' + localStorage.getItem('sportlook.token')}}).then(r => r.json()).then(u => u.id)")
+        bo_id = bo.evaluate("fetch('/v1/me').then(r => r.json()).then(u => u.id)")
         talk = api(server, "POST", "/v1/conversations", eve["access_token"], {"user_id": bo_id})
         api(server, "POST", f"/v1/rooms/{talk['id']}/messages", eve["access_token"], {"body": "Hi Bo, I saw your game: can I join next time?", "client_id": "eve-1"})
         bo.get_by_role("link", name="Chats").click()
@@ -582,12 +608,12 @@ def run(server, push):
         ann.get_by_role("button", name="Turn on notifications").click()
         expect(ann.get_by_text("On: this browser gets notifications")).to_be_visible()
         audit(ann, "notifications on")
-        devices = api(server, "GET", "/v1/me/devices", ann.evaluate("localStorage.getItem('sportlook.token')"), None)["items"]
+        devices = api(server, "GET", "/v1/me/devices", session_token(ann), None)["items"]
         if [d["platform"] for d in devices] != ["web"] or devices[0].get("endpoint") != subscription["endpoint"]:
             problems.append(f"turning notifications on registered {devices}")
         # Bo invites Ann to a new event: the server pushes it to the push service, encrypted.
-        bo_token = bo.evaluate("localStorage.getItem('sportlook.token')")
-        ann_id = ann.evaluate("fetch('/v1/me', {headers: {Authorization: 'Bearer ' + localStorage.getItem('sportlook.token')}}).then(r => r.json()).then(u => u.id)")
+        bo_token = session_token(bo)
+        ann_id = ann.evaluate("fetch('/v1/me').then(r => r.json()).then(u => u.id)")
         starts = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))
         party = api(server, "POST", "/v1/events", bo_token, {"title": "Sunday padel", "sport": "tennis", "starts_at": starts,
                                                              "capacity": 3, "location": {"lat": 48.85, "lon": 2.35}, "address": "Court 1"})
@@ -652,7 +678,7 @@ def run(server, push):
         expect(dee.get_by_label("Name")).to_have_value("Dee")
 
         # Sign-out ends the session: a reload shows the sign-in screen.
-        token = ann.evaluate("localStorage.getItem('sportlook.token')")
+        token = session_token(ann)
         ann.get_by_role("link", name="Me").click()
         ann.get_by_role("button", name="Sign out").click()
         expect(ann.get_by_role("heading", name="Sign in")).to_be_visible()

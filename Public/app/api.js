@@ -1,7 +1,9 @@
-// The public API, as any client sees it: JSON, a bearer token, errors as
-// {"error": {"code", "message", "fields"?}}.
+// The public API, as any client sees it: JSON, errors as {"error": {"code",
+// "message", "fields"?}}. The session is the server's HttpOnly cookie (asked for with
+// `SportLook-Session: cookie`): no script here ever holds the token. localStorage keeps
+// only whether this browser is signed in, so tabs follow one another.
 
-const TOKEN = "sportlook.token";
+const SIGNED_IN = "sportlook.signedIn";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -13,21 +15,21 @@ export class ApiError extends Error {
 }
 
 export const session = {
-  get token() { return localStorage.getItem(TOKEN); },
-  set token(value) { value ? localStorage.setItem(TOKEN, value) : localStorage.removeItem(TOKEN); },
+  get signedIn() { return localStorage.getItem(SIGNED_IN) === "1"; },
+  set signedIn(value) { value ? localStorage.setItem(SIGNED_IN, "1") : localStorage.removeItem(SIGNED_IN); },
   user: null,
 };
 
 /** Calls the API; resolves with the JSON body (null for 202/204), rejects with ApiError. */
 export async function api(method, path, body, {signal} = {}) {
-  const headers = {Accept: "application/json"};
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  // Same-origin requests carry the session cookie; a sign-in answered with one sets it.
+  const headers = {Accept: "application/json", "SportLook-Session": "cookie"};
   let payload;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
   let response;
   try {
-    response = await fetch(path, {method, headers, body: payload, signal});
+    response = await fetch(path, {method, headers, body: payload, signal, credentials: "same-origin"});
   } catch (error) {
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, {error: {code: "offline", message: "The server cannot be reached; check the connection."}});
@@ -35,7 +37,7 @@ export async function api(method, path, body, {signal} = {}) {
   if (response.status === 204 || response.status === 202) return null;
   const json = await response.json().catch(() => null);
   if (!response.ok) {
-    if (response.status === 401 && session.token) { session.token = null; session.user = null; dispatchEvent(new Event("signedout")); }
+    if (response.status === 401 && session.signedIn) { session.signedIn = false; session.user = null; dispatchEvent(new Event("signedout")); }
     throw new ApiError(response.status, json);
   }
   return json;
@@ -69,11 +71,11 @@ export function credentials(email, password) {
   return key ? {email, password, device_key: key} : {email, password};
 }
 
-/** Signs in with an issued token (register, login, provider). The device key is kept
- * past sign-out: strangers' wrong passwords never lock this browser out. */
+/** Signs in with an answer that set the session cookie (register, login, provider). The
+ * device key is kept past sign-out: strangers' wrong passwords never lock this browser out. */
 export function signIn(result) {
   if (result.device_key) localStorage.setItem(DEVICE, result.device_key);
-  session.token = result.access_token;
+  session.signedIn = true;
   session.user = result.user;
   dispatchEvent(new Event("signedin"));
 }
@@ -81,7 +83,7 @@ export function signIn(result) {
 /** Signs out: the session ends on the server, then here. */
 export async function signOut() {
   try { await post("/v1/auth/logout"); } catch { /* ended already */ }
-  session.token = null;
+  session.signedIn = false;
   session.user = null;
   dispatchEvent(new Event("signedout"));
 }

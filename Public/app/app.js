@@ -1,5 +1,5 @@
-// SportLook's web client: a hash router over the screens, the session kept in
-// localStorage (a reload stays signed in), the live socket for chat and notifications.
+// SportLook's web client: a hash router over the screens, the session in the server's
+// HttpOnly cookie (a reload stays signed in), the live socket for chat and notifications.
 import {get, session} from "./api.js";
 import {h, replace} from "./dom.js";
 import {realtime} from "./realtime.js";
@@ -42,7 +42,7 @@ function link(href, label, extra) {
 }
 
 function renderNav() {
-  if (!session.token) { replace(nav); return; }
+  if (!session.signedIn) { replace(nav); return; }
   replace(nav, h("ul", {},
     h("li", {}, link("#/", "Nearby")),
     h("li", {}, link("#/events/new", "New event")),
@@ -65,8 +65,8 @@ async function route() {
   leave?.();
   leave = null;
   const hash = location.hash || "#/";
-  if (!session.token && hash !== "#/signin") { location.replace("#/signin"); return; }
-  if (session.token && hash === "#/signin") { location.replace("#/"); return; }
+  if (!session.signedIn && hash !== "#/signin") { location.replace("#/signin"); return; }
+  if (session.signedIn && hash === "#/signin") { location.replace("#/"); return; }
   renderNav();
   for (const [pattern, view] of routes) {
     const match = hash.match(pattern);
@@ -99,7 +99,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => { e.preventDef
 
 // Another tab signed out or in: this one follows.
 addEventListener("storage", (e) => {
-  if (e.key !== "sportlook.token") return;
+  if (e.key !== "sportlook.signedIn") return;
   if (!e.newValue) { session.user = null; dispatchEvent(new Event("signedout")); } else location.reload();
 });
 
@@ -110,12 +110,12 @@ addEventListener("signedout", () => { realtime.stop(); setUnread(0); localStorag
 realtime.addEventListener("notification", () => setUnread(unread + 1));
 // What arrived while the socket was down is counted again.
 realtime.addEventListener("reconnected", () => refreshInbox());
-realtime.addEventListener("state", () => document.body.classList.toggle("offline", !realtime.open && !!session.token));
+realtime.addEventListener("state", () => document.body.classList.toggle("offline", !realtime.open && !!session.signedIn));
 
 // Back from a provider's sign-in page: finish it, then show where it led.
 finishProviderSignIn().then((result) => {
   if (!result) {
-    if (session.token) { realtime.start(); refreshInbox(); }
+    if (session.signedIn) { realtime.start(); refreshInbox(); }
     route();
   } else {
     location.replace(result.user.location ? "#/" : "#/me");

@@ -21,9 +21,10 @@ class Realtime extends EventTarget {
   }
 
   start() {
-    if (this.socket || !session.token) return;
+    if (this.socket || !session.signedIn) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/v1/ws?access_token=${encodeURIComponent(session.token)}`);
+    // The session cookie goes with the upgrade: no token in the URL.
+    const socket = new WebSocket(`${scheme}://${location.host}/v1/ws`);
     this.socket = socket;
     socket.addEventListener("open", () => {
       if (this.socket !== socket) return;
@@ -63,12 +64,12 @@ class Realtime extends EventTarget {
       this.dispatchEvent(new Event("state"));
       if (e.code === 4001) {
         // The session ended (signed out elsewhere, password changed, account deleted).
-        session.token = null;
+        session.signedIn = false;
         session.user = null;
         dispatchEvent(new Event("signedout"));
         return;
       }
-      if (!session.token) return;
+      if (!session.signedIn) return;
       setTimeout(() => this.start(), this.delay);
       this.delay = Math.min(10_000, this.delay * 2);
     });

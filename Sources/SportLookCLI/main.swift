@@ -173,7 +173,7 @@ struct Jobs: AsyncParsableCommand {
 }
 
 struct Reports: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List open reports for moderators, oldest first.")
+    static let configuration = CommandConfiguration(abstract: "List open reports for moderators, oldest first, then names that mix look-alike scripts.")
     @OptionGroup var settings: SettingOptions
     @Option(help: "At most this many.") var limit = 100
 
@@ -182,6 +182,8 @@ struct Reports: AsyncParsableCommand {
         try await withTool(configuration) { tool in
             let reports = try await tool.openReports(limit: limit)
             print(reports.isEmpty ? "no open reports" : reports.joined(separator: "\n"))
+            let names = try await tool.flaggedNames(limit: limit)
+            print(names.isEmpty ? "no names mixing look-alike scripts" : (["names mixing look-alike scripts:"] + names).joined(separator: "\n"))
         }
     }
 }

@@ -88,6 +88,32 @@ struct BoundsTests {
         }
     }
 
+    @Test("names that mix look-alike scripts inside a word are accepted and flagged for moderators; a clean name clears the flag", arguments: engines)
+    func lookAlikeNames(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let flags = AccountStore(database: services.database)
+            // "Аlex" with a Cyrillic А, "Pаul" with one inside, Greek ο in "Bοb".
+            let (token, id) = try await api.register("\u{0410}lex")
+            let other = try await api.register("Maria").token
+            #expect(try await api.me(token).name == "\u{0410}lex")
+            var flagged = try await flags.flaggedNames(limit: 10)
+            #expect(flagged.map(\.userID.lowercased) == [id])
+            #expect(flagged.first?.scripts == "Latin+Cyrillic")
+            #expect(try await api.patch("/v1/me", token: other, json: ["name": "B\u{03BF}b"]).status == .ok)
+            flagged = try await flags.flaggedNames(limit: 10)
+            #expect(Set(flagged.map(\.scripts)) == ["Latin+Cyrillic", "Latin+Greek"])
+            // A name in one script per word is not flagged: Cyrillic alone, or a Latin and a Cyrillic word side by side.
+            for name in ["\u{0418}\u{0432}\u{0430}\u{043D}", "Ivan \u{0418}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432}", "Zoë Ångström", "Ψ 2"] {
+                #expect(LookAlikeScripts.mixed(in: name) == nil, "\(name)")
+            }
+            #expect(try await api.patch("/v1/me", token: token, json: ["name": "Alex"]).status == .ok)
+            #expect(try await flags.flaggedNames(limit: 10).count == 1)
+            // Deleting the account clears its flag too.
+            #expect(try await api.delete("/v1/me", token: other).status == .noContent)
+            #expect(try await flags.flaggedNames(limit: 10).isEmpty)
+        }
+    }
+
     @Test("invitations per inviter per day are bounded", arguments: engines)
     func inviteLimit(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

@@ -291,30 +291,45 @@ struct MediaTests {
         }
     }
 
-    @Test("uploads in flight are bounded per user and per instance, before any body is read")
+    @Test("uploads in flight are bounded per user, per client address and per instance, before any body is read")
     func admission() async throws {
         try await withApp(.sqlite) { _, services in
             let owner = UUID(), other = UUID()
-            let first = try await services.media.admit(owner)
-            let second = try await services.media.admit(owner)
-            await #expect(throws: DomainError.self) { try await services.media.admit(owner) }
+            let first = try await services.media.admit(owner, from: "192.0.2.1")
+            let second = try await services.media.admit(owner, from: "192.0.2.2")
             do {
-                _ = try await services.media.admit(owner)
+                _ = try await services.media.admit(owner, from: "192.0.2.3")
+                Issue.record("a third upload of one person admitted")
             } catch let error as DomainError {
                 #expect(error.kind == .tooMany && error.code == "uploads_in_progress")
             }
             first.release()
-            let third = try await services.media.admit(owner)
+            let third = try await services.media.admit(owner, from: "192.0.2.1")
             var held = [second, third]
-            for _ in 0..<(services.media.settings.inFlightLimit - 2) { held.append(try await services.media.admit(UUID())) }
+            // One address, however many accounts: a quarter of the places.
+            let share = services.media.settings.inFlightPerAddress
+            #expect(share == services.media.settings.inFlightLimit / 4)
+            for _ in 0..<share { held.append(try await services.media.admit(UUID(), from: "198.51.100.7")) }
             do {
-                _ = try await services.media.admit(other)
+                _ = try await services.media.admit(UUID(), from: "198.51.100.7")
+                Issue.record("an address admitted beyond its share")
+            } catch let error as DomainError {
+                #expect(error.kind == .tooMany && error.code == "uploads_in_progress")
+            }
+            var address = 10
+            while held.count < services.media.settings.inFlightLimit {
+                held.append(try await services.media.admit(UUID(), from: "203.0.113.\(address)"))
+                address += 1
+            }
+            do {
+                _ = try await services.media.admit(other, from: "203.0.113.200")
                 Issue.record("admitted beyond the instance's limit")
             } catch let error as DomainError {
                 #expect(error.kind == .unavailable && error.retryAfter != nil)
             }
             for ticket in held { ticket.release() }
-            try await services.media.admit(other).release()
+            #expect(services.media.admission.total == 0)
+            try await services.media.admit(other, from: "198.51.100.7").release()
         }
     }
 

@@ -196,6 +196,41 @@ struct PeopleTests {
         }
     }
 
+    @Test("reports name only messages the reporter could read, and are limited to 20 an hour per person", arguments: engines)
+    func reportBounds(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
+            let troll = people[0]
+            let reporter = try await api.register("Reporter")
+            let message = try await api.say("rude words", in: event, token: troll.token)
+            let talk = try await api.conversation(with: owner.id, token: troll.token).id
+            let whispered = try await api.say("private rude words", in: talk, token: troll.token)
+            // Outside the room, a message is not there to report (as if it did not exist).
+            for id in [message.id, whispered.id, UUID().uuidString] {
+                #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": id, "reason": "harassment"]).status == .notFound)
+            }
+            #expect(try await api.join(event, token: reporter.token).status == "going")
+            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "harassment"]).status == .created)
+            #expect(try await api.post("/v1/reports", token: owner.token, json: ["target_type": "message", "target_id": whispered.id, "reason": "harassment"]).status == .created)
+
+            // 20 an hour: the 21st is refused until the first is an hour old; the same report again is not a new one.
+            for i in 1..<20 {
+                let target = try await api.createEvent(owner.token, title: "Game \(i)", now: clock.now()).id
+                #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": target, "reason": "spam"]).status == .created)
+                clock.advance(by: 60)
+            }
+            let one = try await api.createEvent(owner.token, title: "One too many", now: clock.now()).id
+            let refused = try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(try refused.errorCode == "too_many_reports")
+            #expect(refused.headers[.retryAfter].flatMap(Int.init).map { (1...3_600).contains($0) } == true)
+            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "spam"]).status == .ok)
+            clock.advance(by: 3_600 - 19 * 60 + 1)
+            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"]).status == .created)
+        }
+    }
+
     @Test("a public profile shows the upcoming events someone goes to", arguments: engines)
     func publicProfile(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

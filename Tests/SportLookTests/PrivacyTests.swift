@@ -125,6 +125,43 @@ struct PrivacyTests {
         }
     }
 
+    @Test("a notification queued before a block and delivered after it reaches neither the inbox nor a socket nor a device; others in the same batch are delivered", arguments: engines)
+    func blockBeforeDelivery(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: { $0.jobWorkers = 0 }) { api, services in
+            let blocker = try await api.register("Blocker"), blocked = try await api.register("Blocked"), friend = try await api.register("Friend")
+            // Queued, not yet delivered: a message request from each, and an invitation from the blocked person.
+            let fromBlocked = try await api.conversation(with: blocker.id, token: blocked.token).id
+            try await api.say("psst", in: fromBlocked, token: blocked.token)
+            let fromFriend = try await api.conversation(with: blocker.id, token: friend.token).id
+            try await api.say("hello", in: fromFriend, token: friend.token)
+            let game = try await api.createEvent(blocked.token, title: "Blocked's game", now: clock.now()).id
+            try await api.invite([blocker.id], to: game, token: blocked.token)
+            // Every job is queued before the block (the blocked person's would be refused after it).
+            let socket = try await TestSocket.connect(try socketURL(api), token: blocker.token)
+            socket.send(["type": "watch_rooms"])
+            try await socket.waitFor("watching") { $0.type == "watching_rooms" }
+            #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
+
+            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+                                   channels: services.channels, mailer: nil, codes: nil, write: services.write, clock: services.clock, logger: services.logger,
+                                   settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
+            // Chat notifications wait 2 s on the queue's wall clock (a client back at once reads the chat instead).
+            try await eventually("every job settled") {
+                _ = try await worker.runOnce()
+                return try await services.database.read { sql in
+                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done'").first()?.decode(column: "n", as: Int.self)
+                } == 0
+            }
+            let inbox = try await api.notifications(blocker.token)
+            #expect(inbox.map(\.kind) == ["chat_message"], "only the friend's message")
+            try await socket.waitFor("the friend's notification") { $0.type == "notification" }
+            let everything = try await api.get("/v1/me/notifications", token: blocker.token).text + socket.texts.joined()
+            #expect(!everything.contains(blocked.id) && everything.contains(friend.id))
+            await socket.close()
+        }
+    }
+
     @Test("a profile lists the events the user organises, and those they attend only to fellow attendees", arguments: engines)
     func whereabouts(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

@@ -310,9 +310,11 @@ struct RealtimeTests {
 final class RawSocket: Sendable {
     let fd: Int32
 
-    init(port: Int, token: String, origin: String? = nil, host: String = "127.0.0.1") throws {
+    /// Opens the socket with `token` as a bearer token, or as the web client's session cookie (`cookie`).
+    init(port: Int, token: String, origin: String? = nil, host: String = "127.0.0.1", cookie: Bool = false) throws {
         fd = try connectLoopback(port: port, receiveBuffer: 4_096)
-        let request = "GET /v1/ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
+        let credential = cookie ? "Cookie: theme=dark; \(SessionCookie.name)=\(token)" : "Authorization: Bearer \(token)"
+        let request = "GET /v1/ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(credential)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
         var head = [UInt8]()
         var byte: UInt8 = 0

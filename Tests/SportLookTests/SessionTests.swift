@@ -9,6 +9,61 @@ import Testing
 
 @Suite("Sessions end everywhere: sockets, devices, other instances", .timeLimit(.minutes(5)))
 struct SessionTests {
+    @Test("the web client's session is an HttpOnly, SameSite=Strict cookie: no token in any answer; writes need this site's Origin; the socket opens with it; signing out ends it", arguments: engines)
+    func cookieSession(engine: DatabaseEngine) async throws {
+        try await withApp(engine, setup: .live) { api, _ in
+            // The live test client names its host `localhost`: a page of this server is http://localhost.
+            let page = "http://localhost"
+            let asWebClient: HTTPFields = [SessionCookie.requestHeader: "cookie", .origin: page]
+            let registered = try await api.request(.post, "/v1/auth/register", json: ["name": "Webby", "email": "webby@example.com", "password": "correct horse battery"], headers: asWebClient)
+            #expect(registered.status == .created)
+            let setCookie = try #require(registered.headers[.setCookie])
+            for attribute in ["\(SessionCookie.name)=", "HttpOnly", "SameSite=Strict", "Path=/", "Max-Age="] { #expect(setCookie.contains(attribute), "\(setCookie)") }
+            #expect(!setCookie.contains("Secure"), "a page on plain http could keep no Secure cookie")
+            let token = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+            #expect(token.count == 43)
+            #expect(!registered.text.contains(token) && !registered.text.contains("access_token"))
+            let session = try registered.decode(API.CookieSession.self)
+            #expect(session.user.name == "Webby" && session.deviceKey.count == 43)
+            // A page served over https gets a Secure cookie; signing in without asking gets the token as before.
+            let overTLS = try await api.request(.post, "/v1/auth/login", json: ["email": "webby@example.com", "password": "correct horse battery"],
+                                                headers: [SessionCookie.requestHeader: "cookie", .origin: "https://localhost"])
+            #expect(overTLS.headers[.setCookie]?.contains("Secure") == true)
+            #expect(try await api.login("webby@example.com", password: "correct horse battery").accessToken.count == 43)
+
+            let cookie: HTTPFields = [.cookie: "\(SessionCookie.name)=\(token)"]
+            #expect(try await api.request(.get, "/v1/me", headers: cookie).status == .ok)
+            // A change with the cookie needs this site's page as its Origin.
+            var foreign = cookie
+            for origin in [nil, "https://evil.example", "http://localhost:8081", "http://localhost.evil.example", "null"] {
+                foreign[.origin] = origin
+                let refused = try await api.request(.patch, "/v1/me", json: ["bio": "changed by \(origin ?? "nobody")"], headers: foreign)
+                #expect(refused.status == .forbidden, "\(origin ?? "no origin")")
+                #expect(try refused.errorCode == "origin_refused")
+            }
+            var own = cookie
+            own[.origin] = page
+            #expect(try await api.request(.patch, "/v1/me", json: ["bio": "from my page"], headers: own).status == .ok)
+            // An app's bearer token is not a cookie: any origin (or none) may use it.
+            #expect(try await api.request(.patch, "/v1/me", token: token, json: ["bio": "from an app"], headers: [.origin: "https://evil.example"]).status == .ok)
+
+            // The socket opens with the cookie from this site's page, not from another's or from no page.
+            let port = try #require(api.client.port)
+            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)", cookie: true) }
+            for origin in [nil, "https://evil.example", "ws://localhost:\(port)"] {
+                await #expect(throws: (any Error).self, "\(origin ?? "no origin")") {
+                    try await blocking { try RawSocket(port: port, token: token, origin: origin, host: "localhost:\(port)", cookie: true) }
+                }
+            }
+
+            // Signing out ends the session and clears the cookie.
+            let out = try await api.request(.post, "/v1/auth/logout", headers: own)
+            #expect(out.status == .noContent)
+            #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
+            #expect(try await api.request(.get, "/v1/me", headers: cookie).status == .unauthorized)
+        }
+    }
+
     @Test("a socket of a session that ends is closed with 4001 and can post nothing more", arguments: engines)
     func socketEndsWithSession(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

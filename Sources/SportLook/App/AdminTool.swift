@@ -52,6 +52,13 @@ public struct AdminTool: Sendable {
         }
     }
 
+    /// Names that mix look-alike scripts inside a word, oldest flag first.
+    public func flaggedNames(limit: Int) async throws -> [String] {
+        try await AccountStore(database: database).flaggedNames(limit: limit).map { f in
+            "\(RFC3339.format(f.flaggedAt))  user \(f.userID.lowercased)  \(f.scripts)  \(f.name)"
+        }
+    }
+
     /// Deletes every upload not put to use within a day; returns how many uploads and
     /// stored files went.
     public func collectUnattachedMedia() async throws -> (media: Int, files: Int) {

@@ -107,6 +107,14 @@ public struct AppConfiguration: Sendable {
     public var mediaMaxPixels = 40_000_000
     /// Uploads per user per hour (`MEDIA_UPLOADS_PER_HOUR`, default 60; 0 disables).
     public var mediaUploadsPerHour = 60
+    /// Bytes of stored images one person may keep (`MEDIA_MAX_BYTES_PER_USER`, default
+    /// 500 MB, counting every variant of every upload; 0 disables).
+    public var mediaMaxBytesPerUser = 500_000_000
+    /// The slowest an upload's body may arrive, in bytes a second on average once
+    /// ``mediaUploadGrace`` has passed (`MEDIA_MIN_UPLOAD_RATE`, default 16384; 408 beyond).
+    public var mediaMinUploadRate = 16_384
+    /// Seconds an upload's body may take before the minimum rate applies (`MEDIA_UPLOAD_GRACE`, default 10).
+    public var mediaUploadGrace: TimeInterval = 10
     /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
     /// in front of this server; default: paths on this server, `/media/KEY`).
     public var mediaPublicURL = ""
@@ -254,6 +262,9 @@ public struct AppConfiguration: Sendable {
         mediaMaxBytes = try reader.integer("MEDIA_MAX_BYTES", in: 1_024...(200 * 1_000_000)) ?? mediaMaxBytes
         mediaMaxPixels = try reader.integer("MEDIA_MAX_PIXELS", in: 1...400_000_000) ?? mediaMaxPixels
         mediaUploadsPerHour = try reader.integer("MEDIA_UPLOADS_PER_HOUR", in: 0...1_000_000) ?? mediaUploadsPerHour
+        mediaMaxBytesPerUser = try reader.integer("MEDIA_MAX_BYTES_PER_USER", in: 0...1_000_000_000_000) ?? mediaMaxBytesPerUser
+        mediaMinUploadRate = try reader.integer("MEDIA_MIN_UPLOAD_RATE", in: 1...1_000_000_000) ?? mediaMinUploadRate
+        mediaUploadGrace = TimeInterval(try reader.integer("MEDIA_UPLOAD_GRACE", in: 1...3_600) ?? Int(mediaUploadGrace))
         mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
         if let base = try reader.string("MEDIA_PUBLIC_URL") {
             guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {

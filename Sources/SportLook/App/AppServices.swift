@@ -178,7 +178,7 @@ public final class AppServices: Sendable {
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
-            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety, blocks: blocks,
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety, chat: chatStore, blocks: blocks,
             sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)
@@ -186,11 +186,12 @@ public final class AppServices: Sendable {
         self.mediaWorkers = mediaWorkers
         self.media = MediaService(
             media: mediaStore, blobs: blobs, write: write, clock: clock,
-            settings: .init(maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels, uploadsPerHour: configuration.mediaUploadsPerHour),
+            settings: .init(maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels, uploadsPerHour: configuration.mediaUploadsPerHour,
+                            maxBytesPerUser: configuration.mediaMaxBytesPerUser, minUploadRate: configuration.mediaMinUploadRate, uploadGrace: configuration.mediaUploadGrace),
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

@@ -82,7 +82,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
     router.add(middleware: RateLimitMiddleware(
         globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens))
-    router.add(middleware: TokenAuthMiddleware(tokens: services.tokens))
+    router.add(middleware: TokenAuthMiddleware(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins)))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
     let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])
@@ -127,7 +127,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
     WebSocketEndpoint(
         tokens: services.tokens, hub: services.hub, chat: services.chat, feed: services.changes, accounts: services.accounts,
-        allowedOrigins: services.configuration.corsAllowedOrigins,
+        origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins),
         limits: SocketLimits(
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
             frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst

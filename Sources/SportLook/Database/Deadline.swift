@@ -26,20 +26,38 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 func withDeadline<R: Sendable>(
     _ limit: Duration, ticker: DeadlineTicker = .shared, _ operation: @escaping @Sendable () async throws -> R
 ) async throws -> R {
+    try await withRenewableDeadline(limit, ticker: ticker) { _ in try await operation() }
+}
+
+/// Moves the deadline of a ``withRenewableDeadline(_:ticker:_:)`` call to `limit`
+/// from now (nothing once the call is decided).
+typealias RenewDeadline = @Sendable (_ limit: Duration) -> Void
+
+/// ``withDeadline(_:ticker:_:)`` whose operation may move its deadline while it
+/// runs (a body that must keep a pace: each chunk that arrives moves the limit on).
+/// The call throws ``DeadlineExceeded`` with the limit last set.
+func withRenewableDeadline<R: Sendable>(
+    _ limit: Duration, ticker: DeadlineTicker = .shared, _ operation: @escaping @Sendable (RenewDeadline) async throws -> R
+) async throws -> R {
     let race = DeadlineRace<R>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             guard race.attach(continuation) else { return }
+            let arm: @Sendable (Duration) -> (@Sendable () -> Void) = { limit in
+                let expire: @Sendable () -> Void = { race.finish(.failure(DeadlineExceeded(limit: limit)), cancelWork: true) }
+                guard limit > .zero else {
+                    expire()
+                    return {}
+                }
+                let ticket = ticker.schedule(after: limit, expire)
+                return { ticker.cancel(ticket) }
+            }
+            let renew: RenewDeadline = { limit in race.replaceTimer { arm(limit) } }
+            renew(limit)
             let work = Task {
-                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+                do { race.finish(.success(try await operation(renew))) } catch { race.finish(.failure(error)) }
             }
-            let expire: @Sendable () -> Void = { race.finish(.failure(DeadlineExceeded(limit: limit)), cancelWork: true) }
-            guard limit > .zero else {
-                race.store(work: work, stopTimer: {})
-                return expire()
-            }
-            let ticket = ticker.schedule(after: limit, expire)
-            race.store(work: work, stopTimer: { ticker.cancel(ticket) })
+            race.store(work: work)
         }
     } onCancel: {
         race.finish(.failure(CancellationError()), cancelWork: true)
@@ -144,18 +162,33 @@ private final class DeadlineRace<R: Sendable>: Sendable {
         return false
     }
 
-    /// Keeps the task and how to stop the timer; uses them at once if the race was
-    /// decided while they were being made.
-    func store(work: Task<Void, Never>, stopTimer: @escaping @Sendable () -> Void) {
-        let (decided, cancelWork) = state.withLock { s -> (Bool, Bool) in
+    /// Keeps the task; cancels it at once if the race was decided, asking for that,
+    /// while it was being made.
+    func store(work: Task<Void, Never>) {
+        let cancelWork = state.withLock { s -> Bool in
             s.work = work
-            s.stopTimer = stopTimer
-            return (s.outcome != nil, s.cancelWork)
+            return s.outcome != nil && s.cancelWork
         }
-        if decided {
-            stopTimer()
-            if cancelWork { work.cancel() }
+        if cancelWork { work.cancel() }
+    }
+
+    /// Stops the timer (if one is armed) and arms the one `arm` makes, unless the
+    /// race is decided.
+    func replaceTimer(_ arm: () -> (@Sendable () -> Void)) {
+        let (open, old) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
+            guard s.outcome == nil else { return (false, nil) }
+            defer { s.stopTimer = nil }
+            return (true, s.stopTimer)
         }
+        guard open else { return }
+        old?()
+        let stop = arm()
+        let decided = state.withLock { s -> Bool in
+            guard s.outcome == nil else { return true }
+            s.stopTimer = stop
+            return false
+        }
+        if decided { stop() }
     }
 
     /// Decides the race, if it is still open.

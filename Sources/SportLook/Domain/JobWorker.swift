@@ -17,6 +17,7 @@ final class JobWorker: Service, Sendable {
     let name: String
     private let jobs: JobStore
     private let inbox: InboxStore
+    private let safety: SafetyStore
     private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
@@ -39,10 +40,11 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
+        self.safety = safety
         self.channels = channels
         self.mailer = mailer
         self.codes = codes
@@ -183,9 +185,15 @@ final class JobWorker: Service, Sendable {
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
         // New inbox rows are announced to every instance's sockets by the writer.
-        let work = try await write { [work, inbox] sql, changes in
-            var delivered = work
-            let rows = try await inbox.deliver(work.map { ($0.message, $0.job.id) }, at: now, on: sql)
+        let work = try await write { [work, inbox, safety] sql, changes in
+            // A notification queued before its recipient blocked (or was blocked by)
+            // someone it names is not delivered: the block removed what was delivered
+            // already, and its job is done with nothing sent. Read in the transaction
+            // that writes the rows, not from a cache, so a block committed first is seen.
+            let blocked = try await safety.blockedEitherWay(among: Set(work.map(\.message.userID)), on: sql)
+            var delivered = work.filter { !$0.message.names(blocked[$0.message.userID] ?? []) }
+            guard !delivered.isEmpty else { return delivered }
+            let rows = try await inbox.deliver(delivered.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {
                 delivered[i].notificationID = id
                 if isNew { changes.record(.notification(user: delivered[i].message.userID, id: id)) }

@@ -26,24 +26,54 @@ struct MediaService: Sendable {
         var inFlightLimit = 16
         /// Uploads one user may have in flight at once; beyond, 429.
         var inFlightPerUser = 2
+        /// Bytes of stored images one person may keep, every variant counted (0: no cap); beyond, 413.
+        var maxBytesPerUser = 500_000_000
+        /// The slowest a body may arrive once ``uploadGrace`` has passed, in bytes a second on average.
+        var minUploadRate = 16_384
+        /// Seconds a body may take before ``minUploadRate`` applies.
+        var uploadGrace: TimeInterval = 10
+
+        /// Uploads one client address may have in flight at once: a fair share, a
+        /// quarter of the places (at least 2), so that one address — however many
+        /// accounts it signs in — leaves three quarters to everyone else.
+        var inFlightPerAddress: Int { max(2, inFlightLimit / 4) }
+
+        /// The pace an upload's body starting at `start` must keep.
+        func pace(from start: Date) -> UploadPace {
+            UploadPace(start: start, grace: uploadGrace, minRate: minUploadRate)
+        }
     }
 
-    /// Uploads admitted and not finished, in all and per user.
+    /// Uploads admitted and not finished: in all, per user and per client address.
     final class UploadPlaces: Sendable {
-        let state = Mutex<(total: Int, perUser: [UUID: Int])>((0, [:]))
+        struct Held {
+            var total = 0
+            var perUser: [UUID: Int] = [:]
+            var perAddress: [String: Int] = [:]
+        }
+        let state = Mutex(Held())
+
+        /// Places held now (for tests and metrics).
+        var total: Int { state.withLock { $0.total } }
     }
 
     /// A place for one upload, held from before its body is read until it is stored.
     struct Ticket: Sendable {
         let admission: UploadPlaces
         let owner: UUID
+        let address: String
 
         func release() {
             admission.state.withLock { state in
                 state.total -= 1
-                let left = (state.perUser[owner] ?? 1) - 1
-                state.perUser[owner] = left > 0 ? left : nil
+                state.perUser[owner] = Self.less(state.perUser[owner])
+                state.perAddress[address] = Self.less(state.perAddress[address])
             }
+        }
+
+        private static func less(_ count: Int?) -> Int? {
+            let left = (count ?? 1) - 1
+            return left > 0 ? left : nil
         }
     }
 
@@ -67,26 +97,48 @@ struct MediaService: Sendable {
         }
     }
 
-    /// Admits an upload of `owner` before its body is read: within the hourly quota,
-    /// the user's and this instance's uploads in flight. Release the ticket when done.
-    func admit(_ owner: UUID) async throws -> Ticket {
+    /// Admits an upload of `owner`, sent from `address` (its throttle key), before its
+    /// body is read: within the hourly quota and the stored bytes' cap, the user's,
+    /// the address's and this instance's uploads in flight. Release the ticket when done.
+    func admit(_ owner: UUID, from address: String) async throws -> Ticket {
         try await checkQuota(of: owner)
+        try checkStorage(used: try await media.storedBytes(of: owner), adding: 0)
         let refusal: DomainError? = admission.state.withLock { state in
-            if state.total >= settings.inFlightLimit {
-                return DomainError(.unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
-            }
             if state.perUser[owner, default: 0] >= settings.inFlightPerUser {
                 return DomainError.tooManyRequests(retryAfter: 2, code: "uploads_in_progress", message: "Wait for your other uploads to finish.")
             }
+            if state.perAddress[address, default: 0] >= settings.inFlightPerAddress {
+                return DomainError.tooManyRequests(retryAfter: 2, code: "uploads_in_progress",
+                                                   message: "\(settings.inFlightPerAddress) uploads from your network are in progress; wait for one to finish.")
+            }
+            if state.total >= settings.inFlightLimit {
+                return DomainError(.unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
+            }
             state.total += 1
             state.perUser[owner, default: 0] += 1
+            state.perAddress[address, default: 0] += 1
             return nil
         }
         if let refusal {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "busy")]).increment()
             throw refusal
         }
-        return Ticket(admission: admission, owner: owner)
+        return Ticket(admission: admission, owner: owner, address: address)
+    }
+
+    /// Refuses an upload that would take the person's stored images past their cap
+    /// (413, with the figures).
+    private func checkStorage(used: Int, adding: Int) throws {
+        let cap = settings.maxBytesPerUser
+        guard cap > 0, used + adding > cap || (adding == 0 && used >= cap) else { return }
+        Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "storage")]).increment()
+        throw DomainError(.tooLarge, code: "storage_full",
+                          message: "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep"
+                            + (adding > 0 ? "; this one needs \(Self.megabytes(adding))" : "") + ". Delete photos (or the messages that carry them) to make room.")
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     /// Processes and stores an upload of `owner` (admitted with ``admit(_:)``).
@@ -112,6 +164,8 @@ struct MediaService: Sendable {
         // before and the bytes are written again, or sees these rows and keeps them.
         // Should storing fail, the rows go.
         try await write { [media] sql, _ in
+            // Under the owner's lock, so two uploads at once cannot both pass the cap.
+            try checkStorage(used: try await media.lockStoredBytes(of: owner, on: sql), adding: upload.bytes)
             try await media.lockBlobs(variants.map(\.key), on: sql)
             try await media.insert(upload, on: sql)
             try await media.forgetGarbage(variants.map(\.key), on: sql)

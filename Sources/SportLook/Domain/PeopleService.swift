@@ -49,6 +49,7 @@ struct PeopleService: Sendable {
     let accounts: AccountStore
     let events: EventStore
     let safety: SafetyStore
+    let chat: ChatStore
     let blocks: Blocks
     let sports: SportCatalog
     let write: Writer
@@ -204,7 +205,28 @@ struct PeopleService: Sendable {
         guard let type, let target, let reason = input.reason else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let report = SafetyStore.NewReport(targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
-        guard let filed = try await safety.file(report, by: user, at: now) else { throw DomainError.notFound(type) }
-        return filed
+        return try await database.transaction { [safety, chat] sql in
+            guard try await safety.exists(type, target, on: sql) else { throw DomainError.notFound(type) }
+            // Only a message the reporter could read: one of a room they are in.
+            if type == "message" {
+                guard let room = try await chat.roomOfMessage(target, on: sql), try await chat.isMember(room: room, user: user, on: sql) else {
+                    throw DomainError.notFound("message")
+                }
+            }
+            if let existing = try await safety.report(by: user, on: type, target, on: sql) { return (existing, false) }
+            let recent = try await safety.reportTimes(by: user, since: now.addingTimeInterval(-Self.reportWindow), on: sql)
+            if recent.count >= Self.reportsPerWindow, let oldest = recent.first {
+                throw DomainError.tooManyRequests(retryAfter: max(1, Int(oldest.addingTimeInterval(Self.reportWindow).timeIntervalSince(now).rounded(.up))),
+                                                  code: "too_many_reports", message: "You have sent \(Self.reportsPerWindow) reports in the last hour; try again later.")
+            }
+            if let filed = try await safety.insert(report, by: user, at: now, on: sql) { return (filed, true) }
+            // The same report, filed meanwhile by the same reporter on another instance.
+            guard let existing = try await safety.report(by: user, on: type, target, on: sql) else { throw DomainError.notFound("report") }
+            return (existing, false)
+        }
     }
+
+    /// Reports a person may file in ``reportWindow``.
+    static let reportsPerWindow = 20
+    static let reportWindow: TimeInterval = 3_600
 }

@@ -72,6 +72,7 @@ extension APIError {
         case .forbidden: status = .forbidden
         case .notFound: status = .notFound
         case .conflict: status = .conflict
+        case .timedOut: status = .requestTimeout
         case .tooLarge: status = .contentTooLarge
         case .unsupportedType: status = .unsupportedMediaType
         case .tooMany: status = .tooManyRequests

@@ -37,13 +37,17 @@ struct PrivateProfile: JSONEncodable {
 struct IssuedToken: JSONEncodable {
     var issued: AccountService.Issued
     var links: MediaLinks
+    /// `false` when the token went into the session cookie instead.
+    var includesToken: Bool
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
         json.key("user")
         PrivateProfile(user: issued.user, links: links).encode(to: &json)
-        json.field("access_token", issued.token)
-        json.field("token_type", "Bearer")
+        if includesToken {
+            json.field("access_token", issued.token)
+            json.field("token_type", "Bearer")
+        }
         json.field("expires_at", issued.expiresAt)
         json.field("device_key", issued.deviceKey)
         json.objectEnd()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// Register, login, logout, the caller's profile and sessions, the sports catalogue.
@@ -39,6 +40,16 @@ struct AccountsController {
         routes.delete("/v1/me/sessions/:id", use: revokeSession)
     }
 
+    /// A new session's answer: the token in the body, or — when the sign-in asked for
+    /// it with `SportLook-Session: cookie` (the web client) — in an `HttpOnly` cookie
+    /// and not in the body, so no script on the page ever holds it.
+    func session(_ issued: AccountService.Issued, status: HTTPResponse.Status, request: Request) -> JSONResponse {
+        guard SessionCookie.isRequested(by: request) else { return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: true)) }
+        // The cookie's lifetime is the token's, as Max-Age: the browser's clock need not agree with ours.
+        let cookie = SessionCookie.setting(issued.token, expiresAt: issued.expiresAt, now: accounts.clock.now(), request: request)
+        return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: false), headers: [.setCookie: cookie.description, .cacheControl: "no-store"])
+    }
+
     static func userAgent(_ request: Request) -> String? {
         request.headers[.userAgent].map { String($0.prefix(200)) }
     }
@@ -54,21 +65,21 @@ extension AccountsController {
         try accounts.refuseRegistrationIfRemembered(address: address)
         let input = try await RequestBody.decode(Registration.self, from: request, context: context)
         let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
-        return JSONResponse(status: .created, IssuedToken(issued: issued, links: links))
+        return session(issued, status: .created, request: request)
     }
 
     /// `POST /v1/auth/login`
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(Login.self, from: request, context: context)
         let issued = try await accounts.login(email: input.email, password: input.password, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-        return JSONResponse(IssuedToken(issued: issued, links: links))
+        return session(issued, status: .ok, request: request)
     }
 
     /// `POST /v1/auth/provider`
     @Sendable func signInWithProvider(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
         let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-        return JSONResponse(status: signedIn.created ? .created : .ok, IssuedToken(issued: signedIn.issued, links: links))
+        return session(signedIn.issued, status: signedIn.created ? .created : .ok, request: request)
     }
 
     /// `POST /v1/auth/password/reset/start`
@@ -106,9 +117,11 @@ extension AccountsController {
     }
 
     /// `POST /v1/auth/logout`
-    @Sendable func logout(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+    @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
-        return Response(status: .noContent)
+        var response = Response(status: .noContent)
+        if SessionCookie.credential(of: request)?.fromCookie == true { response.setCookie(SessionCookie.clearing(request)) }
+        return response
     }
 
     /// `GET /v1/me`

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 
 /// Uploads (`POST /v1/media`), the caller's upload (`GET /v1/media/{id}`), and the
@@ -32,12 +33,8 @@ struct MediaController {
             throw DomainError.invalidParameter("Content-Type", "a multipart/form-data body needs a boundary")
         }
         // A form wraps the file in a few hundred bytes of headers: allow for them.
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: boundary == nil ? limit : limit + 64 * 1024)
-        } catch {
-            throw tooLarge
-        }
+        let buffer = try await collect(request.body, upTo: boundary == nil ? limit : limit + 64 * 1024, tooLarge: tooLarge,
+                                       pace: media.settings.pace(from: media.clock.now()))
         let body = Array(buffer.readableBytesView)
         guard let boundary else {
             guard !body.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.") }
@@ -52,6 +49,34 @@ struct MediaController {
         guard file.count <= limit else { throw tooLarge }
         guard !file.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The form's file is empty.") }
         return file
+    }
+
+    /// The body, as long as it keeps `pace` (408 `upload_too_slow` once it falls
+    /// behind: checked on the app's clock as each chunk arrives, and by a deadline
+    /// that each chunk moves on, so a body that stops arriving is answered too).
+    func collect(_ body: HummingbirdCore.RequestBody, upTo limit: Int, tooLarge: DomainError, pace: UploadPace) async throws -> ByteBuffer {
+        let clock = media.clock
+        let timeLeft: @Sendable (Int) -> Duration = { received in
+            .milliseconds(max(0, Int64((pace.deadline(afterReceiving: received).timeIntervalSince(clock.now()) * 1_000).rounded(.up))))
+        }
+        do {
+            return try await withRenewableDeadline(timeLeft(0)) { renew in
+                var buffer = ByteBuffer()
+                for try await chunk in body {
+                    if pace.isBehind(received: buffer.readableBytes, at: clock.now()) { throw pace.refusal }
+                    guard buffer.readableBytes + chunk.readableBytes <= limit else { throw tooLarge }
+                    buffer.writeImmutableBuffer(chunk)
+                    renew(timeLeft(buffer.readableBytes))
+                }
+                return buffer
+            }
+        } catch is DeadlineExceeded {
+            throw pace.refusal
+        } catch let refusal as DomainError {
+            throw refusal
+        } catch {
+            throw DomainError(.invalid, code: "invalid_image", message: "The body did not arrive whole.")
+        }
     }
 
     /// A stored variant: immutable, so cached for a year and validated by its own hash;
@@ -118,7 +143,7 @@ extension MediaController {
         if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
         try q.throwIfInvalid()
         // Quota and room are checked before the body is read.
-        let ticket = try await media.admit(context.userID)
+        let ticket = try await media.admit(context.userID, from: context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
         defer { ticket.release() }
         let bytes = try await uploadedFile(request)
         let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)

@@ -32,7 +32,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             throw DomainError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
         }
         if let perCaller {
-            let known = BearerToken.parse(request.headers).flatMap(tokens.cachedIdentity(for:))
+            let known = SessionCookie.credential(of: request).flatMap { tokens.cachedIdentity(for: $0.token) }
             let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw DomainError.tooManyRequests(retryAfter: wait) }
             // Found in the cache: the token is not looked up (nor hashed) a second time.

@@ -4,20 +4,29 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// Resolves `Authorization: Bearer …` to an identity (unless the rate limiter
-/// already found it in the token cache). Without a valid token
-/// the request goes on anonymous: public routes answer, authenticated ones
-/// (``AuthenticatedContext``) answer 401.
+/// Resolves `Authorization: Bearer …` or the web client's session cookie to an
+/// identity (unless the rate limiter already found it in the token cache). Without a
+/// valid token the request goes on anonymous: public routes answer, authenticated
+/// ones (``AuthenticatedContext``) answer 401.
+///
+/// A request that changes something with the cookie must come from a page of this
+/// server or a configured origin (403 `origin_refused`): with `SameSite=Strict` no
+/// other site's page sends the cookie, and this holds even for a sibling on the same site.
 struct TokenAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: TokenAuthenticator
+    let origins: OriginPolicy
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
-        guard context.identity == nil, let token = BearerToken.parse(request.headers), let identity = try await tokens.identity(for: token) else {
-            return try await next(request, context)
-        }
+        let credential = SessionCookie.credential(of: request)
         var context = context
-        context.identity = identity
+        if context.identity == nil, let token = credential?.token {
+            context.identity = try await tokens.identity(for: token)
+        }
+        // Checked once the cookie is known to open a session (a stale cookie is no one's: 401 where a session is needed).
+        if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method), !origins.allowsCookieWrite(request) {
+            throw DomainError.forbidden("origin_refused", "A request that changes something with the session cookie must come from this site's pages.")
+        }
         return try await next(request, context)
     }
 }

@@ -18,6 +18,8 @@ public struct DomainError: Error, Sendable, Equatable {
         case notFound
         /// The state does not allow it (409).
         case conflict
+        /// The body did not arrive in time (408).
+        case timedOut
         /// The body is larger than allowed (413).
         case tooLarge
         /// The body is of a kind not accepted (415).

@@ -87,6 +87,15 @@ public struct NotificationMessage: Sendable, Hashable, Codable {
         String(decoding: (try? JSONEncoder.sorted.encode(self)) ?? Data(), as: UTF8.self)
     }
 
+    /// Whether its details name one of `people` (a sender, an inviter, an organiser…):
+    /// the rule a block applies to the recipient's inbox (``SafetyStore/block(_:by:at:on:)``
+    /// removes the rows whose data holds the blocked person's id).
+    func names(_ people: Set<UUID>) -> Bool {
+        guard !people.isEmpty else { return false }
+        let json = dataJSON
+        return people.contains { json.contains("\"" + $0.lowercased + "\"") }
+    }
+
     var dataJSON: String {
         var json = JSONWriter()
         JSONValue.object(data).write(to: &json)

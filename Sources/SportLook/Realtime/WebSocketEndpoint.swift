@@ -10,61 +10,37 @@ import Synchronization
 /// `GET /v1/ws`: the realtime socket.
 ///
 /// The upgrade is refused (and the request answered over HTTP: 401, 403 or
-/// 426) without a valid token, from the `Authorization` header or, for
-/// browsers, the `access_token` query parameter (never logged), or from an
-/// origin that is not allowed.
+/// 426) without a valid session — a token in the `Authorization` header (apps), the
+/// web client's session cookie (from a page of this server), or the `access_token`
+/// query parameter (never logged) — or from an origin that is not allowed.
 struct WebSocketEndpoint {
     let tokens: TokenAuthenticator
     let hub: ChatHub
     let chat: ChatService
     let feed: ChangeFeed
     let accounts: AccountService
-    let allowedOrigins: [String]
+    let origins: OriginPolicy
     let limits: SocketLimits
     let stallTimeout: Duration
     let clock: any AppClock
 
-    /// Who is calling, from the header or the query; `nil` without a valid token.
+    /// Who is calling, from the header, the cookie or the query; `nil` without a valid token.
     func identity(_ request: Request) async throws -> Identity? {
-        let token = request.headers[.authorization] != nil ? BearerToken.parse(request.headers) : request.uri.queryParameters.get("access_token")
+        let token: String?
+        if let credential = SessionCookie.credential(of: request) {
+            // The cookie opens a socket only for a page of this server (a browser always says which).
+            token = credential.fromCookie && !origins.allowsCookieWrite(request) ? nil : credential.token
+        } else {
+            token = request.uri.queryParameters.get("access_token")
+        }
         guard let token else { return nil }
         return try await tokens.identity(for: token)
-    }
-
-    /// No `Origin` or a `ws:`/`wss:` one (not a browser page: client libraries send the
-    /// socket's own URL), a configured origin, or a page served by this server: an
-    /// http(s) origin whose host and port are the request's own (a page on another port
-    /// of the same host is another site's).
-    func originAllowed(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin] else { return true }
-        if allowedOrigins.contains("*") || allowedOrigins.contains(origin) { return true }
-        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased() else { return false }
-        if scheme == "ws" || scheme == "wss" { return true }
-        guard let authority = request.head.authority, scheme == "http" || scheme == "https",
-              let originHost = url.host, url.path.isEmpty || url.path == "/"
-        else { return false }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let (host, port) = Self.split(authority)
-        guard originHost.lowercased() == host.lowercased() else { return false }
-        // The request names its port unless it is the default of the scheme the page used.
-        return (url.port ?? defaultPort) == (port ?? defaultPort)
-    }
-
-    /// The host and port of a `Host` header (`example.com:8080`, `[::1]:8080`, `example.com`).
-    static func split(_ authority: String) -> (host: String, port: Int?) {
-        if authority.hasPrefix("[") {
-            let host = String(authority.dropFirst().prefix(while: { $0 != "]" }))
-            let rest = authority.drop(while: { $0 != "]" }).dropFirst()
-            return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
-        }
-        guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
-        return (String(authority[..<colon]), Int(authority[authority.index(after: colon)...]))
     }
 
     /// The upgrade route (on the WebSocket router).
     func addUpgradeRoute(to router: Router<AppRequestContext>) {
         router.ws("v1/ws") { request, context in
-            guard originAllowed(request), try await identity(request) != nil else { return .dontUpgrade }
+            guard origins.allowsSocket(request), try await identity(request) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let identity = try await identity(context.request) else {
@@ -154,7 +130,7 @@ struct WebSocketEndpoint {
 
     /// `GET /v1/ws` without an upgrade: 426, once the origin and the token are checked.
     @Sendable func notUpgraded(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard originAllowed(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
+        guard origins.allowsSocket(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
         guard try await identity(request) != nil else { throw DomainError.unauthorized }
         throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
     }

@@ -23,6 +23,29 @@ struct AccountStore: Store {
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: normalizedEmail), \(bind: user.emailVerified), \(bind: user.name), \(bind: passwordHash),
                     '', \(bind: false), 1, \(bind: user.createdAt), \(bind: user.createdAt))
             """).run()
+        try await recordName(user.name, of: user.id, at: user.createdAt, on: sql)
+    }
+
+    /// Flags a name that mixes look-alike scripts inside a word for moderators
+    /// (``LookAlikeScripts``), or clears the flag of one that no longer does.
+    private func recordName(_ name: String, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        guard let scripts = LookAlikeScripts.mixed(in: name) else {
+            try await sql.raw("DELETE FROM name_flags WHERE user_id = \(bind: userID)").run()
+            return
+        }
+        try await sql.raw("""
+            INSERT INTO name_flags (user_id, name, scripts, flagged_at) VALUES (\(bind: userID), \(bind: name), \(bind: scripts.map(\.rawValue).joined(separator: "+")), \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, scripts = excluded.scripts, flagged_at = excluded.flagged_at
+            """).run()
+    }
+
+    /// Names flagged for moderators, oldest first.
+    func flaggedNames(limit: Int) async throws -> [(userID: UUID, name: String, scripts: String, flaggedAt: Date)] {
+        try await database.read { sql in
+            try await sql.raw("SELECT user_id, name, scripts, flagged_at FROM name_flags ORDER BY flagged_at, user_id LIMIT \(bind: limit)").all().map {
+                (try $0.value("user_id"), try $0.value("name"), try $0.value("scripts"), try $0.value("flagged_at"))
+            }
+        }
     }
 
     /// The live account with this email: its id, the email as written, and whether it is verified.
@@ -120,6 +143,7 @@ struct AccountStore: Store {
         guard try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first() != nil else {
             throw DomainError.notFound("user")
         }
+        if let name = changes.name { try await recordName(name, of: id, at: now, on: sql) }
         if let sports = changes.sports {
             try await sql.raw("DELETE FROM user_sports WHERE user_id = \(bind: id)").run()
             for slug in Set(sports) {
@@ -174,6 +198,7 @@ struct AccountStore: Store {
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",
+            "DELETE FROM name_flags WHERE user_id = \(bind: userID)",
             "DELETE FROM known_sign_ins WHERE user_id = \(bind: userID)",
             "DELETE FROM notifications WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",

@@ -108,6 +108,13 @@ struct ChatStore: Store {
         }
     }
 
+    /// The room a message is in.
+    func roomOfMessage(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
+        try await sql.raw("""
+            SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r JOIN chat_messages m ON m.room_id = r.id WHERE m.id = \(bind: id)
+            """).first().map(Self.decodeRoom)
+    }
+
     /// The room and whether the user takes part in it, in one read.
     func membership(room id: UUID, user: UUID) async throws -> (room: Room, member: Bool)? {
         try await database.read { sql in

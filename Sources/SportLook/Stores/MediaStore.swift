@@ -40,6 +40,22 @@ struct MediaStore: Store {
         }
     }
 
+    /// Bytes of every variant of the owner's uploads.
+    func storedBytes(of owner: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Int {
+        try await reading(on: sql) { sql in try await Self.storedBytes(of: owner, on: sql) }
+    }
+
+    /// ``storedBytes(of:on:)`` with the owner's row locked until the transaction ends
+    /// (SQLite's writer is the lock there), so uploads of one person pass the cap one at a time.
+    func lockStoredBytes(of owner: UUID, on sql: any SQLDatabase) async throws -> Int {
+        if sql.isPostgres { try await sql.raw("SELECT id FROM users WHERE id = \(bind: owner) FOR UPDATE").run() }
+        return try await Self.storedBytes(of: owner, on: sql)
+    }
+
+    private static func storedBytes(of owner: UUID, on sql: any SQLDatabase) async throws -> Int {
+        try await sql.raw("SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS n FROM media WHERE owner_id = \(bind: owner)").first()?.value("n") ?? 0
+    }
+
     /// Marks an unused upload in use; false when it is gone or already in use (a
     /// concurrent attach or clean-up got there first: the row is locked by the update).
     func markAttached(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {

@@ -20,6 +20,21 @@ struct SafetyStore: Store {
         }
     }
 
+    /// For each of `users` who blocked or was blocked by anyone, those others.
+    func blockedEitherWay(among users: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Set<UUID>] {
+        guard !users.isEmpty else { return [:] }
+        var out: [UUID: Set<UUID>] = [:]
+        for row in try await sql.raw("""
+
+            SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN (\(binds: Array(users))) OR blocked_id IN (\(binds: Array(users)))
+            """).all() {
+            let blocker: UUID = try row.value("blocker_id"), blocked: UUID = try row.value("blocked_id")
+            if users.contains(blocker) { out[blocker, default: []].insert(blocked) }
+            if users.contains(blocked) { out[blocked, default: []].insert(blocker) }
+        }
+        return out
+    }
+
     func blocks(of user: UUID, cursor: TimeCursor?, limit: Int) async throws -> (items: [Blocked], more: Bool) {
         try await database.read { sql in
             let rows = try await sql.raw("""
@@ -104,28 +119,36 @@ struct SafetyStore: Store {
         var details: String?
     }
 
-    /// Files a report; the same reporter on the same target gets the first report
-    /// back (`created` false). `nil` when the target does not exist.
-    func file(_ report: NewReport, by user: UUID, at now: Date) async throws -> (report: Report, created: Bool)? {
-        let table = ["user": "users", "event": "events", "message": "chat_messages"][report.targetType] ?? "users"
-        return try await database.transaction { sql in
-            guard try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: report.targetID)").first() != nil else { return nil }
-            // A message is kept as it reads now, for the moderators, even if its author deletes it later.
-            let content = report.targetType == "message" ? try await messageContent(report.targetID, on: sql) : nil
-            if let row = try await sql.raw("""
-                INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at, content)
-                VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now),
-                        \(bind: content))
-                ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
-                RETURNING \(unsafeRaw: Self.reportColumns)
-                """).first() {
-                return (try Self.decodeReport(row), true)
-            }
-            guard let existing = try await sql.raw("""
-                SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: report.targetType) AND target_id = \(bind: report.targetID)
-                """).first() else { throw DomainError.notFound("report") }
-            return (try Self.decodeReport(existing), false)
-        }
+    /// Whether the target of a report exists.
+    func exists(_ targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        let table = ["user": "users", "event": "events", "message": "chat_messages"][targetType] ?? "users"
+        return try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: id)").first() != nil
+    }
+
+    /// The reporter's report on this target, if they filed one.
+    func report(by user: UUID, on targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> Report? {
+        try await sql.raw("""
+            SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: targetType) AND target_id = \(bind: id)
+            """).first().map(Self.decodeReport)
+    }
+
+    /// When the reporter filed their reports since `since`, oldest first.
+    func reportTimes(by user: UUID, since: Date, on sql: any SQLDatabase) async throws -> [Date] {
+        try await sql.raw("SELECT created_at FROM reports WHERE reporter_id = \(bind: user) AND created_at > \(bind: since) ORDER BY created_at")
+            .all().map { try $0.value("created_at") }
+    }
+
+    /// Files a report; `nil` when the same reporter filed one on the same target meanwhile.
+    func insert(_ report: NewReport, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Report? {
+        // A message is kept as it reads now, for the moderators, even if its author deletes it later.
+        let content = report.targetType == "message" ? try await messageContent(report.targetID, on: sql) : nil
+        return try await sql.raw("""
+            INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at, content)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now),
+                    \(bind: content))
+            ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
+            RETURNING \(unsafeRaw: Self.reportColumns)
+            """).first().map(Self.decodeReport)
     }
 
     /// Who the user blocked.

@@ -51,6 +51,19 @@ extension API {
         var lon: Double
     }
 
+    /// A sign-in that asked for a session cookie: no token in the body.
+    struct CookieSession: Decodable, Sendable {
+        var user: PrivateProfile
+        var expiresAt: String
+        var deviceKey: String
+
+        enum CodingKeys: String, CodingKey {
+            case user
+            case expiresAt = "expires_at"
+            case deviceKey = "device_key"
+        }
+    }
+
     struct AuthResult: Decodable, Sendable {
         var user: PrivateProfile
         var accessToken: String

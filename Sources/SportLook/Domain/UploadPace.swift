@@ -1,0 +1,28 @@
+import Foundation
+
+/// How fast an upload's body must arrive: anything within the first `grace`
+/// seconds, then at least `minRate` bytes a second on average since `start`'s
+/// grace ended. A body trickled a byte at a time holds an upload place (one of a
+/// few per instance) for the grace and little more; a phone on a slow network
+/// (16 KiB/s is 128 kbit/s) keeps going.
+struct UploadPace: Sendable, Equatable {
+    var start: Date
+    var grace: TimeInterval
+    var minRate: Int
+
+    /// The instant by which more than `received` bytes must have arrived.
+    func deadline(afterReceiving received: Int) -> Date {
+        start.addingTimeInterval(grace + Double(received) / Double(max(1, minRate)))
+    }
+
+    /// Whether a body with `received` bytes at `now` is behind the pace.
+    func isBehind(received: Int, at now: Date) -> Bool {
+        now > deadline(afterReceiving: received)
+    }
+
+    /// The refusal for a body that fell behind (408).
+    var refusal: DomainError {
+        DomainError(.timedOut, code: "upload_too_slow",
+                    message: "The upload arrived too slowly: after \(Int(grace)) s a body must arrive at \(minRate / 1_024) KiB/s or more on average.")
+    }
+}
