@@ -5,6 +5,14 @@
 
 const SIGNED_IN = "sportlook.signedIn";
 
+// A token an earlier version kept in localStorage is ended on the server and forgotten.
+const OLD_TOKEN = "sportlook.token";
+if (localStorage.getItem(OLD_TOKEN)) {
+  const token = localStorage.getItem(OLD_TOKEN);
+  localStorage.removeItem(OLD_TOKEN);
+  fetch("/v1/auth/logout", {method: "POST", headers: {Authorization: `Bearer ${token}`}}).catch(() => {});
+}
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.error?.message ?? `The server answered ${status}.`);

@@ -82,6 +82,32 @@ struct MediaPaceTests {
         }
     }
 
+    @Test("a body that keeps the minimum rate still has to arrive whole within MEDIA_UPLOAD_TIMEOUT", arguments: [DatabaseEngine.sqlite])
+    func totalDeadline(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live, configure: {
+            $0.mediaMinUploadRate = 1
+            $0.mediaUploadGrace = 10
+            $0.mediaUploadTimeout = 30
+        }) { api, services in
+            let token = try await api.register("Steady").token
+            let upload = try await Self.trickle(api, token: token, from: "198.51.100.10")
+            // Admitted (its pace counts from its arrival) before the clock moves.
+            try await eventually("the upload admitted") { services.media.admission.total == 1 }
+            try await upload.send([UInt8](repeating: 0xD8, count: 99))
+            clock.advance(by: 25)
+            try await upload.send([0xE0])
+            // A hundred bytes at 1 B/s would buy 110 s; the whole body's limit is 30.
+            #expect(upload.answered == nil)
+            clock.advance(by: 6)
+            try await upload.send([0xE0])
+            let answer = try await upload.response()
+            #expect(answer.status == 408 && answer.body.contains("upload_too_slow") && answer.body.contains("30 s"))
+            try await eventually("the place given back") { services.media.admission.total == 0 }
+            await upload.close()
+        }
+    }
+
     @Test("a person's stored photos are capped: an upload past the cap is 413 storage_full with the figures, and deleting makes room", arguments: engines)
     func storageCap(engine: DatabaseEngine) async throws {
         let photo = try Photos.jpeg(width: 900, height: 700)

@@ -59,7 +59,7 @@ export function eventView(id) {
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
       h("h2", {}, "Chat"), chat);
-    if (member) {
+    if (event.i_organise || event.my_status === "going") {
       get(`/v1/events/${id}/attendees?limit=100`).then((page) => {
         replace(attendees, page.items.map((a) => h("li", {"data-testid": "attendee"}, a.name, a.is_organiser ? " (organiser)" : "",
           a.status === "waitlisted" ? ` — waitlist #${a.position}` : "",

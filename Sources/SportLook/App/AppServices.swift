@@ -187,7 +187,8 @@ public final class AppServices: Sendable {
         self.media = MediaService(
             media: mediaStore, blobs: blobs, write: write, clock: clock,
             settings: .init(maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels, uploadsPerHour: configuration.mediaUploadsPerHour,
-                            maxBytesPerUser: configuration.mediaMaxBytesPerUser, minUploadRate: configuration.mediaMinUploadRate, uploadGrace: configuration.mediaUploadGrace),
+                            maxBytesPerUser: configuration.mediaMaxBytesPerUser, minUploadRate: configuration.mediaMinUploadRate, uploadGrace: configuration.mediaUploadGrace,
+                            uploadTimeout: configuration.mediaUploadTimeout),
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in

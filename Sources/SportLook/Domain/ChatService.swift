@@ -245,11 +245,18 @@ struct ChatService: Sendable {
                     }
                 }
             }
-            guard let message = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
-            guard let change = try await body(room, message, sql) else { return message }
+            // A message of someone the caller blocked is not there for them (as in the history),
+            // and every answer, a change that changed nothing included, is the caller's view.
+            let hidden = try await safety.blockedBy(user, on: sql)
+            guard let message = try await store.message(room: roomID, seq: seq, on: sql), let seen = Blocks.view(message, hiding: hidden) else {
+                throw DomainError.notFound("message")
+            }
+            guard let change = try await body(room, message, sql) else { return seen }
             changes.record(.chatChange(room: roomID, change: change))
-            guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
-            return Blocks.view(current, hiding: try await safety.blockedBy(user, on: sql)) ?? current
+            guard let current = try await store.message(room: roomID, seq: seq, on: sql), let updated = Blocks.view(current, hiding: hidden) else {
+                throw DomainError.notFound("message")
+            }
+            return updated
         }
     }
 

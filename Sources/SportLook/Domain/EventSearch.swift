@@ -163,13 +163,14 @@ struct EventSearch: Sendable {
         try await store.myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
     }
 
-    static let attendeesPrivate = "Only the event's organiser and the people going or on its waitlist see who they are; the event shows how many."
+    static let attendeesPrivate = "Only the event's organiser and the people going see who they are; the event shows how many."
 
     /// An event's attendees: those going by arrival, then the waitlist in order.
-    /// Only its attendees (the organiser among them) see who they are: to anyone else
+    /// Only the people going (the organiser among them) see who they are: to anyone
+    /// else — a place on the waitlist, which anyone can take on a full event, included —
     /// where people will be is private, and the event shows the counts.
     func attendees(of eventID: UUID, for viewer: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
-        if try await store.attendances(user: viewer, events: [eventID]).isEmpty {
+        if try await store.attendances(user: viewer, events: [eventID])[eventID] != .going {
             guard try await store.event(eventID) != nil else { throw DomainError.notFound("event") }
             throw DomainError.forbidden("attendees_private", Self.attendeesPrivate)
         }

@@ -32,15 +32,19 @@ struct MediaService: Sendable {
         var minUploadRate = 16_384
         /// Seconds a body may take before ``minUploadRate`` applies.
         var uploadGrace: TimeInterval = 10
+        /// Seconds a whole body may take, however fast it arrives.
+        var uploadTimeout: TimeInterval = 120
 
-        /// Uploads one client address may have in flight at once: a fair share, a
+        /// Uploads one client network may have in flight at once: a fair share, a
         /// quarter of the places (at least 2), so that one address — however many
-        /// accounts it signs in — leaves three quarters to everyone else.
+        /// accounts it signs in — leaves three quarters to everyone else. An IPv6
+        /// client counts by its /48 here (``ClientAddress/networkKey(_:)``): a cheap
+        /// server comes with a /56 or more, that is many /64s.
         var inFlightPerAddress: Int { max(2, inFlightLimit / 4) }
 
         /// The pace an upload's body starting at `start` must keep.
         func pace(from start: Date) -> UploadPace {
-            UploadPace(start: start, grace: uploadGrace, minRate: minUploadRate)
+            UploadPace(start: start, grace: uploadGrace, minRate: minUploadRate, limit: max(uploadGrace, uploadTimeout))
         }
     }
 

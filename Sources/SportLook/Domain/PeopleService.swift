@@ -214,6 +214,8 @@ struct PeopleService: Sendable {
                 }
             }
             if let existing = try await safety.report(by: user, on: type, target, on: sql) { return (existing, false) }
+            // One reporter's reports are counted one at a time (PostgreSQL; SQLite's writer is already alone).
+            try await safety.lockReporter(user, on: sql)
             let recent = try await safety.reportTimes(by: user, since: now.addingTimeInterval(-Self.reportWindow), on: sql)
             if recent.count >= Self.reportsPerWindow, let oldest = recent.first {
                 throw DomainError.tooManyRequests(retryAfter: max(1, Int(oldest.addingTimeInterval(Self.reportWindow).timeIntervalSince(now).rounded(.up))),

@@ -21,7 +21,7 @@ struct MediaController {
     }
 
     /// The image bytes of an upload: the raw body, or the file of a multipart form.
-    func uploadedFile(_ request: Request) async throws -> [UInt8] {
+    func uploadedFile(_ request: Request, arrivedAt: Date) async throws -> [UInt8] {
         let limit = media.settings.maxBytes
         let tooLarge = DomainError(.tooLarge, code: "payload_too_large", message: "An upload may be at most \(limit / 1_000_000) MB.")
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit + 64 * 1024 { throw tooLarge }
@@ -34,7 +34,7 @@ struct MediaController {
         }
         // A form wraps the file in a few hundred bytes of headers: allow for them.
         let buffer = try await collect(request.body, upTo: boundary == nil ? limit : limit + 64 * 1024, tooLarge: tooLarge,
-                                       pace: media.settings.pace(from: media.clock.now()))
+                                       pace: media.settings.pace(from: arrivedAt))
         let body = Array(buffer.readableBytesView)
         guard let boundary else {
             guard !body.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.") }
@@ -142,10 +142,11 @@ extension MediaController {
         let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
         if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
         try q.throwIfInvalid()
-        // Quota and room are checked before the body is read.
-        let ticket = try await media.admit(context.userID, from: context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
+        // The body's pace counts from the request's arrival; quota and room are checked before it is read.
+        let arrived = media.clock.now()
+        let ticket = try await media.admit(context.userID, from: context.remoteAddress.map(ClientAddress.networkKey) ?? "unknown")
         defer { ticket.release() }
-        let bytes = try await uploadedFile(request)
+        let bytes = try await uploadedFile(request, arrivedAt: arrived)
         let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
         return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
                             headers: [.location: "/v1/media/\(upload.id.lowercased)"])

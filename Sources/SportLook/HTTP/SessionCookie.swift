@@ -10,7 +10,12 @@ import Hummingbird
 /// cookie and leaves the token out of its body. Requests that change something with
 /// the cookie must come from a page of this server (``OriginPolicy/allowsCookieWrite(_:)``).
 enum SessionCookie {
+    /// The cookie of a page on plain http (a development server).
     static let name = "sportlook_session"
+    /// The cookie of a page over https: `__Host-` makes browsers keep it only when set
+    /// by this host itself, Secure, for `/` and no domain, so a sibling subdomain or a
+    /// man in the middle on plain http cannot plant one of theirs beside it.
+    static let secureName = "__Host-sportlook_session"
     static let requestHeader = HTTPField.Name("SportLook-Session")!
 
     /// Whether a sign-in asks for its session as a cookie.
@@ -21,7 +26,8 @@ enum SessionCookie {
     /// A request's session token: the bearer header (apps) first, then the cookie.
     static func credential(of request: Request) -> (token: String, fromCookie: Bool)? {
         if let token = BearerToken.parse(request.headers) { return (token, false) }
-        guard let value = request.cookies[name]?.value, !value.isEmpty else { return nil }
+        let cookies = request.cookies
+        guard let value = (cookies[secureName] ?? cookies[name])?.value, !value.isEmpty else { return nil }
         return (value, true)
     }
 
@@ -29,12 +35,15 @@ enum SessionCookie {
     /// served over https (its `Origin` says so); a page on plain http could keep no
     /// secure cookie, so it gets one without.
     static func setting(_ token: String, expiresAt: Date, now: Date, request: Request) -> Cookie {
-        Cookie(name: name, value: token, maxAge: max(0, Int(expiresAt.timeIntervalSince(now))), path: "/", secure: isSecurePage(request), httpOnly: true, sameSite: .strict)
+        let secure = isSecurePage(request)
+        return Cookie(name: secure ? secureName : name, value: token, maxAge: max(0, Int(expiresAt.timeIntervalSince(now))), path: "/",
+                      secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// The cookie's removal (signing out).
     static func clearing(_ request: Request) -> Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: isSecurePage(request), httpOnly: true, sameSite: .strict)
+        let secure = isSecurePage(request)
+        return Cookie(name: secure ? secureName : name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     private static func isSecurePage(_ request: Request) -> Bool {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Scripts whose letters pass for one another (Latin "a", Cyrillic "а", Greek "α"…),
 /// and the names that mix them inside one word — the usual way to pass for
 /// someone else ("Аlex" with a Cyrillic А). Such names are flagged for moderators,

@@ -132,6 +132,11 @@ struct SafetyStore: Store {
             """).first().map(Self.decodeReport)
     }
 
+    /// Locks the reporter's row until the transaction ends (PostgreSQL).
+    func lockReporter(_ user: UUID, on sql: any SQLDatabase) async throws {
+        if sql.isPostgres { try await sql.raw("SELECT id FROM users WHERE id = \(bind: user) FOR UPDATE").run() }
+    }
+
     /// When the reporter filed their reports since `since`, oldest first.
     func reportTimes(by user: UUID, since: Date, on sql: any SQLDatabase) async throws -> [Date] {
         try await sql.raw("SELECT created_at FROM reports WHERE reporter_id = \(bind: user) AND created_at > \(bind: since) ORDER BY created_at")
