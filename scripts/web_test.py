@@ -361,6 +361,37 @@ def run(server, push):
         bo.get_by_role("button", name="Join", exact=True).click()
         expect(bo.get_by_text("You are going")).to_be_visible()
 
+        # Ann reminds everyone going; Bo's inbox has it, in the words the server wrote.
+        ann.reload()
+        expect(ann.get_by_role("heading", name="Evening tennis")).to_be_visible()
+        ann.get_by_role("button", name="Remind everyone").click()
+        expect(ann.get_by_text("Everyone going will be reminded now.")).to_be_visible()
+        ann.get_by_role("button", name="Remind everyone").click()
+        expect(ann.get_by_text("Everyone was reminded less than an hour ago.")).to_be_visible()
+        bo.get_by_role("link", name="Inbox").click()
+        # The reminder is a job due now: the queue's worker turns it into Bo's notification within a second or two.
+        reminder = bo.get_by_role("link", name=re.compile("^Evening tennis starts "))
+        for _ in range(20):
+            if reminder.count():
+                break
+            bo.wait_for_timeout(500)
+            bo.reload()
+        expect(reminder).to_be_visible()
+        # The reminder switch is on the profile.
+        bo.get_by_role("link", name="Me").click()
+        reminders_box = bo.get_by_label("Remind me before the games I go to")
+        expect(reminders_box).to_be_checked()
+        reminders_box.uncheck()
+        bo.get_by_role("button", name="Save profile").click()
+        expect(bo.get_by_text("Saved.")).to_be_visible()
+        if api(server, "GET", "/v1/me", session_token(bo), None)["reminders"] is not False:
+            problems.append("turning reminders off on the profile did not")
+        reminders_box.check()
+        bo.get_by_role("button", name="Save profile").click()
+        expect(bo.get_by_text("Saved.")).to_be_visible()
+        bo.goto(event_url)
+        expect(bo.get_by_role("heading", name="Evening tennis")).to_be_visible()
+
         # Live chat, both ways.
         ann.goto(event_url)
         expect(ann.get_by_role("heading", name="Evening tennis")).to_be_visible()

@@ -154,7 +154,7 @@ struct PrivacyTests {
             try await eventually("every job settled") {
                 _ = try await worker.runOnce()
                 return try await services.database.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done' AND kind <> 'reminder'").first()?.decode(column: "n", as: Int.self)
+                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done' AND kind <> 'reminder_due'").first()?.decode(column: "n", as: Int.self)
                 } == 0
             }
             let inbox = try await api.notifications(blocker.token)

@@ -59,6 +59,8 @@ export function composeView(settings, id) {
           body.ends_at = new Date(start.getTime() + Number(hours.value || 2) * 3_600_000).toISOString();
         } else body.starts_at = starts.value;
         if (place) body.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
+        // Local times in reminders are the organiser's zone's, where the game usually is.
+        if (!event) body.time_zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
         if (cover.files[0]) {
           const upload = new FormData();
           upload.append("file", cover.files[0]);

@@ -30,6 +30,15 @@ export function eventView(id) {
           if (!confirm("Cancel this event? Everyone attending is told.")) return;
           try { await del(`/v1/events/${id}`); render(); } catch (error) { showErrors(section, error, summary); }
         }}, "Cancel event"));
+      if (event.status === "active" && new Date(event.starts_at) > new Date()) {
+        const reminded = status("");
+        actions.append(h("button", {type: "button", onclick: async () => {
+          try {
+            await post(`/v1/events/${id}/remind`);
+            replace(reminded, "Everyone going will be reminded now.");
+          } catch (error) { replace(reminded, error.message); }
+        }}, "Remind everyone"), reminded);
+      }
     } else if (event.status === "active") {
       const joined = event.my_status;
       actions.append(h("button", {type: "button", class: joined ? "" : "primary", onclick: async () => {

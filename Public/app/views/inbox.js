@@ -10,6 +10,8 @@ const describe = {
   event_updated: (d) => `${d.event_title ?? "An event"} changed`,
   event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled`,
   chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
+  // Written by the server in the person's language.
+  reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
 };
 
 export function inboxView(onRead) {

@@ -19,6 +19,7 @@ export function profileView(settings) {
     const name = h("input", {name: "name", required: true, maxlength: "80", value: user.name, autocomplete: "name"});
     const bio = h("textarea", {name: "bio", maxlength: "1000", rows: "3"}, user.bio);
     const discoverable = h("input", {name: "discoverable", type: "checkbox", checked: user.discoverable});
+    const reminders = h("input", {name: "reminders", type: "checkbox", checked: user.reminders});
     const photo = h("input", {name: "photo_id", type: "file", accept: "image/jpeg,image/png"});
     const mine = new Set(user.sports);
     const sportBoxes = sports.map((s) => h("label", {class: "check"}, h("input", {type: "checkbox", name: "sports", value: s.slug, checked: mine.has(s.slug)}), s.name));
@@ -44,13 +45,14 @@ export function profileView(settings) {
       h("fieldset", {class: "sports"}, h("legend", {}, "Sports you play"), sportBoxes, h("p", {class: "field-error", id: "sports-error", "data-field": "sports", role: "alert", hidden: true})),
       h("fieldset", {}, h("legend", {}, "Your area"), map.element, where, locate, h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true})),
       h("label", {class: "check"}, discoverable, "Let people nearby find me"),
+      h("label", {class: "check"}, reminders, "Remind me before the games I go to"),
       save, saved);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       save.disabled = true;
       try {
         const changes = {
-          name: name.value, bio: bio.value, discoverable: discoverable.checked,
+          name: name.value, bio: bio.value, discoverable: discoverable.checked, reminders: reminders.checked,
           sports: sportBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked).map((i) => i.value),
         };
         if (place) changes.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};

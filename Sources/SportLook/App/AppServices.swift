@@ -32,6 +32,7 @@ public final class AppServices: Sendable {
     let events: EventService
     let eventSearch: EventSearch
     let jobStore: JobStore
+    let reminders: Reminders
     let notifier: Notifier
     let write: Writer
     let inbox: InboxStore
@@ -63,7 +64,7 @@ public final class AppServices: Sendable {
     let media: MediaService
     let mediaWorkers: NIOThreadPool
 
-    init(configuration: AppConfiguration, clock: any AppClock, logger: Logger, database: Database, resources: Resources) async throws {
+    init(configuration: AppConfiguration, clock: any AppClock, queueClock: (any AppClock)? = nil, logger: Logger, database: Database, resources: Resources) async throws {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -104,11 +105,15 @@ public final class AppServices: Sendable {
         self.peopleCache = peopleCache
         let write = Writer(database: database, feed: changes)
         self.write = write
-        let jobStore = JobStore(database: database)
+        var jobStore = JobStore(database: database)
+        if let queueClock { jobStore.clock = queueClock }
         self.jobStore = jobStore
         let notifier = Notifier(jobs: jobStore)
         self.notifier = notifier
-        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock, media: attachments)
+        let reminders = Reminders(jobs: jobStore, events: eventStore, write: write, clock: clock)
+        self.reminders = reminders
+        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
+                                  write: write, clock: clock, media: attachments)
         self.events = events
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
@@ -192,7 +197,7 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, reminders: reminders, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

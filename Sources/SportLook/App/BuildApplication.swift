@@ -20,7 +20,12 @@ public func buildApplication(_ configuration: AppConfiguration, clock: any AppCl
 }
 
 /// ``buildApplication(_:clock:logger:migrate:)`` with the services behind it, for tests and tools.
-public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
+/// - Parameters:
+///   - clock: The service's time (what is stored, what is open or over).
+///   - queueClock: When queued jobs are due and leases end; the wall clock unless a test
+///     holds it (scheduled work — reminders — then runs when the test moves it).
+public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), queueClock: (any AppClock)? = nil,
+                            logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
     var logger = logger ?? Logger(label: "sportlook")
     logger.logLevel = configuration.logLevel
     // Metrics go to Prometheus from the first request on.
@@ -31,7 +36,7 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
                                        writeWait: configuration.databaseWriteWait, logger: logger)
     do {
         try await prepare(database, resources: resources, migrate: migrate, logger: logger)
-        let services = try await AppServices(configuration: configuration, clock: clock, logger: logger, database: database, resources: resources)
+        let services = try await AppServices(configuration: configuration, clock: clock, queueClock: queueClock, logger: logger, database: database, resources: resources)
         let router = try makeRouter(services)
         let application = Application(
             router: router,

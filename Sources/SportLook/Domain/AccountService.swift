@@ -161,6 +161,16 @@ struct AccountService: Sendable {
         tokens.remember(issued.token, as: Identity(userID: issued.user.id, tokenID: issued.tokenID, expiresAt: issued.expiresAt))
     }
 
+    /// Keeps `language` as the one texts are written to `user` in, unless it is already
+    /// (a sign-in or profile edit's `Accept-Language`); the user as it is then.
+    func remember(_ language: Language?, for user: User) async throws -> User {
+        guard let language, language != user.language else { return user }
+        try await write { [accounts] sql, _ in try await accounts.setLanguage(language, of: user.id, on: sql) }
+        var updated = user
+        updated.language = language
+        return updated
+    }
+
     /// Revokes a session of the caller (their current one on logout): its sockets
     /// close on every instance and its devices stop receiving pushes.
     func revoke(session: UUID, of userID: UUID) async throws {
@@ -261,8 +271,10 @@ struct AccountService: Sendable {
         var sports: Patch<[String]> = .absent
         var location: Patch<LocationInput> = .absent
         var discoverable: Patch<Bool> = .absent
+        var reminders: Patch<Bool> = .absent
+        var language: Patch<String> = .absent
 
-        enum CodingKeys: String, CodingKey { case name, bio, photoId, imageUrl, sports, location, discoverable }
+        enum CodingKeys: String, CodingKey { case name, bio, photoId, imageUrl, sports, location, discoverable, reminders, language }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -273,6 +285,8 @@ struct AccountService: Sendable {
             sports = try c.patch(.sports)
             location = try c.patch(.location)
             discoverable = try c.patch(.discoverable)
+            reminders = try c.patch(.reminders)
+            language = try c.patch(.language)
         }
     }
 
@@ -315,6 +329,17 @@ struct AccountService: Sendable {
         case .absent: break
         case .null: v.fail("discoverable", "must be true or false")
         case .value(let flag): edits.discoverable = flag
+        }
+        switch input.reminders {
+        case .absent: break
+        case .null: v.fail("reminders", "must be true or false")
+        case .value(let flag): edits.reminders = flag
+        }
+        switch input.language {
+        case .absent: break
+        case .null: v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", "))
+        case .value(let tag):
+            if let language = Language(rawValue: tag) { edits.language = language } else { v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", ")) }
         }
         try v.throwIfInvalid()
         let now = clock.now()

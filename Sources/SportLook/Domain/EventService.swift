@@ -7,6 +7,7 @@ struct EventService: Sendable {
     let accounts: AccountStore
     let sports: SportCatalog
     let notifier: Notifier
+    let reminders: Reminders
     let write: Writer
     let clock: any AppClock
     let media: MediaAttachments
@@ -29,8 +30,10 @@ struct EventService: Sendable {
         var coverId: Patch<String> = .absent
         /// Refused when present: images are uploads now (`cover_id`).
         var imageUrl: Patch<String> = .absent
+        var timeZone: Patch<String> = .absent
+        var reminders: Patch<[Int]> = .absent
 
-        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl }
+        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,8 +47,14 @@ struct EventService: Sendable {
             capacity = try c.patch(.capacity)
             coverId = try c.patch(.coverId)
             imageUrl = try c.patch(.imageUrl)
+            timeZone = try c.patch(.timeZone)
+            reminders = try c.patch(.reminders)
         }
     }
+
+    /// At most this many reminders an event, each 5 minutes to 14 days before the start.
+    static let maxReminders = 4
+    static let reminderRange = 5...20_160
 
     /// Checks the fields present in `input` and returns them as changes (the cover as
     /// the upload's id, for ``attachCover(_:to:owner:at:on:)`` to resolve in the transaction).
@@ -105,6 +114,21 @@ struct EventService: Sendable {
         case .null: c.capacity = .null
         case .absent: break
         }
+        switch input.timeZone {
+        case .value(let identifier):
+            if identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC" { c.timeZone = identifier }
+            else { v.fail("time_zone", "must be an IANA time zone such as Europe/Copenhagen") }
+        case .null: v.fail("time_zone", "must not be null")
+        case .absent: break
+        }
+        switch input.reminders {
+        case .value(let minutes):
+            if minutes.count > Self.maxReminders { v.fail("reminders", "must list at most \(Self.maxReminders) reminders") }
+            else if !minutes.allSatisfy(Self.reminderRange.contains) { v.fail("reminders", "must be minutes before the start, 5 to 20160 (14 days)") }
+            else { c.reminders = Array(Set(minutes)).sorted(by: >) }
+        case .null: c.reminders = []
+        case .absent: break
+        }
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
@@ -145,13 +169,15 @@ struct EventService: Sendable {
             cover: nil,
             location: location, startsAt: startsAt, endsAt: endsAt,
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
-            status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now
+            status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
+            timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders
         )
         event = try await write { [store, media, event] sql, changes in
             var event = event
             if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
             try await store.insert(event, on: sql)
             guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
+            try await reminders.schedule(stored, at: now, on: sql, changes: &changes)
             changes.event(stored)
             changes.record(.attendance(user: organiser))
             return stored
@@ -198,6 +224,10 @@ struct EventService: Sendable {
                 try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
                 changes.attendance(of: promoted)
             }
+            // A moved start moves the reminders still to come; new ones are queued.
+            if event.startsAt != current.startsAt || event.reminders != current.reminders {
+                try await reminders.schedule(event, at: now, on: sql, changes: &changes)
+            }
             var changed: [String] = []
             if event.startsAt != current.startsAt { changed.append("starts_at") }
             if event.endsAt != current.endsAt { changed.append("ends_at") }
@@ -213,6 +243,11 @@ struct EventService: Sendable {
         return result
     }
 
+    /// The organiser reminds everyone going now (``Reminders/remindNow(_:by:)``).
+    func remindNow(_ id: UUID, by user: UUID) async throws {
+        try await reminders.remindNow(id, by: user)
+    }
+
     func cancel(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
@@ -226,6 +261,7 @@ struct EventService: Sendable {
     private func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
+        try await reminders.unschedule(current.id, on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
         try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != current.organiserID }, at: now, on: sql, changes: &changes)
@@ -333,7 +369,7 @@ struct EventService: Sendable {
     }
 
     /// The people banned from an event, latest first (organiser only).
-    func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<EventStore.Ban> {
+    func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<EventBan> {
         try await database.read { [store] sql in
             guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser sees who is banned.") }

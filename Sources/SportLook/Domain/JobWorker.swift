@@ -18,6 +18,7 @@ final class JobWorker: Service, Sendable {
     private let jobs: JobStore
     private let inbox: InboxStore
     private let safety: SafetyStore
+    private let reminders: Reminders?
     private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
@@ -40,11 +41,12 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, reminders: Reminders? = nil, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.safety = safety
+        self.reminders = reminders
         self.channels = channels
         self.mailer = mailer
         self.codes = codes
@@ -106,9 +108,19 @@ final class JobWorker: Service, Sendable {
         var mails: [(job: JobStore.Claimed, request: CodeMailRequest)] = []
         var readable: [JobStore.Claimed] = []
         var later: [UUID] = []
+        var outcomes: [UUID: DeliveryOutcome] = [:]
         for job in claimed {
             let payload = Data(job.payload.utf8)
-            if job.kind == CodeMailRequest.jobKind, mails.count == Self.mailsPerBatch {
+            if job.kind == Reminders.jobKind, let reminders {
+                // Scheduled work: it queues the notifications, which the next batch delivers.
+                do {
+                    try await reminders.fire(job.payload)
+                } catch let error as DecodingError {
+                    outcomes[job.id] = .failed(reason: "cannot be read: \(String(describing: error).prefix(300))")
+                } catch {
+                    outcomes[job.id] = .retry(after: nil, reason: "\(String(describing: error).prefix(200))")
+                }
+            } else if job.kind == CodeMailRequest.jobKind, mails.count == Self.mailsPerBatch {
                 // Mails are slow to send: the batch's share is full, the rest wait their turn.
                 later.append(job.id)
                 continue
@@ -125,7 +137,7 @@ final class JobWorker: Service, Sendable {
         }
         try await jobs.release(later, worker: name)
         let pushes = try await notify(work)
-        var outcomes = pushes.outcomes
+        outcomes.merge(pushes.outcomes) { first, _ in first }
         outcomes.merge(await send(mails)) { first, _ in first }
 
         // Devices settled for jobs not done (tried again, or dead: `retry-dead` queues

@@ -28,6 +28,8 @@ struct PrivateProfile: JSONEncodable {
             json.null()
         }
         json.field("discoverable", user.discoverable)
+        json.field("reminders", user.reminders)
+        json.field("language", user.language.rawValue)
         json.field("created_at", user.createdAt)
         json.objectEnd()
     }

@@ -43,11 +43,18 @@ struct AccountsController {
     /// A new session's answer: the token in the body, or — when the sign-in asked for
     /// it with `SportLook-Session: cookie` (the web client) — in an `HttpOnly` cookie
     /// and not in the body, so no script on the page ever holds it.
-    func session(_ issued: AccountService.Issued, status: HTTPResponse.Status, request: Request) -> JSONResponse {
+    func session(_ issued: AccountService.Issued, status: HTTPResponse.Status, request: Request) async throws -> JSONResponse {
+        var issued = issued
+        issued.user = try await accounts.remember(Self.language(request), for: issued.user)
         guard SessionCookie.isRequested(by: request) else { return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: true)) }
         // The cookie's lifetime is the token's, as Max-Age: the browser's clock need not agree with ours.
         let cookie = SessionCookie.setting(issued.token, expiresAt: issued.expiresAt, now: accounts.clock.now(), request: request)
         return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: false), headers: [.setCookie: cookie.description, .cacheControl: "no-store"])
+    }
+
+    /// The request's `Accept-Language`, among the languages texts come in.
+    static func language(_ request: Request) -> Language? {
+        request.headers[.acceptLanguage].flatMap { Language.preferred(in: String($0.prefix(500))) }
     }
 
     static func userAgent(_ request: Request) -> String? {
@@ -65,21 +72,21 @@ extension AccountsController {
         try accounts.refuseRegistrationIfRemembered(address: address)
         let input = try await RequestBody.decode(Registration.self, from: request, context: context)
         let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
-        return session(issued, status: .created, request: request)
+        return try await session(issued, status: .created, request: request)
     }
 
     /// `POST /v1/auth/login`
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(Login.self, from: request, context: context)
         let issued = try await accounts.login(email: input.email, password: input.password, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-        return session(issued, status: .ok, request: request)
+        return try await session(issued, status: .ok, request: request)
     }
 
     /// `POST /v1/auth/provider`
     @Sendable func signInWithProvider(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
         let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
-        return session(signedIn.issued, status: signedIn.created ? .created : .ok, request: request)
+        return try await session(signedIn.issued, status: signedIn.created ? .created : .ok, request: request)
     }
 
     /// `POST /v1/auth/password/reset/start`
@@ -132,7 +139,10 @@ extension AccountsController {
     /// `PATCH /v1/me`
     @Sendable func updateMe(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
-        return JSONResponse(PrivateProfile(user: try await accounts.updateProfile(context.userID, input), links: links))
+        var user = try await accounts.updateProfile(context.userID, input)
+        // A language set in the body wins over the header's.
+        if input.language.isAbsent { user = try await accounts.remember(Self.language(request), for: user) }
+        return JSONResponse(PrivateProfile(user: user, links: links))
     }
 
     /// `GET /v1/me/sessions`

@@ -34,6 +34,11 @@ enum EventJSON {
         json.objectEnd()
         json.field("starts_at", event.startsAt)
         json.field("ends_at", event.endsAt)
+        json.field("time_zone", event.timeZone)
+        json.key("reminders")
+        json.arrayStart()
+        for minutes in event.reminders { json.value(minutes) }
+        json.arrayEnd()
         json.key("location")
         json.objectStart()
         json.field("lat", event.location.lat)

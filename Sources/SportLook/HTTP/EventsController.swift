@@ -16,6 +16,7 @@ struct EventsController {
         routes.get("/v1/events/:id", use: getEvent)
         routes.patch("/v1/events/:id", use: updateEvent)
         routes.delete("/v1/events/:id", use: cancelEvent)
+        routes.post("/v1/events/:id/remind", use: remindEveryone)
         routes.post("/v1/events/:id/attendance", use: joinEvent)
         routes.delete("/v1/events/:id/attendance", use: leaveEvent)
         routes.get("/v1/events/:id/attendees", use: listAttendees)
@@ -38,7 +39,7 @@ struct EventsController {
 
 /// `{user, banned_at}`: someone banned from an event.
 struct BanRepresentation: JSONEncodable {
-    var ban: EventStore.Ban
+    var ban: EventBan
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -123,6 +124,12 @@ extension EventsController {
     @Sendable func cancelEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await events.cancel(try context.uuid("id", "event"), by: context.userID)
         return Response(status: .noContent)
+    }
+
+    /// `POST /v1/events/{id}/remind`
+    @Sendable func remindEveryone(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await events.remindNow(try context.uuid("id", "event"), by: context.userID)
+        return Response(status: .accepted)
     }
 
     /// `POST /v1/events/{id}/attendance`

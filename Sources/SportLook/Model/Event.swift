@@ -25,6 +25,13 @@ public struct Event: Sendable, Hashable {
     public var version: Int64
     public var createdAt: Date
     public var updatedAt: Date
+    /// The IANA time zone of the place: local times in texts and calendars.
+    public var timeZone: String = "UTC"
+    /// When the people going are reminded: minutes before the start, largest first.
+    public var reminders: [Int] = Event.defaultReminders
+
+    /// A day and two hours before.
+    public static let defaultReminders = [1_440, 120]
 
     /// Whether people can still join: active and not over.
     func isOpen(at now: Date) -> Bool { status == .active && endsAt > now }

@@ -63,6 +63,10 @@ public struct User: Sendable, Hashable {
     public var isDeleted = false
     /// A provider vouched for `email` (or, later, a code sent to it came back).
     public var emailVerified = false
+    /// Whether they want reminders before the games they go to.
+    public var reminders = true
+    /// The language texts are written to them in (from their requests' `Accept-Language`).
+    public var language = Language.en
 }
 
 /// A user as others see them: no email, no location.

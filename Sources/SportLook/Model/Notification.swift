@@ -55,6 +55,7 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case eventUpdated = "event_updated"
     case eventCancelled = "event_cancelled"
     case chatMessage = "chat_message"
+    case reminder
 }
 
 /// One notification for one person: what a job delivers.

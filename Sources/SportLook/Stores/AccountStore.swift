@@ -64,6 +64,11 @@ struct AccountStore: Store {
             """).run()
     }
 
+    /// Keeps the language texts are written to the user in (their requests' `Accept-Language`).
+    func setLanguage(_ language: Language, of userID: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE users SET language = \(bind: language.rawValue) WHERE id = \(bind: userID) AND language <> \(bind: language.rawValue)").run()
+    }
+
     /// Whether a password opens the account.
     func hasPassword(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)").first()?.value("password_hash", as: String.self).isEmpty == false
@@ -81,7 +86,7 @@ struct AccountStore: Store {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at"
+    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
@@ -90,7 +95,8 @@ struct AccountStore: Store {
             photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")), sports: sports,
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
-            isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified")
+            isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified"),
+            reminders: try row.value("reminders"), language: Language(rawValue: try row.value("language")) ?? .en
         )
     }
 
@@ -123,6 +129,8 @@ struct AccountStore: Store {
         var sports: [String]?
         var location: Patch<Coordinate> = .absent
         var discoverable: Bool?
+        var reminders: Bool?
+        var language: Language?
     }
 
     func update(_ id: UUID, _ changes: ProfileChanges, at now: Date, on sql: any SQLDatabase) async throws {
@@ -140,6 +148,8 @@ struct AccountStore: Store {
         case .value(let c): assignments.append("lat = \(bind: c.lat), lon = \(bind: c.lon)")
         }
         if let discoverable = changes.discoverable { assignments.append("discoverable = \(bind: discoverable)") }
+        if let reminders = changes.reminders { assignments.append("reminders = \(bind: reminders)") }
+        if let language = changes.language { assignments.append("language = \(bind: language.rawValue)") }
         guard try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first() != nil else {
             throw DomainError.notFound("user")
         }

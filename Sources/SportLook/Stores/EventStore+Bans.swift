@@ -3,11 +3,6 @@ import SQLKit
 
 /// The people an event's organiser banned.
 extension EventStore {
-    struct Ban: Sendable {
-        var user: UserSummary
-        var bannedAt: Date
-    }
-
     func isBanned(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("SELECT 1 AS one FROM event_bans WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() != nil
     }
@@ -25,14 +20,14 @@ extension EventStore {
     }
 
     /// An event's bans, latest first.
-    func bans(event: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<Ban> {
+    func bans(event: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<EventBan> {
         let rows = try await sql.raw("""
             SELECT b.user_id, b.banned_at, u.name FROM event_bans b JOIN users u ON u.id = b.user_id
             WHERE b.event_id = \(bind: event) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
             ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
             """).all()
         let items = try rows.prefix(limit).map { row in
-            Ban(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
+            EventBan(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
         }
         let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.bannedAt, id: $0.user.id).cursor } : nil
         return Page(items: items, nextCursor: next)

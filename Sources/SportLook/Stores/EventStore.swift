@@ -8,7 +8,7 @@ struct EventStore: Store {
     static let columns = """
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
-        e.version, e.created_at, e.updated_at
+        e.version, e.created_at, e.updated_at, e.time_zone, e.reminders
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -22,18 +22,28 @@ struct EventStore: Store {
             status: EventStatus(rawValue: try row.value("status")) ?? .cancelled,
             goingCount: try row.value("going_count"), waitlistCount: try row.value("waitlist_count"),
             version: try row.value("version"),
-            createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
+            createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
+            timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders"))
         )
+    }
+
+    /// `[1440,120]` as stored; anything else (never written) as no reminders.
+    static func decodeReminders(_ text: String) -> [Int] {
+        (try? JSONDecoder().decode([Int].self, from: Data(text.utf8))) ?? []
+    }
+
+    static func encodeReminders(_ minutes: [Int]) -> String {
+        "[" + minutes.map(String.init).joined(separator: ",") + "]"
     }
 
     func insert(_ event: Event, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
-                                capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at)
+                                capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
-                    \(bind: event.createdAt), \(bind: event.updatedAt))
+                    \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
@@ -80,6 +90,8 @@ struct EventStore: Store {
         var startsAt: Date?
         var endsAt: Date?
         var capacity: Patch<Int> = .absent
+        var timeZone: String?
+        var reminders: [Int]?
     }
 
     func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
@@ -93,6 +105,8 @@ struct EventStore: Store {
         if let v = c.startsAt { set.append("starts_at = \(bind: v)") }
         if let v = c.endsAt { set.append("ends_at = \(bind: v)") }
         if case .value(let v) = c.capacity { set.append("capacity = \(bind: v)") } else if case .null = c.capacity { set.append("capacity = NULL") }
+        if let v = c.timeZone { set.append("time_zone = \(bind: v)") }
+        if let v = c.reminders { set.append("reminders = \(bind: Self.encodeReminders(v))") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
     }
 
@@ -171,6 +185,24 @@ struct EventStore: Store {
             UNION SELECT id FROM events WHERE organiser_id = \(bind: user) AND status = 'active'
             ORDER BY id
             """).all().map { try $0.value("id") }
+    }
+
+    /// The people going who want reminders, with the language to write to them in.
+    func remindable(event: UUID, on sql: any SQLDatabase) async throws -> [(id: UUID, language: Language)] {
+        try await sql.raw("""
+            SELECT a.user_id, u.language FROM attendances a JOIN users u ON u.id = a.user_id
+            WHERE a.event_id = \(bind: event) AND a.status = 'going' AND u.reminders = \(bind: true) AND u.deleted_at IS NULL
+            ORDER BY a.user_id
+            """).all().map { (try $0.value("user_id"), Language(rawValue: try $0.value("language")) ?? .en) }
+    }
+
+    /// When the organiser last reminded everyone.
+    func remindedAt(_ id: UUID, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.raw("SELECT reminded_at FROM events WHERE id = \(bind: id)").first()?.optional("reminded_at")
+    }
+
+    func markReminded(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE events SET reminded_at = \(bind: now) WHERE id = \(bind: id)").run()
     }
 
     func attendeeIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {

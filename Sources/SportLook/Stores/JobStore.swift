@@ -87,6 +87,36 @@ struct JobStore: Store {
             """).run()
     }
 
+    /// Queues work due `delay` seconds from now that belongs to `subject` (`event:<id>`…),
+    /// so that ``unschedule(kind:subject:on:)`` can drop it while it waits. A job with the
+    /// same dedupe key, waiting or done, is not queued again (the same reminder never twice).
+    /// A delay, not an instant: the queue keeps its own clock (the wall clock, or a test's).
+    @discardableResult
+    func schedule(kind: String, subject: String, payload: String, dedupeKey: String, after delay: TimeInterval, on sql: any SQLDatabase) async throws -> Bool {
+        let now = clock.now()
+        let queued = try await sql.raw("""
+            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at, subject)
+            VALUES (\(bind: UUID()), \(bind: kind), \(bind: payload), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(max(0, delay))), \(bind: now), \(bind: subject))
+            ON CONFLICT (dedupe_key) DO NOTHING RETURNING id
+            """).first() != nil
+        if queued { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", kind)]).increment() }
+        return queued
+    }
+
+    /// Drops the waiting jobs of `kind` that belong to `subject` (a claimed one runs,
+    /// and checks what it belongs to then).
+    func unschedule(kind: String, subject: String, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind) AND state = 'queued'").run()
+    }
+
+    /// When the waiting jobs of `kind` that belong to `subject` are due, earliest first.
+    func scheduled(kind: String, subject: String, on sql: (any SQLDatabase)? = nil) async throws -> [Date] {
+        try await reading(on: sql) { sql in
+            try await sql.raw("SELECT run_at FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind) AND state = 'queued' ORDER BY run_at")
+                .all().map { try $0.value("run_at") }
+        }
+    }
+
     /// Claims up to `limit` due jobs for `worker` until `leaseUntil`.
     func claim(limit: Int, worker: String, now: Date, leaseUntil: Date) async throws -> [Claimed] {
         try await database.write { sql in

@@ -92,10 +92,12 @@ extension API {
         var sports: [String]
         @Nullable var location: Location?
         var discoverable: Bool
+        var reminders: Bool
+        var language: String
         var createdAt: String
 
         enum CodingKeys: String, CodingKey {
-            case id, name, email, bio, sports, location, discoverable
+            case id, name, email, bio, sports, location, discoverable, reminders, language
             case emailVerified = "email_verified"
             case imageURL = "image_url"
             case imageURLs = "image_urls"
@@ -137,6 +139,8 @@ extension API {
         var organiser: UserSummary
         var startsAt: String
         var endsAt: String
+        var timeZone: String
+        var reminders: [Int]
         var location: Location
         @Nullable var address: String?
         var description: String
@@ -157,9 +161,10 @@ extension API {
         var distanceM: Double?
 
         enum CodingKeys: String, CodingKey {
-            case id, title, sport, organiser, location, address, description, capacity, status
+            case id, title, sport, organiser, location, address, description, capacity, status, reminders
             case startsAt = "starts_at"
             case endsAt = "ends_at"
+            case timeZone = "time_zone"
             case goingCount = "going_count"
             case waitlistCount = "waitlist_count"
             case spotsLeft = "spots_left"

@@ -57,6 +57,7 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
 func withApp(
     _ engine: DatabaseEngine,
     clock: ManualClock = ManualClock(Date().wholeMilliseconds),
+    queueClock: ManualClock? = nil,
     setup: TestingSetup = .router,
     configure: (inout AppConfiguration) -> Void = { _ in },
     _ test: @Sendable (API, AppServices) async throws -> Void
@@ -67,7 +68,7 @@ func withApp(
     var logger = Logger(label: "test")
     logger.logLevel = ProcessInfo.processInfo.environment["SPORTLOOK_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
     configuration.logLevel = logger.logLevel
-    let (application, services) = try await makeApplication(configuration, clock: clock, logger: logger)
+    let (application, services) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
     do {
         try await application.test(setup) { client in
             try await services.waitUntilWarm()
@@ -91,6 +92,7 @@ func dispose(_ configuration: AppConfiguration) async {
 /// the second through the router.
 func withTwoInstances(
     clock: any AppClock = SystemClock(),
+    queueClock: (any AppClock)? = nil,
     firstSetup: TestingSetup = .live,
     secondSetup: TestingSetup = .router,
     configure: (inout AppConfiguration) -> Void = { _ in },
@@ -103,8 +105,8 @@ func withTwoInstances(
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .error
-    let (first, firstServices) = try await makeApplication(configuration, clock: clock, logger: logger)
-    let (second, secondServices) = try await makeApplication(configuration, clock: clock, logger: logger)
+    let (first, firstServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
+    let (second, secondServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
     do {
         try await first.test(firstSetup) { one in
             try await second.test(secondSetup) { two in

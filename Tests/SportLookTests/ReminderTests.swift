@@ -1,0 +1,237 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import SQLKit
+import Testing
+@testable import SportLook
+
+@Suite("Reminders: scheduled jobs before every game", .timeLimit(.minutes(5)))
+struct ReminderTests {
+    /// The reminders someone has in their inbox.
+    static func reminders(_ api: API, _ token: String) async throws -> [API.Notification] {
+        try await api.notifications(token).filter { $0.kind == "reminder" }
+    }
+
+    static func text(_ notification: API.Notification, _ key: String) -> String? {
+        if case .string(let text) = notification.data[key] { text } else { nil }
+    }
+
+    /// Creates a game `startsIn` from now in Copenhagen, with `extra` fields.
+    static func game(_ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int? = nil, extra: [String: Any] = [:]) async throws -> API.Event {
+        var body: [String: Any] = ["title": "Tuesday football", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(startsIn)),
+                                   "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen"]
+        if let capacity { body["capacity"] = capacity }
+        body.merge(extra) { $1 }
+        return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
+    }
+
+    @Test("reminders fire once each, a day and two hours before, to the people going who want them, in their language", arguments: engines)
+    func remindersFire(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org")
+            let going = try await api.register("Going")
+            let quiet = try await api.register("Quiet")
+            let danish = try await api.request(.post, "/v1/auth/register", json: ["name": "Dorte", "email": "dorte@example.com", "password": "correct horse battery"],
+                                               headers: [.acceptLanguage: "da-DK,da;q=0.9,en;q=0.5"]).decode(API.AuthResult.self, expecting: .created)
+            #expect(danish.user.language == "da")
+            let leaver = try await api.register("Leaver")
+            let waiting = try await api.register("Waiting")
+            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, capacity: 3)
+            #expect(event.timeZone == "Europe/Copenhagen" && event.reminders == [1_440, 120])
+            let start = try #require(RFC3339.parse(event.startsAt))
+            for token in [going.token, quiet.token, leaver.token] { #expect(try await api.join(event.id, token: token).status == "going") }
+            #expect(try await api.join(event.id, token: danish.accessToken).status == "waitlisted")
+            #expect(try await api.join(event.id, token: waiting.token).status == "waitlisted")
+            // Leaver leaves: Dorte moves up from the waitlist; Waiting stays on it.
+            _ = try await api.delete("/v1/events/\(event.id)/attendance", token: leaver.token)
+            #expect(try await api.patch("/v1/me", token: quiet.token, json: ["reminders": false]).decode(API.PrivateProfile.self, expecting: .ok).reminders == false)
+            let due = try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(try #require(UUID(uuidString: event.id))))
+            #expect(due == [start.addingTimeInterval(-86_400), start.addingTimeInterval(-7_200)])
+
+            // A minute before the first: nothing yet.
+            clock.advance(by: start.addingTimeInterval(-86_400 - 60).timeIntervalSince(clock.now()))
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.reminders(api, going.token).isEmpty)
+            // The day before.
+            clock.advance(by: 61)
+            let told = [organiser.token, going.token, danish.accessToken]
+            try await eventually("the day-before reminders") {
+                for token in told where try await Self.reminders(api, token).count != 1 { return false }
+                return true
+            }
+            let english = try #require(try await Self.reminders(api, going.token).first)
+            #expect(Self.text(english, "title") == "Reminder: Tuesday football")
+            #expect(Self.text(english, "body")?.hasPrefix("Tuesday football starts tomorrow at ") == true)
+            #expect(english.data["minutes_before"] == .number(1_440))
+            let dansk = try #require(try await Self.reminders(api, danish.accessToken).first)
+            #expect(Self.text(dansk, "title") == "Påmindelse: Tuesday football")
+            #expect(Self.text(dansk, "body")?.contains("i morgen kl. ") == true)
+            for token in [quiet.token, leaver.token, waiting.token] { #expect(try await Self.reminders(api, token).isEmpty) }
+
+            // Two hours before; then nothing more, however long the workers look.
+            clock.advance(by: 86_400 - 7_200)
+            try await eventually("the two-hours reminders") {
+                for token in told where try await Self.reminders(api, token).count != 2 { return false }
+                return true
+            }
+            clock.advance(by: 3_600)
+            try await Task.sleep(for: .milliseconds(1_500))
+            for token in told { #expect(try await Self.reminders(api, token).count == 2) }
+            for token in [quiet.token, leaver.token, waiting.token] { #expect(try await Self.reminders(api, token).isEmpty) }
+            let done = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'reminder_due' AND state = 'done'").first()?.decode(column: "n", as: Int.self)
+            }
+            #expect(done == 2)
+        }
+    }
+
+    @Test("a moved start moves the reminders to come, new ones are queued, a cancelled game drops them", arguments: engines)
+    func remindersFollowTheEvent(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org")
+            let player = try await api.register("Player")
+            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 2 * 86_400, extra: ["reminders": [60, 1_440, 60]])
+            #expect(event.reminders == [1_440, 60])
+            let id = try #require(UUID(uuidString: event.id))
+            try await api.join(event.id, token: player.token)
+            let start = try #require(RFC3339.parse(event.startsAt))
+            // Moved a day later: the day-before reminder goes with it.
+            let moved = start.addingTimeInterval(86_400)
+            #expect(try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).status == .ok)
+            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)) == [moved.addingTimeInterval(-86_400), moved.addingTimeInterval(-3_600)])
+            // Past the old time: nothing.
+            clock.advance(by: start.addingTimeInterval(-86_400 + 60).timeIntervalSince(clock.now()))
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.reminders(api, player.token).isEmpty)
+            // Past the new one: the reminder, once.
+            clock.advance(by: 86_400)
+            try await eventually("the moved reminder") { try await Self.reminders(api, player.token).count == 1 }
+            // New reminders: only those still ahead are queued.
+            #expect(try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["reminders": [2_880, 30]]).status == .ok)
+            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)) == [moved.addingTimeInterval(-1_800)])
+            // Cancelled: nothing left to send.
+            #expect(try await api.delete("/v1/events/\(event.id)", token: organiser.token).status == .noContent)
+            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)).isEmpty)
+            clock.advance(by: 86_400)
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.reminders(api, player.token).count == 1)
+            // Bad settings are refused.
+            let other = try await Self.game(api, organiser.token, clock: clock, startsIn: 86_400)
+            for bad: Any in [[1], [30_000], [5, 10, 15, 20, 25], "soon"] {
+                #expect(try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["reminders": bad]).status == .unprocessableContent, "\(bad)")
+            }
+            for zone in ["Mars/Olympus", "CET+1", String(repeating: "A", count: 100)] {
+                #expect(try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["time_zone": zone]).status == .unprocessableContent, "\(zone)")
+            }
+        }
+    }
+
+    @Test("the organiser reminds everyone now, at most once an hour; nobody else may", arguments: engines)
+    func remindNow(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, _ in
+            let organiser = try await api.register("Org")
+            let player = try await api.register("Player")
+            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 5 * 86_400)
+            try await api.join(event.id, token: player.token)
+            #expect(try await api.post("/v1/events/\(event.id)/remind", token: player.token).status == .forbidden)
+            #expect(try await api.post("/v1/events/\(event.id)/remind", token: organiser.token).status == .accepted)
+            try await eventually("the reminder") { try await Self.reminders(api, player.token).count == 1 }
+            #expect(try await Self.reminders(api, player.token).first?.data["minutes_before"] == .number(0))
+            let again = try await api.post("/v1/events/\(event.id)/remind", token: organiser.token)
+            #expect(again.status == .tooManyRequests)
+            #expect(try again.errorCode == "reminded_recently")
+            #expect(again.headers[.retryAfter].flatMap(Int.init).map { (1...3_600).contains($0) } == true)
+            clock.advance(by: 3_601)
+            #expect(try await api.post("/v1/events/\(event.id)/remind", token: organiser.token).status == .accepted)
+            try await eventually("the second reminder") { try await Self.reminders(api, player.token).count == 2 }
+        }
+    }
+
+    @Test("a reminder queued by a server that stopped, and one claimed by a worker that died, are sent once by the next", arguments: engines)
+    func survivesRestart(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        let database = try await testConfiguration(engine)
+        TestCounter.record(engine)
+        do {
+            try await Self.restart(database, clock: clock)
+        } catch {
+            await dispose(database)
+            throw error
+        }
+        await dispose(database)
+    }
+
+    static func restart(_ database: AppConfiguration, clock: ManualClock) async throws {
+        var configuration = database
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        // The first server queues the reminders and stops before they are due (its workers never run).
+        configuration.jobWorkers = 0
+        let (first, firstServices) = try await makeApplication(configuration, clock: clock, queueClock: clock, logger: logger)
+        let ids = try await first.test(.router) { client in
+            try await firstServices.waitUntilWarm()
+            let api = API(client: client)
+            let organiser = try await api.register("Org"), player = try await api.register("Player")
+            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, extra: ["reminders": [1_440, 120]])
+            try await api.join(event.id, token: player.token)
+            return (event: event, player: player)
+        }
+        let start = try #require(RFC3339.parse(ids.event.startsAt))
+        // The next one starts past the first reminder's time; a worker of its own claims the
+        // second when due and dies holding it (never completes).
+        configuration.jobWorkers = 1
+        configuration.jobLease = 30
+        let (second, services) = try await makeApplication(configuration, clock: clock, queueClock: clock, logger: logger)
+        try await second.test(.router) { client in
+            try await services.waitUntilWarm()
+            let api = API(client: client)
+            clock.advance(by: start.addingTimeInterval(-86_400 + 1).timeIntervalSince(clock.now()))
+            try await eventually("the reminder the stopped server queued") { try await Self.reminders(api, ids.player.token).count == 1 }
+            // The worker that dies: it claims the due reminder first and is never heard of again.
+            clock.advance(by: 86_400 - 7_200)
+            let claimed = try await services.jobStore.claim(limit: 10, worker: "dead-worker", now: clock.now(), leaseUntil: clock.now().addingTimeInterval(30))
+            #expect(claimed.map(\.kind) == [Reminders.jobKind])
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.reminders(api, ids.player.token).count == 1)
+            // Its lease runs out: the live worker takes the job and sends it once.
+            clock.advance(by: 31)
+            try await eventually("the reminder the dead worker held") { try await Self.reminders(api, ids.player.token).count == 2 }
+            clock.advance(by: 600)
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.reminders(api, ids.player.token).count == 2)
+        }
+    }
+
+    @Test("two instances running the queue send each reminder to each person once")
+    func twoInstances() async throws {
+        let clock = ManualClock()
+        try await withTwoInstances(clock: clock, queueClock: clock) { one, two, _, _ in
+            let organiser = try await one.register("Org")
+            var registered: [String] = []
+            for i in 0..<20 { registered.append(try await (i.isMultiple(of: 2) ? one : two).register("Player\(i)").token) }
+            let players = registered
+            var events: [API.Event] = []
+            for _ in 0..<5 {
+                let event = try await Self.game(one, organiser.token, clock: clock, startsIn: 2 * 86_400, extra: ["reminders": [60]])
+                for token in players { try await two.join(event.id, token: token) }
+                events.append(event)
+            }
+            clock.advance(by: 2 * 86_400 - 3_600 + 1)
+            try await eventually("every reminder") {
+                for token in players where try await Self.reminders(one, token).count != 5 { return false }
+                return true
+            }
+            clock.advance(by: 60)
+            try await Task.sleep(for: .milliseconds(2_000))
+            for token in players {
+                let mine = try await Self.reminders(two, token)
+                #expect(mine.count == 5)
+                #expect(Set(mine.compactMap { Self.text($0, "event_id") }) == Set(events.map(\.id)))
+            }
+        }
+    }
+}
