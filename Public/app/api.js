@@ -28,7 +28,7 @@ export const session = {
   user: null,
 };
 
-/** Calls the API; resolves with the JSON body (null for 202/204), rejects with ApiError. */
+/** Calls the API; resolves with the JSON body (null for 204 and an empty 202), rejects with ApiError. */
 export async function api(method, path, body, {signal} = {}) {
   // Same-origin requests carry the session cookie; a sign-in answered with one sets it.
   const headers = {Accept: "application/json", "SportLook-Session": "cookie"};
@@ -42,7 +42,7 @@ export async function api(method, path, body, {signal} = {}) {
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, {error: {code: "offline", message: "The server cannot be reached; check the connection."}});
   }
-  if (response.status === 204 || response.status === 202) return null;
+  if (response.status === 204) return null;
   const json = await response.json().catch(() => null);
   if (!response.ok) {
     if (response.status === 401 && session.signedIn) { session.signedIn = false; session.user = null; dispatchEvent(new Event("signedout")); }

@@ -78,24 +78,24 @@ struct MailCodesTests {
             try await Self.link("google", to: id, in: services)
 
             // Password reset.
-            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
+            let resetID = try await api.startReset(email)
             let reset = try await smtp.messages(to: email, count: 2)[1]
             #expect(reset.headers["subject"] == "Your SportLook password reset code")
             let resetCode = try #require(reset.code)
-            let weak = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "short"])
+            let weak = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "short", "reset_id": resetID])
             #expect(weak.status == .unprocessableContent)
             #expect(try weak.errorFields["password"] != nil)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "a brand new passphrase", "reset_id": resetID]).status == .noContent)
             #expect(try await api.get("/v1/me", token: token).status == .unauthorized, "a reset ends every session")
             #expect(try await Self.identities(of: id, in: services) == 1, "the email was verified: its owner linked the provider")
             #expect(try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"]).status == .unauthorized)
             let signedIn = try await api.login(email, password: "a brand new passphrase")
             #expect(signedIn.user.id == id)
-            let again = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "yet another passphrase"])
+            let again = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "yet another passphrase", "reset_id": resetID])
             #expect(try again.errorCode == "invalid_code")
 
             // Five wrong tries void a code: the right one is refused afterwards.
-            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": email]).status == .accepted)
+            let thirdID = try await api.startReset(email)
             let third = try #require(try await smtp.messages(to: email, count: 3)[2].code)
             let stored = try await services.database.read { sql in
                 try await sql.raw("SELECT digest, tries FROM email_codes WHERE user_id = \(bind: UUID(uuidString: id)!)").all().map { (try $0.value("digest", as: String.self), try $0.value("tries", as: Int.self)) }
@@ -104,19 +104,22 @@ struct MailCodesTests {
             #expect(stored.first.map { $0.0.count == 64 && !$0.0.contains(third) } == true, "kept as a digest")
             let notThird = third == "123456" ? "654321" : "123456"
             for _ in 0..<5 {
-                let guess = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": notThird, "password": "yet another passphrase"])
+                let guess = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": notThird, "password": "yet another passphrase", "reset_id": thirdID])
                 #expect(try guess.errorCode == "invalid_code")
             }
-            let late = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": third, "password": "yet another passphrase"])
+            let late = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": third, "password": "yet another passphrase", "reset_id": thirdID])
             #expect(try late.errorCode == "invalid_code", "void after 5 wrong tries")
             #expect(try await api.login(email, password: "a brand new passphrase").user.id == id)
 
             // An email without an account: the same answers, and nothing is sent.
             let nobody = "nobody.\(UUID().uuidString.prefix(6))@example.com"
-            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": nobody]).status == .accepted)
-            let unknown = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
+            let nobodyID = try await api.startReset(nobody)
+            let unknown = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase", "reset_id": nobodyID])
             #expect(unknown.status == .unprocessableContent)
             #expect(try unknown.errorCode == "invalid_code")
+            // The code belongs to the request that asked: without its id it opens nothing.
+            let withoutID = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
+            #expect(try withoutID.errorFields["reset_id"] != nil)
             let malformed = try await api.post("/v1/auth/password/reset/start", json: ["email": "not an email"])
             #expect(malformed.status == .unprocessableContent)
             #expect(try malformed.errorFields["email"] != nil)
@@ -127,9 +130,9 @@ struct MailCodesTests {
             let squatted = "zed.\(UUID().uuidString.prefix(6))@example.com"
             let (_, zed) = try await api.register("Zed", email: squatted)
             try await Self.link("facebook", to: zed, in: services)
-            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": squatted]).status == .accepted)
+            let zedID = try await api.startReset(squatted)
             let zedCode = try #require(try await smtp.messages(to: squatted)[0].code)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": squatted, "code": zedCode, "password": "the owner's passphrase"]).status == .noContent)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": squatted, "code": zedCode, "password": "the owner's passphrase", "reset_id": zedID]).status == .noContent)
             #expect(try await Self.identities(of: zed, in: services) == 0)
 
             // Every request was a job (the unknown email's too); no code is kept in the queue.
@@ -154,11 +157,51 @@ struct MailCodesTests {
             for i in 0..<6 { _ = try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "guess \(i)"], headers: from("198.51.100.\(i)")) }
             let library = from("192.0.2.7")
             #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "correct horse battery"], headers: library).status == .tooManyRequests)
-            #expect(try await api.request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: library).status == .accepted)
+            let libraryID = try await api.startReset(email, headers: library)
             let code = try #require(try await smtp.messages(to: email)[0].code)
-            #expect(try await api.request(.post, "/v1/auth/password/reset/finish", json: ["email": email, "code": code, "password": "a brand new passphrase"], headers: library).status == .noContent)
+            #expect(try await api.request(.post, "/v1/auth/password/reset/finish", json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": libraryID], headers: library).status == .noContent)
             #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: library).status == .ok)
         }
+    }
+
+    @Test("a stranger guessing codes for an email cannot use up, replace or lock the owner's reset: the code belongs to the request that asked", arguments: engines)
+    func resetCannotBeJammed(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        let loopback = [try #require(AddressRange(cidr: "127.0.0.0/8")), try #require(AddressRange(cidr: "::1"))]
+        try await withApp(engine, setup: .live, configure: { smtp.configure(&$0); $0.trustedProxies = loopback; $0.loginMaxFailures = 1_000 }) { api, _ in
+            func from(_ address: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: address] }
+            struct Started: Decodable { var resetId: String; enum CodingKeys: String, CodingKey { case resetId = "reset_id" } }
+            let email = "jam.\(UUID().uuidString.prefix(6))@example.com"
+            try await api.register("Owner", email: email, password: "correct horse battery")
+            let home = from("192.0.2.7")
+            let mine = try await api.request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: home).decode(Started.self, expecting: .accepted)
+            #expect(mine.resetId.count == 43)
+            let code = try #require(try await smtp.messages(to: email)[0].code)
+            // A stranger asks for a code too (the owner's stays live) and guesses: with their own
+            // request's id, with none, with made-up ids, from many addresses.
+            // (Each network may ask 5 times an hour for an email, all of them 12: four strangers here.)
+            for network in 1...4 {
+                let stranger = from("198.51.100.\(network)")
+                let theirs = try await api.request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: stranger).decode(Started.self, expecting: .accepted)
+                for guess in 0..<12 {
+                    let wrong = String(format: "%06d", ((Int(code) ?? 0) + 1 + guess + 12 * network) % 1_000_000)
+                    let id: Any = [theirs.resetId, NSNull(), "made-up-\(guess)"][guess % 3]
+                    var body: [String: Any] = ["email": email, "code": wrong, "password": "the stranger's password"]
+                    if !(id is NSNull) { body["reset_id"] = id }
+                    let answer = try await api.request(.post, "/v1/auth/password/reset/finish", json: body, headers: stranger)
+                    #expect([.unprocessableContent, .tooManyRequests].contains(answer.status), "\(answer.status)")
+                }
+            }
+            // The owner's code, with the owner's request, from home: it works.
+            #expect(try await api.request(.post, "/v1/auth/password/reset/finish",
+                                          json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": mine.resetId], headers: home).status == .noContent)
+            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: home).status == .ok)
+            // A request's id opens nothing once its code is used, and another's code does not fit it.
+            let reused = try await api.request(.post, "/v1/auth/password/reset/finish",
+                                               json: ["email": email, "code": code, "password": "yet another passphrase", "reset_id": mine.resetId], headers: home)
+            #expect(reused.status == .unprocessableContent)
+        }
+        await smtp.stop()
     }
 
     @Test("mail the server defers is sent later, mail it refuses is dead, and mail queued while it is down is sent when it is back", arguments: engines)
@@ -192,7 +235,7 @@ struct MailCodesTests {
             await smtp.stop()
             let later = "dee.\(UUID().uuidString.prefix(6))@example.com"
             try await api.register("Dee", email: later)
-            #expect(try await api.post("/v1/auth/password/reset/start", json: ["email": later]).status == .accepted)
+            let laterID = try await api.startReset(later)
             try await eventually("attempts while the server is down") {
                 guard let job = try await Self.mailJobs(to: later, in: services).first else { return false }
                 return job.attempts >= 2 && job.lastError?.contains("unreachable") == true
@@ -200,7 +243,7 @@ struct MailCodesTests {
             #expect(try await Self.mailJobs(to: later, in: services).first?.state != "dead")
             try await smtp.start()
             let resetCode = try #require(try await smtp.messages(to: later)[0].code)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": later, "code": resetCode, "password": "a brand new passphrase"]).status == .noContent)
+            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": later, "code": resetCode, "password": "a brand new passphrase", "reset_id": laterID]).status == .noContent)
         }
         await smtp.stop()
     }

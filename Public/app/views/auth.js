@@ -76,12 +76,14 @@ function resetForm(knownEmail, back) {
   const form = h("form", {class: "card narrow", novalidate: true}, h("h1", {}, "New password"),
     h("p", {}, "We mail a 6-digit code to your address; it works once, within 15 minutes."), summary, field("Email", email), note, codeFields, submit, cancel);
   let mailed = false;
+  // The code belongs to this request: only this page holds its id.
+  let resetID = null;
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     submit.disabled = true;
     try {
       if (!mailed) {
-        await post("/v1/auth/password/reset/start", {email: email.value});
+        resetID = (await post("/v1/auth/password/reset/start", {email: email.value}))?.reset_id ?? null;
         mailed = true;
         showErrors(form, null, summary);
         note.textContent = "If this address has an account, a code is on its way to it.";
@@ -90,7 +92,7 @@ function resetForm(knownEmail, back) {
         submit.textContent = "Set new password";
         code.focus();
       } else {
-        await post("/v1/auth/password/reset/finish", {email: email.value, code: code.value.trim(), password: password.value});
+        await post("/v1/auth/password/reset/finish", {email: email.value, code: code.value.trim(), password: password.value, reset_id: resetID});
         // The code is used: whatever happens next, it is not sent again.
         codeFields.hidden = true;
         submit.hidden = true;

@@ -131,6 +131,8 @@ public final class AppServices: Sendable {
         let codes = EmailCodeService(
             accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
             requestsPerEmail: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 5, window: 3_600,
+                                            code: "too_many_codes", message: "Too many codes were asked for this email from here; try again later."),
+            requestsPerInbox: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 12, window: 3_600,
                                             code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
             requestsPerAddress: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 3_600,
                                               code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),

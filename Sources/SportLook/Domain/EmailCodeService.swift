@@ -5,13 +5,19 @@ import Foundation
 /// signed-in owner (`verify`), the other sets a new password (`reset`, which ends
 /// every session).
 ///
-/// A code is 6 digits, kept only as a digest, good for 15 minutes and 5 tries; a
-/// new one replaces the last. Asking queues a `mail` job holding only the purpose
-/// and the email: the job's worker looks the account up, issues the code and mails
-/// it. So asking does the same work whether or not an email has an account, always
-/// answers 202, and no code is ever stored in clear (a retried mail carries a new
-/// code). Asking is limited per email and per client address, wrong codes like
-/// logins and, per email, to 30 a day.
+/// A code is 6 digits, kept only as a digest, good for 15 minutes and 5 tries. Asking
+/// queues a `mail` job holding only the purpose, the email and (for a reset) the
+/// digest of the request's id: the job's worker looks the account up, issues the code
+/// and mails it. So asking does the same work whether or not an email has an account,
+/// always answers 202, and no code is ever stored in clear (a retried mail carries a
+/// new code). Asking is limited per email and per client address.
+///
+/// A reset answers a `reset_id` that only its asker holds; its code belongs to it
+/// (another request's code, the owner's or a stranger's, lives beside it), and its
+/// wrong codes count against that request (5), the client's address, and the email
+/// from that client's network (30 a day): a stranger guessing for an email cannot use
+/// up, replace or lock the owner's code. A verification code is the signed-in owner's: one per account, wrong codes
+/// counted like logins and per email to 30 a day.
 struct EmailCodeService: Sendable {
     enum Purpose: String, Sendable {
         case verify, reset
@@ -24,8 +30,10 @@ struct EmailCodeService: Sendable {
     let jobs: JobStore
     let hasher: PasswordHasher
     let policy: PasswordPolicy
-    /// Codes asked for, per email.
+    /// Codes asked for, per email from one client network.
     let requestsPerEmail: AttemptThrottle
+    /// Codes asked for, per email in all (what one inbox receives).
+    let requestsPerInbox: AttemptThrottle
     /// Codes asked for, per client address.
     let requestsPerAddress: AttemptThrottle
     /// Wrong codes, per email and per client address.
@@ -54,30 +62,36 @@ struct EmailCodeService: Sendable {
         try await request(.verify, normalized: AccountService.normalize(email: email), address: address)
     }
 
-    /// Queues a reset code for the email; what the job does depends on whether it has an account.
-    func startReset(email: String?, address: String?) async throws {
+    /// Queues a reset code for the email; what the job does depends on whether it has an
+    /// account. Returns the request's id, for the asker to send with the code.
+    func startReset(email: String?, address: String?) async throws -> String {
         try requireMail()
         var v = Validator()
         let normalized = check(email, into: &v)
         try v.throwIfInvalid()
-        try await request(.reset, normalized: normalized, address: address)
+        let id = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }.base64URLEncodedString()
+        try await request(.reset, normalized: normalized, address: address, request: Self.requestDigest(id))
+        return id
     }
 
-    private func request(_ purpose: Purpose, normalized: String, address: String?) async throws {
+    private func request(_ purpose: Purpose, normalized: String, address: String?, request requestDigest: String? = nil) async throws {
         // Counted whether or not an account has the email: the limits say nothing either.
-        let addressSubjects = address.map { ["code-request-address:" + $0] }
-        var fromAddress: UUID?
-        if let addressSubjects { fromAddress = try await requestsPerAddress.reserve(addressSubjects) }
-        let forEmail: UUID
+        // Per email, from each network and in all: a stranger asking for an email's codes
+        // from one network leaves the owner their own share.
+        var limits: [(throttle: AttemptThrottle, subjects: [String])] = [
+            (requestsPerEmail, ["code-request:" + normalized + ":" + (address ?? "unknown")]),
+            (requestsPerInbox, ["code-request-inbox:" + normalized]),
+        ]
+        if let address { limits.insert((requestsPerAddress, ["code-request-address:" + address]), at: 0) }
+        var reserved: [(throttle: AttemptThrottle, subjects: [String], attempt: UUID)] = []
         do {
-            forEmail = try await requestsPerEmail.reserve(["code-request:" + normalized])
+            for limit in limits { reserved.append((limit.throttle, limit.subjects, try await limit.throttle.reserve(limit.subjects))) }
         } catch {
-            if let fromAddress, let addressSubjects { try? await requestsPerAddress.release(fromAddress, subjects: addressSubjects) }
+            for taken in reserved { try? await taken.throttle.release(taken.attempt, subjects: taken.subjects) }
             throw error
         }
-        if let fromAddress { try await requestsPerAddress.settle(fromAddress) }
-        try await requestsPerEmail.settle(forEmail)
-        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized)
+        for taken in reserved { try await taken.throttle.settle(taken.attempt) }
+        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized, request: requestDigest)
         try await write { [jobs] sql, changes in
             try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
             changes.record(.jobs)
@@ -95,7 +109,7 @@ struct EmailCodeService: Sendable {
             try await codes.purge(before: now, on: sql)
             guard let account = try await accounts.account(normalizedEmail: request.email, on: sql) else { return nil }
             if purpose == .verify, account.emailVerified { return nil }
-            try await codes.issue(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
+            try await codes.issue(user: account.id, purpose: purpose.rawValue, request: request.request ?? "", digest: Self.digest(code, user: account.id, purpose: purpose),
                                   expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
             return Self.mail(purpose, code: code, to: account.email)
         }
@@ -111,14 +125,14 @@ struct EmailCodeService: Sendable {
         guard let email = try await accounts.user(identity.userID)?.email, !email.isEmpty else {
             throw DomainError.conflict("no_email", "This account has no email to verify.")
         }
-        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), address: address, newPassword: nil)
+        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, address: address, newPassword: nil)
     }
 
     /// Sets a new password with the code sent to the email (which is then verified
     /// too); every session of the account ends. When the email was not verified
     /// before, every provider linked to the account is unlinked too: whoever made the
     /// account with someone else's email may have linked their own.
-    func finishReset(email: String?, code: String?, password: String?, address: String?) async throws {
+    func finishReset(email: String?, code: String?, password: String?, resetID: String?, address: String?) async throws {
         var v = Validator()
         let normalized = check(email, into: &v)
         check(code: code, into: &v)
@@ -127,16 +141,22 @@ struct EmailCodeService: Sendable {
         } else {
             v.fail("password", "is required")
         }
+        if let resetID {
+            if resetID.utf8.count > 64 || resetID.isEmpty { v.fail("reset_id", "must be the reset_id the start answered") }
+        } else {
+            v.fail("reset_id", "is required: the reset_id POST /v1/auth/password/reset/start answered")
+        }
         try v.throwIfInvalid()
-        try await take(.reset, code: code ?? "", normalized: normalized, address: address, newPassword: password)
+        try await take(.reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), address: address, newPassword: password)
     }
 
-    /// Takes the code (a wrong one counts against the email and the address) and
-    /// does what it was for, all in one transaction.
-    private func take(_ purpose: Purpose, code: String, normalized: String, address: String?, newPassword: String?) async throws {
-        let daily = ["code-day:" + normalized]
+    /// Takes the code and does what it was for, all in one transaction. A wrong one
+    /// counts against its request (or, without one, the email), the address, and the
+    /// email's daily count — per network of the client when the code has a request.
+    private func take(_ purpose: Purpose, code: String, normalized: String, request: String?, address: String?, newPassword: String?) async throws {
+        let daily = ["code-day:" + normalized + (request != nil ? ":" + (address ?? "unknown") : "")]
         let today = try await dailyGuesses.reserve(daily)
-        let subjects = ["code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
+        let subjects = [request.map { "code-request:" + $0 } ?? "code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
         let attempt: UUID
         let taken: Bool
         do {
@@ -146,7 +166,7 @@ struct EmailCodeService: Sendable {
                 let now = clock.now()
                 return try await write { [hash] sql, changes in
                     guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
-                    guard try await codes.take(user: account.id, purpose: purpose.rawValue, digest: Self.digest(code, user: account.id, purpose: purpose),
+                    guard try await codes.take(user: account.id, purpose: purpose.rawValue, request: request ?? "", digest: Self.digest(code, user: account.id, purpose: purpose),
                                                maxTries: Self.maxTries, at: now, on: sql)
                     else { return false }
                     try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
@@ -204,6 +224,11 @@ struct EmailCodeService: Sendable {
     static func newCode() -> String {
         var generator = SystemRandomNumberGenerator()
         return String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    }
+
+    /// What is kept of a reset request's id.
+    static func requestDigest(_ id: String) -> String {
+        SHA256.hash(data: Array("sportlook-reset-request\n\(id)".utf8)).hexString
     }
 
     static func digest(_ code: String, user: UUID, purpose: Purpose) -> String {

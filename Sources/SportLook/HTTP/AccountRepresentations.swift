@@ -56,6 +56,17 @@ struct IssuedToken: JSONEncodable {
     }
 }
 
+/// `{reset_id}`: what a password reset's asker sends back with the mailed code.
+struct ResetRequested: JSONEncodable {
+    var resetID: String
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("reset_id", resetID)
+        json.objectEnd()
+    }
+}
+
 /// One live access token of the caller.
 struct SessionRepresentation: JSONEncodable {
     var session: SessionInfo

@@ -20,6 +20,8 @@ public struct CodeMailRequest: Sendable, Hashable, Codable {
     public var purpose: String
     /// The email as normalized.
     public var email: String
+    /// A reset's request, as the digest of the id answered to the asker (nil: none).
+    public var request: String?
 
     var encoded: String {
         String(decoding: (try? JSONEncoder.sorted.encode(self)) ?? Data(), as: UTF8.self)

@@ -1,33 +1,44 @@
 import Foundation
 import SQLKit
 
-/// One-time codes mailed to accounts (`email_codes`): one per account and purpose,
-/// kept as a digest. A try is counted before the code is compared, and taking it is
-/// one statement: two finishes at once cannot both take one code.
+/// One-time codes mailed to accounts (`email_codes`), kept as digests: one per
+/// account, purpose and request (a reset's request id, as a digest; '' for the rest).
+/// A try is counted before the code is compared, and taking it is one statement: two
+/// finishes at once cannot both take one code.
 struct EmailCodeStore: Sendable {
-    /// Gives the account a new code for `purpose`, replacing any earlier one.
-    func issue(user: UUID, purpose: String, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
+    /// Live reset codes an account keeps at most (the oldest go first).
+    static let liveRequests = 10
+
+    /// Gives the account a new code for `purpose` and `request`, replacing an earlier
+    /// one of the same request; an account keeps its newest ``liveRequests`` of a purpose.
+    func issue(user: UUID, purpose: String, request: String, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO email_codes (user_id, purpose, digest, tries, expires_at, created_at)
-            VALUES (\(bind: user), \(bind: purpose), \(bind: digest), 0, \(bind: expiresAt), \(bind: now))
-            ON CONFLICT (user_id, purpose) DO UPDATE SET digest = excluded.digest, tries = 0,
+            INSERT INTO email_codes (user_id, purpose, request, digest, tries, expires_at, created_at)
+            VALUES (\(bind: user), \(bind: purpose), \(bind: request), \(bind: digest), 0, \(bind: expiresAt), \(bind: now))
+            ON CONFLICT (user_id, purpose, request) DO UPDATE SET digest = excluded.digest, tries = 0,
                 expires_at = excluded.expires_at, created_at = excluded.created_at
+            """).run()
+        try await sql.raw("""
+            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request NOT IN (
+                SELECT request FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose)
+                ORDER BY created_at DESC, request LIMIT \(bind: Self.liveRequests))
             """).run()
     }
 
-    /// Takes the code when it is the account's live one (not expired, fewer than
-    /// `maxTries` tries). Every call counts a try first, under the row's lock, so that
-    /// concurrent guesses cannot all see the same count.
+    /// Takes the code when it is the live one of the account, purpose and request (not
+    /// expired, fewer than `maxTries` tries). Every call counts a try first, under the
+    /// row's lock, so that concurrent guesses cannot all see the same count.
     /// - Returns: Whether the code was taken.
-    func take(user: UUID, purpose: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+    func take(user: UUID, purpose: String, request: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
         guard let live = try await sql.raw("""
             UPDATE email_codes SET tries = tries + 1
-            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
+            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
             RETURNING digest
             """).first()?.value("digest", as: String.self), live == digest
         else { return false }
         return try await sql.raw("""
-            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND digest = \(bind: digest) RETURNING user_id
+            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND digest = \(bind: digest)
+            RETURNING user_id
             """).first() != nil
     }
 

@@ -14,6 +14,12 @@ extension API {
     }
 
     /// Logs in.
+    /// Asks for a password reset code; returns the request's id, which the finish names.
+    func startReset(_ email: String, headers: HTTPFields = [:]) async throws -> String {
+        struct Started: Decodable { var resetId: String; enum CodingKeys: String, CodingKey { case resetId = "reset_id" } }
+        return try await request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: headers).decode(Started.self, expecting: .accepted).resetId
+    }
+
     func login(_ email: String, password: String) async throws -> AuthResult {
         try await post("/v1/auth/login", json: ["email": email, "password": password]).decode(expecting: .ok)
     }
