@@ -389,8 +389,30 @@ def run(server, push):
         reminders_box.check()
         bo.get_by_role("button", name="Save profile").click()
         expect(bo.get_by_text("Saved.")).to_be_visible()
+        # The calendar: a feed link on the profile that a calendar app can read without a
+        # session, and the event's own file.
+        bo.get_by_role("button", name="Get my calendar link").click()
+        feed_link = bo.get_by_role("textbox", name="Your calendar link")
+        expect(feed_link).to_be_visible()
+        feed_url = feed_link.input_value()
+        feed = urllib.request.urlopen(feed_url, timeout=10).read().decode()
+        if "BEGIN:VCALENDAR" not in feed or "SUMMARY:Evening tennis" not in feed:
+            problems.append(f"the calendar feed does not list Bo's game: {feed[:400]}")
+        bo.get_by_role("button", name="Stop my calendar feed").click()
+        expect(bo.get_by_text("Your calendar feed is stopped")).to_be_visible()
+        try:
+            urllib.request.urlopen(feed_url, timeout=10)
+            problems.append("a stopped calendar feed still answers")
+        except urllib.error.HTTPError as error:
+            if error.code != 404:
+                problems.append(f"a stopped calendar feed answered {error.code}")
         bo.goto(event_url)
         expect(bo.get_by_role("heading", name="Evening tennis")).to_be_visible()
+        with bo.expect_download() as downloading:
+            bo.get_by_role("link", name="Add to calendar").click()
+        with open(downloading.value.path()) as ics:
+            if "SUMMARY:Evening tennis" not in ics.read():
+                problems.append("the event's calendar file does not describe it")
 
         # Live chat, both ways.
         ann.goto(event_url)
@@ -707,6 +729,35 @@ def run(server, push):
         dee.get_by_role("button", name="Continue with Google").click()
         expect(dee.get_by_role("heading", name="Your profile")).to_be_visible()
         expect(dee.get_by_label("Name")).to_have_value("Dee")
+
+        # The weekly game: Ann makes a new event repeat every week; its first game opens,
+        # part of the series. Bo becomes a regular and is going; Ann sees him among the
+        # regulars and skips that date, which cancels it.
+        ann.get_by_role("link", name="New event").click()
+        expect(ann.get_by_role("heading", name="New event")).to_be_visible()
+        ann.get_by_label("Title").fill("Thursday padel")
+        ann.get_by_label("Sport").select_option("padel")
+        ann.get_by_label("Address").fill("Padel club, court 2")
+        ann.get_by_label("Every week").check()
+        expect(ann.get_by_role("group", name="On")).to_be_visible()
+        audit(ann, "new weekly event")
+        shoot(ann, "new-weekly-event")
+        ann.get_by_role("button", name="Create event").click()
+        expect(ann.get_by_role("heading", name="Thursday padel")).to_be_visible()
+        expect(ann.get_by_role("heading", name="Weekly game")).to_be_visible()
+        expect(ann.get_by_text(re.compile(r"^Every \w+day at \d\d:\d\d"))).to_be_visible()
+        padel_url = ann.url
+        bo.goto(padel_url)
+        expect(bo.get_by_role("heading", name="Weekly game")).to_be_visible()
+        bo.get_by_role("button", name="Become a regular").click()
+        expect(bo.get_by_role("button", name="Stop being a regular")).to_be_visible()
+        expect(bo.get_by_text("You are going")).to_be_visible()
+        audit(bo, "weekly game")
+        shoot(bo, "weekly-game")
+        ann.reload()
+        expect(ann.get_by_test_id("regular").filter(has_text="Bo")).to_be_visible()
+        ann.get_by_role("button", name="Skip this date").click()
+        expect(ann.locator(".pill.cancelled")).to_be_visible()
 
         # Sign-out ends the session: a reload shows the sign-in screen.
         token = session_token(ann)

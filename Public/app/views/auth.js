@@ -83,16 +83,19 @@ function resetForm(knownEmail, back) {
     submit.disabled = true;
     try {
       if (!mailed) {
-        resetID = (await post("/v1/auth/password/reset/start", {email: email.value}))?.reset_id ?? null;
+        // This browser's device key (if it signed in here before) lets the account know it:
+        // strangers asking for codes for the email do not use up its share.
+        const started = await post("/v1/auth/password/reset/start", credentials(email.value));
+        resetID = started?.reset_id ?? null;
         mailed = true;
         showErrors(form, null, summary);
-        note.textContent = "If this address has an account, a code is on its way to it.";
+        note.textContent = "If this address has an account, a code is on its way to it." + (started?.mark ? ` Its subject ends with (${started.mark}): take the code of that mail.` : "");
         email.readOnly = true;
         codeFields.hidden = false;
         submit.textContent = "Set new password";
         code.focus();
       } else {
-        await post("/v1/auth/password/reset/finish", {email: email.value, code: code.value.trim(), password: password.value, reset_id: resetID});
+        await post("/v1/auth/password/reset/finish", {...credentials(email.value, password.value), code: code.value.trim(), reset_id: resetID});
         // The code is used: whatever happens next, it is not sent again.
         codeFields.hidden = true;
         submit.hidden = true;

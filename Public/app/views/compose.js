@@ -39,12 +39,25 @@ export function composeView(settings, id) {
     const locationError = h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true});
     const summary = h("p", {class: "form-error", role: "alert", hidden: true});
     const submit = h("button", {type: "submit", class: "primary"}, event ? "Save" : "Create event");
+    // A new event may repeat every week: then it is a series, whose games are made ahead.
+    const dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+    const dayCodes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
+    const weekly = h("input", {name: "weekly", type: "checkbox"});
+    const dayBoxes = dayNames.map((name, i) => h("label", {class: "check"}, h("input", {type: "checkbox", name: "days", value: dayCodes[i]}), name));
+    const until = h("input", {name: "until", type: "date"});
+    const repeatDetails = h("div", {hidden: true}, h("fieldset", {}, h("legend", {}, "On"), dayBoxes), field("Until (optional)", until));
+    weekly.addEventListener("change", () => {
+      repeatDetails.hidden = !weekly.checked;
+      const day = new Date(starts.value).getDay();
+      if (weekly.checked && !Number.isNaN(day) && !dayBoxes.some((l) => l.querySelector("input").checked)) dayBoxes[day].querySelector("input").checked = true;
+    });
+    const repeat = event ? null : h("fieldset", {}, h("legend", {}, "Repeat"), h("label", {class: "check"}, weekly, "Every week"), repeatDetails);
     const form = h("form", {class: "card", novalidate: true},
       h("h1", {}, event ? "Edit event" : "New event"), summary,
       field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
       field("Places (besides you)", capacity), field("Address", address), field("Description", description),
       h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
-      field("Cover photo", cover), submit);
+      field("Cover photo", cover), repeat, submit);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       submit.disabled = true;
@@ -65,6 +78,19 @@ export function composeView(settings, id) {
           const upload = new FormData();
           upload.append("file", cover.files[0]);
           body.cover_id = (await api("POST", "/v1/media?use=cover", upload)).id;
+        }
+        if (!event && weekly.checked) {
+          // The series: its local date, time and days; the first of its games opens.
+          const [date, time] = starts.value.split("T");
+          const days = dayBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked).map((i) => i.value);
+          const series = await post("/v1/series", {
+            title: body.title, sport: body.sport, location: body.location, address: body.address || undefined, description: body.description || undefined,
+            capacity: body.capacity ?? undefined, time_zone: body.time_zone, first_date: date, start_time: time,
+            duration_minutes: Math.round(Number(hours.value || 2) * 60),
+            rule: `FREQ=WEEKLY;BYDAY=${days.join(",")}` + (until.value ? `;UNTIL=${until.value.replaceAll("-", "")}` : ""),
+          });
+          location.hash = series.upcoming.length ? `#/events/${series.upcoming[0].event_id}` : "#/";
+          return;
         }
         const saved = event ? await patch(`/v1/events/${event.id}`, body) : await post("/v1/events", body);
         location.hash = `#/events/${saved.id}`;

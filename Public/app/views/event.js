@@ -24,6 +24,8 @@ export function eventView(id) {
     const place = event.capacity === null ? "No limit on places" : event.spots_left > 0 ? `${event.spots_left} of ${event.capacity} places left` : "Full: joining puts you on the waitlist";
     const summary = h("p", {class: "form-error", role: "alert", hidden: true});
     const actions = h("div", {class: "actions"});
+    // The event in the phone's or computer's calendar (the session cookie goes with the link).
+    actions.append(h("a", {class: "button", href: `/v1/events/${id}/calendar.ics`, download: "sportlook-event.ics"}, "Add to calendar"));
     if (event.i_organise) {
       actions.append(h("a", {class: "button", href: `#/events/${id}/edit`}, "Edit"),
         h("button", {type: "button", class: "danger", onclick: async () => {
@@ -65,6 +67,7 @@ export function eventView(id) {
         h("dt", {}, "Places"), h("dd", {}, `${event.going_count} going, ${event.waitlist_count} waiting · ${place}`)),
       event.description ? h("p", {class: "description"}, event.description) : null,
       myPlace, summary, actions,
+      event.series_id ? seriesPanel(event, render) : null,
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
       h("h2", {}, "Chat"), chat);
@@ -78,10 +81,12 @@ export function eventView(id) {
       replace(attendees, h("li", {}, "Who is coming is shown to the people going and the organiser."));
     }
     stopChat?.();
-    if (member) {
+    if (event.i_organise || event.my_status === "going") {
       const room = chatPanel(id, user, {left: "You no longer attend this event."});
       chat.append(room.element);
       stopChat = room.stop;
+    } else if (event.my_status === "waitlisted") {
+      chat.append(h("p", {}, "The chat is for the people going: it opens for you when a place does."));
     } else {
       chat.append(h("p", {}, "Join the event to read and write in its chat."));
     }
@@ -121,4 +126,51 @@ function inviteForm(eventID) {
     } catch (error) { showErrors(form, error, summary); }
   });
   return form;
+}
+
+const dayWords = {MO: "Monday", TU: "Tuesday", WE: "Wednesday", TH: "Thursday", FR: "Friday", SA: "Saturday", SU: "Sunday"};
+
+/** "Every Tuesday and Thursday at 19:00" from the series' rule (weekly ones; others as written). */
+function ruleInWords(series) {
+  const parts = Object.fromEntries(series.rule.split(";").map((p) => p.split("=")));
+  if (parts.FREQ !== "WEEKLY") return `${series.rule} at ${series.start_time}`;
+  const days = (parts.BYDAY ?? "").split(",").map((d) => dayWords[d] ?? d);
+  const every = parts.INTERVAL && parts.INTERVAL !== "1" ? `Every ${parts.INTERVAL} weeks on` : "Every";
+  return `${every} ${days.join(" and ")} at ${series.start_time}`;
+}
+
+/** The series a game belongs to: its rule, becoming a regular, and for the organiser the regulars and skipping this date. */
+function seriesPanel(event, rerender) {
+  const panel = h("section", {class: "card series", "aria-labelledby": "series-heading"}, h("h2", {id: "series-heading"}, "Weekly game"), status("Loading…"));
+  (async () => {
+    try {
+      const series = await get(`/v1/series/${event.series_id}`);
+      const note = status("");
+      const regular = h("button", {type: "button"}, series.i_am_regular ? "Stop being a regular" : "Become a regular");
+      regular.addEventListener("click", async () => {
+        try {
+          if (series.i_am_regular) await del(`/v1/series/${series.id}/regulars`); else await post(`/v1/series/${series.id}/regulars`);
+          rerender();
+        } catch (error) { replace(note, error.message); }
+      });
+      const parts = [h("p", {}, `${ruleInWords(series)} · ${series.regulars_count} regular${series.regulars_count === 1 ? "" : "s"}`)];
+      if (series.status === "ended") parts.push(h("p", {}, "This series has ended."));
+      else if (!event.i_organise) parts.push(h("p", {}, "Regulars are on every game of the series; leaving one game leaves only that date."), regular);
+      if (event.i_organise) {
+        const list = h("ol", {class: "regulars"});
+        get(`/v1/series/${series.id}/regulars`).then((page) => replace(list, page.items.length
+          ? page.items.map((r) => h("li", {"data-testid": "regular"}, r.user.name)) : h("li", {}, "No regulars yet.")));
+        const skip = h("button", {type: "button", class: "danger"}, "Skip this date");
+        skip.addEventListener("click", async () => {
+          if (!confirm("Skip this date? Everyone going is told.")) return;
+          try { await post(`/v1/series/${series.id}/skips`, {date: event.occurrence_date}); rerender(); } catch (error) { replace(note, error.message); }
+        });
+        parts.push(h("h3", {}, "Regulars"), list, event.status === "active" ? skip : null);
+      }
+      replace(panel, h("h2", {id: "series-heading"}, "Weekly game"), ...parts, note);
+    } catch (error) {
+      replace(panel, h("h2", {id: "series-heading"}, "Weekly game"), status(error.message));
+    }
+  })();
+  return panel;
 }

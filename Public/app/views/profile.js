@@ -72,7 +72,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, emailCard(user), notificationsCard(), passwordCard(), sessionsCard(),
+    replace(section, form, emailCard(user), notificationsCard(), calendarCard(), passwordCard(), sessionsCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -188,4 +188,34 @@ function sessionsCard() {
     s.current ? null : h("button", {type: "button", onclick: () => del(`/v1/me/sessions/${s.id}`).then(load)}, "Sign it out"))))).catch((error) => replace(list, h("li", {}, error.message)));
   load();
   return card;
+}
+
+/** The calendar feed: a secret link a phone's calendar subscribes to; a new one ends the old. */
+function calendarCard() {
+  const link = h("input", {type: "text", readonly: true, "aria-label": "Your calendar link", hidden: true});
+  const note = status("");
+  const make = h("button", {type: "button"}, "Get my calendar link");
+  const stop = h("button", {type: "button", hidden: true}, "Stop my calendar feed");
+  make.addEventListener("click", async () => {
+    try {
+      const feed = await post("/v1/me/calendar");
+      link.value = location.origin + feed.path;
+      link.hidden = false;
+      stop.hidden = false;
+      make.textContent = "Make a new link (the old one stops)";
+      replace(note, "Subscribe to this link in your calendar app: your games appear there and follow every change.");
+      link.select();
+    } catch (error) { replace(note, error.message); }
+  });
+  stop.addEventListener("click", async () => {
+    try {
+      await del("/v1/me/calendar");
+      link.hidden = true;
+      stop.hidden = true;
+      make.textContent = "Get my calendar link";
+      replace(note, "Your calendar feed is stopped: the link shows nothing now.");
+    } catch (error) { replace(note, error.message); }
+  });
+  return h("div", {class: "card"}, h("h2", {}, "Calendar"),
+    h("p", {}, "The games you go to, in your phone's calendar."), make, link, stop, note);
 }

@@ -117,6 +117,8 @@ public struct AppConfiguration: Sendable {
     public var mediaUploadGrace: TimeInterval = 10
     /// Seconds a whole upload body may take (`MEDIA_UPLOAD_TIMEOUT`, default 120; 408 beyond).
     public var mediaUploadTimeout: TimeInterval = 120
+    /// Days ahead a series' games exist as events (`SERIES_HORIZON`, default 56: eight weeks).
+    public var seriesHorizonDays = 56
     /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
     /// in front of this server; default: paths on this server, `/media/KEY`).
     public var mediaPublicURL = ""
@@ -268,6 +270,7 @@ public struct AppConfiguration: Sendable {
         mediaMinUploadRate = try reader.integer("MEDIA_MIN_UPLOAD_RATE", in: 1...1_000_000_000) ?? mediaMinUploadRate
         mediaUploadGrace = TimeInterval(try reader.integer("MEDIA_UPLOAD_GRACE", in: 1...3_600) ?? Int(mediaUploadGrace))
         mediaUploadTimeout = TimeInterval(try reader.integer("MEDIA_UPLOAD_TIMEOUT", in: 1...3_600) ?? Int(mediaUploadTimeout))
+        seriesHorizonDays = try reader.integer("SERIES_HORIZON", in: 7...366) ?? seriesHorizonDays
         mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
         if let base = try reader.string("MEDIA_PUBLIC_URL") {
             guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {

@@ -31,6 +31,8 @@ public final class AppServices: Sendable {
     let attendanceCache: AttendanceCache
     let events: EventService
     let eventSearch: EventSearch
+    let calendarFeeds: CalendarFeeds
+    let series: SeriesService
     let jobStore: JobStore
     let reminders: Reminders
     let notifier: Notifier
@@ -112,8 +114,12 @@ public final class AppServices: Sendable {
         self.notifier = notifier
         let reminders = Reminders(jobs: jobStore, events: eventStore, write: write, clock: clock)
         self.reminders = reminders
+        let seriesStore = SeriesStore(database: database)
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
-                                  write: write, clock: clock, media: attachments)
+                                  series: seriesStore, write: write, clock: clock, media: attachments)
+        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, sports: sports, write: write, clock: clock,
+                                   horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
+        self.series = series
         self.events = events
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
@@ -145,6 +151,7 @@ public final class AppServices: Sendable {
         self.codes = codes
         let safety = SafetyStore(database: database)
         let blocks = Blocks(cache: peopleCache, safety: safety)
+        self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
                                        blocks: blocks, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
@@ -199,7 +206,8 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, reminders: reminders, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety,
+                      scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

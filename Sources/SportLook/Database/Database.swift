@@ -218,7 +218,17 @@ public final class Database: Sendable {
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
-                return try await client.withConnection { connection in try await postgres(PostgresSession(connection, logger: logger)) }
+                // A deadlock rolls one of the transactions back whole: it runs again (twice at
+                // most), as PostgreSQL's documentation advises, instead of failing its request.
+                var attempt = 1
+                while true {
+                    do {
+                        return try await client.withConnection { connection in try await postgres(PostgresSession(connection, logger: logger)) }
+                    } catch where Self.isDeadlock(error) && attempt < 3 {
+                        logger.info("a deadlock rolled a transaction back; running it again", metadata: ["site": "\(site)", "attempt": "\(attempt)"])
+                        attempt += 1
+                    }
+                }
             }
         }
     }
@@ -353,6 +363,11 @@ public final class Database: Sendable {
         }
         if error is ChannelError || error is IOError || error is NIOConnectionError { return true }
         return false
+    }
+
+    /// Whether PostgreSQL rolled the transaction back to break a deadlock (40P01).
+    static func isDeadlock(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
     }
 
     /// Whether `error` is a violation of a unique constraint (a concurrent duplicate).

@@ -27,7 +27,7 @@ struct ChatService: Sendable {
     static let maxMentions = 20
     static let bodyLimit = 1...2_000
 
-    static let eventMembersOnly = "Only the organiser and people going or waitlisted take part in this chat."
+    static let eventMembersOnly = "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one."
 
     struct Sent: Sendable {
         var message: ChatMessage
@@ -245,18 +245,19 @@ struct ChatService: Sendable {
                     }
                 }
             }
-            // A message of someone the caller blocked is not there for them (as in the history),
-            // and every answer, a change that changed nothing included, is the caller's view.
+            // A message of someone the caller blocked is not there for them to edit or react to
+            // (as in the history); a deletion (the organiser's) still reaches it. Every answer,
+            // a change that changed nothing included, is the caller's view.
             let hidden = try await safety.blockedBy(user, on: sql)
-            guard let message = try await store.message(room: roomID, seq: seq, on: sql), let seen = Blocks.view(message, hiding: hidden) else {
+            guard let message = try await store.message(room: roomID, seq: seq, on: sql), !writing || Blocks.view(message, hiding: hidden) != nil else {
                 throw DomainError.notFound("message")
             }
-            guard let change = try await body(room, message, sql) else { return seen }
+            // (A deletion of a blocked person's message answers the tombstone the caller made.)
+            let seen = { (message: ChatMessage) in Blocks.view(message, hiding: hidden) ?? message }
+            guard let change = try await body(room, message, sql) else { return seen(message) }
             changes.record(.chatChange(room: roomID, change: change))
-            guard let current = try await store.message(room: roomID, seq: seq, on: sql), let updated = Blocks.view(current, hiding: hidden) else {
-                throw DomainError.notFound("message")
-            }
-            return updated
+            guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
+            return seen(current)
         }
     }
 

@@ -64,23 +64,29 @@ struct EmailCodeService: Sendable {
 
     /// Queues a reset code for the email; what the job does depends on whether it has an
     /// account. Returns the request's id, for the asker to send with the code.
-    func startReset(email: String?, address: String?) async throws -> String {
+    func startReset(email: String?, deviceKey: String?, address: String?) async throws -> (id: String, mark: String) {
         try requireMail()
         var v = Validator()
         let normalized = check(email, into: &v)
+        check(deviceKey: deviceKey, into: &v)
         try v.throwIfInvalid()
         let id = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }.base64URLEncodedString()
-        try await request(.reset, normalized: normalized, address: address, request: Self.requestDigest(id))
-        return id
+        let place = try await known.recognised(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
+        let digest = Self.requestDigest(id)
+        try await request(.reset, normalized: normalized, address: address, knownPlace: place, request: digest)
+        return (id, Self.mark(ofRequest: digest))
     }
 
-    private func request(_ purpose: Purpose, normalized: String, address: String?, request requestDigest: String? = nil) async throws {
+    /// Queues a code's mail, within the limits: per client address; per email from this
+    /// network; and per email in all (what one inbox receives) — except from a place the
+    /// account knows (a device or address it signed in from), which has a share of its
+    /// own: strangers asking for an email's codes use up only theirs.
+    private func request(_ purpose: Purpose, normalized: String, address: String?, knownPlace: [String]? = nil, request requestDigest: String? = nil) async throws {
         // Counted whether or not an account has the email: the limits say nothing either.
-        // Per email, from each network and in all: a stranger asking for an email's codes
-        // from one network leaves the owner their own share.
+        let inbox = knownPlace.map { "code-request-inbox:" + normalized + ":" + $0.joined(separator: ",") } ?? "code-request-inbox:" + normalized
         var limits: [(throttle: AttemptThrottle, subjects: [String])] = [
             (requestsPerEmail, ["code-request:" + normalized + ":" + (address ?? "unknown")]),
-            (requestsPerInbox, ["code-request-inbox:" + normalized]),
+            (requestsPerInbox, [inbox]),
         ]
         if let address { limits.insert((requestsPerAddress, ["code-request-address:" + address]), at: 0) }
         var reserved: [(throttle: AttemptThrottle, subjects: [String], attempt: UUID)] = []
@@ -111,7 +117,7 @@ struct EmailCodeService: Sendable {
             if purpose == .verify, account.emailVerified { return nil }
             try await codes.issue(user: account.id, purpose: purpose.rawValue, request: request.request ?? "", digest: Self.digest(code, user: account.id, purpose: purpose),
                                   expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
-            return Self.mail(purpose, code: code, to: account.email)
+            return Self.mail(purpose, code: code, to: account.email, mark: request.request.map(Self.mark(ofRequest:)))
         }
     }
 
@@ -125,14 +131,14 @@ struct EmailCodeService: Sendable {
         guard let email = try await accounts.user(identity.userID)?.email, !email.isEmpty else {
             throw DomainError.conflict("no_email", "This account has no email to verify.")
         }
-        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, address: address, newPassword: nil)
+        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, knownPlace: nil, address: address, newPassword: nil)
     }
 
     /// Sets a new password with the code sent to the email (which is then verified
     /// too); every session of the account ends. When the email was not verified
     /// before, every provider linked to the account is unlinked too: whoever made the
     /// account with someone else's email may have linked their own.
-    func finishReset(email: String?, code: String?, password: String?, resetID: String?, address: String?) async throws {
+    func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws {
         var v = Validator()
         let normalized = check(email, into: &v)
         check(code: code, into: &v)
@@ -141,20 +147,23 @@ struct EmailCodeService: Sendable {
         } else {
             v.fail("password", "is required")
         }
+        check(deviceKey: deviceKey, into: &v)
         if let resetID {
             if resetID.utf8.count > 64 || resetID.isEmpty { v.fail("reset_id", "must be the reset_id the start answered") }
         } else {
             v.fail("reset_id", "is required: the reset_id POST /v1/auth/password/reset/start answered")
         }
         try v.throwIfInvalid()
-        try await take(.reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), address: address, newPassword: password)
+        let place = try await known.recognised(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
+        try await take(.reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), knownPlace: place, address: address, newPassword: password)
     }
 
     /// Takes the code and does what it was for, all in one transaction. A wrong one
-    /// counts against its request (or, without one, the email), the address, and the
-    /// email's daily count — per network of the client when the code has a request.
-    private func take(_ purpose: Purpose, code: String, normalized: String, request: String?, address: String?, newPassword: String?) async throws {
-        let daily = ["code-day:" + normalized + (request != nil ? ":" + (address ?? "unknown") : "")]
+    /// counts against its request (or, for a verification, the email), the address, and
+    /// the email's 30 a day — all strangers' together, while a place the account knows
+    /// has its own 30: guessing from everywhere else never locks the owner's home out.
+    private func take(_ purpose: Purpose, code: String, normalized: String, request: String?, knownPlace: [String]? = nil, address: String?, newPassword: String?) async throws {
+        let daily = ["code-day:" + normalized + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")]
         let today = try await dailyGuesses.reserve(daily)
         let subjects = [request.map { "code-request:" + $0 } ?? "code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
         let attempt: UUID
@@ -212,6 +221,10 @@ struct EmailCodeService: Sendable {
         return AccountService.normalize(email: email ?? "")
     }
 
+    private func check(deviceKey: String?, into v: inout Validator) {
+        if let deviceKey, deviceKey.utf8.count > 64 { v.fail("device_key", "must be the device_key a sign-in gave this device") }
+    }
+
     private func check(code: String?, into v: inout Validator) {
         if let code {
             v.check(code.utf8.count == 6 && code.utf8.allSatisfy { (0x30...0x39).contains($0) }, "code", "must be the 6 digits of the mail")
@@ -235,7 +248,14 @@ struct EmailCodeService: Sendable {
         SHA256.hash(data: Array("sportlook-code\n\(purpose.rawValue)\n\(user.lowercased)\n\(code)".utf8)).hexString
     }
 
-    static func mail(_ purpose: Purpose, code: String, to address: String) -> MailMessage {
+    /// Four letters naming a reset request (from its digest): the page that asked shows
+    /// them and the mail carries them, so the owner takes the code of their own request
+    /// among others' (a stranger's asks mail the owner too).
+    static func mark(ofRequest digest: String) -> String {
+        String(digest.utf8.prefix(4).map { Character(Unicode.Scalar(UInt8(ascii: "A") + $0 % 26)) })
+    }
+
+    static func mail(_ purpose: Purpose, code: String, to address: String, mark: String? = nil) -> MailMessage {
         let minutes = Int(lifetime / 60)
         switch purpose {
         case .verify:
@@ -247,8 +267,9 @@ struct EmailCodeService: Sendable {
                 It works once, within \(minutes) minutes. If you did not ask for it, you can ignore this mail.
                 """)
         case .reset:
-            return MailMessage(to: address, subject: "Your SportLook password reset code", text: """
-                Someone, we hope you, asked to set a new password for the SportLook account of this address. Your code:
+            let marked = mark.map { " (\($0))" } ?? ""
+            return MailMessage(to: address, subject: "Your SportLook password reset code\(marked)", text: """
+                Someone, we hope you, asked to set a new password for the SportLook account of this address\(mark.map { "; the page that asked shows the mark \($0)" } ?? ""). Your code:
 
                     \(code)
 

@@ -8,6 +8,7 @@ struct EventService: Sendable {
     let sports: SportCatalog
     let notifier: Notifier
     let reminders: Reminders
+    let series: SeriesStore
     let write: Writer
     let clock: any AppClock
     let media: MediaAttachments
@@ -175,14 +176,21 @@ struct EventService: Sendable {
         event = try await write { [store, media, event] sql, changes in
             var event = event
             if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
-            try await store.insert(event, on: sql)
-            guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
-            try await reminders.schedule(stored, at: now, on: sql, changes: &changes)
-            changes.event(stored)
-            changes.record(.attendance(user: organiser))
-            return stored
+            return try await insert(event, at: now, on: sql, changes: &changes)
         }
         return event
+    }
+
+    /// Stores a new event (its organiser going, its room, its reminders) inside the
+    /// caller's transaction: a one-off or a series' occurrence.
+    @discardableResult
+    func insert(_ event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event {
+        try await store.insert(event, on: sql)
+        guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
+        try await reminders.schedule(stored, at: now, on: sql, changes: &changes)
+        changes.event(stored)
+        changes.record(.attendance(user: event.organiserID))
+        return stored
     }
 
     func event(_ id: UUID, for user: UUID) async throws -> (Event, MyAttendance?) {
@@ -258,7 +266,7 @@ struct EventService: Sendable {
     }
 
     /// Cancels a locked event and tells its attendees, inside the caller's transaction.
-    private func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         try await reminders.unschedule(current.id, on: sql)
@@ -387,11 +395,13 @@ struct EventService: Sendable {
                 throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
             try await leave(event, user: user, at: now, on: sql, changes: &changes)
+            // Leaving one game of a series leaves that date alone: a regular is not put back on it.
+            if let series = event.seriesID, let date = event.occurrenceDate { try await self.series.optOut(user, of: series, on: date, on: sql) }
         }
     }
 
     /// Leaves a locked event inside the caller's transaction; the first waitlisted person takes a freed place.
-    private func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let id = event.id
         guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)

@@ -18,7 +18,8 @@ final class JobWorker: Service, Sendable {
     private let jobs: JobStore
     private let inbox: InboxStore
     private let safety: SafetyStore
-    private let reminders: Reminders?
+    /// Scheduled work by job kind (reminders, series): each runs a due job's payload.
+    private let scheduled: [String: ScheduledWork]
     private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
@@ -41,12 +42,15 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, reminders: Reminders? = nil, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    /// Runs one due job of scheduled work, given its payload.
+    typealias ScheduledWork = @Sendable (String) async throws -> Void
+
+    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, scheduled: [String: ScheduledWork] = [:], channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.safety = safety
-        self.reminders = reminders
+        self.scheduled = scheduled
         self.channels = channels
         self.mailer = mailer
         self.codes = codes
@@ -111,10 +115,10 @@ final class JobWorker: Service, Sendable {
         var outcomes: [UUID: DeliveryOutcome] = [:]
         for job in claimed {
             let payload = Data(job.payload.utf8)
-            if job.kind == Reminders.jobKind, let reminders {
-                // Scheduled work: it queues the notifications, which the next batch delivers.
+            if let work = scheduled[job.kind] {
+                // Scheduled work: what it queues (notifications, events) the next batches handle.
                 do {
-                    try await reminders.fire(job.payload)
+                    try await work(job.payload)
                 } catch let error as DecodingError {
                     outcomes[job.id] = .failed(reason: "cannot be read: \(String(describing: error).prefix(300))")
                 } catch {

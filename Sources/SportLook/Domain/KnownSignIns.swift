@@ -40,12 +40,20 @@ struct KnownSignIns: Sendable {
     /// The throttle's subjects for a password attempt: the device and address alone
     /// when either is the account's, else the account and the address.
     func subjects(email: String, deviceKey: String?, address: String?, now: Date) async throws -> [String] {
+        guard let place = try await recognised(email: email, deviceKey: deviceKey, address: address, now: now) else {
+            return AttemptThrottle.subjects(email: email, address: address)
+        }
+        return place
+    }
+
+    /// When the device key or the address is one the account with this email signed in
+    /// from: what names them (`device:…`, `address:…`); nil for a place it does not know.
+    func recognised(email: String, deviceKey: String?, address: String?, now: Date) async throws -> [String]? {
         var known: [(KnownSignInStore.Kind, String)] = []
         let device = deviceKey.flatMap { Self.isWellFormed(deviceKey: $0) ? AccessToken.digest($0) : nil }
         if let device { known.append((.device, device)) }
         if let address { known.append((.address, Self.digest(address: address))) }
-        let recognised = try await store.isKnown(normalizedEmail: email, known, since: now.addingTimeInterval(-Self.lifetime))
-        guard recognised else { return AttemptThrottle.subjects(email: email, address: address) }
+        guard try await store.isKnown(normalizedEmail: email, known, since: now.addingTimeInterval(-Self.lifetime)) else { return nil }
         return (device.map { ["device:" + $0] } ?? []) + (address.map { ["address:" + $0] } ?? [])
     }
 }

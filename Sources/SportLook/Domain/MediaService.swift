@@ -130,6 +130,15 @@ struct MediaService: Sendable {
         return Ticket(admission: admission, owner: owner, address: address)
     }
 
+    /// An upload whose body came too slowly counts towards its owner's hourly uploads as a
+    /// stored one does: a place held by a stalled body costs its holder, so holding every
+    /// place all the time takes about a hundred accounts (60 stalls an hour of at most
+    /// ``Settings/uploadGrace`` each, a sixth of a place per account).
+    func chargeAbandoned(by owner: UUID) async throws {
+        let now = clock.now()
+        try await write { [media] sql, _ in try await media.logUpload(by: owner, at: now, on: sql) }
+    }
+
     /// Refuses an upload that would take the person's stored images past their cap
     /// (413, with the figures).
     private func checkStorage(used: Int, adding: Int) throws {

@@ -59,10 +59,13 @@ struct IssuedToken: JSONEncodable {
 /// `{reset_id}`: what a password reset's asker sends back with the mailed code.
 struct ResetRequested: JSONEncodable {
     var resetID: String
+    /// What the mail for this request is marked with.
+    var mark: String
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
         json.field("reset_id", resetID)
+        json.field("mark", mark)
         json.objectEnd()
     }
 }

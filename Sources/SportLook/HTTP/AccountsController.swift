@@ -12,8 +12,8 @@ struct AccountsController {
     struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
     struct Login: Decodable { var email: String?; var password: String?; var deviceKey: String? }
     struct PasswordChange: Decodable { var currentPassword: String?; var newPassword: String? }
-    struct CodeRequest: Decodable { var email: String? }
-    struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String?; var resetId: String? }
+    struct CodeRequest: Decodable { var email: String?; var deviceKey: String? }
+    struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String?; var resetId: String?; var deviceKey: String? }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("/v1/auth/register", use: register)
@@ -93,14 +93,14 @@ extension AccountsController {
     /// A reset code: asking answers 202 whether or not the email has an account.
     @Sendable func startPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
-        let id = try await codes.startReset(email: input.email, address: context.remoteAddress.map(ClientAddress.throttleKey))
-        return JSONResponse(status: .accepted, ResetRequested(resetID: id))
+        let started = try await codes.startReset(email: input.email, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        return JSONResponse(status: .accepted, ResetRequested(resetID: started.id, mark: started.mark))
     }
 
     /// `POST /v1/auth/password/reset/finish`
     @Sendable func finishPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-        try await codes.finishReset(email: input.email, code: input.code, password: input.password, resetID: input.resetId,
+        try await codes.finishReset(email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
                                     address: context.remoteAddress.map(ClientAddress.throttleKey))
         return Response(status: .noContent)
     }

@@ -35,6 +35,8 @@ enum EventJSON {
         json.field("starts_at", event.startsAt)
         json.field("ends_at", event.endsAt)
         json.field("time_zone", event.timeZone)
+        json.field("series_id", event.seriesID)
+        json.field("occurrence_date", event.occurrenceDate)
         json.key("reminders")
         json.arrayStart()
         for minutes in event.reminders { json.value(minutes) }

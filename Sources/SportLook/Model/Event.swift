@@ -29,6 +29,9 @@ public struct Event: Sendable, Hashable {
     public var timeZone: String = "UTC"
     /// When the people going are reminded: minutes before the start, largest first.
     public var reminders: [Int] = Event.defaultReminders
+    /// The series this event is an occurrence of, and its local date there.
+    public var seriesID: UUID?
+    public var occurrenceDate: String?
 
     /// A day and two hours before.
     public static let defaultReminders = [1_440, 120]

@@ -50,6 +50,7 @@ struct JSONWriter {
     mutating func field(_ name: String, _ v: String?) { key(name); if let v { value(v) } else { null() } }
     mutating func field(_ name: String, _ v: Int?) { key(name); if let v { value(v) } else { null() } }
     mutating func field(_ name: String, _ v: Date?) { key(name); if let v { value(v) } else { null() } }
+    mutating func field(_ name: String, _ v: UUID?) { key(name); if let v { value(v) } else { null() } }
 
     private mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))

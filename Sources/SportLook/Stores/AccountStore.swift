@@ -64,6 +64,19 @@ struct AccountStore: Store {
             """).run()
     }
 
+    /// Sets (or, nil, removes) the digest of the user's calendar feed secret.
+    func setCalendarFeed(_ digest: String?, of userID: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE users SET calendar_feed = \(bind: digest) WHERE id = \(bind: userID) AND deleted_at IS NULL").run()
+    }
+
+    /// The live account whose calendar feed has this digest.
+    func calendarFeedOwner(_ digest: String) async throws -> (id: UUID, name: String)? {
+        try await database.read { sql in
+            guard let row = try await sql.raw("SELECT id, name FROM users WHERE calendar_feed = \(bind: digest) AND deleted_at IS NULL").first() else { return nil }
+            return (try row.value("id"), try row.value("name"))
+        }
+    }
+
     /// Keeps the language texts are written to the user in (their requests' `Accept-Language`).
     func setLanguage(_ language: Language, of userID: UUID, on sql: any SQLDatabase) async throws {
         try await sql.raw("UPDATE users SET language = \(bind: language.rawValue) WHERE id = \(bind: userID) AND language <> \(bind: language.rawValue)").run()
@@ -209,6 +222,7 @@ struct AccountStore: Store {
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",
             "DELETE FROM name_flags WHERE user_id = \(bind: userID)",
+            "UPDATE users SET calendar_feed = NULL WHERE id = \(bind: userID)",
             "DELETE FROM known_sign_ins WHERE user_id = \(bind: userID)",
             "DELETE FROM notifications WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",

@@ -96,11 +96,13 @@ struct ChatStore: Store {
     }
 
     /// Whether the user takes part in the room: an event's organiser and the people
-    /// going or waitlisted; a conversation's two people.
+    /// going (not the waitlist); a conversation's two people.
     func isMember(room: Room, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
         switch room.kind {
         case .event:
-            return try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id = \(bind: user)").first() != nil
+            // The people going (the organiser among them): a waitlist place, which anyone can
+            // take on a full event, shows no one who talks there.
+            return try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id = \(bind: user) AND status = 'going'").first() != nil
         case .conversation:
             return try await sql.raw("""
                 SELECT room_id FROM conversations WHERE room_id = \(bind: room.id) AND (user_low = \(bind: user) OR user_high = \(bind: user))
@@ -295,7 +297,7 @@ struct ChatStore: Store {
         switch room.kind {
         case .event:
             return Set(try await sql.raw("""
-                SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id IN (\(binds: users))
+                SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND status = 'going' AND user_id IN (\(binds: users))
                 """).all().map { try $0.value("user_id") })
         case .conversation:
             guard let row = try await sql.raw("SELECT user_low, user_high FROM conversations WHERE room_id = \(bind: room.id)").first() else { return [] }

@@ -33,6 +33,20 @@ extension EventStore {
         }
     }
 
+    /// The events `user` goes to or organises (not those they wait for) ending after
+    /// `since`, cancelled ones included, soonest first.
+    func calendar(of user: UUID, since: Date, limit: Int) async throws -> [Event] {
+        try await database.read { sql in
+            try await sql.raw("""
+                SELECT \(unsafeRaw: EventStore.columns)
+                FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id AND a.user_id = \(bind: user) AND a.status = 'going'
+                WHERE e.ends_at > \(bind: since)
+                ORDER BY e.starts_at, e.id
+                LIMIT \(bind: limit)
+                """).all().map(Self.decode)
+        }
+    }
+
     struct Attendee: Sendable {
         var id: UUID
         var name: String

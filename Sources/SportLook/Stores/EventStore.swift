@@ -8,7 +8,7 @@ struct EventStore: Store {
     static let columns = """
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
-        e.version, e.created_at, e.updated_at, e.time_zone, e.reminders
+        e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -23,7 +23,8 @@ struct EventStore: Store {
             goingCount: try row.value("going_count"), waitlistCount: try row.value("waitlist_count"),
             version: try row.value("version"),
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
-            timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders"))
+            timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders")),
+            seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date")
         )
     }
 
@@ -39,11 +40,13 @@ struct EventStore: Store {
     func insert(_ event: Event, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
-                                capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders)
+                                capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
+                                series_id, occurrence_date)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
-                    \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)))
+                    \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)),
+                    \(bind: event.seriesID), \(bind: event.occurrenceDate))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)

@@ -1,0 +1,254 @@
+import Foundation
+
+/// The weekly game: a series makes its occurrences — real events, each with its own
+/// attendance, capacity, waitlist, chat room and reminders — a rolling window ahead
+/// (``horizon``), by a scheduled job that runs a day later again, under the series
+/// row's lock and a unique (series, date) index, so several instances running it make
+/// each occurrence once. Regulars are put on each new occurrence (going, or waitlisted
+/// by the usual rules, in the order they joined) unless they said they are not coming
+/// that day; leaving one date leaves only that date.
+struct SeriesService: Sendable {
+    static let jobKind = "series_extend"
+
+    let store: SeriesStore
+    let events: EventService
+    let eventStore: EventStore
+    let jobs: JobStore
+    let sports: SportCatalog
+    let write: Writer
+    let clock: any AppClock
+    /// How far ahead occurrences exist.
+    let horizon: TimeInterval
+
+    struct Input: Decodable, Sendable {
+        var title: String?
+        var sport: String?
+        var location: LocationInput?
+        var address: String?
+        var description: String?
+        var capacity: Int?
+        var timeZone: String?
+        var firstDate: String?
+        var startTime: String?
+        var durationMinutes: Int?
+        var rule: String?
+        var reminders: [Int]?
+    }
+
+    /// A series as a caller sees it.
+    struct View: Sendable {
+        var series: Series
+        var regulars: Int
+        var isRegular: Bool
+        var upcoming: [Event]
+    }
+
+    // MARK: Making
+
+    func create(by organiser: UUID, _ input: Input) async throws -> View {
+        let now = clock.now()
+        var v = Validator()
+        let title = v.text(input.title, "title", 1...120)
+        let sport = input.sport
+        if let sport, sports[sport] == nil { v.fail("sport", "unknown sport '\(sport.prefix(64))'") } else if sport == nil { v.fail("sport", "is required") }
+        let location = input.location?.validated("location", into: &v)
+        if input.location == nil { v.fail("location", "is required") }
+        let address = input.address.flatMap { v.text($0, "address", 0...300) }
+        let description = input.description.flatMap { v.text($0, "description", 0...4_000, multiline: true) } ?? ""
+        if let capacity = input.capacity, !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or absent for no limit") }
+        var zone: TimeZone?
+        if let identifier = input.timeZone, identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC" {
+            zone = TimeZone(identifier: identifier)
+        } else {
+            v.fail("time_zone", "must be an IANA time zone such as Europe/Copenhagen")
+        }
+        let first = input.firstDate.flatMap({ LocalDate($0) })
+        if first == nil { v.fail("first_date", "must be a date such as 2026-05-12") }
+        if let first, let zone {
+            let today = LocalDate(now, in: zone)
+            if first < today { v.fail("first_date", "must not be in the past") }
+            if first > today.adding(days: 730) { v.fail("first_date", "must be within two years") }
+        }
+        let minutes = input.startTime.flatMap(Self.minutes)
+        if minutes == nil { v.fail("start_time", "must be a local time such as 19:00") }
+        let duration = input.durationMinutes ?? 120
+        if !(15...1_440).contains(duration) { v.fail("duration_minutes", "must be 15 to 1440") }
+        var rule: Recurrence?
+        if let text = input.rule, let first {
+            do throws(RecurrenceError) { rule = try Recurrence(parsing: text, first: first) } catch { v.fail("rule", error.message) }
+        } else if input.rule == nil {
+            v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
+        }
+        let reminders = input.reminders ?? Event.defaultReminders
+        if reminders.count > EventService.maxReminders || !reminders.allSatisfy(EventService.reminderRange.contains) {
+            v.fail("reminders", "must be at most \(EventService.maxReminders) times, 5 to 20160 minutes before the start")
+        }
+        try v.throwIfInvalid()
+        guard let title, let sport, let location, let zone, let first, let minutes, let rule else { throw DomainError.validation(v.fields) }
+        let series = Series(
+            id: UUID(), organiserID: organiser, organiserName: "", groupID: nil, title: title, sport: sport, description: description,
+            address: address?.isEmpty == false ? address : nil, location: location, capacity: input.capacity, timeZone: zone.identifier,
+            reminders: Array(Set(reminders)).sorted(by: >), startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
+            status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
+        )
+        try await write { [store] sql, changes in
+            try await store.insert(series, on: sql)
+            try await extend(series.id, at: now, on: sql, changes: &changes)
+        }
+        return try await view(series.id, for: organiser)
+    }
+
+    /// Runs a due `series_extend` job: the occurrences up to the horizon, and the next run.
+    func extendDue(_ payload: String) async throws {
+        guard let id = UUID(uuidString: payload) else { return }
+        let now = clock.now()
+        try await write { sql, changes in try await extend(id, at: now, on: sql, changes: &changes) }
+    }
+
+    /// Makes the series' occurrences through the horizon that are not made yet, inside
+    /// the caller's transaction, and schedules the next look a day later.
+    func extend(_ id: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        guard let series = try await store.lock(id, on: sql), series.status == .active, let zone = TimeZone(identifier: series.timeZone) else { return }
+        let through = LocalDate(now.addingTimeInterval(horizon), in: zone)
+        if through > series.madeThrough {
+            let skipped = try await store.skipped(of: id, on: sql)
+            let regulars = try await store.regulars(of: id, on: sql)
+            for date in series.rule.dates(from: series.firstDate, through: through) where date > series.madeThrough && !skipped.contains(date.description) {
+                let start = series.start(on: date)
+                guard start > now, try await store.occurrence(of: id, on: date, on: sql) == nil else { continue }
+                try await makeOccurrence(of: series, on: date, startingAt: start, regulars: regulars, at: now, on: sql, changes: &changes)
+            }
+            try await store.setMadeThrough(id, through, at: now, on: sql)
+        }
+        try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(id), payload: id.lowercased,
+                                dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
+        changes.record(.jobs)
+    }
+
+    private func makeOccurrence(of series: Series, on date: LocalDate, startingAt start: Date, regulars: [SeriesRegular], at now: Date,
+                                on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let event = Event(
+            id: UUID(), organiserID: series.organiserID, organiserName: series.organiserName, sport: series.sport, title: series.title,
+            description: series.description, address: series.address, cover: nil, location: series.location, startsAt: start,
+            endsAt: start.addingTimeInterval(Double(series.durationMinutes) * 60), capacity: series.capacity, status: .active,
+            goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
+            timeZone: series.timeZone, reminders: series.reminders, seriesID: series.id, occurrenceDate: date.description
+        )
+        try await events.insert(event, at: now, on: sql, changes: &changes)
+        let away = try await store.optedOut(of: series.id, on: date, on: sql)
+        for regular in regulars where regular.user.id != series.organiserID && !away.contains(regular.user.id) {
+            guard let current = try await eventStore.event(event.id, on: sql) else { break }
+            _ = try? await events.join(current, user: regular.user.id, at: now, on: sql, changes: &changes)
+        }
+    }
+
+    // MARK: Regulars
+
+    /// Makes the user a regular: they are put on every occurrence to come that they
+    /// did not say they miss (going, or waitlisted when it is full).
+    func join(_ id: UUID, user: UUID) async throws -> View {
+        let now = clock.now()
+        try await write { [store, eventStore] sql, changes in
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard series.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
+            guard try await store.addRegular(user, to: id, at: now, on: sql) else { return }
+            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            where occurrence.isOpen(at: now) && occurrence.startsAt > now {
+                guard let date = occurrence.occurrenceDate.flatMap({ LocalDate($0) }), try await !store.optedOut(of: id, on: date, on: sql).contains(user),
+                      let current = try await eventStore.lock(occurrence.id, on: sql)
+                else { continue }
+                // A ban from one date keeps them off that date only.
+                _ = try? await events.join(current, user: user, at: now, on: sql, changes: &changes)
+            }
+        }
+        return try await view(id, for: user)
+    }
+
+    /// Stops being a regular: off the occurrences to come too.
+    func leave(_ id: UUID, user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store, eventStore] sql, changes in
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard try await store.removeRegular(user, from: id, on: sql) else { return }
+            guard user != series.organiserID else { return }
+            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            where occurrence.startsAt > now {
+                guard let current = try await eventStore.lock(occurrence.id, on: sql), try await eventStore.attendance(event: current.id, user: user, on: sql) != nil else { continue }
+                try await events.leave(current, user: user, at: now, on: sql, changes: &changes)
+            }
+        }
+    }
+
+    /// A person says they miss the game on `date` (made already, or not yet): they are
+    /// not put on it, and leave it if they were.
+    func optOut(_ id: UUID, date text: String?, user: UUID) async throws {
+        guard let date = text.flatMap({ LocalDate($0) }) else { throw DomainError.validation(["date": "must be a date such as 2026-05-12"]) }
+        let now = clock.now()
+        try await write { [store, eventStore] sql, changes in
+            guard try await store.series(id, on: sql) != nil else { throw DomainError.notFound("series") }
+            try await store.optOut(user, of: id, on: date.description, on: sql)
+            if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql),
+               current.organiserID != user, current.startsAt > now, try await eventStore.attendance(event: occurrence, user: user, on: sql) != nil {
+                try await events.leave(current, user: user, at: now, on: sql, changes: &changes)
+            }
+        }
+    }
+
+    // MARK: The organiser's
+
+    /// Skips a date: it is not made, and cancelled (everyone told) if it was.
+    func skip(_ id: UUID, date text: String?, by user: UUID) async throws {
+        guard let date = text.flatMap({ LocalDate($0) }) else { throw DomainError.validation(["date": "must be a date such as 2026-05-12"]) }
+        let now = clock.now()
+        try await write { [store, eventStore] sql, changes in
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may skip a date.") }
+            try await store.skip(date, of: id, on: sql)
+            if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql) {
+                try await events.cancel(current, at: now, on: sql, changes: &changes)
+            }
+        }
+    }
+
+    /// Ends the series: no more occurrences, and those to come are cancelled.
+    func end(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store, eventStore, jobs] sql, changes in
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may end the series.") }
+            guard series.status == .active else { return }
+            try await store.end(id, at: now, on: sql)
+            try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            where occurrence.startsAt > now {
+                if let current = try await eventStore.lock(occurrence.id, on: sql) { try await events.cancel(current, at: now, on: sql, changes: &changes) }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    func view(_ id: UUID, for user: UUID) async throws -> View {
+        let now = clock.now()
+        guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
+        let regulars = try await store.regulars(of: id)
+        let upcoming = try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt)).filter { $0.endsAt > now }
+        return View(series: series, regulars: regulars.count, isRegular: regulars.contains { $0.user.id == user }, upcoming: Array(upcoming.prefix(20)))
+    }
+
+    /// The regulars in the order they joined: the organiser's to see.
+    func regulars(of id: UUID, for user: UUID) async throws -> [SeriesRegular] {
+        guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
+        guard series.organiserID == user else { throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.") }
+        return try await store.regulars(of: id)
+    }
+
+    static func subject(_ id: UUID) -> String { "series:" + id.lowercased }
+
+    /// `19:00` → 1140.
+    static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":")
+        guard text.utf8.count == 5, parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+        return h * 60 + m
+    }
+}

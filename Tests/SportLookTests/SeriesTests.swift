@@ -1,0 +1,205 @@
+import Foundation
+import HTTPTypes
+import SQLKit
+import Testing
+@testable import SportLook
+
+@Suite("Series: the weekly game, its occurrences and its regulars", .timeLimit(.minutes(5)))
+struct SeriesTests {
+    struct SeriesView: Decodable {
+        struct Game: Decodable { var eventId: String; var date: String; var startsAt: String; var status: String
+            enum CodingKeys: String, CodingKey { case eventId = "event_id", date, startsAt = "starts_at", status } }
+        var id: String
+        var rule: String
+        var startTime: String
+        var status: String
+        var regularsCount: Int
+        var iAmRegular: Bool
+        var upcoming: [Game]
+        enum CodingKeys: String, CodingKey {
+            case id, rule, status, upcoming
+            case startTime = "start_time", regularsCount = "regulars_count", iAmRegular = "i_am_regular"
+        }
+    }
+    struct Regular: Decodable { var user: API.UserSummary; var position: Int }
+
+    /// A clock on 1 March of next year at noon UTC: weeks before the spring daylight-saving changes.
+    static func march() throws -> ManualClock {
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date()) + 1
+        return ManualClock(try #require(LocalDate("\(year)-03-01")).at(minutes: 12 * 60, in: .gmt))
+    }
+
+    static func tuesday(after clock: ManualClock, zone: String) throws -> LocalDate {
+        var date = LocalDate(clock.now(), in: try #require(TimeZone(identifier: zone))).adding(days: 1)
+        while date.weekday != 3 { date = date.adding(days: 1) }
+        return date
+    }
+
+    static func create(_ api: API, _ token: String, zone: String, first: LocalDate, capacity: Int? = nil, rule: String = "FREQ=WEEKLY;BYDAY=TU") async throws -> SeriesView {
+        var body: [String: Any] = ["title": "Tuesday football", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": zone,
+                                   "first_date": first.description, "start_time": "19:00", "duration_minutes": 90, "rule": rule]
+        if let capacity { body["capacity"] = capacity }
+        return try await api.post("/v1/series", token: token, json: body).decode(expecting: .created)
+    }
+
+    static func games(_ services: AppServices, _ series: String) async throws -> [(date: String, start: Date)] {
+        let id = try #require(UUID(uuidString: series))
+        return try await services.database.read { sql in
+            try await sql.raw("SELECT occurrence_date, starts_at FROM events WHERE series_id = \(bind: id) ORDER BY occurrence_date").all()
+                .map { (try $0.decode(column: "occurrence_date", as: String.self), try $0.decode(column: "starts_at", as: Date.self)) }
+        }
+    }
+
+    @Test("a weekly game stays at 19:00 local across daylight saving in Copenhagen and New York; occurrences are made eight weeks ahead, then a week more a week later", arguments: engines)
+    func occurrencesAcrossDST(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org")
+            var utc = Calendar(identifier: .gregorian)
+            utc.timeZone = .gmt
+            for (zone, winter, summer) in [("Europe/Copenhagen", 18, 17), ("America/New_York", 0, 23)] {
+                let first = try Self.tuesday(after: clock, zone: zone)
+                let series = try await Self.create(api, organiser.token, zone: zone, first: first)
+                #expect(series.rule == "FREQ=WEEKLY;BYDAY=TU" && series.startTime == "19:00")
+                let games = try await Self.games(services, series.id)
+                // Every Tuesday from the first through eight weeks from now.
+                let horizon = LocalDate(clock.now().addingTimeInterval(56 * 86_400), in: try #require(TimeZone(identifier: zone)))
+                let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: horizon).map(\.description)
+                #expect(games.map(\.date) == expected, "\(zone)")
+                let local = try #require(TimeZone(identifier: zone))
+                #expect(games.allSatisfy { LocalDate($0.start, in: local).description == $0.date }, "\(zone)")
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = local
+                #expect(games.allSatisfy { calendar.component(.hour, from: $0.start) == 19 && calendar.component(.minute, from: $0.start) == 0 }, "\(zone)")
+                let (firstGame, lastGame) = (try #require(games.first), try #require(games.last))
+                #expect(utc.component(.hour, from: firstGame.start) == winter && utc.component(.hour, from: lastGame.start) == summer, "\(zone)")
+                // Each is a real event that says it belongs to the series.
+                let event = try await api.get("/v1/events/\(try await api.eventID(ofSeries: series.id, services: services))", token: organiser.token)
+                #expect(event.text.contains("\"series_id\":\"\(series.id)\""))
+            }
+            // A week later the rolling job (due a day after each run) makes one more of each, once.
+            let before = try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(column: "n", as: Int.self) }
+            clock.advance(by: 7 * 86_400)
+            try await eventually("the next games made") {
+                try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(column: "n", as: Int.self) } == (before ?? 0) + 2
+            }
+            // Whatever the job's runs, one game per series and date.
+            let pairs = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT series_id || occurrence_date) AS d FROM events WHERE series_id IS NOT NULL").first()
+                    .map { (try $0.decode(column: "n", as: Int.self), try $0.decode(column: "d", as: Int.self)) }
+            }
+            #expect(pairs.map { $0.0 == $0.1 } == true)
+        }
+    }
+
+    @Test("two instances making a series' games at once make each once")
+    func twoInstancesExtend() async throws {
+        let clock = try Self.march()
+        try await withTwoInstances(clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0 }) { one, _, first, second in
+            let organiser = try await one.register("Org")
+            let series = try await Self.create(one, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
+            let made = try await Self.games(first, series.id).count
+            clock.advance(by: 21 * 86_400)
+            let id = series.id.lowercased()
+            async let a: Void = first.series.extendDue(id)
+            async let b: Void = second.series.extendDue(id)
+            async let c: Void = first.series.extendDue(id)
+            _ = try await (a, b, c)
+            let games = try await Self.games(first, series.id)
+            #expect(games.count == made + 3)
+            #expect(Set(games.map(\.date)).count == games.count)
+        }
+    }
+
+    @Test("regulars are on every new game in the order they joined (going, then waitlisted); leaving one date leaves only it; a date opted out of ahead is not theirs", arguments: engines)
+    func regulars(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), stranger = try await api.register("Stranger")
+            let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
+            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first, capacity: 1)
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).decode(SeriesView.self, expecting: .ok).iAmRegular)
+            clock.advance(by: 1)
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: bo.token).status == .ok)
+            let upcoming = try await api.get("/v1/series/\(series.id)", token: stranger.token).decode(SeriesView.self, expecting: .ok).upcoming
+            #expect(upcoming.count >= 7 && !upcoming.isEmpty)
+            for game in upcoming {
+                #expect(try await api.event(game.eventId, token: ann.token).myStatus == "going")
+                #expect(try await api.event(game.eventId, token: bo.token).myStatus == "waitlisted")
+            }
+            // The organiser sees the regulars in order; nobody else does.
+            let regulars = try await api.get("/v1/series/\(series.id)/regulars", token: organiser.token).decode(API.Page<Regular>.self, expecting: .ok).items
+            #expect(regulars.map(\.user.id) == [ann.id, bo.id] && regulars.map(\.position) == [1, 2])
+            #expect(try await api.get("/v1/series/\(series.id)/regulars", token: ann.token).status == .forbidden)
+            // Ann leaves the second date: Bo moves up there, the other dates stay as they were.
+            _ = try await api.delete("/v1/events/\(upcoming[1].eventId)/attendance", token: ann.token)
+            #expect(try await api.event(upcoming[1].eventId, token: bo.token).myStatus == "going")
+            #expect(try await api.event(upcoming[2].eventId, token: ann.token).myStatus == "going")
+            // Ann says ahead she misses a date not made yet; a week on it is made without her.
+            let later = try #require(LocalDate(upcoming.last?.date ?? "")).adding(days: 7)
+            #expect(try await api.post("/v1/series/\(series.id)/opt-outs", token: ann.token, json: ["date": later.description]).status == .noContent)
+            clock.advance(by: 7 * 86_400)
+            try await eventually("the next game made") {
+                try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.contains { $0.date == later.description }
+            }
+            let made = try #require(try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first { $0.date == later.description })
+            #expect(try await api.event(made.eventId, token: ann.token).myStatus == nil)
+            #expect(try await api.event(made.eventId, token: bo.token).myStatus == "going")
+            // Leaving the series takes Ann off the games to come.
+            #expect(try await api.delete("/v1/series/\(series.id)/regulars", token: ann.token).status == .noContent)
+            #expect(try await api.event(upcoming[3].eventId, token: ann.token).myStatus == nil)
+            #expect(try await api.event(upcoming[3].eventId, token: bo.token).myStatus == "going")
+        }
+    }
+
+    @Test("the organiser skips a date and ends the series; bad rules, zones, times and dates are refused", arguments: engines)
+    func skipAndEnd(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org"), player = try await api.register("Player")
+            let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
+            // Refusals.
+            let base: [String: Any] = ["title": "T", "sport": "football", "location": ["lat": 55.0, "lon": 12.0], "time_zone": "Europe/Copenhagen",
+                                       "first_date": first.description, "start_time": "19:00", "rule": "FREQ=WEEKLY"]
+            for (field, value) in [("rule", "FREQ=DAILY"), ("time_zone", "Mars/Olympus"), ("start_time", "25:00"), ("first_date", "2020-01-07"),
+                                   ("first_date", "not a date"), ("rule", "FREQ=MONTHLY;BYDAY=9TU")] as [(String, Any)] {
+                var body = base
+                body[field] = value
+                let refused = try await api.post("/v1/series", token: organiser.token, json: body)
+                #expect(refused.status == .unprocessableContent, "\(field)=\(value)")
+                #expect(try refused.errorFields[field] != nil, "\(field)=\(value)")
+            }
+            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
+            try await api.join(series.upcoming[0].eventId, token: player.token)
+            #expect(try await api.post("/v1/series/\(series.id)/skips", token: player.token, json: ["date": first.description]).status == .forbidden)
+            #expect(try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": first.description]).status == .noContent)
+            #expect(try await api.event(series.upcoming[0].eventId, token: player.token).status == "cancelled")
+            try await eventually("the player told") { try await api.notifications(player.token).contains { $0.kind == "event_cancelled" } }
+            // A date not made yet, skipped: it is never made.
+            let skipped = first.adding(days: 7 * 10)
+            #expect(try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": skipped.description]).status == .noContent)
+            clock.advance(by: 4 * 7 * 86_400)
+            try await eventually("later games made") { try await Self.games(services, series.id).contains { $0.date == skipped.adding(days: 7).description } }
+            #expect(!(try await Self.games(services, series.id).contains { $0.date == skipped.description }))
+            // Ended: the games to come are cancelled, and no more are made.
+            #expect(try await api.delete("/v1/series/\(series.id)", token: organiser.token).status == .noContent)
+            let ended = try await api.get("/v1/series/\(series.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
+            #expect(ended.status == "ended" && ended.upcoming.allSatisfy { $0.status == "cancelled" })
+            let count = try await Self.games(services, series.id).count
+            clock.advance(by: 14 * 86_400)
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(try await Self.games(services, series.id).count == count)
+        }
+    }
+}
+
+extension API {
+    /// The first game of a series.
+    func eventID(ofSeries id: String, services: AppServices) async throws -> String {
+        let series = try #require(UUID(uuidString: id))
+        return try await services.database.read { sql in
+            try #require(try await sql.raw("SELECT id FROM events WHERE series_id = \(bind: series) ORDER BY occurrence_date LIMIT 1").first()?.decode(column: "id", as: UUID.self)).lowercased
+        }
+    }
+}
