@@ -143,4 +143,22 @@ struct CalendarTests {
             #expect(Set(read.events.map(\.uid)).count == read.events.count)
         }
     }
+
+    @Test("a calendar feed shows on the profile and ends with a password change and with logging out everywhere else", arguments: engines)
+    func feedEndsWithSessions(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let player = try await api.register("Player")
+            struct Feed: Decodable { var path: String }
+            func live(_ token: String) async throws -> Bool { try await api.get("/v1/me", token: token).text.contains("\"calendar_feed\":true") }
+            #expect(try await !live(player.token))
+            let first = try await api.post("/v1/me/calendar", token: player.token).decode(Feed.self, expecting: .created)
+            #expect(try await live(player.token))
+            #expect(try await api.delete("/v1/me/sessions", token: player.token).status == .noContent)
+            #expect(try await api.get(first.path).status == .notFound)
+            #expect(try await !live(player.token))
+            let second = try await api.post("/v1/me/calendar", token: player.token).decode(Feed.self, expecting: .created)
+            #expect(try await api.post("/v1/me/password", token: player.token, json: ["current_password": "correct horse battery", "new_password": "another fine passphrase"]).status == .noContent)
+            #expect(try await api.get(second.path).status == .notFound)
+        }
+    }
 }

@@ -141,4 +141,15 @@ struct MediaPaceTests {
             #expect(try await api.upload(photo, use: "cover", token: token).status == .created)
         }
     }
+
+    @Test("every upload admitted counts towards the hour's, a refused or abandoned one too", arguments: [DatabaseEngine.sqlite])
+    func admittedUploadsCount(engine: DatabaseEngine) async throws {
+        try await withApp(engine, configure: { $0.mediaUploadsPerHour = 2 }) { api, _ in
+            let token = try await api.register("Counts").token
+            for _ in 0..<2 { #expect(try await api.upload(Array("not an image".utf8), use: "profile", token: token).status == .unprocessableContent) }
+            let over = try await api.upload(try Photos.jpeg(width: 300, height: 200), use: "profile", token: token)
+            #expect(over.status == .tooManyRequests)
+            #expect(try over.errorCode == "upload_quota")
+        }
+    }
 }

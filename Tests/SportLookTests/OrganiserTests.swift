@@ -98,4 +98,39 @@ struct OrganiserTests {
             await socket.close()
         }
     }
+
+    @Test("an answer deadline closes joining (409 answers_closed), by invitation too; leaving stays open; bad deadlines are refused", arguments: engines)
+    func answerDeadline(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let owner = try await api.register("Host"), early = try await api.register("Early"), late = try await api.register("Late")
+            let invited = try await api.register("Invited")
+            let event = try await api.createEvent(owner.token, startsIn: 3 * 86_400, now: clock.now()).id
+            let deadline = RFC3339.format(clock.now().addingTimeInterval(86_400))
+            let set = try await api.patch("/v1/events/\(event)", token: owner.token, json: ["answer_deadline": deadline])
+            #expect(set.status == .ok && set.text.contains("\"answer_deadline\":\"\(deadline)\""))
+            try await api.join(event, token: early.token)
+            _ = try await api.invite([invited.id], to: event, token: owner.token)
+            clock.advance(by: 86_400 + 1)
+            let refused = try await api.post("/v1/events/\(event)/attendance", token: late.token)
+            #expect(refused.status == .conflict)
+            #expect(try refused.errorCode == "answers_closed")
+            let invitation = try #require(try await api.invitations(invited.token).first)
+            let accept = try await api.post("/v1/invitations/\(invitation.id)/accept", token: invited.token)
+            #expect(accept.status == .conflict)
+            #expect(try accept.errorCode == "answers_closed")
+            #expect(try await api.delete("/v1/events/\(event)/attendance", token: early.token).status == .noContent)
+            // Refused: a deadline past, after the start, not a date; a start moved before the deadline.
+            let other = try await api.createEvent(owner.token, startsIn: 2 * 86_400, now: clock.now()).id
+            for bad in [RFC3339.format(clock.now().addingTimeInterval(-60)), RFC3339.format(clock.now().addingTimeInterval(3 * 86_400)), "soon"] {
+                let answer = try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": bad])
+                #expect(answer.status == .unprocessableContent, "\(bad)")
+                #expect(try answer.errorFields["answer_deadline"] != nil, "\(bad)")
+            }
+            #expect(try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(86_400))]).status == .ok)
+            let moved = try await api.patch("/v1/events/\(other)", token: owner.token, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3_600))])
+            #expect(moved.status == .unprocessableContent)
+            #expect(try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": NSNull()]).status == .ok)
+        }
+    }
 }

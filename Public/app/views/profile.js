@@ -72,7 +72,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, emailCard(user), notificationsCard(), calendarCard(), passwordCard(), sessionsCard(),
+    replace(section, form, emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -191,11 +191,12 @@ function sessionsCard() {
 }
 
 /** The calendar feed: a secret link a phone's calendar subscribes to; a new one ends the old. */
-function calendarCard() {
+function calendarCard(user) {
   const link = h("input", {type: "text", readonly: true, "aria-label": "Your calendar link", hidden: true});
   const note = status("");
   const make = h("button", {type: "button"}, "Get my calendar link");
-  const stop = h("button", {type: "button", hidden: true}, "Stop my calendar feed");
+  const stop = h("button", {type: "button", hidden: !user.calendar_feed}, "Stop my calendar feed");
+  if (user.calendar_feed) replace(note, "Your calendar feed is on (its link was shown when it was made; a new one stops the old).");
   make.addEventListener("click", async () => {
     try {
       const feed = await post("/v1/me/calendar");

@@ -190,6 +190,8 @@ struct AccountService: Sendable {
         try await write { [accounts] sql, changes in
             let ended = try await sessions.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             changes.sessionsEnded(ended)
+            // A calendar feed made in another session ends with it.
+            try await accounts.setCalendarFeed(nil, of: identity.userID, on: sql)
         }
     }
 
@@ -224,6 +226,7 @@ struct AccountService: Sendable {
             }
             let ended = try await sessions.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             changes.sessionsEnded(ended)
+            try await accounts.setCalendarFeed(nil, of: identity.userID, on: sql)
         }
     }
 

@@ -253,7 +253,9 @@ struct ChatService: Sendable {
                 throw DomainError.notFound("message")
             }
             // (A deletion of a blocked person's message answers the tombstone the caller made.)
-            let seen = { (message: ChatMessage) in Blocks.view(message, hiding: hidden) ?? message }
+            let seen = { (message: ChatMessage) in
+                Blocks.view(message, hiding: hidden) ?? Blocks.view(message, hiding: hidden.subtracting([message.sender.id])) ?? message
+            }
             guard let change = try await body(room, message, sql) else { return seen(message) }
             changes.record(.chatChange(room: roomID, change: change))
             guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }

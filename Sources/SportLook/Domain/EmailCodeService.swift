@@ -12,12 +12,14 @@ import Foundation
 /// always answers 202, and no code is ever stored in clear (a retried mail carries a
 /// new code). Asking is limited per email and per client address.
 ///
-/// A reset answers a `reset_id` that only its asker holds; its code belongs to it
-/// (another request's code, the owner's or a stranger's, lives beside it), and its
-/// wrong codes count against that request (5), the client's address, and the email
-/// from that client's network (30 a day): a stranger guessing for an email cannot use
-/// up, replace or lock the owner's code. A verification code is the signed-in owner's: one per account, wrong codes
-/// counted like logins and per email to 30 a day.
+/// A reset answers a `reset_id` that only its asker holds, and a mark the mail's
+/// subject carries; its code belongs to that request (another request's code, the
+/// owner's or a stranger's, lives beside it). Its wrong codes count against the request
+/// (5), the client's address, and the email's 30 a day — every place the account does
+/// not know together, while a known device (else a known address) has 30 of its own —
+/// so strangers cannot use up, replace or lock out the owner's code at a known place.
+/// A verification code is the signed-in owner's: one per account, wrong codes counted
+/// like logins and per email to 30 a day of their own.
 struct EmailCodeService: Sendable {
     enum Purpose: String, Sendable {
         case verify, reset
@@ -163,7 +165,7 @@ struct EmailCodeService: Sendable {
     /// the email's 30 a day — all strangers' together, while a place the account knows
     /// has its own 30: guessing from everywhere else never locks the owner's home out.
     private func take(_ purpose: Purpose, code: String, normalized: String, request: String?, knownPlace: [String]? = nil, address: String?, newPassword: String?) async throws {
-        let daily = ["code-day:" + normalized + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")]
+        let daily = [(purpose == .verify ? "code-verify-day:" : "code-day:") + normalized + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")]
         let today = try await dailyGuesses.reserve(daily)
         let subjects = [request.map { "code-request:" + $0 } ?? "code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
         let attempt: UUID
@@ -183,6 +185,10 @@ struct EmailCodeService: Sendable {
                         if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
                         let ended = try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql)
                         changes.sessionsEnded(ended)
+                        // Whoever held a session or knew the account's places before no longer does:
+                        // its calendar feed ends, and only the place of this reset stays known.
+                        try await accounts.setCalendarFeed(nil, of: account.id, on: sql)
+                        try await known.forget(account.id, on: sql)
                         // The owner signs in from here next, whatever strangers are guessing.
                         _ = try await known.record(account.id, deviceKey: false, address: address, at: now, on: sql)
                     }

@@ -33,8 +33,11 @@ struct EventService: Sendable {
         var imageUrl: Patch<String> = .absent
         var timeZone: Patch<String> = .absent
         var reminders: Patch<[Int]> = .absent
+        var answerDeadline: Patch<String> = .absent
 
-        enum CodingKeys: String, CodingKey { case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders }
+        enum CodingKeys: String, CodingKey {
+            case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline
+        }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +53,7 @@ struct EventService: Sendable {
             imageUrl = try c.patch(.imageUrl)
             timeZone = try c.patch(.timeZone)
             reminders = try c.patch(.reminders)
+            answerDeadline = try c.patch(.answerDeadline)
         }
     }
 
@@ -130,6 +134,22 @@ struct EventService: Sendable {
         case .null: c.reminders = []
         case .absent: break
         }
+        switch input.answerDeadline {
+        case .value(let text):
+            if let date = RFC3339.parse(text)?.wholeMilliseconds {
+                let start = c.startsAt ?? current?.startsAt
+                if date <= now { v.fail("answer_deadline", "must be in the future") }
+                else if let start, date > start { v.fail("answer_deadline", "must not be after starts_at") }
+                else { c.answerDeadline = .value(date) }
+            } else {
+                v.fail("answer_deadline", "must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z")
+            }
+        case .null: c.answerDeadline = .null
+        case .absent:
+            if let deadline = current?.answerDeadline, let start = c.startsAt, deadline > start {
+                v.fail("answer_deadline", "must not be after starts_at: move it with the start")
+            }
+        }
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
@@ -171,7 +191,8 @@ struct EventService: Sendable {
             location: location, startsAt: startsAt, endsAt: endsAt,
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
             status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
-            timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders
+            timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders,
+            answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }()
         )
         event = try await write { [store, media, event] sql, changes in
             var event = event
@@ -344,6 +365,9 @@ struct EventService: Sendable {
     static func requireOpen(_ event: Event, now: Date) throws {
         guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
         guard event.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
+        if let deadline = event.answerDeadline, now > deadline {
+            throw DomainError.conflict("answers_closed", "Answers closed at \(RFC3339.format(deadline)): ask the organiser.")
+        }
     }
 
     static let bannedMessage = "The organiser removed you from this event; you cannot join it again."

@@ -47,13 +47,22 @@ struct KnownSignIns: Sendable {
     }
 
     /// When the device key or the address is one the account with this email signed in
-    /// from: what names them (`device:…`, `address:…`); nil for a place it does not know.
+    /// from: what names the one it knows (`device:…`, else `address:…`; never a pair, so a
+    /// made-up key beside a known address is the address); nil for a place it does not know.
     func recognised(email: String, deviceKey: String?, address: String?, now: Date) async throws -> [String]? {
         var known: [(KnownSignInStore.Kind, String)] = []
         let device = deviceKey.flatMap { Self.isWellFormed(deviceKey: $0) ? AccessToken.digest($0) : nil }
         if let device { known.append((.device, device)) }
         if let address { known.append((.address, Self.digest(address: address))) }
-        guard try await store.isKnown(normalizedEmail: email, known, since: now.addingTimeInterval(-Self.lifetime)) else { return nil }
-        return (device.map { ["device:" + $0] } ?? []) + (address.map { ["address:" + $0] } ?? [])
+        let matched = try await store.known(normalizedEmail: email, known, since: now.addingTimeInterval(-Self.lifetime))
+        if let device, matched.contains(.device) { return ["device:" + device] }
+        if let address, matched.contains(.address) { return ["address:" + address] }
+        return nil
+    }
+
+    /// Forgets every place the account knew (a password reset: whoever signed in before
+    /// is a stranger now), in the caller's transaction.
+    func forget(_ user: UUID, on sql: DatabaseSession) async throws {
+        try await store.forget(user: user, on: sql)
     }
 }

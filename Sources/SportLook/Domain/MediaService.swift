@@ -127,16 +127,19 @@ struct MediaService: Sendable {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "busy")]).increment()
             throw refusal
         }
-        return Ticket(admission: admission, owner: owner, address: address)
-    }
-
-    /// An upload whose body came too slowly counts towards its owner's hourly uploads as a
-    /// stored one does: a place held by a stalled body costs its holder, so holding every
-    /// place all the time takes about a hundred accounts (60 stalls an hour of at most
-    /// ``Settings/uploadGrace`` each, a sixth of a place per account).
-    func chargeAbandoned(by owner: UUID) async throws {
-        let now = clock.now()
-        try await write { [media] sql, _ in try await media.logUpload(by: owner, at: now, on: sql) }
+        let ticket = Ticket(admission: admission, owner: owner, address: address)
+        // Every upload admitted counts towards the hour's, stored, abandoned or refused alike:
+        // a place held costs its holder whatever the body turns out to be.
+        if settings.uploadsPerHour > 0 {
+            let now = clock.now()
+            do {
+                try await write { [media] sql, _ in try await media.logUpload(by: owner, at: now, on: sql) }
+            } catch {
+                ticket.release()
+                throw error
+            }
+        }
+        return ticket
     }
 
     /// Refuses an upload that would take the person's stored images past their cap

@@ -30,6 +30,7 @@ struct PrivateProfile: JSONEncodable {
         json.field("discoverable", user.discoverable)
         json.field("reminders", user.reminders)
         json.field("language", user.language.rawValue)
+        json.field("calendar_feed", user.hasCalendarFeed)
         json.field("created_at", user.createdAt)
         json.objectEnd()
     }

@@ -10,6 +10,11 @@ import Logging
 /// anything else to a 500 that is logged at error level with the request id and
 /// tells the client nothing about internals.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// A path as logs may show it: a calendar feed's holds its secret, which stays out.
+    static func loggable(_ path: String) -> String {
+        path.hasPrefix("/v1/calendar/") ? "/v1/calendar/…" : path
+    }
+
     let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -24,17 +29,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is HashingQueueFull {
             return APIError(DomainError.busy).response(requestID: nil)
         } catch let error as DatabaseUnavailable {
-            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "reason": "\(error.reason)"])
+            context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch where Database.isConnectivityFailure(error) {
-            context.logger.warning("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "error": "\(error)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch is CancellationError {
-            context.logger.warning("request cancelled", metadata: ["path": "\(request.uri.path)"])
+            context.logger.warning("request cancelled", metadata: ["path": "\(Self.loggable(request.uri.path))"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         } catch {
             context.logger.error("unhandled error", metadata: [
-                "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(String(reflecting: error))",
+                "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(Self.loggable(request.uri.path))", "error": "\(String(reflecting: error))",
             ])
             return APIError.internalError.response(requestID: context.id)
         }

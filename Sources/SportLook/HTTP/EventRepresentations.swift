@@ -37,6 +37,7 @@ enum EventJSON {
         json.field("time_zone", event.timeZone)
         json.field("series_id", event.seriesID)
         json.field("occurrence_date", event.occurrenceDate)
+        json.field("answer_deadline", event.answerDeadline)
         json.key("reminders")
         json.arrayStart()
         for minutes in event.reminders { json.value(minutes) }

@@ -146,13 +146,7 @@ extension MediaController {
         let arrived = media.clock.now()
         let ticket = try await media.admit(context.userID, from: context.remoteAddress.map(ClientAddress.networkKey) ?? "unknown")
         defer { ticket.release() }
-        let bytes: [UInt8]
-        do {
-            bytes = try await uploadedFile(request, arrivedAt: arrived)
-        } catch let refusal as DomainError where refusal.kind == .timedOut {
-            try await media.chargeAbandoned(by: context.userID)
-            throw refusal
-        }
+        let bytes = try await uploadedFile(request, arrivedAt: arrived)
         let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
         return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
                             headers: [.location: "/v1/media/\(upload.id.lowercased)"])

@@ -32,6 +32,8 @@ public struct Event: Sendable, Hashable {
     /// The series this event is an occurrence of, and its local date there.
     public var seriesID: UUID?
     public var occurrenceDate: String?
+    /// After it nobody joins any more (leaving stays possible).
+    public var answerDeadline: Date?
 
     /// A day and two hours before.
     public static let defaultReminders = [1_440, 120]

@@ -67,6 +67,8 @@ public struct User: Sendable, Hashable {
     public var reminders = true
     /// The language texts are written to them in (from their requests' `Accept-Language`).
     public var language = Language.en
+    /// Whether a calendar feed link of theirs is live.
+    public var hasCalendarFeed = false
 }
 
 /// A user as others see them: no email, no location.

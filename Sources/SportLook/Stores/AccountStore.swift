@@ -99,7 +99,7 @@ struct AccountStore: Store {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language"
+    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed"
 
     static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
@@ -109,7 +109,8 @@ struct AccountStore: Store {
             location: lat.flatMap { la in lon.map { Coordinate(lat: la, lon: $0) } },
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
             isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified"),
-            reminders: try row.value("reminders"), language: Language(rawValue: try row.value("language")) ?? .en
+            reminders: try row.value("reminders"), language: Language(rawValue: try row.value("language")) ?? .en,
+            hasCalendarFeed: try row.optional("calendar_feed", as: String.self) != nil
         )
     }
 

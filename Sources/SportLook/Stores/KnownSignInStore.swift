@@ -28,16 +28,25 @@ struct KnownSignInStore: Store {
 
     /// Whether any of `digests` (by kind) was used by the account with this email since `since`.
     func isKnown(normalizedEmail: String, _ digests: [(Kind, String)], since: Date) async throws -> Bool {
-        guard !digests.isEmpty else { return false }
+        try await !known(normalizedEmail: normalizedEmail, digests, since: since).isEmpty
+    }
+
+    /// The kinds among `digests` the account with this email used since `since`.
+    func known(normalizedEmail: String, _ digests: [(Kind, String)], since: Date) async throws -> Set<Kind> {
+        guard !digests.isEmpty else { return [] }
         return try await database.read { sql in
             let alternatives = SQLList(digests.map { kind, digest in
                 SQLQueryString("(k.kind = \(bind: kind.rawValue) AND k.digest = \(bind: digest))")
             }, separator: SQLRaw(" OR "))
-            return try await sql.raw("""
-                SELECT 1 AS one FROM known_sign_ins k JOIN users u ON u.id = k.user_id
+            return Set(try await sql.raw("""
+                SELECT DISTINCT k.kind FROM known_sign_ins k JOIN users u ON u.id = k.user_id
                 WHERE u.email_normalized = \(bind: normalizedEmail) AND u.deleted_at IS NULL AND k.last_used_at > \(bind: since) AND (\(alternatives))
-                LIMIT 1
-                """).first() != nil
+                """).all().compactMap { Kind(rawValue: try $0.value("kind")) })
         }
+    }
+
+    /// Forgets the account's devices and addresses.
+    func forget(user: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM known_sign_ins WHERE user_id = \(bind: user)").run()
     }
 }

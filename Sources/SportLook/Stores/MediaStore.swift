@@ -6,7 +6,6 @@ struct MediaStore: Store {
     let database: Database
 
     func insert(_ media: Media, on sql: any SQLDatabase) async throws {
-        try await logUpload(by: media.ownerID, at: media.createdAt, on: sql)
         try await sql.raw("""
             INSERT INTO media (id, owner_id, use, width, height, bytes, created_at)
             VALUES (\(bind: media.id), \(bind: media.ownerID), \(bind: media.use.rawValue), \(bind: media.width), \(bind: media.height), \(bind: media.bytes), \(bind: media.createdAt))
@@ -33,7 +32,7 @@ struct MediaStore: Store {
                      createdAt: try row.value("created_at"), attachedAt: try row.optional("attached_at"), variants: variants)
     }
 
-    /// Counts an upload (stored, or abandoned too slowly) towards `owner`'s hourly quota.
+    /// Counts an upload admitted (whatever becomes of it) towards `owner`'s hourly quota.
     func logUpload(by owner: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("INSERT INTO media_upload_log (owner_id, created_at) VALUES (\(bind: owner), \(bind: now))").run()
     }
