@@ -57,9 +57,6 @@ struct EventService: Sendable {
         }
     }
 
-    /// At most this many reminders an event, each 5 minutes to 14 days before the start.
-    static let maxReminders = 4
-    static let reminderRange = 5...20_160
 
     /// Checks the fields present in `input` and returns them as changes (the cover as
     /// the upload's id, for ``attachCover(_:to:owner:at:on:)`` to resolve in the transaction).
@@ -120,17 +117,12 @@ struct EventService: Sendable {
         case .absent: break
         }
         switch input.timeZone {
-        case .value(let identifier):
-            if identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC" { c.timeZone = identifier }
-            else { v.fail("time_zone", "must be an IANA time zone such as Europe/Copenhagen") }
+        case .value(let identifier): if v.timeZone(identifier) != nil { c.timeZone = identifier }
         case .null: v.fail("time_zone", "must not be null")
         case .absent: break
         }
         switch input.reminders {
-        case .value(let minutes):
-            if minutes.count > Self.maxReminders { v.fail("reminders", "must list at most \(Self.maxReminders) reminders") }
-            else if !minutes.allSatisfy(Self.reminderRange.contains) { v.fail("reminders", "must be minutes before the start, 5 to 20160 (14 days)") }
-            else { c.reminders = Array(Set(minutes)).sorted(by: >) }
+        case .value(let minutes): c.reminders = v.reminders(minutes)
         case .null: c.reminders = []
         case .absent: break
         }

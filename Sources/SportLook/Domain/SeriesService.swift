@@ -56,12 +56,7 @@ struct SeriesService: Sendable {
         let address = input.address.flatMap { v.text($0, "address", 0...300) }
         let description = input.description.flatMap { v.text($0, "description", 0...4_000, multiline: true) } ?? ""
         if let capacity = input.capacity, !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or absent for no limit") }
-        var zone: TimeZone?
-        if let identifier = input.timeZone, identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC" {
-            zone = TimeZone(identifier: identifier)
-        } else {
-            v.fail("time_zone", "must be an IANA time zone such as Europe/Copenhagen")
-        }
+        let zone = v.timeZone(input.timeZone)
         let first = input.firstDate.flatMap({ LocalDate($0) })
         if first == nil { v.fail("first_date", "must be a date such as 2026-05-12") }
         if let first, let zone {
@@ -79,16 +74,13 @@ struct SeriesService: Sendable {
         } else if input.rule == nil {
             v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
         }
-        let reminders = input.reminders ?? Event.defaultReminders
-        if reminders.count > EventService.maxReminders || !reminders.allSatisfy(EventService.reminderRange.contains) {
-            v.fail("reminders", "must be at most \(EventService.maxReminders) times, 5 to 20160 minutes before the start")
-        }
+        let reminders = v.reminders(input.reminders ?? Event.defaultReminders)
         try v.throwIfInvalid()
         guard let title, let sport, let location, let zone, let first, let minutes, let rule else { throw DomainError.validation(v.fields) }
         let series = Series(
             id: UUID(), organiserID: organiser, organiserName: "", groupID: nil, title: title, sport: sport, description: description,
-            address: address?.isEmpty == false ? address : nil, location: location, capacity: input.capacity, timeZone: zone.identifier,
-            reminders: Array(Set(reminders)).sorted(by: >), startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
+            address: address?.isEmpty == false ? address : nil, location: location, capacity: input.capacity, timeZone: input.timeZone ?? zone.identifier,
+            reminders: reminders ?? Event.defaultReminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
             status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
         )
         try await write { [store] sql, changes in

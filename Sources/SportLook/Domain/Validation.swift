@@ -68,6 +68,29 @@ struct Validator {
         return name
     }
 
+    /// An IANA time zone (`Europe/Copenhagen`, or `UTC`), by the identifier.
+    mutating func timeZone(_ identifier: String?, _ field: String = "time_zone") -> TimeZone? {
+        if let identifier, identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC",
+           let zone = TimeZone(identifier: identifier) {
+            return zone
+        }
+        fail(field, identifier == nil ? "is required" : "must be an IANA time zone such as Europe/Copenhagen")
+        return nil
+    }
+
+    /// When to remind the people going: at most ``maxReminders`` times, each 5 minutes to
+    /// 14 days before the start; kept distinct, largest first.
+    mutating func reminders(_ minutes: [Int], _ field: String = "reminders") -> [Int]? {
+        guard minutes.count <= Self.maxReminders, minutes.allSatisfy(Self.reminderRange.contains) else {
+            fail(field, "must be at most \(Self.maxReminders) times, each 5 to 20160 minutes (14 days) before the start")
+            return nil
+        }
+        return Array(Set(minutes)).sorted(by: >)
+    }
+
+    static let maxReminders = 4
+    static let reminderRange = 5...20_160
+
     /// An absolute http(s) URI (RFC 3986: ASCII, a host name or address) of at most 2,048 characters.
     mutating func url(_ value: String?, _ field: String) -> String? {
         guard let value else { return nil }

@@ -22,11 +22,7 @@ enum EventJSON {
         json.objectStart()
         json.field("id", event.id)
         json.field("title", event.title)
-        json.key("sport")
-        json.objectStart()
-        json.field("slug", event.sport)
-        json.field("name", sport?.name ?? event.sport)
-        json.objectEnd()
+        writeSport(event.sport, sport, to: &json)
         json.key("organiser")
         json.objectStart()
         json.field("id", event.organiserID)
@@ -42,11 +38,7 @@ enum EventJSON {
         json.arrayStart()
         for minutes in event.reminders { json.value(minutes) }
         json.arrayEnd()
-        json.key("location")
-        json.objectStart()
-        json.field("lat", event.location.lat)
-        json.field("lon", event.location.lon)
-        json.objectEnd()
+        writeLocation(event.location, to: &json)
         json.field("address", event.address)
         json.field("description", event.description)
         json.field("capacity", event.capacity)
@@ -57,6 +49,24 @@ enum EventJSON {
         links.writeImageFields(event.cover, to: &json)
         json.field("created_at", event.createdAt)
         json.field("updated_at", event.updatedAt)
+    }
+
+    /// `"sport": {slug, name}` (the slug for a name the catalogue no longer has).
+    static func writeSport(_ slug: String, _ sport: Sport?, to json: inout JSONWriter) {
+        json.key("sport")
+        json.objectStart()
+        json.field("slug", slug)
+        json.field("name", sport?.name ?? slug)
+        json.objectEnd()
+    }
+
+    /// `"location": {lat, lon}`.
+    static func writeLocation(_ location: Coordinate, to json: inout JSONWriter) {
+        json.key("location")
+        json.objectStart()
+        json.field("lat", location.lat)
+        json.field("lon", location.lon)
+        json.objectEnd()
     }
 
     /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
