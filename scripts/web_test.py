@@ -749,6 +749,9 @@ def run(server, push):
         padel_url = ann.url
         bo.goto(padel_url)
         expect(bo.get_by_role("heading", name="Weekly game")).to_be_visible()
+        # Bo says maybe first (no place taken), then becomes a regular: going.
+        bo.get_by_role("button", name="Maybe").click()
+        expect(bo.get_by_text("You said maybe")).to_be_visible()
         bo.get_by_role("button", name="Become a regular").click()
         expect(bo.get_by_role("button", name="Stop being a regular")).to_be_visible()
         expect(bo.get_by_text("You are going")).to_be_visible()

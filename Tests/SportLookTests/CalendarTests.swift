@@ -89,7 +89,7 @@ struct CalendarTests {
             let going = try await Self.game(api, organiser.token, title: "Tuesday football", on: "\(Self.year())-03-16")
             let full = try await Self.game(api, organiser.token, title: "Full game", on: "\(Self.year())-04-06", extra: ["capacity": 1])
             let called = try await Self.game(api, organiser.token, title: "Called off", on: "\(Self.year())-05-04")
-            let mine = try await Self.game(api, player.token, title: "Player's own", on: "\(Self.year())-06-01")
+            _ = try await Self.game(api, player.token, title: "Player's own", on: "\(Self.year())-06-01")
             _ = try await Self.game(api, organiser.token, title: "Not joined", on: "\(Self.year())-06-02")
             try await api.join(going.id, token: player.token)
             try await api.join(full.id, token: other.token)

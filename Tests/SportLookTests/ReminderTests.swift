@@ -234,4 +234,48 @@ struct ReminderTests {
             }
         }
     }
+
+    @Test("maybe takes no place, gives a held one up, turns into going, and is reminded to decide; an answer deadline closes it too", arguments: engines)
+    func maybe(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, _ in
+            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy")
+            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, capacity: 1, extra: ["reminders": [120]])
+            struct Answer: Decodable { var status: String }
+            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: ann.token).decode(Answer.self, expecting: .ok).status == "maybe")
+            var seen = try await api.event(event.id, token: ann.token)
+            #expect(seen.myStatus == "maybe" && seen.goingCount == 0 && seen.waitlistCount == 0)
+            // Bo takes the place, Cy waits; Bo turns maybe: Cy moves up.
+            #expect(try await api.join(event.id, token: bo.token).status == "going")
+            #expect(try await api.join(event.id, token: cy.token).status == "waitlisted")
+            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: bo.token).status == .ok)
+            #expect(try await api.event(event.id, token: cy.token).myStatus == "going")
+            seen = try await api.event(event.id, token: bo.token)
+            #expect(seen.myStatus == "maybe" && seen.goingCount == 1)
+            // Ann decides: going (the waitlist, the place being taken).
+            #expect(try await api.join(event.id, token: ann.token).status == "waitlisted")
+            #expect(try await api.event(event.id, token: ann.token).myStatus == "waitlisted")
+            // The organiser is going by organising.
+            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: organiser.token).status == .conflict)
+            // Two hours before: Bo (maybe) is asked to decide, Cy (going) reminded, Ann (waiting) not.
+            let start = try #require(RFC3339.parse(event.startsAt))
+            clock.advance(by: start.addingTimeInterval(-7_200 + 1).timeIntervalSince(clock.now()))
+            try await eventually("the reminders") {
+                let (maybe, going) = (try await Self.reminders(api, bo.token).count, try await Self.reminders(api, cy.token).count)
+                return maybe == 1 && going == 1
+            }
+            let decide = try #require(try await Self.reminders(api, bo.token).first)
+            #expect(Self.text(decide, "title") == "Are you coming? Tuesday football" && Self.text(decide, "answer") == "maybe")
+            #expect(try await Self.reminders(api, ann.token).isEmpty)
+            // Taking a maybe back leaves nothing; after an answer deadline maybe is closed too.
+            #expect(try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token).status == .noContent)
+            #expect(try await api.event(event.id, token: bo.token).myStatus == nil)
+            let later = try await Self.game(api, organiser.token, clock: clock, startsIn: 2 * 86_400,
+                                            extra: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(3_600))])
+            clock.advance(by: 3_601)
+            let closed = try await api.post("/v1/events/\(later.id)/maybe", token: ann.token)
+            #expect(closed.status == .conflict)
+            #expect(try closed.errorCode == "answers_closed")
+        }
+    }
 }

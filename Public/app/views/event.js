@@ -42,17 +42,19 @@ export function eventView(id) {
         }}, "Remind everyone"), reminded);
       }
     } else if (event.status === "active") {
-      const joined = event.my_status;
-      actions.append(h("button", {type: "button", class: joined ? "" : "primary", onclick: async () => {
-        try {
-          if (joined) await del(`/v1/events/${id}/attendance`);
-          else await post(`/v1/events/${id}/attendance`);
-          render();
-        } catch (error) { showErrors(section, error, summary); }
-      }}, joined ? "Leave" : event.spots_left === 0 ? "Join the waitlist" : "Join"));
+      const joined = event.my_status === "going" || event.my_status === "waitlisted";
+      const act = (call) => async () => {
+        try { await call(); render(); } catch (error) { showErrors(section, error, summary); }
+      };
+      actions.append(h("button", {type: "button", class: joined ? "" : "primary", onclick: act(() => joined ? del(`/v1/events/${id}/attendance`) : post(`/v1/events/${id}/attendance`))},
+        joined ? "Leave" : event.spots_left === 0 ? "Join the waitlist" : "Join"));
+      // Maybe takes no place (a held one is given up) and brings a reminder to decide.
+      if (event.my_status === "maybe") actions.append(h("button", {type: "button", onclick: act(() => del(`/v1/events/${id}/attendance`))}, "Not coming"));
+      else actions.append(h("button", {type: "button", onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
     }
     const myPlace = event.my_status === "going" ? h("p", {class: "pill going"}, "You are going")
-      : event.my_status === "waitlisted" ? h("p", {class: "pill waitlisted", "data-testid": "waitlist-position"}, `You are number ${event.my_position} on the waitlist`) : null;
+      : event.my_status === "waitlisted" ? h("p", {class: "pill waitlisted", "data-testid": "waitlist-position"}, `You are number ${event.my_position} on the waitlist`)
+      : event.my_status === "maybe" ? h("p", {class: "pill"}, "You said maybe: you will be asked to decide") : null;
     const attendees = h("ul", {class: "attendees"});
     const chat = h("div", {class: "chat-slot"});
     replace(section,

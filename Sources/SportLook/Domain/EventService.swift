@@ -214,7 +214,9 @@ struct EventService: Sendable {
     }
 
     static func mine(_ event: Event, user: UUID, store: EventStore, on sql: DatabaseSession) async throws -> MyAttendance? {
-        guard let attendance = try await store.attendance(event: event.id, user: user, on: sql) else { return nil }
+        guard let attendance = try await store.attendance(event: event.id, user: user, on: sql) else {
+            return try await store.isMaybe(event: event.id, user: user, on: sql) ? MyAttendance(status: .maybe, position: nil, isOrganiser: false) : nil
+        }
         var position: Int?
         if attendance.status == .waitlisted, let number = attendance.queueNumber {
             position = try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql)
@@ -320,6 +322,8 @@ struct EventService: Sendable {
             }
             try Self.requireOpen(event, now: now)
             try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+            // A maybe that decides: a place now.
+            try await store.removeMaybe(event: id, user: user, on: sql)
             let joined: Joined
             if let capacity = event.capacity, event.goingCount >= capacity {
                 let number = try await store.addWaitlisted(event: id, user: user, at: now, on: sql)
@@ -341,6 +345,7 @@ struct EventService: Sendable {
         }
         try Self.requireOpen(event, now: now)
         try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+        try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
         if let capacity = event.capacity, event.goingCount >= capacity {
             let number = try await store.addWaitlisted(event: event.id, user: user, at: now, on: sql)
@@ -402,10 +407,33 @@ struct EventService: Sendable {
     }
 
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
+    /// Answers maybe: no place (one held is given up, the waitlist moving up), a
+    /// reminder to decide before the game. The organiser is going by organising.
+    func answerMaybe(_ id: UUID, user: UUID) async throws -> Joined {
+        let now = clock.now()
+        return try await write { [self] sql, changes in
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard event.organiserID != user else { throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.") }
+            try Self.requireOpen(event, now: now)
+            try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+            if try await store.attendance(event: id, user: user, on: sql) != nil {
+                try await leave(event, user: user, at: now, on: sql, changes: &changes)
+            }
+            try await store.addMaybe(event: id, user: user, at: now, on: sql)
+            changes.record(.attendance(user: user))
+            return Joined(status: .maybe, position: nil)
+        }
+    }
+
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            // A maybe taken back: nothing else to give up.
+            if try await store.removeMaybe(event: id, user: user, on: sql) {
+                changes.record(.attendance(user: user))
+                return
+            }
             guard event.organiserID != user else {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
                 throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")

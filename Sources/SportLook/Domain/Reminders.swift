@@ -88,13 +88,16 @@ struct Reminders: Sendable {
                   event.startsAt.millisecondsSince1970 == due.startsAt.millisecondsSince1970
             else { return 0 }
             let which = due.minutes == 0 ? "now:\(now.millisecondsSince1970)" : "\(due.minutes):\(due.startsAt.millisecondsSince1970)"
-            let messages = try await events.remindable(event: event.id, on: sql).map { person in
-                let text = Texts.reminder(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
+            let going = try await events.remindable(event: event.id, on: sql).map { ($0, false) }
+            let undecided = try await events.remindableMaybes(event: event.id, on: sql).map { ($0, true) }
+            let messages = (going + undecided).map { person, maybe in
+                let text = maybe ? Texts.decide(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
+                                 : Texts.reminder(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
                 return (NotificationMessage(to: person.id, .reminder, title: text.title, body: text.body, data: [
                     "event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
                     "time_zone": .string(event.timeZone), "minutes_before": .number(Double(due.minutes)),
                     // The words in the person's language, for the inbox as for the push.
-                    "title": .string(text.title), "body": .string(text.body),
+                    "title": .string(text.title), "body": .string(text.body), "answer": .string(maybe ? "maybe" : "going"),
                 ]), "reminder:\(event.id.lowercased):\(which):\(person.id.lowercased)")
             }
             let queued = try await jobs.enqueue(messages, on: sql)

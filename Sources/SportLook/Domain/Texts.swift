@@ -12,6 +12,15 @@ enum Texts {
         }
     }
 
+    /// A reminder to decide, for someone who answered maybe.
+    static func decide(_ language: Language, title: String, startsAt: Date, timeZone: String, now: Date) -> (title: String, body: String) {
+        let when = localWhen(language, startsAt, timeZone: timeZone, now: now)
+        switch language {
+        case .en: return ("Are you coming? \(title)", "\(title) starts \(when). You said maybe: say whether you are going.")
+        case .da: return ("Kommer du? \(title)", "\(title) begynder \(when). Du svarede måske: sig om du kommer.")
+        }
+    }
+
     /// A start as people say it, in the place's time zone: "today at 19:00", "tomorrow
     /// at 07:30", "on Tuesday 14 May at 19:00" (Danish: "i dag kl. 19:00"…).
     static func localWhen(_ language: Language, _ instant: Date, timeZone identifier: String, now: Date) -> String {

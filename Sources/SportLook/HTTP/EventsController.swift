@@ -19,6 +19,7 @@ struct EventsController {
         routes.post("/v1/events/:id/remind", use: remindEveryone)
         routes.post("/v1/events/:id/attendance", use: joinEvent)
         routes.delete("/v1/events/:id/attendance", use: leaveEvent)
+        routes.post("/v1/events/:id/maybe", use: answerMaybe)
         routes.get("/v1/events/:id/attendees", use: listAttendees)
         routes.delete("/v1/events/:id/attendees/:user_id", use: removeAttendee)
         routes.get("/v1/events/:id/bans", use: listBans)
@@ -136,6 +137,11 @@ extension EventsController {
     @Sendable func joinEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let joined = try await events.join(try context.uuid("id", "event"), user: context.userID)
         return JSONResponse(JoinedRepresentation(joined: joined))
+    }
+
+    /// `POST /v1/events/{id}/maybe`
+    @Sendable func answerMaybe(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(JoinedRepresentation(joined: try await events.answerMaybe(try context.uuid("id", "event"), user: context.userID)))
     }
 
     /// `DELETE /v1/events/{id}/attendance`

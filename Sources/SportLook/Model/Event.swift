@@ -53,6 +53,8 @@ public enum EventStatus: String, Sendable, Hashable {
 /// Someone's place at an event.
 public enum AttendanceStatus: String, Sendable, Hashable {
     case going, waitlisted
+    /// An answer that takes no place (kept apart from the places: `event_maybes`).
+    case maybe
 }
 
 /// The caller's relation to an event, shown as `my_status`.
