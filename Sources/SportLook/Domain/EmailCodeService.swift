@@ -99,7 +99,7 @@ struct EmailCodeService: Sendable {
             throw error
         }
         for taken in reserved { try await taken.throttle.settle(taken.attempt) }
-        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized, request: requestDigest)
+        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized, request: requestDigest, knownPlace: knownPlace != nil ? true : nil)
         try await write { [jobs] sql, changes in
             try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
             changes.record(.jobs)
@@ -117,7 +117,8 @@ struct EmailCodeService: Sendable {
             try await codes.purge(before: now, on: sql)
             guard let account = try await accounts.account(normalizedEmail: request.email, on: sql) else { return nil }
             if purpose == .verify, account.emailVerified { return nil }
-            try await codes.issue(user: account.id, purpose: purpose.rawValue, request: request.request ?? "", digest: Self.digest(code, user: account.id, purpose: purpose),
+            try await codes.issue(user: account.id, purpose: purpose.rawValue, request: request.request ?? "", knownPlace: request.knownPlace == true,
+                                  digest: Self.digest(code, user: account.id, purpose: purpose),
                                   expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
             return Self.mail(purpose, code: code, to: account.email, mark: request.request.map(Self.mark(ofRequest:)))
         }

@@ -22,6 +22,8 @@ public struct CodeMailRequest: Sendable, Hashable, Codable {
     public var email: String
     /// A reset's request, as the digest of the id answered to the asker (nil: none).
     public var request: String?
+    /// Asked from a device or address the account knows.
+    public var knownPlace: Bool?
 
     var encoded: String {
         String(decoding: (try? JSONEncoder.sorted.encode(self)) ?? Data(), as: UTF8.self)

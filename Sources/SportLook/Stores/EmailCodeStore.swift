@@ -10,17 +10,19 @@ struct EmailCodeStore: Sendable {
     static let liveRequests = 10
 
     /// Gives the account a new code for `purpose` and `request`, replacing an earlier
-    /// one of the same request; an account keeps its newest ``liveRequests`` of a purpose.
-    func issue(user: UUID, purpose: String, request: String, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
+    /// one of the same request; an account keeps the newest ``liveRequests`` of a purpose
+    /// asked from places it does not know — a code asked from a known place is never
+    /// trimmed by strangers' asks (its place's own limits bound those).
+    func issue(user: UUID, purpose: String, request: String, knownPlace: Bool, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO email_codes (user_id, purpose, request, digest, tries, expires_at, created_at)
-            VALUES (\(bind: user), \(bind: purpose), \(bind: request), \(bind: digest), 0, \(bind: expiresAt), \(bind: now))
+            INSERT INTO email_codes (user_id, purpose, request, digest, tries, expires_at, created_at, known_place)
+            VALUES (\(bind: user), \(bind: purpose), \(bind: request), \(bind: digest), 0, \(bind: expiresAt), \(bind: now), \(bind: knownPlace))
             ON CONFLICT (user_id, purpose, request) DO UPDATE SET digest = excluded.digest, tries = 0,
                 expires_at = excluded.expires_at, created_at = excluded.created_at
             """).run()
         try await sql.raw("""
-            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request NOT IN (
-                SELECT request FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose)
+            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND known_place = \(bind: false) AND request NOT IN (
+                SELECT request FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND known_place = \(bind: false)
                 ORDER BY created_at DESC, request LIMIT \(bind: Self.liveRequests))
             """).run()
     }
