@@ -274,6 +274,12 @@ struct ReminderTests {
             let decide = try #require(try await Self.reminders(api, bo.token).first)
             #expect(Self.text(decide, "title") == "Are you coming? Tuesday football" && Self.text(decide, "answer") == "maybe")
             #expect(try await Self.reminders(api, ann.token).isEmpty)
+            // Removed and banned, a maybe is no answer any more (and gets no reminder).
+            let dee = try await api.register("Dee")
+            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: dee.token).status == .ok)
+            #expect(try await api.delete("/v1/events/\(event.id)/attendees/\(dee.id)?ban=true", token: organiser.token).status == .noContent)
+            #expect(try await api.event(event.id, token: dee.token).myStatus == nil)
+            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: dee.token).status == .forbidden)
             // Taking a maybe back leaves nothing; after an answer deadline maybe is closed too.
             #expect(try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token).status == .noContent)
             #expect(try await api.event(event.id, token: bo.token).myStatus == nil)

@@ -138,9 +138,9 @@ struct EmailCodeService: Sendable {
     }
 
     /// Sets a new password with the code sent to the email (which is then verified
-    /// too); every session of the account ends. When the email was not verified
-    /// before, every provider linked to the account is unlinked too: whoever made the
-    /// account with someone else's email may have linked their own.
+    /// too); every session of the account ends, and every provider linked to it is
+    /// unlinked: whoever made the account with someone else's email, or held a session
+    /// of it, may have linked their own.
     func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws {
         var v = Validator()
         let normalized = check(email, into: &v)
@@ -183,7 +183,9 @@ struct EmailCodeService: Sendable {
                     else { return false }
                     try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
                     if hash != nil {
-                        if !account.emailVerified { try await identities.deleteAll(of: account.id, on: sql) }
+                        // Every provider linked goes too: whoever held a session may have linked their own
+                        // (the owner links theirs again after signing in).
+                        try await identities.deleteAll(of: account.id, on: sql)
                         let ended = try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql)
                         changes.sessionsEnded(ended)
                         // Whoever held a session or knew the account's places before no longer does:

@@ -385,6 +385,8 @@ struct EventService: Sendable {
             guard try await accounts.user(attendee, on: sql) != nil else { throw DomainError.notFound("user") }
             if ban { try await store.ban(event: id, user: attendee, at: now, on: sql) }
             try await leave(event, user: attendee, at: now, on: sql, changes: &changes)
+            // A maybe goes too: removed is no answer.
+            if try await store.removeMaybe(event: id, user: attendee, on: sql) { changes.record(.attendance(user: attendee)) }
         }
     }
 
@@ -419,6 +421,8 @@ struct EventService: Sendable {
             if try await store.attendance(event: id, user: user, on: sql) != nil {
                 try await leave(event, user: user, at: now, on: sql, changes: &changes)
             }
+            // A series' regular who says maybe for one date is not put back on it as going.
+            if let series = event.seriesID, let date = event.occurrenceDate { try await self.series.optOut(user, of: series, on: date, on: sql) }
             try await store.addMaybe(event: id, user: user, at: now, on: sql)
             changes.record(.attendance(user: user))
             return Joined(status: .maybe, position: nil)

@@ -222,6 +222,7 @@ struct AccountStore: Store {
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",
+            "DELETE FROM event_maybes WHERE user_id = \(bind: userID)",
             "DELETE FROM name_flags WHERE user_id = \(bind: userID)",
             "UPDATE users SET calendar_feed = NULL WHERE id = \(bind: userID)",
             "DELETE FROM known_sign_ins WHERE user_id = \(bind: userID)",
