@@ -421,8 +421,6 @@ struct EventService: Sendable {
             if try await store.attendance(event: id, user: user, on: sql) != nil {
                 try await leave(event, user: user, at: now, on: sql, changes: &changes)
             }
-            // A series' regular who says maybe for one date is not put back on it as going.
-            if let series = event.seriesID, let date = event.occurrenceDate { try await self.series.optOut(user, of: series, on: date, on: sql) }
             try await store.addMaybe(event: id, user: user, at: now, on: sql)
             changes.record(.attendance(user: user))
             return Joined(status: .maybe, position: nil)
