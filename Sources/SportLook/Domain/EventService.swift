@@ -314,27 +314,14 @@ struct EventService: Sendable {
     /// Joins (idempotent): going while places remain, otherwise waitlisted.
     func join(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
-        return try await write { [store] sql, changes in
+        return try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            // Already there: the place as it is (with the waitlist position, which the join below does not read).
             if let existing = try await store.attendance(event: id, user: user, on: sql) {
                 let position = existing.status == .waitlisted ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
                 return Joined(status: existing.status, position: position)
             }
-            try Self.requireOpen(event, now: now)
-            try await Self.requireNotBanned(event, user: user, store: store, on: sql)
-            // A maybe that decides: a place now.
-            try await store.removeMaybe(event: id, user: user, on: sql)
-            let joined: Joined
-            if let capacity = event.capacity, event.goingCount >= capacity {
-                let number = try await store.addWaitlisted(event: id, user: user, at: now, on: sql)
-                joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: id, queueNumber: number, on: sql))
-            } else {
-                try await store.addGoing(event: id, user: user, at: now, on: sql)
-                joined = Joined(status: .going, position: nil)
-            }
-            if let updated = try await store.event(id, on: sql) { changes.event(updated) }
-            changes.record(.attendance(user: user))
-            return joined
+            return try await join(event, user: user, at: now, on: sql, changes: &changes)
         }
     }
 
@@ -345,6 +332,7 @@ struct EventService: Sendable {
         }
         try Self.requireOpen(event, now: now)
         try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+        // A maybe that decides: a place now.
         try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
         if let capacity = event.capacity, event.goingCount >= capacity {
