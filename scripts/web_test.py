@@ -19,6 +19,7 @@ photographed at 390x844 and 1280x800. No page error and no CSP violation may occ
 Usage: scripts/web_test.py BINARY SCREENSHOT_FOLDER
 """
 import base64
+import datetime
 import hashlib
 import http.server
 import json
@@ -337,8 +338,12 @@ def run(server, push):
         ann.get_by_label("Sport").select_option("tennis")
         ann.get_by_label("Places (besides you)").fill("1")
         ann.get_by_label("Address").fill("Court 3, Jardin du Luxembourg")
+        # Answers close an hour before the start.
+        starts = datetime.datetime.fromisoformat(ann.get_by_label("Starts").input_value())
+        ann.get_by_label("Answers close (optional)").fill((starts - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"))
         ann.get_by_role("button", name="Create event").click()
         expect(ann.get_by_role("heading", name="Evening tennis")).to_be_visible()
+        expect(ann.get_by_test_id("answer-deadline")).to_be_visible()
         event_url = ann.url
 
         # Bo finds it in the list and on the map, and joins.
@@ -360,6 +365,24 @@ def run(server, push):
         expect(bo.get_by_role("heading", name="Evening tennis")).to_be_visible()
         bo.get_by_role("button", name="Join", exact=True).click()
         expect(bo.get_by_text("You are going")).to_be_visible()
+
+        # Showing up: a game for reliable players starting in 40 s where Bo is; he checks
+        # in with the browser's position. His record has no games yet.
+        quick_start = time.time() + 40
+        quick = api(server, "POST", "/v1/events", session_token(ann), {
+            "title": "Quick game", "sport": "tennis", "location": {"lat": PARIS["latitude"], "lon": PARIS["longitude"]},
+            "starts_at": datetime.datetime.fromtimestamp(quick_start, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "min_record": {"last_games": 10, "max_no_shows": 1}})
+        api(server, "POST", f"/v1/events/{quick['id']}/attendance", session_token(bo), None)
+        bo.goto(f"/#/events/{quick['id']}")
+        expect(bo.get_by_text("For players with at most 1 no-show in their last 10 games")).to_be_visible()
+        bo.get_by_role("button", name="Check in").click()
+        expect(bo.get_by_text("You are checked in.")).to_be_visible()
+        audit(bo, "check-in")
+        shoot(bo, "check-in")
+        bo.get_by_role("link", name="Me").click()
+        expect(bo.get_by_role("heading", name="Your record")).to_be_visible()
+        expect(bo.get_by_test_id("record-figures")).to_have_text("No games on your record yet.")
 
         # Ann reminds everyone going; Bo's inbox has it, in the words the server wrote.
         ann.reload()
@@ -730,6 +753,20 @@ def run(server, push):
         expect(dee.get_by_role("heading", name="Your profile")).to_be_visible()
         expect(dee.get_by_label("Name")).to_have_value("Dee")
 
+        # Once the quick game has started, Ann marks on her sheet who came: Bo checked in,
+        # and she marks him anyway.
+        time.sleep(max(0.0, quick_start + 1 - time.time()))
+        ann.goto(f"/#/events/{quick['id']}")
+        expect(ann.get_by_role("heading", name="Who came")).to_be_visible()
+        sheet_row = ann.get_by_test_id("sheet-row").filter(has_text="Bo")
+        expect(sheet_row).to_be_visible()
+        expect(ann.get_by_label("Mark Bo")).to_have_value("")
+        expect(sheet_row.get_by_role("option", name="Checked in")).to_have_count(1)
+        ann.get_by_label("Mark Bo").select_option("attended")
+        expect(sheet_row.get_by_text("Saved")).to_be_visible()
+        audit(ann, "attendance sheet")
+        shoot(ann, "attendance-sheet")
+
         # The weekly game: Ann makes a new event repeat every week; its first game opens,
         # part of the series. Bo becomes a regular and is going; Ann sees him among the
         # regulars and skips that date, which cancels it.
@@ -759,6 +796,13 @@ def run(server, push):
         shoot(bo, "weekly-game")
         ann.reload()
         expect(ann.get_by_test_id("regular").filter(has_text="Bo")).to_be_visible()
+        # "This and following": from this game on the series starts at 20:30; the game
+        # stays (Bo still on it), a new series carries on with the regulars.
+        ann.get_by_label("New start time").fill("20:30")
+        ann.get_by_role("button", name="Change from this date on").click()
+        expect(ann.get_by_text(re.compile(r"^Every \w+day at 20:30"))).to_be_visible()
+        expect(ann.get_by_test_id("regular").filter(has_text="Bo")).to_be_visible()
+        expect(ann.get_by_text(re.compile(r"\b1 going"))).to_be_visible()
         ann.get_by_role("button", name="Skip this date").click()
         expect(ann.locator(".pill.cancelled")).to_be_visible()
 

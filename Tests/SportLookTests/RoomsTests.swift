@@ -21,8 +21,6 @@ extension API {
     func rooms(_ token: String, query: String = "") async throws -> Page<RoomEntry> {
         try await page(RoomEntry.self, "/v1/me/rooms" + query, token: token)
     }
-
-    func put(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.put, path, token: token, json: json) }
 }
 
 @Suite("Rooms: conversations, the chats list, edits, deletions, reactions, mentions, mute", .timeLimit(.minutes(5)))

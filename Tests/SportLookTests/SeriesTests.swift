@@ -16,9 +16,10 @@ struct SeriesTests {
         var regularsCount: Int
         var iAmRegular: Bool
         var upcoming: [Game]
+        var followedBy: String?
         enum CodingKeys: String, CodingKey {
             case id, rule, status, upcoming
-            case startTime = "start_time", regularsCount = "regulars_count", iAmRegular = "i_am_regular"
+            case startTime = "start_time", regularsCount = "regulars_count", iAmRegular = "i_am_regular", followedBy = "followed_by"
         }
     }
     struct Regular: Decodable { var user: API.UserSummary; var position: Int }
@@ -150,6 +151,104 @@ struct SeriesTests {
             #expect(try await api.delete("/v1/series/\(series.id)/regulars", token: ann.token).status == .noContent)
             #expect(try await api.event(upcoming[3].eventId, token: ann.token).myStatus == nil)
             #expect(try await api.event(upcoming[3].eventId, token: bo.token).myStatus == "going")
+        }
+    }
+
+    @Test("\"this and following\": the series is split at a date, earlier games are left alone, later ones change in place or are cancelled, regulars and opt-outs carry on; COUNT continues; split at the first date ends the old one", arguments: engines)
+    func thisAndFollowing(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        // Weeks pass on the clock: the sessions last the year.
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.tokenTTL = 365 * 86_400 }) { api, services in
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), carl = try await api.register("Carl")
+            let zone = try #require(TimeZone(identifier: "Europe/Copenhagen"))
+            let first = try Self.tuesday(after: clock, zone: zone.identifier)
+            let series = try await Self.create(api, organiser.token, zone: zone.identifier, first: first, capacity: 10)
+            _ = try await api.post("/v1/series/\(series.id)/regulars", token: ann.token)
+            clock.advance(by: 1)
+            _ = try await api.post("/v1/series/\(series.id)/regulars", token: carl.token)
+            let before = try await api.get("/v1/series/\(series.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok).upcoming
+            let split = try #require(LocalDate(before[3].date))
+            try await api.join(before[3].eventId, token: bo.token)
+            // Carl says ahead he misses a date the new rule will have, beyond the games made.
+            let away = split.adding(days: 70)
+            #expect(try await api.post("/v1/series/\(series.id)/opt-outs", token: carl.token, json: ["date": away.description]).status == .noContent)
+
+            // Refusals: not the organiser; not a date of the series; nothing about the body checked before that.
+            let change: [String: Any] = ["from": split.description, "start_time": "20:00", "title": "Tuesday football, new pitch",
+                                         "rule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"]
+            #expect(try await api.post("/v1/series/\(series.id)/split", token: ann.token, json: change).status == .forbidden)
+            var wednesday = change
+            wednesday["from"] = split.adding(days: 1).description
+            let notADate = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: wednesday)
+            #expect(notADate.status == .unprocessableContent)
+            #expect(try notADate.errorFields["from"] != nil)
+            var badTime = change
+            badTime["start_time"] = "24:30"
+            #expect(try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: badTime).status == .unprocessableContent)
+
+            let reply = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: change)
+            let next = try reply.decode(SeriesView.self, expecting: .created)
+            #expect(next.id != series.id && next.rule == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU" && next.startTime == "20:00")
+            #expect(reply.headers[.location] == "/v1/series/\(next.id)")
+            let old = try await api.get("/v1/series/\(series.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
+            #expect(old.rule == "FREQ=WEEKLY;BYDAY=TU;UNTIL=\(split.adding(days: -1).description.replacingOccurrences(of: "-", with: ""))")
+            #expect(old.followedBy == next.id && old.status == "active")
+
+            // Earlier games: untouched, still the old series', at 19:00.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let oldGames = try await Self.games(services, series.id)
+            #expect(oldGames.prefix(3).map(\.date) == before.prefix(3).map(\.date))
+            #expect(oldGames.allSatisfy { calendar.component(.hour, from: $0.start) == 19 })
+            for game in before.prefix(3) {
+                let event = try await api.event(game.eventId, token: ann.token)
+                #expect(event.title == "Tuesday football" && event.myStatus == "going" && event.status == "active")
+            }
+            // The split date: the same event, now the new series' at 20:00, with everyone still on it.
+            let moved = try await api.event(before[3].eventId, token: bo.token)
+            #expect(moved.title == "Tuesday football, new pitch" && moved.myStatus == "going" && moved.status == "active")
+            let start = try #require(RFC3339.parse(moved.startsAt))
+            #expect(calendar.component(.hour, from: start) == 20 && LocalDate(start, in: zone) == split)
+            #expect(try await api.event(before[3].eventId, token: ann.token).myStatus == "going")
+            try await eventually("Bo told of the new time") { try await api.notifications(bo.token).contains { $0.kind == "event_updated" } }
+            // A week later, not in the fortnightly rule: cancelled, and left with the old series. Two weeks later: moved.
+            #expect(try await api.event(before[4].eventId, token: ann.token).status == "cancelled")
+            #expect(try await api.event(before[5].eventId, token: ann.token).status == "active")
+            // The new series' games are exactly its rule's, all at 20:00 local; the regulars are its regulars, in order.
+            let horizon = LocalDate(clock.now().addingTimeInterval(56 * 86_400), in: zone)
+            let expected = try Recurrence(parsing: next.rule, first: split).dates(from: split, through: horizon).map(\.description)
+            let newGames = try await Self.games(services, next.id)
+            #expect(newGames.map(\.date) == expected)
+            #expect(newGames.allSatisfy { calendar.component(.hour, from: $0.start) == 20 })
+            let regulars = try await api.get("/v1/series/\(next.id)/regulars", token: organiser.token).decode(API.Page<Regular>.self, expecting: .ok).items
+            #expect(regulars.map(\.user.id) == [ann.id, carl.id])
+            // The date Carl said he misses is made later without him, with Ann.
+            clock.advance(by: 6 * 7 * 86_400)
+            try await eventually("the later game made") { try await Self.games(services, next.id).contains { $0.date == away.description } }
+            let later = try #require(try await api.get("/v1/series/\(next.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first { $0.date == away.description })
+            #expect(try await api.event(later.eventId, token: ann.token).myStatus == "going")
+            #expect(try await api.event(later.eventId, token: carl.token).myStatus == nil)
+            // The old series makes nothing more: its games are the three before and the dates the new rule dropped.
+            let dropped = before.dropFirst(3).filter { !expected.contains($0.date) }.map(\.date)
+            #expect(try await Self.games(services, series.id).map(\.date) == before.prefix(3).map(\.date) + dropped)
+
+            // COUNT: what is left of it carries on; split at the first date, the old series ends and its games move.
+            let counted = try await Self.create(api, organiser.token, zone: zone.identifier, first: first.adding(days: 63), rule: "FREQ=WEEKLY;BYDAY=TU;COUNT=6")
+            let third = try #require(LocalDate(counted.upcoming[2].date))
+            let rest = try await api.post("/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": third.description, "duration_minutes": 60])
+                .decode(SeriesView.self, expecting: .created)
+            #expect(rest.rule == "FREQ=WEEKLY;BYDAY=TU;COUNT=4" && rest.startTime == "19:00")
+            let whole = try await api.post("/v1/series/\(counted.id)/split", token: organiser.token,
+                                           json: ["from": counted.upcoming[0].date, "capacity": NSNull()]).decode(SeriesView.self, expecting: .created)
+            #expect(whole.rule == "FREQ=WEEKLY;BYDAY=TU;UNTIL=\(third.adding(days: -1).description.replacingOccurrences(of: "-", with: ""))")
+            #expect(whole.upcoming.map(\.eventId) == counted.upcoming.prefix(2).map(\.eventId))
+            let ended = try await api.get("/v1/series/\(counted.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
+            #expect(ended.status == "ended" && ended.followedBy == whole.id && ended.upcoming.isEmpty)
+            #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).status == "active")
+            #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).capacity == nil)
+            // An ended series cannot be split.
+            #expect(try await api.post("/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": counted.upcoming[1].date]).status == .conflict)
         }
     }
 

@@ -31,6 +31,16 @@ export function composeView(settings, id) {
     const address = h("input", {name: "address", maxlength: "300", value: event?.address ?? ""});
     const description = h("textarea", {name: "description", maxlength: "4000", rows: "4"}, event?.description ?? "");
     const cover = h("input", {name: "cover_id", type: "file", accept: "image/jpeg,image/png"});
+    // Who may join: anyone, or players whose last games show few no-shows.
+    const rules = {"": null, "1/10": {last_games: 10, max_no_shows: 1}, "0/5": {last_games: 5, max_no_shows: 0}};
+    const current = event?.min_record ? `${event.min_record.max_no_shows}/${event.min_record.last_games}` : "";
+    const reliable = h("select", {name: "min_record"},
+      h("option", {value: "", selected: current === ""}, "Anyone"),
+      h("option", {value: "1/10", selected: current === "1/10"}, "At most 1 no-show in their last 10 games"),
+      h("option", {value: "0/5", selected: current === "0/5"}, "No no-shows in their last 5 games"),
+      current && !(current in rules) ? h("option", {value: current, selected: true}, `At most ${event.min_record.max_no_shows} no-shows in their last ${event.min_record.last_games} games`) : null);
+    // After this, nobody joins or says maybe (409 answers_closed).
+    const deadline = h("input", {name: "answer_deadline", type: "datetime-local", value: event?.answer_deadline ? localInput(new Date(event.answer_deadline)) : ""});
     let place = event?.location ?? user.location ?? JSON.parse(sessionStorage.getItem("sportlook.place") ?? "null");
     const where = h("p", {class: "picked", "data-field-for": "location", role: "status"}, place ? "Place set: drag the map and choose another spot to move it." : "Choose the place on the map.");
     const map = new SlippyMap({tileURL: settings.tileURL, attribution: settings.attribution, center: place ?? {lat: 48.8566, lon: 2.3522}, zoom: 14, label: "Place of the event",
@@ -57,7 +67,7 @@ export function composeView(settings, id) {
       field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
       field("Places (besides you)", capacity), field("Address", address), field("Description", description),
       h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
-      field("Cover photo", cover), repeat, submit);
+      field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), repeat, submit);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       submit.disabled = true;
@@ -71,6 +81,14 @@ export function composeView(settings, id) {
           body.starts_at = start.toISOString();
           body.ends_at = new Date(start.getTime() + Number(hours.value || 2) * 3_600_000).toISOString();
         } else body.starts_at = starts.value;
+        if (deadline.value) {
+          const closes = new Date(deadline.value);
+          body.answer_deadline = Number.isNaN(closes.getTime()) ? deadline.value : closes.toISOString();
+        } else if (event?.answer_deadline) body.answer_deadline = null;
+        if (reliable.value !== current) {
+          const [most, last] = reliable.value.split("/").map(Number);
+          body.min_record = reliable.value ? {last_games: last, max_no_shows: most} : null;
+        }
         if (place) body.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
         // Local times in reminders are the organiser's zone's, where the game usually is.
         if (!event) body.time_zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";

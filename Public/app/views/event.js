@@ -1,6 +1,6 @@
 // One event: details, cover, attendees, join / leave (with the waitlist position),
 // invitations, and the live chat.
-import {del, get, me, post, query} from "../api.js";
+import {api, del, get, me, post, query} from "../api.js";
 import {field, h, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
 
@@ -41,6 +41,8 @@ export function eventView(id) {
           } catch (error) { replace(reminded, error.message); }
         }}, "Remind everyone"), reminded);
       }
+    } else if (event.status === "active" && event.answer_deadline && new Date(event.answer_deadline) <= new Date() && !event.my_status) {
+      actions.append(h("p", {class: "pill"}, "Answers are closed"));
     } else if (event.status === "active") {
       const joined = event.my_status === "going" || event.my_status === "waitlisted";
       const act = (call) => async () => {
@@ -57,6 +59,12 @@ export function eventView(id) {
       : event.my_status === "maybe" ? h("p", {class: "pill"}, "You said maybe: you will be asked to decide") : null;
     const attendees = h("ul", {class: "attendees"});
     const chat = h("div", {class: "chat-slot"});
+    const now = new Date(), starts = new Date(event.starts_at), ends = new Date(event.ends_at);
+    // Check-in: the people going, from 30 minutes before the start until the end, near the place.
+    const checkIn = event.status === "active" && event.my_status === "going" && !event.i_organise
+      && now >= new Date(starts.getTime() - 30 * 60_000) && now <= ends ? checkInPanel() : null;
+    // The attendance sheet: the organiser's, from the start until two days after the end.
+    const sheet = event.i_organise && event.status === "active" && now >= starts && now <= new Date(ends.getTime() + 48 * 3_600_000) ? sheetPanel() : null;
     replace(section,
       cover,
       h("p", {class: "sport"}, event.sport.name),
@@ -66,9 +74,11 @@ export function eventView(id) {
         h("dt", {}, "When"), h("dd", {}, `${when(event.starts_at)} – ${when(event.ends_at)}`),
         h("dt", {}, "Where"), h("dd", {}, event.address || `${event.location.lat.toFixed(4)}, ${event.location.lon.toFixed(4)}`),
         h("dt", {}, "Organiser"), h("dd", {}, event.organiser.name),
+        event.answer_deadline ? h("dt", {}, "Answers close") : null, event.answer_deadline ? h("dd", {"data-testid": "answer-deadline"}, when(event.answer_deadline)) : null,
         h("dt", {}, "Places"), h("dd", {}, `${event.going_count} going, ${event.waitlist_count} waiting · ${place}`)),
       event.description ? h("p", {class: "description"}, event.description) : null,
-      myPlace, summary, actions,
+      event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
+      myPlace, summary, actions, checkIn, sheet,
       event.series_id ? seriesPanel(event, render) : null,
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
@@ -92,6 +102,48 @@ export function eventView(id) {
     } else {
       chat.append(h("p", {}, "Join the event to read and write in its chat."));
     }
+  }
+
+  // The browser's position, sent once: the server says whether it is near enough.
+  function checkInPanel() {
+    const note = status("");
+    const button = h("button", {type: "button", class: "primary"}, "Check in");
+    button.addEventListener("click", () => {
+      if (!navigator.geolocation) { replace(note, "This browser cannot tell where it is."); return; }
+      button.disabled = true;
+      navigator.geolocation.getCurrentPosition(async (position) => {
+        try {
+          await post(`/v1/events/${id}/check-in`, {location: {lat: Number(position.coords.latitude.toFixed(6)), lon: Number(position.coords.longitude.toFixed(6))}});
+          replace(note, "You are checked in.");
+        } catch (error) {
+          replace(note, error.fields?.location ? `Your position ${error.fields.location}.` : error.message);
+          button.disabled = false;
+        }
+      }, () => { replace(note, "Allow this page to use your location to check in."); button.disabled = false; }, {enableHighAccuracy: true, timeout: 15_000});
+    });
+    return h("section", {class: "card", "aria-labelledby": "check-in-heading"}, h("h2", {id: "check-in-heading"}, "Check in"),
+      h("p", {}, "At the place? Check in so the organiser knows you came."), button, note);
+  }
+
+  // Who came: a line a person, the check-in and the organiser's mark (which has the last say).
+  function sheetPanel() {
+    const list = h("ul", {class: "sheet"}, h("li", {}, "Loading…"));
+    const labels = {attended: "Came", no_show: "No-show", excused: "Excused", late_cancel: "Left late"};
+    get(`/v1/events/${id}/sheet`).then((page) => replace(list, page.items.length ? page.items.map((row) => {
+      const choice = h("select", {"aria-label": `Mark ${row.user.name}`},
+        h("option", {value: ""}, row.checked_in_at ? "Checked in" : row.late_cancelled_at ? "Left late" : "Not marked"),
+        ...["attended", "no_show", "excused"].map((o) => h("option", {value: o, selected: row.mark === o}, labels[o])));
+      const saved = h("span", {class: "hint", role: "status"});
+      choice.addEventListener("change", async () => {
+        try {
+          await api("PUT", `/v1/events/${id}/sheet/${row.user.id}`, {outcome: choice.value || null});
+          replace(saved, "Saved");
+        } catch (error) { replace(saved, error.message); }
+      });
+      const record = row.record && row.record.games ? ` · ${row.record.attended} of ${row.record.games} games attended, ${row.record.no_shows} no-show${row.record.no_shows === 1 ? "" : "s"}` : "";
+      return h("li", {"data-testid": "sheet-row"}, h("span", {}, row.user.name, record), choice, saved);
+    }) : h("li", {}, "Nobody to mark."))).catch((error) => replace(list, h("li", {}, error.message)));
+    return h("section", {class: "card", "aria-labelledby": "sheet-heading"}, h("h2", {id: "sheet-heading"}, "Who came"), list);
   }
 
   // The organiser takes someone out, and may ban them from coming back.
@@ -141,6 +193,21 @@ function ruleInWords(series) {
   return `${every} ${days.join(" and ")} at ${series.start_time}`;
 }
 
+/** "This and following": a new start time from this game on; the game stays, the series carries on as a new one. */
+function changeFollowing(series, event, note, rerender) {
+  const time = h("input", {name: "start_time", type: "time", required: true, value: series.start_time});
+  const form = h("form", {class: "inline"}, h("h3", {}, "Change this and following games"), field("New start time", time),
+    h("button", {type: "submit"}, "Change from this date on"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await post(`/v1/series/${series.id}/split`, {from: event.occurrence_date, start_time: time.value});
+      rerender();
+    } catch (error) { replace(note, error.message); }
+  });
+  return form;
+}
+
 /** The series a game belongs to: its rule, becoming a regular, and for the organiser the regulars and skipping this date. */
 function seriesPanel(event, rerender) {
   const panel = h("section", {class: "card series", "aria-labelledby": "series-heading"}, h("h2", {id: "series-heading"}, "Weekly game"), status("Loading…"));
@@ -168,6 +235,7 @@ function seriesPanel(event, rerender) {
           try { await post(`/v1/series/${series.id}/skips`, {date: event.occurrence_date}); rerender(); } catch (error) { replace(note, error.message); }
         });
         parts.push(h("h3", {}, "Regulars"), list, event.status === "active" ? skip : null);
+        if (series.status === "active" && event.status === "active" && new Date(event.starts_at) > new Date()) parts.push(changeFollowing(series, event, note, rerender));
       }
       replace(panel, h("h2", {id: "series-heading"}, "Weekly game"), ...parts, note);
     } catch (error) {

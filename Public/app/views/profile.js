@@ -72,7 +72,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
+    replace(section, form, recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -219,4 +219,19 @@ function calendarCard(user) {
   });
   return h("div", {class: "card"}, h("h2", {}, "Calendar"),
     h("p", {}, "The games you go to, in your phone's calendar."), make, link, stop, note);
+}
+
+/** The person's own record: their last 20 games that are over, of the last year. */
+function recordCard() {
+  const labels = {attended: "came", no_show: "no-show", late_cancel: "left late", excused: "excused"};
+  const body = h("div", {}, status("Loading…"));
+  const card = h("div", {class: "card"}, h("h2", {}, "Your record"), body);
+  get("/v1/me/record").then((record) => replace(body,
+    h("p", {"data-testid": "record-figures"}, record.games
+      ? `${record.attended} of your last ${record.games} games attended · ${record.no_shows} no-show${record.no_shows === 1 ? "" : "s"} · ${record.late_cancellations} left late · ${record.excused} excused`
+      : "No games on your record yet."),
+    h("p", {class: "hint"}, "Only you see this in full; organisers see the figures for the people at their games."),
+    record.items.length ? h("ul", {}, record.items.map((g) => h("li", {}, h("a", {href: `#/events/${g.event_id}`}, g.title), ` · ${when(g.starts_at)} · ${labels[g.outcome]}`))) : null,
+  )).catch((error) => replace(body, status(error.message)));
+  return card;
 }

@@ -119,6 +119,9 @@ public struct AppConfiguration: Sendable {
     public var mediaUploadTimeout: TimeInterval = 120
     /// Days ahead a series' games exist as events (`SERIES_HORIZON`, default 56: eight weeks).
     public var seriesHorizonDays = 56
+    /// Leaving a game within this many hours of its start is a late cancellation on the
+    /// player's record (`LATE_CANCEL_HOURS`, default 4).
+    public var lateCancelHours = 4
     /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
     /// in front of this server; default: paths on this server, `/media/KEY`).
     public var mediaPublicURL = ""
@@ -271,6 +274,7 @@ public struct AppConfiguration: Sendable {
         mediaUploadGrace = TimeInterval(try reader.integer("MEDIA_UPLOAD_GRACE", in: 1...3_600) ?? Int(mediaUploadGrace))
         mediaUploadTimeout = TimeInterval(try reader.integer("MEDIA_UPLOAD_TIMEOUT", in: 1...3_600) ?? Int(mediaUploadTimeout))
         seriesHorizonDays = try reader.integer("SERIES_HORIZON", in: 7...366) ?? seriesHorizonDays
+        lateCancelHours = try reader.integer("LATE_CANCEL_HOURS", in: 0...168) ?? lateCancelHours
         mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
         if let base = try reader.string("MEDIA_PUBLIC_URL") {
             guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
@@ -390,6 +394,6 @@ public struct AppConfiguration: Sendable {
         "AUTH_APPLE_WEB_CLIENT_ID", "AUTH_GOOGLE_WEB_CLIENT_ID", "AUTH_FACEBOOK_WEB_CLIENT_ID", "AUTH_APPLE_AUTHORIZE_URL", "AUTH_GOOGLE_AUTHORIZE_URL", "AUTH_FACEBOOK_AUTHORIZE_URL",
         "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
         "APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_URL", "APNS_SANDBOX_URL", "FCM_SERVICE_ACCOUNT_FILE", "FCM_URL",
-        "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT",
+        "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT", "SERIES_HORIZON", "LATE_CANCEL_HOURS",
     ]
 }

@@ -33,6 +33,7 @@ public final class AppServices: Sendable {
     let eventSearch: EventSearch
     let calendarFeeds: CalendarFeeds
     let series: SeriesService
+    let showingUp: ShowingUp
     let jobStore: JobStore
     let reminders: Reminders
     let notifier: Notifier
@@ -115,8 +116,10 @@ public final class AppServices: Sendable {
         let reminders = Reminders(jobs: jobStore, events: eventStore, write: write, clock: clock)
         self.reminders = reminders
         let seriesStore = SeriesStore(database: database)
+        let recordStore = RecordStore(database: database)
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
-                                  series: seriesStore, write: write, clock: clock, media: attachments)
+                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore,
+                                  lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600)
         let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, sports: sports, write: write, clock: clock,
                                    horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
@@ -151,6 +154,7 @@ public final class AppServices: Sendable {
         self.codes = codes
         let safety = SafetyStore(database: database)
         let blocks = Blocks(cache: peopleCache, safety: safety)
+        self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, database: database, write: write, clock: clock)
         self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
                                        blocks: blocks, sports: sports, clock: clock,

@@ -12,6 +12,10 @@ struct EventService: Sendable {
     let write: Writer
     let clock: any AppClock
     let media: MediaAttachments
+    /// Check-ins, marks and late cancellations: a player's record.
+    let records: RecordStore
+    /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
+    var lateCancel: TimeInterval = 4 * 3_600
 
     static let maxDuration: TimeInterval = 7 * 86_400
     static let defaultDuration: TimeInterval = 2 * 3_600
@@ -34,9 +38,10 @@ struct EventService: Sendable {
         var timeZone: Patch<String> = .absent
         var reminders: Patch<[Int]> = .absent
         var answerDeadline: Patch<String> = .absent
+        var minRecord: Patch<RecordRuleInput> = .absent
 
         enum CodingKeys: String, CodingKey {
-            case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline
+            case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline, minRecord
         }
 
         init(from decoder: any Decoder) throws {
@@ -54,6 +59,25 @@ struct EventService: Sendable {
             timeZone = try c.patch(.timeZone)
             reminders = try c.patch(.reminders)
             answerDeadline = try c.patch(.answerDeadline)
+            minRecord = try c.patch(.minRecord)
+        }
+    }
+
+    /// `{last_games, max_no_shows}`: at most that many no-shows in the player's last games.
+    struct RecordRuleInput: Decodable, Sendable {
+        var lastGames: Int?
+        var maxNoShows: Int?
+
+        func validated(into v: inout Validator) -> RecordRule? {
+            guard let lastGames, RecordRule.lastGamesRange.contains(lastGames) else {
+                v.fail("min_record.last_games", "must be 1 to \(Reliability.games)")
+                return nil
+            }
+            guard let maxNoShows, (0..<lastGames).contains(maxNoShows) else {
+                v.fail("min_record.max_no_shows", "must be 0 to one less than last_games")
+                return nil
+            }
+            return RecordRule(lastGames: lastGames, maxNoShows: maxNoShows)
         }
     }
 
@@ -142,6 +166,11 @@ struct EventService: Sendable {
                 v.fail("answer_deadline", "must not be after starts_at: move it with the start")
             }
         }
+        switch input.minRecord {
+        case .value(let rule): if let rule = rule.validated(into: &v) { c.recordRule = .value(rule) }
+        case .null: c.recordRule = .null
+        case .absent: break
+        }
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
@@ -184,7 +213,8 @@ struct EventService: Sendable {
             capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
             status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
             timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders,
-            answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }()
+            answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }(),
+            recordRule: { if case .value(let r) = c.recordRule { r } else { nil } }()
         )
         event = try await write { [store, media, event] sql, changes in
             var event = event
@@ -233,37 +263,45 @@ struct EventService: Sendable {
             guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
             var (edits, cover) = try validate(input, creating: false, current: current, now: now)
             let released = try await attachCover(cover, to: &edits, current: current.cover, owner: user, at: now, on: sql)
-            try await store.update(id, edits, at: now, on: sql)
-            var event = try await store.event(id, on: sql) ?? current
-            // More places: the first on the waitlist move up.
-            if let capacity = event.capacity, event.goingCount < capacity, event.waitlistCount > 0 {
-                let promoted = try await store.promote(event: id, count: capacity - event.goingCount, at: now, on: sql)
-                event = try await store.event(id, on: sql) ?? event
-                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
-                changes.attendance(of: promoted)
-            } else if event.capacity == nil, event.waitlistCount > 0 {
-                let promoted = try await store.promote(event: id, count: event.waitlistCount, at: now, on: sql)
-                event = try await store.event(id, on: sql) ?? event
-                try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
-                changes.attendance(of: promoted)
-            }
-            // A moved start moves the reminders still to come; new ones are queued.
-            if event.startsAt != current.startsAt || event.reminders != current.reminders {
-                try await reminders.schedule(event, at: now, on: sql, changes: &changes)
-            }
-            var changed: [String] = []
-            if event.startsAt != current.startsAt { changed.append("starts_at") }
-            if event.endsAt != current.endsAt { changed.append("ends_at") }
-            if event.location != current.location { changed.append("location") }
-            if !changed.isEmpty {
-                let recipients = try await store.attendeeIDs(event: id, on: sql).filter { $0 != user }
-                try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, changes: &changes)
-            }
-            changes.event(event)
+            let event = try await apply(edits, to: current, by: user, at: now, on: sql, changes: &changes)
             return ((event, try await Self.mine(event, user: user, store: store, on: sql)), released)
         }
         await media.removeBlobs(released)
         return result
+    }
+
+    /// Applies checked edits to a locked event inside the caller's transaction: the
+    /// waitlist moves up into new places, reminders follow a moved start, and the people
+    /// going (but `user`, who made the change) hear of a new time or place.
+    func apply(_ edits: EventStore.Changes, to current: Event, by user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event {
+        try await store.update(current.id, edits, at: now, on: sql)
+        var event = try await store.event(current.id, on: sql) ?? current
+        // More places: the first on the waitlist move up.
+        if let capacity = event.capacity, event.goingCount < capacity, event.waitlistCount > 0 {
+            let promoted = try await store.promote(event: current.id, count: capacity - event.goingCount, at: now, on: sql)
+            event = try await store.event(current.id, on: sql) ?? event
+            try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
+            changes.attendance(of: promoted)
+        } else if event.capacity == nil, event.waitlistCount > 0 {
+            let promoted = try await store.promote(event: current.id, count: event.waitlistCount, at: now, on: sql)
+            event = try await store.event(current.id, on: sql) ?? event
+            try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
+            changes.attendance(of: promoted)
+        }
+        // A moved start moves the reminders still to come; new ones are queued.
+        if event.startsAt != current.startsAt || event.reminders != current.reminders {
+            try await reminders.schedule(event, at: now, on: sql, changes: &changes)
+        }
+        var changed: [String] = []
+        if event.startsAt != current.startsAt { changed.append("starts_at") }
+        if event.endsAt != current.endsAt { changed.append("ends_at") }
+        if event.location != current.location { changed.append("location") }
+        if !changed.isEmpty {
+            let recipients = try await store.attendeeIDs(event: current.id, on: sql).filter { $0 != user }
+            try await notifier.eventUpdated(event, changed: changed, recipients: recipients, at: now, on: sql, changes: &changes)
+        }
+        changes.event(event)
+        return event
     }
 
     /// The organiser reminds everyone going now (``Reminders/remindNow(_:by:)``).
@@ -332,6 +370,7 @@ struct EventService: Sendable {
         }
         try Self.requireOpen(event, now: now)
         try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+        try await requireRecord(event, user: user, at: now, on: sql)
         // A maybe that decides: a place now.
         try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
@@ -353,6 +392,20 @@ struct EventService: Sendable {
         if let deadline = event.answerDeadline, now > deadline {
             throw DomainError.conflict("answers_closed", "Answers closed at \(RFC3339.format(deadline)): ask the organiser.")
         }
+    }
+
+    /// An event that asks for a record takes only players whose last games show no more
+    /// no-shows than it allows (403 `record_required`, saying what it asks and what
+    /// their record shows).
+    func requireRecord(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession) async throws {
+        guard let rule = event.recordRule, user != event.organiserID else { return }
+        let record = try await records.records(of: [user], at: now, on: sql)[user] ?? Reliability(entries: [])
+        let noShows = record.count(.noShow, last: rule.lastGames)
+        guard noShows > rule.maxNoShows else { return }
+        throw DomainError.forbidden("record_required", """
+            This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
+            your record shows \(noShows). Your record: GET /v1/me/record.
+            """)
     }
 
     static let bannedMessage = "The organiser removed you from this event; you cannot join it again."
@@ -407,7 +460,7 @@ struct EventService: Sendable {
             try Self.requireOpen(event, now: now)
             try await Self.requireNotBanned(event, user: user, store: store, on: sql)
             if try await store.attendance(event: id, user: user, on: sql) != nil {
-                try await leave(event, user: user, at: now, on: sql, changes: &changes)
+                try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }
             try await store.addMaybe(event: id, user: user, at: now, on: sql)
             changes.record(.attendance(user: user))
@@ -428,16 +481,21 @@ struct EventService: Sendable {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
                 throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
-            try await leave(event, user: user, at: now, on: sql, changes: &changes)
+            try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             // Leaving one game of a series leaves that date alone: a regular is not put back on it.
             if let series = event.seriesID, let date = event.occurrenceDate { try await self.series.optOut(user, of: series, on: date, on: sql) }
         }
     }
 
-    /// Leaves a locked event inside the caller's transaction; the first waitlisted person takes a freed place.
-    func leave(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    /// Leaves a locked event inside the caller's transaction; the first waitlisted person
+    /// takes a freed place. A place given up `byChoice` within ``lateCancel`` of the
+    /// start is a late cancellation on the person's record.
+    func leave(_ event: Event, user: UUID, byChoice: Bool = false, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let id = event.id
         guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
+        if byChoice, existing.status == .going, event.status == .active, now >= event.startsAt.addingTimeInterval(-lateCancel), now < event.endsAt {
+            try await records.lateCancel(event: id, user: user, at: now, on: sql)
+        }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
         changes.record(.attendance(user: user))
         var updated = try await store.event(id, on: sql) ?? event

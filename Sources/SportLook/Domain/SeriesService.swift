@@ -20,19 +20,45 @@ struct SeriesService: Sendable {
     /// How far ahead occurrences exist.
     let horizon: TimeInterval
 
+    /// A new series, or (with `from`) what changes from a date on: absent fields are
+    /// required for a new series and unchanged in a split.
     struct Input: Decodable, Sendable {
         var title: String?
         var sport: String?
         var location: LocationInput?
         var address: String?
         var description: String?
-        var capacity: Int?
+        /// `null` or absent: no limit (a split keeps the series' own when absent).
+        var capacity: Patch<Int> = .absent
         var timeZone: String?
         var firstDate: String?
         var startTime: String?
         var durationMinutes: Int?
         var rule: String?
         var reminders: [Int]?
+        /// A split's first date.
+        var from: String?
+
+        enum CodingKeys: String, CodingKey {
+            case title, sport, location, address, description, capacity, timeZone, firstDate, startTime, durationMinutes, rule, reminders, from
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            title = try c.decodeIfPresent(String.self, forKey: .title)
+            sport = try c.decodeIfPresent(String.self, forKey: .sport)
+            location = try c.decodeIfPresent(LocationInput.self, forKey: .location)
+            address = try c.decodeIfPresent(String.self, forKey: .address)
+            description = try c.decodeIfPresent(String.self, forKey: .description)
+            capacity = try c.patch(.capacity)
+            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+            firstDate = try c.decodeIfPresent(String.self, forKey: .firstDate)
+            startTime = try c.decodeIfPresent(String.self, forKey: .startTime)
+            durationMinutes = try c.decodeIfPresent(Int.self, forKey: .durationMinutes)
+            rule = try c.decodeIfPresent(String.self, forKey: .rule)
+            reminders = try c.decodeIfPresent([Int].self, forKey: .reminders)
+            from = try c.decodeIfPresent(String.self, forKey: .from)
+        }
     }
 
     /// A series as a caller sees it.
@@ -48,46 +74,68 @@ struct SeriesService: Sendable {
     func create(by organiser: UUID, _ input: Input) async throws -> View {
         let now = clock.now()
         var v = Validator()
-        let title = v.text(input.title, "title", 1...120)
-        let sport = input.sport
-        if let sport, sports[sport] == nil { v.fail("sport", "unknown sport '\(sport.prefix(64))'") } else if sport == nil { v.fail("sport", "is required") }
-        let location = input.location?.validated("location", into: &v)
-        if input.location == nil { v.fail("location", "is required") }
-        let address = input.address.flatMap { v.text($0, "address", 0...300) }
-        let description = input.description.flatMap { v.text($0, "description", 0...4_000, multiline: true) } ?? ""
-        if let capacity = input.capacity, !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or absent for no limit") }
-        let zone = v.timeZone(input.timeZone)
         let first = input.firstDate.flatMap({ LocalDate($0) })
         if first == nil { v.fail("first_date", "must be a date such as 2026-05-12") }
-        if let first, let zone {
-            let today = LocalDate(now, in: zone)
-            if first < today { v.fail("first_date", "must not be in the past") }
-            if first > today.adding(days: 730) { v.fail("first_date", "must be within two years") }
-        }
-        let minutes = input.startTime.flatMap(Self.minutes)
-        if minutes == nil { v.fail("start_time", "must be a local time such as 19:00") }
-        let duration = input.durationMinutes ?? 120
-        if !(15...1_440).contains(duration) { v.fail("duration_minutes", "must be 15 to 1440") }
-        var rule: Recurrence?
-        if let text = input.rule, let first {
-            do throws(RecurrenceError) { rule = try Recurrence(parsing: text, first: first) } catch { v.fail("rule", error.message) }
-        } else if input.rule == nil {
-            v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
-        }
-        let reminders = v.reminders(input.reminders ?? Event.defaultReminders)
+        let series = template(input, base: nil, first: first, organiser: organiser, at: now, into: &v)
         try v.throwIfInvalid()
-        guard let title, let sport, let location, let zone, let first, let minutes, let rule else { throw DomainError.validation(v.fields) }
-        let series = Series(
-            id: UUID(), organiserID: organiser, organiserName: "", groupID: nil, title: title, sport: sport, description: description,
-            address: address?.isEmpty == false ? address : nil, location: location, capacity: input.capacity, timeZone: input.timeZone ?? zone.identifier,
-            reminders: reminders ?? Event.defaultReminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
-            status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
-        )
+        guard let series else { throw DomainError.validation(v.fields) }
         try await write { [store] sql, changes in
             try await store.insert(series, on: sql)
             try await extend(series.id, at: now, on: sql, changes: &changes)
         }
         return try await view(series.id, for: organiser)
+    }
+
+    /// Checks a series' template: every field of a new series, or the fields given over
+    /// `base`'s for a split. A split without a rule keeps the base's, with what is left
+    /// of its COUNT.
+    private func template(_ input: Input, base: Series?, first: LocalDate?, organiser: UUID, at now: Date, into v: inout Validator) -> Series? {
+        let title = input.title == nil && base != nil ? base?.title : v.text(input.title, "title", 1...120)
+        let sport = input.sport ?? base?.sport
+        if let slug = input.sport, sports[slug] == nil { v.fail("sport", "unknown sport '\(slug.prefix(64))'") } else if sport == nil { v.fail("sport", "is required") }
+        let location = input.location.map { $0.validated("location", into: &v) } ?? base?.location
+        if input.location == nil && base == nil { v.fail("location", "is required") }
+        let address = input.address.map { v.text($0, "address", 0...300).flatMap { $0.isEmpty ? nil : $0 } } ?? base?.address
+        let description = input.description.flatMap { v.text($0, "description", 0...4_000, multiline: true) } ?? base?.description ?? ""
+        let capacity: Int?
+        switch input.capacity {
+        case .value(let n):
+            capacity = n
+            if !(1...10_000).contains(n) { v.fail("capacity", "must be between 1 and 10000, or null for no limit") }
+        case .null: capacity = nil
+        case .absent: capacity = base?.capacity
+        }
+        let zoneName = input.timeZone ?? base?.timeZone
+        let zone = v.timeZone(zoneName)
+        if let first, let zone, base == nil {
+            let today = LocalDate(now, in: zone)
+            if first < today { v.fail("first_date", "must not be in the past") }
+            if first > today.adding(days: 730) { v.fail("first_date", "must be within two years") }
+        }
+        let minutes = input.startTime.map(Self.minutes) ?? base?.startMinutes
+        if minutes == nil { v.fail("start_time", "must be a local time such as 19:00") }
+        let duration = input.durationMinutes ?? base?.durationMinutes ?? 120
+        if !(15...1_440).contains(duration) { v.fail("duration_minutes", "must be 15 to 1440") }
+        var rule: Recurrence?
+        if let text = input.rule, let first {
+            do throws(RecurrenceError) { rule = try Recurrence(parsing: text, first: first) } catch { v.fail("rule", error.message) }
+        } else if let base, let first {
+            rule = base.rule
+            if let count = base.rule.count {
+                let before = base.rule.dates(from: base.firstDate, through: first.adding(days: -1)).count
+                rule?.count = count - before
+            }
+        } else if input.rule == nil {
+            v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
+        }
+        let reminders = input.reminders.map { v.reminders($0) } ?? base?.reminders ?? Event.defaultReminders
+        guard let title, let sport, let location, let zoneName, let first, let minutes, let rule, let reminders else { return nil }
+        return Series(
+            id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID, title: title, sport: sport,
+            description: description, address: address, location: location, capacity: capacity, timeZone: zoneName,
+            reminders: reminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
+            status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
+        )
     }
 
     /// Runs a due `series_extend` job: the occurrences up to the horizon, and the next run.
@@ -112,9 +160,68 @@ struct SeriesService: Sendable {
             }
             try await store.setMadeThrough(id, through, at: now, on: sql)
         }
+        // A rule with an end stops looking once its last date is made.
+        if let last = series.rule.lastDate(from: series.firstDate), through >= last { return }
         try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(id), payload: id.lowercased,
                                 dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
         changes.record(.jobs)
+    }
+
+    // MARK: This and following
+
+    /// Edits the games from `input.from` on ("this and following", as calendars do): the
+    /// series ends the day before (or, split at its first date, ends), and a new series
+    /// carries on with the changes, its regulars (in their order), skips and opt-outs.
+    /// Games made already from that date move to it and change in place — attendance,
+    /// chat and cover stay, everyone going hears of a new time or place and reminders
+    /// move — or, when the new rule has no game that day, stay the old series' and are
+    /// cancelled. Earlier games are left alone.
+    func split(_ id: UUID, by user: UUID, _ input: Input) async throws -> View {
+        let now = clock.now()
+        let next: Series = try await write { [self] sql, changes in
+            guard let old = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard old.organiserID == user else { throw DomainError.forbidden("Only the organiser may change the series.") }
+            guard old.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
+            var v = Validator()
+            let from = input.from.flatMap({ LocalDate($0) })
+            if let from {
+                if old.rule.dates(from: old.firstDate, through: from).last != from { v.fail("from", "must be a date the series has a game on") }
+            } else {
+                v.fail("from", "must be a date such as 2026-05-12")
+            }
+            guard var next = template(input, base: old, first: from, organiser: user, at: now, into: &v), let from else {
+                try v.throwIfInvalid()
+                throw DomainError.validation(v.fields)
+            }
+            if next.start(on: from) <= now { v.fail("start_time", "would put the game on \(from) in the past") }
+            try v.throwIfInvalid()
+            if let made = try await store.occurrence(of: id, on: from, on: sql), let game = try await eventStore.event(made, on: sql), game.startsAt <= now {
+                throw DomainError.conflict("game_started", "The game on \(from) has started; change the series from a later date.")
+            }
+            next.organiserName = old.organiserName
+            try await store.insert(next, on: sql)
+            var ended = old.rule
+            ended.until = from.adding(days: -1)
+            ended.count = nil
+            try await store.split(id, rule: from > old.firstDate ? ended : nil, followedBy: next.id, at: now, on: sql)
+            try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+            try await store.copyPeople(of: id, to: next.id, from: from, on: sql)
+            let dates = Set(next.rule.dates(from: from, through: max(old.madeThrough, from)).map(\.description))
+            for occurrence in try await store.occurrences(of: id, from: from, on: sql) {
+                guard let current = try await eventStore.lock(occurrence.id, on: sql) else { continue }
+                // A date the new rule has no game on stays the old series', cancelled.
+                guard let text = current.occurrenceDate, dates.contains(text), let date = LocalDate(text) else {
+                    try await events.cancel(current, at: now, on: sql, changes: &changes)
+                    continue
+                }
+                try await store.move(occurrence: current.id, to: next.id, on: sql)
+                guard current.status == .active else { continue }
+                _ = try await events.apply(Self.edits(next, to: current, on: date), to: current, by: user, at: now, on: sql, changes: &changes)
+            }
+            try await extend(next.id, at: now, on: sql, changes: &changes)
+            return next
+        }
+        return try await view(next.id, for: user)
     }
 
     private func makeOccurrence(of series: Series, on date: LocalDate, startingAt start: Date, regulars: [SeriesRegular], at now: Date,
@@ -166,7 +273,7 @@ struct SeriesService: Sendable {
             for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
             where occurrence.startsAt > now {
                 guard let current = try await eventStore.lock(occurrence.id, on: sql), try await eventStore.attendance(event: current.id, user: user, on: sql) != nil else { continue }
-                try await events.leave(current, user: user, at: now, on: sql, changes: &changes)
+                try await events.leave(current, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }
         }
     }
@@ -181,7 +288,7 @@ struct SeriesService: Sendable {
             try await store.optOut(user, of: id, on: date.description, on: sql)
             if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql),
                current.organiserID != user, current.startsAt > now, try await eventStore.attendance(event: occurrence, user: user, on: sql) != nil {
-                try await events.leave(current, user: user, at: now, on: sql, changes: &changes)
+                try await events.leave(current, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }
         }
     }
@@ -233,6 +340,26 @@ struct SeriesService: Sendable {
         guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
         guard series.organiserID == user else { throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.") }
         return try await store.regulars(of: id)
+    }
+
+    /// What changes in a game of another template (a split's) to make it this one's
+    /// game on `date`; a capacity below the people going already is raised to them.
+    static func edits(_ series: Series, to event: Event, on date: LocalDate) -> EventStore.Changes {
+        var c = EventStore.Changes()
+        let start = series.start(on: date), end = start.addingTimeInterval(Double(series.durationMinutes) * 60)
+        if series.title != event.title { c.title = series.title }
+        if series.description != event.description { c.description = series.description }
+        if series.sport != event.sport { c.sport = series.sport }
+        if series.address != event.address { c.address = series.address.map { .value($0) } ?? .null }
+        if series.location != event.location { c.location = series.location }
+        if start != event.startsAt { c.startsAt = start }
+        if end != event.endsAt { c.endsAt = end }
+        let places = series.capacity.map { max($0, event.goingCount) }
+        if places != event.capacity { c.capacity = places.map { .value($0) } ?? .null }
+        if series.timeZone != event.timeZone { c.timeZone = series.timeZone }
+        if series.reminders != event.reminders { c.reminders = series.reminders }
+        if let deadline = event.answerDeadline, deadline > start { c.answerDeadline = .null }
+        return c
     }
 
     static func subject(_ id: UUID) -> String { "series:" + id.lowercased }

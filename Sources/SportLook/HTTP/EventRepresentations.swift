@@ -34,6 +34,15 @@ enum EventJSON {
         json.field("series_id", event.seriesID)
         json.field("occurrence_date", event.occurrenceDate)
         json.field("answer_deadline", event.answerDeadline)
+        json.key("min_record")
+        if let rule = event.recordRule {
+            json.objectStart()
+            json.field("last_games", rule.lastGames)
+            json.field("max_no_shows", rule.maxNoShows)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
         json.key("reminders")
         json.arrayStart()
         for minutes in event.reminders { json.value(minutes) }
@@ -113,6 +122,8 @@ struct EventRepresentation: JSONEncodable {
 struct AttendeeRepresentation: JSONEncodable {
     var attendee: EventSearch.Attendee
     var links: MediaLinks
+    /// The person's record in figures: for the organiser only.
+    var record: Reliability?
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -122,6 +133,8 @@ struct AttendeeRepresentation: JSONEncodable {
         json.field("status", attendee.status.rawValue)
         json.field("position", attendee.position)
         json.field("is_organiser", attendee.isOrganiser)
+        json.key("record")
+        if let record { RecordSummaryRepresentation(record: record).encode(to: &json) } else { json.null() }
         json.objectEnd()
     }
 }

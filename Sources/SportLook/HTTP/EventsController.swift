@@ -6,6 +6,7 @@ import Hummingbird
 struct EventsController {
     let events: EventService
     let search: EventSearch
+    let showingUp: ShowingUp
     let sports: SportCatalog
     let links: MediaLinks
 
@@ -157,7 +158,9 @@ extension EventsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(EventSearch.AttendeeCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await search.attendees(of: id, for: context.userID, cursor: cursor, limit: limit).map { AttendeeRepresentation(attendee: $0, links: links) })
+        let page = try await search.attendees(of: id, for: context.userID, cursor: cursor, limit: limit)
+        let records = try await showingUp.records(of: page.items.map(\.id), at: id, for: context.userID)
+        return JSONResponse(page.map { AttendeeRepresentation(attendee: $0, links: links, record: records?[$0.id]) })
     }
 
     /// `DELETE /v1/events/{id}/attendees/{user_id}?ban=`

@@ -14,6 +14,7 @@ struct SeriesController {
         routes.post("/v1/series", use: createSeries)
         routes.get("/v1/series/:id", use: getSeries)
         routes.delete("/v1/series/:id", use: endSeries)
+        routes.post("/v1/series/:id/split", use: splitSeries)
         routes.get("/v1/series/:id/regulars", use: listRegulars)
         routes.post("/v1/series/:id/regulars", use: joinSeries)
         routes.delete("/v1/series/:id/regulars", use: leaveSeries)
@@ -41,6 +42,13 @@ struct SeriesController {
     @Sendable func endSeries(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await series.end(try context.uuid("id", "series"), by: context.userID)
         return Response(status: .noContent)
+    }
+
+    /// `POST /v1/series/{id}/split`: "this and following".
+    @Sendable func splitSeries(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(SeriesService.Input.self, from: request, context: context)
+        let view = try await series.split(try context.uuid("id", "series"), by: context.userID, input)
+        return JSONResponse(status: .created, representation(view), headers: [.location: "/v1/series/\(view.series.id.lowercased)"])
     }
 
     /// `GET /v1/series/{id}/regulars`
@@ -103,6 +111,7 @@ struct SeriesRepresentation: JSONEncodable {
         for minutes in s.reminders { json.value(minutes) }
         json.arrayEnd()
         json.field("status", s.status.rawValue)
+        json.field("followed_by", s.followedBy)
         json.field("regulars_count", view.regulars)
         json.field("i_am_regular", view.isRegular)
         json.key("upcoming")

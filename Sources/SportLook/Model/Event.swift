@@ -34,6 +34,8 @@ public struct Event: Sendable, Hashable {
     public var occurrenceDate: String?
     /// After it nobody joins any more (leaving stays possible).
     public var answerDeadline: Date?
+    /// The record a player needs to join (none: anyone may).
+    public var recordRule: RecordRule?
 
     /// A day and two hours before.
     public static let defaultReminders = [1_440, 120]

@@ -98,6 +98,12 @@ public struct Recurrence: Sendable, Hashable {
         return parts.joined(separator: ";")
     }
 
+    /// The last date of a rule with UNTIL or COUNT from `first`; nil for one without end.
+    public func lastDate(from first: LocalDate) -> LocalDate? {
+        guard until != nil || count != nil else { return nil }
+        return dates(from: first, through: until ?? LocalDate(dayNumber: first.dayNumber + 366 * 500)).last
+    }
+
     /// The dates of the series from `first` (the first game; counted by `COUNT` even when
     /// it does not match the rule, as RFC 5545's DTSTART is) up to and including `last`,
     /// in order.

@@ -25,6 +25,8 @@ public struct Series: Sendable, Hashable {
     public var status: Status
     /// Occurrences are made through this local date.
     public var madeThrough: LocalDate
+    /// After a split ("this and following"), the series that carries its games on.
+    public var followedBy: UUID?
     public var version: Int64
     public var createdAt: Date
     public var updatedAt: Date

@@ -8,7 +8,8 @@ struct EventStore: Store {
     static let columns = """
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
-        e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline
+        e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
+        e.record_last_games, e.record_max_no_shows
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -24,8 +25,14 @@ struct EventStore: Store {
             version: try row.value("version"),
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
             timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders")),
-            seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline")
+            seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline"),
+            recordRule: try Self.decodeRecordRule(row)
         )
+    }
+
+    static func decodeRecordRule(_ row: any SQLRow) throws -> RecordRule? {
+        guard let last: Int = try row.optional("record_last_games"), let most: Int = try row.optional("record_max_no_shows") else { return nil }
+        return RecordRule(lastGames: last, maxNoShows: most)
     }
 
     /// `[1440,120]` as stored; anything else (never written) as no reminders.
@@ -41,12 +48,13 @@ struct EventStore: Store {
         try await sql.raw("""
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
-                                series_id, occurrence_date, answer_deadline)
+                                series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)),
-                    \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline))
+                    \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline),
+                    \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
@@ -96,6 +104,7 @@ struct EventStore: Store {
         var timeZone: String?
         var reminders: [Int]?
         var answerDeadline: Patch<Date> = .absent
+        var recordRule: Patch<RecordRule> = .absent
     }
 
     func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
@@ -112,6 +121,8 @@ struct EventStore: Store {
         if let v = c.timeZone { set.append("time_zone = \(bind: v)") }
         if let v = c.reminders { set.append("reminders = \(bind: Self.encodeReminders(v))") }
         if case .value(let v) = c.answerDeadline { set.append("answer_deadline = \(bind: v)") } else if case .null = c.answerDeadline { set.append("answer_deadline = NULL") }
+        if case .value(let v) = c.recordRule { set.append("record_last_games = \(bind: v.lastGames), record_max_no_shows = \(bind: v.maxNoShows)") }
+        else if case .null = c.recordRule { set.append("record_last_games = NULL, record_max_no_shows = NULL") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
     }
 

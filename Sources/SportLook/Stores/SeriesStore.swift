@@ -9,7 +9,7 @@ struct SeriesStore: Store {
 
     static let columns = """
         s.id, s.organiser_id, u.name AS organiser_name, s.group_id, s.title, s.sport_slug, s.description, s.address, s.lat, s.lon, s.capacity,
-        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.version, s.created_at, s.updated_at
+        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.followed_by, s.version, s.created_at, s.updated_at
         """
     static let from = "series s JOIN users u ON u.id = s.organiser_id"
 
@@ -23,7 +23,7 @@ struct SeriesStore: Store {
             timeZone: try row.value("time_zone"), reminders: EventStore.decodeReminders(try row.value("reminders")),
             startMinutes: try row.value("start_minutes"), durationMinutes: try row.value("duration_minutes"), firstDate: first, rule: rule,
             status: Series.Status(rawValue: try row.value("status")) ?? .ended,
-            madeThrough: LocalDate(try row.value("made_through", as: String.self)) ?? first,
+            madeThrough: LocalDate(try row.value("made_through", as: String.self)) ?? first, followedBy: try row.optional("followed_by"),
             version: try row.value("version"), createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
         )
     }
@@ -56,6 +56,41 @@ struct SeriesStore: Store {
 
     func setMadeThrough(_ id: UUID, _ date: LocalDate, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("UPDATE series SET made_through = \(bind: date.description), updated_at = \(bind: now) WHERE id = \(bind: id)").run()
+    }
+
+    /// Ends the series' rule the day before a split's date and names the series that carries on.
+    /// Without a rule (split at its first date) the series ends.
+    func split(_ id: UUID, rule: Recurrence?, followedBy next: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        if let rule {
+            try await sql.raw("""
+                UPDATE series SET rule = \(bind: rule.text), followed_by = \(bind: next), updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)
+                """).run()
+        } else {
+            try await sql.raw("""
+                UPDATE series SET status = 'ended', followed_by = \(bind: next), updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)
+                """).run()
+        }
+    }
+
+    /// The regulars (with their places in line), skips and opt-outs from `date` on,
+    /// copied to the series that carries on from it.
+    func copyPeople(of id: UUID, to next: UUID, from date: LocalDate, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO series_regulars (series_id, user_id, joined_at) SELECT \(bind: next), user_id, joined_at FROM series_regulars WHERE series_id = \(bind: id)
+            """).run()
+        try await sql.raw("""
+            INSERT INTO series_skips (series_id, occurrence_date) SELECT \(bind: next), occurrence_date FROM series_skips
+            WHERE series_id = \(bind: id) AND occurrence_date >= \(bind: date.description)
+            """).run()
+        try await sql.raw("""
+            INSERT INTO series_opt_outs (series_id, user_id, occurrence_date) SELECT \(bind: next), user_id, occurrence_date FROM series_opt_outs
+            WHERE series_id = \(bind: id) AND occurrence_date >= \(bind: date.description)
+            """).run()
+    }
+
+    /// Moves a made game to the series that carries on.
+    func move(occurrence event: UUID, to next: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE events SET series_id = \(bind: next) WHERE id = \(bind: event)").run()
     }
 
     func end(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {

@@ -207,6 +207,7 @@ struct API: Sendable {
     func get(_ path: String, token: String? = nil) async throws -> Reply { try await request(.get, path, token: token) }
     func post(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.post, path, token: token, json: json) }
     func patch(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.patch, path, token: token, json: json) }
+    func put(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.put, path, token: token, json: json) }
     func delete(_ path: String, token: String? = nil) async throws -> Reply { try await request(.delete, path, token: token) }
 
     /// One page of a list; fails unless 200.

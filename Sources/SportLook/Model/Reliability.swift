@@ -1,0 +1,56 @@
+import Foundation
+
+/// What became of a person's place at a game.
+public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    /// Checked in near the place, or marked so by the organiser.
+    case attended
+    /// Marked so by the organiser: going, and did not come.
+    case noShow = "no_show"
+    /// Left within `LATE_CANCEL_HOURS` of the start.
+    case lateCancel = "late_cancel"
+    /// Marked so by the organiser: did not come, for a reason the organiser accepts.
+    case excused
+}
+
+/// A person's record: their last ``Reliability/games`` games that are over, of the last
+/// ``Reliability/window``, with an outcome — latest first.
+public struct Reliability: Sendable, Hashable {
+    public static let games = 20
+    public static let window: TimeInterval = 365 * 86_400
+
+    public struct Game: Sendable, Hashable {
+        public var eventID: UUID
+        public var title: String
+        public var startsAt: Date
+        public var outcome: Outcome
+    }
+
+    public var entries: [Game]
+
+    /// How many of the latest `last` games had `outcome`.
+    public func count(_ outcome: Outcome, last: Int = Reliability.games) -> Int {
+        entries.prefix(last).filter { $0.outcome == outcome }.count
+    }
+}
+
+/// An event's bar for joining: at most `maxNoShows` no-shows in the player's last
+/// `lastGames` games.
+public struct RecordRule: Sendable, Hashable, Codable {
+    public var lastGames: Int
+    public var maxNoShows: Int
+
+    static let lastGamesRange = 1...Reliability.games
+}
+
+/// One line of the organiser's attendance sheet.
+struct SheetRow: Sendable, Hashable {
+    var user: UserSummary
+    /// Going now; `nil` once they left.
+    var going: Bool
+    var checkedInAt: Date?
+    var mark: Outcome?
+    var lateCancelledAt: Date?
+
+    /// The mark, else a check-in, else a late cancellation.
+    var outcome: Outcome? { mark ?? (checkedInAt != nil ? .attended : lateCancelledAt != nil ? .lateCancel : nil) }
+}
