@@ -341,9 +341,12 @@ def run(server, push):
         # Answers close an hour before the start.
         starts = datetime.datetime.fromisoformat(ann.get_by_label("Starts").input_value())
         ann.get_by_label("Answers close (optional)").fill((starts - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"))
+        # It happens if one more comes.
+        ann.get_by_label("Players needed (besides you)").fill("1")
         ann.get_by_role("button", name="Create event").click()
         expect(ann.get_by_role("heading", name="Evening tennis")).to_be_visible()
         expect(ann.get_by_test_id("answer-deadline")).to_be_visible()
+        expect(ann.get_by_test_id("game-on")).to_contain_text("Needs 1 player (0 going)")
         event_url = ann.url
 
         # Bo finds it in the list and on the map, and joins.
@@ -365,6 +368,7 @@ def run(server, push):
         expect(bo.get_by_role("heading", name="Evening tennis")).to_be_visible()
         bo.get_by_role("button", name="Join", exact=True).click()
         expect(bo.get_by_text("You are going")).to_be_visible()
+        expect(bo.get_by_test_id("game-on")).to_have_text("Game on: enough players are going")
 
         # Showing up: a game for reliable players starting in 40 s where Bo is; he checks
         # in with the browser's position. His record has no games yet.
@@ -380,7 +384,7 @@ def run(server, push):
         expect(bo.get_by_text("You are checked in.")).to_be_visible()
         audit(bo, "check-in")
         shoot(bo, "check-in")
-        bo.get_by_role("link", name="Me").click()
+        bo.get_by_role("link", name="Me", exact=True).click()
         expect(bo.get_by_role("heading", name="Your record")).to_be_visible()
         expect(bo.get_by_test_id("record-figures")).to_have_text("No games on your record yet.")
 
@@ -401,7 +405,7 @@ def run(server, push):
             bo.reload()
         expect(reminder).to_be_visible()
         # The reminder switch is on the profile.
-        bo.get_by_role("link", name="Me").click()
+        bo.get_by_role("link", name="Me", exact=True).click()
         reminders_box = bo.get_by_label("Remind me before the games I go to")
         expect(reminders_box).to_be_checked()
         reminders_box.uncheck()
@@ -559,7 +563,7 @@ def run(server, push):
             problems.append("the XSS title became an element")
 
         # Photos: Ann's profile photo, then her event's new title and cover.
-        ann.get_by_role("link", name="Me").click()
+        ann.get_by_role("link", name="Me", exact=True).click()
         ann.get_by_label("Photo").set_input_files(files=[{"name": "me.png", "mimeType": "image/png", "buffer": png(300, 300)}])
         ann.get_by_role("button", name="Save profile").click()
         expect(ann.get_by_text("Saved.")).to_be_visible()
@@ -680,7 +684,7 @@ def run(server, push):
             PushManager.prototype.getSubscription = async function () { return window.__subscription || null; };
         """ % (json.dumps(subscription["endpoint"]), json.dumps(subscription)))
         ann.reload()
-        ann.get_by_role("link", name="Me").click()
+        ann.get_by_role("link", name="Me", exact=True).click()
         ann.get_by_role("button", name="Turn on notifications").click()
         expect(ann.get_by_text("On: this browser gets notifications")).to_be_visible()
         audit(ann, "notifications on")
@@ -808,7 +812,7 @@ def run(server, push):
 
         # Sign-out ends the session: a reload shows the sign-in screen.
         token = session_token(ann)
-        ann.get_by_role("link", name="Me").click()
+        ann.get_by_role("link", name="Me", exact=True).click()
         ann.get_by_role("button", name="Sign out").click()
         expect(ann.get_by_role("heading", name="Sign in")).to_be_visible()
         ann.reload()

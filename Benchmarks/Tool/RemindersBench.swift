@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import SQLKit
 import SportLook
-import Synchronization
 
 /// Scheduled jobs at scale: `events` games, each with `perEvent` people going (the
 /// organiser among them), whose reminders (5 minutes before the start) all fall due in
@@ -40,24 +39,27 @@ struct RemindersBench: AsyncParsableCommand {
         let (token, _) = try await api.register("Organiser")
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let ids = Mutex<[Int: UUID]>([:])
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let starts = (0..<events).map { format.string(from: dueMinute.addingTimeInterval(Double($0) * 60 / Double(events) + 300)) }
+        let apiClient = api, organiserToken = token, count = events
+        var ids: [Int: UUID] = [:]
+        try await withThrowingTaskGroup(of: [(Int, UUID)].self) { group in
             for lane in 0..<8 {
                 group.addTask {
-                    for i in stride(from: lane, to: events, by: 8) {
-                        let due = dueMinute.addingTimeInterval(Double(i) * 60 / Double(events))
-                        let reply = try await api.call("POST", "/v1/events", token: token, json: [
+                    var made: [(Int, UUID)] = []
+                    for i in stride(from: lane, to: count, by: 8) {
+                        let reply = try await apiClient.call("POST", "/v1/events", token: organiserToken, json: [
                             "title": "Game \(i)", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen",
-                            "starts_at": format.string(from: due.addingTimeInterval(300)), "reminders": [5],
+                            "starts_at": starts[i], "reminders": [5],
                         ])
                         guard reply.status == 201, let id = (reply.object["id"] as? String).flatMap(UUID.init(uuidString:)) else { throw BenchError("create event: \(reply.status)") }
-                        ids.withLock { $0[i] = id }
+                        made.append((i, id))
                     }
+                    return made
                 }
             }
-            try await group.waitForAll()
+            for try await made in group { for (i, id) in made { ids[i] = id } }
         }
-        let eventIDs = ids.withLock { dict in (0..<events).map { dict[$0]! } }
+        let eventIDs = (0..<events).map { ids[$0]! }
         // The people going: game i has people (i·others + k) mod |people|, k < others.
         let now = Date()
         for chunk in stride(from: 0, to: events, by: 200) {

@@ -252,6 +252,29 @@ struct SeriesTests {
         }
     }
 
+    @Test("split beyond the games made: the old series still makes its games up to the day before, the new one from that date", arguments: engines)
+    func splitBeyondHorizon(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.tokenTTL = 365 * 86_400 }) { api, services in
+            let organiser = try await api.register("Org")
+            let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
+            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
+            // Ten weeks on: two weeks past the eight the horizon has made.
+            let from = first.adding(days: 70)
+            let next = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: ["from": from.description, "start_time": "18:00"])
+                .decode(SeriesView.self, expecting: .created)
+            let far = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: ["from": first.adding(days: 7 * 110).description])
+            #expect(far.status == .unprocessableContent)
+            clock.advance(by: 21 * 86_400)
+            try await eventually("the old series' last games made") {
+                try await Self.games(services, series.id).last?.date == from.adding(days: -7).description
+            }
+            let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: from.adding(days: -1)).map(\.description)
+            #expect(try await Self.games(services, series.id).map(\.date) == expected)
+            try await eventually("the new series' first games made") { try await Self.games(services, next.id).first?.date == from.description }
+        }
+    }
+
     @Test("the organiser skips a date and ends the series; bad rules, zones, times and dates are refused", arguments: engines)
     func skipAndEnd(engine: DatabaseEngine) async throws {
         let clock = try Self.march()

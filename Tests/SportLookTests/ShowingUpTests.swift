@@ -52,6 +52,8 @@ struct ShowingUpTests {
             #expect(try far.errorFields["location"]?.contains("500 m") == true)
             let missing = try await api.post("/v1/events/\(event.id)/check-in", token: ann.token, json: [String: Any]())
             #expect(missing.status == .unprocessableContent)
+            // The organiser does not check in: their own games are not on their record.
+            #expect(try await api.post("/v1/events/\(event.id)/check-in", token: organiser.token, json: Self.near(10)).status == .forbidden)
             let checked = try await api.post("/v1/events/\(event.id)/check-in", token: ann.token, json: Self.near(250)).decode(Row.self, expecting: .ok)
             #expect(checked.outcome == "attended" && checked.mark == nil)
             // Once it is over, check-in is closed.
@@ -90,6 +92,11 @@ struct ShowingUpTests {
             #expect(try await api.put("/v1/events/\(event.id)/sheet/\(bo.id)", token: organiser.token, json: [String: Any]()).status == .unprocessableContent)
             // The mark taken back: Ann's check-in counts again.
             #expect(try await api.put("/v1/events/\(event.id)/sheet/\(ann.id)", token: organiser.token, json: ["outcome": NSNull()]).decode(Row.self, expecting: .ok).outcome == "attended")
+            // Someone who blocks the organiser is off the sheet and cannot be marked.
+            try await api.join(event.id, token: cy.token)
+            #expect(try await api.post("/v1/users/\(organiser.id)/block", token: cy.token).status == .noContent)
+            #expect(!(try await Self.sheet(api, event.id, organiser.token).contains { $0.user.id == cy.id }))
+            #expect(try await api.put("/v1/events/\(event.id)/sheet/\(cy.id)", token: organiser.token, json: ["outcome": "no_show"]).status == .notFound)
             // Two days after the end marking closes; the record counts what was marked.
             clock.advance(by: 3_600 + 48 * 3_600 + 1)
             let closed = try await api.put("/v1/events/\(event.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": "attended"])
@@ -101,6 +108,11 @@ struct ShowingUpTests {
             #expect(annRecord.attended == 1 && annRecord.games == 1 && annRecord.items.map(\.eventId) == [event.id])
             let boRecord = try await api.get("/v1/me/record", token: bo.token).decode(Record.self, expecting: .ok)
             #expect(boRecord.noShows == 1 && boRecord.attended == 0)
+            // The organiser's own game is not on their record, and a game that is over cannot be cancelled.
+            #expect(try await api.get("/v1/me/record", token: organiser.token).decode(Record.self, expecting: .ok).games == 0)
+            let over = try await api.delete("/v1/events/\(event.id)", token: organiser.token)
+            #expect(over.status == .conflict)
+            #expect(try over.errorCode == "event_finished")
         }
     }
 

@@ -31,6 +31,8 @@ export function composeView(settings, id) {
     const address = h("input", {name: "address", maxlength: "300", value: event?.address ?? ""});
     const description = h("textarea", {name: "description", maxlength: "4000", rows: "4"}, event?.description ?? "");
     const cover = h("input", {name: "cover_id", type: "file", accept: "image/jpeg,image/png"});
+    // Players needed: too few going two hours before, and the game is called off.
+    const needed = h("input", {name: "min_players", type: "number", min: "1", max: "10000", value: event?.min_players ?? "", placeholder: "Any number"});
     // Who may join: anyone, or players whose last games show few no-shows.
     const rules = {"": null, "1/10": {last_games: 10, max_no_shows: 1}, "0/5": {last_games: 5, max_no_shows: 0}};
     const current = event?.min_record ? `${event.min_record.max_no_shows}/${event.min_record.last_games}` : "";
@@ -67,7 +69,7 @@ export function composeView(settings, id) {
       field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
       field("Places (besides you)", capacity), field("Address", address), field("Description", description),
       h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
-      field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), repeat, submit);
+      field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), field("Players needed (besides you)", needed), repeat, submit);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       submit.disabled = true;
@@ -85,6 +87,8 @@ export function composeView(settings, id) {
           const closes = new Date(deadline.value);
           body.answer_deadline = Number.isNaN(closes.getTime()) ? deadline.value : closes.toISOString();
         } else if (event?.answer_deadline) body.answer_deadline = null;
+        if (needed.value) body.min_players = Number(needed.value);
+        else if (event?.min_players) body.min_players = null;
         if (reliable.value !== current) {
           const [most, last] = reliable.value.split("/").map(Number);
           body.min_record = reliable.value ? {last_games: last, max_no_shows: most} : null;

@@ -77,6 +77,9 @@ export function eventView(id) {
         event.answer_deadline ? h("dt", {}, "Answers close") : null, event.answer_deadline ? h("dd", {"data-testid": "answer-deadline"}, when(event.answer_deadline)) : null,
         h("dt", {}, "Places"), h("dd", {}, `${event.going_count} going, ${event.waitlist_count} waiting · ${place}`)),
       event.description ? h("p", {class: "description"}, event.description) : null,
+      event.min_players && event.status === "active" ? h("p", {class: event.game_on ? "pill going" : "pill", "data-testid": "game-on"}, event.game_on
+        ? "Game on: enough players are going"
+        : `Needs ${event.min_players} player${event.min_players === 1 ? "" : "s"} (${event.going_count} going): decided ${when(new Date(new Date(event.starts_at).getTime() - event.decide_minutes * 60_000).toISOString())}`) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, summary, actions, checkIn, sheet,
       event.series_id ? seriesPanel(event, render) : null,

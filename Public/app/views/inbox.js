@@ -8,7 +8,8 @@ const describe = {
   invitation_accepted: (d) => `${d.invitee?.name ?? "Someone"} accepted your invitation to ${d.event_title ?? "your event"}`,
   waitlist_promoted: (d) => `A place opened up: you are going to ${d.event_title ?? "the event"}`,
   event_updated: (d) => `${d.event_title ?? "An event"} changed`,
-  event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled`,
+  event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled` + (d.reason === "not_enough_players" ? ": not enough players" : ""),
+  game_on: (d) => `Game on: ${d.event_title ?? "a game"} has enough players`,
   chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
   // Written by the server in the person's language.
   reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,

@@ -211,7 +211,8 @@ public final class AppServices: Sendable {
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety,
-                      scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+                      scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) },
+                                  EventService.decisionJobKind: { try await events.decide($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

@@ -39,9 +39,12 @@ struct EventService: Sendable {
         var reminders: Patch<[Int]> = .absent
         var answerDeadline: Patch<String> = .absent
         var minRecord: Patch<RecordRuleInput> = .absent
+        var minPlayers: Patch<Int> = .absent
+        var decideMinutes: Patch<Int> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline, minRecord
+            case minPlayers, decideMinutes
         }
 
         init(from decoder: any Decoder) throws {
@@ -60,6 +63,8 @@ struct EventService: Sendable {
             reminders = try c.patch(.reminders)
             answerDeadline = try c.patch(.answerDeadline)
             minRecord = try c.patch(.minRecord)
+            minPlayers = try c.patch(.minPlayers)
+            decideMinutes = try c.patch(.decideMinutes)
         }
     }
 
@@ -171,6 +176,27 @@ struct EventService: Sendable {
         case .null: c.recordRule = .null
         case .absent: break
         }
+        switch input.minPlayers {
+        case .value(let n): if (1...10_000).contains(n) { c.minPlayers = .value(n) } else { v.fail("min_players", "must be 1 to 10000, or null for none") }
+        case .null: c.minPlayers = .null
+        case .absent: break
+        }
+        switch input.decideMinutes {
+        case .value(let n): if (15...10_080).contains(n) { c.decideMinutes = n } else { v.fail("decide_minutes", "must be 15 to 10080 (a week)") }
+        case .null: v.fail("decide_minutes", "must not be null")
+        case .absent: break
+        }
+        // The minimum as it will be: not above the places, decided in the future.
+        let minPlayers: Int? = switch c.minPlayers { case .value(let n): n; case .null: nil; case .absent: current?.minPlayers }
+        let capacity: Int? = switch c.capacity { case .value(let n): n; case .null: nil; case .absent: current?.capacity }
+        if let minPlayers, v.fields["min_players"] == nil, v.fields["capacity"] == nil {
+            if let capacity, minPlayers > capacity { v.fail("min_players", "must not be more than the \(capacity) places") }
+            let moved = !c.minPlayers.isAbsent || c.decideMinutes != nil || c.startsAt != nil
+            if moved, current?.gameOnAt == nil, let start = c.startsAt ?? current?.startsAt, v.fields["starts_at"] == nil, v.fields["decide_minutes"] == nil {
+                let decision = start.addingTimeInterval(-Double(c.decideMinutes ?? current?.decideMinutes ?? Event.defaultDecideMinutes) * 60)
+                if decision <= now { v.fail("decide_minutes", "puts the decision on the number of players in the past (at \(RFC3339.format(decision)))") }
+            }
+        }
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
@@ -214,7 +240,9 @@ struct EventService: Sendable {
             status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
             timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders,
             answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }(),
-            recordRule: { if case .value(let r) = c.recordRule { r } else { nil } }()
+            recordRule: { if case .value(let r) = c.recordRule { r } else { nil } }(),
+            minPlayers: { if case .value(let n) = c.minPlayers { n } else { nil } }(),
+            decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes
         )
         event = try await write { [store, media, event] sql, changes in
             var event = event
@@ -231,6 +259,7 @@ struct EventService: Sendable {
         try await store.insert(event, on: sql)
         guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
         try await reminders.schedule(stored, at: now, on: sql, changes: &changes)
+        try await scheduleDecision(stored, at: now, on: sql, changes: &changes)
         changes.event(stored)
         changes.record(.attendance(user: event.organiserID))
         return stored
@@ -292,6 +321,10 @@ struct EventService: Sendable {
         if event.startsAt != current.startsAt || event.reminders != current.reminders {
             try await reminders.schedule(event, at: now, on: sql, changes: &changes)
         }
+        if event.startsAt != current.startsAt || event.minPlayers != current.minPlayers || event.decideMinutes != current.decideMinutes {
+            try await scheduleDecision(event, at: now, on: sql, changes: &changes)
+        }
+        event = try await gameOnIfReached(current.id, at: now, on: sql, changes: &changes) ?? event
         var changed: [String] = []
         if event.startsAt != current.startsAt { changed.append("starts_at") }
         if event.endsAt != current.endsAt { changed.append("ends_at") }
@@ -314,18 +347,24 @@ struct EventService: Sendable {
         try await write { [self] sql, changes in
             guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may cancel this event.") }
+            // A game that is over stays as it was: its players' records count it.
+            guard current.endsAt > now || current.status != .active else { throw DomainError.conflict("event_finished", "The event is over.") }
             try await cancel(current, at: now, on: sql, changes: &changes)
         }
     }
 
-    /// Cancels a locked event and tells its attendees, inside the caller's transaction.
-    func cancel(_ current: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    /// Cancels a locked event and tells its attendees, inside the caller's transaction: by
+    /// the organiser, everyone going or waitlisted but them; for want of players, the
+    /// organiser and the undecided (maybe) too.
+    func cancel(_ current: Event, reason: Notifier.CancelReason = .organiser, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         try await reminders.unschedule(current.id, on: sql)
+        try await reminders.jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
-        try await notifier.eventCancelled(event, recipients: attendees.filter { $0 != current.organiserID }, at: now, on: sql, changes: &changes)
+        let told = reason == .organiser ? attendees.filter { $0 != current.organiserID } : attendees + (try await store.maybeIDs(event: current.id, on: sql))
+        try await notifier.eventCancelled(event, recipients: told, reason: reason, at: now, on: sql, changes: &changes)
         changes.event(event)
         changes.attendance(of: attendees)
     }
@@ -381,7 +420,7 @@ struct EventService: Sendable {
             try await store.addGoing(event: event.id, user: user, at: now, on: sql)
             joined = Joined(status: .going, position: nil)
         }
-        if let updated = try await store.event(event.id, on: sql) { changes.event(updated) }
+        if let updated = try await gameOnIfReached(event.id, at: now, on: sql, changes: &changes) { changes.event(updated) }
         changes.record(.attendance(user: user))
         return joined
     }

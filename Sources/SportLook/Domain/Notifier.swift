@@ -27,15 +27,43 @@ struct Notifier: Sendable {
         }
     }
 
-    func eventCancelled(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    /// Why a game was cancelled: by its organiser, or (`not_enough_players`) at its
+    /// decision time with fewer going than it needed.
+    enum CancelReason: Sendable, Equatable {
+        case organiser
+        case notEnoughPlayers(going: Int, needed: Int)
+
+        var code: String { if case .organiser = self { "organiser" } else { "not_enough_players" } }
+        var sentence: String {
+            switch self {
+            case .organiser: "The organiser cancelled it."
+            case .notEnoughPlayers(let going, let needed): "Not enough players: \(going) of the \(needed) needed were going."
+            }
+        }
+    }
+
+    func eventCancelled(_ event: Event, recipients: [UUID], reason: CancelReason = .organiser, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for user in recipients {
             let message = NotificationMessage(
-                to: user, .eventCancelled, title: "\(event.title) is cancelled", body: "The organiser cancelled it.",
-                data: ["event_id": .id(event.id), "event_title": .string(event.title)]
+                to: user, .eventCancelled, title: "\(event.title) is cancelled", body: reason.sentence,
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "reason": .string(reason.code)]
             )
             try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", on: sql)
             changes.record(.jobs)
         }
+    }
+
+    /// Enough players are going: everyone going is told the game is on.
+    func gameOn(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let messages = recipients.map { user in
+            (NotificationMessage(
+                to: user, .gameOn, title: "Game on: \(event.title)", body: "Enough players are going: \(event.title) happens.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
+                       "going_count": .number(Double(event.goingCount))]
+            ), "game_on:\(event.id.lowercased):\(user.lowercased)")
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
     }
 
     func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {

@@ -161,7 +161,7 @@ struct SeriesService: Sendable {
             try await store.setMadeThrough(id, through, at: now, on: sql)
         }
         // A rule with an end stops looking once its last date is made.
-        if let last = series.rule.lastDate(from: series.firstDate), through >= last { return }
+        if let last = series.rule.end(from: series.firstDate), through >= last { return }
         try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(id), payload: id.lowercased,
                                 dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
         changes.record(.jobs)
@@ -178,6 +178,10 @@ struct SeriesService: Sendable {
     /// cancelled. Earlier games are left alone.
     func split(_ id: UUID, by user: UUID, _ input: Input) async throws -> View {
         let now = clock.now()
+        // Within two years, checked before anything is read or locked.
+        if let from = input.from.flatMap({ LocalDate($0) }), from > LocalDate(now, in: .gmt).adding(days: 731) {
+            throw DomainError.validation(["from": "must be within two years"])
+        }
         let next: Series = try await write { [self] sql, changes in
             guard let old = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard old.organiserID == user else { throw DomainError.forbidden("Only the organiser may change the series.") }
@@ -204,11 +208,16 @@ struct SeriesService: Sendable {
             ended.until = from.adding(days: -1)
             ended.count = nil
             try await store.split(id, rule: from > old.firstDate ? ended : nil, followedBy: next.id, at: now, on: sql)
-            try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+            // The old series still makes its games up to the day before (a split beyond
+            // the horizon leaves no gap); one that ended makes none.
+            if from > old.firstDate { try await extend(id, at: now, on: sql, changes: &changes) } else {
+                try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+            }
             try await store.copyPeople(of: id, to: next.id, from: from, on: sql)
             let dates = Set(next.rule.dates(from: from, through: max(old.madeThrough, from)).map(\.description))
             for occurrence in try await store.occurrences(of: id, from: from, on: sql) {
-                guard let current = try await eventStore.lock(occurrence.id, on: sql) else { continue }
+                // A game that has started (moved earlier by itself) is left alone.
+                guard let current = try await eventStore.lock(occurrence.id, on: sql), current.startsAt > now else { continue }
                 // A date the new rule has no game on stays the old series', cancelled.
                 guard let text = current.occurrenceDate, dates.contains(text), let date = LocalDate(text) else {
                     try await events.cancel(current, at: now, on: sql, changes: &changes)

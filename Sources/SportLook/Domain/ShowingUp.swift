@@ -34,8 +34,10 @@ struct ShowingUp: Sendable {
         guard let position else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         return try await write { [store, events] sql, _ in
-            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound("event") }
+            // Locked: a check-in and a leave of the same person take turns.
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard event.organiserID != user else { throw DomainError.forbidden("not_going", "The organiser does not check in: their own games are not on their record.") }
             guard try await events.attendance(event: id, user: user, on: sql)?.status == .going else {
                 throw DomainError.forbidden("not_going", "Only the people going can check in.")
             }
@@ -62,10 +64,13 @@ struct ShowingUp: Sendable {
         }
         let outcome = chosen
         let now = clock.now()
+        // People blocked either way are not on each other's sheets.
+        let hidden = try await blocks.eitherWay(organiser)
         return try await write { [store, events] sql, _ in
             guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID == organiser else { throw DomainError.forbidden("sheet_private", "Only the organiser marks who came.") }
             guard user != organiser else { throw DomainError.validation(["user_id": "is the organiser, who is not marked"]) }
+            guard !hidden.contains(user) else { throw DomainError.notFound("attendee") }
             guard now >= event.startsAt else { throw DomainError.conflict("marking_not_open", "Marking opens at the start, \(RFC3339.format(event.startsAt)).") }
             guard now <= event.endsAt.addingTimeInterval(Self.markingWindow) else {
                 throw DomainError.conflict("marking_closed", "Marking closed two days after the end.")

@@ -34,6 +34,9 @@ enum EventJSON {
         json.field("series_id", event.seriesID)
         json.field("occurrence_date", event.occurrenceDate)
         json.field("answer_deadline", event.answerDeadline)
+        json.field("min_players", event.minPlayers)
+        json.field("decide_minutes", event.decideMinutes)
+        json.field("game_on", event.gameOnAt != nil)
         json.key("min_record")
         if let rule = event.recordRule {
             json.objectStart()

@@ -14,11 +14,13 @@ enum CardCompaction {
     /// never correctness.
     static let fragments: [String] = [
         #"{"id":""#, #"","title":""#, #"","sport":{"slug":""#, #"","name":""#, #""},"organiser":{"id":""#,
-        #""},"starts_at":""#, #"","ends_at":""#, #"","location":{"lat":"#, #","lon":"#, #"},"address":null"#,
+        #""},"starts_at":""#, #"","ends_at":""#, #"],"location":{"lat":"#, #","lon":"#, #"},"address":null"#,
         #"},"address":""#, #"","description":""#, #","description":""#, #","capacity":"#, #"","capacity":"#,
         #","going_count":"#, #","waitlist_count":"#, #","spots_left":"#, #","status":"active""#, #","status":"cancelled""#,
         #","image_url":null,"image_urls":null"#, #","image_url":""#, #"","image_urls":{"#, #"","created_at":""#,
         #"},"created_at":""#, #","created_at":""#, #"","updated_at":""#,
+        #"","time_zone":""#, #"","series_id":null,"occurrence_date":null,"answer_deadline":null,"min_players":null,"decide_minutes":"#,
+        #","game_on":false,"min_record":null,"reminders":["#,
     ]
 
     /// The fragments' bytes one after another, and where each is; made once, never

@@ -36,6 +36,17 @@ public struct Event: Sendable, Hashable {
     public var answerDeadline: Date?
     /// The record a player needs to join (none: anyone may).
     public var recordRule: RecordRule?
+    /// Participants needed for the game to happen (none: it happens whoever comes).
+    public var minPlayers: Int?
+    /// How long before the start it is decided whether enough are going.
+    public var decideMinutes: Int = Event.defaultDecideMinutes
+    /// When enough were first going (everyone going was told: game on).
+    public var gameOnAt: Date?
+
+    public static let defaultDecideMinutes = 120
+
+    /// When a game with too few going is cancelled.
+    var decisionTime: Date { startsAt.addingTimeInterval(-Double(decideMinutes) * 60) }
 
     /// A day and two hours before.
     public static let defaultReminders = [1_440, 120]

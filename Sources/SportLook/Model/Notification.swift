@@ -56,6 +56,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case eventCancelled = "event_cancelled"
     case chatMessage = "chat_message"
     case reminder
+    /// Enough players are going: the game happens.
+    case gameOn = "game_on"
 }
 
 /// One notification for one person: what a job delivers.

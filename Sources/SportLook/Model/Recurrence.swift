@@ -98,10 +98,12 @@ public struct Recurrence: Sendable, Hashable {
         return parts.joined(separator: ";")
     }
 
-    /// The last date of a rule with UNTIL or COUNT from `first`; nil for one without end.
-    public func lastDate(from first: LocalDate) -> LocalDate? {
-        guard until != nil || count != nil else { return nil }
-        return dates(from: first, through: until ?? LocalDate(dayNumber: first.dayNumber + 366 * 500)).last
+    /// A date on or after the rule's last game: UNTIL, or the COUNTth date (at most 500
+    /// to list); nil for a rule without end.
+    public func end(from first: LocalDate) -> LocalDate? {
+        if let until { return until }
+        guard count != nil else { return nil }
+        return dates(from: first, through: LocalDate(dayNumber: first.dayNumber + 366 * 500)).last
     }
 
     /// The dates of the series from `first` (the first game; counted by `COUNT` even when

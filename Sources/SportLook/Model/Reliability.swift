@@ -45,7 +45,7 @@ public struct RecordRule: Sendable, Hashable, Codable {
 /// One line of the organiser's attendance sheet.
 struct SheetRow: Sendable, Hashable {
     var user: UserSummary
-    /// Going now; `nil` once they left.
+    /// Going now; false once they left.
     var going: Bool
     var checkedInAt: Date?
     var mark: Outcome?

@@ -219,6 +219,7 @@ struct AccountStore: Store {
             "DELETE FROM identities WHERE user_id = \(bind: userID)",
             "DELETE FROM email_codes WHERE user_id = \(bind: userID)",
             "DELETE FROM devices WHERE user_id = \(bind: userID)",
+            "DELETE FROM attendance_records WHERE user_id = \(bind: userID)",
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",

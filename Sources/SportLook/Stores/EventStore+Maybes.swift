@@ -15,6 +15,11 @@ extension EventStore {
         try await sql.raw("DELETE FROM event_maybes WHERE event_id = \(bind: event) AND user_id = \(bind: user) RETURNING user_id").first() != nil
     }
 
+    /// Everyone who answered maybe.
+    func maybeIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("SELECT user_id FROM event_maybes WHERE event_id = \(bind: event)").all().map { try $0.value("user_id") }
+    }
+
     func isMaybe(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("SELECT user_id FROM event_maybes WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() != nil
     }

@@ -9,7 +9,7 @@ struct EventStore: Store {
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
-        e.record_last_games, e.record_max_no_shows
+        e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -26,7 +26,8 @@ struct EventStore: Store {
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
             timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders")),
             seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline"),
-            recordRule: try Self.decodeRecordRule(row)
+            recordRule: try Self.decodeRecordRule(row),
+            minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at")
         )
     }
 
@@ -48,13 +49,14 @@ struct EventStore: Store {
         try await sql.raw("""
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
-                                series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows)
+                                series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows,
+                                min_players, decide_minutes)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)),
                     \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline),
-                    \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows))
+                    \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
@@ -105,6 +107,8 @@ struct EventStore: Store {
         var reminders: [Int]?
         var answerDeadline: Patch<Date> = .absent
         var recordRule: Patch<RecordRule> = .absent
+        var minPlayers: Patch<Int> = .absent
+        var decideMinutes: Int?
     }
 
     func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
@@ -123,7 +127,21 @@ struct EventStore: Store {
         if case .value(let v) = c.answerDeadline { set.append("answer_deadline = \(bind: v)") } else if case .null = c.answerDeadline { set.append("answer_deadline = NULL") }
         if case .value(let v) = c.recordRule { set.append("record_last_games = \(bind: v.lastGames), record_max_no_shows = \(bind: v.maxNoShows)") }
         else if case .null = c.recordRule { set.append("record_last_games = NULL, record_max_no_shows = NULL") }
+        if case .value(let v) = c.minPlayers { set.append("min_players = \(bind: v)") } else if case .null = c.minPlayers { set.append("min_players = NULL") }
+        if let v = c.decideMinutes { set.append("decide_minutes = \(bind: v)") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+    }
+
+    /// Marks the game on, once: false when it was already.
+    func markGameOn(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            UPDATE events SET game_on_at = \(bind: now), updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id) AND game_on_at IS NULL RETURNING id
+            """).first() != nil
+    }
+
+    /// The people going, the organiser among them.
+    func goingIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'going'").all().map { try $0.value("user_id") }
     }
 
     func cancel(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {

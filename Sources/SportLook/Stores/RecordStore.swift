@@ -22,8 +22,12 @@ struct RecordStore: Store {
 
     /// Sets (or, with nil, takes back) the organiser's mark.
     func mark(event: UUID, user: UUID, _ outcome: Outcome?, at now: Date, on sql: any SQLDatabase) async throws {
+        guard let outcome else {
+            try await sql.raw("UPDATE attendance_records SET mark = NULL, marked_at = NULL WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+            return
+        }
         try await sql.raw("""
-            INSERT INTO attendance_records (event_id, user_id, mark, marked_at) VALUES (\(bind: event), \(bind: user), \(bind: outcome?.rawValue), \(bind: outcome == nil ? nil : now))
+            INSERT INTO attendance_records (event_id, user_id, mark, marked_at) VALUES (\(bind: event), \(bind: user), \(bind: outcome.rawValue), \(bind: now))
             ON CONFLICT (event_id, user_id) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at
             """).run()
     }
@@ -47,13 +51,13 @@ struct RecordStore: Store {
             let one: SQLQueryString = user.map { "AND u.id = \(bind: $0)" } ?? ""
             return try await sql.raw("""
                 SELECT u.id, u.name, a.status, r.checked_in_at, r.mark, r.late_cancelled_at
-                FROM users u JOIN events e ON e.id = \(bind: event)
+                FROM (SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'going'
+                      UNION SELECT user_id FROM attendance_records WHERE event_id = \(bind: event)) p
+                JOIN users u ON u.id = p.user_id JOIN events e ON e.id = \(bind: event)
                 LEFT JOIN attendances a ON a.event_id = e.id AND a.user_id = u.id
                 LEFT JOIN attendance_records r ON r.event_id = e.id AND r.user_id = u.id
                 WHERE u.id <> e.organiser_id AND u.deleted_at IS NULL \(one)
-                  AND (a.status = 'going' OR r.user_id IS NOT NULL)
                 ORDER BY u.name, u.id
-                LIMIT 10001
                 """).all().map { row in
                 SheetRow(user: UserSummary(id: try row.value("id"), name: try row.value("name")),
                          going: (try row.optional("status", as: String.self)) == "going",
@@ -75,7 +79,7 @@ struct RecordStore: Store {
                     SELECT r.user_id, r.event_id, e.title, e.starts_at, \(unsafeRaw: Self.outcome) AS outcome,
                            ROW_NUMBER() OVER (PARTITION BY r.user_id ORDER BY e.ends_at DESC, r.event_id) AS n
                     FROM attendance_records r JOIN events e ON e.id = r.event_id
-                    WHERE r.user_id IN (\(binds: Array(Set(users)))) AND e.status = 'active'
+                    WHERE r.user_id IN (\(binds: Array(Set(users)))) AND e.status = 'active' AND e.organiser_id <> r.user_id
                       AND e.ends_at <= \(bind: now) AND e.ends_at > \(bind: now.addingTimeInterval(-Reliability.window))
                       AND \(unsafeRaw: Self.outcome) IS NOT NULL
                 ) t WHERE n <= \(bind: Reliability.games)
