@@ -534,6 +534,22 @@ def run(server, push):
         cy.get_by_role("link", name="Evening tennis", exact=True).click()
         expect(cy.get_by_test_id("waitlist-position")).to_have_text("You are number 1 on the waitlist")
 
+        # Close to the start a freed place is offered: Bo leaves a full game starting in
+        # three hours, and Cy, next in line, takes it before the countdown ends.
+        full = api(server, "POST", "/v1/events", session_token(ann), {
+            "title": "Full court", "sport": "tennis", "location": {"lat": PARIS["latitude"], "lon": PARIS["longitude"]}, "capacity": 1,
+            "starts_at": datetime.datetime.fromtimestamp(time.time() + 3 * 3600, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
+        api(server, "POST", f"/v1/events/{full['id']}/attendance", session_token(bo), None)
+        api(server, "POST", f"/v1/events/{full['id']}/attendance", session_token(cy), None)
+        api(server, "DELETE", f"/v1/events/{full['id']}/attendance", session_token(bo), None)
+        cy.goto(f"/#/events/{full['id']}")
+        expect(cy.get_by_role("heading", name="A place for you")).to_be_visible()
+        expect(cy.get_by_test_id("offer-countdown")).to_contain_text(re.compile(r"Yours for (29|30) min"))
+        audit(cy, "waitlist offer")
+        shoot(cy, "waitlist-offer")
+        cy.get_by_role("button", name="Take the place").click()
+        expect(cy.get_by_text("You are going")).to_be_visible()
+
         # People nearby (Cy's bio, markup included, reaches Bo as text).
         bo.get_by_role("link", name="People").click()
         expect(bo.get_by_text("<script>alert(3)</script> plays on Sundays")).to_be_visible()

@@ -8,6 +8,7 @@ export function eventView(id) {
   const section = h("section", {class: "event"}, status("Loading the event…"));
   let stopChat = null;
   let gone = false;
+  let offerTimer = null;
 
   async function render() {
     let event;
@@ -19,6 +20,7 @@ export function eventView(id) {
       return;
     }
     if (gone) return;
+    clearInterval(offerTimer);
     const member = event.i_organise || event.my_status === "going" || event.my_status === "waitlisted";
     const cover = event.image_urls ? h("img", {class: "cover", src: event.image_urls["1280"] ?? event.image_url, alt: ""}) : null;
     const place = event.capacity === null ? "No limit on places" : event.spots_left > 0 ? `${event.spots_left} of ${event.capacity} places left` : "Full: joining puts you on the waitlist";
@@ -81,7 +83,7 @@ export function eventView(id) {
         ? "Game on: enough players are going"
         : `Needs ${event.min_players} player${event.min_players === 1 ? "" : "s"} (${event.going_count} going): decided ${when(new Date(new Date(event.starts_at).getTime() - event.decide_minutes * 60_000).toISOString())}`) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
-      myPlace, summary, actions, checkIn, sheet,
+      myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
       event.series_id ? seriesPanel(event, render) : null,
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
@@ -105,6 +107,26 @@ export function eventView(id) {
     } else {
       chat.append(h("p", {}, "Join the event to read and write in its chat."));
     }
+  }
+
+  // A freed place offered from the waitlist: take it or decline it before the countdown ends.
+  function offerPanel(event) {
+    const expires = new Date(event.my_offer_expires_at);
+    const left = h("p", {"data-testid": "offer-countdown", role: "timer", "aria-live": "off"});
+    const note = status("");
+    const tick = () => {
+      const seconds = Math.max(0, Math.round((expires - Date.now()) / 1000));
+      replace(left, seconds > 0 ? `Yours for ${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s more` : "The offer has run out.");
+      if (seconds === 0) clearInterval(offerTimer);
+    };
+    tick();
+    offerTimer = setInterval(tick, 1000);
+    const act = (call) => async () => { try { await call(); render(); } catch (error) { replace(note, error.message); } };
+    return h("section", {class: "card offer", "aria-labelledby": "offer-heading"}, h("h2", {id: "offer-heading"}, "A place for you"),
+      h("p", {}, "A place opened up. It is held for you until the countdown ends, then it passes to the next in line."), left,
+      h("div", {class: "actions"},
+        h("button", {type: "button", class: "primary", onclick: act(() => post(`/v1/events/${id}/offer`))}, "Take the place"),
+        h("button", {type: "button", onclick: act(() => del(`/v1/events/${id}/offer`))}, "Decline")), note);
   }
 
   // The browser's position, sent once: the server says whether it is near enough.
@@ -162,7 +184,7 @@ export function eventView(id) {
   }
 
   render();
-  return {element: section, leave: () => { gone = true; stopChat?.(); }};
+  return {element: section, leave: () => { gone = true; stopChat?.(); clearInterval(offerTimer); }};
 }
 
 function inviteForm(eventID) {

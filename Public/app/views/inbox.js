@@ -9,6 +9,8 @@ const describe = {
   waitlist_promoted: (d) => `A place opened up: you are going to ${d.event_title ?? "the event"}`,
   event_updated: (d) => `${d.event_title ?? "An event"} changed`,
   event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled` + (d.reason === "not_enough_players" ? ": not enough players" : ""),
+  waitlist_offer: (d) => `A place for you at ${d.event_title ?? "a game"}: take it before ${d.expires_at ? new Date(d.expires_at).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}) : "it passes on"}`,
+  waitlist_offer_expired: (d) => `The place at ${d.event_title ?? "a game"} passed on`,
   game_on: (d) => `Game on: ${d.event_title ?? "a game"} has enough players`,
   chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
   // Written by the server in the person's language.

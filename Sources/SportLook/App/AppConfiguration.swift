@@ -122,6 +122,11 @@ public struct AppConfiguration: Sendable {
     /// Leaving a game within this many hours of its start is a late cancellation on the
     /// player's record (`LATE_CANCEL_HOURS`, default 4).
     public var lateCancelHours = 4
+    /// In this many hours before the start a freed place is offered to the first in line
+    /// rather than given (`WAITLIST_OFFER_HOURS`, default 24; 0: always given).
+    public var waitlistOfferHours = 24
+    /// How long such an offer holds (`WAITLIST_OFFER_MINUTES`, default 30).
+    public var waitlistOfferMinutes = 30
     /// Scheme, host and path prefix media URLs start with (`MEDIA_PUBLIC_URL`, e.g. a CDN
     /// in front of this server; default: paths on this server, `/media/KEY`).
     public var mediaPublicURL = ""
@@ -275,6 +280,8 @@ public struct AppConfiguration: Sendable {
         mediaUploadTimeout = TimeInterval(try reader.integer("MEDIA_UPLOAD_TIMEOUT", in: 1...3_600) ?? Int(mediaUploadTimeout))
         seriesHorizonDays = try reader.integer("SERIES_HORIZON", in: 7...366) ?? seriesHorizonDays
         lateCancelHours = try reader.integer("LATE_CANCEL_HOURS", in: 0...168) ?? lateCancelHours
+        waitlistOfferHours = try reader.integer("WAITLIST_OFFER_HOURS", in: 0...168) ?? waitlistOfferHours
+        waitlistOfferMinutes = try reader.integer("WAITLIST_OFFER_MINUTES", in: 1...1_440) ?? waitlistOfferMinutes
         mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
         if let base = try reader.string("MEDIA_PUBLIC_URL") {
             guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
@@ -395,5 +402,6 @@ public struct AppConfiguration: Sendable {
         "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
         "APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_URL", "APNS_SANDBOX_URL", "FCM_SERVICE_ACCOUNT_FILE", "FCM_URL",
         "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT", "SERIES_HORIZON", "LATE_CANCEL_HOURS",
+        "WAITLIST_OFFER_HOURS", "WAITLIST_OFFER_MINUTES",
     ]
 }

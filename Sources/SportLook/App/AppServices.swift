@@ -119,7 +119,9 @@ public final class AppServices: Sendable {
         let recordStore = RecordStore(database: database)
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
                                   series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore,
-                                  lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600)
+                                  lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
+                                  offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
+                                  offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
         let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, sports: sports, write: write, clock: clock,
                                    horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
@@ -212,7 +214,8 @@ public final class AppServices: Sendable {
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety,
                       scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) },
-                                  EventService.decisionJobKind: { try await events.decide($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+                                  EventService.decisionJobKind: { try await events.decide($0) },
+                                  EventService.offerJobKind: { try await events.expireOffer($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

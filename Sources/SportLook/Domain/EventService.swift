@@ -16,6 +16,10 @@ struct EventService: Sendable {
     let records: RecordStore
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
+    /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).
+    var offerWindow: TimeInterval = 24 * 3_600
+    /// How long an offer holds (`WAITLIST_OFFER_MINUTES`).
+    var offerTime: TimeInterval = 30 * 60
 
     static let maxDuration: TimeInterval = 7 * 86_400
     static let defaultDuration: TimeInterval = 2 * 3_600
@@ -280,7 +284,7 @@ struct EventService: Sendable {
         if attendance.status == .waitlisted, let number = attendance.queueNumber {
             position = try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql)
         }
-        return MyAttendance(status: attendance.status, position: position, isOrganiser: event.organiserID == user)
+        return MyAttendance(status: attendance.status, position: position, isOrganiser: event.organiserID == user, offerExpiresAt: attendance.offerExpiresAt)
     }
 
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
@@ -304,19 +308,8 @@ struct EventService: Sendable {
     /// going (but `user`, who made the change) hear of a new time or place.
     func apply(_ edits: EventStore.Changes, to current: Event, by user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event {
         try await store.update(current.id, edits, at: now, on: sql)
-        var event = try await store.event(current.id, on: sql) ?? current
-        // More places: the first on the waitlist move up.
-        if let capacity = event.capacity, event.goingCount < capacity, event.waitlistCount > 0 {
-            let promoted = try await store.promote(event: current.id, count: capacity - event.goingCount, at: now, on: sql)
-            event = try await store.event(current.id, on: sql) ?? event
-            try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
-            changes.attendance(of: promoted)
-        } else if event.capacity == nil, event.waitlistCount > 0 {
-            let promoted = try await store.promote(event: current.id, count: event.waitlistCount, at: now, on: sql)
-            event = try await store.event(current.id, on: sql) ?? event
-            try await notifier.waitlistPromoted(event, users: promoted, at: now, on: sql, changes: &changes)
-            changes.attendance(of: promoted)
-        }
+        // More places: the waitlist moves up, or is offered them.
+        var event = try await fillPlaces(current.id, at: now, on: sql, changes: &changes) ?? current
         // A moved start moves the reminders still to come; new ones are queued.
         if event.startsAt != current.startsAt || event.reminders != current.reminders {
             try await reminders.schedule(event, at: now, on: sql, changes: &changes)
@@ -361,6 +354,7 @@ struct EventService: Sendable {
         try await store.cancel(current.id, at: now, on: sql)
         try await reminders.unschedule(current.id, on: sql)
         try await reminders.jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(current.id), on: sql)
+        try await reminders.jobs.unschedule(kind: Self.offerJobKind, subject: Reminders.subject(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
         let told = reason == .organiser ? attendees.filter { $0 != current.organiserID } : attendees + (try await store.maybeIDs(event: current.id, on: sql))
@@ -413,7 +407,7 @@ struct EventService: Sendable {
         // A maybe that decides: a place now.
         try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
-        if let capacity = event.capacity, event.goingCount >= capacity {
+        if let capacity = event.capacity, event.goingCount + event.offeredCount >= capacity {
             let number = try await store.addWaitlisted(event: event.id, user: user, at: now, on: sql)
             joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql))
         } else {
@@ -537,14 +531,8 @@ struct EventService: Sendable {
         }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
         changes.record(.attendance(user: user))
-        var updated = try await store.event(id, on: sql) ?? event
-        if existing.status == .going, event.isOpen(at: now), updated.waitlistCount > 0,
-           updated.capacity.map({ updated.goingCount < $0 }) ?? true {
-            let promoted = try await store.promote(event: id, count: 1, at: now, on: sql)
-            updated = try await store.event(id, on: sql) ?? updated
-            try await notifier.waitlistPromoted(updated, users: promoted, at: now, on: sql, changes: &changes)
-            changes.attendance(of: promoted)
-        }
+        // The place freed (or the offer given back) goes to the waitlist.
+        let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) ?? event
         changes.event(updated)
     }
 }

@@ -15,6 +15,29 @@ struct Notifier: Sendable {
         }
     }
 
+    /// A place is offered to each of `users` until `expiresAt`.
+    func waitlistOffer(_ event: Event, users: [UUID], expiresAt: Date, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let messages = users.map { user in
+            (NotificationMessage(
+                to: user, .waitlistOffer, title: "A place for you: \(event.title)", body: "A place opened up: take it by \(RFC3339.format(expiresAt)) or it passes on.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
+                       "expires_at": .string(RFC3339.format(expiresAt))]
+            ), "waitlist_offer:\(event.id.lowercased):\(user.lowercased):\(expiresAt.millisecondsSince1970)")
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
+
+    /// The offer ran out: the person is off the waitlist.
+    func offerExpired(_ event: Event, user: UUID, expiredAt: Date, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let message = NotificationMessage(
+            to: user, .waitlistOfferExpired, title: "The place passed on: \(event.title)", body: "The place offered to you was not taken in time; you are off the waitlist.",
+            data: ["event_id": .id(event.id), "event_title": .string(event.title), "expired_at": .string(RFC3339.format(expiredAt))]
+        )
+        try await jobs.enqueue(message, dedupeKey: "offer_expired:\(event.id.lowercased):\(user.lowercased):\(expiredAt.millisecondsSince1970)", on: sql)
+        changes.record(.jobs)
+    }
+
     func eventUpdated(_ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         for user in recipients {
             let message = NotificationMessage(

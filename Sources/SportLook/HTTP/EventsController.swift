@@ -21,6 +21,8 @@ struct EventsController {
         routes.post("/v1/events/:id/attendance", use: joinEvent)
         routes.delete("/v1/events/:id/attendance", use: leaveEvent)
         routes.post("/v1/events/:id/maybe", use: answerMaybe)
+        routes.post("/v1/events/:id/offer", use: acceptOffer)
+        routes.delete("/v1/events/:id/offer", use: declineOffer)
         routes.get("/v1/events/:id/attendees", use: listAttendees)
         routes.delete("/v1/events/:id/attendees/:user_id", use: removeAttendee)
         routes.get("/v1/events/:id/bans", use: listBans)
@@ -143,6 +145,17 @@ extension EventsController {
     /// `POST /v1/events/{id}/maybe`
     @Sendable func answerMaybe(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         JSONResponse(JoinedRepresentation(joined: try await events.answerMaybe(try context.uuid("id", "event"), user: context.userID)))
+    }
+
+    /// `POST /v1/events/{id}/offer`: take the place offered.
+    @Sendable func acceptOffer(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(JoinedRepresentation(joined: try await events.acceptOffer(try context.uuid("id", "event"), user: context.userID)))
+    }
+
+    /// `DELETE /v1/events/{id}/offer`: decline it (off the waitlist).
+    @Sendable func declineOffer(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await events.declineOffer(try context.uuid("id", "event"), user: context.userID)
+        return Response(status: .noContent)
     }
 
     /// `DELETE /v1/events/{id}/attendance`

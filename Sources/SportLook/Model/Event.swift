@@ -42,6 +42,8 @@ public struct Event: Sendable, Hashable {
     public var decideMinutes: Int = Event.defaultDecideMinutes
     /// When enough were first going (everyone going was told: game on).
     public var gameOnAt: Date?
+    /// Places offered to people on the waitlist, held until taken, declined or expired.
+    public var offeredCount: Int = 0
 
     public static let defaultDecideMinutes = 120
 
@@ -55,7 +57,7 @@ public struct Event: Sendable, Hashable {
     func isOpen(at now: Date) -> Bool { status == .active && endsAt > now }
 
     /// Free places, or `nil` without a limit.
-    var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount) } }
+    var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount - offeredCount) } }
 }
 
 /// Whether an event takes place.
@@ -75,4 +77,6 @@ struct MyAttendance: Sendable, Hashable {
     var status: AttendanceStatus
     var position: Int?
     var isOrganiser: Bool
+    /// A place offered to them from the waitlist, until then.
+    var offerExpiresAt: Date? = nil
 }

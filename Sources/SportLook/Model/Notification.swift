@@ -58,6 +58,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case reminder
     /// Enough players are going: the game happens.
     case gameOn = "game_on"
+    /// A freed place is offered, for a while.
+    case waitlistOffer = "waitlist_offer"
+    /// The offer ran out.
+    case waitlistOfferExpired = "waitlist_offer_expired"
 }
 
 /// One notification for one person: what a job delivers.

@@ -9,7 +9,7 @@ struct EventStore: Store {
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
-        e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at
+        e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at, e.offered_count
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -27,7 +27,8 @@ struct EventStore: Store {
             timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders")),
             seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline"),
             recordRule: try Self.decodeRecordRule(row),
-            minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at")
+            minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at"),
+            offeredCount: try row.value("offered_count")
         )
     }
 
@@ -149,10 +150,10 @@ struct EventStore: Store {
     }
 
     /// Bumps the version after attendance changed the counts.
-    func touch(_ id: UUID, at now: Date, goingDelta: Int, waitlistDelta: Int, on sql: any SQLDatabase) async throws {
+    func touch(_ id: UUID, at now: Date, goingDelta: Int, waitlistDelta: Int, offeredDelta: Int = 0, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             UPDATE events SET going_count = going_count + \(bind: goingDelta), waitlist_count = waitlist_count + \(bind: waitlistDelta),
-                updated_at = \(bind: now), version = version + 1
+                offered_count = offered_count + \(bind: offeredDelta), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: id)
             """).run()
     }
@@ -162,11 +163,48 @@ struct EventStore: Store {
     struct Attendance: Sendable {
         var status: AttendanceStatus
         var queueNumber: Int?
+        /// A place offered from the waitlist, until then.
+        var offerExpiresAt: Date? = nil
     }
 
     func attendance(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Attendance? {
-        guard let row = try await sql.raw("SELECT status, queue_number FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() else { return nil }
-        return Attendance(status: AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted, queueNumber: try row.optional("queue_number"))
+        guard let row = try await sql.raw("""
+            SELECT status, queue_number, offer_expires_at FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)
+            """).first() else { return nil }
+        return Attendance(status: AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted, queueNumber: try row.optional("queue_number"),
+                          offerExpiresAt: try row.optional("offer_expires_at"))
+    }
+
+    /// Offers the next `count` places to the first in line without an offer, until
+    /// `expiresAt`; returns who was offered one.
+    func offer(event: UUID, count: Int, until expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        guard count > 0 else { return [] }
+        let users: [UUID] = try await sql.raw("""
+            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NULL
+            ORDER BY queue_number LIMIT \(bind: count)
+            """).all().map { try $0.value("user_id") }
+        for user in users {
+            try await sql.raw("UPDATE attendances SET offer_expires_at = \(bind: expiresAt) WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+        }
+        if !users.isEmpty { try await touch(event, at: now, goingDelta: 0, waitlistDelta: 0, offeredDelta: users.count, on: sql) }
+        return users
+    }
+
+    /// The people a place is offered to now.
+    func offeredIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("""
+            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NOT NULL ORDER BY queue_number
+            """).all().map { try $0.value("user_id") }
+    }
+
+    /// Takes an offered place: going. False when there was no offer.
+    func acceptOffer(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        guard try await sql.raw("""
+            UPDATE attendances SET status = 'going', queue_number = NULL, offer_expires_at = NULL, joined_at = \(bind: now)
+            WHERE event_id = \(bind: event) AND user_id = \(bind: user) AND status = 'waitlisted' AND offer_expires_at IS NOT NULL RETURNING user_id
+            """).first() != nil else { return false }
+        try await touch(event, at: now, goingDelta: 1, waitlistDelta: -1, offeredDelta: -1, on: sql)
+        return true
     }
 
     /// Position on the waitlist (1 is next) of the holder of `queueNumber`.
@@ -191,16 +229,18 @@ struct EventStore: Store {
         return number
     }
 
+    /// Takes the user off the event (and a place offered to them back).
     func remove(event: UUID, user: UUID, status: AttendanceStatus, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("DELETE FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
-        try await touch(event, at: now, goingDelta: status == .going ? -1 : 0, waitlistDelta: status == .waitlisted ? -1 : 0, on: sql)
+        guard let row = try await sql.raw("DELETE FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user) RETURNING offer_expires_at").first() else { return }
+        let offered = (try row.optional("offer_expires_at", as: Date.self)) != nil
+        try await touch(event, at: now, goingDelta: status == .going ? -1 : 0, waitlistDelta: status == .waitlisted ? -1 : 0, offeredDelta: offered ? -1 : 0, on: sql)
     }
 
     /// Moves the first `count` waitlisted people to going; returns who moved.
     func promote(event: UUID, count: Int, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
         guard count > 0 else { return [] }
         let rows = try await sql.raw("""
-            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted'
+            SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NULL
             ORDER BY queue_number LIMIT \(bind: count)
             """).all()
         let users: [UUID] = try rows.map { try $0.value("user_id") }

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import SQLKit
+import Testing
+@testable import SportLook
+
+@Suite("Waitlist offers: a freed place close to the start is offered for a while, then passes on", .timeLimit(.minutes(5)))
+struct WaitlistOfferTests {
+    struct Shown: Decodable {
+        var spotsLeft: Int?
+        var myStatus: String?
+        var myOfferExpiresAt: String?
+        enum CodingKeys: String, CodingKey { case spotsLeft = "spots_left", myStatus = "my_status", myOfferExpiresAt = "my_offer_expires_at" }
+    }
+
+    static func told(_ api: API, _ token: String, _ kind: String, _ event: String) async throws -> [API.Notification] {
+        try await api.notifications(token).filter { $0.kind == kind && $0.data["event_id"] == .string(event) }
+    }
+
+    static func shown(_ api: API, _ event: String, _ token: String) async throws -> Shown {
+        try await api.get("/v1/events/\(event)", token: token).decode(Shown.self, expecting: .ok)
+    }
+
+    @Test("more than a day ahead the next in line moves up at once; within a day the place is offered for 30 minutes, held, taken or passed on", arguments: engines)
+    func offers(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.waitlistOfferHours = 24 }) { api, _ in
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy"), di = try await api.register("Di"), ed = try await api.register("Ed")
+            let event = try await api.createEvent(organiser.token, startsIn: 3 * 86_400, duration: 3_600, capacity: 1, now: clock.now())
+            try await api.join(event.id, token: ann.token)
+            for person in [bo, cy, di] { #expect(try await api.join(event.id, token: person.token).status == "waitlisted") }
+            // Three days ahead: Ann leaves, Bo moves up at once.
+            _ = try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token)
+            #expect(try await Self.shown(api, event.id, bo.token).myStatus == "going")
+            // Within the last day: Bo leaves, and the place is offered to Cy, held for her.
+            clock.advance(by: 2 * 86_400 + 3_600)
+            _ = try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token)
+            let cyView = try await Self.shown(api, event.id, cy.token)
+            #expect(cyView.myStatus == "waitlisted" && cyView.spotsLeft == 0)
+            let expires = try #require(cyView.myOfferExpiresAt.flatMap(RFC3339.parse))
+            #expect(expires == clock.now().addingTimeInterval(30 * 60))
+            try await eventually("Cy told of the offer") { try await Self.told(api, cy.token, "waitlist_offer", event.id).count == 1 }
+            // Held: Ed joining now is put on the waitlist; Di has nothing to take.
+            #expect(try await api.join(event.id, token: ed.token).status == "waitlisted")
+            let none = try await api.post("/v1/events/\(event.id)/offer", token: di.token)
+            #expect(none.status == .conflict)
+            #expect(try none.errorCode == "no_offer")
+            // Cy lets it run out: off the waitlist, told; Di is offered the place and takes it.
+            clock.advance(by: 30 * 60 + 1)
+            try await eventually("the offer passed to Di") { try await Self.shown(api, event.id, di.token).myOfferExpiresAt != nil }
+            #expect(try await Self.shown(api, event.id, cy.token).myStatus == nil)
+            try await eventually("Cy told it expired") { try await Self.told(api, cy.token, "waitlist_offer_expired", event.id).count == 1 }
+            let late = try await api.post("/v1/events/\(event.id)/offer", token: cy.token)
+            #expect(late.status == .conflict)
+            let taken = try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok)
+            #expect(taken.status == "going")
+            #expect(try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok).status == "going")
+            try await eventually("Di told she is in") { try await Self.told(api, di.token, "waitlist_promoted", event.id).count == 1 }
+            // Di leaves: Ed is offered it and declines; nobody is left to offer it to.
+            _ = try await api.delete("/v1/events/\(event.id)/attendance", token: di.token)
+            #expect(try await Self.shown(api, event.id, ed.token).myOfferExpiresAt != nil)
+            #expect(try await api.delete("/v1/events/\(event.id)/offer", token: ed.token).status == .noContent)
+            let after = try await Self.shown(api, event.id, ed.token)
+            #expect(after.myStatus == nil && after.spotsLeft == 1)
+        }
+    }
+
+    @Test("with two instances, the offered person taking the place and a newcomer joining at once: the place is taken once, by the one it was offered to")
+    func raceForTheOfferedPlace() async throws {
+        let clock = ManualClock()
+        try await withTwoInstances(clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0; $0.waitlistOfferHours = 24 }) { one, two, first, _ in
+            let organiser = try await one.register("Org"), ann = try await one.register("Ann")
+            let bo = try await two.register("Bo"), newcomer = try await two.register("New"), other = try await one.register("Other")
+            let event = try await one.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, capacity: 1, now: clock.now())
+            try await one.join(event.id, token: ann.token)
+            #expect(try await one.join(event.id, token: bo.token).status == "waitlisted")
+            _ = try await one.delete("/v1/events/\(event.id)/attendance", token: ann.token)
+            async let take = one.post("/v1/events/\(event.id)/offer", token: bo.token)
+            async let takeAgain = two.post("/v1/events/\(event.id)/offer", token: bo.token)
+            async let join = two.post("/v1/events/\(event.id)/attendance", token: newcomer.token)
+            async let join2 = one.post("/v1/events/\(event.id)/attendance", token: other.token)
+            let (a, b, c, d) = try await (take, takeAgain, join, join2)
+            #expect(a.status == .ok && b.status == .ok)
+            #expect(try c.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
+            #expect(try d.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
+            let counts = try await first.database.read { sql in
+                try await sql.raw("SELECT going_count, offered_count FROM events WHERE id = \(bind: try #require(UUID(uuidString: event.id)))").first()
+                    .map { (try $0.decode(column: "going_count", as: Int.self), try $0.decode(column: "offered_count", as: Int.self)) }
+            }
+            #expect(counts?.0 == 1 && counts?.1 == 0)
+            #expect(try await one.event(event.id, token: bo.token).myStatus == "going")
+        }
+    }
+}
