@@ -91,6 +91,42 @@ struct MinPlayersTests {
         }
     }
 
+    @Test("a decision moved later is not taken early; places out on offer put the decision off until they are taken", arguments: engines)
+    func decisionsPutOff(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0; $0.waitlistOfferHours = 24 }) { api, services in
+            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), cy = try await api.register("Cy")
+            // X needs two and has Ann; Y has one place, Ann in it and Cy waiting.
+            let x = try await Self.game(api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 4, minPlayers: 2, decide: 120)
+            try await api.join(x.id, token: ann.token)
+            let y = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, capacity: 1, now: clock.now())
+            try await api.join(y.id, token: ann.token)
+            #expect(try await api.join(y.id, token: cy.token).status == "waitlisted")
+            let payload = { (event: API.Event) in "\(event.id) \(try #require(RFC3339.parse(event.startsAt)).millisecondsSince1970)" }
+            // X's decision time comes, but its organiser has just moved it to half an hour before the start.
+            clock.advance(by: 4 * 3_600 + 1)
+            _ = try await api.patch("/v1/events/\(x.id)", token: organiser.token, json: ["decide_minutes": 30]).decode(API.Event.self, expecting: .ok)
+            try await services.events.decide(try payload(x))
+            #expect(try await api.event(x.id, token: ann.token).status == "active")
+            // Y gets a second place and needs two, decided in five minutes: the place is offered to Cy.
+            _ = try await api.patch("/v1/events/\(y.id)", token: organiser.token, json: ["capacity": 2, "min_players": 2, "decide_minutes": 115])
+                .decode(API.Event.self, expecting: .ok)
+            let offer = try #require(try await api.get("/v1/events/\(y.id)", token: cy.token).decode(WaitlistOfferTests.Shown.self, expecting: .ok).myOfferExpiresAt.flatMap(RFC3339.parse))
+            // At the decision one is going and one place is out on offer: decided when the offer is settled.
+            clock.advance(by: 5 * 60 + 1)
+            try await services.events.decide(try payload(y))
+            #expect(try await api.event(y.id, token: ann.token).status == "active")
+            #expect(try await Self.decisions(services, y.id) == [offer.addingTimeInterval(1)])
+            // Cy takes it: game on, and the put-off decision finds nothing to do.
+            _ = try await api.post("/v1/events/\(y.id)/offer", token: cy.token).decode(API.Joined.self, expecting: .ok)
+            #expect(try await api.get("/v1/events/\(y.id)", token: ann.token).text.contains("\"game_on\":true"))
+            #expect(try await Self.decisions(services, y.id).isEmpty)
+            clock.advance(by: 30 * 60)
+            try await services.events.decide(try payload(y))
+            #expect(try await api.event(y.id, token: ann.token).status == "active")
+        }
+    }
+
     @Test("with two instances, three decisions at once cancel once and tell each person once; three joins at once say game on once")
     func twoInstances() async throws {
         let clock = ManualClock()

@@ -66,6 +66,30 @@ struct WaitlistOfferTests {
         }
     }
 
+    @Test("places offered count as taken: capacity cannot drop below them; a start moved out of the window withdraws the offers and gives the places in order", arguments: engines)
+    func offersAndEdits(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.waitlistOfferHours = 24 }) { api, _ in
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy"), di = try await api.register("Di")
+            let event = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, capacity: 2, now: clock.now())
+            for person in [ann, bo, cy, di] { try await api.join(event.id, token: person.token) }
+            _ = try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token)
+            #expect(try await Self.shown(api, event.id, cy.token).myOfferExpiresAt != nil)
+            // Bo going and Cy's held place: two of the two.
+            let lower = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["capacity": 1])
+            #expect(lower.status == .unprocessableContent)
+            #expect(try lower.errorFields["capacity"] != nil)
+            // The game moves three days later: no offers then; Cy, first in line, simply goes.
+            _ = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3 * 86_400))])
+                .decode(API.Event.self, expecting: .ok)
+            let cyView = try await Self.shown(api, event.id, cy.token)
+            #expect(cyView.myStatus == "going" && cyView.myOfferExpiresAt == nil)
+            let diView = try await api.event(event.id, token: di.token)
+            #expect(diView.myStatus == "waitlisted" && diView.myPosition == 1)
+        }
+    }
+
     @Test("with two instances, the offered person taking the place and a newcomer joining at once: the place is taken once, by the one it was offered to")
     func raceForTheOfferedPlace() async throws {
         let clock = ManualClock()

@@ -10,16 +10,19 @@ import Foundation
 extension EventService {
     static let decisionJobKind = "game_decision"
 
-    /// Schedules the event's decision as it is now (its start and `decide_minutes`),
-    /// inside the caller's transaction; none for a game without a minimum, off, or on.
-    func scheduleDecision(_ event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    /// Schedules the event's decision as it is now (its start and `decide_minutes`), or
+    /// at `due` (a decision put off), inside the caller's transaction; none for a game
+    /// without a minimum, off, or on — nor one whose decision time has passed (a series'
+    /// change moved it there: such a game is not called off by surprise).
+    func scheduleDecision(_ event: Event, due: Date? = nil, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let jobs = reminders.jobs
         try await jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(event.id), on: sql)
-        guard event.status == .active, event.minPlayers != nil, event.gameOnAt == nil else { return }
+        let when = due ?? event.decisionTime
+        guard event.status == .active, event.minPlayers != nil, event.gameOnAt == nil, when > now else { return }
         let start = event.startsAt.millisecondsSince1970
         try await jobs.schedule(kind: Self.decisionJobKind, subject: Reminders.subject(event.id), payload: "\(event.id.lowercased) \(start)",
-                                dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes)",
-                                after: max(0, event.decisionTime.timeIntervalSince(now)), on: sql)
+                                dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes):\(when.millisecondsSince1970)",
+                                after: when.timeIntervalSince(now), on: sql)
         changes.record(.jobs)
     }
 
@@ -44,11 +47,17 @@ extension EventService {
         guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let start = Int64(parts[1]) else { return }
         let now = clock.now()
         try await write { [self] sql, changes in
+            // The decision as the game is now: its start, and a decision time not moved later meanwhile.
             guard let event = try await store.lock(id, on: sql), event.status == .active, let needed = event.minPlayers, event.gameOnAt == nil,
-                  event.startsAt.millisecondsSince1970 == start
+                  event.startsAt.millisecondsSince1970 == start, now >= event.decisionTime
             else { return }
             if event.goingCount >= needed {
                 try await gameOnIfReached(id, at: now, on: sql, changes: &changes)
+                return
+            }
+            // Places out on offer could make it: decided once the offers are taken or run out.
+            if event.goingCount + event.offeredCount >= needed, let settled = try await store.lastOfferExpiry(event: id, on: sql), settled > now {
+                try await scheduleDecision(event, due: settled.addingTimeInterval(1), at: now, on: sql, changes: &changes)
                 return
             }
             try await cancel(event, reason: .notEnoughPlayers(going: event.goingCount, needed: needed), at: now, on: sql, changes: &changes)

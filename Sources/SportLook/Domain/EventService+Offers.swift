@@ -13,7 +13,7 @@ extension EventService {
     /// window), inside the caller's transaction; returns the event as it is after.
     @discardableResult
     func fillPlaces(_ id: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event? {
-        guard let event = try await store.event(id, on: sql) else { return nil }
+        guard var event = try await store.event(id, on: sql) else { return nil }
         guard event.isOpen(at: now), event.waitlistCount > 0 else { return event }
         guard let capacity = event.capacity else {
             // No limit any more: everyone waiting is in, offers taken as given.
@@ -22,9 +22,17 @@ extension EventService {
             moved += try await store.promote(event: id, count: event.waitlistCount, at: now, on: sql)
             return try await moveUp(id, moved, at: now, on: sql, changes: &changes)
         }
+        let inWindow = offerWindow > 0 && now >= event.startsAt.addingTimeInterval(-offerWindow) && now < event.startsAt
+        // Out of the window (the start moved later, or the game began): offers still out
+        // are withdrawn, their people back in line, and places are given in order.
+        if !inWindow, event.offeredCount > 0 {
+            try await store.withdrawOffers(event: id, at: now, on: sql)
+            try await reminders.jobs.unschedule(kind: Self.offerJobKind, subject: Reminders.subject(id), on: sql)
+            event = try await store.event(id, on: sql) ?? event
+        }
         let free = capacity - event.goingCount - event.offeredCount
         guard free > 0, event.waitlistCount > event.offeredCount else { return event }
-        if offerWindow > 0, now >= event.startsAt.addingTimeInterval(-offerWindow), now < event.startsAt {
+        if inWindow {
             let expires = now.addingTimeInterval(offerTime).wholeMilliseconds
             let offered = try await store.offer(event: id, count: free, until: expires, at: now, on: sql)
             guard !offered.isEmpty, let updated = try await store.event(id, on: sql) else { return event }
@@ -63,6 +71,8 @@ extension EventService {
             guard let expires = mine?.offerExpiresAt else { throw DomainError.conflict("no_offer", "No place is offered to you at this event.") }
             guard now <= expires else { throw DomainError.conflict("offer_expired", "The offer ran out at \(RFC3339.format(expires)).") }
             guard event.isOpen(at: now) else { throw DomainError.conflict(event.status == .active ? "event_finished" : "event_cancelled", "The event is not open any more.") }
+            // The place is held for them; checked again all the same.
+            guard event.capacity.map({ event.goingCount < $0 }) ?? true else { throw DomainError.conflict("no_offer", "No place is free at this event.") }
             guard try await store.acceptOffer(event: id, user: user, at: now, on: sql) else { throw DomainError.conflict("no_offer", "No place is offered to you at this event.") }
             _ = try await moveUp(id, [user], at: now, on: sql, changes: &changes)
             return Joined(status: .going, position: nil)
@@ -90,7 +100,7 @@ extension EventService {
         guard parts.count == 3, let id = UUID(uuidString: String(parts[0])), let user = UUID(uuidString: String(parts[1])), let ms = Int64(parts[2]) else { return }
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql),
+            guard let event = try await store.lock(id, on: sql), event.status == .active,
                   let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted,
                   mine.offerExpiresAt?.millisecondsSince1970 == ms
             else { return }

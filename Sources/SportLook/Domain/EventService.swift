@@ -144,7 +144,9 @@ struct EventService: Sendable {
         switch input.capacity {
         case .value(let capacity):
             if !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or null for no limit") }
-            else if let current, capacity < current.goingCount { v.fail("capacity", "must not be below the \(current.goingCount) people already going") }
+            else if let current, capacity < current.goingCount + current.offeredCount {
+                v.fail("capacity", "must not be below the \(current.goingCount + current.offeredCount) places taken or offered")
+            }
             else { c.capacity = .value(capacity) }
         case .null: c.capacity = .null
         case .absent: break

@@ -363,7 +363,8 @@ struct SeriesService: Sendable {
         if series.location != event.location { c.location = series.location }
         if start != event.startsAt { c.startsAt = start }
         if end != event.endsAt { c.endsAt = end }
-        let places = series.capacity.map { max($0, event.goingCount) }
+        // Never below the places taken or offered, nor below the game's own minimum.
+        let places = series.capacity.map { max($0, event.goingCount + event.offeredCount, event.minPlayers ?? 0) }
         if places != event.capacity { c.capacity = places.map { .value($0) } ?? .null }
         if series.timeZone != event.timeZone { c.timeZone = series.timeZone }
         if series.reminders != event.reminders { c.reminders = series.reminders }

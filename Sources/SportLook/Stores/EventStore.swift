@@ -190,6 +190,19 @@ struct EventStore: Store {
         return users
     }
 
+    /// Withdraws every offer out (their people stay in line where they were).
+    func withdrawOffers(event: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        let rows = try await sql.raw("""
+            UPDATE attendances SET offer_expires_at = NULL WHERE event_id = \(bind: event) AND offer_expires_at IS NOT NULL RETURNING user_id
+            """).all()
+        if !rows.isEmpty { try await touch(event, at: now, goingDelta: 0, waitlistDelta: 0, offeredDelta: -rows.count, on: sql) }
+    }
+
+    /// When the last offer out runs out.
+    func lastOfferExpiry(event: UUID, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.raw("SELECT MAX(offer_expires_at) AS last FROM attendances WHERE event_id = \(bind: event) AND offer_expires_at IS NOT NULL").first()?.optional("last")
+    }
+
     /// The people a place is offered to now.
     func offeredIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
         try await sql.raw("""
