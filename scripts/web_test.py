@@ -353,6 +353,11 @@ def run(server, push):
         bo = person(browser, server.url, "Bo")
         sign_up(bo, "Bo", f"bo-{suffix}@example.com")
         set_profile(bo, "Tennis")
+        # Bo rates himself in tennis (only he sees it).
+        bo.reload()
+        bo.get_by_label("Tennis level").select_option("3")
+        bo.get_by_role("button", name="Save my game").click()
+        expect(bo.get_by_text("Saved your game.")).to_be_visible()
         bo.get_by_role("link", name="Nearby").click()
         card = bo.get_by_role("link", name=re.compile("Evening tennis"))
         expect(card).to_be_visible()
@@ -376,10 +381,11 @@ def run(server, push):
         quick = api(server, "POST", "/v1/events", session_token(ann), {
             "title": "Quick game", "sport": "tennis", "location": {"lat": PARIS["latitude"], "lon": PARIS["longitude"]},
             "starts_at": datetime.datetime.fromtimestamp(quick_start, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "min_record": {"last_games": 10, "max_no_shows": 1}})
+            "min_record": {"last_games": 10, "max_no_shows": 1}, "level": {"min": 2, "max": 4}})
         api(server, "POST", f"/v1/events/{quick['id']}/attendance", session_token(bo), None)
         bo.goto(f"/#/events/{quick['id']}")
         expect(bo.get_by_text("For players with at most 1 no-show in their last 10 games")).to_be_visible()
+        expect(bo.get_by_test_id("who-for")).to_have_text("Levels 2–4")
         bo.get_by_role("button", name="Check in").click()
         expect(bo.get_by_text("You are checked in.")).to_be_visible()
         audit(bo, "check-in")

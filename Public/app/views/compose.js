@@ -33,6 +33,12 @@ export function composeView(settings, id) {
     const cover = h("input", {name: "cover_id", type: "file", accept: "image/jpeg,image/png"});
     // Players needed: too few going two hours before, and the game is called off.
     const needed = h("input", {name: "min_players", type: "number", min: "1", max: "10000", value: event?.min_players ?? "", placeholder: "Any number"});
+    // Who the game is for: a level range (0 to 7 in half steps) and an audience.
+    const levelSteps = Array.from({length: 15}, (_, i) => i / 2);
+    const levelFrom = h("select", {name: "level_min"}, h("option", {value: ""}, "Any level"), ...levelSteps.map((v) => h("option", {value: String(v), selected: event?.level?.min === v}, String(v))));
+    const levelTo = h("select", {name: "level_max"}, h("option", {value: ""}, "Any level"), ...levelSteps.map((v) => h("option", {value: String(v), selected: event?.level?.max === v}, String(v))));
+    const audience = h("select", {name: "audience"}, ...[["anyone", "Anyone"], ["women", "Women"], ["men", "Men"], ["mixed", "Mixed teams"]]
+      .map(([v, label]) => h("option", {value: v, selected: (event?.audience ?? "anyone") === v}, label)));
     // Who may join: anyone, or players whose last games show few no-shows.
     const rules = {"": null, "1/10": {last_games: 10, max_no_shows: 1}, "0/5": {last_games: 5, max_no_shows: 0}};
     const current = event?.min_record ? `${event.min_record.max_no_shows}/${event.min_record.last_games}` : "";
@@ -69,7 +75,8 @@ export function composeView(settings, id) {
       field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
       field("Places (besides you)", capacity), field("Address", address), field("Description", description),
       h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
-      field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), field("Players needed (besides you)", needed), repeat, submit);
+      field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), field("Players needed (besides you)", needed),
+      h("fieldset", {}, h("legend", {}, "Level (0 to 7)"), field("From", levelFrom), field("To", levelTo)), field("For", audience), repeat, submit);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       submit.disabled = true;
@@ -87,6 +94,9 @@ export function composeView(settings, id) {
           const closes = new Date(deadline.value);
           body.answer_deadline = Number.isNaN(closes.getTime()) ? deadline.value : closes.toISOString();
         } else if (event?.answer_deadline) body.answer_deadline = null;
+        if (levelFrom.value || levelTo.value) body.level = {min: Number(levelFrom.value || 0), max: Number(levelTo.value || 7)};
+        else if (event?.level) body.level = null;
+        if (audience.value !== (event?.audience ?? "anyone")) body.audience = audience.value;
         if (needed.value) body.min_players = Number(needed.value);
         else if (event?.min_players) body.min_players = null;
         if (reliable.value !== current) {

@@ -82,6 +82,10 @@ export function eventView(id) {
       event.min_players && event.status === "active" ? h("p", {class: event.game_on ? "pill going" : "pill", "data-testid": "game-on"}, event.game_on
         ? "Game on: enough players are going"
         : `Needs ${event.min_players} player${event.min_players === 1 ? "" : "s"} (${event.going_count} going): decided ${when(new Date(new Date(event.starts_at).getTime() - event.decide_minutes * 60_000).toISOString())}`) : null,
+      event.level || event.audience !== "anyone" ? h("p", {class: "pill", "data-testid": "who-for"}, [
+        event.level ? `Levels ${event.level.min}–${event.level.max}` : null,
+        {women: "women", men: "men", mixed: "mixed teams"}[event.audience] ? `for ${{women: "women", men: "men", mixed: "mixed teams"}[event.audience]}` : null,
+      ].filter(Boolean).join(", ")) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
       event.series_id ? seriesPanel(event, render) : null,

@@ -72,7 +72,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
+    replace(section, form, playerCard(user, sports), recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -233,5 +233,35 @@ function recordCard() {
     h("p", {class: "hint"}, "Only you see this in full; organisers see the figures for the people at their games."),
     record.items.length ? h("ul", {}, record.items.map((g) => h("li", {}, h("a", {href: `#/events/${g.event_id}`}, g.title), ` · ${when(g.starts_at)} · ${labels[g.outcome]}`))) : null,
   )).catch((error) => replace(body, status(error.message)));
+  return card;
+}
+
+/** The player's level in each of their sports and, if they wish, their gender: theirs alone; games for a level range or an audience read them. */
+function playerCard(user, sports) {
+  const card = h("form", {class: "card", novalidate: true}, h("h2", {}, "Your game"), status("Loading…"));
+  get("/v1/me/player").then((player) => {
+    const names = Object.fromEntries(sports.map((s) => [s.slug, s.name]));
+    const rated = [...new Set([...(user.sports ?? []), ...Object.keys(player.levels)])];
+    const steps = Array.from({length: 15}, (_, i) => i / 2);
+    const levels = rated.map((slug) => h("select", {name: `level-${slug}`, "data-sport": slug},
+      h("option", {value: ""}, "Not rated"), ...steps.map((v) => h("option", {value: String(v), selected: player.levels[slug] === v}, String(v)))));
+    const gender = h("select", {name: "gender"}, h("option", {value: ""}, "Rather not say"),
+      h("option", {value: "woman", selected: player.gender === "woman"}, "Woman"), h("option", {value: "man", selected: player.gender === "man"}, "Man"));
+    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const saved = status("");
+    replace(card, h("h2", {}, "Your game"), summary,
+      h("p", {class: "hint"}, "Levels go from 0 to 7: 0–1 beginner, 1.5–2.5 improver, 3–4 intermediate, 4.5–5.5 advanced, 6–7 competition. Only you see these; games for a level or for women, men or mixed teams read them."),
+      rated.length ? levels.map((select, i) => field(`${names[rated[i]] ?? rated[i]} level`, select)) : h("p", {}, "Choose the sports you play above to rate yourself."),
+      field("Gender", gender), h("button", {type: "submit"}, "Save my game"), saved);
+    card.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        const body = {gender: gender.value || null, levels: Object.fromEntries(levels.map((s) => [s.dataset.sport, s.value === "" ? null : Number(s.value)]))};
+        await patch("/v1/me/player", body);
+        showErrors(card, null, summary);
+        replace(saved, "Saved your game.");
+      } catch (error) { showErrors(card, error, summary); }
+    });
+  }).catch((error) => replace(card, h("h2", {}, "Your game"), status(error.message)));
   return card;
 }

@@ -34,6 +34,7 @@ public final class AppServices: Sendable {
     let calendarFeeds: CalendarFeeds
     let series: SeriesService
     let showingUp: ShowingUp
+    let players: Players
     let jobStore: JobStore
     let reminders: Reminders
     let notifier: Notifier
@@ -117,8 +118,10 @@ public final class AppServices: Sendable {
         self.reminders = reminders
         let seriesStore = SeriesStore(database: database)
         let recordStore = RecordStore(database: database)
+        let playerStore = PlayerStore(database: database)
+        self.players = Players(store: playerStore, sports: sports, write: write)
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
-                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore,
+                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
                                   offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
                                   offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)

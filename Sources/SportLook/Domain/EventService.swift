@@ -14,6 +14,8 @@ struct EventService: Sendable {
     let media: MediaAttachments
     /// Check-ins, marks and late cancellations: a player's record.
     let records: RecordStore
+    /// Levels and genders, for games that ask for them.
+    let players: PlayerStore
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
     /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).
@@ -45,10 +47,12 @@ struct EventService: Sendable {
         var minRecord: Patch<RecordRuleInput> = .absent
         var minPlayers: Patch<Int> = .absent
         var decideMinutes: Patch<Int> = .absent
+        var level: Patch<LevelInput> = .absent
+        var audience: Patch<String> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline, minRecord
-            case minPlayers, decideMinutes
+            case minPlayers, decideMinutes, level, audience
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,7 +73,15 @@ struct EventService: Sendable {
             minRecord = try c.patch(.minRecord)
             minPlayers = try c.patch(.minPlayers)
             decideMinutes = try c.patch(.decideMinutes)
+            level = try c.patch(.level)
+            audience = try c.patch(.audience)
         }
+    }
+
+    /// `{min, max}`: the levels, 0 to 7 in half steps, a player needs.
+    struct LevelInput: Decodable, Sendable {
+        var min: Double?
+        var max: Double?
     }
 
     /// `{last_games, max_no_shows}`: at most that many no-shows in the player's last games.
@@ -182,6 +194,22 @@ struct EventService: Sendable {
         case .null: c.recordRule = .null
         case .absent: break
         }
+        switch input.level {
+        case .value(let range):
+            let low = range.min.flatMap(Level.init), high = range.max.flatMap(Level.init)
+            if low == nil { v.fail("level.min", "must be 0 to 7 in half steps, such as 2.5") }
+            if high == nil { v.fail("level.max", "must be 0 to 7 in half steps, such as 4") }
+            if let low, let high {
+                if low > high { v.fail("level.max", "must not be below level.min") } else { c.levelRange = .value([low.halves, high.halves]) }
+            }
+        case .null: c.levelRange = .null
+        case .absent: break
+        }
+        switch input.audience {
+        case .value(let text): if let audience = Audience(rawValue: text) { c.audience = audience } else { v.fail("audience", "must be anyone, women, men or mixed") }
+        case .null: v.fail("audience", "must not be null: anyone, women, men or mixed")
+        case .absent: break
+        }
         switch input.minPlayers {
         case .value(let n): if (1...10_000).contains(n) { c.minPlayers = .value(n) } else { v.fail("min_players", "must be 1 to 10000, or null for none") }
         case .null: c.minPlayers = .null
@@ -248,7 +276,9 @@ struct EventService: Sendable {
             answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }(),
             recordRule: { if case .value(let r) = c.recordRule { r } else { nil } }(),
             minPlayers: { if case .value(let n) = c.minPlayers { n } else { nil } }(),
-            decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes
+            decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes,
+            levelRange: { if case .value(let r) = c.levelRange { Level(halves: r[0])...Level(halves: r[1]) } else { nil } }(),
+            audience: c.audience ?? .anyone
         )
         event = try await write { [store, media, event] sql, changes in
             var event = event
@@ -406,6 +436,7 @@ struct EventService: Sendable {
         try Self.requireOpen(event, now: now)
         try await Self.requireNotBanned(event, user: user, store: store, on: sql)
         try await requireRecord(event, user: user, at: now, on: sql)
+        try await requireFit(event, user: user, on: sql)
         // A maybe that decides: a place now.
         try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
@@ -442,6 +473,34 @@ struct EventService: Sendable {
             your record shows \(noShows). Your record: GET /v1/me/record.
             """)
     }
+
+    /// A game for a level range or an audience takes only players it is for (403
+    /// `level_required`, `level_out_of_range`, `audience_only`, each saying why and what
+    /// to set on the profile: `PATCH /v1/me/player`). The organiser is exempt.
+    func requireFit(_ event: Event, user: UUID, on sql: DatabaseSession) async throws {
+        guard event.levelRange != nil || event.audience != .anyone, user != event.organiserID else { return }
+        let player = try await players.profile(of: user, on: sql) ?? PlayerProfile(gender: nil, levels: [:])
+        if let range = event.levelRange {
+            let sport = sports[event.sport]?.name ?? event.sport
+            let wanted = "levels \(Self.format(range.lowerBound))–\(Self.format(range.upperBound)) in \(sport)"
+            guard let level = player.levels[event.sport] else {
+                throw DomainError.forbidden("level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
+            }
+            guard range.contains(level) else {
+                throw DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(Self.format(level)).")
+            }
+        }
+        switch event.audience {
+        case .anyone: break
+        case .women where player.gender != .woman, .men where player.gender != .man:
+            throw DomainError.forbidden("audience_only", "This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
+        case .mixed where player.gender == nil:
+            throw DomainError.forbidden("audience_only", "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.")
+        default: break
+        }
+    }
+
+    static func format(_ level: Level) -> String { level.halves % 2 == 0 ? "\(level.halves / 2)" : "\(level.halves / 2).5" }
 
     static let bannedMessage = "The organiser removed you from this event; you cannot join it again."
 

@@ -37,6 +37,16 @@ enum EventJSON {
         json.field("min_players", event.minPlayers)
         json.field("decide_minutes", event.decideMinutes)
         json.field("game_on", event.gameOnAt != nil)
+        json.key("level")
+        if let range = event.levelRange {
+            json.objectStart()
+            json.field("min", range.lowerBound.value)
+            json.field("max", range.upperBound.value)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.field("audience", event.audience.rawValue)
         json.key("min_record")
         if let rule = event.recordRule {
             json.objectStart()

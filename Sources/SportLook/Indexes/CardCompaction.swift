@@ -20,7 +20,7 @@ enum CardCompaction {
         #","image_url":null,"image_urls":null"#, #","image_url":""#, #"","image_urls":{"#, #"","created_at":""#,
         #"},"created_at":""#, #","created_at":""#, #"","updated_at":""#,
         #"","time_zone":""#, #"","series_id":null,"occurrence_date":null,"answer_deadline":null,"min_players":null,"decide_minutes":"#,
-        #","game_on":false,"min_record":null,"reminders":["#,
+        #","game_on":false,"level":null,"audience":"anyone","min_record":null,"reminders":["#,
     ]
 
     /// The fragments' bytes one after another, and where each is; made once, never

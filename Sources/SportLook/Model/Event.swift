@@ -44,6 +44,10 @@ public struct Event: Sendable, Hashable {
     public var gameOnAt: Date?
     /// Places offered to people on the waitlist, held until taken, declined or expired.
     public var offeredCount: Int = 0
+    /// The levels (in the event's sport) a player needs to join; none: any.
+    public var levelRange: ClosedRange<Level>?
+    /// Who may join.
+    public var audience: Audience = .anyone
 
     public static let defaultDecideMinutes = 120
 

@@ -210,7 +210,7 @@ struct AccountStore: Store {
         }
         try await sql.raw("""
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_verified = \(bind: false), email_normalized = \(bind: "deleted:" + userID.lowercased),
-                password_hash = '', bio = '', photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
+                password_hash = '', bio = '', gender = NULL, photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
                 deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: userID)
             """).run()
@@ -220,6 +220,7 @@ struct AccountStore: Store {
             "DELETE FROM email_codes WHERE user_id = \(bind: userID)",
             "DELETE FROM devices WHERE user_id = \(bind: userID)",
             "DELETE FROM attendance_records WHERE user_id = \(bind: userID)",
+            "DELETE FROM user_levels WHERE user_id = \(bind: userID)",
             "DELETE FROM invitations WHERE invitee_id = \(bind: userID) OR inviter_id = \(bind: userID)",
             "DELETE FROM blocks WHERE blocker_id = \(bind: userID) OR blocked_id = \(bind: userID)",
             "DELETE FROM event_bans WHERE user_id = \(bind: userID)",

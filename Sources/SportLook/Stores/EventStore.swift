@@ -9,7 +9,8 @@ struct EventStore: Store {
         e.id, e.organiser_id, u.name AS organiser_name, e.sport_slug, e.title, e.description, e.address, e.cover_id, e.cover_variants,
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
-        e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at, e.offered_count
+        e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at, e.offered_count,
+        e.level_min_half, e.level_max_half, e.audience
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -28,8 +29,14 @@ struct EventStore: Store {
             seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline"),
             recordRule: try Self.decodeRecordRule(row),
             minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at"),
-            offeredCount: try row.value("offered_count")
+            offeredCount: try row.value("offered_count"),
+            levelRange: try Self.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone
         )
+    }
+
+    static func decodeLevels(_ row: any SQLRow) throws -> ClosedRange<Level>? {
+        guard let low: Int = try row.optional("level_min_half"), let high: Int = try row.optional("level_max_half"), low <= high else { return nil }
+        return Level(halves: low)...Level(halves: high)
     }
 
     static func decodeRecordRule(_ row: any SQLRow) throws -> RecordRule? {
@@ -51,13 +58,14 @@ struct EventStore: Store {
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
                                 series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows,
-                                min_players, decide_minutes)
+                                min_players, decide_minutes, level_min_half, level_max_half, audience)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)),
                     \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline),
-                    \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes))
+                    \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes),
+                    \(bind: event.levelRange?.lowerBound.halves), \(bind: event.levelRange?.upperBound.halves), \(bind: event.audience.rawValue))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
@@ -110,6 +118,9 @@ struct EventStore: Store {
         var recordRule: Patch<RecordRule> = .absent
         var minPlayers: Patch<Int> = .absent
         var decideMinutes: Int?
+        /// Whole half steps, low and high.
+        var levelRange: Patch<[Int]> = .absent
+        var audience: Audience?
     }
 
     func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
@@ -130,6 +141,9 @@ struct EventStore: Store {
         else if case .null = c.recordRule { set.append("record_last_games = NULL, record_max_no_shows = NULL") }
         if case .value(let v) = c.minPlayers { set.append("min_players = \(bind: v)") } else if case .null = c.minPlayers { set.append("min_players = NULL") }
         if let v = c.decideMinutes { set.append("decide_minutes = \(bind: v)") }
+        if case .value(let v) = c.levelRange, v.count == 2 { set.append("level_min_half = \(bind: v[0]), level_max_half = \(bind: v[1])") }
+        else if case .null = c.levelRange { set.append("level_min_half = NULL, level_max_half = NULL") }
+        if let v = c.audience { set.append("audience = \(bind: v.rawValue)") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
     }
 
