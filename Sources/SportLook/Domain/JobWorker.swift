@@ -206,6 +206,10 @@ final class JobWorker: Service, Sendable {
             // someone it names is not delivered: the block removed what was delivered
             // already, and its job is done with nothing sent. Read in the transaction
             // that writes the rows, not from a cache, so a block committed first is seen.
+            // The recipients' rows are held first, as a block holds the blocker's, so the
+            // two take turns (under READ COMMITTED a block could otherwise commit between
+            // this read and the rows' insert, its delete missing them).
+            try await safety.lockPeople(Set(work.map(\.message.userID)), on: sql)
             let blocked = try await safety.blockedEitherWay(among: Set(work.map(\.message.userID)), on: sql)
             var delivered = work.filter { !$0.message.names(blocked[$0.message.userID] ?? []) }
             guard !delivered.isEmpty else { return delivered }

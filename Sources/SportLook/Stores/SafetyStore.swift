@@ -88,6 +88,10 @@ struct SafetyStore: Store {
     /// the two lapse; `false` when no such user exists.
     func block(_ target: UUID, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
         guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { return false }
+        // The blocker's row first: a delivery to them holds it too (``lockPeople(_:on:)``),
+        // so a notification naming the target is either delivered before and deleted
+        // below, or sees the block and is dropped — never written after the delete.
+        try await lockPeople([user], on: sql)
         try await sql.raw("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING").run()
         try await sql.raw("""
             UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
@@ -97,6 +101,14 @@ struct SafetyStore: Store {
         // messages' previews, their invitations): ids appear in the data only as people.
         try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: user) AND data LIKE \(bind: "%\"" + target.lowercased + "\"%")").run()
         return true
+    }
+
+    /// Takes the people's rows, in id order, for the rest of the transaction
+    /// (PostgreSQL; SQLite's writer is alone already): deliveries to them and their
+    /// blocks take turns.
+    func lockPeople(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws {
+        guard !ids.isEmpty else { return }
+        _ = try await sql.raw("SELECT id FROM users WHERE id IN (\(binds: ids.sorted { $0.uuidString < $1.uuidString })) ORDER BY id \(ForUpdateClause())").all()
     }
 
     /// Ends the block; invitations it kept hidden lapse with it (never shown,
