@@ -41,6 +41,9 @@ struct WaitlistOfferTests {
             let expires = try #require(cyView.myOfferExpiresAt.flatMap(RFC3339.parse))
             #expect(expires == clock.now().addingTimeInterval(30 * 60))
             try await eventually("Cy told of the offer") { try await Self.told(api, cy.token, "waitlist_offer", event.id).count == 1 }
+            // Her list of games shows the offer too.
+            let mine = try await api.get("/v1/me/events", token: cy.token).text
+            #expect(mine.contains("\"my_offer_expires_at\":\"\(RFC3339.format(expires))\""))
             // Held: Ed joining now is put on the waitlist; Di has nothing to take.
             #expect(try await api.join(event.id, token: ed.token).status == "waitlisted")
             let none = try await api.post("/v1/events/\(event.id)/offer", token: di.token)

@@ -16,7 +16,7 @@ extension EventStore {
             let period: SQLQueryString = past ? "e.ends_at <= \(bind: now)" : "e.ends_at > \(bind: now)"
             let membership: SQLQueryString = organising ? "AND e.organiser_id = \(bind: user)" : ""
             let rows = try await sql.raw("""
-                SELECT \(unsafeRaw: EventStore.columns), a.status AS my_status
+                SELECT \(unsafeRaw: EventStore.columns), a.status AS my_status, a.offer_expires_at AS my_offer_expires_at
                 FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id AND a.user_id = \(bind: user)
                 WHERE \(period) \(membership) \(Keyset.after(time: "e.starts_at", id: "e.id", after: cursor, descending: descending))
                 ORDER BY e.starts_at \(unsafeRaw: descending ? "DESC" : "ASC"), e.id \(unsafeRaw: descending ? "DESC" : "ASC")
@@ -26,7 +26,9 @@ extension EventStore {
             for row in rows.prefix(limit) {
                 let event = try Self.decode(row)
                 let status = AttendanceStatus(rawValue: try row.value("my_status")) ?? .going
-                items.append(MyEvent(event: event, mine: MyAttendance(status: status, position: nil, isOrganiser: event.organiserID == user)))
+                // A place offered from the waitlist shows here too: a "my games" screen is where it is seen.
+                items.append(MyEvent(event: event, mine: MyAttendance(status: status, position: nil, isOrganiser: event.organiserID == user,
+                                                                      offerExpiresAt: try row.optional("my_offer_expires_at"))))
             }
             let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.event.startsAt, id: $0.event.id).cursor } : nil
             return Page(items: items, nextCursor: next)
