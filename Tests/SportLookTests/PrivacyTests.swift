@@ -61,7 +61,7 @@ struct PrivacyTests {
     @Test("a block hides the blocked person everywhere the blocker looks: chats list, quotes, reactions, mentions, inbox — over HTTP and the socket, live and on resume", arguments: engines)
     func blockHidesEverywhere(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 3)
             let blocker = people[0], blocked = people[1], third = people[2]
             // Before the block: the blocked person writes, reacts, is quoted and mentioned,
@@ -77,6 +77,11 @@ struct PrivacyTests {
             try await api.invite([blocker.id], to: other, token: blocked.token)
             try await eventually("the invitation in the inbox") { try await api.notifications(blocker.token).contains { $0.kind == "invitation" } }
             #expect(try await api.invitations(blocker.token).count == 1)
+            // Every notification of the messages before the block delivered first: one
+            // reaching the watcher below before the block is not what this test is about.
+            try await eventually("the messages' notifications delivered") {
+                try await count(services, "jobs", where: "kind = 'chat_message' AND state IN ('queued', 'running')") == 0
+            }
 
             // The blocker watches the chats list live while blocking.
             let watcher = try await TestSocket.connect(try socketURL(api), token: blocker.token)
