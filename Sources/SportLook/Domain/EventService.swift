@@ -200,7 +200,7 @@ struct EventService: Sendable {
             if low == nil { v.fail("level.min", "must be 0 to 7 in half steps, such as 2.5") }
             if high == nil { v.fail("level.max", "must be 0 to 7 in half steps, such as 4") }
             if let low, let high {
-                if low > high { v.fail("level.max", "must not be below level.min") } else { c.levelRange = .value([low.halves, high.halves]) }
+                if low > high { v.fail("level.max", "must not be below level.min") } else { c.levelRange = .value(low...high) }
             }
         case .null: c.levelRange = .null
         case .absent: break
@@ -221,8 +221,7 @@ struct EventService: Sendable {
         case .absent: break
         }
         // The minimum as it will be: not above the places, decided in the future.
-        let minPlayers: Int? = switch c.minPlayers { case .value(let n): n; case .null: nil; case .absent: current?.minPlayers }
-        let capacity: Int? = switch c.capacity { case .value(let n): n; case .null: nil; case .absent: current?.capacity }
+        let minPlayers = c.minPlayers.over(current?.minPlayers), capacity = c.capacity.over(current?.capacity)
         if let minPlayers, v.fields["min_players"] == nil, v.fields["capacity"] == nil {
             if let capacity, minPlayers > capacity { v.fail("min_players", "must not be more than the \(capacity) places") }
             let moved = !c.minPlayers.isAbsent || c.decideMinutes != nil || c.startsAt != nil
@@ -267,17 +266,17 @@ struct EventService: Sendable {
         }
         var event = Event(
             id: UUID(), organiserID: organiser, organiserName: "", sport: sport, title: title, description: c.description ?? "",
-            address: { if case .value(let a) = c.address { a } else { nil } }(),
+            address: c.address.given,
             cover: nil,
             location: location, startsAt: startsAt, endsAt: endsAt,
-            capacity: { if case .value(let n) = c.capacity { n } else { nil } }(),
+            capacity: c.capacity.given,
             status: .active, goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
             timeZone: c.timeZone ?? "UTC", reminders: c.reminders ?? Event.defaultReminders,
-            answerDeadline: { if case .value(let d) = c.answerDeadline { d } else { nil } }(),
-            recordRule: { if case .value(let r) = c.recordRule { r } else { nil } }(),
-            minPlayers: { if case .value(let n) = c.minPlayers { n } else { nil } }(),
+            answerDeadline: c.answerDeadline.given,
+            recordRule: c.recordRule.given,
+            minPlayers: c.minPlayers.given,
             decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes,
-            levelRange: { if case .value(let r) = c.levelRange { Level(halves: r[0])...Level(halves: r[1]) } else { nil } }(),
+            levelRange: c.levelRange.given,
             audience: c.audience ?? .anyone
         )
         event = try await write { [store, media, event] sql, changes in
@@ -482,12 +481,12 @@ struct EventService: Sendable {
         let player = try await players.profile(of: user, on: sql) ?? PlayerProfile(gender: nil, levels: [:])
         if let range = event.levelRange {
             let sport = sports[event.sport]?.name ?? event.sport
-            let wanted = "levels \(Self.format(range.lowerBound))–\(Self.format(range.upperBound)) in \(sport)"
+            let wanted = "levels \(range.lowerBound)–\(range.upperBound) in \(sport)"
             guard let level = player.levels[event.sport] else {
                 throw DomainError.forbidden("level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
             }
             guard range.contains(level) else {
-                throw DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(Self.format(level)).")
+                throw DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(level).")
             }
         }
         switch event.audience {
@@ -499,8 +498,6 @@ struct EventService: Sendable {
         default: break
         }
     }
-
-    static func format(_ level: Level) -> String { level.halves % 2 == 0 ? "\(level.halves / 2)" : "\(level.halves / 2).5" }
 
     static let bannedMessage = "The organiser removed you from this event; you cannot join it again."
 

@@ -260,7 +260,7 @@ struct SeriesService: Sendable {
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard series.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
             guard try await store.addRegular(user, to: id, at: now, on: sql) else { return }
-            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.isOpen(at: now) && occurrence.startsAt > now {
                 guard let date = occurrence.occurrenceDate.flatMap({ LocalDate($0) }), try await !store.optedOut(of: id, on: date, on: sql).contains(user),
                       let current = try await eventStore.lock(occurrence.id, on: sql)
@@ -279,7 +279,7 @@ struct SeriesService: Sendable {
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard try await store.removeRegular(user, from: id, on: sql) else { return }
             guard user != series.organiserID else { return }
-            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.startsAt > now {
                 guard let current = try await eventStore.lock(occurrence.id, on: sql), try await eventStore.attendance(event: current.id, user: user, on: sql) != nil else { continue }
                 try await events.leave(current, user: user, byChoice: true, at: now, on: sql, changes: &changes)
@@ -327,7 +327,7 @@ struct SeriesService: Sendable {
             guard series.status == .active else { return }
             try await store.end(id, at: now, on: sql)
             try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
-            for occurrence in try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt), on: sql)
+            for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.startsAt > now {
                 if let current = try await eventStore.lock(occurrence.id, on: sql) { try await events.cancel(current, at: now, on: sql, changes: &changes) }
             }
@@ -340,7 +340,7 @@ struct SeriesService: Sendable {
         let now = clock.now()
         guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
         let regulars = try await store.regulars(of: id)
-        let upcoming = try await store.occurrences(of: id, from: LocalDate(now, in: TimeZone(identifier: series.timeZone) ?? .gmt)).filter { $0.endsAt > now }
+        let upcoming = try await store.occurrences(of: id, from: series.date(of: now)).filter { $0.endsAt > now }
         return View(series: series, regulars: regulars.count, isRegular: regulars.contains { $0.user.id == user }, upcoming: Array(upcoming.prefix(20)))
     }
 

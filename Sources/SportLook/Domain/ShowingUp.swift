@@ -105,8 +105,5 @@ struct ShowingUp: Sendable {
         try await store.records(of: [user], at: clock.now())[user] ?? Reliability(entries: [])
     }
 
-    static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        guard let p = GeoPoint(latitude: a.lat, longitude: a.lon), let q = GeoPoint(latitude: b.lat, longitude: b.lon) else { return .infinity }
-        return GeoMath.distance(p, q)
-    }
+    static func distance(_ a: Coordinate, _ b: Coordinate) -> Double { GeoMath.distance(a.geoPoint, b.geoPoint) }
 }

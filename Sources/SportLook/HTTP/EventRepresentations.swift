@@ -147,8 +147,7 @@ struct AttendeeRepresentation: JSONEncodable {
         json.field("status", attendee.status.rawValue)
         json.field("position", attendee.position)
         json.field("is_organiser", attendee.isOrganiser)
-        json.key("record")
-        if let record { RecordSummaryRepresentation(record: record).encode(to: &json) } else { json.null() }
+        RecordSummaryRepresentation.write(record, to: &json)
         json.objectEnd()
     }
 }

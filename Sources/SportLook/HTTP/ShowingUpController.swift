@@ -63,6 +63,12 @@ struct RecordSummaryRepresentation: JSONEncodable {
         json.objectEnd()
     }
 
+    /// `"record": {…}`, or null when there is none to show.
+    static func write(_ record: Reliability?, to json: inout JSONWriter) {
+        json.key("record")
+        if let record { RecordSummaryRepresentation(record: record).encode(to: &json) } else { json.null() }
+    }
+
     func writeFields(to json: inout JSONWriter) {
         json.field("games", record.entries.count)
         json.field("attended", record.count(.attended))
@@ -113,8 +119,7 @@ struct SheetRowRepresentation: JSONEncodable {
         json.field("mark", row.mark?.rawValue)
         json.field("late_cancelled_at", row.lateCancelledAt)
         json.field("outcome", row.outcome?.rawValue)
-        json.key("record")
-        if let record { RecordSummaryRepresentation(record: record).encode(to: &json) } else { json.null() }
+        RecordSummaryRepresentation.write(record, to: &json)
         json.objectEnd()
     }
 }

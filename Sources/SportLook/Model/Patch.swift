@@ -7,6 +7,18 @@ enum Patch<Value: Decodable & Sendable>: Sendable {
     case value(Value)
 
     var isAbsent: Bool { if case .absent = self { true } else { false } }
+
+    /// The value given; nil when the field is absent or null.
+    var given: Value? { if case .value(let value) = self { value } else { nil } }
+
+    /// What the field will be over `current`: the value given, nil when cleared, `current` when absent.
+    func over(_ current: Value?) -> Value? {
+        switch self {
+        case .value(let value): value
+        case .null: nil
+        case .absent: current
+        }
+    }
 }
 
 extension KeyedDecodingContainer {

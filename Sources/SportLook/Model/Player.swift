@@ -3,7 +3,7 @@ import Foundation
 /// A skill level on a scale like Playtomic's: 0 to 7 in half steps, kept as whole
 /// half steps (0…14). The bands README names: 0–1 beginner, 1.5–2.5 improver, 3–4
 /// intermediate, 4.5–5.5 advanced, 6–7 competition.
-public struct Level: Sendable, Hashable, Comparable {
+public struct Level: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var halves: Int
 
     public static let range = 0...14
@@ -18,6 +18,9 @@ public struct Level: Sendable, Hashable, Comparable {
     init(halves: Int) { self.halves = halves }
 
     public var value: Double { Double(halves) / 2 }
+
+    /// `3.5`, `4`.
+    public var description: String { halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5" }
 
     public static func < (a: Level, b: Level) -> Bool { a.halves < b.halves }
 }

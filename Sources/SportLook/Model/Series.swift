@@ -33,10 +33,14 @@ public struct Series: Sendable, Hashable {
 
     public enum Status: String, Sendable, Hashable { case active, ended }
 
+    /// The series' IANA zone (UTC for one the system no longer knows).
+    var zone: TimeZone { TimeZone(identifier: timeZone) ?? .gmt }
+
     /// The game's start on `date`, in the series' zone (its offset that day).
-    func start(on date: LocalDate) -> Date {
-        date.at(minutes: startMinutes, in: TimeZone(identifier: timeZone) ?? .gmt)
-    }
+    func start(on date: LocalDate) -> Date { date.at(minutes: startMinutes, in: zone) }
+
+    /// The local date `instant` falls on in the series' zone.
+    func date(of instant: Date) -> LocalDate { LocalDate(instant, in: zone) }
 
     /// `19:00`.
     var startTime: String { String(format: "%02d:%02d", startMinutes / 60, startMinutes % 60) }

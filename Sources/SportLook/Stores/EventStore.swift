@@ -118,8 +118,7 @@ struct EventStore: Store {
         var recordRule: Patch<RecordRule> = .absent
         var minPlayers: Patch<Int> = .absent
         var decideMinutes: Int?
-        /// Whole half steps, low and high.
-        var levelRange: Patch<[Int]> = .absent
+        var levelRange: Patch<ClosedRange<Level>> = .absent
         var audience: Audience?
     }
 
@@ -141,7 +140,7 @@ struct EventStore: Store {
         else if case .null = c.recordRule { set.append("record_last_games = NULL, record_max_no_shows = NULL") }
         if case .value(let v) = c.minPlayers { set.append("min_players = \(bind: v)") } else if case .null = c.minPlayers { set.append("min_players = NULL") }
         if let v = c.decideMinutes { set.append("decide_minutes = \(bind: v)") }
-        if case .value(let v) = c.levelRange, v.count == 2 { set.append("level_min_half = \(bind: v[0]), level_max_half = \(bind: v[1])") }
+        if case .value(let v) = c.levelRange { set.append("level_min_half = \(bind: v.lowerBound.halves), level_max_half = \(bind: v.upperBound.halves)") }
         else if case .null = c.levelRange { set.append("level_min_half = NULL, level_max_half = NULL") }
         if let v = c.audience { set.append("audience = \(bind: v.rawValue)") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
