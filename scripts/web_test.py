@@ -362,6 +362,16 @@ def run(server, push):
         card = bo.get_by_role("link", name=re.compile("Evening tennis"))
         expect(card).to_be_visible()
         expect(bo.get_by_role("button", name="More")).to_be_hidden()
+        # The filters: a game with no level range is open to his level and has places;
+        # it is not a game for women only.
+        bo.get_by_label("Level", exact=True).select_option("3")
+        bo.get_by_label("Has free places").check()
+        expect(card).to_be_visible()
+        bo.get_by_label("Who plays").select_option("women")
+        expect(bo.get_by_text(re.compile("No events within .* match"))).to_be_visible()
+        expect(card).to_be_hidden()
+        bo.get_by_label("Who plays").select_option("")
+        expect(card).to_be_visible()
         audit(bo, "nearby list")
         shoot(bo, "nearby")
         bo.get_by_role("tab", name="Map").click()
@@ -570,8 +580,19 @@ def run(server, push):
             cy.get_by_role("link", name="People").click()
             expect(heading).to_be_visible()
         expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_visible()
+        # By level: Bo rated himself 3 in tennis; Ann did not rate tennis.
+        cy.get_by_label("Sport").select_option("tennis")
+        cy.get_by_label("Level from").select_option("2.5")
+        cy.get_by_label("Level to").select_option("3.5")
+        bo_card = cy.locator("li.person").filter(has_text="Bo")
+        expect(bo_card.get_by_text("Level 3")).to_be_visible()
+        expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_hidden()
         audit(cy, "people")
         shoot(cy, "people")
+        cy.get_by_label("Level from").select_option("")
+        cy.get_by_label("Level to").select_option("")
+        cy.get_by_label("Sport").select_option("")
+        expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_visible()
 
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"

@@ -96,20 +96,26 @@ public struct GeoKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 ///
 /// `mask` is a set of up to 64 caller-defined categories (for events, the bit of
 /// the sport; for people, the bits of their favourite sports); `time` is a
-/// caller-defined instant (for events, the start in seconds since 1970).
+/// caller-defined instant (for events, the start in seconds since 1970); `traits`
+/// are 64 more caller-defined bits that a filter tests in groups (for events, the
+/// levels a game is open to, its audience and whether it has free places).
 public struct GeoTags: Hashable, Sendable {
     /// Up to 64 categories, one bit each.
     public var mask: UInt64
     /// A caller-defined time value (e.g. seconds since 1970).
     public var time: Int64
+    /// Up to 64 more caller-defined bits, tested by ``GeoFilter/traitGroups``.
+    public var traits: UInt64
 
     /// Creates tags.
     /// - Parameters:
     ///   - mask: Category bits.
     ///   - time: A time value.
-    public init(mask: UInt64 = 0, time: Int64 = 0) {
+    ///   - traits: Trait bits.
+    public init(mask: UInt64 = 0, time: Int64 = 0, traits: UInt64 = 0) {
         self.mask = mask
         self.time = time
+        self.traits = traits
     }
 }
 
@@ -121,16 +127,24 @@ public struct GeoFilter: Sendable, Hashable {
     public var timeFrom: Int64
     /// An entry passes only if its `time` is at most this.
     public var timeTo: Int64
+    /// Up to four groups of trait bits: an entry passes only if its `traits` share
+    /// at least one bit with every non-zero group (a zero group asks nothing). Each
+    /// group is an "any of these" and the groups are "all of": level 3 *and* women
+    /// or mixed *and* a free place.
+    public var traitGroups: SIMD4<UInt64>
 
     /// Creates a filter.
     /// - Parameters:
     ///   - anyOf: Category bits of which an entry must have one; `nil` accepts all.
     ///   - timeFrom: Smallest accepted `time` (inclusive).
     ///   - timeTo: Largest accepted `time` (inclusive).
-    public init(anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max) {
+    ///   - traitGroups: Groups of trait bits of each of which an entry must have one;
+    ///     zero lanes are ignored.
+    public init(anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max, traitGroups: SIMD4<UInt64> = .zero) {
         self.anyOf = anyOf
         self.timeFrom = timeFrom
         self.timeTo = timeTo
+        self.traitGroups = traitGroups
     }
 
     /// The filter that accepts every entry.
@@ -140,7 +154,10 @@ public struct GeoFilter: Sendable, Hashable {
     /// - Parameter tags: An entry's tags.
     @inline(__always) public func accepts(_ tags: GeoTags) -> Bool {
         if let anyOf, tags.mask & anyOf == 0 { return false }
-        return tags.time >= timeFrom && tags.time <= timeTo
+        guard tags.time >= timeFrom && tags.time <= timeTo else { return false }
+        // A group fails when it asks something (non-zero) and the traits share no bit with it.
+        let shared = SIMD4(repeating: tags.traits) & traitGroups
+        return !any((shared .== .zero) .& (traitGroups .!= .zero))
     }
 }
 

@@ -1,4 +1,4 @@
-/// What the index stores per entry next to its key: 24 bytes.
+/// What the index stores per entry next to its key: 32 bytes.
 struct Record: Sendable {
     var latitudeE7: Int32
     var longitudeE7: Int32

@@ -6,10 +6,14 @@ struct GeoGridPropertyTests {
     static let radii: [Double] = [1, 30, 250, 1_000, 5_000, 25_000, 100_000, 200_000]
 
     func randomFilter(_ rng: inout SeededGenerator) -> GeoFilter {
-        switch Int.random(in: 0..<4, using: &rng) {
+        switch Int.random(in: 0..<6, using: &rng) {
         case 0: return .all
         case 1: return GeoFilter(anyOf: 1 << UInt64.random(in: 0..<4, using: &rng))
         case 2: return GeoFilter(timeFrom: Int64.random(in: 0..<500, using: &rng), timeTo: Int64.random(in: 500..<1000, using: &rng))
+        case 3: return GeoFilter(traitGroups: SIMD4(1 << UInt64.random(in: 0..<8, using: &rng), 0, 0b11 << 8, 0))
+        case 4:
+            // Selective: about one entry in ten passes.
+            return GeoFilter(anyOf: 0b0111, traitGroups: SIMD4(0b1 << UInt64.random(in: 0..<4, using: &rng), 0b1 << 8, 0, 0b1 << 12))
         default: return GeoFilter(anyOf: 0b0101, timeFrom: 100, timeTo: 900)
         }
     }
@@ -19,9 +23,37 @@ struct GeoGridPropertyTests {
             GeoEntry(
                 key: GeoKey(high: UInt64.random(in: 0..<4, using: &factory.rng), low: UInt64(i)),
                 point: factory.anyPoint(),
-                tags: GeoTags(mask: 1 << UInt64.random(in: 0..<4, using: &factory.rng), time: Int64.random(in: 0..<1000, using: &factory.rng))
+                tags: GeoTags(
+                    mask: 1 << UInt64.random(in: 0..<4, using: &factory.rng), time: Int64.random(in: 0..<1000, using: &factory.rng),
+                    traits: Self.randomTraits(&factory.rng)
+                )
             )
         }
+    }
+
+    /// A run of level bits (0–7), one of two audience bits (8, 9), and a free bit (12) half the time.
+    static func randomTraits(_ rng: inout SeededGenerator) -> UInt64 {
+        let low = UInt64.random(in: 0..<8, using: &rng), high = UInt64.random(in: low..<8, using: &rng)
+        let levels: UInt64 = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        let audience: UInt64 = 1 << UInt64.random(in: 8..<10, using: &rng)
+        let free: UInt64 = Bool.random(using: &rng) ? 1 << 12 : 0
+        return levels | audience | free
+    }
+
+    @Test("a filter's trait groups each need one shared bit; a zero group asks nothing")
+    func traitGroups() {
+        var rng = SeededGenerator(seed: 7)
+        for _ in 0..<20_000 {
+            let traits = UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng)
+            let groups = (0..<4).map { _ in Bool.random(using: &rng) ? 0 : UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng) }
+            let filter = GeoFilter(traitGroups: SIMD4(groups))
+            let want = groups.allSatisfy { $0 == 0 || $0 & traits != 0 }
+            #expect(filter.accepts(GeoTags(traits: traits)) == want)
+        }
+        #expect(GeoFilter(traitGroups: SIMD4(0b10, 0, 0, 0)).accepts(GeoTags(traits: 0b01)) == false)
+        #expect(GeoFilter(traitGroups: SIMD4(0b11, 0b100, 0, 0)).accepts(GeoTags(traits: 0b101)))
+        #expect(GeoFilter(traitGroups: SIMD4(0b11, 0b100, 0, 0)).accepts(GeoTags(traits: 0b001)) == false)
+        #expect(GeoFilter.all.accepts(GeoTags(traits: 0)))
     }
 
     @Test("radius queries equal a haversine scan", arguments: [1_250.0, 300, 20_000])

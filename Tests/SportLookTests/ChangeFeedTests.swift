@@ -109,8 +109,14 @@ struct ChangeFeedTests {
             // A change in a form neither instance knows: both resynchronise.
             try await first.database.transaction { sql in try await sql.raw("SELECT pg_notify('sportlook', 'newer|999|{}')").run() }
 
-            try await eventually("every kind on both instances") {
-                here.kinds == Set(Change.Kind.allCases) && there.kinds == Set(Change.Kind.allCases) && here.changes == there.changes
+            do {
+                try await eventually("every kind on both instances") {
+                    here.kinds == Set(Change.Kind.allCases) && there.kinds == Set(Change.Kind.allCases) && here.changes == there.changes
+                }
+            } catch {
+                let all = Set(Change.Kind.allCases)
+                Issue.record("missing on the first: \(all.subtracting(here.kinds)); on the second: \(all.subtracting(there.kinds)); on one only: \(here.changes.symmetricDifference(there.changes))")
+                throw error
             }
             // The rows the second instance read are those the first instance's writes left.
             let (mine, theirs) = (here.lastRows, there.lastRows)

@@ -55,12 +55,12 @@ struct PeopleTests {
         }
     }
 
-    @Test("random queries equal a brute-force ranking over snapped positions", arguments: engines)
+    @Test("random queries equal a brute-force ranking over snapped positions, by sport and level too", arguments: engines)
     func randomQueries(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             var rng = TestRandom(seed: 77)
             let catalogue = ["tennis", "running", "football", "padel", "yoga"]
-            struct Person { var id: String; var point: GeoPoint; var sports: Set<String> }
+            struct Person { var id: String; var token: String; var point: GeoPoint; var sports: Set<String>; var levels: [String: Int] = [:] }
             var people: [Person] = []
             let (me, meID) = try await api.register("Caller")
             let mySports: Set<String> = ["tennis", "padel"]
@@ -72,16 +72,47 @@ struct PeopleTests {
                 let sports = Set(catalogue.filter { _ in Bool.random(using: &rng) })
                 let reply = try await api.patch("/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
                 let stored = try #require(try reply.decode(API.PrivateProfile.self).location)
-                people.append(Person(id: id, point: GeoPoint(latitude: stored.lat, longitude: stored.lon)!, sports: sports))
+                people.append(Person(id: id, token: token, point: GeoPoint(latitude: stored.lat, longitude: stored.lon)!, sports: sports))
             }
-            for q in 0..<25 {
+            // Levels in padel and tennis for most, whatever their favourite sports; some
+            // rate again later, or forget one.
+            for round in 0..<2 {
+                for i in people.indices where Int.random(in: 0..<4, using: &rng) != 0 {
+                    var levels: [String: Any] = [:]
+                    for sport in ["padel", "tennis"] where Bool.random(using: &rng) {
+                        if round == 1 && people[i].levels[sport] != nil && Bool.random(using: &rng) {
+                            levels[sport] = NSNull()
+                            people[i].levels[sport] = nil
+                        } else {
+                            let halves = Int.random(in: 0...14, using: &rng)
+                            levels[sport] = Double(halves) / 2
+                            people[i].levels[sport] = halves
+                        }
+                    }
+                    guard !levels.isEmpty else { continue }
+                    #expect(try await api.patch("/v1/me/player", token: people[i].token, json: ["levels": levels]).status == .ok)
+                }
+            }
+            var leveled = 0
+            for q in 0..<40 {
                 let center = GeoPoint(latitude: 40.4168 + Double.random(in: -0.1...0.1, using: &rng), longitude: -3.7038 + Double.random(in: -0.1...0.1, using: &rng))!
                 let radius = [1.0, 3, 8, 20][q % 4]
-                let sport: String? = q % 3 == 0 ? catalogue[q % catalogue.count] : nil
-                var ranked: [(id: String, shared: Int, distance: Double)] = []
-                for p in people where p.id != meID && (sport == nil || p.sports.contains(sport!)) {
+                var sport: String? = q % 3 == 0 ? catalogue[q % catalogue.count] : nil
+                var levels: ClosedRange<Int>?
+                if q % 5 >= 3 {
+                    sport = q % 2 == 0 ? "padel" : "tennis"
+                    let low = Int.random(in: 0...10, using: &rng)
+                    levels = low...Int.random(in: low...14, using: &rng)
+                }
+                var ranked: [(id: String, shared: Int, distance: Double, level: Int?)] = []
+                for p in people where p.id != meID {
+                    if let levels {
+                        guard let level = p.levels[sport!], levels.contains(level) else { continue }
+                    } else if let sport, !p.sports.contains(sport) {
+                        continue
+                    }
                     let d = GeoMath.distance(center, p.point)
-                    if d <= radius * 1_000 { ranked.append((p.id, p.sports.intersection(mySports).count, d)) }
+                    if d <= radius * 1_000 { ranked.append((p.id, p.sports.intersection(mySports).count, d, levels == nil ? nil : p.levels[sport!])) }
                 }
                 ranked.sort { a, b in
                     if a.shared != b.shared { return a.shared > b.shared }
@@ -91,8 +122,24 @@ struct PeopleTests {
                 let want = ranked.map(\.id)
                 var path = "/v1/users/nearby?lat=\(center.latitude)&lon=\(center.longitude)&radius_km=\(radius)&limit=7"
                 if let sport { path += "&sport=\(sport)" }
-                let got = try await api.allPages(API.PersonNearby.self, path, token: me).map(\.id)
-                #expect(got == want, "query \(q)")
+                if let levels {
+                    path += "&min_level=\(Double(levels.lowerBound) / 2)&max_level=\(Double(levels.upperBound) / 2)"
+                    leveled += want.count
+                }
+                let got = try await api.allPages(API.PersonNearby.self, path, token: me)
+                #expect(got.map(\.id) == want, "query \(q): \(path)")
+                #expect(got.map { $0.level.map { Int($0 * 2) } } == ranked.map(\.level), "each shows the level asked about")
+            }
+            #expect(leveled > 10, "the level queries find people")
+            // Someone who hides leaves the level search at once, as they leave the other.
+            let everyPadel = "/v1/users/nearby?lat=40.4168&lon=-3.7038&radius_km=50&sport=padel&min_level=0&max_level=7"
+            let rated = try #require(people.first { $0.levels["padel"] != nil && $0.id != meID })
+            #expect(try await api.allPages(API.PersonNearby.self, everyPadel, token: me).contains { $0.id == rated.id })
+            #expect(try await api.patch("/v1/me", token: rated.token, json: ["discoverable": false]).status == .ok)
+            #expect(try await api.allPages(API.PersonNearby.self, everyPadel, token: me).map(\.id).sorted() == people.filter { $0.levels["padel"] != nil && $0.id != rated.id }.map(\.id).sorted())
+            // A level is a level in one sport, and a range runs upwards.
+            for bad in ["min_level=3", "sport=padel&min_level=4&max_level=3", "sport=padel&max_level=7.5", "sport=padel&min_level=x"] {
+                #expect(try await api.get("/v1/users/nearby?lat=40.4&lon=-3.7&\(bad)", token: me).status == .unprocessableContent, "\(bad)")
             }
         }
     }

@@ -1,5 +1,5 @@
 // Events nearby: a list (nearest first) and a map of the same place, with sport,
-// date and radius filters. The place is the browser's location, the profile's, or
+// date, radius, level, audience and free-place filters. The place is the browser's location, the profile's, or
 // one picked on the map.
 import {get, me, query, sportCatalogue} from "../api.js";
 import {distance, field, h, replace, status, when} from "../dom.js";
@@ -21,6 +21,11 @@ export function nearbyView(settings) {
   const sport = h("select", {name: "sport"}, h("option", {value: ""}, "Any sport"));
   const radius = h("select", {name: "radius_km"}, [2, 5, 10, 25, 50].map((km) => h("option", {value: km, selected: km === 10}, `${km} km`)));
   const period = h("select", {name: "when"}, h("option", {value: ""}, "Any time"), h("option", {value: "today"}, "Today"), h("option", {value: "week"}, "This week"));
+  const level = h("select", {name: "level"}, h("option", {value: ""}, "Any level"),
+    Array.from({length: 15}, (_, i) => h("option", {value: String(i / 2)}, `Open to level ${i / 2}`)));
+  const audience = h("select", {name: "audience"}, h("option", {value: ""}, "Anyone's games"),
+    h("option", {value: "anyone"}, "Open to anyone"), h("option", {value: "women"}, "Women only"), h("option", {value: "men"}, "Men only"), h("option", {value: "mixed"}, "Mixed teams"));
+  const free = h("input", {type: "checkbox", name: "free_places"});
   const locate = h("button", {type: "button"}, "Use my location");
   const list = h("ul", {class: "events"});
   const listStatus = status("Finding events…");
@@ -60,7 +65,7 @@ export function nearbyView(settings) {
   const filters = () => {
     const now = new Date();
     const end = period.value === "today" ? new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1) : period.value === "week" ? new Date(now.getTime() + 7 * 86_400_000) : null;
-    return {sport: sport.value, starts_before: end?.toISOString()};
+    return {sport: sport.value, starts_before: end?.toISOString(), level: level.value, audience: audience.value, free_places: free.checked ? "true" : undefined};
   };
 
   async function load(append = false) {
@@ -74,7 +79,9 @@ export function nearbyView(settings) {
       list.append(...page.items.map(eventCard));
       cursor = page.next_cursor;
       more.hidden = !cursor;
-      replace(listStatus, list.children.length ? `${list.children.length} event${list.children.length === 1 ? "" : "s"} within ${radius.value} km` : `No events within ${radius.value} km yet — create one!`);
+      const filtered = level.value || audience.value || free.checked || sport.value || period.value;
+      replace(listStatus, list.children.length ? `${list.children.length} event${list.children.length === 1 ? "" : "s"} within ${radius.value} km`
+        : filtered ? `No events within ${radius.value} km match — try fewer filters.` : `No events within ${radius.value} km yet — create one!`);
     } catch (error) {
       if (mine === generation) replace(listStatus, error.message);
     }
@@ -103,7 +110,7 @@ export function nearbyView(settings) {
   const searchHere = h("button", {type: "button"}, "Search this area");
   searchHere.addEventListener("click", () => { setPlace({...map.center}); showTab("list"); });
   mapPanel.append(searchHere);
-  for (const control of [sport, radius, period]) control.addEventListener("change", () => { load(); loadPins(map.bounds()); });
+  for (const control of [sport, radius, period, level, audience, free]) control.addEventListener("change", () => { load(); loadPins(map.bounds()); });
   more.addEventListener("click", () => { if (cursor) load(true); });
 
   sportCatalogue().then((sports) => sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)))).catch(() => {});
@@ -112,6 +119,7 @@ export function nearbyView(settings) {
 
   return {element: h("section", {class: "nearby"},
     h("h1", {}, "Events nearby"),
-    h("form", {class: "filters", onsubmit: (e) => e.preventDefault()}, field("Sport", sport), field("Within", radius), field("When", period), locate),
+    h("form", {class: "filters", onsubmit: (e) => e.preventDefault()}, field("Sport", sport), field("Within", radius), field("When", period),
+      field("Level", level), field("Who plays", audience), h("label", {class: "check"}, free, " Has free places"), locate),
     tablist, listPanel, mapPanel)};
 }

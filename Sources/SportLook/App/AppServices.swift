@@ -119,7 +119,7 @@ public final class AppServices: Sendable {
         let seriesStore = SeriesStore(database: database)
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
-        self.players = Players(store: playerStore, sports: sports, write: write)
+        self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
                                   series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,

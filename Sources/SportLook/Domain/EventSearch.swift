@@ -41,20 +41,38 @@ struct EventSearch: Sendable {
         return cards
     }
 
+    /// What a search asks of the events besides where they are. Every filter is
+    /// answered by the index while it walks its cells, so a page is full whenever
+    /// enough events match.
     struct Filters: Sendable, Hashable {
         var sport: String?
         var startsAfter: Date?
         var startsBefore: Date?
+        /// Games open to a player of this level: their range holds it, or they name none.
+        var level: Level?
+        /// Games for one of these audiences; empty for any.
+        var audiences: Set<Audience> = []
+        /// Only games with a place free now (no capacity, or a place neither taken nor offered).
+        var freePlaces = false
 
         func geoFilter(_ sports: SportCatalog) -> GeoFilter {
             GeoFilter(
                 anyOf: sport.map { sports.mask(of: [$0]) },
                 timeFrom: startsAfter.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.up)) } ?? .min,
-                timeTo: startsBefore.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? .max
+                timeTo: startsBefore.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? .max,
+                traitGroups: SIMD4(
+                    level.map(GameTraits.level) ?? 0,
+                    audiences.reduce(0) { $0 | GameTraits.audience($1) },
+                    freePlaces ? GameTraits.freePlaces : 0,
+                    0
+                )
             )
         }
 
-        var fingerprint: String { "\(sport ?? "")|\(startsAfter?.timeIntervalSince1970 ?? 0)|\(startsBefore?.timeIntervalSince1970 ?? 0)" }
+        var fingerprint: String {
+            let audience = Audience.allCases.filter(audiences.contains).map(\.rawValue).joined(separator: ",")
+            return "\(sport ?? "")|\(startsAfter?.timeIntervalSince1970 ?? 0)|\(startsBefore?.timeIntervalSince1970 ?? 0)|\(level?.halves ?? -1)|\(audience)|\(freePlaces)"
+        }
     }
 
     /// A position in a distance-ordered list, tied to the query it came from.

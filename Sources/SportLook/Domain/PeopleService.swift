@@ -110,26 +110,40 @@ struct PeopleService: Sendable {
             var card: [UInt8]
             var distance: Double
             var sharedSports: [String]
+            /// Their level in the sport asked for, when the search asked for levels.
+            var level: Level?
         }
         var items: [Item]
         var nextCursor: String?
     }
 
     /// People near a point: discoverable, not the caller, not blocked either way.
-    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, limit: Int, cursor: Cursor?) async throws -> NearbyPage {
+    /// With `levels`, only those whose level in `sport` is in that range (from the
+    /// sport's level grid, the range a filter of its walk); `sport` is then required.
+    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, levels: ClosedRange<Level>? = nil, limit: Int, cursor: Cursor?) async throws -> NearbyPage {
         guard index.isWarm else { throw DomainError.warmingUp }
-        let query = EventSearch.fingerprint("\(center.latitudeE7)|\(center.longitudeE7)|\(radiusKm)|\(sport ?? "")")
+        let levelKey = levels.map { "|\($0.lowerBound.halves)-\($0.upperBound.halves)" } ?? ""
+        let query = EventSearch.fingerprint("\(center.latitudeE7)|\(center.longitudeE7)|\(radiusKm)|\(sport ?? "")" + levelKey)
         if let cursor, cursor.query != query { throw DomainError.invalidParameter("cursor", "belongs to another query") }
+        let grid: GeoGrid?
+        let filter: GeoFilter
+        if let levels {
+            guard let bit = sport.flatMap({ sports[$0] })?.bit else { throw DomainError.invalidParameter("sport", "is required with a level") }
+            grid = index.levelGrid(sportBit: bit)
+            filter = GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0))
+        } else {
+            grid = index.grid
+            filter = GeoFilter(anyOf: sport.map { sports.mask(of: [$0]) })
+        }
         let mine = try await callerMask(caller)
         let hidden = try await blocked(caller)
-        let filter = GeoFilter(anyOf: sport.map { sports.mask(of: [$0]) })
         let me = caller.geoKey
-        var ranked: [(shared: Int, distance: Double, key: GeoKey, mask: UInt64)] = []
-        for hit in index.grid.search(within: radiusKm * 1_000, of: center, filter: filter) where hit.entry.key != me {
+        var ranked: [(shared: Int, distance: Double, key: GeoKey, tags: GeoTags)] = []
+        for hit in grid?.search(within: radiusKm * 1_000, of: center, filter: filter) ?? [] where hit.entry.key != me {
             let shared = (hit.entry.tags.mask & mine).nonzeroBitCount
             if let cursor, !cursor.precedes(shared: shared, distance: hit.distance, key: hit.entry.key) { continue }
             if !hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key)) { continue }
-            ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags.mask))
+            ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags))
         }
         ranked.sort { a, b in
             if a.shared != b.shared { return a.shared > b.shared }
@@ -139,7 +153,12 @@ struct PeopleService: Sendable {
         let page = ranked.prefix(limit)
         let cards = index.cards(page.map { UUID(geoKey: $0.key) })
         let items = page.compactMap { person in
-            cards[UUID(geoKey: person.key)].map { NearbyPage.Item(card: $0.json, distance: person.distance, sharedSports: sports.slugs(in: person.mask & mine)) }
+            cards[UUID(geoKey: person.key)].map {
+                NearbyPage.Item(
+                    card: $0.json, distance: person.distance, sharedSports: sports.slugs(in: person.tags.mask & mine),
+                    level: levels == nil ? nil : Level(halves: person.tags.traits.trailingZeroBitCount)
+                )
+            }
         }
         let next = ranked.count > limit ? page.last.map { Cursor(shared: $0.shared, distance: $0.distance, key: $0.key, query: query).cursor } : nil
         return NearbyPage(items: items, nextCursor: next)

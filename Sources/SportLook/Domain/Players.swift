@@ -1,12 +1,16 @@
 import Foundation
 
 /// What a player says of themselves for the games they join — a level per sport and,
-/// if they wish, their gender — kept for them alone: no other route shows either.
-/// Games that ask for a level range or an audience read them when someone joins.
+/// if they wish, their gender. No route shows either to anyone else; games that ask
+/// for a level range or an audience read them when someone joins, and people nearby
+/// can be filtered by level (someone may find them among "padel, 3 to 4"), never by
+/// gender.
 struct Players: Sendable {
     let store: PlayerStore
+    let accounts: AccountStore
     let sports: SportCatalog
     let write: Writer
+    let clock: any AppClock
 
     /// `{gender?, levels?}`: a gender (`woman`, `man`, null to say none); levels by sport
     /// (a number 0 to 7 in half steps, null to forget one), merged into those kept.
@@ -52,10 +56,16 @@ struct Players: Sendable {
             }
         }
         try v.throwIfInvalid()
-        return try await write { [store, gender, levels] sql, _ in
+        let now = clock.now()
+        return try await write { [store, accounts, gender, levels] sql, changes in
             if let gender { try await store.setGender(gender, of: user, on: sql) }
             for (slug, level) in levels { try await store.setLevel(level, in: slug, of: user, on: sql) }
             guard let profile = try await store.profile(of: user, on: sql) else { throw DomainError.notFound("user") }
+            if !levels.isEmpty {
+                // The people index files them under their levels.
+                try await store.touch(user, at: now, on: sql)
+                if let row = try await accounts.user(user, on: sql) { changes.profile(row) }
+            }
             return profile
         }
     }

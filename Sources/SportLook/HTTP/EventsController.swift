@@ -37,6 +37,9 @@ struct EventsController {
         }
         filters.startsAfter = q.date("starts_after")
         filters.startsBefore = q.date("starts_before")
+        filters.level = q.level("level")
+        filters.audiences = Set(q.list("audience", of: Audience.self))
+        filters.freePlaces = q.bool("free_places") ?? false
         return filters
     }
 }

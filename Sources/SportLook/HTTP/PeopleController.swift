@@ -44,11 +44,19 @@ extension PeopleController {
         if let slug = q.raw("sport") {
             if sports[slug] == nil { q.validator.fail("sport", "unknown sport") } else { sport = slug }
         }
+        let lowest = q.level("min_level"), highest = q.level("max_level")
+        var levels: ClosedRange<Level>?
+        if lowest != nil || highest != nil {
+            let low = lowest ?? Level(halves: Level.range.lowerBound), high = highest ?? Level(halves: Level.range.upperBound)
+            if low > high { q.validator.fail("min_level", "must not be above max_level") } else { levels = low...high }
+            if q.raw("sport") == nil { q.validator.fail("sport", "is required with min_level or max_level: a level is a level in one sport") }
+        }
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(PeopleService.Cursor.self)
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
-        return JSONResponse(bytes: PeopleJSON.nearby(try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, limit: limit, cursor: cursor)))
+        let page = try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, levels: levels, limit: limit, cursor: cursor)
+        return JSONResponse(bytes: PeopleJSON.nearby(page))
     }
 
     /// `GET /v1/users/{id}`

@@ -15,6 +15,7 @@ enum PeopleJSON {
             json.arrayStart()
             for slug in person.sharedSports { json.value(slug) }
             json.arrayEnd()
+            if let level = person.level { json.field("level", level.value) }
             json.objectEnd()
         }
         json.arrayEnd()

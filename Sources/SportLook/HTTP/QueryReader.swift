@@ -52,6 +52,27 @@ struct QueryReader {
         return text
     }
 
+    /// A skill level: a number 0 to 7 in half steps.
+    mutating func level(_ name: String) -> Level? {
+        guard let text = raw(name) else { return nil }
+        guard text.count <= 8, let number = Double(text), let level = Level(number) else {
+            validator.fail(name, "must be a level from 0 to 7 in half steps, such as 3.5")
+            return nil
+        }
+        return level
+    }
+
+    /// Comma-separated values of a closed set (`women,mixed`); empty when absent.
+    mutating func list<V: RawRepresentable & CaseIterable>(_ name: String, of: V.Type) -> [V] where V.RawValue == String {
+        guard let text = raw(name) else { return [] }
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { V(rawValue: String($0)) }
+        guard text.utf8.count <= 256, !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
+            validator.fail(name, "must be one or more of \(V.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
+            return []
+        }
+        return values.compactMap { $0 }
+    }
+
     mutating func bool(_ name: String) -> Bool? {
         guard let text = raw(name) else { return nil }
         switch text {

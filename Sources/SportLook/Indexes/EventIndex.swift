@@ -3,6 +3,38 @@ import GeoGrid
 import Logging
 import Synchronization
 
+/// What search filters on besides sport and time, as an event's trait bits in the
+/// index: bits 0–14 the levels (in half steps) the game is open to, all of them
+/// when it names no range; bits 16–19 its audience; bit 24 a free place. A filter
+/// asks for one bit of each group it uses, so it is answered while the grid walks
+/// its cells. People in a sport's level grid carry their level's bit the same way.
+enum GameTraits {
+    static let allLevels: UInt64 = (1 << UInt64(Level.range.upperBound + 1)) - 1
+    static let freePlaces: UInt64 = 1 << 24
+
+    static func of(levels: ClosedRange<Level>?, audience: Audience, hasFreePlaces: Bool) -> UInt64 {
+        (levels.map(self.levels) ?? allLevels) | self.audience(audience) | (hasFreePlaces ? freePlaces : 0)
+    }
+
+    static func level(_ level: Level) -> UInt64 { 1 << UInt64(level.halves) }
+
+    /// The bits of every level in the range.
+    static func levels(_ range: ClosedRange<Level>) -> UInt64 {
+        let throughHighest: UInt64 = (1 << UInt64(range.upperBound.halves + 1)) - 1
+        let belowLowest: UInt64 = (1 << UInt64(range.lowerBound.halves)) - 1
+        return throughHighest & ~belowLowest
+    }
+
+    static func audience(_ audience: Audience) -> UInt64 {
+        switch audience {
+        case .anyone: 1 << 16
+        case .women: 1 << 17
+        case .men: 1 << 18
+        case .mixed: 1 << 19
+        }
+    }
+}
+
 /// The live events of the world in memory: a ``GeoGrid`` of their positions
 /// (tagged with the sport's bit and the start time) and a card per event, the
 /// event's JSON encoded once, so a nearby page is answered without the
@@ -95,8 +127,8 @@ final class EventIndex: Sendable {
     /// Whether every live event's card has been encoded once (after ``fillCards(now:logger:from:)``).
     var hasAllCards: Bool { cardsComplete.load(ordering: .acquiring) }
 
-    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date) -> GeoEntry {
-        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970))
+    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date, traits: UInt64) -> GeoEntry {
+        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970, traits: traits))
     }
 
     /// Loads where every live event is (at start-up), from `load` (the live events'
@@ -110,7 +142,8 @@ final class EventIndex: Sendable {
         entries.reserveCapacity(total)
         var cards = CardTable(minimumCapacity: total)
         for event in parts.joined() {
-            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
+            let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
+            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits))
             cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: nil)
         }
         grid.replaceAll(with: entries)
@@ -185,7 +218,8 @@ final class EventIndex: Sendable {
             let card = Card(version: event.version, endsAt: event.endsAt, json: s.arena.store(json, for: event.id))
             s.release(s.cards.updateValue(card, forKey: event.id)?.json)
             s.removed.lift(event.id)
-            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt))
+            let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
+            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits))
         } else {
             s.release(s.cards.removeValue(forKey: event.id)?.json)
             s.removed.bury(event.id, version: event.version, at: now)

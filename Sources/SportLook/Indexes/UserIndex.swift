@@ -7,10 +7,16 @@ import Synchronization
 /// tagged with their favourite sports' bits, and a public card per person
 /// (encoded once). Nobody's exact position is held: locations are snapped to
 /// a ~500 m cell when they are written.
+///
+/// Beside it, per sport, a grid of the people with a level in that sport, each
+/// tagged with their level's bit (``GameTraits/level(_:)``): people nearby by level
+/// search that grid, with the level range as a filter of its walk.
 final class UserIndex: Sendable {
     struct Card: Sendable {
         var version: Int64
         var mask: UInt64
+        /// The sports (bits) whose level grid holds this person.
+        var levelSports: UInt64 = 0
         /// `{"id","name","image_url","image_urls","bio","sports":[…]` — unterminated.
         var json: [UInt8]
     }
@@ -24,6 +30,8 @@ final class UserIndex: Sendable {
     }
 
     let grid: GeoGrid
+    /// The level grids by sport bit, made when a first person rates that sport.
+    private let levelGrids = Mutex<[Int: GeoGrid]>([:])
     private let state = Mutex(State())
     private let sports: SportCatalog
     /// A person's card: the bytes a page copies for them (the HTTP layer's
@@ -40,7 +48,26 @@ final class UserIndex: Sendable {
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
     func card(_ user: User, mask: UInt64) -> Card {
-        Card(version: user.version, mask: mask, json: encodeCard(user))
+        Card(version: user.version, mask: mask, levelSports: sports.mask(of: user.levels.keys), json: encodeCard(user))
+    }
+
+    /// The grid of the people with a level in the sport of this bit, if anyone has one.
+    func levelGrid(sportBit bit: Int) -> GeoGrid? { levelGrids.withLock { $0[bit] } }
+
+    private func levelGrid(making bit: Int) -> GeoGrid {
+        levelGrids.withLock { grids in
+            if let grid = grids[bit] { return grid }
+            let grid = GeoGrid(cellSize: self.grid.cellSize)
+            grids[bit] = grid
+            return grid
+        }
+    }
+
+    /// A person's entries in the level grids, by sport bit.
+    private func levelEntries(_ user: User, at point: GeoPoint, mask: UInt64) -> [(bit: Int, entry: GeoEntry)] {
+        user.levels.compactMap { slug, level in
+            sports[slug].map { ($0.bit, GeoEntry(key: user.id.geoKey, point: point, tags: GeoTags(mask: mask, traits: GameTraits.level(level)))) }
+        }
     }
 
     /// Loads every discoverable person with a location (at start-up), from `pages`,
@@ -48,16 +75,21 @@ final class UserIndex: Sendable {
     func warm(logger: Logger, from pages: (_ each: ([User]) -> Void) async throws -> Void) async throws {
         let started = ContinuousClock.now
         var entries: [GeoEntry] = []
+        var byLevel: [Int: [GeoEntry]] = [:]
         var cards: [UUID: Card] = [:]
         try await pages { page in
             for user in page {
                 guard let location = user.location else { continue }
                 let mask = sports.mask(of: user.sports)
                 entries.append(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
+                for (bit, entry) in levelEntries(user, at: location.geoPoint, mask: mask) { byLevel[bit, default: []].append(entry) }
                 cards[user.id] = card(user, mask: mask)
             }
         }
         grid.replaceAll(with: entries)
+        for bit in Set(byLevel.keys).union(levelGrids.withLock { Array($0.keys) }) {
+            levelGrid(making: bit).replaceAll(with: byLevel[bit] ?? [])
+        }
         let backlog = state.withLock { s in
             s.cards = cards
             return s.backlog.finish()
@@ -73,15 +105,26 @@ final class UserIndex: Sendable {
             if s.backlog.hold((user, now)) { return }
             if let card = s.cards[user.id], card.version >= user.version { return }
             if s.removed.hides(user.id, version: user.version) { return }
+            let before = s.cards[user.id]?.levelSports ?? 0
+            var after: UInt64 = 0
             if user.discoverable, let location = user.location {
                 let mask = sports.mask(of: user.sports)
-                s.cards[user.id] = card(user, mask: mask)
+                let fresh = card(user, mask: mask)
+                s.cards[user.id] = fresh
                 s.removed.lift(user.id)
                 grid.upsert(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
+                for (bit, entry) in levelEntries(user, at: location.geoPoint, mask: mask) { levelGrid(making: bit).upsert(entry) }
+                after = fresh.levelSports
             } else {
                 s.cards[user.id] = nil
                 s.removed.bury(user.id, version: user.version, at: now)
                 grid.remove(user.id.geoKey)
+            }
+            var gone = before & ~after
+            while gone != 0 {
+                let bit = gone.trailingZeroBitCount
+                levelGrid(sportBit: bit)?.remove(user.id.geoKey)
+                gone &= gone - 1
             }
         }
     }

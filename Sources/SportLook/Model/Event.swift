@@ -62,6 +62,10 @@ public struct Event: Sendable, Hashable {
 
     /// Free places, or `nil` without a limit.
     var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount - offeredCount) } }
+
+    /// Whether someone joining now would have a place: no capacity, or a place neither
+    /// taken nor offered.
+    var hasFreePlaces: Bool { spotsLeft.map { $0 > 0 } ?? true }
 }
 
 /// Whether an event takes place.

@@ -9,4 +9,8 @@ struct EventPosition: Sendable {
     var startsAt: Date
     var endsAt: Date
     var version: Int64
+    /// Who the game is for and whether it has a free place: what search filters on.
+    var levelRange: ClosedRange<Level>?
+    var audience: Audience
+    var hasFreePlaces: Bool
 }

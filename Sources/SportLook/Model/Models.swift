@@ -69,6 +69,8 @@ public struct User: Sendable, Hashable {
     public var language = Language.en
     /// Whether a calendar feed link of theirs is live.
     public var hasCalendarFeed = false
+    /// Their level in each sport they rated (people nearby can be filtered by it).
+    public var levels: [String: Level] = [:]
 }
 
 /// A user as others see them: no email, no location.

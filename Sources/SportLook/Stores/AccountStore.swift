@@ -101,7 +101,7 @@ struct AccountStore: Store {
 
     static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed"
 
-    static func decodeUser(_ row: any SQLRow, sports: [String]) throws -> User {
+    static func decodeUser(_ row: any SQLRow, sports: [String], levels: [String: Level] = [:]) throws -> User {
         let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
         return User(
             id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
@@ -110,14 +110,14 @@ struct AccountStore: Store {
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
             isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified"),
             reminders: try row.value("reminders"), language: Language(rawValue: try row.value("language")) ?? .en,
-            hasCalendarFeed: try row.optional("calendar_feed", as: String.self) != nil
+            hasCalendarFeed: try row.optional("calendar_feed", as: String.self) != nil, levels: levels
         )
     }
 
     func user(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> User? {
         try await reading(on: sql) { [self] sql in
             guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first() else { return nil }
-            return try Self.decodeUser(row, sports: try await sports(of: id, on: sql))
+            return try Self.decodeUser(row, sports: try await sports(of: id, on: sql), levels: try await PlayerStore.levels(of: [id], on: sql)[id] ?? [:])
         }
     }
 

@@ -66,10 +66,20 @@ extension EventStore {
                     var rows: [EventPosition] = []
                     try await livePages(
                         of: database, now: now, after: after, through: through,
-                        columns: "e.id, e.sport_slug, e.lat, e.lon, e.starts_at, e.ends_at, e.version", from: "events e", size: 5_000,
+                        columns: """
+                            e.id, e.sport_slug, e.lat, e.lon, e.starts_at, e.ends_at, e.version, e.level_min_half, e.level_max_half, e.audience,
+                            e.capacity, e.going_count, e.offered_count
+                            """,
+                        from: "events e", size: 5_000,
                         decode: { row in
-                            EventPosition(id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
-                                          startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"))
+                            let capacity: Int? = try row.optional("capacity")
+                            let taken = try row.value("going_count", as: Int.self) + (try row.value("offered_count", as: Int.self))
+                            return EventPosition(
+                                id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
+                                startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"),
+                                levelRange: try EventStore.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
+                                hasFreePlaces: capacity.map { $0 > taken } ?? true
+                            )
                         },
                         key: { ($0.endsAt, $0.id) }
                     ) { rows += $0 }

@@ -9,12 +9,24 @@ struct PlayerStore: Store {
     func profile(of user: UUID, on sql: (any SQLDatabase)? = nil) async throws -> PlayerProfile? {
         try await reading(on: sql) { sql in
             guard let row = try await sql.raw("SELECT gender FROM users WHERE id = \(bind: user) AND deleted_at IS NULL").first() else { return nil }
-            var levels: [String: Level] = [:]
-            for level in try await sql.raw("SELECT sport_slug, level_half FROM user_levels WHERE user_id = \(bind: user)").all() {
-                levels[try level.value("sport_slug")] = Level(halves: try level.value("level_half"))
-            }
+            let levels = try await Self.levels(of: [user], on: sql)[user] ?? [:]
             return PlayerProfile(gender: (try row.optional("gender", as: String.self)).flatMap(Gender.init(rawValue:)), levels: levels)
         }
+    }
+
+    /// The levels of these people, by person and sport.
+    static func levels(of users: [UUID], on sql: any SQLDatabase) async throws -> [UUID: [String: Level]] {
+        guard !users.isEmpty else { return [:] }
+        var out: [UUID: [String: Level]] = [:]
+        for row in try await sql.raw("SELECT user_id, sport_slug, level_half FROM user_levels WHERE user_id IN (\(binds: users))").all() {
+            out[try row.value("user_id"), default: [:]][try row.value("sport_slug")] = Level(halves: try row.value("level_half"))
+        }
+        return out
+    }
+
+    /// Marks the person's row changed (a new version), so that indexes take their new levels.
+    func touch(_ user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE users SET updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: user)").run()
     }
 
     func setGender(_ gender: Gender?, of user: UUID, on sql: any SQLDatabase) async throws {

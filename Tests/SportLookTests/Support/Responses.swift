@@ -383,9 +383,11 @@ extension API {
         var sports: [String]
         var distanceKm: Double
         var sharedSports: [String]
+        /// Their level in the sport asked for, when the search asked for levels.
+        var level: Double?
 
         enum CodingKeys: String, CodingKey {
-            case id, name, bio, sports
+            case id, name, bio, sports, level
             case imageURL = "image_url"
             case imageURLs = "image_urls"
             case distanceKm = "distance_km"
