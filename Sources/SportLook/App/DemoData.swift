@@ -140,14 +140,24 @@ struct DemoSeeder: Sendable {
                 let ends = starts.addingTimeInterval(Double(Int.random(in: 2...6, using: &rng)) * 1_800)
                 let capacity: Int? = Double.random(in: 0..<1, using: &rng) < 0.3 ? nil : Int.random(in: 6...40, using: &rng)
                 let title = "\(Self.titles[Int.random(in: 0..<Self.titles.count, using: &rng)]): \(sports[sport]?.name ?? sport)"
+                // Half the games name a level range (two to six half steps wide); most are
+                // for anyone, some for women, men or mixed teams.
+                var levels: (Int64?, Int64?) = (nil, nil)
+                if Bool.random(using: &rng) {
+                    let low = Int64.random(in: 0...10, using: &rng)
+                    levels = (low, min(14, low + Int64.random(in: 2...6, using: &rng)))
+                }
+                let draw = Double.random(in: 0..<1, using: &rng)
+                let audience = draw < 0.7 ? "anyone" : draw < 0.82 ? "mixed" : draw < 0.92 ? "women" : "men"
                 rows.append([id, organiser, sport, title, "Demo event, seed \(seed).", place.lat, place.lon, starts, ends, capacity, "active",
-                             Int64(0), Int64(0), Int64(0), Int64(1), now, now])
+                             Int64(0), Int64(0), Int64(0), Int64(1), now, now, levels.0, levels.1, audience])
                 organisers.append([id, organiser, "going", now])
                 rooms.append([id, "event", id, now, now])
             }
             try await database.transaction { [rows, organisers, rooms] sql in
                 try await Self.insert(into: "events", columns: ["id", "organiser_id", "sport_slug", "title", "description", "lat", "lon", "starts_at", "ends_at",
-                                                                 "capacity", "status", "going_count", "waitlist_count", "waitlist_counter", "version", "created_at", "updated_at"], rows: rows, on: sql)
+                                                                 "capacity", "status", "going_count", "waitlist_count", "waitlist_counter", "version", "created_at", "updated_at",
+                                                                 "level_min_half", "level_max_half", "audience"], rows: rows, on: sql)
                 try await Self.insert(into: "attendances", columns: ["event_id", "user_id", "status", "joined_at"], rows: organisers, on: sql)
                 try await Self.insert(into: "rooms", columns: ["id", "kind", "event_id", "last_activity_at", "created_at"], rows: rooms, on: sql)
             }
