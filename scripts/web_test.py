@@ -594,6 +594,34 @@ def run(server, push):
         cy.get_by_label("Sport").select_option("")
         expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_visible()
 
+        # Groups: Ann starts one that takes members by approval; Bo, given its page,
+        # asks to join and Ann accepts; Cy comes in by an invite link Ann makes.
+        ann.get_by_role("link", name="Groups").click()
+        ann.get_by_label("Group name").fill("Luxembourg tennis")
+        ann.get_by_label("About the group").fill("Evening doubles, all levels.")
+        ann.get_by_label("Who can join").select_option("approval")
+        ann.get_by_role("button", name="Create group").click()
+        expect(ann.get_by_role("heading", name="Luxembourg tennis")).to_be_visible()
+        expect(ann.get_by_test_id("group-role")).to_have_text("You are the owner")
+        group_url = ann.url
+        bo.goto(group_url)
+        bo.get_by_role("button", name="Ask to join").click()
+        expect(bo.get_by_test_id("group-role")).to_have_text("You asked to join: an admin will answer")
+        ann.reload()
+        ann.get_by_role("button", name="Accept Bo").click()
+        expect(ann.locator(".members").get_by_text("Bo", exact=True)).to_be_visible()
+        bo.reload()
+        expect(bo.get_by_test_id("group-role")).to_have_text("You are a member")
+        ann.get_by_role("button", name="New invite link").click()
+        invite_link = ann.get_by_test_id("invite-link").locator("code").inner_text()
+        cy.goto(invite_link)
+        cy.get_by_role("button", name="Join group").click()
+        expect(cy.get_by_test_id("group-role")).to_have_text("You are a member")
+        audit(cy, "group")
+        shoot(cy, "group")
+        cy.get_by_role("link", name="Groups").click()
+        expect(cy.locator("ul.groups").get_by_role("link", name="Luxembourg tennis")).to_be_visible()
+
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"
         ann.get_by_role("link", name="New event").click()

@@ -12,6 +12,7 @@ import {inboxView} from "./views/inbox.js";
 import {peopleView} from "./views/people.js";
 import {chatsView, conversationView} from "./views/chats.js";
 import {profileView} from "./views/profile.js";
+import {groupsView, groupView} from "./views/groups.js";
 
 const main = document.getElementById("view");
 const nav = document.getElementById("nav");
@@ -34,6 +35,8 @@ const routes = [
   [/^#\/chats$/, () => chatsView()],
   [/^#\/chats\/([0-9a-f-]{36})$/, (id) => conversationView(id)],
   [/^#\/me$/, () => profileView(settings)],
+  [/^#\/groups$/, () => groupsView()],
+  [/^#\/groups\/([0-9a-f-]{36})(?:\/join\/([A-Za-z0-9_-]{43}))?$/, (id, invite) => groupView(id, invite)],
 ];
 
 function link(href, label, extra) {
@@ -47,6 +50,7 @@ function renderNav() {
     h("li", {}, link("#/", "Nearby")),
     h("li", {}, link("#/events/new", "New event")),
     h("li", {}, link("#/people", "People")),
+    h("li", {}, link("#/groups", "Groups")),
     h("li", {}, link("#/chats", "Chats")),
     h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
     h("li", {}, link("#/me", "Me"))));

@@ -94,7 +94,9 @@ struct GeoGridBasicsTests {
         #expect(stats.cells > 0 && stats.cells <= 200_000)
         #expect(stats.largestCell >= 1)
         #expect(stats.pendingChanges == 0)
-        #expect(stats.bytesPerEntry <= 64, "\(stats)")
+        // Uniform points over the globe: nearly every entry has a cell of its own, the
+        // worst case — 32 (record) + 16 (key) + 8 (key table) + 12 (cell) bytes.
+        #expect(stats.bytesPerEntry <= 72, "\(stats)")
         grid.upsert(GeoEntry(key: GeoKey(-1), point: factory.anyPoint()))
         #expect(grid.statistics.pendingChanges == 1)
         grid.compact()

@@ -13,6 +13,9 @@ const describe = {
   waitlist_offer_expired: (d) => `The place at ${d.event_title ?? "a game"} passed on`,
   game_on: (d) => `Game on: ${d.event_title ?? "a game"} has enough players`,
   chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
+  group_request: (d) => `${d.requester?.name ?? "Someone"} asks to join ${d.group_name ?? "your group"}`,
+  group_request_accepted: (d) => `You are a member of ${d.group_name ?? "the group"} now`,
+  group_request_refused: (d) => `${d.group_name ?? "The group"} did not accept your request`,
   // Written by the server in the person's language.
   reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
 };
@@ -26,7 +29,8 @@ export function inboxView(onRead) {
   const notificationItem = (n) => {
     const d = n.data ?? {};
     const text = (describe[n.kind] ?? (() => n.kind))(d);
-    const target = d.event_id ? h("a", {href: `#/events/${d.event_id}`}, text) : text;
+    const href = d.event_id ? `#/events/${d.event_id}` : d.group_id ? `#/groups/${d.group_id}` : null;
+    const target = href ? h("a", {href}, text) : text;
     return h("li", {class: n.read_at ? "" : "unread"}, target, h("span", {class: "meta"}, ` · ${when(n.created_at)}`));
   };
 

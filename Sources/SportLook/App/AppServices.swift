@@ -35,6 +35,7 @@ public final class AppServices: Sendable {
     let series: SeriesService
     let showingUp: ShowingUp
     let players: Players
+    let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
     let notifier: Notifier
@@ -120,6 +121,8 @@ public final class AppServices: Sendable {
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
+        let groups = GroupService(store: GroupStore(database: database), accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        self.groups = groups
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
                                   series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
@@ -140,7 +143,7 @@ public final class AppServices: Sendable {
             events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
             identities: IdentityStore(database: database),
             verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
-            known: known
+            known: known, groups: groups
         )
         let codes = EmailCodeService(
             accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,

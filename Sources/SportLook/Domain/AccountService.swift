@@ -20,6 +20,7 @@ struct AccountService: Sendable {
     let identities: IdentityStore
     let verifier: IdentityVerifier
     let known: KnownSignIns
+    let groups: GroupService
 
     struct Issued: Sendable {
         var user: User
@@ -232,14 +233,15 @@ struct AccountService: Sendable {
 
     /// Deletes the caller's account: every session ends, the upcoming events they
     /// organise are cancelled (attendees are told), their places are given up,
-    /// invitations and personal data are erased; chat messages stay, from
-    /// "Deleted user".
+    /// invitations and personal data are erased, they leave every group (a group they
+    /// owned passes on); chat messages stay, from "Deleted user".
     func deleteAccount(of identity: Identity) async throws {
         let now = clock.now()
-        let released = try await write { [accounts, events, media] sql, changes in
+        let released = try await write { [accounts, events, media, groups] sql, changes in
             let id = identity.userID
             guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
             try await events.withdraw(id, at: now, on: sql, changes: &changes)
+            try await groups.leaveAll(id, at: now, on: sql)
             // Every upload goes: photos, covers (past events keep no picture of theirs).
             let released = try await media.release(try await media.store.owned(by: id, on: sql), on: sql)
             let ended = try await sessions.revokeTokens(of: id, except: nil, at: now, on: sql)

@@ -28,6 +28,31 @@ struct Notifier: Sendable {
         changes.record(.jobs)
     }
 
+    /// Someone asks to join a group: each of its admins is told.
+    func groupRequest(_ group: Group, from person: UserSummary, to admins: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let messages = admins.map { admin in
+            (NotificationMessage(
+                to: admin, .groupRequest, title: "\(person.name) asks to join \(group.name)", body: "Accept or refuse the request in the group.",
+                data: ["group_id": .id(group.id), "group_name": .string(group.name), "requester": .person(person.id, person.name)],
+                collapseKey: "group_request:\(group.id.lowercased)"
+            ), "group_request:\(group.id.lowercased):\(person.id.lowercased):\(admin.lowercased):\(now.millisecondsSince1970)")
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
+
+    /// An admin answered someone's request to join.
+    func groupAnswer(_ group: Group, accepted: Bool, to person: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let message = NotificationMessage(
+            to: person, accepted ? .groupRequestAccepted : .groupRequestRefused,
+            title: accepted ? "Welcome to \(group.name)" : "\(group.name) did not accept your request",
+            body: accepted ? "Your request to join was accepted: you are a member." : "An admin refused your request to join.",
+            data: ["group_id": .id(group.id), "group_name": .string(group.name)]
+        )
+        try await jobs.enqueue(message, dedupeKey: "group_answer:\(group.id.lowercased):\(person.lowercased):\(now.millisecondsSince1970)", on: sql)
+        changes.record(.jobs)
+    }
+
     /// The offer ran out: the person is off the waitlist.
     func offerExpired(_ event: Event, user: UUID, expiredAt: Date, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let message = NotificationMessage(

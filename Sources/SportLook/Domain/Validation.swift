@@ -12,6 +12,12 @@ struct Validator {
         if !condition { fail(field, message) }
     }
 
+    /// The value of a field that may be left out but not be null.
+    mutating func nonNull<Value>(_ patch: Patch<Value>, _ field: String) -> Value? {
+        if case .null = patch { fail(field, "must not be null") }
+        return patch.given
+    }
+
     /// A trimmed string of `range` characters and at most `maxBytes` bytes of
     /// UTF-8 (four per character unless given), normalised to NFC, with no
     /// control characters (tab, line feed and carriage return only in a

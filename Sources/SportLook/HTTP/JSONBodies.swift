@@ -77,6 +77,14 @@ enum RequestBody {
         }
     }
 
+    /// ``decode(_:from:context:)`` when the request has a body; nil when it has none
+    /// (no `Content-Length`, or zero, and no `Transfer-Encoding`).
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
+        let declared = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
+        guard declared else { return nil }
+        return try await decode(type, from: request, context: context)
+    }
+
     /// Rejects nesting deeper than ``maxDepth`` before the decoder sees it.
     static func checkDepth(_ bytes: some Collection<UInt8>) throws {
         var depth = 0, inString = false, escaped = false

@@ -62,6 +62,12 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case waitlistOffer = "waitlist_offer"
     /// The offer ran out.
     case waitlistOfferExpired = "waitlist_offer_expired"
+    /// Someone asks to join a group (to its admins).
+    case groupRequest = "group_request"
+    /// An admin accepted the request: a member now.
+    case groupRequestAccepted = "group_request_accepted"
+    /// An admin refused the request.
+    case groupRequestRefused = "group_request_refused"
 }
 
 /// One notification for one person: what a job delivers.

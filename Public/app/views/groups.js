@@ -1,0 +1,107 @@
+// Groups: the caller's groups and a new group; a group's page with joining by its
+// policy (or its invite link), and for admins the requests, members and the link.
+import {del, get, me, patch, post, sportCatalogue} from "../api.js";
+import {field, h, replace, showErrors, status, when} from "../dom.js";
+
+const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
+
+export function groupsView() {
+  const list = h("ul", {class: "groups"});
+  const note = status("Loading your groups…");
+  const name = h("input", {name: "name", required: true, maxlength: 80, autocomplete: "off"});
+  const description = h("textarea", {name: "description", maxlength: 2000, rows: 3});
+  const sport = h("select", {name: "sports"}, h("option", {value: ""}, "Any sport"));
+  const policy = h("select", {name: "policy"}, Object.entries(POLICY).map(([value, label]) => h("option", {value, selected: value === "approval"}, label)));
+  const visibility = h("select", {name: "visibility"}, h("option", {value: "listed"}, "Listed: people nearby find it"), h("option", {value: "unlisted"}, "Unlisted: only by its link"));
+  const summary = status("");
+  const form = h("form", {class: "new-group"},
+    h("h2", {}, "Start a group"),
+    field("Group name", name), field("About the group", description), field("Sport", sport), field("Who can join", policy), field("Visibility", visibility),
+    summary, h("button", {type: "submit", class: "primary"}, "Create group"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const user = await me();
+      if (!user.location) { replace(summary, "Set your area on your profile first: a group's home is near it."); return; }
+      const group = await post("/v1/groups", {name: name.value, description: description.value, sports: sport.value ? [sport.value] : [],
+        location: user.location, policy: policy.value, visibility: visibility.value});
+      location.hash = `#/groups/${group.id}`;
+    } catch (error) { showErrors(form, error, summary); }
+  });
+  sportCatalogue().then((sports) => sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)))).catch(() => {});
+  get("/v1/me/groups?limit=100").then((page) => {
+    replace(list, page.items.map((g) => h("li", {}, h("a", {href: `#/groups/${g.id}`}, g.name), h("span", {class: "meta"}, ` · ${g.member_count} member${g.member_count === 1 ? "" : "s"} · ${g.my_role}`))));
+    replace(note, page.items.length ? "" : "You are in no group yet.");
+  }).catch((error) => replace(note, error.message));
+  return {element: h("section", {class: "groups-view"}, h("h1", {}, "Groups"), h("h2", {}, "Your groups"), note, list, form)};
+}
+
+export function groupView(id, invite) {
+  const section = h("section", {class: "group-view"});
+  const feedback = status("Loading the group…");
+  section.append(feedback);
+
+  async function act(action) {
+    try { await action(); await load(); } catch (error) { replace(feedback, error.message); }
+  }
+
+  async function load() {
+    const group = await get(`/v1/groups/${id}`);
+    const admin = group.my_role === "owner" || group.my_role === "admin";
+    const standing = group.my_role ? h("p", {class: "pill going", "data-testid": "group-role"}, group.my_role === "member" ? "You are a member" : `You are ${group.my_role === "owner" ? "the owner" : "an admin"}`)
+      : group.my_request ? h("p", {class: "pill", "data-testid": "group-role"}, "You asked to join: an admin will answer") : null;
+    const join = async () => {
+      const answer = await post(`/v1/groups/${id}/membership`, invite ? {invite} : {});
+      if (invite && answer.status === "member") history.replaceState(null, "", `#/groups/${id}`);
+    };
+    const actions = h("div", {class: "actions"},
+      !group.my_role && !group.my_request && (group.policy !== "invite" || invite)
+        ? h("button", {type: "button", class: "primary", onclick: () => act(join)}, group.policy === "approval" && !invite ? "Ask to join" : "Join group") : null,
+      group.my_role || group.my_request ? h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/membership`))}, group.my_role ? "Leave group" : "Withdraw request") : null);
+    replace(section,
+      h("h1", {}, group.name),
+      h("p", {class: "meta"}, `${POLICY[group.policy]} · ${group.member_count} member${group.member_count === 1 ? "" : "s"} · owner ${group.owner.name}`),
+      group.sports.length ? h("p", {class: "meta"}, group.sports.join(", ")) : null,
+      group.description ? h("p", {}, group.description) : null,
+      standing, actions, feedback);
+    replace(feedback, "");
+    if (admin) section.append(await adminPanel(group));
+    if (group.my_role) section.append(await membersPanel(group));
+  }
+
+  async function adminPanel(group) {
+    const link = h("p", {class: "invite-link", "data-testid": "invite-link"});
+    const requests = await get(`/v1/groups/${id}/requests?limit=100`);
+    const list = h("ul", {class: "requests"}, requests.items.map((r) => h("li", {},
+      h("strong", {}, r.user.name), r.message ? h("span", {class: "meta"}, ` — ${r.message}`) : null, " ",
+      h("button", {type: "button", class: "primary", onclick: () => act(() => post(`/v1/groups/${id}/requests/${r.user.id}`))}, `Accept ${r.user.name}`),
+      h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/requests/${r.user.id}`))}, `Refuse ${r.user.name}`))));
+    const makeLink = async () => {
+      try {
+        const {invite: secret} = await post(`/v1/groups/${id}/invite`);
+        replace(link, "Share this link (it is shown once; a new one ends it): ", h("code", {}, `${location.origin}/#/groups/${id}/join/${secret}`));
+      } catch (error) { replace(feedback, error.message); }
+    };
+    return h("div", {class: "admin"},
+      h("h2", {}, "Requests to join"), requests.items.length ? list : h("p", {}, "No requests waiting."),
+      h("h2", {}, "Invite link"),
+      h("div", {class: "actions"},
+        h("button", {type: "button", onclick: makeLink}, "New invite link"),
+        h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/invite`))}, "Revoke invite link")),
+      link);
+  }
+
+  async function membersPanel(group) {
+    const members = await get(`/v1/groups/${id}/members?limit=100`);
+    const mine = group.my_role;
+    return h("div", {class: "members"}, h("h2", {}, "Members"), h("ul", {}, members.items.map((m) => h("li", {},
+      h("strong", {}, m.user.name), h("span", {class: "meta"}, ` · ${m.role} · since ${when(m.joined_at)}`), " ",
+      mine === "owner" && m.role !== "owner" ? h("button", {type: "button", onclick: () => act(() => patch(`/v1/groups/${id}/members/${m.user.id}`, {role: m.role === "admin" ? "member" : "admin"}))},
+        m.role === "admin" ? `Make ${m.user.name} a member` : `Make ${m.user.name} an admin`) : null,
+      (mine === "owner" && m.role !== "owner") || (mine === "admin" && m.role === "member")
+        ? h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/members/${m.user.id}`))}, `Remove ${m.user.name}`) : null))));
+  }
+
+  load().catch((error) => replace(feedback, error.status === 404 ? "This group does not exist (any more)." : error.message));
+  return {element: section};
+}

@@ -1,0 +1,343 @@
+import Crypto
+import Foundation
+
+/// Groups: making and editing them, joining by their policy (at once, by request,
+/// or with the invite link), roles, removals, bans and handing over.
+///
+/// Every membership change of a group takes the group's row lock first, so two
+/// changes of one group take turns (two admins answering one request, an owner
+/// leaving while someone is promoted).
+struct GroupService: Sendable {
+    let store: GroupStore
+    let accounts: AccountStore
+    let sports: SportCatalog
+    let notifier: Notifier
+    let write: Writer
+    let clock: any AppClock
+
+    static let maxSports = 10
+
+    /// `{name, description?, sports?, location, policy?, visibility?}`; in an edit every
+    /// field is optional. No field may be null.
+    struct Input: Decodable, Sendable {
+        var name: Patch<String> = .absent
+        var description: Patch<String> = .absent
+        var sports: Patch<[String]> = .absent
+        var location: Patch<Coordinate> = .absent
+        var policy: Patch<String> = .absent
+        var visibility: Patch<String> = .absent
+
+        enum CodingKeys: String, CodingKey { case name, description, sports, location, policy, visibility }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.patch(.name)
+            description = try c.patch(.description)
+            sports = try c.patch(.sports)
+            location = try c.patch(.location)
+            policy = try c.patch(.policy)
+            visibility = try c.patch(.visibility)
+        }
+    }
+
+    private func validate(_ input: Input, creating: Bool) throws -> GroupStore.Changes {
+        var v = Validator()
+        var c = GroupStore.Changes()
+        let name = v.nonNull(input.name, "name")
+        if creating || name != nil { c.name = v.text(name, "name", 1...80) }
+        if let description = v.nonNull(input.description, "description") { c.description = v.text(description, "description", 0...2_000, multiline: true) }
+        if let list = v.nonNull(input.sports, "sports") {
+            if list.count > Self.maxSports { v.fail("sports", "must name at most \(Self.maxSports) sports") }
+            else if let unknown = list.first(where: { sports[$0] == nil }) { v.fail("sports", "unknown sport '\(unknown.prefix(64))'") }
+            else { c.sports = Array(Set(list)).sorted() }
+        }
+        let location = v.nonNull(input.location, "location")
+        if creating || location != nil {
+            if let at = location, at.lat.isFinite, at.lon.isFinite, (-90...90).contains(at.lat), (-180...180).contains(at.lon) {
+                // A home area, never a door: snapped as people's locations are.
+                c.location = at.snappedForPrivacy
+            } else {
+                v.fail("location", location == nil ? "is required" : "must have lat -90…90 and lon -180…180")
+            }
+        }
+        if let text = v.nonNull(input.policy, "policy") {
+            if let policy = GroupPolicy(rawValue: text) { c.policy = policy } else { v.fail("policy", "must be public, approval or invite") }
+        }
+        if let text = v.nonNull(input.visibility, "visibility") {
+            if let visibility = GroupVisibility(rawValue: text) { c.visibility = visibility } else { v.fail("visibility", "must be listed or unlisted") }
+        }
+        try v.throwIfInvalid()
+        return c
+    }
+
+    /// Makes a group; its maker is its owner and first member.
+    func create(by user: UUID, _ input: Input) async throws -> Group {
+        let c = try validate(input, creating: true)
+        let now = clock.now()
+        return try await write { [store, accounts] sql, _ in
+            guard let owner = try await accounts.user(user, on: sql), !owner.isDeleted else { throw DomainError.notFound("user") }
+            let group = Group(
+                id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [], location: c.location ?? Coordinate(lat: 0, lon: 0),
+                policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
+                memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
+            )
+            try await store.insert(group, on: sql)
+            return group
+        }
+    }
+
+    /// A live group and the viewer's standing in it; a deleted group is 404.
+    func group(_ id: UUID, for viewer: UUID) async throws -> (Group, GroupStanding) {
+        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound("group") }
+        return (group, try await store.standing(of: viewer, in: id))
+    }
+
+    /// Takes the group's lock and checks that `user` has at least `role` in it.
+    private func locked(_ id: UUID, by user: UUID, needs role: GroupRole?, at now: Date, on sql: DatabaseSession) async throws -> (Group, GroupStanding) {
+        guard let group = try await store.lock(id, at: now, on: sql) else { throw DomainError.notFound("group") }
+        let standing = try await store.standing(of: user, in: id, on: sql)
+        if let role {
+            guard let mine = standing.role, mine <= role else {
+                throw DomainError.forbidden(role == .owner ? "owner_only" : "admins_only",
+                                            role == .owner ? "Only the group's owner may do this." : "Only the group's owner and admins may do this.")
+            }
+        }
+        return (group, standing)
+    }
+
+    func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> Group {
+        let c = try validate(input, creating: false)
+        let now = clock.now()
+        return try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            try await store.update(id, c, at: now, on: sql)
+            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            return group
+        }
+    }
+
+    /// Ends a group (owner only): its members, requests and invite link go.
+    func delete(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
+            try await store.markDeleted(id, at: now, on: sql)
+        }
+    }
+
+    // MARK: Joining
+
+    enum Joined: String, Sendable {
+        /// A member now (or already).
+        case member
+        /// Asked to join; an admin answers.
+        case requested
+    }
+
+    /// Joins by the group's policy: a public group at once, an approval group by a
+    /// request the admins answer, an invite-only group only with its live invite
+    /// link, which admits to any group whatever its policy. Banned people cannot.
+    func join(_ id: UUID, by user: UUID, invite: String?, message: String?) async throws -> Joined {
+        var v = Validator()
+        let note = v.text(message ?? "", "message", 0...500, multiline: true) ?? ""
+        try v.throwIfInvalid()
+        let now = clock.now()
+        return try await write { [store, accounts, notifier] sql, changes in
+            let (group, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
+            if standing.role != nil { return .member }
+            if standing.banned { throw DomainError.forbidden("banned", "You were removed from this group and cannot join it again.") }
+            var admitted = group.policy == .open
+            if let invite {
+                guard AccessToken.isWellFormed(invite), try await store.inviteMatches(Self.digest(invite), group: id, on: sql) else {
+                    throw DomainError.forbidden("invite_invalid", "This invite link is not valid any more; ask the group for a new one.")
+                }
+                admitted = true
+            }
+            if admitted {
+                _ = try await store.addMember(user, to: id, at: now, on: sql)
+                return .member
+            }
+            guard group.policy == .approval else {
+                throw DomainError.forbidden("invite_only", "This group takes new members by invite link only.")
+            }
+            if try await store.addRequest(user, to: id, message: note, at: now, on: sql) {
+                let name = try await accounts.names(of: [user], on: sql)[user] ?? ""
+                try await notifier.groupRequest(group, from: UserSummary(id: user, name: name), to: try await store.admins(of: id, on: sql), at: now, on: sql, changes: &changes)
+            }
+            return .requested
+        }
+    }
+
+    /// Takes back one's own request to join.
+    func withdrawRequest(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: nil, at: now, on: sql)
+            guard try await store.removeRequest(user, from: id, on: sql) else { throw DomainError.notFound("request") }
+        }
+    }
+
+    /// Leaves a group. An owner who leaves hands it to the longest-standing admin,
+    /// then member; an owner who is the last member ends it.
+    func leave(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { sql, _ in
+            let (_, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
+            guard let role = standing.role else { throw DomainError.notFound("membership") }
+            try await depart(user, role: role, from: id, at: now, on: sql)
+        }
+    }
+
+    /// `user` (with `role`) is no longer a member, in the group's lock.
+    private func depart(_ user: UUID, role: GroupRole, from id: UUID, at now: Date, on sql: DatabaseSession) async throws {
+        if role == .owner {
+            guard let heir = try await store.successor(in: id, excluding: user, on: sql) else {
+                try await store.markDeleted(id, at: now, on: sql)
+                return
+            }
+            try await store.setRole(.owner, of: heir, in: id, on: sql)
+        }
+        _ = try await store.removeMember(user, from: id, on: sql)
+    }
+
+    /// A deleted account leaves every group it belonged to, and its requests to join
+    /// go (in the deletion's transaction).
+    func leaveAll(_ user: UUID, at now: Date, on sql: DatabaseSession) async throws {
+        try await store.removeRequests(of: user, on: sql)
+        for (group, _) in try await store.memberships(of: user, on: sql) {
+            guard try await store.lock(group, at: now, on: sql) != nil, let role = try await store.standing(of: user, in: group, on: sql).role else { continue }
+            try await depart(user, role: role, from: group, at: now, on: sql)
+        }
+    }
+
+    // MARK: Admins
+
+    /// Waiting requests, oldest first (admins).
+    func requests(_ id: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupRequest> {
+        try await requireRole(.admin, of: user, in: id)
+        return try await store.requests(to: id, cursor: cursor, limit: limit)
+    }
+
+    /// Accepts (the person becomes a member) or refuses a request; the person is told.
+    func answer(_ id: UUID, request person: UUID, accept: Bool, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store, notifier] sql, changes in
+            let (group, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            guard try await store.removeRequest(person, from: id, on: sql) else { throw DomainError.notFound("request") }
+            if accept { _ = try await store.addMember(person, to: id, at: now, on: sql) }
+            try await notifier.groupAnswer(group, accepted: accept, to: person, at: now, on: sql, changes: &changes)
+        }
+    }
+
+    /// Removes a member, or with `ban` also keeps them (or anyone) from joining
+    /// again. Admins remove members; only the owner removes admins; nobody removes
+    /// the owner.
+    func remove(_ id: UUID, member person: UUID, ban: Bool, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            let (_, mine) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            guard person != user else { throw DomainError.validation(["user_id": "leave the group instead of removing yourself"]) }
+            let theirs = try await store.standing(of: person, in: id, on: sql)
+            if let role = theirs.role {
+                guard role != .owner else { throw DomainError.forbidden("owner_only", "Nobody removes the group's owner.") }
+                guard role == .member || mine.role == .owner else { throw DomainError.forbidden("owner_only", "Only the owner removes an admin.") }
+                _ = try await store.removeMember(person, from: id, on: sql)
+            } else if !ban {
+                throw DomainError.notFound("member")
+            }
+            if ban {
+                guard try await accounts.user(person, on: sql) != nil else { throw DomainError.notFound("user") }
+                try await store.ban(person, from: id, by: user, at: now, on: sql)
+            }
+        }
+    }
+
+    func unban(_ id: UUID, user person: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            guard try await store.unban(person, from: id, on: sql) else { throw DomainError.notFound("ban") }
+        }
+    }
+
+    func bans(_ id: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupBan> {
+        try await requireRole(.admin, of: user, in: id)
+        return try await store.bans(of: id, cursor: cursor, limit: limit)
+    }
+
+    /// Makes a member an admin or an admin a member (owner only).
+    func setRole(_ id: UUID, member person: UUID, role: GroupRole, by user: UUID) async throws {
+        guard role != .owner else { throw DomainError.validation(["role": "must be admin or member; hand the group over to make someone its owner"]) }
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
+            guard let theirs = try await store.standing(of: person, in: id, on: sql).role, theirs != .owner else { throw DomainError.notFound("member") }
+            try await store.setRole(role, of: person, in: id, on: sql)
+        }
+    }
+
+    /// The owner hands the group to a member, staying on as an admin.
+    func handOver(_ id: UUID, to person: UUID, by user: UUID) async throws -> Group {
+        let now = clock.now()
+        return try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
+            guard person != user, try await store.standing(of: person, in: id, on: sql).role != nil else { throw DomainError.notFound("member") }
+            try await store.setRole(.owner, of: person, in: id, on: sql)
+            try await store.setRole(.admin, of: user, in: id, on: sql)
+            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            return group
+        }
+    }
+
+    // MARK: Invite link
+
+    /// A new invite secret for the group (admins); the old one stops working. Only
+    /// its digest is kept: the link is shown once, to the admin who made it.
+    func newInvite(_ id: UUID, by user: UUID) async throws -> String {
+        let secret = Self.newSecret()
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            try await store.setInvite(digest: Self.digest(secret), of: id, on: sql)
+        }
+        return secret
+    }
+
+    func revokeInvite(_ id: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            try await store.setInvite(digest: nil, of: id, on: sql)
+        }
+    }
+
+    /// 256 random bits, base64url, like an access token.
+    static func newSecret() -> String { AccessToken.generate() }
+
+    static func digest(_ secret: String) -> String {
+        SHA256.hash(data: Array("sportlook-group-invite\n\(secret)".utf8)).hexString
+    }
+
+    // MARK: Lists
+
+    /// The members (members only).
+    func members(_ id: UUID, for user: UUID, cursor: MemberCursor?, limit: Int) async throws -> Page<GroupMember> {
+        try await requireRole(.member, of: user, in: id)
+        return try await store.members(of: id, cursor: cursor, limit: limit)
+    }
+
+    func myGroups(_ user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Group, GroupRole)> {
+        try await store.groups(of: user, cursor: cursor, limit: limit)
+    }
+
+    /// Throws unless `user` has at least `role` in the live group `id` (404 for a
+    /// deleted or unknown group; 403 `members_only` or `admins_only` otherwise).
+    private func requireRole(_ role: GroupRole, of user: UUID, in id: UUID) async throws {
+        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound("group") }
+        guard let mine = try await store.standing(of: user, in: id).role, mine <= role else {
+            throw role == .member
+                ? DomainError.forbidden("members_only", "Only the group's members see this.")
+                : DomainError.forbidden("admins_only", "Only the group's owner and admins see this.")
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import Hummingbird
+
+/// Groups: the group, membership by its policy, admins' work (requests, removals,
+/// bans, roles, the invite link) and the caller's groups.
+struct GroupsController {
+    let groups: GroupService
+    let sports: SportCatalog
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.post("/v1/groups", use: createGroup)
+        routes.get("/v1/me/groups", use: myGroups)
+        routes.get("/v1/groups/:id", use: getGroup)
+        routes.patch("/v1/groups/:id", use: updateGroup)
+        routes.delete("/v1/groups/:id", use: deleteGroup)
+        routes.post("/v1/groups/:id/membership", use: join)
+        routes.delete("/v1/groups/:id/membership", use: leave)
+        routes.get("/v1/groups/:id/members", use: listMembers)
+        routes.patch("/v1/groups/:id/members/:user_id", use: setRole)
+        routes.delete("/v1/groups/:id/members/:user_id", use: removeMember)
+        routes.get("/v1/groups/:id/requests", use: listRequests)
+        routes.post("/v1/groups/:id/requests/:user_id", use: acceptRequest)
+        routes.delete("/v1/groups/:id/requests/:user_id", use: refuseRequest)
+        routes.get("/v1/groups/:id/bans", use: listBans)
+        routes.post("/v1/groups/:id/bans", use: ban)
+        routes.delete("/v1/groups/:id/bans/:user_id", use: liftBan)
+        routes.post("/v1/groups/:id/owner", use: handOver)
+        routes.post("/v1/groups/:id/invite", use: newInvite)
+        routes.delete("/v1/groups/:id/invite", use: revokeInvite)
+    }
+
+    /// `{invite?, message?}`: neither may be null.
+    struct JoinInput: Decodable, Sendable {
+        var invite: Patch<String> = .absent
+        var message: Patch<String> = .absent
+
+        enum CodingKeys: String, CodingKey { case invite, message }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            invite = try c.patch(.invite)
+            message = try c.patch(.message)
+        }
+    }
+
+    struct PersonInput: Decodable, Sendable {
+        var userId: String?
+
+        func id() throws -> UUID {
+            guard let text = userId else { throw DomainError.validation(["user_id": "is required"]) }
+            guard let id = UUID(uuidString: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
+            return id
+        }
+    }
+
+    struct RoleInput: Decodable, Sendable {
+        var role: String?
+    }
+}
+
+/// A group as the caller sees it: `{id, name, description, sports, location, policy,
+/// visibility, member_count, owner, created_at, my_role, my_request}`.
+struct GroupRepresentation: JSONEncodable {
+    var group: Group
+    var standing: GroupStanding
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", group.id)
+        json.field("name", group.name)
+        json.field("description", group.description)
+        json.key("sports")
+        json.arrayStart()
+        for slug in group.sports { json.value(slug) }
+        json.arrayEnd()
+        json.key("location")
+        json.objectStart()
+        json.field("lat", group.location.lat)
+        json.field("lon", group.location.lon)
+        json.objectEnd()
+        json.field("policy", group.policy.rawValue)
+        json.field("visibility", group.visibility.rawValue)
+        json.field("member_count", group.memberCount)
+        json.key("owner")
+        UserSummaryRepresentation(id: group.owner.id, name: group.owner.name).encode(to: &json)
+        json.field("created_at", group.createdAt)
+        json.field("my_role", standing.role?.rawValue)
+        json.field("my_request", standing.requested)
+        json.objectEnd()
+    }
+}
+
+/// `{user, role, joined_at}`.
+struct GroupMemberRepresentation: JSONEncodable {
+    var member: GroupMember
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("user")
+        UserSummaryRepresentation(id: member.user.id, name: member.user.name).encode(to: &json)
+        json.field("role", member.role.rawValue)
+        json.field("joined_at", member.joinedAt)
+        json.objectEnd()
+    }
+}
+
+/// `{user, message, created_at}`.
+struct GroupRequestRepresentation: JSONEncodable {
+    var request: GroupRequest
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("user")
+        UserSummaryRepresentation(id: request.user.id, name: request.user.name).encode(to: &json)
+        json.field("message", request.message)
+        json.field("created_at", request.createdAt)
+        json.objectEnd()
+    }
+}
+
+/// `{user, banned_at}`.
+struct GroupBanRepresentation: JSONEncodable {
+    var ban: GroupBan
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("user")
+        UserSummaryRepresentation(id: ban.user.id, name: ban.user.name).encode(to: &json)
+        json.field("banned_at", ban.bannedAt)
+        json.objectEnd()
+    }
+}
+
+// MARK: Handlers
+
+extension GroupsController {
+    /// `POST /v1/groups`
+    @Sendable func createGroup(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
+        let group = try await groups.create(by: context.userID, input)
+        return JSONResponse(status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner)),
+                            headers: [.location: "/v1/groups/\(group.id.lowercased)"])
+    }
+
+    /// `GET /v1/groups/{id}`
+    @Sendable func getGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let (group, standing) = try await groups.group(try context.uuid("id", "group"), for: context.userID)
+        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+    }
+
+    /// `PATCH /v1/groups/{id}`
+    @Sendable func updateGroup(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
+        _ = try await groups.update(id, by: context.userID, input)
+        let (group, standing) = try await groups.group(id, for: context.userID)
+        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+    }
+
+    /// `DELETE /v1/groups/{id}`
+    @Sendable func deleteGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.delete(try context.uuid("id", "group"), by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/groups/{id}/membership`: `{status: member | requested}`.
+    @Sendable func join(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        let input = try await RequestBody.decodeIfPresent(JoinInput.self, from: request, context: context) ?? JoinInput()
+        var v = Validator()
+        let invite = v.nonNull(input.invite, "invite"), message = v.nonNull(input.message, "message")
+        try v.throwIfInvalid()
+        let joined = try await groups.join(id, by: context.userID, invite: invite, message: message)
+        return JSONResponse(JoinedGroupRepresentation(status: joined))
+    }
+
+    /// `DELETE /v1/groups/{id}/membership`: leaves, or takes back a request to join.
+    @Sendable func leave(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        let (_, standing) = try await groups.group(id, for: context.userID)
+        if standing.role != nil {
+            try await groups.leave(id, by: context.userID)
+        } else if standing.requested {
+            try await groups.withdrawRequest(id, by: context.userID)
+        } else {
+            throw DomainError.notFound("membership")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/groups/{id}/members`
+    @Sendable func listMembers(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(MemberCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await groups.members(id, for: context.userID, cursor: cursor, limit: limit).map { GroupMemberRepresentation(member: $0) })
+    }
+
+    /// `PATCH /v1/groups/{id}/members/{user_id}` `{role: admin | member}`
+    @Sendable func setRole(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group"), person = try context.uuid("user_id", "member")
+        let input = try await RequestBody.decode(RoleInput.self, from: request, context: context)
+        guard let text = input.role, let role = GroupRole(rawValue: text), role != .owner else {
+            throw DomainError.validation(["role": "must be admin or member"])
+        }
+        try await groups.setRole(id, member: person, role: role, by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/groups/{id}/members/{user_id}`
+    @Sendable func removeMember(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.remove(try context.uuid("id", "group"), member: try context.uuid("user_id", "member"), ban: false, by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/groups/{id}/requests`
+    @Sendable func listRequests(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await groups.requests(id, for: context.userID, cursor: cursor, limit: limit).map { GroupRequestRepresentation(request: $0) })
+    }
+
+    /// `POST /v1/groups/{id}/requests/{user_id}`: accepts.
+    @Sendable func acceptRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.answer(try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: true, by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/groups/{id}/requests/{user_id}`: refuses.
+    @Sendable func refuseRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.answer(try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: false, by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/groups/{id}/bans`
+    @Sendable func listBans(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await groups.bans(id, for: context.userID, cursor: cursor, limit: limit).map { GroupBanRepresentation(ban: $0) })
+    }
+
+    /// `POST /v1/groups/{id}/bans` `{user_id}`: removes them if a member and keeps them out.
+    @Sendable func ban(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        let person = try await RequestBody.decode(PersonInput.self, from: request, context: context).id()
+        try await groups.remove(id, member: person, ban: true, by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/groups/{id}/bans/{user_id}`
+    @Sendable func liftBan(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.unban(try context.uuid("id", "group"), user: try context.uuid("user_id", "ban"), by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/groups/{id}/owner` `{user_id}`: the owner hands the group over.
+    @Sendable func handOver(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        let person = try await RequestBody.decode(PersonInput.self, from: request, context: context).id()
+        _ = try await groups.handOver(id, to: person, by: context.userID)
+        let (group, standing) = try await groups.group(id, for: context.userID)
+        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+    }
+
+    /// `POST /v1/groups/{id}/invite`: `{invite}`, a new secret (the old one stops working).
+    @Sendable func newInvite(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let secret = try await groups.newInvite(try context.uuid("id", "group"), by: context.userID)
+        return JSONResponse(status: .created, InviteRepresentation(invite: secret))
+    }
+
+    /// `DELETE /v1/groups/{id}/invite`
+    @Sendable func revokeInvite(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.revokeInvite(try context.uuid("id", "group"), by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/me/groups`: `{group, role}` items, those joined last first.
+    @Sendable func myGroups(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        return JSONResponse(try await groups.myGroups(context.userID, cursor: cursor, limit: limit).map {
+            GroupRepresentation(group: $0.0, standing: GroupStanding(role: $0.1))
+        })
+    }
+}
+
+/// `{status}` after asking to join.
+struct JoinedGroupRepresentation: JSONEncodable {
+    var status: GroupService.Joined
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("status", status.rawValue)
+        json.objectEnd()
+    }
+}
+
+/// `{invite}`: the invite secret, shown once.
+struct InviteRepresentation: JSONEncodable {
+    var invite: String
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("invite", invite)
+        json.objectEnd()
+    }
+}

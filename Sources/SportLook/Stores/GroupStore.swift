@@ -1,0 +1,306 @@
+import Foundation
+import SQLKit
+
+/// Groups in SQL: `sport_groups` (GROUPS is an SQL keyword), their sports, members,
+/// requests to join and bans.
+struct GroupStore: Store {
+    let database: Database
+
+    static let columns = """
+        g.id, g.name, g.description, g.lat, g.lon, g.policy, g.visibility, g.owner_id, o.name AS owner_name,
+        g.member_count, g.status, g.version, g.created_at, g.updated_at
+        """
+    static let from = "sport_groups g JOIN users o ON o.id = g.owner_id"
+
+    static func decode(_ row: any SQLRow, sports: [String]) throws -> Group {
+        Group(
+            id: try row.value("id"), name: try row.value("name"), description: try row.value("description"), sports: sports,
+            location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
+            policy: GroupPolicy(rawValue: try row.value("policy")) ?? .approval,
+            visibility: GroupVisibility(rawValue: try row.value("visibility")) ?? .unlisted,
+            owner: UserSummary(id: try row.value("owner_id"), name: try row.value("owner_name")),
+            memberCount: try row.value("member_count"), isDeleted: try row.value("status", as: String.self) == "deleted",
+            version: try row.value("version"), createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
+        )
+    }
+
+    /// The sports of these groups, in catalogue slug order.
+    private func sports(of ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [UUID: [String]] = [:]
+        for row in try await sql.raw("SELECT group_id, sport_slug FROM group_sports WHERE group_id IN (\(binds: ids)) ORDER BY sport_slug").all() {
+            out[try row.value("group_id"), default: []].append(try row.value("sport_slug"))
+        }
+        return out
+    }
+
+    /// A group, deleted ones included (the caller decides what a deleted group shows).
+    func group(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Group? {
+        try await groups([id], on: sql)[id]
+    }
+
+    func groups(_ ids: [UUID], on sql: (any SQLDatabase)? = nil) async throws -> [UUID: Group] {
+        guard !ids.isEmpty else { return [:] }
+        return try await reading(on: sql) { [self] sql in
+            let rows = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE g.id IN (\(binds: ids))").all()
+            let sports = try await sports(of: try rows.map { try $0.value("id") }, on: sql)
+            var out: [UUID: Group] = [:]
+            for row in rows {
+                let id: UUID = try row.value("id")
+                out[id] = try Self.decode(row, sports: sports[id] ?? [])
+            }
+            return out
+        }
+    }
+
+    func insert(_ group: Group, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO sport_groups (id, name, description, lat, lon, policy, visibility, owner_id, member_count, status, version, created_at, updated_at)
+            VALUES (\(bind: group.id), \(bind: group.name), \(bind: group.description), \(bind: group.location.lat), \(bind: group.location.lon),
+                    \(bind: group.policy.rawValue), \(bind: group.visibility.rawValue), \(bind: group.owner.id), 1, 'active', 1,
+                    \(bind: group.createdAt), \(bind: group.updatedAt))
+            """).run()
+        try await setSports(group.sports, of: group.id, on: sql)
+        try await sql.raw("""
+            INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group.id), \(bind: group.owner.id), 'owner', \(bind: group.createdAt))
+            """).run()
+    }
+
+    private func setSports(_ sports: [String], of id: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM group_sports WHERE group_id = \(bind: id)").run()
+        for slug in Set(sports) {
+            try await sql.raw("INSERT INTO group_sports (group_id, sport_slug) VALUES (\(bind: id), \(bind: slug))").run()
+        }
+    }
+
+    struct Changes: Sendable {
+        var name: String?
+        var description: String?
+        var sports: [String]?
+        var location: Coordinate?
+        var policy: GroupPolicy?
+        var visibility: GroupVisibility?
+    }
+
+    /// Applies the changes and bumps the version.
+    func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
+        var set: [SQLQueryString] = ["updated_at = \(bind: now)", "version = version + 1"]
+        if let v = c.name { set.append("name = \(bind: v)") }
+        if let v = c.description { set.append("description = \(bind: v)") }
+        if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
+        if let v = c.policy { set.append("policy = \(bind: v.rawValue)") }
+        if let v = c.visibility { set.append("visibility = \(bind: v.rawValue)") }
+        try await sql.raw("UPDATE sport_groups SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+        if let sports = c.sports { try await setSports(sports, of: id, on: sql) }
+    }
+
+    /// Locks the group's row for the rest of the transaction (membership changes of
+    /// one group take turns) and bumps its version; nil when there is no live group.
+    func lock(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Group? {
+        guard try await sql.raw("""
+            UPDATE sport_groups SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: id) AND status = 'active' RETURNING id
+            """).first() != nil else { return nil }
+        return try await group(id, on: sql)
+    }
+
+    func markDeleted(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            UPDATE sport_groups SET status = 'deleted', invite_digest = NULL, member_count = 0, updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)
+            """).run()
+        for table in ["group_members", "group_requests"] {
+            try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE group_id = \(bind: id)").run()
+        }
+    }
+
+    // MARK: Standing
+
+    func standing(of user: UUID, in group: UUID, on sql: (any SQLDatabase)? = nil) async throws -> GroupStanding {
+        try await reading(on: sql) { sql in
+            let row = try await sql.raw("""
+                SELECT (SELECT role FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS role,
+                       (SELECT 1 FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS requested,
+                       (SELECT 1 FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS banned
+                """).first()
+            guard let row else { return .none }
+            return GroupStanding(
+                role: (try row.optional("role", as: String.self)).flatMap(GroupRole.init(rawValue:)),
+                requested: try row.optional("requested", as: Int.self) != nil,
+                banned: try row.optional("banned", as: Int.self) != nil
+            )
+        }
+    }
+
+    /// The caller's role in each of these groups they belong to.
+    func roles(of user: UUID, in groups: [UUID], on sql: (any SQLDatabase)? = nil) async throws -> [UUID: GroupRole] {
+        guard !groups.isEmpty else { return [:] }
+        return try await reading(on: sql) { sql in
+            var out: [UUID: GroupRole] = [:]
+            for row in try await sql.raw("SELECT group_id, role FROM group_members WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))").all() {
+                if let role = GroupRole(rawValue: try row.value("role")) { out[try row.value("group_id")] = role }
+            }
+            return out
+        }
+    }
+
+    // MARK: Members
+
+    /// Adds a member (nothing when they are one already); returns whether they were added.
+    func addMember(_ user: UUID, to group: UUID, role: GroupRole = .member, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let added = try await sql.raw("""
+            INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group), \(bind: user), \(bind: role.rawValue), \(bind: now))
+            ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id
+            """).first() != nil
+        try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user)").run()
+        if added { try await sql.raw("UPDATE sport_groups SET member_count = member_count + 1 WHERE id = \(bind: group)").run() }
+        return added
+    }
+
+    /// Removes a member; returns whether they were one.
+    func removeMember(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        let removed = try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+        if removed { try await sql.raw("UPDATE sport_groups SET member_count = member_count - 1 WHERE id = \(bind: group)").run() }
+        return removed
+    }
+
+    func setRole(_ role: GroupRole, of user: UUID, in group: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE group_members SET role = \(bind: role.rawValue) WHERE group_id = \(bind: group) AND user_id = \(bind: user)").run()
+        if role == .owner { try await sql.raw("UPDATE sport_groups SET owner_id = \(bind: user) WHERE id = \(bind: group)").run() }
+    }
+
+    /// Who takes over from a leaving owner: the longest-standing admin, then member.
+    func successor(in group: UUID, excluding owner: UUID, on sql: any SQLDatabase) async throws -> UUID? {
+        try await sql.raw("""
+            SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND user_id <> \(bind: owner)
+            ORDER BY CASE role WHEN 'admin' THEN 0 ELSE 1 END, joined_at, user_id LIMIT 1
+            """).first()?.value("user_id", as: UUID.self)
+    }
+
+    /// A group's members: the owner, then admins, then members, each by when they joined.
+    func members(of group: UUID, cursor: MemberCursor?, limit: Int, on sql: (any SQLDatabase)? = nil) async throws -> Page<GroupMember> {
+        try await reading(on: sql) { sql in
+            let rank: SQLQueryString = "CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END"
+            var after: SQLQueryString = ""
+            if let cursor {
+                let within = Keyset.after(time: "m.joined_at", id: "m.user_id", after: TimeCursor(time: cursor.joinedAt, id: cursor.user), descending: false)
+                after = " AND (\(rank) > \(bind: cursor.rank) OR (\(rank) = \(bind: cursor.rank) \(within)))"
+            }
+            let rows = try await sql.raw("""
+                SELECT m.user_id, m.role, m.joined_at, u.name FROM group_members m JOIN users u ON u.id = m.user_id
+                WHERE m.group_id = \(bind: group)\(after)
+                ORDER BY \(rank), m.joined_at, m.user_id LIMIT \(bind: limit + 1)
+                """).all()
+            let items = try rows.prefix(limit).map { row in
+                GroupMember(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")),
+                            role: GroupRole(rawValue: try row.value("role")) ?? .member, joinedAt: try row.value("joined_at"))
+            }
+            let next = rows.count > limit ? items.last.map { MemberCursor(rank: $0.role.rank, joinedAt: $0.joinedAt, user: $0.user.id).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+
+    /// The groups a person belongs to, those they joined last first.
+    func groups(of user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Group, GroupRole)> {
+        try await database.read { [self] sql in
+            let rows = try await sql.raw("""
+                SELECT m.group_id, m.role, m.joined_at FROM group_members m WHERE m.user_id = \(bind: user)
+                \(Keyset.after(time: "m.joined_at", id: "m.group_id", after: cursor, descending: true))
+                ORDER BY m.joined_at DESC, m.group_id DESC LIMIT \(bind: limit + 1)
+                """).all()
+            let listed: [(UUID, GroupRole, Date)] = try rows.prefix(limit).map {
+                (try $0.value("group_id"), GroupRole(rawValue: try $0.value("role")) ?? .member, try $0.value("joined_at"))
+            }
+            let found = try await groups(listed.map(\.0), on: sql)
+            let items = listed.compactMap { id, role, _ in found[id].map { ($0, role) } }
+            let next = rows.count > limit ? listed.last.map { TimeCursor(time: $0.2, id: $0.0).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+
+    /// Every group a person belongs to (for a deleted account).
+    func memberships(of user: UUID, on sql: any SQLDatabase) async throws -> [(group: UUID, role: GroupRole)] {
+        try await sql.raw("SELECT group_id, role FROM group_members WHERE user_id = \(bind: user) ORDER BY group_id").all().map {
+            (try $0.value("group_id"), GroupRole(rawValue: try $0.value("role")) ?? .member)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Records a request to join (the first stays when asked again).
+    func addRequest(_ user: UUID, to group: UUID, message: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("""
+            INSERT INTO group_requests (group_id, user_id, message, created_at) VALUES (\(bind: group), \(bind: user), \(bind: message), \(bind: now))
+            ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id
+            """).first() != nil
+    }
+
+    /// Takes a request away; returns whether there was one.
+    func removeRequest(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+    }
+
+    func removeRequests(of user: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM group_requests WHERE user_id = \(bind: user)").run()
+    }
+
+    /// Requests waiting for an answer, oldest first.
+    func requests(to group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupRequest> {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT r.user_id, r.message, r.created_at, u.name FROM group_requests r JOIN users u ON u.id = r.user_id
+                WHERE r.group_id = \(bind: group) \(Keyset.after(time: "r.created_at", id: "r.user_id", after: cursor, descending: false))
+                ORDER BY r.created_at, r.user_id LIMIT \(bind: limit + 1)
+                """).all()
+            let items = try rows.prefix(limit).map { row in
+                GroupRequest(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), message: try row.value("message"), createdAt: try row.value("created_at"))
+            }
+            let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.createdAt, id: $0.user.id).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+
+    /// The admins (owner included) of a group.
+    func admins(of group: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND role IN ('owner', 'admin') ORDER BY user_id").all().map { try $0.value("user_id") }
+    }
+
+    // MARK: Bans
+
+    func ban(_ user: UUID, from group: UUID, by admin: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO group_bans (group_id, user_id, banned_by, banned_at) VALUES (\(bind: group), \(bind: user), \(bind: admin), \(bind: now))
+            ON CONFLICT (group_id, user_id) DO NOTHING
+            """).run()
+        _ = try await removeRequest(user, from: group, on: sql)
+    }
+
+    func unban(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("DELETE FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+    }
+
+    func bans(of group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupBan> {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT b.user_id, b.banned_at, u.name FROM group_bans b JOIN users u ON u.id = b.user_id
+                WHERE b.group_id = \(bind: group) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
+                ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
+                """).all()
+            let items = try rows.prefix(limit).map { row in
+                GroupBan(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
+            }
+            let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.bannedAt, id: $0.user.id).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
+    }
+
+    // MARK: Invite link
+
+    /// Sets (or, with nil, revokes) the digest of the group's invite secret.
+    func setInvite(digest: String?, of group: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE sport_groups SET invite_digest = \(bind: digest) WHERE id = \(bind: group)").run()
+    }
+
+    /// Whether `digest` is the group's live invite.
+    func inviteMatches(_ digest: String, group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS one FROM sport_groups WHERE id = \(bind: group) AND invite_digest = \(bind: digest)").first() != nil
+    }
+}
