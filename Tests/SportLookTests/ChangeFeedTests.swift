@@ -104,6 +104,11 @@ struct ChangeFeedTests {
             #expect(try await one.post("/v1/events/\(event.id)/read", token: bo.token, json: ["seq": sent.seq]).status.code < 300) // read
             #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created) // roomState
             _ = try await one.invite([cy.id], to: event.id, token: ann.token)                               // jobs, then notification
+            // Delivered before Cy blocks Ann: a notification naming someone the recipient
+            // blocked is not delivered (the worker reads blocks under the recipient's lock),
+            // so under load the block below could otherwise come first and leave no
+            // notification change at all.
+            try await eventually("the invitation's notification") { here.kinds.contains(.notification) }
             #expect(try await one.post("/v1/users/\(ann.id)/block", token: cy.token).status.code < 300)   // block
             #expect(try await one.post("/v1/auth/logout", token: ann.token).status == .noContent)          // session
             // A change in a form neither instance knows: both resynchronise.

@@ -138,7 +138,7 @@ struct PeopleTests {
             #expect(try await api.patch("/v1/me", token: rated.token, json: ["discoverable": false]).status == .ok)
             #expect(try await api.allPages(API.PersonNearby.self, everyPadel, token: me).map(\.id).sorted() == people.filter { $0.levels["padel"] != nil && $0.id != rated.id }.map(\.id).sorted())
             // A level is a level in one sport, and a range runs upwards.
-            for bad in ["min_level=3", "sport=padel&min_level=4&max_level=3", "sport=padel&max_level=7.5", "sport=padel&min_level=x"] {
+            for bad in ["min_level=3", "sport=padel&min_level=4&max_level=3", "sport=padel&max_level=7.5", "sport=padel&min_level=x", "sport=padel&min_level=1e300"] {
                 #expect(try await api.get("/v1/users/nearby?lat=40.4&lon=-3.7&\(bad)", token: me).status == .unprocessableContent, "\(bad)")
             }
         }

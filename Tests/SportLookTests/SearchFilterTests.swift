@@ -160,7 +160,7 @@ struct SearchFilterTests {
             #expect(live.count == games.count && warmed == live)
 
             // Filters a client gets wrong are refused with the reason.
-            for bad in ["level=7.5", "level=3.3", "level=high", "audience=kids", "audience=women,", "free_places=maybe"] {
+            for bad in ["level=7.5", "level=3.3", "level=high", "level=1e300", "level=-1e300", "level=nan", "audience=kids", "audience=women,", "free_places=maybe"] {
                 let reply = try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&\(bad)", token: organiser.token)
                 #expect(reply.status == .unprocessableContent, "\(bad)")
             }

@@ -24,7 +24,7 @@ struct WhoPlaysTests {
             #expect(set.gender == "woman" && set.levels == ["padel": 3.5, "tennis": 2])
             let merged = try await api.patch("/v1/me/player", token: ann.token, json: ["levels": ["tennis": NSNull(), "squash": 0]]).decode(Player.self, expecting: .ok)
             #expect(merged.gender == "woman" && merged.levels == ["padel": 3.5, "squash": 0])
-            for bad in [["levels": ["padel": 3.3]], ["levels": ["padel": 7.5]], ["levels": ["curling-on-mars": 1]], ["gender": "other"], ["levels": ["padel": -0.5]]] as [[String: Any]] {
+            for bad in [["levels": ["padel": 3.3]], ["levels": ["padel": 7.5]], ["levels": ["curling-on-mars": 1]], ["gender": "other"], ["levels": ["padel": -0.5]], ["levels": ["padel": 1e300]], ["levels": ["padel": -1e300]]] as [[String: Any]] {
                 #expect(try await api.patch("/v1/me/player", token: ann.token, json: bad).status == .unprocessableContent, "\(bad)")
             }
             #expect(try await api.get("/v1/me/player", token: ann.token).decode(Player.self, expecting: .ok).levels == ["padel": 3.5, "squash": 0])
@@ -64,7 +64,7 @@ struct WhoPlaysTests {
             _ = try await api.patch("/v1/events/\(women.id)", token: organiser.token, json: ["level": ["min": 3, "max": 5]]).decode(API.Event.self, expecting: .ok)
             #expect(try await api.join(women.id, token: strong.token).status == "going")
             // Bad ranges and audiences.
-            for bad in [["level": ["min": 4, "max": 3]], ["level": ["min": 1, "max": 8]], ["level": ["min": 1.25, "max": 2]], ["audience": "kids"], ["level": ["min": 1]]] as [[String: Any]] {
+            for bad in [["level": ["min": 4, "max": 3]], ["level": ["min": 1, "max": 8]], ["level": ["min": 1.25, "max": 2]], ["audience": "kids"], ["level": ["min": 1]], ["level": ["min": 1e300, "max": 1e301]]] as [[String: Any]] {
                 #expect(try await Self.event(api, organiser.token, bad).status == .unprocessableContent, "\(bad)")
             }
         }

@@ -44,7 +44,7 @@ struct GroupService: Sendable {
         var v = Validator()
         var c = GroupStore.Changes()
         let name = v.nonNull(input.name, "name")
-        if creating || name != nil { c.name = v.text(name, "name", 1...80) }
+        if creating || name != nil { c.name = v.name(name, "name") }
         if let description = v.nonNull(input.description, "description") { c.description = v.text(description, "description", 0...2_000, multiline: true) }
         if let list = v.nonNull(input.sports, "sports") {
             if list.count > Self.maxSports { v.fail("sports", "must name at most \(Self.maxSports) sports") }
@@ -75,7 +75,7 @@ struct GroupService: Sendable {
         let c = try validate(input, creating: true)
         let now = clock.now()
         return try await write { [store, accounts] sql, _ in
-            guard let owner = try await accounts.user(user, on: sql), !owner.isDeleted else { throw DomainError.notFound("user") }
+            guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else { throw DomainError.notFound("user") }
             let group = Group(
                 id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [], location: c.location ?? Coordinate(lat: 0, lon: 0),
                 policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
@@ -143,6 +143,9 @@ struct GroupService: Sendable {
         try v.throwIfInvalid()
         let now = clock.now()
         return try await write { [store, accounts, notifier] sql, changes in
+            // The person's row, then the group's: the order an account's deletion takes
+            // them in, so a join cannot slip past a deletion that is leaving every group.
+            guard try await accounts.lockLive(user, on: sql) else { throw DomainError.notFound("user") }
             let (group, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
             if standing.role != nil { return .member }
             if standing.banned { throw DomainError.forbidden("banned", "You were removed from this group and cannot join it again.") }
@@ -168,23 +171,18 @@ struct GroupService: Sendable {
         }
     }
 
-    /// Takes back one's own request to join.
-    func withdrawRequest(_ id: UUID, by user: UUID) async throws {
-        let now = clock.now()
-        try await write { [store] sql, _ in
-            _ = try await locked(id, by: user, needs: nil, at: now, on: sql)
-            guard try await store.removeRequest(user, from: id, on: sql) else { throw DomainError.notFound("request") }
-        }
-    }
-
-    /// Leaves a group. An owner who leaves hands it to the longest-standing admin,
-    /// then member; an owner who is the last member ends it.
+    /// Leaves a group, or takes back one's request to join it, whichever holds when the
+    /// group's lock is taken. An owner who leaves hands the group to the
+    /// longest-standing admin, then member; an owner who is the last member ends it.
     func leave(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { sql, _ in
+        try await write { [store] sql, _ in
             let (_, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
-            guard let role = standing.role else { throw DomainError.notFound("membership") }
-            try await depart(user, role: role, from: id, at: now, on: sql)
+            if let role = standing.role {
+                try await depart(user, role: role, from: id, at: now, on: sql)
+            } else if !(try await store.removeRequest(user, from: id, on: sql)) {
+                throw DomainError.notFound("membership")
+            }
         }
     }
 
@@ -203,10 +201,13 @@ struct GroupService: Sendable {
     /// A deleted account leaves every group it belonged to, and its requests to join
     /// go (in the deletion's transaction).
     func leaveAll(_ user: UUID, at now: Date, on sql: DatabaseSession) async throws {
-        try await store.removeRequests(of: user, on: sql)
-        for (group, _) in try await store.memberships(of: user, on: sql) {
-            guard try await store.lock(group, at: now, on: sql) != nil, let role = try await store.standing(of: user, in: group, on: sql).role else { continue }
-            try await depart(user, role: role, from: group, at: now, on: sql)
+        // Each group under its lock, in id order (so two deletions never wait on each other in a circle).
+        for group in try await store.groupsWithStanding(of: user, on: sql) {
+            guard try await store.lock(group, at: now, on: sql) != nil else { continue }
+            _ = try await store.removeRequest(user, from: group, on: sql)
+            if let role = try await store.standing(of: user, in: group, on: sql).role {
+                try await depart(user, role: role, from: group, at: now, on: sql)
+            }
         }
     }
 
@@ -221,9 +222,11 @@ struct GroupService: Sendable {
     /// Accepts (the person becomes a member) or refuses a request; the person is told.
     func answer(_ id: UUID, request person: UUID, accept: Bool, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store, notifier] sql, changes in
+        try await write { [store, accounts, notifier] sql, changes in
+            // The person's row first, as a join does: a deleted account is not made a member.
+            let live = try await accounts.lockLive(person, on: sql)
             let (group, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
-            guard try await store.removeRequest(person, from: id, on: sql) else { throw DomainError.notFound("request") }
+            guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound("request") }
             if accept { _ = try await store.addMember(person, to: id, at: now, on: sql) }
             try await notifier.groupAnswer(group, accepted: accept, to: person, at: now, on: sql, changes: &changes)
         }

@@ -35,7 +35,8 @@ struct Notifier: Sendable {
                 to: admin, .groupRequest, title: "\(person.name) asks to join \(group.name)", body: "Accept or refuse the request in the group.",
                 data: ["group_id": .id(group.id), "group_name": .string(group.name), "requester": .person(person.id, person.name)],
                 collapseKey: "group_request:\(group.id.lowercased)"
-            ), "group_request:\(group.id.lowercased):\(person.id.lowercased):\(admin.lowercased):\(now.millisecondsSince1970)")
+            // At most one a day per person, group and admin, however often they ask and withdraw.
+            ), "group_request:\(group.id.lowercased):\(person.id.lowercased):\(admin.lowercased):\(now.millisecondsSince1970 / 86_400_000)")
         }
         try await jobs.enqueue(messages, on: sql)
         changes.record(.jobs)

@@ -178,15 +178,7 @@ extension GroupsController {
 
     /// `DELETE /v1/groups/{id}/membership`: leaves, or takes back a request to join.
     @Sendable func leave(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
-        let (_, standing) = try await groups.group(id, for: context.userID)
-        if standing.role != nil {
-            try await groups.leave(id, by: context.userID)
-        } else if standing.requested {
-            try await groups.withdrawRequest(id, by: context.userID)
-        } else {
-            throw DomainError.notFound("membership")
-        }
+        try await groups.leave(try context.uuid("id", "group"), by: context.userID)
         return Response(status: .noContent)
     }
 

@@ -10,8 +10,9 @@ public struct Level: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// From a number such as 3.5; nil when it is not 0 to 7 in half steps.
     public init?(_ value: Double) {
+        // The range first: converting a huge double to Int would trap.
         let halves = value * 2
-        guard value.isFinite, halves == halves.rounded(), Self.range.contains(Int(halves)) else { return nil }
+        guard value.isFinite, halves >= Double(Self.range.lowerBound), halves <= Double(Self.range.upperBound), halves == halves.rounded() else { return nil }
         self.halves = Int(halves)
     }
 

@@ -170,8 +170,9 @@ struct GroupStore: Store {
     /// Who takes over from a leaving owner: the longest-standing admin, then member.
     func successor(in group: UUID, excluding owner: UUID, on sql: any SQLDatabase) async throws -> UUID? {
         try await sql.raw("""
-            SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND user_id <> \(bind: owner)
-            ORDER BY CASE role WHEN 'admin' THEN 0 ELSE 1 END, joined_at, user_id LIMIT 1
+            SELECT m.user_id FROM group_members m JOIN users u ON u.id = m.user_id
+            WHERE m.group_id = \(bind: group) AND m.user_id <> \(bind: owner) AND u.deleted_at IS NULL
+            ORDER BY CASE m.role WHEN 'admin' THEN 0 ELSE 1 END, m.joined_at, m.user_id LIMIT 1
             """).first()?.value("user_id", as: UUID.self)
     }
 
@@ -216,11 +217,13 @@ struct GroupStore: Store {
         }
     }
 
-    /// Every group a person belongs to (for a deleted account).
-    func memberships(of user: UUID, on sql: any SQLDatabase) async throws -> [(group: UUID, role: GroupRole)] {
-        try await sql.raw("SELECT group_id, role FROM group_members WHERE user_id = \(bind: user) ORDER BY group_id").all().map {
-            (try $0.value("group_id"), GroupRole(rawValue: try $0.value("role")) ?? .member)
-        }
+    /// Every group a person belongs to or asked to join, in id order (for a deleted account).
+    func groupsWithStanding(of user: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("""
+            SELECT group_id FROM group_members WHERE user_id = \(bind: user)
+            UNION SELECT group_id FROM group_requests WHERE user_id = \(bind: user)
+            ORDER BY group_id
+            """).all().map { try $0.value("group_id") }
     }
 
     // MARK: Requests
@@ -236,10 +239,6 @@ struct GroupStore: Store {
     /// Takes a request away; returns whether there was one.
     func removeRequest(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
-    }
-
-    func removeRequests(of user: UUID, on sql: any SQLDatabase) async throws {
-        try await sql.raw("DELETE FROM group_requests WHERE user_id = \(bind: user)").run()
     }
 
     /// Requests waiting for an answer, oldest first.
