@@ -621,6 +621,12 @@ def run(server, push):
         shoot(cy, "group")
         cy.get_by_role("link", name="Groups").click()
         expect(cy.locator("ul.groups").get_by_role("link", name="Luxembourg tennis")).to_be_visible()
+        # Listed, it is found nearby too, by sport as well.
+        expect(cy.locator("ul.groups-nearby").get_by_role("link", name="Luxembourg tennis")).to_be_visible()
+        cy.get_by_label("Sport nearby").select_option("tennis")
+        expect(cy.locator("ul.groups-nearby").get_by_role("link", name="Luxembourg tennis")).to_be_hidden()
+        cy.get_by_label("Sport nearby").select_option("")
+        expect(cy.locator("ul.groups-nearby").get_by_role("link", name="Luxembourg tennis")).to_be_visible()
 
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"

@@ -38,7 +38,7 @@ final class ChangeLog: Sendable {
 struct ChangeFeedTests {
     /// One of each kind, with the payloads at their edges.
     static let everyKind: [Change] = [
-        .event(id: UUID()), .user(id: UUID()), .session(id: UUID()), .attendance(user: UUID()),
+        .event(id: UUID()), .user(id: UUID()), .group(id: UUID()), .session(id: UUID()), .attendance(user: UUID()),
         .chat(room: UUID(), seq: Int64(Int32.max) * 4), .chatChange(room: UUID(), change: 1), .roomState(user: UUID(), room: UUID()),
         .notification(user: UUID(), id: UUID()), .jobs, .block(blocker: UUID(), blocked: UUID()),
         .typing(room: UUID(), user: UUID(), name: "Zoë \"Z\" | 🏐 \\ /"), .read(room: UUID(), user: UUID(), seq: 0), .resync,
@@ -103,6 +103,8 @@ struct ChangeFeedTests {
             socket.send(["type": "typing", "event_id": event.id])                                        // typing
             #expect(try await one.post("/v1/events/\(event.id)/read", token: bo.token, json: ["seq": sent.seq]).status.code < 300) // read
             #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created) // roomState
+            let club = try await one.post("/v1/groups", token: bo.token, json: ["name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public"]) // group
+            #expect(club.status == .created)
             _ = try await one.invite([cy.id], to: event.id, token: ann.token)                               // jobs, then notification
             // Delivered before Cy blocks Ann: a notification naming someone the recipient
             // blocked is not delivered (the worker reads blocks under the recipient's lock),
@@ -132,10 +134,13 @@ struct ChangeFeedTests {
             // And both instances show the same.
             let nearby = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5"
             let people = "/v1/users/nearby?lat=48.8566&lon=2.3522&radius_km=5"
+            let groups = "/v1/groups/nearby?lat=48.8566&lon=2.3522&radius_km=5"
             try await eventually("the same answers") {
                 let (a, b) = (try await one.get(nearby, token: bo.token), try await two.get(nearby, token: bo.token))
                 let (c, d) = (try await one.get(people, token: cy.token), try await two.get(people, token: cy.token))
+                let (e, f) = (try await one.get(groups, token: cy.token), try await two.get(groups, token: cy.token))
                 return a.status == .ok && a.text == b.text && a.text.contains(event.id) && c.status == .ok && c.text == d.text && c.text.contains(bo.id)
+                    && e.status == .ok && e.text == f.text && e.text.contains("\"name\":\"Club\"")
             }
             #expect(try await one.get("/v1/me", token: ann.token).status == .unauthorized)
             #expect(try await two.get("/v1/me", token: ann.token).status == .unauthorized)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoGrid
 import HTTPTypes
 import Testing
 @testable import SportLook
@@ -240,6 +241,88 @@ struct GroupsTests {
             let statuses = try await [one.status, two.status].map(\.code).sorted()
             #expect(statuses == [204, 404], "one answers, the other finds it answered")
             #expect(try await Self.view(api, club.id, owner.token).memberCount == 3)
+        }
+    }
+
+    struct Nearby: Decodable, Sendable {
+        var id: String
+        var memberCount: Int
+        var sports: [String]
+        var myRole: String?
+        var distanceM: Double
+
+        enum CodingKeys: String, CodingKey {
+            case id, sports
+            case memberCount = "member_count", myRole = "my_role", distanceM = "distance_m"
+        }
+    }
+
+    @Test("groups nearby equal a brute-force filter by sport and size over listed groups, across the antimeridian; pages are full", arguments: engines)
+    func nearby(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            var rng = TestRandom(seed: 38)
+            let owner = try await api.register("Olga")
+            var joiners: [String] = []
+            for i in 0..<6 { joiners.append(try await api.register("J\(i)").token) }
+            struct Made { var id: String; var point: GeoPoint; var sports: [String]; var members: Int; var listed: Bool }
+            var made: [Made] = []
+            let spots: [(Double, Double)] = [(55.68, 12.57), (-16.5, 179.95), (-16.5, -179.95)]
+            for i in 0..<45 {
+                let (clat, clon) = spots[i % spots.count]
+                var lon = clon + Double.random(in: -0.4...0.4, using: &rng)
+                if lon > 180 { lon -= 360 }
+                if lon < -180 { lon += 360 }
+                let lat = clat + Double.random(in: -0.3...0.3, using: &rng)
+                let sports = [["padel"], ["tennis"], ["padel", "running"], []][i % 4]
+                let listed = i % 5 != 0
+                let group = try await Self.create(api, owner.token, policy: "public", name: "G\(i)",
+                                                  extra: ["location": ["lat": lat, "lon": lon], "sports": sports, "visibility": listed ? "listed" : "unlisted"])
+                var members = 1
+                for token in joiners.prefix(Int.random(in: 0...joiners.count, using: &rng)) {
+                    _ = try await api.post("/v1/groups/\(group.id)/membership", token: token).decode(Joined.self, expecting: .ok)
+                    members += 1
+                }
+                made.append(Made(id: group.id, point: GeoPoint(latitude: group.location.lat, longitude: group.location.lon)!, sports: group.sports, members: members, listed: listed))
+            }
+            // One is deleted, one becomes unlisted, one listed again.
+            #expect(try await api.delete("/v1/groups/\(made[1].id)", token: owner.token).status == .noContent)
+            made[1].listed = false
+            _ = try await api.patch("/v1/groups/\(made[2].id)", token: owner.token, json: ["visibility": "unlisted"]).decode(GroupView.self, expecting: .ok)
+            made[2].listed = false
+            _ = try await api.patch("/v1/groups/\(made[5].id)", token: owner.token, json: ["visibility": "listed"]).decode(GroupView.self, expecting: .ok)
+            made[5].listed = true
+            var matched = 0
+            for q in 0..<24 {
+                let (clat, clon) = spots[q % spots.count]
+                let center = GeoPoint(latitude: clat + Double.random(in: -0.2...0.2, using: &rng), longitude: clon)!
+                let radiusKm = [10.0, 40, 100][q % 3]
+                let sport: String? = [nil, "padel", "tennis"][q % 3]
+                let minMembers: Int? = q % 2 == 0 ? nil : Int.random(in: 1...5, using: &rng)
+                let want = made.filter { g in
+                    g.listed && (sport.map(g.sports.contains) ?? true) && g.members >= (minMembers ?? 0) && GeoMath.distance(center, g.point) <= radiusKm * 1_000
+                }.sorted { a, b in
+                    let (da, db) = (GeoMath.distance(center, a.point), GeoMath.distance(center, b.point))
+                    return da != db ? da < db : UUID(uuidString: a.id)!.geoKey < UUID(uuidString: b.id)!.geoKey
+                }.map(\.id)
+                var path = "/v1/groups/nearby?lat=\(center.latitude)&lon=\(center.longitude)&radius_km=\(radiusKm)&limit=4"
+                if let sport { path += "&sport=\(sport)" }
+                if let minMembers { path += "&min_members=\(minMembers)" }
+                var got: [Nearby] = []
+                var cursor: String?
+                repeat {
+                    let page = try await api.page(Nearby.self, path + (cursor.map { "&cursor=\($0)" } ?? ""), token: owner.token)
+                    if page.nextCursor != nil { #expect(page.items.count == 4, "a page before the last is full") }
+                    got += page.items
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(got.map(\.id) == want, "query \(q): \(path)")
+                #expect(got.allSatisfy { $0.myRole == "owner" })
+                matched += want.count
+            }
+            #expect(matched > 20)
+            for bad in ["lat=0&lon=0&radius_km=101", "lat=0&lon=0&min_members=0", "lat=0&lon=0&sport=quidditch", "lon=0"] {
+                #expect(try await api.get("/v1/groups/nearby?\(bad)", token: owner.token).status == .unprocessableContent, "\(bad)")
+            }
         }
     }
 }

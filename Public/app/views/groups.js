@@ -1,13 +1,28 @@
-// Groups: the caller's groups and a new group; a group's page with joining by its
-// policy (or its invite link), and for admins the requests, members and the link.
-import {del, get, me, patch, post, sportCatalogue} from "../api.js";
-import {field, h, replace, showErrors, status, when} from "../dom.js";
+// Groups: groups nearby, the caller's groups and a new group; a group's page with
+// joining by its policy (or its invite link), and for admins the requests, members
+// and the link.
+import {del, get, me, patch, post, query, sportCatalogue} from "../api.js";
+import {distance, field, h, replace, showErrors, status, when} from "../dom.js";
 
 const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
 
 export function groupsView() {
   const list = h("ul", {class: "groups"});
   const note = status("Loading your groups…");
+  const near = h("ul", {class: "groups-nearby"});
+  const nearNote = status("Looking for groups near you…");
+  const nearSport = h("select", {name: "sport"}, h("option", {value: ""}, "Any sport"));
+  let generation = 0;
+  const loadNearby = () => me().then(async (user) => {
+    if (!user.location) { replace(nearNote, "Set your area on your profile to see groups near you."); return; }
+    const mine = ++generation;
+    const page = await get(`/v1/groups/nearby${query({lat: user.location.lat, lon: user.location.lon, radius_km: 25, limit: 50, sport: nearSport.value})}`);
+    if (mine !== generation) return;
+    replace(near, page.items.map((g) => h("li", {}, h("a", {href: `#/groups/${g.id}`}, g.name),
+      h("span", {class: "meta"}, ` · ${distance(g.distance_m)} · ${g.member_count} member${g.member_count === 1 ? "" : "s"} · ${POLICY[g.policy]}`))));
+    replace(nearNote, page.items.length ? "" : "No listed groups within 25 km yet — start one!");
+  }).catch((error) => replace(nearNote, error.message));
+  nearSport.addEventListener("change", loadNearby);
   const name = h("input", {name: "name", required: true, maxlength: 80, autocomplete: "off"});
   const description = h("textarea", {name: "description", maxlength: 2000, rows: 3});
   const sport = h("select", {name: "sports"}, h("option", {value: ""}, "Any sport"));
@@ -28,12 +43,18 @@ export function groupsView() {
       location.hash = `#/groups/${group.id}`;
     } catch (error) { showErrors(form, error, summary); }
   });
-  sportCatalogue().then((sports) => sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)))).catch(() => {});
+  sportCatalogue().then((sports) => {
+    sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)));
+    nearSport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)));
+  }).catch(() => {});
+  loadNearby();
   get("/v1/me/groups?limit=100").then((page) => {
     replace(list, page.items.map((g) => h("li", {}, h("a", {href: `#/groups/${g.id}`}, g.name), h("span", {class: "meta"}, ` · ${g.member_count} member${g.member_count === 1 ? "" : "s"} · ${g.my_role}`))));
     replace(note, page.items.length ? "" : "You are in no group yet.");
   }).catch((error) => replace(note, error.message));
-  return {element: h("section", {class: "groups-view"}, h("h1", {}, "Groups"), h("h2", {}, "Your groups"), note, list, form)};
+  return {element: h("section", {class: "groups-view"}, h("h1", {}, "Groups"),
+    h("h2", {}, "Groups nearby"), h("form", {class: "filters", onsubmit: (e) => e.preventDefault()}, field("Sport nearby", nearSport)), nearNote, near,
+    h("h2", {}, "Your groups"), note, list, form)};
 }
 
 export function groupView(id, invite) {

@@ -59,6 +59,8 @@ public final class AppServices: Sendable {
     /// How far behind this process's tasks run (requests are refused past capacity).
     let schedulerLag: SchedulerLag
     let userIndex: UserIndex
+    let groupIndex: GroupIndex
+    let groupStore: GroupStore
     let peopleCache: PeopleCache
     /// Keeps the indexes and caches in step with the database.
     let sync: CacheSync
@@ -106,6 +108,8 @@ public final class AppServices: Sendable {
         self.attendanceCache = attendanceCache
         let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
+        let groupIndex = GroupIndex(cellSize: configuration.geoCellSize, sports: sports)
+        self.groupIndex = groupIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
         let write = Writer(database: database, feed: changes)
@@ -121,7 +125,9 @@ public final class AppServices: Sendable {
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
-        let groups = GroupService(store: GroupStore(database: database), accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
+        let groupStore = GroupStore(database: database)
+        self.groupStore = groupStore
+        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
         self.groups = groups
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
                                   series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
@@ -225,8 +231,8 @@ public final class AppServices: Sendable {
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(
-            database: database, events: eventStore, accounts: accountStore, eventIndex: eventIndex, userIndex: userIndex,
-            attendance: attendanceCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
+            database: database, events: eventStore, accounts: accountStore, groups: groupStore, eventIndex: eventIndex, userIndex: userIndex,
+            groupIndex: groupIndex, attendance: attendanceCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
         )
         registerChangeHandlers()
     }

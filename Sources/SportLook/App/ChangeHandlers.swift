@@ -35,6 +35,17 @@ extension AppServices {
             if let user = rows.profiles[id] { userIndex.apply(user, now: clock.now()) }
         }
 
+        // Groups: the groups nearby index follows each group row.
+        changes.read(.group) { [groupStore] change in
+            var rows = ChangeRows()
+            if case .group(let id) = change, let group = try await groupStore.group(id) { rows.groups[id] = group }
+            return rows
+        }
+        changes.apply(.group) { [groupIndex] change, rows in
+            guard case .group(let id) = change, let group = rows.groups[id] else { return }
+            groupIndex.apply(group, now: clock.now())
+        }
+
         // An ended session is dead here before the request that ended it is answered.
         changes.apply(.session) { [tokens] change, _ in
             if case .session(let id) = change { tokens.forget(tokenID: id) }

@@ -241,7 +241,7 @@ struct AccountService: Sendable {
             let id = identity.userID
             guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
             try await events.withdraw(id, at: now, on: sql, changes: &changes)
-            try await groups.leaveAll(id, at: now, on: sql)
+            try await groups.leaveAll(id, at: now, on: sql, changes: &changes)
             // Every upload goes: photos, covers (past events keep no picture of theirs).
             let released = try await media.release(try await media.store.owned(by: id, on: sql), on: sql)
             let ended = try await sessions.revokeTokens(of: id, except: nil, at: now, on: sql)

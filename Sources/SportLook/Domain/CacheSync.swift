@@ -6,13 +6,15 @@ import Synchronization
 /// caches beside them) in step with the database: warms the indexes at start and
 /// caches the event cards, re-reads what may have changed while the bus was down
 /// (the change feed's handler of ``Change/resync``), and takes finished events out.
-/// Changes as they come are applied by the feed's handlers (`App/ChangeHandlers.swift`). One type for both indexes, with its dependencies named.
+/// Changes as they come are applied by the feed's handlers (`App/ChangeHandlers.swift`). One type for every index, with its dependencies named.
 struct CacheSync: Sendable {
     let database: Database
     let events: EventStore
     let accounts: AccountStore
+    let groups: GroupStore
     let eventIndex: EventIndex
     let userIndex: UserIndex
+    let groupIndex: GroupIndex
     let attendance: AttendanceCache
     let people: PeopleCache
     let bus: Bus
@@ -21,8 +23,8 @@ struct CacheSync: Sendable {
     /// Whether the first resync after the warm-up began is still to come.
     let firstResync = Once()
 
-    /// Whether both indexes are warm.
-    var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm }
+    /// Whether every index is warm.
+    var isWarm: Bool { eventIndex.isWarm && userIndex.isWarm && groupIndex.isWarm }
 
     // MARK: Warm-up
 
@@ -36,6 +38,12 @@ struct CacheSync: Sendable {
     func warm(_ index: UserIndex) async throws {
         let database = self.database
         try await index.warm(logger: logger) { each in try await AccountStore.discoverablePeople(of: database, each: each) }
+    }
+
+    /// Loads every listed group into `index`, from the database.
+    func warm(_ index: GroupIndex) async throws {
+        let database = self.database
+        try await index.warm(logger: logger) { each in try await GroupStore.listedGroups(of: database, each: each) }
     }
 
     /// Encodes every live event's card into `index`, from the database.
@@ -53,6 +61,7 @@ struct CacheSync: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if !eventIndex.isWarm { group.addTask { try await warm(eventIndex) } }
                     if !userIndex.isWarm { group.addTask { try await warm(userIndex) } }
+                    if !groupIndex.isWarm { group.addTask { try await warm(groupIndex) } }
                     try await group.waitForAll()
                 }
             } catch {
@@ -88,6 +97,12 @@ struct CacheSync: Sendable {
         people.forgetAll()
         let recentUsers = (try? await accounts.updated(since: Date().addingTimeInterval(-300))) ?? []
         for id in recentUsers { await refresh(user: id) }
+        do {
+            let now = clock.now()
+            for group in try await groups.updated(since: now.addingTimeInterval(-300)) { groupIndex.apply(group, now: now) }
+        } catch {
+            logger.warning("could not refresh groups", metadata: ["error": "\(error)"])
+        }
         let since: Date
         if let gap = bus.takeGap() {
             since = clock.now().addingTimeInterval(-(gap / .seconds(1) + 5))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GeoGrid
 
 /// Groups: making and editing them, joining by their policy (at once, by request,
 /// or with the invite link), roles, removals, bans and handing over.
@@ -9,6 +10,7 @@ import Foundation
 /// leaving while someone is promoted).
 struct GroupService: Sendable {
     let store: GroupStore
+    let index: GroupIndex
     let accounts: AccountStore
     let sports: SportCatalog
     let notifier: Notifier
@@ -74,7 +76,7 @@ struct GroupService: Sendable {
     func create(by user: UUID, _ input: Input) async throws -> Group {
         let c = try validate(input, creating: true)
         let now = clock.now()
-        return try await write { [store, accounts] sql, _ in
+        return try await write { [store, accounts] sql, changes in
             guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else { throw DomainError.notFound("user") }
             let group = Group(
                 id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [], location: c.location ?? Coordinate(lat: 0, lon: 0),
@@ -82,6 +84,7 @@ struct GroupService: Sendable {
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
             try await store.insert(group, on: sql)
+            changes.group(group)
             return group
         }
     }
@@ -108,10 +111,11 @@ struct GroupService: Sendable {
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> Group {
         let c = try validate(input, creating: false)
         let now = clock.now()
-        return try await write { [store] sql, _ in
+        return try await write { [store] sql, changes in
             _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             try await store.update(id, c, at: now, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            changes.group(group)
             return group
         }
     }
@@ -119,9 +123,10 @@ struct GroupService: Sendable {
     /// Ends a group (owner only): its members, requests and invite link go.
     func delete(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, _ in
+        try await write { [store] sql, changes in
             _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
             try await store.markDeleted(id, at: now, on: sql)
+            try await changed(id, on: sql, &changes)
         }
     }
 
@@ -158,6 +163,7 @@ struct GroupService: Sendable {
             }
             if admitted {
                 _ = try await store.addMember(user, to: id, at: now, on: sql)
+                try await changed(id, on: sql, &changes)
                 return .member
             }
             guard group.policy == .approval else {
@@ -176,14 +182,20 @@ struct GroupService: Sendable {
     /// longest-standing admin, then member; an owner who is the last member ends it.
     func leave(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, _ in
+        try await write { [store] sql, changes in
             let (_, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
             if let role = standing.role {
                 try await depart(user, role: role, from: id, at: now, on: sql)
+                try await changed(id, on: sql, &changes)
             } else if !(try await store.removeRequest(user, from: id, on: sql)) {
                 throw DomainError.notFound("membership")
             }
         }
+    }
+
+    /// Records the group's row as the write leaves it (the groups index follows it).
+    private func changed(_ id: UUID, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
+        if let group = try await store.group(id, on: sql) { changes.group(group) }
     }
 
     /// `user` (with `role`) is no longer a member, in the group's lock.
@@ -200,13 +212,14 @@ struct GroupService: Sendable {
 
     /// A deleted account leaves every group it belonged to, and its requests to join
     /// go (in the deletion's transaction).
-    func leaveAll(_ user: UUID, at now: Date, on sql: DatabaseSession) async throws {
+    func leaveAll(_ user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         // Each group under its lock, in id order (so two deletions never wait on each other in a circle).
         for group in try await store.groupsWithStanding(of: user, on: sql) {
             guard try await store.lock(group, at: now, on: sql) != nil else { continue }
             _ = try await store.removeRequest(user, from: group, on: sql)
             if let role = try await store.standing(of: user, in: group, on: sql).role {
                 try await depart(user, role: role, from: group, at: now, on: sql)
+                try await changed(group, on: sql, &changes)
             }
         }
     }
@@ -227,7 +240,10 @@ struct GroupService: Sendable {
             let live = try await accounts.lockLive(person, on: sql)
             let (group, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound("request") }
-            if accept { _ = try await store.addMember(person, to: id, at: now, on: sql) }
+            if accept {
+                _ = try await store.addMember(person, to: id, at: now, on: sql)
+                try await changed(id, on: sql, &changes)
+            }
             try await notifier.groupAnswer(group, accepted: accept, to: person, at: now, on: sql, changes: &changes)
         }
     }
@@ -237,7 +253,7 @@ struct GroupService: Sendable {
     /// the owner.
     func remove(_ id: UUID, member person: UUID, ban: Bool, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, _ in
+        try await write { [store] sql, changes in
             let (_, mine) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             guard person != user else { throw DomainError.validation(["user_id": "leave the group instead of removing yourself"]) }
             let theirs = try await store.standing(of: person, in: id, on: sql)
@@ -245,6 +261,7 @@ struct GroupService: Sendable {
                 guard role != .owner else { throw DomainError.forbidden("owner_only", "Nobody removes the group's owner.") }
                 guard role == .member || mine.role == .owner else { throw DomainError.forbidden("owner_only", "Only the owner removes an admin.") }
                 _ = try await store.removeMember(person, from: id, on: sql)
+                try await changed(id, on: sql, &changes)
             } else if !ban {
                 throw DomainError.notFound("member")
             }
@@ -319,6 +336,49 @@ struct GroupService: Sendable {
 
     static func digest(_ secret: String) -> String {
         SHA256.hash(data: Array("sportlook-group-invite\n\(secret)".utf8)).hexString
+    }
+
+    // MARK: Finding groups
+
+    /// A group found nearby, with the caller's standing and its distance.
+    struct Found: Sendable {
+        var group: Group
+        var standing: GroupStanding
+        var distance: Double
+    }
+
+    /// Listed groups within `metres` of `center`, nearest first: of `sport` when given,
+    /// with at least `minMembers` members when given. The index answers both in its
+    /// walk; each page's rows are read from the database and checked again, so a group
+    /// that changed since the index heard of it is shown as it is now (or left out).
+    func nearby(for viewer: UUID, center: GeoPoint, metres: Double, sport: String?, minMembers: Int?, limit: Int, cursor: EventSearch.DistanceCursor?) async throws -> Page<Found> {
+        guard index.isWarm else { throw DomainError.warmingUp }
+        let queryID = EventSearch.fingerprint("g|\(center.latitudeE7)|\(center.longitudeE7)|\(metres)|\(sport ?? "")|\(minMembers ?? 0)")
+        if let cursor, cursor.query != queryID { throw DomainError.invalidParameter("cursor", "belongs to another query") }
+        let sportMask = sport.map { sports.mask(of: [$0]) }
+        let filter = GeoFilter(anyOf: sportMask, timeFrom: Int64(minMembers ?? 0))
+        var after = cursor?.position
+        var found: [Found] = []
+        var more = false
+        while true {
+            let need = limit - found.count
+            let hits = index.grid.search(within: metres, of: center, filter: filter, after: after, limit: need + 1)
+            let page = Array(hits.prefix(need))
+            let ids = page.map { UUID(geoKey: $0.entry.key) }
+            let rows = try await store.groups(ids)
+            let roles = try await store.roles(of: viewer, in: ids)
+            let asked = try await store.requested(by: viewer, in: ids)
+            for hit in page {
+                after = hit.cursor
+                let id = UUID(geoKey: hit.entry.key)
+                guard let group = rows[id], GroupIndex.isFindable(group), group.memberCount >= (minMembers ?? 0),
+                      sport.map(group.sports.contains) ?? true else { continue }
+                found.append(Found(group: group, standing: GroupStanding(role: roles[id], requested: asked.contains(id)), distance: hit.distance))
+            }
+            if hits.count <= need { break }
+            if found.count == limit { more = true; break }
+        }
+        return Page(items: found, nextCursor: more ? after.map { EventSearch.DistanceCursor(position: $0, query: queryID).cursor } : nil)
     }
 
     // MARK: Lists

@@ -1,4 +1,5 @@
 import Foundation
+import GeoGrid
 import Hummingbird
 
 /// Groups: the group, membership by its policy, admins' work (requests, removals,
@@ -10,6 +11,7 @@ struct GroupsController {
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.post("/v1/groups", use: createGroup)
         routes.get("/v1/me/groups", use: myGroups)
+        routes.get("/v1/groups/nearby", use: groupsNearby)
         routes.get("/v1/groups/:id", use: getGroup)
         routes.patch("/v1/groups/:id", use: updateGroup)
         routes.delete("/v1/groups/:id", use: deleteGroup)
@@ -61,10 +63,12 @@ struct GroupsController {
 }
 
 /// A group as the caller sees it: `{id, name, description, sports, location, policy,
-/// visibility, member_count, owner, created_at, my_role, my_request}`.
+/// visibility, member_count, owner, created_at, my_role, my_request, distance_m?}`.
 struct GroupRepresentation: JSONEncodable {
     var group: Group
     var standing: GroupStanding
+    /// From the search's centre, for a group found nearby.
+    var distance: Double? = nil
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -88,6 +92,7 @@ struct GroupRepresentation: JSONEncodable {
         json.field("created_at", group.createdAt)
         json.field("my_role", standing.role?.rawValue)
         json.field("my_request", standing.requested)
+        if let distance { json.field("distance_m", (distance * 10).rounded() / 10) }
         json.objectEnd()
     }
 }
@@ -142,6 +147,25 @@ extension GroupsController {
         let group = try await groups.create(by: context.userID, input)
         return JSONResponse(status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner)),
                             headers: [.location: "/v1/groups/\(group.id.lowercased)"])
+    }
+
+    /// `GET /v1/groups/nearby`: listed groups, nearest first, each with `distance_m`.
+    @Sendable func groupsNearby(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let lat = q.double("lat", in: -90...90, required: true)
+        let lon = q.double("lon", in: -180...180, required: true)
+        let radius = q.double("radius_km", in: 0...100) ?? 10
+        var sport: String?
+        if let slug = q.raw("sport") {
+            if sports[slug] == nil { q.validator.fail("sport", "unknown sport") } else { sport = slug }
+        }
+        let minMembers = q.int("min_members", in: 1...1_000_000)
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(EventSearch.DistanceCursor.self)
+        try q.throwIfInvalid()
+        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
+        let page = try await groups.nearby(for: context.userID, center: center, metres: radius * 1_000, sport: sport, minMembers: minMembers, limit: limit, cursor: cursor)
+        return JSONResponse(page.map { GroupRepresentation(group: $0.group, standing: $0.standing, distance: $0.distance) })
     }
 
     /// `GET /v1/groups/{id}`

@@ -13,6 +13,8 @@ public enum Change: Sendable, Hashable, Codable {
     case event(id: UUID)
     /// A user's profile, location or visibility changed.
     case user(id: UUID)
+    /// A group was made, edited or deleted, or its members changed.
+    case group(id: UUID)
     /// An access token was revoked.
     case session(id: UUID)
     /// This user's attendances changed (joined, left, promoted).
@@ -39,13 +41,14 @@ public enum Change: Sendable, Hashable, Codable {
 
     /// The kinds of change, for registering handlers.
     public enum Kind: String, Sendable, CaseIterable {
-        case event, user, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read, resync
+        case event, user, group, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read, resync
     }
 
     public var kind: Kind {
         switch self {
         case .event: .event
         case .user: .user
+        case .group: .group
         case .session: .session
         case .attendance: .attendance
         case .chat: .chat
@@ -149,6 +152,12 @@ struct ChangeSet: Sendable {
         rows.profiles[user.id] = user
     }
 
+    /// A group as the write left it.
+    mutating func group(_ group: Group) {
+        record(.group(id: group.id))
+        rows.groups[group.id] = group
+    }
+
     /// A chat message as it was stored.
     mutating func stored(_ message: ChatMessage) {
         record(.chat(room: message.roomID, seq: message.seq))
@@ -165,6 +174,7 @@ struct ChangeRows: Sendable {
 
     var events: [UUID: Event] = [:]
     var profiles: [UUID: User] = [:]
+    var groups: [UUID: Group] = [:]
     var messages: [MessageKey: ChatMessage] = [:]
 
     init() {}
@@ -176,6 +186,7 @@ struct ChangeRows: Sendable {
     mutating func merge(_ other: ChangeRows) {
         events.merge(other.events) { $1 }
         profiles.merge(other.profiles) { $1 }
+        groups.merge(other.groups) { $1 }
         messages.merge(other.messages) { $1 }
     }
 }

@@ -53,6 +53,33 @@ struct GroupStore: Store {
         }
     }
 
+    /// Every live, listed group, in pages of 2,000 handed to `each` (for the groups index).
+    static func listedGroups(of database: Database, each: ([Group]) -> Void) async throws {
+        var after: UUID?
+        let store = GroupStore(database: database)
+        while true {
+            let page: [Group] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
+                let from: SQLQueryString = after.map { "AND g.id > \(bind: $0)" } ?? ""
+                let ids: [UUID] = try await sql.raw("""
+                    SELECT g.id FROM sport_groups g WHERE g.status = 'active' AND g.visibility = 'listed' \(from) ORDER BY g.id LIMIT 2000
+                    """).all().map { try $0.value("id") }
+                let found = try await store.groups(ids, on: sql)
+                return ids.compactMap { found[$0] }
+            }
+            each(page)
+            guard page.count == 2000, let last = page.last else { return }
+            after = last.id
+        }
+    }
+
+    /// Groups whose rows changed at or after `since`.
+    func updated(since: Date) async throws -> [Group] {
+        try await database.read { [self] sql in
+            let ids: [UUID] = try await sql.raw("SELECT id FROM sport_groups WHERE updated_at >= \(bind: since)").all().map { try $0.value("id") }
+            return Array(try await groups(ids, on: sql).values)
+        }
+    }
+
     func insert(_ group: Group, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO sport_groups (id, name, description, lat, lon, policy, visibility, owner_id, member_count, status, version, created_at, updated_at)
@@ -139,6 +166,14 @@ struct GroupStore: Store {
                 if let role = GroupRole(rawValue: try row.value("role")) { out[try row.value("group_id")] = role }
             }
             return out
+        }
+    }
+
+    /// Which of these groups the person asked to join and waits for.
+    func requested(by user: UUID, in groups: [UUID]) async throws -> Set<UUID> {
+        guard !groups.isEmpty else { return [] }
+        return try await database.read { sql in
+            Set(try await sql.raw("SELECT group_id FROM group_requests WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))").all().map { try $0.value("group_id") })
         }
     }
 
