@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sportlook-bench", targets: ["SportLookBench"]),
+        .executable(name: "sportlook-counted", targets: ["SportLookCounted"]),
     ],
     dependencies: [
         // Named, so that the identity does not depend on the folder a clone lives in.
@@ -24,6 +25,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // The server (or a bare Hummingbird /health) from a synchronous main, for
+        // Benchmarks/instructions: valgrind 3.19 dies in the rt_sigsuspend an async
+        // main's dispatch_main waits in.
+        .executableTarget(
+            name: "SportLookCounted",
+            dependencies: [
+                .product(name: "SportLook", package: "sportlook"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Counted"
+        ),
         .executableTarget(
             name: "SportLookBench",
             dependencies: [
