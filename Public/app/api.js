@@ -22,6 +22,15 @@ export class ApiError extends Error {
   }
 }
 
+/** Where a link opened while signed out (a group's invite link, an event) leads once signed in. */
+const AFTER_SIGN_IN = "sportlook.afterSignIn";
+export const afterSignIn = {
+  remember(hash) { sessionStorage.setItem(AFTER_SIGN_IN, hash); },
+  peek() { return sessionStorage.getItem(AFTER_SIGN_IN); },
+  /** The screen was shown: forget it. */
+  done(hash) { if (sessionStorage.getItem(AFTER_SIGN_IN) === hash) sessionStorage.removeItem(AFTER_SIGN_IN); },
+};
+
 export const session = {
   get signedIn() { return localStorage.getItem(SIGNED_IN) === "1"; },
   set signedIn(value) { value ? localStorage.setItem(SIGNED_IN, "1") : localStorage.removeItem(SIGNED_IN); },

@@ -1,6 +1,6 @@
 // SportLook's web client: a hash router over the screens, the session in the server's
 // HttpOnly cookie (a reload stays signed in), the live socket for chat and notifications.
-import {get, session} from "./api.js";
+import {afterSignIn, get, session} from "./api.js";
 import {h, replace} from "./dom.js";
 import {realtime} from "./realtime.js";
 import {finishProviderSignIn} from "./providers.js";
@@ -69,12 +69,13 @@ async function route() {
   leave?.();
   leave = null;
   const hash = location.hash || "#/";
-  if (!session.signedIn && hash !== "#/signin") { location.replace("#/signin"); return; }
-  if (session.signedIn && hash === "#/signin") { location.replace("#/"); return; }
+  if (!session.signedIn && hash !== "#/signin") { if (hash !== "#/") afterSignIn.remember(hash); location.replace("#/signin"); return; }
+  if (session.signedIn && hash === "#/signin") { location.replace(afterSignIn.peek() ?? "#/"); return; }
   renderNav();
   for (const [pattern, view] of routes) {
     const match = hash.match(pattern);
     if (!match) continue;
+    if (session.signedIn) afterSignIn.done(hash);
     const screen = view(...match.slice(1));
     replace(main, screen.element);
     leave = screen.leave ?? null;
@@ -122,7 +123,7 @@ finishProviderSignIn().then((result) => {
     if (session.signedIn) { realtime.start(); refreshInbox(); }
     route();
   } else {
-    location.replace(result.user.location ? "#/" : "#/me");
+    location.replace(afterSignIn.peek() ?? (result.user.location ? "#/" : "#/me"));
   }
 }).catch((error) => {
   signInProblem = error;

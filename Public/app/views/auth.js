@@ -1,5 +1,5 @@
 // Sign up, sign in, and a new password by a mailed code.
-import {credentials, post, signIn} from "../api.js";
+import {afterSignIn, credentials, post, signIn} from "../api.js";
 import {field, h, showErrors} from "../dom.js";
 import {providerName, startProviderSignIn, webProviders} from "../providers.js";
 
@@ -46,7 +46,7 @@ export function authView(problem) {
         ? await post("/v1/auth/login", credentials(email.value, password.value))
         : await post("/v1/auth/register", {name: name.value, email: email.value, password: password.value});
       signIn(result);
-      location.hash = mode === "signup" ? "#/me" : "#/";
+      location.hash = afterSignIn.peek() ?? (mode === "signup" ? "#/me" : "#/");
     } catch (error) {
       showErrors(form, error, summary);
     } finally {
@@ -104,7 +104,7 @@ function resetForm(knownEmail, back) {
         try {
           // Every session ended with the old password: sign in with the new one.
           signIn(await post("/v1/auth/login", credentials(email.value, password.value)));
-          location.hash = "#/";
+          location.hash = afterSignIn.peek() ?? "#/";
         } catch {
           note.textContent = "Your new password is set: sign in with it.";
           cancel.focus();
