@@ -532,7 +532,7 @@ struct EventService: Sendable {
     }
 
     /// The people banned from an event, latest first (organiser only).
-    func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<EventBan> {
+    func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<Ban> {
         try await database.read { [store] sql in
             guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser sees who is banned.") }

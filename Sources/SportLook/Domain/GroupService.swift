@@ -280,7 +280,7 @@ struct GroupService: Sendable {
         }
     }
 
-    func bans(_ id: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupBan> {
+    func bans(_ id: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<Ban> {
         try await requireRole(.admin, of: user, in: id)
         return try await store.bans(of: id, cursor: cursor, limit: limit)
     }

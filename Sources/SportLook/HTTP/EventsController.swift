@@ -44,9 +44,9 @@ struct EventsController {
     }
 }
 
-/// `{user, banned_at}`: someone banned from an event.
+/// `{user, banned_at}`: someone banned from an event or a group.
 struct BanRepresentation: JSONEncodable {
-    var ban: EventBan
+    var ban: Ban
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()

@@ -125,19 +125,6 @@ struct GroupRequestRepresentation: JSONEncodable {
     }
 }
 
-/// `{user, banned_at}`.
-struct GroupBanRepresentation: JSONEncodable {
-    var ban: GroupBan
-
-    func encode(to json: inout JSONWriter) {
-        json.objectStart()
-        json.key("user")
-        UserSummaryRepresentation(id: ban.user.id, name: ban.user.name).encode(to: &json)
-        json.field("banned_at", ban.bannedAt)
-        json.objectEnd()
-    }
-}
-
 // MARK: Handlers
 
 extension GroupsController {
@@ -262,7 +249,7 @@ extension GroupsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await groups.bans(id, for: context.userID, cursor: cursor, limit: limit).map { GroupBanRepresentation(ban: $0) })
+        return JSONResponse(try await groups.bans(id, for: context.userID, cursor: cursor, limit: limit).map { BanRepresentation(ban: $0) })
     }
 
     /// `POST /v1/groups/{id}/bans` `{user_id}`: removes them if a member and keeps them out.

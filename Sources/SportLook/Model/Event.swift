@@ -61,11 +61,14 @@ public struct Event: Sendable, Hashable {
     func isOpen(at now: Date) -> Bool { status == .active && endsAt > now }
 
     /// Free places, or `nil` without a limit.
-    var spotsLeft: Int? { capacity.map { max(0, $0 - goingCount - offeredCount) } }
+    var spotsLeft: Int? { Self.spotsLeft(capacity: capacity, taken: goingCount + offeredCount) }
 
     /// Whether someone joining now would have a place: no capacity, or a place neither
     /// taken nor offered.
     var hasFreePlaces: Bool { spotsLeft.map { $0 > 0 } ?? true }
+
+    /// The places neither taken (going) nor offered, of a capacity; nil without one.
+    static func spotsLeft(capacity: Int?, taken: Int) -> Int? { capacity.map { max(0, $0 - taken) } }
 }
 
 /// Whether an event takes place.

@@ -84,11 +84,6 @@ public struct GroupRequest: Sendable, Hashable {
     public var createdAt: Date
 }
 
-/// Someone banned from a group.
-public struct GroupBan: Sendable, Hashable {
-    public var user: UserSummary
-    public var bannedAt: Date
-}
 
 /// A position in a members list: role rank, then when they joined, then id.
 struct MemberCursor: CursorCodable, Sendable {

@@ -20,14 +20,22 @@ extension EventStore {
     }
 
     /// An event's bans, latest first.
-    func bans(event: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<EventBan> {
+    func bans(event: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<Ban> {
+        try await BanList.page(of: "event_bans", where: "event_id", is: event, cursor: cursor, limit: limit, on: sql)
+    }
+}
+
+/// A page of a ban table (`event_bans`, `group_bans`: `user_id`, `banned_at` and the
+/// column naming what they are banned from), latest first.
+enum BanList {
+    static func page(of table: String, where column: String, is owner: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<Ban> {
         let rows = try await sql.raw("""
-            SELECT b.user_id, b.banned_at, u.name FROM event_bans b JOIN users u ON u.id = b.user_id
-            WHERE b.event_id = \(bind: event) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
+            SELECT b.user_id, b.banned_at, u.name FROM \(unsafeRaw: table) b JOIN users u ON u.id = b.user_id
+            WHERE b.\(unsafeRaw: column) = \(bind: owner) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
             ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
             """).all()
         let items = try rows.prefix(limit).map { row in
-            EventBan(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
+            Ban(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
         }
         let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.bannedAt, id: $0.user.id).cursor } : nil
         return Page(items: items, nextCursor: next)

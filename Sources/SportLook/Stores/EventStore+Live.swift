@@ -78,7 +78,7 @@ extension EventStore {
                                 id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
                                 startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"),
                                 levelRange: try EventStore.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
-                                hasFreePlaces: capacity.map { $0 > taken } ?? true
+                                hasFreePlaces: Event.spotsLeft(capacity: capacity, taken: taken).map { $0 > 0 } ?? true
                             )
                         },
                         key: { ($0.endsAt, $0.id) }

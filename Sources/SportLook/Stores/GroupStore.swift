@@ -311,18 +311,9 @@ struct GroupStore: Store {
         try await sql.raw("DELETE FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
     }
 
-    func bans(of group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupBan> {
+    func bans(of group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<Ban> {
         try await database.read { sql in
-            let rows = try await sql.raw("""
-                SELECT b.user_id, b.banned_at, u.name FROM group_bans b JOIN users u ON u.id = b.user_id
-                WHERE b.group_id = \(bind: group) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
-                ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
-                """).all()
-            let items = try rows.prefix(limit).map { row in
-                GroupBan(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
-            }
-            let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.bannedAt, id: $0.user.id).cursor } : nil
-            return Page(items: items, nextCursor: next)
+            try await BanList.page(of: "group_bans", where: "group_id", is: group, cursor: cursor, limit: limit, on: sql)
         }
     }
 
