@@ -641,6 +641,39 @@ def run(server, push):
         cy.get_by_label("Sport nearby").select_option("")
         expect(cy.locator("ul.groups-nearby").get_by_role("link", name="Luxembourg tennis")).to_be_visible()
 
+        # A members-only game: Ann makes it from the group's page; Cy, a member, finds it
+        # there and joins; Bo hears of it in the inbox; Eli, outside the group, sees
+        # neither the game on the group's page nor the game by its link. Cy mutes the group.
+        ann.goto(group_url)
+        ann.get_by_role("link", name="New game for the group").click()
+        expect(ann.get_by_role("heading", name="New game for Luxembourg tennis")).to_be_visible()
+        expect(ann.get_by_label("Members only: nobody outside the group sees it")).to_be_checked()
+        audit(ann, "new group game")
+        ann.get_by_label("Title").fill("Members' doubles")
+        ann.get_by_label("Sport").select_option("tennis")
+        ann.get_by_role("button", name="Create event").click()
+        expect(ann.get_by_role("heading", name="Members' doubles")).to_be_visible()
+        expect(ann.get_by_test_id("group-game")).to_have_text("A members-only game of its group")
+        members_game_url = ann.url
+        cy.goto(group_url)
+        cy.locator("ul.group-games").get_by_role("link", name="Members' doubles").click()
+        expect(cy.get_by_role("heading", name="Members' doubles")).to_be_visible()
+        cy.get_by_role("button", name="Join", exact=True).click()
+        expect(cy.get_by_text("You are going")).to_be_visible()
+        bo.get_by_role("link", name=re.compile("^Inbox")).click()
+        expect(bo.get_by_role("link", name="New game in Luxembourg tennis: Members' doubles")).to_be_visible()
+        eli = person(browser, server.url, "Eli")
+        sign_up(eli, "Eli", f"eli-{suffix}@example.com")
+        eli.goto(group_url)
+        expect(eli.get_by_role("heading", name="Luxembourg tennis")).to_be_visible()
+        expect(eli.get_by_text("No games coming.")).to_be_visible()
+        eli.goto(members_game_url)
+        expect(eli.get_by_text("This event does not exist, or is not visible to you.")).to_be_visible()
+        eli.context.close()
+        cy.goto(group_url)
+        cy.get_by_role("button", name="Mute new games").click()
+        expect(cy.get_by_role("button", name="Hear of new games again")).to_be_visible()
+
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"
         ann.get_by_role("link", name="New event").click()

@@ -28,6 +28,7 @@ const routes = [
   [/^#\/signin$/, () => { const problem = signInProblem; signInProblem = null; return authView(problem); }],
   [/^#\/(nearby)?$/, () => nearbyView(settings)],
   [/^#\/events\/new$/, () => composeView(settings)],
+  [/^#\/groups\/([0-9a-f-]{36})\/events\/new$/, (group) => composeView(settings, null, group)],
   [/^#\/events\/([0-9a-f-]{36})\/edit$/, (id) => composeView(settings, id)],
   [/^#\/events\/([0-9a-f-]{36})$/, (id) => eventView(id, settings)],
   [/^#\/inbox$/, () => inboxView(() => setUnread(0))],

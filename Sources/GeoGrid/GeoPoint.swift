@@ -97,25 +97,82 @@ public struct GeoKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// `mask` is a set of up to 64 caller-defined categories (for events, the bit of
 /// the sport; for people, the bits of their favourite sports); `time` is a
 /// caller-defined instant (for events, the start in seconds since 1970); `traits`
-/// are 64 more caller-defined bits that a filter tests in groups (for events, the
-/// levels a game is open to, its audience and whether it has free places).
+/// are 40 more caller-defined bits that a filter tests in groups (for events, the
+/// levels a game is open to, its audience and whether it has free places); `scope`
+/// says who may find the entry at all: 0 anyone, any other number only a filter
+/// that names it (for events, the group whose members alone may see it).
 public struct GeoTags: Hashable, Sendable {
     /// Up to 64 categories, one bit each.
     public var mask: UInt64
     /// A caller-defined time value (e.g. seconds since 1970).
     public var time: Int64
-    /// Up to 64 more caller-defined bits, tested by ``GeoFilter/traitGroups``.
-    public var traits: UInt64
+    /// The trait bits (low 40) and the scope (high 24), in the record's one word.
+    @usableFromInline var word: UInt64
+
+    /// How many bits ``traits`` has.
+    public static let traitBitCount = 40
+    /// The largest scope number.
+    public static let maxScope = UInt32((1 << (64 - traitBitCount)) - 1)
+    @usableFromInline static let traitMask: UInt64 = (1 << UInt64(traitBitCount)) - 1
+
+    /// Up to 40 more caller-defined bits, tested by ``GeoFilter/traitGroups``.
+    public var traits: UInt64 {
+        get { word & Self.traitMask }
+        set {
+            precondition(newValue & ~Self.traitMask == 0, "GeoTags has \(Self.traitBitCount) trait bits")
+            word = (word & ~Self.traitMask) | newValue
+        }
+    }
+
+    /// Who may find the entry: 0 anyone; 1 to ``maxScope`` only a filter whose
+    /// ``GeoFilter/scopes`` hold this number.
+    public var scope: UInt32 {
+        @inline(__always) get { UInt32(truncatingIfNeeded: word >> UInt64(Self.traitBitCount)) }
+        set {
+            precondition(newValue <= Self.maxScope, "a scope is at most \(Self.maxScope)")
+            word = (word & Self.traitMask) | (UInt64(newValue) << UInt64(Self.traitBitCount))
+        }
+    }
 
     /// Creates tags.
     /// - Parameters:
     ///   - mask: Category bits.
     ///   - time: A time value.
-    ///   - traits: Trait bits.
-    public init(mask: UInt64 = 0, time: Int64 = 0, traits: UInt64 = 0) {
+    ///   - traits: Trait bits (the low 40 bits only).
+    ///   - scope: 0 for an entry anyone may find; otherwise the number a filter must name.
+    public init(mask: UInt64 = 0, time: Int64 = 0, traits: UInt64 = 0, scope: UInt32 = 0) {
         self.mask = mask
         self.time = time
+        self.word = 0
         self.traits = traits
+        self.scope = scope
+    }
+}
+
+/// The scopes a filter may see besides scope 0: a small sorted set (for a person,
+/// the numbers of the groups they belong to).
+public struct GeoScopes: Hashable, Sendable {
+    @usableFromInline let sorted: [UInt32]
+
+    /// No scope but 0.
+    public static let none = GeoScopes([])
+
+    /// - Parameter scopes: Scope numbers, in any order, repeats allowed (0 is ignored).
+    public init(_ scopes: some Sequence<UInt32>) {
+        sorted = Array(Set(scopes.filter { $0 != 0 })).sorted()
+    }
+
+    public var isEmpty: Bool { sorted.isEmpty }
+
+    /// Whether `scope` is one of these.
+    @inline(__always) public func contains(_ scope: UInt32) -> Bool {
+        if sorted.count <= 16 { return sorted.contains(scope) }
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < scope { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == scope
     }
 }
 
@@ -132,6 +189,8 @@ public struct GeoFilter: Sendable, Hashable {
     /// group is an "any of these" and the groups are "all of": level 3 *and* women
     /// or mixed *and* a free place.
     public var traitGroups: SIMD4<UInt64>
+    /// The scopes besides 0 whose entries pass (an entry of any other scope never does).
+    public var scopes: GeoScopes
 
     /// Creates a filter.
     /// - Parameters:
@@ -140,14 +199,16 @@ public struct GeoFilter: Sendable, Hashable {
     ///   - timeTo: Largest accepted `time` (inclusive).
     ///   - traitGroups: Groups of trait bits of each of which an entry must have one;
     ///     zero lanes are ignored.
-    public init(anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max, traitGroups: SIMD4<UInt64> = .zero) {
+    ///   - scopes: The scopes besides 0 an entry may have.
+    public init(anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max, traitGroups: SIMD4<UInt64> = .zero, scopes: GeoScopes = .none) {
         self.anyOf = anyOf
         self.timeFrom = timeFrom
         self.timeTo = timeTo
         self.traitGroups = traitGroups
+        self.scopes = scopes
     }
 
-    /// The filter that accepts every entry.
+    /// The filter that accepts every entry of scope 0.
     public static let all = GeoFilter()
 
     /// Whether tags pass this filter.
@@ -155,8 +216,10 @@ public struct GeoFilter: Sendable, Hashable {
     @inline(__always) public func accepts(_ tags: GeoTags) -> Bool {
         if let anyOf, tags.mask & anyOf == 0 { return false }
         guard tags.time >= timeFrom && tags.time <= timeTo else { return false }
+        let scope = tags.scope
+        if scope != 0 && !scopes.contains(scope) { return false }
         // A group fails when it asks something (non-zero) and the traits share no bit with it.
-        let shared = SIMD4(repeating: tags.traits) & traitGroups
+        let shared = SIMD4(repeating: tags.word & GeoTags.traitMask) & traitGroups
         return !any((shared .== .zero) .& (traitGroups .!= .zero))
     }
 }

@@ -44,7 +44,7 @@ struct GeoGridPropertyTests {
     func traitGroups() {
         var rng = SeededGenerator(seed: 7)
         for _ in 0..<20_000 {
-            let traits = UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng)
+            let traits = UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng) & ((1 << 40) - 1)
             let groups = (0..<4).map { _ in Bool.random(using: &rng) ? 0 : UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng) }
             let filter = GeoFilter(traitGroups: SIMD4(groups))
             let want = groups.allSatisfy { $0 == 0 || $0 & traits != 0 }
@@ -54,6 +54,30 @@ struct GeoGridPropertyTests {
         #expect(GeoFilter(traitGroups: SIMD4(0b11, 0b100, 0, 0)).accepts(GeoTags(traits: 0b101)))
         #expect(GeoFilter(traitGroups: SIMD4(0b11, 0b100, 0, 0)).accepts(GeoTags(traits: 0b001)) == false)
         #expect(GeoFilter.all.accepts(GeoTags(traits: 0)))
+    }
+
+    @Test("an entry of a scope passes only a filter naming it; scope 0 passes every filter; traits and scope never mix")
+    func scopes() {
+        var rng = SeededGenerator(seed: 11)
+        for round in 0..<5_000 {
+            // Small sets (scanned) and large ones (searched).
+            let size = round % 2 == 0 ? Int.random(in: 0...16, using: &rng) : Int.random(in: 17...200, using: &rng)
+            let named = Set((0..<size).map { _ in UInt32.random(in: 1...300, using: &rng) })
+            let filter = GeoFilter(scopes: GeoScopes(named))
+            let scope = Bool.random(using: &rng) ? 0 : UInt32.random(in: 1...300, using: &rng)
+            let traits = UInt64.random(in: 0...((1 << 40) - 1), using: &rng)
+            let tags = GeoTags(traits: traits, scope: scope)
+            #expect(tags.traits == traits && tags.scope == scope)
+            #expect(filter.accepts(tags) == (scope == 0 || named.contains(scope)))
+            #expect(GeoFilter(traitGroups: SIMD4(traits | 1, 0, 0, 0), scopes: GeoScopes(named)).accepts(GeoTags(traits: traits | 1, scope: scope)) == (scope == 0 || named.contains(scope)))
+        }
+        var tags = GeoTags(traits: (1 << 40) - 1, scope: GeoTags.maxScope)
+        #expect(tags.traits == (1 << 40) - 1 && tags.scope == GeoTags.maxScope)
+        tags.scope = 0
+        #expect(tags.traits == (1 << 40) - 1 && GeoFilter.all.accepts(tags))
+        tags.traits = 0
+        tags.scope = 5
+        #expect(tags.traits == 0 && !GeoFilter.all.accepts(tags) && GeoFilter(scopes: GeoScopes([5])).accepts(tags))
     }
 
     @Test("radius queries equal a haversine scan", arguments: [1_250.0, 300, 20_000])

@@ -38,7 +38,7 @@ final class ChangeLog: Sendable {
 struct ChangeFeedTests {
     /// One of each kind, with the payloads at their edges.
     static let everyKind: [Change] = [
-        .event(id: UUID()), .user(id: UUID()), .group(id: UUID()), .session(id: UUID()), .attendance(user: UUID()),
+        .event(id: UUID()), .user(id: UUID()), .group(id: UUID()), .membership(user: UUID(), group: UUID()), .session(id: UUID()), .attendance(user: UUID()),
         .chat(room: UUID(), seq: Int64(Int32.max) * 4), .chatChange(room: UUID(), change: 1), .roomState(user: UUID(), room: UUID()),
         .notification(user: UUID(), id: UUID()), .jobs, .block(blocker: UUID(), blocked: UUID()),
         .typing(room: UUID(), user: UUID(), name: "Zoë \"Z\" | 🏐 \\ /"), .read(room: UUID(), user: UUID(), seq: 0), .resync,
@@ -105,6 +105,9 @@ struct ChangeFeedTests {
             #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created) // roomState
             let club = try await one.post("/v1/groups", token: bo.token, json: ["name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public"]) // group
             #expect(club.status == .created)
+            struct Made: Decodable { var id: String }
+            let clubID = try club.decode(Made.self).id
+            #expect(try await one.post("/v1/groups/\(clubID)/membership", token: cy.token, json: [String: Any]()).status == .ok) // membership
             _ = try await one.invite([cy.id], to: event.id, token: ann.token)                               // jobs, then notification
             // Delivered before Cy blocks Ann: a notification naming someone the recipient
             // blocked is not delivered (the worker reads blocks under the recipient's lock),
@@ -147,6 +150,63 @@ struct ChangeFeedTests {
             _ = try await socket.waitFor("the reaction on Bo's socket") { $0.type == "message_edited" }
             await socket.close()
         }
+    }
+
+    /// A group's members-only game on two instances: who is in the group is seen by
+    /// the other instance — its search, its routes and its sockets. How long it took
+    /// is printed (`membership seen on the other instance after … ms`; issue 38 asks
+    /// for 2 s), not asserted: a loaded machine must not fail the behaviour.
+    @Test("a membership change is seen on the other instance: search, the game's routes, its room and sockets")
+    func membershipAcrossInstances() async throws {
+        let clock = ManualClock(Date().wholeMilliseconds)
+        try await withTwoInstances(clock: clock) { one, two, _, _ in
+            let owner = try await two.register("Olga"), member = try await two.register("Mia")
+            let club: GroupsTests.GroupView = try await two.post("/v1/groups", token: owner.token, json: [
+                "name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public",
+            ]).decode(expecting: .created)
+            #expect(try await two.post("/v1/groups/\(club.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            let game: API.Event = try await two.post("/v1/events", token: owner.token, json: [
+                "title": "Members' game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
+                "location": ["lat": 48.8566, "lon": 2.3522], "group_id": club.id,
+            ]).decode(expecting: .created)
+            let nearby = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5"
+            try await eventually(timeout: .seconds(2), "the game on the first instance") {
+                try await one.get(nearby, token: member.token).text.contains(game.id)
+            }
+            try await one.join(game.id, token: member.token)
+            let socket = try await TestSocket.subscribed(try socketURL(one), token: member.token, to: game.id)
+
+            // Removed on the second instance: the first soon shows nothing of the game.
+            let removedAt = ContinuousClock.now
+            #expect(try await two.delete("/v1/groups/\(club.id)/members/\(member.id)", token: owner.token).status == .noContent)
+            let ended = try await socket.waitFor("the room ended on the first instance's socket") { $0.type == "unsubscribed" }
+            #expect(ended.unsubscribed?.reason == "not_attending")
+            try await eventually("hidden on the first instance") {
+                let found = try await one.get(nearby, token: member.token)
+                let page = try await one.get("/v1/events/\(game.id)", token: member.token)
+                let room = try await one.get("/v1/rooms/\(game.id)/messages", token: member.token)
+                return found.status == .ok && !found.text.contains(game.id) && page.status == .notFound && room.status == .notFound
+            }
+            print("membership seen on the other instance after \(Self.milliseconds(since: removedAt)) ms (removal: socket, search, routes)")
+            socket.send(["type": "subscribe", "room_id": game.id, "after_seq": 0])
+            #expect(try await socket.waitFor("refused") { $0.type == "error" }.error?.code == "not_found")
+
+            // Back in, through the first instance: the second finds the game again.
+            let joinedAt = ContinuousClock.now
+            #expect(try await one.post("/v1/groups/\(club.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            try await eventually("shown again on the second instance") {
+                let found = try await two.get(nearby, token: member.token)
+                let page = try await two.get("/v1/events/\(game.id)", token: member.token)
+                return found.text.contains(game.id) && page.status == .ok
+            }
+            print("membership seen on the other instance after \(Self.milliseconds(since: joinedAt)) ms (joining: search, routes)")
+            await socket.close()
+        }
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = (ContinuousClock.now - start).components
+        return elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
     }
 
     /// A feed of its own (no application), running until the test ends.

@@ -160,7 +160,7 @@ struct EventSearchTests {
 
             // Changed after the warm-up, and this index not told: a page shows the row it reads.
             #expect(try await api.patch("/v1/events/\(ids[5])", token: token, json: ["title": "Renamed"]).status == .ok)
-            let search = EventSearch(database: services.database, store: services.eventStore, index: fresh, attendance: services.attendanceCache, blocks: services.eventSearch.blocks, sports: services.sports, clock: clock)
+            let search = EventSearch(database: services.database, store: services.eventStore, index: fresh, attendance: services.attendanceCache, access: services.eventAccess, groups: services.groupStore, blocks: services.eventSearch.blocks, sports: services.sports, clock: clock)
             func page() async throws -> [API.Event] {
                 let bytes = EventJSON.nearby(try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
                                                                    limit: 50, cursor: nil, for: UUID(uuidString: userID)!))

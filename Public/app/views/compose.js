@@ -9,12 +9,13 @@ function localInput(date) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-export function composeView(settings, id) {
+export function composeView(settings, id, groupID) {
   const section = h("section", {class: "compose"}, status("Loading…"));
   (async () => {
     let event = null;
     try {
       if (id) event = await get(`/v1/events/${id}`);
+      var group = groupID ? await get(`/v1/groups/${groupID}`) : null;
       var user = await me();
       var sports = await sportCatalogue();
     } catch (error) {
@@ -57,6 +58,10 @@ export function composeView(settings, id) {
     const locationError = h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true});
     const summary = h("p", {class: "form-error", role: "alert", hidden: true});
     const submit = h("button", {type: "submit", class: "primary"}, event ? "Save" : "Create event");
+    // A group's game: its members alone see it unless opened to everyone (fixed once made).
+    const membersOnly = h("input", {name: "members_only", type: "checkbox", checked: true});
+    const forGroup = group ? h("fieldset", {}, h("legend", {}, `For ${group.name}`),
+      h("label", {class: "check"}, membersOnly, "Members only: nobody outside the group sees it")) : null;
     // A new event may repeat every week: then it is a series, whose games are made ahead.
     const dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
     const dayCodes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
@@ -71,7 +76,7 @@ export function composeView(settings, id) {
     });
     const repeat = event ? null : h("fieldset", {}, h("legend", {}, "Repeat"), h("label", {class: "check"}, weekly, "Every week"), repeatDetails);
     const form = h("form", {class: "card", novalidate: true},
-      h("h1", {}, event ? "Edit event" : "New event"), summary,
+      h("h1", {}, event ? "Edit event" : group ? `New game for ${group.name}` : "New event"), summary, forGroup,
       field("Title", title), field("Sport", sport), field("Starts", starts), field("Hours", hours),
       field("Places (besides you)", capacity), field("Address", address), field("Description", description),
       h("fieldset", {}, h("legend", {}, "Place"), map.element, where, locationError),
@@ -106,6 +111,7 @@ export function composeView(settings, id) {
         if (place) body.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
         // Local times in reminders are the organiser's zone's, where the game usually is.
         if (!event) body.time_zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+        if (group) { body.group_id = group.id; body.members_only = membersOnly.checked; }
         if (cover.files[0]) {
           const upload = new FormData();
           upload.append("file", cover.files[0]);
@@ -120,6 +126,7 @@ export function composeView(settings, id) {
             capacity: body.capacity ?? undefined, time_zone: body.time_zone, first_date: date, start_time: time,
             duration_minutes: Math.round(Number(hours.value || 2) * 60),
             rule: `FREQ=WEEKLY;BYDAY=${days.join(",")}` + (until.value ? `;UNTIL=${until.value.replaceAll("-", "")}` : ""),
+            group_id: body.group_id, members_only: body.members_only,
           });
           location.hash = series.upcoming.length ? `#/events/${series.upcoming[0].event_id}` : "#/";
           return;

@@ -72,6 +72,7 @@ export function eventView(id) {
       h("p", {class: "sport"}, event.sport.name),
       h("h1", {}, event.title),
       event.status === "cancelled" ? h("p", {class: "pill cancelled"}, "Cancelled") : null,
+      event.group_id ? h("p", {class: "pill", "data-testid": "group-game"}, h("a", {href: `#/groups/${event.group_id}`}, event.members_only ? "A members-only game of its group" : "A game of its group")) : null,
       h("dl", {class: "facts"},
         h("dt", {}, "When"), h("dd", {}, `${when(event.starts_at)} – ${when(event.ends_at)}`),
         h("dt", {}, "Where"), h("dd", {}, event.address || `${event.location.lat.toFixed(4)}, ${event.location.lon.toFixed(4)}`),

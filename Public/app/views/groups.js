@@ -1,7 +1,7 @@
 // Groups: groups nearby, the caller's groups and a new group; a group's page with
 // joining by its policy (or its invite link), and for admins the requests, members
 // and the link.
-import {del, get, me, patch, post, query, sportCatalogue} from "../api.js";
+import {api, del, get, me, patch, post, query, sportCatalogue} from "../api.js";
 import {distance, field, h, replace, showErrors, status, when} from "../dom.js";
 
 const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
@@ -78,16 +78,28 @@ export function groupView(id, invite) {
     const actions = h("div", {class: "actions"},
       !group.my_role && !group.my_request && (group.policy !== "invite" || invite)
         ? h("button", {type: "button", class: "primary", onclick: () => act(join)}, group.policy === "approval" && !invite ? "Ask to join" : "Join group") : null,
-      group.my_role || group.my_request ? h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/membership`))}, group.my_role ? "Leave group" : "Withdraw request") : null);
+      group.my_role || group.my_request ? h("button", {type: "button", onclick: () => act(() => del(`/v1/groups/${id}/membership`))}, group.my_role ? "Leave group" : "Withdraw request") : null,
+      group.my_role ? h("button", {type: "button", "aria-pressed": String(group.muted), onclick: () => act(() => group.muted ? del(`/v1/groups/${id}/mute`) : api("PUT", `/v1/groups/${id}/mute`))},
+        group.muted ? "Hear of new games again" : "Mute new games") : null);
     replace(section,
       h("h1", {}, group.name),
       h("p", {class: "meta"}, `${POLICY[group.policy]} · ${group.member_count} member${group.member_count === 1 ? "" : "s"} · owner ${group.owner.name}`),
       group.sports.length ? h("p", {class: "meta"}, group.sports.join(", ")) : null,
       group.description ? h("p", {}, group.description) : null,
-      standing, actions, feedback);
+      standing, actions, feedback, await gamesPanel(admin));
     replace(feedback, "");
     if (admin) section.append(await adminPanel(group));
     if (group.my_role) section.append(await membersPanel(group));
+  }
+
+  // The group's coming games the caller may see; admins make new ones.
+  async function gamesPanel(admin) {
+    const games = await get(`/v1/groups/${id}/events?limit=50`);
+    return h("div", {class: "games"}, h("h2", {}, "Games"),
+      games.items.length ? h("ul", {class: "group-games"}, games.items.map((e) => h("li", {},
+        h("a", {href: `#/events/${e.id}`}, e.title), h("span", {class: "meta"}, ` · ${when(e.starts_at)}${e.members_only ? " · members only" : ""}${e.my_status ? ` · you: ${e.my_status}` : ""}`))))
+        : h("p", {}, "No games coming."),
+      admin ? h("p", {}, h("a", {class: "button", href: `#/groups/${id}/events/new`}, "New game for the group")) : null);
   }
 
   async function adminPanel(group) {

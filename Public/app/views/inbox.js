@@ -16,6 +16,7 @@ const describe = {
   group_request: (d) => `${d.requester?.name ?? "Someone"} asks to join ${d.group_name ?? "your group"}`,
   group_request_accepted: (d) => `You are a member of ${d.group_name ?? "the group"} now`,
   group_request_refused: (d) => `${d.group_name ?? "The group"} did not accept your request`,
+  group_event: (d) => `New game in ${d.group_name ?? "your group"}: ${d.event_title ?? "a game"}`,
   // Written by the server in the person's language.
   reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
 };

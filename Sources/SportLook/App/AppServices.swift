@@ -29,6 +29,10 @@ public final class AppServices: Sendable {
     let eventStore: EventStore
     let eventIndex: EventIndex
     let attendanceCache: AttendanceCache
+    /// Each recent caller's groups.
+    let membershipCache: MembershipCache
+    /// Who may see which event (members-only events).
+    let eventAccess: EventAccess
     let events: EventService
     let eventSearch: EventSearch
     let calendarFeeds: CalendarFeeds
@@ -106,6 +110,13 @@ public final class AppServices: Sendable {
         self.eventStore = eventStore
         let attendanceCache = AttendanceCache(load: { [eventStore] user, now in try await eventStore.statuses(of: user, now: now) })
         self.attendanceCache = attendanceCache
+        let groupStore = GroupStore(database: database)
+        self.groupStore = groupStore
+        let seriesStore = SeriesStore(database: database)
+        let membershipCache = MembershipCache(load: { [groupStore] user, _ in try await groupStore.memberships(of: user) })
+        self.membershipCache = membershipCache
+        let eventAccess = EventAccess(events: eventStore, seriesStore: seriesStore, index: eventIndex, memberships: membershipCache, clock: clock)
+        self.eventAccess = eventAccess
         let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
         let groupIndex = GroupIndex(cellSize: configuration.geoCellSize, sports: sports)
@@ -121,23 +132,20 @@ public final class AppServices: Sendable {
         self.notifier = notifier
         let reminders = Reminders(jobs: jobStore, events: eventStore, write: write, clock: clock)
         self.reminders = reminders
-        let seriesStore = SeriesStore(database: database)
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
-        let groupStore = GroupStore(database: database)
-        self.groupStore = groupStore
-        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, write: write, clock: clock)
-        self.groups = groups
         let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
-                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
+                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore, groups: groupStore,
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
                                   offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
                                   offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
-        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, sports: sports, write: write, clock: clock,
+        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, groups: groupStore, notifier: notifier, sports: sports, write: write, clock: clock,
                                    horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
+        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, events: events, write: write, clock: clock)
+        self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
             database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
@@ -171,14 +179,15 @@ public final class AppServices: Sendable {
         self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, database: database, write: write, clock: clock)
         self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
-                                       blocks: blocks, sports: sports, clock: clock,
+                                       access: eventAccess, groups: groupStore, blocks: blocks, sports: sports, clock: clock,
                                        cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
         let push = configuration.push
-        var notifications = NotificationService(store: inbox, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
+        var notifications = NotificationService(store: inbox, access: eventAccess, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
         self.invitations = InvitationService(
-            database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier, sports: sports, write: write, clock: clock,
+            database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier,
+            access: eventAccess, groups: groupStore, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
         )
         // Pushes: HTTP/2 where the service speaks it (APNs), trusting PUSH_CA_FILE besides the system's authorities.
@@ -205,7 +214,7 @@ public final class AppServices: Sendable {
         self.rooms = RoomService(store: roomStore, chat: chatStore, reads: ReadMarkerStore(database: database), safety: safety, accounts: accountStore, write: write, clock: clock)
         self.chat = ChatService(
             database: database, store: chatStore, reads: ReadMarkerStore(database: database), presence: PresenceStore(database: database), safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
-            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments
+            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments, access: eventAccess
         )
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
@@ -232,7 +241,7 @@ public final class AppServices: Sendable {
         }
         self.sync = CacheSync(
             database: database, events: eventStore, accounts: accountStore, groups: groupStore, eventIndex: eventIndex, userIndex: userIndex,
-            groupIndex: groupIndex, attendance: attendanceCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
+            groupIndex: groupIndex, attendance: attendanceCache, memberships: membershipCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
         )
         registerChangeHandlers()
     }

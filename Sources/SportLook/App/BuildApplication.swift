@@ -96,7 +96,14 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
     let v1 = router.group("v1")
     let publicRoutes = RouteRegistrar(group: v1, prefix: "/v1", table: services.routes)
-    let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes)
+    // Every route that names an event (or an event's room) first asks whether the
+    // caller may see it: a members-only event is a 404 to everyone outside its group.
+    let access = services.eventAccess
+    let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes, guards: [
+        RouteGuard(path: "/v1/events/:id") { context in try await access.require(try context.uuid("id", "event"), for: context.userID) },
+        RouteGuard(path: "/v1/rooms/:id") { context in try await access.requireRoom(try context.uuid("id", "room"), for: context.userID) },
+        RouteGuard(path: "/v1/series/:id") { context in try await access.requireSeries(try context.uuid("id", "series"), for: context.userID) },
+    ])
 
     let links = services.mediaLinks
     let accounts = AccountsController(accounts: services.accounts, codes: services.codes, sports: services.sports, links: links)

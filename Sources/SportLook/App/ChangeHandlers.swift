@@ -53,6 +53,10 @@ extension AppServices {
         changes.apply(.attendance) { [attendanceCache] change, _ in
             if case .attendance(let user) = change { attendanceCache.invalidate([user]) }
         }
+        // What a person may see follows their groups: the next request reads them again.
+        changes.apply(.membership) { [membershipCache] change, _ in
+            if case .membership(let user, _) = change { membershipCache.invalidate([user]) }
+        }
         changes.apply(.block) { [peopleCache] change, _ in
             if case .block(let blocker, let blocked) = change { peopleCache.forgetBlocks([blocker, blocked]) }
         }
@@ -70,7 +74,7 @@ extension AppServices {
 
         // Sockets: messages, changes, chats lists, typing, read markers, notifications,
         // ended sessions, memberships and blocks.
-        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .block, .resync) { [hub] change in
+        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .membership, .block, .resync) { [hub] change in
             await hub.handle(change)
         }
 

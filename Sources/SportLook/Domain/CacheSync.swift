@@ -16,6 +16,7 @@ struct CacheSync: Sendable {
     let userIndex: UserIndex
     let groupIndex: GroupIndex
     let attendance: AttendanceCache
+    let memberships: MembershipCache
     let people: PeopleCache
     let bus: Bus
     let clock: any AppClock
@@ -94,6 +95,7 @@ struct CacheSync: Sendable {
     /// the last minute's changes.
     func resync() async {
         attendance.invalidateAll()
+        memberships.invalidateAll()
         people.forgetAll()
         let recentUsers = (try? await accounts.updated(since: Date().addingTimeInterval(-300))) ?? []
         for id in recentUsers { await refresh(user: id) }

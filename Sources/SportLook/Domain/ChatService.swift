@@ -16,6 +16,8 @@ struct ChatService: Sendable {
     let limiter: RateLimiter
     /// Chat images (uploads made with `use=chat`).
     let media: MediaAttachments
+    /// The room of a members-only event is not there for anyone outside its group.
+    let access: EventAccess
     /// Presence is about live sockets: it runs on the wall clock.
     let presenceClock: any AppClock = SystemClock()
 
@@ -47,6 +49,16 @@ struct ChatService: Sendable {
     /// `use=chat`, which the message then holds), or both. The same `client_id` again
     /// returns the original.
     func send(to roomID: UUID, from user: UUID, _ draft: Draft) async throws -> Sent {
+        do {
+            return try await keep(to: roomID, from: user, draft)
+        } catch let error as DomainError where error.kind == .forbidden {
+            // Whether an event someone may not see exists is not theirs to learn from its chat.
+            try await access.requireRoom(roomID, for: user)
+            throw error
+        }
+    }
+
+    private func keep(to roomID: UUID, from user: UUID, _ draft: Draft) async throws -> Sent {
         var v = Validator()
         let attachmentID = draft.attachmentID.flatMap { MediaAttachments.parseID($0, field: "attachment_id", into: &v) }
         // With an image, the text may be left out or empty.
@@ -270,7 +282,11 @@ struct ChatService: Sendable {
     @discardableResult
     func requireMember(_ roomID: UUID, _ user: UUID) async throws -> Room {
         guard let (room, member) = try await store.membership(room: roomID, user: user) else { throw DomainError.notFound("room") }
-        guard member else { throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room") }
+        guard member else {
+            guard room.kind == .event else { throw DomainError.notFound("room") }
+            try await access.requireRoom(roomID, for: user)
+            throw DomainError.forbidden(Self.eventMembersOnly)
+        }
         return room
     }
 

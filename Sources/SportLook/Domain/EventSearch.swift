@@ -8,6 +8,9 @@ struct EventSearch: Sendable {
     let store: EventStore
     let index: EventIndex
     let attendance: AttendanceCache
+    /// Who may see which event: members-only events are found by their group's members alone.
+    let access: EventAccess
+    let groups: GroupStore
     let blocks: Blocks
     let sports: SportCatalog
     let clock: any AppClock
@@ -141,7 +144,10 @@ struct EventSearch: Sendable {
             throw DomainError.invalidParameter("cursor", "belongs to another query")
         }
         let now = clock.now()
-        let filter = filters.geoFilter(sports)
+        var filter = filters.geoFilter(sports)
+        // Members-only events of the caller's groups are found; other groups' are
+        // passed over inside the walk, so pages stay full.
+        filter.scopes = try await access.scopes(for: user)
         var after = cursor?.position
         var page: [(hit: GeoHit, card: ArraySlice<UInt8>)] = []
         var more = false
@@ -160,7 +166,7 @@ struct EventSearch: Sendable {
             if hits.count <= need { break }
             if page.count == limit { more = true; break }
         }
-        let mine = page.isEmpty ? [:] : try await attendance.statuses(of: user, now: now)
+        let mine = page.isEmpty ? [:] : try await attendance.value(of: user, now: now)
         return NearbyPage(
             items: page.map { NearbyPage.Item(card: $0.card, mine: mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance) },
             nextCursor: more ? after.map { DistanceCursor(position: $0, query: queryID).cursor } : nil
@@ -178,7 +184,18 @@ struct EventSearch: Sendable {
 
     /// The caller's events: upcoming soonest first, past latest first.
     func myEvents(user: UUID, role: Role, when: When, cursor: TimeCursor?, limit: Int) async throws -> Page<MyEvent> {
+        // (A members-only event of a group the caller left is not theirs to see: the query asks EventAccess's rule.)
         try await store.myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
+    }
+
+    /// A group's coming games the caller may see (members-only ones to members),
+    /// soonest first, each with the caller's place. 404 for no live group.
+    func groupEvents(of group: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Event, MyAttendance?)> {
+        guard let found = try await groups.group(group), !found.isDeleted else { throw DomainError.notFound("group") }
+        let now = clock.now()
+        let page = try await store.groupEvents(of: group, viewer: user, now: now, cursor: cursor, limit: limit)
+        let mine = page.items.isEmpty ? [:] : try await attendance.value(of: user, now: now)
+        return page.map { ($0, mine[$0.id]) }
     }
 
     static let attendeesPrivate = "Only the event's organiser and the people going see who they are; the event shows how many."

@@ -16,6 +16,8 @@ struct EventService: Sendable {
     let records: RecordStore
     /// Levels and genders, for games that ask for them.
     let players: PlayerStore
+    /// Groups, for their events.
+    let groups: GroupStore
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
     /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).
@@ -49,10 +51,13 @@ struct EventService: Sendable {
         var decideMinutes: Patch<Int> = .absent
         var level: Patch<LevelInput> = .absent
         var audience: Patch<String> = .absent
+        /// The group it is made for (its admins make its events), and whether its members alone see it.
+        var groupId: Patch<String> = .absent
+        var membersOnly: Patch<Bool> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline, minRecord
-            case minPlayers, decideMinutes, level, audience
+            case minPlayers, decideMinutes, level, audience, groupId, membersOnly
         }
 
         init(from decoder: any Decoder) throws {
@@ -75,6 +80,8 @@ struct EventService: Sendable {
             decideMinutes = try c.patch(.decideMinutes)
             level = try c.patch(.level)
             audience = try c.patch(.audience)
+            groupId = try c.patch(.groupId)
+            membersOnly = try c.patch(.membersOnly)
         }
     }
 
@@ -261,6 +268,7 @@ struct EventService: Sendable {
     func create(by organiser: UUID, _ input: Input) async throws -> Event {
         let now = clock.now()
         let (c, cover) = try validate(input, creating: true, current: nil, now: now)
+        let choice = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: true)
         guard let title = c.title, let sport = c.sport, let location = c.location, let startsAt = c.startsAt, let endsAt = c.endsAt else {
             throw DomainError.validation(["title": "is required"])
         }
@@ -277,12 +285,19 @@ struct EventService: Sendable {
             minPlayers: c.minPlayers.given,
             decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes,
             levelRange: c.levelRange.given,
-            audience: c.audience ?? .anyone
+            audience: c.audience ?? .anyone,
+            groupID: choice?.group, membersOnly: choice?.membersOnly ?? false
         )
-        event = try await write { [store, media, event] sql, changes in
+        event = try await write { [store, media, groups, notifier, event] sql, changes in
             var event = event
+            let group = try await choice?.requireMaker(organiser, groups: groups, at: now, on: sql)
             if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
-            return try await insert(event, at: now, on: sql, changes: &changes)
+            let stored = try await insert(event, at: now, on: sql, changes: &changes)
+            if let group {
+                let members = try await groups.unmutedMembers(of: group.id, except: organiser, on: sql)
+                try await notifier.groupEvent(stored, group: group, to: members, at: now, on: sql, changes: &changes)
+            }
+            return stored
         }
         return event
     }
@@ -325,6 +340,7 @@ struct EventService: Sendable {
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may edit this event.") }
             guard current.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
             guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
+            _ = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: false)
             var (edits, cover) = try validate(input, creating: false, current: current, now: now)
             let released = try await attachCover(cover, to: &edits, current: current.cover, owner: user, at: now, on: sql)
             let event = try await apply(edits, to: current, by: user, at: now, on: sql, changes: &changes)
@@ -394,6 +410,33 @@ struct EventService: Sendable {
         changes.attendance(of: attendees)
     }
 
+    /// `user` is out of `group` (left, removed, banned), inside the caller's
+    /// transaction: off its unfinished members-only events, their places going to
+    /// the waitlist; those they organise are cancelled, with a notice, since nobody
+    /// outside the group runs a game only its members may see.
+    func departed(_ user: UUID, from group: Group, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        try await series.removeRegular(user, fromMembersOnlySeriesOf: group.id, on: sql)
+        for id in try await store.unfinishedEvents(ofGroup: group.id, involving: user, now: now, on: sql) {
+            guard let event = try await store.lock(id, on: sql), event.status == .active else { continue }
+            if event.organiserID == user {
+                try await cancel(event, reason: .organiserLeftGroup(name: group.name), at: now, on: sql, changes: &changes)
+            } else {
+                if try await store.removeMaybe(event: id, user: user, on: sql) { changes.record(.attendance(user: user)) }
+                try await leave(event, user: user, at: now, on: sql, changes: &changes)
+            }
+        }
+    }
+
+    /// A deleted group's unfinished events are cancelled, their attendees told why
+    /// (inside the deletion's transaction).
+    func groupEnded(_ group: Group, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        for id in try await store.unfinishedEvents(ofGroup: group.id, now: now, on: sql) {
+            guard let event = try await store.lock(id, on: sql) else { continue }
+            try await cancel(event, reason: .groupEnded(name: group.name), at: now, on: sql, changes: &changes)
+        }
+        try await series.endAll(ofGroup: group.id, at: now, on: sql)
+    }
+
     /// Takes a user out of every event, inside the caller's transaction (account
     /// deletion): the upcoming events they organise are cancelled, with
     /// notifications; the places they held go to the waitlist.
@@ -433,6 +476,7 @@ struct EventService: Sendable {
             return Joined(status: existing.status, position: nil)
         }
         try Self.requireOpen(event, now: now)
+        try await requireInGroup(event, user: user, on: sql)
         try await Self.requireNotBanned(event, user: user, store: store, on: sql)
         try await requireRecord(event, user: user, at: now, on: sql)
         try await requireFit(event, user: user, on: sql)
@@ -543,12 +587,23 @@ struct EventService: Sendable {
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
     /// Answers maybe: no place (one held is given up, the waitlist moving up), a
     /// reminder to decide before the game. The organiser is going by organising.
+    /// A members-only event takes its group's members alone: read in the joining
+    /// transaction, after the event's lock, so a removal from the group that
+    /// committed first is seen (and one that commits after takes them off again:
+    /// ``departed(_:from:at:on:changes:)`` waits for this lock). To anyone else the
+    /// event is not there (404, as on every route).
+    func requireInGroup(_ event: Event, user: UUID, on sql: DatabaseSession) async throws {
+        guard event.membersOnly else { return }
+        guard let group = event.groupID, try await groups.isMember(user, of: group, on: sql) else { throw DomainError.notFound("event") }
+    }
+
     func answerMaybe(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID != user else { throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.") }
             try Self.requireOpen(event, now: now)
+            try await requireInGroup(event, user: user, on: sql)
             try await Self.requireNotBanned(event, user: user, store: store, on: sql)
             if try await store.attendance(event: id, user: user, on: sql) != nil {
                 try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)

@@ -14,6 +14,8 @@ struct GroupService: Sendable {
     let accounts: AccountStore
     let sports: SportCatalog
     let notifier: Notifier
+    /// The group's events: off them when a member leaves, cancelled when the group ends.
+    let events: EventService
     let write: Writer
     let clock: any AppClock
 
@@ -124,9 +126,8 @@ struct GroupService: Sendable {
     func delete(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [store] sql, changes in
-            _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
-            try await store.markDeleted(id, at: now, on: sql)
-            try await changed(id, on: sql, &changes)
+            let (group, _) = try await locked(id, by: user, needs: .owner, at: now, on: sql)
+            try await end(group, at: now, on: sql, &changes)
         }
     }
 
@@ -163,6 +164,7 @@ struct GroupService: Sendable {
             }
             if admitted {
                 _ = try await store.addMember(user, to: id, at: now, on: sql)
+                changes.record(.membership(user: user, group: id))
                 try await changed(id, on: sql, &changes)
                 return .member
             }
@@ -183,10 +185,9 @@ struct GroupService: Sendable {
     func leave(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [store] sql, changes in
-            let (_, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
+            let (group, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
             if let role = standing.role {
-                try await depart(user, role: role, from: id, at: now, on: sql)
-                try await changed(id, on: sql, &changes)
+                try await depart(user, role: role, from: group, at: now, on: sql, &changes)
             } else if !(try await store.removeRequest(user, from: id, on: sql)) {
                 throw DomainError.notFound("membership")
             }
@@ -198,29 +199,47 @@ struct GroupService: Sendable {
         if let group = try await store.group(id, on: sql) { changes.group(group) }
     }
 
-    /// `user` (with `role`) is no longer a member, in the group's lock.
-    private func depart(_ user: UUID, role: GroupRole, from id: UUID, at now: Date, on sql: DatabaseSession) async throws {
+    /// `user` (with `role`) is no longer a member, in the group's lock: off its
+    /// members-only events; an owner's group passes to its heir, or ends with them.
+    private func depart(_ user: UUID, role: GroupRole, from group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
         if role == .owner {
-            guard let heir = try await store.successor(in: id, excluding: user, on: sql) else {
-                try await store.markDeleted(id, at: now, on: sql)
+            guard let heir = try await store.successor(in: group.id, excluding: user, on: sql) else {
+                try await end(group, at: now, on: sql, &changes)
                 return
             }
-            try await store.setRole(.owner, of: heir, in: id, on: sql)
+            try await store.setRole(.owner, of: heir, in: group.id, on: sql)
         }
-        _ = try await store.removeMember(user, from: id, on: sql)
+        _ = try await store.removeMember(user, from: group.id, on: sql)
+        try await events.departed(user, from: group, at: now, on: sql, changes: &changes)
+        changes.record(.membership(user: user, group: group.id))
+        try await changed(group.id, on: sql, &changes)
+    }
+
+    /// Ends a locked group: its members, requests and link go, its unfinished events
+    /// are cancelled with a notice and its series end.
+    private func end(_ group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
+        try await events.groupEnded(group, at: now, on: sql, changes: &changes)
+        for member in try await store.markDeleted(group.id, at: now, on: sql) { changes.record(.membership(user: member, group: group.id)) }
+        try await changed(group.id, on: sql, &changes)
     }
 
     /// A deleted account leaves every group it belonged to, and its requests to join
     /// go (in the deletion's transaction).
     func leaveAll(_ user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         // Each group under its lock, in id order (so two deletions never wait on each other in a circle).
-        for group in try await store.groupsWithStanding(of: user, on: sql) {
-            guard try await store.lock(group, at: now, on: sql) != nil else { continue }
-            _ = try await store.removeRequest(user, from: group, on: sql)
-            if let role = try await store.standing(of: user, in: group, on: sql).role {
-                try await depart(user, role: role, from: group, at: now, on: sql)
-                try await changed(group, on: sql, &changes)
+        for id in try await store.groupsWithStanding(of: user, on: sql) {
+            guard let group = try await store.lock(id, at: now, on: sql) else { continue }
+            _ = try await store.removeRequest(user, from: id, on: sql)
+            if let role = try await store.standing(of: user, in: id, on: sql).role {
+                try await depart(user, role: role, from: group, at: now, on: sql, &changes)
             }
+        }
+    }
+
+    /// Mutes or unmutes news of the group's new events, for a member (404 `membership` otherwise).
+    func setMuted(_ muted: Bool, group id: UUID, by user: UUID) async throws {
+        try await write { [store] sql, _ in
+            guard try await store.setMuted(muted, user: user, in: id, on: sql) else { throw DomainError.notFound("membership") }
         }
     }
 
@@ -242,6 +261,7 @@ struct GroupService: Sendable {
             guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound("request") }
             if accept {
                 _ = try await store.addMember(person, to: id, at: now, on: sql)
+                changes.record(.membership(user: person, group: id))
                 try await changed(id, on: sql, &changes)
             }
             try await notifier.groupAnswer(group, accepted: accept, to: person, at: now, on: sql, changes: &changes)
@@ -254,14 +274,13 @@ struct GroupService: Sendable {
     func remove(_ id: UUID, member person: UUID, ban: Bool, by user: UUID) async throws {
         let now = clock.now()
         try await write { [store] sql, changes in
-            let (_, mine) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            let (group, mine) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             guard person != user else { throw DomainError.validation(["user_id": "leave the group instead of removing yourself"]) }
             let theirs = try await store.standing(of: person, in: id, on: sql)
             if let role = theirs.role {
                 guard role != .owner else { throw DomainError.forbidden("owner_only", "Nobody removes the group's owner.") }
                 guard role == .member || mine.role == .owner else { throw DomainError.forbidden("owner_only", "Only the owner removes an admin.") }
-                _ = try await store.removeMember(person, from: id, on: sql)
-                try await changed(id, on: sql, &changes)
+                try await depart(person, role: role, from: group, at: now, on: sql, &changes)
             } else if !ban {
                 throw DomainError.notFound("member")
             }

@@ -8,6 +8,9 @@ struct InvitationService: Sendable {
     let accounts: AccountStore
     let invitations: InvitationStore
     let notifier: Notifier
+    /// Who may see which event: a members-only event's invitations are its group's members'.
+    let access: EventAccess
+    let groups: GroupStore
     let sports: SportCatalog
     let write: Writer
     let clock: any AppClock
@@ -30,7 +33,7 @@ struct InvitationService: Sendable {
         }
         try v.throwIfInvalid()
         let now = clock.now()
-        return try await write { [store, accounts, invitations, notifier, invitees, dailyLimit] sql, changes in
+        return try await write { [store, accounts, invitations, notifier, groups, invitees, dailyLimit] sql, changes in
             guard let event = try await store.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
             guard let mine = try await store.attendance(event: eventID, user: inviter, on: sql), mine.status == .going else {
                 throw DomainError.forbidden("Only the organiser and people going may invite.")
@@ -40,6 +43,14 @@ struct InvitationService: Sendable {
             var missing = Validator()
             for (i, id) in invitees.enumerated() where names[id] == nil { missing.fail("user_ids[\(i)]", "no such user") }
             try missing.throwIfInvalid()
+            // A members-only game is for its group's members: nobody else is told of it.
+            if event.membersOnly {
+                var outsiders = Validator()
+                for (i, id) in invitees.enumerated() where try await !groups.isMember(id, of: event.groupID ?? eventID, on: sql) {
+                    outsiders.fail("user_ids[\(i)]", "is not in the group: this game is for its members alone")
+                }
+                try outsiders.throwIfInvalid()
+            }
             if try await invitations.blocked(by: inviter, among: invitees, on: sql) {
                 throw DomainError.forbidden("You cannot invite someone you blocked.")
             }
@@ -113,11 +124,14 @@ struct InvitationService: Sendable {
 
     /// The caller's invitations, newest first, each with its event.
     func received(by user: UUID, status: Invitation.Status?, cursor: TimeCursor?, limit: Int) async throws -> Page<Received> {
-        try await database.read { [store, invitations] sql in
+        let page = try await database.read { [store, invitations] sql in
             let (list, more) = try await invitations.received(by: user, status: status, cursor: cursor, limit: limit, on: sql)
             let events = try await store.events(Array(Set(list.map(\.eventID))), on: sql)
             let next = more ? list.last.map { TimeCursor(time: $0.createdAt, id: $0.id).cursor } : nil
             return Page(items: list.map { Received(invitation: $0, event: events[$0.eventID]) }, nextCursor: next)
         }
+        // An invitation to a members-only game of a group the caller left goes with it.
+        let mine = try await access.memberships(of: user)
+        return Page(items: page.items.filter { $0.event.map { EventAccess.mayView($0, in: mine) } ?? true }, nextCursor: page.nextCursor)
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 /// The notification inbox and the devices pushes go to.
 struct NotificationService: Sendable {
     let store: InboxStore
+    /// Who may see which event (a members-only game's notifications are its group's members').
+    let access: EventAccess
     let clock: any AppClock
     /// Which Web Push endpoints a registration may name.
     var endpoints = PushEndpointPolicy()
@@ -11,8 +13,21 @@ struct NotificationService: Sendable {
     var webPushKey: String?
 
     /// The user's notifications, newest first (only unread ones if asked); `more` when a next page exists.
+    /// Notifications about a members-only game of a group the user has left are not
+    /// shown (they were sent while the user was a member) — but for a cancellation,
+    /// which is news its players need even when the game went with its group.
     func list(user: UUID, unreadOnly: Bool, cursor: TimeCursor?, limit: Int) async throws -> (items: [InboxItem], more: Bool) {
-        try await store.list(user: user, unreadOnly: unreadOnly, cursor: cursor, limit: limit)
+        let (items, more) = try await store.list(user: user, unreadOnly: unreadOnly, cursor: cursor, limit: limit)
+        let about = items.map { ($0, $0.kind == NotificationKind.eventCancelled.rawValue ? nil : Self.eventID(of: $0)) }
+        let hidden = try await access.hidden(Set(about.compactMap(\.1)), from: user)
+        guard !hidden.isEmpty else { return (items, more) }
+        return (about.filter { $0.1.map { !hidden.contains($0) } ?? true }.map(\.0), more)
+    }
+
+    /// The event a notification is about, if any (its `event_id`).
+    static func eventID(of item: InboxItem) -> UUID? {
+        struct About: Decodable { var event_id: String? }
+        return (try? JSONDecoder().decode(About.self, from: Data(item.data.utf8)))?.event_id.flatMap(UUID.init(uuidString:))
     }
 
     /// One entry, by id.

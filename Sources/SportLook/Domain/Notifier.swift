@@ -42,6 +42,22 @@ struct Notifier: Sendable {
         changes.record(.jobs)
     }
 
+    /// A group's admin made an event: its members hear of it (those who muted the
+    /// group do not), once each.
+    func groupEvent(_ event: Event, group: Group, to members: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        guard !members.isEmpty else { return }
+        let messages = members.map { member in
+            (NotificationMessage(
+                to: member, .groupEvent, title: "\(group.name): \(event.title)", body: "A new \(event.membersOnly ? "members-only " : "")game in the group. Join it in the app.",
+                data: ["event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
+                       "group_id": .id(group.id), "group_name": .string(group.name)],
+                collapseKey: "group_event:\(event.id.lowercased)"
+            ), "group_event:\(event.id.lowercased):\(member.lowercased)")
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
+
     /// An admin answered someone's request to join.
     func groupAnswer(_ group: Group, accepted: Bool, to person: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         let message = NotificationMessage(
@@ -81,11 +97,24 @@ struct Notifier: Sendable {
     enum CancelReason: Sendable, Equatable {
         case organiser
         case notEnoughPlayers(going: Int, needed: Int)
+        /// Its group was deleted.
+        case groupEnded(name: String)
+        /// Its organiser is no longer in its group (a members-only game).
+        case organiserLeftGroup(name: String)
 
-        var code: String { if case .organiser = self { "organiser" } else { "not_enough_players" } }
+        var code: String {
+            switch self {
+            case .organiser: "organiser"
+            case .notEnoughPlayers: "not_enough_players"
+            case .groupEnded: "group_deleted"
+            case .organiserLeftGroup: "organiser_left_group"
+            }
+        }
         var sentence: String {
             switch self {
             case .organiser: "The organiser cancelled it."
+            case .groupEnded(let name): "Its group, \(name), was deleted."
+            case .organiserLeftGroup(let name): "Its organiser is no longer in \(name)."
             case .notEnoughPlayers(let going, let needed): "Not enough players: \(going) of the \(needed) needed were going."
             }
         }

@@ -14,6 +14,9 @@ struct SeriesService: Sendable {
     let events: EventService
     let eventStore: EventStore
     let jobs: JobStore
+    /// Groups, for their series (made by their admins; their members told).
+    let groups: GroupStore
+    let notifier: Notifier
     let sports: SportCatalog
     let write: Writer
     let clock: any AppClock
@@ -38,9 +41,13 @@ struct SeriesService: Sendable {
         var reminders: [Int]?
         /// A split's first date.
         var from: String?
+        /// The group it is made for, and whether its members alone see it (new series only).
+        var groupId: Patch<String> = .absent
+        var membersOnly: Patch<Bool> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, location, address, description, capacity, timeZone, firstDate, startTime, durationMinutes, rule, reminders, from
+            case groupId, membersOnly
         }
 
         init(from decoder: any Decoder) throws {
@@ -58,6 +65,8 @@ struct SeriesService: Sendable {
             rule = try c.decodeIfPresent(String.self, forKey: .rule)
             reminders = try c.decodeIfPresent([Int].self, forKey: .reminders)
             from = try c.decodeIfPresent(String.self, forKey: .from)
+            groupId = try c.patch(.groupId)
+            membersOnly = try c.patch(.membersOnly)
         }
     }
 
@@ -76,12 +85,21 @@ struct SeriesService: Sendable {
         var v = Validator()
         let first = input.firstDate.flatMap({ LocalDate($0) })
         if first == nil { v.fail("first_date", "must be a date such as 2026-05-12") }
-        let series = template(input, base: nil, first: first, organiser: organiser, at: now, into: &v)
+        var series = template(input, base: nil, first: first, organiser: organiser, at: now, into: &v)
         try v.throwIfInvalid()
+        let choice = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: true)
+        series?.groupID = choice?.group
+        series?.membersOnly = choice?.membersOnly ?? false
         guard let series else { throw DomainError.validation(v.fields) }
-        try await write { [store] sql, changes in
+        try await write { [store, groups, notifier] sql, changes in
+            let group = try await choice?.requireMaker(organiser, groups: groups, at: now, on: sql)
             try await store.insert(series, on: sql)
             try await extend(series.id, at: now, on: sql, changes: &changes)
+            // The group hears of the weekly game once, by its first game.
+            if let group, let first = try await store.occurrences(of: series.id, from: series.firstDate, on: sql).first {
+                let members = try await groups.unmutedMembers(of: group.id, except: organiser, on: sql)
+                try await notifier.groupEvent(first, group: group, to: members, at: now, on: sql, changes: &changes)
+            }
         }
         return try await view(series.id, for: organiser)
     }
@@ -131,7 +149,7 @@ struct SeriesService: Sendable {
         let reminders = input.reminders.map { v.reminders($0) } ?? base?.reminders ?? Event.defaultReminders
         guard let title, let sport, let location, let zoneName, let first, let minutes, let rule, let reminders else { return nil }
         return Series(
-            id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID, title: title, sport: sport,
+            id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID, membersOnly: base?.membersOnly ?? false, title: title, sport: sport,
             description: description, address: address, location: location, capacity: capacity, timeZone: zoneName,
             reminders: reminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
             status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
@@ -182,6 +200,7 @@ struct SeriesService: Sendable {
         if let from = input.from.flatMap({ LocalDate($0) }), from > LocalDate(now, in: .gmt).adding(days: 731) {
             throw DomainError.validation(["from": "must be within two years"])
         }
+        _ = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: false)
         let next: Series = try await write { [self] sql, changes in
             guard let old = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard old.organiserID == user else { throw DomainError.forbidden("Only the organiser may change the series.") }
@@ -240,7 +259,8 @@ struct SeriesService: Sendable {
             description: series.description, address: series.address, cover: nil, location: series.location, startsAt: start,
             endsAt: start.addingTimeInterval(Double(series.durationMinutes) * 60), capacity: series.capacity, status: .active,
             goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
-            timeZone: series.timeZone, reminders: series.reminders, seriesID: series.id, occurrenceDate: date.description
+            timeZone: series.timeZone, reminders: series.reminders, seriesID: series.id, occurrenceDate: date.description,
+            groupID: series.groupID, membersOnly: series.membersOnly
         )
         try await events.insert(event, at: now, on: sql, changes: &changes)
         let away = try await store.optedOut(of: series.id, on: date, on: sql)
@@ -258,6 +278,8 @@ struct SeriesService: Sendable {
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            // A members-only series takes the group's members alone (checked again here: they may have just left).
+            if series.membersOnly, try await !groups.isMember(user, of: series.groupID ?? id, on: sql) { throw DomainError.notFound("series") }
             guard series.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
             guard try await store.addRegular(user, to: id, at: now, on: sql) else { return }
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)

@@ -32,6 +32,8 @@ enum EventJSON {
         json.field("ends_at", event.endsAt)
         json.field("time_zone", event.timeZone)
         json.field("series_id", event.seriesID)
+        json.field("group_id", event.groupID)
+        json.field("members_only", event.membersOnly)
         json.field("occurrence_date", event.occurrenceDate)
         json.field("answer_deadline", event.answerDeadline)
         json.field("min_players", event.minPlayers)

@@ -28,6 +28,7 @@ struct EventsController {
         routes.get("/v1/events/:id/bans", use: listBans)
         routes.delete("/v1/events/:id/bans/:user_id", use: liftBan)
         routes.get("/v1/me/events", use: myEvents)
+        routes.get("/v1/groups/:id/events", use: groupEvents)
     }
 
     private func readFilters(_ q: inout QueryReader) -> EventSearch.Filters {
@@ -207,6 +208,19 @@ extension EventsController {
     }
 
     /// `GET /v1/me/events`
+    /// `GET /v1/groups/{id}/events`: the group's coming games the caller may see.
+    @Sendable func groupEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "group")
+        var q = QueryReader(request)
+        let limit = q.limit(default: 20, max: 100)
+        let cursor = q.cursor(TimeCursor.self)
+        try q.throwIfInvalid()
+        let sports = search.sports
+        return JSONResponse(try await search.groupEvents(of: id, for: context.userID, cursor: cursor, limit: limit).map {
+            EventRepresentation(event: $0.0, sport: sports[$0.0.sport], links: links, mine: $0.1)
+        })
+    }
+
     @Sendable func myEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         var q = QueryReader(request)
         let role = q.oneOf("role", ["attending", "organising"]).flatMap(EventSearch.Role.init) ?? .attending

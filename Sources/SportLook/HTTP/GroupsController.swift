@@ -29,6 +29,8 @@ struct GroupsController {
         routes.post("/v1/groups/:id/owner", use: handOver)
         routes.post("/v1/groups/:id/invite", use: newInvite)
         routes.delete("/v1/groups/:id/invite", use: revokeInvite)
+        routes.put("/v1/groups/:id/mute", use: mute)
+        routes.delete("/v1/groups/:id/mute", use: unmute)
     }
 
     /// `{invite?, message?}`: neither may be null.
@@ -92,6 +94,7 @@ struct GroupRepresentation: JSONEncodable {
         json.field("created_at", group.createdAt)
         json.field("my_role", standing.role?.rawValue)
         json.field("my_request", standing.requested)
+        json.field("muted", standing.muted)
         if let distance { json.field("distance_m", (distance * 10).rounded() / 10) }
         json.objectEnd()
     }
@@ -159,6 +162,18 @@ extension GroupsController {
     @Sendable func getGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let (group, standing) = try await groups.group(try context.uuid("id", "group"), for: context.userID)
         return JSONResponse(GroupRepresentation(group: group, standing: standing))
+    }
+
+    /// `PUT /v1/groups/{id}/mute`: no news of the group's new events (a member's choice).
+    @Sendable func mute(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.setMuted(true, group: try context.uuid("id", "group"), by: context.userID)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/groups/{id}/mute`
+    @Sendable func unmute(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await groups.setMuted(false, group: try context.uuid("id", "group"), by: context.userID)
+        return Response(status: .noContent)
     }
 
     /// `PATCH /v1/groups/{id}`

@@ -48,18 +48,26 @@ enum RequestBody {
     /// Decodes a JSON body: 415 for another content type, 413 when too large,
     /// 400 for malformed JSON, 422 (with the field) for a value of the wrong type.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let body = try await collect(request, context: context)
+        guard body.readableBytes > 0 else { throw APIError.badRequest("invalid_json", "The request needs a JSON body.") }
+        return try decodeBody(type, body, request: request)
+    }
+
+    /// The body, after its content type is checked: 415 for another, 413 when too large.
+    private static func collect(_ request: Request, context: some RequestContext) async throws -> ByteBuffer {
         if let contentType = request.headers[.contentType],
            !contentType.lowercased().hasPrefix("application/json") && !contentType.lowercased().contains("+json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            return try await request.body.collect(upTo: context.maxUploadSize)
         } catch {
             throw APIError(.contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
         }
-        let bytes = buffer.readableBytesView
-        guard !bytes.isEmpty else { throw APIError.badRequest("invalid_json", "The request needs a JSON body.") }
+    }
+
+    private static func decodeBody<T: Decodable>(_ type: T.Type, _ body: ByteBuffer, request: Request) throws -> T {
+        let bytes = body.readableBytesView
         guard request.headers[.contentType] != nil else {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
         }
@@ -78,11 +86,14 @@ enum RequestBody {
     }
 
     /// ``decode(_:from:context:)`` when the request has a body; nil when it has none
-    /// (no `Content-Length`, or zero, and no `Transfer-Encoding`).
+    /// (no `Content-Length`, or zero, and no `Transfer-Encoding`; or a chunked body
+    /// that turns out empty, as some clients send for a bodiless POST).
     static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
         let declared = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         guard declared else { return nil }
-        return try await decode(type, from: request, context: context)
+        let body = try await collect(request, context: context)
+        guard body.readableBytes > 0 else { return nil }
+        return try decodeBody(type, body, request: request)
     }
 
     /// Rejects nesting deeper than ``maxDepth`` before the decoder sees it.

@@ -97,6 +97,8 @@ struct SeriesRepresentation: JSONEncodable {
         EventJSON.writeSport(s.sport, sport, to: &json)
         json.key("organiser")
         UserSummaryRepresentation(id: s.organiserID, name: s.organiserName).encode(to: &json)
+        json.field("group_id", s.groupID)
+        json.field("members_only", s.membersOnly)
         json.field("description", s.description)
         json.field("address", s.address)
         EventJSON.writeLocation(s.location, to: &json)

@@ -109,6 +109,8 @@ final class EventIndex: Sendable {
 
     let grid: GeoGrid
     private let state = Mutex(State())
+    /// The grid's scope number of each group with members-only events here.
+    private let scopeNumbers = ScopeNumbers()
     private let sports: SportCatalog
     /// An event's card: the bytes a page copies for it (the HTTP layer's encoding;
     /// opaque here).
@@ -127,8 +129,24 @@ final class EventIndex: Sendable {
     /// Whether every live event's card has been encoded once (after ``fillCards(now:logger:from:)``).
     var hasAllCards: Bool { cardsComplete.load(ordering: .acquiring) }
 
-    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date, traits: UInt64) -> GeoEntry {
-        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970, traits: traits))
+    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date, traits: UInt64, restriction: EventRestriction) -> GeoEntry {
+        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(
+            mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970, traits: traits, scope: scopeNumbers.scope(of: restriction)
+        ))
+    }
+
+    /// Who may see a live event (nil: not a live event here).
+    func restriction(of id: UUID) -> EventRestriction? {
+        guard let entry = grid[id.geoKey] else { return nil }
+        let scope = entry.tags.scope
+        guard scope != 0 else { return .open }
+        // The shared last number names no one group: the caller reads the row.
+        return scopeNumbers.group(of: scope).map { .members($0) }
+    }
+
+    /// The scopes of the members-only events someone in these groups may find.
+    func scopes(for memberships: Memberships) -> GeoScopes {
+        memberships.groups.isEmpty ? .none : GeoScopes(scopeNumbers.numbers(of: memberships.groups))
     }
 
     /// Loads where every live event is (at start-up), from `load` (the live events'
@@ -143,7 +161,7 @@ final class EventIndex: Sendable {
         var cards = CardTable(minimumCapacity: total)
         for event in parts.joined() {
             let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
-            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits))
+            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits, restriction: event.restriction))
             cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: nil)
         }
         grid.replaceAll(with: entries)
@@ -219,7 +237,7 @@ final class EventIndex: Sendable {
             s.release(s.cards.updateValue(card, forKey: event.id)?.json)
             s.removed.lift(event.id)
             let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
-            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits))
+            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits, restriction: EventRestriction(event)))
         } else {
             s.release(s.cards.removeValue(forKey: event.id)?.json)
             s.removed.bury(event.id, version: event.version, at: now)
@@ -282,4 +300,52 @@ final class EventIndex: Sendable {
     }
 
     var count: Int { state.withLock { $0.cards.count } }
+}
+
+/// A small number (a ``GeoTags/scope``) for each group whose members-only events
+/// this instance has indexed, given the first time one is seen and kept for the
+/// process's life (numbers are this instance's own, never stored or sent).
+/// Past the last number every further group shares it, and that shared scope
+/// is never named by a filter: those events are found by nobody's search (their
+/// routes still answer members) rather than by the wrong people.
+final class ScopeNumbers: Sendable {
+    private struct State {
+        var byGroup: [UUID: UInt32] = [:]
+        var groups: [UUID] = []
+    }
+
+    private let state = Mutex(State())
+    private let last: UInt32
+
+    init(last: UInt32 = GeoTags.maxScope) { self.last = last }
+
+    /// An event's scope: 0 for an open one; its group's number for a members-only
+    /// one (the shared last for one that names no group: nobody finds it).
+    func scope(of restriction: EventRestriction) -> UInt32 {
+        guard case .members(let group) = restriction else { return 0 }
+        guard let group else { return last }
+        return number(group)
+    }
+
+    /// The group's number, given now if it has none.
+    func number(_ group: UUID) -> UInt32 {
+        state.withLock { s in
+            if let number = s.byGroup[group] { return number }
+            guard s.groups.count + 1 < Int(last) else { return last }
+            s.groups.append(group)
+            let number = UInt32(s.groups.count)
+            s.byGroup[group] = number
+            return number
+        }
+    }
+
+    /// The numbers of these groups that have one (the shared last one never).
+    func numbers(of groups: Set<UUID>) -> [UInt32] {
+        state.withLock { s in groups.compactMap { s.byGroup[$0] } }
+    }
+
+    /// The group with this number (nil for the shared last one).
+    func group(of number: UInt32) -> UUID? {
+        state.withLock { s in number >= 1 && Int(number) <= s.groups.count ? s.groups[Int(number) - 1] : nil }
+    }
 }

@@ -15,6 +15,9 @@ public enum Change: Sendable, Hashable, Codable {
     case user(id: UUID)
     /// A group was made, edited or deleted, or its members changed.
     case group(id: UUID)
+    /// This user joined or left this group (or was removed, or it ended): what they
+    /// may see changes (members-only events, the group's room).
+    case membership(user: UUID, group: UUID)
     /// An access token was revoked.
     case session(id: UUID)
     /// This user's attendances changed (joined, left, promoted).
@@ -41,7 +44,7 @@ public enum Change: Sendable, Hashable, Codable {
 
     /// The kinds of change, for registering handlers.
     public enum Kind: String, Sendable, CaseIterable {
-        case event, user, group, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read, resync
+        case event, user, group, membership, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read, resync
     }
 
     public var kind: Kind {
@@ -49,6 +52,7 @@ public enum Change: Sendable, Hashable, Codable {
         case .event: .event
         case .user: .user
         case .group: .group
+        case .membership: .membership
         case .session: .session
         case .attendance: .attendance
         case .chat: .chat

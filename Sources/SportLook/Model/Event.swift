@@ -48,6 +48,10 @@ public struct Event: Sendable, Hashable {
     public var levelRange: ClosedRange<Level>?
     /// Who may join.
     public var audience: Audience = .anyone
+    /// The group it belongs to, if any.
+    public var groupID: UUID?
+    /// Whether only the group's members may see it (``EventAccess``).
+    public var membersOnly: Bool = false
 
     public static let defaultDecideMinutes = 120
 
@@ -69,6 +73,17 @@ public struct Event: Sendable, Hashable {
 
     /// The places neither taken (going) nor offered, of a capacity; nil without one.
     static func spotsLeft(capacity: Int?, taken: Int) -> Int? { capacity.map { max(0, $0 - taken) } }
+}
+
+/// Who may see an event, as the event index keeps it for live events
+/// (``EventAccess`` decides with it).
+enum EventRestriction: Sendable, Hashable {
+    /// Anyone.
+    case open
+    /// The members of this group alone (none: nobody, for a row that names no group).
+    case members(UUID?)
+
+    init(_ event: Event) { self = event.membersOnly ? .members(event.groupID) : .open }
 }
 
 /// Whether an event takes place.

@@ -13,4 +13,6 @@ struct EventPosition: Sendable {
     var levelRange: ClosedRange<Level>?
     var audience: Audience
     var hasFreePlaces: Bool
+    /// Who may find it.
+    var restriction: EventRestriction
 }

@@ -66,6 +66,8 @@ public struct GroupStanding: Sendable, Hashable {
     public var requested = false
     /// Whether an admin banned them.
     public var banned = false
+    /// Whether they muted news of the group's new events (members only).
+    public var muted = false
 
     public static let none = GroupStanding()
 }
@@ -108,4 +110,14 @@ struct MemberCursor: CursorCodable, Sendable {
     var cursor: String {
         OpaqueCursor.encode([String(rank), String(joinedAt.timeIntervalSince1970.bitPattern, radix: 16), user.lowercased])
     }
+}
+
+/// The groups a person belongs to: what they may see of members-only events
+/// (``EventAccess``).
+struct Memberships: Sendable, Hashable {
+    var groups: Set<UUID>
+
+    static let none = Memberships(groups: [])
+
+    func contains(_ group: UUID) -> Bool { groups.contains(group) }
 }

@@ -68,6 +68,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case groupRequestAccepted = "group_request_accepted"
     /// An admin refused the request.
     case groupRequestRefused = "group_request_refused"
+    /// A group's admin made an event (to its members who did not mute the group).
+    case groupEvent = "group_event"
 }
 
 /// One notification for one person: what a job delivers.

@@ -7,8 +7,10 @@ public struct Series: Sendable, Hashable {
     public var id: UUID
     public var organiserID: UUID
     public var organiserName: String
-    /// The group it belongs to, once groups exist.
+    /// The group it belongs to (its admins make the group's series).
     public var groupID: UUID?
+    /// Whether only the group's members see it and its games.
+    public var membersOnly: Bool = false
     public var title: String
     public var sport: String
     public var description: String

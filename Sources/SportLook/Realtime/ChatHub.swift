@@ -250,7 +250,8 @@ final class ChatHub: Sendable {
             guard let item else { return }
             let frame = Frames.notification(item)
             for connection in targets { connection.send(ephemeral: frame) }
-        case .attendance(let user):
+        case .attendance(let user), .membership(let user, _):
+            // Going or not, in the group or not: rooms the user may no longer be in end.
             for connection in connections(of: user) {
                 await connection.recheckMembership()
                 await connection.reloadRooms()

@@ -17,7 +17,8 @@ enum ChatStatements {
     struct Sending: SharedStatement {
         static let text = """
             SELECT \(ChatStore.roomColumns),
-                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event')
+                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event'
+                                     AND \(EventStore.visible("e", toUserIn: "$2")))
                           OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = $2 OR c.user_high = $2) AND r.kind = 'conversation')
                         THEN 1 ELSE 0 END AS is_member,
                    (SELECT u.name FROM users u WHERE u.id = $2) AS sender_name,
@@ -67,7 +68,7 @@ enum ChatStatements {
     /// `$6` … the people mentioned.
     static func absentText(_ kind: RoomKind, mentioned: Int) -> String {
         let members = switch kind {
-        case .event: "SELECT a.user_id FROM attendances a WHERE a.event_id = $2 AND a.status = 'going'"
+        case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = $2 AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
         case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = $1 UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = $1"
         }
         let mentions = mentioned == 0 ? "" : "OR member.user_id IN (\((0..<mentioned).map { "$\($0 + 6)" }.joined(separator: ", ")))"

@@ -102,7 +102,11 @@ struct ChatStore: Store {
         case .event:
             // The people going (the organiser among them): a waitlist place, which anyone can
             // take on a full event, shows no one who talks there.
-            return try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND user_id = \(bind: user) AND status = 'going'").first() != nil
+            // Of a members-only event, only while they are in its group.
+            return try await sql.raw("""
+                SELECT a.user_id FROM attendances a JOIN events e ON e.id = a.event_id
+                WHERE a.event_id = \(bind: room.eventID ?? room.id) AND a.user_id = \(bind: user) AND a.status = 'going' AND \(EventStore.visible("e", to: user))
+                """).first() != nil
         case .conversation:
             return try await sql.raw("""
                 SELECT room_id FROM conversations WHERE room_id = \(bind: room.id) AND (user_low = \(bind: user) OR user_high = \(bind: user))

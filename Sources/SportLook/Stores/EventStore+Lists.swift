@@ -18,7 +18,7 @@ extension EventStore {
             let rows = try await sql.raw("""
                 SELECT \(unsafeRaw: EventStore.columns), a.status AS my_status, a.offer_expires_at AS my_offer_expires_at
                 FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id AND a.user_id = \(bind: user)
-                WHERE \(period) \(membership) \(Keyset.after(time: "e.starts_at", id: "e.id", after: cursor, descending: descending))
+                WHERE \(period) \(membership) AND \(EventStore.visible("e", to: user)) \(Keyset.after(time: "e.starts_at", id: "e.id", after: cursor, descending: descending))
                 ORDER BY e.starts_at \(unsafeRaw: descending ? "DESC" : "ASC"), e.id \(unsafeRaw: descending ? "DESC" : "ASC")
                 LIMIT \(bind: limit + 1)
                 """).all()
@@ -42,7 +42,7 @@ extension EventStore {
             try await sql.raw("""
                 SELECT \(unsafeRaw: EventStore.columns)
                 FROM \(unsafeRaw: EventStore.from) JOIN attendances a ON a.event_id = e.id AND a.user_id = \(bind: user) AND a.status = 'going'
-                WHERE e.ends_at > \(bind: since)
+                WHERE e.ends_at > \(bind: since) AND \(EventStore.visible("e", to: user))
                 ORDER BY e.starts_at, e.id
                 LIMIT \(bind: limit)
                 """).all().map(Self.decode)
@@ -138,7 +138,39 @@ extension EventStore {
                 e.organiser_id = \(bind: user)
                 OR (EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = e.id AND a.user_id = \(bind: user) AND a.status = 'going')
                     AND EXISTS (SELECT 1 FROM attendances b WHERE b.event_id = e.id AND b.user_id = \(bind: viewer))))
+              AND \(Self.visible("e", to: viewer))
             ORDER BY e.starts_at, e.id LIMIT \(bind: limit)
             """).all().map(Self.decode)
+    }
+
+    /// A group's unfinished active events, by id (the order their locks are taken
+    /// in): all of them, or with `member`, the members-only ones that person
+    /// organises, attends, waits for or said maybe to.
+    func unfinishedEvents(ofGroup group: UUID, involving member: UUID? = nil, now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+        let involving: SQLQueryString = member.map { user in
+            """
+            AND e.members_only = \(bind: true) AND (e.organiser_id = \(bind: user)
+                OR EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = e.id AND a.user_id = \(bind: user))
+                OR EXISTS (SELECT 1 FROM event_maybes m WHERE m.event_id = e.id AND m.user_id = \(bind: user)))
+            """
+        } ?? ""
+        return try await sql.raw("""
+            SELECT e.id FROM events e WHERE e.group_id = \(bind: group) AND e.status = 'active' AND e.ends_at > \(bind: now) \(involving) ORDER BY e.id
+            """).all().map { try $0.value("id") }
+    }
+
+    /// A group's unfinished events `viewer` may see, soonest first.
+    func groupEvents(of group: UUID, viewer: UUID, now: Date, cursor: TimeCursor?, limit: Int) async throws -> Page<Event> {
+        try await database.read { sql in
+            let rows = try await sql.raw("""
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                WHERE e.group_id = \(bind: group) AND e.status = 'active' AND e.ends_at > \(bind: now) AND \(Self.visible("e", to: viewer))
+                  \(Keyset.after(time: "e.starts_at", id: "e.id", after: cursor, descending: false))
+                ORDER BY e.starts_at, e.id LIMIT \(bind: limit + 1)
+                """).all().map(Self.decode)
+            let items = Array(rows.prefix(limit))
+            let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.startsAt, id: $0.id).cursor } : nil
+            return Page(items: items, nextCursor: next)
+        }
     }
 }

@@ -68,7 +68,7 @@ extension EventStore {
                         of: database, now: now, after: after, through: through,
                         columns: """
                             e.id, e.sport_slug, e.lat, e.lon, e.starts_at, e.ends_at, e.version, e.level_min_half, e.level_max_half, e.audience,
-                            e.capacity, e.going_count, e.offered_count
+                            e.capacity, e.going_count, e.offered_count, e.group_id, e.members_only
                             """,
                         from: "events e", size: 5_000,
                         decode: { row in
@@ -78,7 +78,8 @@ extension EventStore {
                                 id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
                                 startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"),
                                 levelRange: try EventStore.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
-                                hasFreePlaces: Event.spotsLeft(capacity: capacity, taken: taken).map { $0 > 0 } ?? true
+                                hasFreePlaces: Event.spotsLeft(capacity: capacity, taken: taken).map { $0 > 0 } ?? true,
+                                restriction: try row.value("members_only", as: Bool.self) ? .members(try row.optional("group_id")) : .open
                             )
                         },
                         key: { ($0.endsAt, $0.id) }

@@ -10,9 +10,27 @@ struct EventStore: Store {
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
         e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at, e.offered_count,
-        e.level_min_half, e.level_max_half, e.audience
+        e.level_min_half, e.level_max_half, e.audience, e.group_id, e.members_only
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
+
+    /// ``EventAccess``'s rule as a condition on the event row `alias`, for queries
+    /// that list rooms and events by the database: an event that is not
+    /// members-only, or one of a group `user` belongs to.
+    static func visible(_ alias: String, to user: UUID) -> SQLQueryString {
+        let (before, after) = visibleParts(alias)
+        return "\(unsafeRaw: before)\(bind: user)\(unsafeRaw: after)"
+    }
+
+    /// The same condition with the user as an SQL expression (`$2`, `a.user_id`).
+    static func visible(_ alias: String, toUserIn expression: String) -> String {
+        let (before, after) = visibleParts(alias)
+        return before + expression + after
+    }
+
+    private static func visibleParts(_ alias: String) -> (String, String) {
+        ("(\(alias).members_only = FALSE OR EXISTS (SELECT 1 FROM group_members vm WHERE vm.group_id = \(alias).group_id AND vm.user_id = ", "))")
+    }
 
     static func decode(_ row: any SQLRow) throws -> Event {
         Event(
@@ -30,7 +48,8 @@ struct EventStore: Store {
             recordRule: try Self.decodeRecordRule(row),
             minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at"),
             offeredCount: try row.value("offered_count"),
-            levelRange: try Self.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone
+            levelRange: try Self.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
+            groupID: try row.optional("group_id"), membersOnly: try row.value("members_only")
         )
     }
 
@@ -58,14 +77,15 @@ struct EventStore: Store {
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
                                 series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows,
-                                min_players, decide_minutes, level_min_half, level_max_half, audience)
+                                min_players, decide_minutes, level_min_half, level_max_half, audience, group_id, members_only)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
                     \(bind: event.createdAt), \(bind: event.updatedAt), \(bind: event.timeZone), \(bind: Self.encodeReminders(event.reminders)),
                     \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline),
                     \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes),
-                    \(bind: event.levelRange?.lowerBound.halves), \(bind: event.levelRange?.upperBound.halves), \(bind: event.audience.rawValue))
+                    \(bind: event.levelRange?.lowerBound.halves), \(bind: event.levelRange?.upperBound.halves), \(bind: event.audience.rawValue),
+                    \(bind: event.groupID), \(bind: event.membersOnly))
             """).run()
         try await sql.raw("""
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)

@@ -130,13 +130,40 @@ struct GroupStore: Store {
         return try await group(id, on: sql)
     }
 
-    func markDeleted(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+    /// Marks the group deleted; its members and requests go. Returns who were members.
+    @discardableResult
+    func markDeleted(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
         try await sql.raw("""
             UPDATE sport_groups SET status = 'deleted', invite_digest = NULL, member_count = 0, updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)
             """).run()
-        for table in ["group_members", "group_requests"] {
-            try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE group_id = \(bind: id)").run()
+        try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: id)").run()
+        return try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: id) RETURNING user_id").all().map { try $0.value("user_id") }
+    }
+
+    /// The groups `user` belongs to (live ones: a deleted group has no members).
+    func memberships(of user: UUID) async throws -> Memberships {
+        try await reading(on: nil) { sql in
+            let rows = try await sql.raw("SELECT group_id FROM group_members WHERE user_id = \(bind: user)").all()
+            return Memberships(groups: Set(try rows.map { try $0.value("group_id") }))
         }
+    }
+
+    /// Whether `user` is a member of `group`, read in the caller's transaction.
+    func isMember(_ user: UUID, of group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS one FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user)").first() != nil
+    }
+
+    /// Mutes or unmutes a member's news of the group's new events; false when not a member.
+    func setMuted(_ muted: Bool, user: UUID, in group: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("UPDATE group_members SET muted = \(bind: muted) WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+    }
+
+    /// The members to tell of a new event of the group: all but those who muted it
+    /// and `except` (who made it).
+    func unmutedMembers(of group: UUID, except: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw("""
+            SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND muted = \(bind: false) AND user_id <> \(bind: except) ORDER BY user_id
+            """).all().map { try $0.value("user_id") }
     }
 
     // MARK: Standing
@@ -145,6 +172,7 @@ struct GroupStore: Store {
         try await reading(on: sql) { sql in
             let row = try await sql.raw("""
                 SELECT (SELECT role FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS role,
+                       (SELECT 1 FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) AND muted = \(bind: true)) AS muted,
                        (SELECT 1 FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS requested,
                        (SELECT 1 FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS banned
                 """).first()
@@ -152,7 +180,8 @@ struct GroupStore: Store {
             return GroupStanding(
                 role: (try row.optional("role", as: String.self)).flatMap(GroupRole.init(rawValue:)),
                 requested: try row.optional("requested", as: Int.self) != nil,
-                banned: try row.optional("banned", as: Int.self) != nil
+                banned: try row.optional("banned", as: Int.self) != nil,
+                muted: try row.optional("muted", as: Int.self) != nil
             )
         }
     }

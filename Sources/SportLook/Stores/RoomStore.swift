@@ -98,7 +98,8 @@ struct RoomStore: Store {
     /// they blocked.
     private static func mine(_ user: UUID) -> SQLQueryString {
         """
-        SELECT a.event_id AS room_id FROM attendances a WHERE a.user_id = \(bind: user) AND a.status = 'going'
+        SELECT a.event_id AS room_id FROM attendances a JOIN events e ON e.id = a.event_id
+            WHERE a.user_id = \(bind: user) AND a.status = 'going' AND \(EventStore.visible("e", to: user))
         UNION ALL SELECT c1.room_id FROM conversations c1 WHERE c1.user_low = \(bind: user) AND (c1.state <> 'new' OR c1.created_by = \(bind: user))
             AND NOT EXISTS (SELECT 1 FROM blocks b1 WHERE b1.blocker_id = \(bind: user) AND b1.blocked_id = c1.user_high)
         UNION ALL SELECT c2.room_id FROM conversations c2 WHERE c2.user_high = \(bind: user) AND (c2.state <> 'new' OR c2.created_by = \(bind: user))

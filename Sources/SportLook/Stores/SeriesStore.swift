@@ -9,7 +9,7 @@ struct SeriesStore: Store {
 
     static let columns = """
         s.id, s.organiser_id, u.name AS organiser_name, s.group_id, s.title, s.sport_slug, s.description, s.address, s.lat, s.lon, s.capacity,
-        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.followed_by, s.version, s.created_at, s.updated_at
+        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.followed_by, s.version, s.created_at, s.updated_at, s.members_only
         """
     static let from = "series s JOIN users u ON u.id = s.organiser_id"
 
@@ -18,6 +18,7 @@ struct SeriesStore: Store {
         let rule = try Recurrence(parsing: try row.value("rule", as: String.self), first: first)
         return Series(
             id: try row.value("id"), organiserID: try row.value("organiser_id"), organiserName: try row.value("organiser_name"), groupID: try row.optional("group_id"),
+            membersOnly: try row.value("members_only"),
             title: try row.value("title"), sport: try row.value("sport_slug"), description: try row.value("description"), address: try row.optional("address"),
             location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")), capacity: try row.optional("capacity"),
             timeZone: try row.value("time_zone"), reminders: EventStore.decodeReminders(try row.value("reminders")),
@@ -31,12 +32,12 @@ struct SeriesStore: Store {
     func insert(_ series: Series, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO series (id, organiser_id, group_id, title, sport_slug, description, address, lat, lon, capacity, time_zone, reminders,
-                                start_minutes, duration_minutes, first_date, rule, status, made_through, version, created_at, updated_at)
+                                start_minutes, duration_minutes, first_date, rule, status, made_through, version, created_at, updated_at, members_only)
             VALUES (\(bind: series.id), \(bind: series.organiserID), \(bind: series.groupID), \(bind: series.title), \(bind: series.sport), \(bind: series.description),
                     \(bind: series.address), \(bind: series.location.lat), \(bind: series.location.lon), \(bind: series.capacity), \(bind: series.timeZone),
                     \(bind: EventStore.encodeReminders(series.reminders)), \(bind: series.startMinutes), \(bind: series.durationMinutes),
                     \(bind: series.firstDate.description), \(bind: series.rule.text), 'active', \(bind: series.madeThrough.description), 1,
-                    \(bind: series.createdAt), \(bind: series.updatedAt))
+                    \(bind: series.createdAt), \(bind: series.updatedAt), \(bind: series.membersOnly))
             """).run()
     }
 
@@ -91,6 +92,19 @@ struct SeriesStore: Store {
     /// Moves a made game to the series that carries on.
     func move(occurrence event: UUID, to next: UUID, on sql: any SQLDatabase) async throws {
         try await sql.raw("UPDATE events SET series_id = \(bind: next) WHERE id = \(bind: event)").run()
+    }
+
+    /// Takes `user` off the regulars of a group's members-only series (they left the group).
+    func removeRegular(_ user: UUID, fromMembersOnlySeriesOf group: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            DELETE FROM series_regulars WHERE user_id = \(bind: user)
+              AND series_id IN (SELECT id FROM series WHERE group_id = \(bind: group) AND members_only = \(bind: true))
+            """).run()
+    }
+
+    /// Ends every active series of a group (it was deleted): no more occurrences.
+    func endAll(ofGroup group: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE series SET status = 'ended', updated_at = \(bind: now), version = version + 1 WHERE group_id = \(bind: group) AND status = 'active'").run()
     }
 
     func end(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {

@@ -159,9 +159,14 @@ extension API {
         var iOrganise: Bool?
         /// In nearby and in-box lists.
         var distanceM: Double?
+        /// The group it belongs to, and whether its members alone see it.
+        @Nullable var groupID: String?
+        var membersOnly: Bool
 
         enum CodingKeys: String, CodingKey {
             case id, title, sport, organiser, location, address, description, capacity, status, reminders
+            case groupID = "group_id"
+            case membersOnly = "members_only"
             case startsAt = "starts_at"
             case endsAt = "ends_at"
             case timeZone = "time_zone"

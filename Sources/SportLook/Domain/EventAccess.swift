@@ -1,0 +1,101 @@
+import Foundation
+import GeoGrid
+
+/// Who may see an event, decided here once: an event that is not members-only is
+/// seen by everyone (blocks aside, decided where people meet); a members-only
+/// event of a group is seen by that group's members alone — not by someone who
+/// left, was removed or banned, and not by its organiser once they are out of the
+/// group. Search asks the same rule inside the grid's walk (``EventIndex/scopes(for:)``),
+/// every route that names an event asks ``require(_:for:)`` before anything else,
+/// and lists read from the database (the caller's games, the chats list, calendar
+/// feeds, a profile's games, room membership) ask the same rule written as SQL,
+/// ``EventStore/visible(_:to:)``, so their pages stay full.
+struct EventAccess: Sendable {
+    let events: EventStore
+    let seriesStore: SeriesStore
+    let index: EventIndex
+    let memberships: MembershipCache
+    let clock: any AppClock
+
+    /// The one rule.
+    static func mayView(group: UUID?, membersOnly: Bool, in memberships: Memberships) -> Bool {
+        guard membersOnly else { return true }
+        guard let group else { return false }
+        return memberships.contains(group)
+    }
+
+    static func mayView(_ event: Event, in memberships: Memberships) -> Bool {
+        mayView(group: event.groupID, membersOnly: event.membersOnly, in: memberships)
+    }
+
+    /// The groups `user` belongs to (cached per user until their memberships change).
+    func memberships(of user: UUID) async throws -> Memberships {
+        try await memberships.value(of: user, now: clock.now())
+    }
+
+    /// Whether `user` may see `event`.
+    func mayView(_ event: Event, by user: UUID) async throws -> Bool {
+        guard event.membersOnly else { return true }
+        return Self.mayView(event, in: try await memberships(of: user))
+    }
+
+    /// Throws 404 `event` unless `user` may see the event `id` (an unknown event is a
+    /// 404 too, so nobody learns that a hidden one exists). A live event's group is
+    /// known to the index; another is read.
+    func require(_ id: UUID, for user: UUID) async throws {
+        guard let restriction = try await restriction(of: id), try await allows(restriction, user) else { throw DomainError.notFound("event") }
+    }
+
+    /// Throws 404 `room` when `id` is the room of an event `user` may not see (an
+    /// event's room has the event's id); any other room passes, for the room's own
+    /// rules to answer.
+    func requireRoom(_ id: UUID, for user: UUID) async throws {
+        guard let restriction = try await restriction(of: id) else { return }
+        guard try await allows(restriction, user) else { throw DomainError.notFound("room") }
+    }
+
+    /// Throws 404 `series` unless `user` may see the series `id`: a members-only
+    /// series (and its games) is its group's members' alone.
+    func requireSeries(_ id: UUID, for user: UUID) async throws {
+        guard let series = try await seriesStore.series(id) else { throw DomainError.notFound("series") }
+        guard series.membersOnly else { return }
+        guard let group = series.groupID, try await memberships(of: user).contains(group) else { throw DomainError.notFound("series") }
+    }
+
+    /// Who may see the event `id`; nil for no such event.
+    private func restriction(of id: UUID) async throws -> EventRestriction? {
+        if let live = index.restriction(of: id) { return live }
+        return try await events.event(id).map(EventRestriction.init)
+    }
+
+    private func allows(_ restriction: EventRestriction, _ user: UUID) async throws -> Bool {
+        switch restriction {
+        case .open: true
+        case .members(let group):
+            if let group { try await memberships(of: user).contains(group) } else { false }
+        }
+    }
+
+    /// Of these events, those `user` may not see (unknown ones are not counted).
+    func hidden(_ ids: Set<UUID>, from user: UUID) async throws -> Set<UUID> {
+        var restrictions: [UUID: EventRestriction] = [:]
+        var unknown: [UUID] = []
+        for id in ids {
+            if let live = index.restriction(of: id) { restrictions[id] = live } else { unknown.append(id) }
+        }
+        if !unknown.isEmpty {
+            for (id, event) in try await events.database.read({ [events, unknown] sql in try await events.events(unknown, on: sql) }) {
+                restrictions[id] = EventRestriction(event)
+            }
+        }
+        guard restrictions.values.contains(where: { $0 != .open }) else { return [] }
+        var out: Set<UUID> = []
+        for (id, restriction) in restrictions where try await !allows(restriction, user) { out.insert(id) }
+        return out
+    }
+
+    /// The grid scopes `user` may find besides the open ones.
+    func scopes(for user: UUID) async throws -> GeoScopes {
+        index.scopes(for: try await memberships(of: user))
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SportLook
+
+/// A group's events and series: made by its admins, members-only by default, and
+/// then invisible to everyone outside the group by every route, search and socket.
+@Suite("Group events: members-only games", .timeLimit(.minutes(5)))
+struct GroupEventsTests {
+    static let place = (lat: 55.6761, lon: 12.5683)
+
+    struct Feed: Decodable { var path: String }
+
+    struct SeriesView: Decodable {
+        struct Game: Decodable { var eventId: String; var status: String
+            enum CodingKeys: String, CodingKey { case eventId = "event_id", status } }
+        var id: String
+        var status: String
+        @Nullable var groupID: String?
+        var membersOnly: Bool
+        var regularsCount: Int
+        var upcoming: [Game]
+        enum CodingKeys: String, CodingKey {
+            case id, status, upcoming
+            case groupID = "group_id", membersOnly = "members_only", regularsCount = "regulars_count"
+        }
+    }
+
+    static func localDate(_ date: Date) -> String {
+        LocalDate(date, in: TimeZone(identifier: "Europe/Copenhagen")!).description
+    }
+
+    static func groupEvent(_ api: API, _ token: String, group: String, title: String, membersOnly: Bool? = nil, now: Date, startsIn: TimeInterval = 86_400) async throws -> API.Event {
+        var body: [String: Any] = [
+            "title": title, "sport": "padel", "starts_at": RFC3339.format(now.addingTimeInterval(startsIn)),
+            "location": ["lat": place.lat, "lon": place.lon], "group_id": group, "capacity": 8,
+        ]
+        if let membersOnly { body["members_only"] = membersOnly }
+        return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
+    }
+
+    static func nearby(_ api: API, _ token: String) async throws -> [String] {
+        try await api.allPages(API.Event.self, "/v1/events/nearby?lat=\(place.lat)&lon=\(place.lon)&radius_km=5&limit=2", token: token).map(\.id)
+    }
+
+    static func inBox(_ api: API, _ token: String) async throws -> [String] {
+        try await api.allPages(API.Event.self, "/v1/events/in-box?min_lat=55.6&min_lon=12.5&max_lat=55.8&max_lon=12.7&limit=2", token: token).map(\.id)
+    }
+
+    static func myRooms(_ api: API, _ token: String) async throws -> [String] {
+        struct Listing: Decodable, Sendable { var id: String }
+        return try await api.allPages(Listing.self, "/v1/me/rooms?limit=50", token: token).map(\.id)
+    }
+
+    static func groupEvents(_ api: API, _ group: String, _ token: String) async throws -> [String] {
+        try await api.allPages(API.Event.self, "/v1/groups/\(group)/events?limit=1", token: token).map(\.id)
+    }
+
+    /// Every route that names an event, an event's room or a series, called by
+    /// `token` with `id`: each must answer 404, whatever its method, before it reads
+    /// any input.
+    static func walk(_ api: API, _ services: AppServices, prefix: String, id: String, someone: String, token: String) async throws {
+        let routes = services.routes.all.filter { $0.path == prefix || $0.path.hasPrefix(prefix + "/") }
+        #expect(routes.count >= (prefix == "/v1/events/:id" ? 20 : 3), "the walk found the routes under \(prefix)")
+        for route in routes {
+            let path = route.path.replacingOccurrences(of: ":id", with: id).replacingOccurrences(of: ":user_id", with: someone)
+                .replacingOccurrences(of: ":seq", with: "1").replacingOccurrences(of: ":emoji", with: "%F0%9F%91%8D")
+            let json: Any? = [.post, .put, .patch].contains(route.method) ? [String: Any]() : nil
+            let reply = try await api.request(route.method, path, token: token, json: json)
+            #expect(reply.status == .notFound, "\(route.method) \(path): \(reply.status) \(reply.text.prefix(200))")
+        }
+    }
+
+    @Test("a members-only game is invisible to non-members by every route, search and socket; a removed member loses it at once", arguments: engines)
+    func membersOnly(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
+            let owner = try await api.register("Olga")
+            let member = try await api.register("Mia")
+            let outsider = try await api.register("Otto")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public")
+            let joinReply = try await api.post("/v1/groups/\(group.id)/membership", token: member.token)
+            #expect(joinReply.status == .ok, "\(joinReply.status) \(joinReply.text)")
+
+            let hidden = try await Self.groupEvent(api, owner.token, group: group.id, title: "Members' padel", now: clock.now())
+            let open = try await Self.groupEvent(api, owner.token, group: group.id, title: "Open padel", membersOnly: false, now: clock.now(), startsIn: 90_000)
+            #expect(hidden.membersOnly && hidden.groupID == group.id)
+            #expect(!open.membersOnly && open.groupID == group.id)
+            try await api.join(hidden.id, token: member.token)
+            _ = try await api.sendMessage("See you on court 3", clientID: "m1", to: hidden.id, token: member.token)
+            let memberFeed = try await api.post("/v1/me/calendar", token: member.token).decode(Feed.self, expecting: .created)
+            let memberSocket = try await TestSocket.subscribed(try socketURL(api), token: member.token, to: hidden.id)
+
+            // Members see it everywhere: search, the group's games, their games, chats, calendar.
+            #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
+            #expect(Set(try await Self.inBox(api, member.token)) == [hidden.id, open.id])
+            #expect(try await Self.groupEvents(api, group.id, member.token) == [hidden.id, open.id])
+            #expect(try await api.event(hidden.id, token: member.token).myStatus == "going")
+            #expect(try await Self.myRooms(api, member.token).contains(hidden.id))
+            #expect(try await api.get(memberFeed.path).text.contains("Members' padel"))
+            try await eventually("the members heard of the new games") {
+                try await api.notifications(member.token).filter { $0.kind == "group_event" }.count == 2
+            }
+
+            // An outsider sees the open game and nothing of the other, by any route.
+            #expect(try await Self.nearby(api, outsider.token) == [open.id])
+            #expect(try await Self.inBox(api, outsider.token) == [open.id])
+            #expect(try await Self.groupEvents(api, group.id, outsider.token) == [open.id])
+            #expect(try await api.event(open.id, token: outsider.token).groupID == group.id)
+            try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: member.id, token: outsider.token)
+            try await Self.walk(api, services, prefix: "/v1/rooms/:id", id: hidden.id, someone: member.id, token: outsider.token)
+            #expect(try await api.notifications(outsider.token).isEmpty)
+            // Not on the organiser's profile, not by invitation, not through a socket.
+            let profile = try await api.user(owner.id, token: outsider.token)
+            #expect(!profile.upcomingEvents.map(\.id).contains(hidden.id))
+            let invite = try await api.post("/v1/events/\(hidden.id)/invitations", token: owner.token, json: ["user_ids": [outsider.id]])
+            #expect(invite.status == .unprocessableContent)
+            #expect(try invite.errorFields["user_ids[0]"]?.contains("group") == true)
+            let outsiderSocket = try await TestSocket.connect(try socketURL(api), token: outsider.token)
+            outsiderSocket.send(["type": "subscribe", "room_id": hidden.id, "after_seq": 0])
+            let refused = try await outsiderSocket.waitFor("refused") { $0.type == "error" }
+            #expect(refused.error?.code == "not_found")
+            outsiderSocket.send(["type": "message", "room_id": hidden.id, "body": "hello?", "client_id": "o1"])
+            let refusedSend = try await outsiderSocket.waitFor("send refused") { $0.type == "error" && $0.error?.clientID == "o1" }
+            #expect(refusedSend.error?.code == "not_found")
+            await outsiderSocket.close()
+
+            // The owner invites the member to the open game: an invitation the member sees.
+            _ = try await api.invite([member.id], to: open.id, token: owner.token)
+            #expect(try await api.invitations(member.token).count == 1)
+
+            // Removed: the room ends on the socket at once, the place is freed, and the
+            // game is gone from every list, search and the calendar.
+            #expect(try await api.delete("/v1/groups/\(group.id)/members/\(member.id)", token: owner.token).status == .noContent)
+            let ended = try await memberSocket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
+            #expect(ended.unsubscribed?.reason == "not_attending")
+            #expect(try await api.event(hidden.id, token: owner.token).goingCount == 0)
+            #expect(try await Self.nearby(api, member.token) == [open.id])
+            #expect(try await Self.inBox(api, member.token) == [open.id])
+            #expect(try await Self.groupEvents(api, group.id, member.token) == [open.id])
+            #expect(try await api.allPages(API.Event.self, "/v1/me/events?limit=5", token: member.token).isEmpty)
+            #expect(!(try await Self.myRooms(api, member.token).contains(hidden.id)))
+            #expect(!(try await api.get(memberFeed.path).text.contains("Members' padel")))
+            #expect(try await api.notifications(member.token).filter { $0.kind == "group_event" }.count == 1, "only the open game's notice stays")
+            try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: owner.id, token: member.token)
+            #expect(try await api.invitations(member.token).count == 1, "the open game's invitation stays")
+            memberSocket.send(["type": "subscribe", "room_id": hidden.id, "after_seq": 0])
+            let again = try await memberSocket.waitFor("refused") { $0.type == "error" }
+            #expect(again.error?.code == "not_found")
+            await memberSocket.close()
+
+            // Back in the group, the game is there again (to join anew).
+            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token).status == .ok)
+            #expect(try await api.event(hidden.id, token: member.token).myStatus == nil)
+            #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
+        }
+    }
+
+    @Test("only a group's admins make its events; the fields are checked and fixed; muting silences new games", arguments: engines)
+    func making(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            let owner = try await api.register("Olga")
+            let admin = try await api.register("Ada")
+            let member = try await api.register("Mia")
+            let muted = try await api.register("Max")
+            let outsider = try await api.register("Otto")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public")
+            for person in [admin, member, muted] {
+                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token).status == .ok)
+            }
+            #expect(try await api.patch("/v1/groups/\(group.id)/members/\(admin.id)", token: owner.token, json: ["role": "admin"]).status == .noContent)
+            #expect(try await api.put("/v1/groups/\(group.id)/mute", token: muted.token).status == .noContent)
+            #expect(try await GroupsTests.viewMuted(api, group.id, muted.token))
+            #expect(try await api.put("/v1/groups/\(group.id)/mute", token: outsider.token).status == .notFound)
+
+            for (token, code) in [(member.token, "admins_only"), (outsider.token, "admins_only")] {
+                let refused = try await api.post("/v1/events", token: token, json: [
+                    "title": "Mine", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
+                    "location": ["lat": Self.place.lat, "lon": Self.place.lon], "group_id": group.id,
+                ])
+                #expect(refused.status == .forbidden)
+                #expect(try refused.errorCode == code)
+            }
+            let base: [String: Any] = ["title": "X", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)), "location": ["lat": 1, "lon": 1]]
+            for (extra, field) in [(["group_id": "nope"], "group_id"), (["members_only": true], "members_only"), (["group_id": group.id, "members_only": "yes"], "members_only")] as [([String: Any], String)] {
+                let reply = try await api.post("/v1/events", token: owner.token, json: base.merging(extra) { $1 })
+                #expect(reply.status == .unprocessableContent, "\(extra)")
+                if reply.status == .unprocessableContent { #expect(try reply.errorFields[field] != nil, "\(extra)") }
+            }
+            #expect(try await api.post("/v1/events", token: owner.token, json: base.merging(["group_id": UUID().uuidString]) { $1 }).status == .notFound)
+
+            let game = try await Self.groupEvent(api, admin.token, group: group.id, title: "Admin's game", now: clock.now())
+            #expect(game.membersOnly, "a group's game is members-only unless said otherwise")
+            let moved = try await api.patch("/v1/events/\(game.id)", token: admin.token, json: ["members_only": false])
+            #expect(moved.status == .unprocessableContent)
+            #expect(try await api.patch("/v1/events/\(game.id)", token: admin.token, json: ["group_id": NSNull()]).status == .unprocessableContent)
+            try await eventually("the unmuted members heard") {
+                let heard = try await api.notifications(member.token).contains { $0.kind == "group_event" }
+                let ownerHeard = try await api.notifications(owner.token).contains { $0.kind == "group_event" }
+                return heard && ownerHeard
+            }
+            let notice = try #require(try await api.notifications(member.token).first { $0.kind == "group_event" })
+            #expect(notice.data["event_id"]?.string == game.id && notice.data["group_id"]?.string == group.id)
+            #expect(try await api.notifications(muted.token).isEmpty, "muted")
+            #expect(try await api.notifications(admin.token).isEmpty, "who made it is not told")
+            #expect(try await api.delete("/v1/groups/\(group.id)/mute", token: muted.token).status == .noContent)
+            #expect(try await !GroupsTests.viewMuted(api, group.id, muted.token))
+        }
+    }
+
+    @Test("deleting a group cancels its coming games with a notice and ends its series; an organiser who leaves cancels theirs", arguments: engines)
+    func ending(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let owner = try await api.register("Olga")
+            let admin = try await api.register("Ada")
+            let player = try await api.register("Pia")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public")
+            for person in [admin, player] {
+                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token).status == .ok)
+            }
+            #expect(try await api.patch("/v1/groups/\(group.id)/members/\(admin.id)", token: owner.token, json: ["role": "admin"]).status == .noContent)
+            let adminsGame = try await Self.groupEvent(api, admin.token, group: group.id, title: "Ada's game", now: clock.now())
+            let openGame = try await Self.groupEvent(api, owner.token, group: group.id, title: "Open game", membersOnly: false, now: clock.now())
+            try await api.join(adminsGame.id, token: player.token)
+            try await api.join(openGame.id, token: player.token)
+            let series: SeriesView = try await api.post("/v1/series", token: owner.token, json: [
+                "title": "Tuesday padel", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
+                "first_date": Self.localDate(clock.now().addingTimeInterval(3 * 86_400)), "start_time": "19:00",
+                "rule": "FREQ=WEEKLY", "group_id": group.id,
+            ]).decode(expecting: .created)
+            #expect(series.membersOnly && series.groupID == group.id)
+            #expect(try await api.event(try #require(series.upcoming.first).eventId, token: player.token).membersOnly)
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: player.token).status == .ok)
+
+            // The admin leaves: their members-only game is called off; the player is told why.
+            #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: admin.token).status == .noContent)
+            #expect(try await api.event(adminsGame.id, token: player.token).status == "cancelled")
+            try await eventually("the player heard the game is off") {
+                try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["reason"]?.string == "organiser_left_group" }
+            }
+
+            // The group is deleted: every coming game is cancelled, with the reason; the series ends.
+            #expect(try await api.delete("/v1/groups/\(group.id)", token: owner.token).status == .noContent)
+            #expect(try await api.event(openGame.id, token: player.token).status == "cancelled")
+            try await eventually("the player heard the group is gone") {
+                try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["reason"]?.string == "group_deleted" && $0.data["event_id"]?.string == openGame.id }
+            }
+            // Members-only, and the group has no members now: nobody sees the series; as stored, it ended.
+            #expect(try await api.get("/v1/series/\(series.id)", token: owner.token).status == .notFound)
+            let ended = try await services.series.view(try #require(UUID(uuidString: series.id)), for: try #require(UUID(uuidString: owner.id)))
+            #expect(ended.series.status == .ended)
+            #expect(!ended.upcoming.isEmpty && ended.upcoming.allSatisfy { $0.status == .cancelled })
+            // Its games' players were told, and the notice stays in their inbox though the game is hidden now.
+            let game = try #require(series.upcoming.first?.eventId)
+            try await eventually("the regular heard the series' game is off") {
+                try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["event_id"]?.string == game }
+            }
+        }
+    }
+
+    @Test("a members-only series is its group's alone: walked by an outsider, joined by members; leaving the group ends being a regular", arguments: engines)
+    func series(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let owner = try await api.register("Olga")
+            let member = try await api.register("Mia")
+            let outsider = try await api.register("Otto")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public")
+            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token).status == .ok)
+            let series: SeriesView = try await api.post("/v1/series", token: owner.token, json: [
+                "title": "Thursday padel", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
+                "first_date": Self.localDate(clock.now().addingTimeInterval(2 * 86_400)), "start_time": "18:00",
+                "rule": "FREQ=WEEKLY", "group_id": group.id,
+            ]).decode(expecting: .created)
+            try await Self.walk(api, services, prefix: "/v1/series/:id", id: series.id, someone: member.id, token: outsider.token)
+            let first = try #require(series.upcoming.first?.eventId)
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: member.token).status == .ok)
+            #expect(try await api.event(first, token: member.token).myStatus == "going")
+            #expect(try await api.post("/v1/series", token: member.token, json: [
+                "title": "Mine", "sport": "padel", "location": ["lat": 1, "lon": 1], "time_zone": "UTC", "first_date": Self.localDate(clock.now().addingTimeInterval(5 * 86_400)),
+                "start_time": "18:00", "rule": "FREQ=WEEKLY", "group_id": group.id,
+            ]).status == .forbidden)
+
+            #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: member.token).status == .noContent)
+            #expect(try await api.event(first, token: owner.token).goingCount == 0)
+            let view: SeriesView = try await api.get("/v1/series/\(series.id)", token: owner.token).decode(expecting: .ok)
+            #expect(view.regularsCount == 0)
+            #expect(try await api.get("/v1/series/\(series.id)", token: member.token).status == .notFound)
+        }
+    }
+}
+
+extension GroupsTests {
+    /// Whether the caller muted the group.
+    static func viewMuted(_ api: API, _ id: String, _ token: String) async throws -> Bool {
+        struct Muted: Decodable { var muted: Bool }
+        return try await api.get("/v1/groups/\(id)", token: token).decode(Muted.self, expecting: .ok).muted
+    }
+}
