@@ -673,6 +673,16 @@ def run(server, push):
         cy.goto(group_url)
         cy.get_by_role("button", name="Mute new games").click()
         expect(cy.get_by_role("button", name="Hear of new games again")).to_be_visible()
+        # The group's chat: Bo writes on the group's page, Cy reads it live on hers; it is
+        # in Cy's chats list under the group's name.
+        expect(cy.get_by_role("heading", name="Group chat")).to_be_visible()
+        bo.goto(group_url)
+        expect(bo.get_by_role("heading", name="Group chat")).to_be_visible()
+        send(bo, "Anyone for Saturday?")
+        expect(cy.locator("ol.messages").get_by_text("Anyone for Saturday?")).to_be_visible()
+        audit(cy, "group chat")
+        cy.get_by_role("link", name=re.compile("^Chats")).click()
+        expect(cy.locator("ul.rooms").get_by_role("link", name=re.compile("^Luxembourg tennis"))).to_be_visible()
 
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"

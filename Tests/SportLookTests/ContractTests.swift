@@ -153,6 +153,40 @@ struct ContractTests {
         }
     }
 
+    @Test("SQLite: a migration that rebuilds a table others refer to keeps every row that refers to it, and one that would break a reference is refused whole", arguments: [DatabaseEngine.sqlite])
+    func rebuildingMigration(engine: DatabaseEngine) async throws {
+        try await withEmptyDatabase(engine) { database in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let setUp = Migration(version: 1, name: "rooms", statements: [
+                "CREATE TABLE parents (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b')))",
+                "CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parents(id) ON DELETE CASCADE)",
+                "INSERT INTO parents VALUES ('p1', 'a'), ('p2', 'b')", "INSERT INTO children VALUES (1, 'p1'), (2, 'p2'), (3, 'p2')",
+            ], checksum: "1")
+            let rebuild = Migration(version: 2, name: "kinds", statements: [
+                "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b', 'c')))",
+                "INSERT INTO parents_new SELECT id, kind FROM parents", "DROP TABLE parents", "ALTER TABLE parents_new RENAME TO parents",
+            ], checksum: "2", relaxesForeignKeys: true)
+            #expect(try await Migrator(database: database, migrations: [setUp, rebuild], logger: logger).migrate() == [1, 2])
+            let children = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self) }
+            #expect(children == 3, "the rebuild deleted no child")
+            try await database.transaction { sql in try await sql.raw("INSERT INTO parents VALUES ('p3', 'c')").run() }
+            // Foreign keys are on again: a child of nothing is refused, and deleting a parent cascades.
+            await #expect(throws: (any Error).self) { try await database.transaction { sql in try await sql.raw("INSERT INTO children VALUES (9, 'nobody')").run() } }
+            try await database.transaction { sql in try await sql.raw("DELETE FROM parents WHERE id = 'p2'").run() }
+            let left = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self) }
+            #expect(left == 1)
+            // A rebuild that drops a parent some child still names: refused, nothing of it kept.
+            let broken = Migration(version: 3, name: "broken", statements: [
+                "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL)", "INSERT INTO parents_new SELECT id, kind FROM parents WHERE id <> 'p1'",
+                "DROP TABLE parents", "ALTER TABLE parents_new RENAME TO parents",
+            ], checksum: "3", relaxesForeignKeys: true)
+            await #expect(throws: MigrationError.self) { try await Migrator(database: database, migrations: [setUp, rebuild, broken], logger: logger).migrate() }
+            let parents = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM parents").first()?.decode(column: "n", as: Int.self) }
+            #expect(parents == 2, "rolled back")
+        }
+    }
+
     @Test("a migration longer than DATABASE_TIMEOUT still completes (start-up waits for it)", arguments: engines)
     func slowMigration(engine: DatabaseEngine) async throws {
         // A request may wait 0.2 s here; the migration takes longer (a second on PostgreSQL,

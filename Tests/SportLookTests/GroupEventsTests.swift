@@ -111,6 +111,10 @@ struct GroupEventsTests {
             try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: member.id, token: outsider.token)
             try await Self.walk(api, services, prefix: "/v1/rooms/:id", id: hidden.id, someone: member.id, token: outsider.token)
             #expect(try await api.notifications(outsider.token).isEmpty)
+            // Reporting it answers as for an event that does not exist.
+            let report = try await api.post("/v1/reports", token: outsider.token, json: ["target_type": "event", "target_id": hidden.id, "reason": "spam"])
+            #expect(report.status == .notFound)
+            #expect(try await api.post("/v1/reports", token: outsider.token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]).text == report.text)
             // Not on the organiser's profile, not by invitation, not through a socket.
             let profile = try await api.user(owner.id, token: outsider.token)
             #expect(!profile.upcomingEvents.map(\.id).contains(hidden.id))
@@ -126,9 +130,13 @@ struct GroupEventsTests {
             #expect(refusedSend.error?.code == "not_found")
             await outsiderSocket.close()
 
-            // The owner invites the member to the open game: an invitation the member sees.
+            // The owner invites the member to the open game: an invitation the member sees;
+            // and a second member to the members-only game.
             _ = try await api.invite([member.id], to: open.id, token: owner.token)
             #expect(try await api.invitations(member.token).count == 1)
+            let second = try await api.register("Sid")
+            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: second.token, json: [String: Any]()).status == .ok)
+            let waiting = try #require(try await api.invite([second.id], to: hidden.id, token: owner.token).first)
 
             // Removed: the room ends on the socket at once, the place is freed, and the
             // game is gone from every list, search and the calendar.
@@ -145,6 +153,9 @@ struct GroupEventsTests {
             #expect(try await api.notifications(member.token).filter { $0.kind == "group_event" }.count == 1, "only the open game's notice stays")
             try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: owner.id, token: member.token)
             #expect(try await api.invitations(member.token).count == 1, "the open game's invitation stays")
+            // The second member leaves: the invitation waiting for them goes with the game.
+            #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: second.token).status == .noContent)
+            #expect(try await api.post("/v1/invitations/\(waiting.id)/decline", token: second.token).status == .notFound)
             memberSocket.send(["type": "subscribe", "room_id": hidden.id, "after_seq": 0])
             let again = try await memberSocket.waitFor("refused") { $0.type == "error" }
             #expect(again.error?.code == "not_found")
@@ -235,9 +246,18 @@ struct GroupEventsTests {
             #expect(try await api.event(try #require(series.upcoming.first).eventId, token: player.token).membersOnly)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: player.token).status == .ok)
 
-            // The admin leaves: their members-only game is called off; the player is told why.
+            let adminsSeries: SeriesView = try await api.post("/v1/series", token: admin.token, json: [
+                "title": "Ada's Mondays", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
+                "first_date": Self.localDate(clock.now().addingTimeInterval(4 * 86_400)), "start_time": "18:00", "rule": "FREQ=WEEKLY", "group_id": group.id,
+            ]).decode(expecting: .created)
+
+            // The admin leaves: their members-only game is called off (the player is told
+            // why) and their weekly game ends.
             #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: admin.token).status == .noContent)
             #expect(try await api.event(adminsGame.id, token: player.token).status == "cancelled")
+            let adminsEnded = try await services.series.view(try #require(UUID(uuidString: adminsSeries.id)), for: try #require(UUID(uuidString: owner.id)))
+            #expect(adminsEnded.series.status == .ended && adminsEnded.upcoming.allSatisfy { $0.status == .cancelled })
+            #expect(try await api.get("/v1/series/\(series.id)", token: player.token).status == .ok, "the owner's series goes on")
             try await eventually("the player heard the game is off") {
                 try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["reason"]?.string == "organiser_left_group" }
             }
@@ -258,6 +278,32 @@ struct GroupEventsTests {
             try await eventually("the regular heard the series' game is off") {
                 try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["event_id"]?.string == game }
             }
+        }
+    }
+
+    @Test("a notification about a members-only game is delivered to its group's members alone, a cancellation to anyone it concerns", arguments: engines)
+    func delivery(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let owner = try await api.register("Olga"), member = try await api.register("Mia"), outsider = try await api.register("Otto")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public")
+            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            let hidden = try await Self.groupEvent(api, owner.token, group: group.id, title: "Members' padel", now: clock.now())
+            let open = try await Self.groupEvent(api, owner.token, group: group.id, title: "Open padel", membersOnly: false, now: clock.now())
+            let (m, o) = (try #require(UUID(uuidString: member.id)), try #require(UUID(uuidString: outsider.id)))
+            func note(_ user: UUID, _ kind: NotificationKind, _ event: String) -> NotificationMessage {
+                NotificationMessage(to: user, kind, title: "t", body: "b", data: ["event_id": .string(event)])
+            }
+            let messages = [
+                note(m, .reminder, hidden.id), note(o, .reminder, hidden.id), note(o, .eventUpdated, open.id),
+                note(o, .eventCancelled, hidden.id), NotificationMessage(to: o, .groupRequest, title: "t", body: "b", data: [:]),
+            ]
+            let refused = try await services.database.transaction { sql in try await services.eventAccess.undeliverable(messages, on: sql) }
+            #expect(refused == [1])
+            // Out of the group, the member is refused too.
+            #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: member.token).status == .noContent)
+            let after = try await services.database.transaction { sql in try await services.eventAccess.undeliverable(messages, on: sql) }
+            #expect(after == [0, 1])
         }
     }
 
@@ -289,6 +335,66 @@ struct GroupEventsTests {
             let view: SeriesView = try await api.get("/v1/series/\(series.id)", token: owner.token).decode(expecting: .ok)
             #expect(view.regularsCount == 0)
             #expect(try await api.get("/v1/series/\(series.id)", token: member.token).status == .notFound)
+        }
+    }
+}
+
+/// A group's chat: the same rooms, routes, frames and chats list as events and conversations.
+@Suite("Group chat", .timeLimit(.minutes(5)))
+struct GroupChatTests {
+    @Test("members talk in the group's room with edits, reactions and mute; outsiders cannot; a banned member leaves it at once, socket included", arguments: engines)
+    func groupRoom(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let owner = try await api.register("Olga"), member = try await api.register("Mia"), quiet = try await api.register("Quinn")
+            let outsider = try await api.register("Otto")
+            let group = try await GroupsTests.create(api, owner.token, policy: "public", name: "Padel club")
+            for person in [member, quiet] {
+                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token, json: [String: Any]()).status == .ok)
+            }
+            // The room is in each member's chats list, named after the group.
+            let entry = try #require(try await api.rooms(member.token).items.first { $0.id == group.id })
+            #expect(entry.kind == "group" && entry.title == "Padel club" && entry.group?.id == group.id && entry.group?.name == "Padel club")
+            #expect(entry.event == nil && entry.conversation == nil)
+            #expect(!(try await api.rooms(outsider.token).items.contains { $0.id == group.id }))
+
+            let socket = try await TestSocket.subscribed(try socketURL(api), token: member.token, to: group.id)
+            let first = try await api.say("Courts booked for Thursday", in: group.id, token: owner.token, clientID: "o1")
+            #expect(first.seq == 1 && first.eventID == nil)
+            #expect(try await socket.waitFor("the message") { $0.type == "message" }.message?.message.body == "Courts booked for Thursday")
+            let again = try await api.post("/v1/rooms/\(group.id)/messages", token: owner.token, json: ["body": "Courts booked for Thursday", "client_id": "o1"])
+            #expect(try again.decode(API.ChatMessage.self, expecting: .ok).id == first.id, "sent twice, stored once")
+            let mine = try await api.say("I'm in", in: group.id, token: member.token)
+            #expect(try await api.patch("/v1/rooms/\(group.id)/messages/\(mine.seq)", token: member.token, json: ["body": "I'm in, with a friend"]).status == .ok)
+            #expect(try await api.post("/v1/rooms/\(group.id)/messages/1/reactions", token: member.token, json: ["emoji": "👍"]).status == .ok)
+            #expect(try await api.put("/v1/rooms/\(group.id)/mute", token: quiet.token, json: [String: Any]()).status == .noContent)
+            #expect(try await api.rooms(quiet.token).items.first { $0.id == group.id }?.muted == true)
+            let history = try await api.allPages(API.ChatMessage.self, "/v1/rooms/\(group.id)/messages?limit=1", token: quiet.token)
+            #expect(history.sorted { $0.seq < $1.seq }.map(\.body) == ["Courts booked for Thursday", "I'm in, with a friend"])
+
+            // Outsiders: the group's page is public, its chat is not.
+            for reply in [try await api.get("/v1/rooms/\(group.id)/messages", token: outsider.token),
+                          try await api.post("/v1/rooms/\(group.id)/messages", token: outsider.token, json: ["body": "hi", "client_id": "x"]),
+                          try await api.post("/v1/rooms/\(group.id)/messages/1/reactions", token: outsider.token, json: ["emoji": "👍"])] {
+                #expect(reply.status == .forbidden)
+                #expect(try reply.errorCode == "group_members_only")
+            }
+
+            // Banned: out of the room on the socket at once, and out of the list.
+            #expect(try await api.post("/v1/groups/\(group.id)/bans", token: owner.token, json: ["user_id": member.id]).status == .noContent)
+            let ended = try await socket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
+            #expect(ended.unsubscribed?.reason == "not_a_member")
+            #expect(try await api.get("/v1/rooms/\(group.id)/messages", token: member.token).status == .forbidden)
+            #expect(try await api.post("/v1/rooms/\(group.id)/messages", token: member.token, json: ["body": "still here?", "client_id": "m9"]).status == .forbidden)
+            #expect(!(try await api.rooms(member.token).items.contains { $0.id == group.id }))
+            socket.send(["type": "subscribe", "room_id": group.id, "after_seq": 0])
+            #expect(try await socket.waitFor("refused") { $0.type == "error" }.error?.code == "group_members_only")
+            await socket.close()
+
+            // Deleting the group closes its room for everyone.
+            #expect(try await api.delete("/v1/groups/\(group.id)", token: owner.token).status == .noContent)
+            #expect(try await api.get("/v1/rooms/\(group.id)/messages", token: owner.token).status == .forbidden)
+            #expect(!(try await api.rooms(owner.token).items.contains { $0.id == group.id }))
         }
     }
 }

@@ -280,7 +280,7 @@ struct MailCodesTests {
             let queued = try await Self.jobStates(in: services)
             #expect(queued == ["mail queued 0": 20, "invitation queued 0": 3])
 
-            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), channels: services.channels, mailer: services.mailer,
+            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess, channels: services.channels, mailer: services.mailer,
                                    codes: services.codes, write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             #expect(try await worker.runOnce())

@@ -152,7 +152,7 @@ struct PrivacyTests {
             try await socket.waitFor("watching") { $0.type == "watching_rooms" }
             #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
 
-            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
                                    channels: services.channels, mailer: nil, codes: nil, write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             // Chat notifications wait 2 s on the queue's wall clock (a client back at once reads the chat instead).

@@ -188,7 +188,7 @@ struct ReminderTests {
         try await second.test(.router) { client in
             try await services.waitUntilWarm()
             let api = API(client: client)
-            let worker = JobWorker(name: "next", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+            let worker = JobWorker(name: "next", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
                                    scheduled: [Reminders.jobKind: { try await services.reminders.fire($0) }], channels: services.channels, mailer: nil, codes: nil,
                                    write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))

@@ -8,7 +8,7 @@ import {chatPanel} from "./chat.js";
 /** What a room's entry says about its last message. */
 function preview(room) {
   const m = room.last_message;
-  if (!m) return room.kind === "event" ? "No messages yet" : "";
+  if (!m) return room.kind === "conversation" ? "" : "No messages yet";
   const text = m.deleted ? "Message deleted" : (m.body || (m.attachment ? "📷 Photo" : ""));
   return `${m.sender.name}: ${text}`;
 }
@@ -20,7 +20,7 @@ export function chatsView() {
   const rooms = new Map(); // id → room
 
   const entry = (room) => {
-    const href = room.kind === "event" ? `#/events/${room.id}` : `#/chats/${room.id}`;
+    const href = room.kind === "event" ? `#/events/${room.id}` : room.kind === "group" ? `#/groups/${room.id}` : `#/chats/${room.id}`;
     const asked = room.conversation?.state === "requested";
     const request = !asked ? null
       : h("span", {class: "tag"}, room.conversation.requested_by === room.conversation.with.id ? "Message request" : "Request sent");

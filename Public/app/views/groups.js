@@ -3,6 +3,7 @@
 // and the link.
 import {api, del, get, me, patch, post, query, sportCatalogue} from "../api.js";
 import {distance, field, h, replace, showErrors, status, when} from "../dom.js";
+import {chatPanel} from "./chat.js";
 
 const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
 
@@ -59,6 +60,8 @@ export function groupsView() {
 
 export function groupView(id, invite) {
   const section = h("section", {class: "group-view"});
+  let stopChat = null;
+  let gone = false;
   const feedback = status("Loading the group…");
   section.append(feedback);
 
@@ -68,6 +71,9 @@ export function groupView(id, invite) {
 
   async function load() {
     const group = await get(`/v1/groups/${id}`);
+    if (gone) return;
+    stopChat?.();
+    stopChat = null;
     const admin = group.my_role === "owner" || group.my_role === "admin";
     const standing = group.my_role ? h("p", {class: "pill going", "data-testid": "group-role"}, group.my_role === "member" ? "You are a member" : `You are ${group.my_role === "owner" ? "the owner" : "an admin"}`)
       : group.my_request ? h("p", {class: "pill", "data-testid": "group-role"}, "You asked to join: an admin will answer") : null;
@@ -90,6 +96,13 @@ export function groupView(id, invite) {
     replace(feedback, "");
     if (admin) section.append(await adminPanel(group));
     if (group.my_role) section.append(await membersPanel(group));
+    // The group's chat: its members talk there, as in an event's chat.
+    if (group.my_role && !gone) {
+      const user = await me();
+      const chat = chatPanel(id, user, {left: "You are no longer in this group."});
+      stopChat = chat.stop;
+      section.append(h("h2", {}, "Group chat"), chat.element);
+    }
   }
 
   // The group's coming games the caller may see; admins make new ones.
@@ -136,5 +149,5 @@ export function groupView(id, invite) {
   }
 
   load().catch((error) => replace(feedback, error.status === 404 ? "This group does not exist (any more)." : error.message));
-  return {element: section};
+  return {element: section, leave: () => { gone = true; stopChat?.(); }};
 }

@@ -115,7 +115,7 @@ public final class AppServices: Sendable {
         let seriesStore = SeriesStore(database: database)
         let membershipCache = MembershipCache(load: { [groupStore] user, _ in try await groupStore.memberships(of: user) })
         self.membershipCache = membershipCache
-        let eventAccess = EventAccess(events: eventStore, seriesStore: seriesStore, index: eventIndex, memberships: membershipCache, clock: clock)
+        let eventAccess = EventAccess(events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache, clock: clock)
         self.eventAccess = eventAccess
         let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
@@ -176,7 +176,7 @@ public final class AppServices: Sendable {
         self.codes = codes
         let safety = SafetyStore(database: database)
         let blocks = Blocks(cache: peopleCache, safety: safety)
-        self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, database: database, write: write, clock: clock)
+        self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, access: eventAccess, database: database, write: write, clock: clock)
         self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
                                        access: eventAccess, groups: groupStore, blocks: blocks, sports: sports, clock: clock,
@@ -220,7 +220,7 @@ public final class AppServices: Sendable {
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety, chat: chatStore, blocks: blocks,
-            sports: sports, write: write, clock: clock
+            access: eventAccess, sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)
         mediaWorkers.start()
@@ -233,7 +233,7 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety,
+            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, access: eventAccess,
                       scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) },
                                   EventService.decisionJobKind: { try await events.decide($0) },
                                   EventService.offerJobKind: { try await events.expireOffer($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(

@@ -195,6 +195,14 @@ public final class Database: Sendable {
         try await writing(site: "\(file):\(line)", timeout: timeout, body, afterCommit: afterCommit) { sql in try await Database.uncancellable(sql, body, afterCommit: afterCommit) }
     }
 
+    /// A migration's transaction; with `relaxingForeignKeys`, on SQLite, foreign keys
+    /// are off while it runs and every reference is checked before its commit
+    /// (``SQLiteStore/transactionWithoutForeignKeys(site:_:)``).
+    func migrationTransaction<R: Sendable>(relaxingForeignKeys: Bool, timeout: Duration, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        guard relaxingForeignKeys, case .sqlite(let store) = backend else { return try await transaction(timeout: timeout, body) }
+        return try await bounded(timeout: timeout) { try await store.transactionWithoutForeignKeys(site: "migration", body) }
+    }
+
     /// Runs one write statement that is atomic on its own: on PostgreSQL without
     /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
     /// - Parameter body: The statement to run with the given handle.

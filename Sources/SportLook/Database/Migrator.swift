@@ -13,6 +13,9 @@ public struct Migration: Sendable, Equatable {
     public var statements: [String]
     /// SHA-256 of the file, in hex: an edited applied migration is refused.
     public var checksum: String
+    /// Whether it rebuilds a table others refer to: on SQLite it runs with foreign
+    /// keys off (checked before its commit). A line `-- foreign_keys: off` says so.
+    public var relaxesForeignKeys = false
 }
 
 /// Why the schema cannot be used.
@@ -60,7 +63,8 @@ public struct Migrator: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             return Migration(
                 version: version, name: String(parts[1]), statements: splitStatements(text),
-                checksum: SHA256.hash(data: data).hexString
+                checksum: SHA256.hash(data: data).hexString,
+                relaxesForeignKeys: text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "-- foreign_keys: off" }
             )
         }
     }
@@ -103,7 +107,7 @@ public struct Migrator: Sendable {
         for migration in migrations {
             // Not bounded by DATABASE_TIMEOUT: a migration may rewrite a table of millions
             // of rows (dropping a column on SQLite does), and start-up waits for it.
-            let didApply = try await database.transaction(timeout: Self.migrationTimeout) { [engine = database.engine] sql in
+            let didApply = try await database.migrationTransaction(relaxingForeignKeys: migration.relaxesForeignKeys, timeout: Self.migrationTimeout) { [engine = database.engine] sql in
                 if engine == .postgres {
                     // Two instances starting together take turns here.
                     try await sql.raw("SELECT pg_advisory_xact_lock(7243501)").run()

@@ -80,6 +80,15 @@ struct ForUpdateClause: SQLExpression {
     }
 }
 
+/// `FOR SHARE` on PostgreSQL, nothing on SQLite (whose single writer is the lock
+/// already): a row read so inside a transaction cannot be deleted or changed by
+/// another until this one ends.
+struct ForShareClause: SQLExpression {
+    func serialize(to serializer: inout SQLSerializer) {
+        if serializer.dialect.name == "postgresql" { serializer.write("FOR SHARE") }
+    }
+}
+
 /// `(?, ?, …), (?, ?, …), …` binding every value of every row, for a multi-row
 /// `INSERT … VALUES`.
 struct BindRows: SQLExpression {

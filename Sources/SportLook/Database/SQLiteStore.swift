@@ -104,6 +104,33 @@ final class SQLiteStore: Sendable {
         return try await body(readers[i % readers.count].sql(queryLogLevel: .trace))
     }
 
+    /// A transaction with foreign keys off, as SQLite's way of rebuilding a table that
+    /// others refer to needs (a `DROP TABLE` with them on deletes every row that refers
+    /// to it): every reference is checked (`PRAGMA foreign_key_check`) before the
+    /// commit, and they are on again after, whatever happened. Migrations only.
+    func transactionWithoutForeignKeys<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await withTaskExecutorPreference(writerExecutor) {
+            try await writeLock.withLock { [writer, writerExecutor] in
+                _ = try await writer.query("PRAGMA foreign_keys=OFF").get()
+                do {
+                    let result = try await Database.uncancellable(writer.sql(queryLogLevel: .trace), { sql in
+                        let result = try await body(sql)
+                        let broken = try await sql.raw("PRAGMA foreign_key_check").all()
+                        guard broken.isEmpty else {
+                            throw MigrationError(description: "\(site) leaves \(broken.count) references to rows that do not exist")
+                        }
+                        return result
+                    }, on: writerExecutor)
+                    _ = try await writer.query("PRAGMA foreign_keys=ON").get()
+                    return result
+                } catch {
+                    _ = try? await writer.query("PRAGMA foreign_keys=ON").get()
+                    throw error
+                }
+            }
+        }
+    }
+
     func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?) async throws -> R {
         try await withTaskExecutorPreference(writerExecutor) {
             try await writeLock.withLock { [writer, writerExecutor, logger] in

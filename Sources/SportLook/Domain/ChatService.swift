@@ -30,6 +30,18 @@ struct ChatService: Sendable {
     static let bodyLimit = 1...2_000
 
     static let eventMembersOnly = "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one."
+    static let groupMembersOnly = "Only the group's members take part in its chat."
+
+    /// The answer to someone not taking part in a room: an event's or a group's room
+    /// is there to know about (403), a conversation is not (404). (An event someone
+    /// may not see at all is a 404 before this: ``EventAccess``.)
+    static func refusal(_ room: Room) -> DomainError {
+        switch room.kind {
+        case .event: DomainError.forbidden(eventMembersOnly)
+        case .group: DomainError.forbidden("group_members_only", groupMembersOnly)
+        case .conversation: DomainError.notFound("room")
+        }
+    }
 
     struct Sent: Sendable {
         var message: ChatMessage
@@ -79,8 +91,8 @@ struct ChatService: Sendable {
             let room = sending.room
             var conversation: Conversation?
             switch room.kind {
-            case .event:
-                guard sending.member else { throw DomainError.forbidden(Self.eventMembersOnly) }
+            case .event, .group:
+                guard sending.member else { throw Self.refusal(room) }
             case .conversation:
                 conversation = try await rooms.conversation(room: room.id, on: sql)
                 guard let conversation, conversation.includes(user) else { throw DomainError.notFound("room") }
@@ -122,7 +134,11 @@ struct ChatService: Sendable {
                                                  at: now, on: sql)
             // Those who blocked the sender are not told of the message (absentMembers leaves them out).
             let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql)
-            let heading: ChatHeading = room.kind == .event ? .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "") : .conversation(roomID)
+            let heading: ChatHeading = switch room.kind {
+            case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")
+            case .group: .group(id: room.id, name: sending.groupName ?? "")
+            case .conversation: .conversation(roomID)
+            }
             try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
                                            recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
             // This instance's sockets get the message as stored, without reading it back.
@@ -234,9 +250,7 @@ struct ChatService: Sendable {
                         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
         try await write { [store, rooms, events, clock] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
-            guard try await store.isMember(room: room, user: user, on: sql) else {
-                throw room.kind == .event ? DomainError.forbidden(Self.eventMembersOnly) : DomainError.notFound("room")
-            }
+            guard try await store.isMember(room: room, user: user, on: sql) else { throw Self.refusal(room) }
             if writing {
                 switch room.kind {
                 case .event:
@@ -255,6 +269,8 @@ struct ChatService: Sendable {
                         throw DomainError.forbidden(conversation.state == .requested ? "request_pending" : "request_declined",
                                                     "\(other.name) has not accepted your message request.")
                     }
+                case .group:
+                    break
                 }
             }
             // A message of someone the caller blocked is not there for them to edit or react to
@@ -283,9 +299,8 @@ struct ChatService: Sendable {
     func requireMember(_ roomID: UUID, _ user: UUID) async throws -> Room {
         guard let (room, member) = try await store.membership(room: roomID, user: user) else { throw DomainError.notFound("room") }
         guard member else {
-            guard room.kind == .event else { throw DomainError.notFound("room") }
-            try await access.requireRoom(roomID, for: user)
-            throw DomainError.forbidden(Self.eventMembersOnly)
+            if room.kind == .event { try await access.requireRoom(roomID, for: user) }
+            throw Self.refusal(room)
         }
         return room
     }
@@ -355,9 +370,9 @@ struct ChatService: Sendable {
         try await store.room(roomID)
     }
 
-    /// Whether the user takes part in the room.
-    func isMember(_ roomID: UUID, _ user: UUID) async throws -> Bool {
-        try await store.membership(room: roomID, user: user)?.member ?? false
+    /// The room and whether the user takes part in it; nil for no such room.
+    func membership(_ roomID: UUID, _ user: UUID) async throws -> (room: Room, member: Bool)? {
+        try await store.membership(room: roomID, user: user)
     }
 
     /// Those the user blocked (their messages are not shown to the user).
@@ -385,6 +400,7 @@ struct ChatService: Sendable {
 enum ChatHeading: Sendable {
     case event(id: UUID, title: String)
     case conversation(UUID)
+    case group(id: UUID, name: String)
 }
 
 extension Optional {

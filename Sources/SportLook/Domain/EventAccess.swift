@@ -13,6 +13,7 @@ import GeoGrid
 struct EventAccess: Sendable {
     let events: EventStore
     let seriesStore: SeriesStore
+    let groups: GroupStore
     let index: EventIndex
     let memberships: MembershipCache
     let clock: any AppClock
@@ -91,6 +92,29 @@ struct EventAccess: Sendable {
         guard restrictions.values.contains(where: { $0 != .open }) else { return [] }
         var out: Set<UUID> = []
         for (id, restriction) in restrictions where try await !allows(restriction, user) { out.insert(id) }
+        return out
+    }
+
+    /// Of these notifications, the positions of those about a members-only game whose
+    /// group their recipient is not in (any more): read in the delivering
+    /// transaction, not from the cache. A cancellation is always delivered: its
+    /// players need the news even when the game went with its group.
+    func undeliverable(_ messages: [NotificationMessage], on sql: DatabaseSession) async throws -> Set<Int> {
+        var about: [Int: UUID] = [:]
+        for (i, message) in messages.enumerated() where message.kind != NotificationKind.eventCancelled.rawValue {
+            if case .string(let text)? = message.data["event_id"], let id = UUID(uuidString: text) { about[i] = id }
+        }
+        let restricted: [UUID: UUID?] = try await events.membersOnlyGroups(of: Set(about.values), on: sql)
+        guard !restricted.isEmpty else { return [] }
+        let concerned = about.filter { restricted[$0.value] != nil }
+        let recipients = Set(concerned.keys.map { messages[$0].userID })
+        let groupIDs = Set(restricted.values.compactMap { $0 })
+        let memberships = try await groups.memberships(of: recipients, in: groupIDs, on: sql)
+        var out: Set<Int> = []
+        for (i, event) in concerned {
+            let group = restricted[event] ?? nil
+            if !Self.mayView(group: group, membersOnly: true, in: memberships[messages[i].userID] ?? .none) { out.insert(i) }
+        }
         return out
     }
 

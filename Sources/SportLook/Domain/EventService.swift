@@ -416,6 +416,10 @@ struct EventService: Sendable {
     /// outside the group runs a game only its members may see.
     func departed(_ user: UUID, from group: Group, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         try await series.removeRegular(user, fromMembersOnlySeriesOf: group.id, on: sql)
+        // Their members-only weekly games end (no new games are made with them as organiser).
+        try await series.endAll(ofGroup: group.id, membersOnlyOrganisedBy: user, at: now, on: sql)
+        // Invitations waiting for them to the group's members-only games go.
+        try await store.dropPendingInvitations(of: user, toMembersOnlyGamesOf: group.id, on: sql)
         for id in try await store.unfinishedEvents(ofGroup: group.id, involving: user, now: now, on: sql) {
             guard let event = try await store.lock(id, on: sql), event.status == .active else { continue }
             if event.organiserID == user {

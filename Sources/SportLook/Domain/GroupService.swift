@@ -86,6 +86,7 @@ struct GroupService: Sendable {
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
             try await store.insert(group, on: sql)
+            changes.record(.membership(user: user, group: group.id))
             changes.group(group)
             return group
         }

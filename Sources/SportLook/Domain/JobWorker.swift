@@ -18,6 +18,8 @@ final class JobWorker: Service, Sendable {
     private let jobs: JobStore
     private let inbox: InboxStore
     private let safety: SafetyStore
+    /// A notification about a members-only game reaches its group's members alone.
+    private let access: EventAccess
     /// Scheduled work by job kind (reminders, series): each runs a due job's payload.
     private let scheduled: [String: ScheduledWork]
     private let channels: PushChannels
@@ -45,11 +47,12 @@ final class JobWorker: Service, Sendable {
     /// Runs one due job of scheduled work, given its payload.
     typealias ScheduledWork = @Sendable (String) async throws -> Void
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, scheduled: [String: ScheduledWork] = [:], channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, access: EventAccess, scheduled: [String: ScheduledWork] = [:], channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
         self.safety = safety
+        self.access = access
         self.scheduled = scheduled
         self.channels = channels
         self.mailer = mailer
@@ -201,7 +204,7 @@ final class JobWorker: Service, Sendable {
         // 1. The inbox, all of the batch in one transaction.
         let now = clock.now()
         // New inbox rows are announced to every instance's sockets by the writer.
-        let work = try await write { [work, inbox, safety] sql, changes in
+        let work = try await write { [work, inbox, safety, access] sql, changes in
             // A notification queued before its recipient blocked (or was blocked by)
             // someone it names is not delivered: the block removed what was delivered
             // already, and its job is done with nothing sent. Read in the transaction
@@ -211,7 +214,9 @@ final class JobWorker: Service, Sendable {
             // this read and the rows' insert, its delete missing them).
             try await safety.lockPeople(Set(work.map(\.message.userID)), on: sql)
             let blocked = try await safety.blockedEitherWay(among: Set(work.map(\.message.userID)), on: sql)
-            var delivered = work.filter { !$0.message.names(blocked[$0.message.userID] ?? []) }
+            // Nor one about a members-only game to someone no longer in its group.
+            let outside = try await access.undeliverable(work.map(\.message), on: sql)
+            var delivered = work.indices.filter { !outside.contains($0) }.map { work[$0] }.filter { !$0.message.names(blocked[$0.message.userID] ?? []) }
             guard !delivered.isEmpty else { return delivered }
             let rows = try await inbox.deliver(delivered.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {

@@ -183,6 +183,11 @@ struct Notifier: Sendable {
         case .conversation(let id):
             room = id
             title = sender.name
+        case .group(let id, let name):
+            room = id
+            title = name
+            data["group_id"] = .id(id)
+            data["group_name"] = .string(name)
         }
         data["room_id"] = .id(room)
         // In one order for every message: two sends at once upsert the same rows, and in

@@ -51,6 +51,8 @@ struct PeopleService: Sendable {
     let safety: SafetyStore
     let chat: ChatStore
     let blocks: Blocks
+    /// A members-only game is not there to report for anyone outside its group.
+    let access: EventAccess
     let sports: SportCatalog
     let write: Writer
     let clock: any AppClock
@@ -224,6 +226,8 @@ struct PeopleService: Sendable {
         guard let type, let target, let reason = input.reason else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let report = SafetyStore.NewReport(targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
+        // An event the reporter may not see is no more there than an unknown one (the same 404).
+        if type == "event" { try await access.require(target, for: user) }
         return try await database.transaction { [safety, chat] sql in
             guard try await safety.exists(type, target, on: sql) else { throw DomainError.notFound(type) }
             // Only a message the reporter could read: one of a room they are in.

@@ -119,6 +119,6 @@ struct RoomService: Sendable {
 
     private func requireMember(_ room: UUID, _ user: UUID) async throws {
         guard let (found, member) = try await chat.membership(room: room, user: user) else { throw DomainError.notFound("room") }
-        guard member else { throw found.kind == .event ? DomainError.forbidden(ChatService.eventMembersOnly) : DomainError.notFound("room") }
+        guard member else { throw ChatService.refusal(found) }
     }
 }

@@ -21,6 +21,8 @@ struct ShowingUp: Sendable {
     let store: RecordStore
     let events: EventStore
     let blocks: Blocks
+    /// A game of a group the person has left keeps its place in their record, without its title.
+    let access: EventAccess
     let database: Database
     let write: Writer
     let clock: any AppClock
@@ -102,7 +104,10 @@ struct ShowingUp: Sendable {
 
     /// The caller's own record, in full.
     func record(of user: UUID) async throws -> Reliability {
-        try await store.records(of: [user], at: clock.now())[user] ?? Reliability(entries: [])
+        var record = try await store.records(of: [user], at: clock.now())[user] ?? Reliability(entries: [])
+        let hidden = try await access.hidden(Set(record.entries.map(\.eventID)), from: user)
+        for i in record.entries.indices where hidden.contains(record.entries[i].eventID) { record.entries[i].title = "" }
+        return record
     }
 
     static func distance(_ a: Coordinate, _ b: Coordinate) -> Double { GeoMath.distance(a.geoPoint, b.geoPoint) }

@@ -108,6 +108,8 @@ struct RoomListingRepresentation: JSONEncodable {
         json.key("title")
         if let event = listing.event {
             json.value(event.title)
+        } else if let group = listing.group {
+            json.value(group.name)
         } else {
             json.value(listing.conversation?.other(than: viewer)?.name ?? "")
         }
@@ -118,6 +120,15 @@ struct RoomListingRepresentation: JSONEncodable {
             json.field("title", event.title)
             json.field("starts_at", event.startsAt)
             json.field("status", event.status.rawValue)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.key("group")
+        if let group = listing.group {
+            json.objectStart()
+            json.field("id", group.id)
+            json.field("name", group.name)
             json.objectEnd()
         } else {
             json.null()

@@ -1,9 +1,9 @@
 import Foundation
 
-/// What a chat room belongs to: an event (the room has the event's id) or a
-/// conversation between two people.
+/// What a chat room belongs to: an event (the room has the event's id), a
+/// conversation between two people, or a group (the room has the group's id).
 enum RoomKind: String, Sendable, Hashable {
-    case event, conversation
+    case event, conversation, group
 }
 
 /// A chat room, as stored: its message and change counters.
@@ -65,11 +65,19 @@ struct RoomListing: Sendable, Hashable {
     /// The conversation, for a conversation.
     var conversation: Conversation?
     var lastMessage: ChatMessage?
+    /// The group, for a group's room.
+    var group: RoomGroup? = nil
     /// Messages after the member's read marker, from others, not deleted.
     var unreadCount: Int
     /// Until when the member muted the room; `distantFuture` until unmuted.
     var mutedUntil: Date?
     var lastReadSeq: Int64
+}
+
+/// What a chats list shows of a group.
+struct RoomGroup: Sendable, Hashable {
+    var id: UUID
+    var name: String
 }
 
 /// What a chats list shows of an event.

@@ -368,7 +368,9 @@ actor ChatConnection {
         // Those being set up read their membership again before they are set.
         for room in protocolState.attendanceChanged() {
             do {
-                if try await !chat.isMember(room, userID) { await unsubscribe(room, reason: "not_attending") }
+                // Out of an event's people going, or of a group (its room, and its members-only games' rooms).
+                let found = try await chat.membership(room, userID)
+                if found?.member != true { await unsubscribe(room, reason: found?.room.kind == .group ? "not_a_member" : "not_attending") }
             } catch {
                 logger.warning("membership check failed; ending the subscription", metadata: ["room": "\(room)", "error": "\(error)"])
                 await unsubscribe(room, reason: "unavailable")

@@ -20,7 +20,9 @@ enum ChatStatements {
                    CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event'
                                      AND \(EventStore.visible("e", toUserIn: "$2")))
                           OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = $2 OR c.user_high = $2) AND r.kind = 'conversation')
+                          OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = r.group_id AND gm.user_id = $2 AND r.kind = 'group')
                         THEN 1 ELSE 0 END AS is_member,
+                   (SELECT g.name FROM sport_groups g WHERE g.id = r.group_id) AS group_name,
                    (SELECT u.name FROM users u WHERE u.id = $2) AS sender_name,
                    (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = $2 AND m.client_id = $3) AS existing_seq,
                    e.title AS event_title, e.status AS event_status
@@ -70,6 +72,7 @@ enum ChatStatements {
         let members = switch kind {
         case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = $2 AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
         case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = $1 UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = $1"
+        case .group: "SELECT gm.user_id FROM group_members gm WHERE gm.group_id = $1"
         }
         let mentions = mentioned == 0 ? "" : "OR member.user_id IN (\((0..<mentioned).map { "$\($0 + 6)" }.joined(separator: ", ")))"
         return """
@@ -91,6 +94,12 @@ enum ChatStatements {
     /// The other person of a conversation, to tell of a message that mentions no one.
     struct AbsentFromConversation: SharedStatement {
         static let text = ChatStatements.absentText(.conversation, mentioned: 0)
+        var values: [StatementValue]
+    }
+
+    /// The members of a group's room to tell of a message that mentions no one.
+    struct AbsentFromGroup: SharedStatement {
+        static let text = ChatStatements.absentText(.group, mentioned: 0)
         var values: [StatementValue]
     }
 }

@@ -77,6 +77,8 @@ struct ChatStore: Store {
         /// An event's room: the event's title, and whether it is still on.
         var eventTitle: String?
         var eventActive: Bool
+        /// A group's room: the group's name.
+        var groupName: String?
     }
 
     /// Locks the room row, then reads in one statement the room and what a send
@@ -92,7 +94,8 @@ struct ChatStore: Store {
         guard let row = try await sql.rows(ChatStatements.Sending(room: id, user: user, clientID: clientID)).first else { return nil }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
-                       eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue)
+                       eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue,
+                       groupName: try row.optional("group_name"))
     }
 
     /// Whether the user takes part in the room: an event's organiser and the people
@@ -111,6 +114,8 @@ struct ChatStore: Store {
             return try await sql.raw("""
                 SELECT room_id FROM conversations WHERE room_id = \(bind: room.id) AND (user_low = \(bind: user) OR user_high = \(bind: user))
                 """).first() != nil
+        case .group:
+            return try await sql.raw("SELECT user_id FROM group_members WHERE group_id = \(bind: room.id) AND user_id = \(bind: user)").first() != nil
         }
     }
 
@@ -290,6 +295,7 @@ struct ChatStore: Store {
         let rows = switch (room.kind, mentioned.isEmpty) {
         case (.event, true): try await sql.rows(ChatStatements.AbsentFromEvent(values: values))
         case (.conversation, true): try await sql.rows(ChatStatements.AbsentFromConversation(values: values))
+        case (.group, true): try await sql.rows(ChatStatements.AbsentFromGroup(values: values))
         case (let kind, false): try await sql.rows(SQLText(text: ChatStatements.absentText(kind, mentioned: mentioned.count), values: values + mentioned.map { .uuid($0) }))
         }
         return try rows.map { try $0.value("user_id") }
@@ -307,6 +313,10 @@ struct ChatStore: Store {
             guard let row = try await sql.raw("SELECT user_low, user_high FROM conversations WHERE room_id = \(bind: room.id)").first() else { return [] }
             let both: Set<UUID> = [try row.value("user_low"), try row.value("user_high")]
             return both.intersection(users)
+        case .group:
+            return Set(try await sql.raw("""
+                SELECT user_id FROM group_members WHERE group_id = \(bind: room.id) AND user_id IN (\(binds: users))
+                """).all().map { try $0.value("user_id") })
         }
     }
 }

@@ -173,4 +173,22 @@ extension EventStore {
             return Page(items: items, nextCursor: next)
         }
     }
+
+    /// Deletes `user`'s pending invitations to a group's members-only games.
+    func dropPendingInvitations(of user: UUID, toMembersOnlyGamesOf group: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            DELETE FROM invitations WHERE invitee_id = \(bind: user) AND status = 'pending'
+              AND event_id IN (SELECT id FROM events WHERE group_id = \(bind: group) AND members_only = \(bind: true))
+            """).run()
+    }
+
+    /// Of these events, the members-only ones, each with its group (none for a row that names none).
+    func membersOnlyGroups(of ids: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: UUID?] {
+        guard !ids.isEmpty else { return [:] }
+        var out: [UUID: UUID?] = [:]
+        for row in try await sql.raw("SELECT id, group_id FROM events WHERE id IN (\(binds: Array(ids))) AND members_only = \(bind: true)").all() {
+            out[try row.value("id")] = .some(try row.optional("group_id"))
+        }
+        return out
+    }
 }

@@ -91,6 +91,11 @@ struct GroupStore: Store {
         try await sql.raw("""
             INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group.id), \(bind: group.owner.id), 'owner', \(bind: group.createdAt))
             """).run()
+        // The group's chat: a room with the group's id, its members taking part.
+        try await sql.raw("""
+            INSERT INTO rooms (id, kind, event_id, group_id, last_message_seq, last_change_seq, last_activity_at, created_at)
+            VALUES (\(bind: group.id), 'group', NULL, \(bind: group.id), 0, 0, \(bind: group.createdAt), \(bind: group.createdAt))
+            """).run()
     }
 
     private func setSports(_ sports: [String], of id: UUID, on sql: any SQLDatabase) async throws {
@@ -148,9 +153,23 @@ struct GroupStore: Store {
         }
     }
 
-    /// Whether `user` is a member of `group`, read in the caller's transaction.
+    /// Each of `users`' groups among `groups`, read in the caller's transaction.
+    func memberships(of users: Set<UUID>, in groups: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Memberships] {
+        guard !users.isEmpty, !groups.isEmpty else { return [:] }
+        var out: [UUID: Memberships] = [:]
+        for row in try await sql.raw("""
+            SELECT user_id, group_id FROM group_members WHERE user_id IN (\(binds: Array(users))) AND group_id IN (\(binds: Array(groups)))
+            """).all() {
+            out[try row.value("user_id"), default: .none].groups.insert(try row.value("group_id"))
+        }
+        return out
+    }
+
+    /// Whether `user` is a member of `group`, read in the caller's transaction and
+    /// held there: a removal waits for it to end (and then finds what it wrote, a
+    /// place at a game, to undo), or went first and is seen.
     func isMember(_ user: UUID, of group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS one FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user)").first() != nil
+        try await sql.raw("SELECT 1 AS one FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) \(ForShareClause())").first() != nil
     }
 
     /// Mutes or unmutes a member's news of the group's new events; false when not a member.

@@ -100,6 +100,7 @@ struct RoomStore: Store {
         """
         SELECT a.event_id AS room_id FROM attendances a JOIN events e ON e.id = a.event_id
             WHERE a.user_id = \(bind: user) AND a.status = 'going' AND \(EventStore.visible("e", to: user))
+        UNION ALL SELECT gm.group_id AS room_id FROM group_members gm WHERE gm.user_id = \(bind: user)
         UNION ALL SELECT c1.room_id FROM conversations c1 WHERE c1.user_low = \(bind: user) AND (c1.state <> 'new' OR c1.created_by = \(bind: user))
             AND NOT EXISTS (SELECT 1 FROM blocks b1 WHERE b1.blocker_id = \(bind: user) AND b1.blocked_id = c1.user_high)
         UNION ALL SELECT c2.room_id FROM conversations c2 WHERE c2.user_high = \(bind: user) AND (c2.state <> 'new' OR c2.created_by = \(bind: user))
@@ -116,7 +117,7 @@ struct RoomStore: Store {
         return try await database.read { sql in
             try await sql.raw("""
                 SELECT r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at,
-                    e.title AS event_title, e.starts_at AS event_starts_at, e.status AS event_status,
+                    e.title AS event_title, e.starts_at AS event_starts_at, e.status AS event_status, g.name AS group_name,
                     c.room_id, c.user_low, c.user_high, c.created_by, c.state, c.requested_by, c.created_at AS conversation_created_at,
                     ul.name AS low_name, uh.name AS high_name,
                     cr.last_read_seq, cr.muted_until,
@@ -136,6 +137,7 @@ struct RoomStore: Store {
                     ORDER BY r.last_activity_at DESC, r.id DESC LIMIT \(bind: limit)
                 ) r
                 LEFT JOIN events e ON e.id = r.event_id
+                LEFT JOIN sport_groups g ON g.id = r.id AND r.kind = 'group'
                 LEFT JOIN conversations c ON c.room_id = r.id
                 LEFT JOIN users ul ON ul.id = c.user_low
                 LEFT JOIN users uh ON uh.id = c.user_high
@@ -157,7 +159,8 @@ struct RoomStore: Store {
                 conversation?.sharesAnEvent = try row.value("shares_event", as: Int.self) > 0
                 // A quoted reply is not shown in the list: the last message only.
                 let last = try row.optional("lm_id", as: UUID.self) == nil ? nil : try ChatStore.decode(row, prefix: "lm_")
-                return RoomListing(room: room, event: event, conversation: conversation, lastMessage: last,
+                let group = room.kind == .group ? RoomGroup(id: room.id, name: try row.optional("group_name") ?? "") : nil
+                return RoomListing(room: room, event: event, conversation: conversation, lastMessage: last, group: group,
                                    unreadCount: try row.value("unread_count"), mutedUntil: try row.optional("muted_until"),
                                    lastReadSeq: try row.optional("last_read_seq") ?? 0)
             }

@@ -102,9 +102,13 @@ struct SeriesStore: Store {
             """).run()
     }
 
-    /// Ends every active series of a group (it was deleted): no more occurrences.
-    func endAll(ofGroup group: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE series SET status = 'ended', updated_at = \(bind: now), version = version + 1 WHERE group_id = \(bind: group) AND status = 'active'").run()
+    /// Ends every active series of a group (it was deleted), or only the members-only
+    /// ones `organiser` runs (they left it): no more occurrences.
+    func endAll(ofGroup group: UUID, membersOnlyOrganisedBy organiser: UUID? = nil, at now: Date, on sql: any SQLDatabase) async throws {
+        let theirs: SQLQueryString = organiser.map { "AND organiser_id = \(bind: $0) AND members_only = \(bind: true)" } ?? ""
+        try await sql.raw("""
+            UPDATE series SET status = 'ended', updated_at = \(bind: now), version = version + 1 WHERE group_id = \(bind: group) AND status = 'active' \(theirs)
+            """).run()
     }
 
     func end(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {

@@ -351,9 +351,11 @@ extension API {
         @Nullable var lastMessage: ChatMessage?
         var muted: Bool
         @Nullable var mutedUntil: String?
+        /// A group's room: the group.
+        @Nullable var group: UserSummary?
 
         enum CodingKeys: String, CodingKey {
-            case id, kind, title, event, conversation, muted
+            case id, kind, title, event, conversation, muted, group
             case lastSeq = "last_seq"
             case lastChangeSeq = "last_change_seq"
             case lastReadSeq = "last_read_seq"
