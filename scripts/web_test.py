@@ -600,8 +600,10 @@ def run(server, push):
         ann.get_by_label("Group name").fill("Luxembourg tennis")
         ann.get_by_label("About the group").fill("Evening doubles, all levels.")
         ann.get_by_label("Who can join").select_option("approval")
+        ann.get_by_label("Cover photo").set_input_files(files=[{"name": "courts.png", "mimeType": "image/png", "buffer": png(1200, 500)}])
         ann.get_by_role("button", name="Create group").click()
         expect(ann.get_by_role("heading", name="Luxembourg tennis")).to_be_visible()
+        expect(ann.locator("section.group-view img.cover")).to_be_visible()
         expect(ann.get_by_test_id("group-role")).to_have_text("You are the owner")
         group_url = ann.url
         bo.goto(group_url)

@@ -99,11 +99,15 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "Demo events to create.") var events = 10_000
     @Option(help: "Random seed: the same seed makes the same data.") var seed: UInt64 = 1
     @Option(help: "City centres the demo events are scattered around: the 50 real ones first, then made-up ones spread over the globe.") var cities = 50
+    @Option(help: "Demo groups to create (public and listed, 5 to 50 members each).") var groups = 0
+    @Option(name: .customLong("members-only"), help: "The share of demo events (0…1) that are members-only games of a random group (needs --groups).") var membersOnly = 0.0
 
     func validate() throws {
         guard users >= 1, users <= 10_000_000 else { throw ValidationError("--users must be 1…10,000,000") }
         guard cities >= 1, cities <= 100_000 else { throw ValidationError("--cities must be 1…100,000") }
         guard events >= 0, events <= 10_000_000 else { throw ValidationError("--events must be 0…10,000,000") }
+        guard groups >= 0, groups <= 1_000_000 else { throw ValidationError("--groups must be 0…1,000,000") }
+        guard membersOnly >= 0, membersOnly <= 1, membersOnly == 0 || groups > 0 else { throw ValidationError("--members-only must be 0…1, with --groups") }
     }
 
     func run() async throws {
@@ -113,11 +117,11 @@ struct Seed: AsyncParsableCommand {
             print("sports catalogue: \(try await tool.seedSports()) sports")
             if demo {
                 let progress = ProgressReporter()
-                let report = try await tool.seedDemo(users: users, events: events, cities: cities, seed: seed) { done, total, phase in
+                let report = try await tool.seedDemo(users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly, seed: seed) { done, total, phase in
                     progress.update(phase: phase, done: done, total: total)
                 }
                 progress.finish()
-                print("demo data: \(report.users) users, \(report.events) events around \(cities) cities in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo")
+                print("demo data: \(report.users) users, \(report.events) events (\(report.membersOnly) members-only), \(report.groups) groups around \(cities) cities in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo")
             }
         }
     }

@@ -224,6 +224,30 @@ struct ContractTests {
         }
     }
 
+    @Test("the demo data set can hold groups and their members-only games, as the application makes them", arguments: engines)
+    func demoGroups(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let report = try await DemoSeeder(database: services.database, sports: services.sports).run(users: 60, events: 400, groups: 12, membersOnly: 0.25, seed: 3) { _, _, _ in }
+            #expect(report.groups == 12 && report.membersOnly > 50 && report.membersOnly < 150)
+            let (restricted, byOwners, rooms, owners) = try await services.database.read { sql in
+                let restricted = try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE members_only = \(bind: true)").first()?.decode(column: "n", as: Int.self) ?? -1
+                let byOwners = try await sql.raw("""
+                    SELECT COUNT(*) AS n FROM events e JOIN sport_groups g ON g.id = e.group_id WHERE e.members_only = \(bind: true) AND e.organiser_id = g.owner_id
+                    """).first()?.decode(column: "n", as: Int.self) ?? -1
+                let rooms = try await sql.raw("SELECT COUNT(*) AS n FROM rooms WHERE kind = 'group'").first()?.decode(column: "n", as: Int.self) ?? -1
+                let owners = try await sql.raw("SELECT COUNT(*) AS n FROM group_members WHERE role = 'owner'").first()?.decode(column: "n", as: Int.self) ?? -1
+                return (restricted, byOwners, rooms, owners)
+            }
+            #expect(restricted == report.membersOnly && byOwners == restricted, "each members-only game is its group owner's")
+            #expect(rooms == 12 && owners == 12)
+            // A stranger finds none of them: a fresh index warmed from these rows holds them restricted.
+            try await services.sync.warm(services.eventIndex)
+            let token = try await api.register("Stranger").token
+            let all = try await api.allPages(API.Event.self, "/v1/events/in-box?min_lat=-90&min_lon=-180&max_lat=90&max_lon=180&limit=100", token: token)
+            #expect(all.count == 400 - restricted && all.allSatisfy { !$0.membersOnly })
+        }
+    }
+
     @Test("cross-origin clients: a preflight allows every method the API answers and the headers it reads; every answer, errors and 429 included, names the origin and exposes Retry-After", arguments: [DatabaseEngine.sqlite])
     func crossOrigin(engine: DatabaseEngine) async throws {
         let origin = "https://app.example"

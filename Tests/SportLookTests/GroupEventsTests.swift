@@ -399,6 +399,50 @@ struct GroupChatTests {
     }
 }
 
+/// A group's cover photo: an upload of the admin who sets it, as an event's.
+@Suite("Group covers", .timeLimit(.minutes(5)))
+struct GroupCoverTests {
+    struct Covered: Decodable, Sendable {
+        @Nullable var imageURL: String?
+        @Nullable var imageURLs: [String: String]?
+        enum CodingKeys: String, CodingKey { case imageURL = "image_url", imageURLs = "image_urls" }
+    }
+
+    @Test("a group's cover: set by its maker or an admin, replaced and removed with its files; others' uploads and members cannot", arguments: engines)
+    func cover(engine: DatabaseEngine) async throws {
+        try await MediaTests.withMediaApp(engine, .file) { api, _ in
+            let owner = try await api.register("Olga"), member = try await api.register("Mia")
+            let first = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: owner.token).decode(API.Media.self, expecting: .created)
+            let made = try await api.post("/v1/groups", token: owner.token, json: [
+                "name": "Club", "location": ["lat": 55.6761, "lon": 12.5683], "policy": "public", "cover_id": first.id,
+            ])
+            #expect(made.status == .created)
+            let group = try made.decode(GroupsTests.GroupView.self)
+            #expect(try made.decode(Covered.self).imageURLs == first.urls)
+            #expect(try await api.get("/v1/groups/\(group.id)", token: member.token).decode(Covered.self, expecting: .ok).imageURL == first.urls["1280"])
+            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+
+            // A member is no admin; an admin cannot use someone else's upload, nor a profile photo.
+            let theirs = try await api.upload(try Photos.jpeg(width: 800, height: 450), use: "cover", token: member.token).decode(API.Media.self, expecting: .created)
+            #expect(try await api.patch("/v1/groups/\(group.id)", token: member.token, json: ["cover_id": theirs.id]).status == .forbidden)
+            let profile = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: owner.token).decode(API.Media.self, expecting: .created)
+            for id in [theirs.id, profile.id, "nope"] {
+                let reply = try await api.patch("/v1/groups/\(group.id)", token: owner.token, json: ["cover_id": id])
+                #expect(reply.status == .unprocessableContent)
+                #expect(try reply.errorFields["cover_id"] != nil)
+            }
+
+            // Replaced: the new one shows, the old one's files are gone; removed: none.
+            let second = try await api.upload(try Photos.jpeg(width: 1200, height: 800), use: "cover", token: owner.token).decode(API.Media.self, expecting: .created)
+            #expect(try await api.patch("/v1/groups/\(group.id)", token: owner.token, json: ["cover_id": second.id]).decode(Covered.self, expecting: .ok).imageURLs == second.urls)
+            for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
+            let removed = try await api.patch("/v1/groups/\(group.id)", token: owner.token, json: ["cover_id": NSNull()]).decode(Covered.self, expecting: .ok)
+            #expect(removed.imageURL == nil && removed.imageURLs == nil)
+            for url in second.urls.values { #expect(try await api.fetch(url).status == .notFound) }
+        }
+    }
+}
+
 extension GroupsTests {
     /// Whether the caller muted the group.
     static func viewMuted(_ api: API, _ id: String, _ token: String) async throws -> Bool {

@@ -29,18 +29,25 @@ export function groupsView() {
   const sport = h("select", {name: "sports"}, h("option", {value: ""}, "Any sport"));
   const policy = h("select", {name: "policy"}, Object.entries(POLICY).map(([value, label]) => h("option", {value, selected: value === "approval"}, label)));
   const visibility = h("select", {name: "visibility"}, h("option", {value: "listed"}, "Listed: people nearby find it"), h("option", {value: "unlisted"}, "Unlisted: only by its link"));
+  const cover = h("input", {name: "cover_id", type: "file", accept: "image/jpeg,image/png"});
   const summary = status("");
   const form = h("form", {class: "new-group"},
     h("h2", {}, "Start a group"),
     field("Group name", name), field("About the group", description), field("Sport", sport), field("Who can join", policy), field("Visibility", visibility),
-    summary, h("button", {type: "submit", class: "primary"}, "Create group"));
+    field("Cover photo", cover), summary, h("button", {type: "submit", class: "primary"}, "Create group"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       const user = await me();
       if (!user.location) { replace(summary, "Set your area on your profile first: a group's home is near it."); return; }
-      const group = await post("/v1/groups", {name: name.value, description: description.value, sports: sport.value ? [sport.value] : [],
-        location: user.location, policy: policy.value, visibility: visibility.value});
+      const body = {name: name.value, description: description.value, sports: sport.value ? [sport.value] : [],
+        location: user.location, policy: policy.value, visibility: visibility.value};
+      if (cover.files[0]) {
+        const upload = new FormData();
+        upload.append("file", cover.files[0]);
+        body.cover_id = (await api("POST", "/v1/media?use=cover", upload)).id;
+      }
+      const group = await post("/v1/groups", body);
       location.hash = `#/groups/${group.id}`;
     } catch (error) { showErrors(form, error, summary); }
   });
@@ -88,6 +95,7 @@ export function groupView(id, invite) {
       group.my_role ? h("button", {type: "button", "aria-pressed": String(group.muted), onclick: () => act(() => group.muted ? del(`/v1/groups/${id}/mute`) : api("PUT", `/v1/groups/${id}/mute`))},
         group.muted ? "Hear of new games again" : "Mute new games") : null);
     replace(section,
+      group.image_urls ? h("img", {class: "cover", src: group.image_urls["1280"] ?? group.image_url, alt: ""}) : null,
       h("h1", {}, group.name),
       h("p", {class: "meta"}, `${POLICY[group.policy]} · ${group.member_count} member${group.member_count === 1 ? "" : "s"} · owner ${group.owner.name}`),
       group.sports.length ? h("p", {class: "meta"}, group.sports.join(", ")) : null,

@@ -27,10 +27,11 @@ public struct AdminTool: Sendable {
     }
 
     /// Writes a deterministic demo data set (see `DemoSeeder`).
-    public func seedDemo(users: Int, events: Int, cities: Int = WorldCities.all.count, seed: UInt64,
+    public func seedDemo(users: Int, events: Int, cities: Int = WorldCities.all.count, groups: Int = 0, membersOnly: Double = 0, seed: UInt64,
                          progress: @escaping @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
         let sports = try await SportStore.load(database)
-        return try await DemoSeeder(database: database, sports: sports).run(users: users, events: events, cities: cities, seed: seed, progress: progress)
+        return try await DemoSeeder(database: database, sports: sports).run(users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly,
+                                                                           seed: seed, progress: progress)
     }
 
     /// The job queue: counts by state and kind, and the oldest queued job's age.

@@ -144,7 +144,7 @@ public final class AppServices: Sendable {
                                    horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
-        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, events: events, write: write, clock: clock)
+        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments, events: events, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(

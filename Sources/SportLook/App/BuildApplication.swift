@@ -112,7 +112,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     EventsController(events: services.events, search: services.eventSearch, showingUp: services.showingUp, sports: services.sports, links: links).addRoutes(to: authenticated)
     ShowingUpController(showingUp: services.showingUp).addRoutes(to: authenticated)
     PlayerController(players: services.players).addRoutes(to: authenticated)
-    GroupsController(groups: services.groups, sports: services.sports).addRoutes(to: authenticated)
+    GroupsController(groups: services.groups, sports: services.sports, links: links).addRoutes(to: authenticated)
     SeriesController(series: services.series, sports: services.sports, links: links).addRoutes(to: authenticated)
     let calendars = CalendarController(events: services.events, feeds: services.calendarFeeds, clock: services.clock)
     calendars.addRoutes(to: authenticated)

@@ -73,6 +73,9 @@ public struct DemoRandom: RandomNumberGenerator, Sendable {
 public struct DemoReport: Sendable {
     public var users: Int
     public var events: Int
+    public var groups: Int = 0
+    /// Of the events, those that are a group's members-only games.
+    public var membersOnly: Int = 0
     public var seconds: Double
 }
 
@@ -88,7 +91,11 @@ struct DemoSeeder: Sendable {
     static let firstNames = ["Ana", "Ben", "Chloé", "Dev", "Emma", "Femi", "Gus", "Hana", "Ivan", "Jun", "Kai", "Lea", "Mo", "Nia", "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tomás", "Uma", "Vik", "Wen", "Xavi", "Yara", "Zoe"]
     static let titles = ["Morning session", "After-work game", "Sunday meetup", "Beginners welcome", "Weekly match", "Training run", "Friendly game", "Tournament practice"]
 
-    func run(users: Int, events: Int, cities: Int = WorldCities.all.count, seed: UInt64, progress: @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
+    /// With `groups`, public listed groups near the cities, each with 5 to 50 members;
+    /// `membersOnly` of the events are then members-only games of a random group, organised
+    /// by its owner near its home.
+    func run(users: Int, events: Int, cities: Int = WorldCities.all.count, groups: Int = 0, membersOnly: Double = 0, seed: UInt64,
+             progress: @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
         let centres = WorldCities.centres(cities)
         let started = Date()
         var rng = DemoRandom(seed: seed)
@@ -125,6 +132,37 @@ struct DemoSeeder: Sendable {
             progress(start + count, users, "users")
         }
         guard !userIDs.isEmpty else { return DemoReport(users: 0, events: 0, seconds: 0) }
+        // Groups: (id, owner, home) of each, for the members-only games.
+        var groupList: [(id: UUID, owner: UUID, lat: Double, lon: Double)] = []
+        for start in stride(from: 0, to: groups, by: Self.batch) {
+            let count = min(Self.batch, groups - start)
+            var rows: [[any Encodable & Sendable]] = [], members: [[any Encodable & Sendable]] = [], kinds: [[any Encodable & Sendable]] = []
+            var rooms: [[any Encodable & Sendable]] = []
+            for i in start..<(start + count) {
+                let id = UUID(uuid: Self.uuidBytes(&rng))
+                let home = rng.nearCity(among: centres)
+                let snapped = Coordinate(lat: home.lat, lon: home.lon).snappedForPrivacy
+                let people = Array(Set((0..<Int.random(in: 5...50, using: &rng)).map { _ in userIDs[Int.random(in: 0..<userIDs.count, using: &rng)] }))
+                let owner = people[0]
+                groupList.append((id, owner, home.lat, home.lon))
+                let sport = catalogue[Int.random(in: 0..<catalogue.count, using: &rng)]
+                rows.append([id, "Demo club \(i)", "Demo group, seed \(seed).", snapped.lat, snapped.lon, "public", "listed", owner, Int64(people.count), "active", Int64(1), now, now])
+                for (n, person) in people.enumerated() { members.append([id, person, n == 0 ? "owner" : "member", now]) }
+                kinds.append([id, sport])
+                rooms.append([id, "group", id, now, now])
+            }
+            try await database.transaction { [rows, members, kinds, rooms] sql in
+                try await Self.insert(into: "sport_groups", columns: ["id", "name", "description", "lat", "lon", "policy", "visibility", "owner_id", "member_count",
+                                                                       "status", "version", "created_at", "updated_at"], rows: rows, on: sql)
+                for chunk in stride(from: 0, to: members.count, by: Self.batch) {
+                    try await Self.insert(into: "group_members", columns: ["group_id", "user_id", "role", "joined_at"], rows: Array(members[chunk..<min(members.count, chunk + Self.batch)]), on: sql)
+                }
+                try await Self.insert(into: "group_sports", columns: ["group_id", "sport_slug"], rows: kinds, on: sql)
+                try await Self.insert(into: "rooms", columns: ["id", "kind", "group_id", "last_activity_at", "created_at"], rows: rooms, on: sql)
+            }
+            progress(start + count, groups, "groups")
+        }
+        var restricted = 0
         for start in stride(from: 0, to: events, by: Self.batch) {
             let count = min(Self.batch, events - start)
             var rows: [[any Encodable & Sendable]] = []
@@ -132,9 +170,18 @@ struct DemoSeeder: Sendable {
             var rooms: [[any Encodable & Sendable]] = []
             for _ in 0..<count {
                 let id = UUID(uuid: Self.uuidBytes(&rng))
-                let organiser = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
+                var organiser = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
                 let sport = catalogue[min(catalogue.count - 1, Int(Double(catalogue.count) * pow(Double.random(in: 0..<1, using: &rng), 2)))]
-                let place = rng.nearCity(among: centres)
+                var place = rng.nearCity(among: centres)
+                // A members-only game: its group's owner organises it, within a few kilometres of the group's home.
+                var group: UUID?
+                if membersOnly > 0, !groupList.isEmpty, Double.random(in: 0..<1, using: &rng) < membersOnly {
+                    let chosen = groupList[Int.random(in: 0..<groupList.count, using: &rng)]
+                    group = chosen.id
+                    organiser = chosen.owner
+                    place = (min(89.9, max(-89.9, chosen.lat + Double.random(in: -0.03...0.03, using: &rng))), max(-180, min(180, chosen.lon + Double.random(in: -0.03...0.03, using: &rng))))
+                    restricted += 1
+                }
                 // Quarter-hour starts over the next four weeks, one to three hours long.
                 let starts = Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + Double.random(in: 3_600...(28 * 86_400), using: &rng)) / 900).rounded(.down) * 900)
                 let ends = starts.addingTimeInterval(Double(Int.random(in: 2...6, using: &rng)) * 1_800)
@@ -150,21 +197,21 @@ struct DemoSeeder: Sendable {
                 let draw = Double.random(in: 0..<1, using: &rng)
                 let audience = draw < 0.7 ? "anyone" : draw < 0.82 ? "mixed" : draw < 0.92 ? "women" : "men"
                 rows.append([id, organiser, sport, title, "Demo event, seed \(seed).", place.lat, place.lon, starts, ends, capacity, "active",
-                             Int64(0), Int64(0), Int64(0), Int64(1), now, now, levels.0, levels.1, audience])
+                             Int64(0), Int64(0), Int64(0), Int64(1), now, now, levels.0, levels.1, audience, group, group != nil])
                 organisers.append([id, organiser, "going", now])
                 rooms.append([id, "event", id, now, now])
             }
             try await database.transaction { [rows, organisers, rooms] sql in
                 try await Self.insert(into: "events", columns: ["id", "organiser_id", "sport_slug", "title", "description", "lat", "lon", "starts_at", "ends_at",
                                                                  "capacity", "status", "going_count", "waitlist_count", "waitlist_counter", "version", "created_at", "updated_at",
-                                                                 "level_min_half", "level_max_half", "audience"], rows: rows, on: sql)
+                                                                 "level_min_half", "level_max_half", "audience", "group_id", "members_only"], rows: rows, on: sql)
                 try await Self.insert(into: "attendances", columns: ["event_id", "user_id", "status", "joined_at"], rows: organisers, on: sql)
                 try await Self.insert(into: "rooms", columns: ["id", "kind", "event_id", "last_activity_at", "created_at"], rows: rooms, on: sql)
             }
             progress(start + count, events, "events")
         }
-        try await database.vacuumAfterBulkLoad(["users", "user_sports", "events", "attendances", "rooms"])
-        return DemoReport(users: users, events: events, seconds: Date().timeIntervalSince(started))
+        try await database.vacuumAfterBulkLoad(["users", "user_sports", "events", "attendances", "rooms", "sport_groups", "group_members"])
+        return DemoReport(users: users, events: events, groups: groups, membersOnly: restricted, seconds: Date().timeIntervalSince(started))
     }
 
     static func uuidBytes(_ rng: inout DemoRandom) -> uuid_t {

@@ -14,6 +14,8 @@ struct GroupService: Sendable {
     let accounts: AccountStore
     let sports: SportCatalog
     let notifier: Notifier
+    /// Cover photos.
+    let media: MediaAttachments
     /// The group's events: off them when a member leaves, cancelled when the group ends.
     let events: EventService
     let write: Writer
@@ -21,8 +23,8 @@ struct GroupService: Sendable {
 
     static let maxSports = 10
 
-    /// `{name, description?, sports?, location, policy?, visibility?}`; in an edit every
-    /// field is optional. No field may be null.
+    /// `{name, description?, sports?, location, policy?, visibility?, cover_id?}`; in an
+    /// edit every field is optional. No field may be null but `cover_id` (no cover).
     struct Input: Decodable, Sendable {
         var name: Patch<String> = .absent
         var description: Patch<String> = .absent
@@ -30,8 +32,9 @@ struct GroupService: Sendable {
         var location: Patch<Coordinate> = .absent
         var policy: Patch<String> = .absent
         var visibility: Patch<String> = .absent
+        var coverId: Patch<String> = .absent
 
-        enum CodingKeys: String, CodingKey { case name, description, sports, location, policy, visibility }
+        enum CodingKeys: String, CodingKey { case name, description, sports, location, policy, visibility, coverId }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,12 +44,20 @@ struct GroupService: Sendable {
             location = try c.patch(.location)
             policy = try c.patch(.policy)
             visibility = try c.patch(.visibility)
+            coverId = try c.patch(.coverId)
         }
     }
 
-    private func validate(_ input: Input, creating: Bool) throws -> GroupStore.Changes {
+    /// The changes asked, and the cover asked (an upload's id, resolved in the write).
+    private func validate(_ input: Input, creating: Bool) throws -> (GroupStore.Changes, Patch<UUID>) {
         var v = Validator()
         var c = GroupStore.Changes()
+        var cover = Patch<UUID>.absent
+        switch input.coverId {
+        case .value(let text): if let id = MediaAttachments.parseID(text, field: "cover_id", into: &v) { cover = .value(id) }
+        case .null: cover = .null
+        case .absent: break
+        }
         let name = v.nonNull(input.name, "name")
         if creating || name != nil { c.name = v.name(name, "name") }
         if let description = v.nonNull(input.description, "description") { c.description = v.text(description, "description", 0...2_000, multiline: true) }
@@ -71,20 +82,21 @@ struct GroupService: Sendable {
             if let visibility = GroupVisibility(rawValue: text) { c.visibility = visibility } else { v.fail("visibility", "must be listed or unlisted") }
         }
         try v.throwIfInvalid()
-        return c
+        return (c, cover)
     }
 
     /// Makes a group; its maker is its owner and first member.
     func create(by user: UUID, _ input: Input) async throws -> Group {
-        let c = try validate(input, creating: true)
+        let (c, cover) = try validate(input, creating: true)
         let now = clock.now()
-        return try await write { [store, accounts] sql, changes in
+        return try await write { [store, accounts, media] sql, changes in
             guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else { throw DomainError.notFound("user") }
-            let group = Group(
+            var group = Group(
                 id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [], location: c.location ?? Coordinate(lat: 0, lon: 0),
                 policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
+            if case .value(let id) = cover { group.cover = try await media.attach(id, use: .cover, owner: user, field: "cover_id", at: now, on: sql) }
             try await store.insert(group, on: sql)
             changes.record(.membership(user: user, group: group.id))
             changes.group(group)
@@ -111,16 +123,27 @@ struct GroupService: Sendable {
         return (group, standing)
     }
 
+    /// Edits the group (admins). A new cover is an upload of the caller's; the one it
+    /// replaces (or `null` removes) is deleted, its files after the commit.
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> Group {
-        let c = try validate(input, creating: false)
+        let (asked, cover) = try validate(input, creating: false)
         let now = clock.now()
-        return try await write { [store] sql, changes in
-            _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+        let (group, released) = try await write { [store, media] sql, changes in
+            var c = asked
+            let (current, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            var released: [String] = []
+            if !cover.isAbsent, cover.given != current.cover?.id {
+                if case .value(let upload) = cover { c.cover = .value(try await media.attach(upload, use: .cover, owner: user, field: "cover_id", at: now, on: sql)) }
+                else { c.cover = .null }
+                if let old = current.cover?.id { released = try await media.release([old], on: sql) }
+            }
             try await store.update(id, c, at: now, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
             changes.group(group)
-            return group
+            return (group, released)
         }
+        await media.removeBlobs(released)
+        return group
     }
 
     /// Ends a group (owner only): its members, requests and invite link go.
@@ -220,6 +243,8 @@ struct GroupService: Sendable {
     /// are cancelled with a notice and its series end.
     private func end(_ group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
         try await events.groupEnded(group, at: now, on: sql, changes: &changes)
+        // Its cover goes (its files are queued for the collector).
+        if let cover = group.cover?.id { _ = try await media.release([cover], on: sql) }
         for member in try await store.markDeleted(group.id, at: now, on: sql) { changes.record(.membership(user: member, group: group.id)) }
         try await changed(group.id, on: sql, &changes)
     }

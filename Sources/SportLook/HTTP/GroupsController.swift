@@ -7,6 +7,7 @@ import Hummingbird
 struct GroupsController {
     let groups: GroupService
     let sports: SportCatalog
+    let links: MediaLinks
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.post("/v1/groups", use: createGroup)
@@ -65,10 +66,12 @@ struct GroupsController {
 }
 
 /// A group as the caller sees it: `{id, name, description, sports, location, policy,
-/// visibility, member_count, owner, created_at, my_role, my_request, distance_m?}`.
+/// visibility, image_url, image_urls, member_count, owner, created_at, my_role,
+/// my_request, muted, distance_m?}`.
 struct GroupRepresentation: JSONEncodable {
     var group: Group
     var standing: GroupStanding
+    var links: MediaLinks
     /// From the search's centre, for a group found nearby.
     var distance: Double? = nil
 
@@ -88,6 +91,7 @@ struct GroupRepresentation: JSONEncodable {
         json.objectEnd()
         json.field("policy", group.policy.rawValue)
         json.field("visibility", group.visibility.rawValue)
+        links.writeImageFields(group.cover, to: &json)
         json.field("member_count", group.memberCount)
         json.key("owner")
         UserSummaryRepresentation(id: group.owner.id, name: group.owner.name).encode(to: &json)
@@ -135,7 +139,7 @@ extension GroupsController {
     @Sendable func createGroup(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
         let group = try await groups.create(by: context.userID, input)
-        return JSONResponse(status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner)),
+        return JSONResponse(status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner), links: links),
                             headers: [.location: "/v1/groups/\(group.id.lowercased)"])
     }
 
@@ -155,13 +159,13 @@ extension GroupsController {
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
         let page = try await groups.nearby(for: context.userID, center: center, metres: radius * 1_000, sport: sport, minMembers: minMembers, limit: limit, cursor: cursor)
-        return JSONResponse(page.map { GroupRepresentation(group: $0.group, standing: $0.standing, distance: $0.distance) })
+        return JSONResponse(page.map { GroupRepresentation(group: $0.group, standing: $0.standing, links: links, distance: $0.distance) })
     }
 
     /// `GET /v1/groups/{id}`
     @Sendable func getGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let (group, standing) = try await groups.group(try context.uuid("id", "group"), for: context.userID)
-        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+        return JSONResponse(GroupRepresentation(group: group, standing: standing, links: links))
     }
 
     /// `PUT /v1/groups/{id}/mute`: no news of the group's new events (a member's choice).
@@ -182,7 +186,7 @@ extension GroupsController {
         let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
         _ = try await groups.update(id, by: context.userID, input)
         let (group, standing) = try await groups.group(id, for: context.userID)
-        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+        return JSONResponse(GroupRepresentation(group: group, standing: standing, links: links))
     }
 
     /// `DELETE /v1/groups/{id}`
@@ -287,7 +291,7 @@ extension GroupsController {
         let person = try await RequestBody.decode(PersonInput.self, from: request, context: context).id()
         _ = try await groups.handOver(id, to: person, by: context.userID)
         let (group, standing) = try await groups.group(id, for: context.userID)
-        return JSONResponse(GroupRepresentation(group: group, standing: standing))
+        return JSONResponse(GroupRepresentation(group: group, standing: standing, links: links))
     }
 
     /// `POST /v1/groups/{id}/invite`: `{invite}`, a new secret (the old one stops working).
@@ -309,7 +313,7 @@ extension GroupsController {
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
         return JSONResponse(try await groups.myGroups(context.userID, cursor: cursor, limit: limit).map {
-            GroupRepresentation(group: $0.0, standing: GroupStanding(role: $0.1))
+            GroupRepresentation(group: $0.0, standing: GroupStanding(role: $0.1), links: links)
         })
     }
 }

@@ -51,6 +51,8 @@ public struct Group: Sendable, Hashable {
     public var policy: GroupPolicy
     public var visibility: GroupVisibility
     public var owner: UserSummary
+    /// The cover photo, an upload of this service.
+    public var cover: MediaRef? = nil
     public var memberCount: Int
     public var isDeleted: Bool
     public var version: Int64

@@ -100,6 +100,7 @@ struct MediaStore: Store {
         let keys = Set(try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map { try $0.value("key", as: String.self) })
         try await sql.raw("UPDATE users SET photo_id = NULL, photo_variants = NULL WHERE photo_id IN (\(binds: ids))").run()
         try await sql.raw("UPDATE events SET cover_id = NULL, cover_variants = NULL WHERE cover_id IN (\(binds: ids))").run()
+        try await sql.raw("UPDATE sport_groups SET cover_id = NULL, cover_variants = NULL WHERE cover_id IN (\(binds: ids))").run()
         try await sql.raw("""
             UPDATE chat_messages SET attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL
             WHERE attachment_id IN (\(binds: ids))
