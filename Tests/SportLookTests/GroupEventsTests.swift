@@ -165,6 +165,13 @@ struct GroupEventsTests {
             #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token).status == .ok)
             #expect(try await api.event(hidden.id, token: member.token).myStatus == nil)
             #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
+            // A second group's first members-only game, made after the member last searched, is found too.
+            let club2 = try await GroupsTests.create(api, owner.token, policy: "public", name: "Second club")
+            #expect(try await api.post("/v1/groups/\(club2.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
+            let later = try await Self.groupEvent(api, owner.token, group: club2.id, title: "Second club's game", now: clock.now())
+            #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id, later.id])
+            #expect(try await Self.nearby(api, outsider.token) == [open.id])
         }
     }
 

@@ -145,8 +145,11 @@ final class EventIndex: Sendable {
     }
 
     /// The scopes of the members-only events someone in these groups may find.
+    /// Derived once per memberships while no group is numbered anew (a group's first
+    /// members-only event numbers it: then it is derived again).
     func scopes(for memberships: Memberships) -> GeoScopes {
-        memberships.groups.isEmpty ? .none : GeoScopes(scopeNumbers.numbers(of: memberships.groups))
+        guard !memberships.groups.isEmpty else { return .none }
+        return memberships.memo.value(tag: scopeNumbers.count) { GeoScopes(scopeNumbers.numbers(of: memberships.groups)) }
     }
 
     /// Loads where every live event is (at start-up), from `load` (the live events'
@@ -316,6 +319,10 @@ final class ScopeNumbers: Sendable {
 
     private let state = Mutex(State())
     private let last: UInt32
+    private let numbered = Atomic<Int>(0)
+
+    /// How many groups have a number: grows when one is given.
+    var count: Int { numbered.load(ordering: .acquiring) }
 
     init(last: UInt32 = GeoTags.maxScope) { self.last = last }
 
@@ -335,6 +342,7 @@ final class ScopeNumbers: Sendable {
             s.groups.append(group)
             let number = UInt32(s.groups.count)
             s.byGroup[group] = number
+            numbered.store(s.groups.count, ordering: .releasing)
             return number
         }
     }

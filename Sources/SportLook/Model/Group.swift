@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Who may join a group.
 public enum GroupPolicy: String, Sendable, Hashable, CaseIterable {
@@ -115,11 +116,32 @@ struct MemberCursor: CursorCodable, Sendable {
 }
 
 /// The groups a person belongs to: what they may see of members-only events
-/// (``EventAccess``).
+/// (``EventAccess``). Immutable: a change of groups is a new value (and a new memo).
 struct Memberships: Sendable, Hashable {
-    var groups: Set<UUID>
+    let groups: Set<UUID>
+    /// What search derives from these groups (their grid scopes), kept with them so
+    /// that a caller's every search does not derive it again.
+    let memo = Memo()
+
+    init(groups: Set<UUID>) { self.groups = groups }
 
     static let none = Memberships(groups: [])
 
     func contains(_ group: UUID) -> Bool { groups.contains(group) }
+
+    static func == (a: Memberships, b: Memberships) -> Bool { a.groups == b.groups }
+    func hash(into hasher: inout Hasher) { hasher.combine(groups) }
+
+    /// A value derived once per memberships, tagged with what it was derived under.
+    final class Memo: Sendable {
+        private let stored = Mutex<(tag: Int, value: any Sendable)?>(nil)
+
+        /// The value derived under `tag`, deriving (and keeping) it when there is none.
+        func value<T: Sendable>(tag: Int, _ derive: () -> T) -> T {
+            if let kept = stored.withLock({ $0 }), kept.tag == tag, let value = kept.value as? T { return value }
+            let value = derive()
+            stored.withLock { $0 = (tag, value) }
+            return value
+        }
+    }
 }

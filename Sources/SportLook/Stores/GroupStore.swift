@@ -160,13 +160,13 @@ struct GroupStore: Store {
     /// Each of `users`' groups among `groups`, read in the caller's transaction.
     func memberships(of users: Set<UUID>, in groups: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Memberships] {
         guard !users.isEmpty, !groups.isEmpty else { return [:] }
-        var out: [UUID: Memberships] = [:]
+        var found: [UUID: Set<UUID>] = [:]
         for row in try await sql.raw("""
             SELECT user_id, group_id FROM group_members WHERE user_id IN (\(binds: Array(users))) AND group_id IN (\(binds: Array(groups)))
             """).all() {
-            out[try row.value("user_id"), default: .none].groups.insert(try row.value("group_id"))
+            found[try row.value("user_id"), default: []].insert(try row.value("group_id"))
         }
-        return out
+        return found.mapValues { Memberships(groups: $0) }
     }
 
     /// Whether `user` is a member of `group`, read in the caller's transaction and
