@@ -40,6 +40,14 @@ struct GroupEventsTests {
         return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
     }
 
+    /// A weekly game of the group, from `daysAhead` days on (members-only by default).
+    static func groupSeries(_ api: API, _ token: String, group: String, title: String, daysAhead: Double, start: String, now: Date) async throws -> SeriesView {
+        try await api.post("/v1/series", token: token, json: [
+            "title": title, "sport": "padel", "location": ["lat": place.lat, "lon": place.lon], "time_zone": "Europe/Copenhagen",
+            "first_date": localDate(now.addingTimeInterval(daysAhead * 86_400)), "start_time": start, "rule": "FREQ=WEEKLY", "group_id": group,
+        ]).decode(expecting: .created)
+    }
+
     static func nearby(_ api: API, _ token: String) async throws -> [String] {
         try await api.allPages(API.Event.self, "/v1/events/nearby?lat=\(place.lat)&lon=\(place.lon)&radius_km=5&limit=2", token: token).map(\.id)
     }
@@ -135,7 +143,7 @@ struct GroupEventsTests {
             _ = try await api.invite([member.id], to: open.id, token: owner.token)
             #expect(try await api.invitations(member.token).count == 1)
             let second = try await api.register("Sid")
-            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: second.token, json: [String: Any]()).status == .ok)
+            try await GroupsTests.join(api, group.id, second.token)
             let waiting = try #require(try await api.invite([second.id], to: hidden.id, token: owner.token).first)
 
             // Removed: the room ends on the socket at once, the place is freed, and the
@@ -162,12 +170,12 @@ struct GroupEventsTests {
             await memberSocket.close()
 
             // Back in the group, the game is there again (to join anew).
-            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token).status == .ok)
+            try await GroupsTests.join(api, group.id, member.token)
             #expect(try await api.event(hidden.id, token: member.token).myStatus == nil)
             #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
             // A second group's first members-only game, made after the member last searched, is found too.
             let club2 = try await GroupsTests.create(api, owner.token, policy: "public", name: "Second club")
-            #expect(try await api.post("/v1/groups/\(club2.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            try await GroupsTests.join(api, club2.id, member.token)
             #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
             let later = try await Self.groupEvent(api, owner.token, group: club2.id, title: "Second club's game", now: clock.now())
             #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id, later.id])
@@ -186,7 +194,7 @@ struct GroupEventsTests {
             let outsider = try await api.register("Otto")
             let group = try await GroupsTests.create(api, owner.token, policy: "public")
             for person in [admin, member, muted] {
-                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token).status == .ok)
+                try await GroupsTests.join(api, group.id, person.token)
             }
             #expect(try await api.patch("/v1/groups/\(group.id)/members/\(admin.id)", token: owner.token, json: ["role": "admin"]).status == .noContent)
             #expect(try await api.put("/v1/groups/\(group.id)/mute", token: muted.token).status == .noContent)
@@ -237,26 +245,19 @@ struct GroupEventsTests {
             let player = try await api.register("Pia")
             let group = try await GroupsTests.create(api, owner.token, policy: "public")
             for person in [admin, player] {
-                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token).status == .ok)
+                try await GroupsTests.join(api, group.id, person.token)
             }
             #expect(try await api.patch("/v1/groups/\(group.id)/members/\(admin.id)", token: owner.token, json: ["role": "admin"]).status == .noContent)
             let adminsGame = try await Self.groupEvent(api, admin.token, group: group.id, title: "Ada's game", now: clock.now())
             let openGame = try await Self.groupEvent(api, owner.token, group: group.id, title: "Open game", membersOnly: false, now: clock.now())
             try await api.join(adminsGame.id, token: player.token)
             try await api.join(openGame.id, token: player.token)
-            let series: SeriesView = try await api.post("/v1/series", token: owner.token, json: [
-                "title": "Tuesday padel", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
-                "first_date": Self.localDate(clock.now().addingTimeInterval(3 * 86_400)), "start_time": "19:00",
-                "rule": "FREQ=WEEKLY", "group_id": group.id,
-            ]).decode(expecting: .created)
+            let series = try await Self.groupSeries(api, owner.token, group: group.id, title: "Tuesday padel", daysAhead: 3, start: "19:00", now: clock.now())
             #expect(series.membersOnly && series.groupID == group.id)
             #expect(try await api.event(try #require(series.upcoming.first).eventId, token: player.token).membersOnly)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: player.token).status == .ok)
 
-            let adminsSeries: SeriesView = try await api.post("/v1/series", token: admin.token, json: [
-                "title": "Ada's Mondays", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
-                "first_date": Self.localDate(clock.now().addingTimeInterval(4 * 86_400)), "start_time": "18:00", "rule": "FREQ=WEEKLY", "group_id": group.id,
-            ]).decode(expecting: .created)
+            let adminsSeries = try await Self.groupSeries(api, admin.token, group: group.id, title: "Ada's Mondays", daysAhead: 4, start: "18:00", now: clock.now())
 
             // The admin leaves: their members-only game is called off (the player is told
             // why) and their weekly game ends.
@@ -294,7 +295,7 @@ struct GroupEventsTests {
         try await withApp(engine, clock: clock) { api, services in
             let owner = try await api.register("Olga"), member = try await api.register("Mia"), outsider = try await api.register("Otto")
             let group = try await GroupsTests.create(api, owner.token, policy: "public")
-            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            try await GroupsTests.join(api, group.id, member.token)
             let hidden = try await Self.groupEvent(api, owner.token, group: group.id, title: "Members' padel", now: clock.now())
             let open = try await Self.groupEvent(api, owner.token, group: group.id, title: "Open padel", membersOnly: false, now: clock.now())
             let (m, o) = (try #require(UUID(uuidString: member.id)), try #require(UUID(uuidString: outsider.id)))
@@ -322,12 +323,8 @@ struct GroupEventsTests {
             let member = try await api.register("Mia")
             let outsider = try await api.register("Otto")
             let group = try await GroupsTests.create(api, owner.token, policy: "public")
-            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token).status == .ok)
-            let series: SeriesView = try await api.post("/v1/series", token: owner.token, json: [
-                "title": "Thursday padel", "sport": "padel", "location": ["lat": Self.place.lat, "lon": Self.place.lon], "time_zone": "Europe/Copenhagen",
-                "first_date": Self.localDate(clock.now().addingTimeInterval(2 * 86_400)), "start_time": "18:00",
-                "rule": "FREQ=WEEKLY", "group_id": group.id,
-            ]).decode(expecting: .created)
+            try await GroupsTests.join(api, group.id, member.token)
+            let series = try await Self.groupSeries(api, owner.token, group: group.id, title: "Thursday padel", daysAhead: 2, start: "18:00", now: clock.now())
             try await Self.walk(api, services, prefix: "/v1/series/:id", id: series.id, someone: member.id, token: outsider.token)
             let first = try #require(series.upcoming.first?.eventId)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: member.token).status == .ok)
@@ -357,7 +354,7 @@ struct GroupChatTests {
             let outsider = try await api.register("Otto")
             let group = try await GroupsTests.create(api, owner.token, policy: "public", name: "Padel club")
             for person in [member, quiet] {
-                #expect(try await api.post("/v1/groups/\(group.id)/membership", token: person.token, json: [String: Any]()).status == .ok)
+                try await GroupsTests.join(api, group.id, person.token)
             }
             // The room is in each member's chats list, named after the group.
             let entry = try #require(try await api.rooms(member.token).items.first { $0.id == group.id })
@@ -427,7 +424,7 @@ struct GroupCoverTests {
             let group = try made.decode(GroupsTests.GroupView.self)
             #expect(try made.decode(Covered.self).imageURLs == first.urls)
             #expect(try await api.get("/v1/groups/\(group.id)", token: member.token).decode(Covered.self, expecting: .ok).imageURL == first.urls["1280"])
-            #expect(try await api.post("/v1/groups/\(group.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
+            try await GroupsTests.join(api, group.id, member.token)
 
             // A member is no admin; an admin cannot use someone else's upload, nor a profile photo.
             let theirs = try await api.upload(try Photos.jpeg(width: 800, height: 450), use: "cover", token: member.token).decode(API.Media.self, expecting: .created)
@@ -451,6 +448,11 @@ struct GroupCoverTests {
 }
 
 extension GroupsTests {
+    /// Joins a public group (200, a member).
+    static func join(_ api: API, _ id: String, _ token: String) async throws {
+        #expect(try await api.post("/v1/groups/\(id)/membership", token: token, json: [String: Any]()).status == .ok)
+    }
+
     /// Whether the caller muted the group.
     static func viewMuted(_ api: API, _ id: String, _ token: String) async throws -> Bool {
         struct Muted: Decodable { var muted: Bool }

@@ -34,12 +34,6 @@ struct EventAccess: Sendable {
         try await memberships.value(of: user, now: clock.now())
     }
 
-    /// Whether `user` may see `event`.
-    func mayView(_ event: Event, by user: UUID) async throws -> Bool {
-        guard event.membersOnly else { return true }
-        return Self.mayView(event, in: try await memberships(of: user))
-    }
-
     /// Throws 404 `event` unless `user` may see the event `id` (an unknown event is a
     /// 404 too, so nobody learns that a hidden one exists). A live event's group is
     /// known to the index; another is read.
@@ -60,7 +54,7 @@ struct EventAccess: Sendable {
     func requireSeries(_ id: UUID, for user: UUID) async throws {
         guard let series = try await seriesStore.series(id) else { throw DomainError.notFound("series") }
         guard series.membersOnly else { return }
-        guard let group = series.groupID, try await memberships(of: user).contains(group) else { throw DomainError.notFound("series") }
+        guard Self.mayView(group: series.groupID, membersOnly: true, in: try await memberships(of: user)) else { throw DomainError.notFound("series") }
     }
 
     /// Who may see the event `id`; nil for no such event.
@@ -69,12 +63,18 @@ struct EventAccess: Sendable {
         return try await events.event(id).map(EventRestriction.init)
     }
 
+    /// The rule for an event as the index keeps it (the caller's groups read only for a members-only one).
     private func allows(_ restriction: EventRestriction, _ user: UUID) async throws -> Bool {
-        switch restriction {
-        case .open: true
-        case .members(let group):
-            if let group { try await memberships(of: user).contains(group) } else { false }
-        }
+        guard case .members(let group) = restriction else { return true }
+        return Self.mayView(group: group, membersOnly: true, in: try await memberships(of: user))
+    }
+
+    /// The event whose visibility decides whether a notification of `kind` naming
+    /// `eventID` reaches (or stays in the inbox of) its recipient: none for a
+    /// cancellation, which is news its players need even when the game went with its group.
+    static func gatingEvent(kind: String, eventID: String?) -> UUID? {
+        guard kind != NotificationKind.eventCancelled.rawValue else { return nil }
+        return eventID.flatMap(UUID.init(uuidString:))
     }
 
     /// Of these events, those `user` may not see (unknown ones are not counted).
@@ -97,12 +97,12 @@ struct EventAccess: Sendable {
 
     /// Of these notifications, the positions of those about a members-only game whose
     /// group their recipient is not in (any more): read in the delivering
-    /// transaction, not from the cache. A cancellation is always delivered: its
-    /// players need the news even when the game went with its group.
+    /// transaction, not from the cache (``gatingEvent(kind:eventID:)``).
     func undeliverable(_ messages: [NotificationMessage], on sql: DatabaseSession) async throws -> Set<Int> {
         var about: [Int: UUID] = [:]
-        for (i, message) in messages.enumerated() where message.kind != NotificationKind.eventCancelled.rawValue {
-            if case .string(let text)? = message.data["event_id"], let id = UUID(uuidString: text) { about[i] = id }
+        for (i, message) in messages.enumerated() {
+            guard case .string(let text)? = message.data["event_id"] else { continue }
+            about[i] = Self.gatingEvent(kind: message.kind, eventID: text)
         }
         let restricted: [UUID: UUID?] = try await events.membersOnlyGroups(of: Set(about.values), on: sql)
         guard !restricted.isEmpty else { return [] }

@@ -187,9 +187,7 @@ struct GroupService: Sendable {
                 admitted = true
             }
             if admitted {
-                _ = try await store.addMember(user, to: id, at: now, on: sql)
-                changes.record(.membership(user: user, group: id))
-                try await changed(id, on: sql, &changes)
+                try await admit(user, to: id, at: now, on: sql, &changes)
                 return .member
             }
             guard group.policy == .approval else {
@@ -221,6 +219,13 @@ struct GroupService: Sendable {
     /// Records the group's row as the write leaves it (the groups index follows it).
     private func changed(_ id: UUID, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
         if let group = try await store.group(id, on: sql) { changes.group(group) }
+    }
+
+    /// `person` becomes a member, in the group's lock; their new groups travel the change feed.
+    private func admit(_ person: UUID, to id: UUID, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
+        _ = try await store.addMember(person, to: id, at: now, on: sql)
+        changes.record(.membership(user: person, group: id))
+        try await changed(id, on: sql, &changes)
     }
 
     /// `user` (with `role`) is no longer a member, in the group's lock: off its
@@ -286,9 +291,7 @@ struct GroupService: Sendable {
             let (group, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound("request") }
             if accept {
-                _ = try await store.addMember(person, to: id, at: now, on: sql)
-                changes.record(.membership(user: person, group: id))
-                try await changed(id, on: sql, &changes)
+                try await admit(person, to: id, at: now, on: sql, &changes)
             }
             try await notifier.groupAnswer(group, accepted: accept, to: person, at: now, on: sql, changes: &changes)
         }

@@ -14,20 +14,20 @@ struct NotificationService: Sendable {
 
     /// The user's notifications, newest first (only unread ones if asked); `more` when a next page exists.
     /// Notifications about a members-only game of a group the user has left are not
-    /// shown (they were sent while the user was a member) — but for a cancellation,
-    /// which is news its players need even when the game went with its group.
+    /// shown (they were sent while the user was a member), by the rule delivery uses
+    /// (``EventAccess/gatingEvent(kind:eventID:)``).
     func list(user: UUID, unreadOnly: Bool, cursor: TimeCursor?, limit: Int) async throws -> (items: [InboxItem], more: Bool) {
         let (items, more) = try await store.list(user: user, unreadOnly: unreadOnly, cursor: cursor, limit: limit)
-        let about = items.map { ($0, $0.kind == NotificationKind.eventCancelled.rawValue ? nil : Self.eventID(of: $0)) }
+        let about = items.map { ($0, EventAccess.gatingEvent(kind: $0.kind, eventID: Self.eventID(of: $0))) }
         let hidden = try await access.hidden(Set(about.compactMap(\.1)), from: user)
         guard !hidden.isEmpty else { return (items, more) }
         return (about.filter { $0.1.map { !hidden.contains($0) } ?? true }.map(\.0), more)
     }
 
-    /// The event a notification is about, if any (its `event_id`).
-    static func eventID(of item: InboxItem) -> UUID? {
+    /// The `event_id` a notification names, if any.
+    static func eventID(of item: InboxItem) -> String? {
         struct About: Decodable { var event_id: String? }
-        return (try? JSONDecoder().decode(About.self, from: Data(item.data.utf8)))?.event_id.flatMap(UUID.init(uuidString:))
+        return (try? JSONDecoder().decode(About.self, from: Data(item.data.utf8)))?.event_id
     }
 
     /// One entry, by id.

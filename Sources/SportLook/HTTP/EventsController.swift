@@ -207,7 +207,6 @@ extension EventsController {
         return Response(status: .noContent)
     }
 
-    /// `GET /v1/me/events`
     /// `GET /v1/groups/{id}/events`: the group's coming games the caller may see.
     @Sendable func groupEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "group")
@@ -221,6 +220,7 @@ extension EventsController {
         })
     }
 
+    /// `GET /v1/me/events`
     @Sendable func myEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         var q = QueryReader(request)
         let role = q.oneOf("role", ["attending", "organising"]).flatMap(EventSearch.Role.init) ?? .attending
