@@ -1,0 +1,49 @@
+// swift-tools-version:6.1
+// SportLookKit: the Swift client of a SportLook server, for iOS 17+, macOS 14+ and
+// Linux. A package of its own (building the server never builds it): the REST API
+// generated from the server's openapi.yaml by Apple's swift-openapi-generator (the
+// generated code is committed, so an app's build needs no plugin: SportLookKit/generate
+// makes it again), a thin layer over it (sign-in, typed errors, paging), and
+// ChatSession, the chat protocol's exactly-once client.
+import PackageDescription
+
+let package = Package(
+    name: "SportLookKit",
+    platforms: [.iOS(.v17), .macOS(.v14)],
+    products: [
+        .library(name: "SportLookKit", targets: ["SportLookKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The generated types and client (SportLookKit/generate).
+        .target(
+            name: "SportLookAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")]
+        ),
+        .target(
+            name: "SportLookKit",
+            dependencies: [
+                "SportLookAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(platforms: [.iOS, .macOS, .tvOS, .watchOS, .visionOS])),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .testTarget(
+            name: "SportLookKitTests",
+            dependencies: ["SportLookKit", "SportLookAPI"]
+        ),
+    ]
+)
