@@ -13,7 +13,9 @@ import Foundation
 ///   `client_id`. The outbox is sent whenever the socket is up, and again after a
 ///   drop, until the server says `sent`: a message the server stored already is
 ///   not stored again (the same `client_id`). `overloaded`, `rate_limited` and
-///   `unavailable` are answered by sending again after their `retry_after`.
+///   `unavailable` are answered by sending again after their `retry_after`. A room's
+///   messages go one at a time, each once the one before is stored, so the room
+///   holds them in the order they were sent, whatever was refused for a while.
 /// - Keep ``position(of:)`` with what you show, and pass it to ``join(_:afterSeq:afterChange:)``
 ///   when the app starts again: the history between is sent first.
 public actor ChatSession {
@@ -32,10 +34,13 @@ public actor ChatSession {
     public struct Backoff: Sendable {
         public var first: Double
         public var longest: Double
+        /// A connection not open after this many seconds is given up, and tried again.
+        public var connectTimeout: Double
 
-        public init(first: Double = 0.5, longest: Double = 30) {
+        public init(first: Double = 0.5, longest: Double = 30, connectTimeout: Double = 15) {
             self.first = first
             self.longest = longest
+            self.connectTimeout = connectTimeout
         }
 
         func delay(attempt: Int) -> Double {
@@ -45,20 +50,20 @@ public actor ChatSession {
     }
 
     private struct Room {
-        var lastSeq: Int64
-        var lastChange: Int64
+        var lastSeq: Int
+        var lastChange: Int
         var continuation: AsyncStream<ChatEvent>.Continuation
         /// Subscribed (or to be, once online); false once the server ended it or the app left.
         var active = true
         /// The read marker to send when the socket is back.
-        var pendingRead: Int64?
+        var pendingRead: Int?
     }
 
     private struct Outgoing {
-        var room: UUID
+        var room: String
         var clientID: String
         var body: String
-        var replyTo: Int64?
+        var replyTo: Int?
         /// Not sent again before this (a `retry_after`).
         var notBefore: ContinuousClock.Instant?
         /// The connection it was last sent on: once per connection, again after a drop.
@@ -69,7 +74,7 @@ public actor ChatSession {
     private let token: @Sendable () async -> String?
     private let connector: any ChatSocketConnector
     private let backoff: Backoff
-    private var rooms: [UUID: Room] = [:]
+    private var rooms: [String: Room] = [:]
     private var outbox: [Outgoing] = []
     private var socket: (any ChatSocket)?
     /// Frames to send, in order, on the current socket (one sender drains it).
@@ -79,7 +84,7 @@ public actor ChatSession {
     private var runner: Task<Void, Never>?
     private var stopped = false
     private var watching: AsyncStream<RoomListEvent>.Continuation?
-    private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
+    private var lastTyping: [String: ContinuousClock.Instant] = [:]
     private var stateContinuations: [UUID: AsyncStream<State>.Continuation] = [:]
     private var state: State = .stopped {
         didSet { for continuation in stateContinuations.values { continuation.yield(state) } }
@@ -136,6 +141,12 @@ public actor ChatSession {
         await socket?.close()
     }
 
+    /// Where the socket stands now.
+    public var currentState: State { state }
+
+    /// Whether the socket is up (frames go out now rather than when it is back).
+    public var isOnline: Bool { state == .online }
+
     /// Where the socket stands, now and at every change.
     public func states() -> AsyncStream<State> {
         let (stream, continuation) = AsyncStream.makeStream(of: State.self)
@@ -153,7 +164,8 @@ public actor ChatSession {
     /// Follows a room: its messages after `afterSeq`, then live ones, and the changes
     /// after `afterChange` to the messages it delivers. Following a room again ends
     /// the earlier stream and starts from the given position.
-    public func join(_ room: UUID, afterSeq: Int64 = 0, afterChange: Int64 = 0) -> AsyncStream<ChatEvent> {
+    public func join(_ room: String, afterSeq: Int = 0, afterChange: Int = 0) -> AsyncStream<ChatEvent> {
+        let room = Self.canonical(room)
         let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
         rooms[room]?.continuation.finish()
         rooms[room] = Room(lastSeq: afterSeq, lastChange: afterChange, continuation: continuation)
@@ -162,20 +174,22 @@ public actor ChatSession {
     }
 
     /// Stops following a room (its stream ends).
-    public func leave(_ room: UUID) {
+    public func leave(_ room: String) {
+        let room = Self.canonical(room)
         guard let found = rooms.removeValue(forKey: room) else { return }
         found.continuation.finish()
-        if state == .online { transmit(["type": "unsubscribe", "room_id": room.uuidString.lowercased()]) }
+        if state == .online { transmit(["type": "unsubscribe", "room_id": room]) }
     }
 
     /// The last `seq` and change a room's stream delivered: keep them with what you
     /// show, to ``join(_:afterSeq:afterChange:)`` from there next time.
-    public func position(of room: UUID) -> (seq: Int64, change: Int64)? {
-        rooms[room].map { ($0.lastSeq, $0.lastChange) }
+    public func position(of room: String) -> (seq: Int, change: Int)? {
+        let room = Self.canonical(room)
+        return rooms[room].map { ($0.lastSeq, $0.lastChange) }
     }
 
     /// Messages not yet confirmed stored (`sent`), oldest first.
-    public var unsent: [(room: UUID, clientID: String, body: String)] {
+    public var unsent: [(room: String, clientID: String, body: String)] {
         outbox.map { ($0.room, $0.clientID, $0.body) }
     }
 
@@ -184,26 +198,29 @@ public actor ChatSession {
     /// Sends a message (now, or when the socket is back); returns its `client_id`.
     /// Its `sent` event, and its `message` in the room's stream, say it is stored.
     @discardableResult
-    public func send(_ body: String, to room: UUID, clientID: String = UUID().uuidString, replyTo: Int64? = nil) -> String {
+    public func send(_ body: String, to room: String, clientID: String = UUID().uuidString, replyTo: Int? = nil) -> String {
+        let room = Self.canonical(room)
         outbox.append(Outgoing(room: room, clientID: clientID, body: body, replyTo: replyTo))
         if state == .online { flush() }
         return clientID
     }
 
     /// Says the user is typing (at most once every ``typingInterval`` per room; nothing while offline).
-    public func typing(in room: UUID) {
+    public func typing(in room: String) {
+        let room = Self.canonical(room)
         let now = ContinuousClock.now
         guard state == .online, rooms[room]?.active == true else { return }
         if let last = lastTyping[room], now - last < Self.typingInterval { return }
         lastTyping[room] = now
-        transmit(["type": "typing", "room_id": room.uuidString.lowercased()])
+        transmit(["type": "typing", "room_id": room])
     }
 
     /// Moves the user's read marker in a room (sent when the socket is up).
-    public func markRead(_ room: UUID, upTo seq: Int64) {
+    public func markRead(_ room: String, upTo seq: Int) {
+        let room = Self.canonical(room)
         guard rooms[room] != nil else { return }
         if state == .online {
-            transmit(["type": "read", "room_id": room.uuidString.lowercased(), "seq": seq])
+            transmit(["type": "read", "room_id": room, "seq": seq])
         } else {
             rooms[room]?.pendingRead = max(rooms[room]?.pendingRead ?? 0, seq)
         }
@@ -226,7 +243,7 @@ public actor ChatSession {
             state = .connecting
             do {
                 guard let token = await token() else { throw ChatSessionError.noToken }
-                let socket = try await connector.connect(to: url, token: token)
+                let socket = try await open(token: token)
                 self.socket = socket
                 connection += 1
                 let (frames, continuation) = AsyncStream.makeStream(of: String.self)
@@ -245,7 +262,7 @@ public actor ChatSession {
                 for id in rooms.keys where rooms[id]?.active == true {
                     transmit(subscribe(id))
                     if let read = rooms[id]?.pendingRead {
-                        transmit(["type": "read", "room_id": id.uuidString.lowercased(), "seq": read])
+                        transmit(["type": "read", "room_id": id, "seq": read])
                         rooms[id]?.pendingRead = nil
                     }
                 }
@@ -267,23 +284,42 @@ public actor ChatSession {
         }
     }
 
-    private func subscribe(_ room: UUID) -> [String: Any] {
-        let position = rooms[room]
-        return ["type": "subscribe", "room_id": room.uuidString.lowercased(), "after_seq": position?.lastSeq ?? 0, "after_change": position?.lastChange ?? 0]
+    /// Opens a socket, or fails once `connectTimeout` has passed (a connection cut
+    /// during the handshake may otherwise never say so).
+    private func open(token: String) async throws -> any ChatSocket {
+        let connector = connector, url = url, timeout = backoff.connectTimeout
+        return try await withThrowingTaskGroup(of: (any ChatSocket)?.self) { group in
+            group.addTask { try await connector.connect(to: url, token: token) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let socket = first else { throw ChatSessionError.connectTimedOut }
+            return socket
+        }
     }
 
-    /// Sends what the outbox holds that may go now; schedules the rest.
+    private func subscribe(_ room: String) -> [String: Any] {
+        let position = rooms[room]
+        return ["type": "subscribe", "room_id": room, "after_seq": position?.lastSeq ?? 0, "after_change": position?.lastChange ?? 0]
+    }
+
+    /// Sends the oldest unconfirmed message of each room, when it may go now (one in
+    /// flight per room, so a room stores them in the order they were sent, whatever is
+    /// refused for a while); schedules the next try of one that must wait.
     private func flush() {
         guard state == .online else { return }
         let now = ContinuousClock.now
         var later: ContinuousClock.Instant?
-        for i in outbox.indices where outbox[i].sentOn != connection {
+        var heads = Set<String>()
+        for i in outbox.indices where heads.insert(outbox[i].room).inserted && outbox[i].sentOn != connection {
             let item = outbox[i]
             if let notBefore = item.notBefore, notBefore > now {
                 later = min(later ?? notBefore, notBefore)
                 continue
             }
-            var frame: [String: Any] = ["type": "message", "room_id": item.room.uuidString.lowercased(), "client_id": item.clientID, "body": item.body]
+            var frame: [String: Any] = ["type": "message", "room_id": item.room, "client_id": item.clientID, "body": item.body]
             if let reply = item.replyTo { frame["reply_to"] = reply }
             transmit(frame)
             outbox[i].sentOn = connection
@@ -307,25 +343,26 @@ public actor ChatSession {
         guard let frame = try? ServerFrame.decoder.decode(ServerFrame.self, from: Data(text.utf8)) else { return }
         switch frame.type {
         case "message":
-            guard let message = frame.message, var room = rooms[message.roomID], room.active else { return }
+            guard let message = frame.message, var room = rooms[message.roomId], room.active else { return }
             if message.seq > room.lastSeq {
                 room.lastSeq = message.seq
                 room.continuation.yield(.message(message))
             }
             room.lastChange = max(room.lastChange, frame.afterChange ?? 0)
-            rooms[message.roomID] = room
+            rooms[message.roomId] = room
         case "message_edited", "message_deleted":
-            guard let message = frame.message, var room = rooms[message.roomID], room.active else { return }
+            guard let message = frame.message, var room = rooms[message.roomId], room.active else { return }
             let change = frame.afterChange ?? message.changeSeq
             // A change to a message not delivered yet arrives with the message itself.
             guard change > room.lastChange, message.seq <= room.lastSeq else { return }
             room.lastChange = change
             room.continuation.yield(frame.type == "message_deleted" ? .deleted(message) : .edited(message))
-            rooms[message.roomID] = room
+            rooms[message.roomId] = room
         case "sent":
             guard let clientID = frame.clientID, let index = outbox.firstIndex(where: { $0.clientID == clientID }) else { return }
             let item = outbox.remove(at: index)
             if let seq = frame.seq { rooms[item.room]?.continuation.yield(.sent(clientID: clientID, seq: seq)) }
+            flush()
         case "error":
             handleError(frame)
         case "unsubscribed":
@@ -347,6 +384,9 @@ public actor ChatSession {
         }
     }
 
+    /// Room ids as the server writes them (lowercase), whatever case the app used.
+    static func canonical(_ room: String) -> String { room.lowercased() }
+
     /// Codes after which the same frame is sent again (after `retry_after`).
     static let transient: Set<String> = ["overloaded", "rate_limited", "unavailable"]
 
@@ -361,6 +401,7 @@ public actor ChatSession {
             } else {
                 let item = outbox.remove(at: index)
                 rooms[item.room]?.continuation.yield(.refused(clientID: clientID, code: code, message: frame.text ?? ""))
+                flush()
             }
             return
         }
@@ -377,7 +418,7 @@ public actor ChatSession {
         }
     }
 
-    private func resubscribe(_ room: UUID) {
+    private func resubscribe(_ room: String) {
         guard state == .online, rooms[room]?.active == true else { return }
         transmit(subscribe(room))
     }
@@ -387,4 +428,6 @@ public actor ChatSession {
 public enum ChatSessionError: Error, Sendable {
     /// The token closure gave none (signed out).
     case noToken
+    /// The socket did not open within the connect timeout.
+    case connectTimedOut
 }

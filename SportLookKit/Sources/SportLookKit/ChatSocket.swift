@@ -120,7 +120,11 @@ final class NIOChatSocket: ChatSocket, Sendable {
             do {
                 _ = try await WebSocketClient.connect(
                     url: url.absoluteString,
-                    configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: [.authorization: "Bearer \(token)"]),
+                    configuration: .init(
+                        maxFrameSize: 1 << 20, additionalHeaders: [.authorization: "Bearer \(token)"],
+                        // A connection that went silent (a lost network sends no FIN) is noticed and closed.
+                        autoPing: .enabled(timePeriod: .seconds(20))
+                    ),
                     logger: logger
                 ) { inbound, outbound, _ in
                     openedContinuation.yield(.success(()))
@@ -142,13 +146,20 @@ final class NIOChatSocket: ChatSocket, Sendable {
             openedContinuation.finish()
             inboundContinuation.finish()
         }
-        for await result in opened {
-            switch result {
-            case .success: return NIOChatSocket(received: inbound, outgoing: toSendContinuation, task: task)
-            case .failure(let error): throw error
+        // Given up (the session's connect timeout): the connection attempt ends too.
+        return try await withTaskCancellationHandler {
+            for await result in opened {
+                switch result {
+                case .success: return NIOChatSocket(received: inbound, outgoing: toSendContinuation, task: task)
+                case .failure(let error): throw error
+                }
             }
+            task.cancel()
+            throw ChatSocketError.notOpened("the connection closed before the upgrade")
+        } onCancel: {
+            task.cancel()
+            openedContinuation.finish()
         }
-        throw ChatSocketError.notOpened("the connection closed before the upgrade")
     }
 
     func send(_ text: String) async throws {

@@ -26,6 +26,11 @@ public struct SportLookError: Error, Sendable, Hashable, CustomStringConvertible
         return nil
     }
 
+    /// An answer the call did not expect (a success of another kind).
+    static func unexpected(_ output: some Sendable) -> SportLookError {
+        SportLookError(status: 0, code: "unexpected_answer", message: "the server answered \(output)", fields: [:], retryAfter: nil)
+    }
+
     struct Body: Decodable {
         struct Detail: Decodable {
             var code: String
@@ -43,7 +48,8 @@ struct ErrorMiddleware: ClientMiddleware {
                    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind == .clientError || response.status.kind == .serverError else { return (response, responseBody) }
-        let bytes = try await responseBody.map { try await Data(collecting: $0, upTo: 1 << 20) } ?? Data()
+        var bytes = Data()
+        if let responseBody { bytes = try await Data(collecting: responseBody, upTo: 1 << 20) }
         let retryAfter = response.headerFields[.retryAfter].flatMap { Int($0) }
         guard let decoded = try? JSONDecoder().decode(SportLookError.Body.self, from: bytes) else {
             throw SportLookError(status: response.status.code, code: "http_\(response.status.code)", message: response.status.reasonPhrase, fields: [:], retryAfter: retryAfter)
@@ -64,20 +70,52 @@ struct AuthMiddleware: ClientMiddleware {
     }
 }
 
-/// The access token the client sends. The package keeps it in memory only: the app
-/// stores it where it keeps secrets (the Keychain on iOS) and hands it back at start.
+/// The access token the client sends, and the device key the server gave this device.
+/// The package keeps both in memory only: the app stores them where it keeps secrets
+/// (the Keychain on iOS), and hands them back at start.
 public actor Credentials {
-    public private(set) var token: String?
-    private var observers: [@Sendable (String?) -> Void] = []
+    /// What the app saves: `Codable`, to put in the Keychain as one item.
+    public struct Saved: Sendable, Hashable, Codable {
+        public var token: String?
+        public var deviceKey: String?
 
-    public init(token: String? = nil) { self.token = token }
-
-    /// Sets (or, with nil, forgets) the token; observers are told.
-    public func set(_ token: String?) {
-        self.token = token
-        for observer in observers { observer(token) }
+        public init(token: String?, deviceKey: String?) {
+            self.token = token
+            self.deviceKey = deviceKey
+        }
     }
 
-    /// `observer` is called with every new token (nil after signing out): where the app saves it.
-    public func onChange(_ observer: @escaping @Sendable (String?) -> Void) { observers.append(observer) }
+    /// The bearer token; nil when signed out.
+    public private(set) var token: String?
+    /// The key the server knows this device by: sent with logins and resets, so that
+    /// failed attempts elsewhere never lock this device out. Kept after signing out.
+    public private(set) var deviceKey: String?
+    private var observers: [@Sendable (Saved) -> Void] = []
+
+    public init(token: String? = nil, deviceKey: String? = nil) {
+        self.token = token
+        self.deviceKey = deviceKey
+    }
+
+    public init(_ saved: Saved) { self.init(token: saved.token, deviceKey: saved.deviceKey) }
+
+    /// What to save now.
+    public var saved: Saved { Saved(token: token, deviceKey: deviceKey) }
+
+    /// Sets (or, with nil, forgets) the token, and the device key when one is given; observers are told.
+    public func set(token: String?, deviceKey: String? = nil) {
+        self.token = token
+        if let deviceKey { self.deviceKey = deviceKey }
+        let saved = saved
+        for observer in observers { observer(saved) }
+    }
+
+    /// `observer` is called with what to save after every sign-in and sign-out: where the app keeps it.
+    public func onChange(_ observer: @escaping @Sendable (Saved) -> Void) { observers.append(observer) }
+}
+
+extension Error {
+    /// The server's refusal this error is, or wraps (a call of `SportLookClient.api` throws
+    /// it inside OpenAPIRuntime's `ClientError`); nil for a failure of another kind.
+    public var sportLookError: SportLookError? { SportLookError.from(self) }
 }

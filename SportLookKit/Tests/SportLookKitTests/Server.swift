@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// A real `sportlook serve` for the tests: the server package's debug binary (built by
@@ -41,7 +44,9 @@ final class Server: Sendable {
         ] { env[key] = value }
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let log = FileHandle(forWritingAtPath: "/dev/null")
+        let logFile = folder.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
         process.standardOutput = log
         process.standardError = log
         try process.run()
@@ -57,6 +62,22 @@ final class Server: Sendable {
         }
         server.stop()
         throw ServerError("sportlook serve at \(binary) did not get ready")
+    }
+
+    /// The code in the `n`th mail (from 0) the server wrote to its log for `email`
+    /// (`MAIL_TRANSPORT=log`), waiting for it to be written.
+    func mailedCode(to email: String, after n: Int) async throws -> String {
+        let pattern = try Regex(#"(?:^|[^0-9])([0-9]{6})(?:[^0-9]|$)"#)
+        var found: String?
+        try await eventually("mail \(n) to \(email)") {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            // Each mail is one record, its text over several lines: "text=… to=EMAIL [SportLook] mail not sent".
+            let mails = log.components(separatedBy: "mail not sent (MAIL_TRANSPORT=log)").filter { $0.contains("to=\(email) ") }
+            guard mails.count > n, let text = mails[n].components(separatedBy: "text=").last, let match = text.firstMatch(of: pattern) else { return false }
+            found = match.output[1].substring.map(String.init)
+            return true
+        }
+        return try #require(found)
     }
 
     func stop() {

@@ -1,0 +1,66 @@
+import Foundation
+import SportLookAPI
+
+/// A page of a list as the server answers it: `{"items": [...], "next_cursor"}`. Every
+/// list of the API conforms; ``SportLookClient/pages(_:)`` reads one page after another.
+public protocol CursorPage: Sendable {
+    associatedtype Item: Sendable
+    var items: [Item] { get }
+    /// The cursor of the next page; nil on the last.
+    var nextCursor: String? { get }
+}
+
+/// Every item of a paged list, fetched a page at a time as it is iterated (the next page
+/// only once the items before are consumed). Iterating again starts from the first page.
+public struct Paged<Page: CursorPage>: AsyncSequence, Sendable {
+    public typealias Element = Page.Item
+    let fetch: @Sendable (String?) async throws -> Page
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let fetch: @Sendable (String?) async throws -> Page
+        var buffered: [Page.Item] = []
+        var index = 0
+        var cursor: String?
+        var finished = false
+
+        public mutating func next() async throws -> Page.Item? {
+            while index == buffered.count {
+                guard !finished else { return nil }
+                let page: Page
+                do { page = try await fetch(cursor) } catch { throw SportLookError.from(error) ?? error }
+                buffered = page.items
+                index = 0
+                cursor = page.nextCursor
+                // A last page says so with no cursor; an empty page with one is read past.
+                finished = page.nextCursor == nil
+            }
+            defer { index += 1 }
+            return buffered[index]
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(fetch: fetch) }
+
+    /// Every item, read to the end (for short lists).
+    public func all() async throws -> [Page.Item] {
+        var items: [Page.Item] = []
+        for try await item in self { items.append(item) }
+        return items
+    }
+}
+
+extension Components.Schemas.EventPage: CursorPage {}
+extension Operations.MyGroups.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.GroupsNearby.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListGroupMembers.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListGroupRequests.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListGroupBans.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListAttendees.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListBans.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.MyInvitations.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.MyNotifications.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListMessages.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListRoomMessages.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.ListMyRooms.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.PeopleNearby.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Operations.MyBlocks.Output.Ok.Body.JsonPayload: CursorPage {}

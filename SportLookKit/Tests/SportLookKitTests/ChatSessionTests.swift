@@ -1,0 +1,268 @@
+import Foundation
+import SportLookKit
+import Testing
+
+/// `ChatSession` against a real server: two people chatting, and the chaos run.
+@Suite("ChatSession against a real server", .serialized)
+struct ChatSessionTests {
+    /// Quick retries: the tests drop sockets on purpose.
+    static let backoff = ChatSession.Backoff(first: 0.02, longest: 0.2, connectTimeout: 2)
+
+    @Test("two sessions chat: messages in order once, sent confirmations, edits, deletions, typing, reads, the chats list")
+    func twoSessionsChat() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let game = try await newGame(by: ada)
+            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
+            let benID = try await ben.api.getMe().ok.body.json.id
+
+            let adaChat = ada.chatSession(backoff: Self.backoff)
+            let benChat = ben.chatSession(backoff: Self.backoff)
+            let adaRoom = Transcript(await adaChat.join(game.id))
+            let benRoom = Transcript(await benChat.join(game.id))
+            let benList = RoomList(await benChat.watchRooms())
+            await adaChat.start()
+            await benChat.start()
+            try await eventually("both online") {
+                let adaOnline = await adaChat.isOnline, benOnline = await benChat.isOnline
+                return adaOnline && benOnline
+            }
+
+            let hello = await adaChat.send("Hello, who brings the ball?", to: game.id)
+            try await eventually("Ben has Ada's message") { await benRoom.messages.count == 1 }
+            let ballAnswer = await benChat.send("I do", to: game.id.uppercased())
+            try await eventually("both have both") {
+                let a = await adaRoom.messages.count, b = await benRoom.messages.count
+                return a == 2 && b == 2
+            }
+            for room in [adaRoom, benRoom] {
+                let messages = await room.messages
+                #expect(messages.map(\.seq) == [1, 2])
+                #expect(messages.map(\.clientId) == [hello, ballAnswer])
+                #expect(messages.map(\.sender.name) == ["Ada", "Ben"])
+            }
+            #expect(await adaRoom.sent == [hello: 1])
+            #expect(await benRoom.sent == [ballAnswer: 2])
+            #expect(await adaChat.unsent.isEmpty)
+
+            // Edits and deletions made anywhere (here through the REST API) arrive as changes.
+            _ = try await ada.api.editMessage(path: .init(id: game.id, seq: 1), body: .json(.init(body: "Hello! Who brings the ball?"))).ok
+            _ = try await ben.api.deleteMessage(path: .init(id: game.id, seq: 2)).ok
+            try await eventually("Ada sees the edit and the deletion") {
+                let current = await adaRoom.current
+                return current.count == 2 && current[2]?.deleted == true && current[1]?.editedAt != nil
+            }
+            try await eventually("Ben too") {
+                let current = await benRoom.current
+                return current[2]?.deleted == true && current[1]?.body == "Hello! Who brings the ball?"
+            }
+            #expect(await adaRoom.current[1]?.body == "Hello! Who brings the ball?")
+
+            // A reaction is a change too.
+            _ = try await ben.call { try await $0.addReaction(path: .init(id: game.id, seq: 1), body: .json(.init(emoji: ._x1F44D_))) }
+            try await eventually("Ada sees Ben's reaction") { await adaRoom.current[1]?.reactions.first?.count == 1 }
+
+            // Typing and read markers reach the other side.
+            await benChat.typing(in: game.id)
+            try await eventually("Ada sees Ben typing") { await adaRoom.typing.contains(benID) }
+            await benChat.markRead(game.id, upTo: 2)
+            try await eventually("Ada sees Ben's read marker") { await adaRoom.reads[benID] == 2 }
+
+            // Ben's chats list is live: the room with its last message.
+            try await eventually("Ben's chats list shows the room") { await benList.entries[game.id] != nil }
+            #expect(await benList.entries[game.id]?.title == game.title)
+
+            // Where each side stands, to resume from next time.
+            #expect(await adaChat.position(of: game.id)?.seq == 2)
+            await adaChat.stop()
+            await benChat.stop()
+        }
+    }
+
+    @Test("a chat whose sockets are killed at random while both sides send 500 messages ends with every message once, in order, with every edit and deletion")
+    func chaos() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let game = try await newGame(by: ada)
+            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
+            // The sessions reach the server through a proxy that cuts their connections.
+            let proxy = try CuttingProxy(to: server.port)
+            defer { proxy.stop() }
+            let people = [ada, ben].enumerated().map { i, client in
+                (i == 0 ? "Ada" : "Ben", client, ChatSession(server: proxy.url, token: { await client.credentials.token }, backoff: Self.backoff))
+            }
+            var transcripts: [Transcript] = []
+            let connections = Counter()
+            for (_, _, chat) in people {
+                transcripts.append(Transcript(await chat.join(game.id)))
+                let states = await chat.states()
+                Task { for await state in states where state == .online { connections.add() } }
+                await chat.start()
+            }
+            let perSide = 500
+
+            // The sockets are killed at random, all along: mostly cut in the network
+            // (frames in flight lost, mid-frame or not), sometimes closed by the app.
+            let chaos = Task {
+                var generator = SystemRandomNumberGenerator()
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 5...120, using: &generator)))
+                    if Int.random(in: 0..<4, using: &generator) == 0 {
+                        await people[Int.random(in: 0...1, using: &generator)].2.dropConnection()
+                    } else {
+                        proxy.cutAll()
+                    }
+                }
+            }
+            defer { chaos.cancel() }
+
+            // Each side sends its 500, sometimes right after its own socket died (so offline),
+            // and edits and deletes some of its own once they are stored.
+            let offlineSends = Counter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (side, (name, client, chat)) in people.enumerated() {
+                    let transcript = transcripts[side]
+                    group.addTask {
+                        for i in 0..<perSide {
+                            if i % 37 == 0 { await chat.dropConnection() }
+                            if await !chat.isOnline { offlineSends.add() }
+                            await chat.send("\(name) \(i)", to: game.id, clientID: "\(name)-\(i)")
+                            if i % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+                        }
+                    }
+                    group.addTask {
+                        // Every 10th stored message of this side edited, every 25th deleted.
+                        var done = Set<String>()
+                        let deadline = ContinuousClock.now + .seconds(120)
+                        while done.count < perSide / 10 + perSide / 25 {
+                            guard ContinuousClock.now < deadline else {
+                                throw ServerError("\(name)'s messages were not all stored: \(await chat.currentState), \(await chat.unsent.count) unsent, \(await transcript.messages.count) delivered, \(connections.value) connections")
+                            }
+                            for (clientID, seq) in await transcript.sent where !done.contains(clientID) {
+                                let i = Int(clientID.split(separator: "-")[1])!
+                                if i % 25 == 7 {
+                                    _ = try await client.call(retries: 20) { try await $0.deleteMessage(path: .init(id: game.id, seq: seq)).ok }
+                                    done.insert(clientID)
+                                } else if i % 10 == 3 {
+                                    _ = try await client.call(retries: 20) { try await $0.editMessage(path: .init(id: game.id, seq: seq), body: .json(.init(body: "\(name) \(i) (edited)"))).ok }
+                                    done.insert(clientID)
+                                }
+                            }
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            chaos.cancel()
+            #expect(offlineSends.value > 0, "some messages were sent while offline")
+            #expect(connections.value > 20, "the sockets were killed and opened again, many times")
+            #expect(proxy.cuts > 10, "connections were cut in the network")
+            print("chaos: \(connections.value) connections, \(proxy.cuts) cut in the network, \(offlineSends.value) messages sent while offline")
+
+            // The server's history, every page: what both sides must hold.
+            let total = 2 * perSide
+            try await eventually("every message stored", timeout: .seconds(120)) {
+                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: total - 1)).ok.body.json.items.count == 1
+            }
+            let history = try await ada.pages { cursor in
+                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: 0, limit: 100, cursor: cursor)).ok.body.json
+            }.all()
+            #expect(history.map(\.seq) == Array(1...total), "stored once each, no gaps")
+            #expect(Set(history.map(\.clientId)).count == total, "each client_id stored once")
+            #expect(history.filter(\.deleted).count == 2 * 20)
+            #expect(history.filter { $0.body.hasSuffix("(edited)") }.count == 2 * 50)
+            // Each side's messages in the order it sent them.
+            for name in ["Ada", "Ben"] {
+                let own = history.filter { $0.clientId.hasPrefix(name + "-") }.map { Int($0.clientId.split(separator: "-")[1])! }
+                #expect(own == Array(0..<perSide), "\(name)'s messages in the order sent")
+            }
+
+            for (side, (name, _, chat)) in people.enumerated() {
+                let transcript = transcripts[side]
+                try await eventually("\(name) holds every message and change", timeout: .seconds(120)) {
+                    let current = await transcript.current
+                    return current.count == total && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
+                }
+                let delivered = await transcript.messages.map(\.seq)
+                #expect(delivered == Array(1...total), "\(name): every message once, in order")
+                let changes = await transcript.changes
+                #expect(Set(changes).count == changes.count, "\(name): every change once")
+                #expect(changes.map(\.change) == changes.map(\.change).sorted(), "\(name): changes in the order they happened")
+                #expect(await chat.unsent.isEmpty)
+                #expect(await transcript.refused.isEmpty)
+                await chat.stop()
+            }
+        }
+    }
+}
+
+/// What a room's stream delivered, kept as it arrives.
+actor Transcript {
+    private(set) var messages: [ChatMessage] = []
+    /// Every message as it is now, by seq (edits and deletions applied).
+    private(set) var current: [Int: ChatMessage] = [:]
+    /// Every change delivered: which message, at which change number.
+    private(set) var changes: [ChangeSeen] = []
+    private(set) var sent: [String: Int] = [:]
+    private(set) var refused: [String] = []
+    private(set) var typing: Set<String> = []
+    private(set) var reads: [String: Int] = [:]
+    private var reader: Task<Void, Never>?
+
+    init(_ stream: AsyncStream<ChatEvent>) {
+        reader = nil
+        Task { await self.read(stream) }
+    }
+
+    private func read(_ stream: AsyncStream<ChatEvent>) async {
+        for await event in stream {
+            switch event {
+            case .message(let message):
+                messages.append(message)
+                current[message.seq] = message
+            case .edited(let message), .deleted(let message):
+                current[message.seq] = message
+                changes.append(ChangeSeen(seq: message.seq, change: message.changeSeq))
+            case .sent(let clientID, let seq): sent[clientID] = seq
+            case .refused(let clientID, _, _): refused.append(clientID)
+            case .typing(let user, _): typing.insert(user)
+            case .read(let user, let seq): reads[user] = seq
+            case .ended: break
+            }
+        }
+    }
+}
+
+struct ChangeSeen: Hashable, Sendable {
+    var seq: Int
+    var change: Int
+}
+
+/// The chats list as `watchRooms` keeps it.
+actor RoomList {
+    private(set) var entries: [String: RoomEntry] = [:]
+
+    init(_ stream: AsyncStream<RoomListEvent>) {
+        Task { await self.read(stream) }
+    }
+
+    private func read(_ stream: AsyncStream<RoomListEvent>) async {
+        for await event in stream {
+            switch event {
+            case .updated(let entry): entries[entry.id] = entry
+            case .removed(let id): entries[id] = nil
+            }
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    @discardableResult
+    func add() -> Int { lock.withLock { count += 1; return count } }
+    var value: Int { lock.withLock { count } }
+}

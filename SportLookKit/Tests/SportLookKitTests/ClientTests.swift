@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SportLookKit
+import Testing
+
+/// The REST half against a real `sportlook serve`: what an app does first.
+@Suite("SportLookClient against a real server", .serialized)
+struct ClientTests {
+    @Test("sign up, make a game, join it, invite, a cover photo, and every page of a list")
+    func accountsEventsInvitationsPhotos() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let cy = try await signedUp(server, "Cy")
+            #expect(await ada.credentials.token != nil)
+            #expect(await ada.credentials.deviceKey != nil)
+            let me = try await ada.api.getMe().ok.body.json
+            #expect(me.name == "Ada")
+
+            // A game with one place: Ben takes it, Cy is told it is full (a typed error).
+            let game = try await newGame(by: ada, capacity: 1)
+            #expect(game.organiser.name == "Ada")
+            let joined = try await ben.api.joinEvent(path: .init(id: game.id)).ok.body.json
+            #expect(joined.status == .going)
+            let seen = try await cy.api.getEvent(path: .init(id: game.id)).ok.body.json
+            #expect(seen.goingCount == 1)
+            #expect(seen.spotsLeft == 0)
+
+            // Ada invites Cy to a second game; Cy finds the invitation and accepts it.
+            let second = try await newGame(by: ada, title: "Tuesday padel")
+            let cyID = try await cy.api.getMe().ok.body.json.id
+            let sent = try await ada.api.invite(path: .init(id: second.id), body: .json(.init(userIds: [cyID]))).created.body.json
+            #expect(sent.items.count == 1)
+            let invitations = try await cy.pages { cursor in
+                try await cy.api.myInvitations(query: .init(cursor: cursor)).ok.body.json
+            }.all()
+            #expect(invitations.map(\.eventId) == [second.id])
+            _ = try await cy.api.acceptInvitation(path: .init(id: invitations[0].id)).ok
+            let cysGames = try await cy.myEvents().all()
+            #expect(cysGames.map(\.id) == [second.id])
+
+            // A cover photo: uploaded, set on the game, served.
+            let photo = try await ada.upload(photo: pngImage(), for: .cover)
+            #expect(photo.width == 64 && photo.height == 48)
+            let covered = try await ada.api.updateEvent(path: .init(id: game.id), body: .json(.init(coverId: photo.id))).ok.body.json
+            let imageURL = try #require(covered.imageUrl)
+            let (bytes, response) = try await URLSession.shared.data(from: URL(string: imageURL, relativeTo: server.url)!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(bytes.starts(with: [0xFF, 0xD8]), "a JPEG")
+
+            // Paging: five games, read two at a time (three pages), each once, in order.
+            for i in 1...3 { _ = try await newGame(by: ada, title: "Game \(i)") }
+            let organising = try await ada.pages { cursor in
+                try await ada.api.myEvents(query: .init(role: .organising, limit: 2, cursor: cursor)).ok.body.json
+            }.all()
+            #expect(organising.count == 5)
+            #expect(Set(organising.map(\.id)).count == 5)
+            #expect(organising.map(\.startsAt) == organising.map(\.startsAt).sorted())
+        }
+    }
+
+    @Test("the server's refusals arrive as SportLookError with their code, fields and Retry-After")
+    func typedErrors() async throws {
+        try await withServer(["REGISTER_MAX_PER_ADDRESS": "2"]) { server in
+            let ada = try await signedUp(server, "Ada")
+            let game = try await newGame(by: ada, capacity: 1)
+            let ben = try await signedUp(server, "Ben")
+            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
+
+            // A field the server refuses, named.
+            let invalid = await #expect(throws: SportLookError.self) {
+                _ = try await ada.call { try await $0.createEvent(body: .json(.init(title: " ", sport: .football, startsAt: Date().addingTimeInterval(3600), location: .init(lat: 55, lon: 12)))) }
+            }
+            #expect(invalid?.status == 422)
+            #expect(invalid?.fields["title"] != nil)
+
+            // Not found; from `api` used bare, the refusal is inside OpenAPIRuntime's error.
+            let missing = await #expect(throws: (any Error).self) {
+                _ = try await ada.api.getEvent(path: .init(id: UUID().uuidString.lowercased()))
+            }
+            #expect(missing?.sportLookError?.status == 404)
+            #expect(missing?.sportLookError?.code == "not_found")
+
+            // Too many registrations from one address: 429 with Retry-After.
+            let limited = await #expect(throws: SportLookError.self) {
+                _ = try await signedUp(server, "Cy")
+            }
+            #expect(limited?.status == 429)
+            #expect(limited?.isTransient == true)
+            #expect((limited?.retryAfter ?? 0) > 0)
+
+            // Signed out: the token is forgotten and the server refuses the old one.
+            let token = try #require(await ada.credentials.token)
+            try await ada.logOut()
+            #expect(await ada.credentials.token == nil)
+            let stale = SportLookClient(server: server.url, credentials: Credentials(token: token))
+            let refused = await #expect(throws: SportLookError.self) { _ = try await stale.call { try await $0.getMe() } }
+            #expect(refused?.status == 401)
+        }
+    }
+
+    @Test("log in with the device key, verify the email and reset the password with mailed codes")
+    func passwordsAndMailedCodes() async throws {
+        try await withServer(["MAIL_TRANSPORT": "log", "MAIL_FROM": "SportLook <no-reply@example.com>", "LOG_LEVEL": "notice"]) { server in
+            let email = "dana-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let saved = Credentials()
+            let dana = SportLookClient(server: server.url, credentials: saved)
+            let signUp = try await dana.register(name: "Dana", email: email, password: "first password 1")
+            #expect(signUp.created)
+            #expect(signUp.user.emailVerified == false)
+
+            // What the app stores comes through the observer, and starts a client signed in.
+            let keep = Keep()
+            await saved.onChange { keep.value = $0 }
+            try await dana.requestEmailVerification()
+            let code = try await server.mailedCode(to: email, after: 0)
+            try await dana.verifyEmail(code: code)
+            #expect(try await dana.api.getMe().ok.body.json.emailVerified == true)
+
+            let reset = try await dana.requestPasswordReset(email: email)
+            #expect(reset.mark.count == 4)
+            let resetCode = try await server.mailedCode(to: email, after: 1)
+            try await dana.resetPassword(reset, code: resetCode, newPassword: "second password 2")
+            #expect(keep.value?.token == nil, "a reset ends every session")
+            #expect(keep.value?.deviceKey != nil, "the device key stays")
+            let again = try await dana.logIn(email: email, password: "second password 2")
+            #expect(!again.created)
+            #expect(again.user.emailVerified == true)
+            let restarted = SportLookClient(server: server.url, credentials: Credentials(try #require(keep.value)))
+            #expect(try await restarted.api.getMe().ok.body.json.name == "Dana")
+
+            let wrong = await #expect(throws: SportLookError.self) { _ = try await dana.logIn(email: email, password: "first password 1") }
+            #expect(wrong?.status == 401)
+        }
+    }
+
+    @Test("provider sign-in reaches the server and its refusal is typed")
+    func providerSignIn() async throws {
+        try await withServer(["AUTH_GOOGLE_CLIENT_IDS": "sportlookkit-test.apps.googleusercontent.com"]) { server in
+            let client = SportLookClient(server: server.url)
+            let refused = await #expect(throws: SportLookError.self) {
+                _ = try await client.signIn(with: .google, idToken: "not.a.token")
+            }
+            #expect(refused?.status == 401)
+            #expect(refused?.code == "invalid_token")
+            let off = await #expect(throws: SportLookError.self) {
+                _ = try await client.signIn(with: .apple, idToken: "not.a.token", nonce: "n")
+            }
+            #expect(off?.code == "provider_not_enabled")
+            #expect(await client.credentials.token == nil)
+        }
+    }
+}
+
+/// A value set from a @Sendable closure and read after.
+final class Keep: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Credentials.Saved?
+    var value: Credentials.Saved? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
