@@ -20,6 +20,7 @@ public enum ChatEvent: Sendable, Hashable {
     case sent(clientID: String, seq: Int)
     /// A message of this session was refused for good (not retried): `code` and the server's words.
     case refused(clientID: String, code: String, message: String)
+    /// Someone is typing (their id and name); typing frames come every few seconds while they type.
     case typing(user: String, name: String)
     /// Someone read the room up to `seq`.
     case read(user: String, seq: Int)
@@ -92,7 +93,9 @@ struct ServerFrame: Decodable {
 
 /// A change to the chats list.
 public enum RoomListEvent: Sendable, Hashable {
+    /// An entry as it is now: a new message, a read on another device, a request or its answer, a mute.
     case updated(RoomEntry)
+    /// The room (its id) is no longer in the list.
     case removed(String)
 }
 

@@ -29,7 +29,9 @@ extension ChatSocketConnector where Self == StandardChatSocketConnector {
 
 /// Why a socket could not open or send.
 public enum ChatSocketError: Error, Sendable {
+    /// The socket is closed: nothing more can be sent on it.
     case closed
+    /// The connection ended before the WebSocket upgrade; why.
     case notOpened(String)
 }
 
@@ -38,13 +40,18 @@ public enum ChatSocketError: Error, Sendable {
 public struct StandardChatSocketConnector: ChatSocketConnector {
     public init() {}
 
+    /// Opens the socket; a cancelled wait (the session's connect timeout) cancels the task.
     public func connect(to url: URL, token: String) async throws -> any ChatSocket {
         var request = URLRequest(url: url)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let task = URLSession.shared.webSocketTask(with: request)
         task.resume()
-        // The first send waits for the handshake: a refused upgrade fails here.
-        try await task.sendPing()
+        // The first ping waits for the handshake: a refused upgrade fails here.
+        try await withTaskCancellationHandler {
+            try await task.ping()
+        } onCancel: {
+            task.cancel(with: .goingAway, reason: nil)
+        }
         return URLSessionChatSocket(task: task)
     }
 }
@@ -53,6 +60,10 @@ final class URLSessionChatSocket: ChatSocket, @unchecked Sendable {
     // URLSessionWebSocketTask is thread-safe; it is only sent and received on.
     private let task: URLSessionWebSocketTask
     let received: AsyncStream<String>
+    private let keepalive: Task<Void, Never>
+
+    /// Pings this often; a ping unanswered by the next is a dead connection, closed.
+    static let pingInterval: Duration = .seconds(20)
 
     init(task: URLSessionWebSocketTask) {
         self.task = task
@@ -72,15 +83,38 @@ final class URLSessionChatSocket: ChatSocket, @unchecked Sendable {
                 }
             }
         }
+        // A silently lost network (a NAT timeout, Wi-Fi to cellular) is noticed.
+        keepalive = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: Self.pingInterval) } catch { return }
+                let answered = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { (try? await task.ping()) != nil }
+                    group.addTask {
+                        try? await Task.sleep(for: Self.pingInterval)
+                        return false
+                    }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+                if !answered {
+                    task.cancel(with: .goingAway, reason: nil)
+                    return
+                }
+            }
+        }
     }
 
     func send(_ text: String) async throws { try await task.send(.string(text)) }
 
-    func close() async { task.cancel(with: .normalClosure, reason: nil) }
+    func close() async {
+        keepalive.cancel()
+        task.cancel(with: .normalClosure, reason: nil)
+    }
 }
 
 extension URLSessionWebSocketTask {
-    fileprivate func sendPing() async throws {
+    fileprivate func ping() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             sendPing { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -93,6 +127,7 @@ extension URLSessionWebSocketTask {
 public struct StandardChatSocketConnector: ChatSocketConnector {
     public init() {}
 
+    /// Opens the socket; a cancelled wait (the session's connect timeout) ends the attempt.
     public func connect(to url: URL, token: String) async throws -> any ChatSocket {
         try await NIOChatSocket.open(url, token: token)
     }

@@ -5,6 +5,7 @@ import SportLookAPI
 /// list of the API conforms; ``SportLookClient/pages(_:)`` reads one page after another.
 public protocol CursorPage: Sendable {
     associatedtype Item: Sendable
+    /// The page's items, in the list's order.
     var items: [Item] { get }
     /// The cursor of the next page; nil on the last.
     var nextCursor: String? { get }
@@ -16,6 +17,7 @@ public struct Paged<Page: CursorPage>: AsyncSequence, Sendable {
     public typealias Element = Page.Item
     let fetch: @Sendable (String?) async throws -> Page
 
+    /// Reads the list a page at a time.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let fetch: @Sendable (String?) async throws -> Page
         var buffered: [Page.Item] = []
@@ -23,6 +25,7 @@ public struct Paged<Page: CursorPage>: AsyncSequence, Sendable {
         var cursor: String?
         var finished = false
 
+        /// The next item, fetching the next page when the one read is used up; nil after the last.
         public mutating func next() async throws -> Page.Item? {
             while index == buffered.count {
                 guard !finished else { return nil }
@@ -39,7 +42,11 @@ public struct Paged<Page: CursorPage>: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts from the first page.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(fetch: fetch) }
+
+    /// Pages read with `fetch` (``SportLookClient/pages(_:)`` makes them).
+    public init(fetch: @escaping @Sendable (_ cursor: String?) async throws -> Page) { self.fetch = fetch }
 
     /// Every item, read to the end (for short lists).
     public func all() async throws -> [Page.Item] {

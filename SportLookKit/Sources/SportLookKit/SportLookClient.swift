@@ -69,15 +69,20 @@ public struct SportLookClient: Sendable {
                 guard let refusal = SportLookError.from(error) else { throw error }
                 guard refusal.isTransient, attempt < retries else { throw refusal }
                 attempt += 1
-                try await Task.sleep(for: .seconds(max(refusal.retryAfter ?? 1, 1)))
+                try await Task.sleep(for: .seconds(min(max(refusal.retryAfter ?? 1, 1), Self.longestRetryWait)))
             }
         }
     }
+
+    /// The longest pause ``call(retries:_:)`` waits before trying again, in seconds,
+    /// whatever `Retry-After` says.
+    public static let longestRetryWait = 60
 
     // MARK: Accounts
 
     /// The account signed in to, and whether this sign-in made it.
     public struct SignIn: Sendable {
+        /// The account, as the signed-in user sees it.
         public var user: Components.Schemas.PrivateProfile
         /// True when the account was made by this call (registration, or a provider's first sign-in).
         public var created: Bool
@@ -103,7 +108,12 @@ public struct SportLookClient: Sendable {
 
     /// A sign-in provider.
     public enum Provider: String, Sendable, CaseIterable {
-        case apple, google, facebook
+        /// Sign in with Apple (`AUTH_APPLE_CLIENT_IDS` on the server).
+        case apple
+        /// Google Sign-In (`AUTH_GOOGLE_CLIENT_IDS`).
+        case google
+        /// Facebook Limited Login's ID token (`AUTH_FACEBOOK_CLIENT_IDS`).
+        case facebook
     }
 
     /// Signs in with a provider's OpenID Connect ID token (Sign in with Apple, Google,
@@ -142,12 +152,20 @@ public struct SportLookClient: Sendable {
     }
 
     /// A password reset asked for: the code is mailed, and only this request's holder may use it.
-    public struct PasswordResetRequest: Sendable, Hashable {
+    /// `Codable`: keep it while the user goes to their mail (the app may be closed meanwhile).
+    public struct PasswordResetRequest: Sendable, Hashable, Codable {
+        /// The email the code was asked for.
         public var email: String
         /// Send it back with the code.
         public var resetID: String
         /// Four letters the mail's subject carries, to tell it from others: show them.
         public var mark: String
+
+        public init(email: String, resetID: String, mark: String) {
+            self.email = email
+            self.resetID = resetID
+            self.mark = mark
+        }
     }
 
     /// Mails a code that sets a new password (the answer is the same whether or not the
@@ -226,9 +244,9 @@ public struct SportLookClient: Sendable {
 
     /// A chat session on this server's socket, connecting with ``credentials``' token
     /// (one per app: ``ChatSession/start()`` it once signed in).
-    public func chatSession(connector: any ChatSocketConnector = .standard, backoff: ChatSession.Backoff = .init()) -> ChatSession {
+    public func chatSession(connector: any ChatSocketConnector = .standard, backoff: ChatSession.Backoff = .init(), pacing: ChatSession.Pacing = .init()) -> ChatSession {
         let credentials = credentials
-        return ChatSession(server: server, token: { await credentials.token }, connector: connector, backoff: backoff)
+        return ChatSession(server: server, token: { await credentials.token }, connector: connector, backoff: backoff, pacing: pacing)
     }
 }
 

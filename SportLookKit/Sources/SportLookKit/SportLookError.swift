@@ -6,13 +6,25 @@ import OpenAPIRuntime
 /// `code` to act on (`event_full`, `banned`, `overloaded`…), a sentence for people,
 /// the fields at fault, and when trying again may succeed.
 public struct SportLookError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status (0 for an answer the call did not expect).
     public var status: Int
+    /// The stable code to act on (`validation_failed`, `not_found`, `overloaded`…).
     public var code: String
+    /// A sentence for people, in English.
     public var message: String
     /// Per-field messages, by the request's field names.
     public var fields: [String: String]
     /// Seconds after which trying again may succeed (`Retry-After`).
     public var retryAfter: Int?
+
+    /// A refusal as the server would send it (for previews and an app's own tests).
+    public init(status: Int, code: String, message: String, fields: [String: String] = [:], retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.fields = fields
+        self.retryAfter = retryAfter
+    }
 
     public var description: String { "\(status) \(code): \(message)" + (fields.isEmpty ? "" : " \(fields)") }
 
@@ -76,7 +88,9 @@ struct AuthMiddleware: ClientMiddleware {
 public actor Credentials {
     /// What the app saves: `Codable`, to put in the Keychain as one item.
     public struct Saved: Sendable, Hashable, Codable {
+        /// The bearer token; nil when signed out.
         public var token: String?
+        /// The key the server knows this device by.
         public var deviceKey: String?
 
         public init(token: String?, deviceKey: String?) {
@@ -92,11 +106,13 @@ public actor Credentials {
     public private(set) var deviceKey: String?
     private var observers: [@Sendable (Saved) -> Void] = []
 
+    /// Credentials holding a token and device key the app saved (none: signed out).
     public init(token: String? = nil, deviceKey: String? = nil) {
         self.token = token
         self.deviceKey = deviceKey
     }
 
+    /// Credentials as the app saved them.
     public init(_ saved: Saved) { self.init(token: saved.token, deviceKey: saved.deviceKey) }
 
     /// What to save now.

@@ -7,6 +7,8 @@ import Testing
 struct ChatSessionTests {
     /// Quick retries: the tests drop sockets on purpose.
     static let backoff = ChatSession.Backoff(first: 0.02, longest: 0.2, connectTimeout: 2)
+    /// As fast as the test server takes them (its frame limits are off).
+    static let unpaced = ChatSession.Pacing(framesPerSecond: 100_000, burst: 100_000)
 
     @Test("two sessions chat: messages in order once, sent confirmations, edits, deletions, typing, reads, the chats list")
     func twoSessionsChat() async throws {
@@ -17,8 +19,8 @@ struct ChatSessionTests {
             _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
             let benID = try await ben.api.getMe().ok.body.json.id
 
-            let adaChat = ada.chatSession(backoff: Self.backoff)
-            let benChat = ben.chatSession(backoff: Self.backoff)
+            let adaChat = ada.chatSession(backoff: Self.backoff, pacing: Self.unpaced)
+            let benChat = ben.chatSession(backoff: Self.backoff, pacing: Self.unpaced)
             let adaRoom = Transcript(await adaChat.join(game.id))
             let benRoom = Transcript(await benChat.join(game.id))
             let benList = RoomList(await benChat.watchRooms())
@@ -29,9 +31,9 @@ struct ChatSessionTests {
                 return adaOnline && benOnline
             }
 
-            let hello = await adaChat.send("Hello, who brings the ball?", to: game.id)
+            let hello = try await adaChat.send("Hello, who brings the ball?", to: game.id)
             try await eventually("Ben has Ada's message") { await benRoom.messages.count == 1 }
-            let ballAnswer = await benChat.send("I do", to: game.id.uppercased())
+            let ballAnswer = try await benChat.send("I do", to: game.id.uppercased())
             try await eventually("both have both") {
                 let a = await adaRoom.messages.count, b = await benRoom.messages.count
                 return a == 2 && b == 2
@@ -75,8 +77,60 @@ struct ChatSessionTests {
 
             // Where each side stands, to resume from next time.
             #expect(await adaChat.position(of: game.id)?.seq == 2)
+
+            // Following the room again from the start (a view that appears again): the
+            // new stream gets every message once, as it is now; the old one ends.
+            let again = Transcript(await benChat.join(game.id))
+            try await eventually("Ben's second stream has the room") { await again.messages.count == 2 }
+            #expect(await again.messages.map(\.seq) == [1, 2])
+            #expect(await again.messages.map(\.deleted) == [false, true])
+            #expect(await again.messages.first?.body == "Hello! Who brings the ball?")
+            try await eventually("the first stream ended") { await benRoom.finished }
+            _ = try await adaChat.send("See you there", to: game.id)
+            try await eventually("the new stream goes on live") { await again.messages.count == 3 }
+            #expect(await benRoom.messages.count == 2)
+
+            // Not followed, or not a message the server would take: refused at once.
+            await #expect(throws: ChatSessionError.notFollowed) { try await adaChat.send("hello?", to: UUID().uuidString) }
+            await #expect(throws: ChatSessionError.self) { try await adaChat.send("   ", to: game.id) }
+            await #expect(throws: ChatSessionError.self) { try await adaChat.send(String(repeating: "x", count: 2001), to: game.id) }
+
+            // Leaving: the stream ends, and nothing more comes.
+            await benChat.leave(game.id)
+            try await eventually("the stream ended") { await again.finished }
             await adaChat.stop()
             await benChat.stop()
+            #expect(await adaChat.currentState == .stopped)
+            try await eventually("Ada's stream ended with the session") { await adaRoom.finished }
+        }
+    }
+
+    @Test("with the server's frame limits and a chat rate limit: seventy rooms followed at once, and messages past the limit sent again after retry_after, in order, once")
+    func pacedAndRateLimited() async throws {
+        try await withServer(["WS_FRAME_RATE": "20", "WS_FRAME_BURST": "60", "CHAT_RATE_LIMIT": "60"]) { server in
+            let ada = try await signedUp(server, "Ada")
+            var games: [String] = []
+            for i in 0..<70 { games.append(try await newGame(by: ada, title: "Game \(i)").id) }
+            let chat = ada.chatSession(backoff: Self.backoff)
+            let connections = Counter()
+            let states = await chat.states()
+            Task { for await state in states where state == .online { connections.add() } }
+            var transcripts: [Transcript] = []
+            for game in games { transcripts.append(Transcript(await chat.join(game))) }
+            await chat.start()
+            // 66 messages where 60 a minute are taken: the last ones are refused
+            // (rate_limited, with retry_after) and sent again once it has passed.
+            let room = games[0]
+            for i in 0..<66 { try await chat.send("message \(i)", to: room, clientID: "m-\(i)") }
+            try await eventually("all 66 stored", timeout: .seconds(120)) { await transcripts[0].messages.count == 66 }
+            let messages = await transcripts[0].messages
+            #expect(messages.map(\.seq) == Array(1...66))
+            #expect(messages.map(\.clientId) == (0..<66).map { "m-\($0)" }, "stored in the order sent")
+            #expect(await chat.unsent.isEmpty)
+            #expect(await transcripts[0].refused.isEmpty)
+            // Seventy subscriptions and the messages never tripped the frame limit: one connection all along.
+            #expect(connections.value == 1)
+            await chat.stop()
         }
     }
 
@@ -91,7 +145,7 @@ struct ChatSessionTests {
             let proxy = try CuttingProxy(to: server.port)
             defer { proxy.stop() }
             let people = [ada, ben].enumerated().map { i, client in
-                (i == 0 ? "Ada" : "Ben", client, ChatSession(server: proxy.url, token: { await client.credentials.token }, backoff: Self.backoff))
+                (i == 0 ? "Ada" : "Ben", client, ChatSession(server: proxy.url, token: { await client.credentials.token }, backoff: Self.backoff, pacing: Self.unpaced))
             }
             var transcripts: [Transcript] = []
             let connections = Counter()
@@ -128,7 +182,7 @@ struct ChatSessionTests {
                         for i in 0..<perSide {
                             if i % 37 == 0 { await chat.dropConnection() }
                             if await !chat.isOnline { offlineSends.add() }
-                            await chat.send("\(name) \(i)", to: game.id, clientID: "\(name)-\(i)")
+                            try await chat.send("\(name) \(i)", to: game.id, clientID: "\(name)-\(i)")
                             if i % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
                         }
                     }
@@ -182,9 +236,16 @@ struct ChatSessionTests {
 
             for (side, (name, _, chat)) in people.enumerated() {
                 let transcript = transcripts[side]
-                try await eventually("\(name) holds every message and change", timeout: .seconds(120)) {
+                do {
+                    try await eventually("\(name) holds every message and change", timeout: .seconds(120)) {
+                        let current = await transcript.current
+                        return current.count == total && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
+                    }
+                } catch {
                     let current = await transcript.current
-                    return current.count == total && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
+                    let wrong = history.filter { current[$0.seq]?.body != $0.body || current[$0.seq]?.deleted != $0.deleted }
+                    print("\(name): \(current.count) held, \(await chat.currentState), position \(String(describing: await chat.position(of: game.id))), wrong: \(wrong.prefix(5).map { ($0.seq, $0.body, $0.changeSeq, current[$0.seq]?.body ?? "-", current[$0.seq]?.changeSeq ?? -1) })")
+                    throw error
                 }
                 let delivered = await transcript.messages.map(\.seq)
                 #expect(delivered == Array(1...total), "\(name): every message once, in order")
@@ -210,10 +271,10 @@ actor Transcript {
     private(set) var refused: [String] = []
     private(set) var typing: Set<String> = []
     private(set) var reads: [String: Int] = [:]
-    private var reader: Task<Void, Never>?
+    /// The stream ended.
+    private(set) var finished = false
 
     init(_ stream: AsyncStream<ChatEvent>) {
-        reader = nil
         Task { await self.read(stream) }
     }
 
@@ -233,6 +294,7 @@ actor Transcript {
             case .ended: break
             }
         }
+        finished = true
     }
 }
 

@@ -52,9 +52,12 @@ struct ClientTests {
 
             // Paging: five games, read two at a time (three pages), each once, in order.
             for i in 1...3 { _ = try await newGame(by: ada, title: "Game \(i)") }
+            let fetches = Counter()
             let organising = try await ada.pages { cursor in
-                try await ada.api.myEvents(query: .init(role: .organising, limit: 2, cursor: cursor)).ok.body.json
+                fetches.add()
+                return try await ada.api.myEvents(query: .init(role: .organising, limit: 2, cursor: cursor)).ok.body.json
             }.all()
+            #expect(fetches.value == 3)
             #expect(organising.count == 5)
             #expect(Set(organising.map(\.id)).count == 5)
             #expect(organising.map(\.startsAt) == organising.map(\.startsAt).sorted())
@@ -122,9 +125,14 @@ struct ClientTests {
             let reset = try await dana.requestPasswordReset(email: email)
             #expect(reset.mark.count == 4)
             let resetCode = try await server.mailedCode(to: email, after: 1)
+            let oldToken = try #require(await dana.credentials.token)
             try await dana.resetPassword(reset, code: resetCode, newPassword: "second password 2")
-            #expect(keep.value?.token == nil, "a reset ends every session")
-            #expect(keep.value?.deviceKey != nil, "the device key stays")
+            let afterReset = try #require(keep.value, "the observer was told")
+            #expect(afterReset.token == nil, "the token is forgotten")
+            #expect(afterReset.deviceKey != nil, "the device key stays")
+            let ended = SportLookClient(server: server.url, credentials: Credentials(token: oldToken))
+            let refused = await #expect(throws: SportLookError.self) { _ = try await ended.call { try await $0.getMe() } }
+            #expect(refused?.status == 401, "a reset ends every session on the server")
             let again = try await dana.logIn(email: email, password: "second password 2")
             #expect(!again.created)
             #expect(again.user.emailVerified == true)
