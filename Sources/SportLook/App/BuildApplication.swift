@@ -79,15 +79,15 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
 func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: NoSniffMiddleware())
-    // Outside the errors and the overload check: every answer to a browser names its origin.
-    router.add(middleware: CORSPolicyMiddleware(allowed: services.configuration.corsAllowedOrigins, routes: services.routes))
-    router.add(middleware: ErrorMiddleware(routes: services.routes))
-    router.add(middleware: OverloadMiddleware(lag: services.schedulerLag))
-    router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: services.configuration.trustedProxies)))
-    router.add(middleware: RateLimitMiddleware(
-        globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens))
-    router.add(middleware: TokenAuthMiddleware(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins)))
+    router.add(middleware: EdgeMiddleware(
+        cors: CORSPolicy(allowed: services.configuration.corsAllowedOrigins, routes: services.routes),
+        errors: ErrorResponses(routes: services.routes),
+        overload: OverloadGate(lag: services.schedulerLag),
+        addresses: ClientAddress(trustedProxies: services.configuration.trustedProxies),
+        limits: RateLimits(
+            globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens),
+        auth: TokenAuth(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins))
+    ))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
     let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])

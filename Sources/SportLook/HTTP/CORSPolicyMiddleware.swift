@@ -4,12 +4,12 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// CORS for the configured origins (`*` for any).
+/// CORS for the configured origins (`*` for any). (A step of ``EdgeMiddleware``.)
 ///
-/// It runs outside the error and overload middleware: every answer a browser gets,
+/// It applies outside the errors and the overload check: every answer a browser gets,
 /// a 4xx, a 429 or a 503 `overloaded` included, names the origin (a script can read
 /// the error body and `Retry-After`), and a preflight is answered even past capacity.
-struct CORSPolicyMiddleware<Context: RequestContext>: RouterMiddleware {
+struct CORSPolicy {
     let allowed: [String]
     /// The routes: a preflight allows every method they answer.
     let routes: RouteTable
@@ -20,27 +20,31 @@ struct CORSPolicyMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Response headers a script may read besides the safelisted ones.
     static var exposedHeaders: String { "Retry-After, Location, ETag, Content-Range, Accept-Ranges, WWW-Authenticate" }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard !allowed.isEmpty, let origin = request.headers[.origin] else { return try await next(request, context) }
-        let allowOrigin: String? = allowed.contains("*") ? "*" : (allowed.contains(origin) ? origin : nil)
-        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
-            var headers: HTTPFields = [:]
-            if let allowOrigin {
-                headers[.accessControlAllowOrigin] = allowOrigin
-                let methods = Set(routes.all.map(\.method.rawValue) + ["OPTIONS"]).sorted()
-                headers[.accessControlAllowMethods] = methods.joined(separator: ", ")
-                headers[.accessControlAllowHeaders] = Self.requestHeaders
-                headers[.accessControlMaxAge] = "600"
-                headers[.vary] = "Origin"
-            }
-            return Response(status: allowOrigin == nil ? .forbidden : .noContent, headers: headers)
-        }
-        var response = try await next(request, context)
-        if let allowOrigin {
-            response.headers[.accessControlAllowOrigin] = allowOrigin
-            response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
-            response.headers[.vary] = "Origin"
-        }
-        return response
+    /// The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`) from
+    /// an origin, when this is one.
+    func preflight(_ request: Request) -> Response? {
+        guard !allowed.isEmpty, request.method == .options, request.headers[.accessControlRequestMethod] != nil,
+              let origin = request.headers[.origin] else { return nil }
+        var headers: HTTPFields = [:]
+        guard let allowOrigin = allowOrigin(origin) else { return Response(status: .forbidden, headers: headers) }
+        headers[.accessControlAllowOrigin] = allowOrigin
+        let methods = Set(routes.all.map(\.method.rawValue) + ["OPTIONS"]).sorted()
+        headers[.accessControlAllowMethods] = methods.joined(separator: ", ")
+        headers[.accessControlAllowHeaders] = Self.requestHeaders
+        headers[.accessControlMaxAge] = "600"
+        headers[.vary] = "Origin"
+        return Response(status: .noContent, headers: headers)
+    }
+
+    /// Names the request's origin on the answer, when it is allowed.
+    func decorate(_ response: inout Response, for request: Request) {
+        guard !allowed.isEmpty, let origin = request.headers[.origin], let allowOrigin = allowOrigin(origin) else { return }
+        response.headers[.accessControlAllowOrigin] = allowOrigin
+        response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+        response.headers[.vary] = "Origin"
+    }
+
+    private func allowOrigin(_ origin: String) -> String? {
+        allowed.contains("*") ? "*" : (allowed.contains(origin) ? origin : nil)
     }
 }

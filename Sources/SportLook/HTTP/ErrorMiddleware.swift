@@ -3,13 +3,12 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Runs each request as a client's work (``Admission``: past capacity, refused before
-/// its first write), and maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
-/// through its one table, Hummingbird's
-/// own errors (404, 413…) to their codes, an unreachable database to 503, and
-/// anything else to a 500 that is logged at error level with the request id and
-/// tells the client nothing about internals.
-struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Maps every error to the JSON error body: ``APIError`` as it is, ``DomainError``
+/// through its one table, Hummingbird's own errors (404, 413…) to their codes, an
+/// unreachable database to 503, and anything else to a 500 that is logged at error
+/// level with the request id and tells the client nothing about internals. (A step of
+/// ``EdgeMiddleware``.)
+struct ErrorResponses {
     /// A path as logs may show it: a calendar feed's holds its secret, which stays out.
     static func loggable(_ path: String) -> String {
         path.hasPrefix("/v1/calendar/") ? "/v1/calendar/…" : path
@@ -17,9 +16,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func response(for error: any Error, request: Request, context: AppRequestContext) -> Response {
         do {
-            return try await Admission.clientWork { try await next(request, context) }
+            throw error
         } catch let error as APIError {
             return error.response(requestID: nil)
         } catch let error as DomainError {
@@ -45,7 +44,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func map(_ error: HTTPError, request: Request, context: Context) -> APIError {
+    private func map(_ error: HTTPError, request: Request, context: AppRequestContext) -> APIError {
         switch error.status {
         case .notFound:
             let allowed = routes.methods(matching: request.uri.path)

@@ -7,7 +7,7 @@ import Synchronization
 /// notes how late it wakes. Past the CPU's capacity every request's task waits
 /// that long before it starts, so once the probe has woken later than the bound
 /// for ``standing`` (a standing queue, not one busy moment), new requests are
-/// refused at once (``OverloadMiddleware``) until it wakes on time again.
+/// refused at once (``OverloadGate``) until it wakes on time again.
 final class SchedulerLag: Service, Sendable {
     /// Lateness beyond which the process is behind, in nanoseconds (0: never).
     private let boundNanos: Atomic<Int64>
@@ -69,15 +69,13 @@ final class SchedulerLag: Service, Sendable {
 /// at once with 503 `overloaded` and `Retry-After: 1` instead of waiting in a queue
 /// that only grows: what is accepted stays quick, and a client knows to try again.
 /// Socket upgrades (the chat refuses its own frames), the operational routes, the
-/// web client's files and media are let through.
-struct OverloadMiddleware<Context: RequestContext>: RouterMiddleware {
+/// web client's files and media are let through. (A step of ``EdgeMiddleware``.)
+struct OverloadGate {
     let lag: SchedulerLag
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if lag.isBehind {
-            let path = request.uri.path
-            if path.hasPrefix("/v1/") && path != "/v1/ws" { throw DomainError.overloaded }
-        }
-        return try await next(request, context)
+    func check(_ request: Request) throws {
+        guard lag.isBehind else { return }
+        let path = request.uri.path
+        if path.hasPrefix("/v1/") && path != "/v1/ws" { throw DomainError.overloaded }
     }
 }

@@ -4,14 +4,14 @@ import Hummingbird
 /// Limits the requests one instance accepts in all (`RATE_LIMIT_GLOBAL` per
 /// second) and per caller (`RATE_LIMIT_USER` per minute, by user once
 /// authenticated, by address before): 429 with `Retry-After` beyond.
-/// Operational routes (`/health`, `/ready`, `/metrics`) are never limited.
+/// Operational routes (`/health`, `/ready`, `/metrics`) are never limited. (A step
+/// of ``EdgeMiddleware``.)
 ///
 /// It runs before the token lookup, so that a flood of requests costs no
 /// database read: the caller is the user of a token this instance has checked
 /// recently (no database needed), and the address otherwise — a made-up token
 /// counts against its address.
-struct RateLimitMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+struct RateLimits {
     let global: RateLimiter?
     let perCaller: RateLimiter?
     let tokens: TokenAuthenticator
@@ -25,9 +25,12 @@ struct RateLimitMiddleware: RouterMiddleware {
         perCaller = perCallerPerMinute > 0 ? RateLimiter(limit: perCallerPerMinute, per: 60, clock: clock) : nil
     }
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    /// Counts the request, or refuses it with 429; a caller found in the token cache
+    /// is set on the context (its token is then not looked up again).
+    func admit(_ request: Request, context: inout AppRequestContext) throws {
+        guard global != nil || perCaller != nil else { return }
         let path = request.uri.path
-        if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
+        if path == "/health" || path == "/ready" || path == "/metrics" { return }
         if let global, let wait = global.acquire("all") {
             throw DomainError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
         }
@@ -36,12 +39,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw DomainError.tooManyRequests(retryAfter: wait) }
             // Found in the cache: the token is not looked up (nor hashed) a second time.
-            if let known {
-                var context = context
-                context.identity = known
-                return try await next(request, context)
-            }
+            if let known { context.identity = known }
         }
-        return try await next(request, context)
     }
 }

@@ -9,8 +9,16 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
     /// The caller's IP address (for throttling), if known: the peer's, or the
-    /// client's from `X-Forwarded-For` when the peer is a trusted proxy.
-    public var remoteAddress: String?
+    /// client's from `X-Forwarded-For` when the peer is a trusted proxy. The peer's is
+    /// written out only when something reads it (most requests never do).
+    public var remoteAddress: String? {
+        get {
+            if let resolved { return resolved }
+            return channel.remoteAddress?.ipAddress
+        }
+        set { resolved = .some(newValue) }
+    }
+    private var resolved: String??
     /// Set by ``TokenAuthenticator`` when the request carries a valid token.
     public var identity: Identity?
     /// The connection (sockets close it when a client stops reading).
@@ -20,7 +28,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
         self.channel = source.channel
-        self.remoteAddress = source.channel.remoteAddress?.ipAddress
+        self.resolved = nil
         self.identity = nil
     }
 

@@ -12,14 +12,13 @@ import Synchronization
 /// A request that changes something with the cookie must come from a page of this
 /// server or a configured origin (403 `origin_refused`): with `SameSite=Strict` no
 /// other site's page sends the cookie, and this holds even for a sibling on the same site.
-struct TokenAuthMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+/// (A step of ``EdgeMiddleware``.)
+struct TokenAuth {
     let tokens: TokenAuthenticator
     let origins: OriginPolicy
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func authenticate(_ request: Request, context: inout AppRequestContext) async throws {
         let credential = SessionCookie.credential(of: request)
-        var context = context
         if context.identity == nil, let token = credential?.token {
             context.identity = try await tokens.identity(for: token)
         }
@@ -27,6 +26,5 @@ struct TokenAuthMiddleware: RouterMiddleware {
         if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method), !origins.allowsCookieWrite(request) {
             throw DomainError.forbidden("origin_refused", "A request that changes something with the session cookie must come from this site's pages.")
         }
-        return try await next(request, context)
     }
 }
