@@ -9,15 +9,18 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
     /// The caller's IP address (for throttling), if known: the peer's, or the
-    /// client's from `X-Forwarded-For` when the peer is a trusted proxy. The peer's is
-    /// written out only when something reads it (most requests never do).
+    /// client's from `X-Forwarded-For` when the peer is a trusted proxy. The peer's
+    /// address is taken when the request starts (the channel forgets it once the
+    /// connection closes, which a handler may outlive) and written out as text only
+    /// when something reads it (most requests never do).
     public var remoteAddress: String? {
         get {
             if let resolved { return resolved }
-            return channel.remoteAddress?.ipAddress
+            return peer?.ipAddress
         }
         set { resolved = .some(newValue) }
     }
+    private let peer: SocketAddress?
     private var resolved: String??
     /// Set by ``TokenAuthenticator`` when the request carries a valid token.
     public var identity: Identity?
@@ -28,6 +31,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
         self.channel = source.channel
+        self.peer = source.channel.remoteAddress
         self.resolved = nil
         self.identity = nil
     }
