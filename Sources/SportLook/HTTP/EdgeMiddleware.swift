@@ -39,8 +39,10 @@ struct EdgeMiddleware: RouterMiddleware {
                     if !addresses.trustedProxies.isEmpty {
                         context.remoteAddress = addresses.resolve(peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
                     }
-                    try limits.admit(request, context: &context)
-                    try await auth.authenticate(request, context: &context)
+                    // The bearer token or session cookie, read once for both steps.
+                    let credential = SessionCookie.credential(of: request)
+                    try limits.admit(request, credential: credential, context: &context)
+                    try await auth.authenticate(request, credential: credential, context: &context)
                     return try await next(request, context)
                 }
             } catch {

@@ -17,26 +17,25 @@ struct ErrorResponses {
     let routes: RouteTable
 
     func response(for error: any Error, request: Request, context: AppRequestContext) -> Response {
-        do {
-            throw error
-        } catch let error as APIError {
+        switch error {
+        case let error as APIError:
             return error.response(requestID: nil)
-        } catch let error as DomainError {
+        case let error as DomainError:
             return APIError(error).response(requestID: nil)
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             return map(error, request: request, context: context).response(requestID: nil)
-        } catch is HashingQueueFull {
+        case is HashingQueueFull:
             return APIError(DomainError.busy).response(requestID: nil)
-        } catch let error as DatabaseUnavailable {
+        case let error as DatabaseUnavailable:
             context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        } catch where Database.isConnectivityFailure(error) {
+        case _ where Database.isConnectivityFailure(error):
             context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "error": "\(error)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        } catch is CancellationError {
+        case is CancellationError:
             context.logger.warning("request cancelled", metadata: ["path": "\(Self.loggable(request.uri.path))"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        } catch {
+        default:
             context.logger.error("unhandled error", metadata: [
                 "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(Self.loggable(request.uri.path))", "error": "\(String(reflecting: error))",
             ])

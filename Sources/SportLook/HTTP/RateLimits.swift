@@ -27,7 +27,7 @@ struct RateLimits {
 
     /// Counts the request, or refuses it with 429; a caller found in the token cache
     /// is set on the context (its token is then not looked up again).
-    func admit(_ request: Request, context: inout AppRequestContext) throws {
+    func admit(_ request: Request, credential: (token: String, fromCookie: Bool)?, context: inout AppRequestContext) throws {
         guard global != nil || perCaller != nil else { return }
         let path = request.uri.path
         if path == "/health" || path == "/ready" || path == "/metrics" { return }
@@ -35,7 +35,7 @@ struct RateLimits {
             throw DomainError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
         }
         if let perCaller {
-            let known = SessionCookie.credential(of: request).flatMap { tokens.cachedIdentity(for: $0.token) }
+            let known = credential.flatMap { tokens.cachedIdentity(for: $0.token) }
             let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw DomainError.tooManyRequests(retryAfter: wait) }
             // Found in the cache: the token is not looked up (nor hashed) a second time.

@@ -17,8 +17,8 @@ struct TokenAuth {
     let tokens: TokenAuthenticator
     let origins: OriginPolicy
 
-    func authenticate(_ request: Request, context: inout AppRequestContext) async throws {
-        let credential = SessionCookie.credential(of: request)
+    /// - Parameter credential: The request's bearer token or session cookie (``SessionCookie/credential(of:)``).
+    func authenticate(_ request: Request, credential: (token: String, fromCookie: Bool)?, context: inout AppRequestContext) async throws {
         if context.identity == nil, let token = credential?.token {
             context.identity = try await tokens.identity(for: token)
         }
