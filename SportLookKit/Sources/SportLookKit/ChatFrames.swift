@@ -36,8 +36,6 @@ struct ServerFrame: Decodable {
     var afterChange: Int?
     var clientID: String?
     var seq: Int?
-    var lastSeq: Int?
-    var lastChangeSeq: Int?
     var reason: String?
     var code: String?
     var text: String?
@@ -52,7 +50,7 @@ struct ServerFrame: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case type, message, seq, reason, code, user, room
-        case roomID = "room_id", afterChange = "after_change", clientID = "client_id", lastSeq = "last_seq", lastChangeSeq = "last_change_seq"
+        case roomID = "room_id", afterChange = "after_change", clientID = "client_id"
         case retryAfter = "retry_after"
     }
 
@@ -63,8 +61,6 @@ struct ServerFrame: Decodable {
         afterChange = try c.decodeIfPresent(Int.self, forKey: .afterChange)
         clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
         seq = try c.decodeIfPresent(Int.self, forKey: .seq)
-        lastSeq = try c.decodeIfPresent(Int.self, forKey: .lastSeq)
-        lastChangeSeq = try c.decodeIfPresent(Int.self, forKey: .lastChangeSeq)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         code = try c.decodeIfPresent(String.self, forKey: .code)
         retryAfter = try c.decodeIfPresent(Double.self, forKey: .retryAfter)

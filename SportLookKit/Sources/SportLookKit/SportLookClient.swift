@@ -264,7 +264,7 @@ extension SportLookClient.Provider {
 /// with or without fractions of a second.
 struct RFC3339Dates: DateTranscoder {
     func encode(_ date: Date) throws -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Timestamps.fractional.format(date)
     }
 
     func decode(_ text: String) throws -> Date {
