@@ -146,7 +146,8 @@ struct ClientTests {
 
     @Test("provider sign-in reaches the server and its refusal is typed")
     func providerSignIn() async throws {
-        try await withServer(["AUTH_GOOGLE_CLIENT_IDS": "sportlookkit-test.apps.googleusercontent.com"]) { server in
+        // The provider's keys, were they ever fetched, only from loopback (nothing listens there).
+        try await withServer(["AUTH_GOOGLE_CLIENT_IDS": "sportlookkit-test.apps.googleusercontent.com", "AUTH_GOOGLE_JWKS_URL": "http://127.0.0.1:9/jwks"]) { server in
             let client = SportLookClient(server: server.url)
             let refused = await #expect(throws: SportLookError.self) {
                 _ = try await client.signIn(with: .google, idToken: "not.a.token")
