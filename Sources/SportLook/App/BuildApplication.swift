@@ -78,7 +78,6 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
 
 func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: MetricsMiddleware())
     router.add(middleware: EdgeMiddleware(
         cors: CORSPolicy(allowed: services.configuration.corsAllowedOrigins, routes: services.routes),
         errors: ErrorResponses(routes: services.routes),
@@ -86,7 +85,8 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         addresses: ClientAddress(trustedProxies: services.configuration.trustedProxies),
         limits: RateLimits(
             globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens),
-        auth: TokenAuth(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins))
+        auth: TokenAuth(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins)),
+        metrics: RequestMetrics()
     ))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))

@@ -6,6 +6,7 @@ import Logging
 /// What every request passes through, as one middleware: one async frame where seven
 /// nested middlewares cost about a third of an idle request's instructions. In order:
 ///
+/// 0. The request is counted and timed (``RequestMetrics``), whatever happens next.
 /// 1. A CORS preflight from an origin is answered at once (``CORSPolicy``).
 /// 2. The request runs as a client's work (``Admission``: past capacity, refused before
 ///    its first write), after these steps:
@@ -26,8 +27,10 @@ struct EdgeMiddleware: RouterMiddleware {
     let addresses: ClientAddress
     let limits: RateLimits
     let auth: TokenAuth
+    let metrics: RequestMetrics
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        let started = metrics.start(request)
         var response: Response
         if let preflight = cors.preflight(request) {
             response = preflight
@@ -51,6 +54,7 @@ struct EdgeMiddleware: RouterMiddleware {
             cors.decorate(&response, for: request)
         }
         NoSniff.apply(to: &response)
+        metrics.finish(started, &response, request: request, context: context)
         return response
     }
 

@@ -6,8 +6,10 @@ import Hummingbird
 /// shown as a page, whatever text a user put in it. (A step of ``EdgeMiddleware``.)
 enum NoSniff {
     static let header = HTTPField.Name("X-Content-Type-Options")!
+    /// Made once: a field's value is checked when it is made.
+    private static let field = HTTPField(name: header, value: "nosniff")
 
     static func apply(to response: inout Response) {
-        if response.headers[header] == nil { response.headers[header] = "nosniff" }
+        if !response.headers.contains(header) { response.headers.append(field) }
     }
 }
