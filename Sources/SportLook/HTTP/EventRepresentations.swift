@@ -115,7 +115,7 @@ enum EventJSON {
         if let position = mine?.position { json.field("my_position", position) }
         if let expires = mine?.offerExpiresAt { json.field("my_offer_expires_at", expires) }
         if mine?.isOrganiser == true { json.field("i_organise", true) }
-        if let distance { json.field("distance_m", (distance * 10).rounded() / 10) }
+        if let distance { json.field("distance_m", tenths: distance) }
         json.objectEnd()
     }
 }

@@ -99,7 +99,7 @@ struct GroupRepresentation: JSONEncodable {
         json.field("my_role", standing.role?.rawValue)
         json.field("my_request", standing.requested)
         json.field("muted", standing.muted)
-        if let distance { json.field("distance_m", (distance * 10).rounded() / 10) }
+        if let distance { json.field("distance_m", tenths: distance) }
         json.objectEnd()
     }
 }

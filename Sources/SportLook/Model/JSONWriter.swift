@@ -52,21 +52,62 @@ struct JSONWriter {
     mutating func field(_ name: String, _ v: Date?) { key(name); if let v { value(v) } else { null() } }
     mutating func field(_ name: String, _ v: UUID?) { key(name); if let v { value(v) } else { null() } }
 
+    /// Writes `value` with one decimal, as `Double.description` writes it after
+    /// rounding to tenths (`1234.5`, `0.0`), without making a `String` first.
+    mutating func value(tenths value: Double) {
+        guard value >= 0, value < 1e9 else { return self.value((value * 10).rounded() / 10) }
+        separate()
+        let tenths = UInt((value * 10).rounded())
+        appendDigits(tenths / 10)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(tenths % 10))
+    }
+
+    mutating func field(_ name: String, tenths v: Double) { key(name); value(tenths: v) }
+
+    private mutating func appendDigits(_ number: UInt) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var n = number, at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
     private mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
+        // Most text needs no escape: copied in one go.
+        let plain = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: Self.needsEscape) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain != true {
+            for byte in string.utf8 { appendEscaped(byte) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+        default: bytes.append(byte)
+        }
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import SportLook
+
+@Suite("Bearer token")
+struct BearerTokenTests {
+    @Test("the token is read as Foundation's white-space trimming reads it, the scheme in any case")
+    func trimming() {
+        let tokens = ["abc", " abc", "abc ", "\tabc\t", "  a b  ", "", "   ", "\u{a0}abc\u{a0}", " \u{3000}abc", "abc\u{2003} ", "ä", " ü ", "a\u{a0}"]
+        for token in tokens {
+            #expect(BearerToken.trimmed(Substring(token)) == token.trimmingCharacters(in: .whitespaces), "\(Array(token.unicodeScalars))")
+            for scheme in ["Bearer", "bearer", "BEARER"] {
+                let expected = token.trimmingCharacters(in: .whitespaces)
+                #expect(BearerToken.parse([.authorization: "\(scheme) \(token)"]) == (expected.isEmpty ? nil : expected))
+            }
+        }
+        #expect(BearerToken.parse([.authorization: "Basic abc"]) == nil)
+        #expect(BearerToken.parse([.authorization: "Bearer"]) == nil)
+        #expect(BearerToken.parse([:]) == nil)
+    }
+}

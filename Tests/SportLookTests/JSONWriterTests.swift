@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import SportLook
+
+/// JSONWriter writes the hot bodies by hand; what it writes must be the JSON a
+/// general encoder reads back, byte for byte the same as before its fast paths.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test("text with and without escapes reads back as written")
+    func strings() throws {
+        let texts = ["", "plain ascii", "Ça va? 🏐 ünïcödé", "quote \" backslash \\ slash /", "new\nline\rreturn\ttab", "\u{0}\u{1}\u{1f}\u{7f}",
+                     String(repeating: "long text without escapes ", count: 200), "mixed \u{8} then plain", "🏐\"🏐"]
+        for text in texts {
+            var json = JSONWriter()
+            json.objectStart()
+            json.field(text, text)
+            json.objectEnd()
+            let read = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: String])
+            #expect(read == [text: text])
+            // Control characters are always escaped, never written raw.
+            #expect(!json.bytes.contains { $0 < 0x20 })
+        }
+        var escaped = JSONWriter()
+        escaped.value("a\"b\\c\nd\u{1}")
+        #expect(String(decoding: escaped.bytes, as: UTF8.self) == #""a\"b\\c\nd\u0001""#)
+    }
+
+    @Test("a distance in tenths is written as Double.description writes the rounded value")
+    func tenths() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, 0.04, 0.05, 0.95, 0.96, 1, 9.99, 10, 99.95, 123.45, 4_999.96, 100_000, 999_999_999.9, 1e9, 2e12, -0.04, -3.2]
+        for _ in 0..<20_000 { values.append(Double.random(in: 0..<200_000, using: &generator)) }
+        for value in values {
+            var fast = JSONWriter()
+            fast.value(tenths: value)
+            var plain = JSONWriter()
+            plain.value((value * 10).rounded() / 10)
+            #expect(fast.bytes == plain.bytes, "\(value)")
+        }
+    }
+}
