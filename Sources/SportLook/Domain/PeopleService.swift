@@ -140,19 +140,16 @@ struct PeopleService: Sendable {
         let mine = try await callerMask(caller)
         let hidden = try await blocked(caller)
         let me = caller.geoKey
-        var ranked: [(shared: Int, distance: Double, key: GeoKey, tags: GeoTags)] = []
+        var ranked: [Ranked] = []
+        var counts = [Int](repeating: 0, count: UInt64.bitWidth + 1)
         for hit in grid?.search(within: radiusKm * 1_000, of: center, filter: filter) ?? [] where hit.entry.key != me {
             let shared = (hit.entry.tags.mask & mine).nonzeroBitCount
             if let cursor, !cursor.precedes(shared: shared, distance: hit.distance, key: hit.entry.key) { continue }
             if !hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key)) { continue }
             ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags))
+            counts[shared] += 1
         }
-        ranked.sort { a, b in
-            if a.shared != b.shared { return a.shared > b.shared }
-            if a.distance != b.distance { return a.distance < b.distance }
-            return a.key < b.key
-        }
-        let page = ranked.prefix(limit)
+        let page = Self.mostShared(ranked, counts: counts, first: limit + 1).prefix(limit)
         let cards = index.cards(page.map { UUID(geoKey: $0.key) })
         let items = page.compactMap { person in
             cards[UUID(geoKey: person.key)].map {
@@ -164,6 +161,30 @@ struct PeopleService: Sendable {
         }
         let next = ranked.count > limit ? page.last.map { Cursor(shared: $0.shared, distance: $0.distance, key: $0.key, query: query).cursor } : nil
         return NearbyPage(items: items, nextCursor: next)
+    }
+
+    /// A person found: how many sports they share with the caller, how far, who, their tags.
+    typealias Ranked = (shared: Int, distance: Double, key: GeoKey, tags: GeoTags)
+
+    /// The `first` people of `ranked` in the page's order: most sports shared first, then
+    /// nearest, then by key. The grid's hits come nearest first, ties by key, so placing
+    /// each in its group of shared sports (`counts[n]` people share `n`) keeps that
+    /// order within the group: no sort of the thousands found in a dense city, of
+    /// which a page shows 50.
+    static func mostShared(_ ranked: [Ranked], counts: [Int], first: Int) -> [Ranked] {
+        var next = [Int](repeating: 0, count: counts.count)
+        var placed = 0
+        for shared in counts.indices.reversed() {
+            next[shared] = placed
+            placed += counts[shared]
+        }
+        var page: [Ranked?] = Array(repeating: nil, count: min(first, ranked.count))
+        for person in ranked {
+            let at = next[person.shared]
+            next[person.shared] += 1
+            if at < page.count { page[at] = person }
+        }
+        return page.map { $0! }
     }
 
     /// Someone's public profile and the upcoming events the caller may see.
