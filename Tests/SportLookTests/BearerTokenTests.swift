@@ -7,7 +7,7 @@ import Testing
 struct BearerTokenTests {
     @Test("the token is read as Foundation's white-space trimming reads it, the scheme in any case")
     func trimming() {
-        let tokens = ["abc", " abc", "abc ", "\tabc\t", "  a b  ", "", "   ", "\u{a0}abc\u{a0}", " \u{3000}abc", "abc\u{2003} ", "ä", " ü ", "a\u{a0}"]
+        let tokens = ["abc", " abc", "abc ", "\tabc\t", "  a b  ", "", "   ", "\u{a0}abc\u{a0}", " \u{3000}abc", "abc\u{2003} ", "ä", " ü ", "a\u{a0}", " \u{301}abc", "abc \u{301}", "\u{200B}abc", "abc\u{200B}", "\t \t"]
         for token in tokens {
             #expect(BearerToken.trimmed(Substring(token)) == token.trimmingCharacters(in: .whitespaces), "\(Array(token.unicodeScalars))")
             for scheme in ["Bearer", "bearer", "BEARER"] {

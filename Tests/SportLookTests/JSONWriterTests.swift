@@ -20,15 +20,37 @@ struct JSONWriterTests {
             // Control characters are always escaped, never written raw.
             #expect(!json.bytes.contains { $0 < 0x20 })
         }
+        // Byte for byte as the writer wrote text before it copied plain runs in one go.
+        for text in texts + ["a\\b", "\\", "tab\there", "end\u{1f}"] {
+            var json = JSONWriter()
+            json.value(text)
+            #expect(json.bytes == Self.escapedByteByByte(text), "\(text)")
+        }
         var escaped = JSONWriter()
         escaped.value("a\"b\\c\nd\u{1}")
         #expect(String(decoding: escaped.bytes, as: UTF8.self) == #""a\"b\\c\nd\u0001""#)
     }
 
+    static func escapedByteByByte(_ string: String) -> [UInt8] {
+        var bytes: [UInt8] = [34]
+        for byte in string.utf8 {
+            switch byte {
+            case 34: bytes += [92, 34]
+            case 92: bytes += [92, 92]
+            case 0x0A: bytes += [92, UInt8(ascii: "n")]
+            case 0x0D: bytes += [92, UInt8(ascii: "r")]
+            case 0x09: bytes += [92, UInt8(ascii: "t")]
+            case 0..<0x20: bytes += Array(String(format: "\\u%04x", Int(byte)).utf8)
+            default: bytes.append(byte)
+            }
+        }
+        return bytes + [34]
+    }
+
     @Test("a distance in tenths is written as Double.description writes the rounded value")
     func tenths() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, 0.04, 0.05, 0.95, 0.96, 1, 9.99, 10, 99.95, 123.45, 4_999.96, 100_000, 999_999_999.9, 1e9, 2e12, -0.04, -3.2]
+        var values: [Double] = [0, 0.04, 0.05, 0.95, 0.96, 1, 9.99, 10, 99.95, 123.45, 4_999.96, 100_000, 999_999_999.9, 1e9, 2e12, -0.04, -3.2, -0.0, .nan, .infinity]
         for _ in 0..<20_000 { values.append(Double.random(in: 0..<200_000, using: &generator)) }
         for value in values {
             var fast = JSONWriter()

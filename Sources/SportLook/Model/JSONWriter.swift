@@ -55,7 +55,7 @@ struct JSONWriter {
     /// Writes `value` with one decimal, as `Double.description` writes it after
     /// rounding to tenths (`1234.5`, `0.0`), without making a `String` first.
     mutating func value(tenths value: Double) {
-        guard value >= 0, value < 1e9 else { return self.value((value * 10).rounded() / 10) }
+        guard value.sign == .plus, value < 1e9 else { return self.value((value * 10).rounded() / 10) }
         separate()
         let tenths = UInt((value * 10).rounded())
         appendDigits(tenths / 10)
