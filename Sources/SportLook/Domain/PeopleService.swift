@@ -141,15 +141,13 @@ struct PeopleService: Sendable {
         let hidden = try await blocked(caller)
         let me = caller.geoKey
         var ranked: [Ranked] = []
-        var counts = [Int](repeating: 0, count: UInt64.bitWidth + 1)
         for hit in grid?.search(within: radiusKm * 1_000, of: center, filter: filter) ?? [] where hit.entry.key != me {
             let shared = (hit.entry.tags.mask & mine).nonzeroBitCount
             if let cursor, !cursor.precedes(shared: shared, distance: hit.distance, key: hit.entry.key) { continue }
             if !hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key)) { continue }
             ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags))
-            counts[shared] += 1
         }
-        let page = Self.mostShared(ranked, counts: counts, first: limit + 1).prefix(limit)
+        let page = Self.mostShared(ranked, first: limit + 1).prefix(limit)
         let cards = index.cards(page.map { UUID(geoKey: $0.key) })
         let items = page.compactMap { person in
             cards[UUID(geoKey: person.key)].map {
@@ -168,10 +166,11 @@ struct PeopleService: Sendable {
 
     /// The `first` people of `ranked` in the page's order: most sports shared first, then
     /// nearest, then by key. The grid's hits come nearest first, ties by key, so placing
-    /// each in its group of shared sports (`counts[n]` people share `n`) keeps that
-    /// order within the group: no sort of the thousands found in a dense city, of
-    /// which a page shows 50.
-    static func mostShared(_ ranked: [Ranked], counts: [Int], first: Int) -> [Ranked] {
+    /// each in its group of shared sports keeps that order within the group: no sort
+    /// of the thousands found in a dense city, of which a page shows 50.
+    static func mostShared(_ ranked: [Ranked], first: Int) -> [Ranked] {
+        var counts = [Int](repeating: 0, count: UInt64.bitWidth + 1)
+        for person in ranked { counts[person.shared] += 1 }
         var next = [Int](repeating: 0, count: counts.count)
         var placed = 0
         for shared in counts.indices.reversed() {

@@ -270,7 +270,7 @@ final class EventIndex: Sendable {
         // Cards are kept compacted (about half their JSON): each is written out once,
         // straight into the page's bytes, whose size is known before.
         var ranges = cards.ranges
-        cards.bytes = [UInt8](unsafeUninitializedCapacity: Self.expandedCount(found.map(\.bytes))) { buffer, count in
+        cards.bytes = [UInt8](unsafeUninitializedCapacity: Self.expandedCount(found.lazy.map(\.bytes))) { buffer, count in
             count = 0
             guard let start = buffer.baseAddress else { return }
             for (i, bytes) in found {
@@ -289,7 +289,7 @@ final class EventIndex: Sendable {
     /// and expanding them one after another waited on each card's memory in turn
     /// (a fifth of a nearby request's time); these reads do not depend on each other,
     /// so the processor fetches the lines of all of a page's cards at once.
-    private static func expandedCount(_ cards: [UnsafeRawBufferPointer]) -> Int {
+    private static func expandedCount(_ cards: some Sequence<UnsafeRawBufferPointer>) -> Int {
         var total = 0
         var touched: UInt8 = 0
         for bytes in cards {

@@ -58,26 +58,12 @@ struct JSONWriter {
         guard value.sign == .plus, value < 1e9 else { return self.value((value * 10).rounded() / 10) }
         separate()
         let tenths = UInt((value * 10).rounded())
-        appendDigits(tenths / 10)
+        bytes.append(contentsOf: String(tenths / 10).utf8)
         bytes.append(UInt8(ascii: "."))
         bytes.append(UInt8(ascii: "0") + UInt8(tenths % 10))
     }
 
     mutating func field(_ name: String, tenths v: Double) { key(name); value(tenths: v) }
-
-    private mutating func appendDigits(_ number: UInt) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var n = number, at = buffer.count
-            repeat {
-                at -= 1
-                buffer[at] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            } while n > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
-        }
-    }
 
     private mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
