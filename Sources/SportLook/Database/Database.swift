@@ -5,7 +5,6 @@ import NIOPosix
 import PostgresKit
 import PostgresNIO
 import SQLKit
-import SQLiteKit
 import ServiceLifecycle
 import Synchronization
 
@@ -381,7 +380,7 @@ public final class Database: Sendable {
     /// Whether `error` is a violation of a unique constraint (a concurrent duplicate).
     public static func isUniqueViolation(_ error: any Error) -> Bool {
         if let psql = error as? PSQLError { return psql.serverInfo?[.sqlState] == "23505" }
-        if let sqlite = error as? SQLiteError { return sqlite.reason == .constraintUniqueFailed || sqlite.reason == .constraintPrimaryKeyFailed }
+        if let sqlite = error as? SQLiteFailure { return sqlite.isUniqueViolation }
         return false
     }
 }

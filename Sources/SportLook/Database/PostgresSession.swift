@@ -63,6 +63,16 @@ enum StatementValue: Sendable {
         }
     }
 
+    /// As SQLite keeps it (as SQLKit binds it there).
+    var sqlite: SQLiteValue {
+        switch self {
+        case .uuid(let value): value.map { .text($0.uuidString) } ?? .null
+        case .text(let value): value.map { .text($0) } ?? .null
+        case .integer(let value): value.map { .integer($0) } ?? .null
+        case .date(let value): value.map { .real($0.timeIntervalSince1970) } ?? .null
+        }
+    }
+
     fileprivate func bind(into query: inout SQLQueryString) {
         switch self {
         case .uuid(let value): query.appendInterpolation(bind: value)
@@ -142,6 +152,7 @@ extension SQLDatabase {
     /// The statement's rows: prepared on PostgreSQL, through SQLKit on SQLite.
     func rows<Statement: SharedStatement>(_ statement: Statement) async throws -> [any SQLRow] {
         if let session = self as? PostgresSession { return try await session.rows(statement) }
+        if let session = self as? SQLiteSession { return try await session.rows(Statement.text, statement.values.map(\.sqlite)) }
         return try await rows(SQLText(text: isPostgres ? Statement.sql : Statement.text, values: statement.values))
     }
 

@@ -3,14 +3,13 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteKit
 import Synchronization
 
 /// SQLite connections: one writer guarded by a lock, readers in WAL mode.
 ///
 /// The writer has an event loop of its own, and its transactions run their code on
-/// it: each statement's answer resumes the transaction there, not behind the
-/// sockets' traffic on the shared loops and then on another thread.
+/// it; its statements run there too, one after another, with no hop to another
+/// thread and back for each (readers run theirs on a thread pool).
 ///
 /// Checkpoints (copying the write-ahead log back into the database file, with two
 /// fsyncs) are made by a connection of their own, a few times a second, beside the
@@ -22,6 +21,7 @@ final class SQLiteStore: Sendable {
     private let writerLoop: MultiThreadedEventLoopGroup
     private let writerExecutor: EventLoopExecutor
     private let writer: SQLiteConnection
+    private let writerSession: SQLiteSession
     private let readers: [SQLiteConnection]
     private let checkpointer: SQLiteConnection?
     private let checkpoints = Mutex<Task<Void, Never>?>(nil)
@@ -33,10 +33,10 @@ final class SQLiteStore: Sendable {
     private let nextReader = Atomic<Int>(0)
     private let logger: Logger
 
-    init(storage: SQLiteConnection.Storage, logger: Logger) async throws {
+    init(storage: SQLiteStorage, logger: Logger) async throws {
         // A pool of its own, so bcrypt or other blocking work never delays queries: a
-        // thread for each connection (the writer, two readers, the checkpointer).
-        let threadPool = NIOThreadPool(numberOfThreads: 4)
+        // thread for each connection that runs its statements there (two readers, the checkpointer).
+        let threadPool = NIOThreadPool(numberOfThreads: 3)
         threadPool.start()
         self.threadPool = threadPool
         self.logger = logger
@@ -45,32 +45,33 @@ final class SQLiteStore: Sendable {
         self.writerExecutor = EventLoopExecutor(writerLoop.next())
         var opened: [SQLiteConnection] = []
         do {
-            let writer = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: writerLoop.next()).get()
+            let writer = try SQLiteConnection.open(storage, pool: nil)
             opened.append(writer)
             for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
-                _ = try await writer.query(pragma).get()
+                _ = try writer.rowsHere(pragma, [])
             }
             self.writer = writer
             if case .file = storage {
                 // The log is rewound once copied back; one that grew under load is cut to 16 MB then.
                 for pragma in ["PRAGMA wal_autocheckpoint=\(Self.autocheckpointPages)", "PRAGMA journal_size_limit=\(16 << 20)"] {
-                    _ = try await writer.query(pragma).get()
+                    _ = try writer.rowsHere(pragma, [])
                 }
                 for role in ["reader", "reader", "checkpointer"] {
-                    let connection = try await SQLiteConnection.open(storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+                    let connection = try SQLiteConnection.open(storage, pool: threadPool)
                     opened.append(connection)
                     for pragma in role == "reader" ? ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] : ["PRAGMA busy_timeout=5000"] {
-                        _ = try await connection.query(pragma).get()
+                        _ = try connection.rowsHere(pragma, [])
                     }
                 }
             }
         } catch {
             // Nothing opened so far outlives the failure.
-            for connection in opened { try? await connection.close().get() }
+            for connection in opened { connection.close() }
             try? await threadPool.shutdownGracefully()
             try? await writerLoop.shutdownGracefully()
             throw error
         }
+        self.writerSession = SQLiteSession(connection: writer, logger: logger, eventLoop: writerLoop.next())
         // Of the file's connections: the writer, two readers and the checkpointer.
         self.readers = Array(opened.dropFirst().dropLast())
         self.checkpointer = opened.count > 1 ? opened.last : nil
@@ -81,7 +82,7 @@ final class SQLiteStore: Sendable {
                     while (try? await Task.sleep(for: Self.checkpointInterval)) != nil {
                         do {
                             // PASSIVE: copies what no reader still needs, waiting for no one.
-                            _ = try await checkpointer.query("PRAGMA wal_checkpoint(PASSIVE)").get()
+                            _ = try await checkpointer.rows("PRAGMA wal_checkpoint(PASSIVE)", [])
                             if failing { logger.notice("SQLite checkpoints work again") }
                             failing = false
                         } catch {
@@ -98,10 +99,10 @@ final class SQLiteStore: Sendable {
     func read<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
         if readers.isEmpty {
             // An in-memory database exists on one connection only.
-            return try await writeLock.withLock { try await body(writer.sql(queryLogLevel: .trace)) }
+            return try await writeLock.withLock { try await body(writerSession) }
         }
         let i = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-        return try await body(readers[i % readers.count].sql(queryLogLevel: .trace))
+        return try await body(SQLiteSession(connection: readers[i % readers.count], logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()))
     }
 
     /// A transaction with foreign keys off, as SQLite's way of rebuilding a table that
@@ -110,10 +111,10 @@ final class SQLiteStore: Sendable {
     /// commit, and they are on again after, whatever happened. Migrations only.
     func transactionWithoutForeignKeys<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await withTaskExecutorPreference(writerExecutor) {
-            try await writeLock.withLock { [writer, writerExecutor] in
-                _ = try await writer.query("PRAGMA foreign_keys=OFF").get()
+            try await writeLock.withLock { [writer, writerSession, writerExecutor] in
+                _ = try writer.rowsHere("PRAGMA foreign_keys=OFF", [])
                 do {
-                    let result = try await Database.uncancellable(writer.sql(queryLogLevel: .trace), { sql in
+                    let result = try await Database.uncancellable(writerSession, { sql in
                         let result = try await body(sql)
                         let broken = try await sql.raw("PRAGMA foreign_key_check").all()
                         guard broken.isEmpty else {
@@ -121,10 +122,10 @@ final class SQLiteStore: Sendable {
                         }
                         return result
                     }, on: writerExecutor)
-                    _ = try await writer.query("PRAGMA foreign_keys=ON").get()
+                    _ = try writer.rowsHere("PRAGMA foreign_keys=ON", [])
                     return result
                 } catch {
-                    _ = try? await writer.query("PRAGMA foreign_keys=ON").get()
+                    _ = try? writer.rowsHere("PRAGMA foreign_keys=ON", [])
                     throw error
                 }
             }
@@ -133,14 +134,14 @@ final class SQLiteStore: Sendable {
 
     func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?) async throws -> R {
         try await withTaskExecutorPreference(writerExecutor) {
-            try await writeLock.withLock { [writer, writerExecutor, logger] in
+            try await writeLock.withLock { [writerSession, writerExecutor, logger] in
                 let started = ContinuousClock.now
                 defer {
                     // The lock is everyone's: a long transaction delays every writer.
                     let held = ContinuousClock.now - started
                     if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
                 }
-                return try await Database.uncancellable(writer.sql(queryLogLevel: .trace), body, on: writerExecutor, afterCommit: afterCommit)
+                return try await Database.uncancellable(writerSession, body, on: writerExecutor, afterCommit: afterCommit)
             }
         }
     }
@@ -153,7 +154,7 @@ final class SQLiteStore: Sendable {
         let checkpointing = checkpoints.withLock { $0 }
         checkpointing?.cancel()
         await checkpointing?.value
-        for connection in readers + [writer] + (checkpointer.map { [$0] } ?? []) { try? await connection.close().get() }
+        for connection in readers + [writer] + (checkpointer.map { [$0] } ?? []) { connection.close() }
         try? await threadPool.shutdownGracefully()
         try? await writerLoop.shutdownGracefully()
     }
