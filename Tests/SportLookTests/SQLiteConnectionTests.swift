@@ -54,6 +54,14 @@ struct SQLiteConnectionTests {
         #expect(try await read(20, as: String.self) == "going")
     }
 
+    @Test("a UUID's text is Foundation's, in either case")
+    func uuidText() {
+        for id in (0..<1_000).map({ _ in UUID() }) + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))] {
+            #expect(id.text(uppercase: true) == id.uuidString)
+            #expect(id.lowercased == id.uuidString.lowercased())
+        }
+    }
+
     enum Kind: String, Codable, Sendable { case going, waitlisted }
 
     @Test("a kept statement answers each run with that run's values, also after a run that failed")

@@ -66,7 +66,7 @@ enum StatementValue: Sendable {
     /// As SQLite keeps it (as SQLKit binds it there).
     var sqlite: SQLiteValue {
         switch self {
-        case .uuid(let value): value.map { .text($0.uuidString) } ?? .null
+        case .uuid(let value): value.map { .text($0.text(uppercase: true)) } ?? .null
         case .text(let value): value.map { .text($0) } ?? .null
         case .integer(let value): value.map { .integer($0) } ?? .null
         case .date(let value): value.map { .real($0.timeIntervalSince1970) } ?? .null

@@ -316,7 +316,7 @@ extension SQLiteValue {
         case let n as Int64: self = .integer(n)
         case let x as Double: self = .real(x)
         case let date as Date: self = .real(date.timeIntervalSince1970)
-        case let id as UUID: self = .text(id.uuidString)
+        case let id as UUID: self = .text(id.text(uppercase: true))
         case let flag as Bool: self = .integer(flag ? 1 : 0)
         case let data as Data: self = .blob([UInt8](data))
         default:
@@ -342,7 +342,7 @@ extension SQLiteValue {
         if D.self == Double.self, let x = real { return x as! D }
         if D.self == Date.self, let date { return date as! D }
         if D.self == Bool.self, case .integer(let n) = self, n == 0 || n == 1 { return (n == 1) as! D }
-        if D.self == UUID.self, case .text(let text) = self, let id = UUID(uuidString: text) { return id as! D }
+        if D.self == UUID.self, case .text(let text) = self, let id = UUID(text: text) { return id as! D }
         if D.self == Data.self, case .blob(let bytes) = self { return Data(bytes) as! D }
         if [String.self, Int.self, Int64.self, Double.self, Date.self, Bool.self, UUID.self, Data.self].contains(where: { $0 == D.self }) {
             throw DecodingError.typeMismatch(D.self, .init(codingPath: [], debugDescription: "cannot read \(D.self) from SQLite's \(self)"))

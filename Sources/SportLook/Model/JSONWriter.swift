@@ -35,7 +35,7 @@ struct JSONWriter {
         bytes.append(contentsOf: (double.isFinite ? double.description : "null").utf8)
     }
     mutating func value(_ date: Date) { separate(); appendString(RFC3339.format(date)) }
-    mutating func value(_ uuid: UUID) { separate(); appendString(uuid.uuidString.lowercased()) }
+    mutating func value(_ uuid: UUID) { separate(); appendString(uuid.lowercased) }
     mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
 
     /// Splices already-encoded JSON in as the next value.
