@@ -59,7 +59,17 @@ struct SQLiteConnectionTests {
         for id in (0..<1_000).map({ _ in UUID() }) + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))] {
             #expect(id.text(uppercase: true) == id.uuidString)
             #expect(id.lowercased == id.uuidString.lowercased())
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.lowercased) == id)
         }
+        // Read as Foundation reads them: what it refuses is refused (blanks aside: its
+        // sscanf skips them inside the text, where this refuses them).
+        let id = UUID().uuidString
+        for text in [id, id.lowercased(), "", "{\(id)}", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: "_"),
+                     "g" + id.dropFirst(), id.replacingOccurrences(of: "-", with: ""), "é" + id.dropFirst(2)] {
+            #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
+        }
+        #expect(UUID(text: " " + id.dropFirst()) == nil)
     }
 
     enum Kind: String, Codable, Sendable { case going, waitlisted }

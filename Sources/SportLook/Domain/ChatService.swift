@@ -78,7 +78,7 @@ struct ChatService: Sendable {
         let body = imageOnly ? "" : v.text(draft.body, "body", Self.bodyLimit, multiline: true)
         let clientID = v.text(draft.clientID, "client_id", 1...100)
         if let reply = draft.replyTo { v.check(reply >= 1, "reply_to", "must be the seq of a message in this room") }
-        let mentions = (draft.mentions ?? []).compactMap(UUID.init(uuidString:))
+        let mentions = (draft.mentions ?? []).compactMap(UUID.init(text:))
         v.check(mentions.count == draft.mentions?.count ?? 0, "mentions", "must be user ids")
         v.check(mentions.count <= Self.maxMentions, "mentions", "at most \(Self.maxMentions) people")
         try v.throwIfInvalid()

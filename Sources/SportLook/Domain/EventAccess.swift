@@ -74,7 +74,7 @@ struct EventAccess: Sendable {
     /// cancellation, which is news its players need even when the game went with its group.
     static func gatingEvent(kind: String, eventID: String?) -> UUID? {
         guard kind != NotificationKind.eventCancelled.rawValue else { return nil }
-        return eventID.flatMap(UUID.init(uuidString:))
+        return eventID.flatMap(UUID.init(text:))
     }
 
     /// Of these events, those `user` may not see (unknown ones are not counted).

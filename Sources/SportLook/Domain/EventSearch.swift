@@ -89,7 +89,7 @@ struct EventSearch: Sendable {
         }
 
         init?(cursor: String) {
-            guard let f = OpaqueCursor.decode(cursor, count: 3), let bits = UInt64(f[0], radix: 16), let id = UUID(uuidString: f[1]),
+            guard let f = OpaqueCursor.decode(cursor, count: 3), let bits = UInt64(f[0], radix: 16), let id = UUID(text: f[1]),
                   let query = UInt32(f[2], radix: 16)
             else { return nil }
             let distance = Double(bitPattern: bits)

@@ -44,7 +44,7 @@ extension EventService {
     /// and starts when the job was queued for, is cancelled for want of players.
     func decide(_ payload: String) async throws {
         let parts = payload.split(separator: " ")
-        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let start = Int64(parts[1]) else { return }
+        guard parts.count == 2, let id = UUID(text: String(parts[0])), let start = Int64(parts[1]) else { return }
         let now = clock.now()
         try await write { [self] sql, changes in
             // The decision as the game is now: its start, and a decision time not moved later meanwhile.

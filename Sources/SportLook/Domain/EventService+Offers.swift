@@ -97,7 +97,7 @@ extension EventService {
     /// time is gone — the person off the waitlist, told — and the place passes on.
     func expireOffer(_ payload: String) async throws {
         let parts = payload.split(separator: " ")
-        guard parts.count == 3, let id = UUID(uuidString: String(parts[0])), let user = UUID(uuidString: String(parts[1])), let ms = Int64(parts[2]) else { return }
+        guard parts.count == 3, let id = UUID(text: String(parts[0])), let user = UUID(text: String(parts[1])), let ms = Int64(parts[2]) else { return }
         let now = clock.now()
         try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql), event.status == .active,

@@ -22,7 +22,7 @@ struct GroupChoice: Sendable, Hashable {
         var choice: GroupChoice?
         switch groupID {
         case .value(let text):
-            if let id = UUID(uuidString: text) {
+            if let id = UUID(text: text) {
                 choice = GroupChoice(group: id, membersOnly: true)
             } else {
                 v.fail("group_id", "must be a group's id")

@@ -27,7 +27,7 @@ struct InvitationService: Sendable {
         if userIDs.count > 50 { v.fail("user_ids", "must list at most 50 users") }
         var invitees: [UUID] = []
         for (i, text) in userIDs.enumerated() {
-            guard let id = UUID(uuidString: text) else { v.fail("user_ids[\(i)]", "is not a user id"); continue }
+            guard let id = UUID(text: text) else { v.fail("user_ids[\(i)]", "is not a user id"); continue }
             if id == inviter { v.fail("user_ids[\(i)]", "is you: you cannot invite yourself") }
             if !invitees.contains(id) { invitees.append(id) }
         }

@@ -56,7 +56,7 @@ struct MediaAttachments: Sendable {
 
     /// A request's upload id field: a UUID, or a 422 naming the field.
     static func parseID(_ text: String, field: String, into v: inout Validator) -> UUID? {
-        guard let id = UUID(uuidString: text) else {
+        guard let id = UUID(text: text) else {
             v.fail(field, "must be the id of an upload (POST /v1/media)")
             return nil
         }

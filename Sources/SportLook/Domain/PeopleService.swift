@@ -73,7 +73,7 @@ struct PeopleService: Sendable {
 
         init?(cursor: String) {
             guard let f = OpaqueCursor.decode(cursor, count: 4), let shared = Int(f[0]), (0...64).contains(shared),
-                  let bits = UInt64(f[1], radix: 16), let id = UUID(uuidString: f[2]), let query = UInt32(f[3], radix: 16)
+                  let bits = UInt64(f[1], radix: 16), let id = UUID(text: f[2]), let query = UInt32(f[3], radix: 16)
             else { return nil }
             let distance = Double(bitPattern: bits)
             guard distance.isFinite, distance >= 0 else { return nil }
@@ -238,7 +238,7 @@ struct PeopleService: Sendable {
         var v = Validator()
         let type = input.targetType
         if type == nil { v.fail("target_type", "is required") } else if !["user", "event", "message"].contains(type!) { v.fail("target_type", "must be one of user, event, message") }
-        let target = input.targetId.flatMap(UUID.init(uuidString:))
+        let target = input.targetId.flatMap(UUID.init(text:))
         if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }
         if input.reason == nil { v.fail("reason", "is required") } else if !Self.reportReasons.contains(input.reason!) { v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))") }
         let details = input.details.flatMap { v.text($0, "details", 0...2_000, multiline: true, required: false) }

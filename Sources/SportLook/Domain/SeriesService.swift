@@ -158,7 +158,7 @@ struct SeriesService: Sendable {
 
     /// Runs a due `series_extend` job: the occurrences up to the horizon, and the next run.
     func extendDue(_ payload: String) async throws {
-        guard let id = UUID(uuidString: payload) else { return }
+        guard let id = UUID(text: payload) else { return }
         let now = clock.now()
         try await write { sql, changes in try await extend(id, at: now, on: sql, changes: &changes) }
     }

@@ -152,7 +152,7 @@ extension ChatController {
     @Sendable func startConversation(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(ConversationInput.self, from: request, context: context)
         guard let text = input.userId else { throw DomainError.validation(["user_id": "is required"]) }
-        guard let other = UUID(uuidString: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
+        guard let other = UUID(text: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
         let (conversation, created) = try await rooms.start(with: other, by: context.userID)
         return JSONResponse(status: created ? .created : .ok, ConversationRepresentation(conversation: conversation, viewer: context.userID))
     }

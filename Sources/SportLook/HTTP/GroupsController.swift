@@ -55,7 +55,7 @@ struct GroupsController {
 
         func id() throws -> UUID {
             guard let text = userId else { throw DomainError.validation(["user_id": "is required"]) }
-            guard let id = UUID(uuidString: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
+            guard let id = UUID(text: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
             return id
         }
     }

@@ -178,7 +178,7 @@ extension NotificationsController {
         switch (input.ids, input.all) {
         case (let list?, nil), (let list?, false?):
             if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }
-            ids = list.compactMap(UUID.init(uuidString:))
+            ids = list.compactMap(UUID.init(text:))
             if ids?.count != list.count { v.fail("ids", "must be notification ids") }
         case (nil, true?): ids = nil
         case (_?, true?): v.fail("all", "send either ids or all, not both")

@@ -46,7 +46,7 @@ struct RouteGuard<Context: RequestContext>: Sendable {
 extension RequestContext {
     /// A path parameter that must be a UUID; anything else names nothing (404).
     func uuid(_ name: String, _ what: String) throws -> UUID {
-        guard let text = parameters.get(name), let id = UUID(uuidString: text) else { throw DomainError.notFound(what) }
+        guard let text = parameters.get(name), let id = UUID(text: text) else { throw DomainError.notFound(what) }
         return id
     }
 }

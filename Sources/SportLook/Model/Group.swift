@@ -104,7 +104,7 @@ struct MemberCursor: CursorCodable, Sendable {
 
     init?(cursor: String) {
         guard let f = OpaqueCursor.decode(cursor, count: 3), let rank = Int(f[0]), (0...2).contains(rank), let bits = UInt64(f[1], radix: 16),
-              let user = UUID(uuidString: f[2]) else { return nil }
+              let user = UUID(text: f[2]) else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
         self.init(rank: rank, joinedAt: Date(timeIntervalSince1970: seconds), user: user)

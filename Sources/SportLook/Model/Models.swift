@@ -106,6 +106,39 @@ extension UUID {
     /// The canonical lowercase form used in every answer.
     var lowercased: String { text(uppercase: false) }
 
+    /// Parses the 36-character form (`8-4-4-4-12` hexadecimal digits, either case).
+    init?(text: String) {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var text = text
+        let valid = text.withUTF8 { utf8 in
+            guard utf8.count == 36 else { return false }
+            return withUnsafeMutableBytes(of: &bytes) { out in
+                var i = 0
+                for n in 0..<16 {
+                    if i == 8 || i == 13 || i == 18 || i == 23 {
+                        guard utf8[i] == UInt8(ascii: "-") else { return false }
+                        i += 1
+                    }
+                    guard let high = Self.nibble(utf8[i]), let low = Self.nibble(utf8[i + 1]) else { return false }
+                    out[n] = high << 4 | low
+                    i += 2
+                }
+                return true
+            }
+        }
+        guard valid else { return nil }
+        self.init(uuid: bytes)
+    }
+
+    @inline(__always) private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+
     /// The 36-character form (8-4-4-4-12 hexadecimal digits), written by hand:
     /// Foundation's `uuidString` goes through `sprintf` (90,000 instructions of a
     /// chat message's million, for the ids it binds).

@@ -50,7 +50,7 @@ struct TimeCursor: CursorCodable, Sendable {
     }
 
     init?(cursor: String) {
-        guard let f = OpaqueCursor.decode(cursor, count: 2), let bits = UInt64(f[0], radix: 16), let id = UUID(uuidString: f[1]) else { return nil }
+        guard let f = OpaqueCursor.decode(cursor, count: 2), let bits = UInt64(f[0], radix: 16), let id = UUID(text: f[1]) else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
         time = Date(timeIntervalSince1970: seconds)

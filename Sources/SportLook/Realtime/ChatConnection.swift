@@ -108,7 +108,7 @@ actor ChatConnection {
             return
         }
         // A room is named by `room_id`; an event's room also by `event_id` (the same id).
-        guard let room = (frame.roomId ?? frame.eventId).flatMap(UUID.init(uuidString:)) else {
+        guard let room = (frame.roomId ?? frame.eventId).flatMap(UUID.init(text:)) else {
             send(ephemeral: Frames.error("invalid_frame", "room_id must be a room id (an event's id for its chat)."))
             return
         }

@@ -40,7 +40,7 @@ struct ChatStore: Store {
             id: try row.value(name("id")), roomID: try row.value(name("room_id")), eventID: try row.optional(name("room_event_id")), seq: try row.value(name("seq")),
             sender: UserSummary(id: try row.value(name("sender_id")), name: try row.value(name("sender_name"))),
             clientID: try row.value(name("client_id")), body: try row.value(name("body")), createdAt: try row.value(name("created_at")),
-            attachment: attachment, replyTo: reply, mentions: mentions.split(separator: " ").compactMap { UUID(uuidString: String($0)) },
+            attachment: attachment, replyTo: reply, mentions: mentions.split(separator: " ").compactMap { UUID(text: String($0)) },
             changeSeq: try row.value(name("change_seq")), editedAt: try row.optional(name("edited_at")), deletedAt: try row.optional(name("deleted_at"))
         )
     }

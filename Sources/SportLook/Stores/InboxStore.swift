@@ -152,7 +152,7 @@ struct InboxStore: Store {
     func removeDevice(user: UUID, named name: String) async throws -> Bool {
         try await database.transaction { sql in
             let rows: [any SQLRow]
-            if let id = UUID(uuidString: name) {
+            if let id = UUID(text: name) {
                 rows = try await sql.raw("DELETE FROM devices WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").all()
             } else {
                 rows = try await sql.raw("DELETE FROM devices WHERE token = \(bind: name) AND user_id = \(bind: user) RETURNING id").all()
