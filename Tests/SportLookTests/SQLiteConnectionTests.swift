@@ -104,6 +104,13 @@ struct SQLiteConnectionTests {
         }
         let row = try #require(try await sql.raw("SELECT 0 + \(bind: 41) AS v").first())
         #expect(try row.decode(column: "v", as: Int.self) == 41)
+        // A statement of many values is run and let go, twice alike.
+        let many: [[any Encodable & Sendable]] = (1...200).map { [$0] }
+        for _ in 0..<2 {
+            let sum = try #require(try await sql.raw("SELECT count(*) AS n, sum(column1) AS total FROM (VALUES \(BindRows(rows: many)))").first())
+            #expect(try sum.decode(column: "n", as: Int.self) == 200)
+            #expect(try sum.decode(column: "total", as: Int.self) == 20_100)
+        }
     }
 
     @Test("a kept SELECT * shows a column added after it was prepared")

@@ -65,10 +65,6 @@ public struct AppConfiguration: Sendable {
     public var registerWindow: TimeInterval = 3_600
     /// Password hashes waiting or running at most; beyond, 503 with `Retry-After` (`HASH_QUEUE_LIMIT`, default 32).
     public var hashQueueLimit = 32
-    /// Whether bcrypt runs in Linux's idle scheduling class, behind every request
-    /// (default true; not a setting of the server). The tests turn it off: a hundred
-    /// servers on two cores leave an idle-class hash no CPU for longer than a request waits.
-    public var hashingYieldsToRequests = true
     /// Invitations one inviter may send in 24 hours (`INVITE_DAILY_LIMIT`, default 200).
     public var inviteDailyLimit = 200
     /// Frames per second a client may send on one socket, on average (`WS_FRAME_RATE`, default 20).

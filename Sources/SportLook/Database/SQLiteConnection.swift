@@ -73,6 +73,9 @@ final class SQLiteConnection: Sendable {
 
     /// Statements kept at most; past it, the least recently used is finalised.
     static let keptStatements = 256
+    /// A statement with more values than this, or longer text, is not kept.
+    static let keptValues = 64
+    static let keptLength = 16_384
 
     private let state: Mutex<State>
     private let pool: NIOThreadPool?
@@ -102,6 +105,8 @@ final class SQLiteConnection: Sendable {
 
     /// The SQLite library's version, as `3.40.1`.
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    /// The same as a number, 3040001 for 3.40.1.
+    static var libraryVersionNumber: Int { Int(sqlite3_libversion_number()) }
 
     /// Runs one statement (`?1`, `?2` … bound to `values`) and returns its rows.
     /// - Parameter dollars: The values are written `$1`, `$2` … (``SharedStatement``'s
@@ -116,11 +121,17 @@ final class SQLiteConnection: Sendable {
     func rowsHere(_ sql: String, _ values: [SQLiteValue], dollars: Bool = false) throws -> [SQLiteRow] {
         try state.withLock { state in
             guard let handle = state.handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
-            let prepared = try Self.statement(for: sql, dollars: dollars, in: &state, handle: handle)
+            // A statement of many values (a bulk insert's rows) is used once and let go.
+            let keep = values.count <= Self.keptValues && sql.utf8.count <= Self.keptLength
+            let prepared = try Self.statement(for: sql, dollars: dollars, keep: keep, in: &state, handle: handle)
             let statement = prepared.statement
             defer {
-                sqlite3_reset(statement)
-                sqlite3_clear_bindings(statement)
+                if keep {
+                    sqlite3_reset(statement)
+                    sqlite3_clear_bindings(statement)
+                } else {
+                    sqlite3_finalize(statement)
+                }
             }
             let expected = Int(sqlite3_bind_parameter_count(statement))
             guard expected == values.count else {
@@ -150,16 +161,16 @@ final class SQLiteConnection: Sendable {
     }
 
     /// The statement prepared for `sql`, kept from before or prepared now.
-    private static func statement(for sql: String, dollars: Bool, in state: inout State, handle: OpaquePointer) throws -> Prepared {
+    private static func statement(for sql: String, dollars: Bool, keep: Bool, in state: inout State, handle: OpaquePointer) throws -> Prepared {
         state.uses &+= 1
-        if let kept = state.prepared[sql] {
+        if keep, let kept = state.prepared[sql] {
             kept.lastUse = state.uses
             return kept
         }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let result = (dollars ? numbered(sql) : sql).withCString { text in
-            let prepared = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            let prepared = sqlite3_prepare_v3(handle, text, -1, keep ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &statement, &tail)
             // One statement per call: what follows it may only be blanks and semicolons.
             if prepared == SQLITE_OK, let rest = tail, !String(cString: rest).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
                 return SQLITE_MISUSE
@@ -171,6 +182,7 @@ final class SQLiteConnection: Sendable {
             if let statement { sqlite3_finalize(statement) }
             throw error
         }
+        guard keep else { return Prepared(statement, lastUse: state.uses) }
         if state.prepared.count >= keptStatements, let oldest = state.prepared.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             sqlite3_finalize(oldest.value.statement)
             state.prepared[oldest.key] = nil

@@ -12,10 +12,12 @@ import Synchronization
 /// thread and back for each (readers run theirs on a thread pool).
 ///
 /// Checkpoints (copying the write-ahead log back into the database file, with two
-/// fsyncs) are made by a connection of their own, a few times a second, beside the
-/// writer: not by whichever commit happens to cross SQLite's threshold, which then
-/// holds every writer behind it. The threshold stays, higher, for when the
-/// checkpointer falls behind.
+/// fsyncs) are made a few times a second: not by whichever commit happens to cross
+/// SQLite's threshold, which then holds every writer behind it (the threshold stays,
+/// higher, for when they fall behind). With SQLite 3.51.3 or later a connection of its
+/// own makes them, beside the writer; before it, SQLite's "WAL-reset bug" could corrupt
+/// the database when one connection checkpoints while another commits, so the writer
+/// makes them itself, between transactions (Debian 12's library is 3.40.1).
 final class SQLiteStore: Sendable {
     private let threadPool: NIOThreadPool
     private let writerLoop: MultiThreadedEventLoopGroup
@@ -56,7 +58,7 @@ final class SQLiteStore: Sendable {
                 for pragma in ["PRAGMA wal_autocheckpoint=\(Self.autocheckpointPages)", "PRAGMA journal_size_limit=\(16 << 20)"] {
                     _ = try writer.rowsHere(pragma, [])
                 }
-                for role in ["reader", "reader", "checkpointer"] {
+                for role in Self.checkpointsBesideWriter ? ["reader", "reader", "checkpointer"] : ["reader", "reader"] {
                     let connection = try SQLiteConnection.open(storage, pool: threadPool)
                     opened.append(connection)
                     for pragma in role == "reader" ? ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] : ["PRAGMA busy_timeout=5000"] {
@@ -72,17 +74,28 @@ final class SQLiteStore: Sendable {
             throw error
         }
         self.writerSession = SQLiteSession(connection: writer, logger: logger, eventLoop: writerLoop.next())
-        // Of the file's connections: the writer, two readers and the checkpointer.
-        self.readers = Array(opened.dropFirst().dropLast())
-        self.checkpointer = opened.count > 1 ? opened.last : nil
-        if let checkpointer {
+        // Of the file's connections: the writer, two readers and the checkpointer (if any).
+        let separate = Self.checkpointsBesideWriter && opened.count > 1
+        self.readers = Array(opened.dropFirst().dropLast(separate ? 1 : 0))
+        self.checkpointer = separate ? opened.last : nil
+        if opened.count > 1 {
+            // The connection that checkpoints: its own, or the writer between transactions.
+            let checkpoint: @Sendable () async throws -> Void = { [checkpointer, writer, writeLock, writerExecutor] in
+                if let checkpointer {
+                    _ = try await checkpointer.rows("PRAGMA wal_checkpoint(PASSIVE)", [])
+                } else {
+                    try await withTaskExecutorPreference(writerExecutor) {
+                        try await writeLock.withLock { _ = try writer.rowsHere("PRAGMA wal_checkpoint(PASSIVE)", []) }
+                    }
+                }
+            }
             checkpoints.withLock {
                 $0 = Task { [logger] in
                     var failing = false
                     while (try? await Task.sleep(for: Self.checkpointInterval)) != nil {
                         do {
                             // PASSIVE: copies what no reader still needs, waiting for no one.
-                            _ = try await checkpointer.rows("PRAGMA wal_checkpoint(PASSIVE)", [])
+                            try await checkpoint()
                             if failing { logger.notice("SQLite checkpoints work again") }
                             failing = false
                         } catch {
@@ -96,10 +109,17 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    func read<R>(_ body: (any SQLDatabase) async throws -> R) async throws -> R {
+    /// Whether a connection of its own may checkpoint beside the writer: SQLite 3.51.3
+    /// fixed the WAL-reset bug (sqlite.org/wal.html#walresetbug).
+    static let checkpointsBesideWriter = SQLiteConnection.libraryVersionNumber >= 3_051_003
+
+    func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if readers.isEmpty {
-            // An in-memory database exists on one connection only.
-            return try await writeLock.withLock { try await body(writerSession) }
+            // An in-memory database exists on one connection only; its statements run on
+            // the writer's loop, as a transaction's do, not on the caller's thread.
+            return try await withTaskExecutorPreference(writerExecutor) {
+                try await writeLock.withLock { [writerSession] in try await body(writerSession) }
+            }
         }
         let i = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await body(SQLiteSession(connection: readers[i % readers.count], logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()))

@@ -19,8 +19,6 @@ public final class PasswordHasher: Sendable {
     /// Hashes waiting or running at most; beyond, ``HashingQueueFull`` at once.
     public let queueLimit: Int
     private let pending = Atomic<Int>(0)
-    /// Whether the hashing threads take the idle scheduling class.
-    private let yielding: Bool
 
     /// Creates a hasher with its own threads.
     /// - Parameters:
@@ -28,10 +26,8 @@ public final class PasswordHasher: Sendable {
     ///   - threads: Threads for hashing.
     ///   - queueLimit: Hashes waiting or running at most (a flood of logins or
     ///     registrations is refused rather than queued without bound).
-    ///   - yielding: Whether the hashing threads take the idle scheduling class.
-    public init(cost: Int, threads: Int = 2, queueLimit: Int = 64, yielding: Bool = true) {
+    public init(cost: Int, threads: Int = 2, queueLimit: Int = 64) {
         self.cost = cost
-        self.yielding = yielding
         self.queueLimit = max(1, queueLimit)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
@@ -42,7 +38,7 @@ public final class PasswordHasher: Sendable {
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
         let cost = UInt8(self.cost)
-        return try await bounded { try await pool.runIfActive { [yielding] in if yielding { Self.yieldingToRequests() }; return Bcrypt.hash(password, cost: cost) } }
+        return try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.hash(password, cost: cost) } }
     }
 
     /// Hashes waiting or running now.
@@ -63,7 +59,7 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         guard password.utf8.count <= 72, !password.utf8.contains(0) else { return false }
         let target = hash ?? decoy
-        let matches = try await bounded { try await pool.runIfActive { [yielding] in if yielding { Self.yieldingToRequests() }; return Bcrypt.verify(password, hash: target) } }
+        let matches = try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.verify(password, hash: target) } }
         return hash != nil && matches
     }
 

@@ -27,9 +27,6 @@ final class ManualClock: AppClock {
 func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguration {
     var configuration = AppConfiguration()
     configuration.bcryptCost = 4
-    // On two cores busy with every suite, a hash in the idle scheduling class can wait
-    // longer than the test client waits for its answer.
-    configuration.hashingYieldsToRequests = false
     configuration.logLevel = .error
     configuration.databasePoolSize = 8
     // Suites run in parallel on few cores; a slow answer there is not an outage.
