@@ -41,7 +41,7 @@ struct ChatTests {
         }
     }
 
-    @Test("20 concurrent senders × 50 messages number 1–1000 with no gap; a retried client_id returns the original", arguments: engines)
+    @Test("20 concurrent senders × 50 messages number 1–1000 with no gap; a retried client_id returns the original, also sent eight times at once", arguments: engines)
     func concurrentSenders(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, _ in
@@ -68,8 +68,22 @@ struct ChatTests {
             let retry = try await api.post("/v1/events/\(event)/messages", token: people[3].token, json: ["body": "m 3-7 (again)", "client_id": "c-3-7"])
             #expect(retry.status == .ok)
             #expect(try retry.decode(API.ChatMessage.self).body == "m 3-7")
+            // The same message sent eight times at once (a client retrying on a slow link):
+            // stored once, each answer the one message, one of them "created".
+            let copies = try await withThrowingTaskGroup(of: (HTTPResponse.Status, API.ChatMessage).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let response = try await api.post("/v1/events/\(event)/messages", token: people[5].token, json: ["body": "once", "client_id": "once"])
+                        return (response.status, try response.decode(API.ChatMessage.self))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(copies.filter { $0.0 == .created }.count == 1)
+            #expect(copies.filter { $0.0 == .ok }.count == 7)
+            #expect(Set(copies.map(\.1.seq)) == [1_001])
             let history = try await api.chatHistory(event, token: people[0].token)
-            #expect(history.map(\.seq) == Array(1...1_000))
+            #expect(history.map(\.seq) == Array(1...1_001))
         }
     }
 

@@ -209,6 +209,44 @@ struct RealtimeTests {
         }
     }
 
+    @Test("with everyone in the room, a message sent on eight sockets at once is stored once, reaches each socket once and queues no push; someone away is told", arguments: engines)
+    func everyoneThere(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let url = try socketURL(api)
+            // The owner, the second member, and eight sockets of the first member's (a client
+            // retrying on a slow link through new connections).
+            var sockets: [TestSocket] = []
+            for person in [owner, people[1]] + Array(repeating: people[0], count: 8) {
+                let socket = try await TestSocket.connect(url, token: person.token)
+                socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                try await socket.waitFor("subscribed") { $0.type == "subscribed" }
+                sockets.append(socket)
+            }
+            for socket in sockets[2...] { socket.send(["type": "message", "event_id": event, "body": "all here", "client_id": "here"]) }
+            for socket in sockets[2...] { try await socket.waitFor("its answer") { $0.sent?.seq == 1 } }
+            for socket in sockets {
+                try await eventually("the message on every socket") { try socket.messageSeqs.contains(1) }
+            }
+            #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "no one is away: no push")
+            // The second member goes away: the next message is a push for them alone.
+            await sockets[1].close()
+            try await eventually("their presence gone") { try await count(services, "chat_presence") == 2 }
+            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "where are you", "client_id": "away"]).status == .created)
+            try await eventually("the chat notification") {
+                try await api.notifications(people[1].token).contains { $0.kind == "chat_message" }
+            }
+            #expect(try await api.notifications(people[0].token).isEmpty, "the one in the room is not told")
+            for socket in [sockets[0]] + sockets[2...] {
+                try await eventually("the second message") { try socket.messageSeqs.contains(2) }
+                #expect(try socket.messageSeqs == [1, 2], "each message once")
+                await socket.close()
+            }
+            #expect(try await api.chatHistory(event, token: owner.token).map(\.body) == ["all here", "where are you"])
+        }
+    }
+
     @Test("a subscription set up while its member leaves the event ends with the attendance", arguments: engines)
     func subscribeWhileLeaving(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

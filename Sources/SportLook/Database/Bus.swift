@@ -46,6 +46,18 @@ public final class Bus: Service, Sendable {
         try await sql.raw(notifications(messages)).run()
     }
 
+    /// The notification of a chat message of `room` whose seq a statement takes
+    /// (``Change/chat(room:seq:)``), as the text before the seq and the text after it:
+    /// the statement announces the message itself (`pg_notify`), one round trip
+    /// fewer. `nil` on SQLite.
+    func chatNotification(room: UUID) -> (head: String, tail: String)? {
+        guard database.engine == .postgres else { return nil }
+        let marker = String(Int64.min)
+        let payload = instanceID + "|" + Change.chat(room: room, seq: Int64.min).wire
+        guard let range = payload.range(of: marker) else { return nil }
+        return (String(payload[..<range.lowerBound]), String(payload[range.upperBound...]))
+    }
+
     /// One message on the bus.
     private struct NotifyOne: SharedStatement {
         static let text = "SELECT pg_notify($1, $2)"

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import SQLKit
 import ServiceLifecycle
@@ -102,7 +103,12 @@ final class ChangeFeed: Service, Sendable {
     /// Queues the write's changes for other instances in its transaction (PostgreSQL
     /// delivers them when, and only if, the transaction commits).
     func announce(_ changes: ChangeSet, on sql: any SQLDatabase) async throws {
-        try await bus.notify(changes.changes, on: sql)
+        try await bus.notify(changes.unannounced, on: sql)
+    }
+
+    /// A chat message's notification for a statement to send itself (``Bus/chatNotification(room:)``).
+    func chatNotification(room: UUID) -> (head: String, tail: String)? {
+        bus.chatNotification(room: room)
     }
 
     /// A write committed these changes: hands them to this instance's handlers.

@@ -169,9 +169,8 @@ public final class Database: Sendable {
             switch backend {
             case .sqlite(let store): return try await store.read(body)
             case .postgres(let client, _):
-                return try await client.withConnection { connection in
-                    try await body(connection.sql(queryLogLevel: .trace, logger: logger))
-                }
+                // A session that runs hot statements prepared, as a write's does.
+                return try await client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
             }
         }
     }
@@ -297,17 +296,35 @@ public final class Database: Sendable {
         afterCommit: (@Sendable (R) -> Void)? = nil
     ) async throws -> R {
         try await Task(executorPreference: executor) {
-            try await sql.raw("BEGIN\(unsafeRaw: sql.isPostgres ? "" : " IMMEDIATE")").run()
+            _ = try await sql.rows(Begin())
             do {
                 let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
+                _ = try await sql.rows(Commit())
                 afterCommit?(result)
                 return result
             } catch {
-                try? await sql.raw("ROLLBACK").run()
+                _ = try? await sql.rows(Rollback())
                 throw error
             }
         }.value
+    }
+
+    /// A transaction's statements, prepared once per connection on PostgreSQL like
+    /// any other hot statement (each write runs them).
+    private struct Begin: SharedStatement {
+        static let text = "BEGIN IMMEDIATE"
+        static let postgresText = "BEGIN"
+        let values: [StatementValue] = []
+    }
+
+    private struct Commit: SharedStatement {
+        static let text = "COMMIT"
+        let values: [StatementValue] = []
+    }
+
+    private struct Rollback: SharedStatement {
+        static let text = "ROLLBACK"
+        let values: [StatementValue] = []
     }
 
     /// Holds one PostgreSQL connection for as long as `body` runs (for LISTEN); `nil` on SQLite.

@@ -128,6 +128,8 @@ protocol SharedStatement: PostgresPreparedStatement where Row == PostgresRow {
     static var text: String { get }
     /// Added to the text on PostgreSQL only (`FOR UPDATE`: SQLite's single writer is the lock).
     static var postgresSuffix: String { get }
+    /// The text on PostgreSQL, where the engines' SQL differs (`BEGIN IMMEDIATE` is SQLite's).
+    static var postgresText: String { get }
     /// The values of `$1`, `$2` …
     var values: [StatementValue] { get }
 }
@@ -137,7 +139,8 @@ extension SharedStatement {
     static var name: String { String(reflecting: Self.self) }
     static var bindingDataTypes: [PostgresDataType] { [] }
     static var postgresSuffix: String { "" }
-    static var sql: String { text + postgresSuffix }
+    static var postgresText: String { text + postgresSuffix }
+    static var sql: String { postgresText }
 
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 
@@ -152,12 +155,13 @@ extension SQLDatabase {
     /// The statement's rows: prepared on PostgreSQL, through SQLKit on SQLite.
     func rows<Statement: SharedStatement>(_ statement: Statement) async throws -> [any SQLRow] {
         if let session = self as? PostgresSession { return try await session.rows(statement) }
-        if let session = self as? SQLiteSession { return try await session.rows(Statement.text, statement.values.map(\.sqlite)) }
         return try await rows(SQLText(text: isPostgres ? Statement.sql : Statement.text, values: statement.values))
     }
 
-    /// The rows of ad-hoc SQL text (not prepared).
+    /// The rows of SQL text with `$n` values: on SQLite kept prepared by its text
+    /// (``SQLiteSession/rows(_:_:)``), elsewhere through SQLKit (not prepared).
     func rows(_ text: SQLText) async throws -> [any SQLRow] {
-        try await raw(text.query).all()
+        if let session = self as? SQLiteSession { return try await session.rows(text.text, text.values.map(\.sqlite)) }
+        return try await raw(text.query).all()
     }
 }

@@ -25,6 +25,8 @@ final class SQLiteStore: Sendable {
     private let writer: SQLiteConnection
     private let writerSession: SQLiteSession
     private let readers: [SQLiteConnection]
+    /// A session on each reader, made once.
+    private let readerSessions: [SQLiteSession]
     private let checkpointer: SQLiteConnection?
     private let checkpoints = Mutex<Task<Void, Never>?>(nil)
     /// How often the checkpointer runs.
@@ -76,7 +78,9 @@ final class SQLiteStore: Sendable {
         self.writerSession = SQLiteSession(connection: writer, logger: logger, eventLoop: writerLoop.next())
         // Of the file's connections: the writer, two readers and the checkpointer (if any).
         let separate = Self.checkpointsBesideWriter && opened.count > 1
-        self.readers = Array(opened.dropFirst().dropLast(separate ? 1 : 0))
+        let readers = Array(opened.dropFirst().dropLast(separate ? 1 : 0))
+        self.readers = readers
+        self.readerSessions = readers.map { SQLiteSession(connection: $0, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()) }
         self.checkpointer = separate ? opened.last : nil
         if opened.count > 1 {
             // The connection that checkpoints: its own, or the writer between transactions.
@@ -122,7 +126,7 @@ final class SQLiteStore: Sendable {
             }
         }
         let i = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-        return try await body(SQLiteSession(connection: readers[i % readers.count], logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()))
+        return try await body(readerSessions[i % readerSessions.count])
     }
 
     /// A transaction with foreign keys off, as SQLite's way of rebuilding a table that

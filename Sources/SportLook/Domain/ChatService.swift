@@ -62,7 +62,14 @@ struct ChatService: Sendable {
     /// returns the original.
     func send(to roomID: UUID, from user: UUID, _ draft: Draft) async throws -> Sent {
         do {
-            return try await keep(to: roomID, from: user, draft)
+            do {
+                return try await keep(to: roomID, from: user, draft)
+            } catch where Database.isUniqueViolation(error) {
+                // A send with the same client_id committed while this one waited for the
+                // room's lock, unseen by its checks (ChatStore.lockForSending): the copy was
+                // rolled back, and this time the checks find the original.
+                return try await keep(to: roomID, from: user, draft)
+            }
         } catch let error as DomainError where error.kind == .forbidden {
             // Whether an event someone may not see exists is not theirs to learn from its chat.
             try await access.requireRoom(roomID, for: user)
@@ -85,7 +92,7 @@ struct ChatService: Sendable {
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        return try await write { [store, rooms, notifier, limiter, media] sql, changes in
+        return try await write { [store, rooms, notifier, limiter, media, feed = write.feed] sql, changes in
             // Locking the room first serialises senders, so a retried client_id finds its original.
             guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else { throw DomainError.notFound("room") }
             let room = sending.room
@@ -129,11 +136,11 @@ struct ChatService: Sendable {
                 throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
             }
             let sender = UserSummary(id: user, name: sending.senderName)
-            let message = try await store.insert(room: roomID, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
-                                                                     replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
-                                                 at: now, on: sql)
             // Those who blocked the sender are not told of the message (absentMembers leaves them out).
-            let absent = try await store.absentMembers(room: room, except: user, mentioned: mentioned, freshSince: fresh, now: now, on: sql)
+            let (message, absent, announced) = try await store.store(
+                in: room, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
+                                replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
+                at: now, telling: fresh, notification: feed.chatNotification(room: roomID), on: sql)
             let heading: ChatHeading = switch room.kind {
             case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")
             case .group: .group(id: room.id, name: sending.groupName ?? "")
@@ -142,7 +149,7 @@ struct ChatService: Sendable {
             try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
                                            recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
             // This instance's sockets get the message as stored, without reading it back.
-            changes.stored(message)
+            changes.stored(message, announced: announced)
             return Sent(message: message, created: true)
         }
     }

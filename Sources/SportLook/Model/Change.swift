@@ -114,8 +114,13 @@ struct ChangeSet: Sendable {
     private(set) var changes: [Change] = []
     private(set) var rows = ChangeRows()
     private var seen: Set<Change> = []
+    /// Changes a statement of the write already put on the bus itself.
+    private var announced: Set<Change> = []
 
     init() {}
+
+    /// The changes still to put on the bus, in order.
+    var unannounced: [Change] { announced.isEmpty ? changes : changes.filter { !announced.contains($0) } }
 
     init(_ changes: [Change], rows: ChangeRows = ChangeRows()) {
         for change in changes { record(change) }
@@ -162,9 +167,12 @@ struct ChangeSet: Sendable {
         rows.groups[group.id] = group
     }
 
-    /// A chat message as it was stored.
-    mutating func stored(_ message: ChatMessage) {
-        record(.chat(room: message.roomID, seq: message.seq))
+    /// A chat message as it was stored; `announced` when the statement that stored
+    /// it also put it on the bus.
+    mutating func stored(_ message: ChatMessage, announced: Bool = false) {
+        let change = Change.chat(room: message.roomID, seq: message.seq)
+        record(change)
+        if announced { self.announced.insert(change) }
         rows.messages[ChangeRows.MessageKey(room: message.roomID, seq: message.seq)] = message
     }
 }

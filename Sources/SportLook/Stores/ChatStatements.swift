@@ -14,7 +14,10 @@ enum ChatStatements {
 
     /// The room and what a send checks (``ChatStore/Sending``): whether the sender
     /// takes part, their name, a message already stored with the `client_id`, the event.
+    /// On PostgreSQL it also locks the room (``ChatStore/lockForSending(_:user:clientID:on:)``
+    /// says what that costs when it had to wait).
     struct Sending: SharedStatement {
+        static let postgresSuffix = " FOR UPDATE OF r"
         static let text = """
             SELECT \(ChatStore.roomColumns),
                    CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event'
@@ -67,22 +70,70 @@ enum ChatStatements {
 
     /// Members to tell of a message (``ChatStore/absentMembers(room:except:mentioned:freshSince:now:on:)``):
     /// `$1` the room, `$2` the event, `$3` the sender, `$4` fresh since, `$5` now, and
-    /// `$6` … the people mentioned.
-    static func absentText(_ kind: RoomKind, mentioned: Int) -> String {
+    /// `$6` … the people mentioned (other numbers with `values`, in that order).
+    static func absentText(_ kind: RoomKind, mentioned: Int, values: [String] = ["$1", "$2", "$3", "$4", "$5"]) -> String {
+        let (room, event, sender, fresh, now) = (values[0], values[1], values[2], values[3], values[4])
         let members = switch kind {
-        case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = $2 AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
-        case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = $1 UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = $1"
-        case .group: "SELECT gm.user_id FROM group_members gm WHERE gm.group_id = $1"
+        case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = \(event) AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
+        case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = \(room) UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = \(room)"
+        case .group: "SELECT gm.user_id FROM group_members gm WHERE gm.group_id = \(room)"
         }
         let mentions = mentioned == 0 ? "" : "OR member.user_id IN (\((0..<mentioned).map { "$\($0 + 6)" }.joined(separator: ", ")))"
         return """
             SELECT member.user_id FROM (\(members)) member
-            WHERE member.user_id <> $3
-              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = $1 AND p.user_id = member.user_id AND p.seen_at >= $4)
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = $3)
-              AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = $1 AND cr.user_id = member.user_id AND cr.muted_until > $5)
+            WHERE member.user_id <> \(sender)
+              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = \(room) AND p.user_id = member.user_id AND p.seen_at >= \(fresh))
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = \(sender))
+              AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = \(room) AND cr.user_id = member.user_id AND cr.muted_until > \(now))
                    \(mentions))
             """
+    }
+
+    /// PostgreSQL: a message that mentions no one stored in one statement — the
+    /// room's next seq, the message, its notification on the bus, and the members to
+    /// tell of it (as ``absentText(_:mentioned:values:)``) — instead of four round
+    /// trips. The first row is the message's (`seq`, `created_at`, `event_id`), each
+    /// other row a member to tell (`user_id`); no row when the room is gone. `$1` the
+    /// message's id, `$2` the room, `$3` the event, `$4` the sender, `$5` … `$13` as
+    /// ``Insert``'s `$5` …, `$14` and `$15` the notification's text before and after
+    /// the seq (``Bus/chatNotification(room:)``), `$16` fresh since (`$7` is now).
+    static func storeText(_ kind: RoomKind) -> String {
+        """
+        WITH s AS (UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $7 WHERE id = $2 RETURNING last_message_seq, event_id),
+             i AS (INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, attachment_id, attachment_variants, attachment_width,
+                                              attachment_height, reply_to_seq, mentions, change_seq)
+                   SELECT $1, $2, s.last_message_seq, $4, $5, $6, $7, $8, $9, CAST($10 AS BIGINT), CAST($11 AS BIGINT), $12, $13, 0 FROM s
+                   RETURNING seq, created_at)
+        SELECT i.seq, i.created_at, s.event_id, CAST(NULL AS uuid) AS user_id FROM i CROSS JOIN s CROSS JOIN pg_notify('\(Bus.channel)', $14 || i.seq || $15) AS n
+        UNION ALL
+        SELECT NULL, NULL, NULL, absent.user_id FROM (\(absentText(kind, mentioned: 0, values: ["$2", "$3", "$4", "$16", "$7"]))) absent
+        """
+    }
+
+    /// The values of ``storeText(_:)``.
+    static func storeValues(id: UUID, room: Room, message: ChatStore.NewMessage, now: Date, freshSince: Date,
+                            notification: (head: String, tail: String)) -> [StatementValue] {
+        let insert = Insert(id: id, room: room.id, seq: 0, message: message, now: now).values
+        return [.uuid(id), .uuid(room.id), .uuid(room.eventID ?? room.id), .uuid(message.sender.id)] + insert[4...]
+            + [.text(notification.head), .text(notification.tail), .date(freshSince)]
+    }
+
+    /// ``storeText(_:)`` of an event's room.
+    struct StoreInEvent: SharedStatement {
+        static let text = ChatStatements.storeText(.event)
+        var values: [StatementValue]
+    }
+
+    /// ``storeText(_:)`` of a conversation.
+    struct StoreInConversation: SharedStatement {
+        static let text = ChatStatements.storeText(.conversation)
+        var values: [StatementValue]
+    }
+
+    /// ``storeText(_:)`` of a group's room.
+    struct StoreInGroup: SharedStatement {
+        static let text = ChatStatements.storeText(.group)
+        var values: [StatementValue]
     }
 
     /// The members of an event's room to tell of a message that mentions no one.

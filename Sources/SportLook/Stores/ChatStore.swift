@@ -81,16 +81,14 @@ struct ChatStore: Store {
         var groupName: String?
     }
 
-    /// Locks the room row, then reads in one statement the room and what a send
+    /// Locks the room row and reads, in the same statement, the room and what a send
     /// checks (membership, the sender's name, a message already stored with
-    /// `clientID`, the event). Two statements on PostgreSQL, not one: a statement that
-    /// waited for the lock still reads with the snapshot it began with, and would miss
-    /// the message a concurrent send with the same `clientID` just committed. One on
-    /// SQLite, whose single writer is the lock.
+    /// `clientID`, the event). SQLite's single writer is the lock. On PostgreSQL, a
+    /// statement that waited for the lock still reads with the snapshot it began
+    /// with: it misses a message a concurrent send with the same `clientID` committed
+    /// meanwhile, and storing the copy then breaks the unique `client_id`, which
+    /// rolls it back (``ChatService`` sends again once, and finds the original).
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
-        if sql.isPostgres {
-            guard try await lockRoom(id, on: sql) != nil else { return nil }
-        }
         guard let row = try await sql.rows(ChatStatements.Sending(room: id, user: user, clientID: clientID)).first else { return nil }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
@@ -165,6 +163,37 @@ struct ChatStore: Store {
         var mentions: [UUID]
     }
 
+    /// Stores the message (``insert(room:_:at:on:)``) and answers who to tell of it
+    /// (``absentMembers(room:except:mentioned:freshSince:now:on:)``), and whether it
+    /// was announced on the bus too: on PostgreSQL, for a message that mentions no
+    /// one, all in one statement, given the `notification` to send
+    /// (``ChangeFeed/chatNotification(room:)``).
+    func store(in room: Room, _ new: NewMessage, at now: Date, telling freshSince: Date, notification: (head: String, tail: String)?,
+               on sql: any SQLDatabase) async throws -> (message: ChatMessage, absent: [UUID], announced: Bool) {
+        guard sql.isPostgres, new.mentions.isEmpty, let notification else {
+            let message = try await insert(room: room.id, new, at: now, on: sql)
+            return (message, try await absentMembers(room: room, except: new.sender.id, mentioned: new.mentions, freshSince: freshSince, now: now, on: sql), false)
+        }
+        let id = UUID()
+        let values = ChatStatements.storeValues(id: id, room: room, message: new, now: now, freshSince: freshSince, notification: notification)
+        let rows = switch room.kind {
+        case .event: try await sql.rows(ChatStatements.StoreInEvent(values: values))
+        case .conversation: try await sql.rows(ChatStatements.StoreInConversation(values: values))
+        case .group: try await sql.rows(ChatStatements.StoreInGroup(values: values))
+        }
+        var stored: (seq: Int64, createdAt: Date, eventID: UUID?)?
+        var absent: [UUID] = []
+        for row in rows {
+            if let seq: Int64 = try row.optional("seq") {
+                stored = (seq, try row.value("created_at"), try row.optional("event_id"))
+            } else {
+                absent.append(try row.value("user_id"))
+            }
+        }
+        guard let stored else { throw DomainError.notFound("room") }
+        return (try await message(id: id, room: room.id, seq: stored.seq, eventID: stored.eventID, new, createdAt: stored.createdAt, on: sql), absent, true)
+    }
+
     /// Takes the room's next `seq` (the row update serialises concurrent senders) and stores the message.
     func insert(room: UUID, _ new: NewMessage, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         guard let row = try await sql.rows(ChatStatements.NextSeq(room: room, now: now)).first else {
@@ -175,6 +204,11 @@ struct ChatStore: Store {
         let stored = try await sql.rows(ChatStatements.Insert(id: id, room: room, seq: seq, message: new, now: now)).first
         // The time as stored: the message handed to this instance's sockets is the one a read gives.
         let createdAt: Date = try stored.map { try $0.value("created_at") } ?? now
+        return try await message(id: id, room: room, seq: seq, eventID: try row.optional("event_id"), new, createdAt: createdAt, on: sql)
+    }
+
+    /// The message just stored as a read would give it, with the message it replies to quoted.
+    private func message(id: UUID, room: UUID, seq: Int64, eventID: UUID?, _ new: NewMessage, createdAt: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         var reply: ChatReply?
         if let replyTo = new.replyTo, let row = try await sql.raw("""
             SELECT q.sender_id, u.name, q.body, q.deleted_at FROM chat_messages q JOIN users u ON u.id = q.sender_id
@@ -184,7 +218,7 @@ struct ChatStore: Store {
             reply = ChatReply(seq: replyTo, sender: UserSummary(id: try row.value("sender_id"), name: try row.value("name")),
                               preview: deleted ? "" : String((try row.value("body", as: String.self)).prefix(Self.replyPreviewLength)), deleted: deleted)
         }
-        return ChatMessage(id: id, roomID: room, eventID: try row.optional("event_id"), seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
+        return ChatMessage(id: id, roomID: room, eventID: eventID, seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
                            createdAt: createdAt, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
     }
 
