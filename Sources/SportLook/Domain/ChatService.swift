@@ -62,14 +62,7 @@ struct ChatService: Sendable {
     /// returns the original.
     func send(to roomID: UUID, from user: UUID, _ draft: Draft) async throws -> Sent {
         do {
-            do {
-                return try await keep(to: roomID, from: user, draft)
-            } catch where Database.isUniqueViolation(error) {
-                // A send with the same client_id committed while this one waited for the
-                // room's lock, unseen by its checks (ChatStore.lockForSending): the copy was
-                // rolled back, and this time the checks find the original.
-                return try await keep(to: roomID, from: user, draft)
-            }
+            return try await keep(to: roomID, from: user, draft)
         } catch let error as DomainError where error.kind == .forbidden {
             // Whether an event someone may not see exists is not theirs to learn from its chat.
             try await access.requireRoom(roomID, for: user)
@@ -140,7 +133,9 @@ struct ChatService: Sendable {
             let (message, absent, announced) = try await store.store(
                 in: room, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
                                 replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
-                at: now, telling: fresh, notification: feed.chatNotification(room: roomID), on: sql)
+                // Announced by the statement that stores it, unless changes recorded before
+                // it (a conversation's state) must go on the bus first.
+                at: now, telling: fresh, notification: changes.isEmpty ? feed.chatNotification(room: roomID) : nil, on: sql)
             let heading: ChatHeading = switch room.kind {
             case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")
             case .group: .group(id: room.id, name: sending.groupName ?? "")

@@ -14,8 +14,10 @@ enum ChatStatements {
 
     /// The room and what a send checks (``ChatStore/Sending``): whether the sender
     /// takes part, their name, a message already stored with the `client_id`, the event.
-    /// On PostgreSQL it also locks the room (``ChatStore/lockForSending(_:user:clientID:on:)``
-    /// says what that costs when it had to wait).
+    /// On PostgreSQL it also locks the room; `seen_seq` is the room's last seq as the
+    /// statement's snapshot has it, which differs from `last_message_seq` (the locked
+    /// row's) when a message was sent while it waited for the lock
+    /// (``ChatStore/lockForSending(_:user:clientID:on:)``).
     struct Sending: SharedStatement {
         static let postgresSuffix = " FOR UPDATE OF r"
         static let text = """
@@ -28,7 +30,8 @@ enum ChatStatements {
                    (SELECT g.name FROM sport_groups g WHERE g.id = r.group_id) AS group_name,
                    (SELECT u.name FROM users u WHERE u.id = $2) AS sender_name,
                    (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = $2 AND m.client_id = $3) AS existing_seq,
-                   e.title AS event_title, e.status AS event_status
+                   e.title AS event_title, e.status AS event_status,
+                   (SELECT r0.last_message_seq FROM rooms r0 WHERE r0.id = r.id) AS seen_seq
             FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id) WHERE r.id = $1
             """
         var room: UUID
@@ -72,6 +75,7 @@ enum ChatStatements {
     /// `$1` the room, `$2` the event, `$3` the sender, `$4` fresh since, `$5` now, and
     /// `$6` … the people mentioned (other numbers with `values`, in that order).
     static func absentText(_ kind: RoomKind, mentioned: Int, values: [String] = ["$1", "$2", "$3", "$4", "$5"]) -> String {
+        precondition(mentioned == 0 || values == ["$1", "$2", "$3", "$4", "$5"], "the people mentioned follow $5")
         let (room, event, sender, fresh, now) = (values[0], values[1], values[2], values[3], values[4])
         let members = switch kind {
         case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = \(event) AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
@@ -92,8 +96,8 @@ enum ChatStatements {
     /// PostgreSQL: a message that mentions no one stored in one statement — the
     /// room's next seq, the message, its notification on the bus, and the members to
     /// tell of it (as ``absentText(_:mentioned:values:)``) — instead of four round
-    /// trips. The first row is the message's (`seq`, `created_at`, `event_id`), each
-    /// other row a member to tell (`user_id`); no row when the room is gone. `$1` the
+    /// trips. One row is the message's (`seq`, `created_at`, `event_id`), each other
+    /// a member to tell (`user_id`, the rest null); no row when the room is gone. `$1` the
     /// message's id, `$2` the room, `$3` the event, `$4` the sender, `$5` … `$13` as
     /// ``Insert``'s `$5` …, `$14` and `$15` the notification's text before and after
     /// the seq (``Bus/chatNotification(room:)``), `$16` fresh since (`$7` is now).

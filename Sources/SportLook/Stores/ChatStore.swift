@@ -66,7 +66,7 @@ struct ChatStore: Store {
         try await sql.rows(ChatStatements.LockRoom(room: id)).first.map(Self.decodeRoom)
     }
 
-    /// What sending a message checks, read in one statement after the room's lock.
+    /// What sending a message checks, read in one statement with the room's lock.
     struct Sending: Sendable {
         var room: Room
         /// Whether the sender takes part in the room.
@@ -84,12 +84,17 @@ struct ChatStore: Store {
     /// Locks the room row and reads, in the same statement, the room and what a send
     /// checks (membership, the sender's name, a message already stored with
     /// `clientID`, the event). SQLite's single writer is the lock. On PostgreSQL, a
-    /// statement that waited for the lock still reads with the snapshot it began
-    /// with: it misses a message a concurrent send with the same `clientID` committed
-    /// meanwhile, and storing the copy then breaks the unique `client_id`, which
-    /// rolls it back (``ChatService`` sends again once, and finds the original).
+    /// statement that waited for the lock still reads with the snapshot it began with,
+    /// and would miss what a send that held the lock committed meanwhile (its message,
+    /// the same `clientID` perhaps, the conversation it opened): when the room's seq
+    /// moved while it waited, the checks are read again, under the lock now held.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
-        guard let row = try await sql.rows(ChatStatements.Sending(room: id, user: user, clientID: clientID)).first else { return nil }
+        let statement = ChatStatements.Sending(room: id, user: user, clientID: clientID)
+        guard var row = try await sql.rows(statement).first else { return nil }
+        if try row.value("seen_seq", as: Int64.self) != row.value("last_message_seq", as: Int64.self) {
+            guard let again = try await sql.rows(statement).first else { return nil }
+            row = again
+        }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
                        eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue,
