@@ -61,6 +61,9 @@ public final class TokenAuthenticator: Sendable {
     private let sessions: SessionStore
     private let clock: any AppClock
     private let state = Mutex(State())
+    /// One flush at a time: a flush returns once what was gathered before it is
+    /// written, also when another (the half-minute one) had taken it.
+    private let flushing = AsyncSerialLock()
 
     init(sessions: SessionStore, clock: any AppClock) {
         self.sessions = sessions
@@ -127,15 +130,17 @@ public final class TokenAuthenticator: Sendable {
 
     /// Writes the last-use times gathered since the previous flush.
     func flush() async {
-        let uses = state.withLock { s -> [UUID: Date] in
-            defer { s.pendingUse = [:] }
-            return s.pendingUse
-        }
-        do {
-            try await sessions.recordTokenUse(uses)
-        } catch {
-            // Put them back for the next round; last-use times are advisory.
-            state.withLock { s in s.pendingUse.merge(uses) { max($0, $1) } }
+        try? await flushing.withLock {
+            let uses = state.withLock { s -> [UUID: Date] in
+                defer { s.pendingUse = [:] }
+                return s.pendingUse
+            }
+            do {
+                try await sessions.recordTokenUse(uses)
+            } catch {
+                // Put them back for the next round; last-use times are advisory.
+                state.withLock { s in s.pendingUse.merge(uses) { max($0, $1) } }
+            }
         }
     }
 }

@@ -14,12 +14,12 @@ enum ChatStatements {
 
     /// The room and what a send checks (``ChatStore/Sending``): whether the sender
     /// takes part, their name, a message already stored with the `client_id`, the event.
-    /// On PostgreSQL it also locks the room; `seen_seq` is the room's last seq as the
-    /// statement's snapshot has it, which differs from `last_message_seq` (the locked
-    /// row's) when a message was sent while it waited for the lock
-    /// (``ChatStore/lockForSending(_:user:clientID:on:)``).
+    /// On PostgreSQL it also locks the room, unless another transaction holds it (no
+    /// row then); `seen_seq` is the room's last seq as the statement's snapshot has it,
+    /// which differs from `last_message_seq` (the locked row's) when a message was
+    /// committed after the snapshot (``ChatStore/lockForSending(_:user:clientID:on:)``).
     struct Sending: SharedStatement {
-        static let postgresSuffix = " FOR UPDATE OF r"
+        static let postgresSuffix = " FOR UPDATE OF r SKIP LOCKED"
         static let text = """
             SELECT \(ChatStore.roomColumns),
                    CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event'

@@ -83,18 +83,23 @@ struct ChatStore: Store {
 
     /// Locks the room row and reads, in the same statement, the room and what a send
     /// checks (membership, the sender's name, a message already stored with
-    /// `clientID`, the event). SQLite's single writer is the lock. On PostgreSQL, a
-    /// statement that waited for the lock still reads with the snapshot it began with,
-    /// and would miss what a send that held the lock committed meanwhile (its message,
-    /// the same `clientID` perhaps, the conversation it opened): when the room's seq
-    /// moved while it waited, the checks are read again, under the lock now held.
+    /// `clientID`, the event). SQLite's single writer is the lock. On PostgreSQL a
+    /// statement that waits for a lock still reads with the snapshot it began with,
+    /// and would miss what was committed meanwhile (a message with the same
+    /// `clientID`, a cancellation, a member leaving): so the statement does not wait
+    /// (`SKIP LOCKED`); when another send holds the room, the lock is taken on its own
+    /// first and the checks read after it, as two statements. And when a message was
+    /// committed between the statement's snapshot and its lock, the checks are read
+    /// again, under the lock.
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
         let statement = ChatStatements.Sending(room: id, user: user, clientID: clientID)
-        guard var row = try await sql.rows(statement).first else { return nil }
-        if try row.value("seen_seq", as: Int64.self) != row.value("last_message_seq", as: Int64.self) {
-            guard let again = try await sql.rows(statement).first else { return nil }
-            row = again
+        var row = try await sql.rows(statement).first
+        if sql.isPostgres, try row.map({ try $0.value("seen_seq", as: Int64.self) != $0.value("last_message_seq", as: Int64.self) }) ?? true {
+            // Held by another transaction (or not there), or changed since the snapshot.
+            guard try await lockRoom(id, on: sql) != nil else { return nil }
+            row = try await sql.rows(statement).first
         }
+        guard let row else { return nil }
         return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
                        senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
                        eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue,
