@@ -40,7 +40,7 @@ public final class Bus: Service, Sendable {
         guard sql.isPostgres, !messages.isEmpty else { return }
         if messages.count == 1 {
             // The usual case (a chat message's announcement), prepared once per connection.
-            _ = try await sql.rows(NotifyOne(values: [.text(Self.channel), .text(instanceID + "|" + messages[0].wire)]))
+            _ = try await sql.rows(NotifyOne(values: [.text(Self.channel), .text(payload(messages[0]))]))
             return
         }
         try await sql.raw(notifications(messages)).run()
@@ -53,10 +53,13 @@ public final class Bus: Service, Sendable {
     func chatNotification(room: UUID) -> (head: String, tail: String)? {
         guard database.engine == .postgres else { return nil }
         let marker = String(Int64.min)
-        let payload = instanceID + "|" + Change.chat(room: room, seq: Int64.min).wire
-        guard let range = payload.range(of: marker) else { return nil }
-        return (String(payload[..<range.lowerBound]), String(payload[range.upperBound...]))
+        let text = payload(.chat(room: room, seq: Int64.min))
+        guard let range = text.range(of: marker) else { return nil }
+        return (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
     }
+
+    /// A change as this instance puts it on the bus: `INSTANCE|` and its wire form.
+    private func payload(_ change: Change) -> String { instanceID + "|" + change.wire }
 
     /// One message on the bus.
     private struct NotifyOne: SharedStatement {
@@ -73,7 +76,7 @@ public final class Bus: Service, Sendable {
 
     /// One statement that notifies every message, in order.
     private func notifications(_ messages: [Change]) -> SQLQueryString {
-        let rows: [[any Encodable & Sendable]] = messages.enumerated().map { [$0.offset, instanceID + "|" + $0.element.wire] }
+        let rows: [[any Encodable & Sendable]] = messages.enumerated().map { [$0.offset, payload($0.element)] }
         return "SELECT pg_notify(\(bind: Self.channel), m.payload) FROM (VALUES \(BindRows(rows: rows))) AS m(n, payload) ORDER BY m.n"
     }
 
