@@ -150,50 +150,83 @@ struct OverloadTests {
         }
     }
 
-    @Test("while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write ends it", arguments: engines)
-    func standingQueueRefused(engine: DatabaseEngine) async throws {
-        // No job worker: its claim, a quick write once a second, lands between the slow
-        // writes below often enough under the whole suite's load to end their mark each time.
+    @Test("while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write or a quiet spell ends it")
+    func standingQueueRefused() throws {
+        // The queue's own clock (milliseconds here), so no machine's load moves a window.
+        let ms: UInt64 = 1_000_000
+        /// A queue whose writes took 400 ms each, one after another, ending at 400 and 800,
+        /// and the service's own write (never refused) holding a place from 800 on.
+        func slowQueue() throws -> WriteQueue {
+            let queue = WriteQueue(limit: 0, slowWrite: 0.3)
+            for start in [0, 400 * ms] {
+                let entered = try queue.enter(nil, now: start)
+                queue.leave(entered: entered, now: start + 400 * ms)
+            }
+            _ = try queue.enter(nil, now: 800 * ms)
+            return queue
+        }
+        /// New work's first write at `now`: refused, or let in (then it is left at once).
+        func newWork(_ queue: WriteQueue, at now: UInt64) -> DatabaseBusy? {
+            do {
+                let entered = try queue.enter(WriteAdmission(), now: now)
+                queue.leave(entered: entered, now: now)
+                return nil
+            } catch { return error as? DatabaseBusy }
+        }
+
+        // Slow for 400 ms on end, a write finished 10 ms ago, another waits: refused.
+        let standing = try slowQueue()
+        #expect(standing.slow)
+        let refused = try #require(newWork(standing, at: 810 * ms))
+        #expect(refused.slow && refused.waiting == 1)
+        #expect(standing.waitingOrRunning == 1, "a refused write holds no place")
+        // Work already let in is not refused half way: its next write waits its turn.
+        let admitted = WriteAdmission()
+        admitted.admit()
+        let entered = try standing.enter(admitted, now: 812 * ms)
+        standing.leave(entered: entered, now: 813 * ms)
+        // A quick write ends the standing queue.
+        #expect(!standing.slow)
+        #expect(newWork(standing, at: 814 * ms) == nil)
+
+        // Nothing else waiting: let in, however slow the writes were.
+        let alone = WriteQueue(limit: 0, slowWrite: 0.3)
+        let first = try alone.enter(nil, now: 0)
+        alone.leave(entered: first, now: 400 * ms)
+        let second = try alone.enter(nil, now: 400 * ms)
+        alone.leave(entered: second, now: 800 * ms)
+        #expect(newWork(alone, at: 810 * ms) == nil)
+
+        // A burst: slow for less than 100 ms is not a queue.
+        let burst = WriteQueue(limit: 0, slowWrite: 0.3)
+        let one = try burst.enter(nil, now: 0)
+        burst.leave(entered: one, now: 400 * ms)
+        _ = try burst.enter(nil, now: 400 * ms)
+        #expect(newWork(burst, at: 450 * ms) == nil)
+
+        // A slow mark before a quiet spell (no write finished for 100 ms) refuses nothing.
+        #expect(newWork(try slowQueue(), at: 1_000 * ms) == nil)
+
+        // Without a slow-write bound nothing is ever slow.
+        let unbounded = WriteQueue(limit: 0, slowWrite: 0)
+        let long = try unbounded.enter(nil, now: 0)
+        unbounded.leave(entered: long, now: 10_000 * ms)
+        #expect(!unbounded.slow)
+    }
+
+    @Test("the database times its writes: one over DATABASE_WRITE_WAIT marks them slow, a quicker one ends it", arguments: engines)
+    func writesTimed(engine: DatabaseEngine) async throws {
         try await withApp(engine, configure: { $0.databaseWriteWait = 0.3; $0.jobWorkers = 0 }) { _, services in
             let database = services.database
-            // New work while one of the service's writes holds the queue: refused, or let
-            // in to wait its turn (then it runs once the held write ends).
-            @Sendable func newWorkBehindAWrite() async throws -> DatabaseBusy? {
-                let holding = Seen(), release = Seen(), done = Seen()
-                let held = Task { try await database.transaction { _ in
-                    holding.set()
-                    while !release.value { try await Task.sleep(for: .milliseconds(10)) }
-                } }
-                try await eventually("a write to wait behind") { holding.value }
-                let attempt = Task { () -> DatabaseBusy? in
-                    defer { done.set() }
-                    do {
-                        try await Database.$admission.withValue(WriteAdmission()) { try await database.transaction { _ in } }
-                        return nil
-                    } catch let busy as DatabaseBusy { return busy }
-                }
-                try await eventually("the new work to be refused or to wait") { done.value || database.writesWaitingOrRunning >= 2 }
-                release.set()
-                try await held.value
-                return try await attempt.value
-            }
-            // Writes that take longer than the bound, one after another for over 100 ms, with
-            // none quicker between (a background write may be: then again): new work is refused.
-            try await eventually("new work refused while writes are slow") {
+            // A background write (quick) may end the mark between the two lines: then again.
+            try await eventually("a slow write to mark the writes slow") {
                 try await database.transaction { _ in try await Task.sleep(for: .milliseconds(400)) }
-                try await database.transaction { _ in try await Task.sleep(for: .milliseconds(400)) }
-                return try await newWorkBehindAWrite()?.slow == true
+                return database.writesSlow
             }
-            // A slow write long past is not a queue: once no write has finished for 100 ms,
-            // new work behind another write waits its turn.
-            try await database.transaction { _ in try await Task.sleep(for: .milliseconds(400)) }
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try await newWorkBehindAWrite() == nil, "a slow mark before a quiet spell refuses nothing")
             try await eventually("a quick write to end it") {
                 try await database.transaction { _ in }
                 return !database.writesSlow
             }
-            #expect(try await newWorkBehindAWrite() == nil, "with writes quick again, new work waits its turn and runs")
         }
     }
 

@@ -140,17 +140,20 @@ struct SignInThrottleTests {
 
     @Test("an attempt refused for a full hashing queue does not count against the account", arguments: engines)
     func busyIsNotAGuess(engine: DatabaseEngine) async throws {
-        try await withApp(engine, configure: { $0.loginMaxFailures = 2; $0.hashQueueLimit = 1; $0.bcryptCost = 15 }) { api, services in
+        try await withApp(engine, configure: { $0.loginMaxFailures = 2; $0.hashQueueLimit = 1 }) { api, services in
             try await api.register("Busy", email: "busy@example.com", password: "right horse battery")
-            // The only place in the queue is taken (a slow hash: seconds at cost 15, so that it
-            // still runs when the login below arrives on a loaded machine).
-            let hashing = Task { try await services.hasher.hash("someone else's password") }
-            try await eventually("the hash to take the queue's place") { services.hasher.inFlight == 1 }
+            // The only place in the queue is taken, and held until the login below is answered.
+            let answered = Seen()
+            let holding = Task {
+                try await services.hasher.holdingPlace { while !answered.value { try await Task.sleep(for: .milliseconds(10)) } }
+            }
+            try await eventually("someone to take the queue's place") { services.hasher.inFlight == 1 }
             let busy = try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "a wrong guess"])
+            answered.set()
             #expect(busy.status == .serviceUnavailable)
             #expect(try busy.errorCode == "busy")
             #expect(busy.headers[.retryAfter] != nil)
-            _ = try await hashing.value
+            try await holding.value
             // That attempt was not a guess: the account still has both of its own.
             #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess one"]).status == .unauthorized)
             #expect(try await api.post("/v1/auth/login", json: ["email": "busy@example.com", "password": "wrong guess two"]).status == .unauthorized)

@@ -24,33 +24,6 @@ public enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConverti
     public var description: String { rawValue == "sqlite" ? "SQLite" : "PostgreSQL" }
 }
 
-/// Too many writes are already waiting for the database: this one is refused at
-/// once (503 `overloaded` with `Retry-After`, an `overloaded` error frame on a
-/// socket) rather than queued behind them, so what is accepted stays quick.
-public struct DatabaseBusy: Error, CustomStringConvertible {
-    /// Writes waiting or running when this one came.
-    public var waiting: Int
-    /// Whether it was refused because writes have been slow (a standing queue), not
-    /// because the queue was full.
-    public var slow = false
-    public var description: String { "\(waiting) writes already waiting for the database" + (slow ? ", all slow" : "") }
-}
-
-/// The work a client asked for (an HTTP request, a chat frame), as far as the write
-/// queue is concerned: its first write may be refused past capacity; once one was
-/// let in, the rest are part of accepted work and wait their turn, so a refusal
-/// never leaves half a request written.
-public final class WriteAdmission: Sendable {
-    private let admitted = Atomic<Bool>(false)
-
-    public init() {}
-
-    /// Whether a write now may be refused: none of this work's writes got in yet.
-    var refusable: Bool { !admitted.load(ordering: .relaxed) }
-
-    func admit() { admitted.store(true, ordering: .relaxed) }
-}
-
 /// The database could not be reached in time; requests answer 503.
 public struct DatabaseUnavailable: Error, CustomStringConvertible {
     /// What happened, for the log.
@@ -76,22 +49,11 @@ public final class Database: Sendable {
     let logger: Logger
     private let backend: Backend
     private let timeout: Duration
+    /// Writes waiting or running, and whether they are slow: a client's first write
+    /// is refused past them.
+    let writes: WriteQueue
     /// Writes waiting or running at most (0: no bound).
-    public var writeQueueLimit: Int { writeBound.load(ordering: .relaxed) }
-    private let writeBound: Atomic<Int>
-    private let writesInFlight = Atomic<Int>(0)
-    /// Longest a write may take (waiting included) before it counts as slow, in
-    /// nanoseconds (0: no such bound).
-    private let slowWrite: UInt64
-    /// Since when every write that finished was slow (uptime nanoseconds; 0: the
-    /// last one was quick).
-    private let slowSince = Atomic<UInt64>(0)
-    /// When a write last finished (uptime nanoseconds): slowness is current only while
-    /// writes keep finishing.
-    private let lastFinished = Atomic<UInt64>(0)
-    /// How long writes must have been slow, none quick, before a client's first
-    /// write is refused: a standing queue, not a burst.
-    static let standingQueue: UInt64 = 100_000_000
+    public var writeQueueLimit: Int { writes.limit }
 
     /// The client's work this task does, if any: set around an HTTP request and a
     /// chat frame, whose first write may be refused when the write queue is full
@@ -110,8 +72,7 @@ public final class Database: Sendable {
         self.engine = engine
         self.backend = backend
         self.timeout = timeout
-        self.writeBound = Atomic(max(0, writeQueueLimit))
-        self.slowWrite = UInt64(max(0, writeWait) * 1e9)
+        self.writes = WriteQueue(limit: writeQueueLimit, slowWrite: writeWait)
         self.logger = logger
     }
 
@@ -122,7 +83,7 @@ public final class Database: Sendable {
     ///   - timeout: Longest any one call may wait.
     ///   - writeQueue: Writes waiting or running at most; beyond, ``DatabaseBusy`` at once (0: no bound).
     ///   - writeWait: When writes have all taken longer than this (waiting included)
-    ///     for ``standingQueue``, a client's first write is refused while others wait
+    ///     for ``WriteQueue/standingQueue``, a client's first write is refused while others wait
     ///     (0: no such bound).
     ///   - logger: Where to log.
     public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,
@@ -219,8 +180,8 @@ public final class Database: Sendable {
         return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
-            let entered = try self.enterWriteQueue(admission)
-            defer { self.leaveWriteQueue(entered) }
+            let entered = try self.writes.enter(admission, now: DispatchTime.now().uptimeNanoseconds)
+            defer { self.writes.leave(entered: entered, now: DispatchTime.now().uptimeNanoseconds) }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
@@ -239,53 +200,14 @@ public final class Database: Sendable {
         }
     }
 
-    /// Takes a place among the writes waiting or running, and returns when (uptime
-    /// nanoseconds); throws ``DatabaseBusy`` instead if this is the first write of a
-    /// client's work and the writes are `writeQueueLimit` already, or others are
-    /// waiting and writes have all been slow for ``standingQueue``.
-    private func enterWriteQueue(_ admission: WriteAdmission?) throws -> UInt64 {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let count = writesInFlight.add(1, ordering: .relaxed).newValue
-        let limit = writeQueueLimit
-        if admission?.refusable ?? false {
-            let slow = slowSince.load(ordering: .relaxed)
-            // Slow for 100 ms on end, and a write finished within them (the mark of a slow
-            // write before a quiet spell is not a queue).
-            let standing = slow != 0 && count > 1 && now &- slow >= Self.standingQueue
-                && now &- lastFinished.load(ordering: .relaxed) < Self.standingQueue
-            if (limit > 0 && count > limit) || standing {
-                writesInFlight.subtract(1, ordering: .relaxed)
-                throw DatabaseBusy(waiting: count - 1, slow: standing)
-            }
-        }
-        admission?.admit()
-        return now
-    }
-
     /// Sets the bound from now on (a test fills a queue of one after its set-up).
-    func limitWrites(to limit: Int) { writeBound.store(max(0, limit), ordering: .relaxed) }
+    func limitWrites(to limit: Int) { writes.limit = limit }
 
     /// Whether the writes that finished lately were all slow.
-    var writesSlow: Bool { slowSince.load(ordering: .relaxed) != 0 }
+    var writesSlow: Bool { writes.slow }
 
     /// Writes waiting or running now.
-    var writesWaitingOrRunning: Int { writesInFlight.load(ordering: .relaxed) }
-
-    /// Gives the place back; a write that took longer than the slow-write bound
-    /// (waiting included) marks the writes slow from now, if not already, and a
-    /// quicker one ends that.
-    private func leaveWriteQueue(_ entered: UInt64) {
-        writesInFlight.subtract(1, ordering: .relaxed)
-        let bound = slowWrite
-        guard bound > 0 else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        lastFinished.store(now, ordering: .relaxed)
-        if now &- entered > bound {
-            _ = slowSince.compareExchange(expected: 0, desired: now, ordering: .relaxed)
-        } else {
-            slowSince.store(0, ordering: .relaxed)
-        }
-    }
+    var writesWaitingOrRunning: Int { writes.waitingOrRunning }
 
     /// BEGIN, the body, COMMIT (or ROLLBACK) in a task of their own: once a
     /// transaction has begun, the caller's cancellation (a closed socket, a timed

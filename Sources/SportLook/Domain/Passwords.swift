@@ -44,6 +44,10 @@ public final class PasswordHasher: Sendable {
     /// Hashes waiting or running now.
     var inFlight: Int { pending.load(ordering: .relaxed) }
 
+    /// Runs `work` holding a place in the queue as a hash would (tests take the places
+    /// without hashing, so how long they are held does not depend on the machine).
+    func holdingPlace<R>(_ work: () async throws -> R) async throws -> R { try await bounded(work) }
+
     /// Runs `work` if the queue has room; throws ``HashingQueueFull`` otherwise.
     private func bounded<R>(_ work: () async throws -> R) async throws -> R {
         guard pending.add(1, ordering: .relaxed).newValue <= queueLimit else {

@@ -1,0 +1,106 @@
+import Synchronization
+
+/// Too many writes are already waiting for the database: this one is refused at
+/// once (503 `overloaded` with `Retry-After`, an `overloaded` error frame on a
+/// socket) rather than queued behind them, so what is accepted stays quick.
+public struct DatabaseBusy: Error, CustomStringConvertible {
+    /// Writes waiting or running when this one came.
+    public var waiting: Int
+    /// Whether it was refused because writes have been slow (a standing queue), not
+    /// because the queue was full.
+    public var slow = false
+    public var description: String { "\(waiting) writes already waiting for the database" + (slow ? ", all slow" : "") }
+}
+
+/// The work a client asked for (an HTTP request, a chat frame), as far as the write
+/// queue is concerned: its first write may be refused past capacity; once one was
+/// let in, the rest are part of accepted work and wait their turn, so a refusal
+/// never leaves half a request written.
+public final class WriteAdmission: Sendable {
+    private let admitted = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Whether a write now may be refused: none of this work's writes got in yet.
+    var refusable: Bool { !admitted.load(ordering: .relaxed) }
+
+    func admit() { admitted.store(true, ordering: .relaxed) }
+}
+
+/// The writes waiting for the database or running, counted so that past its capacity
+/// a client's first write is refused at once (``DatabaseBusy``) instead of queued:
+/// when they are `limit` already, or when every write that finished for
+/// ``standingQueue`` took longer than the slow-write bound (a standing queue) and
+/// others are waiting. Times are uptime nanoseconds, given by the caller.
+final class WriteQueue: Sendable {
+    /// How long writes must have been slow, none quick, before a client's first
+    /// write is refused: a standing queue, not a burst.
+    static let standingQueue: UInt64 = 100_000_000
+
+    private let bound: Atomic<Int>
+    private let inFlight = Atomic<Int>(0)
+    /// Longest a write may take (waiting included) before it counts as slow, in
+    /// nanoseconds (0: no such bound).
+    private let slowWrite: UInt64
+    /// Since when every write that finished was slow (0: the last one was quick).
+    private let slowSince = Atomic<UInt64>(0)
+    /// When a write last finished: slowness is current only while writes keep finishing.
+    private let lastFinished = Atomic<UInt64>(0)
+
+    /// - Parameters:
+    ///   - limit: Writes waiting or running at most (0: no bound).
+    ///   - slowWrite: Seconds after which a write counts as slow (0: none does).
+    init(limit: Int, slowWrite: Double) {
+        self.bound = Atomic(max(0, limit))
+        self.slowWrite = UInt64(max(0, slowWrite) * 1e9)
+    }
+
+    /// Writes waiting or running at most (0: no bound); a test sets it after its set-up.
+    var limit: Int {
+        get { bound.load(ordering: .relaxed) }
+        set { bound.store(max(0, newValue), ordering: .relaxed) }
+    }
+
+    /// Writes waiting or running now.
+    var waitingOrRunning: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Whether the writes that finished lately were all slow.
+    var slow: Bool { slowSince.load(ordering: .relaxed) != 0 }
+
+    /// Takes a place for a write coming at `now`, and returns `now`; throws
+    /// ``DatabaseBusy`` instead if this is the first write of a client's work and the
+    /// writes are `limit` already, or others are waiting and writes have all been slow
+    /// for ``standingQueue``.
+    func enter(_ admission: WriteAdmission?, now: UInt64) throws -> UInt64 {
+        let count = inFlight.add(1, ordering: .relaxed).newValue
+        if admission?.refusable ?? false {
+            let limit = self.limit
+            let slow = slowSince.load(ordering: .relaxed)
+            // Slow for 100 ms on end, and a write finished within them (the mark of a slow
+            // write before a quiet spell is not a queue).
+            let standing = slow != 0 && count > 1 && now &- slow >= Self.standingQueue
+                && now &- lastFinished.load(ordering: .relaxed) < Self.standingQueue
+            if (limit > 0 && count > limit) || standing {
+                inFlight.subtract(1, ordering: .relaxed)
+                throw DatabaseBusy(waiting: count - 1, slow: standing)
+            }
+        }
+        admission?.admit()
+        return now
+    }
+
+    /// Gives the place of a write that entered at `entered` back at `now`; one that took
+    /// longer than the slow-write bound marks the writes slow from now, if not already,
+    /// and a quicker one ends that.
+    func leave(entered: UInt64, now: UInt64) {
+        inFlight.subtract(1, ordering: .relaxed)
+        let bound = slowWrite
+        guard bound > 0 else { return }
+        lastFinished.store(now, ordering: .relaxed)
+        if now &- entered > bound {
+            _ = slowSince.compareExchange(expected: 0, desired: now, ordering: .relaxed)
+        } else {
+            slowSince.store(0, ordering: .relaxed)
+        }
+    }
+}
