@@ -88,6 +88,12 @@ struct ChatCapacityBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(100))
         }
         let s = log.snapshot(step)
+        if !s.refusedAt.isEmpty {
+            // When the refusals came, as wall-clock seconds (to set beside the database's log).
+            let base = Date().timeIntervalSince1970 - seconds(ContinuousClock.now - origin)
+            let times = s.refusedAt.sorted { $0.key < $1.key }.map { "\(Int(base) + $0.key): \($0.value)" }
+            print("REFUSALS | step \(step) | sent in the second starting at (unix time): " + times.joined(separator: ", "))
+        }
         return StepResult(offered: rate, sent: total, seconds: sendTime, accepted: s.accepted, refused: s.refused,
                           delivered: s.delivered, expected: s.accepted * perRoom, duplicates: s.duplicates, reconnects: s.reconnects,
                           latencies: s.latencies, refusalLatencies: s.refusalLatencies, acceptLatencies: s.acceptLatencies,
@@ -141,6 +147,8 @@ final class StepLog: Sendable {
         var latencies = Samples()
         var refusalLatencies = Samples()
         var acceptLatencies = Samples()
+        /// Refusals by the second their message was sent in (seconds since the origin).
+        var refusedAt: [Int: Int] = [:]
     }
     private let steps = Mutex<[Int: Step]>([:])
     private let subscribed = Atomic<Int>(0)
@@ -249,6 +257,7 @@ final class ResumingSocket: Sendable {
             log.update(step) { s in
                 s.refused += 1
                 s.refusalLatencies.add(now - Double(stamp) / 1e9)
+                s.refusedAt[Int(stamp / 1_000_000_000), default: 0] += 1
             }
         default: break
         }

@@ -10,6 +10,8 @@ final class ServerProcess: Sendable {
     let port: Int
     let pid: pid_t
     let logPath: String
+    /// Whether its exit status was taken (its pid may then be another process's).
+    private let reaped = Atomic<Bool>(false)
 
     /// The `sportlook` executable built next to the test bundle.
     static var executable: String {
@@ -65,11 +67,18 @@ final class ServerProcess: Sendable {
     /// `waitpid` blocks: never on the cooperative pool, which runs the server under test.
     private func reap() async throws -> Int32 {
         let pid = self.pid
-        return try await blocking {
+        let status = try await blocking {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
             return status
         }
+        reaped.store(true, ordering: .relaxed)
+        return status
+    }
+
+    /// A test that failed before stopping its server does not leave it running.
+    deinit {
+        if !reaped.load(ordering: .relaxed) { kill(pid, SIGKILL) }
     }
 }
 
