@@ -219,4 +219,36 @@ struct AccountsTests {
             #expect(stored.first?.lastUsedAt == clock.now())
         }
     }
+
+    @Test("token uses are written in bulk, over several statements, each to its own token, never moving a time back", arguments: engines)
+    func tokenUsesInBulk(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            var people: [(user: UUID, token: UUID)] = []
+            for name in ["Ada", "Bo", "Cy"] {
+                let (token, _) = try await api.register(name)
+                let user = try #require(UUID(uuidString: try await api.me(token).id))
+                people.append((user, try #require(try await services.sessionStore.sessions(of: user, at: clock.now()).first).id))
+            }
+            await services.tokens.flush()
+            func lastUse(_ n: Int) async throws -> Date? {
+                try await services.sessionStore.sessions(of: people[n].user, at: clock.now()).first?.lastUsedAt
+            }
+            let untouched = try await lastUse(2)
+            let start = clock.now()
+            // More uses than one statement takes, mostly of tokens that are not there (as
+            // revoked and deleted ones are not), the real ones wherever they fall among them.
+            var uses = Dictionary(uniqueKeysWithValues: (0..<(SessionStore.usesPerStatement * 2 + 100)).map { _ in (UUID(), start) })
+            uses[people[0].token] = start.addingTimeInterval(60)
+            uses[people[1].token] = start.addingTimeInterval(120)
+            try await services.sessionStore.recordTokenUse(uses)
+            #expect(try await lastUse(0) == start.addingTimeInterval(60))
+            #expect(try await lastUse(1) == start.addingTimeInterval(120))
+            #expect(try await lastUse(2) == untouched)
+            // A use seen late by another instance does not move the time back.
+            try await services.sessionStore.recordTokenUse([people[0].token: start.addingTimeInterval(30), people[1].token: start.addingTimeInterval(180)])
+            #expect(try await lastUse(0) == start.addingTimeInterval(60))
+            #expect(try await lastUse(1) == start.addingTimeInterval(180))
+        }
+    }
 }

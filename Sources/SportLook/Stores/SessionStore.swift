@@ -52,11 +52,27 @@ struct SessionStore: Store {
         }
     }
 
+    /// Token uses one statement writes at most.
+    static let usesPerStatement = 500
+
+    /// Writes when each token was last used (never moving a time back), a statement per
+    /// ``usesPerStatement``: ten thousand sockets connecting made ten thousand round trips
+    /// in one transaction that held SQLite's writer, and PostgreSQL's chat writes behind it.
     func recordTokenUse(_ uses: [UUID: Date]) async throws {
         guard !uses.isEmpty else { return }
+        let all = Array(uses)
         try await database.transaction { sql in
-            for (id, at) in uses {
-                try await sql.raw("UPDATE access_tokens SET last_used_at = \(bind: at) WHERE id = \(bind: id) AND (last_used_at IS NULL OR last_used_at < \(bind: at))").run()
+            // PostgreSQL types the values by casts (a VALUES list has no column to take them from).
+            let (uuid, time): (SQLQueryString, SQLQueryString) = sql.isPostgres ? ("::uuid", "::timestamptz") : ("", "")
+            for start in stride(from: 0, to: all.count, by: Self.usesPerStatement) {
+                let values = all[start..<min(all.count, start + Self.usesPerStatement)].map { id, at in
+                    "(\(bind: id)" + uuid + ", \(bind: at)" + time + ")" as SQLQueryString
+                }
+                try await sql.raw("""
+                    WITH used (id, at) AS (VALUES \(values.joined(separator: ", ")))
+                    UPDATE access_tokens SET last_used_at = used.at FROM used
+                    WHERE access_tokens.id = used.id AND (access_tokens.last_used_at IS NULL OR access_tokens.last_used_at < used.at)
+                    """).run()
             }
         }
     }
