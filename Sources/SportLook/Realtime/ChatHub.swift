@@ -26,6 +26,8 @@ final class ChatHub: Sendable {
         var loading: [Position: Task<[ChatMessage], any Error>] = [:]
     }
 
+    /// Recent messages a room keeps at most; past it the oldest quarter goes at once
+    /// (not one at a time: each removal moves all the others down).
     static let recentPerRoom = 256
     /// Messages one database read of a room loads.
     static let loadLimit = 200
@@ -165,16 +167,15 @@ final class ChatHub: Sendable {
         state.withLock { s in
             s.loading[position] = nil
             guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else { return }
-            var recent = s.recent[room] ?? []
-            if let last = recent.last, last.seq + 1 == first.seq {
-                recent += loaded
-            } else if recent.last.map({ $0.seq < first.seq }) ?? true {
-                recent = loaded
+            let last = s.recent[room]?.last
+            if let last, last.seq + 1 == first.seq {
+                s.recent[room, default: []] += loaded
+            } else if last.map({ $0.seq < first.seq }) ?? true {
+                s.recent[room] = loaded
             } else {
                 return
             }
-            if recent.count > Self.recentPerRoom { recent.removeFirst(recent.count - Self.recentPerRoom) }
-            s.recent[room] = recent
+            Self.trim(&s.recent[room, default: []])
         }
         return Array(loaded.prefix(limit))
     }
@@ -185,13 +186,19 @@ final class ChatHub: Sendable {
     func remember(_ messages: [ChatMessage]) {
         state.withLock { s in
             for message in messages where s.rooms[message.roomID] != nil {
-                var recent = s.recent[message.roomID] ?? []
-                if let last = recent.last, last.seq + 1 != message.seq { continue }
-                recent.append(message)
-                if recent.count > Self.recentPerRoom { recent.removeFirst(recent.count - Self.recentPerRoom) }
-                s.recent[message.roomID] = recent
+                if let last = s.recent[message.roomID]?.last, last.seq + 1 != message.seq { continue }
+                // In place: a copy taken out of the dictionary and put back copied every
+                // message the room kept, each time one came.
+                s.recent[message.roomID, default: []].append(message)
+                Self.trim(&s.recent[message.roomID, default: []])
             }
         }
+    }
+
+    /// Drops the oldest quarter of a room's recent messages once they pass ``recentPerRoom``.
+    private static func trim(_ recent: inout [ChatMessage]) {
+        guard recent.count > recentPerRoom else { return }
+        recent.removeFirst(recent.count - recentPerRoom * 3 / 4)
     }
 
     /// Messages of the room changed after change number `change`, in change order
