@@ -247,6 +247,38 @@ struct RealtimeTests {
         }
     }
 
+    @Test("a message's frame is the same on every socket of its room, one hiding its sender gets none, and an edit is framed anew", arguments: engines)
+    func oneFramePerVersion(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 3)
+            // The third member blocked the owner: they hide each other's messages.
+            #expect(try await api.post("/v1/users/\(try await api.me(owner.token).id)/block", token: people[2].token).status.code < 300)
+            let url = try socketURL(api)
+            var sockets: [TestSocket] = []
+            for person in [owner] + people {
+                let socket = try await TestSocket.connect(url, token: person.token)
+                socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                try await socket.waitFor("subscribed") { $0.type == "subscribed" }
+                sockets.append(socket)
+            }
+            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "first", "client_id": "one"]).status == .created)
+            #expect(try await api.post("/v1/events/\(event)/messages", token: people[0].token, json: ["body": "second", "client_id": "two"]).status == .created)
+            for socket in sockets { try await eventually("both messages") { try socket.messageSeqs.contains(2) } }
+            let firstFrames = try sockets[..<3].map { socket in
+                try #require(socket.texts.first { $0.contains("\"type\":\"message\"") && $0.contains("\"seq\":1,") })
+            }
+            #expect(Set(firstFrames).count == 1, "every socket is sent the same frame")
+            #expect(try sockets[3].messageSeqs == [2], "the owner's message does not reach the one who blocked them")
+            _ = try await api.patch("/v1/rooms/\(event)/messages/1", token: owner.token, json: ["body": "first, edited"])
+            let late = try await TestSocket.connect(url, token: people[1].token)
+            late.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            let framed = try await late.waitFor("the first message as it is now") { $0.message?.message.seq == 1 }
+            #expect(framed.message?.message.body == "first, edited")
+            for socket in sockets + [late] { await socket.close() }
+        }
+    }
+
     @Test("a subscription set up while its member leaves the event ends with the attendance", arguments: engines)
     func subscribeWhileLeaving(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

@@ -38,6 +38,22 @@ final class ChatHub: Sendable {
         let generation: Int
     }
     private let state = Mutex(State())
+    /// Message frames as a room's sockets are sent them, encoded once for all of them.
+    private let frames = Mutex<[FrameKey: String]>([:])
+    /// Frames kept at most; past it they are all let go (a second's traffic or so).
+    static let framesKept = 4_096
+
+    /// What a message frame is made of, for one without an image or a quoted reply: its
+    /// room and number, its version (edits, reactions and deletion each move `changeSeq`),
+    /// its sender's name as read (a rename does not move `changeSeq`), and where the
+    /// room's changes stood for the socket.
+    private struct FrameKey: Hashable {
+        let room: UUID
+        let seq: Int64
+        let change: Int64
+        let afterChange: Int64
+        let sender: String
+    }
     let chat: ChatService
     let rooms: RoomService
     let inbox: NotificationService
@@ -193,6 +209,24 @@ final class ChatHub: Sendable {
                 Self.trim(&s.recent[message.roomID, default: []])
             }
         }
+    }
+
+    /// The `message` frame of `message` for a socket that hides no one: encoded once for
+    /// every socket of the room that gets it after the same change. A message with an
+    /// image (its links are signed until a time) or a quoted reply (the quote is read
+    /// with it) is encoded each time.
+    func messageFrame(_ message: ChatMessage, afterChange: Int64) -> String {
+        guard message.attachment == nil, message.replyTo == nil else {
+            return Frames.message(message, afterChange: afterChange, links: links)
+        }
+        let key = FrameKey(room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: afterChange, sender: message.sender.name)
+        if let frame = frames.withLock({ $0[key] }) { return frame }
+        let frame = Frames.message(message, afterChange: afterChange, links: links)
+        frames.withLock { kept in
+            if kept.count >= Self.framesKept { kept.removeAll(keepingCapacity: true) }
+            kept[key] = frame
+        }
+        return frame
     }
 
     /// Drops the oldest quarter of a room's recent messages once they pass ``recentPerRoom``.
