@@ -65,6 +65,11 @@ public struct AppConfiguration: Sendable {
     public var registerWindow: TimeInterval = 3_600
     /// Password hashes waiting or running at most; beyond, 503 with `Retry-After` (`HASH_QUEUE_LIMIT`, default 32).
     public var hashQueueLimit = 32
+    /// Whether hashing threads give way to every other thread (Linux's idle scheduling
+    /// class). Not read from the environment: only tests turn it off, where the whole
+    /// suite keeps both cores busy for seconds on end and an idle-class hash waits longer
+    /// than a test client does.
+    public var hashingYields = true
     /// Invitations one inviter may send in 24 hours (`INVITE_DAILY_LIMIT`, default 200).
     public var inviteDailyLimit = 200
     /// Frames per second a client may send on one socket, on average (`WS_FRAME_RATE`, default 20).

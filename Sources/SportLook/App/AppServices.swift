@@ -83,7 +83,7 @@ public final class AppServices: Sendable {
         self.resources = resources
         let sports = try await SportStore.load(database)
         self.sports = sports
-        self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit)
+        self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit, yielding: configuration.hashingYields)
         let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
         let changes = ChangeFeed(database: database, logger: logger)
         self.changes = changes

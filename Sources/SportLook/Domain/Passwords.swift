@@ -19,6 +19,8 @@ public final class PasswordHasher: Sendable {
     /// Hashes waiting or running at most; beyond, ``HashingQueueFull`` at once.
     public let queueLimit: Int
     private let pending = Atomic<Int>(0)
+    /// Whether the hashing threads give way to every other thread.
+    private let yielding: Bool
 
     /// Creates a hasher with its own threads.
     /// - Parameters:
@@ -26,9 +28,11 @@ public final class PasswordHasher: Sendable {
     ///   - threads: Threads for hashing.
     ///   - queueLimit: Hashes waiting or running at most (a flood of logins or
     ///     registrations is refused rather than queued without bound).
-    public init(cost: Int, threads: Int = 2, queueLimit: Int = 64) {
+    ///   - yielding: Whether the hashing threads move to the idle scheduling class.
+    public init(cost: Int, threads: Int = 2, queueLimit: Int = 64, yielding: Bool = true) {
         self.cost = cost
         self.queueLimit = max(1, queueLimit)
+        self.yielding = yielding
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         self.pool = pool
@@ -37,8 +41,8 @@ public final class PasswordHasher: Sendable {
 
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
-        let cost = UInt8(self.cost)
-        return try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.hash(password, cost: cost) } }
+        let cost = UInt8(self.cost), yielding = self.yielding
+        return try await bounded { try await pool.runIfActive { if yielding { Self.yieldingToRequests() }; return Bcrypt.hash(password, cost: cost) } }
     }
 
     /// Hashes waiting or running now.
@@ -63,7 +67,8 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         guard password.utf8.count <= 72, !password.utf8.contains(0) else { return false }
         let target = hash ?? decoy
-        let matches = try await bounded { try await pool.runIfActive { Self.yieldingToRequests(); return Bcrypt.verify(password, hash: target) } }
+        let yielding = self.yielding
+        let matches = try await bounded { try await pool.runIfActive { if yielding { Self.yieldingToRequests() }; return Bcrypt.verify(password, hash: target) } }
         return hash != nil && matches
     }
 
