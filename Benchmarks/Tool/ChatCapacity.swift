@@ -91,8 +91,8 @@ struct ChatCapacityBench: AsyncParsableCommand {
         if !s.refusedAt.isEmpty {
             // When the refusals came, as wall-clock seconds (to set beside the database's log).
             let base = Date().timeIntervalSince1970 - seconds(ContinuousClock.now - origin)
-            let times = s.refusedAt.sorted { $0.key < $1.key }.map { "\(Int(base) + $0.key): \($0.value)" }
-            print("REFUSALS | step \(step) | sent in the second starting at (unix time): " + times.joined(separator: ", "))
+            let times = s.refusedAt.sorted { $0.key < $1.key }.map { "\(Int((base + Double($0.key)).rounded(.down))): \($0.value)" }
+            print("REFUSALS | step \(step) | sent in the second of the run starting at (unix time, rounded down): " + times.joined(separator: ", "))
         }
         return StepResult(offered: rate, sent: total, seconds: sendTime, accepted: s.accepted, refused: s.refused,
                           delivered: s.delivered, expected: s.accepted * perRoom, duplicates: s.duplicates, reconnects: s.reconnects,

@@ -47,9 +47,10 @@ struct QueueResilienceTests {
             "BCRYPT_COST": "4", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms", "INVITE_DAILY_LIMIT": "100000",
             // The gateway runs in this test process, which shares two cores with the whole
             // suite: it once answered nothing for tens of seconds, and 213 jobs spent their
-            // eight attempts in that time. What is tested is the kill, not giving up: many
-            // quick attempts, each given time, a lease longer than one (orphans of the kill
-            // come back after it).
+            // eight attempts in that time. What is tested is the kill, not giving up: retries
+            // from a quarter second on (doubling, so about a dozen fit in the wait below),
+            // each given time, with no last one; a lease longer than an attempt (orphans of
+            // the kill come back after it).
             "PUSH_GATEWAY_TIMEOUT": "10s", "JOB_LEASE": "15s", "JOB_MAX_ATTEMPTS": "100", "JOB_RETRY_BASE": "250ms",
         ]
         let first = try ServerProcess(environment: environment)

@@ -144,6 +144,7 @@ struct SignInThrottleTests {
             try await api.register("Busy", email: "busy@example.com", password: "right horse battery")
             // The only place in the queue is taken, and held until the login below is answered.
             let answered = Seen()
+            defer { answered.set() }
             let holding = Task {
                 try await services.hasher.holdingPlace { while !answered.value { try await Task.sleep(for: .milliseconds(10)) } }
             }

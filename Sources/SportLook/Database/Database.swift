@@ -6,7 +6,6 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 import ServiceLifecycle
-import Synchronization
 
 /// A connection inside a transaction or a read, as the domain hands it from
 /// ``Database`` to the stores: only files that import SQLKit (Stores, Database)
@@ -83,7 +82,7 @@ public final class Database: Sendable {
     ///   - timeout: Longest any one call may wait.
     ///   - writeQueue: Writes waiting or running at most; beyond, ``DatabaseBusy`` at once (0: no bound).
     ///   - writeWait: When writes have all taken longer than this (waiting included)
-    ///     for ``WriteQueue/standingQueue``, a client's first write is refused while others wait
+    ///     for 100 ms (a standing queue), a client's first write is refused while others wait
     ///     (0: no such bound).
     ///   - logger: Where to log.
     public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,

@@ -60,7 +60,8 @@ struct SessionStore: Store {
     /// in one transaction that held SQLite's writer, and PostgreSQL's chat writes behind it.
     func recordTokenUse(_ uses: [UUID: Date]) async throws {
         guard !uses.isEmpty else { return }
-        let all = Array(uses)
+        // In one order everywhere: two instances flushing the same tokens lock their rows alike.
+        let all = uses.sorted { $0.key.uuidString < $1.key.uuidString }
         try await database.transaction { sql in
             // PostgreSQL types the values by casts (a VALUES list has no column to take them from).
             let (uuid, time): (SQLQueryString, SQLQueryString) = sql.isPostgres ? ("::uuid", "::timestamptz") : ("", "")

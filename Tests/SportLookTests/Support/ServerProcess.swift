@@ -44,7 +44,10 @@ final class ServerProcess: Sendable {
         while ContinuousClock.now < deadline {
             if let reply = try? await LiveHTTP.request("http://127.0.0.1:\(port)/ready"), reply.status == 200 { return }
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { throw ClusterError("sportlook exited: \(log.suffix(2_000))") }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped.store(true, ordering: .relaxed)
+                throw ClusterError("sportlook exited: \(log.suffix(2_000))")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw ClusterError("sportlook did not become ready: \(log.suffix(2_000))")
@@ -76,7 +79,8 @@ final class ServerProcess: Sendable {
         return status
     }
 
-    /// A test that failed before stopping its server does not leave it running.
+    /// A test that failed before stopping its server does not leave it running (its exit
+    /// is not collected: a zombie until the test process ends).
     deinit {
         if !reaped.load(ordering: .relaxed) { kill(pid, SIGKILL) }
     }
