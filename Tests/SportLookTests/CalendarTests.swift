@@ -19,19 +19,17 @@ struct CalendarTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../fakes/ics_read.py").standardized.path
+        let (out, err) = (file + ".out", file + ".err")
+        defer { for path in [out, err] { try? FileManager.default.removeItem(atPath: path) } }
+        // posix_spawn, not Foundation's Process: its run() once crashed copying past a buffer
+        // while the suite held over a thousand descriptors open.
         let output = try await blocking { () throws -> Data in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, file]
-            let pipe = Pipe(), errors = Pipe()
-            process.standardOutput = pipe
-            process.standardError = errors
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            let problem = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw ClusterError("icalendar refused it: \(String(decoding: problem, as: UTF8.self).suffix(600))\n\(text)") }
-            return data
+            let pid = try spawn(["/usr/bin/env", "python3", script, file], output: out, errors: err)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let problem = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            guard status == 0 else { throw ClusterError("icalendar refused it: \(problem.suffix(600))\n\(text)") }
+            return try Data(contentsOf: URL(fileURLWithPath: out))
         }
         return try JSONDecoder().decode(Read.self, from: output)
     }

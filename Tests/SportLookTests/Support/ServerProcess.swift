@@ -125,13 +125,17 @@ enum LiveHTTP {
 /// standard descriptors is passed on: a server that inherited a test's sockets would
 /// keep them open after the test closes them (a closed WebSocket never reaching its client).
 /// No signal is blocked in it (see below).
-func spawn(_ argv: [String], environment: [String: String]? = nil, output: String) throws -> pid_t {
+func spawn(_ argv: [String], environment: [String: String]? = nil, output: String, errors: String? = nil) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    if let errors {
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    } else {
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
     guard let closeFrom = closeFromAction else { throw ClusterError("this C library cannot close descriptors in a spawned program") }
     _ = closeFrom(&actions, 3)
     var cArguments = argv.map { strdup($0) } + [nil]
