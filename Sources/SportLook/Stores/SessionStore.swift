@@ -61,7 +61,7 @@ struct SessionStore: Store {
     func recordTokenUse(_ uses: [UUID: Date]) async throws {
         guard !uses.isEmpty else { return }
         // In one order everywhere: two instances flushing the same tokens lock their rows alike.
-        let all = uses.sorted { $0.key.uuidString < $1.key.uuidString }
+        let all = uses.sorted { $0.key < $1.key }
         try await database.transaction { sql in
             // PostgreSQL types the values by casts (a VALUES list has no column to take them from).
             let (uuid, time): (SQLQueryString, SQLQueryString) = sql.isPostgres ? ("::uuid", "::timestamptz") : ("", "")
