@@ -50,7 +50,7 @@ public final class Database: Sendable {
     private let timeout: Duration
     /// Writes waiting or running, and whether they are slow: a client's first write
     /// is refused past them.
-    let writes: WriteQueue
+    private let writes: WriteQueue
     /// Writes waiting or running at most (0: no bound).
     public var writeQueueLimit: Int { writes.limit }
 

@@ -41,8 +41,8 @@ public final class PasswordHasher: Sendable {
 
     /// The bcrypt hash of `password`.
     public func hash(_ password: String) async throws -> String {
-        let cost = UInt8(self.cost), yielding = self.yielding
-        return try await bounded { try await pool.runIfActive { if yielding { Self.yieldingToRequests() }; return Bcrypt.hash(password, cost: cost) } }
+        let cost = UInt8(self.cost)
+        return try await onHashingThread { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Hashes waiting or running now.
@@ -51,6 +51,18 @@ public final class PasswordHasher: Sendable {
     /// Runs `work` holding a place in the queue as a hash would (tests take the places
     /// without hashing, so how long they are held does not depend on the machine).
     func holdingPlace<R>(_ work: () async throws -> R) async throws -> R { try await bounded(work) }
+
+    /// Runs `work` on a hashing thread (given way to every other thread, unless told not
+    /// to) if the queue has room; throws ``HashingQueueFull`` otherwise.
+    private func onHashingThread<R: Sendable>(_ work: @escaping @Sendable () -> R) async throws -> R {
+        let yielding = self.yielding
+        return try await bounded {
+            try await pool.runIfActive {
+                if yielding { Self.yieldingToRequests() }
+                return work()
+            }
+        }
+    }
 
     /// Runs `work` if the queue has room; throws ``HashingQueueFull`` otherwise.
     private func bounded<R>(_ work: () async throws -> R) async throws -> R {
@@ -67,8 +79,7 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         guard password.utf8.count <= 72, !password.utf8.contains(0) else { return false }
         let target = hash ?? decoy
-        let yielding = self.yielding
-        let matches = try await bounded { try await pool.runIfActive { if yielding { Self.yieldingToRequests() }; return Bcrypt.verify(password, hash: target) } }
+        let matches = try await onHashingThread { Bcrypt.verify(password, hash: target) }
         return hash != nil && matches
     }
 
