@@ -241,8 +241,7 @@ actor ChatConnection {
         switch frame {
         case .message(let message, let afterChange):
             guard let seen = Blocks.view(message, hiding: hiding) else { return true }
-            // What someone hiding no one sees is what the room's other sockets see too.
-            return queue.push(hiding.isEmpty ? hub.messageFrame(seen, afterChange: afterChange) : Frames.message(seen, afterChange: afterChange, links: hub.links))
+            return queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty))
         case .change(let message):
             guard let seen = Blocks.view(message, hiding: hiding) else { return true }
             return queue.push(Frames.change(seen, links: hub.links))

@@ -211,12 +211,13 @@ final class ChatHub: Sendable {
         }
     }
 
-    /// The `message` frame of `message` for a socket that hides no one: encoded once for
-    /// every socket of the room that gets it after the same change. A message with an
-    /// image (its links are signed until a time) or a quoted reply (the quote is read
-    /// with it) is encoded each time.
-    func messageFrame(_ message: ChatMessage, afterChange: Int64) -> String {
-        guard message.attachment == nil, message.replyTo == nil else {
+    /// The `message` frame of `message` as one socket sees it. When that is the view
+    /// every socket hiding no one has (`sharedView`), it is encoded once for all the
+    /// sockets of the room that get it after the same change; a message with an image
+    /// (its links are signed until a time) or a quoted reply (the quote is read with it)
+    /// is encoded each time, as is the view of a socket hiding someone.
+    func messageFrame(_ message: ChatMessage, afterChange: Int64, sharedView: Bool) -> String {
+        guard sharedView, message.attachment == nil, message.replyTo == nil else {
             return Frames.message(message, afterChange: afterChange, links: links)
         }
         let key = FrameKey(room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: afterChange, sender: message.sender.name)
