@@ -24,9 +24,7 @@ struct CalendarTests {
         // posix_spawn, not Foundation's Process: its run() once crashed copying past a buffer
         // while the suite held over a thousand descriptors open.
         let output = try await blocking { () throws -> Data in
-            let pid = try spawn(["/usr/bin/env", "python3", script, file], output: out, errors: err)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let status = exitStatus(of: try spawn(["/usr/bin/env", "python3", script, file], output: out, errors: err))
             let problem = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
             guard status == 0 else { throw ClusterError("icalendar refused it: \(problem.suffix(600))\n\(text)") }
             return try Data(contentsOf: URL(fileURLWithPath: out))

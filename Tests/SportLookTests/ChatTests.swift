@@ -70,15 +70,8 @@ struct ChatTests {
             #expect(try retry.decode(API.ChatMessage.self).body == "m 3-7")
             // The same message sent eight times at once (a client retrying on a slow link):
             // stored once, each answer the one message, one of them "created".
-            let copies = try await withThrowingTaskGroup(of: (HTTPResponse.Status, API.ChatMessage).self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        let response = try await api.post("/v1/events/\(event)/messages", token: people[5].token, json: ["body": "once", "client_id": "once"])
-                        return (response.status, try response.decode(API.ChatMessage.self))
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let copies = try await api.postAtOnce(8, "/v1/events/\(event)/messages", token: people[5].token, json: ["body": "once", "client_id": "once"])
+                .map { ($0.status, try $0.decode(API.ChatMessage.self)) }
             #expect(copies.filter { $0.0 == .created }.count == 1)
             #expect(copies.filter { $0.0 == .ok }.count == 7)
             #expect(Set(copies.map(\.1.seq)) == [1_001])

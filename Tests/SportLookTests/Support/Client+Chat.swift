@@ -9,6 +9,15 @@ extension API {
         try await post("/v1/events/\(event)/messages", token: token, json: ["body": body, "client_id": clientID]).decode(expecting: .created)
     }
 
+    /// The same POST sent `copies` times at once (a client retrying on several
+    /// connections); the answers in the order they came.
+    func postAtOnce(_ copies: Int, _ path: String, token: String, json: [String: String]) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: Reply.self) { group in
+            for _ in 0..<copies { group.addTask { try await post(path, token: token, json: json) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// The latest page of an event's chat, ascending by seq.
     func messages(_ event: String, token: String) async throws -> [ChatMessage] {
         try await page(ChatMessage.self, "/v1/events/\(event)/messages", token: token).items

@@ -141,9 +141,7 @@ actor PostgresCluster {
         let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         let outputPath = NSTemporaryDirectory() + "sportlook-pg-output-\(UUID().uuidString)"
         defer { unlink(outputPath) }
-        let pid = try spawn(argv, output: outputPath)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let status = exitStatus(of: try spawn(argv, output: outputPath))
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status & 0x7f == 0 && (status >> 8) & 0xff == 0 else {
             throw ClusterError("\(URL(fileURLWithPath: executable).lastPathComponent) failed (\(status)): \(text.suffix(600))")

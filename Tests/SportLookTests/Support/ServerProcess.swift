@@ -70,11 +70,7 @@ final class ServerProcess: Sendable {
     /// `waitpid` blocks: never on the cooperative pool, which runs the server under test.
     private func reap() async throws -> Int32 {
         let pid = self.pid
-        let status = try await blocking {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            return status
-        }
+        let status = try await blocking { exitStatus(of: pid) }
         reaped.store(true, ordering: .relaxed)
         return status
     }
@@ -156,6 +152,14 @@ func spawn(_ argv: [String], environment: [String: String]? = nil, output: Strin
     let result = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
     guard result == 0 else { throw ClusterError("cannot start \(argv[0]): error \(result)") }
     return pid
+}
+
+/// Waits for the spawned program `pid` to end (blocking the thread) and returns its
+/// `waitpid` status.
+func exitStatus(of pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return status
 }
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
