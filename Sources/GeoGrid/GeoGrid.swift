@@ -149,6 +149,27 @@ public final class GeoGrid: Sendable {
         return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit) { search.run(&$0) }
     }
 
+    /// Entries within `radius` metres of `center`, those sharing more of `preferring`'s
+    /// bits (in their tags' `mask`) first, then nearest first, ties by key.
+    ///
+    /// The whole disc is walked (a farther entry may share more), but only the best
+    /// `limit` are ever ordered: once that many share at least some number of the
+    /// bits, an entry sharing fewer is turned away before its distance is computed.
+    /// - Parameters:
+    ///   - radius: Radius in metres (0 … half the Earth's circumference).
+    ///   - center: The centre.
+    ///   - filter: Applied to each candidate during the scan.
+    ///   - preferring: The bits whose sharing ranks entries.
+    ///   - cursor: Return only hits after this position (the last hit of the previous
+    ///     page, with ``GeoCursor/shared`` set to how many of `preferring`'s bits it shared).
+    ///   - limit: At most this many hits.
+    /// - Returns: The hits in that order.
+    public func search(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, preferring: UInt64, after cursor: GeoCursor? = nil, limit: Int) -> [GeoHit] {
+        guard radius >= 0, radius.isFinite, limit > 0 else { return [] }
+        let search = RadiusSearch(origin: center, radius: radius)
+        return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit, preferring: preferring) { search.run(&$0) }.hits
+    }
+
     /// Entries inside `box`, nearest to the box's centre first (ties by key).
     /// - Parameters:
     ///   - box: The box (may cross the antimeridian).

@@ -275,7 +275,8 @@ public struct GeoHit: Hashable, Sendable {
     public var cursor: GeoCursor { GeoCursor(distance: distance, key: entry.key) }
 }
 
-/// A keyset position in a query's order (distance, then key).
+/// A keyset position in a query's order (distance, then key; for a search that
+/// prefers some bits, how many of them are shared first).
 ///
 /// A query given a cursor returns only hits strictly after it, so pages never
 /// repeat an entry, and an entry that stays put is never skipped, whatever
@@ -285,14 +286,20 @@ public struct GeoCursor: Hashable, Sendable {
     public var distance: Double
     /// Key of the last hit seen.
     public var key: GeoKey
+    /// For a search that prefers some mask bits
+    /// (``GeoGrid/search(within:of:filter:preferring:after:limit:)``): how many of
+    /// them the last hit's mask shared. Other searches ignore it.
+    public var shared: Int
 
     /// Creates a cursor.
     /// - Parameters:
     ///   - distance: Distance of the last hit seen, in metres.
     ///   - key: Key of the last hit seen.
-    public init(distance: Double, key: GeoKey) {
+    ///   - shared: For a search that prefers some bits: how many of them the last hit shared.
+    public init(distance: Double, key: GeoKey, shared: Int = 0) {
         self.distance = distance
         self.key = key
+        self.shared = shared
     }
 
     /// Whether a hit at `distance` with `key` comes strictly after this cursor.

@@ -149,6 +149,61 @@ struct BestSet {
     }
 }
 
+/// The candidates of a search that prefers some mask bits: one ``BestSet`` per tier
+/// (how many of the preferred bits an entry lacks, 0 for all shared). The answer is
+/// tier 0's best, then tier 1's, and so on; once the tiers before `cutoff` hold
+/// `limit` candidates, nothing of a later tier can be in it, and a candidate of one is
+/// turned away before its distance is computed. No candidate is sorted but the kept.
+struct Tiers {
+    let preferring: UInt64
+    let limit: Int
+    let keys: KeySource
+    /// The tier of the cursor's hit (entries of earlier tiers came before it).
+    let cursorTier: Int
+    private let bits: Int
+    private(set) var sets: [BestSet] = []
+    /// Tiers from this one on cannot be in the answer.
+    private(set) var cutoff: Int
+
+    init(preferring: UInt64, limit: Int, keys: KeySource, cursor: GeoCursor?) {
+        self.preferring = preferring
+        self.limit = limit
+        self.keys = keys
+        let bits = preferring.nonzeroBitCount
+        self.bits = bits
+        cutoff = bits + 1
+        cursorTier = cursor.map { bits - Swift.min(bits, Swift.max(0, $0.shared)) } ?? 0
+    }
+
+    /// How many of the preferred bits `tags` lacks.
+    @inline(__always) func tier(of tags: GeoTags) -> Int {
+        bits - (tags.mask & preferring).nonzeroBitCount
+    }
+
+    /// Offers a candidate of tier `tier` (< `cutoff`).
+    @inline(__always) mutating func offer(tier: Int, distance: Double, slot: Int) {
+        while sets.count <= tier { sets.append(BestSet(limit: limit, keys: keys)) }
+        sets[tier].offer(distance: distance, slot: slot)
+        var held = 0
+        for t in 0..<Swift.min(cutoff, sets.count) {
+            held += sets[t].items.count
+            if held >= limit {
+                cutoff = t + 1
+                return
+            }
+        }
+    }
+
+    /// The best `limit`: by tier, then nearest first, ties by key.
+    mutating func sorted() -> [Found] {
+        var out: [Found] = []
+        for t in 0..<Swift.min(cutoff, sets.count) where out.count < limit {
+            out += sets[t].sorted().prefix(limit - out.count)
+        }
+        return out
+    }
+}
+
 /// Orders many candidates in linear time, for "everything within R" answers that
 /// hold thousands of hits: a comparison sort cost more than the scan that found them.
 enum DistanceOrder {
@@ -222,11 +277,13 @@ struct GridScan {
     let filter: GeoFilter
     let cursor: GeoCursor?
     var best: BestSet
+    /// For a search that prefers some bits, its candidates (and `best` holds none).
+    var tiers: Tiers?
     var stats = GeoSearchStats()
     private let hasRemoved: Bool
     private let hasNew: Bool
 
-    init(snapshot: GridSnapshot, storage: StorageView, filter: GeoFilter, cursor: GeoCursor?, limit: Int) {
+    init(snapshot: GridSnapshot, storage: StorageView, filter: GeoFilter, cursor: GeoCursor?, limit: Int, preferring: UInt64? = nil) {
         self.layout = snapshot.base.layout
         self.storage = storage
         self.delta = snapshot.delta
@@ -234,15 +291,24 @@ struct GridScan {
         self.cursor = cursor
         hasRemoved = delta.removed.count > 0
         hasNew = !delta.entries.isEmpty
-        best = BestSet(limit: Swift.max(0, limit), keys: KeySource(base: storage.keys, delta: delta.entries))
+        let keys = KeySource(base: storage.keys, delta: delta.entries)
+        if let preferring {
+            // The walk covers the whole radius: a farther entry may share more.
+            best = BestSet(limit: .max, keys: keys)
+            tiers = Tiers(preferring: preferring, limit: Swift.max(0, limit), keys: keys, cursor: cursor)
+        } else {
+            best = BestSet(limit: Swift.max(0, limit), keys: keys)
+        }
     }
 
-    /// Runs `search` on `snapshot` and returns its hits, nearest first, and counters.
-    static func run(on snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int, _ search: (inout GridScan) -> Void) -> (hits: [GeoHit], statistics: GeoSearchStats) {
+    /// Runs `search` on `snapshot` and returns its hits, nearest first (by tier
+    /// first when `preferring` is given), and counters.
+    static func run(on snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int, preferring: UInt64? = nil, _ search: (inout GridScan) -> Void) -> (hits: [GeoHit], statistics: GeoSearchStats) {
         snapshot.base.withStorage { storage in
-            var scan = GridScan(snapshot: snapshot, storage: storage, filter: filter, cursor: cursor, limit: limit)
+            var scan = GridScan(snapshot: snapshot, storage: storage, filter: filter, cursor: cursor, limit: limit, preferring: preferring)
             search(&scan)
-            let hits = scan.best.sorted().map { scan.hit($0) }
+            let found = scan.tiers != nil ? scan.tiers!.sorted() : scan.best.sorted()
+            let hits = found.map { scan.hit($0) }
             scan.stats.results = hits.count
             return (hits, scan.stats)
         }
@@ -401,10 +467,17 @@ struct RadiusSearch {
             span.wrapped { runs.append($0, $1) }
             visited[slot] = span
         }
-        // One call site, so the candidate test is compiled (and inlined) once.
-        for i in 0..<runs.count {
-            let run = runs[i]
-            scanColumns(&scan, row: row, run.first, run.last, reach: reach)
+        // One call site each, so each candidate test is compiled (and inlined) once.
+        if scan.tiers != nil {
+            for i in 0..<runs.count {
+                let run = runs[i]
+                scanColumnsByTier(&scan, row: row, run.first, run.last, reach: reach)
+            }
+        } else {
+            for i in 0..<runs.count {
+                let run = runs[i]
+                scanColumns(&scan, row: row, run.first, run.last, reach: reach)
+            }
         }
     }
 
@@ -443,6 +516,25 @@ struct RadiusSearch {
             guard d <= radius else { return }
             if let cursor = scan.cursor, !cursor.precedes(distance: d, key: scan.key(at: slot)) { return }
             scan.best.offer(distance: d, slot: slot)
+        }
+    }
+    /// ``scanColumns(_:row:_:_:reach:)`` for a search that prefers some bits: the
+    /// radius is the only reach (a farther entry may be of a better tier), and a
+    /// candidate of a tier that cannot make the answer is turned away first.
+    @inline(__always) private func scanColumnsByTier(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int, reach: Reach) {
+        let originLatitude = Int64(origin.latitudeE7)
+        let center = self.center, radius = self.radius
+        scan.scan(row: row, columns: first, last) { scan, record, slot in
+            scan.stats.candidates += 1
+            let tier = scan.tiers.unsafelyUnwrapped.tier(of: record.tags)
+            guard tier < scan.tiers.unsafelyUnwrapped.cutoff, tier >= scan.tiers.unsafelyUnwrapped.cursorTier,
+                  abs(Int64(record.latitudeE7) - originLatitude) <= reach.latitudeE7, scan.filter.accepts(record.tags) else { return }
+            let h = center.haversine(to: record.point)
+            guard h <= reach.haversine else { return }
+            let d = center.distance(toHaversine: h)
+            guard d <= radius else { return }
+            if tier == scan.tiers.unsafelyUnwrapped.cursorTier, let cursor = scan.cursor, !cursor.precedes(distance: d, key: scan.key(at: slot)) { return }
+            scan.tiers!.offer(tier: tier, distance: d, slot: slot)
         }
     }
 }

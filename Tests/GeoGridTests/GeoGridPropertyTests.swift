@@ -122,6 +122,38 @@ struct GeoGridPropertyTests {
         }
     }
 
+    @Test("a search preferring some bits ranks by bits shared, then distance, then key; its pages concatenate to the whole answer", arguments: [1_250.0, 20_000])
+    func preferringQueries(cellSize: Double) {
+        var factory = PointFactory(seed: 11 &+ UInt64(cellSize))
+        var entries = makeEntries(count: 5_000, factory: &factory)
+        // Several bits each, so that entries share from none to all of a query's.
+        for i in entries.indices { entries[i].tags.mask = UInt64.random(in: 0..<64, using: &factory.rng) }
+        let grid = GeoGrid(cellSize: cellSize, entries: Array(entries[..<4_000]))
+        // Some entries in the delta (not compacted), and some of the base removed.
+        for e in entries[4_000...] { grid.upsert(e) }
+        for e in entries[..<200] { grid.remove(e.key) }
+        let live = entries[200...]
+        for q in 0..<400 {
+            let center = q % 2 == 0 ? factory.point(in: .city) : factory.anyPoint()
+            let radius = Self.radii[q % Self.radii.count] * Double.random(in: 0.5...1.5, using: &factory.rng)
+            let preferring = UInt64.random(in: 0..<64, using: &factory.rng)
+            let filter = q % 3 == 0 ? randomFilter(&factory.rng) : .all
+            let want = BruteForce.preferring(live, center: center, radius: radius, filter: filter, preferring: preferring)
+            let limit = [1, 7, 50, 5_000].randomElement(using: &factory.rng)!
+            var pages: [GeoHit] = []
+            var cursor: GeoCursor?
+            while true {
+                let page = grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: cursor, limit: limit)
+                pages += page
+                // (A cursor not honoured would repeat a page for ever.)
+                guard page.count == limit, pages.count <= want.count, let last = page.last else { break }
+                cursor = GeoCursor(distance: last.distance, key: last.entry.key, shared: (last.entry.tags.mask & preferring).nonzeroBitCount)
+            }
+            #expect(pages == want, "query \(q) at \(center) r=\(radius) preferring=\(preferring) limit=\(limit)")
+            if pages != want { return }
+        }
+    }
+
     @Test("cursor pages concatenate to the unpaged answer")
     func cursorPaging() {
         var factory = PointFactory(seed: 99)

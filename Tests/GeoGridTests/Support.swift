@@ -90,6 +90,14 @@ enum BruteForce {
         return Array(hits.prefix(limit))
     }
 
+    /// Everything within `radius`, those sharing more of `preferring`'s bits first, then nearest, then by key.
+    static func preferring(_ entries: some Collection<GeoEntry>, center: GeoPoint, radius: Double, filter: GeoFilter, preferring: UInt64) -> [GeoHit] {
+        let shared = { (hit: GeoHit) in (hit.entry.tags.mask & preferring).nonzeroBitCount }
+        return Self.radius(entries, center: center, radius: radius, filter: filter).sorted {
+            shared($0) != shared($1) ? shared($0) > shared($1) : $0.distance != $1.distance ? $0.distance < $1.distance : $0.entry.key < $1.entry.key
+        }
+    }
+
     static func box(_ entries: some Collection<GeoEntry>, box: GeoBox, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> [GeoHit] {
         let center = box.center
         var hits: [GeoHit] = []

@@ -223,6 +223,38 @@ struct PeopleTests {
         }
     }
 
+    @Test("the caller and people blocked either way take no place on a page: every page but the last is full", arguments: engines)
+    func blockedTakeNoPlace(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let (lat, lon) = (52.52, 13.405)
+            let (me, meID) = try await api.register("Me")
+            _ = try await api.patch("/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+            // Twelve people, the nearer the more sports shared, so that the people blocked
+            // would have led the first pages.
+            var ids: [String] = []
+            for i in 0..<12 {
+                let (token, id) = try await api.register("P\(i)")
+                let (a, o) = east(of: lat, lon, metres: 700 * Double(i + 1))
+                let sports = i < 6 ? ["tennis", "running"] : ["tennis"]
+                #expect(try await api.patch("/v1/me", token: token, json: ["sports": sports, "discoverable": true, "location": ["lat": a, "lon": o]]).status == .ok)
+                ids.append(id)
+                if i == 1 { #expect(try await api.post("/v1/users/\(meID)/block", token: token).status == .noContent) }
+            }
+            for i in [0, 2, 3, 6] { #expect(try await api.post("/v1/users/\(ids[i])/block", token: me).status == .noContent) }
+            let visible = ids.indices.filter { ![0, 1, 2, 3, 6].contains($0) }.map { ids[$0] }
+            let path = "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=20&limit=2"
+            var got: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await api.page(API.PersonNearby.self, path + (cursor.map { "&cursor=\($0)" } ?? ""), token: me)
+                got += page.items.map(\.id)
+                cursor = page.nextCursor
+                if cursor != nil { #expect(page.items.count == 2, "a page followed by another is full") }
+            } while cursor != nil && got.count <= ids.count
+            #expect(got == visible)
+        }
+    }
+
     @Test("reports are stored once per reporter and target", arguments: engines)
     func reports(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, services in

@@ -86,13 +86,6 @@ struct PeopleService: Sendable {
         var cursor: String {
             OpaqueCursor.encode([String(shared), String(distance.bitPattern, radix: 16), UUID(geoKey: key).lowercased, String(query, radix: 16)])
         }
-
-        /// Whether a person at this rank comes after the cursor.
-        func precedes(shared s: Int, distance d: Double, key k: GeoKey) -> Bool {
-            if s != shared { return s < shared }
-            if d != distance { return d > distance }
-            return k > key
-        }
     }
 
     func callerMask(_ user: UUID) async throws -> UInt64 {
@@ -109,7 +102,7 @@ struct PeopleService: Sendable {
     /// the sports they share with the caller.
     struct NearbyPage: Sendable {
         struct Item: Sendable {
-            var card: [UInt8]
+            var card: ArraySlice<UInt8>
             var distance: Double
             var sharedSports: [String]
             /// Their level in the sport asked for, when the search asked for levels.
@@ -140,50 +133,35 @@ struct PeopleService: Sendable {
         let mine = try await callerMask(caller)
         let hidden = try await blocked(caller)
         let me = caller.geoKey
-        var ranked: [Ranked] = []
-        for hit in grid?.search(within: radiusKm * 1_000, of: center, filter: filter) ?? [] where hit.entry.key != me {
-            let shared = (hit.entry.tags.mask & mine).nonzeroBitCount
-            if let cursor, !cursor.precedes(shared: shared, distance: hit.distance, key: hit.entry.key) { continue }
-            if !hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key)) { continue }
-            ranked.append((shared, hit.distance, hit.entry.key, hit.entry.tags))
+        // The grid ranks by sports shared, then distance, then key, and orders only the
+        // best it keeps; the caller and people blocked either way are dropped after, and
+        // the walk goes on after the last hit until the page is full or nobody is left.
+        var after = cursor.map { GeoCursor(distance: $0.distance, key: $0.key, shared: $0.shared) }
+        var found: [GeoHit] = []
+        while let grid, found.count <= limit {
+            let need = limit + 1 - found.count
+            let hits = grid.search(within: radiusKm * 1_000, of: center, filter: filter, preferring: mine, after: after, limit: need)
+            for hit in hits {
+                after = GeoCursor(distance: hit.distance, key: hit.entry.key, shared: (hit.entry.tags.mask & mine).nonzeroBitCount)
+                if hit.entry.key == me || (!hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key))) { continue }
+                found.append(hit)
+            }
+            if hits.count < need { break }
         }
-        let page = Self.mostShared(ranked, first: limit + 1).prefix(limit)
-        let cards = index.cards(page.map { UUID(geoKey: $0.key) })
-        let items = page.compactMap { person in
-            cards[UUID(geoKey: person.key)].map {
+        let page = found.prefix(limit)
+        let cards = index.cards(page.map { UUID(geoKey: $0.entry.key) })
+        let items = zip(page, cards.ranges).compactMap { hit, range in
+            range.map {
                 NearbyPage.Item(
-                    card: $0.json, distance: person.distance, sharedSports: sports.slugs(in: person.tags.mask & mine),
-                    level: levels == nil ? nil : Level(halves: person.tags.traits.trailingZeroBitCount)
+                    card: cards.bytes[$0], distance: hit.distance, sharedSports: sports.slugs(in: hit.entry.tags.mask & mine),
+                    level: levels == nil ? nil : Level(halves: hit.entry.tags.traits.trailingZeroBitCount)
                 )
             }
         }
-        let next = ranked.count > limit ? page.last.map { Cursor(shared: $0.shared, distance: $0.distance, key: $0.key, query: query).cursor } : nil
+        let next = found.count > limit ? page.last.map {
+            Cursor(shared: ($0.entry.tags.mask & mine).nonzeroBitCount, distance: $0.distance, key: $0.entry.key, query: query).cursor
+        } : nil
         return NearbyPage(items: items, nextCursor: next)
-    }
-
-    /// A person found: how many sports they share with the caller, how far, who, their tags.
-    typealias Ranked = (shared: Int, distance: Double, key: GeoKey, tags: GeoTags)
-
-    /// The `first` people of `ranked` in the page's order: most sports shared first, then
-    /// nearest, then by key. The grid's hits come nearest first, ties by key, so placing
-    /// each in its group of shared sports keeps that order within the group: no sort
-    /// of the thousands found in a dense city, of which a page shows 50.
-    static func mostShared(_ ranked: [Ranked], first: Int) -> [Ranked] {
-        var counts = [Int](repeating: 0, count: UInt64.bitWidth + 1)
-        for person in ranked { counts[person.shared] += 1 }
-        var next = [Int](repeating: 0, count: counts.count)
-        var placed = 0
-        for shared in counts.indices.reversed() {
-            next[shared] = placed
-            placed += counts[shared]
-        }
-        var page: [Ranked?] = Array(repeating: nil, count: min(first, ranked.count))
-        for person in ranked {
-            let at = next[person.shared]
-            next[person.shared] += 1
-            if at < page.count { page[at] = person }
-        }
-        return page.map { $0! }
     }
 
     /// Someone's public profile and the upcoming events the caller may see.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The bytes of the event cards, appended into large chunks and read by copying.
+/// The bytes of the cards of an index (events', people's), appended into large
+/// chunks and read by copying.
 ///
 /// A nearby page reads 50 cards. When each card was its own `[UInt8]`, reading one
 /// retained it — an atomic write to a cache line that the other cores' pages were
@@ -17,7 +18,7 @@ import Synchronization
 /// flight: readers only begin under the lock, and the arena is only changed under it.
 ///
 /// `@unchecked Sendable`: every member but ``endRead()`` is used only with the owning
-/// ``EventIndex``'s lock held, and ``endRead()`` touches only an atomic.
+/// index's lock held, and ``endRead()`` touches only an atomic.
 final class CardArena: @unchecked Sendable {
     /// Where a card's bytes are: chunk, offset and count packed in 62 bits, so that
     /// a ``CardTable`` slot holds it in one word beside its flags.

@@ -5,8 +5,9 @@ import Synchronization
 
 /// Discoverable people in memory: a ``GeoGrid`` of their (snapped) positions
 /// tagged with their favourite sports' bits, and a public card per person
-/// (encoded once). Nobody's exact position is held: locations are snapped to
-/// a ~500 m cell when they are written.
+/// (encoded once, its bytes in a ``CardArena``: a page finds where its people's
+/// cards are under the lock and copies them after it, as event pages do). Nobody's
+/// exact position is held: locations are snapped to a ~500 m cell when they are written.
 ///
 /// Beside it, per sport, a grid of the people with a level in that sport, each
 /// tagged with their level's bit (``GameTraits/level(_:)``): people nearby by level
@@ -17,16 +18,31 @@ final class UserIndex: Sendable {
         var mask: UInt64
         /// The sports (bits) whose level grid holds this person.
         var levelSports: UInt64 = 0
-        /// `{"id","name","image_url","image_urls","bio","sports":[…]` — unterminated.
-        var json: [UInt8]
+        /// Where the card's bytes are: `{"id","name","image_url","image_urls","bio","sports":[…]`
+        /// — unterminated.
+        var json: CardArena.Ref
+    }
+
+    /// A page's cards: each one's bytes in `bytes`, at its range (none for someone
+    /// no longer in the index), in the order asked.
+    struct Cards {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>?] = []
     }
 
     private struct State {
         var cards: [UUID: Card] = [:]
+        var arena = CardArena()
         /// Versions of people taken out, so that an older update cannot bring them back.
         var removed = Tombstones(capacity: 100_000)
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog = WarmBacklog<(User, Date)>()
+
+        /// Lets a card's bytes go, compacting their chunk when most of it is left behind.
+        mutating func release(_ ref: CardArena.Ref) {
+            guard let chunk = arena.release(ref) else { return }
+            arena.moveLive(from: chunk, isLive: { cards[$0]?.json }, moved: { cards[$0]?.json = $1 })
+        }
     }
 
     let grid: GeoGrid
@@ -47,8 +63,8 @@ final class UserIndex: Sendable {
 
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
-    func card(_ user: User, mask: UInt64) -> Card {
-        Card(version: user.version, mask: mask, levelSports: sports.mask(of: user.levels.keys), json: encodeCard(user))
+    private func card(_ user: User, mask: UInt64, in arena: CardArena) -> Card {
+        Card(version: user.version, mask: mask, levelSports: sports.mask(of: user.levels.keys), json: arena.store(encodeCard(user), for: user.id))
     }
 
     /// The grid of the people with a level in the sport of this bit, if anyone has one.
@@ -77,13 +93,14 @@ final class UserIndex: Sendable {
         var entries: [GeoEntry] = []
         var byLevel: [Int: [GeoEntry]] = [:]
         var cards: [UUID: Card] = [:]
+        let arena = CardArena()
         try await pages { page in
             for user in page {
                 guard let location = user.location else { continue }
                 let mask = sports.mask(of: user.sports)
                 entries.append(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
                 for (bit, entry) in levelEntries(user, at: location.geoPoint, mask: mask) { byLevel[bit, default: []].append(entry) }
-                cards[user.id] = card(user, mask: mask)
+                if let old = cards.updateValue(card(user, mask: mask, in: arena), forKey: user.id) { _ = arena.release(old.json) }
             }
         }
         grid.replaceAll(with: entries)
@@ -92,6 +109,8 @@ final class UserIndex: Sendable {
         }
         let backlog = state.withLock { s in
             s.cards = cards
+            // Pages reading the arena replaced keep it alive until they are done.
+            s.arena = arena
             return s.backlog.finish()
         }
         for (user, at) in backlog { apply(user, now: at) }
@@ -105,18 +124,21 @@ final class UserIndex: Sendable {
             if s.backlog.hold((user, now)) { return }
             if let card = s.cards[user.id], card.version >= user.version { return }
             if s.removed.hides(user.id, version: user.version) { return }
-            let before = s.cards[user.id]?.levelSports ?? 0
+            let old = s.cards[user.id]
+            let before = old?.levelSports ?? 0
             var after: UInt64 = 0
             if user.discoverable, let location = user.location {
                 let mask = sports.mask(of: user.sports)
-                let fresh = card(user, mask: mask)
+                let fresh = card(user, mask: mask, in: s.arena)
                 s.cards[user.id] = fresh
+                if let old { s.release(old.json) }
                 s.removed.lift(user.id)
                 grid.upsert(GeoEntry(key: user.id.geoKey, point: location.geoPoint, tags: GeoTags(mask: mask)))
                 for (bit, entry) in levelEntries(user, at: location.geoPoint, mask: mask) { levelGrid(making: bit).upsert(entry) }
                 after = fresh.levelSports
             } else {
                 s.cards[user.id] = nil
+                if let old { s.release(old.json) }
                 s.removed.bury(user.id, version: user.version, at: now)
                 grid.remove(user.id.geoKey)
             }
@@ -129,11 +151,26 @@ final class UserIndex: Sendable {
         }
     }
 
-    func cards(_ ids: [UUID]) -> [UUID: Card] {
-        state.withLock { s in
-            var out: [UUID: Card] = [:]
-            for id in ids { if let card = s.cards[id] { out[id] = card } }
-            return out
+    /// The cards of `ids`, in that order. Under the lock, only where each card's bytes
+    /// are; they are copied after it (see ``CardArena``).
+    func cards(_ ids: [UUID]) -> Cards {
+        var found: [(index: Int, bytes: UnsafeRawBufferPointer)] = []
+        found.reserveCapacity(ids.count)
+        let arena = state.withLock { s in
+            for (i, id) in ids.enumerated() {
+                if let card = s.cards[id] { found.append((i, s.arena.bytes(card.json))) }
+            }
+            s.arena.beginRead()
+            return s.arena
         }
+        defer { arena.endRead() }
+        var cards = Cards(ranges: Array(repeating: nil, count: ids.count))
+        cards.bytes.reserveCapacity(found.reduce(0) { $0 + $1.bytes.count })
+        for (i, bytes) in found {
+            let start = cards.bytes.count
+            cards.bytes.append(contentsOf: bytes)
+            cards.ranges[i] = start..<cards.bytes.count
+        }
+        return cards
     }
 }
