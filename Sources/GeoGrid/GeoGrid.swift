@@ -160,8 +160,8 @@ public final class GeoGrid: Sendable {
     ///   - center: The centre.
     ///   - filter: Applied to each candidate during the scan.
     ///   - preferring: The bits whose sharing ranks entries.
-    ///   - cursor: Return only hits after this position (the last hit of the previous
-    ///     page, with ``GeoCursor/shared`` set to how many of `preferring`'s bits it shared).
+    ///   - cursor: Return only hits after this position (the last hit's
+    ///     ``GeoHit/cursor(preferring:)``: its ``GeoCursor/shared`` counts the bits it shared).
     ///   - limit: At most this many hits.
     /// - Returns: The hits in that order.
     public func search(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, preferring: UInt64, after cursor: GeoCursor? = nil, limit: Int) -> [GeoHit] {

@@ -271,8 +271,14 @@ public struct GeoHit: Hashable, Sendable {
     /// Great-circle distance from the query's centre, in metres.
     public var distance: Double
 
-    /// The keyset position of this hit, to continue a query after it.
+    /// The keyset position of this hit, to continue a query after it. For a search
+    /// that prefers some bits, use ``cursor(preferring:)``.
     public var cursor: GeoCursor { GeoCursor(distance: distance, key: entry.key) }
+
+    /// The keyset position of this hit in a search preferring `mask`'s bits.
+    public func cursor(preferring mask: UInt64) -> GeoCursor {
+        GeoCursor(distance: distance, key: entry.key, shared: (entry.tags.mask & mask).nonzeroBitCount)
+    }
 }
 
 /// A keyset position in a query's order (distance, then key; for a search that

@@ -172,7 +172,9 @@ struct Tiers {
         let bits = preferring.nonzeroBitCount
         self.bits = bits
         cutoff = bits + 1
-        cursorTier = cursor.map { bits - Swift.min(bits, Swift.max(0, $0.shared)) } ?? 0
+        // A cursor sharing more than any entry can comes before them all; one sharing
+        // fewer than none, after them all.
+        cursorTier = cursor.map { $0.shared > bits ? -1 : $0.shared < 0 ? bits + 1 : bits - $0.shared } ?? 0
     }
 
     /// How many of the preferred bits `tags` lacks.

@@ -125,14 +125,16 @@ struct GeoGridPropertyTests {
     @Test("a search preferring some bits ranks by bits shared, then distance, then key; its pages concatenate to the whole answer", arguments: [1_250.0, 20_000])
     func preferringQueries(cellSize: Double) {
         var factory = PointFactory(seed: 11 &+ UInt64(cellSize))
-        var entries = makeEntries(count: 5_000, factory: &factory)
+        var entries = makeEntries(count: 4_100, factory: &factory)
         // Several bits each, so that entries share from none to all of a query's.
         for i in entries.indices { entries[i].tags.mask = UInt64.random(in: 0..<64, using: &factory.rng) }
         let grid = GeoGrid(cellSize: cellSize, entries: Array(entries[..<4_000]))
-        // Some entries in the delta (not compacted), and some of the base removed.
+        // Some of the base removed and some entries new, all still pending (fewer than
+        // the 256 changes that make the grid compact itself).
+        for e in entries[..<150] { grid.remove(e.key) }
         for e in entries[4_000...] { grid.upsert(e) }
-        for e in entries[..<200] { grid.remove(e.key) }
-        let live = entries[200...]
+        #expect(grid.statistics.pendingChanges == 250)
+        let live = entries[150...]
         for q in 0..<400 {
             let center = q % 2 == 0 ? factory.point(in: .city) : factory.anyPoint()
             let radius = Self.radii[q % Self.radii.count] * Double.random(in: 0.5...1.5, using: &factory.rng)
@@ -147,10 +149,17 @@ struct GeoGridPropertyTests {
                 pages += page
                 // (A cursor not honoured would repeat a page for ever.)
                 guard page.count == limit, pages.count <= want.count, let last = page.last else { break }
-                cursor = GeoCursor(distance: last.distance, key: last.entry.key, shared: (last.entry.tags.mask & preferring).nonzeroBitCount)
+                cursor = last.cursor(preferring: preferring)
             }
             #expect(pages == want, "query \(q) at \(center) r=\(radius) preferring=\(preferring) limit=\(limit)")
             if pages != want { return }
+            // A cursor sharing more bits than any entry comes before them all; fewer than none, after them all.
+            if let first = want.first {
+                let before = GeoCursor(distance: first.distance, key: first.entry.key, shared: 65)
+                #expect(grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: before, limit: 5_000) == want)
+                let after = GeoCursor(distance: 0, key: GeoKey(0), shared: -1)
+                #expect(grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: after, limit: 5_000).isEmpty)
+            }
         }
     }
 

@@ -134,18 +134,23 @@ struct PeopleService: Sendable {
         let hidden = try await blocked(caller)
         let me = caller.geoKey
         // The grid ranks by sports shared, then distance, then key, and orders only the
-        // best it keeps; the caller and people blocked either way are dropped after, and
-        // the walk goes on after the last hit until the page is full or nobody is left.
+        // best it keeps (walking the whole disc). The caller and people blocked either way
+        // are dropped after: it is asked for room for them too, so that one walk fills the
+        // page; only when more of them than that came first does it walk again after
+        // the last hit (a newer snapshot, where someone moved could come again: skipped).
         var after = cursor.map { GeoCursor(distance: $0.distance, key: $0.key, shared: $0.shared) }
         var found: [GeoHit] = []
+        var walks = 0
         while let grid, found.count <= limit {
-            let need = limit + 1 - found.count
+            let need = limit + 1 - found.count + 1 + min(hidden.count, 1_000)
             let hits = grid.search(within: radiusKm * 1_000, of: center, filter: filter, preferring: mine, after: after, limit: need)
             for hit in hits {
-                after = GeoCursor(distance: hit.distance, key: hit.entry.key, shared: (hit.entry.tags.mask & mine).nonzeroBitCount)
+                after = hit.cursor(preferring: mine)
                 if hit.entry.key == me || (!hidden.isEmpty && hidden.contains(UUID(geoKey: hit.entry.key))) { continue }
+                if walks > 0 && found.contains(where: { $0.entry.key == hit.entry.key }) { continue }
                 found.append(hit)
             }
+            walks += 1
             if hits.count < need { break }
         }
         let page = found.prefix(limit)

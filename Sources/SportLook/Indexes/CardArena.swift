@@ -18,7 +18,7 @@ import Synchronization
 /// flight: readers only begin under the lock, and the arena is only changed under it.
 ///
 /// `@unchecked Sendable`: every member but ``endRead()`` is used only with the owning
-/// index's lock held, and ``endRead()`` touches only an atomic.
+/// index's lock held (or before the arena is published, as a warm-up fills its own), and ``endRead()`` touches only an atomic.
 final class CardArena: @unchecked Sendable {
     /// Where a card's bytes are: chunk, offset and count packed in 62 bits, so that
     /// a ``CardTable`` slot holds it in one word beside its flags.
@@ -33,7 +33,7 @@ final class CardArena: @unchecked Sendable {
         init(bits: UInt64) { self.bits = bits }
 
         /// A chunk is at most ``CardArena/chunkSize`` (or one card), and a card is an
-        /// event's JSON, bounded far below 8 MB by the request sizes.
+        /// event's or a person's JSON, bounded far below 8 MB by the request sizes.
         init(chunk: Int, offset: Int, count: Int) {
             precondition(chunk >= 0 && chunk < 1 << Self.chunkBits && offset >= 0 && offset < 1 << Self.offsetBits
                 && count >= 0 && count < 1 << Self.countBits, "card out of the arena's range")
