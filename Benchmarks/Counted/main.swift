@@ -1,7 +1,7 @@
 // `sportlook-counted`: the server as `sportlook serve` runs it (configured from the
 // environment), or with `bare` a Hummingbird server answering GET /health and GET /page
-// (a pre-encoded page) and nothing else, for Benchmarks/instructions and Benchmarks/edge. A synchronous main that waits on a semaphore: under
-// an async main the main thread waits in dispatch_main's rt_sigsuspend, where valgrind
+// (a pre-encoded page) and nothing else, for Benchmarks/instructions and Benchmarks/edge.
+// A synchronous main that waits on a semaphore: under an async main the main thread waits in dispatch_main's rt_sigsuspend, where valgrind
 // 3.19 (Debian 12's) dies. Detached: top-level code is the main actor's, whose queue
 // nobody drains while the main thread waits.
 import Dispatch
@@ -20,7 +20,7 @@ Task.detached {
             // A page of PAGE_BYTES (default: a nearby page of 50 events) encoded once:
             // what sending the bytes costs when they are ready.
             let size = environment["PAGE_BYTES"].flatMap(Int.init) ?? 48_099
-            let page = ByteBuffer(bytes: #"{"items":[""# + String(repeating: "x", count: max(0, size - 14)) + #""]}"#.utf8)
+            let page = ByteBuffer(string: #"{"items":[""# + String(repeating: "x", count: max(0, size - 14)) + #""]}"#)
             router.get("/page") { _, _ in
                 Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: page))
             }
