@@ -18,7 +18,8 @@ import Synchronization
 /// flight: readers only begin under the lock, and the arena is only changed under it.
 ///
 /// `@unchecked Sendable`: every member but ``endRead()`` is used only with the owning
-/// index's lock held (or before the arena is published, as a warm-up fills its own), and ``endRead()`` touches only an atomic.
+/// index's lock held (or before the arena is published, as a warm-up fills its own),
+/// and ``endRead()`` touches only an atomic.
 final class CardArena: @unchecked Sendable {
     /// Where a card's bytes are: chunk, offset and count packed in 62 bits, so that
     /// a ``CardTable`` slot holds it in one word beside its flags.
