@@ -57,17 +57,14 @@ struct PeopleService: Sendable {
     let write: Writer
     let clock: any AppClock
 
-    /// Keyset of the discovery order: more shared sports first, then nearer, then id.
+    /// Keyset of the discovery order: more shared sports first, then nearer, then id
+    /// (the grid's order for a search preferring the caller's sports).
     struct Cursor: CursorCodable, Sendable {
-        var shared: Int
-        var distance: Double
-        var key: GeoKey
+        var position: GeoCursor
         var query: UInt32
 
-        init(shared: Int, distance: Double, key: GeoKey, query: UInt32) {
-            self.shared = shared
-            self.distance = distance
-            self.key = key
+        init(position: GeoCursor, query: UInt32) {
+            self.position = position
             self.query = query
         }
 
@@ -77,14 +74,14 @@ struct PeopleService: Sendable {
             else { return nil }
             let distance = Double(bitPattern: bits)
             guard distance.isFinite, distance >= 0 else { return nil }
-            self.shared = shared
-            self.distance = distance
-            self.key = id.geoKey
+            self.position = GeoCursor(distance: distance, key: id.geoKey, shared: shared)
             self.query = query
         }
 
         var cursor: String {
-            OpaqueCursor.encode([String(shared), String(distance.bitPattern, radix: 16), UUID(geoKey: key).lowercased, String(query, radix: 16)])
+            OpaqueCursor.encode([
+                String(position.shared), String(position.distance.bitPattern, radix: 16), UUID(geoKey: position.key).lowercased, String(query, radix: 16),
+            ])
         }
     }
 
@@ -138,7 +135,7 @@ struct PeopleService: Sendable {
         // are dropped after: it is asked for room for them too, so that one walk fills the
         // page; only when more of them than that came first does it walk again after
         // the last hit (a newer snapshot, where someone moved could come again: skipped).
-        var after = cursor.map { GeoCursor(distance: $0.distance, key: $0.key, shared: $0.shared) }
+        var after = cursor?.position
         var found: [GeoHit] = []
         var walks = 0
         while let grid, found.count <= limit {
@@ -163,9 +160,7 @@ struct PeopleService: Sendable {
                 )
             }
         }
-        let next = found.count > limit ? page.last.map {
-            Cursor(shared: ($0.entry.tags.mask & mine).nonzeroBitCount, distance: $0.distance, key: $0.entry.key, query: query).cursor
-        } : nil
+        let next = found.count > limit ? page.last.map { Cursor(position: $0.cursor(preferring: mine), query: query).cursor } : nil
         return NearbyPage(items: items, nextCursor: next)
     }
 

@@ -1,6 +1,27 @@
 import Foundation
 import Synchronization
 
+/// The cards a page wants to show, copied out of an index, in the order asked.
+struct CardPage: Sendable {
+    /// The cards found, one after another.
+    var bytes: [UInt8] = []
+    /// Where each card is in `bytes`; nil for one the index does not hold (or, in the
+    /// event index, holds but has not encoded yet: then its index is in `unloaded`).
+    var ranges: [Range<Int>?] = []
+    /// The events whose JSON must be read from the database.
+    var unloaded: [Int] = []
+
+    /// Each card, or nil.
+    var json: [[UInt8]?] { ranges.map { $0.map { Array(bytes[$0]) } } }
+
+    /// Sets card `i`'s bytes.
+    mutating func fill(_ i: Int, with json: some Collection<UInt8>) {
+        let start = bytes.count
+        bytes.append(contentsOf: json)
+        ranges[i] = start..<bytes.count
+    }
+}
+
 /// The bytes of the cards of an index (events', people's), appended into large
 /// chunks and read by copying.
 ///

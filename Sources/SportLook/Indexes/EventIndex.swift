@@ -60,27 +60,10 @@ final class EventIndex: Sendable {
         var json: CardArena.Ref?
     }
 
-    /// What the index holds of the events a page wants to show, in the order asked.
-    struct Cards: Sendable {
-        /// The cards found, one after another.
-        var bytes: [UInt8] = []
-        /// Where each event's JSON is in `bytes`; nil for an event not live
-        /// (cancelled, finished or unknown), or live but not cached yet (then its
-        /// index is in `unloaded`).
-        var ranges: [Range<Int>?] = []
-        /// The live events whose JSON must be read from the database.
-        var unloaded: [Int] = []
-
-        /// Each event's JSON, or nil.
-        var json: [[UInt8]?] { ranges.map { $0.map { Array(bytes[$0]) } } }
-
-        /// Sets event `i`'s JSON.
-        mutating func fill(_ i: Int, with json: [UInt8]) {
-            let start = bytes.count
-            bytes += json
-            ranges[i] = start..<bytes.count
-        }
-    }
+    /// What the index holds of the events a page wants to show, in the order asked: no
+    /// range for an event not live (cancelled, finished or unknown), or live but not
+    /// cached yet (then its index is in `unloaded`).
+    typealias Cards = CardPage
 
     private struct State {
         var cards = CardTable()

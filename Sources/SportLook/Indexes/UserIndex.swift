@@ -23,12 +23,8 @@ final class UserIndex: Sendable {
         var json: CardArena.Ref
     }
 
-    /// A page's cards: each one's bytes in `bytes`, at its range (none for someone
-    /// no longer in the index), in the order asked.
-    struct Cards {
-        var bytes: [UInt8] = []
-        var ranges: [Range<Int>?] = []
-    }
+    /// A page's cards, in the order asked (no range for someone no longer in the index).
+    typealias Cards = CardPage
 
     private struct State {
         var cards: [UUID: Card] = [:]
@@ -166,11 +162,7 @@ final class UserIndex: Sendable {
         defer { arena.endRead() }
         var cards = Cards(ranges: Array(repeating: nil, count: ids.count))
         cards.bytes.reserveCapacity(found.reduce(0) { $0 + $1.bytes.count })
-        for (i, bytes) in found {
-            let start = cards.bytes.count
-            cards.bytes.append(contentsOf: bytes)
-            cards.ranges[i] = start..<cards.bytes.count
-        }
+        for (i, bytes) in found { cards.fill(i, with: bytes) }
         return cards
     }
 }
