@@ -88,6 +88,15 @@ new_token() {
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
 }
 
+# A token for a new account on the running server that plays football, tennis and running
+# (the caller of the people-nearby benchmarks).
+new_player_token() {
+  local token; token="$(new_token)"
+  curl -sf -X PATCH "http://127.0.0.1:$SERVER_PORT/v1/me" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"sports": ["football", "tennis", "running"]}' > /dev/null
+  echo "$token"
+}
+
 # Runs wrk (2 threads, 64 connections) and prints "requests/s|p99" from its report.
 run_wrk() {
   local seconds="$1"; shift
@@ -98,6 +107,19 @@ run_wrk() {
   p99="$(echo "$out" | awk '$1 == "99%" {print $2}')"
   errors="$(echo "$out" | awk '/Non-2xx/ {print $5}')"
   echo "${rps}|${p99}|${errors:-0}"
+}
+
+# wrk (run_wrk) on one kind of request at BASE (http://host:port) for SECONDS: health
+# (GET /health), page (GET /page, the bare server's), nearby or people (events or people
+# nearby, 5 km, 50 a page, around the centres in CENTRES, with TOKEN).
+wrk_kind() {
+  local kind="$1" base="$2" seconds="$3"
+  case "$kind" in
+    health|page) run_wrk "$seconds" "$base/$kind" ;;
+    nearby) SEARCH_PATH="/v1/events/nearby?radius_km=5&limit=50" run_wrk "$seconds" -s "$ROOT/Benchmarks/wrk-search.lua" "$base" ;;
+    people) SEARCH_PATH="/v1/users/nearby?radius_km=5&limit=50" run_wrk "$seconds" -s "$ROOT/Benchmarks/wrk-search.lua" "$base" ;;
+    *) echo "unknown kind $kind (health, page, nearby, people)" >&2; return 2 ;;
+  esac
 }
 
 # The capacity of an HTTP GET route on the running server (start_server): a constant
