@@ -1,64 +1,53 @@
 import Foundation
 
-/// Event id → card, by open addressing with linear probing, for the 50 lookups of
-/// every nearby page.
+/// Id → card, by open addressing with linear probing, for the 50 lookups of every
+/// nearby page (events' in ``EventIndex``, people's in ``UserIndex``).
 ///
-/// `Dictionary<UUID, Card>` costs a lookup three cache misses at a million events
+/// `Dictionary<UUID, Card>` costs a lookup three cache misses at a million cards
 /// (its occupancy bitmap, its key, its value) and SipHash over 16 bytes; here the id
-/// and its card share one 40-byte slot (the card's place in the arena and the
-/// slot's flags packed in one word), and the hash is the id's own bits (random in a
-/// v4 or v7 UUID), mixed by one multiplication and mapped onto the slots by a
-/// multiply-high, so the slot count need not be a power of two. Load stays at or
-/// below 4/5 and the table grows by half, so a million cards take about 56 MB, not
-/// the 100 MB that a power of two at load ½ cost; deletion shifts the following
-/// entries back, so there are no tombstones.
-struct CardTable {
-    private struct Slot {
-        static let used: UInt64 = 1 << 63
-        static let hasJSON: UInt64 = 1 << 62
-        static let empty = Slot(high: 0, low: 0, version: 0, endsAt: .distantPast, state: 0)
-
+/// and its card share one slot (40 bytes for an event's, 48 for a person's), and the
+/// hash is the id's own bits (random in a v4 or v7 UUID), mixed by one
+/// multiplication and mapped onto the slots by a multiply-high, so the slot count
+/// need not be a power of two. A slot whose id is all zeros is empty (the all-zero
+/// id itself, never made here, is kept beside the slots). Load stays at or below 4/5
+/// and the table grows by half, so a million event cards take about 56 MB, not the
+/// 100 MB that a power of two at load ½ cost; deletion shifts the following entries
+/// back, so there are no tombstones.
+struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
+    private struct Slot: BitwiseCopyable, Sendable {
         var high: UInt64
         var low: UInt64
-        var version: Int64
-        var endsAt: Date
-        /// ``used``, ``hasJSON`` and, with it, the card's ``CardArena/Ref`` bits.
-        var state: UInt64
+        var card: Card
 
-        init(high: UInt64, low: UInt64, version: Int64, endsAt: Date, state: UInt64) {
-            (self.high, self.low, self.version, self.endsAt, self.state) = (high, low, version, endsAt, state)
-        }
+        @inline(__always) var isUsed: Bool { high | low != 0 }
 
-        init(high: UInt64, low: UInt64, card: EventIndex.Card) {
-            self.init(high: high, low: low, version: card.version, endsAt: card.endsAt,
-                      state: Self.used | (card.json.map { Self.hasJSON | $0.bits } ?? 0))
-        }
-
-        var isUsed: Bool { state & Self.used != 0 }
-
-        var card: EventIndex.Card {
-            get {
-                EventIndex.Card(version: version, endsAt: endsAt,
-                                json: state & Self.hasJSON != 0 ? CardArena.Ref(bits: state & (Self.hasJSON - 1)) : nil)
+        /// All zeros: the id no slot holds, and a card never read.
+        static var empty: Slot {
+            withUnsafeTemporaryAllocation(of: Slot.self, capacity: 1) { one in
+                UnsafeMutableRawBufferPointer(one).initializeMemory(as: UInt8.self, repeating: 0)
+                return one[0]
             }
-            set { self = Slot(high: high, low: low, card: newValue) }
         }
     }
 
     private var slots: [Slot]
-    /// Most entries before growing: 4/5 of the slots.
+    private let empty: Slot
+    /// The card of the all-zero id, which cannot sit in a slot.
+    private var zero: Card?
+    /// Most entries in the slots before growing: 4/5 of them.
     private var limit: Int
     private(set) var count = 0
 
     /// Room for `minimumCapacity` cards and an eighth more before it grows (a warm-up
-    /// knows how many events it loads; new ones follow).
+    /// knows how many it loads; new ones follow).
     init(minimumCapacity: Int = 0) {
         let size = max(16, minimumCapacity + minimumCapacity / 8)
         self.init(slotCount: size * 5 / 4 + 1)
     }
 
     private init(slotCount: Int) {
-        slots = Array(repeating: .empty, count: slotCount)
+        empty = .empty
+        slots = Array(repeating: empty, count: slotCount)
         limit = slotCount * 4 / 5
     }
 
@@ -72,7 +61,7 @@ struct CardTable {
 
     @inline(__always) private func next(_ i: Int) -> Int { i + 1 == slots.count ? 0 : i + 1 }
 
-    /// The slot holding `id`, or the empty slot where it would go.
+    /// The slot holding the id (not all zeros), or the empty slot where it would go.
     @inline(__always) private func find(_ high: UInt64, _ low: UInt64) -> (index: Int, found: Bool) {
         var i = home(high, low)
         return slots.withUnsafeBufferPointer { slots in
@@ -84,9 +73,10 @@ struct CardTable {
         }
     }
 
-    subscript(id: UUID) -> EventIndex.Card? {
+    subscript(id: UUID) -> Card? {
         get {
             let (high, low) = Self.halves(id)
+            if high | low == 0 { return zero }
             let (i, found) = find(high, low)
             return found ? slots[i].card : nil
         }
@@ -97,8 +87,13 @@ struct CardTable {
 
     /// Sets the card of `id`; returns the one it replaces.
     @discardableResult
-    mutating func updateValue(_ card: EventIndex.Card, forKey id: UUID) -> EventIndex.Card? {
+    mutating func updateValue(_ card: Card, forKey id: UUID) -> Card? {
         let (high, low) = Self.halves(id)
+        if high | low == 0 {
+            defer { zero = card }
+            if zero == nil { count += 1 }
+            return zero
+        }
         var (i, found) = find(high, low)
         if found {
             defer { slots[i].card = card }
@@ -115,12 +110,17 @@ struct CardTable {
 
     /// Takes out the card of `id`; returns it.
     @discardableResult
-    mutating func removeValue(forKey id: UUID) -> EventIndex.Card? {
+    mutating func removeValue(forKey id: UUID) -> Card? {
         let (high, low) = Self.halves(id)
+        if high | low == 0 {
+            defer { zero = nil }
+            if zero != nil { count -= 1 }
+            return zero
+        }
         var (hole, found) = find(high, low)
         guard found else { return nil }
         let card = slots[hole].card
-        slots[hole] = .empty
+        slots[hole] = empty
         count -= 1
         // Shift back every following entry whose home is not between the hole and it.
         var j = next(hole)
@@ -129,7 +129,7 @@ struct CardTable {
             let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
             if !stays {
                 slots[hole] = slots[j]
-                slots[j] = .empty
+                slots[j] = empty
                 hole = j
             }
             j = next(j)
@@ -140,16 +140,14 @@ struct CardTable {
     /// By half: a million cards must not cost twice their slots for the sake of a few more.
     private mutating func grow() {
         let old = slots
-        self = CardTable(slotCount: old.count + old.count / 2)
-        for slot in old where slot.isUsed {
-            let i = find(slot.high, slot.low).index
-            slots[i] = slot
-            count += 1
-        }
+        slots = Array(repeating: empty, count: old.count + old.count / 2)
+        limit = slots.count * 4 / 5
+        for slot in old where slot.isUsed { slots[find(slot.high, slot.low).index] = slot }
     }
 
     /// Every id and its card, in no particular order.
-    func forEach(_ body: (UUID, EventIndex.Card) -> Void) {
+    func forEach(_ body: (UUID, Card) -> Void) {
+        if let zero { body(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), zero) }
         for slot in slots where slot.isUsed {
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) {

@@ -52,12 +52,28 @@ enum GameTraits {
 /// card is there, a page reads the few it lacks from the database in one query
 /// and keeps them (``remember(_:now:)``).
 final class EventIndex: Sendable {
-    struct Card: Sendable {
+    /// Three words, so that a ``CardTable`` slot holds an id and its card in 40 bytes.
+    struct Card: Sendable, BitwiseCopyable {
         var version: Int64
-        var endsAt: Date
+        private var endsAtSeconds: Double
+        /// A ``CardArena/Ref``'s bits with ``hasJSON`` set, or 0.
+        private var jsonBits: UInt64
+        private static let hasJSON: UInt64 = 1 << 63
+
+        init(version: Int64, endsAt: Date, json: CardArena.Ref?) {
+            self.version = version
+            endsAtSeconds = endsAt.timeIntervalSinceReferenceDate
+            jsonBits = json.map { Self.hasJSON | $0.bits } ?? 0
+        }
+
+        var endsAt: Date { Date(timeIntervalSinceReferenceDate: endsAtSeconds) }
+
         /// Where the event's JSON without its closing brace (see ``EventJSON``) is
         /// in the arena, once encoded.
-        var json: CardArena.Ref?
+        var json: CardArena.Ref? {
+            get { jsonBits & Self.hasJSON == 0 ? nil : CardArena.Ref(bits: jsonBits & ~Self.hasJSON) }
+            set { jsonBits = newValue.map { Self.hasJSON | $0.bits } ?? 0 }
+        }
     }
 
     /// What the index holds of the events a page wants to show, in the order asked: no
@@ -66,7 +82,7 @@ final class EventIndex: Sendable {
     typealias Cards = CardPage
 
     private struct State {
-        var cards = CardTable()
+        var cards = CardTable<Card>()
         let arena = CardArena()
         /// Versions of events taken out, so that an older update cannot bring them back.
         var removed = Tombstones()
@@ -144,7 +160,7 @@ final class EventIndex: Sendable {
         let total = parts.reduce(0) { $0 + $1.count }
         var entries: [GeoEntry] = []
         entries.reserveCapacity(total)
-        var cards = CardTable(minimumCapacity: total)
+        var cards = CardTable<Card>(minimumCapacity: total)
         for event in parts.joined() {
             let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
             entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits, restriction: event.restriction))

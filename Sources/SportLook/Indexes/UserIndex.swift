@@ -13,7 +13,7 @@ import Synchronization
 /// tagged with their level's bit (``GameTraits/level(_:)``): people nearby by level
 /// search that grid, with the level range as a filter of its walk.
 final class UserIndex: Sendable {
-    struct Card: Sendable {
+    struct Card: Sendable, BitwiseCopyable {
         var version: Int64
         var mask: UInt64
         /// The sports (bits) whose level grid holds this person.
@@ -27,7 +27,7 @@ final class UserIndex: Sendable {
     typealias Cards = CardPage
 
     private struct State {
-        var cards: [UUID: Card] = [:]
+        var cards = CardTable<Card>()
         var arena = CardArena()
         /// Versions of people taken out, so that an older update cannot bring them back.
         var removed = Tombstones(capacity: 100_000)
@@ -88,7 +88,7 @@ final class UserIndex: Sendable {
         let started = ContinuousClock.now
         var entries: [GeoEntry] = []
         var byLevel: [Int: [GeoEntry]] = [:]
-        var cards: [UUID: Card] = [:]
+        var cards = CardTable<Card>()
         let arena = CardArena()
         try await pages { page in
             for user in page {
