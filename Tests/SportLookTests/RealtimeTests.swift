@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import HTTPTypes
 import HummingbirdTesting
 import Logging
@@ -206,6 +207,46 @@ struct RealtimeTests {
                     await socket.close()
                 }
             }
+        }
+    }
+
+    @Test("presence counts while its instance's heartbeat is fresh: a stale instance's people are told, and a heartbeat sweeps a gone instance's rows", arguments: engines)
+    func presenceFollowsInstanceHeartbeat(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let room = try #require(UUID(uuidString: event))
+            for (n, person) in people.enumerated() {
+                try await services.chat.present(try #require(UUID(uuidString: person.id)), in: room, instance: n == 0 ? "alive" : "stalled")
+            }
+            // A person told of the room's messages has one push queued (later messages collapse into it).
+            func told(_ person: (token: String, id: String)) async throws -> Bool {
+                try await count(services, "jobs", where: "dedupe_key = 'chat_message:\(event.lowercased()):\(person.id.lowercased())'") == 1
+            }
+            func send(_ id: String) async throws {
+                #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "here?", "client_id": id]).status == .created)
+            }
+            try await send("fresh")
+            #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "both in the room on instances alive: no push")
+            // The second instance stops beating: after the presence lifetime its people count as away.
+            let stalled = Date().addingTimeInterval(-(ChatService.presenceLifetime + 5))
+            try await services.database.transaction { sql in
+                try await sql.raw("UPDATE chat_instances SET seen_at = \(bind: stalled) WHERE instance_id = 'stalled'").run()
+            }
+            try await send("stale")
+            #expect(try await told(people[1]), "the person on the stalled instance is told")
+            #expect(try await !told(people[0]), "the one on the living instance is not")
+            // Another instance's heartbeat, once the stalled one is gone five minutes: its rows go, the living stay.
+            let gone = Date().addingTimeInterval(-301)
+            try await services.database.transaction { sql in
+                try await sql.raw("UPDATE chat_instances SET seen_at = \(bind: gone) WHERE instance_id = 'stalled'").run()
+            }
+            try await services.chat.heartbeat(instance: "alive")
+            #expect(try await count(services, "chat_presence", where: "instance_id = 'stalled'") == 0)
+            #expect(try await count(services, "chat_instances", where: "instance_id = 'stalled'") == 0)
+            #expect(try await count(services, "chat_presence", where: "instance_id = 'alive'") == 1)
+            try await send("after")
+            #expect(try await !told(people[0]), "after the sweep, the one on the living instance is still not told")
         }
     }
 

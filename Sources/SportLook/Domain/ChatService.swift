@@ -21,7 +21,7 @@ struct ChatService: Sendable {
     /// Presence is about live sockets: it runs on the wall clock.
     let presenceClock: any AppClock = SystemClock()
 
-    /// How long a socket's presence counts after its last heartbeat.
+    /// How long a socket's presence counts after its instance's last heartbeat.
     static let presenceLifetime: TimeInterval = 90
     /// How long after sending its author may edit a message.
     static let editWindow: TimeInterval = 15 * 60
@@ -391,7 +391,8 @@ struct ChatService: Sendable {
         try await presence.absent(instance: instance, user: user, room: roomID)
     }
 
-    /// Keeps this instance's presence rows alive and drops those of instances gone for five minutes.
+    /// Keeps this instance's presence alive (one row) and drops the instances gone for
+    /// five minutes with their presence rows.
     func heartbeat(instance: String) async throws {
         let now = Date()
         try await presence.heartbeat(instance: instance, at: now, staleBefore: now.addingTimeInterval(-300))

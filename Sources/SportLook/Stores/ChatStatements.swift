@@ -86,7 +86,7 @@ enum ChatStatements {
         return """
             SELECT member.user_id FROM (\(members)) member
             WHERE member.user_id <> \(sender)
-              AND NOT EXISTS (SELECT 1 FROM chat_presence p WHERE p.room_id = \(room) AND p.user_id = member.user_id AND p.seen_at >= \(fresh))
+              AND NOT EXISTS (SELECT 1 FROM chat_presence p JOIN chat_instances ci ON ci.instance_id = p.instance_id WHERE p.room_id = \(room) AND p.user_id = member.user_id AND ci.seen_at >= \(fresh))
               AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = member.user_id AND b.blocked_id = \(sender))
               AND (NOT EXISTS (SELECT 1 FROM chat_reads cr WHERE cr.room_id = \(room) AND cr.user_id = member.user_id AND cr.muted_until > \(now))
                    \(mentions))

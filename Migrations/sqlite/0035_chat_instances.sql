@@ -1,0 +1,9 @@
+-- Each instance's heartbeat, in one row: a socket's presence counts while its
+-- instance's row is fresh. Refreshing every presence row every half minute cost an
+-- UPDATE of all of them, holding the single writer.
+CREATE TABLE chat_instances (
+    instance_id TEXT PRIMARY KEY,
+    seen_at REAL NOT NULL
+);
+INSERT INTO chat_instances (instance_id, seen_at)
+SELECT instance_id, max(seen_at) FROM chat_presence GROUP BY instance_id;
