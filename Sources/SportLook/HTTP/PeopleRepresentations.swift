@@ -10,7 +10,7 @@ enum PeopleJSON {
         for person in page.items {
             json.raw(person.card)
             // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-            json.field("distance_km", max(0.5, (person.distance / 500).rounded() / 2))
+            json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
             json.key("shared_sports")
             json.arrayStart()
             for slug in person.sharedSports { json.value(slug) }

@@ -9,10 +9,15 @@ public struct SportCatalog: Sendable {
     /// The sports, in catalogue order.
     public let all: [Sport]
     private let bySlug: [String: Sport]
+    /// The slug of each bit (nil for a bit no sport has).
+    private let slugByBit: [String?]
 
     init(_ sports: [Sport]) {
         all = sports.sorted { $0.bit < $1.bit }
         bySlug = Dictionary(uniqueKeysWithValues: sports.map { ($0.slug, $0) })
+        var slugByBit = [String?](repeating: nil, count: 64)
+        for sport in sports where (0..<64).contains(sport.bit) { slugByBit[sport.bit] = sport.slug }
+        self.slugByBit = slugByBit
     }
 
     /// The sport with this slug.
@@ -25,6 +30,13 @@ public struct SportCatalog: Sendable {
 
     /// The slugs whose bits are in `mask`, in catalogue order.
     func slugs(in mask: UInt64) -> [String] {
-        all.filter { mask & (1 << UInt64($0.bit)) != 0 }.map(\.slug)
+        var slugs: [String] = []
+        slugs.reserveCapacity(mask.nonzeroBitCount)
+        var rest = mask
+        while rest != 0 {
+            if let slug = slugByBit[rest.trailingZeroBitCount] { slugs.append(slug) }
+            rest &= rest - 1
+        }
+        return slugs
     }
 }
