@@ -1,12 +1,17 @@
 import Foundation
+import NIOPosix
 
 /// Media in a folder: `ROOT/ab/abcdef….jpg` (the first two hex digits as a
 /// subfolder, so no folder holds more than a few thousand files per million objects).
 ///
 /// An object is written to a temporary file and renamed into place, so a reader sees
 /// the whole object or none of it, and a crash leaves at most a stray temporary file.
+///
+/// The file calls block, so they run in NIO's blocking pool: a request's handler runs
+/// on its connection's event loop, which a slow disk must not hold up.
 struct FileBlobStore: BlobStore {
     let root: URL
+    private let pool = NIOThreadPool.singleton
 
     init(root: String) throws {
         self.root = URL(fileURLWithPath: root, isDirectory: true)
@@ -19,6 +24,10 @@ struct FileBlobStore: BlobStore {
     }
 
     func put(_ key: String, bytes: [UInt8], contentType: String) async throws {
+        try await pool.runIfActive { try putHere(key, bytes: bytes) }
+    }
+
+    private func putHere(_ key: String, bytes: [UInt8]) throws {
         let target = path(key)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
@@ -31,6 +40,10 @@ struct FileBlobStore: BlobStore {
     }
 
     func get(_ key: String, range: ClosedRange<Int>?) async throws -> BlobRead? {
+        try await pool.runIfActive { try getHere(key, range: range) }
+    }
+
+    private func getHere(_ key: String, range: ClosedRange<Int>?) throws -> BlobRead? {
         guard let handle = try? FileHandle(forReadingFrom: path(key)) else { return nil }
         defer { try? handle.close() }
         let size = Int(try handle.seekToEnd())
@@ -41,20 +54,26 @@ struct FileBlobStore: BlobStore {
     }
 
     func size(_ key: String) async throws -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path(key).path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
+        try await pool.runIfActive { [path = path(key).path] in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+            return (attributes[.size] as? NSNumber)?.intValue
+        }
     }
 
     func keys() async throws -> [String] {
-        let names = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String } ?? []
-        return names.compactMap { $0.split(separator: "/").last.map(String.init) }.filter { isBlobKey($0) }.sorted()
+        try await pool.runIfActive { [root] in
+            let names = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String } ?? []
+            return names.compactMap { $0.split(separator: "/").last.map(String.init) }.filter { isBlobKey($0) }.sorted()
+        }
     }
 
     func delete(_ key: String) async throws {
-        do {
-            try FileManager.default.removeItem(at: path(key))
-        } catch CocoaError.fileNoSuchFile {
-            return
+        try await pool.runIfActive { [target = path(key)] in
+            do {
+                try FileManager.default.removeItem(at: target)
+            } catch CocoaError.fileNoSuchFile {
+                return
+            }
         }
     }
 }

@@ -66,8 +66,10 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     ///
     /// The handler runs on the connection's event loop (``LoopExecutors``): a request
     /// is read, answered and written on one thread, without the two hops to the
-    /// global executor's threads and back that cost a tenth of a small request. The
-    /// work a request may block on (bcrypt, images, SQLite) runs in thread pools.
+    /// global executor's threads and back for each request. Nothing a handler awaits
+    /// may block that thread: bcrypt, images, SQLite reads and media files run in
+    /// thread pools, SQLite's writes on the writer's own event loop, PostgreSQL
+    /// transactions in tasks of the global executor.
     func handle(value: Value, logger: Logger) async {
         let inner = self.inner
         let channel = value.channel
