@@ -1,7 +1,8 @@
 -- Each instance's heartbeat, in one row: a socket's presence counts while its
 -- instance's row is fresh. Refreshing every presence row every half minute cost an
--- UPDATE of all of them (10,000 sockets: 60–70 ms of PostgreSQL's time, and the
--- chat messages behind it refused as overload).
+-- UPDATE of all of them (10,000 sockets: 60-70 ms of PostgreSQL's time each time).
+-- Instances of the release before keep presence by each row's own time (and sweep
+-- rows by it): upgrade every instance at once.
 CREATE UNLOGGED TABLE chat_instances (
     instance_id text PRIMARY KEY,
     seen_at timestamptz NOT NULL

@@ -1,6 +1,8 @@
 -- Each instance's heartbeat, in one row: a socket's presence counts while its
 -- instance's row is fresh. Refreshing every presence row every half minute cost an
--- UPDATE of all of them, holding the single writer.
+-- UPDATE of all of them, in the single writer.
+-- Instances of the release before keep presence by each row's own time (and sweep
+-- rows by it): upgrade every instance at once.
 CREATE TABLE chat_instances (
     instance_id TEXT PRIMARY KEY,
     seen_at REAL NOT NULL

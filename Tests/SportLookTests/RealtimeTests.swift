@@ -229,9 +229,11 @@ struct RealtimeTests {
             try await send("fresh")
             #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "both in the room on instances alive: no push")
             // The second instance stops beating: after the presence lifetime its people count as away.
+            // Presence rows themselves are never refreshed: the living instance's count by its heartbeat alone.
             let stalled = Date().addingTimeInterval(-(ChatService.presenceLifetime + 5))
             try await services.database.transaction { sql in
                 try await sql.raw("UPDATE chat_instances SET seen_at = \(bind: stalled) WHERE instance_id = 'stalled'").run()
+                try await sql.raw("UPDATE chat_presence SET seen_at = \(bind: stalled)").run()
             }
             try await send("stale")
             #expect(try await told(people[1]), "the person on the stalled instance is told")

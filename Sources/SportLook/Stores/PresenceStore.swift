@@ -29,16 +29,18 @@ struct PresenceStore: Store {
 
     /// Marks this instance alive (one row, however many sockets it holds), and drops
     /// the instances not seen since `staleBefore` with their presence rows (and any
-    /// row of an instance that has no heartbeat row).
+    /// row of an instance that has no heartbeat row). The instance's own row is written
+    /// last, so that its subscriptions' `present(…)`, whose insert waits on that row
+    /// while this is uncommitted, wait no longer than the commit.
     func heartbeat(instance: String, at now: Date, staleBefore: Date) async throws {
         try await database.transaction { sql in
+            try await sql.raw("DELETE FROM chat_instances WHERE seen_at < \(bind: staleBefore) AND instance_id <> \(bind: instance)").run()
+            try await sql.raw("""
+                DELETE FROM chat_presence WHERE instance_id <> \(bind: instance) AND instance_id NOT IN (SELECT instance_id FROM chat_instances)
+                """).run()
             try await sql.raw("""
                 INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now))
                 ON CONFLICT (instance_id) DO UPDATE SET seen_at = excluded.seen_at
-                """).run()
-            try await sql.raw("DELETE FROM chat_instances WHERE seen_at < \(bind: staleBefore)").run()
-            try await sql.raw("""
-                DELETE FROM chat_presence WHERE instance_id NOT IN (SELECT instance_id FROM chat_instances)
                 """).run()
         }
     }
