@@ -21,11 +21,13 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
 
         @inline(__always) var isUsed: Bool { high | low != 0 }
 
-        /// All zeros: the id no slot holds, and a card never read.
+        /// All zeros: the id no slot holds, and a card never read (a card type's
+        /// fields are integers and floating-point numbers, for which zero bytes are a
+        /// value; no pointer).
         static var empty: Slot {
-            withUnsafeTemporaryAllocation(of: Slot.self, capacity: 1) { one in
-                UnsafeMutableRawBufferPointer(one).initializeMemory(as: UInt8.self, repeating: 0)
-                return one[0]
+            withUnsafeTemporaryAllocation(byteCount: MemoryLayout<Slot>.size, alignment: MemoryLayout<Slot>.alignment) { raw in
+                raw.initializeMemory(as: UInt8.self, repeating: 0)
+                return raw.load(as: Slot.self)
             }
         }
     }
