@@ -63,7 +63,8 @@ final class EventIndex: Sendable {
         init(version: Int64, endsAt: Date, json: CardArena.Ref?) {
             self.version = version
             endsAtSeconds = endsAt.timeIntervalSinceReferenceDate
-            jsonBits = json.map { Self.hasJSON | $0.bits } ?? 0
+            jsonBits = 0
+            self.json = json
         }
 
         var endsAt: Date { Date(timeIntervalSinceReferenceDate: endsAtSeconds) }
