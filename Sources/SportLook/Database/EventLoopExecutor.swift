@@ -29,3 +29,20 @@ final class EventLoopExecutor: TaskExecutor {
         loop.execute { job.runSynchronously(on: executor) }
     }
 }
+
+/// One ``EventLoopExecutor`` per event loop, made on first use and kept (the loops
+/// of the shared group live as long as the process).
+final class LoopExecutors: Sendable {
+    static let shared = LoopExecutors()
+
+    private let byLoop = Mutex<[ObjectIdentifier: EventLoopExecutor]>([:])
+
+    func executor(for loop: any EventLoop) -> EventLoopExecutor {
+        byLoop.withLock { byLoop in
+            if let executor = byLoop[ObjectIdentifier(loop)] { return executor }
+            let executor = EventLoopExecutor(loop)
+            byLoop[ObjectIdentifier(loop)] = executor
+            return executor
+        }
+    }
+}

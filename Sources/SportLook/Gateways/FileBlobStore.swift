@@ -7,8 +7,8 @@ import NIOPosix
 /// An object is written to a temporary file and renamed into place, so a reader sees
 /// the whole object or none of it, and a crash leaves at most a stray temporary file.
 ///
-/// The file calls block, so they run in NIO's blocking pool, not on the threads that
-/// run requests' tasks, which a slow disk must not hold up.
+/// The file calls block, so they run in NIO's blocking pool: a request's handler runs
+/// on its connection's event loop, which a slow disk must not hold up.
 struct FileBlobStore: BlobStore {
     let root: URL
     private let pool = NIOThreadPool.singleton

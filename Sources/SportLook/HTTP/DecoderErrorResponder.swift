@@ -63,10 +63,19 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// good in the shutdown of the server that had answered oversized and malformed
     /// requests (closed by ``DecoderErrorResponder``), every thread idle: whatever
     /// the cause, a closed connection now holds nobody up for long.
+    ///
+    /// The handler runs on the connection's event loop (``LoopExecutors``): a request
+    /// is read, answered and written on one thread, without the two hops to the
+    /// global executor's threads and back for each request. Nothing a handler awaits
+    /// may block that thread: bcrypt, images, SQLite reads and media files run in
+    /// thread pools, SQLite's writes on the writer's own event loop, PostgreSQL
+    /// transactions in tasks of the global executor.
     func handle(value: Value, logger: Logger) async {
         let inner = self.inner
-        let work = Task { await inner.handle(value: value, logger: logger) }
         let channel = value.channel
+        let work = Task(executorPreference: LoopExecutors.shared.executor(for: channel.eventLoop)) {
+            await inner.handle(value: value, logger: logger)
+        }
         let done = Mutex(false)
         await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -76,7 +76,12 @@ struct WebSocketEndpoint {
                 closing.cancel()
                 channel.close(mode: .all, promise: nil)
             }
-            let writer = Task {
+            // The writer runs on the connection's event loop, always. NIO's outbound writer
+            // writes at once when called on the loop and hands the frame over when called
+            // from elsewhere; a writer task that began on another thread and later ran on
+            // the loop had a later frame overtake an earlier one (the chat ordering tests
+            // caught two messages swapped, with request handlers on their loops).
+            let writer = Task(executorPreference: LoopExecutors.shared.executor(for: channel.eventLoop)) {
                 while let frame = await connection.queue.next() {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
