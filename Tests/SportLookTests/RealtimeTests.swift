@@ -401,6 +401,37 @@ struct RealtimeTests {
         }
     }
 
+    @Test("each socket is pinged at its own moment; one that answers stays open, one silent for an interval after a ping is closed (1001 ping_timeout)")
+    func pings() async throws {
+        // The instance's timer runs on real time; with a 600 s interval it sends no ping
+        // within the test (unless this socket's phase is in its first moments: then its
+        // first ping is the one read below). The test ticks the timer at later instants.
+        try await withApp(.sqlite, setup: .live, configure: { $0.webSocketPingInterval = 600 }) { api, services in
+            let (token, _) = try await api.register("Pinged")
+            let port = try #require(api.client.port)
+            let socket = try await blocking { try RawSocket(port: port, token: token) }
+            try await eventually("the socket watched") { services.hub.sockets.count == 1 }
+            let start = ContinuousClock.now
+            services.hub.sockets.tick(now: start + .seconds(600))
+            #expect(try await blocking { try socket.readFrame() }?.opcode == 0x9, "a ping within the first interval")
+            // The client answers, then pings the server: the server's pong shows it read the answer.
+            try socket.sendFrame(opcode: 0xA, [])
+            try socket.sendFrame(opcode: 0x9, [7])
+            let pong = try await blocking { try socket.readFrame() }
+            #expect(pong?.opcode == 0xA && pong?.payload == [7])
+            services.hub.sockets.tick(now: start + .seconds(1_200))
+            #expect(try await blocking { try socket.readFrame() }?.opcode == 0x9, "still open: pinged again an interval on")
+            #expect(services.hub.connectionCount == 1)
+            // Nothing from the client in the interval after that ping: it is gone.
+            services.hub.sockets.tick(now: start + .seconds(1_800))
+            let close = try await blocking { try socket.readFrame() }
+            #expect(close?.opcode == 0x8)
+            #expect(close.map { Array($0.payload.prefix(2)) } == [0x03, 0xE9], "1001: going away")
+            #expect(close.map { String(decoding: $0.payload.dropFirst(2), as: UTF8.self) } == "ping_timeout")
+            try await eventually("the socket closed") { services.hub.connectionCount == 0 }
+        }
+    }
+
     @Test("a message posted to one instance reaches a socket on another")
     func twoInstances() async throws {
         try await withTwoInstances { a, b, _, _ in
@@ -442,13 +473,42 @@ final class RawSocket: Sendable {
 
     /// Sends one masked text frame.
     func send(_ text: String) throws {
-        let payload = Array(text.utf8)
-        var frame: [UInt8] = [0x81]
+        try sendFrame(opcode: 0x1, Array(text.utf8))
+    }
+
+    /// Sends one masked frame (0x1 text, 0x9 ping, 0xA pong).
+    func sendFrame(opcode: UInt8, _ payload: [UInt8]) throws {
+        var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
         let mask: [UInt8] = [1, 2, 3, 4]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         guard Glibc.send(fd, frame, frame.count, 0) == frame.count else { throw ClusterError("send failed") }
+    }
+
+    /// Reads the next frame from the server (unmasked), waiting up to 10 s; `nil` once it closed.
+    func readFrame() throws -> (opcode: UInt8, payload: [UInt8])? {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func read(_ count: Int) throws -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var got = 0
+            while got < count {
+                let n = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+                if n == 0 { return nil }
+                guard n > 0 else { throw ClusterError("no frame within 10 s (errno \(errno))") }
+                got += n
+            }
+            return bytes
+        }
+        guard let head = try read(2) else { return nil }
+        var length = Int(head[1] & 0x7F)
+        if length == 126 {
+            guard let extended = try read(2) else { return nil }
+            length = Int(extended[0]) << 8 | Int(extended[1])
+        }
+        guard let payload = try read(length) else { return nil }
+        return (head[0] & 0x0F, payload)
     }
 
     /// Reads everything until the server closes; `true` if it did (rather than the read timing out).
@@ -471,6 +531,28 @@ final class RawSocket: Sendable {
 
 @Suite("The instance's one socket timer")
 struct SocketWatchTests {
+    @Test("a socket's pings fall at its phase of the interval, one an interval; it is gone when nothing came in the interval after one")
+    func pingSchedule() {
+        let opened = ContinuousClock.now
+        func near(_ a: ContinuousClock.Instant, _ b: ContinuousClock.Instant) -> Bool { abs((a - b) / .milliseconds(1)) < 1 }
+        var schedule = PingSchedule(interval: .seconds(30), opened: opened, phase: 0.25)
+        #expect(near(schedule.due, opened + .milliseconds(7_500)))
+        #expect(schedule.look(now: opened + .seconds(7), reads: 0) == .wait)
+        #expect(schedule.look(now: opened + .milliseconds(7_600), reads: 0) == .ping)
+        #expect(near(schedule.due, opened + .milliseconds(37_500)), "the phase holds")
+        #expect(schedule.look(now: opened + .seconds(37), reads: 0) == .wait)
+        #expect(schedule.look(now: opened + .milliseconds(37_600), reads: 2) == .ping, "the client sent something: pinged again")
+        // The timer stalled past the next due time: the one after is an interval on.
+        #expect(schedule.look(now: opened + .seconds(100), reads: 3) == .ping)
+        #expect(near(schedule.due, opened + .seconds(130)))
+        #expect(schedule.look(now: opened + .seconds(129), reads: 3) == .wait)
+        #expect(schedule.look(now: opened + .seconds(130), reads: 3) == .gone, "nothing came in the interval after the ping")
+        // Sockets opened at once ping at their own phases, spread over the interval.
+        let dues = (0..<10).map { PingSchedule(interval: .seconds(30), opened: opened, phase: Double($0) / 10).due }
+        #expect(Set(dues).count == 10)
+        #expect(dues.allSatisfy { $0 >= opened && $0 < opened + .seconds(30) })
+    }
+
     @Test("each tick runs every check once; a check that is done, or a forgotten one, runs no more")
     func ticks() {
         let watch = SocketWatch()

@@ -88,7 +88,7 @@ public struct AppConfiguration: Sendable {
     public var trustedProxies: [AddressRange] = []
     /// Chat messages one user may send per minute (`CHAT_RATE_LIMIT`, default 60).
     public var chatRateLimit = 60
-    /// Server ping period on WebSockets; a client that does not answer in time is closed (`WS_PING_INTERVAL`, default 30s).
+    /// How often each WebSocket is pinged, at its own phase; a client that sends nothing in the interval after a ping is closed (`WS_PING_INTERVAL`, default 30s).
     public var webSocketPingInterval: TimeInterval = 30
     /// Frames queued for one WebSocket at most (`WS_MAX_QUEUE`, default 1000).
     public var webSocketMaxQueue = 1_000

@@ -40,7 +40,7 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
         let router = try makeRouter(services)
         let application = Application(
             router: router,
-            server: .sportLook(webSocketRouter: makeWebSocketRouter(services), pingInterval: configuration.webSocketPingInterval),
+            server: .sportLook(webSocketRouter: makeWebSocketRouter(services)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "SportLook"),
             services: services.backgroundServices + metricsListener(configuration, logger: logger),
             logger: logger
@@ -151,7 +151,8 @@ func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
             frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst
         ),
-        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000)), clock: services.clock
+        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000)),
+        pingInterval: .milliseconds(Int64(services.configuration.webSocketPingInterval * 1000)), clock: services.clock
     )
 }
 

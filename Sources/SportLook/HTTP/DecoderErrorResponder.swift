@@ -105,7 +105,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with WebSocket upgrades, decoder limits, and clear answers to refused requests.
-    static func sportLook(webSocketRouter: Router<AppRequestContext>, pingInterval: TimeInterval) -> HTTPServerBuilder {
+    static func sportLook(webSocketRouter: Router<AppRequestContext>) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(
@@ -120,7 +120,8 @@ extension HTTPServerBuilder {
                             maxHeaderFieldCount: DecoderErrorResponder.limits.fieldCount
                         )
                     ),
-                    ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .milliseconds(Int64(pingInterval * 1000))))
+                    // Sockets are pinged by `WebSocketEndpoint`, each at its own phase.
+                    ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
                 )
             ))
         }

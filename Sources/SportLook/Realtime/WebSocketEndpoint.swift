@@ -22,6 +22,8 @@ struct WebSocketEndpoint {
     let origins: OriginPolicy
     let limits: SocketLimits
     let stallTimeout: Duration
+    /// How often each socket is pinged (at its own phase, see ``PingSchedule``).
+    let pingInterval: Duration
     let clock: any AppClock
 
     /// Who is calling, from the header, the cookie or the query; `nil` without a valid token.
@@ -68,6 +70,11 @@ struct WebSocketEndpoint {
                 context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
             }
             let channel = context.requestContext.channel
+            // The server's pings are ours (the framework's are off): each socket at its own
+            // phase. The reads counted on its connection say whether the client answers.
+            let reads = ReadCounter()
+            try? await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reads.handler(), position: .first) }.get()
+            let pings = Mutex(PingSchedule(interval: pingInterval, opened: .now, phase: Double.random(in: 0..<1)))
             /// Sends a close frame, then cuts the connection a second later whether or
             /// not the client answers (a client that stopped reading never takes it).
             @Sendable func close(_ code: WebSocketErrorCode, reason: String) async {
@@ -106,6 +113,15 @@ struct WebSocketEndpoint {
                     }
                     guard now - since > .seconds(2) else { return .again }
                     channel.close(mode: .all, promise: nil)
+                    return .done
+                }
+                switch pings.withLock({ $0.look(now: now, reads: reads.count) }) {
+                case .wait: break
+                case .ping: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()), promise: nil)
+                case .gone:
+                    connection.queue.close()
+                    context.logger.info("closing a socket whose client stopped answering pings", metadata: ["user": "\(connection.userID)"])
+                    Task { await close(.goingAway, reason: "ping_timeout") }
                     return .done
                 }
                 guard connection.queue.stalledFor > stallTimeout else { return .again }
