@@ -45,6 +45,17 @@ struct WebSocketEndpoint {
             guard origins.allowsSocket(request), try await identity(request) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
+            // The server's pings are ours (the framework's are off): each socket at its own
+            // phase. The reads counted on its connection say whether the client answers.
+            let reads = ReadCounter()
+            let channel = context.requestContext.channel
+            do {
+                try await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reads.handler(), position: .first) }.get()
+            } catch {
+                // The connection is already gone.
+                context.logger.debug("socket closed before it was set up", metadata: ["error": "\(error)"])
+                return
+            }
             guard let identity = try await identity(context.request) else {
                 // The session ended between the upgrade and now.
                 try? await outbound.close(.init(codeNumber: FrameQueue.Ending.sessionEnded.code), reason: FrameQueue.Ending.sessionEnded.reason)
@@ -69,16 +80,11 @@ struct WebSocketEndpoint {
             } catch {
                 context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
             }
-            let channel = context.requestContext.channel
-            // The server's pings are ours (the framework's are off): each socket at its own
-            // phase. The reads counted on its connection say whether the client answers.
-            let reads = ReadCounter()
-            try? await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reads.handler(), position: .first) }.get()
             let pings = Mutex(PingSchedule(interval: pingInterval, opened: .now, phase: Double.random(in: 0..<1)))
             /// Sends a close frame, then cuts the connection a second later whether or
             /// not the client answers (a client that stopped reading never takes it).
             @Sendable func close(_ code: WebSocketErrorCode, reason: String) async {
-                let closing = Task { try? await outbound.close(code, reason: reason) }
+                let closing = Task(executorPreference: LoopExecutors.shared.executor(for: channel.eventLoop)) { try? await outbound.close(code, reason: reason) }
                 try? await Task.sleep(for: .seconds(1))
                 closing.cancel()
                 channel.close(mode: .all, promise: nil)
@@ -115,9 +121,14 @@ struct WebSocketEndpoint {
                     channel.close(mode: .all, promise: nil)
                     return .done
                 }
-                switch pings.withLock({ $0.look(now: now, reads: reads.count) }) {
+                let (read, waiting) = reads.now
+                switch pings.withLock({ $0.look(now: now, reads: read, waiting: waiting) }) {
                 case .wait: break
-                case .ping: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()), promise: nil)
+                case .ping:
+                    // Not once the socket is closing (a close frame may be on its way).
+                    if !connection.queue.isClosed {
+                        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()), promise: nil)
+                    }
                 case .gone:
                     connection.queue.close()
                     context.logger.info("closing a socket whose client stopped answering pings", metadata: ["user": "\(connection.userID)"])
