@@ -35019,7 +35019,11 @@ public enum Operations {
     /// The server closes a socket with code 4001 (`session_ended`) when its session ends (logout,
     /// revoked, expired, password changed, account deleted), and with 1008 (`too_many_frames`),
     /// after an `error` frame `rate_limited`, when the client sends frames faster than
-    /// `WS_FRAME_RATE` a second beyond a burst of `WS_FRAME_BURST`.
+    /// `WS_FRAME_RATE` a second beyond a burst of `WS_FRAME_BURST`. A client that stops reading
+    /// (its frames wait longer than `WS_STALL_TIMEOUT`) is closed with 1008 and the reason
+    /// `too_slow: reconnect with after_seq`. It pings each socket once
+    /// every `WS_PING_INTERVAL` (30 s by default), and closes with 1001 (`ping_timeout`) a socket
+    /// that sent nothing, not even the pong, in the interval after a ping.
     ///
     ///
     /// - Remark: HTTP `GET /v1/ws`.
