@@ -161,17 +161,19 @@ struct MediaService: Sendable {
     func upload(_ bytes: [UInt8], use: MediaUse, by owner: UUID) async throws -> Media {
         let started = ContinuousClock.now
         let settings = self.settings
-        let processed: ProcessedImage
+        let processed: ProcessedImage, keys: [String]
         do {
-            processed = try await workers.runIfActive {
-                try ImagePipeline.process(bytes, variants: Self.variants(for: use), maxPixels: settings.maxPixels, quality: settings.quality)
+            (processed, keys) = try await workers.runIfActive {
+                let processed = try ImagePipeline.process(bytes, variants: Self.variants(for: use), maxPixels: settings.maxPixels, quality: settings.quality)
+                // The variants' keys are their SHA-256: hashed here too, not on the request's event loop.
+                return (processed, processed.variants.map { blobKey(for: $0.jpeg, use: use) })
             }
         } catch let error as ImageError {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", Self.reason(error))]).increment()
             throw Self.refusal(error, maxPixels: settings.maxPixels)
         }
-        let variants = processed.variants.map {
-            MediaVariant(name: $0.name, key: blobKey(for: $0.jpeg, use: use), width: $0.width, height: $0.height, bytes: $0.jpeg.count)
+        let variants = zip(processed.variants, keys).map { variant, key in
+            MediaVariant(name: variant.name, key: key, width: variant.width, height: variant.height, bytes: variant.jpeg.count)
         }
         let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
                            bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)
