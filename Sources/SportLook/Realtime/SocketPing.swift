@@ -14,7 +14,7 @@ import Synchronization
 /// reading (the application behind on the socket's frames holds reads back), the
 /// client's answer may be waiting unread: it is pinged again instead. The look is made
 /// by the instance's one socket timer (``SocketWatch``).
-struct PingSchedule: Sendable, Equatable {
+struct PingSchedule: Sendable {
     enum Action: Sendable, Equatable {
         /// Nothing due.
         case wait
@@ -35,10 +35,6 @@ struct PingSchedule: Sendable, Equatable {
     init(interval: Duration, opened: ContinuousClock.Instant, phase: Double) {
         self.interval = interval
         self.due = opened + interval * min(max(phase, 0), 1)
-    }
-
-    static func == (a: PingSchedule, b: PingSchedule) -> Bool {
-        a.interval == b.interval && a.due == b.due && a.atPing?.reads == b.atPing?.reads && a.atPing?.waiting == b.atPing?.waiting
     }
 
     /// What to do at `now`: the client has made `reads` reads since it connected, and
