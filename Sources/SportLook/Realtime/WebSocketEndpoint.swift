@@ -80,11 +80,13 @@ struct WebSocketEndpoint {
             } catch {
                 context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
             }
+            // The socket's writes (frames, its close) run on its event loop: see the writer below.
+            let onLoop = LoopExecutors.shared.executor(for: channel.eventLoop)
             let pings = Mutex(PingSchedule(interval: pingInterval, opened: .now, phase: Double.random(in: 0..<1)))
             /// Sends a close frame, then cuts the connection a second later whether or
             /// not the client answers (a client that stopped reading never takes it).
             @Sendable func close(_ code: WebSocketErrorCode, reason: String) async {
-                let closing = Task(executorPreference: LoopExecutors.shared.executor(for: channel.eventLoop)) { try? await outbound.close(code, reason: reason) }
+                let closing = Task(executorPreference: onLoop) { try? await outbound.close(code, reason: reason) }
                 try? await Task.sleep(for: .seconds(1))
                 closing.cancel()
                 channel.close(mode: .all, promise: nil)
@@ -94,7 +96,7 @@ struct WebSocketEndpoint {
             // from elsewhere; a writer task that began on another thread and later ran on
             // the loop had a later frame overtake an earlier one (the chat ordering tests
             // caught two messages swapped, with request handlers on their loops).
-            let writer = Task(executorPreference: LoopExecutors.shared.executor(for: channel.eventLoop)) {
+            let writer = Task(executorPreference: onLoop) {
                 while let frame = await connection.queue.next() {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
