@@ -81,6 +81,9 @@ stop_server() { [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wa
 
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 
+# CPU time a process has used (user and system), in clock ticks (getconf CLK_TCK a second).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 # A token for a new account on the running server.
 new_token() {
   curl -sf -X POST "http://127.0.0.1:$SERVER_PORT/v1/auth/register" -H 'Content-Type: application/json' \

@@ -123,6 +123,28 @@ struct CardTableTests {
         for (id, card) in model { #expect(Self.same(seen[id], card)) }
     }
 
+    @Test("a copy of a table keeps its cards while the original changes, and the other way round")
+    func copiesAreValues() {
+        func card(_ version: Int64) -> EventIndex.Card {
+            EventIndex.Card(version: version, endsAt: Date(timeIntervalSince1970: Double(version)), json: nil)
+        }
+        // Enough cards that the original grows (into new slots) after the copy.
+        let ids = (0..<200).map { _ in UUID() }
+        var original = CardTable<EventIndex.Card>()
+        for (i, id) in ids.prefix(100).enumerated() { original[id] = card(Int64(i)) }
+        var copy = original
+        for (i, id) in ids.enumerated() { original[id] = card(Int64(1_000 + i)) }
+        original[ids[0]] = nil
+        #expect(copy.count == 100 && original.count == 199)
+        for (i, id) in ids.enumerated() {
+            #expect(copy[id]?.version == (i < 100 ? Int64(i) : nil))
+            #expect(original[id]?.version == (i == 0 ? nil : Int64(1_000 + i)))
+        }
+        // A removal from the copy leaves the original as it was.
+        copy.removeValue(forKey: ids[1])
+        #expect(copy[ids[1]] == nil && original[ids[1]]?.version == 1_001)
+    }
+
     @Test("a card's place survives packing at the limits of chunk, offset and count")
     func refPacking() {
         for (chunk, offset, count) in [(0, 0, 0), ((1 << 16) - 1, (1 << 23) - 1, (1 << 23) - 1), (73, 4_193_000, 311), (1, 0, 5_000_000)] {

@@ -67,8 +67,8 @@ final class CardArena: @unchecked Sendable {
         var count: Int { Int(bits & (1 << Self.countBits - 1)) }
     }
 
-    /// Bytes per chunk (a larger card gets a chunk of its own size).
-    static let chunkSize = 1 << 22
+    /// Bytes per chunk (a larger card gets a chunk of its own size): two large pages.
+    static let chunkSize = 2 * LargePages.size
 
     private struct Chunk {
         var memory: UnsafeMutableRawBufferPointer
@@ -116,7 +116,7 @@ final class CardArena: @unchecked Sendable {
     }
 
     private func newChunk(size: Int) -> Int {
-        let chunk = Chunk(memory: .allocate(byteCount: size, alignment: 16))
+        let chunk = Chunk(memory: LargePages.allocate(byteCount: size))
         if let slot = freeSlots.popLast() {
             chunks[slot] = chunk
             return slot

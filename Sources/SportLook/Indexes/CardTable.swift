@@ -20,20 +20,34 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
         var card: Card
 
         @inline(__always) var isUsed: Bool { high | low != 0 }
-
-        /// All zeros: the id no slot holds, and a card never read (a card type's
-        /// fields are integers and floating-point numbers, for which zero bytes are a
-        /// value; no pointer).
-        static var empty: Slot {
-            withUnsafeTemporaryAllocation(byteCount: MemoryLayout<Slot>.size, alignment: MemoryLayout<Slot>.alignment) { raw in
-                raw.initializeMemory(as: UInt8.self, repeating: 0)
-                return raw.load(as: Slot.self)
-            }
-        }
     }
 
-    private var slots: [Slot]
-    private let empty: Slot
+    /// The slots, in ``LargePages`` memory: all zeros is an empty slot (the id no
+    /// slot holds, and a card never read: a card type's fields are integers and
+    /// floating-point numbers, for which zero bytes are a value; no pointer).
+    /// Shared by copies of a table until one of them changes (copy on write).
+    private final class Slots: @unchecked Sendable {
+        let memory: UnsafeMutableRawBufferPointer
+        let base: UnsafeMutablePointer<Slot>
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            memory = LargePages.allocate(byteCount: count * MemoryLayout<Slot>.stride)
+            memory.initializeMemory(as: UInt8.self, repeating: 0)
+            base = memory.bindMemory(to: Slot.self).baseAddress!
+        }
+
+        func copy() -> Slots {
+            let copy = Slots(count: count)
+            copy.base.update(from: base, count: count)
+            return copy
+        }
+
+        deinit { memory.deallocate() }
+    }
+
+    private var slots: Slots
     /// The card of the all-zero id, which cannot sit in a slot.
     private var zero: Card?
     /// Most entries in the slots before growing: 4/5 of them.
@@ -48,8 +62,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
     }
 
     private init(slotCount: Int) {
-        empty = .empty
-        slots = Array(repeating: empty, count: slotCount)
+        slots = Slots(count: slotCount)
         limit = slotCount * 4 / 5
     }
 
@@ -65,14 +78,18 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
 
     /// The slot holding the id (not all zeros), or the empty slot where it would go.
     @inline(__always) private func find(_ high: UInt64, _ low: UInt64) -> (index: Int, found: Bool) {
+        let base = slots.base
         var i = home(high, low)
-        return slots.withUnsafeBufferPointer { slots in
-            while slots[i].isUsed {
-                if slots[i].high == high && slots[i].low == low { return (i, true) }
-                i = next(i)
-            }
-            return (i, false)
+        while base[i].isUsed {
+            if base[i].high == high && base[i].low == low { return (i, true) }
+            i = next(i)
         }
+        return (i, false)
+    }
+
+    /// Makes the slots this table's own before changing them.
+    private mutating func own() {
+        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
     }
 
     subscript(id: UUID) -> Card? {
@@ -80,7 +97,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
             let (high, low) = Self.halves(id)
             if high | low == 0 { return zero }
             let (i, found) = find(high, low)
-            return found ? slots[i].card : nil
+            return found ? slots.base[i].card : nil
         }
         set {
             if let newValue { updateValue(newValue, forKey: id) } else { removeValue(forKey: id) }
@@ -96,16 +113,17 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
             if zero == nil { count += 1 }
             return zero
         }
+        own()
         var (i, found) = find(high, low)
         if found {
-            defer { slots[i].card = card }
-            return slots[i].card
+            defer { slots.base[i].card = card }
+            return slots.base[i].card
         }
         if count + 1 > limit {
             grow()
             i = find(high, low).index
         }
-        slots[i] = Slot(high: high, low: low, card: card)
+        slots.base[i] = Slot(high: high, low: low, card: card)
         count += 1
         return nil
     }
@@ -121,17 +139,19 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
         }
         var (hole, found) = find(high, low)
         guard found else { return nil }
-        let card = slots[hole].card
-        slots[hole] = empty
+        own()
+        let base = slots.base
+        let card = base[hole].card
+        Self.empty(base + hole)
         count -= 1
         // Shift back every following entry whose home is not between the hole and it.
         var j = next(hole)
-        while slots[j].isUsed {
-            let h = home(slots[j].high, slots[j].low)
+        while base[j].isUsed {
+            let h = home(base[j].high, base[j].low)
             let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
             if !stays {
-                slots[hole] = slots[j]
-                slots[j] = empty
+                base[hole] = base[j]
+                Self.empty(base + j)
                 hole = j
             }
             j = next(j)
@@ -139,18 +159,26 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
         return card
     }
 
+    /// Writes zeros over a slot.
+    @inline(__always) private static func empty(_ slot: UnsafeMutablePointer<Slot>) {
+        UnsafeMutableRawPointer(slot).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Slot>.stride)
+    }
+
     /// By half: a million cards must not cost twice their slots for the sake of a few more.
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: empty, count: old.count + old.count / 2)
+        slots = Slots(count: old.count + old.count / 2)
         limit = slots.count * 4 / 5
-        for slot in old where slot.isUsed { slots[find(slot.high, slot.low).index] = slot }
+        for i in 0..<old.count where old.base[i].isUsed {
+            slots.base[find(old.base[i].high, old.base[i].low).index] = old.base[i]
+        }
     }
 
     /// Every id and its card, in no particular order.
     func forEach(_ body: (UUID, Card) -> Void) {
         if let zero { body(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), zero) }
-        for slot in slots where slot.isUsed {
+        for i in 0..<slots.count where slots.base[i].isUsed {
+            let slot = slots.base[i]
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) {
                 $0.storeBytes(of: slot.high, as: UInt64.self)
@@ -161,5 +189,5 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
     }
 
     /// Bytes held by the slots.
-    var bytes: Int { slots.capacity * MemoryLayout<Slot>.stride }
+    var bytes: Int { slots.memory.count }
 }
