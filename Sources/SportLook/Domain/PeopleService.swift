@@ -95,16 +95,18 @@ struct PeopleService: Sendable {
         try await blocks.eitherWay(user)
     }
 
-    /// A page of people: each one's card (the bytes the index holds), distance and
-    /// the sports they share with the caller.
+    /// A page of people: each one's card (the bytes the index holds, at its range of
+    /// `cards`), distance and the sports they share with the caller.
     struct NearbyPage: Sendable {
         struct Item: Sendable {
-            var card: ArraySlice<UInt8>
+            var card: Range<Int>
             var distance: Double
             var sharedSports: [String]
             /// Their level in the sport asked for, when the search asked for levels.
             var level: Level?
         }
+        /// The items' cards, one after another (see ``EventSearch/NearbyPage``).
+        var cards: [UInt8]
         var items: [Item]
         var nextCursor: String?
     }
@@ -155,13 +157,13 @@ struct PeopleService: Sendable {
         let items = zip(page, cards.ranges).compactMap { hit, range in
             range.map {
                 NearbyPage.Item(
-                    card: cards.bytes[$0], distance: hit.distance, sharedSports: sports.slugs(in: hit.entry.tags.mask & mine),
+                    card: $0, distance: hit.distance, sharedSports: sports.slugs(in: hit.entry.tags.mask & mine),
                     level: levels == nil ? nil : Level(halves: hit.entry.tags.traits.trailingZeroBitCount)
                 )
             }
         }
         let next = found.count > limit ? page.last.map { Cursor(position: $0.cursor(preferring: mine), query: query).cursor } : nil
-        return NearbyPage(items: items, nextCursor: next)
+        return NearbyPage(cards: cards.bytes, items: items, nextCursor: next)
     }
 
     /// Someone's public profile and the upcoming events the caller may see.

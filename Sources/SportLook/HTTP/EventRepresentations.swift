@@ -95,13 +95,15 @@ enum EventJSON {
 
     /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
     static func nearby(_ page: EventSearch.NearbyPage) -> [UInt8] {
-        var json = JSONWriter(capacity: page.items.reduce(64) { $0 + $1.card.count + 64 })
+        var json = JSONWriter(capacity: page.cards.count + 64 * page.items.count + 64)
         json.objectStart()
         json.key("items")
         json.arrayStart()
-        for item in page.items {
-            json.raw(item.card)
-            writeTail(item.mine, distance: item.distance, to: &json)
+        page.cards.withUnsafeBufferPointer { cards in
+            for item in page.items {
+                json.raw(UnsafeBufferPointer(rebasing: cards[item.card]))
+                writeTail(item.mine, distance: item.distance, to: &json)
+            }
         }
         json.arrayEnd()
         json.field("next_cursor", page.nextCursor)

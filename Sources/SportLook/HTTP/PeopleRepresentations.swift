@@ -3,12 +3,20 @@ import Foundation
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
     static func nearby(_ page: PeopleService.NearbyPage) -> [UInt8] {
-        var json = JSONWriter(capacity: page.items.reduce(64) { $0 + $1.card.count + 96 })
+        var json = JSONWriter(capacity: page.cards.count + 96 * page.items.count + 64)
         json.objectStart()
         json.key("items")
         json.arrayStart()
-        for person in page.items {
-            json.raw(person.card)
+        page.cards.withUnsafeBufferPointer { cards in writeItems(page.items, cards: cards, to: &json) }
+        json.arrayEnd()
+        json.field("next_cursor", page.nextCursor)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    private static func writeItems(_ items: [PeopleService.NearbyPage.Item], cards: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter) {
+        for person in items {
+            json.raw(UnsafeBufferPointer(rebasing: cards[person.card]))
             // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
             json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
             json.key("shared_sports")
@@ -18,10 +26,6 @@ enum PeopleJSON {
             if let level = person.level { json.field("level", level.value) }
             json.objectEnd()
         }
-        json.arrayEnd()
-        json.field("next_cursor", page.nextCursor)
-        json.objectEnd()
-        return json.bytes
     }
 }
 
