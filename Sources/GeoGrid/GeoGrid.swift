@@ -196,6 +196,19 @@ public final class GeoGrid: Sendable {
         return out
     }
 
+    /// Every key, neighbours near each other: those of the last compaction cell by
+    /// cell (the order a search walks the grid in), then those changed since. Data
+    /// kept per entry elsewhere can be laid out in this order, so that a search's
+    /// hits find theirs close together.
+    public var keysByCell: [GeoKey] {
+        let snapshot = published.load()
+        var out: [GeoKey] = []
+        out.reserveCapacity(snapshot.count)
+        for p in 0..<snapshot.base.keys.count where !snapshot.delta.removed.contains(p) { out.append(snapshot.base.keys[p]) }
+        for e in snapshot.delta.entries { out.append(e.key) }
+        return out
+    }
+
     /// Size and shape of the index now.
     public var statistics: GeoGridStatistics {
         let snapshot = published.load()

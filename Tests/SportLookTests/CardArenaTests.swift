@@ -1,4 +1,6 @@
 import Foundation
+import GeoGrid
+import Logging
 import Testing
 @testable import SportLook
 
@@ -152,5 +154,48 @@ struct CardTableTests {
             #expect(ref.chunk == chunk && ref.offset == offset && ref.count == count)
             #expect(CardArena.Ref(bits: ref.bits) == ref)
         }
+    }
+}
+
+@Suite("Cards laid out by cell")
+struct CardLayoutTests {
+    @Test("an event index's cards keep every byte when laid out in cell order, and the chunks left behind go back")
+    func eventCards() async throws {
+        let sports = CardCompactionTests.sports, links = CardCompactionTests.links
+        let encode = EventJSON.cardEncoder(sports: sports, links: links)
+        let index = EventIndex(cellSize: 1_250, sports: sports, encodeCard: encode)
+        // Scattered over a region in an order unrelated to their cells, with long
+        // descriptions: about 24 MB of cards, several chunks of the arena.
+        var rng = TestRandom(seed: 11)
+        let events = (0..<12_000).map { i in
+            var event = CardCompactionTests.event(title: "Game \(i)", description: String(repeating: "d", count: 1_500 + i % 700))
+            event.location = Coordinate(lat: 45 + Double.random(in: 0..<5, using: &rng), lon: Double.random(in: 0..<5, using: &rng))
+            return event
+        }
+        let now = events[0].createdAt
+        try await index.warm(now: now, logger: Logger(label: "test")) { _ in
+            [events.map { EventPosition(id: $0.id, sport: $0.sport, location: $0.location, startsAt: $0.startsAt, endsAt: $0.endsAt, version: $0.version,
+                                        levelRange: $0.levelRange, audience: $0.audience, hasFreePlaces: $0.hasFreePlaces, restriction: EventRestriction($0)) }]
+        }
+        try await index.fillCards(now: now, logger: Logger(label: "test")) { each in
+            for part in stride(from: 0, to: events.count, by: 1_000) { each(Array(events[part..<min(part + 1_000, events.count)])) }
+        }
+        let cards = index.cards(events.map(\.id), now: now).json
+        for (event, card) in zip(events, cards) { #expect(card == encode(event)) }
+        // In the grid's cell order, each card follows the one before, but where a chunk
+        // ends and where an old chunk's last cards, moved out by its compaction before
+        // their turn, sat in the run: filled in the database's order, nearly every card
+        // was somewhere else.
+        let places = index.places(of: index.grid.keysByCell.map { UUID(geoKey: $0) }).compactMap { $0 }
+        #expect(places.count == events.count)
+        let breaks = zip(places, places.dropFirst()).filter { $0.chunk != $1.chunk || $0.offset + $0.count != $1.offset }.count
+        #expect(breaks < events.count / 20, "\(breaks) breaks in the cell order")
+        // Each card was copied once, in cell order; what it left behind is given back
+        // (within a chunk being filled and one not yet compacted away).
+        let (live, held) = index.cardBytes
+        #expect(held <= live + 2 * CardArena.chunkSize, "\(held) bytes held for \(live) live")
+        // Laid out again (as after more changes), still the same.
+        index.layOutCardsByCell(batch: 700)
+        #expect(index.cards(events.map(\.id), now: now).json == cards)
     }
 }

@@ -89,8 +89,8 @@ final class CardArena: @unchecked Sendable {
     init() {}
 
     deinit {
-        for chunk in chunks { chunk?.memory.deallocate() }
-        for memory in retired { memory.deallocate() }
+        for case let chunk? in chunks { LargePages.free(chunk.memory) }
+        for memory in retired { LargePages.free(memory) }
     }
 
     /// Bytes held by the arena's chunks.
@@ -108,7 +108,7 @@ final class CardArena: @unchecked Sendable {
         freeRetired()
         let offset = chunks[current]!.used
         let destination = UnsafeMutableRawBufferPointer(rebasing: chunks[current]!.memory[offset..<(offset + count)])
-        _ = destination.copyBytes(from: bytes)
+        destination.copyBytes(from: bytes)
         chunks[current]!.used += count
         chunks[current]!.live += count
         chunks[current]!.owners.append(id)
@@ -172,7 +172,7 @@ final class CardArena: @unchecked Sendable {
     /// Frees retired chunks when no reader is in flight; call with the lock held.
     func freeRetired() {
         guard !retired.isEmpty, readers.load(ordering: .acquiring) == 0 else { return }
-        for memory in retired { memory.deallocate() }
+        for memory in retired { LargePages.free(memory) }
         retired.removeAll()
     }
 }

@@ -44,7 +44,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
             return copy
         }
 
-        deinit { memory.deallocate() }
+        deinit { LargePages.free(memory) }
     }
 
     private var slots: Slots

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Memory for the indexes' large tables (card slots, card bytes), in 2 MiB pages
-/// where the system gives them on request.
+/// where the system gives them on request, and given back to the system when freed.
 ///
 /// A nearby page reads 50 cards scattered over a million: their slots in a 56 MB
 /// table and their bytes in hundreds of megabytes of chunks. In 4 KiB pages the
@@ -11,22 +11,48 @@ import Glibc
 /// every one of those reads first walked the page tables, itself waiting on memory.
 /// In 2 MiB pages the same translations cover the whole index. Debian's kernel
 /// gives them only to memory that asks (`transparent_hugepage` set to `madvise`),
-/// before it is first written: hence one allocation here, aligned to a large page
-/// and advised at once. Elsewhere (macOS, a kernel set to `never`) this is plain memory.
+/// before it is first written: hence a mapping of our own, aligned to a large page
+/// and advised at once. Its own mapping also returns to the system when freed,
+/// where `malloc` keeps freed blocks of this size for later. Elsewhere (macOS)
+/// this is plain memory.
 enum LargePages {
     /// The size of a large page on x86-64 and most arm64 Linux kernels.
     static let size = 1 << 21
 
-    /// Uninitialised memory of `byteCount` bytes, from large pages when it is at
-    /// least one (free it with `deallocate()`).
+    /// Uninitialised memory of `byteCount` bytes (zeros when it is at least a large
+    /// page), to be freed with ``free(_:)``.
     static func allocate(byteCount: Int) -> UnsafeMutableRawBufferPointer {
-        guard byteCount >= size else { return .allocate(byteCount: byteCount, alignment: 16) }
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: size)
         #if os(Linux)
+        guard byteCount >= size else { return .allocate(byteCount: byteCount, alignment: 16) }
+        let length = mappedLength(byteCount)
+        // A large page more than asked, to start at a multiple of one; the rest is unmapped.
+        guard let mapped = mmap(nil, length + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED else {
+            fatalError("out of memory: \(byteCount) bytes for an index")
+        }
+        let address = UInt(bitPattern: mapped)
+        let start = (address + UInt(size) - 1) & ~UInt(size - 1)
+        if start > address { munmap(mapped, Int(start - address)) }
+        let tail = Int(address + UInt(size) - start)
+        if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(length)), tail) }
+        let memory = UnsafeMutableRawPointer(bitPattern: start)!
         // Advice only: where it is refused, the memory is as good, in small pages.
-        _ = madvise(memory.baseAddress, byteCount, MADV_HUGEPAGE)
+        _ = madvise(memory, length, MADV_HUGEPAGE)
+        return UnsafeMutableRawBufferPointer(start: memory, count: byteCount)
+        #else
+        return .allocate(byteCount: byteCount, alignment: 16)
         #endif
-        return memory
     }
-}
 
+    /// Frees memory from ``allocate(byteCount:)``.
+    static func free(_ memory: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        if memory.count >= size {
+            munmap(memory.baseAddress, mappedLength(memory.count))
+            return
+        }
+        #endif
+        memory.deallocate()
+    }
+
+    private static func mappedLength(_ byteCount: Int) -> Int { (byteCount + size - 1) / size * size }
+}

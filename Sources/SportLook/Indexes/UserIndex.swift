@@ -103,15 +103,35 @@ final class UserIndex: Sendable {
         for bit in Set(byLevel.keys).union(levelGrids.withLock { Array($0.keys) }) {
             levelGrid(making: bit).replaceAll(with: byLevel[bit] ?? [])
         }
+        let laidOut = Self.layOutByCell(grid.keysByCell, cards: &cards, from: arena)
         let backlog = state.withLock { s in
             s.cards = cards
             // Pages reading the arena replaced keep it alive until they are done.
-            s.arena = arena
+            s.arena = laidOut
             return s.backlog.finish()
         }
         for (user, at) in backlog { apply(user, now: at) }
         warm.store(true, ordering: .releasing)
         logger.info("people index warm", metadata: ["people": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)"])
+    }
+
+    /// The cards' bytes copied into a new arena in the grid's cell order
+    /// (``GeoGrid/keysByCell``), so that a page's people nearby have theirs close
+    /// together (as ``EventIndex/layOutCardsByCell(batch:)`` does for events); `cards`
+    /// is pointed at the copies. Loaded in the database's order, they were scattered.
+    private static func layOutByCell(_ keys: [GeoKey], cards: inout CardTable<Card>, from arena: CardArena) -> CardArena {
+        let laidOut = CardArena()
+        var moved = 0
+        for key in keys {
+            let id = UUID(geoKey: key)
+            guard var card = cards[id] else { continue }
+            card.json = laidOut.store(arena.bytes(card.json), for: id)
+            cards[id] = card
+            moved += 1
+        }
+        // The grid holds exactly the people with a card: none points into the old arena.
+        precondition(moved == cards.count, "a person's card without a place in the grid")
+        return laidOut
     }
 
     /// Applies a person's current row: in the index if discoverable with a location, out otherwise.
