@@ -93,8 +93,8 @@ final class CardArena: @unchecked Sendable {
         for memory in retired { LargePages.free(memory) }
     }
 
-    /// Bytes held by the arena's chunks.
-    var capacity: Int { chunks.reduce(0) { $0 + ($1?.memory.count ?? 0) } }
+    /// Bytes held by the arena's chunks, retired ones not freed yet included.
+    var capacity: Int { chunks.reduce(0) { $0 + ($1?.memory.count ?? 0) } + retired.reduce(0) { $0 + $1.count } }
 
     /// Bytes of the cards that are live.
     var liveBytes: Int { chunks.reduce(0) { $0 + ($1?.live ?? 0) } }
@@ -132,6 +132,9 @@ final class CardArena: @unchecked Sendable {
         chunks[c]!.live -= ref.count
         return compactable(c) ? c : nil
     }
+
+    /// Whether chunk `c`, not the one being filled, holds no live card any more.
+    func isEmpty(_ c: Int) -> Bool { c != current && chunks[c]?.live == 0 }
 
     /// Whether chunk `c` is not being filled and holds under a quarter of live bytes.
     func compactable(_ c: Int) -> Bool {

@@ -20,6 +20,14 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
         var card: Card
 
         @inline(__always) var isUsed: Bool { high | low != 0 }
+
+        /// All zeros (see ``Slots``).
+        static var empty: Slot {
+            withUnsafeTemporaryAllocation(byteCount: MemoryLayout<Slot>.size, alignment: MemoryLayout<Slot>.alignment) { raw in
+                raw.initializeMemory(as: UInt8.self, repeating: 0)
+                return raw.load(as: Slot.self)
+            }
+        }
     }
 
     /// The slots, in ``LargePages`` memory: all zeros is an empty slot (the id no
@@ -33,8 +41,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
 
         init(count: Int) {
             self.count = count
-            memory = LargePages.allocate(byteCount: count * MemoryLayout<Slot>.stride)
-            memory.initializeMemory(as: UInt8.self, repeating: 0)
+            memory = LargePages.allocateZeroed(byteCount: count * MemoryLayout<Slot>.stride)
             base = memory.bindMemory(to: Slot.self).baseAddress!
         }
 
@@ -48,6 +55,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
     }
 
     private var slots: Slots
+    private let empty = Slot.empty
     /// The card of the all-zero id, which cannot sit in a slot.
     private var zero: Card?
     /// Most entries in the slots before growing: 4/5 of them.
@@ -142,7 +150,7 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
         own()
         let base = slots.base
         let card = base[hole].card
-        Self.empty(base + hole)
+        base[hole] = empty
         count -= 1
         // Shift back every following entry whose home is not between the hole and it.
         var j = next(hole)
@@ -151,17 +159,12 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
             let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
             if !stays {
                 base[hole] = base[j]
-                Self.empty(base + j)
+                base[j] = empty
                 hole = j
             }
             j = next(j)
         }
         return card
-    }
-
-    /// Writes zeros over a slot.
-    @inline(__always) private static func empty(_ slot: UnsafeMutablePointer<Slot>) {
-        UnsafeMutableRawPointer(slot).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Slot>.stride)
     }
 
     /// By half: a million cards must not cost twice their slots for the sake of a few more.

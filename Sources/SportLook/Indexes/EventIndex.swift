@@ -100,11 +100,26 @@ final class EventIndex: Sendable {
             release(old)
         }
 
+        /// Copies a card's bytes to the arena's end (``layOutCardsByCell(batch:)``). Its
+        /// old chunk is not compacted when mostly left behind, which would copy its
+        /// last cards to the end before their turn, out of order: it is freed once empty.
+        mutating func moveToEnd(_ id: UUID) {
+            guard let old = cards[id]?.json else { return }
+            cards[id]?.json = arena.store(arena.bytes(old), for: id)
+            _ = arena.release(old)
+            if arena.isEmpty(old.chunk) { compact(old.chunk) }
+        }
+
         /// Leaves a card's old bytes behind, and compacts their chunk once it is
         /// mostly left behind.
         mutating func release(_ ref: CardArena.Ref?) {
             guard let ref, let chunk = arena.release(ref) else { return }
-            arena.moveLive(from: chunk, isLive: { cards[$0]?.json }, moved: { cards[$0]?.json = $1 })
+            compact(chunk)
+        }
+
+        /// Moves chunk `c`'s live cards to the end, and frees it.
+        private mutating func compact(_ c: Int) {
+            arena.moveLive(from: c, isLive: { cards[$0]?.json }, moved: { cards[$0]?.json = $1 })
         }
     }
 
@@ -174,12 +189,14 @@ final class EventIndex: Sendable {
             s.cards.forEach { _, card in if let ref = card.json { old.append(ref) } }
             for ref in old { s.release(ref) }
             s.cards = cards
+            // The index's table its only owner, so that the next change does not copy it.
+            cards = CardTable()
             return s.backlog.finish()
         }
         for (event, at) in backlog { apply(event, now: at) }
         warm.store(true, ordering: .releasing)
         logger.info("event index warm", metadata: [
-            "events": "\(cards.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
+            "events": "\(total)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
         ])
     }
 
@@ -208,19 +225,18 @@ final class EventIndex: Sendable {
     /// (``GeoGrid/keysByCell``), so that the cards of a page's nearby events sit
     /// together: filled in the order the database gave them, a page's 50 cards were in
     /// 50 places of hundreds of megabytes, each a wait on memory. In batches, so that
-    /// pages wait for the lock no longer than a batch; the chunks left behind are freed
-    /// as they empty (``CardArena``). Cards written later go to the end, as before.
+    /// pages wait for the lock no longer than a batch. A chunk left behind is freed
+    /// once its last card is copied, so the arena briefly holds up to twice its
+    /// bytes. Cards written later go to the end, as before.
     func layOutCardsByCell(batch: Int = 2_048) {
         let keys = grid.keysByCell
         var start = 0
         while start < keys.count {
             let end = min(start + batch, keys.count)
             state.withLock { s in
-                for key in keys[start..<end] {
-                    let id = UUID(geoKey: key)
-                    guard let ref = s.cards[id]?.json else { continue }
-                    s.setJSON(s.arena.bytes(ref), of: id)
-                }
+                for key in keys[start..<end] { s.moveToEnd(UUID(geoKey: key)) }
+                // A chunk freed while a page was copying from it goes now, if it can.
+                s.arena.freeRetired()
             }
             start = end
         }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Memory for the indexes' large tables (card slots, card bytes), in 2 MiB pages
@@ -19,11 +21,18 @@ enum LargePages {
     /// The size of a large page on x86-64 and most arm64 Linux kernels.
     static let size = 1 << 21
 
-    /// Uninitialised memory of `byteCount` bytes (zeros when it is at least a large
-    /// page), to be freed with ``free(_:)``.
+    /// `byteCount` bytes of zeros, to be freed with ``free(_:)``.
+    static func allocateZeroed(byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        let memory = allocate(byteCount: byteCount)
+        // A new mapping is zeros already: not written here, so it is not touched before its use.
+        if !isMapped(byteCount) { memory.initializeMemory(as: UInt8.self, repeating: 0) }
+        return memory
+    }
+
+    /// Uninitialised memory of `byteCount` bytes, to be freed with ``free(_:)``.
     static func allocate(byteCount: Int) -> UnsafeMutableRawBufferPointer {
         #if os(Linux)
-        guard byteCount >= size else { return .allocate(byteCount: byteCount, alignment: 16) }
+        guard isMapped(byteCount) else { return .allocate(byteCount: byteCount, alignment: 16) }
         let length = mappedLength(byteCount)
         // A large page more than asked, to start at a multiple of one; the rest is unmapped.
         guard let mapped = mmap(nil, length + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED else {
@@ -46,12 +55,21 @@ enum LargePages {
     /// Frees memory from ``allocate(byteCount:)``.
     static func free(_ memory: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
-        if memory.count >= size {
+        if isMapped(memory.count) {
             munmap(memory.baseAddress, mappedLength(memory.count))
             return
         }
         #endif
         memory.deallocate()
+    }
+
+    /// Whether memory of this size is a mapping of its own (on Linux, from a large page up).
+    private static func isMapped(_ byteCount: Int) -> Bool {
+        #if os(Linux)
+        byteCount >= size
+        #else
+        false
+        #endif
     }
 
     private static func mappedLength(_ byteCount: Int) -> Int { (byteCount + size - 1) / size * size }

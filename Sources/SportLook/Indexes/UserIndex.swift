@@ -106,6 +106,8 @@ final class UserIndex: Sendable {
         let laidOut = Self.layOutByCell(grid.keysByCell, cards: &cards, from: arena)
         let backlog = state.withLock { s in
             s.cards = cards
+            // The index's table its only owner, so that the next change does not copy it.
+            cards = CardTable()
             // Pages reading the arena replaced keep it alive until they are done.
             s.arena = laidOut
             return s.backlog.finish()
