@@ -92,9 +92,8 @@ final class EventIndex: Sendable {
         /// Updates that arrive while warming, applied once the warm data is in.
         var backlog = WarmBacklog<(Event, Date)>()
 
-        /// Gives the card of `id` these bytes (compacted: ``CardCompaction``), which may
-        /// be its own, to move them.
-        mutating func setJSON(_ kept: some Collection<UInt8>, of id: UUID) {
+        /// Gives the card of `id` these bytes (compacted: ``CardCompaction``).
+        mutating func setJSON(_ kept: [UInt8], of id: UUID) {
             let old = cards[id]?.json
             cards[id]?.json = arena.store(kept, for: id)
             release(old)
