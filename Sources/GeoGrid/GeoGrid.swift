@@ -188,11 +188,7 @@ public final class GeoGrid: Sendable {
         let snapshot = published.load()
         var out: [GeoEntry] = []
         out.reserveCapacity(snapshot.count)
-        for p in 0..<snapshot.base.records.count where !snapshot.delta.removed.contains(p) {
-            let r = snapshot.base.records[p]
-            out.append(GeoEntry(key: snapshot.base.keys[p], point: r.point, tags: r.tags))
-        }
-        for e in snapshot.delta.entries { out.append(GeoEntry(key: e.key, point: e.record.point, tags: e.record.tags)) }
+        snapshot.forEachEntry { key, record in out.append(GeoEntry(key: key, point: record.point, tags: record.tags)) }
         return out
     }
 
@@ -204,8 +200,7 @@ public final class GeoGrid: Sendable {
         let snapshot = published.load()
         var out: [GeoKey] = []
         out.reserveCapacity(snapshot.count)
-        for p in 0..<snapshot.base.keys.count where !snapshot.delta.removed.contains(p) { out.append(snapshot.base.keys[p]) }
-        for e in snapshot.delta.entries { out.append(e.key) }
+        snapshot.forEachEntry { key, _ in out.append(key) }
         return out
     }
 

@@ -284,6 +284,13 @@ final class GridSnapshot: Sendable {
         return GeoEntry(key: key, point: r.point, tags: r.tags)
     }
 
+    /// Every entry's key and record: the base's cell by cell (those not removed),
+    /// then those changed since.
+    func forEachEntry(_ body: (GeoKey, Record) -> Void) {
+        for p in 0..<base.keys.count where !delta.removed.contains(p) { body(base.keys[p], base.records[p]) }
+        for e in delta.entries { body(e.key, e.record) }
+    }
+
     /// Merges the delta into a new base (a linear merge of two cell-ordered lists).
     func compacted() -> GridBase {
         var cells: [UInt64] = [], records: [Record] = [], keys: [GeoKey] = []

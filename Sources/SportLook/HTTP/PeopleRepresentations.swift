@@ -7,25 +7,23 @@ enum PeopleJSON {
         json.objectStart()
         json.key("items")
         json.arrayStart()
-        page.cards.withUnsafeBufferPointer { cards in writeItems(page.items, cards: cards, to: &json) }
+        page.cards.withUnsafeBufferPointer { cards in
+            for person in page.items {
+                json.raw(UnsafeBufferPointer(rebasing: cards[person.card]))
+                // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
+                json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
+                json.key("shared_sports")
+                json.arrayStart()
+                for slug in person.sharedSports { json.value(slug) }
+                json.arrayEnd()
+                if let level = person.level { json.field("level", level.value) }
+                json.objectEnd()
+            }
+        }
         json.arrayEnd()
         json.field("next_cursor", page.nextCursor)
         json.objectEnd()
         return json.bytes
-    }
-
-    private static func writeItems(_ items: [PeopleService.NearbyPage.Item], cards: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter) {
-        for person in items {
-            json.raw(UnsafeBufferPointer(rebasing: cards[person.card]))
-            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-            json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
-            json.key("shared_sports")
-            json.arrayStart()
-            for slug in person.sharedSports { json.value(slug) }
-            json.arrayEnd()
-            if let level = person.level { json.field("level", level.value) }
-            json.objectEnd()
-        }
     }
 }
 

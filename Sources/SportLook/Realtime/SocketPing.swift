@@ -83,10 +83,7 @@ final class ReadCounter: Sendable {
 
         /// A read asked for before this handler came may be waiting unseen: ask for
         /// one now (asking again while one waits changes nothing), so it is seen.
-        func handlerAdded(context: ChannelHandlerContext) {
-            counter.asked.store(true, ordering: .releasing)
-            context.read()
-        }
+        func handlerAdded(context: ChannelHandlerContext) { read(context: context) }
 
         func read(context: ChannelHandlerContext) {
             counter.asked.store(true, ordering: .releasing)
