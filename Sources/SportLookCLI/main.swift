@@ -210,7 +210,7 @@ struct MediaCommand: AsyncParsableCommand {
 }
 
 func makeLogger(_ configuration: AppConfiguration) -> Logger {
-    var logger = Logger(label: "sportlook")
+    var logger = Logger(label: "sportlook") { LogLines(label: $0) }
     logger.logLevel = configuration.logLevel
     return logger
 }

@@ -164,7 +164,7 @@ struct EventSearchTests {
             func page() async throws -> [API.Event] {
                 let bytes = EventJSON.nearby(try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
                                                                    limit: 50, cursor: nil, for: UUID(uuidString: userID)!))
-                return try API.decoder.decode(API.Page<API.Event>.self, from: Data(bytes)).items
+                return try API.decoder.decode(API.Page<API.Event>.self, from: Data(bytes.readableBytesView)).items
             }
             let served = try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5&limit=50", token: token).items
             let lazy = try await page()

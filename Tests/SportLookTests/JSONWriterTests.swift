@@ -60,4 +60,40 @@ struct JSONWriterTests {
             #expect(fast.bytes == plain.bytes, "\(value)")
         }
     }
+
+    @Test("an answer written out in pieces, values spliced in between, is byte for byte the one written whole")
+    func drained() {
+        let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]
+        var whole = JSONWriter()
+        var pieces: [UInt8] = []
+        var drained = JSONWriter(capacity: 8)
+        for writer in 0..<2 {
+            func write(_ json: inout JSONWriter, splice: (inout JSONWriter, [UInt8]) -> Void) {
+                json.objectStart()
+                json.key("items")
+                json.arrayStart()
+                for (i, card) in cards.enumerated() {
+                    splice(&json, card)
+                    json.field("distance_m", tenths: Double(i) * 12.34)
+                    json.objectEnd()
+                }
+                json.arrayEnd()
+                json.field("next_cursor", String?.none)
+                json.objectEnd()
+            }
+            if writer == 0 {
+                write(&whole) { json, card in json.raw(card) }
+            } else {
+                write(&drained) { json, card in
+                    json.valueFollows()
+                    json.drain { pieces.append(contentsOf: $0) }
+                    pieces.append(contentsOf: card)
+                }
+                drained.drain { pieces.append(contentsOf: $0) }
+            }
+        }
+        #expect(pieces == whole.bytes)
+        #expect(drained.bytes.isEmpty)
+        #expect(String(decoding: pieces, as: UTF8.self) == #"{"items":[{"id":1,"distance_m":0.0},{"id":2,"name":"b","distance_m":12.3},{"id":3,"distance_m":24.7}],"next_cursor":null}"#)
+    }
 }

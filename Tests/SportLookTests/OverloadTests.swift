@@ -180,6 +180,11 @@ struct OverloadTests {
         let refused = try #require(newWork(standing, at: 810 * ms))
         #expect(refused.slow && refused.waiting == 1)
         #expect(standing.waitingOrRunning == 1, "a refused write holds no place")
+        // Refusals are reported by reason, once a second at most.
+        let report = try #require(standing.refusals(now: 811 * ms))
+        #expect(report.full == 0 && report.slow == 1 && report.sinceNanoseconds == nil)
+        #expect(newWork(standing, at: 811 * ms) != nil)
+        #expect(standing.refusals(now: 1_000 * ms) == nil, "within the second after a report")
         // Work already let in is not refused half way: its next write waits its turn.
         let admitted = WriteAdmission()
         admitted.admit()
@@ -206,6 +211,13 @@ struct OverloadTests {
 
         // A slow mark before a quiet spell (no write finished for 100 ms) refuses nothing.
         #expect(newWork(try slowQueue(), at: 1_000 * ms) == nil)
+
+        // A full queue's refusals are counted apart, and reported a second after the last report.
+        standing.limit = 1
+        #expect(newWork(standing, at: 1_500 * ms)?.slow == false)
+        let later = try #require(standing.refusals(now: 1_811 * ms))
+        #expect(later.full == 1 && later.slow == 1 && later.sinceNanoseconds == 1_000 * ms)
+        #expect(standing.refusals(now: 3_000 * ms) == nil, "none since")
 
         // Without a slow-write bound nothing is ever slow.
         let unbounded = WriteQueue(limit: 0, slowWrite: 0)

@@ -26,7 +26,7 @@ public func buildApplication(_ configuration: AppConfiguration, clock: any AppCl
 ///     holds it (scheduled work — reminders — then runs when the test moves it).
 public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), queueClock: (any AppClock)? = nil,
                             logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
-    var logger = logger ?? Logger(label: "sportlook")
+    var logger = logger ?? Logger(label: "sportlook") { LogLines(label: $0) }
     logger.logLevel = configuration.logLevel
     // Metrics go to Prometheus from the first request on.
     _ = Observability.registry

@@ -179,7 +179,20 @@ public final class Database: Sendable {
         return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
-            let entered = try self.writes.enter(admission, now: DispatchTime.now().uptimeNanoseconds)
+            let entered: UInt64
+            do {
+                entered = try self.writes.enter(admission, now: DispatchTime.now().uptimeNanoseconds)
+            } catch let busy as DatabaseBusy {
+                // An operator sees that clients are refused, and why: once a second at most,
+                // with the refusals counted since the last such line.
+                if let refused = self.writes.refusals(now: DispatchTime.now().uptimeNanoseconds) {
+                    var metadata: Logger.Metadata = ["queue_full": "\(refused.full)", "standing_queue": "\(refused.slow)",
+                                                     "waiting": "\(busy.waiting)", "limit": "\(self.writes.limit)"]
+                    if let since = refused.sinceNanoseconds { metadata["since_s"] = "\(since / 1_000_000_000)" }
+                    logger.warning("writes refused past capacity", metadata: metadata)
+                }
+                throw busy
+            }
             defer { self.writes.leave(entered: entered, now: DispatchTime.now().uptimeNanoseconds) }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)

@@ -46,6 +46,10 @@ final class WriteQueue: Sendable {
     private let slowSince = Atomic<UInt64>(0)
     /// When a write last finished: slowness is current only while writes keep finishing.
     private let lastFinished = Atomic<UInt64>(0)
+    /// Refusals since the last report, by reason, and when that report was made.
+    private let refusedFull = Atomic<Int>(0)
+    private let refusedSlow = Atomic<Int>(0)
+    private let lastReport = Atomic<UInt64>(0)
 
     /// - Parameters:
     ///   - limit: Writes waiting or running at most (0: no bound).
@@ -82,11 +86,23 @@ final class WriteQueue: Sendable {
                 && now &- lastFinished.load(ordering: .relaxed) < Self.standingQueue
             if (limit > 0 && count > limit) || standing {
                 inFlight.subtract(1, ordering: .relaxed)
+                if standing { refusedSlow.add(1, ordering: .relaxed) } else { refusedFull.add(1, ordering: .relaxed) }
                 throw DatabaseBusy(waiting: count - 1, slow: standing)
             }
         }
         admission?.admit()
         return now
+    }
+
+    /// The refusals since the last report (or since the start), counted by reason,
+    /// once a second at most: one caller gets them, to report; nil within the second
+    /// after a report, or when there were none.
+    func refusals(now: UInt64) -> (full: Int, slow: Int, sinceNanoseconds: UInt64?)? {
+        let last = lastReport.load(ordering: .relaxed)
+        guard last == 0 || now &- last >= 1_000_000_000,
+              lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return nil }
+        let full = refusedFull.exchange(0, ordering: .relaxed), slow = refusedSlow.exchange(0, ordering: .relaxed)
+        return full + slow > 0 ? (full, slow, last == 0 ? nil : now &- last) : nil
     }
 
     /// Gives the place of a write that entered at `entered` back at `now`; one that took

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Writes events as JSON.
 ///
@@ -93,22 +94,28 @@ enum EventJSON {
         json.objectEnd()
     }
 
-    /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
-    static func nearby(_ page: EventSearch.NearbyPage) -> [UInt8] {
-        var json = JSONWriter(capacity: page.cards.count + 64 * page.items.count + 64)
+    /// `{"items": [cards with the caller's status and distance], "next_cursor"}`,
+    /// written straight into the response's buffer: each card's bytes are copied once.
+    static func nearby(_ page: EventSearch.NearbyPage) -> ByteBuffer {
+        var body = ByteBuffer()
+        body.reserveCapacity(page.cards.count + 64 * page.items.count + 64)
+        var json = JSONWriter(capacity: 256)
         json.objectStart()
         json.key("items")
         json.arrayStart()
         page.cards.withUnsafeBufferPointer { cards in
             for item in page.items {
-                json.raw(UnsafeBufferPointer(rebasing: cards[item.card]))
+                json.valueFollows()
+                json.drain { body.writeBytes($0) }
+                body.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(cards)[item.card]))
                 writeTail(item.mine, distance: item.distance, to: &json)
             }
         }
         json.arrayEnd()
         json.field("next_cursor", page.nextCursor)
         json.objectEnd()
-        return json.bytes
+        json.drain { body.writeBytes($0) }
+        return body
     }
 
     /// Appends the caller's status (and distance), then closes the object.

@@ -94,7 +94,7 @@ extension EventsController {
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
         let page = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-        return JSONResponse(bytes: EventJSON.nearby(page))
+        return JSONResponse(body: EventJSON.nearby(page))
     }
 
     /// `GET /v1/events/in-box`
@@ -111,7 +111,7 @@ extension EventsController {
               let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
         else { throw DomainError.invalidParameter("min_lat", "is required") }
         let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
-        return JSONResponse(bytes: EventJSON.nearby(page))
+        return JSONResponse(body: EventJSON.nearby(page))
     }
 
     /// `GET /v1/events/{id}`

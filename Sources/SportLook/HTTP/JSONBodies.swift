@@ -11,26 +11,31 @@ protocol JSONEncodable: Sendable {
 /// A JSON response with a status.
 struct JSONResponse: ResponseGenerator {
     var status: HTTPResponse.Status = .ok
-    var bytes: [UInt8]
+    var body: ByteBuffer
     var headers: HTTPFields = [:]
 
     init(status: HTTPResponse.Status = .ok, _ value: some JSONEncodable, headers: HTTPFields = [:]) {
         var json = JSONWriter(capacity: 512)
         value.encode(to: &json)
-        self.status = status
-        self.bytes = json.bytes
+        self.init(status: status, bytes: json.bytes)
         self.headers = headers
     }
 
     init(status: HTTPResponse.Status = .ok, bytes: [UInt8]) {
         self.status = status
-        self.bytes = bytes
+        self.body = ByteBuffer(bytes: bytes)
+    }
+
+    /// A body already in a buffer (a page written straight into it: no copy more).
+    init(status: HTTPResponse.Status = .ok, body: ByteBuffer) {
+        self.status = status
+        self.body = body
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }
 

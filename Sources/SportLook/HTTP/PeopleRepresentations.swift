@@ -1,15 +1,21 @@
 import Foundation
+import NIOCore
 
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
-    static func nearby(_ page: PeopleService.NearbyPage) -> [UInt8] {
-        var json = JSONWriter(capacity: page.cards.count + 96 * page.items.count + 64)
+    /// Written straight into the response's buffer: each card's bytes are copied once.
+    static func nearby(_ page: PeopleService.NearbyPage) -> ByteBuffer {
+        var body = ByteBuffer()
+        body.reserveCapacity(page.cards.count + 96 * page.items.count + 64)
+        var json = JSONWriter(capacity: 256)
         json.objectStart()
         json.key("items")
         json.arrayStart()
         page.cards.withUnsafeBufferPointer { cards in
             for person in page.items {
-                json.raw(UnsafeBufferPointer(rebasing: cards[person.card]))
+                json.valueFollows()
+                json.drain { body.writeBytes($0) }
+                body.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(cards)[person.card]))
                 // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
                 json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
                 json.key("shared_sports")
@@ -23,7 +29,8 @@ enum PeopleJSON {
         json.arrayEnd()
         json.field("next_cursor", page.nextCursor)
         json.objectEnd()
-        return json.bytes
+        json.drain { body.writeBytes($0) }
+        return body
     }
 }
 

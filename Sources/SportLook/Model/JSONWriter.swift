@@ -41,6 +41,17 @@ struct JSONWriter {
     /// Splices already-encoded JSON in as the next value.
     mutating func raw(_ json: some Collection<UInt8>) { separate(); bytes.append(contentsOf: json) }
 
+    /// For an answer written out in pieces (``drain(_:)``): the next value is the
+    /// caller's, written after the bytes drained next; here only the comma before it.
+    mutating func valueFollows() { separate() }
+
+    /// Hands the bytes written so far to `sink` and forgets them; what the writer
+    /// knows of its containers (whether a comma is due) stays.
+    mutating func drain(_ sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer(sink)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     mutating func field(_ name: String, _ v: String) { key(name); value(v) }
     mutating func field(_ name: String, _ v: Int) { key(name); value(v) }
     mutating func field(_ name: String, _ v: Bool) { key(name); value(v) }
