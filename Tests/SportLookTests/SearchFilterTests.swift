@@ -70,6 +70,36 @@ struct SearchFilterTests {
         return ids
     }
 
+    @Test("a query's fingerprint (what a cursor carries) differs for every parameter that changes the query, and only for those")
+    func queryFingerprints() throws {
+        let paris = try #require(GeoPoint(latitude: 48.85, longitude: 2.35))
+        let near = try #require(GeoPoint(latitude: 48.8500001, longitude: 2.35))
+        let box = try #require(GeoBox(minLatitude: 48, minLongitude: 2, maxLatitude: 49, maxLongitude: 3))
+        let areas: [EventSearch.Area] = [.radius(center: paris, metres: 5_000), .radius(center: paris, metres: 5_001), .radius(center: near, metres: 5_000), .box(box),
+                                         .box(try #require(GeoBox(minLatitude: 48, minLongitude: 2, maxLatitude: 49, maxLongitude: 3.5)))]
+        var filters: [EventSearch.Filters] = [.init(), .init(sport: "tennis"), .init(sport: "football"), .init(startsAfter: Date(timeIntervalSince1970: 0)),
+                                              .init(startsBefore: Date(timeIntervalSince1970: 1_800_000_000)), .init(level: Level(3.5)), .init(level: Level(4)),
+                                              .init(audiences: [.women]), .init(audiences: [.women, .mixed]), .init(freePlaces: true)]
+        filters.append(.init(sport: "", startsAfter: nil))
+        func fingerprint(_ area: EventSearch.Area, _ filter: EventSearch.Filters) -> UInt32 {
+            var query = QueryFingerprint()
+            area.fingerprint(into: &query)
+            filter.fingerprint(into: &query)
+            return query.value
+        }
+        var seen: [UInt32: String] = [:]
+        for (a, area) in areas.enumerated() {
+            for (f, filter) in filters.enumerated() {
+                let value = fingerprint(area, filter)
+                #expect(seen[value] == nil, "area \(a) filter \(f) has the fingerprint of \(seen[value] ?? "")")
+                seen[value] = "area \(a) filter \(f)"
+                #expect(fingerprint(area, filter) == value, "the same query, the same fingerprint")
+            }
+        }
+        // The order audiences were given in does not make another query.
+        #expect(fingerprint(areas[0], .init(audiences: [.mixed, .women])) == fingerprint(areas[0], .init(audiences: [.women, .mixed])))
+    }
+
     @Test("nearby and in-box with filters equal a brute-force filter over the same games; pages are full", arguments: engines)
     func filtersMatchBruteForce(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

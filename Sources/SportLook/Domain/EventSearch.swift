@@ -72,9 +72,13 @@ struct EventSearch: Sendable {
             )
         }
 
-        var fingerprint: String {
-            let audience = Audience.allCases.filter(audiences.contains).map(\.rawValue).joined(separator: ",")
-            return "\(sport ?? "")|\(startsAfter?.timeIntervalSince1970 ?? 0)|\(startsBefore?.timeIntervalSince1970 ?? 0)|\(level?.halves ?? -1)|\(audience)|\(freePlaces)"
+        func fingerprint(into query: inout QueryFingerprint) {
+            query.add(text: sport)
+            query.add(double: startsAfter?.timeIntervalSince1970)
+            query.add(double: startsBefore?.timeIntervalSince1970)
+            query.add(level.map { Int64($0.halves) } ?? -1)
+            query.add(Audience.allCases.reduce(Int64(0)) { $0 << 1 | (audiences.contains($1) ? 1 : 0) })
+            query.add(freePlaces ? 1 : 0)
         }
     }
 
@@ -103,21 +107,21 @@ struct EventSearch: Sendable {
         }
     }
 
-    /// FNV-1a of a query's parameters: a cursor only continues the query that made it.
-    static func fingerprint(_ text: String) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return hash
-    }
 
     enum Area: Sendable {
         case radius(center: GeoPoint, metres: Double)
         case box(GeoBox)
 
-        var fingerprint: String {
+        func fingerprint(into query: inout QueryFingerprint) {
             switch self {
-            case .radius(let c, let m): "r|\(c.latitudeE7)|\(c.longitudeE7)|\(m)"
-            case .box(let b): "b|\(b.minLatitude)|\(b.minLongitude)|\(b.maxLatitude)|\(b.maxLongitude)"
+            case .radius(let c, let m):
+                query.add(1)
+                query.add(Int64(c.latitudeE7))
+                query.add(Int64(c.longitudeE7))
+                query.add(double: m)
+            case .box(let b):
+                query.add(2)
+                for edge in [b.minLatitude, b.minLongitude, b.maxLatitude, b.maxLongitude] { query.add(double: edge) }
             }
         }
     }
@@ -142,7 +146,10 @@ struct EventSearch: Sendable {
         guard index.isWarm else {
             throw DomainError.warmingUp
         }
-        let queryID = Self.fingerprint(area.fingerprint + "|" + filters.fingerprint)
+        var query = QueryFingerprint()
+        area.fingerprint(into: &query)
+        filters.fingerprint(into: &query)
+        let queryID = query.value
         if let cursor, cursor.query != queryID {
             throw DomainError.invalidParameter("cursor", "belongs to another query")
         }
@@ -221,5 +228,30 @@ struct EventSearch: Sendable {
         let hidden = try await blocks.eitherWay(viewer)
         let page = try await store.attendees(of: eventID, cursor: cursor, limit: limit)
         return Page(items: page.items.filter { !hidden.contains($0.id) }, nextCursor: page.nextCursor)
+    }
+}
+
+/// FNV-1a over a query's parameters, their bits rather than their text: a cursor
+/// carries it and continues only the query that made it.
+struct QueryFingerprint {
+    private(set) var value: UInt32 = 2_166_136_261
+
+    private mutating func add(bytes: UnsafeRawBufferPointer) {
+        for byte in bytes { value = (value ^ UInt32(byte)) &* 16_777_619 }
+    }
+
+    mutating func add(_ number: Int64) { withUnsafeBytes(of: number.littleEndian) { add(bytes: $0) } }
+
+    /// A number (its bits), or none (told apart from every number).
+    mutating func add(double number: Double?) {
+        add(number == nil ? 0 : 1)
+        if let number { add(Int64(bitPattern: number.bitPattern)) }
+    }
+
+    /// Text, its length first (so that fields cannot run into each other), or none.
+    mutating func add(text: String?) {
+        guard var text else { return add(-1) }
+        add(Int64(text.utf8.count))
+        text.withUTF8 { add(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

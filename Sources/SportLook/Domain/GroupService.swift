@@ -401,7 +401,14 @@ struct GroupService: Sendable {
     /// that changed since the index heard of it is shown as it is now (or left out).
     func nearby(for viewer: UUID, center: GeoPoint, metres: Double, sport: String?, minMembers: Int?, limit: Int, cursor: EventSearch.DistanceCursor?) async throws -> Page<Found> {
         guard index.isWarm else { throw DomainError.warmingUp }
-        let queryID = EventSearch.fingerprint("g|\(center.latitudeE7)|\(center.longitudeE7)|\(metres)|\(sport ?? "")|\(minMembers ?? 0)")
+        var query = QueryFingerprint()
+        query.add(3)
+        query.add(Int64(center.latitudeE7))
+        query.add(Int64(center.longitudeE7))
+        query.add(double: metres)
+        query.add(text: sport)
+        query.add(Int64(minMembers ?? 0))
+        let queryID = query.value
         if let cursor, cursor.query != queryID { throw DomainError.invalidParameter("cursor", "belongs to another query") }
         let sportMask = sport.map { sports.mask(of: [$0]) }
         let filter = GeoFilter(anyOf: sportMask, timeFrom: Int64(minMembers ?? 0))

@@ -116,8 +116,13 @@ struct PeopleService: Sendable {
     /// sport's level grid, the range a filter of its walk); `sport` is then required.
     func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, levels: ClosedRange<Level>? = nil, limit: Int, cursor: Cursor?) async throws -> NearbyPage {
         guard index.isWarm else { throw DomainError.warmingUp }
-        let levelKey = levels.map { "|\($0.lowerBound.halves)-\($0.upperBound.halves)" } ?? ""
-        let query = EventSearch.fingerprint("\(center.latitudeE7)|\(center.longitudeE7)|\(radiusKm)|\(sport ?? "")" + levelKey)
+        var fingerprint = QueryFingerprint()
+        fingerprint.add(Int64(center.latitudeE7))
+        fingerprint.add(Int64(center.longitudeE7))
+        fingerprint.add(double: radiusKm)
+        fingerprint.add(text: sport)
+        fingerprint.add(levels.map { Int64($0.lowerBound.halves) << 8 | Int64($0.upperBound.halves) } ?? -1)
+        let query = fingerprint.value
         if let cursor, cursor.query != query { throw DomainError.invalidParameter("cursor", "belongs to another query") }
         let grid: GeoGrid?
         let filter: GeoFilter
