@@ -218,6 +218,14 @@ struct OverloadTests {
         let later = try #require(standing.refusals(now: 1_811 * ms))
         #expect(later.full == 1 && later.slow == 1 && later.sinceNanoseconds == 1_000 * ms)
         #expect(standing.refusals(now: 3_000 * ms) == nil, "none since")
+        // Asking when there is nothing to tell starts no new second: the next refusal is told at once.
+        #expect(newWork(standing, at: 3_001 * ms)?.slow == false)
+        let next = try #require(standing.refusals(now: 3_002 * ms))
+        #expect(next.full == 1 && next.slow == 0 && next.sinceNanoseconds == 1_191 * ms)
+        // A caller whose clock reading is older than the last report's gets nothing.
+        #expect(newWork(standing, at: 3_003 * ms) != nil)
+        #expect(standing.refusals(now: 1_000 * ms) == nil && standing.refusals(now: 3_500 * ms) == nil)
+        #expect(standing.refusals(now: 4_002 * ms)?.full == 1)
 
         // Without a slow-write bound nothing is ever slow.
         let unbounded = WriteQueue(limit: 0, slowWrite: 0)

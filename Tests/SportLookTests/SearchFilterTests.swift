@@ -70,7 +70,7 @@ struct SearchFilterTests {
         return ids
     }
 
-    @Test("a query's fingerprint (what a cursor carries) differs for every parameter that changes the query, and only for those")
+    @Test("a query's fingerprint (what a cursor carries) changes with every parameter of the query; the same query gives the same one, whatever the order of its audiences")
     func queryFingerprints() throws {
         let paris = try #require(GeoPoint(latitude: 48.85, longitude: 2.35))
         let near = try #require(GeoPoint(latitude: 48.8500001, longitude: 2.35))

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,10 +18,15 @@ public struct LogLines: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
+    private let descriptor: Int32
+    /// One line at a time from this process, whole (as `StreamLogHandler` locks its file).
+    private static let writing = Mutex(())
 
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+    /// - Parameter descriptor: Where the lines go: standard error (a test gives a pipe).
+    public init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider, descriptor: Int32 = STDERR_FILENO) {
         self.label = label
         self.metadataProvider = metadataProvider
+        self.descriptor = descriptor
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -30,14 +36,16 @@ public struct LogLines: LogHandler {
 
     public func log(event: LogEvent) {
         var line = Self.line(event, label: label, metadata: effectiveMetadata(event), at: time(nil))
-        // One write a line (lines from several threads do not interleave), unbuffered.
-        line.withUTF8 { bytes in
-            var rest = UnsafeRawBufferPointer(bytes)
-            while !rest.isEmpty {
-                let written = write(STDERR_FILENO, rest.baseAddress, rest.count)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+        Self.writing.withLock { _ in
+            line.withUTF8 { bytes in
+                var rest = UnsafeRawBufferPointer(bytes)
+                while !rest.isEmpty {
+                    let written = write(descriptor, rest.baseAddress, rest.count)
+                    if written < 0 && errno == EINTR { continue }
+                    // Where the log cannot be written (closed, full), the line is dropped.
+                    guard written > 0 else { return }
+                    rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+                }
             }
         }
     }

@@ -183,17 +183,13 @@ public final class Database: Sendable {
             do {
                 entered = try self.writes.enter(admission, now: DispatchTime.now().uptimeNanoseconds)
             } catch let busy as DatabaseBusy {
-                // An operator sees that clients are refused, and why: once a second at most,
-                // with the refusals counted since the last such line.
-                if let refused = self.writes.refusals(now: DispatchTime.now().uptimeNanoseconds) {
-                    var metadata: Logger.Metadata = ["queue_full": "\(refused.full)", "standing_queue": "\(refused.slow)",
-                                                     "waiting": "\(busy.waiting)", "limit": "\(self.writes.limit)"]
-                    if let since = refused.sinceNanoseconds { metadata["since_s"] = "\(since / 1_000_000_000)" }
-                    logger.warning("writes refused past capacity", metadata: metadata)
-                }
+                self.reportRefusals()
                 throw busy
             }
-            defer { self.writes.leave(entered: entered, now: DispatchTime.now().uptimeNanoseconds) }
+            defer {
+                self.writes.leave(entered: entered, now: DispatchTime.now().uptimeNanoseconds)
+                self.reportRefusals()
+            }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
             case .postgres(let client, _):
@@ -210,6 +206,18 @@ public final class Database: Sendable {
                 }
             }
         }
+    }
+
+    /// An operator sees that clients are refused, and why: a warning at most once a
+    /// second, with the refusals since the last one by reason. Asked at each refusal and
+    /// as each write ends, so the last of a burst are told within a second or so while
+    /// writes go on.
+    private func reportRefusals() {
+        guard let refused = writes.refusals(now: DispatchTime.now().uptimeNanoseconds) else { return }
+        var metadata: Logger.Metadata = ["queue_full": "\(refused.full)", "standing_queue": "\(refused.slow)",
+                                         "waiting": "\(writes.waitingOrRunning)", "limit": "\(writes.limit)"]
+        if let since = refused.sinceNanoseconds { metadata["since_s"] = "\(Double(since / 100_000_000) / 10)" }
+        logger.warning("writes refused past capacity", metadata: metadata)
     }
 
     /// Sets the bound from now on (a test fills a queue of one after its set-up).

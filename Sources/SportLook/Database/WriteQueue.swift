@@ -95,14 +95,17 @@ final class WriteQueue: Sendable {
     }
 
     /// The refusals since the last report (or since the start), counted by reason,
-    /// once a second at most: one caller gets them, to report; nil within the second
-    /// after a report, or when there were none.
+    /// once a second at most: one caller gets them, to report. Nil when none are
+    /// waiting to be reported (two loads: cheap enough for every write), or within the
+    /// second after a report.
     func refusals(now: UInt64) -> (full: Int, slow: Int, sinceNanoseconds: UInt64?)? {
+        guard refusedFull.load(ordering: .relaxed) != 0 || refusedSlow.load(ordering: .relaxed) != 0 else { return nil }
         let last = lastReport.load(ordering: .relaxed)
-        guard last == 0 || now &- last >= 1_000_000_000,
+        // (A caller whose clock reading is older than the last report's waits its turn.)
+        guard last == 0 || (now > last && now - last >= 1_000_000_000),
               lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return nil }
         let full = refusedFull.exchange(0, ordering: .relaxed), slow = refusedSlow.exchange(0, ordering: .relaxed)
-        return full + slow > 0 ? (full, slow, last == 0 ? nil : now &- last) : nil
+        return full + slow > 0 ? (full, slow, last == 0 ? nil : now - last) : nil
     }
 
     /// Gives the place of a write that entered at `entered` back at `now`; one that took

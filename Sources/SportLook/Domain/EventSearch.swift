@@ -121,7 +121,10 @@ struct EventSearch: Sendable {
                 query.add(double: m)
             case .box(let b):
                 query.add(2)
-                for edge in [b.minLatitude, b.minLongitude, b.maxLatitude, b.maxLongitude] { query.add(double: edge) }
+                query.add(double: b.minLatitude)
+                query.add(double: b.minLongitude)
+                query.add(double: b.maxLatitude)
+                query.add(double: b.maxLongitude)
             }
         }
     }
