@@ -94,28 +94,11 @@ enum EventJSON {
         json.objectEnd()
     }
 
-    /// `{"items": [cards with the caller's status and distance], "next_cursor"}`,
-    /// written straight into the response's buffer: each card's bytes are copied once.
+    /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
     static func nearby(_ page: EventSearch.NearbyPage) -> ByteBuffer {
-        var body = ByteBuffer()
-        body.reserveCapacity(page.cards.count + 64 * page.items.count + 64)
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        page.cards.withUnsafeBufferPointer { cards in
-            for item in page.items {
-                json.valueFollows()
-                json.drain { body.writeBytes($0) }
-                body.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(cards)[item.card]))
-                writeTail(item.mine, distance: item.distance, to: &json)
-            }
+        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 64, nextCursor: page.nextCursor) { item, json in
+            writeTail(item.mine, distance: item.distance, to: &json)
         }
-        json.arrayEnd()
-        json.field("next_cursor", page.nextCursor)
-        json.objectEnd()
-        json.drain { body.writeBytes($0) }
-        return body
     }
 
     /// Appends the caller's status (and distance), then closes the object.

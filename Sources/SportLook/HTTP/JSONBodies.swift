@@ -39,6 +39,35 @@ struct JSONResponse: ResponseGenerator {
     }
 }
 
+/// A page of cards, `{"items": [...], "next_cursor"}`, written straight into the
+/// response's buffer: each item's card (its range of `cards`, an object left open) is
+/// copied once, then `tail` writes the caller's fields after it and closes it.
+enum CardPageJSON {
+    /// - Parameter tailBytes: About how many bytes a tail takes (to size the buffer).
+    static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBytes: Int, nextCursor: String?,
+                           tail: (Item, inout JSONWriter) -> Void) -> ByteBuffer {
+        var body = ByteBuffer()
+        body.reserveCapacity(cards.count + tailBytes * items.count + 64)
+        var json = JSONWriter(capacity: 256)
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        cards.withUnsafeBytes { cards in
+            for item in items {
+                json.valueFollows()
+                json.drain { body.writeBytes($0) }
+                body.writeBytes(UnsafeRawBufferPointer(rebasing: cards[card(item)]))
+                tail(item, &json)
+            }
+        }
+        json.arrayEnd()
+        json.field("next_cursor", nextCursor)
+        json.objectEnd()
+        json.drain { body.writeBytes($0) }
+        return body
+    }
+}
+
 /// Bodies are limited so that no input can make the server hold much memory or
 /// recurse deeply: 1 MiB (the context's limit), 32 levels of nesting.
 enum RequestBody {

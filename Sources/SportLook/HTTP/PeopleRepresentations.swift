@@ -3,34 +3,17 @@ import NIOCore
 
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
-    /// Written straight into the response's buffer: each card's bytes are copied once.
     static func nearby(_ page: PeopleService.NearbyPage) -> ByteBuffer {
-        var body = ByteBuffer()
-        body.reserveCapacity(page.cards.count + 96 * page.items.count + 64)
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        page.cards.withUnsafeBufferPointer { cards in
-            for person in page.items {
-                json.valueFollows()
-                json.drain { body.writeBytes($0) }
-                body.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(cards)[person.card]))
-                // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-                json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
-                json.key("shared_sports")
-                json.arrayStart()
-                for slug in person.sharedSports { json.value(slug) }
-                json.arrayEnd()
-                if let level = person.level { json.field("level", level.value) }
-                json.objectEnd()
-            }
+        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 96, nextCursor: page.nextCursor) { person, json in
+            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
+            json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
+            json.key("shared_sports")
+            json.arrayStart()
+            for slug in person.sharedSports { json.value(slug) }
+            json.arrayEnd()
+            if let level = person.level { json.field("level", level.value) }
+            json.objectEnd()
         }
-        json.arrayEnd()
-        json.field("next_cursor", page.nextCursor)
-        json.objectEnd()
-        json.drain { body.writeBytes($0) }
-        return body
     }
 }
 
