@@ -19,4 +19,17 @@ struct BearerTokenTests {
         #expect(BearerToken.parse([.authorization: "Bearer"]) == nil)
         #expect(BearerToken.parse([:]) == nil)
     }
+
+    @Test("a token's cache key holds the digest the database stores, and tells tokens apart")
+    func digestKey() {
+        var seen = Set<AccessToken.Digest>()
+        for _ in 0..<500 {
+            let token = AccessToken.generate()
+            let key = AccessToken.Digest(token)
+            #expect(key.hex == AccessToken.digest(token))
+            #expect(key == AccessToken.Digest(String(token)))
+            #expect(seen.insert(key).inserted)
+        }
+        #expect(AccessToken.Digest("").hex == AccessToken.digest(""))
+    }
 }

@@ -39,13 +39,15 @@ struct CardCompactionTests {
             #expect(!kept.isEmpty && kept[0] != 0, "a card made by the encoder is compacted")
         }
         let typical = EventJSON.body(Self.event(), sports: Self.sports, links: Self.links)
-        #expect(Self.roundTrip(typical).kept.count * 10 < typical.count * 6, "a typical card keeps under 60% of its bytes")
+        #expect(Self.roundTrip(typical).kept.count * 10 < typical.count * 4, "a typical card keeps under 40% of its bytes")
     }
 
     @Test("any bytes come back as they were: raw control bytes, fragments cut short, nothing at all")
     func anyBytesRoundTrip() {
         var generator = SystemRandomNumberGenerator()
-        let pieces: [[UInt8]] = CardCompaction.fragments.map { Array($0.utf8) } + [[0], [1], [0x1F], Array(#"{"i"#.utf8), Array(#"","#.utf8), Array("plain".utf8)]
+        let long = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let pieces: [[UInt8]] = CardCompaction.fragments.map { Array($0.utf8) }
+            + [[0], [1], [0x1F], Array(#"{"i"#.utf8), Array(#"","#.utf8), Array("plain".utf8), long, Array(long[..<255]), Array(long[..<256])]
         #expect(Self.roundTrip([]).back == [])
         for _ in 0..<2_000 {
             var bytes: [UInt8] = []
@@ -57,6 +59,33 @@ struct CardCompactionTests {
                 }
             }
             #expect(Self.roundTrip(bytes).back == bytes)
+        }
+    }
+
+    @Test("writing a card out reads none of the bytes after it, and writes at most the slack after its JSON")
+    func staysInBounds() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // Two readable pages, each before an unreadable one: whatever ends at a boundary
+        // is read or written past only by a fault, which ends the test run.
+        let memory = try #require(mmap(nil, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        #expect(memory != MAP_FAILED)
+        defer { munmap(memory, 4 * page) }
+        #expect(mprotect(memory + page, page, PROT_NONE) == 0)
+        #expect(mprotect(memory + 3 * page, page, PROT_NONE) == 0)
+        let keptEnd = memory + page, jsonEnd = memory + 3 * page
+        var generator = SystemRandomNumberGenerator()
+        var cards = [EventJSON.body(Self.event(), sports: Self.sports, links: Self.links),
+                     EventJSON.body(Self.event(description: String(repeating: "x", count: 600)), sports: Self.sports, links: Self.links)]
+        for _ in 0..<200 { cards.append((0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+        for json in cards {
+            let kept = CardCompaction.compact(json)
+            #expect(kept.count <= page && json.count + CardCompaction.slack <= page)
+            // The kept bytes end at the first boundary; the JSON and its slack at the second.
+            let source = UnsafeMutableRawBufferPointer(start: keptEnd - kept.count, count: kept.count)
+            source.copyBytes(from: kept)
+            let out = jsonEnd - json.count - CardCompaction.slack
+            #expect(CardCompaction.expand(UnsafeRawBufferPointer(source), to: out) == json.count)
+            #expect(Array(UnsafeRawBufferPointer(start: out, count: json.count)) == json)
         }
     }
 }

@@ -61,6 +61,24 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("whole numbers are written as String writes them; a key encoded once is the key written each time")
+    func numbersAndKeys() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Int] = [0, 1, 9, 10, 99, 100, -1, -9, -10, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        for _ in 0..<20_000 { values.append(Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...63, using: &generator)) }
+        for value in values {
+            var json = JSONWriter()
+            json.value(value)
+            #expect(json.bytes == Array(String(value).utf8), "\(value)")
+        }
+        for name in ["distance_m", "", "with \"quotes\" and \\", "line\nbreak", "é 東京"] {
+            var once = JSONWriter(), each = JSONWriter()
+            once.objectStart(); once.key(JSONWriter.Key(name)); once.value(1); once.key(JSONWriter.Key(name)); once.null(); once.objectEnd()
+            each.objectStart(); each.key(name); each.value(1); each.key(name); each.null(); each.objectEnd()
+            #expect(once.bytes == each.bytes, "\(name)")
+        }
+    }
+
     @Test("an answer written out in pieces, values spliced in between, is byte for byte the one written whole")
     func drained() {
         let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]

@@ -18,6 +18,24 @@ enum AccessToken {
         SHA256.hash(data: Data(token.utf8)).hexString
     }
 
+    /// A token's SHA-256 as it is, 32 bytes: what the authenticator's cache is keyed by,
+    /// hashed and compared without the 64 characters of hex every request built.
+    struct Digest: Hashable, Sendable {
+        private let a, b, c, d: UInt64
+
+        init(_ token: String) {
+            var token = token
+            let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            (a, b, c, d) = digest.withUnsafeBytes { raw in
+                (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                 raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+            }
+        }
+
+        /// What the database stores (``AccessToken/digest(_:)``).
+        var hex: String { withUnsafeBytes(of: (a, b, c, d)) { $0.hexString } }
+    }
+
     /// Whether a string can be a token at all (43 base64url characters).
     static func isWellFormed(_ token: String) -> Bool {
         token.utf8.count == 43 && token.utf8.allSatisfy(\.isBase64URL)
@@ -39,12 +57,12 @@ public final class TokenAuthenticator: Sendable {
     }
 
     private struct State {
-        var cache: [String: Entry] = [:]
+        var cache: [AccessToken.Digest: Entry] = [:]
         /// Each cached session's digest, so that forgetting one costs no scan.
-        var digests: [UUID: String] = [:]
+        var digests: [UUID: AccessToken.Digest] = [:]
         var pendingUse: [UUID: Date] = [:]
 
-        mutating func keep(_ digest: String, _ entry: Entry) {
+        mutating func keep(_ digest: AccessToken.Digest, _ entry: Entry) {
             if cache.count >= TokenAuthenticator.maxEntries {
                 cache.removeAll(keepingCapacity: true)
                 digests.removeAll(keepingCapacity: true)
@@ -73,10 +91,10 @@ public final class TokenAuthenticator: Sendable {
     /// The identity a token stands for, or `nil` if it is unknown, expired or revoked.
     public func identity(for token: String) async throws -> Identity? {
         guard AccessToken.isWellFormed(token) else { return nil }
-        let digest = AccessToken.digest(token)
+        let digest = AccessToken.Digest(token)
         let now = clock.now()
         if let cached = cached(digest, at: now) { return cached }
-        guard let record = try await sessions.token(hash: digest), record.revokedAt == nil, record.expiresAt > now else { return nil }
+        guard let record = try await sessions.token(hash: digest.hex), record.revokedAt == nil, record.expiresAt > now else { return nil }
         let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
             s.keep(digest, Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now))
@@ -88,7 +106,7 @@ public final class TokenAuthenticator: Sendable {
     /// Keeps a token this instance has just issued, so that its first use costs no
     /// database read and is rate-limited as its user's (``cachedIdentity(for:)``).
     func remember(_ token: String, as identity: Identity) {
-        let digest = AccessToken.digest(token)
+        let digest = AccessToken.Digest(token)
         let now = clock.now()
         state.withLock { s in s.keep(digest, Entry(identity: identity, expiresAt: identity.expiresAt, checkedAt: now)) }
     }
@@ -97,12 +115,12 @@ public final class TokenAuthenticator: Sendable {
     /// the database (`nil` when it would have to): for rate limiting before lookup.
     func cachedIdentity(for token: String) -> Identity? {
         guard AccessToken.isWellFormed(token) else { return nil }
-        return cached(AccessToken.digest(token), at: clock.now())
+        return cached(AccessToken.Digest(token), at: clock.now())
     }
 
     /// The cached identity of a digest still trusted at `now` (its use noted), or nil
     /// (an expired or stale entry is dropped).
-    private func cached(_ digest: String, at now: Date) -> Identity? {
+    private func cached(_ digest: AccessToken.Digest, at now: Date) -> Identity? {
         state.withLock { s in
             guard let entry = s.cache[digest] else { return nil }
             guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.recheckInterval else {

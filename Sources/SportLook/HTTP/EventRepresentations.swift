@@ -101,13 +101,16 @@ enum EventJSON {
         }
     }
 
+    private static let myStatus = JSONWriter.Key("my_status"), distanceM = JSONWriter.Key("distance_m")
+
     /// Appends the caller's status (and distance), then closes the object.
     static func writeTail(_ mine: MyAttendance?, distance: Double?, to json: inout JSONWriter) {
-        json.field("my_status", mine?.status.rawValue)
+        json.key(myStatus)
+        if let status = mine?.status { json.value(status.rawValue) } else { json.null() }
         if let position = mine?.position { json.field("my_position", position) }
         if let expires = mine?.offerExpiresAt { json.field("my_offer_expires_at", expires) }
         if mine?.isOrganiser == true { json.field("i_organise", true) }
-        if let distance { json.field("distance_m", tenths: distance) }
+        if let distance { json.field(distanceM, tenths: distance) }
         json.objectEnd()
     }
 }

@@ -3,11 +3,13 @@ import NIOCore
 
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
+    private static let distanceKM = JSONWriter.Key("distance_km"), sharedSports = JSONWriter.Key("shared_sports")
+
     static func nearby(_ page: PeopleService.NearbyPage) -> ByteBuffer {
         CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 96, nextCursor: page.nextCursor) { person, json in
             // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-            json.field("distance_km", tenths: max(0.5, (person.distance / 500).rounded() / 2))
-            json.key("shared_sports")
+            json.field(distanceKM, tenths: max(0.5, (person.distance / 500).rounded() / 2))
+            json.key(sharedSports)
             json.arrayStart()
             for slug in person.sharedSports { json.value(slug) }
             json.arrayEnd()

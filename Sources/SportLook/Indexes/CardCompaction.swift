@@ -1,33 +1,51 @@
-/// Event cards kept in about half their bytes: each of the card encoder's fixed
-/// fragments (a key with the punctuation around it, such as `","starts_at":"`) is
-/// stored as one byte below 0x20, which JSON text never holds raw (a control
-/// character inside a string is escaped), and written out again when a page copies
-/// the card. Whatever a card says, it comes back byte for byte: a fragment found
-/// inside a value is restored the same way, and a card that holds a raw control byte
-/// (never made by ``JSONWriter``) is kept as it is, behind a 0 byte.
+/// Event cards kept in about a third of their bytes: each of the card encoder's fixed
+/// fragments (a key with the punctuation around it, such as `","starts_at":"`, or a
+/// run of keys with their usual values, such as an event in no series and no group)
+/// is stored as one byte, and written out again when a page copies the card.
 ///
-/// At 1M events the cards took 571 MB as JSON and take 298 MB compacted; writing them
-/// out is one pass over each card's bytes, eight at a time, copying runs.
+/// A kept card is `1`, the JSON's length (3 bytes, little-endian), then segments:
+/// a run's length (one byte), the run's bytes as they are, and the fragment that
+/// follows (its number, or 0 for none: a longer run goes on in the next segment, and
+/// the last segment ends with 0). Nothing is searched for when a card is written
+/// out: each run and each fragment is copied in 16-byte pieces (which is why the
+/// writer needs ``slack`` bytes past the card's end). Whatever a card says, it comes
+/// back byte for byte, since a run can hold any byte; a card of 16 MB or more is kept
+/// as it is, behind a 0 byte.
+///
+/// At 1M events the cards took 571 MB as JSON and 298 MB compacted when each fragment
+/// was a byte inside the text; the runs found byte by byte cost a nearby page of 50
+/// cards about 60,000 instructions to write out (see BENCHMARKS.md).
 enum CardCompaction {
-    /// The fragments, for the bytes 1, 2, … (at most 31). Only how small cards get
-    /// depends on them: a change to the encoder that leaves one unused costs bytes,
-    /// never correctness.
+    /// The fragments, for the numbers 1, 2, … (at most 255), longest matched first.
+    /// Only how small cards get depends on them: a change to the encoder that leaves one
+    /// unused costs bytes, never correctness.
     static let fragments: [String] = [
         #"{"id":""#, #"","title":""#, #"","sport":{"slug":""#, #"","name":""#, #""},"organiser":{"id":""#,
-        #""},"starts_at":""#, #"","ends_at":""#, #"],"location":{"lat":"#, #","lon":"#, #"},"address":null"#,
-        #"},"address":""#, #"","description":""#, #","description":""#, #","capacity":"#, #"","capacity":"#,
-        #","going_count":"#, #","waitlist_count":"#, #","spots_left":"#, #","status":"active""#, #","status":"cancelled""#,
-        #","image_url":null,"image_urls":null"#, #","image_url":""#, #"","image_urls":{"#, #"","created_at":""#,
-        #"},"created_at":""#, #","created_at":""#, #"","updated_at":""#,
-        #"","time_zone":""#, #"","series_id":null,"occurrence_date":null,"answer_deadline":null,"min_players":null,"decide_minutes":"#,
-        #","game_on":false,"level":null,"audience":"anyone","min_record":null,"reminders":["#,
+        #""},"starts_at":""#, #"","ends_at":""#, #"","time_zone":""#,
+        #"","series_id":null,"group_id":null,"members_only":false,"occurrence_date":null,"answer_deadline":null,"min_players":null,"decide_minutes":"#,
+        #"","series_id":"#, #","group_id":null,"members_only":false,"occurrence_date":""#, #","group_id":"#, #","members_only":"#,
+        #","occurrence_date":"#, #","answer_deadline":null,"min_players":null,"decide_minutes":"#, #","answer_deadline":"#,
+        #","min_players":"#, #","decide_minutes":"#,
+        #","game_on":false,"level":null,"audience":"anyone","min_record":null,"reminders":["#, #","game_on":"#, #","level":"#,
+        #"{"min":"#, #","max":"#, #","audience":""#, #"","min_record":"#, #"{"last_games":"#, #","max_no_shows":"#, #","reminders":["#,
+        #"],"location":{"lat":"#, #","lon":"#, #"},"address":null,"description":""#, #"},"address":""#, #"","description":""#,
+        #"","capacity":"#, #","capacity":"#, #","going_count":"#, #","waitlist_count":"#, #","spots_left":"#,
+        #","status":"active","image_url":null,"image_urls":null,"created_at":""#, #","status":""#,
+        #"","image_url":null,"image_urls":null,"created_at":""#, #"","image_url":""#, #"","image_urls":{"#, #"},"created_at":""#,
+        #"","created_at":""#, #"","updated_at":""#,
     ]
 
-    /// The fragments' bytes one after another, and where each is; made once, never
-    /// written again, never freed (so unchecked: only ever read).
+    /// Bytes past a card's end that ``expand(_:to:)`` may write over (and that must be
+    /// there to be written).
+    static let slack = 16
+
+    /// The fragments' bytes one after another (and 16 bytes more, so that a fragment
+    /// is read in 16-byte pieces), and where each is; made once, never written again,
+    /// never freed (so unchecked: only ever read).
     nonisolated(unsafe) private static let table: (bytes: UnsafeRawBufferPointer, spans: UnsafeBufferPointer<Range<Int>>) = {
         let all = fragments.flatMap { Array($0.utf8) }
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: all.count, alignment: 1)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: all.count + 16, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
         bytes.copyBytes(from: all)
         let spans = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: fragments.count)
         var start = 0
@@ -40,7 +58,7 @@ enum CardCompaction {
 
     /// For each byte value, the fragments starting with it, longest first.
     private static let byFirstByte: [[(token: UInt8, bytes: [UInt8])]] = {
-        precondition(fragments.count < 0x20, "one byte below 0x20 per fragment, 0 marking a card kept as it is")
+        precondition(fragments.count <= 255, "one byte per fragment, 0 for none")
         var table = [[(token: UInt8, bytes: [UInt8])]](repeating: [], count: 256)
         for (i, fragment) in fragments.enumerated() {
             let bytes = Array(fragment.utf8)
@@ -49,28 +67,41 @@ enum CardCompaction {
         return table.map { $0.sorted { $0.bytes.count > $1.bytes.count } }
     }()
 
-    /// The card's bytes as kept: `1`, the JSON's length (3 bytes, little-endian), the
-    /// compacted JSON; or `0` and the JSON as it is.
+    /// The card's bytes as kept (see ``CardCompaction``): `1`, the JSON's length,
+    /// segments; or `0` and the JSON as it is.
     static func compact(_ json: [UInt8]) -> [UInt8] {
-        if json.count >= 1 << 24 || json.contains(where: { $0 < 0x20 }) { return [0] + json }
+        if json.count >= 1 << 24 { return [0] + json }
         var out: [UInt8] = [1, UInt8(json.count & 0xFF), UInt8(json.count >> 8 & 0xFF), UInt8(json.count >> 16)]
         out.reserveCapacity(json.count / 2 + 16)
         let starts = byFirstByte
         json.withUnsafeBufferPointer { input in
-            var i = 0
+            var i = 0, run = 0
+            /// Ends the segment: the run from `run` to `i` (in pieces of at most 255), then `token`.
+            func segment(_ token: UInt8) {
+                while i - run > 255 {
+                    out.append(255)
+                    out.append(contentsOf: input[run..<(run + 255)])
+                    out.append(0)
+                    run += 255
+                }
+                out.append(UInt8(i - run))
+                out.append(contentsOf: input[run..<i])
+                out.append(token)
+            }
             scan: while i < input.count {
                 for (token, fragment) in starts[Int(input[i])] where input.count - i >= fragment.count {
                     var k = 1
                     while k < fragment.count, input[i + k] == fragment[k] { k += 1 }
                     if k == fragment.count {
-                        out.append(token)
+                        segment(token)
                         i += fragment.count
+                        run = i
                         continue scan
                     }
                 }
-                out.append(input[i])
                 i += 1
             }
+            segment(0)
         }
         return out
     }
@@ -83,8 +114,22 @@ enum CardCompaction {
         return Int(kept[1]) | Int(kept[2]) << 8 | Int(kept[3]) << 16
     }
 
+    /// Copies `count` bytes in 16-byte pieces: up to 15 bytes past them are read and written.
+    @inline(__always)
+    private static func copyInPieces(from source: UnsafeRawPointer, count: Int, to destination: UnsafeMutableRawPointer) {
+        // Two words a piece: Swift's `SIMD16<UInt8>` loads and stores went byte by byte.
+        var k = 0
+        while k < count {
+            let low = source.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let high = source.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self)
+            destination.storeBytes(of: low, toByteOffset: k, as: UInt64.self)
+            destination.storeBytes(of: high, toByteOffset: k + 8, as: UInt64.self)
+            k += 16
+        }
+    }
+
     /// Writes the card's JSON (``expandedCount(_:)`` bytes) at `out`, from its bytes as
-    /// kept: the plain bytes between fragments are found 8 at a time and copied in runs.
+    /// kept, and may write over the ``slack`` bytes after them. Reads only the kept bytes.
     @inline(__always)
     static func expand(_ kept: UnsafeRawBufferPointer, to out: UnsafeMutableRawPointer) -> Int {
         guard let base = kept.baseAddress, kept.count > 0 else { return 0 }
@@ -95,25 +140,25 @@ enum CardCompaction {
         }
         let table = Self.table
         let fragments = table.bytes.baseAddress!
-        var i = 4, run = 4, written = 0
+        var i = 4, written = 0
         while i < n {
-            // Eight bytes at a time while none is below 0x20 (a fragment's byte).
-            while i + 8 <= n {
-                let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 { break }
-                i += 8
-            }
-            while i < n, base.load(fromByteOffset: i, as: UInt8.self) >= 0x20 { i += 1 }
-            if i > run {
-                (out + written).copyMemory(from: base + run, byteCount: i - run)
-                written += i - run
-            }
-            guard i < n else { break }
-            let span = table.spans[Int(base.load(fromByteOffset: i, as: UInt8.self)) - 1]
-            (out + written).copyMemory(from: fragments + span.lowerBound, byteCount: span.count)
-            written += span.count
+            let run = Int(base.load(fromByteOffset: i, as: UInt8.self))
             i += 1
-            run = i
+            // A run near the card's end is copied exactly: reading past it could leave the arena.
+            if i + run + 16 <= n {
+                copyInPieces(from: base + i, count: run, to: out + written)
+            } else {
+                (out + written).copyMemory(from: base + i, byteCount: run)
+            }
+            written += run
+            i += run
+            let token = Int(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+            if token != 0 {
+                let span = table.spans[token - 1]
+                copyInPieces(from: fragments + span.lowerBound, count: span.count, to: out + written)
+                written += span.count
+            }
         }
         return written
     }
@@ -121,7 +166,9 @@ enum CardCompaction {
     /// Appends the card's JSON, from its bytes as kept.
     static func expand(_ kept: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: expandedCount(kept)))
+        let count = expandedCount(kept)
+        out.append(contentsOf: repeatElement(0, count: count + slack))
         out.withUnsafeMutableBytes { _ = expand(kept, to: $0.baseAddress! + start) }
+        out.removeLast(slack)
     }
 }

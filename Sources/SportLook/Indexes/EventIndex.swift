@@ -312,10 +312,11 @@ final class EventIndex: Sendable {
             s.arena.beginRead()
             return s.arena
         }
-        // Cards are kept compacted (about half their JSON): each is written out once,
-        // straight into the page's bytes, whose size is known before.
+        // Cards are kept compacted (about a third of their JSON): each is written out
+        // once, straight into the page's bytes, whose size is known before (and the
+        // slack the writer may write over after the last).
         var ranges = cards.ranges
-        cards.bytes = [UInt8](unsafeUninitializedCapacity: Self.expandedCount(found.lazy.map(\.bytes))) { buffer, count in
+        cards.bytes = [UInt8](unsafeUninitializedCapacity: Self.expandedCount(found.lazy.map(\.bytes)) + CardCompaction.slack) { buffer, count in
             count = 0
             guard let start = buffer.baseAddress else { return }
             for (i, bytes) in found {

@@ -27,8 +27,31 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// A key written for every item of a page (the tails of nearby cards): its
+    /// `"name":` encoded once.
+    struct Key: Sendable {
+        fileprivate let encoded: [UInt8]
+
+        init(_ name: String) {
+            var writer = JSONWriter(capacity: name.utf8.count + 8)
+            writer.key(name)
+            encoded = writer.bytes
+        }
+    }
+
+    /// Writes the key; the value written next needs no comma.
+    mutating func key(_ key: Key) {
+        separate()
+        bytes.append(contentsOf: key.encoded)
+        needsComma = false
+    }
+
     mutating func value(_ string: String) { separate(); appendString(string) }
-    mutating func value(_ int: Int) { separate(); bytes.append(contentsOf: String(int).utf8) }
+    mutating func value(_ int: Int) {
+        separate()
+        if int < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(int.magnitude)
+    }
     mutating func value(_ bool: Bool) { separate(); bytes.append(contentsOf: (bool ? "true" : "false").utf8) }
     mutating func value(_ double: Double) {
         separate()
@@ -69,12 +92,26 @@ struct JSONWriter {
         guard value.sign == .plus, value < 1e9 else { return self.value((value * 10).rounded() / 10) }
         separate()
         let tenths = UInt((value * 10).rounded())
-        bytes.append(contentsOf: String(tenths / 10).utf8)
+        appendDigits(tenths / 10)
         bytes.append(UInt8(ascii: "."))
         bytes.append(UInt8(ascii: "0") + UInt8(tenths % 10))
     }
 
     mutating func field(_ name: String, tenths v: Double) { key(name); value(tenths: v) }
+    mutating func field(_ name: Key, tenths v: Double) { key(name); value(tenths: v) }
+
+    /// The decimal digits of `number`, as `String(number)` has them, without making one.
+    private mutating func appendDigits(_ number: UInt) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = number, start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
 
     private mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
