@@ -79,6 +79,22 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("a catalogue writes the slugs of a mask's bits as a JSON array, in catalogue order, skipping bits no sport has")
+    func slugLists() throws {
+        let sports = SportCatalog([Sport(slug: "tennis", name: "Tennis", bit: 5), Sport(slug: "football", name: "Football", bit: 0),
+                                   Sport(slug: "beach \"volley\"", name: "Beach", bit: 63)])
+        for (mask, expected) in [(UInt64(0), "[]"), (1, #"["football"]"#), (1 << 5 | 1, #"["football","tennis"]"#),
+                                 (1 << 5 | 1 << 7, #"["tennis"]"#), (UInt64.max, #"["football","tennis","beach \"volley\""]"#)] {
+            var json = JSONWriter()
+            json.objectStart()
+            json.key("shared_sports")
+            sports.writeSlugs(in: mask, to: &json)
+            json.field("level", 2)
+            json.objectEnd()
+            #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"shared_sports":"# + expected + #","level":2}"#)
+        }
+    }
+
     @Test("an answer written out in pieces, values spliced in between, is byte for byte the one written whole")
     func drained() {
         let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]

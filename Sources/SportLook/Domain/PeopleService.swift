@@ -101,7 +101,8 @@ struct PeopleService: Sendable {
         struct Item: Sendable {
             var card: Range<Int>
             var distance: Double
-            var sharedSports: [String]
+            /// The sports they share with the caller, as catalogue bits (``SportCatalog/writeSlugs(in:to:)``).
+            var sharedSports: UInt64
             /// Their level in the sport asked for, when the search asked for levels.
             var level: Level?
         }
@@ -162,7 +163,7 @@ struct PeopleService: Sendable {
         let items = zip(page, cards.ranges).compactMap { hit, range in
             range.map {
                 NearbyPage.Item(
-                    card: $0, distance: hit.distance, sharedSports: sports.slugs(in: hit.entry.tags.mask & mine),
+                    card: $0, distance: hit.distance, sharedSports: hit.entry.tags.mask & mine,
                     level: levels == nil ? nil : Level(halves: hit.entry.tags.traits.trailingZeroBitCount)
                 )
             }

@@ -56,7 +56,7 @@ extension PeopleController {
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
         let page = try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, levels: levels, limit: limit, cursor: cursor)
-        return JSONResponse(body: PeopleJSON.nearby(page))
+        return JSONResponse(body: PeopleJSON.nearby(page, sports: sports))
     }
 
     /// `GET /v1/users/{id}`

@@ -5,14 +5,12 @@ import NIOCore
 enum PeopleJSON {
     private static let distanceKM = JSONWriter.Key("distance_km"), sharedSports = JSONWriter.Key("shared_sports")
 
-    static func nearby(_ page: PeopleService.NearbyPage) -> ByteBuffer {
+    static func nearby(_ page: PeopleService.NearbyPage, sports: SportCatalog) -> ByteBuffer {
         CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 96, nextCursor: page.nextCursor) { person, json in
             // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
             json.field(distanceKM, tenths: max(0.5, (person.distance / 500).rounded() / 2))
             json.key(sharedSports)
-            json.arrayStart()
-            for slug in person.sharedSports { json.value(slug) }
-            json.arrayEnd()
+            sports.writeSlugs(in: person.sharedSports, to: &json)
             if let level = person.level { json.field("level", level.value) }
             json.objectEnd()
         }

@@ -1,4 +1,15 @@
 import Foundation
+import Synchronization
+
+/// Where values read only to bring memory into cache go (``CardTable/touch(_:)``, the
+/// cards of a page), so that the reads are not optimised away.
+enum MemoryTouch {
+    @inline(__always) static func keep(_ touched: UInt64) {
+        if touched == 0x5A5A_5A5A { sink.store(touched, ordering: .relaxed) }
+    }
+
+    private static let sink = Atomic<UInt64>(0)
+}
 
 /// Id → card, by open addressing with linear probing, for the 50 lookups of every
 /// nearby page (events' in ``EventIndex``, people's in ``UserIndex``).
@@ -98,6 +109,20 @@ struct CardTable<Card: BitwiseCopyable & Sendable>: Sendable {
     /// Makes the slots this table's own before changing them.
     private mutating func own() {
         if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+    }
+
+    /// Reads the home slot of each id, and returns a word of them (for
+    /// ``MemoryTouch/keep(_:)``). At a million cards each lookup of a page waits on
+    /// memory; these reads do not depend on each other, so the processor has the slots
+    /// of a whole page on their way at once, and the lookups after find them in cache.
+    func touch(_ ids: some Sequence<UUID>) -> UInt64 {
+        let base = slots.base
+        var seen: UInt64 = 0
+        for id in ids {
+            let (high, low) = Self.halves(id)
+            seen ^= base[home(high, low)].low
+        }
+        return seen
     }
 
     subscript(id: UUID) -> Card? {

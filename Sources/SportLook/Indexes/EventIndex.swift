@@ -304,6 +304,7 @@ final class EventIndex: Sendable {
         var found: [(index: Int, bytes: UnsafeRawBufferPointer)] = []
         found.reserveCapacity(ids.count)
         let arena = state.withLock { s in
+            MemoryTouch.keep(s.cards.touch(ids))
             for (i, id) in ids.enumerated() {
                 cards.ranges.append(nil)
                 guard let card = s.cards[id], card.endsAt > now else { continue }
@@ -346,12 +347,9 @@ final class EventIndex: Sendable {
                 offset += 64
             }
         }
-        // Kept, so that the reads are not optimised away.
-        if touched == 0x5A { touchSink.store(touched, ordering: .relaxed) }
+        MemoryTouch.keep(UInt64(touched))
         return total
     }
-
-    private static let touchSink = Atomic<UInt8>(0)
 
     /// Takes out events that have finished, and forgets old removal marks.
     @discardableResult

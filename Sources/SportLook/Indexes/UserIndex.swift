@@ -175,6 +175,7 @@ final class UserIndex: Sendable {
         var found: [(index: Int, bytes: UnsafeRawBufferPointer)] = []
         found.reserveCapacity(ids.count)
         let arena = state.withLock { s in
+            MemoryTouch.keep(s.cards.touch(ids))
             for (i, id) in ids.enumerated() {
                 if let card = s.cards[id] { found.append((i, s.arena.bytes(card.json))) }
             }

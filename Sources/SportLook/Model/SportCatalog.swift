@@ -11,6 +11,8 @@ public struct SportCatalog: Sendable {
     private let bySlug: [String: Sport]
     /// The slug of each bit (nil for a bit no sport has).
     private let slugByBit: [String?]
+    /// The slug of each bit as a JSON string (nil for a bit no sport has).
+    private let jsonSlugByBit: [[UInt8]?]
 
     init(_ sports: [Sport]) {
         all = sports.sorted { $0.bit < $1.bit }
@@ -18,6 +20,25 @@ public struct SportCatalog: Sendable {
         var slugByBit = [String?](repeating: nil, count: 64)
         for sport in sports where (0..<64).contains(sport.bit) { slugByBit[sport.bit] = sport.slug }
         self.slugByBit = slugByBit
+        jsonSlugByBit = slugByBit.map { slug in
+            slug.map { slug in
+                var json = JSONWriter(capacity: slug.utf8.count + 2)
+                json.value(slug)
+                return json.bytes
+            }
+        }
+    }
+
+    /// Writes the slugs whose bits are in `mask`, in catalogue order, as a JSON array
+    /// (each slug's JSON made once: a page of people writes one list a person).
+    func writeSlugs(in mask: UInt64, to json: inout JSONWriter) {
+        json.arrayStart()
+        var rest = mask
+        while rest != 0 {
+            if let slug = jsonSlugByBit[rest.trailingZeroBitCount] { json.raw(slug) }
+            rest &= rest - 1
+        }
+        json.arrayEnd()
     }
 
     /// The sport with this slug.
@@ -26,17 +47,5 @@ public struct SportCatalog: Sendable {
     /// The mask of a set of sports.
     func mask(of slugs: some Sequence<String>) -> UInt64 {
         slugs.reduce(0) { mask, slug in bySlug[slug].map { mask | (1 << UInt64($0.bit)) } ?? mask }
-    }
-
-    /// The slugs whose bits are in `mask`, in catalogue order.
-    func slugs(in mask: UInt64) -> [String] {
-        var slugs: [String] = []
-        slugs.reserveCapacity(mask.nonzeroBitCount)
-        var rest = mask
-        while rest != 0 {
-            if let slug = slugByBit[rest.trailingZeroBitCount] { slugs.append(slug) }
-            rest &= rest - 1
-        }
-        return slugs
     }
 }
