@@ -68,10 +68,10 @@ struct CardCompactionTests {
         // Two readable pages, each before an unreadable one: whatever ends at a boundary
         // is read or written past only by a fault, which ends the test run.
         let memory = try #require(mmap(nil, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
-        #expect(memory != MAP_FAILED)
+        try #require(memory != MAP_FAILED)
         defer { munmap(memory, 4 * page) }
-        #expect(mprotect(memory + page, page, PROT_NONE) == 0)
-        #expect(mprotect(memory + 3 * page, page, PROT_NONE) == 0)
+        try #require(mprotect(memory + page, page, PROT_NONE) == 0)
+        try #require(mprotect(memory + 3 * page, page, PROT_NONE) == 0)
         let keptEnd = memory + page, jsonEnd = memory + 3 * page
         var generator = SystemRandomNumberGenerator()
         var cards = [EventJSON.body(Self.event(), sports: Self.sports, links: Self.links),

@@ -1,4 +1,4 @@
-/// Event cards kept in about a third of their bytes: each of the card encoder's fixed
+/// Event cards kept in under half their bytes: each of the card encoder's fixed
 /// fragments (a key with the punctuation around it, such as `","starts_at":"`, or a
 /// run of keys with their usual values, such as an event in no series and no group)
 /// is stored as one byte, and written out again when a page copies the card.
@@ -9,12 +9,14 @@
 /// the last segment ends with 0). Nothing is searched for when a card is written
 /// out: each run and each fragment is copied in 16-byte pieces (which is why the
 /// writer needs ``slack`` bytes past the card's end). Whatever a card says, it comes
-/// back byte for byte, since a run can hold any byte; a card of 16 MB or more is kept
-/// as it is, behind a 0 byte.
+/// back byte for byte, since a run can hold any byte; a card of 16 MB or more would be
+/// kept as it is, behind a 0 byte (the arena takes none over 8 MB, and cards are far
+/// smaller).
 ///
-/// At 1M events the cards took 571 MB as JSON and 298 MB compacted when each fragment
-/// was a byte inside the text; the runs found byte by byte cost a nearby page of 50
-/// cards about 60,000 instructions to write out (see BENCHMARKS.md).
+/// At 1M events the cards take 352 MB (359 bytes a card, 43% of its JSON). When each
+/// fragment was a byte inside the text, found again byte by byte, writing a card out
+/// cost about 2,300 instructions and a few `memmove` calls; now about 1,750 and none
+/// (see BENCHMARKS.md).
 enum CardCompaction {
     /// The fragments, for the numbers 1, 2, … (at most 255), longest matched first.
     /// Only how small cards get depends on them: a change to the encoder that leaves one

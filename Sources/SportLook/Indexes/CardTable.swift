@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// Where values read only to bring memory into cache go (``CardTable/touch(_:)``, the
-/// cards of a page), so that the reads are not optimised away.
+/// cards of a page), so that the reads are not optimised away: the value is compared
+/// with a constant it can equal, so the compiler cannot drop the reads (a `UInt8` sum
+/// compared with a wider constant let it drop them all).
 enum MemoryTouch {
     @inline(__always) static func keep(_ touched: UInt64) {
         if touched == 0x5A5A_5A5A { sink.store(touched, ordering: .relaxed) }

@@ -313,7 +313,7 @@ final class EventIndex: Sendable {
             s.arena.beginRead()
             return s.arena
         }
-        // Cards are kept compacted (about a third of their JSON): each is written out
+        // Cards are kept compacted (under half their JSON): each is written out
         // once, straight into the page's bytes, whose size is known before (and the
         // slack the writer may write over after the last).
         var ranges = cards.ranges
@@ -338,16 +338,16 @@ final class EventIndex: Sendable {
     /// so the processor fetches the lines of all of a page's cards at once.
     private static func expandedCount(_ cards: some Sequence<UnsafeRawBufferPointer>) -> Int {
         var total = 0
-        var touched: UInt8 = 0
+        var touched: UInt64 = 0
         for bytes in cards {
             total += CardCompaction.expandedCount(bytes)
             var offset = 64
             while offset < bytes.count {
-                touched &+= bytes[offset]
+                touched &+= UInt64(bytes[offset])
                 offset += 64
             }
         }
-        MemoryTouch.keep(UInt64(touched))
+        MemoryTouch.keep(touched)
         return total
     }
 
