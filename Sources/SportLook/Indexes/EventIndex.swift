@@ -341,11 +341,7 @@ final class EventIndex: Sendable {
         var touched: UInt64 = 0
         for bytes in cards {
             total += CardCompaction.expandedCount(bytes)
-            var offset = 64
-            while offset < bytes.count {
-                touched &+= UInt64(bytes[offset])
-                offset += 64
-            }
+            touched &+= MemoryTouch.lines(of: bytes, from: 64)
         }
         MemoryTouch.keep(touched)
         return total

@@ -184,7 +184,13 @@ final class UserIndex: Sendable {
         }
         defer { arena.endRead() }
         var cards = Cards(ranges: Array(repeating: nil, count: ids.count))
-        cards.bytes.reserveCapacity(found.reduce(0) { $0 + $1.bytes.count })
+        var size = 0, touched: UInt64 = 0
+        for (_, bytes) in found {
+            size += bytes.count
+            touched &+= MemoryTouch.lines(of: bytes)
+        }
+        MemoryTouch.keep(touched)
+        cards.bytes.reserveCapacity(size)
         for (i, bytes) in found { cards.fill(i, with: bytes) }
         return cards
     }
