@@ -38,15 +38,15 @@ enum CardCompaction {
     ]
 
     /// Bytes past a card's end that ``expand(_:to:)`` may write over (and that must be
-    /// there to be written).
+    /// there to be written): the width of the pieces it copies in.
     static let slack = 16
 
-    /// The fragments' bytes one after another (and 16 bytes more, so that a fragment
-    /// is read in 16-byte pieces), and where each is; made once, never written again,
+    /// The fragments' bytes one after another (and ``slack`` bytes more, so that a
+    /// fragment is read in whole pieces), and where each is; made once, never written again,
     /// never freed (so unchecked: only ever read).
     nonisolated(unsafe) private static let table: (bytes: UnsafeRawBufferPointer, spans: UnsafeBufferPointer<Range<Int>>) = {
         let all = fragments.flatMap { Array($0.utf8) }
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: all.count + 16, alignment: 16)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: all.count + slack, alignment: 16)
         bytes.initializeMemory(as: UInt8.self, repeating: 0)
         bytes.copyBytes(from: all)
         let spans = UnsafeMutableBufferPointer<Range<Int>>.allocate(capacity: fragments.count)
@@ -116,10 +116,10 @@ enum CardCompaction {
         return Int(kept[1]) | Int(kept[2]) << 8 | Int(kept[3]) << 16
     }
 
-    /// Copies `count` bytes in 16-byte pieces: up to 15 bytes past them are read and written.
+    /// Copies `count` bytes in 16-byte pieces (two words each): up to 15 bytes past
+    /// them are read and written.
     @inline(__always)
     private static func copyInPieces(from source: UnsafeRawPointer, count: Int, to destination: UnsafeMutableRawPointer) {
-        // Two words a piece: Swift's `SIMD16<UInt8>` loads and stores went byte by byte.
         var k = 0
         while k < count {
             let low = source.loadUnaligned(fromByteOffset: k, as: UInt64.self)
@@ -147,7 +147,7 @@ enum CardCompaction {
             let run = Int(base.load(fromByteOffset: i, as: UInt8.self))
             i += 1
             // A run near the card's end is copied exactly: reading past it could leave the arena.
-            if i + run + 16 <= n {
+            if i + run + slack <= n {
                 copyInPieces(from: base + i, count: run, to: out + written)
             } else {
                 (out + written).copyMemory(from: base + i, byteCount: run)

@@ -9,24 +9,19 @@ public struct SportCatalog: Sendable {
     /// The sports, in catalogue order.
     public let all: [Sport]
     private let bySlug: [String: Sport]
-    /// The slug of each bit (nil for a bit no sport has).
-    private let slugByBit: [String?]
     /// The slug of each bit as a JSON string (nil for a bit no sport has).
     private let jsonSlugByBit: [[UInt8]?]
 
     init(_ sports: [Sport]) {
         all = sports.sorted { $0.bit < $1.bit }
         bySlug = Dictionary(uniqueKeysWithValues: sports.map { ($0.slug, $0) })
-        var slugByBit = [String?](repeating: nil, count: 64)
-        for sport in sports where (0..<64).contains(sport.bit) { slugByBit[sport.bit] = sport.slug }
-        self.slugByBit = slugByBit
-        jsonSlugByBit = slugByBit.map { slug in
-            slug.map { slug in
-                var json = JSONWriter(capacity: slug.utf8.count + 2)
-                json.value(slug)
-                return json.bytes
-            }
+        var jsonSlugByBit = [[UInt8]?](repeating: nil, count: 64)
+        for sport in sports where (0..<64).contains(sport.bit) {
+            var json = JSONWriter(capacity: sport.slug.utf8.count + 2)
+            json.value(sport.slug)
+            jsonSlugByBit[sport.bit] = json.bytes
         }
+        self.jsonSlugByBit = jsonSlugByBit
     }
 
     /// Writes the slugs whose bits are in `mask`, in catalogue order, as a JSON array
