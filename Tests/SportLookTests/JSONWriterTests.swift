@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 @testable import SportLook
 
@@ -61,7 +62,7 @@ struct JSONWriterTests {
         }
     }
 
-    @Test("whole numbers are written as String writes them; a key encoded once is the key written each time")
+    @Test("whole numbers are written as String writes them; a key from a literal is written as the same key given as a string")
     func numbersAndKeys() {
         var generator = SystemRandomNumberGenerator()
         var values: [Int] = [0, 1, 9, 10, 99, 100, -1, -9, -10, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
@@ -71,12 +72,16 @@ struct JSONWriterTests {
             json.value(value)
             #expect(json.bytes == Array(String(value).utf8), "\(value)")
         }
-        for name in ["distance_m", "", "with \"quotes\" and \\", "line\nbreak", "é 東京"] {
+        let names: [StaticString] = ["distance_m", "", "with \"quotes\" and \\", "line\nbreak", "é 東京"]
+        for name in names {
             var once = JSONWriter(), each = JSONWriter()
             once.objectStart(); once.key(JSONWriter.Key(name)); once.value(1); once.key(JSONWriter.Key(name)); once.null(); once.objectEnd()
-            each.objectStart(); each.key(name); each.value(1); each.key(name); each.null(); each.objectEnd()
+            each.objectStart(); each.key(name.description); each.value(1); each.key(name.description); each.null(); each.objectEnd()
             #expect(once.bytes == each.bytes, "\(name)")
         }
+        var json = JSONWriter()
+        json.objectStart(); json.field("a", 1); json.key(JSONWriter.Key("distance_m")); json.value(tenths: 12.25); json.objectEnd()
+        #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":1,"distance_m":12.3}"#)
     }
 
     @Test("a catalogue writes the slugs of a mask's bits as a JSON array, in catalogue order, skipping bits no sport has")
@@ -95,39 +100,83 @@ struct JSONWriterTests {
         }
     }
 
-    @Test("an answer written out in pieces, values spliced in between, is byte for byte the one written whole")
-    func drained() {
-        let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]
-        var whole = JSONWriter()
-        var pieces: [UInt8] = []
-        var drained = JSONWriter(capacity: 8)
-        for writer in 0..<2 {
-            func write(_ json: inout JSONWriter, splice: (inout JSONWriter, [UInt8]) -> Void) {
-                json.objectStart()
-                json.key("items")
-                json.arrayStart()
-                for (i, card) in cards.enumerated() {
-                    splice(&json, card)
-                    json.field("distance_m", tenths: Double(i) * 12.34)
-                    json.objectEnd()
-                }
-                json.arrayEnd()
-                json.field("next_cursor", String?.none)
-                json.objectEnd()
-            }
-            if writer == 0 {
-                write(&whole) { json, card in json.raw(card) }
-            } else {
-                write(&drained) { json, card in
-                    json.valueFollows()
-                    json.drain { pieces.append(contentsOf: $0) }
-                    pieces.append(contentsOf: card)
-                }
-                drained.drain { pieces.append(contentsOf: $0) }
+    @Test("JSON written into reserved memory is byte for byte what JSONWriter writes")
+    func reserved() {
+        let instant = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let id = UUID()
+        func write(_ json: inout some JSONOutput) {
+            json.objectStart()
+            json.field("text", "quote \" backslash \\ new\nline \u{1} 🏐")
+            json.field(JSONWriter.Key("int"), -1234567)
+            json.field("double", 0.1 + 0.2)
+            json.field("infinite", Double.infinity)
+            json.field("bool", false)
+            json.field(JSONWriter.Key("at"), instant)
+            json.field("id", id)
+            json.field("none", String?.none)
+            json.key("list")
+            json.arrayStart()
+            json.value(true); json.null(); json.value(tenths: 1234.56); json.value(tenths: -0.5)
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        var writer = JSONWriter()
+        write(&writer)
+        var memory = [UInt8](repeating: 0, count: writer.bytes.count + 1)
+        let count = memory.withUnsafeMutableBytes { raw in
+            var reserved = ReservedJSON(raw)
+            write(&reserved)
+            return reserved.count
+        }
+        #expect(Array(memory.prefix(count)) == writer.bytes)
+        #expect(count == writer.bytes.count)
+    }
+
+    @Test("JSON that would not fit its reserved memory stops the process instead of writing past it")
+    func reservedOverrun() async {
+        await #expect(processExitsWith: .failure) {
+            var memory = [UInt8](repeating: 0, count: 8)
+            memory.withUnsafeMutableBytes { raw in
+                var json = ReservedJSON(raw)
+                json.value("more than eight bytes")
             }
         }
-        #expect(pieces == whole.bytes)
-        #expect(drained.bytes.isEmpty)
-        #expect(String(decoding: pieces, as: UTF8.self) == #"{"items":[{"id":1,"distance_m":0.0},{"id":2,"name":"b","distance_m":12.3},{"id":3,"distance_m":24.7}],"next_cursor":null}"#)
+    }
+
+    @Test("a page of cards written straight into its buffer is byte for byte the page written whole")
+    func pages() {
+        let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]
+        let all = cards.flatMap { $0 }
+        var ranges: [Range<Int>] = []
+        for card in cards { ranges.append((ranges.last?.upperBound ?? 0)..<((ranges.last?.upperBound ?? 0) + card.count)) }
+        for cursor in [nil, "abc-_"] as [String?] {
+            for count in 0...3 {
+                let items = Array(ranges.enumerated().prefix(count))
+                let body = CardPageJSON.body(cards: all, items: items, card: \.element, tailBound: { _ in 64 }, nextCursor: cursor) { item, json in
+                    json.field("distance_m", tenths: Double(item.offset) * 12.34)
+                    if item.offset == 1 { json.field("note", "a \"quoted\" word") }
+                    json.objectEnd()
+                }
+                var whole = JSONWriter()
+                whole.objectStart()
+                whole.key("items")
+                whole.arrayStart()
+                for (i, range) in items {
+                    whole.raw(all[range])
+                    whole.field("distance_m", tenths: Double(i) * 12.34)
+                    if i == 1 { whole.field("note", "a \"quoted\" word") }
+                    whole.objectEnd()
+                }
+                whole.arrayEnd()
+                whole.field("next_cursor", cursor)
+                whole.objectEnd()
+                #expect(Array(body.readableBytesView) == whole.bytes, "\(count) items")
+            }
+        }
+        let page = CardPageJSON.body(cards: all, items: Array(ranges.enumerated()), card: \.element, tailBound: { _ in 64 }, nextCursor: nil) { item, json in
+            json.field("distance_m", tenths: Double(item.offset) * 12.34)
+            json.objectEnd()
+        }
+        #expect(String(buffer: page) == #"{"items":[{"id":1,"distance_m":0.0},{"id":2,"name":"b","distance_m":12.3},{"id":3,"distance_m":24.7}],"next_cursor":null}"#)
     }
 }

@@ -70,6 +70,24 @@ struct SearchFilterTests {
         return ids
     }
 
+    @Test("a cursor is its fields joined by U+001F in base64url without padding, and decodes back to them")
+    func cursorEncoding() {
+        var generator = SystemRandomNumberGenerator()
+        var lists: [[String]] = [[], [""], ["", ""], ["a"], ["ab"], ["abc"], ["3ff0000000000000", "0b6f2f1e-7a1c-4e55-9d51-1f0a3c1f2e11"], ["é", "東京", "+/="]]
+        for _ in 0..<2_000 {
+            lists.append((0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                String(decoding: (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }, as: UTF8.self)
+            })
+        }
+        for fields in lists {
+            let reference = Data(fields.joined(separator: "\u{1F}").utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let cursor = OpaqueCursor.encode(fields)
+            #expect(cursor == reference, "\(fields)")
+            if !fields.isEmpty { #expect(OpaqueCursor.decode(cursor, count: fields.count) == fields, "\(fields)") }
+        }
+    }
+
     @Test("a query's fingerprint (what a cursor carries) changes with every parameter of the query; the same query gives the same one, whatever the order of its audiences")
     func queryFingerprints() throws {
         let paris = try #require(GeoPoint(latitude: 48.85, longitude: 2.35))

@@ -96,20 +96,27 @@ enum EventJSON {
 
     /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
     static func nearby(_ page: EventSearch.NearbyPage) -> ByteBuffer {
-        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 64, nextCursor: page.nextCursor) { item, json in
+        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBound: { _ in maxTailBytes }, nextCursor: page.nextCursor) { item, json in
             writeTail(item.mine, distance: item.distance, to: &json)
         }
     }
 
-    private static let myStatus = JSONWriter.Key("my_status"), distanceM = JSONWriter.Key("distance_m")
+    private static let myStatus = JSONWriter.Key("my_status"), myPosition = JSONWriter.Key("my_position"),
+                       myOfferExpiresAt = JSONWriter.Key("my_offer_expires_at"), iOrganise = JSONWriter.Key("i_organise"),
+                       distanceM = JSONWriter.Key("distance_m")
+
+    /// The most bytes ``writeTail(_:distance:to:)`` writes: its keys (79 bytes with
+    /// their quotes, colons and commas), a status (under 20), a position (20 digits
+    /// at most), an instant (under 40), `true`, a distance (under 30) and the brace.
+    static let maxTailBytes = 256
 
     /// Appends the caller's status (and distance), then closes the object.
-    static func writeTail(_ mine: MyAttendance?, distance: Double?, to json: inout JSONWriter) {
+    static func writeTail(_ mine: MyAttendance?, distance: Double?, to json: inout some JSONOutput) {
         json.key(myStatus)
         if let status = mine?.status { json.value(status.rawValue) } else { json.null() }
-        if let position = mine?.position { json.field("my_position", position) }
-        if let expires = mine?.offerExpiresAt { json.field("my_offer_expires_at", expires) }
-        if mine?.isOrganiser == true { json.field("i_organise", true) }
+        if let position = mine?.position { json.field(myPosition, position) }
+        if let expires = mine?.offerExpiresAt { json.field(myOfferExpiresAt, expires) }
+        if mine?.isOrganiser == true { json.field(iOrganise, true) }
         if let distance { json.field(distanceM, tenths: distance) }
         json.objectEnd()
     }

@@ -40,30 +40,36 @@ struct JSONResponse: ResponseGenerator {
 }
 
 /// A page of cards, `{"items": [...], "next_cursor"}`, written straight into the
-/// response's buffer: each item's card (its range of `cards`, an object left open) is
-/// copied once, then `tail` writes the caller's fields after it and closes it.
+/// response's buffer: for each item, room for its card (its range of `cards`, an
+/// object left open) and a bound of its tail is reserved once, and the card is copied
+/// there and `tail` writes the caller's fields after it and closes it, with no
+/// capacity check a byte (``ReservedJSON``).
 enum CardPageJSON {
-    /// - Parameter tailBytes: About how many bytes a tail takes (to size the buffer).
-    static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBytes: Int, nextCursor: String?,
-                           tail: (Item, inout JSONWriter) -> Void) -> ByteBuffer {
+    /// - Parameter tailBound: The most bytes an item's tail may take (more stops the process).
+    static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBound: (Item) -> Int, nextCursor: String?,
+                           tail: (Item, inout ReservedJSON) -> Void) -> ByteBuffer {
         var body = ByteBuffer()
-        body.reserveCapacity(cards.count + tailBytes * items.count + 64)
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.key("items")
-        json.arrayStart()
-        cards.withUnsafeBytes { cards in
-            for item in items {
-                json.valueFollows()
-                json.drain { body.writeBytes($0) }
-                body.writeBytes(UnsafeRawBufferPointer(rebasing: cards[card(item)]))
-                tail(item, &json)
+        // Everything reserved at once, so that the buffer never grows (and copies) on the way.
+        body.reserveCapacity(items.reduce(cards.count + 16) { $0 + 1 + card($1).count + tailBound($1) } + 32 + (nextCursor?.utf8.count ?? 0) * 6)
+        body.writeStaticString(#"{"items":["#)
+        cards.withUnsafeBufferPointer { cards in
+            for (n, item) in items.enumerated() {
+                let range = card(item)
+                body.writeWithUnsafeMutableBytes(minimumWritableBytes: 1 + range.count + tailBound(item)) { memory in
+                    var json = ReservedJSON(memory)
+                    if n > 0 { json.append(UInt8(ascii: ",")) }
+                    json.append(UnsafeBufferPointer(rebasing: cards[range]))
+                    json.needsComma = true
+                    tail(item, &json)
+                    return json.count
+                }
             }
         }
+        var json = JSONWriter(capacity: 64)
         json.arrayEnd()
         json.field("next_cursor", nextCursor)
         json.objectEnd()
-        json.drain { body.writeBytes($0) }
+        body.writeBytes(json.bytes)
         return body
     }
 }

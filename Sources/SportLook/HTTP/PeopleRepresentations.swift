@@ -3,15 +3,18 @@ import NIOCore
 
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
-    private static let distanceKM = JSONWriter.Key("distance_km"), sharedSports = JSONWriter.Key("shared_sports")
+    private static let distanceKM = JSONWriter.Key("distance_km"), sharedSports = JSONWriter.Key("shared_sports"),
+                       levelKey = JSONWriter.Key("level")
 
     static func nearby(_ page: PeopleService.NearbyPage, sports: SportCatalog) -> ByteBuffer {
-        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBytes: 96, nextCursor: page.nextCursor) { person, json in
+        // Its keys and numbers take under 96 bytes (90 at most); then the shared sports' slugs.
+        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBound: { 128 + sports.slugListBound(in: $0.sharedSports) },
+                          nextCursor: page.nextCursor) { person, json in
             // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
             json.field(distanceKM, tenths: max(0.5, (person.distance / 500).rounded() / 2))
             json.key(sharedSports)
             sports.writeSlugs(in: person.sharedSports, to: &json)
-            if let level = person.level { json.field("level", level.value) }
+            if let level = person.level { json.field(levelKey, level.value) }
             json.objectEnd()
         }
     }

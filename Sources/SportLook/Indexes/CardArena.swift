@@ -78,7 +78,9 @@ final class CardArena: @unchecked Sendable {
         var owners: [UUID] = []
     }
 
-    private var chunks: [Chunk?] = []
+    /// Unchecked for overlapping access: only ever used under the owning index's lock
+    /// (see above), and the dynamic check cost a page 76 instructions a card.
+    @exclusivity(unchecked) private var chunks: [Chunk?] = []
     private var freeSlots: [Int] = []
     private var current = -1
     /// Pages copying bytes out right now.
