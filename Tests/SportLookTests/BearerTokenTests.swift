@@ -32,4 +32,19 @@ struct BearerTokenTests {
         }
         #expect(AccessToken.Digest("").hex == AccessToken.digest(""))
     }
+
+    @Test("a well-formed token is 43 base64url characters: generated ones are, others are not")
+    func wellFormed() {
+        for _ in 0..<200 { #expect(AccessToken.isWellFormed(AccessToken.generate())) }
+        let good = AccessToken.generate()
+        #expect(!AccessToken.isWellFormed(String(good.dropLast())))
+        #expect(!AccessToken.isWellFormed(good + "A"))
+        #expect(!AccessToken.isWellFormed(""))
+        for bad in ["+", "/", "=", " ", ".", "é", "\u{0}"] {
+            #expect(!AccessToken.isWellFormed(String(good.dropLast(bad.utf8.count)) + bad), "\(bad)")
+        }
+        // 43 bytes in 42 characters, one of them not base64url.
+        #expect(!AccessToken.isWellFormed(String(good.dropLast(2)) + "ü"))
+        #expect(AccessToken.isWellFormed(String(repeating: "-_aZ09", count: 7) + "x"))
+    }
 }

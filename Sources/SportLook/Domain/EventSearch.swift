@@ -186,7 +186,8 @@ struct EventSearch: Sendable {
         let mine = page.isEmpty ? [:] : try await attendance.value(of: user, now: now)
         return NearbyPage(
             cards: bytes,
-            items: page.map { NearbyPage.Item(card: $0.card, mine: mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance) },
+            // Most callers hold no place in any event nearby: no id is made and hashed for them.
+            items: page.map { NearbyPage.Item(card: $0.card, mine: mine.isEmpty ? nil : mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance) },
             nextCursor: more ? after.map { DistanceCursor(position: $0, query: queryID).cursor } : nil
         )
     }
