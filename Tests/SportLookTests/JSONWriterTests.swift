@@ -79,6 +79,10 @@ struct JSONWriterTests {
             each.objectStart(); each.key(name.description); each.value(1); each.key(name.description); each.null(); each.objectEnd()
             #expect(once.bytes == each.bytes, "\(name)")
         }
+        // The names that need escapes, as JSON writes them.
+        var escaped = JSONWriter()
+        escaped.key(JSONWriter.Key("with \"quotes\" and \\")); escaped.null(); escaped.key(JSONWriter.Key("line\nbreak")); escaped.value(1)
+        #expect(String(decoding: escaped.bytes, as: UTF8.self) == #""with \"quotes\" and \\":null,"line\nbreak":1"#)
         var json = JSONWriter()
         json.objectStart(); json.field("a", 1); json.key(JSONWriter.Key("distance_m")); json.value(tenths: 12.25); json.objectEnd()
         #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":1,"distance_m":12.3}"#)
@@ -122,7 +126,7 @@ struct JSONWriterTests {
         }
         var writer = JSONWriter()
         write(&writer)
-        var memory = [UInt8](repeating: 0, count: writer.bytes.count + 1)
+        var memory = [UInt8](repeating: 0, count: writer.bytes.count)
         let count = memory.withUnsafeMutableBytes { raw in
             var reserved = ReservedJSON(raw)
             write(&reserved)
@@ -132,13 +136,66 @@ struct JSONWriterTests {
         #expect(count == writer.bytes.count)
     }
 
-    @Test("JSON that would not fit its reserved memory stops the process instead of writing past it")
+    @Test("JSON one byte longer than its reserved memory stops the process instead of writing past it")
     func reservedOverrun() async {
+        // `"abcd"` is six bytes: five reserved.
         await #expect(processExitsWith: .failure) {
-            var memory = [UInt8](repeating: 0, count: 8)
+            var memory = [UInt8](repeating: 0, count: 5)
             memory.withUnsafeMutableBytes { raw in
                 var json = ReservedJSON(raw)
-                json.value("more than eight bytes")
+                json.value("abcd")
+            }
+        }
+        await #expect(processExitsWith: .failure) {
+            var memory = [UInt8](repeating: 0, count: 5)
+            memory.withUnsafeMutableBytes { raw in
+                var json = ReservedJSON(raw)
+                json.value("abc")
+                json.append(UInt8(ascii: " "))
+            }
+        }
+        // What fits exactly is written.
+        var memory = [UInt8](repeating: 0, count: 5)
+        let count = memory.withUnsafeMutableBytes { raw in
+            var json = ReservedJSON(raw)
+            json.value("abc")
+            return json.count
+        }
+        #expect(count == 5 && memory == Array(#""abc""#.utf8))
+    }
+
+    @Test("a page item's tail that would write past its bound stops the process, rather than write into the next item's room")
+    func pageTailOverrun() async {
+        await #expect(processExitsWith: .failure) {
+            let cards = Array(#"{"id":1{"id":2"#.utf8)
+            _ = CardPageJSON.body(cards: cards, items: [0..<7, 7..<14], card: { $0 }, tailBound: { _ in 8 }, nextCursor: nil) { _, json in
+                json.field("note", "longer than eight bytes")
+                json.objectEnd()
+            }
+        }
+    }
+
+    @Test("the tails of nearby pages stay within their bounds, at their longest")
+    func tailBounds() throws {
+        let instant = Date(timeIntervalSince1970: 4_102_444_799.999)
+        for status in [AttendanceStatus.going, .waitlisted, .maybe] {
+            for distance in [nil, 0, 4_999.95, 999_999_999.9, 1e9, 123_456_789_012.345, -0.0, Double.greatestFiniteMagnitude, .pi * 1e-300] as [Double?] {
+                var json = JSONWriter()
+                json.needsComma = true
+                EventJSON.writeTail(MyAttendance(status: status, position: Int.max, isOrganiser: true, offerExpiresAt: instant), distance: distance, to: &json)
+                #expect(json.bytes.count <= EventJSON.maxTailBytes, "\(status) \(String(describing: distance)): \(json.bytes.count)")
+            }
+        }
+        // Sixty-four sports with long slugs that need escapes, all shared; the longest level.
+        let sports = SportCatalog((0..<64).map { Sport(slug: "sport \"\($0)\" with a long slug\\", name: "S\($0)", bit: $0) })
+        for distance in [0, 499.9, 1e12 + 0.3, Double.greatestFiniteMagnitude] {
+            for level in [nil, Level(halves: 13), Level(halves: 14)] as [Level?] {
+                let person = PeopleService.NearbyPage.Item(card: 0..<0, distance: distance, sharedSports: .max, level: level)
+                var json = JSONWriter()
+                json.needsComma = true
+                PeopleJSON.writeTail(person, sports: sports, to: &json)
+                #expect(json.bytes.count <= PeopleJSON.tailBound(person, sports: sports), "\(distance) \(String(describing: level))")
+                #expect(try JSONSerialization.jsonObject(with: Data(#"{"a":1"#.utf8 + json.bytes)) is [String: Any])
             }
         }
     }
@@ -152,7 +209,7 @@ struct JSONWriterTests {
         for cursor in [nil, "abc-_"] as [String?] {
             for count in 0...3 {
                 let items = Array(ranges.enumerated().prefix(count))
-                let body = CardPageJSON.body(cards: all, items: items, card: \.element, tailBound: { _ in 64 }, nextCursor: cursor) { item, json in
+                let body = CardPageJSON.body(cards: all, items: items, card: { $0.element }, tailBound: { _ in 64 }, nextCursor: cursor) { item, json in
                     json.field("distance_m", tenths: Double(item.offset) * 12.34)
                     if item.offset == 1 { json.field("note", "a \"quoted\" word") }
                     json.objectEnd()
@@ -173,7 +230,7 @@ struct JSONWriterTests {
                 #expect(Array(body.readableBytesView) == whole.bytes, "\(count) items")
             }
         }
-        let page = CardPageJSON.body(cards: all, items: Array(ranges.enumerated()), card: \.element, tailBound: { _ in 64 }, nextCursor: nil) { item, json in
+        let page = CardPageJSON.body(cards: all, items: Array(ranges.enumerated()), card: { $0.element }, tailBound: { _ in 64 }, nextCursor: nil) { item, json in
             json.field("distance_m", tenths: Double(item.offset) * 12.34)
             json.objectEnd()
         }

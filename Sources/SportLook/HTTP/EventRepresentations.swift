@@ -96,7 +96,7 @@ enum EventJSON {
 
     /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
     static func nearby(_ page: EventSearch.NearbyPage) -> ByteBuffer {
-        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBound: { _ in maxTailBytes }, nextCursor: page.nextCursor) { item, json in
+        CardPageJSON.body(cards: page.cards, items: page.items, card: { $0.card }, tailBound: { _ in maxTailBytes }, nextCursor: page.nextCursor) { item, json in
             writeTail(item.mine, distance: item.distance, to: &json)
         }
     }

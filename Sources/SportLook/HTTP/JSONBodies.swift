@@ -43,20 +43,22 @@ struct JSONResponse: ResponseGenerator {
 /// response's buffer: for each item, room for its card (its range of `cards`, an
 /// object left open) and a bound of its tail is reserved once, and the card is copied
 /// there and `tail` writes the caller's fields after it and closes it, with no
-/// capacity check a byte (``ReservedJSON``).
+/// capacity to grow (``ReservedJSON``: one bound check a write).
 enum CardPageJSON {
-    /// - Parameter tailBound: The most bytes an item's tail may take (more stops the process).
+    /// - Parameter tailBound: The most bytes an item's tail may take: a tail that would
+    ///   write more stops the process (rather than write into the next item's room).
     static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBound: (Item) -> Int, nextCursor: String?,
                            tail: (Item, inout ReservedJSON) -> Void) -> ByteBuffer {
         var body = ByteBuffer()
         // Everything reserved at once, so that the buffer never grows (and copies) on the way.
-        body.reserveCapacity(items.reduce(cards.count + 16) { $0 + 1 + card($1).count + tailBound($1) } + 32 + (nextCursor?.utf8.count ?? 0) * 6)
+        body.reserveCapacity(items.reduce(16) { $0 + 1 + card($1).count + tailBound($1) } + 32 + (nextCursor?.utf8.count ?? 0) * 6)
         body.writeStaticString(#"{"items":["#)
         cards.withUnsafeBufferPointer { cards in
             for (n, item) in items.enumerated() {
                 let range = card(item)
-                body.writeWithUnsafeMutableBytes(minimumWritableBytes: 1 + range.count + tailBound(item)) { memory in
-                    var json = ReservedJSON(memory)
+                let room = 1 + range.count + tailBound(item)
+                body.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { memory in
+                    var json = ReservedJSON(UnsafeMutableRawBufferPointer(rebasing: memory.prefix(room)))
                     if n > 0 { json.append(UInt8(ascii: ",")) }
                     json.append(UnsafeBufferPointer(rebasing: cards[range]))
                     json.needsComma = true

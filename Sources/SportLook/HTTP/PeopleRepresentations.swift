@@ -7,16 +7,27 @@ enum PeopleJSON {
                        levelKey = JSONWriter.Key("level")
 
     static func nearby(_ page: PeopleService.NearbyPage, sports: SportCatalog) -> ByteBuffer {
-        // Its keys and numbers take under 96 bytes (90 at most); then the shared sports' slugs.
-        CardPageJSON.body(cards: page.cards, items: page.items, card: \.card, tailBound: { 128 + sports.slugListBound(in: $0.sharedSports) },
+        CardPageJSON.body(cards: page.cards, items: page.items, card: { $0.card }, tailBound: { tailBound($0, sports: sports) },
                           nextCursor: page.nextCursor) { person, json in
-            // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
-            json.field(distanceKM, tenths: max(0.5, (person.distance / 500).rounded() / 2))
-            json.key(sharedSports)
-            sports.writeSlugs(in: person.sharedSports, to: &json)
-            if let level = person.level { json.field(levelKey, level.value) }
-            json.objectEnd()
+            writeTail(person, sports: sports, to: &json)
         }
+    }
+
+    /// The most bytes ``writeTail(_:sports:to:)`` writes for `person`: its keys and
+    /// numbers take 90 at most (a distance or a level that is not a whole number of
+    /// tenths in a `Double`'s longest description), then the shared sports' slugs.
+    static func tailBound(_ person: PeopleService.NearbyPage.Item, sports: SportCatalog) -> Int {
+        128 + sports.slugListBound(in: person.sharedSports)
+    }
+
+    /// Appends a person's distance, shared sports and level, then closes the object.
+    static func writeTail(_ person: PeopleService.NearbyPage.Item, sports: SportCatalog, to json: inout some JSONOutput) {
+        // Half-kilometre steps: distances never narrow anyone down further than their snapped cell.
+        json.field(distanceKM, tenths: max(0.5, (person.distance / 500).rounded() / 2))
+        json.key(sharedSports)
+        sports.writeSlugs(in: person.sharedSports, to: &json)
+        if let level = person.level { json.field(levelKey, level.value) }
+        json.objectEnd()
     }
 }
 
