@@ -7,16 +7,16 @@
 /// a run's length (one byte), the run's bytes as they are, and the fragment that
 /// follows (its number, or 0 for none: a longer run goes on in the next segment, and
 /// the last segment ends with 0). Nothing is searched for when a card is written
-/// out: each run and each fragment is copied in 32-byte pieces, most in one
-/// (which is why the writer needs ``slack`` bytes past the card's end). Whatever a card says, it comes
-/// back byte for byte, since a run can hold any byte; a card of 16 MB or more would be
-/// kept as it is, behind a 0 byte (the arena takes none over 8 MB, and cards are far
-/// smaller).
+/// out: each run and each fragment is copied in 32-byte pieces, most in one (which
+/// is why the writer needs ``slack`` bytes past the card's end). Whatever a card
+/// says, it comes back byte for byte, since a run can hold any byte; a card of 16 MB
+/// or more would be kept as it is, behind a 0 byte (the arena takes none over 8 MB,
+/// and cards are far smaller).
 ///
 /// At 1M events the cards take 352 MB (359 bytes a card, 43% of its JSON). When each
 /// fragment was a byte inside the text, found again byte by byte, writing a card out
-/// cost about 2,300 instructions and a few `memmove` calls; now about 1,750 and none
-/// (see BENCHMARKS.md).
+/// cost about 2,300 instructions and a few `memmove` calls; in 16-byte pieces about
+/// 1,750; in 32-byte pieces about 950 (see BENCHMARKS.md).
 enum CardCompaction {
     /// The fragments, for the numbers 1, 2, … (at most 255), longest matched first.
     /// Only how small cards get depends on them: a change to the encoder that leaves one
