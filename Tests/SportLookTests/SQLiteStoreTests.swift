@@ -13,7 +13,10 @@ struct SQLiteStoreTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
-        let database = try await Database.open(.sqliteFile(path), logger: Logger(label: "test"))
+        // A minute for each statement, not the server's five seconds: what is checked is
+        // where the rows end up, and the whole suite starting at once on two cores once
+        // kept a commit waiting past five seconds.
+        let database = try await Database.open(.sqliteFile(path), timeout: 60, logger: Logger(label: "test"))
         @Sendable func fileSize() throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
         try await database.transaction { sql in try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)").run() }
         // 200 rows of 4 KB: about 1 MB of log, a sixtieth of what a commit would checkpoint by itself.
