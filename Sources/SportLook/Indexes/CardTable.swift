@@ -10,18 +10,26 @@ enum MemoryTouch {
         if touched == 0x5A5A_5A5A { sink.store(touched, ordering: .relaxed) }
     }
 
-    /// Reads one byte of every 64 of `bytes` from `start`, and returns their sum (for
-    /// ``keep(_:)``): with a million cards a page's cards lie in as many places, and
-    /// copying them one after another waited on each card's memory in turn; these reads
-    /// do not depend on each other, so the lines of all of a page's cards come at once.
-    @inline(__always) static func lines(of bytes: UnsafeRawBufferPointer, from start: Int = 0) -> UInt64 {
-        var sum: UInt64 = 0
-        var offset = start
-        while offset < bytes.count {
-            sum &+= UInt64(bytes[offset])
-            offset += 64
+    /// The sum of `size` over a page's cards, reading one byte of every 64 of each card
+    /// from `start` on the way (and keeping those reads, ``keep(_:)``): with a million
+    /// cards a page's cards lie in as many places, and copying them one after another
+    /// waited on each card's memory in turn; these reads do not depend on each other,
+    /// so the lines of all of a page's cards come at once. Both indexes' pages size
+    /// their bytes with it.
+    @inline(__always) static func sizes(of cards: some Sequence<UnsafeRawBufferPointer>, from start: Int = 0,
+                                        _ size: (UnsafeRawBufferPointer) -> Int) -> Int {
+        var total = 0
+        var touched: UInt64 = 0
+        for bytes in cards {
+            total += size(bytes)
+            var offset = start
+            while offset < bytes.count {
+                touched &+= UInt64(bytes[offset])
+                offset += 64
+            }
         }
-        return sum
+        keep(touched)
+        return total
     }
 
     private static let sink = Atomic<UInt64>(0)

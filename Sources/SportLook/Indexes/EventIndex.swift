@@ -315,9 +315,10 @@ final class EventIndex: Sendable {
         }
         // Cards are kept compacted (under half their JSON): each is written out
         // once, straight into the page's bytes, whose size is known before (and the
-        // slack the writer may write over after the last).
+        // slack the writer may write over after the last). Sizing them reads their
+        // lines ahead (their first, read for the length, aside).
         var ranges = cards.ranges
-        cards.bytes = [UInt8](unsafeUninitializedCapacity: Self.expandedCount(found.lazy.map(\.bytes)) + CardCompaction.slack) { buffer, count in
+        cards.bytes = [UInt8](unsafeUninitializedCapacity: MemoryTouch.sizes(of: found.lazy.map(\.bytes), from: 64, CardCompaction.expandedCount) + CardCompaction.slack) { buffer, count in
             count = 0
             guard let start = buffer.baseAddress else { return }
             for (i, bytes) in found {
@@ -329,22 +330,6 @@ final class EventIndex: Sendable {
         cards.ranges = ranges
         arena.endRead()
         return cards
-    }
-
-    /// The cards' size once expanded. Reading it also reads one byte of every 64 of each
-    /// card: with a million events the cards are scattered over hundreds of megabytes,
-    /// and expanding them one after another waited on each card's memory in turn
-    /// (a fifth of a nearby request's time); these reads do not depend on each other,
-    /// so the processor fetches the lines of all of a page's cards at once.
-    private static func expandedCount(_ cards: some Sequence<UnsafeRawBufferPointer>) -> Int {
-        var total = 0
-        var touched: UInt64 = 0
-        for bytes in cards {
-            total += CardCompaction.expandedCount(bytes)
-            touched &+= MemoryTouch.lines(of: bytes, from: 64)
-        }
-        MemoryTouch.keep(touched)
-        return total
     }
 
     /// Takes out events that have finished, and forgets old removal marks.

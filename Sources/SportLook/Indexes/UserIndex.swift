@@ -184,13 +184,7 @@ final class UserIndex: Sendable {
         }
         defer { arena.endRead() }
         var cards = Cards(ranges: Array(repeating: nil, count: ids.count))
-        var size = 0, touched: UInt64 = 0
-        for (_, bytes) in found {
-            size += bytes.count
-            touched &+= MemoryTouch.lines(of: bytes)
-        }
-        MemoryTouch.keep(touched)
-        cards.bytes.reserveCapacity(size)
+        cards.bytes.reserveCapacity(MemoryTouch.sizes(of: found.lazy.map(\.bytes)) { $0.count })
         for (i, bytes) in found { cards.fill(i, with: bytes) }
         return cards
     }
