@@ -134,7 +134,7 @@ struct CardTableTests {
         let ids = (0..<200).map { _ in UUID() }
         var original = CardTable<EventIndex.Card>()
         for (i, id) in ids.prefix(100).enumerated() { original[id] = card(Int64(i)) }
-        var copy = original
+        let copy = original
         for (i, id) in ids.enumerated() { original[id] = card(Int64(1_000 + i)) }
         original[ids[0]] = nil
         #expect(copy.count == 100 && original.count == 199)

@@ -200,6 +200,22 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("the tail of an item the caller holds no place in is byte for byte its fields written one by one")
+    func tailWithoutPlace() {
+        for distance in [nil, 0, 0.04, 0.05, 4_999.95, 999_999_999.9, 1e9, -0.0, 123.45] as [Double?] {
+            var tail = JSONWriter()
+            tail.needsComma = true
+            EventJSON.writeTail(nil, distance: distance, to: &tail)
+            var fields = JSONWriter()
+            fields.needsComma = true
+            fields.field("my_status", nil as String?)
+            if let distance { fields.field("distance_m", tenths: distance) }
+            fields.objectEnd()
+            #expect(tail.bytes == fields.bytes, "\(String(describing: distance))")
+            #expect(String(decoding: tail.bytes, as: UTF8.self).hasPrefix(#","my_status":null"#))
+        }
+    }
+
     @Test("a page of cards written straight into its buffer is byte for byte the page written whole")
     func pages() {
         let cards: [[UInt8]] = [Array(#"{"id":1"#.utf8), Array(#"{"id":2,"name":"b""#.utf8), Array(#"{"id":3"#.utf8)]

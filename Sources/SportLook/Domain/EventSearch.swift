@@ -163,6 +163,7 @@ struct EventSearch: Sendable {
         filter.scopes = try await access.scopes(for: user)
         var after = cursor?.position
         var page: [(hit: GeoHit, card: Range<Int>)] = []
+        page.reserveCapacity(min(limit, 128))
         var bytes: [UInt8] = []
         var more = false
         while true {

@@ -110,8 +110,17 @@ enum EventJSON {
     /// at most), an instant (under 40), `true`, a distance (under 30) and the brace.
     static let maxTailBytes = 256
 
+    /// `"my_status":null,"distance_m":` — most items of a nearby page: the caller
+    /// holds no place in them.
+    private static let noStatusThenDistance: StaticString = #""my_status":null,"distance_m":"#
+
     /// Appends the caller's status (and distance), then closes the object.
     static func writeTail(_ mine: MyAttendance?, distance: Double?, to json: inout some JSONOutput) {
+        if mine == nil, let distance {
+            json.keys(noStatusThenDistance)
+            json.value(tenths: distance)
+            return json.objectEnd()
+        }
         json.key(myStatus)
         if let status = mine?.status { json.value(status.rawValue) } else { json.null() }
         if let position = mine?.position { json.field(myPosition, position) }

@@ -40,31 +40,34 @@ struct JSONResponse: ResponseGenerator {
 }
 
 /// A page of cards, `{"items": [...], "next_cursor"}`, written straight into the
-/// response's buffer: for each item, room for its card (its range of `cards`, an
-/// object left open) and a bound of its tail is reserved once, and the card is copied
-/// there and `tail` writes the caller's fields after it and closes it, with no
-/// capacity to grow (``ReservedJSON``: one bound check a write).
+/// response's buffer: room for every item's card (its range of `cards`, an object
+/// left open) and a bound of its tail is reserved at once; each card is copied into
+/// its own room and `tail` writes the caller's fields after it and closes it, with no
+/// capacity to grow (``ReservedJSON`` over exactly that room: one bound check a write).
 enum CardPageJSON {
     /// - Parameter tailBound: The most bytes an item's tail may take: a tail that would
     ///   write more stops the process (rather than write into the next item's room).
     static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBound: (Item) -> Int, nextCursor: String?,
                            tail: (Item, inout ReservedJSON) -> Void) -> ByteBuffer {
         var body = ByteBuffer()
+        func room(_ item: Item) -> Int { 1 + card(item).count + tailBound(item) }
+        let reserved = items.reduce(0) { $0 + room($1) }
         // Everything reserved at once, so that the buffer never grows (and copies) on the way.
-        body.reserveCapacity(items.reduce(16) { $0 + 1 + card($1).count + tailBound($1) } + 32 + (nextCursor?.utf8.count ?? 0) * 6)
+        body.reserveCapacity(16 + reserved + 32 + (nextCursor?.utf8.count ?? 0) * 6)
         body.writeStaticString(#"{"items":["#)
+        // The items are written into the buffer's memory in one go, each within its own room.
         cards.withUnsafeBufferPointer { cards in
-            for (n, item) in items.enumerated() {
-                let range = card(item)
-                let room = 1 + range.count + tailBound(item)
-                body.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { memory in
-                    var json = ReservedJSON(UnsafeMutableRawBufferPointer(rebasing: memory.prefix(room)))
+            body.writeWithUnsafeMutableBytes(minimumWritableBytes: reserved) { memory in
+                var written = 0
+                for (n, item) in items.enumerated() {
+                    var json = ReservedJSON(UnsafeMutableRawBufferPointer(rebasing: memory[written..<(written + room(item))]))
                     if n > 0 { json.append(UInt8(ascii: ",")) }
-                    json.append(UnsafeBufferPointer(rebasing: cards[range]))
+                    json.append(UnsafeBufferPointer(rebasing: cards[card(item)]))
                     json.needsComma = true
                     tail(item, &json)
-                    return json.count
+                    written += json.count
                 }
+                return written
             }
         }
         var json = JSONWriter(capacity: 64)

@@ -318,6 +318,7 @@ final class EventIndex: Sendable {
         // slack the writer may write over after the last). Sizing them reads their
         // lines ahead (their first, read for the length, aside).
         var ranges = cards.ranges
+        cards.ranges = []  // (so that `ranges` is the array's only holder, and is written in place)
         cards.bytes = [UInt8](unsafeUninitializedCapacity: MemoryTouch.sizes(of: found.lazy.map(\.bytes), from: 64, CardCompaction.expandedCount) + CardCompaction.slack) { buffer, count in
             count = 0
             guard let start = buffer.baseAddress else { return }

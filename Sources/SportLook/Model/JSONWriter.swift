@@ -109,6 +109,15 @@ extension JSONOutput {
         needsComma = false
     }
 
+    /// Writes JSON given whole — fields joined by commas, ending with a last key and
+    /// its colon (`"a":null,"b":`) — as the next key: the value written next needs no
+    /// comma. The text is written as it is, so it must be such JSON.
+    mutating func keys(_ json: StaticString) {
+        separate()
+        appendASCII(json)
+        needsComma = false
+    }
+
     mutating func value(_ string: String) { separate(); appendString(string) }
     mutating func value(_ int: Int) {
         separate()

@@ -33,7 +33,7 @@ struct WebSocketEndpoint {
             // The cookie opens a socket only for a page of this server (a browser always says which).
             token = credential.fromCookie && !origins.allowsCookieWrite(request) ? nil : credential.token
         } else {
-            token = request.uri.queryParameters.get("access_token")
+            token = QueryParameters(request.uri.query).get("access_token")
         }
         guard let token else { return nil }
         return try await tokens.identity(for: token)

@@ -1,0 +1,94 @@
+import Foundation
+
+/// A request's query string, split once into its `name=value` pairs.
+///
+/// It reads the same values as Hummingbird's `URI.queryParameters`: pairs split at
+/// `&`, a name taken as it is written, a value percent-decoded (kept as written
+/// when its escapes are not valid), `+` left alone, the first pair of a name
+/// winning, a pair without `=` holding an empty value. What it does not do is hash
+/// every name looked up (a nearby request asks for ten, and each hash cost as much
+/// as the rest of the lookup): the pairs are kept as byte offsets into the query,
+/// and a name is compared byte for byte with the few the query holds.
+struct QueryParameters: Sendable {
+    private var query: String
+    private var pairs: [Pair] = []
+
+    /// Where a pair's name and value lie in the query's UTF-8 bytes.
+    private struct Pair: Sendable {
+        var nameStart: Int32
+        var nameEnd: Int32
+        var valueEnd: Int32
+        /// The value holds a `%`, so it must be decoded.
+        var escaped: Bool
+        var valueStart: Int32 { nameEnd == valueEnd ? valueEnd : nameEnd + 1 }
+    }
+
+    /// - Parameter query: The query as it came, without the `?` (nil for none).
+    init(_ query: String?) {
+        var query = query ?? ""
+        query.makeContiguousUTF8()
+        self.query = query
+        // A request target is bounded by the header limits, far below Int32's range.
+        pairs = query.utf8.withContiguousStorageIfAvailable { bytes in
+            var pairs: [Pair] = []
+            pairs.reserveCapacity(1 + bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) })
+            var start = 0
+            while start < bytes.count {
+                var end = start, equals = -1, escaped = false
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if bytes[end] == UInt8(ascii: "="), equals < 0 { equals = end }
+                    if bytes[end] == UInt8(ascii: "%"), equals >= 0 { escaped = true }
+                    end += 1
+                }
+                let nameEnd = equals < 0 ? end : equals
+                pairs.append(Pair(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(end), escaped: escaped))
+                start = end + 1
+            }
+            return pairs
+        } ?? []
+    }
+
+    /// The value of the first pair named `name`, decoded; nil when there is none.
+    func get(_ name: String) -> String? {
+        var name = name
+        return name.withUTF8 { name in
+            query.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+                for pair in pairs where Int(pair.nameEnd - pair.nameStart) == name.count {
+                    if name.count > 0, memcmp(bytes.baseAddress! + Int(pair.nameStart), name.baseAddress!, name.count) != 0 { continue }
+                    let value = UnsafeBufferPointer(rebasing: bytes[Int(pair.valueStart)..<Int(pair.valueEnd)])
+                    if pair.escaped, let decoded = Self.percentDecoded(value) { return decoded }
+                    return String(decoding: value, as: UTF8.self)
+                }
+                return nil
+            } ?? nil
+        }
+    }
+
+    /// `%XX` escapes replaced by their bytes; nil when one is cut short or not hex.
+    private static func percentDecoded(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { out -> String? in
+            var i = 0, n = 0
+            while i < value.count {
+                if value[i] == UInt8(ascii: "%") {
+                    guard i + 2 < value.count, let high = hex(value[i + 1]), let low = hex(value[i + 2]) else { return nil }
+                    out[n] = high << 4 | low
+                    i += 3
+                } else {
+                    out[n] = value[i]
+                    i += 1
+                }
+                n += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

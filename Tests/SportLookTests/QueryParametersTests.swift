@@ -1,0 +1,53 @@
+import Hummingbird
+import HummingbirdCore
+import Testing
+@testable import SportLook
+
+/// The query is split by our own reader; clients were written against what
+/// Hummingbird's `URI.queryParameters` reads, so ours must read the same values.
+@Suite("Query parameters")
+struct QueryParametersTests {
+    @Test("values are read as written, percent-decoded, first pair winning")
+    func values() {
+        let q = QueryParameters("lat=52.52&lon=13.405&radiusKm=5&sport=beach%20volley&q=a+b&lat=1&empty=&bare&%41=x&bad=1%2&cut=%4")
+        #expect(q.get("lat") == "52.52")
+        #expect(q.get("lon") == "13.405")
+        #expect(q.get("radiusKm") == "5")
+        #expect(q.get("sport") == "beach volley")
+        // `+` is not a space in a query read this way.
+        #expect(q.get("q") == "a+b")
+        #expect(q.get("empty") == "")
+        #expect(q.get("bare") == "")
+        // Names are compared as written, not decoded.
+        #expect(q.get("%41") == "x")
+        #expect(q.get("A") == nil)
+        // A value whose escapes are broken is kept as written.
+        #expect(q.get("bad") == "1%2")
+        #expect(q.get("cut") == "%4")
+        #expect(q.get("radius") == nil)
+        #expect(q.get("radiusKmX") == nil)
+        #expect(QueryParameters(nil).get("lat") == nil)
+        #expect(QueryParameters("").get("") == nil)
+        #expect(QueryParameters("&&a=1&").get("a") == "1")
+        #expect(QueryParameters("&&a=1&").get("") == "")
+        #expect(QueryParameters("name=%C3%A9t%C3%A9").get("name") == "été")
+        #expect(QueryParameters("a=b=c").get("a") == "b=c")
+    }
+
+    @Test("every name of random queries reads what Hummingbird's parser reads")
+    func sameAsHummingbird() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab=&%2Fz+é4".unicodeScalars)
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0..<24, using: &generator)
+            let query = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+            let theirs = URI("/v1/x?" + query).queryParameters
+            let ours = QueryParameters(query)
+            var names = Set(theirs.map { String($0.key) })
+            names.formUnion(["a", "b", "ab", "", "z", "%2F", "é"])
+            for name in names {
+                #expect(ours.get(name) == theirs.get(name), "\(query) \(name)")
+            }
+        }
+    }
+}
