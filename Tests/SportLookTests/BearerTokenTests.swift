@@ -20,6 +20,40 @@ struct BearerTokenTests {
         #expect(BearerToken.parse([:]) == nil)
     }
 
+    @Test("a header's values are read joined as HTTPFields joins them, the Authorization header among them")
+    func joinedValues() {
+        let names: [HTTPField.Name] = [.authorization, .cookie, .origin, .accept]
+        let cases: [[HTTPField]] = [
+            [],
+            [HTTPField(name: .authorization, value: "Bearer abc")],
+            [HTTPField(name: .accept, value: "*/*"), HTTPField(name: .authorization, value: "Bearer abc"), HTTPField(name: .authorization, value: "Bearer def")],
+            [HTTPField(name: .cookie, value: "a=1"), HTTPField(name: .origin, value: "https://x"), HTTPField(name: .cookie, value: "b=2"), HTTPField(name: .cookie, value: "")],
+            [HTTPField(name: HTTPField.Name("AUTHORIZATION")!, value: "Bearer upper")],
+        ]
+        for fields in cases {
+            let headers = HTTPFields(fields)
+            for name in names {
+                #expect(headers.joinedValues(name) == headers[name], "\(name) in \(fields)")
+            }
+            #expect(BearerToken.parse(headers) == headers[.authorization].flatMap { BearerToken.parse([.authorization: $0]) })
+        }
+        // Two Authorization fields are one value: no token is taken from it alone.
+        #expect(BearerToken.parse(HTTPFields(cases[2])) == "abc, Bearer def")
+    }
+
+    @Test("an ASCII Authorization value is read byte by byte as the split by characters reads it")
+    func asciiReading() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["Bearer", "bearer", "BEARER", "BeArEr", "Bearer ", "Basic", "Bearerx", "xBearer", " ", "  ", "\t", "abc", "a b", "-_", "é", "\u{301}", "B", ",", ""]
+        var headers = ["", " ", "Bearer", "Bearer ", "Bearer  ", "Bearer abc", "  Bearer abc", "Bearer\tabc", "Bearer \tabc\t ", "bearer a b c", "Bearer  \u{301}abc", "BEARER é"]
+        for _ in 0..<5_000 {
+            headers.append((0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for header in headers {
+            #expect(BearerToken.parse(header: header) == BearerToken.parseSplitting(header), "\(Array(header.unicodeScalars))")
+        }
+    }
+
     @Test("a token's cache key holds the digest the database stores, and tells tokens apart")
     func digestKey() {
         var seen = Set<AccessToken.Digest>()

@@ -38,7 +38,7 @@ struct CORSPolicy {
 
     /// Names the request's origin on the answer, when it is allowed.
     func decorate(_ response: inout Response, for request: Request) {
-        guard !allowed.isEmpty, let origin = request.headers[.origin], let allowOrigin = allowOrigin(origin) else { return }
+        guard !allowed.isEmpty, let origin = request.headers.joinedValues(.origin), let allowOrigin = allowOrigin(origin) else { return }
         response.headers[.accessControlAllowOrigin] = allowOrigin
         response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
         response.headers[.vary] = "Origin"
