@@ -213,6 +213,15 @@ struct JSONWriterTests {
             fields.objectEnd()
             #expect(tail.bytes == fields.bytes, "\(String(describing: distance))")
             #expect(String(decoding: tail.bytes, as: UTF8.self).hasPrefix(#","my_status":null"#))
+            // Written into reserved memory, as pages write it, to the same bytes.
+            var memory = [UInt8](repeating: 0, count: EventJSON.maxTailBytes)
+            let count = memory.withUnsafeMutableBytes { raw in
+                var json = ReservedJSON(raw)
+                json.needsComma = true
+                EventJSON.writeTail(nil, distance: distance, to: &json)
+                return json.count
+            }
+            #expect(Array(memory.prefix(count)) == fields.bytes)
         }
     }
 

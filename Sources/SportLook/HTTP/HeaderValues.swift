@@ -8,14 +8,12 @@ extension HTTPFields {
     /// us: 4,400 instructions for the one `Authorization` field of every
     /// authenticated request. This walks the few fields a request has.
     func joinedValues(_ name: HTTPField.Name) -> String? {
-        var value: String?
+        var first: String?
+        var more: [String] = []
         for field in self where field.name == name {
-            if let first = value {
-                value = first + (name == .cookie ? "; " : ", ") + field.value
-            } else {
-                value = field.value
-            }
+            if first == nil { first = field.value } else { more.append(field.value) }
         }
-        return value
+        guard let first else { return nil }
+        return more.isEmpty ? first : ([first] + more).joined(separator: name == .cookie ? "; " : ", ")
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// It reads the same values as Hummingbird's `URI.queryParameters`: pairs split at
 /// `&`, a name taken as it is written, a value percent-decoded (kept as written
-/// when its escapes are not valid), `+` left alone, the first pair of a name
-/// winning, a pair without `=` holding an empty value. What it does not do is hash
+/// when its escapes are not valid), `+` left alone, names as written (compared as
+/// strings compare), the first pair of a name winning, a pair without `=` holding an
+/// empty value. What it does not do is hash
 /// every name looked up (a nearby request asks for ten, and each hash cost as much
 /// as the rest of the lookup): the pairs are kept as byte offsets into the query,
 /// and a name is compared byte for byte with the few the query holds.
@@ -20,6 +21,8 @@ struct QueryParameters: Sendable {
         var valueEnd: Int32
         /// The value holds a `%`, so it must be decoded.
         var escaped: Bool
+        /// The name is ASCII, so byte equality is string equality.
+        var asciiName: Bool
         var valueStart: Int32 { nameEnd == valueEnd ? valueEnd : nameEnd + 1 }
     }
 
@@ -34,14 +37,15 @@ struct QueryParameters: Sendable {
             pairs.reserveCapacity(1 + bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) })
             var start = 0
             while start < bytes.count {
-                var end = start, equals = -1, escaped = false
+                var end = start, equals = -1, escaped = false, asciiName = true
                 while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
                     if bytes[end] == UInt8(ascii: "="), equals < 0 { equals = end }
                     if bytes[end] == UInt8(ascii: "%"), equals >= 0 { escaped = true }
+                    if bytes[end] >= 0x80, equals < 0 { asciiName = false }
                     end += 1
                 }
                 let nameEnd = equals < 0 ? end : equals
-                pairs.append(Pair(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(end), escaped: escaped))
+                pairs.append(Pair(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(end), escaped: escaped, asciiName: asciiName))
                 start = end + 1
             }
             return pairs
@@ -53,8 +57,15 @@ struct QueryParameters: Sendable {
         var name = name
         return name.withUTF8 { name in
             query.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-                for pair in pairs where Int(pair.nameEnd - pair.nameStart) == name.count {
-                    if name.count > 0, memcmp(bytes.baseAddress! + Int(pair.nameStart), name.baseAddress!, name.count) != 0 { continue }
+                let asciiName = name.allSatisfy { $0 < 0x80 }
+                for pair in pairs {
+                    let start = Int(pair.nameStart), count = Int(pair.nameEnd - pair.nameStart)
+                    if asciiName && pair.asciiName {
+                        guard count == name.count, count == 0 || memcmp(bytes.baseAddress! + start, name.baseAddress!, count) == 0 else { continue }
+                    } else {
+                        // Outside ASCII, names compare as strings do (canonical equivalence: a Kelvin sign is a K), as Hummingbird's lookup compares them.
+                        guard String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), as: UTF8.self) == String(decoding: name, as: UTF8.self) else { continue }
+                    }
                     let value = UnsafeBufferPointer(rebasing: bytes[Int(pair.valueStart)..<Int(pair.valueEnd)])
                     if pair.escaped, let decoded = Self.percentDecoded(value) { return decoded }
                     return String(decoding: value, as: UTF8.self)
