@@ -37,13 +37,13 @@ public struct AddressRange: Sendable, Equatable {
 
     /// The bytes of a literal IPv4 or IPv6 address (IPv4-mapped IPv6 as IPv4).
     static func bytes(of text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            return withUnsafeBytes(of: &v4) { Array($0) }
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        // Into plain bytes, not `in_addr`/`in6_addr`: which C module declares those
+        // depends on the order a build loads them (Glibc, or NIO's CNIOLinux, which
+        // this file does not import), and a fresh build once refused their initialisers.
+        var v4 = [UInt8](repeating: 0, count: 4)
+        if inet_pton(AF_INET, text, &v4) == 1 { return v4 }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, text, &bytes) == 1 else { return nil }
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
         return bytes
     }
