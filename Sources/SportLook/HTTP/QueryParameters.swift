@@ -3,13 +3,13 @@ import Foundation
 /// A request's query string, split once into its `name=value` pairs.
 ///
 /// It reads the same values as Hummingbird's `URI.queryParameters`: pairs split at
-/// `&`, a name taken as it is written, a value percent-decoded (kept as written
-/// when its escapes are not valid), `+` left alone, names as written (compared as
-/// strings compare), the first pair of a name winning, a pair without `=` holding an
-/// empty value. What it does not do is hash
-/// every name looked up (a nearby request asks for ten, and each hash cost as much
-/// as the rest of the lookup): the pairs are kept as byte offsets into the query,
-/// and a name is compared byte for byte with the few the query holds.
+/// `&`, a name taken as it is written (not decoded; compared as strings compare), a
+/// value percent-decoded (kept as written when its escapes are not valid), `+` left
+/// alone, the first pair of a name winning, a pair without `=` holding an empty value.
+/// What it does not do is hash every name looked up (a nearby request asks for ten,
+/// and each hash cost as much as the rest of the lookup): the pairs are kept as byte
+/// offsets into the query, and an ASCII name is compared byte for byte with the few
+/// the query holds.
 struct QueryParameters: Sendable {
     private var query: String
     private var pairs: [Pair] = []
