@@ -22,20 +22,22 @@ enum BearerToken {
     /// any other value.
     private static func parseASCII(_ header: String) -> String?? {
         var header = header
-        return header.withUTF8 { bytes -> String?? in
+        // Where the token's part starts: after the scheme and the space that ends it.
+        let rest = header.withUTF8 { bytes -> Int?? in
             guard bytes.allSatisfy({ (0x20..<0x7F).contains($0) || $0 == 0x09 }) else { return .none }
-            let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+            let space = UInt8(ascii: " ")
             var i = 0
             while i < bytes.count, bytes[i] == space { i += 1 }
             let scheme = i
             while i < bytes.count, bytes[i] != space { i += 1 }
             // `bytes | 0x20` is the lowercase letter exactly for that letter in either case.
             guard i - scheme == 6, zip("bearer".utf8, bytes[scheme..<i]).allSatisfy({ $0 == $1 | 0x20 }) else { return .some(nil) }
-            var start = i + 1, end = bytes.count
-            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
-            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
-            return .some(start < end ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : nil)
+            return .some(i + 1)
         }
+        guard let rest else { return .none }
+        guard let rest else { return .some(nil) }
+        let token = trimmed(Substring(header.utf8.dropFirst(rest)))
+        return .some(token.isEmpty ? nil : token)
     }
 
     /// The value split at its first space (leading ones aside), by characters.

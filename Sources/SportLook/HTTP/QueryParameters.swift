@@ -81,7 +81,7 @@ struct QueryParameters: Sendable {
             var i = 0, n = 0
             while i < value.count {
                 if value[i] == UInt8(ascii: "%") {
-                    guard i + 2 < value.count, let high = hex(value[i + 1]), let low = hex(value[i + 2]) else { return nil }
+                    guard i + 2 < value.count, let high = Hex.value(value[i + 1]), let low = Hex.value(value[i + 2]) else { return nil }
                     out[n] = high << 4 | low
                     i += 3
                 } else {
@@ -91,15 +91,6 @@ struct QueryParameters: Sendable {
                 n += 1
             }
             return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
-        }
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

@@ -16,19 +16,21 @@ extension Sequence<UInt8> {
 }
 
 enum Hex {
+    /// The value of one lower- or upper-case hexadecimal digit; nil for any other byte.
+    @inline(__always) static func value(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+
     /// The bytes of lower- or upper-case hexadecimal text; nil for an odd length or
     /// anything that is not a hex digit.
     static func bytes(_ text: some StringProtocol) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
         var out: [UInt8] = []
         out.reserveCapacity(digits.count / 2)
         var index = 0

@@ -119,7 +119,7 @@ extension UUID {
                         guard utf8[i] == UInt8(ascii: "-") else { return false }
                         i += 1
                     }
-                    guard let high = Self.nibble(utf8[i]), let low = Self.nibble(utf8[i + 1]) else { return false }
+                    guard let high = Hex.value(utf8[i]), let low = Hex.value(utf8[i + 1]) else { return false }
                     out[n] = high << 4 | low
                     i += 2
                 }
@@ -128,15 +128,6 @@ extension UUID {
         }
         guard valid else { return nil }
         self.init(uuid: bytes)
-    }
-
-    @inline(__always) private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c &- UInt8(ascii: "A") &+ 10
-        default: nil
-        }
     }
 
     /// The 36-character form (8-4-4-4-12 hexadecimal digits), written by hand:
