@@ -561,6 +561,14 @@ struct SocketWatchTests {
         #expect(dues.allSatisfy { $0 >= opened && $0 < opened + .seconds(30) })
     }
 
+    @Test("the sockets are looked at four times within the shorter of the stall timeout and the ping interval, at most once a second")
+    func lookPeriod() {
+        #expect(SocketWatch.period(stallTimeout: .seconds(10), pingInterval: .seconds(30)) == .seconds(1), "the defaults: once a second")
+        #expect(SocketWatch.period(stallTimeout: .seconds(2), pingInterval: .seconds(1)) == .milliseconds(250))
+        #expect(SocketWatch.period(stallTimeout: .milliseconds(400), pingInterval: .seconds(30)) == .milliseconds(100))
+        #expect(SocketWatch.period(stallTimeout: .milliseconds(100), pingInterval: .seconds(30)) == .milliseconds(50), "never more often than every 50 ms")
+    }
+
     @Test("each tick runs every check once; a check that is done, or a forgotten one, runs no more")
     func ticks() {
         let watch = SocketWatch()

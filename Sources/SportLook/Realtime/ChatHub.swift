@@ -62,9 +62,10 @@ final class ChatHub: Sendable {
     /// How message frames link chat images.
     let links: MediaLinks
     /// The one timer that looks after every socket of this instance.
-    let sockets = SocketWatch()
+    let sockets: SocketWatch
 
-    init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, logger: Logger) {
+    init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, sockets: SocketWatch, logger: Logger) {
+        self.sockets = sockets
         self.links = links
         self.chat = chat
         self.rooms = rooms

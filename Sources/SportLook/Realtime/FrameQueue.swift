@@ -103,9 +103,9 @@ final class FrameQueue: Sendable {
         }
     }
 
-    /// How long the socket has not taken a frame while frames wait (zero when idle).
-    var stalledFor: Duration {
-        state.withLock { s in s.count > 0 ? ContinuousClock.now - s.lastProgress : .zero }
+    /// How long, at `now`, the socket has not taken a frame while frames wait (zero when idle).
+    func stalledFor(at now: ContinuousClock.Instant) -> Duration {
+        state.withLock { s in s.count > 0 ? now - s.lastProgress : .zero }
     }
 
     var count: Int { state.withLock { $0.count } }

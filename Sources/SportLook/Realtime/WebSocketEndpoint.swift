@@ -137,7 +137,7 @@ struct WebSocketEndpoint {
                     Task { await close(.goingAway, reason: "ping_timeout") }
                     return .done
                 }
-                guard connection.queue.stalledFor > stallTimeout else { return .again }
+                guard connection.queue.stalledFor(at: now) > stallTimeout else { return .again }
                 connection.queue.close()
                 context.logger.info("closing a socket that stopped reading", metadata: ["user": "\(connection.userID)"])
                 Task { await close(.policyViolation, reason: "too_slow: reconnect with after_seq") }
