@@ -65,6 +65,24 @@ struct ChangeFeedTests {
         #expect(name.count == 80)
     }
 
+    @Test("a chat message's notification, written out around its seq, is the encoder's wire form to the byte")
+    func chatWire() {
+        for seq: Int64 in [0, 1, 7, 255, 1_000_000, Int64(Int32.max) * 4, Int64.max, Int64.min, -1] {
+            let room = UUID()
+            let wire = Change.chatWire(room: room)
+            #expect(wire.head + String(seq) + wire.tail == Change.chat(room: room, seq: seq).wire)
+            #expect(Change(wire: Substring(wire.head + String(seq) + wire.tail)) == .chat(room: room, seq: seq))
+        }
+    }
+
+    @Test("each prepared statement keeps its own name, the type's full name, however often it is asked")
+    func statementNames() {
+        let names = [ChatStatements.Sending.name, ChatStatements.StoreInEvent.name, ChatStatements.StoreInGroup.name, ChatStatements.Sending.name]
+        #expect(names == [String(reflecting: ChatStatements.Sending.self), String(reflecting: ChatStatements.StoreInEvent.self),
+                          String(reflecting: ChatStatements.StoreInGroup.self), String(reflecting: ChatStatements.Sending.self)])
+        #expect(Set(names).count == 3)
+    }
+
     @Test("a change set keeps each change once, in the order first recorded, with the newest row")
     func changeSet() {
         var set = ChangeSet()

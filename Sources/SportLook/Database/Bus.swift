@@ -52,10 +52,8 @@ public final class Bus: Service, Sendable {
     /// fewer. `nil` on SQLite.
     func chatNotification(room: UUID) -> (head: String, tail: String)? {
         guard database.engine == .postgres else { return nil }
-        let marker = String(Int64.min)
-        let text = payload(.chat(room: room, seq: Int64.min))
-        guard let range = text.range(of: marker) else { return nil }
-        return (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
+        let wire = Change.chatWire(room: room)
+        return (instanceID + "|" + wire.head, wire.tail)
     }
 
     /// A change as this instance puts it on the bus: `INSTANCE|` and its wire form.

@@ -88,6 +88,14 @@ public enum Change: Sendable, Hashable, Codable {
         return "\(Self.wireVersion)|\(json)"
     }
 
+    /// The wire form of ``chat(room:seq:)`` for `room`, as the text before the seq and
+    /// the text after it, written out without the encoder (a chat message's
+    /// notification is built for every message: see `Bus.chatNotification(room:)`).
+    /// The same bytes as ``wire`` (a test compares them).
+    static func chatWire(room: UUID) -> (head: String, tail: String) {
+        ("\(wireVersion)|{\"chat\":{\"room\":\"\(room.uuidString)\",\"seq\":", "}}")
+    }
+
     /// Reads a change in the wire form; `nil` for one of another version or kind
     /// (from a newer instance, say), which the receiver answers with a resync.
     public init?(wire: Substring) {
