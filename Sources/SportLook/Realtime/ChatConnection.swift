@@ -198,7 +198,8 @@ actor ChatConnection {
     private func catchUp(_ room: UUID, epoch: Int) async {
         var failures = 0
         while protocolState.isBehind(room, epoch: epoch), !queue.isClosed {
-            await queue.waitForRoom()
+            // Each call below that suspends hops off this actor and back: only when it must.
+            if !queue.hasRoom { await queue.waitForRoom() }
             guard protocolState.isCurrent(room, epoch: epoch) else { return }
             let progressed: Bool
             do {
@@ -208,7 +209,13 @@ actor ChatConnection {
                     changed = protocolState.changesRead(room, epoch: epoch, batch, send: push)
                 }
                 if let after = protocolState.messagesWanted(room, epoch: epoch) {
-                    let batch = try await hub.messages(room: room, after: after, limit: min(200, queue.capacity / 2))
+                    let limit = min(200, queue.capacity / 2)
+                    let batch: [ChatMessage]
+                    if let recent = hub.recentMessages(room: room, after: after, limit: limit) {
+                        batch = recent
+                    } else {
+                        batch = try await hub.messages(room: room, after: after, limit: limit)
+                    }
                     sent = protocolState.messagesRead(room, epoch: epoch, batch, send: push)
                 }
                 progressed = changed || sent

@@ -155,16 +155,23 @@ final class ChatHub: Sendable {
     /// The fullest outgoing queue right now (frames).
     var largestQueue: Int { state.withLock { $0.connections.values.map(\.queue.count).max() ?? 0 } }
 
-    /// Messages after `seq`, ascending, at most `limit`: from the room's recent
-    /// messages when they cover it, else from the database (and remembered).
-    func messages(room: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
-        let cached: [ChatMessage]? = state.withLock { s in
+    /// Messages after `seq`, ascending, at most `limit`, when the room's recent messages
+    /// cover it (nil otherwise). Not `async`: a socket's catch-up, on its actor, asks
+    /// here first, and calling ``messages(room:after:limit:)`` would hop off the actor
+    /// and back for every message even when the cache has it.
+    func recentMessages(room: UUID, after seq: Int64, limit: Int) -> [ChatMessage]? {
+        state.withLock { s in
             guard let recent = s.recent[room], let first = recent.first, let last = recent.last,
                   first.seq <= seq + 1, last.seq > seq else { return nil }
             let start = Int(seq + 1 - first.seq)
             return Array(recent[start..<min(recent.count, start + limit)])
         }
-        if let cached { return cached }
+    }
+
+    /// Messages after `seq`, ascending, at most `limit`: from the room's recent
+    /// messages when they cover it, else from the database (and remembered).
+    func messages(room: UUID, after seq: Int64, limit: Int) async throws -> [ChatMessage] {
+        if let cached = recentMessages(room: room, after: seq, limit: limit) { return cached }
         let (load, mine, position) = state.withLock { s in
             let position = Position(room: room, after: seq, generation: s.generation[room] ?? 0)
             if let running = s.loading[position] { return (running, false, position) }

@@ -92,6 +92,10 @@ final class FrameQueue: Sendable {
     }
 
     /// Returns once the queue is at most half full (or closed).
+    /// Whether ``waitForRoom()`` would return at once: checked first by a caller on an
+    /// actor, since calling it hops off the actor and back even when it does not wait.
+    var hasRoom: Bool { state.withLock { s in s.closed || s.hasRoom(capacity, byteCapacity) } }
+
     func waitForRoom() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
