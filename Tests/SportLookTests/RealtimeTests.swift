@@ -401,12 +401,48 @@ struct RealtimeTests {
         }
     }
 
+    @Test("a client that takes no more frames is cut once its session ends, though it has not stalled for the stall timeout")
+    func cutAfterEnding() async throws {
+        let clock = ManualClock()
+        try await withApp(.sqlite, clock: clock, setup: .live, configure: { c in
+            c.chatRateLimit = 1_000_000
+            c.webSocketMaxQueue = 100
+            c.webSocketStallTimeout = 3_600
+            c.webSocketPingInterval = 600
+        }) { api, services in
+            let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
+            let port = try #require(api.client.port)
+            let slow = try await blocking { try RawSocket(port: port, token: owner.token) }
+            try slow.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
+            // 40 MB of history, far more than loopback socket buffers hold (up to about 10 MB):
+            // the writer ends up waiting on a full socket.
+            let body = String(repeating: "x", count: 2_000)
+            let eventID = try #require(UUID(uuidString: event))
+            let sender = UserSummary(id: try #require(UUID(uuidString: owner.id)), name: "Owner")
+            for chunk in 0..<40 {
+                try await services.database.transaction { sql in
+                    for n in 0..<500 {
+                        _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
+                                                                at: clock.now(), on: sql)
+                    }
+                }
+            }
+            services.changes.received(.chat(room: eventID, seq: 20_000))
+            try await eventually("the socket's queue to fill") { services.hub.largestQueue >= 50 }
+            // The close frame cannot get out through the full socket: the connection is cut instead.
+            #expect(try await api.post("/v1/auth/logout", token: owner.token).status == .noContent)
+            try await eventually("the client to be cut") { services.hub.connectionCount == 0 }
+            #expect(try await blocking { try slow.drainUntilClosed() }, "the server closed the connection")
+        }
+    }
+
     @Test("each socket is pinged at its own moment; one that answers stays open, one silent for an interval after a ping is closed (1001 ping_timeout)")
     func pings() async throws {
         // The instance's timer runs on real time; with a 600 s interval it sends no ping
         // within the test (unless this socket's phase is in its first moments: then its
-        // first ping is the one read below). The test ticks the timer at later instants.
-        try await withApp(.sqlite, setup: .live, configure: { $0.webSocketPingInterval = 600 }) { api, services in
+        // first ping is the one read below). The test ticks the timer at later instants;
+        // the stall timeout lies beyond them, so that those instants close nothing as stalled.
+        try await withApp(.sqlite, setup: .live, configure: { $0.webSocketPingInterval = 600; $0.webSocketStallTimeout = 3_600 }) { api, services in
             let (token, _) = try await api.register("Pinged")
             let port = try #require(api.client.port)
             let socket = try await blocking { try RawSocket(port: port, token: token) }
@@ -561,7 +597,7 @@ struct SocketWatchTests {
         #expect(dues.allSatisfy { $0 >= opened && $0 < opened + .seconds(30) })
     }
 
-    @Test("the sockets are looked at four times within the shorter of the stall timeout and the ping interval, at most once a second")
+    @Test("the sockets are looked at four times within the shorter of the stall timeout and the ping interval, at least once a second and at most every 50 ms")
     func lookPeriod() {
         #expect(SocketWatch.period(stallTimeout: .seconds(10), pingInterval: .seconds(30)) == .seconds(1), "the defaults: once a second")
         #expect(SocketWatch.period(stallTimeout: .seconds(2), pingInterval: .seconds(1)) == .milliseconds(250))

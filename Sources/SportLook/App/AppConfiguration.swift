@@ -94,6 +94,10 @@ public struct AppConfiguration: Sendable {
     public var webSocketMaxQueue = 1_000
     /// A socket that takes no frame for this long while frames wait is closed as too slow (`WS_STALL_TIMEOUT`, default 10s).
     public var webSocketStallTimeout: TimeInterval = 10
+    /// ``webSocketStallTimeout`` and ``webSocketPingInterval`` as durations, to the millisecond.
+    var webSocketTimes: (stall: Duration, ping: Duration) {
+        (.milliseconds(Int64(webSocketStallTimeout * 1000)), .milliseconds(Int64(webSocketPingInterval * 1000)))
+    }
     /// Cell edge of the spatial indexes in metres (`GEO_CELL_SIZE`, default 1250).
     public var geoCellSize: Double = 1_250
     /// Where nearby pages get event details: `memory` (cached cards, default) or `database` (`NEARBY_CARDS`).

@@ -216,7 +216,7 @@ public final class AppServices: Sendable {
             database: database, store: chatStore, reads: ReadMarkerStore(database: database), presence: PresenceStore(database: database), safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments, access: eventAccess
         )
-        let socketWatch = SocketWatch(period: SocketWatch.period(stallTimeout: .seconds(configuration.webSocketStallTimeout), pingInterval: .seconds(configuration.webSocketPingInterval)))
+        let socketWatch = SocketWatch(period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))
         self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, sockets: socketWatch, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(

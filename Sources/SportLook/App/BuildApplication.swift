@@ -151,8 +151,7 @@ func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
             frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst
         ),
-        stallTimeout: .milliseconds(Int64(services.configuration.webSocketStallTimeout * 1000)),
-        pingInterval: .milliseconds(Int64(services.configuration.webSocketPingInterval * 1000)), clock: services.clock
+        stallTimeout: services.configuration.webSocketTimes.stall, pingInterval: services.configuration.webSocketTimes.ping, clock: services.clock
     )
 }
 

@@ -143,6 +143,8 @@ private enum StatementNames {
         let id = ObjectIdentifier(type)
         if let name = names.withLock({ $0[id] }) { return name }
         let name = String(reflecting: type)
+        // PostgreSQL keeps the first 63 bytes of a statement's name: two sharing them would clash.
+        assert(name.utf8.count <= 63, "the prepared statement name \(name) is longer than PostgreSQL keeps")
         names.withLock { $0[id] = name }
         return name
     }

@@ -19,6 +19,8 @@ final class FrameQueue: Sendable {
         var bytes = 0
         /// Why the socket is being closed, once it is (the writer sends it as the close frame).
         var ending: Ending?
+        /// When ``ending`` was set.
+        var endedAt: ContinuousClock.Instant?
         var count: Int { frames.count - head }
         func hasRoom(_ capacity: Int, _ byteCapacity: Int) -> Bool { count <= capacity / 2 && bytes <= byteCapacity / 2 }
     }
@@ -91,11 +93,11 @@ final class FrameQueue: Sendable {
         }
     }
 
-    /// Returns once the queue is at most half full (or closed).
     /// Whether ``waitForRoom()`` would return at once: checked first by a caller on an
     /// actor, since calling it hops off the actor and back even when it does not wait.
     var hasRoom: Bool { state.withLock { s in s.closed || s.hasRoom(capacity, byteCapacity) } }
 
+    /// Returns once the queue is at most half full (or closed).
     func waitForRoom() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
@@ -124,7 +126,10 @@ final class FrameQueue: Sendable {
     func close(ending: Ending? = nil) {
         let (reader, waiters) = state.withLock { s -> (CheckedContinuation<String?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.closed = true
-            if s.ending == nil { s.ending = ending }
+            if s.ending == nil, let ending {
+                s.ending = ending
+                s.endedAt = .now
+            }
             if ending == nil {
                 s.frames = []
                 s.bytes = 0
@@ -138,4 +143,7 @@ final class FrameQueue: Sendable {
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// When the queue was closed with an ending (nil until then).
+    var endedAt: ContinuousClock.Instant? { state.withLock { $0.endedAt } }
 }

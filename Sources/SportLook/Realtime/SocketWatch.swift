@@ -21,7 +21,7 @@ final class SocketWatch: Sendable {
     let period: Duration
     private let checks = Mutex<(next: Int, byID: [Int: Check])>((0, [:]))
 
-    init(period: Duration = .milliseconds(250)) {
+    init(period: Duration = .seconds(1)) {
         self.period = period
     }
 

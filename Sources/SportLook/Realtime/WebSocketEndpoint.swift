@@ -106,20 +106,15 @@ struct WebSocketEndpoint {
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.
             // The instance's one timer looks (no sleeping task per socket).
-            let endingSince = Mutex<ContinuousClock.Instant?>(nil)
             let watched = hub.sockets.watch { now in
                 if clock.now() >= identity.expiresAt {
                     connection.end(.sessionEnded)
                 }
                 // However it is being closed, a client that does not take its last
-                // frames (a writer stuck on a full socket) is cut two seconds later.
-                if connection.queue.ending != nil {
-                    let since = endingSince.withLock { since in
-                        let first = since ?? now
-                        since = first
-                        return first
-                    }
-                    guard now - since > .seconds(2) else { return .again }
+                // frames (a writer stuck on a full socket) is cut two seconds later
+                // (at the first look after).
+                if let endedAt = connection.queue.endedAt {
+                    guard now - endedAt > .seconds(2) else { return .again }
                     channel.close(mode: .all, promise: nil)
                     return .done
                 }
