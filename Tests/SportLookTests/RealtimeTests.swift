@@ -361,6 +361,29 @@ struct RealtimeTests {
         }
     }
 
+    /// An event room's owner with a raw socket subscribed to it from the start, and the
+    /// room given `megabytes` of history (500 messages of 2 KB a megabyte), announced
+    /// to the socket at once: the socket and the owner's token.
+    private func subscribedToHistory(_ api: API, _ services: AppServices, clock: ManualClock, megabytes: Int) async throws -> (socket: RawSocket, ownerToken: String) {
+        let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
+        let port = try #require(api.client.port)
+        let socket = try await blocking { try RawSocket(port: port, token: owner.token) }
+        try socket.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
+        let body = String(repeating: "x", count: 2_000)
+        let eventID = try #require(UUID(uuidString: event))
+        let sender = UserSummary(id: try #require(UUID(uuidString: owner.id)), name: "Owner")
+        for chunk in 0..<megabytes {
+            try await services.database.transaction { sql in
+                for n in 0..<500 {
+                    _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
+                                                            at: clock.now(), on: sql)
+                }
+            }
+        }
+        services.changes.received(.chat(room: eventID, seq: Int64(megabytes * 500)))
+        return (socket, owner.token)
+    }
+
     @Test("a client that stops reading is closed, and the server holds a bounded queue for it")
     func slowConsumer() async throws {
         let clock = ManualClock()
@@ -370,23 +393,8 @@ struct RealtimeTests {
             c.webSocketStallTimeout = 1
             c.webSocketPingInterval = 600
         }) { api, services in
-            let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
-            let port = try #require(api.client.port)
-            let slow = try await blocking { try RawSocket(port: port, token: owner.token) }
-            try slow.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
             // 10 MB of history, far more than socket buffers hold.
-            let body = String(repeating: "x", count: 2_000)
-            let eventID = try #require(UUID(uuidString: event))
-            let sender = UserSummary(id: try #require(UUID(uuidString: owner.id)), name: "Owner")
-            for chunk in 0..<10 {
-                try await services.database.transaction { sql in
-                    for n in 0..<500 {
-                        _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
-                                                                at: clock.now(), on: sql)
-                    }
-                }
-            }
-            services.changes.received(.chat(room: eventID, seq: 5_000))
+            let (slow, _) = try await subscribedToHistory(api, services, clock: clock, megabytes: 10)
             var peak = 0
             let deadline = ContinuousClock.now + .seconds(20)
             while services.hub.connectionCount > 0 && ContinuousClock.now < deadline {
@@ -410,27 +418,12 @@ struct RealtimeTests {
             c.webSocketStallTimeout = 3_600
             c.webSocketPingInterval = 600
         }) { api, services in
-            let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
-            let port = try #require(api.client.port)
-            let slow = try await blocking { try RawSocket(port: port, token: owner.token) }
-            try slow.send(#"{"type":"subscribe","event_id":"\#(event)","after_seq":0}"#)
             // 40 MB of history, far more than loopback socket buffers hold (up to about 10 MB):
             // the writer ends up waiting on a full socket.
-            let body = String(repeating: "x", count: 2_000)
-            let eventID = try #require(UUID(uuidString: event))
-            let sender = UserSummary(id: try #require(UUID(uuidString: owner.id)), name: "Owner")
-            for chunk in 0..<40 {
-                try await services.database.transaction { sql in
-                    for n in 0..<500 {
-                        _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
-                                                                at: clock.now(), on: sql)
-                    }
-                }
-            }
-            services.changes.received(.chat(room: eventID, seq: 20_000))
+            let (slow, ownerToken) = try await subscribedToHistory(api, services, clock: clock, megabytes: 40)
             try await eventually("the socket's queue to fill") { services.hub.largestQueue >= 50 }
             // The close frame cannot get out through the full socket: the connection is cut instead.
-            #expect(try await api.post("/v1/auth/logout", token: owner.token).status == .noContent)
+            #expect(try await api.post("/v1/auth/logout", token: ownerToken).status == .noContent)
             try await eventually("the client to be cut") { services.hub.connectionCount == 0 }
             #expect(try await blocking { try slow.drainUntilClosed() }, "the server closed the connection")
         }

@@ -23,6 +23,8 @@ final class FrameQueue: Sendable {
         var endedAt: ContinuousClock.Instant?
         var count: Int { frames.count - head }
         func hasRoom(_ capacity: Int, _ byteCapacity: Int) -> Bool { count <= capacity / 2 && bytes <= byteCapacity / 2 }
+        /// Whether a wait for room is over: there is room, or the queue is closed.
+        func roomOrClosed(_ capacity: Int, _ byteCapacity: Int) -> Bool { closed || hasRoom(capacity, byteCapacity) }
     }
 
     /// A close code and reason for the client.
@@ -95,13 +97,13 @@ final class FrameQueue: Sendable {
 
     /// Whether ``waitForRoom()`` would return at once: checked first by a caller on an
     /// actor, since calling it hops off the actor and back even when it does not wait.
-    var hasRoom: Bool { state.withLock { s in s.closed || s.hasRoom(capacity, byteCapacity) } }
+    var hasRoom: Bool { state.withLock { s in s.roomOrClosed(capacity, byteCapacity) } }
 
     /// Returns once the queue is at most half full (or closed).
     func waitForRoom() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.closed || s.hasRoom(capacity, byteCapacity) { return true }
+                if s.roomOrClosed(capacity, byteCapacity) { return true }
                 s.roomWaiters.append(continuation)
                 return false
             }
