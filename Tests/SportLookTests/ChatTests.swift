@@ -16,8 +16,8 @@ func chatRoom(_ api: API, clock: ManualClock, members: Int) async throws -> (eve
     return (event, owner, people)
 }
 
-// Ten minutes a test: a hang still ends the run, and the heaviest (thousands of messages on
-// both databases) took over five beside every other test on a 2.1 GHz two-core Xeon.
+// Ten minutes a test: a hang still fails with its name, and the heaviest (a thousand messages
+// from twenty senders) took over five beside every other test on a 2.1 GHz two-core Xeon.
 @Suite("Event chat over HTTP", .timeLimit(.minutes(10)))
 struct ChatTests {
     @Test("who may read and write; a cancelled event's chat is read-only", arguments: engines)

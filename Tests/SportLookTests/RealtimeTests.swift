@@ -19,8 +19,8 @@ func socketURL(_ api: API) throws -> String {
     return "ws://127.0.0.1:\(port)/v1/ws"
 }
 
-// Ten minutes a test: a hang still ends the run, and the heaviest (thousands of messages on
-// both databases) took over five beside every other test on a 2.1 GHz two-core Xeon.
+// Ten minutes a test: a hang still fails with its name, and the heaviest (2,000 messages to ten
+// resuming clients) took over five beside every other test on a 2.1 GHz two-core Xeon.
 @Suite("Realtime chat over WebSocket", .timeLimit(.minutes(10)))
 struct RealtimeTests {
     @Test("subscribe sends history then live messages; socket messages are stored first", arguments: engines)

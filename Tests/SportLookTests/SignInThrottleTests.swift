@@ -108,9 +108,10 @@ struct SignInThrottleTests {
                 try await api.post("/v1/auth/register", json: ["name": "Burst", "email": "\(tag)@example.com", "password": "correct horse battery"]).status
             }
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                // Twice the limit at once (the test client sends them on its one connection, in
-                // turn: thirty, then twelve, kept the last waiting past its 20-s timeout on a
-                // loaded machine, twelve beside every other test on a 2.1 GHz two-core Xeon).
+                // Twice the limit, asked for at once. The test client sends them in turn on its
+                // one connection, so the server takes them one after another; thirty, then
+                // twelve, kept the last waiting past the client's 20-s timeout on a loaded
+                // machine (twelve beside every other test on a 2.1 GHz two-core Xeon).
                 for i in 0..<8 { group.addTask { try await register("burst\(i)") } }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
