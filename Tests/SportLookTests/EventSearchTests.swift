@@ -192,8 +192,7 @@ struct EventSearchTests {
     @Test("a start-up bulk read may outlast the request timeout; a request may not", arguments: engines)
     func bulkReadTimeout(engine: DatabaseEngine) async throws {
         // A request timeout far below what the slow statement takes (SQLite: about half a
-        // second on a slow core, ten times the timeout; not so long that a busy machine
-        // running every test at once takes it past the bulk read's bound).
+        // second on a 2.1 GHz core, ten times the timeout).
         try await withEmptyDatabase(engine, timeout: 0.05) { database in
             let slow: SQLQueryString = engine == .sqlite
                 ? "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) AS n FROM c"
@@ -203,7 +202,8 @@ struct EventSearchTests {
             }
             // A longer bound than the start-up reads' 30 s (``Database/bulkReadTimeout``): beside
             // every other test on a 2.1 GHz two-core Xeon, the answer of this half-second
-            // statement came back past 30 s, the threads that resume it busy with other tests.
+            // statement came back past 30 s (most likely the threads that resume it busy with
+            // other tests).
             let rows = try await database.read(timeout: .seconds(300)) { sql in try await sql.raw(slow).first()?.value("n", as: Int.self) }
             #expect(rows == (engine == .sqlite ? 1_000_000 : 1))
         }
