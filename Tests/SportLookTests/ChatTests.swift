@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SQLKit
 import Testing
 @testable import SportLook
 
@@ -110,6 +111,87 @@ struct ChatTests {
             #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": 25]).status == .noContent)
             #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": 26]).status == .unprocessableContent)
             #expect(try await api.post("/v1/events/\(event)/read", token: owner.token, json: ["seq": "x"]).status == .unprocessableContent)
+        }
+    }
+
+    // On PostgreSQL a text message to a room whose kind, heading and sender the instance's
+    // last send found is stored in one statement, its jobs written by that statement; the
+    // first send and any that finds a name changed go through the transaction. Each job
+    // must hold what the transaction would have queued, with the names as they are now.
+    @Test("a chat notification's job holds the event's title, the group's name and the sender's name as they are when the message is sent", arguments: engines)
+    func notificationJobs(engine: DatabaseEngine) async throws {
+        let clock = ManualClock(), queue = ManualClock(Date().wholeMilliseconds)
+        try await withApp(engine, clock: clock, queueClock: queue, configure: { $0.jobWorkers = 0 }) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let eventID = try #require(UUID(uuidString: event)), ownerID = try #require(UUID(uuidString: owner.id))
+            // Each chat job, by recipient: its payload, its kind and when it is due.
+            func jobs() async throws -> [String: (payload: String, kind: String, runAt: Date)] {
+                try await services.database.read { sql in
+                    var found: [String: (payload: String, kind: String, runAt: Date)] = [:]
+                    for row in try await sql.raw("SELECT dedupe_key, payload, kind, run_at FROM jobs WHERE dedupe_key LIKE 'chat_message:%' AND state = 'queued'").all() {
+                        found[try row.value("dedupe_key")] = (try row.value("payload"), try row.value("kind"), try row.value("run_at"))
+                    }
+                    return found
+                }
+            }
+            // As if each had been pushed: the next message arms them again.
+            func pushed() async throws {
+                try await services.database.write { sql in try await sql.raw("UPDATE jobs SET state = 'done' WHERE dedupe_key LIKE 'chat_message:%'").run() }
+            }
+            func expect(_ heading: ChatHeading, room: UUID, seq: Int, sender: String, said: String, told: [(token: String, id: String)],
+                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                let found = try await jobs()
+                #expect(found.count == told.count, sourceLocation: sourceLocation)
+                for person in told {
+                    let id = try #require(UUID(uuidString: person.id))
+                    let (message, key) = Notifier.chatNotification(heading, seq: Int64(seq), sender: UserSummary(id: ownerID, name: sender), preview: said,
+                                                                   to: id, mentioned: false)
+                    #expect(key == "chat_message:\(room.lowercased):\(person.id.lowercased())", sourceLocation: sourceLocation)
+                    let job = try #require(found[key], sourceLocation: sourceLocation)
+                    #expect(job.payload == message.encoded, sourceLocation: sourceLocation)
+                    // Due two seconds after it was queued (PostgreSQL keeps microseconds).
+                    #expect(job.kind == "chat_message", sourceLocation: sourceLocation)
+                    #expect(abs(job.runAt.timeIntervalSince(queue.now()) - Notifier.chatDelay) < 0.001, sourceLocation: sourceLocation)
+                }
+            }
+            func send(_ path: String, _ body: String) async throws -> API.ChatMessage {
+                try await api.post(path, token: owner.token, json: ["body": body, "client_id": body]).decode(expecting: .created)
+            }
+
+            let messages = "/v1/events/\(event)/messages"
+            _ = try await send(messages, "first")
+            try await pushed()
+            let second = try await send(messages, "second")
+            #expect(second.sender.name == "Owner" && second.seq == 2 && second.eventID?.lowercased() == event.lowercased())
+            try await expect(.event(id: eventID, title: "Five-a-side"), room: eventID, seq: 2, sender: "Owner", said: "second", told: people)
+            // Renamed since the last send: the new title, the new name.
+            #expect(try await api.patch("/v1/events/\(event)", token: owner.token, json: ["title": "Sunday football"]).status == .ok)
+            try await pushed()
+            _ = try await send(messages, "third")
+            try await expect(.event(id: eventID, title: "Sunday football"), room: eventID, seq: 3, sender: "Owner", said: "third", told: people)
+            #expect(try await api.patch("/v1/me", token: owner.token, json: ["name": "Olga"]).status == .ok)
+            try await pushed()
+            let fourth = try await send(messages, "fourth")
+            #expect(fourth.sender.name == "Olga")
+            try await expect(.event(id: eventID, title: "Sunday football"), room: eventID, seq: 4, sender: "Olga", said: "fourth", told: people)
+            #expect(try await api.chatHistory(event, token: people[1].token).map(\.body) == ["first", "second", "third", "fourth"])
+
+            // A group's room, its name changed between two sends.
+            let club: GroupsTests.GroupView = try await api.post("/v1/groups", token: owner.token, json: [
+                "name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public",
+            ]).decode(expecting: .created)
+            let clubID = try #require(UUID(uuidString: club.id))
+            for person in people { try await GroupsTests.join(api, club.id, person.token) }
+            let room = "/v1/rooms/\(club.id)/messages"
+            try await pushed()
+            _ = try await send(room, "club 1")
+            try await pushed()
+            _ = try await send(room, "club 2")
+            try await expect(.group(id: clubID, name: "Club"), room: clubID, seq: 2, sender: "Olga", said: "club 2", told: people)
+            #expect(try await api.patch("/v1/groups/\(club.id)", token: owner.token, json: ["name": "Tuesday club"]).status == .ok)
+            try await pushed()
+            _ = try await send(room, "club 3")
+            try await expect(.group(id: clubID, name: "Tuesday club"), room: clubID, seq: 3, sender: "Olga", said: "club 3", told: people)
         }
     }
 

@@ -56,6 +56,11 @@ public final class Bus: Service, Sendable {
         return (instanceID + "|" + wire.head, wire.tail)
     }
 
+    /// A change's notification for a statement to send itself (`pg_notify`); `nil` on SQLite.
+    func notification(_ change: Change) -> String? {
+        database.engine == .postgres ? payload(change) : nil
+    }
+
     /// A change as this instance puts it on the bus: `INSTANCE|` and its wire form.
     private func payload(_ change: Change) -> String { instanceID + "|" + change.wire }
 

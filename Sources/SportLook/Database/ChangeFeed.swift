@@ -111,6 +111,11 @@ final class ChangeFeed: Service, Sendable {
         bus.chatNotification(room: room)
     }
 
+    /// A change's notification for a statement to send itself; `nil` on SQLite.
+    func notification(_ change: Change) -> String? {
+        bus.notification(change)
+    }
+
     /// A write committed these changes: hands them to this instance's handlers.
     func committed(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }

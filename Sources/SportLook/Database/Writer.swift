@@ -21,4 +21,19 @@ struct Writer: Sendable {
         }
         return result
     }
+
+    /// Runs `body`, one statement that is atomic on its own and puts its changes on the
+    /// bus itself, without BEGIN and COMMIT (``Database/write(file:line:_:)``): its
+    /// changes reach this instance's handlers once it has run, in the statement's own
+    /// task, as a transaction's do after COMMIT. Changes it did not announce are
+    /// announced after it.
+    func single<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout ChangeSet) async throws -> R) async throws -> R {
+        try await database.write(file: file, line: line) { [feed] sql in
+            var changes = ChangeSet()
+            let result = try await body(sql, &changes)
+            try await feed.announce(changes, on: sql)
+            feed.committed(changes)
+            return result
+        }
+    }
 }

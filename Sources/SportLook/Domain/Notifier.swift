@@ -171,6 +171,22 @@ struct Notifier: Sendable {
     /// Those mentioned are told so, muted room or not.
     func chatMessage(_ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], mentioned: Set<UUID>,
                      at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        // In one order for every message: two sends at once upsert the same rows, and in
+        // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
+        for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
+            let (message, dedupeKey) = Self.chatNotification(heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: mentioned.contains(user))
+            // A short delay lets a client that reconnects at once read it in the chat instead.
+            try await jobs.enqueueCollapsing(message, dedupeKey: dedupeKey, delay: Self.chatDelay, on: sql)
+            changes.record(.jobs)
+        }
+    }
+
+    /// How long a chat message's notification waits before it is pushed.
+    static let chatDelay: TimeInterval = 2
+
+    /// The notification of a chat message to one person, and its job's dedupe key.
+    static func chatNotification(_ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, to user: UUID,
+                                 mentioned: Bool) -> (message: NotificationMessage, dedupeKey: String) {
         let room: UUID
         let title: String
         var data: [String: JSONValue] = ["seq": .number(Double(seq)), "sender": .person(sender.id, sender.name)]
@@ -190,20 +206,35 @@ struct Notifier: Sendable {
             data["group_name"] = .string(name)
         }
         data["room_id"] = .id(room)
-        // In one order for every message: two sends at once upsert the same rows, and in
-        // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
-        for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
-            var body = "\(sender.name): \(preview.prefix(120))"
-            var fields = data
-            if mentioned.contains(user) {
-                body = "\(sender.name) mentioned you: \(preview.prefix(120))"
-                fields["mentioned"] = .bool(true)
-            }
-            let message = NotificationMessage(to: user, .chatMessage, title: title, body: body, data: fields, collapseKey: "chat:\(room.lowercased)")
-            // A short delay lets a client that reconnects at once read it in the chat instead.
-            try await jobs.enqueueCollapsing(message, dedupeKey: "chat_message:\(room.lowercased):\(user.lowercased)", delay: 2, on: sql)
-            changes.record(.jobs)
+        var body = "\(sender.name): \(preview.prefix(120))"
+        if mentioned {
+            body = "\(sender.name) mentioned you: \(preview.prefix(120))"
+            data["mentioned"] = .bool(true)
         }
+        let message = NotificationMessage(to: user, .chatMessage, title: title, body: body, data: data, collapseKey: "chat:\(room.lowercased)")
+        return (message, "chat_message:\(room.lowercased):\(user.lowercased)")
+    }
+
+    /// A chat message's notification for a statement that stores the message to queue
+    /// itself, for people it learns of only then (none mentioned): the job's payload as
+    /// the text before the seq, between the seq and the recipient's id (upper case, as
+    /// `JSONEncoder` writes a `UUID`), and after it; the dedupe key before the recipient's
+    /// id (lower case); the job's kind and its times. The same bytes as
+    /// ``chatMessage(_:seq:sender:preview:recipients:mentioned:at:on:changes:)`` queues.
+    /// `nil` if the encoder's text cannot be cut so (the caller then queues them itself).
+    func chatJobs(_ heading: ChatHeading, sender: UserSummary, preview: String) -> ChatJobs? {
+        let (seq, user) = (Int64(918_273_645), UUID(uuidString: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")!)
+        let (message, dedupeKey) = Self.chatNotification(heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: false)
+        let payload = message.encoded
+        let seqText = "\"seq\":\(seq)", userText = "\"\(user.uuidString)\""
+        let seqParts = payload.components(separatedBy: seqText), userParts = payload.components(separatedBy: userText)
+        let keyParts = dedupeKey.components(separatedBy: user.lowercased)
+        guard seqParts.count == 2, userParts.count == 2, keyParts.count == 2, keyParts[1].isEmpty,
+              let afterSeq = seqParts[1].range(of: userText) else { return nil }
+        let now = jobs.clock.now()
+        return ChatJobs(head: seqParts[0] + "\"seq\":", middle: String(seqParts[1][..<afterSeq.lowerBound]) + "\"",
+                        tail: "\"" + seqParts[1][afterSeq.upperBound...], dedupePrefix: keyParts[0], kind: message.kind,
+                        now: now, runAt: now.addingTimeInterval(Self.chatDelay))
     }
 
     /// An edited or deleted message's old text leaves the pushes queued (or kept) for

@@ -28,17 +28,49 @@ final class RateLimiter: Sendable {
 
     /// Counts one action; returns `nil` when allowed, or the seconds to wait.
     func acquire(_ key: String) -> Int? {
+        if case .wait(let seconds) = take(key) { return seconds }
+        return nil
+    }
+
+    /// An action counted in its key's window, which ``giveBack(_:)`` uncounts.
+    struct Place: Sendable {
+        fileprivate let key: String
+        fileprivate let window: Date
+    }
+
+    /// Counts one action that may yet not happen: its place, or `nil` when the key is
+    /// over its limit (nothing counted).
+    func reserve(_ key: String) -> Place? {
+        if case .counted(let place) = take(key) { return place }
+        return nil
+    }
+
+    /// Uncounts an action that did not happen, while its window lasts.
+    func giveBack(_ place: Place) {
+        windows.withLock { windows in
+            guard var current = windows[place.key], current.start == place.window, current.count > 0 else { return }
+            current.count -= 1
+            windows[place.key] = current
+        }
+    }
+
+    private enum Taken {
+        case counted(Place)
+        case wait(Int)
+    }
+
+    private func take(_ key: String) -> Taken {
         let now = clock.now()
         return windows.withLock { windows in
             if windows.count > 100_000 { windows = windows.filter { now.timeIntervalSince($0.value.start) < window } }
             var current = windows[key] ?? Window(start: now, count: 0)
             if now.timeIntervalSince(current.start) >= window { current = Window(start: now, count: 0) }
             guard current.count < limit else {
-                return max(1, Int((current.start.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
+                return .wait(max(1, Int((current.start.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up))))
             }
             current.count += 1
             windows[key] = current
-            return nil
+            return .counted(Place(key: key, window: current.start))
         }
     }
 }

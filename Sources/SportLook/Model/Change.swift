@@ -137,9 +137,11 @@ struct ChangeSet: Sendable {
 
     var isEmpty: Bool { changes.isEmpty }
 
-    /// Records a change (once: a second record of the same change keeps the first's place).
-    mutating func record(_ change: Change) {
+    /// Records a change (once: a second record of the same change keeps the first's place);
+    /// `announced` when a statement of the write put it on the bus itself.
+    mutating func record(_ change: Change, announced: Bool = false) {
         if seen.insert(change).inserted { changes.append(change) }
+        if announced { self.announced.insert(change) }
     }
 
     /// Records changes in order.
@@ -178,9 +180,7 @@ struct ChangeSet: Sendable {
     /// A chat message as it was stored; `announced` when the statement that stored
     /// it also put it on the bus.
     mutating func stored(_ message: ChatMessage, announced: Bool = false) {
-        let change = Change.chat(room: message.roomID, seq: message.seq)
-        record(change)
-        if announced { self.announced.insert(change) }
+        record(.chat(room: message.roomID, seq: message.seq), announced: announced)
         rows.messages[ChangeRows.MessageKey(room: message.roomID, seq: message.seq)] = message
     }
 }

@@ -140,6 +140,83 @@ enum ChatStatements {
         var values: [StatementValue]
     }
 
+    /// PostgreSQL: a message of the usual kind (text only, in an event's or a group's
+    /// room, mentioning no one, replying to none) stored in one statement without a
+    /// transaction around it — what a send checks (``Sending``, the room locked unless
+    /// another transaction holds it), the room's next seq, the message, the members to
+    /// tell of it, their notifications' jobs and the bus's notifications — given what
+    /// the sender expects the checks to find: the room's kind and event, the heading's
+    /// name (the event's title or the group's name) and the sender's name, which the
+    /// jobs' payloads hold. When anything differs (not a member, a cancelled event, a
+    /// message already stored with the `client_id`, another send holding the room, a
+    /// name changed) nothing is written and no row comes back: the caller sends through
+    /// the transaction instead. One row is the message's (`seq`, `created_at`,
+    /// `event_id`), each other a member told of it (`user_id`).
+    ///
+    /// `$1` the room, `$2` the sender, `$3` the `client_id` (as ``Sending``), `$4` the
+    /// message's id, `$5` its body, `$6` now, `$7` fresh since, `$8` and `$9` the bus's
+    /// notification before and after the seq, `$10` the heading's name, `$11` the
+    /// sender's name, `$12` the event (the room's own id for a group), `$13` … `$15` the
+    /// job's payload before the seq, between it and the recipient, after the recipient,
+    /// `$16` the dedupe key before the recipient, `$17` the job's kind, `$18` and `$19`
+    /// its enqueued and due times, `$20` the bus's notification of new jobs.
+    static func quickText(_ kind: RoomKind) -> String {
+        precondition(kind != .conversation, "a conversation's message goes through its rules, in a transaction")
+        let heading = kind == .event ? "c.event_status = '\(EventStatus.active.rawValue)' AND c.event_title = $10" : "c.group_name = $10"
+        return """
+        WITH c AS (\(Sending.text)\(Sending.postgresSuffix)),
+             ok AS (SELECT c.id FROM c WHERE c.kind = '\(kind.rawValue)' AND c.is_member = 1 AND c.existing_seq IS NULL AND c.seen_seq = c.last_message_seq
+                    AND COALESCE(c.event_id, c.id) = $12 AND c.sender_name = $11 AND \(heading)),
+             s AS (UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $6 WHERE id = (SELECT id FROM ok) RETURNING last_message_seq, event_id),
+             i AS (INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, change_seq)
+                   SELECT $4, $1, s.last_message_seq, $2, $3, $5, $6, 0 FROM s RETURNING seq, created_at),
+             absent AS (SELECT a.user_id FROM (\(absentText(kind, mentioned: 0, values: ["$1", "$12", "$2", "$7", "$6"]))) a WHERE EXISTS (SELECT 1 FROM i)),
+             j AS (INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
+                   SELECT gen_random_uuid(), $17, $13 || i.seq || $14 || upper(absent.user_id::text) || $15, $16 || absent.user_id::text, 'queued', 0, $19, $18
+                   FROM absent CROSS JOIN i ORDER BY absent.user_id
+                   \(JobStore.collapsing))
+        SELECT i.seq, i.created_at, s.event_id, CAST(NULL AS uuid) AS user_id
+        FROM i CROSS JOIN s CROSS JOIN pg_notify('\(Bus.channel)', $8 || i.seq || $9) AS n
+             CROSS JOIN (SELECT CASE WHEN EXISTS (SELECT 1 FROM absent) THEN pg_notify('\(Bus.channel)', $20) END) AS jn
+        UNION ALL
+        SELECT NULL, NULL, NULL, absent.user_id FROM absent
+        """
+    }
+
+    /// What the sender expects ``quickText(_:)`` to find, and the message.
+    struct Quick: Sendable {
+        var room: UUID
+        var kind: RoomKind
+        /// The event of an event's room.
+        var eventID: UUID?
+        /// The event's title or the group's name.
+        var headingName: String
+        var sender: UserSummary
+        var clientID: String
+        var body: String
+    }
+
+    /// The values of ``quickText(_:)``.
+    static func quickValues(id: UUID, _ quick: Quick, now: Date, freshSince: Date, notification: (head: String, tail: String), jobs: ChatJobs,
+                            jobsNotification: String) -> [StatementValue] {
+        [.uuid(quick.room), .uuid(quick.sender.id), .text(quick.clientID), .uuid(id), .text(quick.body), .date(now), .date(freshSince),
+         .text(notification.head), .text(notification.tail), .text(quick.headingName), .text(quick.sender.name), .uuid(quick.eventID ?? quick.room),
+         .text(jobs.head), .text(jobs.middle), .text(jobs.tail), .text(jobs.dedupePrefix), .text(jobs.kind), .date(jobs.now), .date(jobs.runAt),
+         .text(jobsNotification)]
+    }
+
+    /// ``quickText(_:)`` of an event's room.
+    struct QuickInEvent: SharedStatement {
+        static let text = ChatStatements.quickText(.event)
+        var values: [StatementValue]
+    }
+
+    /// ``quickText(_:)`` of a group's room.
+    struct QuickInGroup: SharedStatement {
+        static let text = ChatStatements.quickText(.group)
+        var values: [StatementValue]
+    }
+
     /// The members of an event's room to tell of a message that mentions no one.
     struct AbsentFromEvent: SharedStatement {
         static let text = ChatStatements.absentText(.event, mentioned: 0)
@@ -157,4 +234,17 @@ enum ChatStatements {
         static let text = ChatStatements.absentText(.group, mentioned: 0)
         var values: [StatementValue]
     }
+}
+
+/// A chat message's notification job as a statement writes it for each person it
+/// tells (``ChatStatements/quickText(_:)``): the payload around the seq and the
+/// recipient's id, the dedupe key before the recipient's id, the job's kind and times.
+struct ChatJobs: Sendable {
+    var head: String
+    var middle: String
+    var tail: String
+    var dedupePrefix: String
+    var kind: String
+    var now: Date
+    var runAt: Date
 }

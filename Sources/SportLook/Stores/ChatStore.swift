@@ -204,6 +204,32 @@ struct ChatStore: Store {
         return (try await message(id: id, room: room.id, seq: stored.seq, eventID: stored.eventID, new, createdAt: stored.createdAt, on: sql), absent, true)
     }
 
+    /// PostgreSQL: the message stored in one statement on its own (``ChatStatements/quickText(_:)``),
+    /// with its notifications' jobs and its announcement on the bus, if the room is as
+    /// `quick` expects it; `nil` (nothing written) otherwise. The message as a read would
+    /// give it, and the people told of it.
+    func quickStore(_ quick: ChatStatements.Quick, at now: Date, telling freshSince: Date, notification: (head: String, tail: String),
+                    jobs: ChatJobs, jobsNotification: String, on sql: any SQLDatabase) async throws -> (message: ChatMessage, absent: [UUID])? {
+        let id = UUID()
+        let values = ChatStatements.quickValues(id: id, quick, now: now, freshSince: freshSince, notification: notification, jobs: jobs, jobsNotification: jobsNotification)
+        let rows = switch quick.kind {
+        case .event: try await sql.rows(ChatStatements.QuickInEvent(values: values))
+        case .group: try await sql.rows(ChatStatements.QuickInGroup(values: values))
+        case .conversation: preconditionFailure("a conversation's message goes through its rules")
+        }
+        var stored: ChatMessage?
+        var absent: [UUID] = []
+        for row in rows {
+            if let seq: Int64 = try row.optional("seq") {
+                stored = ChatMessage(id: id, roomID: quick.room, eventID: try row.optional("event_id"), seq: seq, sender: quick.sender, clientID: quick.clientID,
+                                     body: quick.body, createdAt: try row.value("created_at"), attachment: nil, replyTo: nil, mentions: [])
+            } else {
+                absent.append(try row.value("user_id"))
+            }
+        }
+        return stored.map { ($0, absent) }
+    }
+
     /// Takes the room's next `seq` (the row update serialises concurrent senders) and stores the message.
     func insert(room: UUID, _ new: NewMessage, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         guard let row = try await sql.rows(ChatStatements.NextSeq(room: room, now: now)).first else {

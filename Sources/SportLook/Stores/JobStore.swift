@@ -80,12 +80,18 @@ struct JobStore: Store {
         try await sql.raw("""
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
             VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt), \(bind: now))
-            ON CONFLICT (dedupe_key) DO UPDATE SET id = excluded.id, payload = excluded.payload, state = 'queued', attempts = 0,
-                run_at = excluded.run_at, enqueued_at = excluded.enqueued_at, lease_until = NULL, locked_by = NULL,
-                last_error = NULL, finished_at = NULL
-            WHERE jobs.state IN ('done', 'dead')
+            \(unsafeRaw: Self.collapsing)
             """).run()
     }
+
+    /// How a collapsing job meets one with its dedupe key: kept while it waits, armed
+    /// again once it has run (also in ``ChatStatements/quickText(_:)``).
+    static let collapsing = """
+        ON CONFLICT (dedupe_key) DO UPDATE SET id = excluded.id, payload = excluded.payload, state = 'queued', attempts = 0,
+            run_at = excluded.run_at, enqueued_at = excluded.enqueued_at, lease_until = NULL, locked_by = NULL,
+            last_error = NULL, finished_at = NULL
+        WHERE jobs.state IN ('done', 'dead')
+        """
 
     /// Queues work due `delay` seconds from now that belongs to `subject` (`event:<id>`…),
     /// so that ``unschedule(kind:subject:on:)`` can drop it while it waits. A job with the
