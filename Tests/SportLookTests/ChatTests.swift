@@ -93,7 +93,10 @@ struct ChatTests {
             #expect(try await api.post(path, token: owner.token, json: ["body": String(repeating: "b", count: 2_001), "client_id": "a"]).errorFields["body"] != nil)
             #expect(try await api.post(path, token: owner.token, json: ["body": "ok"]).errorFields["client_id"] != nil)
             #expect(try await api.post(path, token: owner.token, json: ["body": " " + String(repeating: "b", count: 2_000) + " ", "client_id": "edge"]).status == .created)
-            for n in 1..<25 { _ = try await api.post(path, token: owner.token, json: ["body": "n\(n)", "client_id": "n\(n)"]) }
+            // A retried client_id answers the original and costs no place in the rate (on
+            // PostgreSQL the one-statement send takes a place, finds the original, and gives it back).
+            for _ in 0..<3 { #expect(try await api.post(path, token: owner.token, json: ["body": "edge again", "client_id": "edge"]).status == .ok) }
+            for n in 1..<25 { #expect(try await api.post(path, token: owner.token, json: ["body": "n\(n)", "client_id": "n\(n)"]).status == .created) }
             let limited = try await api.post(path, token: owner.token, json: ["body": "too fast", "client_id": "late"])
             #expect(limited.status == .tooManyRequests)
             #expect(limited.headers[.retryAfter] != nil)
