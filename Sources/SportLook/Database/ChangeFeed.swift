@@ -50,6 +50,9 @@ final class ChangeFeed: Service, Sendable {
 
     /// Carries changes to and from other instances.
     let bus: Bus
+    /// The notification of new jobs for a statement to send itself; `nil` on SQLite.
+    /// The same text for every write: encoded once, not for each chat message.
+    let jobsNotification: String?
     private let handlers = Mutex(Handlers())
     /// Changes from other instances (and resyncs), in the order the bus heard them.
     private let incoming: AsyncStream<Change>
@@ -61,7 +64,9 @@ final class ChangeFeed: Service, Sendable {
         self.incoming = incoming
         self.incomingContinuation = continuation
         self.logger = logger
-        self.bus = Bus(database: database, logger: logger) { continuation.yield($0) }
+        let bus = Bus(database: database, logger: logger) { continuation.yield($0) }
+        self.bus = bus
+        self.jobsNotification = bus.notification(.jobs)
     }
 
     /// This process's identity on the bus.
@@ -109,11 +114,6 @@ final class ChangeFeed: Service, Sendable {
     /// A chat message's notification for a statement to send itself (``Bus/chatNotification(room:)``).
     func chatNotification(room: UUID) -> (head: String, tail: String)? {
         bus.chatNotification(room: room)
-    }
-
-    /// A change's notification for a statement to send itself; `nil` on SQLite.
-    func notification(_ change: Change) -> String? {
-        bus.notification(change)
     }
 
     /// A write committed these changes: hands them to this instance's handlers.

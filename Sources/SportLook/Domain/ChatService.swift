@@ -171,7 +171,7 @@ struct ChatService: Sendable {
     /// found anything else (nothing written then: the transaction sends it, or says
     /// why not), or on SQLite, whose single writer has no round trips to save.
     private func quickSend(to roomID: UUID, from user: UUID, clientID: String, body: String, at now: Date, freshSince fresh: Date) async throws -> Sent? {
-        guard let notification = write.feed.chatNotification(room: roomID), let jobsNotification = write.feed.notification(.jobs),
+        guard let notification = write.feed.chatNotification(room: roomID), let jobsNotification = write.feed.jobsNotification,
               let expected = recent.expected(room: roomID, sender: user) else { return nil }
         let (room, sender) = (expected.room, UserSummary(id: user, name: expected.senderName))
         let heading: ChatHeading = room.kind == .event ? .event(id: room.eventID ?? roomID, title: room.name) : .group(id: roomID, name: room.name)
