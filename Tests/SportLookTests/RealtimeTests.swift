@@ -254,6 +254,116 @@ struct RealtimeTests {
         }
     }
 
+    @Test("presence written at once by many sockets shares transactions, and each socket's rows end as its last write left them", arguments: engines)
+    func presenceWritesInBatches(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { _, services in
+            let writes = services.chat.presenceWrites
+            let rooms = (0..<3).map { _ in UUID() }
+            let people = (0..<600).map { n in (user: UUID(), room: rooms[n % rooms.count]) }
+            func rows(_ instance: String) async throws -> Set<String> {
+                let found = try await services.database.read { sql in
+                    try await sql.raw("SELECT user_id, room_id FROM chat_presence WHERE instance_id = \(bind: instance)").all()
+                }
+                return Set(try found.map { "\(try $0.decode(column: "user_id", as: UUID.self)) \(try $0.decode(column: "room_id", as: UUID.self))" })
+            }
+            let before = writes.batchCount
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for person in people {
+                    group.addTask { try await services.chat.present(person.user, in: person.room, instance: "storm") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await rows("storm") == Set(people.map { "\($0.user) \($0.room)" }), "every write is committed when it returns")
+            #expect(writes.batchCount - before < people.count / 2, "writes made at once share transactions")
+            #expect(try await count(services, "chat_instances", where: "instance_id = 'storm'") == 1)
+            // Half leave; a third of those come back right after leaving (each socket's
+            // two writes one after the other, every socket at once).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (n, person) in people.enumerated() where n % 2 == 0 {
+                    group.addTask {
+                        try await services.chat.absent(person.user, from: person.room, instance: "storm")
+                        if n % 3 == 0 { try await services.chat.present(person.user, in: person.room, instance: "storm") }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let staying = people.enumerated().filter { n, _ in n % 2 == 1 || n % 3 == 0 }.map { "\($0.element.user) \($0.element.room)" }
+            #expect(try await rows("storm") == Set(staying))
+            // Another instance's rows are its own: the same person and room there is another row.
+            try await services.chat.present(people[0].user, in: people[0].room, instance: "other")
+            try await services.chat.absent(people[0].user, from: people[0].room, instance: "storm")
+            #expect(try await rows("other") == ["\(people[0].user) \(people[0].room)"])
+            #expect(try await !rows("storm").contains("\(people[0].user) \(people[0].room)"))
+        }
+    }
+
+    @Test("sockets opening and subscribing all at once each get in under their own name, and each is present", arguments: engines)
+    func socketsOpeningAtOnce(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
+            let (event, _, people) = try await chatRoom(api, clock: clock, members: 40)
+            let url = try socketURL(api)
+            // Opened and subscribed at once: their names, session checks and presence
+            // are read and written in shared batches, each answered with its own.
+            let sockets = try await withThrowingTaskGroup(of: (Int, TestSocket).self) { group in
+                for (n, person) in people.enumerated() {
+                    group.addTask {
+                        let socket = try await TestSocket.connect(url, token: person.token)
+                        socket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                        return (n, socket)
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            for socket in sockets.values { try await socket.waitFor("subscribed") { $0.type == "subscribed" } }
+            let room = try #require(UUID(uuidString: event))
+            try await eventually("every socket's presence") {
+                let present = try await services.database.read { sql in
+                    try await sql.raw("SELECT user_id FROM chat_presence WHERE room_id = \(bind: room)").all().map { try $0.decode(column: "user_id", as: UUID.self) }
+                }
+                return Set(present) == Set(try people.map { try #require(UUID(uuidString: $0.id)) })
+            }
+            for n in 1..<people.count { sockets[n]?.send(["type": "typing", "event_id": event]) }
+            let watcher = try #require(sockets[0])
+            try await eventually("everyone's typing on the first socket") { try watcher.frames.filter { $0.type == "typing" }.count == people.count - 1 }
+            let typing = try watcher.frames.compactMap(\.typing).map { "\($0.user.id) \($0.user.name)" }
+            #expect(Set(typing) == Set((1..<people.count).map { "\(people[$0].id) Member\($0)" }))
+            for socket in sockets.values { await socket.close() }
+        }
+    }
+
+    @Test("after a rename, a socket's catch-up shows the new name on the sender's earlier messages and their quotes, as the history does", arguments: engines)
+    func renameReachesKeptMessages(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let url = try socketURL(api)
+            // A socket in the room keeps its recent messages in the instance's memory.
+            let watcher = try await TestSocket.connect(url, token: people[1].token)
+            watcher.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await watcher.waitFor("subscribed") { $0.type == "subscribed" }
+            _ = try await api.say("before the rename", in: event, token: people[0].token)
+            _ = try await api.say("quoting it", in: event, token: owner.token, extra: ["reply_to": 1])
+            try await eventually("both messages on the watching socket") { try watcher.messageSeqs == [1, 2] }
+            let renamed = try await api.patch("/v1/me", token: people[0].token, json: ["name": "Renamed Player"])
+            #expect(renamed.status == .ok)
+            _ = try await api.say("after the rename", in: event, token: people[0].token)
+            try await eventually("the third message") { try watcher.messageSeqs == [1, 2, 3] }
+            // A socket that subscribes now catches up from what the instance kept.
+            let late = try await TestSocket.connect(url, token: people[1].token)
+            late.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await eventually("the three messages on the late socket") { try late.messageSeqs == [1, 2, 3] }
+            let caughtUp = try late.frames.compactMap { $0.message?.message }
+            #expect(caughtUp.map(\.sender.name) == ["Renamed Player", "Owner", "Renamed Player"])
+            #expect(caughtUp[1].replyTo?.sender.name == "Renamed Player")
+            let history = try await api.get("/v1/events/\(event)/messages", token: owner.token).decode(API.Page<API.ChatMessage>.self)
+            #expect(Set(history.items.filter { $0.sender.id == people[0].id }.map(\.sender.name)) == ["Renamed Player"])
+            #expect(history.items.first { $0.seq == 2 }?.replyTo?.sender.name == "Renamed Player")
+            await watcher.close()
+            await late.close()
+        }
+    }
+
     @Test("with everyone in the room, a message sent on eight sockets at once is stored once, reaches each socket once and queues no push; someone away is told", arguments: engines)
     func everyoneThere(engine: DatabaseEngine) async throws {
         let clock = ManualClock()

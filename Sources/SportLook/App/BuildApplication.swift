@@ -145,7 +145,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
 func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
     WebSocketEndpoint(
-        tokens: services.tokens, hub: services.hub, chat: services.chat, feed: services.changes, accounts: services.accounts,
+        tokens: services.tokens, hub: services.hub, chat: services.chat, feed: services.changes,
         origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins),
         limits: SocketLimits(
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,

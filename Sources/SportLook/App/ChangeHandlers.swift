@@ -29,10 +29,13 @@ extension AppServices {
             if case .user(let id) = change, let user = try await accountStore.user(id) { rows.profiles[id] = user }
             return rows
         }
-        changes.apply(.user) { [userIndex, peopleCache] change, rows in
+        changes.apply(.user) { [userIndex, peopleCache, hub] change, rows in
             guard case .user(let id) = change else { return }
             peopleCache.forgetProfile(id)
-            if let user = rows.profiles[id] { userIndex.apply(user, now: clock.now()) }
+            guard let user = rows.profiles[id] else { return }
+            userIndex.apply(user, now: clock.now())
+            // The sockets' recent messages show the name a read would.
+            hub.renamed(id, to: user.name)
         }
 
         // Groups: the groups nearby index follows each group row.

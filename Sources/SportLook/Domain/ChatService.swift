@@ -8,6 +8,13 @@ struct ChatService: Sendable {
     let store: ChatStore
     let reads: ReadMarkerStore
     let presence: PresenceStore
+    /// The sockets' presence writes, in batches (``Gathering``): whether each
+    /// socket's row is to be there, as its last write in the batch says.
+    let presenceWrites: Gathering<PresenceStore.Entry, Bool, Void>
+    /// What a socket subscribing reads (its room and membership, who its person
+    /// blocked), read for the sockets subscribing at once in one statement.
+    let subscribing: Gathering<ChatStore.Asked, Void, (room: Room, member: Bool)>
+    let blockLists: Gathering<UUID, Void, Set<UUID>>
     let safety: SafetyStore
     let rooms: RoomStore
     let events: EventStore
@@ -23,6 +30,27 @@ struct ChatService: Sendable {
     let presenceClock: any AppClock = SystemClock()
     /// What the last sends found of rooms and senders, for the next send to expect.
     let recent = RecentSends()
+
+    /// The batches of presence writes `store` is given.
+    static func presenceWrites(_ store: PresenceStore, clock: any AppClock) -> Gathering<PresenceStore.Entry, Bool, Void> {
+        Gathering { rows in
+            try await store.write(present: rows.filter(\.value).map(\.key), absent: rows.filter { !$0.value }.map(\.key), at: clock.now())
+            return [:]
+        }
+    }
+
+    /// The batches of reads the sockets subscribing at once share.
+    static func subscribing(_ store: ChatStore, safety: SafetyStore) -> (Gathering<ChatStore.Asked, Void, (room: Room, member: Bool)>, Gathering<UUID, Void, Set<UUID>>) {
+        (Gathering { asked in try await store.memberships(Array(asked.keys)) },
+         Gathering { users in
+             var blocked: [UUID: Set<UUID>] = [:]
+             let all = Array(users.keys)
+             for start in stride(from: 0, to: all.count, by: ChatStore.askedPerRead) {
+                 blocked.merge(try await safety.blockedBy(users: Array(all[start..<min(all.count, start + ChatStore.askedPerRead)]))) { $1 }
+             }
+             return blocked
+         })
+    }
 
     /// How long a socket's presence counts after its instance's last heartbeat.
     static let presenceLifetime: TimeInterval = 90
@@ -346,7 +374,21 @@ struct ChatService: Sendable {
     /// (403 for those not taking part), a conversation is not (404).
     @discardableResult
     func requireMember(_ roomID: UUID, _ user: UUID) async throws -> Room {
-        guard let (room, member) = try await store.membership(room: roomID, user: user) else { throw DomainError.notFound("room") }
+        try await requireMember(roomID, user, found: store.membership(room: roomID, user: user))
+    }
+
+    /// ``requireMember(_:_:)`` for a socket subscribing, read with the others subscribing at once.
+    func requireMemberSubscribing(_ roomID: UUID, _ user: UUID) async throws -> Room {
+        try await requireMember(roomID, user, found: subscribing.call(ChatStore.Asked(room: roomID, user: user), ()))
+    }
+
+    /// Those the user blocked, for a socket subscribing, read with the others subscribing at once.
+    func blockedBySubscribing(_ user: UUID) async throws -> Set<UUID> {
+        try await blockLists.call(user, ()) ?? []
+    }
+
+    private func requireMember(_ roomID: UUID, _ user: UUID, found: (room: Room, member: Bool)?) async throws -> Room {
+        guard let (room, member) = found else { throw DomainError.notFound("room") }
         guard member else {
             if room.kind == .event { try await access.requireRoom(roomID, for: user) }
             throw Self.refusal(room)
@@ -431,11 +473,11 @@ struct ChatService: Sendable {
 
     /// The user has the room open on this instance (no push for its messages).
     func present(_ user: UUID, in roomID: UUID, instance: String) async throws {
-        try await presence.present(instance: instance, user: user, room: roomID, at: Date())
+        try await presenceWrites.call(PresenceStore.Entry(instance: instance, user: user, room: roomID), true)
     }
 
     func absent(_ user: UUID, from roomID: UUID, instance: String) async throws {
-        try await presence.absent(instance: instance, user: user, room: roomID)
+        try await presenceWrites.call(PresenceStore.Entry(instance: instance, user: user, room: roomID), false)
     }
 
     /// Keeps this instance's presence alive (one row) and drops the instances gone for

@@ -130,16 +130,16 @@ actor ChatConnection {
         protocolState.beginSubscribe(id)
         defer { if protocolState.endSubscribe(id) { hub.leave(self, id) } }
         do {
-            let room = try await chat.requireMember(id, userID)
+            let room = try await chat.requireMemberSubscribing(id, userID)
             guard protocolState.admits(id) else {
                 send(ephemeral: Frames.error("too_many_subscriptions", "At most \(ChatSession.maxSubscriptions) chats at once.", room: RoomAddress(id: id, eventID: room.eventID)))
                 return
             }
             events.withLock { $0[id] = room.eventID }
-            let blocked = try await chat.blockedBy(userID)
+            let blocked = try await chat.blockedBySubscribing(userID)
             hidden.withLock { $0 = blocked }
             // The member may have left meanwhile (the read above came first): no subscription outlives the attendance.
-            while protocolState.takeRecheck(id) { _ = try await chat.requireMember(id, userID) }
+            while protocolState.takeRecheck(id) { _ = try await chat.requireMemberSubscribing(id, userID) }
             // What the hub remembers of the room may be older than the changes counted here.
             hub.noteChange(id, upTo: room.lastChangeSeq)
             let pump = protocolState.subscribed(id, after: after, afterChange: afterChange, lastSeq: room.lastMessageSeq, lastChange: room.lastChangeSeq)

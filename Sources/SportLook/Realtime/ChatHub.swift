@@ -16,6 +16,10 @@ final class ChatHub: Sendable {
         var watchersByRoom: [UUID: Set<ObjectIdentifier>] = [:]
         var watched: [ObjectIdentifier: Set<UUID>] = [:]
         var recent: [UUID: [ChatMessage]] = [:]
+        /// The name of each person whose name a kept message shows (as its sender or in
+        /// its quoted reply): all of them show this one, as a read from the database
+        /// would, and a rename rewrites them (``renamed(_:to:)``).
+        var names: [UUID: String] = [:]
         /// Bumped when a room's messages change (edit, deletion, reaction): a read
         /// that started before neither fills the cache nor serves later callers.
         var generation: [UUID: Int] = [:]
@@ -31,6 +35,8 @@ final class ChatHub: Sendable {
     static let recentPerRoom = 256
     /// Messages one database read of a room loads.
     static let loadLimit = 200
+    /// Names kept at most; past it the kept messages are all let go with them.
+    static let namesKept = 100_000
 
     private struct Position: Hashable {
         let room: UUID
@@ -63,6 +69,12 @@ final class ChatHub: Sendable {
     let links: MediaLinks
     /// The one timer that looks after every socket of this instance.
     let sockets: SocketWatch
+    /// The names of people opening sockets, and whether their sessions have ended
+    /// meanwhile: read for many sockets at once (``Gathering``).
+    let openingNames: Gathering<UUID, Void, String>
+    let endedSessions: Gathering<UUID, Void, Bool>
+    /// Ids one read of a batch looks up at most.
+    static let idsPerRead = 500
 
     init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, sockets: SocketWatch, logger: Logger) {
         self.sockets = sockets
@@ -72,6 +84,23 @@ final class ChatHub: Sendable {
         self.inbox = inbox
         self.accounts = accounts
         self.logger = logger
+        openingNames = Gathering { ids in
+            var names: [UUID: String] = [:]
+            for chunk in Self.chunks(Array(ids.keys)) { names.merge(try await accounts.names(of: chunk)) { $1 } }
+            return names
+        }
+        endedSessions = Gathering { ids in
+            var ended: [UUID: Bool] = [:]
+            for chunk in Self.chunks(Array(ids.keys)) {
+                let found = try await accounts.endedSessions(among: chunk)
+                for id in chunk { ended[id] = found.contains(id) }
+            }
+            return ended
+        }
+    }
+
+    private static func chunks(_ ids: [UUID]) -> [[UUID]] {
+        stride(from: 0, to: ids.count, by: idsPerRead).map { Array(ids[$0..<min(ids.count, $0 + idsPerRead)]) }
     }
 
     func register(_ connection: ChatConnection) {
@@ -188,20 +217,21 @@ final class ChatHub: Sendable {
             throw error
         }
         guard mine else { return Array(loaded.prefix(limit)) }
-        state.withLock { s in
+        return state.withLock { s in
             s.loading[position] = nil
-            guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else { return }
+            guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else { return Array(loaded.prefix(limit)) }
             let last = s.recent[room]?.last
+            let kept = loaded.map { Self.named($0, in: &s) }
             if let last, last.seq + 1 == first.seq {
-                s.recent[room, default: []] += loaded
+                s.recent[room, default: []] += kept
             } else if last.map({ $0.seq < first.seq }) ?? true {
-                s.recent[room] = loaded
+                s.recent[room] = kept
             } else {
-                return
+                return Array(loaded.prefix(limit))
             }
             Self.trim(&s.recent[room, default: []])
+            return Array(kept.prefix(limit))
         }
-        return Array(loaded.prefix(limit))
     }
 
     /// Messages this instance has just stored: each goes on the end of its room's
@@ -211,6 +241,7 @@ final class ChatHub: Sendable {
         state.withLock { s in
             for message in messages where s.rooms[message.roomID] != nil {
                 if let last = s.recent[message.roomID]?.last, last.seq + 1 != message.seq { continue }
+                let message = Self.named(message, in: &s)
                 // In place: a copy taken out of the dictionary and put back copied every
                 // message the room kept, each time one came.
                 s.recent[message.roomID, default: []].append(message)
@@ -236,6 +267,47 @@ final class ChatHub: Sendable {
             kept[key] = frame
         }
         return frame
+    }
+
+    /// `message` as it is kept: the names it shows are the ones the kept messages show
+    /// (a message read or stored before a rename was heard of shows the new name once
+    /// the rename is; until then the old one, as the others). Names met for the first
+    /// time are noted.
+    private static func named(_ message: ChatMessage, in s: inout State) -> ChatMessage {
+        if s.names.count >= namesKept, s.names[message.sender.id] == nil {
+            // Every kept message's names are noted: the two go together.
+            s.names = [:]
+            s.recent = [:]
+        }
+        var message = message
+        message.sender.name = noted(message.sender, in: &s)
+        if let reply = message.replyTo { message.replyTo?.sender.name = noted(reply.sender, in: &s) }
+        return message
+    }
+
+    private static func noted(_ person: UserSummary, in s: inout State) -> String {
+        if let name = s.names[person.id] { return name }
+        s.names[person.id] = person.name
+        return person.name
+    }
+
+    /// A person's name changed: the kept messages that show it show the new one.
+    /// (Nothing to do for someone no kept message shows.)
+    func renamed(_ person: UUID, to name: String) {
+        state.withLock { s in
+            // A read running now may have read the old name: it does not fill the cache.
+            for room in Set(s.loading.keys.map(\.room)) { s.generation[room, default: 0] += 1 }
+            guard let old = s.names[person], old != name else { return }
+            s.names[person] = name
+            for (room, messages) in s.recent where messages.contains(where: { $0.sender.id == person || $0.replyTo?.sender.id == person }) {
+                s.recent[room] = messages.map { message in
+                    var message = message
+                    if message.sender.id == person { message.sender.name = name }
+                    if message.replyTo?.sender.id == person { message.replyTo?.sender.name = name }
+                    return message
+                }
+            }
+        }
     }
 
     /// Drops the oldest quarter of a room's recent messages once they pass ``recentPerRoom``.
@@ -316,7 +388,8 @@ final class ChatHub: Sendable {
             // Sessions may have ended while the bus was away: their sockets close now.
             let all = state.withLock { Array($0.connections.values) }
             do {
-                let ended = try await accounts.endedSessions(among: Array(Set(all.map(\.session))))
+                var ended: Set<UUID> = []
+                for chunk in Self.chunks(Array(Set(all.map(\.session)))) { ended.formUnion(try await accounts.endedSessions(among: chunk)) }
                 for connection in all where ended.contains(connection.session) {
                     connection.end(.sessionEnded)
                 }

@@ -18,7 +18,6 @@ struct WebSocketEndpoint {
     let hub: ChatHub
     let chat: ChatService
     let feed: ChangeFeed
-    let accounts: AccountService
     let origins: OriginPolicy
     let limits: SocketLimits
     let stallTimeout: Duration
@@ -63,7 +62,7 @@ struct WebSocketEndpoint {
             }
             let name: String
             do {
-                name = try await accounts.names(of: [identity.userID])[identity.userID] ?? ""
+                name = try await hub.openingNames.call(identity.userID, ()) ?? ""
             } catch {
                 context.logger.warning("socket refused: the database did not answer", metadata: ["error": "\(error)"])
                 try? await outbound.close(.unexpectedServerError, reason: "unavailable")
@@ -74,7 +73,7 @@ struct WebSocketEndpoint {
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
             do {
-                if try await accounts.endedSessions(among: [identity.tokenID]).contains(identity.tokenID) {
+                if try await hub.endedSessions.call(identity.tokenID, ()) == true {
                     connection.end(.sessionEnded)
                 }
             } catch {

@@ -22,11 +22,7 @@ enum ChatStatements {
         static let postgresSuffix = " FOR UPDATE OF r SKIP LOCKED"
         static let text = """
             SELECT \(ChatStore.roomColumns),
-                   CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = $2 AND a.status = 'going' AND r.kind = 'event'
-                                     AND \(EventStore.visible("e", toUserIn: "$2")))
-                          OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = $2 OR c.user_high = $2) AND r.kind = 'conversation')
-                          OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = r.group_id AND gm.user_id = $2 AND r.kind = 'group')
-                        THEN 1 ELSE 0 END AS is_member,
+                   \(ChatStatements.isMember("$2")) AS is_member,
                    (SELECT g.name FROM sport_groups g WHERE g.id = r.group_id) AS group_name,
                    (SELECT u.name FROM users u WHERE u.id = $2) AS sender_name,
                    (SELECT m.seq FROM chat_messages m WHERE m.room_id = r.id AND m.sender_id = $2 AND m.client_id = $3) AS existing_seq,
@@ -38,6 +34,22 @@ enum ChatStatements {
         var user: UUID
         var clientID: String
         var values: [StatementValue] { [.uuid(room), .uuid(user), .text(clientID)] }
+    }
+
+    /// Whether the person `user` (an SQL expression: `$2`, `p.user_id`) takes part in
+    /// room `r`, whose event (for an event's room) is `e`: 1 or 0. The one rule, for
+    /// every read of it: an event's room is the people going (the organiser among
+    /// them; a waitlist place, which anyone can take on a full event, shows no one who
+    /// talks there), and of a members-only event only while they are in its group; a
+    /// conversation its two people; a group's room its members.
+    static func isMember(_ user: String) -> String {
+        """
+        CASE WHEN EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = COALESCE(r.event_id, r.id) AND a.user_id = \(user) AND a.status = 'going' AND r.kind = 'event'
+                                 AND \(EventStore.visible("e", toUserIn: user)))
+                      OR EXISTS (SELECT 1 FROM conversations c WHERE c.room_id = r.id AND (c.user_low = \(user) OR c.user_high = \(user)) AND r.kind = 'conversation')
+                      OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = r.group_id AND gm.user_id = \(user) AND r.kind = 'group')
+                    THEN 1 ELSE 0 END
+        """
     }
 
     /// Takes the room's next seq (the row update serialises concurrent senders).

@@ -109,21 +109,41 @@ struct ChatStore: Store {
     /// Whether the user takes part in the room: an event's organiser and the people
     /// going (not the waitlist); a conversation's two people.
     func isMember(room: Room, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        switch room.kind {
-        case .event:
-            // The people going (the organiser among them): a waitlist place, which anyone can
-            // take on a full event, shows no one who talks there.
-            // Of a members-only event, only while they are in its group.
-            return try await sql.raw("""
-                SELECT a.user_id FROM attendances a JOIN events e ON e.id = a.event_id
-                WHERE a.event_id = \(bind: room.eventID ?? room.id) AND a.user_id = \(bind: user) AND a.status = 'going' AND \(EventStore.visible("e", to: user))
-                """).first() != nil
-        case .conversation:
-            return try await sql.raw("""
-                SELECT room_id FROM conversations WHERE room_id = \(bind: room.id) AND (user_low = \(bind: user) OR user_high = \(bind: user))
-                """).first() != nil
-        case .group:
-            return try await sql.raw("SELECT user_id FROM group_members WHERE group_id = \(bind: room.id) AND user_id = \(bind: user)").first() != nil
+        let asked = Asked(room: room.id, user: user)
+        return try await memberships([asked], on: sql)[asked]?.member ?? false
+    }
+
+    /// A room and a person, asking whether they take part in it.
+    struct Asked: Hashable, Sendable {
+        let room: UUID
+        let user: UUID
+    }
+
+    /// Pairs one read asks about at most (two values each).
+    static let askedPerRead = 500
+
+    /// Each room asked about and whether its person takes part in it
+    /// (``ChatStatements/isMember(_:)``), for many at once; a room that does not exist
+    /// is not in the answer.
+    func memberships(_ asked: [Asked], on sql: (any SQLDatabase)? = nil) async throws -> [Asked: (room: Room, member: Bool)] {
+        guard !asked.isEmpty else { return [:] }
+        return try await reading(on: sql) { sql in
+            // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
+            let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
+            var found: [Asked: (room: Room, member: Bool)] = [:]
+            for start in stride(from: 0, to: asked.count, by: Self.askedPerRead) {
+                let pairs = asked[start..<min(asked.count, start + Self.askedPerRead)]
+                    .map { "(\(bind: $0.room)" + uuid + ", \(bind: $0.user)" + uuid + ")" as SQLQueryString }
+                for row in try await sql.raw("""
+                    WITH p (room_id, user_id) AS (VALUES \(pairs.joined(separator: ", ")))
+                    SELECT \(unsafeRaw: Self.roomColumns), p.user_id AS asker, \(unsafeRaw: ChatStatements.isMember("p.user_id")) AS is_member
+                    FROM p JOIN rooms r ON r.id = p.room_id LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id)
+                    """).all() {
+                    let room = try Self.decodeRoom(row)
+                    found[Asked(room: room.id, user: try row.value("asker"))] = (room, try row.value("is_member", as: Int.self) != 0)
+                }
+            }
+            return found
         }
     }
 
@@ -136,10 +156,8 @@ struct ChatStore: Store {
 
     /// The room and whether the user takes part in it, in one read.
     func membership(room id: UUID, user: UUID) async throws -> (room: Room, member: Bool)? {
-        try await database.read { sql in
-            guard let room = try await room(id, on: sql) else { return nil }
-            return (room, try await isMember(room: room, user: user, on: sql))
-        }
+        let asked = Asked(room: id, user: user)
+        return try await memberships([asked])[asked]
     }
 
     // MARK: Messages

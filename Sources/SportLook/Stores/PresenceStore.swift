@@ -6,31 +6,59 @@ import SQLKit
 struct PresenceStore: Store {
     let database: Database
 
-    /// The socket's user has the room open on `instance`; the instance's heartbeat row
-    /// is made if it has none yet (never updated here: all of an instance's
-    /// subscriptions would wait on that one row).
-    func present(instance: String, user: UUID, room: UUID, at now: Date) async throws {
+    /// One socket's presence in a room, as a write leaves it.
+    struct Entry: Hashable, Sendable {
+        let instance: String
+        let user: UUID
+        let room: UUID
+    }
+
+    /// Rows written in one statement at most (four values each).
+    static let entriesPerStatement = 200
+
+    /// Writes many sockets' presence in one transaction: `present` rows made (or their
+    /// time moved to `now`), `absent` rows removed, and the heartbeat row of each
+    /// instance with someone present made if it has none (never updated here: all of
+    /// an instance's subscriptions would wait on that one row). An entry is in one of
+    /// the two lists at most.
+    func write(present: [Entry], absent: [Entry], at now: Date) async throws {
+        guard !present.isEmpty || !absent.isEmpty else { return }
+        // In one order everywhere: two instances' batches lock shared rows alike.
+        let (present, absent) = (present.sorted(by: Self.order), absent.sorted(by: Self.order))
         try await database.transaction { sql in
-            try await sql.raw("""
-                INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now)) ON CONFLICT (instance_id) DO NOTHING
-                """).run()
-            try await sql.raw("""
-                INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES (\(bind: instance), \(bind: user), \(bind: room), \(bind: now))
-                ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
-                """).run()
+            // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
+            let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
+            for instance in Set(present.map(\.instance)).sorted() {
+                try await sql.raw("""
+                    INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now)) ON CONFLICT (instance_id) DO NOTHING
+                    """).run()
+            }
+            for start in stride(from: 0, to: present.count, by: Self.entriesPerStatement) {
+                let rows = present[start..<min(present.count, start + Self.entriesPerStatement)]
+                    .map { "(\(bind: $0.instance), \(bind: $0.user), \(bind: $0.room), \(bind: now))" as SQLQueryString }
+                try await sql.raw("""
+                    INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES \(rows.joined(separator: ", "))
+                    ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
+                    """).run()
+            }
+            for start in stride(from: 0, to: absent.count, by: Self.entriesPerStatement) {
+                let rows = absent[start..<min(absent.count, start + Self.entriesPerStatement)]
+                    .map { "(\(bind: $0.instance), \(bind: $0.user)" + uuid + ", \(bind: $0.room)" + uuid + ")" as SQLQueryString }
+                try await sql.raw("""
+                    DELETE FROM chat_presence WHERE (instance_id, user_id, room_id) IN (VALUES \(rows.joined(separator: ", ")))
+                    """).run()
+            }
         }
     }
 
-    func absent(instance: String, user: UUID, room: UUID) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("DELETE FROM chat_presence WHERE instance_id = \(bind: instance) AND user_id = \(bind: user) AND room_id = \(bind: room)").run()
-        }
+    private static func order(_ a: Entry, _ b: Entry) -> Bool {
+        (a.instance, a.user, a.room) < (b.instance, b.user, b.room)
     }
 
     /// Marks this instance alive (one row, however many sockets it holds), and drops
     /// the instances not seen since `staleBefore` with their presence rows (and any
     /// row of an instance that has no heartbeat row). The instance's own row is written
-    /// last, so that its subscriptions' `present(…)`, whose insert waits on that row
+    /// last, so that its subscriptions' presence writes, whose insert waits on that row
     /// while this is uncommitted, wait no longer than the commit.
     func heartbeat(instance: String, at now: Date, staleBefore: Date) async throws {
         try await database.transaction { sql in

@@ -175,6 +175,18 @@ struct SafetyStore: Store {
         }
     }
 
+    /// Those each of `users` blocked, for many at once (everyone asked about is in the answer).
+    func blockedBy(users: [UUID]) async throws -> [UUID: Set<UUID>] {
+        guard !users.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var blocked = Dictionary(uniqueKeysWithValues: users.map { ($0, Set<UUID>()) })
+            for row in try await sql.raw("SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN (\(binds: Array(Set(users))))").all() {
+                blocked[try row.value("blocker_id"), default: []].insert(try row.value("blocked_id"))
+            }
+            return blocked
+        }
+    }
+
     /// Whether either of the two blocked the other.
     func eitherBlocked(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("""
