@@ -34,7 +34,10 @@ struct ChatService: Sendable {
     /// The batches of presence writes `store` is given.
     static func presenceWrites(_ store: PresenceStore, clock: any AppClock) -> Gathering<PresenceStore.Entry, Bool, Void> {
         Gathering { rows in
-            try await store.write(present: rows.filter(\.value).map(\.key), absent: rows.filter { !$0.value }.map(\.key), at: clock.now())
+            // Owed whatever the load, whoever's call runs the batch (a member counted absent would be sent pushes).
+            try await Admission.owedWork {
+                try await store.write(present: rows.filter(\.value).map(\.key), absent: rows.filter { !$0.value }.map(\.key), at: clock.now())
+            }
             return [:]
         }
     }

@@ -6,7 +6,8 @@ import Synchronization
 /// dozen reads and writes, not ten thousand each, holding the database's connections
 /// while everything else waits past its deadline.
 ///
-/// No task of its own: the first caller to find no batch running runs it, and hands
+/// No task that waits for work: the first caller to find no batch running runs it
+/// (on a task of its own, which the caller's cancellation does not reach), and hands
 /// the next batch, when there is one, to its first caller. A call returns once the
 /// batch that holds it has run (or throws that batch's error), with what the batch
 /// gave its key (`nil` if nothing). Of two calls with one key in one batch, the later
@@ -39,6 +40,8 @@ final class Gathering<Key: Hashable & Sendable, Input: Sendable, Output: Sendabl
 
     /// Batches run so far (a test checks that calls made at once share them).
     var batchCount: Int { state.withLock { $0.batches } }
+    /// Calls waiting for the next batch (for tests).
+    var waitingCount: Int { state.withLock { $0.waiting.callers.count } }
 
     /// Adds `input` for `key` to the next batch, and waits until a batch holding it has run.
     @discardableResult
@@ -68,12 +71,10 @@ final class Gathering<Key: Hashable & Sendable, Input: Sendable, Output: Sendabl
             s.batches += 1
             return s.waiting
         }
-        let result: Result<[Key: Output], any Error>
-        do {
-            result = .success(try await run(batch.inputs))
-        } catch {
-            result = .failure(error)
-        }
+        // On a task of its own: the batch is everyone's, so the cancellation of the
+        // caller that runs it (a socket closing) does not end it for the others.
+        let inputs = batch.inputs
+        let result = await Task { [run] in try await run(inputs) }.result
         let next = state.withLock { s -> CheckedContinuation<Turn, any Error>? in
             guard let first = s.waiting.callers.first else {
                 s.running = false

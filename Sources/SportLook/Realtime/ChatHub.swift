@@ -18,8 +18,15 @@ final class ChatHub: Sendable {
         var recent: [UUID: [ChatMessage]] = [:]
         /// The name of each person whose name a kept message shows (as its sender or in
         /// its quoted reply): all of them show this one, as a read from the database
-        /// would, and a rename rewrites them (``renamed(_:to:)``).
+        /// would, and a rename rewrites them (``renamed(_:to:)``). People no kept
+        /// message shows any more are let go when the names pile up (``namesLimit``).
         var names: [UUID: String] = [:]
+        var namesLimit = ChatHub.namesFloor
+        /// The names of the last profile changes heard of (``renamesKept`` at most): a
+        /// message whose sender's name was read before a change committed, and that
+        /// is heard of after it, shows the name the change left (changes are heard of
+        /// in the order they committed, so the last one heard is the newest).
+        var renames: [UUID: String] = [:]
         /// Bumped when a room's messages change (edit, deletion, reaction): a read
         /// that started before neither fills the cache nor serves later callers.
         var generation: [UUID: Int] = [:]
@@ -35,8 +42,11 @@ final class ChatHub: Sendable {
     static let recentPerRoom = 256
     /// Messages one database read of a room loads.
     static let loadLimit = 200
-    /// Names kept at most; past it the kept messages are all let go with them.
-    static let namesKept = 100_000
+    /// Names noted before those of people no kept message shows are looked for.
+    static let namesFloor = 10_000
+    /// Profile changes remembered at most (past it they are all let go: a message
+    /// in flight across a rename is heard of within moments of it).
+    static let renamesKept = 10_000
 
     private struct Position: Hashable {
         let room: UUID
@@ -216,10 +226,12 @@ final class ChatHub: Sendable {
             if mine { state.withLock { _ = $0.loading.removeValue(forKey: position) } }
             throw error
         }
-        guard mine else { return Array(loaded.prefix(limit)) }
+        guard mine else { return state.withLock { s in loaded.prefix(limit).map { Self.named($0, in: &s, note: false) } } }
         return state.withLock { s in
             s.loading[position] = nil
-            guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else { return Array(loaded.prefix(limit)) }
+            guard s.rooms[room] != nil, (s.generation[room] ?? 0) == generation, let first = loaded.first else {
+                return loaded.prefix(limit).map { Self.named($0, in: &s, note: false) }
+            }
             let last = s.recent[room]?.last
             let kept = loaded.map { Self.named($0, in: &s) }
             if let last, last.seq + 1 == first.seq {
@@ -227,7 +239,7 @@ final class ChatHub: Sendable {
             } else if last.map({ $0.seq < first.seq }) ?? true {
                 s.recent[room] = kept
             } else {
-                return Array(loaded.prefix(limit))
+                return Array(kept.prefix(limit))
             }
             Self.trim(&s.recent[room, default: []])
             return Array(kept.prefix(limit))
@@ -271,32 +283,41 @@ final class ChatHub: Sendable {
 
     /// `message` as it is kept: the names it shows are the ones the kept messages show
     /// (a message read or stored before a rename was heard of shows the new name once
-    /// the rename is; until then the old one, as the others). Names met for the first
-    /// time are noted.
-    private static func named(_ message: ChatMessage, in s: inout State) -> ChatMessage {
-        if s.names.count >= namesKept, s.names[message.sender.id] == nil {
-            // Every kept message's names are noted: the two go together.
-            s.names = [:]
-            s.recent = [:]
-        }
+    /// the rename is). Names met for the first time are noted (`note`), or only looked up.
+    private static func named(_ message: ChatMessage, in s: inout State, note: Bool = true) -> ChatMessage {
         var message = message
-        message.sender.name = noted(message.sender, in: &s)
-        if let reply = message.replyTo { message.replyTo?.sender.name = noted(reply.sender, in: &s) }
+        message.sender.name = name(of: message.sender, in: &s, note: note)
+        if let reply = message.replyTo { message.replyTo?.sender.name = name(of: reply.sender, in: &s, note: note) }
         return message
     }
 
-    private static func noted(_ person: UserSummary, in s: inout State) -> String {
+    private static func name(of person: UserSummary, in s: inout State, note: Bool) -> String {
         if let name = s.names[person.id] { return name }
-        s.names[person.id] = person.name
-        return person.name
+        let name = s.renames[person.id] ?? person.name
+        guard note else { return name }
+        s.names[person.id] = name
+        if s.names.count > s.namesLimit {
+            // Only the people the kept messages show stay.
+            var shown: [UUID: String] = [:]
+            for messages in s.recent.values {
+                for message in messages {
+                    shown[message.sender.id] = s.names[message.sender.id]
+                    if let reply = message.replyTo { shown[reply.sender.id] = s.names[reply.sender.id] }
+                }
+            }
+            shown[person.id] = name
+            s.names = shown
+            s.namesLimit = max(namesFloor, 2 * shown.count)
+        }
+        return name
     }
 
-    /// A person's name changed: the kept messages that show it show the new one.
-    /// (Nothing to do for someone no kept message shows.)
+    /// A person's profile changed (`name` is theirs now): the kept messages that show
+    /// another name for them show this one.
     func renamed(_ person: UUID, to name: String) {
         state.withLock { s in
-            // A read running now may have read the old name: it does not fill the cache.
-            for room in Set(s.loading.keys.map(\.room)) { s.generation[room, default: 0] += 1 }
+            if s.renames.count >= Self.renamesKept, s.renames[person] == nil { s.renames = [:] }
+            s.renames[person] = name
             guard let old = s.names[person], old != name else { return }
             s.names[person] = name
             for (room, messages) in s.recent where messages.contains(where: { $0.sender.id == person || $0.replyTo?.sender.id == person }) {
@@ -397,7 +418,10 @@ final class ChatHub: Sendable {
                 logger.warning("resync could not recheck the sockets' sessions", metadata: ["error": "\(error)"])
             }
             let rooms = state.withLock { s in
+                // Renames may have been missed too.
                 s.recent = [:]
+                s.names = [:]
+                s.renames = [:]
                 for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
                 return Array(s.rooms.keys)
             }

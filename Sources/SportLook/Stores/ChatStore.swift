@@ -106,8 +106,9 @@ struct ChatStore: Store {
                        groupName: try row.optional("group_name"))
     }
 
-    /// Whether the user takes part in the room: an event's organiser and the people
-    /// going (not the waitlist); a conversation's two people.
+    /// Whether the user takes part in the room (``ChatStatements/isMember(_:)``): an
+    /// event's organiser and the people going (not the waitlist); a conversation's two
+    /// people; a group's members.
     func isMember(room: Room, user: UUID, on sql: any SQLDatabase) async throws -> Bool {
         let asked = Asked(room: room.id, user: user)
         return try await memberships([asked], on: sql)[asked]?.member ?? false
@@ -126,25 +127,23 @@ struct ChatStore: Store {
     /// (``ChatStatements/isMember(_:)``), for many at once; a room that does not exist
     /// is not in the answer.
     func memberships(_ asked: [Asked], on sql: (any SQLDatabase)? = nil) async throws -> [Asked: (room: Room, member: Bool)] {
-        guard !asked.isEmpty else { return [:] }
-        return try await reading(on: sql) { sql in
-            // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
-            let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
-            var found: [Asked: (room: Room, member: Bool)] = [:]
-            for start in stride(from: 0, to: asked.count, by: Self.askedPerRead) {
-                let pairs = asked[start..<min(asked.count, start + Self.askedPerRead)]
-                    .map { "(\(bind: $0.room)" + uuid + ", \(bind: $0.user)" + uuid + ")" as SQLQueryString }
-                for row in try await sql.raw("""
+        var found: [Asked: (room: Room, member: Bool)] = [:]
+        // A read for each `askedPerRead`: a slow one fails only its own.
+        for start in stride(from: 0, to: asked.count, by: Self.askedPerRead) {
+            let chunk = Array(asked[start..<min(asked.count, start + Self.askedPerRead)])
+            let rows = try await reading(on: sql) { sql in
+                // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
+                let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
+                let pairs = chunk.map { "(\(bind: $0.room)" + uuid + ", \(bind: $0.user)" + uuid + ")" as SQLQueryString }
+                return try await sql.raw("""
                     WITH p (room_id, user_id) AS (VALUES \(pairs.joined(separator: ", ")))
                     SELECT \(unsafeRaw: Self.roomColumns), p.user_id AS asker, \(unsafeRaw: ChatStatements.isMember("p.user_id")) AS is_member
                     FROM p JOIN rooms r ON r.id = p.room_id LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id)
-                    """).all() {
-                    let room = try Self.decodeRoom(row)
-                    found[Asked(room: room.id, user: try row.value("asker"))] = (room, try row.value("is_member", as: Int.self) != 0)
-                }
+                    """).all().map { row in (Asked(room: try row.value("id"), user: try row.value("asker")), try Self.decodeRoom(row), try row.value("is_member", as: Int.self) != 0) }
             }
-            return found
+            for (asked, room, member) in rows { found[asked] = (room, member) }
         }
+        return found
     }
 
     /// The room a message is in.

@@ -16,37 +16,39 @@ struct PresenceStore: Store {
     /// Rows written in one statement at most (four values each).
     static let entriesPerStatement = 200
 
-    /// Writes many sockets' presence in one transaction: `present` rows made (or their
-    /// time moved to `now`), `absent` rows removed, and the heartbeat row of each
-    /// instance with someone present made if it has none (never updated here: all of
-    /// an instance's subscriptions would wait on that one row). An entry is in one of
-    /// the two lists at most.
+    /// Writes many sockets' presence: `present` rows made (or their time moved to
+    /// `now`), `absent` rows removed, and the heartbeat row of each instance with
+    /// someone present made if it has none (never updated here: all of an instance's
+    /// subscriptions would wait on that one row). An entry is in one of the two lists
+    /// at most. A transaction for each ``entriesPerStatement`` of them: a slow one
+    /// fails only its own.
     func write(present: [Entry], absent: [Entry], at now: Date) async throws {
-        guard !present.isEmpty || !absent.isEmpty else { return }
         // In one order everywhere: two instances' batches lock shared rows alike.
-        let (present, absent) = (present.sorted(by: Self.order), absent.sorted(by: Self.order))
-        try await database.transaction { sql in
-            // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
-            let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
-            for instance in Set(present.map(\.instance)).sorted() {
-                try await sql.raw("""
-                    INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now)) ON CONFLICT (instance_id) DO NOTHING
-                    """).run()
-            }
-            for start in stride(from: 0, to: present.count, by: Self.entriesPerStatement) {
-                let rows = present[start..<min(present.count, start + Self.entriesPerStatement)]
-                    .map { "(\(bind: $0.instance), \(bind: $0.user), \(bind: $0.room), \(bind: now))" as SQLQueryString }
-                try await sql.raw("""
-                    INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES \(rows.joined(separator: ", "))
-                    ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
-                    """).run()
-            }
-            for start in stride(from: 0, to: absent.count, by: Self.entriesPerStatement) {
-                let rows = absent[start..<min(absent.count, start + Self.entriesPerStatement)]
-                    .map { "(\(bind: $0.instance), \(bind: $0.user)" + uuid + ", \(bind: $0.room)" + uuid + ")" as SQLQueryString }
-                try await sql.raw("""
-                    DELETE FROM chat_presence WHERE (instance_id, user_id, room_id) IN (VALUES \(rows.joined(separator: ", ")))
-                    """).run()
+        let all = (present.map { ($0, true) } + absent.map { ($0, false) }).sorted { Self.order($0.0, $1.0) }
+        for start in stride(from: 0, to: all.count, by: Self.entriesPerStatement) {
+            let chunk = all[start..<min(all.count, start + Self.entriesPerStatement)]
+            let (present, absent) = (chunk.filter(\.1).map(\.0), chunk.filter { !$0.1 }.map(\.0))
+            try await database.transaction { sql in
+                for instance in Set(present.map(\.instance)).sorted() {
+                    try await sql.raw("""
+                        INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now)) ON CONFLICT (instance_id) DO NOTHING
+                        """).run()
+                }
+                if !present.isEmpty {
+                    let rows = present.map { "(\(bind: $0.instance), \(bind: $0.user), \(bind: $0.room), \(bind: now))" as SQLQueryString }
+                    try await sql.raw("""
+                        INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES \(rows.joined(separator: ", "))
+                        ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
+                        """).run()
+                }
+                if !absent.isEmpty {
+                    // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
+                    let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
+                    let rows = absent.map { "(\(bind: $0.instance), \(bind: $0.user)" + uuid + ", \(bind: $0.room)" + uuid + ")" as SQLQueryString }
+                    try await sql.raw("""
+                        DELETE FROM chat_presence WHERE (instance_id, user_id, room_id) IN (VALUES \(rows.joined(separator: ", ")))
+                        """).run()
+                }
             }
         }
     }
