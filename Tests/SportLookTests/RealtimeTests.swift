@@ -364,6 +364,38 @@ struct RealtimeTests {
         }
     }
 
+    @Test("a message whose sender's name was read before a rename, and heard of after it, is kept under the new name; a resync forgets the names", arguments: engines)
+    func renameHeardBeforeTheMessage(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
+            let (event, _, people) = try await chatRoom(api, clock: clock, members: 2)
+            let url = try socketURL(api)
+            let watcher = try await TestSocket.connect(url, token: people[1].token)
+            watcher.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+            try await watcher.waitFor("subscribed") { $0.type == "subscribed" }
+            // The order a send racing a rename is heard in: the rename's change first, then
+            // the message, stored with the name its statement read before the rename committed
+            // (here the database keeps the old name: only the change is heard).
+            let sender = try #require(UUID(uuidString: people[0].id))
+            services.hub.renamed(sender, to: "Renamed Meanwhile")
+            _ = try await api.say("sent across the rename", in: event, token: people[0].token)
+            try await eventually("the message on the watching socket") { try watcher.messageSeqs == [1] }
+            func caughtUp() async throws -> [String] {
+                let late = try await TestSocket.connect(url, token: people[1].token)
+                late.send(["type": "subscribe", "event_id": event, "after_seq": 0])
+                try await eventually("the message on a late socket") { try late.messageSeqs == [1] }
+                await late.close()
+                return try late.frames.compactMap { $0.message?.message.sender.name }
+            }
+            #expect(try await caughtUp() == ["Renamed Meanwhile"])
+            // A resync (changes may have been missed) forgets what it heard: the kept
+            // messages are read again, with the database's name.
+            await services.hub.handle(.resync)
+            #expect(try await caughtUp() == ["Member0"])
+            await watcher.close()
+        }
+    }
+
     @Test("with everyone in the room, a message sent on eight sockets at once is stored once, reaches each socket once and queues no push; someone away is told", arguments: engines)
     func everyoneThere(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
