@@ -213,10 +213,9 @@ public final class AppServices: Sendable {
         let roomStore = RoomStore(database: database)
         self.rooms = RoomService(store: roomStore, chat: chatStore, reads: ReadMarkerStore(database: database), safety: safety, accounts: accountStore, write: write, clock: clock)
         let presenceStore = PresenceStore(database: database)
-        let subscribing = ChatService.subscribing(chatStore, safety: safety)
         self.chat = ChatService(
             database: database, store: chatStore, reads: ReadMarkerStore(database: database), presence: presenceStore,
-            presenceWrites: ChatService.presenceWrites(presenceStore, clock: SystemClock()), subscribing: subscribing.0, blockLists: subscribing.1, safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
+            presenceWrites: ChatService.presenceWrites(presenceStore, clock: SystemClock()), subscribing: ChatService.subscribing(chatStore), blockLists: ChatService.blockLists(safety), safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments, access: eventAccess
         )
         let socketWatch = SocketWatch(period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))

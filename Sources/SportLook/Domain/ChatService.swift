@@ -35,24 +35,19 @@ struct ChatService: Sendable {
     static func presenceWrites(_ store: PresenceStore, clock: any AppClock) -> Gathering<PresenceStore.Entry, Bool, Void> {
         Gathering { rows in
             // Owed whatever the load, whoever's call runs the batch (a member counted absent would be sent pushes).
-            try await Admission.owedWork {
-                try await store.write(present: rows.filter(\.value).map(\.key), absent: rows.filter { !$0.value }.map(\.key), at: clock.now())
-            }
+            try await Admission.owedWork { try await store.write(rows, at: clock.now()) }
             return [:]
         }
     }
 
-    /// The batches of reads the sockets subscribing at once share.
-    static func subscribing(_ store: ChatStore, safety: SafetyStore) -> (Gathering<ChatStore.Asked, Void, (room: Room, member: Bool)>, Gathering<UUID, Void, Set<UUID>>) {
-        (Gathering { asked in try await store.memberships(Array(asked.keys)) },
-         Gathering { users in
-             var blocked: [UUID: Set<UUID>] = [:]
-             let all = Array(users.keys)
-             for start in stride(from: 0, to: all.count, by: ChatStore.askedPerRead) {
-                 blocked.merge(try await safety.blockedBy(users: Array(all[start..<min(all.count, start + ChatStore.askedPerRead)]))) { $1 }
-             }
-             return blocked
-         })
+    /// The batches of membership reads the sockets subscribing at once share.
+    static func subscribing(_ store: ChatStore) -> Gathering<ChatStore.Asked, Void, (room: Room, member: Bool)> {
+        Gathering { asked in try await store.memberships(Array(asked.keys)) }
+    }
+
+    /// The batches of block-list reads the sockets subscribing at once share.
+    static func blockLists(_ safety: SafetyStore) -> Gathering<UUID, Void, Set<UUID>> {
+        Gathering { users in try await safety.blockedBy(users: Array(users.keys)) }
     }
 
     /// How long a socket's presence counts after its instance's last heartbeat.

@@ -83,8 +83,6 @@ final class ChatHub: Sendable {
     /// meanwhile: read for many sockets at once (``Gathering``).
     let openingNames: Gathering<UUID, Void, String>
     let endedSessions: Gathering<UUID, Void, Bool>
-    /// Ids one read of a batch looks up at most.
-    static let idsPerRead = 500
 
     init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, sockets: SocketWatch, logger: Logger) {
         self.sockets = sockets
@@ -94,23 +92,11 @@ final class ChatHub: Sendable {
         self.inbox = inbox
         self.accounts = accounts
         self.logger = logger
-        openingNames = Gathering { ids in
-            var names: [UUID: String] = [:]
-            for chunk in Self.chunks(Array(ids.keys)) { names.merge(try await accounts.names(of: chunk)) { $1 } }
-            return names
-        }
+        openingNames = Gathering { ids in try await accounts.names(of: Array(ids.keys)) }
         endedSessions = Gathering { ids in
-            var ended: [UUID: Bool] = [:]
-            for chunk in Self.chunks(Array(ids.keys)) {
-                let found = try await accounts.endedSessions(among: chunk)
-                for id in chunk { ended[id] = found.contains(id) }
-            }
-            return ended
+            let ended = try await accounts.endedSessions(among: Array(ids.keys))
+            return Dictionary(uniqueKeysWithValues: ids.keys.map { ($0, ended.contains($0)) })
         }
-    }
-
-    private static func chunks(_ ids: [UUID]) -> [[UUID]] {
-        stride(from: 0, to: ids.count, by: idsPerRead).map { Array(ids[$0..<min(ids.count, $0 + idsPerRead)]) }
     }
 
     func register(_ connection: ChatConnection) {
@@ -409,8 +395,7 @@ final class ChatHub: Sendable {
             // Sessions may have ended while the bus was away: their sockets close now.
             let all = state.withLock { Array($0.connections.values) }
             do {
-                var ended: Set<UUID> = []
-                for chunk in Self.chunks(Array(Set(all.map(\.session)))) { ended.formUnion(try await accounts.endedSessions(among: chunk)) }
+                let ended = try await accounts.endedSessions(among: all.map(\.session))
                 for connection in all where ended.contains(connection.session) {
                     connection.end(.sessionEnded)
                 }

@@ -125,15 +125,17 @@ struct AccountStore: Store {
         try await sql.raw("SELECT sport_slug FROM user_sports WHERE user_id = \(bind: userID) ORDER BY sport_slug").all().map { try $0.value("sport_slug") }
     }
 
+    /// Users' names, by id: a read for each ``Store/idsPerRead``.
     func names(of ids: [UUID], on sql: (any SQLDatabase)? = nil) async throws -> [UUID: String] {
-        guard !ids.isEmpty else { return [:] }
-        return try await reading(on: sql) { sql in
-            var out: [UUID: String] = [:]
-            for row in try await sql.raw("SELECT id, name FROM users WHERE id IN (\(binds: Array(Set(ids))))").all() {
-                out[try row.value("id")] = try row.value("name")
+        var out: [UUID: String] = [:]
+        for chunk in Array(Set(ids)).chunks(of: Self.idsPerRead) {
+            let rows = try await reading(on: sql) { sql in
+                try await sql.raw("SELECT id, name FROM users WHERE id IN (\(binds: Array(chunk)))").all()
+                    .map { (try $0.value("id", as: UUID.self), try $0.value("name", as: String.self)) }
             }
-            return out
+            for (id, name) in rows { out[id] = name }
         }
+        return out
     }
 
     struct ProfileChanges: Sendable {

@@ -120,17 +120,13 @@ struct ChatStore: Store {
         let user: UUID
     }
 
-    /// Pairs one read asks about at most (two values each).
-    static let askedPerRead = 500
-
     /// Each room asked about and whether its person takes part in it
     /// (``ChatStatements/isMember(_:)``), for many at once; a room that does not exist
     /// is not in the answer.
     func memberships(_ asked: [Asked], on sql: (any SQLDatabase)? = nil) async throws -> [Asked: (room: Room, member: Bool)] {
         var found: [Asked: (room: Room, member: Bool)] = [:]
-        // A read for each `askedPerRead`: a slow one fails only its own.
-        for start in stride(from: 0, to: asked.count, by: Self.askedPerRead) {
-            let chunk = Array(asked[start..<min(asked.count, start + Self.askedPerRead)])
+        // A read for each ``Store/idsPerRead`` pairs.
+        for chunk in asked.chunks(of: Self.idsPerRead) {
             let rows = try await reading(on: sql) { sql in
                 // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
                 let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""

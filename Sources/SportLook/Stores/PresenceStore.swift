@@ -16,18 +16,15 @@ struct PresenceStore: Store {
     /// Rows written in one statement at most (four values each).
     static let entriesPerStatement = 200
 
-    /// Writes many sockets' presence: `present` rows made (or their time moved to
-    /// `now`), `absent` rows removed, and the heartbeat row of each instance with
-    /// someone present made if it has none (never updated here: all of an instance's
-    /// subscriptions would wait on that one row). An entry is in one of the two lists
-    /// at most. A transaction for each ``entriesPerStatement`` of them: a slow one
-    /// fails only its own.
-    func write(present: [Entry], absent: [Entry], at now: Date) async throws {
+    /// Writes many sockets' presence: the rows of entries `true` made (or their time
+    /// moved to `now`), those of entries `false` removed, and the heartbeat row of each
+    /// instance with someone present made if it has none (never updated here: all of an
+    /// instance's subscriptions would wait on that one row). A transaction for each
+    /// ``entriesPerStatement`` of them: a slow one fails only its own.
+    func write(_ rows: [Entry: Bool], at now: Date) async throws {
         // In one order everywhere: two instances' batches lock shared rows alike.
-        let all = (present.map { ($0, true) } + absent.map { ($0, false) }).sorted { Self.order($0.0, $1.0) }
-        for start in stride(from: 0, to: all.count, by: Self.entriesPerStatement) {
-            let chunk = all[start..<min(all.count, start + Self.entriesPerStatement)]
-            let (present, absent) = (chunk.filter(\.1).map(\.0), chunk.filter { !$0.1 }.map(\.0))
+        for chunk in rows.sorted(by: { Self.order($0.key, $1.key) }).chunks(of: Self.entriesPerStatement) {
+            let (present, absent) = (chunk.filter(\.value).map(\.key), chunk.filter { !$0.value }.map(\.key))
             try await database.transaction { sql in
                 for instance in Set(present.map(\.instance)).sorted() {
                     try await sql.raw("""

@@ -175,16 +175,19 @@ struct SafetyStore: Store {
         }
     }
 
-    /// Those each of `users` blocked, for many at once (everyone asked about is in the answer).
+    /// Those each of `users` blocked, for many at once (everyone asked about is in the
+    /// answer): a read for each ``Store/idsPerRead``.
     func blockedBy(users: [UUID]) async throws -> [UUID: Set<UUID>] {
-        guard !users.isEmpty else { return [:] }
-        return try await database.read { sql in
-            var blocked = Dictionary(uniqueKeysWithValues: users.map { ($0, Set<UUID>()) })
-            for row in try await sql.raw("SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN (\(binds: Array(Set(users))))").all() {
-                blocked[try row.value("blocker_id"), default: []].insert(try row.value("blocked_id"))
+        var blocked: [UUID: Set<UUID>] = [:]
+        for chunk in Array(Set(users)).chunks(of: Self.idsPerRead) {
+            let rows = try await database.read { sql in
+                try await sql.raw("SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN (\(binds: Array(chunk)))").all()
+                    .map { (try $0.value("blocker_id", as: UUID.self), try $0.value("blocked_id", as: UUID.self)) }
             }
-            return blocked
+            for user in chunk { blocked[user] = [] }
+            for (blocker, person) in rows { blocked[blocker, default: []].insert(person) }
         }
+        return blocked
     }
 
     /// Whether either of the two blocked the other.

@@ -66,9 +66,7 @@ struct SessionStore: Store {
     func recordTokenUse(_ uses: [UUID: Date]) async throws {
         guard !uses.isEmpty else { return }
         // In one order everywhere: two instances flushing the same tokens lock their rows alike.
-        let all = uses.sorted { $0.key < $1.key }
-        for start in stride(from: 0, to: all.count, by: Self.usesPerStatement) {
-            let chunk = all[start..<min(all.count, start + Self.usesPerStatement)]
+        for chunk in uses.sorted(by: { $0.key < $1.key }).chunks(of: Self.usesPerStatement) {
             try await database.transaction { sql in
                 // PostgreSQL types the values by casts (a VALUES list has no column to take them from).
                 let (uuid, time): (SQLQueryString, SQLQueryString) = sql.isPostgres ? ("::uuid", "::timestamptz") : ("", "")
@@ -125,14 +123,18 @@ struct SessionStore: Store {
         try await lockLiveSessionStart(id, at: now, on: sql) != nil
     }
 
-    /// Whether each session is over (revoked or expired) at `now`; for sockets after a missed bus message.
+    /// Which of the sessions are over (revoked or expired, or none such) at `now`: a
+    /// read for each ``Store/idsPerRead``.
     func endedSessions(among ids: [UUID], at now: Date) async throws -> Set<UUID> {
-        guard !ids.isEmpty else { return [] }
-        return try await database.read { sql in
-            let live = Set(try await sql.raw("""
-                SELECT id FROM access_tokens WHERE id IN (\(binds: ids)) AND revoked_at IS NULL AND expires_at > \(bind: now)
-                """).all().map { try $0.value("id", as: UUID.self) })
-            return Set(ids).subtracting(live)
+        var ended: Set<UUID> = []
+        for chunk in Array(Set(ids)).chunks(of: Self.idsPerRead) {
+            let live = try await database.read { sql in
+                Set(try await sql.raw("""
+                    SELECT id FROM access_tokens WHERE id IN (\(binds: Array(chunk))) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                    """).all().map { try $0.value("id", as: UUID.self) })
+            }
+            ended.formUnion(Set(chunk).subtracting(live))
         }
+        return ended
     }
 }

@@ -8,9 +8,20 @@ protocol Store: Sendable {
 }
 
 extension Store {
+    /// Ids one read looks up at most: a statement's values stay far below either
+    /// engine's bound, and a slow read fails only its own.
+    static var idsPerRead: Int { 500 }
+
     /// Runs `body` on `sql` (the caller's transaction), or as a read of its own.
     func reading<R: Sendable>(on sql: (any SQLDatabase)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if let sql { return try await body(sql) }
         return try await database.read(body)
+    }
+}
+
+extension Array {
+    /// The array in consecutive pieces of at most `size` elements (a statement for each).
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min(count, $0 + size)] }
     }
 }
