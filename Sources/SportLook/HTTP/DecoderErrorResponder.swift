@@ -113,6 +113,8 @@ extension HTTPServerBuilder {
                 webSocketResponder: webSocketResponder,
                 configuration: .init(
                     http1: .init(
+                        // Takes the framework's codec's place (see there).
+                        additionalChannelHandlers: [RequestHeadCodec()],
                         idleTimeout: .seconds(120),
                         httpDecoderConfiguration: .init(
                             maxHeaderFieldSize: DecoderErrorResponder.limits.fieldSize,
