@@ -1,4 +1,7 @@
 import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -77,5 +80,16 @@ struct RequestHeadCodecTests {
         try alone.writeOutbound(HTTPResponsePart.end(nil))
         #expect(try alone.readOutbound(as: HTTPResponsePart.self) == .end(nil))
         _ = try alone.finish()
+    }
+
+    @Test("each connection's channel, as the server sets it up, reads its requests with this codec, not the framework's")
+    func inTheServersChannel() async throws {
+        let channel = EmbeddedChannel()
+        let child = HTTPServerBuilder.sportLookChannel(responder: { _, _, _ in }, webSocketResponder: Router(context: AppRequestContext.self).buildResponder())
+        _ = try await child.setup(channel: channel, logger: Logger(label: "test")).get()
+        try channel.writeInbound(ByteBuffer(string: "GET /v1/events/nearby?lat=1&lon=2 HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect((try? channel.pipeline.syncOperations.context(handlerType: RequestHeadCodec.self)) != nil)
+        #expect((try? channel.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)) == nil)
+        _ = try? channel.finish()
     }
 }

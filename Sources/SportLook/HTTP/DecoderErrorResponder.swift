@@ -108,24 +108,30 @@ extension HTTPServerBuilder {
     static func sportLook(webSocketRouter: Router<AppRequestContext>) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
-            GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(
-                responder: responder,
-                webSocketResponder: webSocketResponder,
-                configuration: .init(
-                    http1: .init(
-                        // Takes the framework's codec's place (see there).
-                        additionalChannelHandlers: [RequestHeadCodec()],
-                        idleTimeout: .seconds(120),
-                        httpDecoderConfiguration: .init(
-                            maxHeaderFieldSize: DecoderErrorResponder.limits.fieldSize,
-                            maxHeaderListSize: DecoderErrorResponder.limits.listSize,
-                            maxHeaderFieldCount: DecoderErrorResponder.limits.fieldCount
-                        )
-                    ),
-                    // Sockets are pinged by `WebSocketEndpoint`, each at its own phase.
-                    ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
-                )
-            ))
+            sportLookChannel(responder: responder, webSocketResponder: webSocketResponder)
         }
+    }
+
+    /// Each connection's channel as ``sportLook(webSocketRouter:)`` sets it up.
+    static func sportLookChannel(responder: @escaping HTTPChannelHandler.Responder,
+                                 webSocketResponder: RouterResponder<AppRequestContext>) -> GuardedChildChannel<HTTP1WebSocketUpgradeChannel> {
+        GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(
+            responder: responder,
+            webSocketResponder: webSocketResponder,
+            configuration: .init(
+                http1: .init(
+                    // Takes the framework's codec's place (see there).
+                    additionalChannelHandlers: [RequestHeadCodec()],
+                    idleTimeout: .seconds(120),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: DecoderErrorResponder.limits.fieldSize,
+                        maxHeaderListSize: DecoderErrorResponder.limits.listSize,
+                        maxHeaderFieldCount: DecoderErrorResponder.limits.fieldCount
+                    )
+                ),
+                // Sockets are pinged by `WebSocketEndpoint`, each at its own phase.
+                ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
+            )
+        ))
     }
 }

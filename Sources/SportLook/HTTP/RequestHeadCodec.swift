@@ -5,30 +5,38 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// HTTP/1's request and response parts as HTTP types, in place of the framework's
-/// codec (`HTTP1ToHTTPServerCodec`), which it takes out of the pipeline when added
-/// right after it.
+/// codec (`HTTP1ToHTTPServerCodec`): added among the handlers that follow that codec
+/// (``HTTPServerBuilder/sportLookChannel(responder:webSocketResponder:)``), it takes
+/// the codec out of the pipeline and converts from then on.
 ///
 /// The framework's codec reads every request's target through `URLComponents` to find
 /// the path of a target given with its scheme and host (`http://host/path`), and
 /// keeps a target without a scheme as it is. A target starting with `/` never has a
-/// scheme (a scheme starts with a letter), so it is kept as it is here without being
-/// parsed: 2,900 instructions a `/health`, 5,300 a nearby page's longer target. Any
-/// other target, and everything else, is converted by the framework's own functions.
+/// scheme (a scheme starts with a letter, and the parser stops looking for one at the
+/// first `/`), so it is kept as it is here without being parsed: 2,900 instructions a
+/// `/health`, 5,300 a nearby page's longer target. Any other target, and everything
+/// else, is converted by the framework's own functions, as its codec converts them:
+/// `secure: false` and cookies not split, as Hummingbird makes that codec
+/// (`HTTP1Channel.swift` and `WebSocketChannel.swift` in its packages).
 final class RequestHeadCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether the framework's codec was found before this one and taken out; if not,
-    /// the parts reaching this handler are converted already, and pass through.
+    /// Whether the framework's codec has left the pipeline: until then (and for good
+    /// where there was none), the parts reaching this handler are converted already,
+    /// and pass through.
     private var converting = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         guard let codec = try? pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self) else { return }
-        pipeline.removeHandler(context: codec, promise: nil)
-        converting = true
+        // Converting from the moment it is gone (at once today: its removal completes
+        // inline), never while both would.
+        let removed = context.eventLoop.makePromise(of: Void.self)
+        removed.futureResult.assumeIsolated().whenSuccess { [self] in converting = true }
+        pipeline.removeHandler(context: codec, promise: removed)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
