@@ -124,8 +124,7 @@ struct DemoSeeder: Sendable {
             }
             try await database.transaction { [rows, favourites] sql in
                 try await Self.insert(into: "users", columns: ["id", "email", "email_normalized", "name", "password_hash", "bio", "discoverable", "lat", "lon", "version", "created_at", "updated_at"], rows: rows, on: sql)
-                for chunk in stride(from: 0, to: favourites.count, by: Self.batch) {
-                    let part = favourites[chunk..<min(favourites.count, chunk + Self.batch)]
+                for part in favourites.chunks(of: Self.batch) {
                     try await Self.insert(into: "user_sports", columns: ["user_id", "sport_slug"], rows: part.map { [$0.0, $0.1] }, on: sql)
                 }
             }
@@ -154,8 +153,8 @@ struct DemoSeeder: Sendable {
             try await database.transaction { [rows, members, kinds, rooms] sql in
                 try await Self.insert(into: "sport_groups", columns: ["id", "name", "description", "lat", "lon", "policy", "visibility", "owner_id", "member_count",
                                                                        "status", "version", "created_at", "updated_at"], rows: rows, on: sql)
-                for chunk in stride(from: 0, to: members.count, by: Self.batch) {
-                    try await Self.insert(into: "group_members", columns: ["group_id", "user_id", "role", "joined_at"], rows: Array(members[chunk..<min(members.count, chunk + Self.batch)]), on: sql)
+                for chunk in members.chunks(of: Self.batch) {
+                    try await Self.insert(into: "group_members", columns: ["group_id", "user_id", "role", "joined_at"], rows: Array(chunk), on: sql)
                 }
                 try await Self.insert(into: "group_sports", columns: ["group_id", "sport_slug"], rows: kinds, on: sql)
                 try await Self.insert(into: "rooms", columns: ["id", "kind", "group_id", "last_activity_at", "created_at"], rows: rooms, on: sql)

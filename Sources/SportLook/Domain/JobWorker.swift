@@ -307,8 +307,7 @@ final class JobWorker: Service, Sendable {
             return Dictionary(uniqueKeysWithValues: mails.map { ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)")) })
         }
         var out: [UUID: DeliveryOutcome] = [:]
-        for start in stride(from: 0, to: mails.count, by: Self.mailsAtOnce) {
-            let chunk = mails[start..<min(start + Self.mailsAtOnce, mails.count)]
+        for chunk in mails.chunks(of: Self.mailsAtOnce) {
             await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
                 for (job, request) in chunk {
                     group.addTask {

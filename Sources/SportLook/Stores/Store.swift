@@ -18,10 +18,3 @@ extension Store {
         return try await database.read(body)
     }
 }
-
-extension Array {
-    /// The array in consecutive pieces of at most `size` elements (a statement for each).
-    func chunks(of size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min(count, $0 + size)] }
-    }
-}
