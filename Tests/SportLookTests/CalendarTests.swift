@@ -44,6 +44,34 @@ struct CalendarTests {
 
     static func year() -> Int { Calendar(identifier: .gregorian).component(.year, from: Date()) + 1 }
 
+    @Test("a line is folded by octets, between scalars: a letter with 60 combining marks is no 121-octet line", arguments: engines)
+    func foldsByOctet(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, _ in
+            let organiser = try await api.register("Org")
+            let title = "a" + String(repeating: "\u{301}", count: 60)
+            #expect(title.count == 1 && title.utf8.count == 121)
+            let game = try await Self.game(api, organiser.token, title: title, on: "\(Self.year())-03-10")
+            let answer = try await api.get("/v1/events/\(game.id)/calendar.ics", token: organiser.token)
+            #expect(answer.status == .ok)
+            let lines = Data(answer.text.utf8).split(separator: 10).map { $0.count - ($0.last == 13 ? 1 : 0) }
+            #expect(lines.allSatisfy { $0 <= 75 }, "\(lines.max() ?? 0)")
+            // (The title as kept, in normal form C: the letter and its first mark composed.)
+            #expect(game.title.unicodeScalars.count >= 60)
+            #expect(try await Self.parse(answer.text).events.first?.summary.unicodeScalars.elementsEqual(game.title.unicodeScalars) == true)
+        }
+        // Unfolded again (CRLF and one space removed), every line is what it was.
+        for line in ["SUMMARY:" + String(repeating: "é⚽️", count: 40), "X:" + String(repeating: "\u{301}", count: 100), String(repeating: "x", count: 75)] {
+            let folded = ICalendar.fold(line)
+            #expect(Data(folded.utf8).split(separator: 10).allSatisfy { $0.count - ($0.last == 13 ? 1 : 0) <= 75 })
+            var unfolded: [UInt8] = []
+            for byte in folded.utf8 {
+                unfolded.append(byte)
+                if unfolded.suffix(3) == [13, 10, 32] { unfolded.removeLast(3) }
+            }
+            #expect(unfolded == Array(line.utf8))
+        }
+    }
+
     @Test("one event: a stable UID, its local time and zone in winter and in summer, escaped text, SEQUENCE and STATUS:CANCELLED", arguments: engines)
     func eventCalendar(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in

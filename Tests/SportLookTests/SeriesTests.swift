@@ -275,6 +275,64 @@ struct SeriesTests {
         }
     }
 
+    @Test("a deleted organiser's series ends: it says so, takes no regulars, and its job makes no games, even for a series left active before", arguments: engines)
+    func deletedOrganiserEndsTheSeries(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0 }) { api, services in
+            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo")
+            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).status == .ok)
+            #expect(try await api.delete("/v1/me", token: organiser.token).status == .noContent)
+            let seen = try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok)
+            #expect(seen.status == "ended")
+            #expect(seen.upcoming.allSatisfy { $0.status == "cancelled" })
+            let refused = try await api.post("/v1/series/\(series.id)/regulars", token: bo.token)
+            #expect(refused.status == .conflict)
+            #expect(try refused.errorCode == "series_ended")
+            let made = try await Self.games(services, series.id).count
+            // A series left active by a deletion before this rule: its job refuses it, and ends it.
+            let id = try #require(UUID(uuidString: series.id))
+            try await services.database.write { sql in try await sql.raw("UPDATE series SET status = 'active' WHERE id = \(bind: id)").run() }
+            clock.advance(by: 21 * 86_400)
+            try await services.series.extendDue(id.lowercased)
+            #expect(try await Self.games(services, series.id).count == made)
+            #expect(try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).status == "ended")
+            // No active game anywhere is organised by the deleted account.
+            let active = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE organiser_id = \(bind: try #require(UUID(uuidString: organiser.id))) AND status = 'active'").first()?
+                    .decode(column: "n", as: Int.self)
+            }
+            #expect(active == 0)
+        }
+    }
+
+    @Test("only regulars opt out, and only of a coming date the series has, within two years", arguments: engines)
+    func optOutsAreBounded(engine: DatabaseEngine) async throws {
+        let clock = try Self.march()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), stranger = try await api.register("Stranger")
+            let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
+            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
+            let path = "/v1/series/\(series.id)/opt-outs"
+            let notRegular = try await api.post(path, token: stranger.token, json: ["date": first.description])
+            #expect(notRegular.status == .forbidden)
+            #expect(try notRegular.errorCode == "not_regular")
+            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).status == .ok)
+            for date in [first.adding(days: 1), first.adding(days: -7), first.adding(days: 7 * 120), try #require(LocalDate("9999-12-28"))] {
+                let refused = try await api.post(path, token: ann.token, json: ["date": date.description])
+                #expect(refused.status == .unprocessableContent, "\(date)")
+                #expect(try refused.errorFields["date"] != nil, "\(date)")
+            }
+            #expect(try await api.post(path, token: ann.token, json: ["date": first.adding(days: 7 * 90).description]).status == .noContent)
+            #expect(try await api.post(path, token: ann.token, json: ["date": first.description]).status == .noContent)
+            #expect(try await api.event(series.upcoming[0].eventId, token: ann.token).myStatus == nil)
+            let rows = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM series_opt_outs").first()?.decode(column: "n", as: Int.self)
+            }
+            #expect(rows == 2)
+        }
+    }
+
     @Test("the organiser skips a date and ends the series; bad rules, zones, times and dates are refused", arguments: engines)
     func skipAndEnd(engine: DatabaseEngine) async throws {
         let clock = try Self.march()

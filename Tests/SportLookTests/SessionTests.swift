@@ -35,7 +35,8 @@ struct SessionTests {
             let cookie: HTTPFields = [.cookie: "\(SessionCookie.name)=\(token)"]
             #expect(try await api.request(.get, "/v1/me", headers: cookie).status == .ok)
             // A change with the cookie needs this site's page as its Origin.
-            var foreign = cookie
+            // (Both names: a page over https counts only the __Host- one.)
+            var foreign: HTTPFields = [.cookie: "\(SessionCookie.name)=\(token); \(SessionCookie.secureName)=\(token)"]
             for origin in [nil, "https://evil.example", "http://localhost:8081", "http://localhost.evil.example", "null"] {
                 foreign[.origin] = origin
                 let refused = try await api.request(.patch, "/v1/me", json: ["bio": "changed by \(origin ?? "nobody")"], headers: foreign)
@@ -62,6 +63,38 @@ struct SessionTests {
             #expect(out.status == .noContent)
             #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
             #expect(try await api.request(.get, "/v1/me", headers: cookie).status == .unauthorized)
+        }
+    }
+
+    @Test("over https only the __Host- cookie counts (a planted plain one, or an empty __Host- one, signs nobody in); signing out clears both", arguments: engines)
+    func plantedCookieRefused(engine: DatabaseEngine) async throws {
+        try await withApp(engine, setup: .live) { api, _ in
+            let attacker = try await api.register("Mallory"), victim = try await api.register("Victim")
+            let planted = "\(SessionCookie.name)=\(attacker.token)"
+            // A development server on plain http keeps the plain cookie.
+            #expect(try await api.request(.get, "/v1/me", headers: [.cookie: planted]).status == .ok)
+            // Any sign of https (the page's Origin or Referer, a proxy's X-Forwarded-Proto, a __Host- cookie, even empty): the plain one does not count.
+            let https: [HTTPFields] = [
+                [.cookie: planted, .origin: "https://localhost"], [.cookie: planted, .referer: "https://localhost/app/"],
+                [.cookie: planted, HTTPField.Name("X-Forwarded-Proto")!: "https"], [.cookie: "\(SessionCookie.secureName)=; \(planted)"],
+            ]
+            for headers in https {
+                let refused = try await api.request(.get, "/v1/me", headers: headers)
+                #expect(refused.status == .unauthorized, "\(headers)")
+            }
+            // The victim's own __Host- cookie wins over one planted beside it.
+            let both: HTTPFields = [.cookie: "\(planted); \(SessionCookie.secureName)=\(victim.token)", .origin: "https://localhost", .referer: "https://localhost/app/"]
+            let me = try await api.request(.get, "/v1/me", headers: both)
+            #expect(me.status == .ok)
+            #expect(me.text.contains(victim.id) && !me.text.contains(attacker.id))
+            // Signing out over https clears both names.
+            let out = try await api.request(.post, "/v1/auth/logout", headers: both)
+            #expect(out.status == .noContent)
+            let cleared = out.headers[values: .setCookie]
+            for name in [SessionCookie.name, SessionCookie.secureName] {
+                #expect(cleared.contains { $0.hasPrefix("\(name)=;") && $0.contains("Max-Age=0") }, "\(cleared)")
+            }
+            #expect(cleared.contains { $0.hasPrefix("\(SessionCookie.secureName)=") && $0.contains("Secure") })
         }
     }
 

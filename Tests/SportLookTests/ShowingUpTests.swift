@@ -70,6 +70,8 @@ struct ShowingUpTests {
         let clock = ManualClock(Date().wholeMilliseconds)
         try await withApp(engine, clock: clock) { api, _ in
             let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy")
+            // An organiser of a week's standing: their games count toward records.
+            clock.advance(by: Reliability.organiserAge)
             let event = try await api.createEvent(organiser.token, startsIn: 3_600, duration: 3_600, now: clock.now())
             try await api.join(event.id, token: ann.token)
             try await api.join(event.id, token: bo.token)
@@ -121,6 +123,7 @@ struct ShowingUpTests {
         let clock = ManualClock(Date().wholeMilliseconds)
         try await withApp(engine, clock: clock) { api, _ in
             let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy")
+            clock.advance(by: Reliability.organiserAge)
             let event = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, now: clock.now())
             for person in [ann, bo, cy] { try await api.join(event.id, token: person.token) }
             #expect(try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token).status == .noContent)
@@ -139,11 +142,31 @@ struct ShowingUpTests {
         }
     }
 
+    @Test("checking in and then leaving is leaving: a late cancellation, not attended", arguments: engines)
+    func checkInThenLeave(engine: DatabaseEngine) async throws {
+        let clock = ManualClock(Date().wholeMilliseconds)
+        try await withApp(engine, clock: clock) { api, _ in
+            let organiser = try await api.register("Org"), ann = try await api.register("Ann")
+            clock.advance(by: Reliability.organiserAge)
+            let event = try await api.createEvent(organiser.token, startsIn: 2 * 3_600, duration: 3_600, now: clock.now())
+            try await api.join(event.id, token: ann.token)
+            clock.advance(by: 2 * 3_600 - 10 * 60)
+            #expect(try await api.post("/v1/events/\(event.id)/check-in", token: ann.token, json: Self.near(20)).decode(Row.self, expecting: .ok).outcome == "attended")
+            #expect(try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token).status == .noContent)
+            let row = try #require(try await Self.sheet(api, event.id, organiser.token).first { $0.user.id == ann.id })
+            #expect(row.outcome == "late_cancel" && !row.going)
+            clock.advance(by: 2 * 3_600)
+            let record = try await api.get("/v1/me/record", token: ann.token).decode(Record.self, expecting: .ok)
+            #expect(record.lateCancellations == 1 && record.attended == 0 && record.items.first?.outcome == "late_cancel")
+        }
+    }
+
     @Test("the record is the last 20 games of 12 months; an event asking for one refuses a player with too many no-shows and says why; only the organiser sees attendees' records", arguments: engines)
     func recordWindowAndMinimum(engine: DatabaseEngine) async throws {
         let clock = ManualClock(Date().wholeMilliseconds)
         try await withApp(engine, clock: clock, configure: { $0.tokenTTL = 3 * 365 * 86_400 }) { api, _ in
             let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo")
+            clock.advance(by: Reliability.organiserAge)
             // 22 games: Ann a no-show at the first two, there at the rest; Bo a no-show at the last two.
             var games: [String] = []
             for n in 0..<22 {
@@ -183,6 +206,62 @@ struct ShowingUpTests {
             // A year on, the games are out of the window.
             clock.advance(by: 366 * 86_400)
             #expect(try await api.get("/v1/me/record", token: ann.token).decode(Record.self, expecting: .ok).games == 0)
+        }
+    }
+
+    @Test("a record cannot be laundered: a throwaway organiser's game, a game made moments before its start, or one of seconds counts for nothing; an ordinary game counts", arguments: engines)
+    func launderingDoesNotCount(engine: DatabaseEngine) async throws {
+        let clock = ManualClock(Date().wholeMilliseconds)
+        try await withApp(engine, clock: clock) { api, _ in
+            let organiser = try await api.register("Org"), bo = try await api.register("Bo")
+            clock.advance(by: Reliability.organiserAge)
+            // Bo's no-show at an ordinary game keeps him out of a game that asks for a clean record.
+            let ordinary = try await api.createEvent(organiser.token, startsIn: 3_600, duration: 3_600, now: clock.now())
+            try await api.join(ordinary.id, token: bo.token)
+            clock.advance(by: 3_600 + 60)
+            _ = try await api.put("/v1/events/\(ordinary.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": "no_show"]).decode(Row.self, expecting: .ok)
+            clock.advance(by: 3_600)
+            #expect(try await api.get("/v1/me/record", token: bo.token).decode(Record.self, expecting: .ok).noShows == 1)
+            let strict = try await api.post("/v1/events", token: organiser.token, json: [
+                "title": "Serious game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
+                "location": ["lat": 48.8566, "lon": 2.3522], "min_record": ["last_games": 1, "max_no_shows": 0],
+            ]).decode(API.Event.self, expecting: .created)
+            #expect(try await api.post("/v1/events/\(strict.id)/attendance", token: bo.token).status == .forbidden)
+            let maybe = try await api.post("/v1/events/\(strict.id)/maybe", token: bo.token)
+            #expect(maybe.status == .forbidden)
+            #expect(try maybe.errorCode == "record_required")
+            // A throwaway account's game that started 50 seconds ago and ends in seconds: Bo checks in, and is marked.
+            let throwaway = try await api.register("Throwaway")
+            let quick = try await api.post("/v1/events", token: throwaway.token, json: [
+                "title": "Quick", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(-50)),
+                "ends_at": RFC3339.format(clock.now().addingTimeInterval(3)), "location": ["lat": 48.8566, "lon": 2.3522],
+            ]).decode(API.Event.self, expecting: .created)
+            try await api.join(quick.id, token: bo.token)
+            _ = try await api.post("/v1/events/\(quick.id)/check-in", token: bo.token, json: Self.near(10)).decode(Row.self, expecting: .ok)
+            _ = try await api.put("/v1/events/\(quick.id)/sheet/\(bo.id)", token: throwaway.token, json: ["outcome": "attended"]).decode(Row.self, expecting: .ok)
+            // The established organiser's own short or sudden games do not count either.
+            let sudden = try await api.createEvent(organiser.token, startsIn: 60, duration: 3_600, now: clock.now())
+            let short = try await api.createEvent(organiser.token, startsIn: 2 * 3_600, duration: 29 * 60, now: clock.now())
+            for game in [sudden, short] { try await api.join(game.id, token: bo.token) }
+            clock.advance(by: 2 * 3_600 + 60)
+            for game in [sudden, short] {
+                _ = try await api.put("/v1/events/\(game.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": "attended"]).decode(Row.self, expecting: .ok)
+            }
+            clock.advance(by: 3_600)
+            let record = try await api.get("/v1/me/record", token: bo.token).decode(Record.self, expecting: .ok)
+            #expect(record.games == 1 && record.noShows == 1 && record.attended == 0)
+            let stillRefused = try await api.post("/v1/events/\(strict.id)/attendance", token: bo.token)
+            #expect(stillRefused.status == .forbidden)
+            #expect(try stillRefused.errorCode == "record_required")
+            // An ordinary game Bo comes to counts, and cleans the last game of his record.
+            let real = try await api.createEvent(organiser.token, startsIn: 3_600, duration: 3_600, now: clock.now())
+            try await api.join(real.id, token: bo.token)
+            clock.advance(by: 3_600 + 60)
+            _ = try await api.put("/v1/events/\(real.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": "attended"]).decode(Row.self, expecting: .ok)
+            clock.advance(by: 3_600)
+            let cleaned = try await api.get("/v1/me/record", token: bo.token).decode(Record.self, expecting: .ok)
+            #expect(cleaned.games == 2 && cleaned.attended == 1 && cleaned.items.first?.eventId == real.id)
+            #expect(try await api.post("/v1/events/\(strict.id)/attendance", token: bo.token).status == .ok)
         }
     }
 }

@@ -50,11 +50,15 @@ struct WhoPlaysTests {
             let refusals: [(String, String, String)] = [(unrated.token, "level_required", "set your Padel level"), (strong.token, "level_out_of_range", "yours is 4.5"),
                                                         (bo.token, "audience_only", "for women only"), (quiet.token, "audience_only", "for women only")]
             for (token, code, words) in refusals {
-                let refused = try await api.post("/v1/events/\(women.id)/attendance", token: token)
-                #expect(refused.status == .forbidden)
-                #expect(try refused.errorCode == code)
-                #expect(refused.text.contains(words), "\(refused.text)")
+                // A maybe is held to the same rules as a place.
+                for path in ["attendance", "maybe"] {
+                    let refused = try await api.post("/v1/events/\(women.id)/\(path)", token: token)
+                    #expect(refused.status == .forbidden, "\(path)")
+                    #expect(try refused.errorCode == code, "\(path)")
+                    #expect(refused.text.contains(words), "\(path): \(refused.text)")
+                }
             }
+            #expect(try await api.post("/v1/events/\(women.id)/maybe", token: ann.token).status == .ok)
             #expect(try await api.join(women.id, token: ann.token).status == "going")
             // Mixed teams: anyone who said which they play as.
             let mixed = try await Self.event(api, organiser.token, ["audience": "mixed"]).decode(API.Event.self, expecting: .created)

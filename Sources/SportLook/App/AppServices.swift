@@ -123,6 +123,8 @@ public final class AppServices: Sendable {
         self.groupIndex = groupIndex
         let peopleCache = PeopleCache()
         self.peopleCache = peopleCache
+        let safety = SafetyStore(database: database)
+        let blocks = Blocks(cache: peopleCache, safety: safety)
         let write = Writer(database: database, feed: changes)
         self.write = write
         var jobStore = JobStore(database: database)
@@ -140,11 +142,12 @@ public final class AppServices: Sendable {
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
                                   offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
                                   offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
-        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, groups: groupStore, notifier: notifier, sports: sports, write: write, clock: clock,
-                                   horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
+        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, groups: groupStore, notifier: notifier, sports: sports, blocks: blocks,
+                                   write: write, clock: clock, horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
-        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments, events: events, write: write, clock: clock)
+        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments, events: events,
+                                  blocks: blocks, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
@@ -174,8 +177,6 @@ public final class AppServices: Sendable {
             known: known, write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
         self.codes = codes
-        let safety = SafetyStore(database: database)
-        let blocks = Blocks(cache: peopleCache, safety: safety)
         self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, access: eventAccess, database: database, write: write, clock: clock)
         self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
         self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,

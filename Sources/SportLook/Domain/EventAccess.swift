@@ -29,6 +29,13 @@ struct EventAccess: Sendable {
         mayView(group: event.groupID, membersOnly: event.membersOnly, in: memberships)
     }
 
+    /// Who is going, waiting or said maybe — the people at an event — is shown only to
+    /// those going (the organiser among them): not to a waitlist place, which anyone
+    /// can take on a full event, nor to a maybe, an invitation or a stranger. Every
+    /// route and frame that reveals attendance asks this rule (lists read from the
+    /// database ask it as SQL, ``EventStore/seesAttendance(_:viewer:)``).
+    static func seesAttendance(_ viewer: AttendanceStatus?) -> Bool { viewer == .going }
+
     /// The groups `user` belongs to (cached per user until their memberships change).
     func memberships(of user: UUID) async throws -> Memberships {
         try await memberships.value(of: user, now: clock.now())

@@ -225,7 +225,7 @@ struct EventSearch: Sendable {
     /// else — a place on the waitlist, which anyone can take on a full event, included —
     /// where people will be is private, and the event shows the counts.
     func attendees(of eventID: UUID, for viewer: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
-        if try await store.attendances(user: viewer, events: [eventID])[eventID] != .going {
+        if !EventAccess.seesAttendance(try await store.attendances(user: viewer, events: [eventID])[eventID]) {
             guard try await store.event(eventID) != nil else { throw DomainError.notFound("event") }
             throw DomainError.forbidden("attendees_private", Self.attendeesPrivate)
         }

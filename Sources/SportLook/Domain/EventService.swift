@@ -445,6 +445,8 @@ struct EventService: Sendable {
     /// deletion): the upcoming events they organise are cancelled, with
     /// notifications; the places they held go to the waitlist.
     func withdraw(_ user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        // Their weekly games end first: no game is made in the name of someone who is gone.
+        try await series.endAll(organisedBy: user, at: now, on: sql)
         for id in try await store.eventIDs(attendedBy: user, on: sql) {
             guard let event = try await store.lock(id, on: sql) else { continue }
             if event.organiserID == user {
@@ -479,11 +481,7 @@ struct EventService: Sendable {
         if let existing = try await store.attendance(event: event.id, user: user, on: sql) {
             return Joined(status: existing.status, position: nil)
         }
-        try Self.requireOpen(event, now: now)
-        try await requireInGroup(event, user: user, on: sql)
-        try await Self.requireNotBanned(event, user: user, store: store, on: sql)
-        try await requireRecord(event, user: user, at: now, on: sql)
-        try await requireFit(event, user: user, on: sql)
+        try await requireAdmissible(event, user: user, at: now, on: sql)
         // A maybe that decides: a place now.
         try await store.removeMaybe(event: event.id, user: user, on: sql)
         let joined: Joined
@@ -589,8 +587,17 @@ struct EventService: Sendable {
     }
 
     /// Leaves (idempotent); the first waitlisted person takes a freed place.
-    /// Answers maybe: no place (one held is given up, the waitlist moving up), a
-    /// reminder to decide before the game. The organiser is going by organising.
+    /// The rules a person must meet to be at a game — going, waiting or maybe: it is
+    /// open, theirs to see (its group's), they are not banned from it, their record,
+    /// level and the audience fit. Joining, an invitation and a maybe ask the same.
+    func requireAdmissible(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession) async throws {
+        try Self.requireOpen(event, now: now)
+        try await requireInGroup(event, user: user, on: sql)
+        try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+        try await requireRecord(event, user: user, at: now, on: sql)
+        try await requireFit(event, user: user, on: sql)
+    }
+
     /// A members-only event takes its group's members alone: read in the joining
     /// transaction, after the event's lock, so a removal from the group that
     /// committed first is seen (and one that commits after takes them off again:
@@ -601,14 +608,15 @@ struct EventService: Sendable {
         guard let group = event.groupID, try await groups.isMember(user, of: group, on: sql) else { throw DomainError.notFound("event") }
     }
 
+    /// Answers maybe: no place (one held is given up, the waitlist moving up), a
+    /// reminder to decide before the game. The organiser is going by organising.
+    /// A maybe meets the rules a place does (``requireAdmissible(_:user:at:on:)``).
     func answerMaybe(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID != user else { throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.") }
-            try Self.requireOpen(event, now: now)
-            try await requireInGroup(event, user: user, on: sql)
-            try await Self.requireNotBanned(event, user: user, store: store, on: sql)
+            try await requireAdmissible(event, user: user, at: now, on: sql)
             if try await store.attendance(event: id, user: user, on: sql) != nil {
                 try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }

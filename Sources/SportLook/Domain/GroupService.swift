@@ -18,6 +18,8 @@ struct GroupService: Sendable {
     let media: MediaAttachments
     /// The group's events: off them when a member leaves, cancelled when the group ends.
     let events: EventService
+    /// People blocked either way are not on each other's member lists or request lists.
+    let blocks: Blocks
     let write: Writer
     let clock: any AppClock
 
@@ -279,7 +281,9 @@ struct GroupService: Sendable {
     /// Waiting requests, oldest first (admins).
     func requests(_ id: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupRequest> {
         try await requireRole(.admin, of: user, in: id)
-        return try await store.requests(to: id, cursor: cursor, limit: limit)
+        let hidden = try await blocks.eitherWay(user)
+        let page = try await store.requests(to: id, cursor: cursor, limit: limit)
+        return Page(items: page.items.filter { !hidden.contains($0.user.id) }, nextCursor: page.nextCursor)
     }
 
     /// Accepts (the person becomes a member) or refuses a request; the person is told.
@@ -441,7 +445,9 @@ struct GroupService: Sendable {
     /// The members (members only).
     func members(_ id: UUID, for user: UUID, cursor: MemberCursor?, limit: Int) async throws -> Page<GroupMember> {
         try await requireRole(.member, of: user, in: id)
-        return try await store.members(of: id, cursor: cursor, limit: limit)
+        let hidden = try await blocks.eitherWay(user)
+        let page = try await store.members(of: id, cursor: cursor, limit: limit)
+        return Page(items: page.items.filter { !hidden.contains($0.user.id) }, nextCursor: page.nextCursor)
     }
 
     func myGroups(_ user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Group, GroupRole)> {

@@ -109,7 +109,8 @@ struct InvitationService: Sendable {
             try await invitations.answer(id, status: wanted, at: now, on: sql)
             invitation.status = wanted
             invitation.respondedAt = now
-            if let joined {
+            // The inviter hears who is coming only while they are going themselves (the one rule of who sees attendance).
+            if let joined, EventAccess.seesAttendance(try await store.attendance(event: event.id, user: invitation.inviter.id, on: sql)?.status) {
                 try await notifier.invitationAccepted(id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now, on: sql, changes: &changes)
             }
             return Answer(invitation: invitation, attendance: joined)

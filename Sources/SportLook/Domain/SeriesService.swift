@@ -18,6 +18,8 @@ struct SeriesService: Sendable {
     let groups: GroupStore
     let notifier: Notifier
     let sports: SportCatalog
+    /// People blocked either way with the organiser are not on their list of regulars.
+    let blocks: Blocks
     let write: Writer
     let clock: any AppClock
     /// How far ahead occurrences exist.
@@ -167,6 +169,8 @@ struct SeriesService: Sendable {
     /// the caller's transaction, and schedules the next look a day later.
     func extend(_ id: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
         guard let series = try await store.lock(id, on: sql), series.status == .active, let zone = TimeZone(identifier: series.timeZone) else { return }
+        // A series whose organiser deleted their account makes no games in their name: it ends here.
+        guard try await store.organiserIsLive(id, on: sql) else { return try await store.end(id, at: now, on: sql) }
         let through = LocalDate(now.addingTimeInterval(horizon), in: zone)
         if through > series.madeThrough {
             let skipped = try await store.skipped(of: id, on: sql)
@@ -197,7 +201,7 @@ struct SeriesService: Sendable {
     func split(_ id: UUID, by user: UUID, _ input: Input) async throws -> View {
         let now = clock.now()
         // Within two years, checked before anything is read or locked.
-        if let from = input.from.flatMap({ LocalDate($0) }), from > LocalDate(now, in: .gmt).adding(days: 731) {
+        if let from = input.from.flatMap({ LocalDate($0) }), from > LocalDate(now, in: .gmt).adding(days: Self.planningDays) {
             throw DomainError.validation(["from": "must be within two years"])
         }
         _ = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: false)
@@ -315,7 +319,15 @@ struct SeriesService: Sendable {
         guard let date = text.flatMap({ LocalDate($0) }) else { throw DomainError.validation(["date": "must be a date such as 2026-05-12"]) }
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
-            guard try await store.series(id, on: sql) != nil else { throw DomainError.notFound("series") }
+            guard let series = try await store.series(id, on: sql) else { throw DomainError.notFound("series") }
+            guard try await store.isRegular(user, of: id, on: sql) else {
+                throw DomainError.forbidden("not_regular", "Only the series' regulars say which dates they miss; leave a single game from the game itself.")
+            }
+            // Only a date the series can have: on its rule, from today, within the two years a series is planned in.
+            let today = series.date(of: now)
+            guard date >= today, date <= today.adding(days: Self.planningDays), series.rule.dates(from: series.firstDate, through: date).last == date else {
+                throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"])
+            }
             try await store.optOut(user, of: id, on: date.description, on: sql)
             if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql),
                current.organiserID != user, current.startsAt > now, try await eventStore.attendance(event: occurrence, user: user, on: sql) != nil {
@@ -370,7 +382,8 @@ struct SeriesService: Sendable {
     func regulars(of id: UUID, for user: UUID) async throws -> [SeriesRegular] {
         guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
         guard series.organiserID == user else { throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.") }
-        return try await store.regulars(of: id)
+        let hidden = try await blocks.eitherWay(user)
+        return try await store.regulars(of: id).filter { !hidden.contains($0.user.id) }
     }
 
     /// What changes in a game of another template (a split's) to make it this one's
@@ -395,6 +408,9 @@ struct SeriesService: Sendable {
     }
 
     static func subject(_ id: UUID) -> String { "series:" + id.lowercased }
+
+    /// How far ahead a series' dates may be named (a split, an opt-out): two years.
+    static let planningDays = 731
 
     /// `19:00` → 1140.
     static func minutes(_ text: String) -> Int? {

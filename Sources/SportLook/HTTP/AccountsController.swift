@@ -128,7 +128,7 @@ extension AccountsController {
     @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
         var response = Response(status: .noContent)
-        if SessionCookie.credential(of: request)?.fromCookie == true { response.setCookie(SessionCookie.clearing(request)) }
+        if SessionCookie.credential(of: request)?.fromCookie == true { for cookie in SessionCookie.clearing(request) { response.setCookie(cookie) } }
         return response
     }
 

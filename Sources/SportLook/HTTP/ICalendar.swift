@@ -112,20 +112,22 @@ enum ICalendar {
         "\"" + String(text.unicodeScalars.filter { $0 != "\"" && $0.value >= 0x20 }.map(Character.init)) + "\""
     }
 
-    /// Folds a content line into lines of at most 75 octets, never inside a UTF-8 sequence (§3.1).
+    /// Folds a content line into lines of at most 75 octets, never inside a UTF-8
+    /// sequence (§3.1). It folds between scalars, not characters: one character (a
+    /// letter with many combining marks) may be longer than a line.
     static func fold(_ line: String) -> String {
         guard line.utf8.count > 75 else { return line }
-        var out = "", length = 0, limit = 75
-        for character in line {
-            let size = character.utf8.count
-            if length + size > limit {
-                out += "\r\n "
+        var out: [UInt8] = [], length = 0
+        out.reserveCapacity(line.utf8.count + line.utf8.count / 37)
+        for scalar in line.unicodeScalars {
+            let size = scalar.utf8.count
+            if length + size > 75 {
+                out += [13, 10, 32]
                 length = 1
-                limit = 75
             }
-            out.append(character)
+            out.append(contentsOf: scalar.utf8)
             length += size
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

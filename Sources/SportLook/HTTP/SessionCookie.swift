@@ -23,11 +23,16 @@ enum SessionCookie {
         request.headers[requestHeader]?.lowercased() == "cookie"
     }
 
-    /// A request's session token: the bearer header (apps) first, then the cookie.
+    /// A request's session token: the bearer header (apps) first, then the cookie. A
+    /// request that came over https counts only the `__Host-` cookie — the plain one
+    /// may have been planted by a sibling subdomain or over plain http — and a
+    /// `__Host-` cookie, which only https pages have, is the only one that counts,
+    /// even empty.
     static func credential(of request: Request) -> (token: String, fromCookie: Bool)? {
         if let token = BearerToken.parse(request.headers) { return (token, false) }
         let cookies = request.cookies
-        guard let value = (cookies[secureName] ?? cookies[name])?.value, !value.isEmpty else { return nil }
+        let cookie = hasSecureCookie(request) ? cookies[secureName] : isSecure(request) ? nil : cookies[name]
+        guard let value = cookie?.value, !value.isEmpty else { return nil }
         return (value, true)
     }
 
@@ -35,18 +40,42 @@ enum SessionCookie {
     /// served over https (its `Origin` says so); a page on plain http could keep no
     /// secure cookie, so it gets one without.
     static func setting(_ token: String, expiresAt: Date, now: Date, request: Request) -> Cookie {
-        let secure = isSecurePage(request)
+        let secure = isSecure(request)
         return Cookie(name: secure ? secureName : name, value: token, maxAge: max(0, Int(expiresAt.timeIntervalSince(now))), path: "/",
                       secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    /// The cookie's removal (signing out).
-    static func clearing(_ request: Request) -> Cookie {
-        let secure = isSecurePage(request)
-        return Cookie(name: secure ? secureName : name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    /// The cookies' removal (signing out): both names, so that no plain cookie left
+    /// beside the `__Host-` one signs the browser in again.
+    static func clearing(_ request: Request) -> [Cookie] {
+        var cookies = [Cookie(name: name, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict)]
+        if isSecure(request) {
+            cookies.append(Cookie(name: secureName, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .strict))
+        }
+        return cookies
     }
 
-    private static func isSecurePage(_ request: Request) -> Bool {
-        request.headers[.origin].flatMap { URL(string: $0)?.scheme?.lowercased() } == "https"
+    /// Whether the request came from an https page or over https: a `__Host-` cookie
+    /// (browsers keep one only for https), an https `Origin` or `Referer` (the web
+    /// client's pages send it on every request), or a proxy's `X-Forwarded-Proto`. Each
+    /// can only make the rule stricter: a false claim of https costs the plain cookie.
+    static func isSecure(_ request: Request) -> Bool {
+        if hasSecureCookie(request) { return true }
+        for field in [HTTPField.Name.origin, .referer, forwardedProto] {
+            guard let value = request.headers[field] else { continue }
+            let scheme = field == forwardedProto ? value.split(separator: ",").first.map(String.init) : URL(string: value)?.scheme
+            if scheme?.trimmingCharacters(in: .whitespaces).lowercased() == "https" { return true }
+        }
+        return false
     }
+
+    /// Whether the request carries a `__Host-` cookie at all, empty ones included
+    /// (which the framework's cookie reading leaves out).
+    static func hasSecureCookie(_ request: Request) -> Bool {
+        request.headers[values: .cookie].contains { header in
+            header.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(secureName + "=") }
+        }
+    }
+
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

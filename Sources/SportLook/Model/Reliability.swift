@@ -27,6 +27,16 @@ public struct Reliability: Sendable, Hashable {
 
     public var entries: [Game]
 
+    /// Which games count: only real ones, so that a record cannot be laundered with
+    /// throwaway games (a game made by a new account that started a minute ago and
+    /// ends in a few seconds). A game counts when it lasted at least ``minimumLength``,
+    /// was made at least ``minimumLead`` before its start, and its organiser's account
+    /// was at least ``organiserAge`` old when it started. Every outcome follows the
+    /// same rule: a game that does not count neither cleans a record nor stains it.
+    public static let minimumLength: TimeInterval = 30 * 60
+    public static let minimumLead: TimeInterval = 3_600
+    public static let organiserAge: TimeInterval = 7 * 86_400
+
     /// How many of the latest `last` games had `outcome`.
     public func count(_ outcome: Outcome, last: Int = Reliability.games) -> Int {
         entries.prefix(last).filter { $0.outcome == outcome }.count

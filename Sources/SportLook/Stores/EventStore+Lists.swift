@@ -137,7 +137,7 @@ extension EventStore {
             WHERE e.status = 'active' AND e.ends_at > \(bind: now) AND (
                 e.organiser_id = \(bind: user)
                 OR (EXISTS (SELECT 1 FROM attendances a WHERE a.event_id = e.id AND a.user_id = \(bind: user) AND a.status = 'going')
-                    AND EXISTS (SELECT 1 FROM attendances b WHERE b.event_id = e.id AND b.user_id = \(bind: viewer))))
+                    AND \(Self.seesAttendance("e", viewer: viewer))))
               AND \(Self.visible("e", to: viewer))
             ORDER BY e.starts_at, e.id LIMIT \(bind: limit)
             """).all().map(Self.decode)

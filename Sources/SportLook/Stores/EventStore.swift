@@ -22,6 +22,11 @@ struct EventStore: Store {
         return "\(unsafeRaw: before)\(bind: user)\(unsafeRaw: after)"
     }
 
+    /// ``EventAccess/seesAttendance(_:)`` as SQL: `viewer` is going to the event `alias`.
+    static func seesAttendance(_ alias: String, viewer: UUID) -> SQLQueryString {
+        "EXISTS (SELECT 1 FROM attendances sa WHERE sa.event_id = \(unsafeRaw: alias).id AND sa.user_id = \(bind: viewer) AND sa.status = 'going')"
+    }
+
     /// The same condition with the user as an SQL expression (`$2`, `a.user_id`).
     static func visible(_ alias: String, toUserIn expression: String) -> String {
         let (before, after) = visibleParts(alias)

@@ -32,11 +32,12 @@ struct RecordStore: Store {
             """).run()
     }
 
-    /// Notes a late cancellation (the last one stands).
+    /// Notes a late cancellation (the last one stands). It takes back a check-in made
+    /// before it: someone who checked in and then left did not play.
     func lateCancel(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO attendance_records (event_id, user_id, late_cancelled_at) VALUES (\(bind: event), \(bind: user), \(bind: now))
-            ON CONFLICT (event_id, user_id) DO UPDATE SET late_cancelled_at = excluded.late_cancelled_at
+            ON CONFLICT (event_id, user_id) DO UPDATE SET late_cancelled_at = excluded.late_cancelled_at, checked_in_at = NULL
             """).run()
     }
 
@@ -68,6 +69,19 @@ struct RecordStore: Store {
         }
     }
 
+    /// The games that count toward a record (``Reliability/minimumLength``,
+    /// ``Reliability/minimumLead``, ``Reliability/organiserAge``), over `e`, its
+    /// organiser `o`.
+    static func counts(_ sql: any SQLDatabase) -> SQLQueryString {
+        func plus(_ column: String, _ seconds: TimeInterval) -> SQLQueryString {
+            sql.isPostgres ? "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))) * INTERVAL '1 second')" : "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))))"
+        }
+        return """
+            e.ends_at >= \(plus("e.starts_at", Reliability.minimumLength)) AND e.starts_at >= \(plus("e.created_at", Reliability.minimumLead))
+            AND e.starts_at >= \(plus("o.created_at", Reliability.organiserAge))
+            """
+    }
+
     /// The records of `users` at `now`: for each, their last ``Reliability/games`` games
     /// that are over (not cancelled) of the last ``Reliability/window``, with an outcome.
     func records(of users: [UUID], at now: Date, on sql: (any SQLDatabase)? = nil) async throws -> [UUID: Reliability] {
@@ -78,8 +92,9 @@ struct RecordStore: Store {
                 SELECT user_id, event_id, title, starts_at, outcome FROM (
                     SELECT r.user_id, r.event_id, e.title, e.starts_at, \(unsafeRaw: Self.outcome) AS outcome,
                            ROW_NUMBER() OVER (PARTITION BY r.user_id ORDER BY e.ends_at DESC, r.event_id) AS n
-                    FROM attendance_records r JOIN events e ON e.id = r.event_id
+                    FROM attendance_records r JOIN events e ON e.id = r.event_id JOIN users o ON o.id = e.organiser_id
                     WHERE r.user_id IN (\(binds: Array(Set(users)))) AND e.status = 'active' AND e.organiser_id <> r.user_id
+                      AND \(Self.counts(sql))
                       AND e.ends_at <= \(bind: now) AND e.ends_at > \(bind: now.addingTimeInterval(-Reliability.window))
                       AND \(unsafeRaw: Self.outcome) IS NOT NULL
                 ) t WHERE n <= \(bind: Reliability.games)

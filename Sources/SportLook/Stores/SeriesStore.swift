@@ -111,6 +111,19 @@ struct SeriesStore: Store {
             """).run()
     }
 
+    /// Ends every active series `organiser` runs (their account is deleted): no more
+    /// games are made in the name of someone who is gone.
+    func endAll(organisedBy organiser: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            UPDATE series SET status = 'ended', updated_at = \(bind: now), version = version + 1 WHERE organiser_id = \(bind: organiser) AND status = 'active'
+            """).run()
+    }
+
+    /// Whether the series' organiser still has an account.
+    func organiserIsLive(_ id: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS live FROM \(unsafeRaw: Self.from) WHERE s.id = \(bind: id) AND u.deleted_at IS NULL").first() != nil
+    }
+
     func end(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("UPDATE series SET status = 'ended', updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)").run()
     }
@@ -142,6 +155,10 @@ struct SeriesStore: Store {
 
     func removeRegular(_ user: UUID, from id: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("DELETE FROM series_regulars WHERE series_id = \(bind: id) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+    }
+
+    func isRegular(_ user: UUID, of id: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS regular FROM series_regulars WHERE series_id = \(bind: id) AND user_id = \(bind: user)").first() != nil
     }
 
     /// The regulars in the order they joined.
