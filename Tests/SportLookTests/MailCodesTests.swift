@@ -280,7 +280,7 @@ struct MailCodesTests {
             let queued = try await Self.jobStates(in: services)
             #expect(queued == ["mail queued 0": 20, "invitation queued 0": 3])
 
-            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess, channels: services.channels, mailer: services.mailer,
+            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess, scheduled: services.scheduledWork, channels: services.channels, mailer: services.mailer,
                                    codes: services.codes, write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             #expect(try await worker.runOnce())
@@ -302,7 +302,7 @@ struct MailCodesTests {
     /// The jobs due now by kind, state and attempts (the event's reminders, due days later, are not).
     static func jobStates(in services: AppServices) async throws -> [String: Int] {
         try await services.database.read { sql in
-            try await sql.raw("SELECT kind, state, attempts, COUNT(*) AS n FROM jobs WHERE kind <> 'reminder_due' GROUP BY kind, state, attempts").all().reduce(into: [:]) { counts, row in
+            try await sql.raw("SELECT kind, state, attempts, COUNT(*) AS n FROM jobs WHERE kind NOT IN ('reminder_due', 'reminder') GROUP BY kind, state, attempts").all().reduce(into: [:]) { counts, row in
                 counts["\(try row.value("kind", as: String.self)) \(try row.value("state", as: String.self)) \(try row.value("attempts", as: Int.self))"] = try row.value("n", as: Int.self)
             }
         }

@@ -18,7 +18,7 @@ struct MinPlayersTests {
     }
 
     static func decisions(_ services: AppServices, _ event: String) async throws -> [Date] {
-        try await services.jobStore.scheduled(kind: EventService.decisionJobKind, subject: Reminders.subject(try #require(UUID(uuidString: event))))
+        try await services.scheduler.due(.gameDecision, of: .event(try #require(UUID(uuidString: event))))
     }
 
     @Test("when the minimum is reached everyone going is told \"game on\" once; the decision is dropped and the game stays on when someone leaves", arguments: engines)
@@ -44,7 +44,7 @@ struct MinPlayersTests {
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token)
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token)
             clock.advance(by: 5 * 3_600)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             #expect(try await api.event(event.id, token: cy.token).status == "active")
             #expect(try await Self.told(api, cy.token, "game_on", event.id).isEmpty)
             for token in [organiser.token, ann.token, bo.token] { #expect(try await Self.told(api, token, "game_on", event.id).count == 1) }
@@ -69,7 +69,7 @@ struct MinPlayersTests {
             #expect(try await Self.decisions(services, event.id) == [moved.addingTimeInterval(-3_600)])
             // A minute before the decision: still on the cards.
             clock.advance(by: 7 * 3_600 - 60)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             #expect(try await api.event(event.id, token: ann.token).status == "active")
             clock.advance(by: 61)
             try await eventually("cancelled for want of players") { try await api.event(event.id, token: ann.token).status == "cancelled" }
@@ -80,7 +80,7 @@ struct MinPlayersTests {
             let notice = try #require(try await Self.told(api, ann.token, "event_cancelled", event.id).first)
             #expect(notice.data["reason"] == .string("not_enough_players"))
             #expect(try await Self.told(api, wes.token, "event_cancelled", event.id).isEmpty)
-            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(try #require(UUID(uuidString: event.id)))).isEmpty)
+            #expect(try await services.scheduler.due(.reminder, of: .event(try #require(UUID(uuidString: event.id)))).isEmpty)
             // A decision time already past is refused.
             let late = try await api.post("/v1/events", token: organiser.token, json: [
                 "title": "Too soon", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(1_800)),
@@ -102,11 +102,13 @@ struct MinPlayersTests {
             let y = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, capacity: 1, now: clock.now())
             try await api.join(y.id, token: ann.token)
             #expect(try await api.join(y.id, token: cy.token).status == "waitlisted")
-            let payload = { (event: API.Event) in "\(event.id) \(try #require(RFC3339.parse(event.startsAt)).millisecondsSince1970)" }
+            @Sendable func decide(_ event: API.Event) async throws {
+                try await services.events.decide(try #require(UUID(uuidString: event.id)), startingAt: try #require(RFC3339.parse(event.startsAt)))
+            }
             // X's decision time comes, but its organiser has just moved it to half an hour before the start.
             clock.advance(by: 4 * 3_600 + 1)
             _ = try await api.patch("/v1/events/\(x.id)", token: organiser.token, json: ["decide_minutes": 30]).decode(API.Event.self, expecting: .ok)
-            try await services.events.decide(try payload(x))
+            try await decide(x)
             #expect(try await api.event(x.id, token: ann.token).status == "active")
             // Y gets a second place and needs two, decided in five minutes: the place is offered to Cy.
             _ = try await api.patch("/v1/events/\(y.id)", token: organiser.token, json: ["capacity": 2, "min_players": 2, "decide_minutes": 115])
@@ -114,7 +116,7 @@ struct MinPlayersTests {
             let offer = try #require(try await api.get("/v1/events/\(y.id)", token: cy.token).decode(WaitlistOfferTests.Shown.self, expecting: .ok).myOfferExpiresAt.flatMap(RFC3339.parse))
             // At the decision one is going and one place is out on offer: decided when the offer is settled.
             clock.advance(by: 5 * 60 + 1)
-            try await services.events.decide(try payload(y))
+            try await decide(y)
             #expect(try await api.event(y.id, token: ann.token).status == "active")
             #expect(try await Self.decisions(services, y.id) == [offer.addingTimeInterval(1)])
             // Cy takes it: game on, and the put-off decision finds nothing to do.
@@ -122,7 +124,7 @@ struct MinPlayersTests {
             #expect(try await api.get("/v1/events/\(y.id)", token: ann.token).text.contains("\"game_on\":true"))
             #expect(try await Self.decisions(services, y.id).isEmpty)
             clock.advance(by: 30 * 60)
-            try await services.events.decide(try payload(y))
+            try await decide(y)
             #expect(try await api.event(y.id, token: ann.token).status == "active")
         }
     }
@@ -141,11 +143,10 @@ struct MinPlayersTests {
             async let d = one.join(full.id, token: di.token)
             _ = try await (b, c, d)
             clock.advance(by: 5 * 3_600 + 1)
-            let start = try #require(RFC3339.parse(thin.startsAt)).millisecondsSince1970
-            let payload = "\(thin.id) \(start)"
-            async let x: Void = first.events.decide(payload)
-            async let y: Void = second.events.decide(payload)
-            async let z: Void = first.events.decide(payload)
+            let (id, start) = (try #require(UUID(uuidString: thin.id)), try #require(RFC3339.parse(thin.startsAt)))
+            async let x: Void = first.events.decide(id, startingAt: start)
+            async let y: Void = second.events.decide(id, startingAt: start)
+            async let z: Void = first.events.decide(id, startingAt: start)
             _ = try await (x, y, z)
             let counts = try await first.database.read { sql in
                 try await sql.raw("""

@@ -153,7 +153,7 @@ struct PrivacyTests {
             #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
 
             let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
-                                   channels: services.channels, mailer: nil, codes: nil, write: services.write, clock: services.clock, logger: services.logger,
+                                   scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil, write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             // Chat notifications wait 2 s on the queue's wall clock (a client back at once reads the chat instead).
             try await eventually("every job settled") {

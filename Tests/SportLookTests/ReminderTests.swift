@@ -47,12 +47,12 @@ struct ReminderTests {
             // Leaver leaves: Dorte moves up from the waitlist; Waiting stays on it.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: leaver.token)
             #expect(try await api.patch("/v1/me", token: quiet.token, json: ["reminders": false]).decode(API.PrivateProfile.self, expecting: .ok).reminders == false)
-            let due = try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(try #require(UUID(uuidString: event.id))))
+            let due = try await services.scheduler.due(.reminder, of: .event(try #require(UUID(uuidString: event.id))))
             #expect(due == [start.addingTimeInterval(-86_400), start.addingTimeInterval(-7_200)])
 
             // A minute before the first: nothing yet.
             clock.advance(by: start.addingTimeInterval(-86_400 - 60).timeIntervalSince(clock.now()))
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             #expect(try await Self.reminders(api, going.token).isEmpty)
             // The day before.
             clock.advance(by: 61)
@@ -77,7 +77,7 @@ struct ReminderTests {
                 return true
             }
             clock.advance(by: 3_600)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             for token in told { #expect(try await Self.reminders(api, token).count == 2) }
             for token in [quiet.token, leaver.token, waiting.token] { #expect(try await Self.reminders(api, token).isEmpty) }
             let done = try await services.database.read { sql in
@@ -101,22 +101,22 @@ struct ReminderTests {
             // Moved a day later: the day-before reminder goes with it.
             let moved = start.addingTimeInterval(86_400)
             #expect(try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).status == .ok)
-            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)) == [moved.addingTimeInterval(-86_400), moved.addingTimeInterval(-3_600)])
+            #expect(try await services.scheduler.due(.reminder, of: .event(id)) == [moved.addingTimeInterval(-86_400), moved.addingTimeInterval(-3_600)])
             // Past the old time: nothing.
             clock.advance(by: start.addingTimeInterval(-86_400 + 60).timeIntervalSince(clock.now()))
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             #expect(try await Self.reminders(api, player.token).isEmpty)
             // Past the new one: the reminder, once.
             clock.advance(by: 86_400)
             try await eventually("the moved reminder") { try await Self.reminders(api, player.token).count == 1 }
             // New reminders: only those still ahead are queued.
             #expect(try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["reminders": [2_880, 30]]).status == .ok)
-            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)) == [moved.addingTimeInterval(-1_800)])
+            #expect(try await services.scheduler.due(.reminder, of: .event(id)) == [moved.addingTimeInterval(-1_800)])
             // Cancelled: nothing left to send.
             #expect(try await api.delete("/v1/events/\(event.id)", token: organiser.token).status == .noContent)
-            #expect(try await services.jobStore.scheduled(kind: Reminders.jobKind, subject: Reminders.subject(id)).isEmpty)
+            #expect(try await services.scheduler.due(.reminder, of: .event(id)).isEmpty)
             clock.advance(by: 86_400)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await services.runDueJobs()
             #expect(try await Self.reminders(api, player.token).count == 1)
             // Bad settings are refused.
             let other = try await Self.game(api, organiser.token, clock: clock, startsIn: 86_400)
@@ -189,7 +189,7 @@ struct ReminderTests {
             try await services.waitUntilWarm()
             let api = API(client: client)
             let worker = JobWorker(name: "next", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
-                                   scheduled: [Reminders.jobKind: { try await services.reminders.fire($0) }], channels: services.channels, mailer: nil, codes: nil,
+                                   scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil,
                                    write: services.write, clock: services.clock, logger: services.logger,
                                    settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))
             @Sendable func delivered(_ count: Int) async throws -> Bool {
@@ -201,7 +201,7 @@ struct ReminderTests {
             // The worker that dies: it claims the due reminder first and is never heard of again.
             clock.advance(by: 86_400 - 7_200)
             let claimed = try await services.jobStore.claim(limit: 10, worker: "dead-worker", now: clock.now(), leaseUntil: clock.now().addingTimeInterval(30))
-            #expect(claimed.map(\.kind) == [Reminders.jobKind])
+            #expect(claimed.map(\.kind) == [ScheduledJob.Kind.reminder.rawValue])
             #expect(try await worker.runOnce() == false)
             #expect(try await Self.reminders(api, ids.player.token).count == 1)
             // Its lease runs out: the live worker takes the job and sends it once.
@@ -216,7 +216,7 @@ struct ReminderTests {
     @Test("two instances running the queue send each reminder to each person once")
     func twoInstances() async throws {
         let clock = ManualClock()
-        try await withTwoInstances(clock: clock, queueClock: clock) { one, two, _, _ in
+        try await withTwoInstances(clock: clock, queueClock: clock) { one, two, first, second in
             let organiser = try await one.register("Org")
             var registered: [String] = []
             for i in 0..<20 { registered.append(try await (i.isMultiple(of: 2) ? one : two).register("Player\(i)").token) }
@@ -233,7 +233,8 @@ struct ReminderTests {
                 return true
             }
             clock.advance(by: 60)
-            try await Task.sleep(for: .milliseconds(2_000))
+            try await first.runDueJobs()
+            try await second.runDueJobs()
             for token in players {
                 let mine = try await Self.reminders(two, token)
                 #expect(mine.count == 5)

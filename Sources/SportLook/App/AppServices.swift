@@ -42,6 +42,9 @@ public final class AppServices: Sendable {
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
+    /// Timed work: queued by ``scheduler``, run by the workers through ``scheduledWork``.
+    let scheduler: Scheduler
+    let scheduledWork: ScheduledWork
     let notifier: Notifier
     let write: Writer
     let inbox: InboxStore
@@ -132,17 +135,19 @@ public final class AppServices: Sendable {
         self.jobStore = jobStore
         let notifier = Notifier(jobs: jobStore)
         self.notifier = notifier
-        let reminders = Reminders(jobs: jobStore, events: eventStore, write: write, clock: clock)
+        let scheduler = Scheduler(jobs: jobStore)
+        self.scheduler = scheduler
+        let reminders = Reminders(jobs: jobStore, scheduler: scheduler, events: eventStore, write: write, clock: clock)
         self.reminders = reminders
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
-        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
+        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders, scheduler: scheduler,
                                   series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore, groups: groupStore,
                                   lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
                                   offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
                                   offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
-        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, jobs: jobStore, groups: groupStore, notifier: notifier, sports: sports, blocks: blocks,
+        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, scheduler: scheduler, groups: groupStore, notifier: notifier, sports: sports, blocks: blocks,
                                    write: write, clock: clock, horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
@@ -236,11 +241,11 @@ public final class AppServices: Sendable {
                             uploadTimeout: configuration.mediaUploadTimeout),
             workers: mediaWorkers, logger: logger
         )
+        let scheduledWork = ScheduledWork(reminders: reminders, events: events, series: series)
+        self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, access: eventAccess,
-                      scheduled: [Reminders.jobKind: { try await reminders.fire($0) }, SeriesService.jobKind: { try await series.extendDue($0) },
-                                  EventService.decisionJobKind: { try await events.decide($0) },
-                                  EventService.offerJobKind: { try await events.expireOffer($0) }], channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
+                      scheduled: scheduledWork, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
                 pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(

@@ -8,21 +8,18 @@ import Foundation
 /// (`game_on_at`, the status), so each happens once, whichever instance runs it; a game
 /// that was on stays on if people leave.
 extension EventService {
-    static let decisionJobKind = "game_decision"
-
     /// Schedules the event's decision as it is now (its start and `decide_minutes`), or
     /// at `due` (a decision put off), inside the caller's transaction; none for a game
     /// without a minimum, off, or on — nor one whose decision time has passed (a series'
     /// change moved it there: such a game is not called off by surprise).
     func scheduleDecision(_ event: Event, due: Date? = nil, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
-        let jobs = reminders.jobs
-        try await jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(event.id), on: sql)
+        try await scheduler.unschedule(.gameDecision, of: .event(event.id), on: sql)
         let when = due ?? event.decisionTime
         guard event.status == .active, event.minPlayers != nil, event.gameOnAt == nil, when > now else { return }
         let start = event.startsAt.millisecondsSince1970
-        try await jobs.schedule(kind: Self.decisionJobKind, subject: Reminders.subject(event.id), payload: "\(event.id.lowercased) \(start)",
-                                dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes):\(when.millisecondsSince1970)",
-                                after: when.timeIntervalSince(now), on: sql)
+        try await scheduler.schedule(.gameDecision(event: event.id, startsAt: event.startsAt),
+                                     dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes):\(when.millisecondsSince1970)",
+                                     after: when.timeIntervalSince(now), on: sql)
         changes.record(.jobs)
     }
 
@@ -34,17 +31,16 @@ extension EventService {
         guard event.status == .active, let needed = event.minPlayers, event.gameOnAt == nil, event.goingCount >= needed, event.startsAt > now,
               try await store.markGameOn(id, at: now, on: sql), let on = try await store.event(id, on: sql)
         else { return event }
-        try await reminders.jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(id), on: sql)
+        try await scheduler.unschedule(.gameDecision, of: .event(id), on: sql)
         try await notifier.gameOn(on, recipients: try await store.goingIDs(event: id, on: sql), at: now, on: sql, changes: &changes)
         changes.event(on)
         return on
     }
 
-    /// Runs a due decision (`<event id> <start in ms>`): a game that is not on by now,
-    /// and starts when the job was queued for, is cancelled for want of players.
-    func decide(_ payload: String) async throws {
-        let parts = payload.split(separator: " ")
-        guard parts.count == 2, let id = UUID(text: String(parts[0])), let start = Int64(parts[1]) else { return }
+    /// Runs a due decision: a game that is not on by now, and starts when the job was
+    /// queued for (`startsAt`), is cancelled for want of players.
+    func decide(_ id: UUID, startingAt startsAt: Date) async throws {
+        let start = startsAt.millisecondsSince1970
         let now = clock.now()
         try await write { [self] sql, changes in
             // The decision as the game is now: its start, and a decision time not moved later meanwhile.

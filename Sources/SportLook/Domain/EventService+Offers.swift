@@ -7,8 +7,6 @@ import Foundation
 /// an offer expire takes the person off the waitlist. Everything here runs under the
 /// event's row lock, so a place is taken once whoever races for it.
 extension EventService {
-    static let offerJobKind = "waitlist_offer_expiry"
-
     /// Fills the event's free places from the waitlist (at once, or by offers in the
     /// window), inside the caller's transaction; returns the event as it is after.
     @discardableResult
@@ -27,7 +25,7 @@ extension EventService {
         // are withdrawn, their people back in line, and places are given in order.
         if !inWindow, event.offeredCount > 0 {
             try await store.withdrawOffers(event: id, at: now, on: sql)
-            try await reminders.jobs.unschedule(kind: Self.offerJobKind, subject: Reminders.subject(id), on: sql)
+            try await scheduler.unschedule(.offerExpiry, of: .event(id), on: sql)
             event = try await store.event(id, on: sql) ?? event
         }
         let free = capacity - event.goingCount - event.offeredCount
@@ -37,9 +35,8 @@ extension EventService {
             let offered = try await store.offer(event: id, count: free, until: expires, at: now, on: sql)
             guard !offered.isEmpty, let updated = try await store.event(id, on: sql) else { return event }
             for user in offered {
-                let key = "\(id.lowercased) \(user.lowercased) \(expires.millisecondsSince1970)"
-                try await reminders.jobs.schedule(kind: Self.offerJobKind, subject: Reminders.subject(id), payload: key,
-                                                  dedupeKey: "offer_expiry:" + key.replacingOccurrences(of: " ", with: ":"), after: offerTime, on: sql)
+                try await scheduler.schedule(.offerExpiry(event: id, user: user, expiresAt: expires),
+                                             dedupeKey: "offer_expiry:\(id.lowercased):\(user.lowercased):\(expires.millisecondsSince1970)", after: offerTime, on: sql)
             }
             try await notifier.waitlistOffer(updated, users: offered, expiresAt: expires, at: now, on: sql, changes: &changes)
             changes.attendance(of: offered)
@@ -95,9 +92,8 @@ extension EventService {
 
     /// Runs a due expiry (`<event> <user> <expiry in ms>`): an offer still open at its
     /// time is gone — the person off the waitlist, told — and the place passes on.
-    func expireOffer(_ payload: String) async throws {
-        let parts = payload.split(separator: " ")
-        guard parts.count == 3, let id = UUID(text: String(parts[0])), let user = UUID(text: String(parts[1])), let ms = Int64(parts[2]) else { return }
+    func expireOffer(at id: UUID, of user: UUID, expiringAt expiresAt: Date) async throws {
+        let ms = expiresAt.millisecondsSince1970
         let now = clock.now()
         try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql), event.status == .active,

@@ -8,6 +8,8 @@ struct EventService: Sendable {
     let sports: SportCatalog
     let notifier: Notifier
     let reminders: Reminders
+    /// Timed work of its own: decisions on minimum players, ends of waitlist offers.
+    let scheduler: Scheduler
     let series: SeriesStore
     let write: Writer
     let clock: any AppClock
@@ -400,8 +402,8 @@ struct EventService: Sendable {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         try await reminders.unschedule(current.id, on: sql)
-        try await reminders.jobs.unschedule(kind: Self.decisionJobKind, subject: Reminders.subject(current.id), on: sql)
-        try await reminders.jobs.unschedule(kind: Self.offerJobKind, subject: Reminders.subject(current.id), on: sql)
+        try await scheduler.unschedule(.gameDecision, of: .event(current.id), on: sql)
+        try await scheduler.unschedule(.offerExpiry, of: .event(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
         let told = reason == .organiser ? attendees.filter { $0 != current.organiserID } : attendees + (try await store.maybeIDs(event: current.id, on: sql))

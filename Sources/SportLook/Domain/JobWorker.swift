@@ -20,8 +20,9 @@ final class JobWorker: Service, Sendable {
     private let safety: SafetyStore
     /// A notification about a members-only game reaches its group's members alone.
     private let access: EventAccess
-    /// Scheduled work by job kind (reminders, series): each runs a due job's payload.
-    private let scheduled: [String: ScheduledWork]
+    /// Timed work (reminders, decisions, offers, series): every due ``ScheduledJob`` runs
+    /// through its one dispatch. Without it, such a job waits for a worker that has it.
+    private let scheduled: ScheduledWork?
     private let channels: PushChannels
     private let mailer: MailTransport?
     private let codes: EmailCodeService?
@@ -44,10 +45,7 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    /// Runs one due job of scheduled work, given its payload.
-    typealias ScheduledWork = @Sendable (String) async throws -> Void
-
-    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, access: EventAccess, scheduled: [String: ScheduledWork] = [:], channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, access: EventAccess, scheduled: ScheduledWork?, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
@@ -118,10 +116,14 @@ final class JobWorker: Service, Sendable {
         var outcomes: [UUID: DeliveryOutcome] = [:]
         for job in claimed {
             let payload = Data(job.payload.utf8)
-            if let work = scheduled[job.kind] {
+            if ScheduledJob.Kind(rawValue: job.kind) != nil {
+                guard let scheduled else {
+                    later.append(job.id)
+                    continue
+                }
                 // Scheduled work: what it queues (notifications, events) the next batches handle.
                 do {
-                    try await work(job.payload)
+                    try await scheduled.run(try ScheduledJob(kind: job.kind, payload: job.payload))
                 } catch let error as DecodingError {
                     outcomes[job.id] = .failed(reason: "cannot be read: \(String(describing: error).prefix(300))")
                 } catch {

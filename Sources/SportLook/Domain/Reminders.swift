@@ -12,82 +12,45 @@ import Foundation
 /// Dedupe keys name the event, the minutes and the start, so a reminder is queued once
 /// and each person is told once, whichever instance runs it, whatever crashes between.
 struct Reminders: Sendable {
-    static let jobKind = "reminder_due"
     /// How often the organiser may remind everyone at once.
     static let remindNowInterval: TimeInterval = 3_600
 
+    /// The outbox the notifications go to.
     let jobs: JobStore
+    let scheduler: Scheduler
     let events: EventStore
     let write: Writer
     let clock: any AppClock
 
-    /// A due reminder's job: which event, how long before its start (0: the organiser's
-    /// "remind now"), and the start it was queued for.
-    struct Due: Codable, Sendable {
-        var eventID: UUID
-        var minutes: Int
-        var startsAt: Date
-
-        enum CodingKeys: String, CodingKey { case eventID = "event_id", minutes, startsAt = "starts_at" }
-
-        var encoded: String {
-            "{\"event_id\":\"\(eventID.lowercased)\",\"minutes\":\(minutes),\"starts_at\":\(startsAt.millisecondsSince1970)}"
-        }
-
-        init(eventID: UUID, minutes: Int, startsAt: Date) {
-            self.eventID = eventID
-            self.minutes = minutes
-            self.startsAt = startsAt
-        }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            eventID = try c.decode(UUID.self, forKey: .eventID)
-            minutes = try c.decode(Int.self, forKey: .minutes)
-            startsAt = Date(timeIntervalSince1970: Double(try c.decode(Int64.self, forKey: .startsAt)) / 1_000)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(eventID, forKey: .eventID)
-            try c.encode(minutes, forKey: .minutes)
-            try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
-        }
-    }
-
-    static func subject(_ event: UUID) -> String { "event:" + event.lowercased }
-
     /// Schedules the event's reminders as it is now, inside the caller's transaction.
     func schedule(_ event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
-        try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(event.id), on: sql)
+        try await unschedule(event.id, on: sql)
         guard event.status == .active else { return }
         for minutes in event.reminders {
             let due = event.startsAt.addingTimeInterval(-Double(minutes) * 60)
             guard due > now else { continue }
-            let job = Due(eventID: event.id, minutes: minutes, startsAt: event.startsAt)
-            try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(event.id), payload: job.encoded,
-                                    dedupeKey: "reminder:\(event.id.lowercased):\(minutes):\(event.startsAt.millisecondsSince1970)", after: due.timeIntervalSince(now), on: sql)
+            try await scheduler.schedule(.reminder(event: event.id, minutes: minutes, startsAt: event.startsAt),
+                                         dedupeKey: "reminder:\(event.id.lowercased):\(minutes):\(event.startsAt.millisecondsSince1970)", after: due.timeIntervalSince(now), on: sql)
         }
         changes.record(.jobs)
     }
 
     /// Drops the event's waiting reminders (a cancellation).
     func unschedule(_ event: UUID, on sql: DatabaseSession) async throws {
-        try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(event), on: sql)
+        try await scheduler.unschedule(.reminder, of: .event(event), on: sql)
     }
 
     /// Runs a due reminder (the job worker): a notification for each person going who
     /// wants reminders, unless the event is off, has started, or starts at another time
     /// than the one this reminder was queued for. Returns how many were queued.
     @discardableResult
-    func fire(_ payload: String) async throws -> Int {
-        let due = try JSONDecoder().decode(Due.self, from: Data(payload.utf8))
+    func fire(event id: UUID, minutes: Int, startsAt: Date) async throws -> Int {
         let now = clock.now()
         return try await write { [events, jobs] sql, changes in
-            guard let event = try await events.event(due.eventID, on: sql), event.status == .active, event.startsAt > now,
-                  event.startsAt.millisecondsSince1970 == due.startsAt.millisecondsSince1970
+            guard let event = try await events.event(id, on: sql), event.status == .active, event.startsAt > now,
+                  event.startsAt.millisecondsSince1970 == startsAt.millisecondsSince1970
             else { return 0 }
-            let which = due.minutes == 0 ? "now:\(now.millisecondsSince1970)" : "\(due.minutes):\(due.startsAt.millisecondsSince1970)"
+            let which = minutes == 0 ? "now:\(now.millisecondsSince1970)" : "\(minutes):\(startsAt.millisecondsSince1970)"
             let going = try await events.remindable(event: event.id, on: sql).map { ($0, false) }
             let undecided = try await events.remindableMaybes(event: event.id, on: sql).map { ($0, true) }
             let messages = (going + undecided).map { person, maybe in
@@ -95,7 +58,7 @@ struct Reminders: Sendable {
                                  : Texts.reminder(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
                 return (NotificationMessage(to: person.id, .reminder, title: text.title, body: text.body, data: [
                     "event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
-                    "time_zone": .string(event.timeZone), "minutes_before": .number(Double(due.minutes)),
+                    "time_zone": .string(event.timeZone), "minutes_before": .number(Double(minutes)),
                     // The words in the person's language, for the inbox as for the push.
                     "title": .string(text.title), "body": .string(text.body), "answer": .string(maybe ? "maybe" : "going"),
                 ]), "reminder:\(event.id.lowercased):\(which):\(person.id.lowercased)")
@@ -109,7 +72,7 @@ struct Reminders: Sendable {
     /// The organiser reminds everyone going now (at most once an hour: 429 with the wait).
     func remindNow(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [events, jobs] sql, changes in
+        try await write { [events, scheduler] sql, changes in
             guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID == user else { throw DomainError.forbidden("Only the organiser may remind everyone.") }
             guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
@@ -119,9 +82,8 @@ struct Reminders: Sendable {
                 throw DomainError.tooManyRequests(retryAfter: max(1, wait), code: "reminded_recently", message: "Everyone was reminded less than an hour ago.")
             }
             try await events.markReminded(id, at: now, on: sql)
-            let job = Due(eventID: id, minutes: 0, startsAt: event.startsAt)
-            try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(id), payload: job.encoded,
-                                    dedupeKey: "reminder:\(id.lowercased):now:\(now.millisecondsSince1970)", after: 0, on: sql)
+            try await scheduler.schedule(.reminder(event: id, minutes: 0, startsAt: event.startsAt),
+                                         dedupeKey: "reminder:\(id.lowercased):now:\(now.millisecondsSince1970)", after: 0, on: sql)
             changes.record(.jobs)
         }
     }

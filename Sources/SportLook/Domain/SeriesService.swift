@@ -8,12 +8,10 @@ import Foundation
 /// by the usual rules, in the order they joined) unless they said they are not coming
 /// that day; leaving one date leaves only that date.
 struct SeriesService: Sendable {
-    static let jobKind = "series_extend"
-
     let store: SeriesStore
     let events: EventService
     let eventStore: EventStore
-    let jobs: JobStore
+    let scheduler: Scheduler
     /// Groups, for their series (made by their admins; their members told).
     let groups: GroupStore
     let notifier: Notifier
@@ -158,9 +156,8 @@ struct SeriesService: Sendable {
         )
     }
 
-    /// Runs a due `series_extend` job: the occurrences up to the horizon, and the next run.
-    func extendDue(_ payload: String) async throws {
-        guard let id = UUID(text: payload) else { return }
+    /// Runs a due extension: the occurrences up to the horizon, and the next run.
+    func extendDue(_ id: UUID) async throws {
         let now = clock.now()
         try await write { sql, changes in try await extend(id, at: now, on: sql, changes: &changes) }
     }
@@ -184,8 +181,7 @@ struct SeriesService: Sendable {
         }
         // A rule with an end stops looking once its last date is made.
         if let last = series.rule.end(from: series.firstDate), through >= last { return }
-        try await jobs.schedule(kind: Self.jobKind, subject: Self.subject(id), payload: id.lowercased,
-                                dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
+        try await scheduler.schedule(.seriesExtension(series: id), dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
         changes.record(.jobs)
     }
 
@@ -234,7 +230,7 @@ struct SeriesService: Sendable {
             // The old series still makes its games up to the day before (a split beyond
             // the horizon leaves no gap); one that ended makes none.
             if from > old.firstDate { try await extend(id, at: now, on: sql, changes: &changes) } else {
-                try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+                try await scheduler.unschedule(.seriesExtension, of: .series(id), on: sql)
             }
             try await store.copyPeople(of: id, to: next.id, from: from, on: sql)
             let dates = Set(next.rule.dates(from: from, through: max(old.madeThrough, from)).map(\.description))
@@ -270,7 +266,7 @@ struct SeriesService: Sendable {
         let away = try await store.optedOut(of: series.id, on: date, on: sql)
         for regular in regulars where regular.user.id != series.organiserID && !away.contains(regular.user.id) {
             guard let current = try await eventStore.event(event.id, on: sql) else { break }
-            _ = try? await events.join(current, user: regular.user.id, at: now, on: sql, changes: &changes)
+            try await putOn(current, regular.user.id, at: now, on: sql, changes: &changes)
         }
     }
 
@@ -291,11 +287,22 @@ struct SeriesService: Sendable {
                 guard let date = occurrence.occurrenceDate.flatMap({ LocalDate($0) }), try await !store.optedOut(of: id, on: date, on: sql).contains(user),
                       let current = try await eventStore.lock(occurrence.id, on: sql)
                 else { continue }
-                // A ban from one date keeps them off that date only.
-                _ = try? await events.join(current, user: user, at: now, on: sql, changes: &changes)
+                try await putOn(current, user, at: now, on: sql, changes: &changes)
             }
         }
         return try await view(id, for: user)
+    }
+
+    /// Puts a regular on one game: going, or waitlisted when it is full. A game whose own
+    /// rules refuse them (a ban from that date, their record, level or the audience) leaves
+    /// them off that date alone; its checks come before any write, so a refusal leaves
+    /// nothing half done. Anything else (the database) fails the whole change.
+    private func putOn(_ event: Event, _ user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        do {
+            _ = try await events.join(event, user: user, at: now, on: sql, changes: &changes)
+        } catch let refusal as DomainError where [.forbidden, .notFound, .conflict, .invalid].contains(refusal.kind) {
+            return
+        }
     }
 
     /// Stops being a regular: off the occurrences to come too.
@@ -355,12 +362,12 @@ struct SeriesService: Sendable {
     /// Ends the series: no more occurrences, and those to come are cancelled.
     func end(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store, eventStore, jobs] sql, changes in
+        try await write { [store, eventStore, scheduler] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may end the series.") }
             guard series.status == .active else { return }
             try await store.end(id, at: now, on: sql)
-            try await jobs.unschedule(kind: Self.jobKind, subject: Self.subject(id), on: sql)
+            try await scheduler.unschedule(.seriesExtension, of: .series(id), on: sql)
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.startsAt > now {
                 if let current = try await eventStore.lock(occurrence.id, on: sql) { try await events.cancel(current, at: now, on: sql, changes: &changes) }
@@ -406,8 +413,6 @@ struct SeriesService: Sendable {
         if let deadline = event.answerDeadline, deadline > start { c.answerDeadline = .null }
         return c
     }
-
-    static func subject(_ id: UUID) -> String { "series:" + id.lowercased }
 
     /// How far ahead a series' dates may be named (a split, an opt-out): two years.
     static let planningDays = 731

@@ -123,6 +123,14 @@ struct JobStore: Store {
         }
     }
 
+    /// How many jobs are due at `now` or being run: none once the queue has done
+    /// everything due (what a test waits for before it says nothing else happened).
+    func unsettled(at now: Date) async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE (state = 'queued' AND run_at <= \(bind: now)) OR state = 'running'").first()?.value("n") ?? 0
+        }
+    }
+
     /// Claims up to `limit` due jobs for `worker` until `leaseUntil`.
     func claim(limit: Int, worker: String, now: Date, leaseUntil: Date) async throws -> [Claimed] {
         try await database.write { sql in

@@ -1,0 +1,22 @@
+import Foundation
+
+/// The one dispatch of timed work: each ``ScheduledJob`` to the service that does it.
+/// The job worker runs it for every due job of a scheduled kind.
+struct ScheduledWork: Sendable {
+    let reminders: Reminders
+    let events: EventService
+    let series: SeriesService
+
+    func run(_ job: ScheduledJob) async throws {
+        switch job {
+        case .reminder(let event, let minutes, let startsAt):
+            try await reminders.fire(event: event, minutes: minutes, startsAt: startsAt)
+        case .gameDecision(let event, let startsAt):
+            try await events.decide(event, startingAt: startsAt)
+        case .offerExpiry(let event, let user, let expiresAt):
+            try await events.expireOffer(at: event, of: user, expiringAt: expiresAt)
+        case .seriesExtension(let id):
+            try await series.extendDue(id)
+        }
+    }
+}

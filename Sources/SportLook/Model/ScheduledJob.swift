@@ -1,0 +1,115 @@
+import Foundation
+
+/// Every kind of timed work the service does, one case each with its own fields. A job
+/// is kept in the queue as its kind (the `jobs.kind` column, by which a subject's
+/// waiting jobs are dropped) and its JSON encoding; ``Scheduler`` schedules, moves and
+/// drops them, and one dispatch (`ScheduledWork.run(_:)`) runs them when due.
+enum ScheduledJob: Sendable, Hashable {
+    /// A reminder `minutes` before the start it was queued for (0: the organiser's
+    /// "remind now"); a start that moved since makes it a no-op.
+    case reminder(event: UUID, minutes: Int, startsAt: Date)
+    /// The minimum-players decision of a game that starts at `startsAt`.
+    case gameDecision(event: UUID, startsAt: Date)
+    /// The end of the waitlist offer made to `user`, which runs out at `expiresAt`.
+    case offerExpiry(event: UUID, user: UUID, expiresAt: Date)
+    /// A weekly series making its games up to its horizon.
+    case seriesExtension(series: UUID)
+
+    enum Kind: String, CaseIterable, Sendable {
+        case reminder = "reminder_due"
+        case gameDecision = "game_decision"
+        case offerExpiry = "waitlist_offer_expiry"
+        case seriesExtension = "series_extend"
+    }
+
+    /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
+    enum Subject: Hashable, Sendable {
+        case event(UUID)
+        case series(UUID)
+
+        /// As kept in `jobs.subject`.
+        var key: String {
+            switch self {
+            case .event(let id): "event:" + id.lowercased
+            case .series(let id): "series:" + id.lowercased
+            }
+        }
+    }
+
+    var kind: Kind {
+        switch self {
+        case .reminder: .reminder
+        case .gameDecision: .gameDecision
+        case .offerExpiry: .offerExpiry
+        case .seriesExtension: .seriesExtension
+        }
+    }
+
+    var subject: Subject {
+        switch self {
+        case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _): .event(event)
+        case .seriesExtension(let series): .series(series)
+        }
+    }
+}
+
+/// The encoding: the kind and the case's fields, instants as milliseconds since 1970
+/// (`{"kind":"game_decision","event_id":"…","starts_at":1767225600000}`).
+extension ScheduledJob: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case kind
+        case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try c.decode(String.self, forKey: .kind)
+        guard let kind = Kind(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "no scheduled job of kind \(text)")
+        }
+        func instant(_ key: CodingKeys) throws -> Date { Date(timeIntervalSince1970: Double(try c.decode(Int64.self, forKey: key)) / 1_000) }
+        switch kind {
+        case .reminder:
+            self = .reminder(event: try c.decode(UUID.self, forKey: .eventID), minutes: try c.decode(Int.self, forKey: .minutes), startsAt: try instant(.startsAt))
+        case .gameDecision:
+            self = .gameDecision(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
+        case .offerExpiry:
+            self = .offerExpiry(event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID), expiresAt: try instant(.expiresAt))
+        case .seriesExtension:
+            self = .seriesExtension(series: try c.decode(UUID.self, forKey: .seriesID))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind.rawValue, forKey: .kind)
+        switch self {
+        case .reminder(let event, let minutes, let startsAt):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(minutes, forKey: .minutes)
+            try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
+        case .gameDecision(let event, let startsAt):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
+        case .offerExpiry(let event, let user, let expiresAt):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(user.lowercased, forKey: .userID)
+            try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
+        case .seriesExtension(let series):
+            try c.encode(series.lowercased, forKey: .seriesID)
+        }
+    }
+
+    /// The JSON kept in `jobs.payload`.
+    func encoded() throws -> String {
+        String(decoding: try JSONEncoder.sorted.encode(self), as: UTF8.self)
+    }
+
+    /// A queued job's payload read back; throws for one that is no scheduled job of `kind`.
+    init(kind: String, payload: String) throws {
+        self = try JSONDecoder().decode(ScheduledJob.self, from: Data(payload.utf8))
+        guard self.kind.rawValue == kind else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a \(self.kind.rawValue) job queued as \(kind)"))
+        }
+    }
+}
