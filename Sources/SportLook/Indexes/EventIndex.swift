@@ -3,38 +3,6 @@ import GeoGrid
 import Logging
 import Synchronization
 
-/// What search filters on besides sport and time, as an event's trait bits in the
-/// index: bits 0–14 the levels (in half steps) the game is open to, all of them
-/// when it names no range; bits 16–19 its audience; bit 24 a free place. A filter
-/// asks for one bit of each group it uses, so it is answered while the grid walks
-/// its cells. People in a sport's level grid carry their level's bit the same way.
-enum GameTraits {
-    static let allLevels: UInt64 = (1 << UInt64(Level.range.upperBound + 1)) - 1
-    static let freePlaces: UInt64 = 1 << 24
-
-    static func of(levels: ClosedRange<Level>?, audience: Audience, hasFreePlaces: Bool) -> UInt64 {
-        (levels.map(self.levels) ?? allLevels) | self.audience(audience) | (hasFreePlaces ? freePlaces : 0)
-    }
-
-    static func level(_ level: Level) -> UInt64 { 1 << UInt64(level.halves) }
-
-    /// The bits of every level in the range.
-    static func levels(_ range: ClosedRange<Level>) -> UInt64 {
-        let throughHighest: UInt64 = (1 << UInt64(range.upperBound.halves + 1)) - 1
-        let belowLowest: UInt64 = (1 << UInt64(range.lowerBound.halves)) - 1
-        return throughHighest & ~belowLowest
-    }
-
-    static func audience(_ audience: Audience) -> UInt64 {
-        switch audience {
-        case .anyone: 1 << 16
-        case .women: 1 << 17
-        case .men: 1 << 18
-        case .mixed: 1 << 19
-        }
-    }
-}
-
 /// The live events of the world in memory: a ``GeoGrid`` of their positions
 /// (tagged with the sport's bit and the start time) and a card per event, the
 /// event's JSON encoded once, so a nearby page is answered without the
@@ -352,57 +320,4 @@ final class EventIndex: Sendable {
     }
 
     var count: Int { state.withLock { $0.cards.count } }
-}
-
-/// A small number (a ``GeoTags/scope``) for each group whose members-only events
-/// this instance has indexed, given the first time one is seen and kept for the
-/// process's life (numbers are this instance's own, never stored or sent).
-/// Past the last number every further group shares it, and that shared scope
-/// is never named by a filter: those events are found by nobody's search (their
-/// routes still answer members) rather than by the wrong people.
-final class ScopeNumbers: Sendable {
-    private struct State {
-        var byGroup: [UUID: UInt32] = [:]
-        var groups: [UUID] = []
-    }
-
-    private let state = Mutex(State())
-    private let last: UInt32
-    private let numbered = Atomic<Int>(0)
-
-    /// How many groups have a number: grows when one is given.
-    var count: Int { numbered.load(ordering: .acquiring) }
-
-    init(last: UInt32 = GeoTags.maxScope) { self.last = last }
-
-    /// An event's scope: 0 for an open one; its group's number for a members-only
-    /// one (the shared last for one that names no group: nobody finds it).
-    func scope(of restriction: EventRestriction) -> UInt32 {
-        guard case .members(let group) = restriction else { return 0 }
-        guard let group else { return last }
-        return number(group)
-    }
-
-    /// The group's number, given now if it has none.
-    func number(_ group: UUID) -> UInt32 {
-        state.withLock { s in
-            if let number = s.byGroup[group] { return number }
-            guard s.groups.count + 1 < Int(last) else { return last }
-            s.groups.append(group)
-            let number = UInt32(s.groups.count)
-            s.byGroup[group] = number
-            numbered.store(s.groups.count, ordering: .releasing)
-            return number
-        }
-    }
-
-    /// The numbers of these groups that have one (the shared last one never).
-    func numbers(of groups: Set<UUID>) -> [UInt32] {
-        state.withLock { s in groups.compactMap { s.byGroup[$0] } }
-    }
-
-    /// The group with this number (nil for the shared last one).
-    func group(of number: UInt32) -> UUID? {
-        state.withLock { s in number >= 1 && Int(number) <= s.groups.count ? s.groups[Int(number) - 1] : nil }
-    }
 }

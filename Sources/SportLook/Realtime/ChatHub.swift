@@ -7,7 +7,7 @@ import Synchronization
 /// chat, and the recent messages of each room (so ten sockets in a room cost
 /// one database read per message, not ten).
 final class ChatHub: Sendable {
-    private struct State {
+    struct State {
         var connections: [ObjectIdentifier: ChatConnection] = [:]
         var rooms: [UUID: Set<ObjectIdentifier>] = [:]
         var byUser: [UUID: Set<ObjectIdentifier>] = [:]
@@ -48,12 +48,12 @@ final class ChatHub: Sendable {
     /// in flight across a rename is heard of within moments of it).
     static let renamesKept = 10_000
 
-    private struct Position: Hashable {
+    struct Position: Hashable {
         let room: UUID
         let after: Int64
         let generation: Int
     }
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Message frames as a room's sockets are sent them, encoded once for all of them.
     private let frames = Mutex<[FrameKey: String]>([:])
     /// Frames kept at most; past it they are all let go (about 4 s at 1,000 messages/s).
@@ -63,7 +63,7 @@ final class ChatHub: Sendable {
     /// room and number, its version (edits, reactions and deletion each move `changeSeq`),
     /// its sender's name as read (a rename does not move `changeSeq`), and where the
     /// room's changes stood for the socket.
-    private struct FrameKey: Hashable {
+    struct FrameKey: Hashable {
         let room: UUID
         let seq: Int64
         let change: Int64
@@ -155,23 +155,23 @@ final class ChatHub: Sendable {
         }
     }
 
-    private func members(of room: UUID) -> [ChatConnection] {
+    func members(of room: UUID) -> [ChatConnection] {
         state.withLock { s in (s.rooms[room] ?? []).compactMap { s.connections[$0] } }
     }
 
-    private func connections(of user: UUID) -> [ChatConnection] {
+    func connections(of user: UUID) -> [ChatConnection] {
         state.withLock { s in (s.byUser[user] ?? []).compactMap { s.connections[$0] } }
     }
 
-    private func connections(session: UUID) -> [ChatConnection] {
+    func connections(session: UUID) -> [ChatConnection] {
         state.withLock { s in s.connections.values.filter { $0.session == session } }
     }
 
-    private func watchers(of room: UUID) -> [ChatConnection] {
+    func watchers(of room: UUID) -> [ChatConnection] {
         state.withLock { s in (s.watchersByRoom[room] ?? []).compactMap { s.connections[$0] } }
     }
 
-    private var watchers: [ChatConnection] {
+    var watchers: [ChatConnection] {
         state.withLock { s in s.watched.keys.compactMap { s.connections[$0] } }
     }
 
@@ -341,119 +341,4 @@ final class ChatHub: Sendable {
         }
     }
 
-    /// Follows a change (the change feed hands them over one at a time, in order,
-    /// whether they were committed here or on another instance).
-    func handle(_ message: Change) async {
-        switch message {
-        case .chat(let room, let seq):
-            for connection in members(of: room) { await connection.offer(room: room, seq: seq) }
-            for connection in watchers(of: room) { await connection.roomActivity(room) }
-        case .chatChange(let room, let change):
-            noteChange(room, upTo: change)
-            for connection in members(of: room) { await connection.offer(room: room, change: change) }
-            for connection in watchers(of: room) { await connection.roomActivity(room) }
-        case .roomState(let user, let room):
-            for connection in connections(of: user) { await connection.roomActivity(room, reload: true) }
-        case .typing(let room, let user, let name):
-            for connection in members(of: room) where connection.userID != user && connection.follows(room) && !connection.hides(user) {
-                connection.send(ephemeral: Frames.typing(room: connection.address(of: room), user: user, name: name))
-            }
-        case .read(let room, let user, let seq):
-            for connection in members(of: room) where connection.userID != user && connection.follows(room) && !connection.hides(user) {
-                connection.send(ephemeral: Frames.read(room: connection.address(of: room), user: user, seq: seq))
-            }
-            // The reader's unread count changed on their other devices.
-            for connection in connections(of: user) { await connection.roomActivity(room) }
-        case .session(let id):
-            for connection in connections(session: id) { connection.end(.sessionEnded) }
-        case .notification(let user, let id):
-            let targets = connections(of: user)
-            guard !targets.isEmpty else { return }
-            let item: InboxItem?
-            do {
-                item = try await inbox.item(id)
-            } catch {
-                logger.warning("could not read a notification for live delivery", metadata: ["notification": "\(id)", "error": "\(error)"])
-                return
-            }
-            guard let item else { return }
-            let frame = Frames.notification(item)
-            for connection in targets { connection.send(ephemeral: frame) }
-        case .attendance(let user), .membership(let user, _):
-            // Going or not, in the group or not: rooms the user may no longer be in end.
-            for connection in connections(of: user) {
-                await connection.recheckMembership()
-                await connection.reloadRooms()
-            }
-        case .block(let blocker, _):
-            // The blocked person's conversation leaves the blocker's chats list.
-            for connection in connections(of: blocker) {
-                await connection.reloadBlocks()
-                await connection.reloadRooms()
-            }
-        case .resync:
-            // Sessions may have ended while the bus was away: their sockets close now.
-            let all = state.withLock { Array($0.connections.values) }
-            do {
-                let ended = try await accounts.endedSessions(among: all.map(\.session))
-                for connection in all where ended.contains(connection.session) {
-                    connection.end(.sessionEnded)
-                }
-            } catch {
-                logger.warning("resync could not recheck the sockets' sessions", metadata: ["error": "\(error)"])
-            }
-            let rooms = state.withLock { s in
-                // Renames may have been missed too.
-                s.recent = [:]
-                s.names = [:]
-                s.renames = [:]
-                for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
-                return Array(s.rooms.keys)
-            }
-            for id in rooms {
-                let room: Room
-                do {
-                    guard let found = try await chat.room(id) else { continue }
-                    room = found
-                } catch {
-                    logger.warning("resync could not read a room", metadata: ["room": "\(id)", "error": "\(error)"])
-                    continue
-                }
-                for connection in members(of: id) {
-                    await connection.offer(room: id, seq: room.lastMessageSeq)
-                    await connection.offer(room: id, change: room.lastChangeSeq)
-                }
-            }
-            for connection in watchers { await connection.reloadRooms() }
-        default:
-            break
-        }
-    }
-}
-
-/// Looks after this instance's sockets and keeps its presence fresh.
-struct ChatHubService: Service {
-    let hub: ChatHub
-    /// This instance's name in the presence table.
-    let instanceID: String
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await hub.sockets.run() }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(30))
-                        do {
-                            try await hub.chat.heartbeat(instance: instanceID)
-                        } catch is CancellationError {
-                            return
-                        } catch {
-                            hub.logger.warning("chat presence heartbeat failed", metadata: ["error": "\(error)"])
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

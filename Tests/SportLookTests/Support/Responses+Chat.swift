@@ -1,0 +1,389 @@
+import Foundation
+@testable import SportLook
+
+/// Chat, people, safety, media and socket frames as the tests read them.
+extension API {
+    struct ChatMessage: Decodable, Sendable {
+        var id: String
+        var roomID: String
+        /// The event, for an event's room (null in a conversation).
+        @Nullable var eventID: String?
+        var seq: Int
+        var sender: UserSummary
+        var body: String
+        var clientID: String
+        var createdAt: String
+        /// The image the message carries (null for text only).
+        @Nullable var attachment: ChatImage?
+        @Nullable var replyTo: ChatReply?
+        var mentions: [String]
+        var reactions: [ChatReaction]
+        var changeSeq: Int
+        @Nullable var editedAt: String?
+        var deleted: Bool
+        @Nullable var deletedAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, seq, sender, body, attachment, mentions, reactions, deleted
+            case roomID = "room_id"
+            case eventID = "event_id"
+            case clientID = "client_id"
+            case createdAt = "created_at"
+            case replyTo = "reply_to"
+            case changeSeq = "change_seq"
+            case editedAt = "edited_at"
+            case deletedAt = "deleted_at"
+        }
+    }
+
+    struct ChatReply: Decodable, Sendable {
+        var seq: Int
+        var sender: UserSummary
+        var preview: String
+        var deleted: Bool
+    }
+
+    struct ChatReaction: Decodable, Sendable {
+        var emoji: String
+        var count: Int
+        var userIDs: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case emoji, count
+            case userIDs = "user_ids"
+        }
+    }
+
+    struct Conversation: Decodable, Sendable {
+        var id: String
+        var roomID: String
+        var with: UserSummary
+        var state: String
+        @Nullable var requestedBy: String?
+        var canSend: Bool
+        var sharesEvent: Bool
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, with, state
+            case roomID = "room_id"
+            case requestedBy = "requested_by"
+            case canSend = "can_send"
+            case sharesEvent = "shares_event"
+            case createdAt = "created_at"
+        }
+    }
+
+    /// An entry of `GET /v1/me/rooms`.
+    struct RoomEntry: Decodable, Sendable {
+        struct EventSummary: Decodable, Sendable {
+            var id: String
+            var title: String
+            var startsAt: String
+            var status: String
+
+            enum CodingKeys: String, CodingKey {
+                case id, title, status
+                case startsAt = "starts_at"
+            }
+        }
+        var id: String
+        var kind: String
+        var title: String
+        @Nullable var event: EventSummary?
+        @Nullable var conversation: Conversation?
+        var lastSeq: Int
+        var lastChangeSeq: Int
+        var lastReadSeq: Int
+        var unreadCount: Int
+        var lastActivityAt: String
+        @Nullable var lastMessage: ChatMessage?
+        var muted: Bool
+        @Nullable var mutedUntil: String?
+        /// A group's room: the group.
+        @Nullable var group: UserSummary?
+
+        enum CodingKeys: String, CodingKey {
+            case id, kind, title, event, conversation, muted, group
+            case lastSeq = "last_seq"
+            case lastChangeSeq = "last_change_seq"
+            case lastReadSeq = "last_read_seq"
+            case unreadCount = "unread_count"
+            case lastActivityAt = "last_activity_at"
+            case lastMessage = "last_message"
+            case mutedUntil = "muted_until"
+        }
+    }
+
+    /// `{id, width, height, urls: {"2048", "320"}, expires_at}`: signed links.
+    struct ChatImage: Decodable, Sendable {
+        var id: String
+        var width: Int
+        var height: Int
+        var urls: [String: String]
+        var expiresAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, width, height, urls
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct PersonNearby: Decodable, Sendable {
+        var id: String
+        var name: String
+        @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
+        var bio: String
+        var sports: [String]
+        var distanceKm: Double
+        var sharedSports: [String]
+        /// Their level in the sport asked for, when the search asked for levels.
+        var level: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, bio, sports, level
+            case imageURL = "image_url"
+            case imageURLs = "image_urls"
+            case distanceKm = "distance_km"
+            case sharedSports = "shared_sports"
+        }
+    }
+
+    struct PublicProfile: Decodable, Sendable {
+        var id: String
+        var name: String
+        @Nullable var imageURL: String?
+        /// Every variant of the uploaded image by name (null without one).
+        @Nullable var imageURLs: [String: String]?
+        var bio: String
+        var sports: [String]
+        var upcomingEvents: [Event]
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, bio, sports
+            case imageURL = "image_url"
+            case imageURLs = "image_urls"
+            case upcomingEvents = "upcoming_events"
+        }
+    }
+
+    struct Blocked: Decodable, Sendable {
+        var id: String
+        var name: String
+        var blockedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case blockedAt = "blocked_at"
+        }
+    }
+
+    struct Report: Decodable, Sendable {
+        var id: String
+        var targetType: String
+        var targetID: String
+        var reason: String
+        @Nullable var details: String?
+        var status: String
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, reason, details, status
+            case targetType = "target_type"
+            case targetID = "target_id"
+            case createdAt = "created_at"
+        }
+    }
+
+    /// `GET /ready`.
+    /// `POST /v1/media` and `GET /v1/media/{id}`.
+    struct Media: Decodable, Sendable {
+        struct Variant: Decodable, Sendable {
+            var name: String
+            var width: Int
+            var height: Int
+            var bytes: Int
+            var url: String
+        }
+
+        var id: String
+        var use: String
+        var width: Int
+        var height: Int
+        var urls: [String: String]
+        var variants: [Variant]
+        var createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, use, width, height, urls, variants
+            case createdAt = "created_at"
+        }
+    }
+
+    struct Readiness: Decodable, Sendable {
+        var status: String
+        var checks: [String: Bool]
+    }
+
+    /// A frame the server sends on `/v1/ws`: its `type`, and the fields of that type
+    /// in the one part named after it (the others are nil). An unknown type fails the decode.
+    struct Frame: Decodable, Sendable {
+        var type: String
+        var subscribed: Subscribed?
+        var message: Message?
+        /// `message_edited` and `message_deleted`.
+        var change: Message?
+        var sent: Sent?
+        var typing: Typing?
+        var read: Read?
+        var notification: Notice?
+        var unsubscribed: Unsubscribed?
+        var roomUpdated: RoomUpdated?
+        var roomRemoved: Addressed?
+        var error: Failure?
+
+        private enum TypeKey: String, CodingKey { case type }
+
+        init(from decoder: any Decoder) throws {
+            type = try decoder.container(keyedBy: TypeKey.self).decode(String.self, forKey: .type)
+            switch type {
+            case "subscribed": subscribed = try Subscribed(from: decoder)
+            case "message": message = try Message(from: decoder)
+            case "message_edited", "message_deleted": change = try Message(from: decoder)
+            case "sent": sent = try Sent(from: decoder)
+            case "typing": typing = try Typing(from: decoder)
+            case "read": read = try Read(from: decoder)
+            case "notification": notification = try Notice(from: decoder)
+            case "unsubscribed": unsubscribed = try Unsubscribed(from: decoder)
+            case "room_updated": roomUpdated = try RoomUpdated(from: decoder)
+            case "room_removed": roomRemoved = try Addressed(from: decoder)
+            case "watching_rooms": break
+            case "error": error = try Failure(from: decoder)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
+            }
+        }
+
+        /// Every room frame names its room; an event's room also its event (the same id).
+        struct Addressed: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+
+            enum CodingKeys: String, CodingKey {
+                case roomID = "room_id"
+                case eventID = "event_id"
+            }
+        }
+
+        struct Subscribed: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var lastSeq: Int
+            var lastChangeSeq: Int
+
+            enum CodingKeys: String, CodingKey {
+                case roomID = "room_id"
+                case eventID = "event_id"
+                case lastSeq = "last_seq"
+                case lastChangeSeq = "last_change_seq"
+            }
+        }
+
+        struct Message: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var message: ChatMessage
+            /// The change position to resume from once this frame is received.
+            var afterChange: Int
+
+            enum CodingKeys: String, CodingKey {
+                case message
+                case roomID = "room_id"
+                case eventID = "event_id"
+                case afterChange = "after_change"
+            }
+        }
+
+        /// The sender's acknowledgement of its own message.
+        struct Sent: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var clientID: String
+            var seq: Int
+            var created: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case seq, created
+                case roomID = "room_id"
+                case eventID = "event_id"
+                case clientID = "client_id"
+            }
+        }
+
+        struct Typing: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var user: UserSummary
+
+            enum CodingKeys: String, CodingKey {
+                case user
+                case roomID = "room_id"
+                case eventID = "event_id"
+            }
+        }
+
+        struct Read: Decodable, Sendable {
+            struct Reader: Decodable, Sendable { var id: String }
+            var roomID: String
+            var eventID: String?
+            var user: Reader
+            var seq: Int
+
+            enum CodingKeys: String, CodingKey {
+                case user, seq
+                case roomID = "room_id"
+                case eventID = "event_id"
+            }
+        }
+
+        struct Notice: Decodable, Sendable {
+            var notification: Notification
+        }
+
+        struct Unsubscribed: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var reason: String
+
+            enum CodingKeys: String, CodingKey {
+                case reason
+                case roomID = "room_id"
+                case eventID = "event_id"
+            }
+        }
+
+        struct RoomUpdated: Decodable, Sendable {
+            var room: RoomEntry
+        }
+
+        struct Failure: Decodable, Sendable {
+            var code: String
+            var message: String
+            var roomID: String?
+            var eventID: String?
+            var clientID: String?
+            /// Seconds after which trying again can succeed.
+            var retryAfter: Int?
+
+            enum CodingKeys: String, CodingKey {
+                case code, message
+                case roomID = "room_id"
+                case eventID = "event_id"
+                case clientID = "client_id"
+                case retryAfter = "retry_after"
+            }
+        }
+    }
+}
