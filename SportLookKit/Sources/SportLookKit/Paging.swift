@@ -57,17 +57,14 @@ public struct Paged<Page: CursorPage>: AsyncSequence, Sendable {
 }
 
 extension Components.Schemas.EventPage: CursorPage {}
-extension Operations.MyGroups.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.GroupsNearby.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListGroupMembers.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListGroupRequests.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListGroupBans.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListAttendees.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListBans.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.MyInvitations.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.MyNotifications.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListMessages.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListRoomMessages.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.ListMyRooms.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.PeopleNearby.Output.Ok.Body.JsonPayload: CursorPage {}
-extension Operations.MyBlocks.Output.Ok.Body.JsonPayload: CursorPage {}
+extension Components.Schemas.GroupPage: CursorPage {}
+extension Components.Schemas.GroupMemberPage: CursorPage {}
+extension Components.Schemas.GroupJoinRequestPage: CursorPage {}
+extension Components.Schemas.BanPage: CursorPage {}
+extension Components.Schemas.AttendeePage: CursorPage {}
+extension Components.Schemas.InvitationPage: CursorPage {}
+extension Components.Schemas.NotificationPage: CursorPage {}
+extension Components.Schemas.ChatMessagePage: CursorPage {}
+extension Components.Schemas.RoomListingPage: CursorPage {}
+extension Components.Schemas.PersonNearbyPage: CursorPage {}
+extension Components.Schemas.BlockedPage: CursorPage {}

@@ -236,7 +236,7 @@ public struct SportLookClient: Sendable {
     }
 
     /// The signed-in user's notifications, newest first, every page.
-    public func notifications() -> Paged<Operations.MyNotifications.Output.Ok.Body.JsonPayload> {
+    public func notifications() -> Paged<Components.Schemas.NotificationPage> {
         pages { cursor in try await api.myNotifications(query: .init(limit: 100, cursor: cursor)).ok.body.json }
     }
 

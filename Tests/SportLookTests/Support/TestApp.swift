@@ -207,6 +207,7 @@ struct API: Sendable {
         let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
         let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         ResponseLog.record(path: path, reply: reply)
+        ContractLog.record(method: method, path: path, reply: reply)
         return reply
     }
 
@@ -242,6 +243,51 @@ enum ResponseLog {
         bodies.withLock { $0.append((path, reply.text)) }
     }
     static var all: [(path: String, body: String)] { bodies.withLock { $0 } }
+}
+
+/// With `CONTRACT_LOG` naming a file, every answer the suite receives through ``API`` is
+/// appended to it as one JSON line, `{"method", "path", "status", "content_type", "body"}`
+/// (the body as the JSON it is, or null when it is empty or not JSON), for
+/// `scripts/contract-check` to hold against `openapi.yaml`. Off without the variable.
+enum ContractLog {
+    /// The file, opened once for appending; -1 when the log is off or cannot be opened.
+    private static let descriptor: Int32 = {
+        guard let path = ProcessInfo.processInfo.environment["CONTRACT_LOG"], !path.isEmpty else { return -1 }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { Issue.record("CONTRACT_LOG: cannot open \(path) (errno \(errno))") }
+        return fd
+    }()
+    /// Held around each write, so that lines of tests running at once never interleave.
+    private static let lock = Mutex(())
+
+    static func record(method: HTTPRequest.Method, path: String, reply: Reply) {
+        guard descriptor >= 0 else { return }
+        let head: [String: Any] = [
+            "method": method.rawValue, "path": path, "status": Int(reply.status.code),
+            "content_type": reply.headers[.contentType] ?? NSNull(),
+        ]
+        guard var line = try? JSONSerialization.data(withJSONObject: head, options: [.sortedKeys]), line.last == UInt8(ascii: "}") else { return }
+        line.removeLast()
+        line.append(contentsOf: Array(#","body":"#.utf8))
+        if !reply.body.isEmpty, (try? JSONSerialization.jsonObject(with: reply.body, options: [.fragmentsAllowed])) != nil {
+            // Outside strings a line break in JSON is white space; inside, it is escaped.
+            line.append(contentsOf: reply.body.map { $0 == 10 || $0 == 13 ? UInt8(ascii: " ") : $0 })
+        } else {
+            line.append(contentsOf: Array("null".utf8))
+        }
+        line.append(contentsOf: Array("}\n".utf8))
+        lock.withLock { _ in
+            line.withUnsafeBytes { bytes in
+                guard let start = bytes.baseAddress else { return }
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, start + offset, bytes.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+        }
+    }
 }
 
 /// A blocking TCP socket connected to 127.0.0.1:`port` (call it through

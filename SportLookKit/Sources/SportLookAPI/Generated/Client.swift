@@ -7512,7 +7512,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Cancel an event (organiser only); attendees are notified. Idempotent.
+    /// Cancel an event (organiser only); attendees are notified. Idempotent. A game that is over stays as it was (409 `event_finished`), its players' records counting it.
     ///
     /// - Remark: HTTP `DELETE /v1/events/{id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)`.
@@ -7638,6 +7638,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .notFound(.init(body: body))
+                case 409:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(body: body))
                 case 429:
                     let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -8061,7 +8083,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.MyGroups.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.GroupPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -8306,7 +8328,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.GroupsNearby.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.GroupPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -9764,7 +9786,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListGroupMembers.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.GroupMemberPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -10513,7 +10535,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListGroupRequests.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.GroupJoinRequestPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -11165,7 +11187,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListGroupBans.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.BanPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -15186,6 +15208,11 @@ public struct Client: APIProtocol {
     }
     /// Say you miss the game on a date (made or not yet) - you are not put on it, and leave it if you were.
     ///
+    /// Regulars only (403 `not_regular`: anyone else leaves a single game from the game
+    /// itself), for a coming date the series has a game on, within two years (422 on `date`
+    /// otherwise).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/opt-outs`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/opt-outs/post(optOutOfSeriesDate)`.
     public func optOutOfSeriesDate(_ input: Operations.OptOutOfSeriesDate.Input) async throws -> Operations.OptOutOfSeriesDate.Output {
@@ -16227,6 +16254,8 @@ public struct Client: APIProtocol {
     /// …/attendance) takes it back. The event's reminders reach those who said maybe as a
     /// `reminder` with `answer: maybe` ("Are you coming?"). 409 `organiser_is_going` for
     /// the organiser; 409 `answers_closed`, `event_cancelled`, `event_finished` as for joining.
+    /// A maybe meets the rules a place does: 403 `record_required`, `level_required`,
+    /// `level_out_of_range` and `audience_only` as for joining.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/maybe`.
@@ -18973,6 +19002,10 @@ public struct Client: APIProtocol {
     /// Only the person sees it whole; an organiser sees its figures for the people at their
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
+    /// Leaving after a check-in is a late cancellation. Only real games count, so that
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
+    /// made at least an hour before its start, by an organiser whose account was at least
+    /// a week old when it started.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.
@@ -19227,7 +19260,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListAttendees.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.AttendeePage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -19740,7 +19773,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListBans.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.BanPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -20757,7 +20790,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.MyInvitations.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.InvitationPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -21452,7 +21485,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.MyNotifications.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.NotificationPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -22795,7 +22828,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListMessages.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.ChatMessagePage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -23722,7 +23755,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListRoomMessages.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.ChatMessagePage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -26315,7 +26348,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.ListMyRooms.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.RoomListingPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -27771,11 +27804,11 @@ public struct Client: APIProtocol {
                         headerFields: &request.headerFields,
                         contentType: "multipart/form-data",
                         allowsUnknownParts: true,
-                        requiredExactlyOncePartNames: [],
-                        requiredAtLeastOncePartNames: [],
-                        atMostOncePartNames: [
+                        requiredExactlyOncePartNames: [
                             "file"
                         ],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [],
                         zeroOrMoreTimesPartNames: [],
                         encoding: { part in
                             switch part {
@@ -28692,7 +28725,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PeopleNearby.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.PersonNearbyPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -29479,7 +29512,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.MyBlocks.Output.Ok.Body.JsonPayload.self,
+                            Components.Schemas.BlockedPage.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

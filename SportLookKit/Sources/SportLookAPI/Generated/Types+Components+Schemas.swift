@@ -1569,12 +1569,28 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Event/updated_at`.
             public var updatedAt: Foundation.Date
+            /// The caller's place; null when the caller has none.
+            ///
             /// - Remark: Generated from `#/components/schemas/Event/my_status`.
-            @frozen public enum MyStatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case going = "going"
-                case waitlisted = "waitlisted"
-                case maybe = "maybe"
+            public struct MyStatusPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Event/my_status/value1`.
+                public var value1: Components.Schemas.AttendanceStatus
+                /// Creates a new `MyStatusPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.AttendanceStatus) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
             }
+            /// The caller's place; null when the caller has none.
+            ///
             /// - Remark: Generated from `#/components/schemas/Event/my_status`.
             public var myStatus: Components.Schemas.Event.MyStatusPayload?
             /// - Remark: Generated from `#/components/schemas/Event/my_position`.
@@ -1623,7 +1639,7 @@ extension Components {
             ///   - imageUrls:
             ///   - createdAt:
             ///   - updatedAt:
-            ///   - myStatus:
+            ///   - myStatus: The caller's place; null when the caller has none.
             ///   - myPosition:
             ///   - myOfferExpiresAt: When the place offered to the caller from the waitlist stops being theirs to take (POST /v1/events/{id}/offer); absent without an offer; on the event and in the caller's own list of games.
             ///   - iOrganise:
@@ -2183,6 +2199,8 @@ extension Components {
                 case createdAt = "created_at"
             }
         }
+        /// A page of a list (`{"items", "next_cursor"}`); next_cursor is null on the last page.
+        ///
         /// - Remark: Generated from `#/components/schemas/EventPage`.
         public struct EventPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EventPage/items`.
@@ -2206,16 +2224,271 @@ extension Components {
                 case nextCursor = "next_cursor"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/GroupPage`.
+        public struct GroupPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupPage/items`.
+            public var items: [Components.Schemas.Group]
+            /// - Remark: Generated from `#/components/schemas/GroupPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `GroupPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Group],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupMemberPage`.
+        public struct GroupMemberPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupMemberPage/items`.
+            public var items: [Components.Schemas.GroupMember]
+            /// - Remark: Generated from `#/components/schemas/GroupMemberPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `GroupMemberPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.GroupMember],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupJoinRequestPage`.
+        public struct GroupJoinRequestPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupJoinRequestPage/items`.
+            public var items: [Components.Schemas.GroupJoinRequest]
+            /// - Remark: Generated from `#/components/schemas/GroupJoinRequestPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `GroupJoinRequestPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.GroupJoinRequest],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BanPage`.
+        public struct BanPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BanPage/items`.
+            public var items: [Components.Schemas.Ban]
+            /// - Remark: Generated from `#/components/schemas/BanPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `BanPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Ban],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AttendeePage`.
+        public struct AttendeePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AttendeePage/items`.
+            public var items: [Components.Schemas.Attendee]
+            /// - Remark: Generated from `#/components/schemas/AttendeePage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `AttendeePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Attendee],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InvitationPage`.
+        public struct InvitationPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InvitationPage/items`.
+            public var items: [Components.Schemas.Invitation]
+            /// - Remark: Generated from `#/components/schemas/InvitationPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `InvitationPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Invitation],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationPage`.
+        public struct NotificationPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationPage/items`.
+            public var items: [Components.Schemas.Notification]
+            /// - Remark: Generated from `#/components/schemas/NotificationPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `NotificationPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Notification],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ChatMessagePage`.
+        public struct ChatMessagePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ChatMessagePage/items`.
+            public var items: [Components.Schemas.ChatMessage]
+            /// - Remark: Generated from `#/components/schemas/ChatMessagePage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ChatMessagePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.ChatMessage],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RoomListingPage`.
+        public struct RoomListingPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RoomListingPage/items`.
+            public var items: [Components.Schemas.RoomListing]
+            /// - Remark: Generated from `#/components/schemas/RoomListingPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `RoomListingPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.RoomListing],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PersonNearbyPage`.
+        public struct PersonNearbyPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PersonNearbyPage/items`.
+            public var items: [Components.Schemas.PersonNearby]
+            /// - Remark: Generated from `#/components/schemas/PersonNearbyPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `PersonNearbyPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.PersonNearby],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BlockedPage`.
+        public struct BlockedPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BlockedPage/items`.
+            public var items: [Components.Schemas.Blocked]
+            /// - Remark: Generated from `#/components/schemas/BlockedPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `BlockedPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Blocked],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// Where a person stands on an event: going, on the waitlist, or maybe.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AttendanceStatus`.
+        @frozen public enum AttendanceStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case going = "going"
+            case waitlisted = "waitlisted"
+            case maybe = "maybe"
+        }
         /// - Remark: Generated from `#/components/schemas/Joined`.
         public struct Joined: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Joined/status`.
-            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case going = "going"
-                case waitlisted = "waitlisted"
-                case maybe = "maybe"
-            }
-            /// - Remark: Generated from `#/components/schemas/Joined/status`.
-            public var status: Components.Schemas.Joined.StatusPayload
+            public var status: Components.Schemas.AttendanceStatus
             /// - Remark: Generated from `#/components/schemas/Joined/position`.
             public var position: Swift.Int?
             /// Creates a new `Joined`.
@@ -2224,7 +2497,7 @@ extension Components {
             ///   - status:
             ///   - position:
             public init(
-                status: Components.Schemas.Joined.StatusPayload,
+                status: Components.Schemas.AttendanceStatus,
                 position: Swift.Int? = nil
             ) {
                 self.status = status
@@ -2325,14 +2598,27 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Player`.
         public struct Player: Codable, Hashable, Sendable {
-            /// Self-declared; an event for women, men or mixed teams asks for it.
+            /// Self-declared; an event for women, men or mixed teams asks for it. Null: none declared.
             ///
             /// - Remark: Generated from `#/components/schemas/Player/gender`.
-            @frozen public enum GenderPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case woman = "woman"
-                case man = "man"
+            public struct GenderPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Player/gender/value1`.
+                public var value1: Components.Schemas.Gender
+                /// Creates a new `GenderPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Gender) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
             }
-            /// Self-declared; an event for women, men or mixed teams asks for it.
+            /// Self-declared; an event for women, men or mixed teams asks for it. Null: none declared.
             ///
             /// - Remark: Generated from `#/components/schemas/Player/gender`.
             public var gender: Components.Schemas.Player.GenderPayload?
@@ -2363,7 +2649,7 @@ extension Components {
             /// Creates a new `Player`.
             ///
             /// - Parameters:
-            ///   - gender: Self-declared; an event for women, men or mixed teams asks for it.
+            ///   - gender: Self-declared; an event for women, men or mixed teams asks for it. Null: none declared.
             ///   - levels: By sport slug: 0 to 7 in half steps (0-1 beginner, 1.5-2.5 improver, 3-4 intermediate, 4.5-5.5 advanced, 6-7 competition).
             public init(
                 gender: Components.Schemas.Player.GenderPayload? = nil,
@@ -2376,6 +2662,13 @@ extension Components {
                 case gender
                 case levels
             }
+        }
+        /// A self-declared gender.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Gender`.
+        @frozen public enum Gender: String, Codable, Hashable, Sendable, CaseIterable {
+            case woman = "woman"
+            case man = "man"
         }
         /// - Remark: Generated from `#/components/schemas/LevelRange`.
         public struct LevelRange: Codable, Hashable, Sendable {
@@ -2600,6 +2893,14 @@ extension Components {
             case lateCancel = "late_cancel"
             case excused = "excused"
         }
+        /// An organiser's mark on the attendance sheet.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SheetMark`.
+        @frozen public enum SheetMark: String, Codable, Hashable, Sendable, CaseIterable {
+            case attended = "attended"
+            case noShow = "no_show"
+            case excused = "excused"
+        }
         /// - Remark: Generated from `#/components/schemas/SheetRow`.
         public struct SheetRow: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SheetRow/user`.
@@ -2610,15 +2911,27 @@ extension Components {
             public var going: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/SheetRow/checked_in_at`.
             public var checkedInAt: Foundation.Date?
-            /// The organiser's mark, which overrides a check-in.
+            /// The organiser's mark, which overrides a check-in; null: none.
             ///
             /// - Remark: Generated from `#/components/schemas/SheetRow/mark`.
-            @frozen public enum MarkPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case attended = "attended"
-                case noShow = "no_show"
-                case excused = "excused"
+            public struct MarkPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SheetRow/mark/value1`.
+                public var value1: Components.Schemas.SheetMark
+                /// Creates a new `MarkPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.SheetMark) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
             }
-            /// The organiser's mark, which overrides a check-in.
+            /// The organiser's mark, which overrides a check-in; null: none.
             ///
             /// - Remark: Generated from `#/components/schemas/SheetRow/mark`.
             public var mark: Components.Schemas.SheetRow.MarkPayload?
@@ -2678,7 +2991,7 @@ extension Components {
             ///   - user:
             ///   - going: Going now (false once they left).
             ///   - checkedInAt:
-            ///   - mark: The organiser's mark, which overrides a check-in.
+            ///   - mark: The organiser's mark, which overrides a check-in; null: none.
             ///   - lateCancelledAt:
             ///   - outcome: The mark, else attended for a check-in, else late_cancel; null - nothing known.
             ///   - record: On the organiser's sheet; null in answers to a check-in or a mark.
@@ -2907,13 +3220,28 @@ extension Components {
             public var owner: Components.Schemas.UserSummary
             /// - Remark: Generated from `#/components/schemas/Group/created_at`.
             public var createdAt: Foundation.Date
+            /// The caller's role; null for someone who is not a member.
+            ///
             /// - Remark: Generated from `#/components/schemas/Group/my_role`.
-            @frozen public enum MyRolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case owner = "owner"
-                case admin = "admin"
-                case member = "member"
-                case _empty_ = ""
+            public struct MyRolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Group/my_role/value1`.
+                public var value1: Components.Schemas.GroupRole
+                /// Creates a new `MyRolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.GroupRole) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
             }
+            /// The caller's role; null for someone who is not a member.
+            ///
             /// - Remark: Generated from `#/components/schemas/Group/my_role`.
             public var myRole: Components.Schemas.Group.MyRolePayload?
             /// The caller asked to join and waits for an answer.
@@ -2943,7 +3271,7 @@ extension Components {
             ///   - memberCount:
             ///   - owner:
             ///   - createdAt:
-            ///   - myRole:
+            ///   - myRole: The caller's role; null for someone who is not a member.
             ///   - myRequest: The caller asked to join and waits for an answer.
             ///   - muted: The caller (a member) muted news of the group's new games (PUT /v1/groups/{id}/mute).
             ///   - distanceM: In groups nearby: metres from the search's centre to the group's snapped home area.
@@ -3001,18 +3329,20 @@ extension Components {
                 case distanceM = "distance_m"
             }
         }
+        /// A member's role in a group.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupRole`.
+        @frozen public enum GroupRole: String, Codable, Hashable, Sendable, CaseIterable {
+            case owner = "owner"
+            case admin = "admin"
+            case member = "member"
+        }
         /// - Remark: Generated from `#/components/schemas/GroupMember`.
         public struct GroupMember: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/GroupMember/user`.
             public var user: Components.Schemas.UserSummary
             /// - Remark: Generated from `#/components/schemas/GroupMember/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case owner = "owner"
-                case admin = "admin"
-                case member = "member"
-            }
-            /// - Remark: Generated from `#/components/schemas/GroupMember/role`.
-            public var role: Components.Schemas.GroupMember.RolePayload
+            public var role: Components.Schemas.GroupRole
             /// - Remark: Generated from `#/components/schemas/GroupMember/joined_at`.
             public var joinedAt: Foundation.Date
             /// Creates a new `GroupMember`.
@@ -3023,7 +3353,7 @@ extension Components {
             ///   - joinedAt:
             public init(
                 user: Components.Schemas.UserSummary,
-                role: Components.Schemas.GroupMember.RolePayload,
+                role: Components.Schemas.GroupRole,
                 joinedAt: Foundation.Date
             ) {
                 self.user = user
@@ -3236,6 +3566,59 @@ extension Components {
                 case data
             }
         }
+        /// A message to send: text (`body`), an image (`attachment_id`), or both — at least one of the two (422 naming `body` otherwise); without an image, `body` must not be blank.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NewMessage`.
+        public struct NewMessage: Codable, Hashable, Sendable {
+            /// At most 2000 characters and 8000 bytes of UTF-8; tab and line breaks allowed. Not blank, unless attachment_id is given: then it may be left out, empty or blank (stored as empty).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewMessage/body`.
+            public var body: Swift.String?
+            /// An unused upload of the sender's made with use=chat; 422 when it is someone else's, of another use or already in use.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewMessage/attachment_id`.
+            public var attachmentId: Swift.String?
+            /// At most 100 characters and 400 bytes of UTF-8.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewMessage/client_id`.
+            public var clientId: Swift.String
+            /// The seq of the message this one answers (a message of the same room).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewMessage/reply_to`.
+            public var replyTo: Swift.Int?
+            /// Members of the room the message mentions: they are notified even when they muted the room. 422 for anyone else.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewMessage/mentions`.
+            public var mentions: [Swift.String]?
+            /// Creates a new `NewMessage`.
+            ///
+            /// - Parameters:
+            ///   - body: At most 2000 characters and 8000 bytes of UTF-8; tab and line breaks allowed. Not blank, unless attachment_id is given: then it may be left out, empty or blank (stored as empty).
+            ///   - attachmentId: An unused upload of the sender's made with use=chat; 422 when it is someone else's, of another use or already in use.
+            ///   - clientId: At most 100 characters and 400 bytes of UTF-8.
+            ///   - replyTo: The seq of the message this one answers (a message of the same room).
+            ///   - mentions: Members of the room the message mentions: they are notified even when they muted the room. 422 for anyone else.
+            public init(
+                body: Swift.String? = nil,
+                attachmentId: Swift.String? = nil,
+                clientId: Swift.String,
+                replyTo: Swift.Int? = nil,
+                mentions: [Swift.String]? = nil
+            ) {
+                self.body = body
+                self.attachmentId = attachmentId
+                self.clientId = clientId
+                self.replyTo = replyTo
+                self.mentions = mentions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case body
+                case attachmentId = "attachment_id"
+                case clientId = "client_id"
+                case replyTo = "reply_to"
+                case mentions
+            }
+        }
         /// A message in its current state. An edited message has `edited_at`; a deleted one keeps its `seq` with `deleted` true, an empty `body` and no attachment, mentions or reactions. `change_seq` is the room's change number of its last edit, deletion or reaction (0 for none).
         ///
         /// - Remark: Generated from `#/components/schemas/ChatMessage`.
@@ -3262,8 +3645,30 @@ extension Components {
             public var clientId: Swift.String
             /// - Remark: Generated from `#/components/schemas/ChatMessage/created_at`.
             public var createdAt: Foundation.Date
+            /// The image the message carries; null for text only, once the message is deleted, or once its sender deleted their account.
+            ///
             /// - Remark: Generated from `#/components/schemas/ChatMessage/attachment`.
-            public var attachment: Components.Schemas.ChatAttachment?
+            public struct AttachmentPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ChatMessage/attachment/value1`.
+                public var value1: Components.Schemas.ChatAttachment
+                /// Creates a new `AttachmentPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.ChatAttachment) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// The image the message carries; null for text only, once the message is deleted, or once its sender deleted their account.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChatMessage/attachment`.
+            public var attachment: Components.Schemas.ChatMessage.AttachmentPayload?
             /// The message this one answers, quoted (null when it answers none, or, for the reader, a message of someone the reader blocked).
             ///
             /// - Remark: Generated from `#/components/schemas/ChatMessage/reply_to`.
@@ -3378,7 +3783,7 @@ extension Components {
             ///   - body: Empty for an image sent without text, and once deleted.
             ///   - clientId:
             ///   - createdAt:
-            ///   - attachment:
+            ///   - attachment: The image the message carries; null for text only, once the message is deleted, or once its sender deleted their account.
             ///   - replyTo: The message this one answers, quoted (null when it answers none, or, for the reader, a message of someone the reader blocked).
             ///   - mentions: Room members the message mentions.
             ///   - reactions: Emoji on the message, in the order of the allowed set, each with who put it there.
@@ -3395,7 +3800,7 @@ extension Components {
                 body: Swift.String,
                 clientId: Swift.String,
                 createdAt: Foundation.Date,
-                attachment: Components.Schemas.ChatAttachment? = nil,
+                attachment: Components.Schemas.ChatMessage.AttachmentPayload? = nil,
                 replyTo: Components.Schemas.ChatMessage.ReplyToPayload? = nil,
                 mentions: [Swift.String],
                 reactions: Components.Schemas.ChatMessage.ReactionsPayload,
@@ -3726,7 +4131,7 @@ extension Components {
                 case mutedUntil = "muted_until"
             }
         }
-        /// The image a message carries (null for text only, or once its sender deleted their account). Its links are signed and end at `expires_at` (one to two hours after they were handed out); read the history again for fresh ones.
+        /// The image a message carries (a message's `attachment`, null for text only). Its links are signed and end at `expires_at` (one to two hours after they were handed out); read the history again for fresh ones.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatAttachment`.
         public struct ChatAttachment: Codable, Hashable, Sendable {
@@ -3738,30 +4143,8 @@ extension Components {
             public var width: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ChatAttachment/height`.
             public var height: Swift.Int
-            /// "2048" (at most 2048 on the long side) and "320" (a preview), each a signed link.
-            ///
             /// - Remark: Generated from `#/components/schemas/ChatAttachment/urls`.
-            public struct UrlsPayload: Codable, Hashable, Sendable {
-                /// A container of undocumented properties.
-                public var additionalProperties: [String: Swift.String]
-                /// Creates a new `UrlsPayload`.
-                ///
-                /// - Parameters:
-                ///   - additionalProperties: A container of undocumented properties.
-                public init(additionalProperties: [String: Swift.String] = .init()) {
-                    self.additionalProperties = additionalProperties
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-                }
-                public func encode(to encoder: any Swift.Encoder) throws {
-                    try encoder.encodeAdditionalProperties(additionalProperties)
-                }
-            }
-            /// "2048" (at most 2048 on the long side) and "320" (a preview), each a signed link.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ChatAttachment/urls`.
-            public var urls: Components.Schemas.ChatAttachment.UrlsPayload
+            public var urls: Components.Schemas.ChatAttachmentURLs
             /// - Remark: Generated from `#/components/schemas/ChatAttachment/expires_at`.
             public var expiresAt: Foundation.Date
             /// Creates a new `ChatAttachment`.
@@ -3770,13 +4153,13 @@ extension Components {
             ///   - id:
             ///   - width: Of the largest variant.
             ///   - height:
-            ///   - urls: "2048" (at most 2048 on the long side) and "320" (a preview), each a signed link.
+            ///   - urls:
             ///   - expiresAt:
             public init(
                 id: Swift.String,
                 width: Swift.Int,
                 height: Swift.Int,
-                urls: Components.Schemas.ChatAttachment.UrlsPayload,
+                urls: Components.Schemas.ChatAttachmentURLs,
                 expiresAt: Foundation.Date
             ) {
                 self.id = id
@@ -3791,6 +4174,26 @@ extension Components {
                 case height
                 case urls
                 case expiresAt = "expires_at"
+            }
+        }
+        /// A chat image's variants by name: "2048" (at most 2048 on the long side) and "320" (a preview), each a signed link.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ChatAttachmentURLs`.
+        public struct ChatAttachmentURLs: Codable, Hashable, Sendable {
+            /// A container of undocumented properties.
+            public var additionalProperties: [String: Swift.String]
+            /// Creates a new `ChatAttachmentURLs`.
+            ///
+            /// - Parameters:
+            ///   - additionalProperties: A container of undocumented properties.
+            public init(additionalProperties: [String: Swift.String] = .init()) {
+                self.additionalProperties = additionalProperties
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeAdditionalProperties(additionalProperties)
             }
         }
         /// - Remark: Generated from `#/components/schemas/PersonNearby`.

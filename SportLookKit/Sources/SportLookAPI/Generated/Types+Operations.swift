@@ -9770,7 +9770,7 @@ public enum Operations {
             }
         }
     }
-    /// Cancel an event (organiser only); attendees are notified. Idempotent.
+    /// Cancel an event (organiser only); attendees are notified. Idempotent. A game that is over stays as it was (409 `event_finished`), its players' records counting it.
     ///
     /// - Remark: HTTP `DELETE /v1/events/{id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)`.
@@ -9938,6 +9938,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -10425,36 +10448,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/groups/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/me/groups/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/me/groups/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Group]
-                        /// - Remark: Generated from `#/paths/v1/me/groups/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Group],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/me/groups/GET/responses/200/content/application\/json`.
-                    case json(Operations.MyGroups.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.GroupPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.MyGroups.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.GroupPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -10729,36 +10729,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/groups/nearby/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/groups/nearby/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/groups/nearby/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Group]
-                        /// - Remark: Generated from `#/paths/v1/groups/nearby/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Group],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/groups/nearby/GET/responses/200/content/application\/json`.
-                    case json(Operations.GroupsNearby.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.GroupPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.GroupsNearby.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.GroupPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -12542,36 +12519,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/members/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/groups/{id}/members/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/members/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.GroupMember]
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/members/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.GroupMember],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/groups/{id}/members/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListGroupMembers.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.GroupMemberPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListGroupMembers.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.GroupMemberPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -13514,36 +13468,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/requests/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/groups/{id}/requests/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/requests/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.GroupJoinRequest]
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/requests/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.GroupJoinRequest],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/groups/{id}/requests/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListGroupRequests.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.GroupJoinRequestPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListGroupRequests.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.GroupJoinRequestPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -14365,36 +14296,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/bans/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/groups/{id}/bans/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/bans/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Ban]
-                        /// - Remark: Generated from `#/paths/v1/groups/{id}/bans/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Ban],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/groups/{id}/bans/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListGroupBans.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.BanPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListGroupBans.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.BanPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -19383,6 +19291,11 @@ public enum Operations {
     }
     /// Say you miss the game on a date (made or not yet) - you are not put on it, and leave it if you were.
     ///
+    /// Regulars only (403 `not_regular`: anyone else leaves a single game from the game
+    /// itself), for a coming date the series has a game on, within two years (422 on `date`
+    /// otherwise).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/opt-outs`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/opt-outs/post(optOutOfSeriesDate)`.
     public enum OptOutOfSeriesDate {
@@ -20678,6 +20591,8 @@ public enum Operations {
     /// …/attendance) takes it back. The event's reminders reach those who said maybe as a
     /// `reminder` with `answer: maybe` ("Are you coming?"). 409 `organiser_is_going` for
     /// the organiser; 409 `answers_closed`, `event_cancelled`, `event_finished` as for joining.
+    /// A maybe meets the rules a place does: 403 `record_required`, `level_required`,
+    /// `level_out_of_range` and `audience_only` as for joining.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/maybe`.
@@ -23097,19 +23012,34 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/{id}/sheet/{user_id}/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// Null takes the mark back.
+                    ///
                     /// - Remark: Generated from `#/paths/v1/events/{id}/sheet/{user_id}/PUT/requestBody/json/outcome`.
-                    @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case attended = "attended"
-                        case noShow = "no_show"
-                        case excused = "excused"
-                        case _empty_ = ""
+                    public struct OutcomePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/events/{id}/sheet/{user_id}/PUT/requestBody/json/outcome/value1`.
+                        public var value1: Components.Schemas.SheetMark
+                        /// Creates a new `OutcomePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        public init(value1: Components.Schemas.SheetMark) {
+                            self.value1 = value1
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeToSingleValueContainer(self.value1)
+                        }
                     }
+                    /// Null takes the mark back.
+                    ///
                     /// - Remark: Generated from `#/paths/v1/events/{id}/sheet/{user_id}/PUT/requestBody/json/outcome`.
                     public var outcome: Operations.MarkAttendee.Input.Body.JsonPayload.OutcomePayload?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - outcome:
+                    ///   - outcome: Null takes the mark back.
                     public init(outcome: Operations.MarkAttendee.Input.Body.JsonPayload.OutcomePayload? = nil) {
                         self.outcome = outcome
                     }
@@ -23698,12 +23628,28 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/player/PATCH/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// Null: none declared.
+                    ///
                     /// - Remark: Generated from `#/paths/v1/me/player/PATCH/requestBody/json/gender`.
-                    @frozen public enum GenderPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case woman = "woman"
-                        case man = "man"
-                        case _empty_ = ""
+                    public struct GenderPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/me/player/PATCH/requestBody/json/gender/value1`.
+                        public var value1: Components.Schemas.Gender
+                        /// Creates a new `GenderPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        public init(value1: Components.Schemas.Gender) {
+                            self.value1 = value1
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeToSingleValueContainer(self.value1)
+                        }
                     }
+                    /// Null: none declared.
+                    ///
                     /// - Remark: Generated from `#/paths/v1/me/player/PATCH/requestBody/json/gender`.
                     public var gender: Operations.UpdatePlayer.Input.Body.JsonPayload.GenderPayload?
                     /// By sport slug; a level, or null to forget it.
@@ -23733,7 +23679,7 @@ public enum Operations {
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - gender:
+                    ///   - gender: Null: none declared.
                     ///   - levels: By sport slug; a level, or null to forget it.
                     public init(
                         gender: Operations.UpdatePlayer.Input.Body.JsonPayload.GenderPayload? = nil,
@@ -24059,6 +24005,10 @@ public enum Operations {
     /// Only the person sees it whole; an organiser sees its figures for the people at their
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
+    /// Leaving after a check-in is a late cancellation. Only real games count, so that
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
+    /// made at least an hour before its start, by an organiser whose account was at least
+    /// a week old when it started.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.
@@ -24364,36 +24314,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/{id}/attendees/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/attendees/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/attendees/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Attendee]
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/attendees/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Attendee],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/events/{id}/attendees/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListAttendees.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.AttendeePage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListAttendees.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.AttendeePage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -25029,36 +24956,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/{id}/bans/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/bans/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/bans/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Ban]
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/bans/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Ban],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/events/{id}/bans/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListBans.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.BanPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListBans.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.BanPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -26311,36 +26215,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/invitations/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/me/invitations/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/me/invitations/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Invitation]
-                        /// - Remark: Generated from `#/paths/v1/me/invitations/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Invitation],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/me/invitations/GET/responses/200/content/application\/json`.
-                    case json(Operations.MyInvitations.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.InvitationPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.MyInvitations.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.InvitationPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -27169,36 +27050,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/notifications/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/me/notifications/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/me/notifications/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Notification]
-                        /// - Remark: Generated from `#/paths/v1/me/notifications/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Notification],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/me/notifications/GET/responses/200/content/application\/json`.
-                    case json(Operations.MyNotifications.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.NotificationPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.MyNotifications.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.NotificationPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -29010,36 +28868,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/{id}/messages/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/messages/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/messages/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.ChatMessage]
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/messages/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.ChatMessage],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/events/{id}/messages/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListMessages.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.ChatMessagePage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListMessages.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.ChatMessagePage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -29289,83 +29124,8 @@ public enum Operations {
             public var headers: Operations.SendMessage.Input.Headers
             /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json`.
-                public struct JsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value1`.
-                    public struct Value1Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value1/body`.
-                        public var body: Swift.String
-                        /// Creates a new `Value1Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - body:
-                        public init(body: Swift.String) {
-                            self.body = body
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case body
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value1`.
-                    public var value1: Operations.SendMessage.Input.Body.JsonPayload.Value1Payload?
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value2/attachment_id`.
-                        public var attachmentId: Swift.String
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - attachmentId:
-                        public init(attachmentId: Swift.String) {
-                            self.attachmentId = attachmentId
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case attachmentId = "attachment_id"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/json/value2`.
-                    public var value2: Operations.SendMessage.Input.Body.JsonPayload.Value2Payload?
-                    /// Creates a new `JsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Operations.SendMessage.Input.Body.JsonPayload.Value1Payload? = nil,
-                        value2: Operations.SendMessage.Input.Body.JsonPayload.Value2Payload? = nil
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        var errors: [any Swift.Error] = []
-                        do {
-                            self.value1 = try .init(from: decoder)
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self.value2 = try .init(from: decoder)
-                        } catch {
-                            errors.append(error)
-                        }
-                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
-                            [
-                                self.value1,
-                                self.value2
-                            ],
-                            type: Self.self,
-                            codingPath: decoder.codingPath,
-                            errors: errors
-                        )
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1?.encode(to: encoder)
-                        try self.value2?.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/paths/v1/events/{id}/messages/POST/requestBody/content/application\/json`.
-                case json(Operations.SendMessage.Input.Body.JsonPayload)
+                case json(Components.Schemas.NewMessage)
             }
             public var body: Operations.SendMessage.Input.Body
             /// Creates a new `Input`.
@@ -30248,36 +30008,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.ChatMessage]
-                        /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.ChatMessage],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListRoomMessages.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.ChatMessagePage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListRoomMessages.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.ChatMessagePage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -30534,83 +30271,8 @@ public enum Operations {
             public var headers: Operations.SendRoomMessage.Input.Headers
             /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json`.
-                public struct JsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value1`.
-                    public struct Value1Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value1/body`.
-                        public var body: Swift.String
-                        /// Creates a new `Value1Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - body:
-                        public init(body: Swift.String) {
-                            self.body = body
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case body
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value1`.
-                    public var value1: Operations.SendRoomMessage.Input.Body.JsonPayload.Value1Payload?
-                    /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value2/attachment_id`.
-                        public var attachmentId: Swift.String
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - attachmentId:
-                        public init(attachmentId: Swift.String) {
-                            self.attachmentId = attachmentId
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case attachmentId = "attachment_id"
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/json/value2`.
-                    public var value2: Operations.SendRoomMessage.Input.Body.JsonPayload.Value2Payload?
-                    /// Creates a new `JsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Operations.SendRoomMessage.Input.Body.JsonPayload.Value1Payload? = nil,
-                        value2: Operations.SendRoomMessage.Input.Body.JsonPayload.Value2Payload? = nil
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        var errors: [any Swift.Error] = []
-                        do {
-                            self.value1 = try .init(from: decoder)
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self.value2 = try .init(from: decoder)
-                        } catch {
-                            errors.append(error)
-                        }
-                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
-                            [
-                                self.value1,
-                                self.value2
-                            ],
-                            type: Self.self,
-                            codingPath: decoder.codingPath,
-                            errors: errors
-                        )
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1?.encode(to: encoder)
-                        try self.value2?.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/paths/v1/rooms/{id}/messages/POST/requestBody/content/application\/json`.
-                case json(Operations.SendRoomMessage.Input.Body.JsonPayload)
+                case json(Components.Schemas.NewMessage)
             }
             public var body: Operations.SendRoomMessage.Input.Body
             /// Creates a new `Input`.
@@ -33554,36 +33216,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/rooms/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/me/rooms/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/me/rooms/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.RoomListing]
-                        /// - Remark: Generated from `#/paths/v1/me/rooms/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.RoomListing],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/me/rooms/GET/responses/200/content/application\/json`.
-                    case json(Operations.ListMyRooms.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.RoomListingPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.ListMyRooms.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.RoomListingPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -36846,36 +36485,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/users/nearby/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/users/nearby/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/users/nearby/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.PersonNearby]
-                        /// - Remark: Generated from `#/paths/v1/users/nearby/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.PersonNearby],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/users/nearby/GET/responses/200/content/application\/json`.
-                    case json(Operations.PeopleNearby.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.PersonNearbyPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.PeopleNearby.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.PersonNearbyPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -37850,36 +37466,13 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/me/blocks/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/me/blocks/GET/responses/200/content/json`.
-                    public struct JsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/me/blocks/GET/responses/200/content/json/items`.
-                        public var items: [Components.Schemas.Blocked]
-                        /// - Remark: Generated from `#/paths/v1/me/blocks/GET/responses/200/content/json/next_cursor`.
-                        public var nextCursor: Swift.String?
-                        /// Creates a new `JsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - items:
-                        ///   - nextCursor:
-                        public init(
-                            items: [Components.Schemas.Blocked],
-                            nextCursor: Swift.String? = nil
-                        ) {
-                            self.items = items
-                            self.nextCursor = nextCursor
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case items
-                            case nextCursor = "next_cursor"
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/me/blocks/GET/responses/200/content/application\/json`.
-                    case json(Operations.MyBlocks.Output.Ok.Body.JsonPayload)
+                    case json(Components.Schemas.BlockedPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Operations.MyBlocks.Output.Ok.Body.JsonPayload {
+                    public var json: Components.Schemas.BlockedPage {
                         get throws {
                             switch self {
                             case let .json(body):

@@ -299,7 +299,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/events/{id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/patch(updateEvent)`.
     func updateEvent(_ input: Operations.UpdateEvent.Input) async throws -> Operations.UpdateEvent.Output
-    /// Cancel an event (organiser only); attendees are notified. Idempotent.
+    /// Cancel an event (organiser only); attendees are notified. Idempotent. A game that is over stays as it was (409 `event_finished`), its players' records counting it.
     ///
     /// - Remark: HTTP `DELETE /v1/events/{id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)`.
@@ -486,6 +486,11 @@ public protocol APIProtocol: Sendable {
     func skipSeriesDate(_ input: Operations.SkipSeriesDate.Input) async throws -> Operations.SkipSeriesDate.Output
     /// Say you miss the game on a date (made or not yet) - you are not put on it, and leave it if you were.
     ///
+    /// Regulars only (403 `not_regular`: anyone else leaves a single game from the game
+    /// itself), for a coming date the series has a game on, within two years (422 on `date`
+    /// otherwise).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/opt-outs`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/opt-outs/post(optOutOfSeriesDate)`.
     func optOutOfSeriesDate(_ input: Operations.OptOutOfSeriesDate.Input) async throws -> Operations.OptOutOfSeriesDate.Output
@@ -527,6 +532,8 @@ public protocol APIProtocol: Sendable {
     /// …/attendance) takes it back. The event's reminders reach those who said maybe as a
     /// `reminder` with `answer: maybe` ("Are you coming?"). 409 `organiser_is_going` for
     /// the organiser; 409 `answers_closed`, `event_cancelled`, `event_finished` as for joining.
+    /// A maybe meets the rules a place does: 403 `record_required`, `level_required`,
+    /// `level_out_of_range` and `audience_only` as for joining.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/maybe`.
@@ -614,6 +621,10 @@ public protocol APIProtocol: Sendable {
     /// Only the person sees it whole; an organiser sees its figures for the people at their
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
+    /// Leaving after a check-in is a late cancellation. Only real games count, so that
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
+    /// made at least an hour before its start, by an organiser whose account was at least
+    /// a week old when it started.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.
@@ -1473,7 +1484,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Cancel an event (organiser only); attendees are notified. Idempotent.
+    /// Cancel an event (organiser only); attendees are notified. Idempotent. A game that is over stays as it was (409 `event_finished`), its players' records counting it.
     ///
     /// - Remark: HTTP `DELETE /v1/events/{id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)`.
@@ -1938,6 +1949,11 @@ extension APIProtocol {
     }
     /// Say you miss the game on a date (made or not yet) - you are not put on it, and leave it if you were.
     ///
+    /// Regulars only (403 `not_regular`: anyone else leaves a single game from the game
+    /// itself), for a coming date the series has a game on, within two years (422 on `date`
+    /// otherwise).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/opt-outs`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/opt-outs/post(optOutOfSeriesDate)`.
     public func optOutOfSeriesDate(
@@ -2009,6 +2025,8 @@ extension APIProtocol {
     /// …/attendance) takes it back. The event's reminders reach those who said maybe as a
     /// `reminder` with `answer: maybe` ("Are you coming?"). 409 `organiser_is_going` for
     /// the organiser; 409 `answers_closed`, `event_cancelled`, `event_finished` as for joining.
+    /// A maybe meets the rules a place does: 403 `record_required`, `level_required`,
+    /// `level_out_of_range` and `audience_only` as for joining.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/maybe`.
@@ -2182,6 +2200,10 @@ extension APIProtocol {
     /// Only the person sees it whole; an organiser sees its figures for the people at their
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
+    /// Leaving after a check-in is a late cancellation. Only real games count, so that
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
+    /// made at least an hour before its start, by an organiser whose account was at least
+    /// a week old when it started.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.
