@@ -34634,7 +34634,7 @@ public enum Operations {
             }
         }
     }
-    /// The realtime WebSocket (see README for the frames). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is

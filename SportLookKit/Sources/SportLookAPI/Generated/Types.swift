@@ -871,7 +871,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/conversations/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/decline/post(declineConversation)`.
     func declineConversation(_ input: Operations.DeclineConversation.Input) async throws -> Operations.DeclineConversation.Output
-    /// The realtime WebSocket (see README for the frames). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is
@@ -2724,7 +2724,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The realtime WebSocket (see README for the frames). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is
