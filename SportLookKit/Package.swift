@@ -11,7 +11,7 @@ let package = Package(
     name: "SportLookKit",
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
-        .library(name: "SportLookKit", targets: ["SportLookKit"]),
+        .library(name: "SportLookKit", targets: ["SportLookKit"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
@@ -34,7 +34,9 @@ let package = Package(
                 "SportLookAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(platforms: [.iOS, .macOS, .tvOS, .watchOS, .visionOS])),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.iOS, .macOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: [.linux])),

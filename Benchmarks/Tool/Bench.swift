@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import SportLook
 
 @main
@@ -7,7 +7,10 @@ struct SportLookBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook-bench",
         abstract: "SportLook's benchmark harness (see BENCHMARKS.md).",
-        subcommands: [GeoBench.self, JobsBench.self, ChatBench.self, ChatCapacityBench.self, HTTPCapacityBench.self, SoakBench.self, OutageBench.self, LoginBench.self, RemindersBench.self, Centres.self]
+        subcommands: [
+            GeoBench.self, JobsBench.self, ChatBench.self, ChatCapacityBench.self, HTTPCapacityBench.self, SoakBench.self, OutageBench.self,
+            LoginBench.self, RemindersBench.self, Centres.self,
+        ]
     )
 }
 

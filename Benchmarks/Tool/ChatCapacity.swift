@@ -4,8 +4,9 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Chat capacity: people in event rooms, every socket subscribed to its room;
@@ -17,11 +18,13 @@ import Glibc
 /// room once (a seq seen twice on one socket is a duplicate). A socket the server
 /// closes reconnects and resumes from the last seq it holds, as a real client does.
 struct ChatCapacityBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "chat-capacity", abstract: "WebSocket chat: capacity under a stepped constant rate, and twice that capacity.")
+    static let configuration = CommandConfiguration(
+        commandName: "chat-capacity", abstract: "WebSocket chat: capacity under a stepped constant rate, and twice that capacity.")
     @OptionGroup var server: ServerOptions
     @Option var clients = 1_000
     @Option var rooms = 100
-    @Option(help: "Messages per second offered at each step, all rooms together (comma-separated).") var steps = "200,400,600,800,1000,1200,1500,2000,2500,3000"
+    @Option(help: "Messages per second offered at each step, all rooms together (comma-separated).") var steps =
+        "200,400,600,800,1000,1200,1500,2000,2500,3000"
     @Option(help: "Seconds of each step.") var stepSeconds = 20
     @Option(help: "Milliseconds: a step whose delivery p99 is above this is past capacity.") var boundMs = 100.0
     @Option(help: "Seconds at twice the capacity found (0: no such step).") var overloadSeconds = 60
@@ -39,7 +42,8 @@ struct ChatCapacityBench: AsyncParsableCommand {
         let origin = ContinuousClock.now
         let log = StepLog()
         let made = try await eventRooms(api, rooms: rooms, perRoom: perRoom, prefix: "K")
-        let roomIDs = made.map(\.id), members = made.map { $0.people.map(\.token) }
+        let roomIDs = made.map(\.id)
+        let members = made.map { $0.people.map(\.token) }
         let url = "ws://127.0.0.1:\(server.port)/v1/ws"
         // Opened in waves (`--wave`, 1,000 by default), each subscribed before the next.
         // All 10,000 at once, each socket's reads and presence write its own, missed
@@ -54,23 +58,31 @@ struct ChatCapacityBench: AsyncParsableCommand {
             opened += tokens.count
             if opened % wave < perRoom || r == members.count - 1 { try await log.waitForSubscriptions(opened) }
         }
-        print("set up \(rooms) rooms × \(perRoom) sockets in \(ContinuousClock.now - origin) (the sockets opened and subscribed, \(wave) at a time, in \(ContinuousClock.now - opening))")
+        print(
+            "set up \(rooms) rooms × \(perRoom) sockets in \(ContinuousClock.now - origin) (the sockets opened and subscribed, \(wave) at a time, in \(ContinuousClock.now - opening))"
+        )
         try await Task.sleep(for: .seconds(2))
 
         let bound = boundMs / 1_000
         var capacity: Int?
         var step = 0
         for rate in steps.split(separator: ",").compactMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-            let result = try await offer(rate: rate, seconds: stepSeconds, step: step, sockets: sockets, roomIDs: roomIDs, perRoom: perRoom, origin: origin, log: log, pid: process.pid)
+            let result = try await offer(
+                rate: rate, seconds: stepSeconds, step: step, sockets: sockets, roomIDs: roomIDs, perRoom: perRoom, origin: origin,
+                log: log, pid: process.pid)
             print(result.row(label: label, kind: "step"))
             try result.append(csv: csv, label: label, kind: "step")
             step += 1
             if result.p99 > bound || result.lost > 0 || result.duplicates > 0 { break }
             capacity = rate
         }
-        print("CAPACITY | \(label) | \(capacity.map(String.init) ?? "below the first step") messages/s (\(capacity.map { String($0 * perRoom) } ?? "-") deliveries/s) with delivery p99 ≤ \(Int(boundMs)) ms")
+        print(
+            "CAPACITY | \(label) | \(capacity.map(String.init) ?? "below the first step") messages/s (\(capacity.map { String($0 * perRoom) } ?? "-") deliveries/s) with delivery p99 ≤ \(Int(boundMs)) ms"
+        )
         if let capacity, overloadSeconds > 0 {
-            let result = try await offer(rate: 2 * capacity, seconds: overloadSeconds, step: step, sockets: sockets, roomIDs: roomIDs, perRoom: perRoom, origin: origin, log: log, pid: process.pid)
+            let result = try await offer(
+                rate: 2 * capacity, seconds: overloadSeconds, step: step, sockets: sockets, roomIDs: roomIDs, perRoom: perRoom,
+                origin: origin, log: log, pid: process.pid)
             print(result.row(label: label, kind: "twice the capacity"))
             try result.append(csv: csv, label: label, kind: "overload")
         }
@@ -80,15 +92,20 @@ struct ChatCapacityBench: AsyncParsableCommand {
     /// `rate` messages a second for `seconds`, on schedule whatever the answers; then
     /// waits (at most 30 s) until every message is answered and every accepted one
     /// delivered to every socket of its room.
-    func offer(rate: Int, seconds span: Int, step: Int, sockets: [[ResumingSocket]], roomIDs: [String], perRoom: Int,
-               origin: ContinuousClock.Instant, log: StepLog, pid: pid_t) async throws -> StepResult {
+    func offer(
+        rate: Int, seconds span: Int, step: Int, sockets: [[ResumingSocket]], roomIDs: [String], perRoom: Int,
+        origin: ContinuousClock.Instant, log: StepLog, pid: pid_t
+    ) async throws -> StepResult {
         let rooms = roomIDs.count
         let total = rate * span
         let cpuBefore = (generator: processCPUSeconds(), server: serverCPUSeconds(pid))
         let sendTime = try await onSchedule(rate: rate, count: total) { n in
-            let r = n % rooms, m = (n / rooms) % perRoom
+            let r = n % rooms
+            let m = (n / rooms) % perRoom
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
-            sockets[r][m].send(["type": "message", "room_id": roomIDs[r], "body": "\(stamp) \(step) capacity", "client_id": "k\(step)-\(n)-\(stamp)"])
+            sockets[r][m].send([
+                "type": "message", "room_id": roomIDs[r], "body": "\(stamp) \(step) capacity", "client_id": "k\(step)-\(n)-\(stamp)",
+            ])
         }
         let cpuAfter = (generator: processCPUSeconds(), server: serverCPUSeconds(pid))
         let drainStart = ContinuousClock.now
@@ -102,12 +119,15 @@ struct ChatCapacityBench: AsyncParsableCommand {
             // When the refusals came, as wall-clock seconds (to set beside the database's log).
             let base = Date().timeIntervalSince1970 - seconds(ContinuousClock.now - origin)
             let times = s.refusedAt.sorted { $0.key < $1.key }.map { "\(Int((base + Double($0.key)).rounded(.down))): \($0.value)" }
-            print("REFUSALS | step \(step) | sent in the second of the run starting at (unix time, rounded down): " + times.joined(separator: ", "))
+            print(
+                "REFUSALS | step \(step) | sent in the second of the run starting at (unix time, rounded down): "
+                    + times.joined(separator: ", "))
         }
-        return StepResult(offered: rate, sent: total, seconds: sendTime, accepted: s.accepted, refused: s.refused,
-                          delivered: s.delivered, expected: s.accepted * perRoom, duplicates: s.duplicates, reconnects: s.reconnects,
-                          latencies: s.latencies, refusalLatencies: s.refusalLatencies, acceptLatencies: s.acceptLatencies,
-                          serverCPU: (cpuAfter.server - cpuBefore.server) / sendTime, generatorCPU: (cpuAfter.generator - cpuBefore.generator) / sendTime)
+        return StepResult(
+            offered: rate, sent: total, seconds: sendTime, accepted: s.accepted, refused: s.refused,
+            delivered: s.delivered, expected: s.accepted * perRoom, duplicates: s.duplicates, reconnects: s.reconnects,
+            latencies: s.latencies, refusalLatencies: s.refusalLatencies, acceptLatencies: s.acceptLatencies,
+            serverCPU: (cpuAfter.server - cpuBefore.server) / sendTime, generatorCPU: (cpuAfter.generator - cpuBefore.generator) / sendTime)
     }
 }
 
@@ -140,8 +160,11 @@ struct StepResult {
     }
 
     func append(csv path: String?, label: String, kind: String) throws {
-        try appendCSV(path, header: "label,kind,offered,accepted_per_s,refused,p50_ms,p99_ms,lost,duplicates",
-                      line: "\(label),\(kind),\(offered),\(Double(accepted) / seconds),\(refused),\(latencies.percentile(50) * 1e3),\(p99 * 1e3),\(lost),\(duplicates)")
+        try appendCSV(
+            path, header: "label,kind,offered,accepted_per_s,refused,p50_ms,p99_ms,lost,duplicates",
+            line:
+                "\(label),\(kind),\(offered),\(Double(accepted) / seconds),\(refused),\(latencies.percentile(50) * 1e3),\(p99 * 1e3),\(lost),\(duplicates)"
+        )
     }
 }
 
@@ -176,7 +199,9 @@ final class StepLog: Sendable {
     func waitForSubscriptions(_ count: Int) async throws {
         let start = ContinuousClock.now
         while subscribed.load(ordering: .relaxed) < count {
-            guard ContinuousClock.now - start < .seconds(300) else { throw BenchError("only \(subscribed.load(ordering: .relaxed)) of \(count) subscriptions confirmed") }
+            guard ContinuousClock.now - start < .seconds(300) else {
+                throw BenchError("only \(subscribed.load(ordering: .relaxed)) of \(count) subscriptions confirmed")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
     }
@@ -201,7 +226,8 @@ final class ResumingSocket: Sendable {
     }
 
     init(url: String, token: String, room: String, origin: ContinuousClock.Instant, log: StepLog) {
-        let seen = Seen(), outgoing = self.outgoing
+        let seen = Seen()
+        let outgoing = self.outgoing
         let running = Task {
             var logger = Logger(label: "bench-socket")
             logger.logLevel = .critical
@@ -212,7 +238,9 @@ final class ResumingSocket: Sendable {
                 if !first { log.noteReconnect() }
                 let after = seen.state.withLock { $0.last }
                 let isFirst = first
-                _ = try? await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
+                _ = try? await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
+                ) { inbound, outbound, _ in
                     let subscribe = try JSONSerialization.data(withJSONObject: ["type": "subscribe", "room_id": room, "after_seq": after])
                     try await outbound.write(.text(String(decoding: subscribe, as: UTF8.self)))
                     let (stream, continuation) = AsyncStream.makeStream(of: String.self)
@@ -224,7 +252,9 @@ final class ResumingSocket: Sendable {
                         writer.cancel()
                     }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message, let frame = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { continue }
+                        guard case .text(let text) = message,
+                            let frame = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                        else { continue }
                         Self.handle(frame, first: isFirst, origin: origin, seen: seen, log: log)
                     }
                 }
@@ -241,7 +271,8 @@ final class ResumingSocket: Sendable {
         case "subscribed": if first { log.noteSubscribed() }
         case "message":
             guard let message = frame["message"] as? [String: Any], let seq = message["seq"] as? Int,
-                  let body = message["body"] as? String else { return }
+                let body = message["body"] as? String
+            else { return }
             let parts = body.split(separator: " ")
             guard parts.count >= 2, let stamp = Int64(parts[0]), let step = Int(parts[1]) else { return }
             let fresh = seen.state.withLock { s -> Bool in
@@ -293,7 +324,8 @@ final class ResumingSocket: Sendable {
 func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(
+        usage.ru_stime.tv_usec) / 1e6
 }
 
 /// CPU seconds process `pid` has used, from /proc (0 if it cannot be read).

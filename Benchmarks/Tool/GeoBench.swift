@@ -9,7 +9,8 @@ import Synchronization
 
 /// GeoGrid against PostGIS, Redis GEOSEARCH and brute force, on the same data, in one run.
 struct GeoBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "geo", abstract: "Radius search: GeoGrid vs PostGIS vs Redis vs brute force.")
+    static let configuration = CommandConfiguration(
+        commandName: "geo", abstract: "Radius search: GeoGrid vs PostGIS vs Redis vs brute force.")
 
     @Option(help: "Points to generate.") var points = 1_000_000
     @Option(help: "Query centres to generate.") var queries = 2_000
@@ -21,9 +22,16 @@ struct GeoBench: AsyncParsableCommand {
     @Option(help: "Queries timed per scenario for brute force (it is slow).") var bruteForceQueries = 60
     @Option(help: "GeoGrid cell edge in metres.") var cellSize: Double = 1_250
     @Option(help: "Seconds of the updates-while-querying run.") var mixedSeconds: Double = 5
-    @Option(help: "Timed passes over the query centres per GeoGrid scenario, after one untimed pass, the scenarios taking turns: a pass of the small ones lasts milliseconds.") var rounds = 5
+    @Option(
+        help:
+            "Timed passes over the query centres per GeoGrid scenario, after one untimed pass, the scenarios taking turns: a pass of the small ones lasts milliseconds."
+    ) var rounds = 5
 
-    struct Point { var id: Int; var lat: Double; var lon: Double }
+    struct Point {
+        var id: Int
+        var lat: Double
+        var lon: Double
+    }
 
     static let radii: [Double] = [1_000, 5_000, 25_000]
 
@@ -47,14 +55,20 @@ struct GeoBench: AsyncParsableCommand {
         let geoCentres = centres.map { GeoPoint(latitude: $0.lat, longitude: $0.lon)! }
         // Rounds interleave the scenarios, so that a slow moment of the machine
         // falls on all of them rather than on one.
-        struct Scenario { var radius: Double; var limit: Int; var samples = Samples(); var results = 0, candidates = 0, steps = 0, cells = 0 }
+        struct Scenario {
+            var radius: Double
+            var limit: Int
+            var samples = Samples()
+            var results = 0, candidates = 0, steps = 0, cells = 0
+        }
         var scenarios = Self.radii.flatMap { radius in [Int.max, 50].map { Scenario(radius: radius, limit: $0) } }
         for scenario in scenarios {
             for centre in geoCentres { _ = grid.search(within: scenario.radius, of: centre, limit: scenario.limit) }
         }
         for _ in 0..<max(1, rounds) {
             for i in scenarios.indices {
-                let radius = scenarios[i].radius, limit = scenarios[i].limit
+                let radius = scenarios[i].radius
+                let limit = scenarios[i].limit
                 for centre in geoCentres {
                     let start = ContinuousClock.now
                     let (hits, s) = grid.searchWithStatistics(within: radius, of: centre, limit: limit)
@@ -68,12 +82,20 @@ struct GeoBench: AsyncParsableCommand {
         }
         for scenario in scenarios {
             let queries = Double(scenario.samples.count)
-            rows.append(Row(engine: "GeoGrid", radius: scenario.radius, nearest: scenario.limit != .max, samples: scenario.samples, meanResults: Double(scenario.results) / queries,
-                            note: String(format: "%.2f candidates/result, %.1f cells and %.1f steps/query",
-                                         Double(scenario.candidates) / Double(max(1, scenario.results)), Double(scenario.cells) / queries, Double(scenario.steps) / queries)))
+            rows.append(
+                Row(
+                    engine: "GeoGrid", radius: scenario.radius, nearest: scenario.limit != .max, samples: scenario.samples,
+                    meanResults: Double(scenario.results) / queries,
+                    note: String(
+                        format: "%.2f candidates/result, %.1f cells and %.1f steps/query",
+                        Double(scenario.candidates) / Double(max(1, scenario.results)), Double(scenario.cells) / queries,
+                        Double(scenario.steps) / queries)))
         }
         let mixed = try await updatesWhileQuerying(grid: grid, entries: entries, centres: geoCentres)
-        say(String(format: "GeoGrid updates while querying: %.0f updates/s with %.0f queries/s (nearest 50 within 5 km) on the other threads", mixed.updates, mixed.queries))
+        say(
+            String(
+                format: "GeoGrid updates while querying: %.0f updates/s with %.0f queries/s (nearest 50 within 5 km) on the other threads",
+                mixed.updates, mixed.queries))
 
         // Brute force
         let someCentres = Array(geoCentres.prefix(bruteForceQueries))
@@ -93,7 +115,10 @@ struct GeoBench: AsyncParsableCommand {
                     results += nearest ? min(50, found.count) : found.count
                     samples.add(seconds(ContinuousClock.now - start))
                 }
-                rows.append(Row(engine: "brute force", radius: radius, nearest: nearest, samples: samples, meanResults: Double(results) / Double(someCentres.count), note: "\(someCentres.count) queries"))
+                rows.append(
+                    Row(
+                        engine: "brute force", radius: radius, nearest: nearest, samples: samples,
+                        meanResults: Double(results) / Double(someCentres.count), note: "\(someCentres.count) queries"))
             }
         }
 
@@ -110,18 +135,26 @@ struct GeoBench: AsyncParsableCommand {
         say("| engine | query | radius | p50 | p99 | queries/s | mean results | notes |")
         say("|---|---|---:|---:|---:|---:|---:|---|")
         for row in rows {
-            say("| \(row.engine) | \(row.nearest ? "nearest 50" : "all within R") | \(Int(row.radius / 1000)) km | \(formatLatency(row.samples.percentile(50))) | \(formatLatency(row.samples.percentile(99))) | \(formatRate(Double(row.samples.count) / max(1e-9, row.samples.total))) | \(String(format: "%.1f", row.meanResults)) | \(row.note) |")
+            say(
+                "| \(row.engine) | \(row.nearest ? "nearest 50" : "all within R") | \(Int(row.radius / 1000)) km | \(formatLatency(row.samples.percentile(50))) | \(formatLatency(row.samples.percentile(99))) | \(formatRate(Double(row.samples.count) / max(1e-9, row.samples.total))) | \(String(format: "%.1f", row.meanResults)) | \(row.note) |"
+            )
         }
         say("")
         say("Goals, from the figures above (ratios of mean time per query):")
         for radius in Self.radii {
             let mine = rows.first { $0.engine == "GeoGrid" && $0.radius == radius && !$0.nearest }!.samples.mean
             if let pg = rows.first(where: { $0.engine == "PostGIS" && $0.radius == radius && !$0.nearest }) {
-                say(String(format: "- all within %d km: GeoGrid is %.0f× faster than PostGIS (goal ≥ 40×)", Int(radius / 1000), pg.samples.mean / mine))
+                say(
+                    String(
+                        format: "- all within %d km: GeoGrid is %.0f× faster than PostGIS (goal ≥ 40×)", Int(radius / 1000),
+                        pg.samples.mean / mine))
             }
             if let redis = rows.first(where: { $0.engine == "Redis" && $0.radius == radius && !$0.nearest }) {
-                say(String(format: "- all within %d km: GeoGrid is %.1f× faster than Redis end to end (goal ≥ 10×) and %.1f× faster than Redis's server-side time (goal ≥ 5×)",
-                           Int(radius / 1000), redis.samples.mean / mine, (redis.serverMicros ?? 0) * 1e-6 / mine))
+                say(
+                    String(
+                        format:
+                            "- all within %d km: GeoGrid is %.1f× faster than Redis end to end (goal ≥ 10×) and %.1f× faster than Redis's server-side time (goal ≥ 5×)",
+                        Int(radius / 1000), redis.samples.mean / mine, (redis.serverMicros ?? 0) * 1e-6 / mine))
             }
         }
         let near1 = rows.first { $0.engine == "GeoGrid" && $0.radius == 1_000 && $0.nearest }!.samples.mean
@@ -151,7 +184,10 @@ struct GeoBench: AsyncParsableCommand {
         var rng = DemoRandom(seed: seed)
         func mixPoint() -> (Double, Double) {
             let r = Double.random(in: 0..<1, using: &rng)
-            if r < 0.80 { let p = rng.nearCity(); return (p.lat, p.lon) }
+            if r < 0.80 {
+                let p = rng.nearCity()
+                return (p.lat, p.lon)
+            }
             if r < 0.99 {
                 let lat = asin(Double.random(in: sin(-60 * .pi / 180)...sin(70 * .pi / 180), using: &rng)) * 180 / .pi
                 return (lat, Double.random(in: -180...180, using: &rng))
@@ -167,10 +203,15 @@ struct GeoBench: AsyncParsableCommand {
         if let pointsCSV {
             for line in try String(contentsOfFile: pointsCSV, encoding: .utf8).split(separator: "\n") {
                 let f = line.split(separator: ",")
-                if f.count >= 3, let id = Int(f[0]), let lat = Double(f[1]), let lon = Double(f[2]) { data.append(Point(id: id, lat: lat, lon: lon)) }
+                if f.count >= 3, let id = Int(f[0]), let lat = Double(f[1]), let lon = Double(f[2]) {
+                    data.append(Point(id: id, lat: lat, lon: lon))
+                }
             }
         } else {
-            data = (0..<points).map { i in let (lat, lon) = mixPoint(); return Point(id: i, lat: lat, lon: lon) }
+            data = (0..<points).map { i in
+                let (lat, lon) = mixPoint()
+                return Point(id: i, lat: lat, lon: lon)
+            }
         }
         var centres: [(lat: Double, lon: Double)] = []
         if let queriesCSV {
@@ -216,7 +257,9 @@ struct GeoBench: AsyncParsableCommand {
 extension PostGIS.RadiusStatement {
     func makeBindings() throws -> PostgresBindings {
         var b = PostgresBindings()
-        b.append(lon); b.append(lat); b.append(radius)
+        b.append(lon)
+        b.append(lat)
+        b.append(radius)
         return b
     }
 
@@ -232,7 +275,8 @@ enum PostGIS {
         var radius: Double { get }
     }
 
-    static let withinSQL = "SELECT id FROM pts WHERE ST_DWithin(g, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3) ORDER BY g <-> ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography"
+    static let withinSQL =
+        "SELECT id FROM pts WHERE ST_DWithin(g, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3) ORDER BY g <-> ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography"
 
     struct Within: RadiusStatement {
         static let sql = withinSQL
@@ -244,12 +288,16 @@ enum PostGIS {
         var lon: Double, lat: Double, radius: Double
     }
 
-    static func run(url: String, data: [GeoBench.Point], centres: [(lat: Double, lon: Double)], say: (String) -> Void) async throws -> [GeoBench.Row] {
+    static func run(url: String, data: [GeoBench.Point], centres: [(lat: Double, lon: Double)], say: (String) -> Void) async throws
+        -> [GeoBench.Row]
+    {
         guard case .postgres(let address) = try DatabaseLocation(parsing: url) else { throw BenchError("not a postgres URL") }
         var logger = Logger(label: "postgis")
         logger.logLevel = .error
         let connection = try await PostgresConnection.connect(
-            configuration: .init(host: address.host, port: address.port, username: address.user, password: address.password, database: address.database, tls: .disable),
+            configuration: .init(
+                host: address.host, port: address.port, username: address.user, password: address.password, database: address.database,
+                tls: .disable),
             id: 1, logger: logger
         )
         defer { Task { try? await connection.close() } }
@@ -261,7 +309,10 @@ enum PostGIS {
             var buffer = ByteBuffer()
             for (i, p) in data.enumerated() {
                 buffer.writeString("\(p.id)\tSRID=4326;POINT(\(p.lon) \(p.lat))\n")
-                if i % 20_000 == 19_999 { try await writer.write(buffer); buffer.clear() }
+                if i % 20_000 == 19_999 {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
             }
             if buffer.readableBytes > 0 { try await writer.write(buffer) }
         }
@@ -273,20 +324,29 @@ enum PostGIS {
             for nearest in [false, true] {
                 // Warm the plan cache and the buffers once.
                 for centre in centres.prefix(20) {
-                    for try await _ in try await connection.execute(Within(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger) {}
+                    for try await _ in try await connection.execute(
+                        Within(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger)
+                    {}
                 }
                 var samples = Samples()
                 var results = 0
                 for centre in centres {
                     let start = ContinuousClock.now
                     if nearest {
-                        for try await _ in try await connection.execute(Nearest(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger) { results += 1 }
+                        for try await _ in try await connection.execute(
+                            Nearest(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger)
+                        { results += 1 }
                     } else {
-                        for try await _ in try await connection.execute(Within(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger) { results += 1 }
+                        for try await _ in try await connection.execute(
+                            Within(lon: centre.lon, lat: centre.lat, radius: radius), logger: logger)
+                        { results += 1 }
                     }
                     samples.add(seconds(ContinuousClock.now - start))
                 }
-                rows.append(GeoBench.Row(engine: "PostGIS", radius: radius, nearest: nearest, samples: samples, meanResults: Double(results) / Double(centres.count), note: "prepared, 1 client"))
+                rows.append(
+                    GeoBench.Row(
+                        engine: "PostGIS", radius: radius, nearest: nearest, samples: samples,
+                        meanResults: Double(results) / Double(centres.count), note: "prepared, 1 client"))
             }
         }
         return rows
@@ -295,7 +355,9 @@ enum PostGIS {
 
 /// Redis `GEOSEARCH … BYRADIUS … ASC`, one client on loopback; also its server-side time (INFO commandstats).
 enum Redis {
-    static func run(port: Int, data: [GeoBench.Point], centres: [(lat: Double, lon: Double)], say: (String) -> Void) throws -> [GeoBench.Row] {
+    static func run(port: Int, data: [GeoBench.Point], centres: [(lat: Double, lon: Double)], say: (String) -> Void) throws -> [GeoBench
+        .Row]
+    {
         let redis = try RedisConnection(port: port)
         _ = try redis.command("DEL", "pts")
         let started = ContinuousClock.now
@@ -318,7 +380,10 @@ enum Redis {
                 var samples = Samples()
                 var results = 0
                 for centre in centres {
-                    var command = ["GEOSEARCH", "pts", "FROMLONLAT", String(centre.lon), String(max(-85.05, min(85.05, centre.lat))), "BYRADIUS", String(radius), "m", "ASC"]
+                    var command = [
+                        "GEOSEARCH", "pts", "FROMLONLAT", String(centre.lon), String(max(-85.05, min(85.05, centre.lat))), "BYRADIUS",
+                        String(radius), "m", "ASC",
+                    ]
                     if nearest { command += ["COUNT", "50"] }
                     let start = ContinuousClock.now
                     let reply = try redis.pipeline([command])[0]
@@ -328,8 +393,11 @@ enum Redis {
                 let info = try redis.command("INFO", "commandstats").string ?? ""
                 let perCall = info.split(separator: "\r\n").first { $0.hasPrefix("cmdstat_geosearch:") }?
                     .split(separator: ",").first { $0.hasPrefix("usec_per_call=") }?.split(separator: "=").last.flatMap { Double($0) }
-                rows.append(GeoBench.Row(engine: "Redis", radius: radius, nearest: nearest, samples: samples, meanResults: Double(results) / Double(centres.count),
-                                         note: "server side \(perCall.map { String(format: "%.1f µs", $0) } ?? "?")/query", serverMicros: perCall))
+                rows.append(
+                    GeoBench.Row(
+                        engine: "Redis", radius: radius, nearest: nearest, samples: samples,
+                        meanResults: Double(results) / Double(centres.count),
+                        note: "server side \(perCall.map { String(format: "%.1f µs", $0) } ?? "?")/query", serverMicros: perCall))
             }
         }
         return rows

@@ -3,8 +3,9 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP capacity: one GET route offered at a constant rate (an open loop, like wrk2:
@@ -14,12 +15,14 @@ import Glibc
 /// other errors, the server's and this process's CPU. The server is started by the
 /// run script; this process drives it from one thread.
 struct HTTPCapacityBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "http-capacity", abstract: "An HTTP GET route: capacity under a stepped constant rate.")
+    static let configuration = CommandConfiguration(
+        commandName: "http-capacity", abstract: "An HTTP GET route: capacity under a stepped constant rate.")
     @Option var port: Int
     @Option(help: "Bearer token sent with every request.") var token = ""
     @Option(help: "The path; with --centres, `&lat=…&lon=…` of the next centre is added to each request.") var path: String
     @Option(help: "A file of `lat lon` lines (sportlook-bench centres).") var centres: String?
-    @Option(help: "Requests per second offered at each step (comma-separated).") var steps = "1000,2000,3000,4000,5000,6000,7000,8000,10000,12000"
+    @Option(help: "Requests per second offered at each step (comma-separated).") var steps =
+        "1000,2000,3000,4000,5000,6000,7000,8000,10000,12000"
     @Option(help: "Seconds of each step.") var stepSeconds = 10
     @Option(help: "Seconds at the first step's rate before it, not counted.") var warmupSeconds = 3
     @Option(help: "Milliseconds: a step whose p99 is above this is past capacity.") var boundMs = 20.0
@@ -42,7 +45,9 @@ struct HTTPCapacityBench: AsyncParsableCommand {
         let engine = OpenLoop(loop: loop, port: port, token: token, path: path, places: places)
         try await engine.connect(connections)
         if warmupSeconds > 0, let first = rates.first { _ = try await engine.step(rate: first, seconds: warmupSeconds) }
-        print("| database | offered/s | achieved/s | p50 | p99 | 2xx | 503 | 503 answered, p99 | other errors | unanswered | server CPU | generator CPU |")
+        print(
+            "| database | offered/s | achieved/s | p50 | p99 | 2xx | 503 | 503 answered, p99 | other errors | unanswered | server CPU | generator CPU |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         var capacity: Int?
         for rate in rates {
@@ -52,7 +57,9 @@ struct HTTPCapacityBench: AsyncParsableCommand {
             if result.p99 > boundMs / 1_000 || result.unanswered > 0 || result.errors > 0 { break }
             capacity = rate
         }
-        print("CAPACITY | \(label) | \(capacity.map(String.init) ?? "below the first step") requests/s with p99 ≤ \(formatLatency(boundMs / 1_000))")
+        print(
+            "CAPACITY | \(label) | \(capacity.map(String.init) ?? "below the first step") requests/s with p99 ≤ \(formatLatency(boundMs / 1_000))"
+        )
         if let capacity, overloadSeconds > 0 {
             let result = try await measured(engine, rate: 2 * capacity, seconds: overloadSeconds)
             print(result.row(label: label + ", twice the capacity"))
@@ -86,15 +93,19 @@ struct HTTPStepResult {
 
     func row(label: String) -> String {
         let p50 = latencies.values.isEmpty ? "-" : formatLatency(latencies.percentile(50))
-        return "| \(label) | \(formatRate(Double(offered))) | \(formatRate(achieved)) | \(p50) | \(latencies.values.isEmpty ? "-" : formatLatency(p99)) | \(ok) | \(overloaded) | \(overloaded > 0 ? formatLatency(refusals.percentile(99)) : "-") | \(errors) | \(unanswered) | "
+        return
+            "| \(label) | \(formatRate(Double(offered))) | \(formatRate(achieved)) | \(p50) | \(latencies.values.isEmpty ? "-" : formatLatency(p99)) | \(ok) | \(overloaded) | \(overloaded > 0 ? formatLatency(refusals.percentile(99)) : "-") | \(errors) | \(unanswered) | "
             + String(format: "%.0f%% | %.0f%% |", serverCPU * 100, generatorCPU * 100)
     }
 
     func append(csv path: String?, label: String, kind: String) throws {
         let p50 = latencies.values.isEmpty ? 0 : latencies.percentile(50) * 1_000
-        try appendCSV(path, header: "label,kind,offered,achieved,p50_ms,p99_ms,ok,overloaded,errors,unanswered,server_cpu,generator_cpu",
-                      line: "\(label),\(kind)," + String(format: "%d,%.1f,%.3f,%.3f,%d,%d,%d,%d,%.3f,%.3f", offered, achieved, p50, min(p99, 1e6) * 1_000,
-                                                          ok, overloaded, errors, unanswered, serverCPU, generatorCPU))
+        try appendCSV(
+            path, header: "label,kind,offered,achieved,p50_ms,p99_ms,ok,overloaded,errors,unanswered,server_cpu,generator_cpu",
+            line: "\(label),\(kind),"
+                + String(
+                    format: "%d,%.1f,%.3f,%.3f,%d,%d,%d,%d,%.3f,%.3f", offered, achieved, p50, min(p99, 1e6) * 1_000,
+                    ok, overloaded, errors, unanswered, serverCPU, generatorCPU))
     }
 }
 

@@ -22,8 +22,9 @@ final class BenchGateway: Sendable {
         var logger = Logger(label: "gateway")
         logger.logLevel = .error
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         task.withLock { $0 = Task { try await app.run() } }
         var iterator = stream.makeAsyncIterator()
         return await iterator.next() ?? 0
@@ -38,18 +39,25 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "DATABASE_URL of the server under test.") var databaseURL: String
     @Option(help: "Port for the server.") var port = 18_700
     @Option(help: "Where the server logs.") var serverLog = "/tmp/sportlook-bench-server.log"
-    @Option(name: .customLong("server-cpus"), help: "CPUs the server may run on (taskset's list, e.g. 0), so that the load generator, run with the others, takes none of its time; all when not given.")
+    @Option(
+        name: .customLong("server-cpus"),
+        help:
+            "CPUs the server may run on (taskset's list, e.g. 0), so that the load generator, run with the others, takes none of its time; all when not given."
+    )
     var serverCPUs: String?
 
     func start(_ extra: [String: String] = [:]) throws -> Spawned {
-        var environment = ["DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
-                           "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000",
-                           "INVITE_DAILY_LIMIT": "1000000", "REGISTER_MAX_PER_ADDRESS": "0", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000"]
+        var environment = [
+            "DATABASE_URL": databaseURL, "PORT": String(port), "BCRYPT_COST": "4", "LOG_LEVEL": "warning",
+            "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "CHAT_RATE_LIMIT": "100000",
+            "INVITE_DAILY_LIMIT": "1000000", "REGISTER_MAX_PER_ADDRESS": "0", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000",
+        ]
         // BENCH_SERVER_LOG_LEVEL=info shows what the server decided (retries and their reasons).
         if let level = ProcessInfo.processInfo.environment["BENCH_SERVER_LOG_LEVEL"] { environment["LOG_LEVEL"] = level }
         for (k, v) in extra { environment[k] = v }
         let command = [sportlook, "serve"]
-        return try Spawned(serverCPUs.map { ["/usr/bin/taskset", "-c", $0] + command } ?? command, environment: environment, log: serverLog)
+        return try Spawned(
+            serverCPUs.map { ["/usr/bin/taskset", "-c", $0] + command } ?? command, environment: environment, log: serverLog)
     }
 
     var client: Client { Client(base: "http://127.0.0.1:\(port)") }
@@ -57,15 +65,22 @@ struct ServerOptions: ParsableArguments {
 
 /// 10,000 invitations end to end: enqueue → inbox + a local push gateway.
 struct JobsBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "Notifications delivered per second and enqueue-to-delivery latency.")
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "Notifications delivered per second and enqueue-to-delivery latency.")
     @OptionGroup var server: ServerOptions
     @Option(help: "Invitations to send.") var invitations = 10_000
     @Option(help: "Job workers in the server.") var workers = 2
     @Option(help: "Organisers sending invitations at once.") var senders = 8
-    @Option(help: "Invitations per second offered, in requests of 50 spread over the senders; 0 sends them all as fast as the server takes them (a burst, which measures how fast the queue drains).")
+    @Option(
+        help:
+            "Invitations per second offered, in requests of 50 spread over the senders; 0 sends them all as fast as the server takes them (a burst, which measures how fast the queue drains)."
+    )
     var rate = 0.0
 
-    @Option(help: "Where pushes go: webhook (a gateway in this process) or apns (Tests/fakes/push_server.py, started by the run script, over TLS and HTTP/2).")
+    @Option(
+        help:
+            "Where pushes go: webhook (a gateway in this process) or apns (Tests/fakes/push_server.py, started by the run script, over TLS and HTTP/2)."
+    )
     var channel = "webhook"
     @Option(help: "With --channel apns: the push server's folder (its authority, key and request log).") var pushFolder = ""
     @Option(help: "With --channel apns: the push server's port.") var pushPort = 0
@@ -76,20 +91,30 @@ struct JobsBench: AsyncParsableCommand {
     /// Requests the local APNs answered 200, in its log so far.
     func acceptedByAPNs() -> Int {
         let data = FileHandle(forReadingAtPath: pushFolder + "/requests.jsonl")?.readDataToEndOfFile() ?? Data()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("\"apns\"") && $0.contains("\"status\": 200") }.count
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter {
+            $0.contains("\"apns\"") && $0.contains("\"status\": 200")
+        }.count
     }
 
     func run() async throws {
         let gateway = BenchGateway()
         let gatewayPort = try await gateway.start()
-        var environment = ["PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!", "JOB_WORKERS": String(workers)]
+        var environment = [
+            "PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!",
+            "JOB_WORKERS": String(workers),
+        ]
         // The port pushes go to, whose open connections are counted.
         var target = gatewayPort
         if channel == "apns" {
-            struct Apple: Decodable { var key_id: String; var team_id: String; var topic: String }
+            struct Apple: Decodable {
+                var key_id: String
+                var team_id: String
+                var topic: String
+            }
             let apple = try JSONDecoder().decode(Apple.self, from: Data(contentsOf: URL(fileURLWithPath: pushFolder + "/apns.json")))
             environment.merge([
-                "APNS_KEY_FILE": pushFolder + "/apns_key.p8", "APNS_KEY_ID": apple.key_id, "APNS_TEAM_ID": apple.team_id, "APNS_TOPIC": apple.topic,
+                "APNS_KEY_FILE": pushFolder + "/apns_key.p8", "APNS_KEY_ID": apple.key_id, "APNS_TEAM_ID": apple.team_id,
+                "APNS_TOPIC": apple.topic,
                 "APNS_URL": "https://localhost:\(pushPort)", "PUSH_CA_FILE": pushFolder + "/ca.pem",
                 "PUSH_TIMEOUT": "\(pushTimeout)s", "JOB_LEASE": "\(max(60, 4 * pushTimeout + 65))s",
             ]) { _, new in new }
@@ -99,7 +124,11 @@ struct JobsBench: AsyncParsableCommand {
         let acceptedBefore = channel == "apns" ? acceptedByAPNs() : 0
         let process = try server.start(environment)
         let connections = ConnectionCounter(port: target)
-        defer { process.terminate(); gateway.stop(); connections.stop() }
+        defer {
+            process.terminate()
+            gateway.stop()
+            connections.stop()
+        }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
         var logger = Logger(label: "bench")
@@ -111,9 +140,13 @@ struct JobsBench: AsyncParsableCommand {
         var events: [(token: String, id: String)] = []
         for n in 0..<senders {
             let (token, _) = try await api.register("Organiser\(n)")
-            let event = try await api.call("POST", "/v1/events", token: token, json: [
-                "title": "Benchmark party \(n)", "sport": "dance", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
-            ])
+            let event = try await api.call(
+                "POST", "/v1/events", token: token,
+                json: [
+                    "title": "Benchmark party \(n)", "sport": "dance",
+                    "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)),
+                    "location": ["lat": 48.85, "lon": 2.35],
+                ])
             guard let id = event.object["id"] as? String else { throw BenchError("create event: \(event.status)") }
             events.append((token, id))
         }
@@ -128,7 +161,9 @@ struct JobsBench: AsyncParsableCommand {
                             let due = started + .seconds(Double(k * senders + n) * 50 / rate)
                             if due > ContinuousClock.now { try await Task.sleep(until: due) }
                         }
-                        let reply = try await api.call("POST", "/v1/events/\(event.id)/invitations", token: event.token, json: ["user_ids": mine[chunk..<min(mine.count, chunk + 50)].map { $0.uuidString.lowercased() }])
+                        let reply = try await api.call(
+                            "POST", "/v1/events/\(event.id)/invitations", token: event.token,
+                            json: ["user_ids": mine[chunk..<min(mine.count, chunk + 50)].map { $0.uuidString.lowercased() }])
                         guard reply.status == 201 else { throw BenchError("invite: \(reply.status)") }
                     }
                 }
@@ -137,7 +172,10 @@ struct JobsBench: AsyncParsableCommand {
         }
         let enqueued = seconds(ContinuousClock.now - started)
         while true {
-            let done: Int = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done' AND kind = 'invitation'").first()?.decode(column: "n", as: Int.self) ?? 0 }
+            let done: Int = try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done' AND kind = 'invitation'").first()?.decode(
+                    column: "n", as: Int.self) ?? 0
+            }
             if done >= invitations { break }
             guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(done) delivered after 10 minutes") }
             try await Task.sleep(for: .milliseconds(100))
@@ -147,20 +185,31 @@ struct JobsBench: AsyncParsableCommand {
                 (try $0.decode(column: "enqueued_at", as: Date.self), try $0.decode(column: "finished_at", as: Date.self))
             }
         }
-        let inbox: Int = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM notifications").first()?.decode(column: "n", as: Int.self) ?? 0 }
+        let inbox: Int = try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM notifications").first()?.decode(column: "n", as: Int.self) ?? 0
+        }
         await database.close()
         var latencies = Samples()
         for (enqueuedAt, finishedAt) in rows { latencies.add(finishedAt.timeIntervalSince(enqueuedAt)) }
-        let first = rows.map(\.0).min()!, last = rows.map(\.1).max()!
+        let first = rows.map(\.0).min()!
+        let last = rows.map(\.1).max()!
         let throughput = Double(rows.count) / last.timeIntervalSince(first)
         let offered = rate > 0 ? "\(formatRate(rate))/s" : "burst"
         let engine = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
-        try appendCSV(csv, header: "label,kind,offered,achieved,p50_ms,p99_ms,jobs",
-                      line: "\(label),step," + String(format: "%.0f,%.1f,%.1f,%.1f,%d", rate, throughput, latencies.percentile(50) * 1_000, latencies.percentile(99) * 1_000, rows.count))
-        print("| \(engine) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |")
+        try appendCSV(
+            csv, header: "label,kind,offered,achieved,p50_ms,p99_ms,jobs",
+            line: "\(label),step,"
+                + String(
+                    format: "%.0f,%.1f,%.1f,%.1f,%d", rate, throughput, latencies.percentile(50) * 1_000, latencies.percentile(99) * 1_000,
+                    rows.count))
+        print(
+            "| \(engine) | \(workers) | \(offered) | \(rows.count) | \(String(format: "%.1f", enqueued)) s | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(inbox) | \(gateway.keys.snapshot.count) |"
+        )
         // One line per channel for Benchmarks/push/run: what the service received, and the most connections open to it at once.
         let received = channel == "apns" ? acceptedByAPNs() - acceptedBefore : gateway.keys.snapshot.count
-        print("PUSH | \(engine) | \(channel == "apns" ? "APNs (HTTP/2 over TLS), PUSH_TIMEOUT \(pushTimeout) s" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |")
+        print(
+            "PUSH | \(engine) | \(channel == "apns" ? "APNs (HTTP/2 over TLS), PUSH_TIMEOUT \(pushTimeout) s" : "webhook (HTTP/1.1)") | \(workers) | \(offered) | \(rows.count) | \(formatRate(throughput))/s | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(received) | \(connections.peak) |"
+        )
     }
 }
 
@@ -201,12 +250,15 @@ func insertPeople(_ count: Int, into database: Database) async throws -> [UUID] 
     for chunk in stride(from: 0, to: count, by: 500) {
         let slice = Array(ids[chunk..<min(count, chunk + 500)])
         try await database.transaction { sql in
-            var users: SQLQueryString = "INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at) VALUES "
+            var users: SQLQueryString =
+                "INSERT INTO users (id, email, email_normalized, name, password_hash, bio, discoverable, version, created_at, updated_at) VALUES "
             var devices: SQLQueryString = "INSERT INTO devices (id, token, user_id, platform, created_at) VALUES "
             for (i, id) in slice.enumerated() {
                 let email = "bench-\(id.uuidString.lowercased())@bench.example"
-                users += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: id), \(bind: email), \(bind: email), 'Bench person', 'x', '', \(bind: false), 1, \(bind: now), \(bind: now))"
-                devices += "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: UUID()), \(bind: id.uuidString.replacingOccurrences(of: "-", with: "").lowercased() + String(repeating: "0", count: 32)), \(bind: id), 'ios', \(bind: now))"
+                users +=
+                    "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: id), \(bind: email), \(bind: email), 'Bench person', 'x', '', \(bind: false), 1, \(bind: now), \(bind: now))"
+                devices +=
+                    "\(unsafeRaw: i == 0 ? "" : ", ")(\(bind: UUID()), \(bind: id.uuidString.replacingOccurrences(of: "-", with: "").lowercased() + String(repeating: "0", count: 32)), \(bind: id), 'ios', \(bind: now))"
             }
             try await sql.raw(users).run()
             try await sql.raw(devices).run()
@@ -217,12 +269,15 @@ func insertPeople(_ count: Int, into database: Database) async throws -> [UUID] 
 
 /// A socket that counts the messages delivered to it (and error frames), and logs each
 /// one's latency from the send time its body starts with (nanoseconds after `origin`).
-func deliverySocket(url: String, token: String, origin: ContinuousClock.Instant, tally: Tally, latencies: LatencyLog) async throws -> BenchSocket {
+func deliverySocket(url: String, token: String, origin: ContinuousClock.Instant, tally: Tally, latencies: LatencyLog) async throws
+    -> BenchSocket
+{
     try await BenchSocket(url: url, token: token) { frame in
         switch frame["type"] as? String {
         case "message":
             tally.add("delivered")
-            if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "") {
+            if let body = (frame["message"] as? [String: Any])?["body"] as? String, let sent = Int64(body.split(separator: " ").first ?? "")
+            {
                 latencies.add(seconds(ContinuousClock.now - origin) - Double(sent) / 1e9)
             }
         case "subscribed": tally.add("subscribed")
@@ -236,21 +291,29 @@ func deliverySocket(url: String, token: String, origin: ContinuousClock.Instant,
 func waitForSubscriptions(_ tally: Tally, _ count: Int) async throws {
     let start = ContinuousClock.now
     while (tally.snapshot["subscribed"] ?? 0) < count {
-        guard ContinuousClock.now - start < .seconds(300) else { throw BenchError("only \(tally.snapshot["subscribed"] ?? 0) of \(count) subscriptions confirmed") }
+        guard ContinuousClock.now - start < .seconds(300) else {
+            throw BenchError("only \(tally.snapshot["subscribed"] ?? 0) of \(count) subscriptions confirmed")
+        }
         try await Task.sleep(for: .milliseconds(50))
     }
 }
 
 /// `rooms` event rooms of `perRoom` people each (registered; the first organises, the
 /// others join): each room's id and its people.
-func eventRooms(_ api: Client, rooms: Int, perRoom: Int, prefix: String) async throws -> [(id: String, people: [(token: String, id: String)])] {
+func eventRooms(_ api: Client, rooms: Int, perRoom: Int, prefix: String) async throws -> [(
+    id: String, people: [(token: String, id: String)]
+)] {
     var made: [(id: String, people: [(token: String, id: String)])] = []
     for r in 0..<rooms {
         var people: [(token: String, id: String)] = []
         for m in 0..<perRoom { people.append(try await api.register("\(prefix)\(r)M\(m)")) }
-        let event = try await api.call("POST", "/v1/events", token: people[0].token, json: [
-            "title": "Room \(r)", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
-        ])
+        let event = try await api.call(
+            "POST", "/v1/events", token: people[0].token,
+            json: [
+                "title": "Room \(r)", "sport": "running",
+                "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)),
+                "location": ["lat": 48.85, "lon": 2.35],
+            ])
         guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status)") }
         for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(id)/attendance", token: person.token) }
         made.append((id, people))
@@ -272,13 +335,15 @@ func onSchedule(rate: Int, count: Int, _ send: (Int) throws -> Void) async throw
 
 /// Many sockets in many rooms; messages at a steady rate; delivery latency.
 struct ChatBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "chat", abstract: "WebSocket chat: end-to-end delivery latency under load.")
+    static let configuration = CommandConfiguration(
+        commandName: "chat", abstract: "WebSocket chat: end-to-end delivery latency under load.")
     @OptionGroup var server: ServerOptions
     @Option var clients = 1_000
     @Option var rooms = 100
     @Option(help: "Messages per second, all rooms together.") var rate = 200
     @Option(help: "Seconds of sending.") var duration = 60
-    @Option(help: "Instead of event rooms: this many two-person conversations among the clients (each client in several), all open.") var conversations = 0
+    @Option(help: "Instead of event rooms: this many two-person conversations among the clients (each client in several), all open.")
+    var conversations = 0
     @Option(help: "With --conversations: the rooms one person's chats list holds, read this many times.") var listRooms = 500
     @Option var listReads = 2_000
 
@@ -296,7 +361,8 @@ struct ChatBench: AsyncParsableCommand {
         let latencies = LatencyLog()
         let tally = Tally()
         let made = try await eventRooms(api, rooms: rooms, perRoom: perRoom, prefix: "R")
-        let roomIDs = made.map(\.id), members = made.map(\.people)
+        let roomIDs = made.map(\.id)
+        let members = made.map(\.people)
         print("set up \(rooms) rooms × \(perRoom) people in \(ContinuousClock.now - origin)")
         var sockets: [[BenchSocket]] = []
         let url = "ws://127.0.0.1:\(server.port)/v1/ws"
@@ -314,7 +380,8 @@ struct ChatBench: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(2))
         let total = rate * duration
         let sendTime = try await onSchedule(rate: rate, count: total) { n in
-            let r = n % rooms, m = (n / rooms) % perRoom
+            let r = n % rooms
+            let m = (n / rooms) % perRoom
             let stamp = Int64(seconds(ContinuousClock.now - origin) * 1e9)
             sockets[r][m].send(["type": "message", "room_id": roomIDs[r], "body": "\(stamp) hello from \(m)", "client_id": "b\(n)"])
         }
@@ -322,7 +389,9 @@ struct ChatBench: AsyncParsableCommand {
         let delivered = tally.snapshot["delivered"] ?? 0
         let expected = total * perRoom
         let samples = latencies.samples
-        print("| \(clients) sockets, \(rooms) rooms | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(expected) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |")
+        print(
+            "| \(clients) sockets, \(rooms) rooms | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(expected) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |"
+        )
         for row in sockets { for socket in row { socket.close() } }
     }
 
@@ -334,16 +403,20 @@ struct ChatBench: AsyncParsableCommand {
         let origin = ContinuousClock.now
         var people: [(token: String, id: String)] = []
         for n in 0..<clients { people.append(try await api.register("C\(n)")) }
-        let club = try await api.call("POST", "/v1/events", token: people[0].token, json: [
-            "title": "Club", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)), "location": ["lat": 48.85, "lon": 2.35],
-        ])
+        let club = try await api.call(
+            "POST", "/v1/events", token: people[0].token,
+            json: [
+                "title": "Club", "sport": "running", "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)),
+                "location": ["lat": 48.85, "lon": 2.35],
+            ])
         guard let clubID = club.object["id"] as? String else { throw BenchError("event: \(club.status)") }
         for person in people.dropFirst() { _ = try await api.call("POST", "/v1/events/\(clubID)/attendance", token: person.token) }
         // Pair k: person a = k mod n with a + 1 + k / n: distinct pairs, everyone in 2·N/n.
         var pairs: [(a: Int, b: Int, room: String)] = []
         var roomsOf = [[String]](repeating: [], count: clients)
         for k in 0..<conversations {
-            let a = k % clients, b = (a + 1 + k / clients) % clients
+            let a = k % clients
+            let b = (a + 1 + k / clients) % clients
             let reply = try await api.call("POST", "/v1/conversations", token: people[a].token, json: ["user_id": people[b].id])
             guard let id = reply.object["id"] as? String else { throw BenchError("conversation: \(reply.status)") }
             pairs.append((a, b, id))
@@ -373,7 +446,9 @@ struct ChatBench: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(5))
         let delivered = tally.snapshot["delivered"] ?? 0
         let samples = latencies.samples
-        print("| \(clients) sockets, \(conversations) conversations | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(total * 2) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |")
+        print(
+            "| \(clients) sockets, \(conversations) conversations | \(total) messages in \(String(format: "%.1f", sendTime)) s | \(delivered)/\(total * 2) delivered | \(formatRate(Double(delivered) / sendTime))/s | \(formatLatency(samples.percentile(50))) | \(formatLatency(samples.percentile(99))) | \(tally.snapshot["error frames"] ?? 0) error frames |"
+        )
         for socket in sockets { socket.close() }
 
         // One person in `listRooms` rooms (conversations with a message each, and the
@@ -383,7 +458,8 @@ struct ChatBench: AsyncParsableCommand {
         for n in 0..<min(listRooms - 1, clients) {
             let reply = try await api.call("POST", "/v1/conversations", token: hub.token, json: ["user_id": people[n].id])
             guard let id = reply.object["id"] as? String else { throw BenchError("conversation: \(reply.status)") }
-            _ = try await api.call("POST", "/v1/rooms/\(id)/messages", token: people[n].token, json: ["body": "hi hub", "client_id": "hub"])
+            _ = try await api.call(
+                "POST", "/v1/rooms/\(id)/messages", token: people[n].token, json: ["body": "hi hub", "client_id": "hub"])
         }
         let reads = LatencyLog()
         for _ in 0..<listReads {
@@ -393,6 +469,8 @@ struct ChatBench: AsyncParsableCommand {
             reads.add(seconds(ContinuousClock.now - start))
         }
         let list = reads.samples
-        print("ROOMS | GET /v1/me/rooms (30 of \(min(listRooms - 1, clients) + 1) rooms, one client) | \(listReads) reads | p50 \(formatLatency(list.percentile(50))) | p99 \(formatLatency(list.percentile(99))) |")
+        print(
+            "ROOMS | GET /v1/me/rooms (30 of \(min(listRooms - 1, clients) + 1) rooms, one client) | \(listReads) reads | p50 \(formatLatency(list.percentile(50))) | p99 \(formatLatency(list.percentile(99))) |"
+        )
     }
 }

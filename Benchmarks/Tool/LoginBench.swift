@@ -13,7 +13,8 @@ import Synchronization
 /// As the reference, the same constant rate of `GET /health`, which costs the server
 /// nothing but HTTP: what any traffic of that rate costs /v1/me on the same CPU.
 struct LoginBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "login", abstract: "bcrypt cost 12: login latency, and /v1/me p99 under 8 concurrent logins.")
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "bcrypt cost 12: login latency, and /v1/me p99 under 8 concurrent logins.")
     @OptionGroup var server: ServerOptions
     @Option var cost = 12
     @Option(name: .customLong("seconds"), help: "Seconds of the concurrent phase.") var duration = 15
@@ -26,7 +27,8 @@ struct LoginBench: AsyncParsableCommand {
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
-        let email = "login-bench@bench.example", password = "benchmark password"
+        let email = "login-bench@bench.example"
+        let password = "benchmark password"
         let registered = try await api.call("POST", "/v1/auth/register", json: ["name": "Login", "email": email, "password": password])
         guard let token = registered.object["access_token"] as? String else { throw BenchError("register: \(registered.status)") }
         var logins = Samples()
@@ -55,7 +57,9 @@ struct LoginBench: AsyncParsableCommand {
         }
         let busy = try await busyReads
         try await logging
-        print("| \(cost) | \(formatLatency(logins.percentile(50))) | \(formatLatency(logins.percentile(99))) | \(formatLatency(quiet.percentile(50))) / \(formatLatency(quiet.percentile(99))) | \(formatLatency(busy.percentile(50))) / \(formatLatency(busy.percentile(99))) (\(busy.count) reads) | \(loginCount.snapshot["logins"] ?? 0) logins in \(duration) s |")
+        print(
+            "| \(cost) | \(formatLatency(logins.percentile(50))) | \(formatLatency(logins.percentile(99))) | \(formatLatency(quiet.percentile(50))) / \(formatLatency(quiet.percentile(99))) | \(formatLatency(busy.percentile(50))) / \(formatLatency(busy.percentile(99))) (\(busy.count) reads) | \(loginCount.snapshot["logins"] ?? 0) logins in \(duration) s |"
+        )
         let reference = try await flood(rate: floodRate, path: "/health") { try await readMe(for: $0) }
         let paced = try await flood(rate: floodRate) { try await readMe(for: $0) }
         let limited = try await flood { try await readMe(for: $0) }
@@ -90,7 +94,8 @@ struct LoginBench: AsyncParsableCommand {
     /// finds them all taken is counted as "not sent"); without, `flooders` clients each
     /// sending the next as soon as the last is answered. A table row's cells (answers
     /// by status, their p99, /v1/me p50 / p99). With a `path`, GETs of it instead of registrations.
-    func flood(rate: Int? = nil, path: String? = nil, readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String {
+    func flood(rate: Int? = nil, path: String? = nil, readMe: @escaping @Sendable (Duration) async throws -> Samples) async throws -> String
+    {
         let api = server.client
         let statuses = Tally()
         let answers = LatencyLog()
@@ -98,13 +103,17 @@ struct LoginBench: AsyncParsableCommand {
         let flooders = self.flooders
         @Sendable func register(_ tag: String) async throws {
             let start = ContinuousClock.now
-            let reply = if let path {
-                try await api.call("GET", path)
-            } else {
-                try await api.call("POST", "/v1/auth/register", json: [
-                    "name": "Flood", "email": "flood-\(tag)-\(UInt32.random(in: 0...UInt32.max))@bench.example", "password": "benchmark password",
-                ])
-            }
+            let reply =
+                if let path {
+                    try await api.call("GET", path)
+                } else {
+                    try await api.call(
+                        "POST", "/v1/auth/register",
+                        json: [
+                            "name": "Flood", "email": "flood-\(tag)-\(UInt32.random(in: 0...UInt32.max))@bench.example",
+                            "password": "benchmark password",
+                        ])
+                }
             answers.add(seconds(ContinuousClock.now - start))
             statuses.add(String(reply.status))
         }
@@ -141,9 +150,9 @@ struct LoginBench: AsyncParsableCommand {
         }
         let (readSamples, _) = try await (reads, flooding)
         let counts = statuses.snapshot.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
-        return "\(counts) | \(formatLatency(answers.samples.percentile(99))) | \(formatLatency(readSamples.percentile(50))) / \(formatLatency(readSamples.percentile(99))) (\(readSamples.count) reads) |"
+        return
+            "\(counts) | \(formatLatency(answers.samples.percentile(99))) | \(formatLatency(readSamples.percentile(50))) / \(formatLatency(readSamples.percentile(99))) (\(readSamples.count) reads) |"
     }
-
 
 }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal blocking Redis client (RESP2 over TCP), enough for GEOADD/GEOSEARCH/INFO.
@@ -17,7 +18,9 @@ final class RedisConnection {
         address.sin_port = UInt16(port).bigEndian
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard result == 0 else { throw BenchError("cannot connect to Redis on \(port)") }
     }
 
@@ -64,7 +67,10 @@ final class RedisConnection {
     }
 
     private func fill() throws {
-        if position > 0 && position == buffer.count { buffer.removeAll(keepingCapacity: true); position = 0 }
+        if position > 0 && position == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let n = recv(fd, &chunk, chunk.count, 0)
         guard n > 0 else { throw BenchError("Redis closed the connection") }

@@ -11,7 +11,8 @@ import SportLook
 /// from the jobs table and the inbox: how long after its due time each reminder reached
 /// the person (inbox written and push accepted), and that each reached them once.
 struct RemindersBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reminders", abstract: "Reminders due in the same minute: delivered how long after their due time, each once.")
+    static let configuration = CommandConfiguration(
+        commandName: "reminders", abstract: "Reminders due in the same minute: delivered how long after their due time, each once.")
     @OptionGroup var server: ServerOptions
     @Option(help: "Games whose reminders fall due in the same minute.") var events = 10_000
     @Option(help: "People going to each game, the organiser included.") var perEvent = 10
@@ -22,9 +23,13 @@ struct RemindersBench: AsyncParsableCommand {
         let gateway = BenchGateway()
         let gatewayPort = try await gateway.start()
         let process = try server.start([
-            "PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!", "JOB_WORKERS": String(workers),
+            "PUSH_GATEWAY_URL": "http://127.0.0.1:\(gatewayPort)/push", "PUSH_GATEWAY_SECRET": "bench-secret-of-at-least-32-bytes!",
+            "JOB_WORKERS": String(workers),
         ])
-        defer { process.terminate(); gateway.stop() }
+        defer {
+            process.terminate()
+            gateway.stop()
+        }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
         var logger = Logger(label: "bench")
@@ -40,18 +45,25 @@ struct RemindersBench: AsyncParsableCommand {
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let starts = (0..<events).map { format.string(from: dueMinute.addingTimeInterval(Double($0) * 60 / Double(events) + 300)) }
-        let apiClient = api, organiserToken = token, count = events
+        let apiClient = api
+        let organiserToken = token
+        let count = events
         var ids: [Int: UUID] = [:]
         try await withThrowingTaskGroup(of: [(Int, UUID)].self) { group in
             for lane in 0..<8 {
                 group.addTask {
                     var made: [(Int, UUID)] = []
                     for i in stride(from: lane, to: count, by: 8) {
-                        let reply = try await apiClient.call("POST", "/v1/events", token: organiserToken, json: [
-                            "title": "Game \(i)", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen",
-                            "starts_at": starts[i], "reminders": [5],
-                        ])
-                        guard reply.status == 201, let id = (reply.object["id"] as? String).flatMap(UUID.init(uuidString:)) else { throw BenchError("create event: \(reply.status)") }
+                        let reply = try await apiClient.call(
+                            "POST", "/v1/events", token: organiserToken,
+                            json: [
+                                "title": "Game \(i)", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683],
+                                "time_zone": "Europe/Copenhagen",
+                                "starts_at": starts[i], "reminders": [5],
+                            ])
+                        guard reply.status == 201, let id = (reply.object["id"] as? String).flatMap(UUID.init(uuidString:)) else {
+                            throw BenchError("create event: \(reply.status)")
+                        }
                         made.append((i, id))
                     }
                     return made
@@ -68,12 +80,15 @@ struct RemindersBench: AsyncParsableCommand {
                 var first = true
                 for i in chunk..<min(events, chunk + 200) {
                     for k in 0..<others {
-                        rows += "\(unsafeRaw: first ? "" : ", ")(\(bind: eventIDs[i]), \(bind: people[(i * others + k) % people.count]), 'going', \(bind: now))"
+                        rows +=
+                            "\(unsafeRaw: first ? "" : ", ")(\(bind: eventIDs[i]), \(bind: people[(i * others + k) % people.count]), 'going', \(bind: now))"
                         first = false
                     }
                 }
                 try await sql.raw(rows).run()
-                try await sql.raw("UPDATE events SET going_count = going_count + \(bind: others) WHERE id IN (\(unsafeRaw: (chunk..<min(events, chunk + 200)).map { "'\(eventIDs[$0].uuidString.lowercased())'" }.joined(separator: ",")))").run()
+                try await sql.raw(
+                    "UPDATE events SET going_count = going_count + \(bind: others) WHERE id IN (\(unsafeRaw: (chunk..<min(events, chunk + 200)).map { "'\(eventIDs[$0].uuidString.lowercased())'" }.joined(separator: ",")))"
+                ).run()
             }
         }
         let setup = Date().timeIntervalSince(setupStart)
@@ -81,9 +96,14 @@ struct RemindersBench: AsyncParsableCommand {
 
         let expected = events * perEvent
         while true {
-            let done: Int = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'reminder' AND state = 'done'").first()?.decode(column: "n", as: Int.self) ?? 0 }
+            let done: Int = try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'reminder' AND state = 'done'").first()?.decode(
+                    column: "n", as: Int.self) ?? 0
+            }
             if done >= expected { break }
-            guard Date() < dueMinute.addingTimeInterval(600) else { throw BenchError("only \(done) of \(expected) reminders delivered 10 minutes after the due minute") }
+            guard Date() < dueMinute.addingTimeInterval(600) else {
+                throw BenchError("only \(done) of \(expected) reminders delivered 10 minutes after the due minute")
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         // A moment for anything that would arrive twice.
@@ -100,11 +120,13 @@ struct RemindersBench: AsyncParsableCommand {
             }
         }
         let (inbox, distinct): (Int, Int) = try await database.read { sql in
-            let row = try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT job_id) AS d FROM notifications WHERE kind = 'reminder'").first()
+            let row = try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT job_id) AS d FROM notifications WHERE kind = 'reminder'")
+                .first()
             return (try row?.decode(column: "n", as: Int.self) ?? 0, try row?.decode(column: "d", as: Int.self) ?? 0)
         }
         await database.close()
-        var late = Samples(), fanLate = Samples()
+        var late = Samples()
+        var fanLate = Samples()
         var lastDelivery = dueMinute
         for (key, finished) in rows {
             let parts = key.split(separator: ":")
@@ -115,8 +137,10 @@ struct RemindersBench: AsyncParsableCommand {
         for (due, finished) in fanOut { fanLate.add(finished.timeIntervalSince(due)) }
         let pushes = gateway.keys.snapshot
         let engine = server.databaseURL.hasPrefix("sqlite") ? "SQLite" : "PostgreSQL"
-        print("| \(engine) | \(workers) | \(rows.count) | \(fanOut.count) | \(String(format: "%.0f", setup)) s | "
-              + "\(formatLatency(fanLate.percentile(99))) | \(formatLatency(late.percentile(50))) | \(formatLatency(late.percentile(99))) | \(formatLatency(late.percentile(100))) | "
-              + String(format: "%.1f s", lastDelivery.timeIntervalSince(dueMinute.addingTimeInterval(60))) + " | \(inbox) (\(distinct) distinct) | \(pushes.count) (\(pushes.values.reduce(0, +) - pushes.count) repeated) |")
+        print(
+            "| \(engine) | \(workers) | \(rows.count) | \(fanOut.count) | \(String(format: "%.0f", setup)) s | "
+                + "\(formatLatency(fanLate.percentile(99))) | \(formatLatency(late.percentile(50))) | \(formatLatency(late.percentile(99))) | \(formatLatency(late.percentile(100))) | "
+                + String(format: "%.1f s", lastDelivery.timeIntervalSince(dueMinute.addingTimeInterval(60)))
+                + " | \(inbox) (\(distinct) distinct) | \(pushes.count) (\(pushes.values.reduce(0, +) - pushes.count) repeated) |")
     }
 }

@@ -37,8 +37,8 @@ func formatRate(_ perSecond: Double) -> String {
 /// Resident memory of a process, from /proc.
 func residentMegabytes(pid: Int32) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kb = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "")
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kb = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "")
     else { return nil }
     return kb / 1024
 }

@@ -1,13 +1,14 @@
-import NIOHTTP1
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP to the server under test.
@@ -31,16 +32,22 @@ struct Client: Sendable {
 
     /// One request; answered 503 `overloaded` (the server past its capacity), it is sent
     /// again after the `Retry-After` it was given (spread ±50%), as a client does.
-    func call(_ method: String, _ path: String, token: String? = nil, json: Any? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Reply {
+    func call(_ method: String, _ path: String, token: String? = nil, json: Any? = nil, timeout: TimeAmount = .seconds(30)) async throws
+        -> Reply
+    {
         for _ in 0..<30 {
             let (reply, retryAfter) = try await once(method, path, token: token, json: json, timeout: timeout)
-            guard reply.status == 503, let retryAfter, (reply.object["error"] as? [String: Any])?["code"] as? String == "overloaded" else { return reply }
+            guard reply.status == 503, let retryAfter, (reply.object["error"] as? [String: Any])?["code"] as? String == "overloaded" else {
+                return reply
+            }
             try await Task.sleep(for: .seconds(retryAfter * Double.random(in: 0.5...1.5)))
         }
         return try await once(method, path, token: token, json: json, timeout: timeout).reply
     }
 
-    private func once(_ method: String, _ path: String, token: String?, json: Any?, timeout: TimeAmount) async throws -> (reply: Reply, retryAfter: Double?) {
+    private func once(_ method: String, _ path: String, token: String?, json: Any?, timeout: TimeAmount) async throws -> (
+        reply: Reply, retryAfter: Double?
+    ) {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -50,12 +57,22 @@ struct Client: Sendable {
         }
         let response = try await Self.http.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 32 << 20)
-        return (Reply(status: Int(response.status.code), body: Data(body.readableBytesView)), response.headers.first(name: "Retry-After").flatMap(Double.init))
+        return (
+            Reply(status: Int(response.status.code), body: Data(body.readableBytesView)),
+            response.headers.first(name: "Retry-After").flatMap(Double.init)
+        )
     }
 
     func register(_ name: String) async throws -> (token: String, id: String) {
-        let reply = try await call("POST", "/v1/auth/register", json: ["name": name, "email": "\(name.lowercased())-\(UUID().uuidString.prefix(8))@bench.example", "password": "benchmark password"])
-        guard reply.status == 201, let token = reply.object["access_token"] as? String, let user = reply.object["user"] as? [String: Any], let id = user["id"] as? String else {
+        let reply = try await call(
+            "POST", "/v1/auth/register",
+            json: [
+                "name": name, "email": "\(name.lowercased())-\(UUID().uuidString.prefix(8))@bench.example",
+                "password": "benchmark password",
+            ])
+        guard reply.status == 201, let token = reply.object["access_token"] as? String, let user = reply.object["user"] as? [String: Any],
+            let id = user["id"] as? String
+        else {
             throw BenchError("register: \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
         }
         return (token, id)
@@ -65,7 +82,9 @@ struct Client: Sendable {
     func waitUntilReady(of process: Spawned, timeout: Duration = .seconds(600)) async throws -> Duration {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < timeout {
-            if let reply = try? await call("GET", "/ready", timeout: .seconds(5)), reply.status == 200 { return ContinuousClock.now - start }
+            if let reply = try? await call("GET", "/ready", timeout: .seconds(5)), reply.status == 200 {
+                return ContinuousClock.now - start
+            }
             if process.hasExited { throw BenchError("the server exited before it was ready: see its log") }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -96,7 +115,9 @@ final class Spawned: Sendable {
         var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in cEnvironment { free(p) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment) == 0 else { throw BenchError("cannot start \(argv[0])") }
+        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment) == 0 else {
+            throw BenchError("cannot start \(argv[0])")
+        }
         self.pid = pid
     }
 
@@ -151,12 +172,16 @@ final class BenchSocket: Sendable {
         let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
         let running = Task {
             do {
-                try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
+                try await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
+                ) { inbound, outbound, _ in
                     openedContinuation.yield(true)
                     let writer = Task { for await frame in stream { try? await outbound.write(.text(frame)) } }
                     defer { writer.cancel() }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
-                        if case .text(let text) = message, let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] {
+                        if case .text(let text) = message,
+                            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                        {
                             onFrame(object)
                         }
                     }
@@ -173,7 +198,10 @@ final class BenchSocket: Sendable {
         if let data = try? JSONSerialization.data(withJSONObject: object) { outgoing.yield(String(decoding: data, as: UTF8.self)) }
     }
 
-    func close() { outgoing.finish(); task.withLock { $0?.cancel() } }
+    func close() {
+        outgoing.finish()
+        task.withLock { $0?.cancel() }
+    }
 }
 
 /// Counts by key, safely from many tasks.

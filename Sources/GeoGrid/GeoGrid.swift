@@ -131,7 +131,9 @@ public final class GeoGrid: Sendable {
     ///   - cursor: Return only hits after this position (the last hit of the previous page).
     ///   - limit: At most this many hits; `Int.max` for all.
     /// - Returns: The hits, nearest first.
-    public func search(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> [GeoHit] {
+    public func search(
+        within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max
+    ) -> [GeoHit] {
         searchWithStatistics(within: radius, of: center, filter: filter, after: cursor, limit: limit).hits
     }
 
@@ -143,7 +145,9 @@ public final class GeoGrid: Sendable {
     ///   - cursor: Return only hits after this position.
     ///   - limit: At most this many hits.
     /// - Returns: The hits and the query's counters.
-    public func searchWithStatistics(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> (hits: [GeoHit], statistics: GeoSearchStats) {
+    public func searchWithStatistics(
+        within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max
+    ) -> (hits: [GeoHit], statistics: GeoSearchStats) {
         guard radius >= 0, radius.isFinite, limit > 0 else { return ([], GeoSearchStats()) }
         let search = RadiusSearch(origin: center, radius: radius)
         return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit) { search.run(&$0) }
@@ -164,10 +168,13 @@ public final class GeoGrid: Sendable {
     ///     ``GeoHit/cursor(preferring:)``: its ``GeoCursor/shared`` counts the bits it shared).
     ///   - limit: At most this many hits.
     /// - Returns: The hits in that order.
-    public func search(within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, preferring: UInt64, after cursor: GeoCursor? = nil, limit: Int) -> [GeoHit] {
+    public func search(
+        within radius: Double, of center: GeoPoint, filter: GeoFilter = .all, preferring: UInt64, after cursor: GeoCursor? = nil, limit: Int
+    ) -> [GeoHit] {
         guard radius >= 0, radius.isFinite, limit > 0 else { return [] }
         let search = RadiusSearch(origin: center, radius: radius)
-        return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit, preferring: preferring) { search.run(&$0) }.hits
+        return GridScan.run(on: published.load(), filter: filter, cursor: cursor, limit: limit, preferring: preferring) { search.run(&$0) }
+            .hits
     }
 
     /// Entries inside `box`, nearest to the box's centre first (ties by key).

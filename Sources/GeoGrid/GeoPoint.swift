@@ -30,7 +30,7 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
     ///   - longitude: Longitude in degrees.
     public init?(latitude: Double, longitude: Double) {
         guard latitude.isFinite, longitude.isFinite,
-              (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
+            (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
         else { return nil }
         self.latitudeE7 = Int32((latitude * 1e7).rounded())
         self.longitudeE7 = Int32((longitude * 1e7).rounded())
@@ -78,7 +78,8 @@ public struct GeoKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// 32 hexadecimal digits.
     public var description: String {
-        let h = String(high, radix: 16), l = String(low, radix: 16)
+        let h = String(high, radix: 16)
+        let l = String(low, radix: 16)
         return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
     }
 
@@ -169,7 +170,8 @@ public struct GeoScopes: Hashable, Sendable {
     /// - Parameter scopes: Scope numbers, in any order, repeats allowed (0 is ignored).
     public init(_ scopes: some Sequence<UInt32>) {
         let all = Array(Set(scopes.filter { $0 != 0 })).sorted()
-        var first = SIMD16<UInt32>(repeating: 0), second = SIMD16<UInt32>(repeating: 0)
+        var first = SIMD16<UInt32>(repeating: 0)
+        var second = SIMD16<UInt32>(repeating: 0)
         for (i, scope) in all.prefix(32).enumerated() {
             if i < 16 { first[i] = scope } else { second[i - 16] = scope }
         }
@@ -186,7 +188,8 @@ public struct GeoScopes: Hashable, Sendable {
         let wanted = SIMD16<UInt32>(repeating: scope)
         if any((first .== wanted) .| (second .== wanted)) { return scope != 0 }
         guard count > 32 else { return false }
-        var low = 0, high = rest.count
+        var low = 0
+        var high = rest.count
         while low < high {
             let mid = (low + high) / 2
             if rest[mid] < scope { low = mid + 1 } else { high = mid }
@@ -219,7 +222,9 @@ public struct GeoFilter: Sendable, Hashable {
     ///   - traitGroups: Groups of trait bits of each of which an entry must have one;
     ///     zero lanes are ignored.
     ///   - scopes: The scopes besides 0 an entry may have.
-    public init(anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max, traitGroups: SIMD4<UInt64> = .zero, scopes: GeoScopes = .none) {
+    public init(
+        anyOf: UInt64? = nil, timeFrom: Int64 = .min, timeTo: Int64 = .max, traitGroups: SIMD4<UInt64> = .zero, scopes: GeoScopes = .none
+    ) {
         self.anyOf = anyOf
         self.timeFrom = timeFrom
         self.timeTo = timeTo
@@ -334,8 +339,8 @@ public struct GeoBox: Hashable, Sendable {
     ///   - maxLongitude: Eastern edge in degrees.
     public init?(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) {
         guard [minLatitude, maxLatitude].allSatisfy({ $0.isFinite && (-90.0...90.0).contains($0) }),
-              [minLongitude, maxLongitude].allSatisfy({ $0.isFinite && (-180.0...180.0).contains($0) }),
-              minLatitude <= maxLatitude
+            [minLongitude, maxLongitude].allSatisfy({ $0.isFinite && (-180.0...180.0).contains($0) }),
+            minLatitude <= maxLatitude
         else { return nil }
         self.minLatitude = minLatitude
         self.minLongitude = minLongitude
@@ -349,9 +354,11 @@ public struct GeoBox: Hashable, Sendable {
     /// Whether a point lies in the box (edges included).
     /// - Parameter point: The point to test.
     public func contains(_ point: GeoPoint) -> Bool {
-        let lat = point.latitude, lon = point.longitude
+        let lat = point.latitude
+        let lon = point.longitude
         guard lat >= minLatitude && lat <= maxLatitude else { return false }
-        return crossesAntimeridian ? (lon >= minLongitude || lon <= maxLongitude)
+        return crossesAntimeridian
+            ? (lon >= minLongitude || lon <= maxLongitude)
             : (lon >= minLongitude && lon <= maxLongitude)
     }
 

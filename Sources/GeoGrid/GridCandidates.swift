@@ -1,5 +1,3 @@
-
-
 /// Up to four runs of columns of one row (a span and its complement, each wrapped
 /// at most once), kept without an allocation.
 struct ColumnRuns {
@@ -8,10 +6,18 @@ struct ColumnRuns {
 
     mutating func append(_ first: Int, _ last: Int) {
         switch count {
-        case 0: runs.0 = first; runs.1 = last
-        case 1: runs.2 = first; runs.3 = last
-        case 2: runs.4 = first; runs.5 = last
-        default: runs.6 = first; runs.7 = last
+        case 0:
+            runs.0 = first
+            runs.1 = last
+        case 1:
+            runs.2 = first
+            runs.3 = last
+        case 2:
+            runs.4 = first
+            runs.5 = last
+        default:
+            runs.6 = first
+            runs.7 = last
         }
         count += 1
     }
@@ -102,18 +108,24 @@ struct BestSet {
         }
         let target = limit - 1
         items.withUnsafeMutableBufferPointer { a in
-            var lo = 0, hi = n - 1
+            var lo = 0
+            var hi = n - 1
             while lo < hi {
                 let mid = lo + (hi - lo) / 2
                 if a[mid].distance < a[lo].distance { a.swapAt(mid, lo) }
                 if a[hi].distance < a[lo].distance { a.swapAt(hi, lo) }
                 if a[hi].distance < a[mid].distance { a.swapAt(hi, mid) }
                 let pivot = a[mid].distance
-                var i = lo, j = hi
+                var i = lo
+                var j = hi
                 while i <= j {
                     while a[i].distance < pivot { i += 1 }
                     while pivot < a[j].distance { j -= 1 }
-                    if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+                    if i <= j {
+                        a.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
                 }
                 if target <= j { hi = j } else if target >= i { lo = i } else { break }
             }

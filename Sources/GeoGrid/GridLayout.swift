@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How the sphere is cut into cells.
@@ -81,7 +81,10 @@ struct GridLayout: Sendable {
     /// may read from a buffer).
     func columnSpan(row: Int, columns count: Int, cap: inout Cap) -> ColumnSpan? {
         let (south, north) = latitudes(ofRow: row)
-        guard let halfWidth = cap.longitudeHalfWidth(south: south * .pi / 180, north: north * .pi / 180, southTrig: edgeTrig[row], northTrig: edgeTrig[row + 1]) else { return nil }
+        guard
+            let halfWidth = cap.longitudeHalfWidth(
+                south: south * .pi / 180, north: north * .pi / 180, southTrig: edgeTrig[row], northTrig: edgeTrig[row + 1])
+        else { return nil }
         if halfWidth >= 180 || count == 1 { return ColumnSpan(lower: 0, upper: count - 1, count: count) }
         let lon = cap.longitude + 180
         let lower = Int(((lon - halfWidth) / 360 * Double(count)).rounded(.down))
@@ -146,15 +149,19 @@ struct GridLayout: Sendable {
         /// more when the whole band may be within reach; `nil` when none of it is.
         /// Slightly generous, so rounding never loses a cell.
         /// `southTrig` and `northTrig` are the sine and cosine of `south` and `north`.
-        mutating func longitudeHalfWidth(south: Double, north: Double, southTrig: (sin: Double, cos: Double), northTrig: (sin: Double, cos: Double)) -> Double? {
-            let lower = Swift.max(south, φ0 - δ), upper = Swift.min(north, φ0 + δ)
+        mutating func longitudeHalfWidth(
+            south: Double, north: Double, southTrig: (sin: Double, cos: Double), northTrig: (sin: Double, cos: Double)
+        ) -> Double? {
+            let lower = Swift.max(south, φ0 - δ)
+            let upper = Swift.min(north, φ0 + δ)
             guard lower <= upper else { return nil }
             // The whole parallel is within reach from the latitude where the point on
             // the opposite meridian is: π − φ0 − φ ≤ δ (north), or symmetric (south).
             if upper >= .pi - φ0 - δ || lower <= -.pi - φ0 + δ { return 180 }
             if cosφ0 < 1e-12 { return 180 }
-            var widest = Swift.max(edgeWidth(at: lower, trig: lower == south ? southTrig : nil),
-                                   edgeWidth(at: upper, trig: upper == north ? northTrig : nil))
+            var widest = Swift.max(
+                edgeWidth(at: lower, trig: lower == south ? southTrig : nil),
+                edgeWidth(at: upper, trig: upper == north ? northTrig : nil))
             // Inside the band the extent peaks where the circle's meridian tangents touch.
             if let φt, φt > lower && φt < upper { widest = Swift.max(widest, width(at: φt)) }
             // Slack of 1e-9 relative and 1e-7 degree absolute covers the rounding of c near ±1, where the width is most sensitive to it.
@@ -179,9 +186,17 @@ struct ColumnSpan: Equatable {
 
     /// The real column ranges this span covers, at most two (when it wraps).
     func wrapped(_ body: (Int, Int) -> Void) {
-        if coversRow { body(0, count - 1); return }
+        if coversRow {
+            body(0, count - 1)
+            return
+        }
         let lo = ((lower % count) + count) % count
         let hi = lo + (upper - lower)
-        if hi < count { body(lo, hi) } else { body(lo, count - 1); body(0, hi - count) }
+        if hi < count {
+            body(lo, hi)
+        } else {
+            body(lo, count - 1)
+            body(0, hi - count)
+        }
     }
 }

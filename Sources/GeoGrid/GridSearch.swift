@@ -1,4 +1,3 @@
-
 /// Counters of one query, for measuring how much work an answer took.
 public struct GeoSearchStats: Sendable, Hashable {
     /// Entries whose position was looked at.
@@ -45,7 +44,10 @@ struct GridScan {
 
     /// Runs `search` on `snapshot` and returns its hits, nearest first (by tier
     /// first when `preferring` is given), and counters.
-    static func run(on snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int, preferring: UInt64? = nil, _ search: (inout GridScan) -> Void) -> (hits: [GeoHit], statistics: GeoSearchStats) {
+    static func run(
+        on snapshot: GridSnapshot, filter: GeoFilter, cursor: GeoCursor?, limit: Int, preferring: UInt64? = nil,
+        _ search: (inout GridScan) -> Void
+    ) -> (hits: [GeoHit], statistics: GeoSearchStats) {
         snapshot.base.withStorage { storage in
             var scan = GridScan(snapshot: snapshot, storage: storage, filter: filter, cursor: cursor, limit: limit, preferring: preferring)
             search(&scan)
@@ -129,7 +131,8 @@ struct RadiusSearch {
                 var area = layout.cellSize * layout.cellSize
                 if sample == 0 {
                     let columns = Int(scan.storage.columns[centreRow])
-                    let first = Swift.max(0, column - 8), last = Swift.min(columns - 1, column + 8)
+                    let first = Swift.max(0, column - 8)
+                    let last = Swift.min(columns - 1, column + 8)
                     sample = Swift.max(0.5, Double(scan.storage.count(inRow: centreRow, columns: first, last)))
                     area *= Double(last - first + 1)
                 }
@@ -144,10 +147,13 @@ struct RadiusSearch {
             let stepRows = layout.rowRange(origin: origin, angle: Swift.min(disc / GeoMath.earthRadius, .pi))
             // Rows from the centre outward, the nearer side first, so that the k-th
             // distance is known early and narrows every row after it.
-            var north = centreRow, south = centreRow - 1
+            var north = centreRow
+            var south = centreRow - 1
             while true {
-                let northGap = north <= stepRows.upperBound ? Swift.max(0, layout.latitudes(ofRow: north).south - origin.latitude) : .infinity
-                let southGap = south >= stepRows.lowerBound ? Swift.max(0, origin.latitude - layout.latitudes(ofRow: south).north) : .infinity
+                let northGap =
+                    north <= stepRows.upperBound ? Swift.max(0, layout.latitudes(ofRow: north).south - origin.latitude) : .infinity
+                let southGap =
+                    south >= stepRows.lowerBound ? Swift.max(0, origin.latitude - layout.latitudes(ofRow: south).north) : .infinity
                 let gap = Swift.min(northGap, southGap)
                 // Latitude apart bounds distance apart from below (with a centimetre
                 // for the rounding of row edges and distances).
@@ -155,8 +161,20 @@ struct RadiusSearch {
                 let row: Int
                 if scan.best.limit == .max {
                     // Everything within the radius: every row, south to north, in memory order.
-                    if south >= stepRows.lowerBound { row = south; south -= 1 } else { row = north; north += 1 }
-                } else if northGap <= southGap { row = north; north += 1 } else { row = south; south -= 1 }
+                    if south >= stepRows.lowerBound {
+                        row = south
+                        south -= 1
+                    } else {
+                        row = north
+                        north += 1
+                    }
+                } else if northGap <= southGap {
+                    row = north
+                    north += 1
+                } else {
+                    row = south
+                    south -= 1
+                }
                 visit(&scan, row: row, slot: row - rows.lowerBound, cap: &cap, visited: &visited, reach: reach)
                 if scan.best.hasNewBound {
                     let worst = scan.best.worstDistance()
@@ -184,7 +202,9 @@ struct RadiusSearch {
     }
 
     /// Scans the columns of `row` in `cap` that earlier steps did not.
-    @inline(__always) private func visit(_ scan: inout GridScan, row: Int, slot: Int, cap: inout GridLayout.Cap, visited: inout [ColumnSpan?], reach: Reach) {
+    @inline(__always) private func visit(
+        _ scan: inout GridScan, row: Int, slot: Int, cap: inout GridLayout.Cap, visited: inout [ColumnSpan?], reach: Reach
+    ) {
         guard let span = scan.layout.columnSpan(row: row, columns: Int(scan.storage.columns[row]), cap: &cap) else { return }
         var runs = ColumnRuns()
         if let seen = visited[slot] {
@@ -203,7 +223,8 @@ struct RadiusSearch {
                 if span.upper > seen.upper {
                     ColumnSpan(lower: seen.upper + 1, upper: span.upper, count: span.count).wrapped { runs.append($0, $1) }
                 }
-                visited[slot] = ColumnSpan(lower: Swift.min(span.lower, seen.lower), upper: Swift.max(span.upper, seen.upper), count: span.count)
+                visited[slot] = ColumnSpan(
+                    lower: Swift.min(span.lower, seen.lower), upper: Swift.max(span.upper, seen.upper), count: span.count)
             }
         } else {
             span.wrapped { runs.append($0, $1) }
@@ -248,7 +269,8 @@ struct RadiusSearch {
 
     @inline(__always) private func scanColumns(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int, reach: Reach) {
         let originLatitude = Int64(origin.latitudeE7)
-        let center = self.center, radius = self.radius
+        let center = self.center
+        let radius = self.radius
         scan.scan(row: row, columns: first, last) { scan, record, slot in
             scan.stats.candidates += 1
             guard abs(Int64(record.latitudeE7) - originLatitude) <= reach.latitudeE7, scan.filter.accepts(record.tags) else { return }
@@ -265,17 +287,23 @@ struct RadiusSearch {
     /// candidate of a tier that cannot make the answer is turned away first.
     @inline(__always) private func scanColumnsByTier(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int, reach: Reach) {
         let originLatitude = Int64(origin.latitudeE7)
-        let center = self.center, radius = self.radius
+        let center = self.center
+        let radius = self.radius
         scan.scan(row: row, columns: first, last) { scan, record, slot in
             scan.stats.candidates += 1
             let tier = scan.tiers.unsafelyUnwrapped.tier(of: record.tags)
             guard tier < scan.tiers.unsafelyUnwrapped.cutoff, tier >= scan.tiers.unsafelyUnwrapped.cursorTier,
-                  abs(Int64(record.latitudeE7) - originLatitude) <= reach.latitudeE7, scan.filter.accepts(record.tags) else { return }
+                abs(Int64(record.latitudeE7) - originLatitude) <= reach.latitudeE7, scan.filter.accepts(record.tags)
+            else { return }
             let h = center.haversine(to: record.point)
             guard h <= reach.haversine else { return }
             let d = center.distance(toHaversine: h)
             guard d <= radius else { return }
-            if tier == scan.tiers.unsafelyUnwrapped.cursorTier, let cursor = scan.cursor, !cursor.precedes(distance: d, key: scan.key(at: slot)) { return }
+            if tier == scan.tiers.unsafelyUnwrapped.cursorTier, let cursor = scan.cursor,
+                !cursor.precedes(distance: d, key: scan.key(at: slot))
+            {
+                return
+            }
             scan.tiers!.offer(tier: tier, distance: d, slot: slot)
         }
     }
@@ -307,13 +335,16 @@ struct BoxSearch {
                     scanColumns(&scan, row: row, 0, east)
                 }
             } else {
-                scanColumns(&scan, row: row, layout.column(longitude: box.minLongitude, row: row), layout.column(longitude: box.maxLongitude, row: row))
+                scanColumns(
+                    &scan, row: row, layout.column(longitude: box.minLongitude, row: row),
+                    layout.column(longitude: box.maxLongitude, row: row))
             }
         }
     }
 
     @inline(__always) private func scanColumns(_ scan: inout GridScan, row: Int, _ first: Int, _ last: Int) {
-        let box = self.box, center = self.center
+        let box = self.box
+        let center = self.center
         scan.scan(row: row, columns: first, last) { scan, record, slot in
             scan.stats.candidates += 1
             guard scan.filter.accepts(record.tags), box.contains(record.point) else { return }

@@ -98,7 +98,10 @@ final class GridBase: Sendable {
                     cellStarts.withUnsafeBufferPointer { cellStarts in
                         rowFirstCell.withUnsafeBufferPointer { rowFirstCell in
                             layout.columns.withUnsafeBufferPointer { columns in
-                                body(StorageView(records: records, keys: keys, cellKeys: cellKeys, cellStarts: cellStarts, rowFirstCell: rowFirstCell, columns: columns))
+                                body(
+                                    StorageView(
+                                        records: records, keys: keys, cellKeys: cellKeys, cellStarts: cellStarts,
+                                        rowFirstCell: rowFirstCell, columns: columns))
                             }
                         }
                     }
@@ -227,7 +230,8 @@ struct GridDelta: Sendable {
 
     /// Index of the first entry whose cell key is at least `cell`.
     @inline(__always) func firstIndex(atOrAfter cell: UInt64) -> Int {
-        var lo = 0, hi = entries.count
+        var lo = 0
+        var hi = entries.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if entries[mid].cell < cell { lo = mid + 1 } else { hi = mid }
@@ -293,7 +297,9 @@ final class GridSnapshot: Sendable {
 
     /// Merges the delta into a new base (a linear merge of two cell-ordered lists).
     func compacted() -> GridBase {
-        var cells: [UInt64] = [], records: [Record] = [], keys: [GeoKey] = []
+        var cells: [UInt64] = []
+        var records: [Record] = []
+        var keys: [GeoKey] = []
         cells.reserveCapacity(count)
         records.reserveCapacity(count)
         keys.reserveCapacity(count)
@@ -302,15 +308,21 @@ final class GridSnapshot: Sendable {
         for cellIndex in 0..<base.cellKeys.count {
             let cell = base.cellKeys[cellIndex]
             while d < deltaEntries.count && deltaEntries[d].cell < cell {
-                cells.append(deltaEntries[d].cell); records.append(deltaEntries[d].record); keys.append(deltaEntries[d].key)
+                cells.append(deltaEntries[d].cell)
+                records.append(deltaEntries[d].record)
+                keys.append(deltaEntries[d].key)
                 d += 1
             }
             for p in Int(base.cellStarts[cellIndex])..<Int(base.cellStarts[cellIndex + 1]) where !delta.removed.contains(p) {
-                cells.append(cell); records.append(base.records[p]); keys.append(base.keys[p])
+                cells.append(cell)
+                records.append(base.records[p])
+                keys.append(base.keys[p])
             }
         }
         while d < deltaEntries.count {
-            cells.append(deltaEntries[d].cell); records.append(deltaEntries[d].record); keys.append(deltaEntries[d].key)
+            cells.append(deltaEntries[d].cell)
+            records.append(deltaEntries[d].record)
+            keys.append(deltaEntries[d].key)
             d += 1
         }
         return GridBase(layout: base.layout, sortedCells: cells, records: records, keys: keys)

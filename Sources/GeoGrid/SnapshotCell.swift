@@ -36,9 +36,17 @@ final class SnapshotCell<Value: AnyObject & Sendable>: Sendable {
         while true {
             let e = epoch.load(ordering: .sequentiallyConsistent)
             let even = e & 1 == 0
-            if even { evenReaders.wrappingAdd(1, ordering: .sequentiallyConsistent) } else { oddReaders.wrappingAdd(1, ordering: .sequentiallyConsistent) }
+            if even {
+                evenReaders.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            } else {
+                oddReaders.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            }
             defer {
-                if even { evenReaders.wrappingSubtract(1, ordering: .sequentiallyConsistent) } else { oddReaders.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+                if even {
+                    evenReaders.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                } else {
+                    oddReaders.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                }
             }
             guard epoch.load(ordering: .sequentiallyConsistent) == e else { continue }
             let object = Self.unmanaged(pointer.load(ordering: .sequentiallyConsistent))
@@ -61,11 +69,10 @@ final class SnapshotCell<Value: AnyObject & Sendable>: Sendable {
     }
 }
 
-
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -81,7 +81,9 @@ public enum ImagePipeline {
     /// - Parameters:
     ///   - maxPixels: the largest width × height accepted, checked from the header before decoding.
     ///   - quality: the JPEG quality of the variants (1–100).
-    public static func process(_ bytes: [UInt8], variants: [VariantSpec], maxPixels: Int, quality: Int = 88) throws(ImageError) -> ProcessedImage {
+    public static func process(_ bytes: [UInt8], variants: [VariantSpec], maxPixels: Int, quality: Int = 88) throws(ImageError)
+        -> ProcessedImage
+    {
         let probe: ImageProbe
         do {
             probe = try ImageProbe.read(bytes)
@@ -109,7 +111,9 @@ public enum ImagePipeline {
             let size = variant.size(width: uprightWidth, height: uprightHeight)
             let crop = variant.crop(width: upright.width, height: upright.height)
             let pixels = Resampler.resize(upright, from: crop, width: size.width, height: size.height)
-            encoded.append(EncodedVariant(name: variant.name, width: size.width, height: size.height, jpeg: try Codecs.encodeJPEG(pixels, quality: quality)))
+            encoded.append(
+                EncodedVariant(
+                    name: variant.name, width: size.width, height: size.height, jpeg: try Codecs.encodeJPEG(pixels, quality: quality)))
         }
         return ProcessedImage(format: probe.format, width: uprightWidth, height: uprightHeight, variants: encoded)
     }
@@ -118,7 +122,8 @@ public enum ImagePipeline {
     /// as every variant needs, in each direction.
     static func dctScale(width: Int, height: Int, variants: [VariantSpec]) -> Int {
         func covers(_ m: Int) -> Bool {
-            let scaledWidth = (width * m + 7) / 8, scaledHeight = (height * m + 7) / 8
+            let scaledWidth = (width * m + 7) / 8
+            let scaledHeight = (height * m + 7) / 8
             return variants.allSatisfy { variant in
                 let size = variant.size(width: width, height: height)
                 let crop = variant.crop(width: scaledWidth, height: scaledHeight)
@@ -149,7 +154,9 @@ enum Codecs {
         }
     }
 
-    private static func decode(_ call: (UnsafeMutablePointer<sl_image>, UnsafeMutablePointer<CChar>, Int) -> Int32) throws(ImageError) -> Pixels {
+    private static func decode(_ call: (UnsafeMutablePointer<sl_image>, UnsafeMutablePointer<CChar>, Int) -> Int32) throws(ImageError)
+        -> Pixels
+    {
         var image = sl_image()
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer { call(&image, $0.baseAddress!, $0.count) }
@@ -158,7 +165,8 @@ enum Codecs {
             throw .malformed(text.isEmpty ? "the image cannot be decoded" : text)
         }
         defer { sl_free(pointer) }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(image.width)
+        let height = Int(image.height)
         return Pixels(width: width, height: height, bytes: Array(UnsafeBufferPointer(start: pointer, count: width * height * 3)))
     }
 
@@ -168,7 +176,9 @@ enum Codecs {
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.bytes.withUnsafeBufferPointer { rgb in
             message.withUnsafeMutableBufferPointer { text in
-                sl_jpeg_encode(rgb.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(quality), &output, &length, text.baseAddress, text.count)
+                sl_jpeg_encode(
+                    rgb.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(quality), &output, &length, text.baseAddress,
+                    text.count)
             }
         }
         guard status == 0, let output else { throw .malformed("the image cannot be encoded") }

@@ -48,8 +48,11 @@ public struct ImageProbe: Sendable, Equatable {
 
     static func readPNG(_ bytes: [UInt8]) throws(Refusal) -> ImageProbe {
         // The IHDR chunk comes first: length 13, "IHDR", width, height (big-endian).
-        guard bytes.count >= 33, String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else { throw .malformed("the PNG header is incomplete") }
-        let width = Int(bigEndian32(bytes, 16)), height = Int(bigEndian32(bytes, 20))
+        guard bytes.count >= 33, String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else {
+            throw .malformed("the PNG header is incomplete")
+        }
+        let width = Int(bigEndian32(bytes, 16))
+        let height = Int(bigEndian32(bytes, 20))
         guard width > 0, height > 0 else { throw .malformed("the PNG header gives no size") }
         // PNG allows sides up to 2³¹ − 1; libpng refuses more than a million, and so do we,
         // before anything multiplies them.
@@ -63,8 +66,14 @@ public struct ImageProbe: Sendable, Equatable {
         while position + 4 <= bytes.count {
             guard bytes[position] == 0xFF else { throw .malformed("the JPEG header is damaged") }
             let marker = bytes[position + 1]
-            if marker == 0xFF { position += 1; continue }  // fill byte
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { position += 2; continue }
+            if marker == 0xFF {
+                position += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                position += 2
+                continue
+            }
             let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
             guard length >= 2, position + 2 + length <= bytes.count else { throw .malformed("the JPEG header is incomplete") }
             let segment = bytes[(position + 4)..<(position + 2 + length)]

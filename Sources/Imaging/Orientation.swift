@@ -19,7 +19,8 @@ public enum Orientation: Int, Sendable {
         let width = swapsSides ? source.height : source.width
         let height = swapsSides ? source.width : source.height
         var output = [UInt8](repeating: 0, count: source.bytes.count)
-        let sw = source.width, sh = source.height
+        let sw = source.width
+        let sh = source.height
         source.bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
@@ -36,7 +37,8 @@ public enum Orientation: Int, Sendable {
                         case .transverse: (sx, sy) = (sw - 1 - y, sh - 1 - x)
                         case .rotatedCounterClockwise: (sx, sy) = (sw - 1 - y, x)
                         }
-                        let from = (sy * sw + sx) * 3, to = (y * width + x) * 3
+                        let from = (sy * sw + sx) * 3
+                        let to = (y * width + x) * 3
                         out[to] = input[from]
                         out[to + 1] = input[from + 1]
                         out[to + 2] = input[from + 2]

@@ -9,7 +9,9 @@ public enum Resampler {
     /// `source` cut to `rect` and resized to `width` × `height`.
     public static func resize(_ source: Pixels, from rect: PixelRect? = nil, width: Int, height: Int) -> Pixels {
         let rect = rect ?? PixelRect(x: 0, y: 0, width: source.width, height: source.height)
-        precondition(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= source.width && rect.y + rect.height <= source.height, "rectangle outside the image")
+        precondition(
+            rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= source.width && rect.y + rect.height <= source.height,
+            "rectangle outside the image")
         precondition(width > 0 && height > 0, "empty output")
         if rect.width == width && rect.height == height && rect.x == 0 && rect.y == 0 && width == source.width && height == source.height {
             return source
@@ -17,29 +19,32 @@ public enum Resampler {
         let columns = Contributions(source: rect.width, offset: rect.x, output: width)
         let rows = Contributions(source: rect.height, offset: rect.y, output: height)
         // Rows first, only those the column pass will read.
-        let firstRow = rows.first, lastRow = rows.last
+        let firstRow = rows.first
+        let lastRow = rows.last
         var wide = [UInt8](repeating: 0, count: width * (lastRow - firstRow + 1) * 3)
         source.bytes.withUnsafeBufferPointer { input in
             wide.withUnsafeMutableBufferPointer { out in
                 columns.weights.withUnsafeBufferPointer { weights in
-                for y in firstRow...lastRow {
-                    let inRow = input.baseAddress! + y * source.width * 3
-                    let outRow = out.baseAddress! + (y - firstRow) * width * 3
-                    for x in 0..<width {
-                        var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0
-                        var pixel = inRow + columns.starts[x] * 3
-                        for tap in columns.range(x) {
-                            let weight = weights[tap]
-                            r += weight * Int32(pixel[0])
-                            g += weight * Int32(pixel[1])
-                            b += weight * Int32(pixel[2])
-                            pixel += 3
+                    for y in firstRow...lastRow {
+                        let inRow = input.baseAddress! + y * source.width * 3
+                        let outRow = out.baseAddress! + (y - firstRow) * width * 3
+                        for x in 0..<width {
+                            var r: Int32 = 0
+                            var g: Int32 = 0
+                            var b: Int32 = 0
+                            var pixel = inRow + columns.starts[x] * 3
+                            for tap in columns.range(x) {
+                                let weight = weights[tap]
+                                r += weight * Int32(pixel[0])
+                                g += weight * Int32(pixel[1])
+                                b += weight * Int32(pixel[2])
+                                pixel += 3
+                            }
+                            outRow[x * 3] = Contributions.clamp(r)
+                            outRow[x * 3 + 1] = Contributions.clamp(g)
+                            outRow[x * 3 + 2] = Contributions.clamp(b)
                         }
-                        outRow[x * 3] = Contributions.clamp(r)
-                        outRow[x * 3 + 1] = Contributions.clamp(g)
-                        outRow[x * 3 + 2] = Contributions.clamp(b)
                     }
-                }
                 }
             }
         }

@@ -3,9 +3,9 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import SportLook
 import Synchronization
 import UnixSignals
-import SportLook
 
 @main
 struct SportLookCommand: AsyncParsableCommand {
@@ -45,9 +45,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "PORT: port to bind") var port: String?
     @Option(name: .customLong("bcrypt-cost"), help: "BCRYPT_COST: 4…31") var bcryptCost: String?
     @Option(name: .customLong("token-ttl"), help: "TOKEN_TTL: e.g. 30d, 12h") var tokenTTL: String?
-    @Option(name: .customLong("cors-allowed-origins"), help: "CORS_ALLOWED_ORIGINS: comma-separated origins, or *") var corsAllowedOrigins: String?
+    @Option(name: .customLong("cors-allowed-origins"), help: "CORS_ALLOWED_ORIGINS: comma-separated origins, or *") var corsAllowedOrigins:
+        String?
     @Option(name: .customLong("job-workers"), help: "JOB_WORKERS: background job workers (0 disables)") var jobWorkers: String?
-    @Flag(name: .customLong("no-migrate"), help: "Refuse to start when migrations are pending instead of applying them.") var noMigrate = false
+    @Flag(name: .customLong("no-migrate"), help: "Refuse to start when migrations are pending instead of applying them.") var noMigrate =
+        false
 
     func run() async throws {
         let configuration = try settings.configuration(extra: [
@@ -65,7 +67,9 @@ struct Serve: AsyncParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode(1)
         }
-        logger.info("SportLook listening", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
+        logger.info(
+            "SportLook listening",
+            metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
         // SIGTERM/SIGINT start a graceful shutdown; whatever has not stopped 20 s
         // later is cancelled, so a wedged dependency cannot keep the process alive.
         var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -98,16 +102,21 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "Demo users to create.") var users = 1_000
     @Option(help: "Demo events to create.") var events = 10_000
     @Option(help: "Random seed: the same seed makes the same data.") var seed: UInt64 = 1
-    @Option(help: "City centres the demo events are scattered around: the 50 real ones first, then made-up ones spread over the globe.") var cities = 50
+    @Option(help: "City centres the demo events are scattered around: the 50 real ones first, then made-up ones spread over the globe.")
+    var cities = 50
     @Option(help: "Demo groups to create (public and listed, 5 to 50 members each).") var groups = 0
-    @Option(name: .customLong("members-only"), help: "The share of demo events (0…1) that are members-only games of a random group (needs --groups).") var membersOnly = 0.0
+    @Option(
+        name: .customLong("members-only"),
+        help: "The share of demo events (0…1) that are members-only games of a random group (needs --groups).") var membersOnly = 0.0
 
     func validate() throws {
         guard users >= 1, users <= 10_000_000 else { throw ValidationError("--users must be 1…10,000,000") }
         guard cities >= 1, cities <= 100_000 else { throw ValidationError("--cities must be 1…100,000") }
         guard events >= 0, events <= 10_000_000 else { throw ValidationError("--events must be 0…10,000,000") }
         guard groups >= 0, groups <= 1_000_000 else { throw ValidationError("--groups must be 0…1,000,000") }
-        guard membersOnly >= 0, membersOnly <= 1, membersOnly == 0 || groups > 0 else { throw ValidationError("--members-only must be 0…1, with --groups") }
+        guard membersOnly >= 0, membersOnly <= 1, membersOnly == 0 || groups > 0 else {
+            throw ValidationError("--members-only must be 0…1, with --groups")
+        }
     }
 
     func run() async throws {
@@ -117,11 +126,15 @@ struct Seed: AsyncParsableCommand {
             print("sports catalogue: \(try await tool.seedSports()) sports")
             if demo {
                 let progress = ProgressReporter()
-                let report = try await tool.seedDemo(users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly, seed: seed) { done, total, phase in
+                let report = try await tool.seedDemo(
+                    users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly, seed: seed
+                ) { done, total, phase in
                     progress.update(phase: phase, done: done, total: total)
                 }
                 progress.finish()
-                print("demo data: \(report.users) users, \(report.events) events (\(report.membersOnly) members-only), \(report.groups) groups around \(cities) cities in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo")
+                print(
+                    "demo data: \(report.users) users, \(report.events) events (\(report.membersOnly) members-only), \(report.groups) groups around \(cities) cities in \(String(format: "%.1f", report.seconds)) s (seed \(seed)); every demo password is sportlook-demo"
+                )
             }
         }
     }
@@ -163,7 +176,10 @@ struct Jobs: AsyncParsableCommand {
     struct RetryDead: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "retry-dead", abstract: "Queue dead jobs again (all, or one kind).")
         @OptionGroup var settings: SettingOptions
-        @Option(help: "Only jobs of this kind (invitation, invitation_accepted, waitlist_promoted, event_updated, event_cancelled, chat_message, mail).")
+        @Option(
+            help:
+                "Only jobs of this kind (invitation, invitation_accepted, waitlist_promoted, event_updated, event_cancelled, chat_message, mail)."
+        )
         var kind: String?
 
         func run() async throws {
@@ -177,7 +193,8 @@ struct Jobs: AsyncParsableCommand {
 }
 
 struct Reports: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List open reports for moderators, oldest first, then names that mix look-alike scripts.")
+    static let configuration = CommandConfiguration(
+        abstract: "List open reports for moderators, oldest first, then names that mix look-alike scripts.")
     @OptionGroup var settings: SettingOptions
     @Option(help: "At most this many.") var limit = 100
 
@@ -187,7 +204,9 @@ struct Reports: AsyncParsableCommand {
             let reports = try await tool.openReports(limit: limit)
             print(reports.isEmpty ? "no open reports" : reports.joined(separator: "\n"))
             let names = try await tool.flaggedNames(limit: limit)
-            print(names.isEmpty ? "no names mixing look-alike scripts" : (["names mixing look-alike scripts:"] + names).joined(separator: "\n"))
+            print(
+                names.isEmpty
+                    ? "no names mixing look-alike scripts" : (["names mixing look-alike scripts:"] + names).joined(separator: "\n"))
         }
     }
 }
@@ -196,14 +215,17 @@ struct MediaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "media", abstract: "Uploaded media.", subcommands: [Collect.self])
 
     struct Collect: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "gc", abstract: "Delete uploads nobody put to use within a day (the server does it every ten minutes too).")
+        static let configuration = CommandConfiguration(
+            commandName: "gc", abstract: "Delete uploads nobody put to use within a day (the server does it every ten minutes too).")
         @OptionGroup var settings: SettingOptions
 
         func run() async throws {
             let configuration = try settings.configuration()
             try await withTool(configuration) { tool in
                 let removed = try await tool.collectUnattachedMedia()
-                print("removed \(removed.media) unattached upload\(removed.media == 1 ? "" : "s") and \(removed.files) stored file\(removed.files == 1 ? "" : "s")")
+                print(
+                    "removed \(removed.media) unattached upload\(removed.media == 1 ? "" : "s") and \(removed.files) stored file\(removed.files == 1 ? "" : "s")"
+                )
             }
         }
     }
@@ -241,7 +263,8 @@ final class ProgressReporter: Sendable {
 
     func update(phase: String, done: Int, total: Int) {
         last.withLock { last in
-            let lastLine = last.line, lastPhase = last.phase
+            let lastLine = last.line
+            let lastPhase = last.phase
             let now = Date()
             let finished = done >= total
             guard finished || phase != lastPhase || now.timeIntervalSince(lastLine) >= (isTerminal ? 0.1 : 2) else { return }
@@ -252,7 +275,9 @@ final class ProgressReporter: Sendable {
                 let width = 30
                 let filled = Int(fraction * Double(width))
                 let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                print("\r\(phase.padding(toLength: 8, withPad: " ", startingAt: 0)) \(bar) \(Int(fraction * 100))% \(done)/\(total)", terminator: "")
+                print(
+                    "\r\(phase.padding(toLength: 8, withPad: " ", startingAt: 0)) \(bar) \(Int(fraction * 100))% \(done)/\(total)",
+                    terminator: "")
                 FileHandle.standardOutput.synchronizeFile()
             } else {
                 print("\(phase): \(done)/\(total) (\(Int(fraction * 100))%)")

@@ -8,7 +8,7 @@ let package = Package(
     name: "sportlookkit-generator",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3")
     ],
     targets: []
 )

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import GeoGrid
 
 @Suite("GeoGrid basics")
@@ -9,10 +10,12 @@ struct GeoGridBasicsTests {
         let paris = GeoPoint(latitude: 48.8566, longitude: 2.3522)!
         let london = GeoPoint(latitude: 51.5074, longitude: -0.1278)!
         #expect(abs(GeoMath.distance(paris, london) - 343_556) < 100)
-        let a = GeoPoint(latitude: 0, longitude: 0)!, b = GeoPoint(latitude: 1, longitude: 0)!
+        let a = GeoPoint(latitude: 0, longitude: 0)!
+        let b = GeoPoint(latitude: 1, longitude: 0)!
         #expect(abs(GeoMath.distance(a, b) - 111_195.08) < 0.01)
         // Across the antimeridian the short way round.
-        let east = GeoPoint(latitude: 0, longitude: 179.9)!, west = GeoPoint(latitude: 0, longitude: -179.9)!
+        let east = GeoPoint(latitude: 0, longitude: 179.9)!
+        let west = GeoPoint(latitude: 0, longitude: -179.9)!
         #expect(abs(GeoMath.distance(east, west) - 22_239.0) < 1)
         #expect(GeoMath.distance(paris, paris) == 0)
         #expect(GeoMath.distance(paris, london) == GeoMath.distance(london, paris))
@@ -49,7 +52,9 @@ struct GeoGridBasicsTests {
         var factory = PointFactory(seed: 11)
         let center = factory.cities[0]
         let entries = (0..<20_000).map { i in
-            GeoEntry(key: GeoKey(i), point: factory.clamp(center.latitude + factory.rng.normal() * 0.1, center.longitude + factory.rng.normal() * 0.15))
+            GeoEntry(
+                key: GeoKey(i),
+                point: factory.clamp(center.latitude + factory.rng.normal() * 0.1, center.longitude + factory.rng.normal() * 0.15))
         }
         let grid = GeoGrid(cellSize: 1_250, entries: entries)
         let near = grid.searchWithStatistics(within: 1_000, of: center, limit: 50)
@@ -73,13 +78,16 @@ struct GeoGridBasicsTests {
         // The rest arrive later, so they sit among the recent changes.
         for key in keys.suffix(100) { grid.upsert(GeoEntry(key: GeoKey(key), point: key % 3 == 0 ? near : here)) }
         keys.sort()
-        let atHere = keys.filter { $0 % 3 != 0 }, atNear = keys.filter { $0 % 3 == 0 }
+        let atHere = keys.filter { $0 % 3 != 0 }
+        let atNear = keys.filter { $0 % 3 == 0 }
         for limit in [1, 7, 50, 120, 399, 450] {
             for radius in [150.0, 5_000, 25_000] {
                 let hits = grid.search(within: radius, of: here, limit: limit)
                 let want = Array((atHere + atNear).prefix(limit)).map { GeoKey($0) }
                 #expect(hits.map(\.entry.key) == want, "limit \(limit) radius \(radius)")
-                #expect(hits.map(\.entry.key) == BruteForce.radius(grid.allEntries, center: here, radius: radius, limit: limit).map(\.entry.key))
+                #expect(
+                    hits.map(\.entry.key) == BruteForce.radius(grid.allEntries, center: here, radius: radius, limit: limit).map(\.entry.key)
+                )
             }
         }
     }
@@ -117,12 +125,14 @@ struct GeoGridBasicsTests {
 struct GeoGridConcurrencyTests {
     @Test("readers always see a whole batch, never part of one")
     func readersSeeConsistentSnapshots() async {
-        let west = GeoPoint(latitude: 45, longitude: 5)!, east = GeoPoint(latitude: 45, longitude: 6.2)!
+        let west = GeoPoint(latitude: 45, longitude: 5)!
+        let east = GeoPoint(latitude: 45, longitude: 6.2)!
         let middle = GeoPoint(latitude: 45, longitude: 5.6)!
         let count = 1_500
         func batch(at place: GeoPoint, generation: Int) -> [GeoChange] {
             (0..<count).map { i in
-                let p = GeoPoint(latitudeE7: place.latitudeE7 + Int32(i % 40) * 1_000, longitudeE7: place.longitudeE7 + Int32(i / 40) * 1_000)
+                let p = GeoPoint(
+                    latitudeE7: place.latitudeE7 + Int32(i % 40) * 1_000, longitudeE7: place.longitudeE7 + Int32(i / 40) * 1_000)
                 return .upsert(GeoEntry(key: GeoKey(i), point: p, tags: GeoTags(mask: 1, time: Int64(generation))))
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GeoGrid
 
 @Suite("GeoGrid against brute force")
@@ -33,7 +34,8 @@ struct GeoGridPropertyTests {
 
     /// A run of level bits (0–7), one of two audience bits (8, 9), and a free bit (12) half the time.
     static func randomTraits(_ rng: inout SeededGenerator) -> UInt64 {
-        let low = UInt64.random(in: 0..<8, using: &rng), high = UInt64.random(in: low..<8, using: &rng)
+        let low = UInt64.random(in: 0..<8, using: &rng)
+        let high = UInt64.random(in: low..<8, using: &rng)
         let levels: UInt64 = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
         let audience: UInt64 = 1 << UInt64.random(in: 8..<10, using: &rng)
         let free: UInt64 = Bool.random(using: &rng) ? 1 << 12 : 0
@@ -45,7 +47,10 @@ struct GeoGridPropertyTests {
         var rng = SeededGenerator(seed: 7)
         for _ in 0..<20_000 {
             let traits = UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng) & ((1 << 40) - 1)
-            let groups = (0..<4).map { _ in Bool.random(using: &rng) ? 0 : UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng) }
+            let groups = (0..<4).map { _ in
+                Bool.random(using: &rng)
+                    ? 0 : UInt64.random(in: 0...UInt64.max, using: &rng) & UInt64.random(in: 0...UInt64.max, using: &rng)
+            }
             let filter = GeoFilter(traitGroups: SIMD4(groups))
             let want = groups.allSatisfy { $0 == 0 || $0 & traits != 0 }
             #expect(filter.accepts(GeoTags(traits: traits)) == want)
@@ -69,7 +74,9 @@ struct GeoGridPropertyTests {
             let tags = GeoTags(traits: traits, scope: scope)
             #expect(tags.traits == traits && tags.scope == scope)
             #expect(filter.accepts(tags) == (scope == 0 || named.contains(scope)))
-            #expect(GeoFilter(traitGroups: SIMD4(traits | 1, 0, 0, 0), scopes: GeoScopes(named)).accepts(GeoTags(traits: traits | 1, scope: scope)) == (scope == 0 || named.contains(scope)))
+            #expect(
+                GeoFilter(traitGroups: SIMD4(traits | 1, 0, 0, 0), scopes: GeoScopes(named)).accepts(
+                    GeoTags(traits: traits | 1, scope: scope)) == (scope == 0 || named.contains(scope)))
         }
         var tags = GeoTags(traits: (1 << 40) - 1, scope: GeoTags.maxScope)
         #expect(tags.traits == (1 << 40) - 1 && tags.scope == GeoTags.maxScope)
@@ -106,10 +113,14 @@ struct GeoGridPropertyTests {
         for q in 0..<800 {
             let c = factory.anyPoint()
             let h = [0.01, 0.3, 2, 20].randomElement(using: &factory.rng)!
-            var west = c.longitude - h * 1.5, east = c.longitude + h * 1.5
+            var west = c.longitude - h * 1.5
+            var east = c.longitude + h * 1.5
             if west < -180 { west += 360 }
             if east > 180 { east -= 360 }
-            guard let box = GeoBox(minLatitude: max(-90, c.latitude - h), minLongitude: west, maxLatitude: min(90, c.latitude + h), maxLongitude: east) else {
+            guard
+                let box = GeoBox(
+                    minLatitude: max(-90, c.latitude - h), minLongitude: west, maxLatitude: min(90, c.latitude + h), maxLongitude: east)
+            else {
                 Issue.record("bad box")
                 return
             }
@@ -122,7 +133,9 @@ struct GeoGridPropertyTests {
         }
     }
 
-    @Test("a search preferring some bits ranks by bits shared, then distance, then key; its pages concatenate to the whole answer", arguments: [1_250.0, 20_000])
+    @Test(
+        "a search preferring some bits ranks by bits shared, then distance, then key; its pages concatenate to the whole answer",
+        arguments: [1_250.0, 20_000])
     func preferringQueries(cellSize: Double) {
         var factory = PointFactory(seed: 11 &+ UInt64(cellSize))
         var entries = makeEntries(count: 4_100, factory: &factory)
@@ -156,7 +169,8 @@ struct GeoGridPropertyTests {
             // A cursor sharing more bits than any entry comes before them all; fewer than none, after them all.
             if let first = want.first {
                 let before = GeoCursor(distance: first.distance, key: first.entry.key, shared: 65)
-                #expect(grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: before, limit: 5_000) == want)
+                #expect(
+                    grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: before, limit: 5_000) == want)
                 let after = GeoCursor(distance: 0, key: GeoKey(0), shared: -1)
                 #expect(grid.search(within: radius, of: center, filter: filter, preferring: preferring, after: after, limit: 5_000).isEmpty)
             }
@@ -231,7 +245,13 @@ struct GeoGridPropertyTests {
                     truth[key] = e
                 }
             }
-            if round % 2 == 0 { grid.apply(batch) } else { for change in batch { if case .upsert(let e) = change { grid.upsert(e) } else if case .remove(let k) = change { grid.remove(k) } } }
+            if round % 2 == 0 {
+                grid.apply(batch)
+            } else {
+                for change in batch {
+                    if case .upsert(let e) = change { grid.upsert(e) } else if case .remove(let k) = change { grid.remove(k) }
+                }
+            }
             #expect(grid.count == truth.count)
             for key in truth.keys.prefix(50) { #expect(grid[key] == truth[key]) }
             for _ in 0..<40 {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import GeoGrid
 
 /// A small, fast, seedable generator (SplitMix64), so every property test replays.
@@ -78,7 +79,10 @@ struct PointFactory {
 
 /// The reference: a scan of every entry with the public haversine function.
 enum BruteForce {
-    static func radius(_ entries: some Collection<GeoEntry>, center: GeoPoint, radius: Double, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> [GeoHit] {
+    static func radius(
+        _ entries: some Collection<GeoEntry>, center: GeoPoint, radius: Double, filter: GeoFilter = .all, after cursor: GeoCursor? = nil,
+        limit: Int = .max
+    ) -> [GeoHit] {
         var hits: [GeoHit] = []
         for e in entries where filter.accepts(e.tags) {
             let d = GeoMath.distance(center, e.point)
@@ -91,14 +95,19 @@ enum BruteForce {
     }
 
     /// Everything within `radius`, those sharing more of `preferring`'s bits first, then nearest, then by key.
-    static func preferring(_ entries: some Collection<GeoEntry>, center: GeoPoint, radius: Double, filter: GeoFilter, preferring: UInt64) -> [GeoHit] {
+    static func preferring(_ entries: some Collection<GeoEntry>, center: GeoPoint, radius: Double, filter: GeoFilter, preferring: UInt64)
+        -> [GeoHit]
+    {
         let shared = { (hit: GeoHit) in (hit.entry.tags.mask & preferring).nonzeroBitCount }
         return Self.radius(entries, center: center, radius: radius, filter: filter).sorted {
-            shared($0) != shared($1) ? shared($0) > shared($1) : $0.distance != $1.distance ? $0.distance < $1.distance : $0.entry.key < $1.entry.key
+            shared($0) != shared($1)
+                ? shared($0) > shared($1) : $0.distance != $1.distance ? $0.distance < $1.distance : $0.entry.key < $1.entry.key
         }
     }
 
-    static func box(_ entries: some Collection<GeoEntry>, box: GeoBox, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max) -> [GeoHit] {
+    static func box(
+        _ entries: some Collection<GeoEntry>, box: GeoBox, filter: GeoFilter = .all, after cursor: GeoCursor? = nil, limit: Int = .max
+    ) -> [GeoHit] {
         let center = box.center
         var hits: [GeoHit] = []
         for e in entries where filter.accepts(e.tags) && box.contains(e.point) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Imaging
 
 @Suite("Image processing")
@@ -18,7 +19,9 @@ struct ImagingTests {
             ([], nil),
         ]
         for (bytes, name) in cases {
-            #expect(throws: ImageError.unsupported(name)) { try ImagePipeline.process(bytes, variants: Self.profile, maxPixels: 40_000_000) }
+            #expect(throws: ImageError.unsupported(name)) {
+                try ImagePipeline.process(bytes, variants: Self.profile, maxPixels: 40_000_000)
+            }
         }
     }
 
@@ -46,12 +49,16 @@ struct ImagingTests {
     func truncated() throws {
         let jpeg = try TestImages.jpeg(TestImages.quadrants(width: 400, height: 300))
         for cut in [jpeg.count / 2, jpeg.count - 10, 40] {
-            #expect(throws: ImageError.self) { try ImagePipeline.process(Array(jpeg.prefix(cut)), variants: Self.profile, maxPixels: 40_000_000) }
+            #expect(throws: ImageError.self) {
+                try ImagePipeline.process(Array(jpeg.prefix(cut)), variants: Self.profile, maxPixels: 40_000_000)
+            }
         }
         var rgba = [UInt8](repeating: 255, count: 64 * 64 * 4)
         rgba[0] = 0
         let png = TestImages.png(width: 64, height: 64, rgba: rgba)
-        #expect(throws: ImageError.self) { try ImagePipeline.process(Array(png.prefix(png.count - 30)), variants: Self.profile, maxPixels: 40_000_000) }
+        #expect(throws: ImageError.self) {
+            try ImagePipeline.process(Array(png.prefix(png.count - 30)), variants: Self.profile, maxPixels: 40_000_000)
+        }
     }
 
     @Test("a JPEG with EXIF orientation 6, GPS, XMP and a comment comes back upright with no metadata segment")
@@ -135,7 +142,8 @@ struct ImagingTests {
         for y in 0..<100 {
             for _ in 0..<200 { rgba += y < 50 ? [0, 0, 255, 255] : [0, 0, 0, 0] }
         }
-        let result = try ImagePipeline.process(TestImages.png(width: 200, height: 100, rgba: rgba), variants: Self.cover, maxPixels: 40_000_000)
+        let result = try ImagePipeline.process(
+            TestImages.png(width: 200, height: 100, rgba: rgba), variants: Self.cover, maxPixels: 40_000_000)
         #expect(result.format == .png)
         #expect((result.width, result.height) == (200, 100))
         let decoded = try Codecs.decodeJPEG(result.variants[0].jpeg, scale: 8, maxPixels: 40_000_000)
@@ -165,7 +173,9 @@ struct ImagingTests {
         }
     }
 
-    func expectColour(_ got: (UInt8, UInt8, UInt8), _ want: (Int, Int, Int), _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectColour(
+        _ got: (UInt8, UInt8, UInt8), _ want: (Int, Int, Int), _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let close = abs(Int(got.0) - want.0) <= 24 && abs(Int(got.1) - want.1) <= 24 && abs(Int(got.2) - want.2) <= 24
         #expect(close, "\(label): got \(got), want \(want)", sourceLocation: sourceLocation)
     }

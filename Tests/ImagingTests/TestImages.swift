@@ -8,12 +8,13 @@ enum TestImages {
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
-                let colour: (UInt8, UInt8, UInt8) = switch (x < width / 2, y < height / 2) {
-                case (true, true): (255, 0, 0)
-                case (false, true): (0, 255, 0)
-                case (true, false): (0, 0, 255)
-                case (false, false): (255, 255, 255)
-                }
+                let colour: (UInt8, UInt8, UInt8) =
+                    switch (x < width / 2, y < height / 2) {
+                    case (true, true): (255, 0, 0)
+                    case (false, true): (0, 255, 0)
+                    case (true, false): (0, 0, 255)
+                    case (false, false): (255, 255, 255)
+                    }
                 let at = (y * width + x) * 3
                 (bytes[at], bytes[at + 1], bytes[at + 2]) = colour
             }
@@ -82,7 +83,8 @@ enum TestImages {
             offset += length
         } while offset < raw.count
         zlib += be32(adler32(raw))
-        return pngSignature + chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 6, 0, 0, 0]) + chunk("IDAT", zlib) + chunk("IEND", [])
+        return pngSignature + chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 6, 0, 0, 0]) + chunk("IDAT", zlib)
+            + chunk("IEND", [])
     }
 
     /// Only a PNG's signature and header, claiming `width` × `height`.
@@ -107,7 +109,8 @@ enum TestImages {
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521
@@ -117,5 +120,7 @@ enum TestImages {
 
     static func be16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    static func be32(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+    static func be32(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
 }

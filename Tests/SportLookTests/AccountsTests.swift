@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 @Suite("Accounts and sessions", .timeLimit(.minutes(5)))
@@ -8,7 +9,8 @@ struct AccountsTests {
     @Test("register, login, me, logout round trip", arguments: engines)
     func roundTrip(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
-            let registered = try await api.post("/v1/auth/register", json: ["name": " Ann ", "email": "  Ann@Example.COM ", "password": "correct horse battery"])
+            let registered = try await api.post(
+                "/v1/auth/register", json: ["name": " Ann ", "email": "  Ann@Example.COM ", "password": "correct horse battery"])
             #expect(registered.status == .created)
             // The decode checks the shape: expires_at a string, location present (as null below).
             let auth = try registered.decode(API.AuthResult.self)
@@ -46,7 +48,8 @@ struct AccountsTests {
     func duplicateEmail(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             try await api.register("Bo", email: "bo@example.com")
-            let again = try await api.post("/v1/auth/register", json: ["name": "Bo2", "email": " BO@Example.com", "password": "another good one"])
+            let again = try await api.post(
+                "/v1/auth/register", json: ["name": "Bo2", "email": " BO@Example.com", "password": "another good one"])
             #expect(again.status == .conflict)
             #expect(try again.errorCode == "email_taken")
         }
@@ -69,11 +72,13 @@ struct AccountsTests {
                 ("fine horse staple", true),
             ]
             for (i, (password, accepted)) in cases.enumerated() {
-                let reply = try await api.post("/v1/auth/register", json: ["name": "P", "email": "p\(i)@example.com", "password": password])
+                let reply = try await api.post(
+                    "/v1/auth/register", json: ["name": "P", "email": "p\(i)@example.com", "password": password])
                 #expect(reply.status == (accepted ? .created : .unprocessableContent), "password #\(i)")
                 if !accepted { #expect(try reply.errorFields["password"] != nil, "password #\(i)") }
             }
-            let sameAsEmail = try await api.post("/v1/auth/register", json: ["name": "P", "email": "mail@example.com", "password": "MAIL@example.com"])
+            let sameAsEmail = try await api.post(
+                "/v1/auth/register", json: ["name": "P", "email": "mail@example.com", "password": "MAIL@example.com"])
             #expect(try sameAsEmail.errorFields["password"] != nil)
             let missing = try await api.post("/v1/auth/register", json: ["name": "", "email": "not-an-email"])
             #expect(missing.status == .unprocessableContent)
@@ -100,7 +105,9 @@ struct AccountsTests {
         try await withApp(engine, clock: clock) { api, _ in
             try await api.register("Di", email: "di@example.com", password: "right horse battery")
             for _ in 0..<10 {
-                #expect(try await api.post("/v1/auth/login", json: ["email": "di@example.com", "password": "nope nope nope"]).status == .unauthorized)
+                #expect(
+                    try await api.post("/v1/auth/login", json: ["email": "di@example.com", "password": "nope nope nope"]).status
+                        == .unauthorized)
                 clock.advance(by: 10)
             }
             let throttled = try await api.post("/v1/auth/login", json: ["email": "DI@example.com", "password": "right horse battery"])
@@ -109,7 +116,8 @@ struct AccountsTests {
             let retryAfter = try #require(throttled.headers[.retryAfter].flatMap(Int.init))
             #expect(retryAfter > 0 && retryAfter <= 15 * 60)
             clock.advance(by: TimeInterval(retryAfter))
-            #expect(try await api.post("/v1/auth/login", json: ["email": "di@example.com", "password": "right horse battery"]).status == .ok)
+            #expect(
+                try await api.post("/v1/auth/login", json: ["email": "di@example.com", "password": "right horse battery"]).status == .ok)
         }
     }
 
@@ -137,10 +145,12 @@ struct AccountsTests {
     func patchMe(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let (token, _) = try await api.register("Flo")
-            let updated = try await api.patch("/v1/me", token: token, json: [
-                "name": "Flo R", "bio": "Runs at dawn", "sports": ["running", "tennis"], "location": ["lat": 48.85661, "lon": 2.35222],
-                "discoverable": true,
-            ])
+            let updated = try await api.patch(
+                "/v1/me", token: token,
+                json: [
+                    "name": "Flo R", "bio": "Runs at dawn", "sports": ["running", "tennis"], "location": ["lat": 48.85661, "lon": 2.35222],
+                    "discoverable": true,
+                ])
             #expect(updated.status == .ok)
             let profile = try updated.decode(API.PrivateProfile.self)
             #expect(profile.name == "Flo R")
@@ -152,15 +162,18 @@ struct AccountsTests {
             #expect(abs(location.lon - 2.35222) < 0.01)
 
             // location, image_url and image_urls are required: the decode fails if they are absent, so nil means null.
-            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "photo_id": NSNull()]).decode(API.PrivateProfile.self)
+            let cleared = try await api.patch("/v1/me", token: token, json: ["location": NSNull(), "photo_id": NSNull()]).decode(
+                API.PrivateProfile.self)
             #expect(cleared.location == nil)
             #expect(cleared.imageURL == nil && cleared.imageURLs == nil)
             #expect(cleared.name == "Flo R")
 
-            let bad = try await api.patch("/v1/me", token: token, json: [
-                "location": ["lat": 91, "lon": 0], "sports": ["quidditch"], "name": String(repeating: "n", count: 81),
-                "bio": String(repeating: "b", count: 1_001), "image_url": "https://x.example/me.png",
-            ])
+            let bad = try await api.patch(
+                "/v1/me", token: token,
+                json: [
+                    "location": ["lat": 91, "lon": 0], "sports": ["quidditch"], "name": String(repeating: "n", count: 81),
+                    "bio": String(repeating: "b", count: 1_001), "image_url": "https://x.example/me.png",
+                ])
             #expect(bad.status == .unprocessableContent)
             #expect(try Set(bad.errorFields.keys) == ["location.lat", "sports", "name", "bio", "image_url"])
             let badLon = try await api.patch("/v1/me", token: token, json: ["location": ["lat": 1, "lon": -180.5]])
@@ -187,12 +200,15 @@ struct AccountsTests {
             let method = try await api.request(.put, "/v1/me")
             #expect(method.status == .methodNotAllowed)
             #expect(method.headers[.allow]?.contains("PATCH") == true)
-            let big = try await api.request(.post, "/v1/auth/register", raw: "{\"name\": \"" + String(repeating: "x", count: 1_100_000) + "\"}")
+            let big = try await api.request(
+                .post, "/v1/auth/register", raw: "{\"name\": \"" + String(repeating: "x", count: 1_100_000) + "\"}")
             #expect(big.status == .contentTooLarge)
             #expect(try big.errorCode == "payload_too_large")
-            let form = try await api.request(.post, "/v1/auth/login", raw: "email=a", headers: [.contentType: "application/x-www-form-urlencoded"])
+            let form = try await api.request(
+                .post, "/v1/auth/login", raw: "email=a", headers: [.contentType: "application/x-www-form-urlencoded"])
             #expect(form.status == .unsupportedMediaType)
-            let deep = try await api.request(.post, "/v1/auth/login", raw: String(repeating: "[", count: 100) + String(repeating: "]", count: 100))
+            let deep = try await api.request(
+                .post, "/v1/auth/login", raw: String(repeating: "[", count: 100) + String(repeating: "]", count: 100))
             #expect(deep.status == .badRequest)
             let array = try await api.request(.post, "/v1/auth/login", raw: "[]")
             #expect(array.status == .unprocessableContent)
@@ -246,7 +262,9 @@ struct AccountsTests {
             #expect(try await lastUse(1) == start.addingTimeInterval(120))
             #expect(try await lastUse(2) == untouched)
             // A use seen late by another instance does not move the time back.
-            try await services.sessionStore.recordTokenUse([people[0].token: start.addingTimeInterval(30), people[1].token: start.addingTimeInterval(180)])
+            try await services.sessionStore.recordTokenUse([
+                people[0].token: start.addingTimeInterval(30), people[1].token: start.addingTimeInterval(180),
+            ])
             #expect(try await lastUse(0) == start.addingTimeInterval(60))
             #expect(try await lastUse(1) == start.addingTimeInterval(180))
         }

@@ -3,19 +3,24 @@ import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("Who is going is shown to those going alone", .timeLimit(.minutes(5)))
 struct AttendanceVisibilityTests {
-    @Test("a waitlisted person, a maybe and a stranger learn nothing of who is going: not from a profile, the attendee list, the sheet, the event, its calendar, its chat or the socket", arguments: engines)
+    @Test(
+        "a waitlisted person, a maybe and a stranger learn nothing of who is going: not from a profile, the attendee list, the sheet, the event, its calendar, its chat or the socket",
+        arguments: engines)
     func everyRouteAsTheUninvolved(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
             let organiser = try await api.register("Org")
             // A name nobody else has: any answer carrying it reveals the target.
             let target = try await api.register("Quillfeather")
-            let fellow = try await api.register("Fellow"), waiting = try await api.register("Waiting")
-            let maybe = try await api.register("Maybe"), stranger = try await api.register("Stranger")
+            let fellow = try await api.register("Fellow")
+            let waiting = try await api.register("Waiting")
+            let maybe = try await api.register("Maybe")
+            let stranger = try await api.register("Stranger")
             let event = try await api.createEvent(organiser.token, title: "Full game", capacity: 2, now: clock.now()).id
             try await api.join(event, token: target.token)
             try await api.join(event, token: fellow.token)
@@ -35,8 +40,10 @@ struct AttendanceVisibilityTests {
                     #expect(!refused.text.contains(target.id) && !refused.text.contains("Quillfeather"), "\(path)")
                 }
                 // What anyone who may see the event reads carries counts, never names.
-                for path in ["/v1/events/\(event)", "/v1/events/\(event)/calendar.ics", "/v1/me/events?role=attending", "/v1/me/invitations",
-                             "/v1/me/notifications", "/v1/me/rooms"] {
+                for path in [
+                    "/v1/events/\(event)", "/v1/events/\(event)/calendar.ics", "/v1/me/events?role=attending", "/v1/me/invitations",
+                    "/v1/me/notifications", "/v1/me/rooms",
+                ] {
                     let answer = try await api.get(path, token: viewer.token)
                     #expect(answer.status == .ok, "\(path)")
                     #expect(!answer.text.contains("Quillfeather") && !answer.text.contains(target.id), "\(path)")
@@ -61,8 +68,10 @@ struct AttendanceVisibilityTests {
     func acceptedInvitationTellsOnlyTheGoing(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, services in
-            let organiser = try await api.register("Org"), inviter = try await api.register("Inviter")
-            let invitee = try await api.register("Invitee"), other = try await api.register("Other")
+            let organiser = try await api.register("Org")
+            let inviter = try await api.register("Inviter")
+            let invitee = try await api.register("Invitee")
+            let other = try await api.register("Other")
             let event = try await api.createEvent(organiser.token, now: clock.now()).id
             try await api.join(event, token: inviter.token)
             let left = try #require(try await api.invite([invitee.id], to: event, token: inviter.token).first?.id)
@@ -72,8 +81,10 @@ struct AttendanceVisibilityTests {
             _ = try await api.accept(stayed, token: other.token)
             func notices(_ invitation: String) async throws -> Int? {
                 try await services.database.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE dedupe_key = \(bind: "invitation_accepted:" + invitation.lowercased())").first()?
-                        .decode(column: "n", as: Int.self)
+                    try await sql.raw(
+                        "SELECT COUNT(*) AS n FROM jobs WHERE dedupe_key = \(bind: "invitation_accepted:" + invitation.lowercased())"
+                    ).first()?
+                    .decode(column: "n", as: Int.self)
                 }
             }
             #expect(try await notices(stayed) == 1)

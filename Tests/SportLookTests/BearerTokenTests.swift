@@ -1,13 +1,17 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 @Suite("Bearer token")
 struct BearerTokenTests {
     @Test("the token is read as Foundation's white-space trimming reads it, the scheme in any case")
     func trimming() {
-        let tokens = ["abc", " abc", "abc ", "\tabc\t", "  a b  ", "", "   ", "\u{a0}abc\u{a0}", " \u{3000}abc", "abc\u{2003} ", "ä", " ü ", "a\u{a0}", " \u{301}abc", "abc \u{301}", "\u{200B}abc", "abc\u{200B}", "\t \t"]
+        let tokens = [
+            "abc", " abc", "abc ", "\tabc\t", "  a b  ", "", "   ", "\u{a0}abc\u{a0}", " \u{3000}abc", "abc\u{2003} ", "ä", " ü ",
+            "a\u{a0}", " \u{301}abc", "abc \u{301}", "\u{200B}abc", "abc\u{200B}", "\t \t",
+        ]
         for token in tokens {
             #expect(BearerToken.trimmed(Substring(token)) == token.trimmingCharacters(in: .whitespaces), "\(Array(token.unicodeScalars))")
             for scheme in ["Bearer", "bearer", "BEARER"] {
@@ -26,8 +30,14 @@ struct BearerTokenTests {
         let cases: [[HTTPField]] = [
             [],
             [HTTPField(name: .authorization, value: "Bearer abc")],
-            [HTTPField(name: .accept, value: "*/*"), HTTPField(name: .authorization, value: "Bearer abc"), HTTPField(name: .authorization, value: "Bearer def")],
-            [HTTPField(name: .cookie, value: "a=1"), HTTPField(name: .origin, value: "https://x"), HTTPField(name: .cookie, value: "b=2"), HTTPField(name: .cookie, value: "")],
+            [
+                HTTPField(name: .accept, value: "*/*"), HTTPField(name: .authorization, value: "Bearer abc"),
+                HTTPField(name: .authorization, value: "Bearer def"),
+            ],
+            [
+                HTTPField(name: .cookie, value: "a=1"), HTTPField(name: .origin, value: "https://x"),
+                HTTPField(name: .cookie, value: "b=2"), HTTPField(name: .cookie, value: ""),
+            ],
             [HTTPField(name: HTTPField.Name("AUTHORIZATION")!, value: "Bearer upper")],
         ]
         for fields in cases {
@@ -44,8 +54,14 @@ struct BearerTokenTests {
     @Test("an ASCII Authorization value is read byte by byte as the split by characters reads it")
     func asciiReading() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["Bearer", "bearer", "BEARER", "BeArEr", "Bearer ", "Basic", "Bearerx", "xBearer", " ", "  ", "\t", "abc", "a b", "-_", "é", "\u{301}", "B", ",", ""]
-        var headers = ["", " ", "Bearer", "Bearer ", "Bearer  ", "Bearer abc", "  Bearer abc", "Bearer\tabc", "Bearer \tabc\t ", "bearer a b c", "Bearer  \u{301}abc", "BEARER é"]
+        let pieces = [
+            "Bearer", "bearer", "BEARER", "BeArEr", "Bearer ", "Basic", "Bearerx", "xBearer", " ", "  ", "\t", "abc", "a b", "-_", "é",
+            "\u{301}", "B", ",", "",
+        ]
+        var headers = [
+            "", " ", "Bearer", "Bearer ", "Bearer  ", "Bearer abc", "  Bearer abc", "Bearer\tabc", "Bearer \tabc\t ", "bearer a b c",
+            "Bearer  \u{301}abc", "BEARER é",
+        ]
         for _ in 0..<5_000 {
             headers.append((0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }

@@ -1,10 +1,11 @@
-import SQLKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// One letter and 30,000 combining accents: one character, about 60 KB.
@@ -18,7 +19,8 @@ struct BoundsTests {
         try await withApp(engine, clock: clock) { api, _ in
             let heavy = oneHeavyCharacter
             #expect(heavy.count == 1)
-            let registered = try await api.post("/v1/auth/register", json: ["name": heavy, "email": "heavy@example.com", "password": "correct horse battery"])
+            let registered = try await api.post(
+                "/v1/auth/register", json: ["name": heavy, "email": "heavy@example.com", "password": "correct horse battery"])
             #expect(registered.status == .unprocessableContent)
             #expect(try registered.errorFields["name"] != nil)
             let (token, _) = try await api.register("Nell")
@@ -29,7 +31,10 @@ struct BoundsTests {
             }
             let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
             let base: [String: Any] = ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35]]
-            for (field, value) in [("title", heavy), ("description", heavy), ("address", heavy), ("title", "Tab\there"), ("title", "Bell\u{7}"), ("title", "evil\u{202E}gpj.exe")] {
+            for (field, value) in [
+                ("title", heavy), ("description", heavy), ("address", heavy), ("title", "Tab\there"), ("title", "Bell\u{7}"),
+                ("title", "evil\u{202E}gpj.exe"),
+            ] {
                 var body = base
                 body[field] = value
                 let reply = try await api.post("/v1/events", token: token, json: body)
@@ -56,17 +61,22 @@ struct BoundsTests {
         }
     }
 
-    @Test("names refuse invisible and format characters, at registration and on the profile; joiners that scripts and emoji need stay", arguments: engines)
+    @Test(
+        "names refuse invisible and format characters, at registration and on the profile; joiners that scripts and emoji need stay",
+        arguments: engines)
     func invisibleNames(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
-            let hidden: [Unicode.Scalar] = ["\u{2060}", "\u{00AD}", "\u{3164}", "\u{2800}", "\u{180E}", "\u{FEFF}", "\u{200E}", "\u{200F}", "\u{061C}",
-                                            "\u{E0041}", "\u{E007F}", "\u{2028}", "\u{2029}", "\u{200B}", "\u{115F}", "\u{FFA0}",
-                                            // Ignorable by default, and joiners where nothing needs them (between Latin letters).
-                                            "\u{034F}", "\u{FE00}", "\u{E0100}", "\u{17B4}", "\u{200D}", "\u{200C}", "\u{FE0F}"]
+            let hidden: [Unicode.Scalar] = [
+                "\u{2060}", "\u{00AD}", "\u{3164}", "\u{2800}", "\u{180E}", "\u{FEFF}", "\u{200E}", "\u{200F}", "\u{061C}",
+                "\u{E0041}", "\u{E007F}", "\u{2028}", "\u{2029}", "\u{200B}", "\u{115F}", "\u{FFA0}",
+                // Ignorable by default, and joiners where nothing needs them (between Latin letters).
+                "\u{034F}", "\u{FE00}", "\u{E0100}", "\u{17B4}", "\u{200D}", "\u{200C}", "\u{FE0F}",
+            ]
             let (token, _) = try await api.register("Vera")
             for scalar in hidden {
                 let name = "Ve\(Character(scalar))ra"
-                let registered = try await api.post("/v1/auth/register", json: ["name": name, "email": "v\(scalar.value)@example.com", "password": "correct horse battery"])
+                let registered = try await api.post(
+                    "/v1/auth/register", json: ["name": name, "email": "v\(scalar.value)@example.com", "password": "correct horse battery"])
                 #expect(registered.status == .unprocessableContent, "U+\(String(scalar.value, radix: 16))")
                 #expect(try registered.errorFields["name"]?.contains("invisible") == true, "U+\(String(scalar.value, radix: 16))")
                 let patched = try await api.patch("/v1/me", token: token, json: ["name": name])
@@ -77,18 +87,25 @@ struct BoundsTests {
             #expect(try await api.me(token).name == "Vera")
             // Nothing to see is no name.
             for blank in ["\u{200D}", " \u{034F} ", "\u{FE0F}", "\u{3164}\u{3164}"] {
-                #expect(try await api.patch("/v1/me", token: token, json: ["name": blank]).status == .unprocessableContent, "\(blank.unicodeScalars.map { $0.value })")
+                #expect(
+                    try await api.patch("/v1/me", token: token, json: ["name": blank]).status == .unprocessableContent,
+                    "\(blank.unicodeScalars.map { $0.value })")
             }
             // A family emoji (zero-width joiners), a heart with its emoji selector, England's flag
             // (tag characters) and Persian with a zero-width non-joiner are names.
-            for name in ["Team \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{2764}\u{FE0F} Vera", "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Vera",
-                         "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0645}"] {
+            for name in [
+                "Team \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{2764}\u{FE0F} Vera",
+                "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Vera",
+                "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0645}",
+            ] {
                 #expect(try await api.patch("/v1/me", token: token, json: ["name": name]).status == .ok, "\(name)")
             }
         }
     }
 
-    @Test("names that mix look-alike scripts inside a word are accepted and flagged for moderators; a clean name clears the flag", arguments: engines)
+    @Test(
+        "names that mix look-alike scripts inside a word are accepted and flagged for moderators; a clean name clears the flag",
+        arguments: engines)
     func lookAlikeNames(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, services in
             let flags = AccountStore(database: services.database)
@@ -103,7 +120,9 @@ struct BoundsTests {
             flagged = try await flags.flaggedNames(limit: 10)
             #expect(Set(flagged.map(\.scripts)) == ["Latin+Cyrillic", "Latin+Greek"])
             // A name in one script per word is not flagged: Cyrillic alone, or a Latin and a Cyrillic word side by side.
-            for name in ["\u{0418}\u{0432}\u{0430}\u{043D}", "Ivan \u{0418}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432}", "Zoë Ångström", "Ψ 2"] {
+            for name in [
+                "\u{0418}\u{0432}\u{0430}\u{043D}", "Ivan \u{0418}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432}", "Zoë Ångström", "Ψ 2",
+            ] {
                 #expect(LookAlikeScripts.mixed(in: name) == nil, "\(name)")
             }
             #expect(try await api.patch("/v1/me", token: token, json: ["name": "Alex"]).status == .ok)
@@ -122,7 +141,9 @@ struct BoundsTests {
             let event = try await api.createEvent(owner, now: clock.now()).id
             var ids: [String] = []
             for i in 0..<4 { ids.append(try await api.register("Guest\(i)").id) }
-            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": Array(ids.prefix(3))]).status == .created)
+            #expect(
+                try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": Array(ids.prefix(3))]).status
+                    == .created)
             let refused = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [ids[3]]])
             #expect(refused.status == .tooManyRequests)
             #expect(try refused.errorCode == "invite_limit")
@@ -131,10 +152,18 @@ struct BoundsTests {
         }
     }
 
-    @Test("a socket over its frame budget gets an error frame, then close 1008; read markers that do not move are not relayed", arguments: engines)
+    @Test(
+        "a socket over its frame budget gets an error frame, then close 1008; read markers that do not move are not relayed",
+        arguments: engines)
     func frameBudget(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, setup: .live, configure: { $0.webSocketFrameBurst = 20; $0.webSocketFrameRate = 1 }) { api, _ in
+        try await withApp(
+            engine, clock: clock, setup: .live,
+            configure: {
+                $0.webSocketFrameBurst = 20
+                $0.webSocketFrameRate = 1
+            }
+        ) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "one", "client_id": "one"])
             let url = try socketURL(api)
@@ -169,7 +198,9 @@ struct BoundsTests {
             #expect(metrics.status == .ok)
             #expect(metrics.text.contains("hb_requests"))
         }
-        let resolver = ClientAddress(trustedProxies: [try #require(AddressRange(cidr: "10.0.0.0/8")), try #require(AddressRange(cidr: "::1"))])
+        let resolver = ClientAddress(trustedProxies: [
+            try #require(AddressRange(cidr: "10.0.0.0/8")), try #require(AddressRange(cidr: "::1")),
+        ])
         #expect(resolver.resolve(peer: "10.1.2.3", forwardedFor: ["203.0.113.7"]) == "203.0.113.7")
         #expect(resolver.resolve(peer: "10.1.2.3", forwardedFor: ["198.51.100.1, 203.0.113.7, 10.9.9.9"]) == "203.0.113.7")
         #expect(resolver.resolve(peer: "192.0.2.50", forwardedFor: ["203.0.113.7"]) == "192.0.2.50")
@@ -182,11 +213,18 @@ struct BoundsTests {
         #expect(AddressRange(cidr: "fd00::/8")?.contains("fe80::1") == false)
         for (environment, setting) in [
             (["PUSH_GATEWAY_URL": "https://gw.example.com/push", "PUSH_GATEWAY_SECRET": "short"], "PUSH_GATEWAY_SECRET"),
-            (["PUSH_GATEWAY_URL": "http://gw.example.com/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32)], "PUSH_GATEWAY_URL"),
+            (
+                ["PUSH_GATEWAY_URL": "http://gw.example.com/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32)],
+                "PUSH_GATEWAY_URL"
+            ),
             (["TRUSTED_PROXIES": "10.0.0.0/8, nonsense"], "TRUSTED_PROXIES"), (["METRICS_TOKEN": "short"], "METRICS_TOKEN"),
         ] {
             #expect(throws: ConfigurationError.self, "\(setting)") { try AppConfiguration(environment: environment) }
         }
-        #expect(throws: Never.self) { try AppConfiguration(environment: ["PUSH_GATEWAY_URL": "http://127.0.0.1:9/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32)]) }
+        #expect(throws: Never.self) {
+            try AppConfiguration(environment: [
+                "PUSH_GATEWAY_URL": "http://127.0.0.1:9/push", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32),
+            ])
+        }
     }
 }

@@ -1,13 +1,26 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 @Suite("Calendars: an event and a person's feed as iCalendar", .timeLimit(.minutes(5)))
 struct CalendarTests {
     struct Read: Decodable {
-        struct Moment: Decodable { var local: String; var zone: String; var offset: Int? }
-        struct Event: Decodable { var uid: String; var sequence: Int; var status: String; var summary: String; var location: String?; var start: Moment; var end: Moment }
+        struct Moment: Decodable {
+            var local: String
+            var zone: String
+            var offset: Int?
+        }
+        struct Event: Decodable {
+            var uid: String
+            var sequence: Int
+            var status: String
+            var summary: String
+            var location: String?
+            var start: Moment
+            var end: Moment
+        }
         var name: String
         var events: [Event]
         var zones: [String]
@@ -18,7 +31,8 @@ struct CalendarTests {
         let file = NSTemporaryDirectory() + "sportlook-\(UUID().uuidString).ics"
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../fakes/ics_read.py").standardized.path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../fakes/ics_read.py").standardized
+            .path
         let (out, err) = (file + ".out", file + ".err")
         defer { for path in [out, err] { try? FileManager.default.removeItem(atPath: path) } }
         // posix_spawn, not Foundation's Process: its run() once crashed copying past a buffer
@@ -36,8 +50,12 @@ struct CalendarTests {
     static func game(_ api: API, _ token: String, title: String, on date: String, extra: [String: Any] = [:]) async throws -> API.Event {
         let zone = try #require(TimeZone(identifier: "Europe/Copenhagen"))
         let start = try #require(LocalDate(date)).at(minutes: 19 * 60, in: zone)
-        var body: [String: Any] = ["title": title, "sport": "football", "starts_at": RFC3339.format(start), "ends_at": RFC3339.format(start.addingTimeInterval(5_400)),
-                                   "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen", "address": "Fælledparken, pitch 3; by the trees"]
+        var body: [String: Any] = [
+            "title": title, "sport": "football", "starts_at": RFC3339.format(start),
+            "ends_at": RFC3339.format(start.addingTimeInterval(5_400)),
+            "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen",
+            "address": "Fælledparken, pitch 3; by the trees",
+        ]
         body.merge(extra) { $1 }
         return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
     }
@@ -60,7 +78,10 @@ struct CalendarTests {
             #expect(try await Self.parse(answer.text).events.first?.summary.unicodeScalars.elementsEqual(game.title.unicodeScalars) == true)
         }
         // Unfolded again (CRLF and one space removed), every line is what it was.
-        for line in ["SUMMARY:" + String(repeating: "é⚽️", count: 40), "X:" + String(repeating: "\u{301}", count: 100), String(repeating: "x", count: 75)] {
+        for line in [
+            "SUMMARY:" + String(repeating: "é⚽️", count: 40), "X:" + String(repeating: "\u{301}", count: 100),
+            String(repeating: "x", count: 75),
+        ] {
             let folded = ICalendar.fold(line)
             #expect(Data(folded.utf8).split(separator: 10).allSatisfy { $0.count - ($0.last == 13 ? 1 : 0) <= 75 })
             var unfolded: [UInt8] = []
@@ -72,12 +93,15 @@ struct CalendarTests {
         }
     }
 
-    @Test("one event: a stable UID, its local time and zone in winter and in summer, escaped text, SEQUENCE and STATUS:CANCELLED", arguments: engines)
+    @Test(
+        "one event: a stable UID, its local time and zone in winter and in summer, escaped text, SEQUENCE and STATUS:CANCELLED",
+        arguments: engines)
     func eventCalendar(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let organiser = try await api.register("Org")
-            let winter = try await Self.game(api, organiser.token, title: "Winter football, five-a-side; bring a bib", on: "\(Self.year())-01-12",
-                                             extra: ["description": String(repeating: "Long description with æøå and ⚽️, ", count: 12)])
+            let winter = try await Self.game(
+                api, organiser.token, title: "Winter football, five-a-side; bring a bib", on: "\(Self.year())-01-12",
+                extra: ["description": String(repeating: "Long description with æøå and ⚽️, ", count: 12)])
             let summer = try await Self.game(api, organiser.token, title: "Summer football", on: "\(Self.year())-07-13")
             let answer = try await api.get("/v1/events/\(winter.id)/calendar.ics", token: organiser.token)
             #expect(answer.status == .ok && answer.headers[.contentType]?.hasPrefix("text/calendar") == true)
@@ -93,18 +117,23 @@ struct CalendarTests {
             let july = try await Self.parse(try await api.get("/v1/events/\(summer.id)/calendar.ics", token: organiser.token).text)
             #expect(july.events.first?.start.local.hasSuffix("T19:00") == true && july.events.first?.start.offset == 7_200)
             // Moved and then cancelled: the same UID, a higher SEQUENCE each time, CANCELLED.
-            #expect(try await api.patch("/v1/events/\(winter.id)", token: organiser.token, json: ["title": "Winter football"]).status == .ok)
-            let moved = try #require(try await Self.parse(try await api.get("/v1/events/\(winter.id)/calendar.ics", token: organiser.token).text).events.first)
+            #expect(
+                try await api.patch("/v1/events/\(winter.id)", token: organiser.token, json: ["title": "Winter football"]).status == .ok)
+            let moved = try #require(
+                try await Self.parse(try await api.get("/v1/events/\(winter.id)/calendar.ics", token: organiser.token).text).events.first)
             #expect(moved.uid == event.uid && moved.sequence > event.sequence)
             #expect(try await api.delete("/v1/events/\(winter.id)", token: organiser.token).status == .noContent)
-            let cancelled = try #require(try await Self.parse(try await api.get("/v1/events/\(winter.id)/calendar.ics", token: organiser.token).text).events.first)
+            let cancelled = try #require(
+                try await Self.parse(try await api.get("/v1/events/\(winter.id)/calendar.ics", token: organiser.token).text).events.first)
             #expect(cancelled.status == "CANCELLED" && cancelled.sequence > moved.sequence)
             #expect(try await api.get("/v1/events/\(UUID())/calendar.ics", token: organiser.token).status == .notFound)
             #expect(try await api.get("/v1/events/\(summer.id)/calendar.ics").status == .unauthorized)
         }
     }
 
-    @Test("a person's feed: games they go to or organise, not those they wait for, cancelled ones marked; a new secret ends the old URL, and it can be removed", arguments: engines)
+    @Test(
+        "a person's feed: games they go to or organise, not those they wait for, cancelled ones marked; a new secret ends the old URL, and it can be removed",
+        arguments: engines)
     func personalFeed(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let organiser = try await api.register("Org")
@@ -134,7 +163,8 @@ struct CalendarTests {
             // Spring and summer both: the zone is described for both offsets.
             #expect(read.events.map(\.start.offset) == [3_600, 7_200, 7_200])
             // The zone's description covers the first game: an observance begins before it.
-            let firstObservance = try #require(answer.text.components(separatedBy: "BEGIN:VTIMEZONE")[1].components(separatedBy: "DTSTART:").dropFirst().first?.prefix(8))
+            let firstObservance = try #require(
+                answer.text.components(separatedBy: "BEGIN:VTIMEZONE")[1].components(separatedBy: "DTSTART:").dropFirst().first?.prefix(8))
             #expect(String(firstObservance) < "\(Self.year())0316")
             // A new secret: the old URL answers 404, the new one the feed; removed, nothing.
             let again = try await api.post("/v1/me/calendar", token: player.token).decode(Feed.self, expecting: .created)
@@ -143,7 +173,10 @@ struct CalendarTests {
             #expect(try await api.get(again.path).status == .ok)
             #expect(try await api.delete("/v1/me/calendar", token: player.token).status == .noContent)
             #expect(try await api.get(again.path).status == .notFound)
-            for path in ["/v1/calendar/nothing.ics", "/v1/calendar/\(String(repeating: "A", count: 43))", "/v1/calendar/\(String(repeating: "A", count: 43)).ics"] {
+            for path in [
+                "/v1/calendar/nothing.ics", "/v1/calendar/\(String(repeating: "A", count: 43))",
+                "/v1/calendar/\(String(repeating: "A", count: 43)).ics",
+            ] {
                 #expect(try await api.get(path).status == .notFound, "\(path)")
             }
         }
@@ -153,7 +186,8 @@ struct CalendarTests {
     func seriesInFeed(engine: DatabaseEngine) async throws {
         let clock = try SeriesTests.march()
         try await withApp(engine, clock: clock, queueClock: clock) { api, _ in
-            let organiser = try await api.register("Org"), player = try await api.register("Player")
+            let organiser = try await api.register("Org")
+            let player = try await api.register("Player")
             let first = try SeriesTests.tuesday(after: clock, zone: "Europe/Copenhagen")
             let series = try await SeriesTests.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: player.token).status == .ok)
@@ -173,7 +207,9 @@ struct CalendarTests {
         try await withApp(engine) { api, _ in
             let player = try await api.register("Player")
             struct Feed: Decodable { var path: String }
-            func live(_ token: String) async throws -> Bool { try await api.get("/v1/me", token: token).text.contains("\"calendar_feed\":true") }
+            func live(_ token: String) async throws -> Bool {
+                try await api.get("/v1/me", token: token).text.contains("\"calendar_feed\":true")
+            }
             #expect(try await !live(player.token))
             let first = try await api.post("/v1/me/calendar", token: player.token).decode(Feed.self, expecting: .created)
             #expect(try await live(player.token))
@@ -181,7 +217,11 @@ struct CalendarTests {
             #expect(try await api.get(first.path).status == .notFound)
             #expect(try await !live(player.token))
             let second = try await api.post("/v1/me/calendar", token: player.token).decode(Feed.self, expecting: .created)
-            #expect(try await api.post("/v1/me/password", token: player.token, json: ["current_password": "correct horse battery", "new_password": "another fine passphrase"]).status == .noContent)
+            #expect(
+                try await api.post(
+                    "/v1/me/password", token: player.token,
+                    json: ["current_password": "correct horse battery", "new_password": "another fine passphrase"]
+                ).status == .noContent)
             #expect(try await api.get(second.path).status == .notFound)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import GeoGrid
 import Logging
 import Testing
+
 @testable import SportLook
 
 @Suite("Card arena")
@@ -108,9 +109,12 @@ struct CardTableTests {
                 #expect(Self.same(table.removeValue(forKey: id), model.removeValue(forKey: id)))
             default:
                 // Cards with and without their bytes, at places up to the packing's limits.
-                let json = step % 3 == 0 ? nil : CardArena.Ref(
-                    chunk: step % 2 == 0 ? (1 << 16) - 1 : step % 300, offset: step % 7 == 0 ? (1 << 23) - 1 : step * 13,
-                    count: step % 5 == 0 ? (1 << 23) - 1 : step % 900)
+                let json =
+                    step % 3 == 0
+                    ? nil
+                    : CardArena.Ref(
+                        chunk: step % 2 == 0 ? (1 << 16) - 1 : step % 300, offset: step % 7 == 0 ? (1 << 23) - 1 : step * 13,
+                        count: step % 5 == 0 ? (1 << 23) - 1 : step % 900)
                 let card = EventIndex.Card(version: Int64(step) << 33, endsAt: Date(timeIntervalSince1970: Double(step) + 0.25), json: json)
                 #expect(Self.same(table.updateValue(card, forKey: id), model.updateValue(card, forKey: id)))
             }
@@ -163,7 +167,8 @@ struct CardTableTests {
 struct CardLayoutTests {
     @Test("an event index's cards keep every byte when laid out in cell order, and the chunks left behind go back")
     func eventCards() async throws {
-        let sports = CardCompactionTests.sports, links = CardCompactionTests.links
+        let sports = CardCompactionTests.sports
+        let links = CardCompactionTests.links
         let encode = EventJSON.cardEncoder(sports: sports, links: links)
         let index = EventIndex(cellSize: 1_250, sports: sports, encodeCard: encode)
         // Scattered over a region in an order unrelated to their cells, with long
@@ -176,8 +181,14 @@ struct CardLayoutTests {
         }
         let now = events[0].createdAt
         try await index.warm(now: now, logger: Logger(label: "test")) { _ in
-            [events.map { EventPosition(id: $0.id, sport: $0.sport, location: $0.location, startsAt: $0.startsAt, endsAt: $0.endsAt, version: $0.version,
-                                        levelRange: $0.levelRange, audience: $0.audience, hasFreePlaces: $0.hasFreePlaces, restriction: EventRestriction($0)) }]
+            [
+                events.map {
+                    EventPosition(
+                        id: $0.id, sport: $0.sport, location: $0.location, startsAt: $0.startsAt, endsAt: $0.endsAt, version: $0.version,
+                        levelRange: $0.levelRange, audience: $0.audience, hasFreePlaces: $0.hasFreePlaces, restriction: EventRestriction($0)
+                    )
+                }
+            ]
         }
         try await index.fillCards(now: now, logger: Logger(label: "test")) { each in
             for part in stride(from: 0, to: events.count, by: 1_000) { each(Array(events[part..<min(part + 1_000, events.count)])) }

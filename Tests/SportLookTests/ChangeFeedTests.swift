@@ -3,6 +3,7 @@ import HTTPTypes
 import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// What a feed's handlers were handed: each change with the rows it came with.
@@ -24,7 +25,8 @@ final class ChangeLog: Sendable {
     /// The last row each event and profile change came with.
     var lastRows: (events: [UUID: Event], profiles: [UUID: User]) {
         entries.withLock { entries in
-            var events: [UUID: Event] = [:], profiles: [UUID: User] = [:]
+            var events: [UUID: Event] = [:]
+            var profiles: [UUID: User] = [:]
             for (change, rows) in entries {
                 if case .event(let id) = change, let row = rows.events[id] { events[id] = row }
                 if case .user(let id) = change, let row = rows.profiles[id] { profiles[id] = row }
@@ -38,7 +40,8 @@ final class ChangeLog: Sendable {
 struct ChangeFeedTests {
     /// One of each kind, with the payloads at their edges.
     static let everyKind: [Change] = [
-        .event(id: UUID()), .user(id: UUID()), .group(id: UUID()), .membership(user: UUID(), group: UUID()), .session(id: UUID()), .attendance(user: UUID()),
+        .event(id: UUID()), .user(id: UUID()), .group(id: UUID()), .membership(user: UUID(), group: UUID()), .session(id: UUID()),
+        .attendance(user: UUID()),
         .chat(room: UUID(), seq: Int64(Int32.max) * 4), .chatChange(room: UUID(), change: 1), .roomState(user: UUID(), room: UUID()),
         .notification(user: UUID(), id: UUID()), .jobs, .block(blocker: UUID(), blocked: UUID()),
         .typing(room: UUID(), user: UUID(), name: "Zoë \"Z\" | 🏐 \\ /"), .read(room: UUID(), user: UUID(), seq: 0), .resync,
@@ -61,7 +64,10 @@ struct ChangeFeedTests {
         #expect(Change(wire: "1|") == nil && Change(wire: "") == nil && Change(wire: "e|abc") == nil, "the old form and junk")
         // A typing name is carried at most 80 characters long.
         let long = Change.typing(room: UUID(), user: UUID(), name: String(repeating: "é", count: 200))
-        guard case .typing(_, _, let name)? = Change(wire: Substring(long.wire)) else { Issue.record("typing did not read back"); return }
+        guard case .typing(_, _, let name)? = Change(wire: Substring(long.wire)) else {
+            Issue.record("typing did not read back")
+            return
+        }
         #expect(name.count == 80)
     }
 
@@ -77,16 +83,22 @@ struct ChangeFeedTests {
 
     @Test("each prepared statement keeps its own name, the type's full name, however often it is asked")
     func statementNames() {
-        let names = [ChatStatements.Sending.name, ChatStatements.StoreInEvent.name, ChatStatements.StoreInGroup.name, ChatStatements.Sending.name]
-        #expect(names == [String(reflecting: ChatStatements.Sending.self), String(reflecting: ChatStatements.StoreInEvent.self),
-                          String(reflecting: ChatStatements.StoreInGroup.self), String(reflecting: ChatStatements.Sending.self)])
+        let names = [
+            ChatStatements.Sending.name, ChatStatements.StoreInEvent.name, ChatStatements.StoreInGroup.name, ChatStatements.Sending.name,
+        ]
+        #expect(
+            names == [
+                String(reflecting: ChatStatements.Sending.self), String(reflecting: ChatStatements.StoreInEvent.self),
+                String(reflecting: ChatStatements.StoreInGroup.self), String(reflecting: ChatStatements.Sending.self),
+            ])
         #expect(Set(names).count == 3)
     }
 
     @Test("a change set keeps each change once, in the order first recorded, with the newest row")
     func changeSet() {
         var set = ChangeSet()
-        let a = UUID(), b = UUID()
+        let a = UUID()
+        let b = UUID()
         set.record(.attendance(user: a))
         set.record(.jobs)
         set.attendance(of: [b, a])
@@ -108,32 +120,42 @@ struct ChangeFeedTests {
     func bothWays() async throws {
         let clock = ManualClock(Date().wholeMilliseconds)
         try await withTwoInstances(clock: clock) { one, two, first, second in
-            let here = ChangeLog(first.changes), there = ChangeLog(second.changes)
-            let ann = try await one.register("Ann"), bo = try await one.register("Bo"), cy = try await one.register("Cy")
-            let event = try await one.createEvent(ann.token, now: clock.now())                            // event, attendance
-            _ = try await one.join(event.id, token: bo.token)                                               // attendance, event
-            #expect(try await one.patch("/v1/me", token: bo.token, json: ["discoverable": true, "location": ["lat": 48.8566, "lon": 2.3522]]).status == .ok) // user
+            let here = ChangeLog(first.changes)
+            let there = ChangeLog(second.changes)
+            let ann = try await one.register("Ann")
+            let bo = try await one.register("Bo")
+            let cy = try await one.register("Cy")
+            let event = try await one.createEvent(ann.token, now: clock.now())  // event, attendance
+            _ = try await one.join(event.id, token: bo.token)  // attendance, event
+            #expect(
+                try await one.patch("/v1/me", token: bo.token, json: ["discoverable": true, "location": ["lat": 48.8566, "lon": 2.3522]])
+                    .status == .ok)  // user
             let socket = try await TestSocket.connect(try socketURL(one), token: bo.token)
             socket.send(["type": "subscribe", "event_id": event.id, "after_seq": 0])
             _ = try await socket.waitFor("subscribed") { $0.type == "subscribed" }
-            let sent = try await one.sendMessage("Who brings the ball?", clientID: "a1", to: event.id, token: ann.token) // chat
-            #expect(try await one.post("/v1/rooms/\(event.id)/messages/\(sent.seq)/reactions", token: bo.token, json: ["emoji": "👍"]).status.code < 300) // chatChange
-            socket.send(["type": "typing", "event_id": event.id])                                        // typing
-            #expect(try await one.post("/v1/events/\(event.id)/read", token: bo.token, json: ["seq": sent.seq]).status.code < 300) // read
-            #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created) // roomState
-            let club = try await one.post("/v1/groups", token: bo.token, json: ["name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public"]) // group
+            let sent = try await one.sendMessage("Who brings the ball?", clientID: "a1", to: event.id, token: ann.token)  // chat
+            #expect(
+                try await one.post("/v1/rooms/\(event.id)/messages/\(sent.seq)/reactions", token: bo.token, json: ["emoji": "👍"]).status
+                    .code < 300)  // chatChange
+            socket.send(["type": "typing", "event_id": event.id])  // typing
+            #expect(try await one.post("/v1/events/\(event.id)/read", token: bo.token, json: ["seq": sent.seq]).status.code < 300)  // read
+            #expect(try await one.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .created)  // roomState
+            // group
+            let club = try await one.post(
+                "/v1/groups", token: bo.token, json: ["name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public"])
             #expect(club.status == .created)
             struct Made: Decodable { var id: String }
             let clubID = try club.decode(Made.self).id
-            #expect(try await one.post("/v1/groups/\(clubID)/membership", token: cy.token, json: [String: Any]()).status == .ok) // membership
-            _ = try await one.invite([cy.id], to: event.id, token: ann.token)                               // jobs, then notification
+            // membership
+            #expect(try await one.post("/v1/groups/\(clubID)/membership", token: cy.token, json: [String: Any]()).status == .ok)
+            _ = try await one.invite([cy.id], to: event.id, token: ann.token)  // jobs, then notification
             // Delivered before Cy blocks Ann: a notification naming someone the recipient
             // blocked is not delivered (the worker reads blocks under the recipient's lock),
             // so under load the block below could otherwise come first and leave no
             // notification change at all.
             try await eventually("the invitation's notification") { here.kinds.contains(.notification) }
-            #expect(try await one.post("/v1/users/\(ann.id)/block", token: cy.token).status.code < 300)   // block
-            #expect(try await one.post("/v1/auth/logout", token: ann.token).status == .noContent)          // session
+            #expect(try await one.post("/v1/users/\(ann.id)/block", token: cy.token).status.code < 300)  // block
+            #expect(try await one.post("/v1/auth/logout", token: ann.token).status == .noContent)  // session
             // A change in a form neither instance knows: both resynchronise.
             try await first.database.transaction { sql in try await sql.raw("SELECT pg_notify('sportlook', 'newer|999|{}')").run() }
 
@@ -143,7 +165,9 @@ struct ChangeFeedTests {
                 }
             } catch {
                 let all = Set(Change.Kind.allCases)
-                Issue.record("missing on the first: \(all.subtracting(here.kinds)); on the second: \(all.subtracting(there.kinds)); on one only: \(here.changes.symmetricDifference(there.changes))")
+                Issue.record(
+                    "missing on the first: \(all.subtracting(here.kinds)); on the second: \(all.subtracting(there.kinds)); on one only: \(here.changes.symmetricDifference(there.changes))"
+                )
                 throw error
             }
             // The rows the second instance read are those the first instance's writes left.
@@ -160,7 +184,8 @@ struct ChangeFeedTests {
                 let (a, b) = (try await one.get(nearby, token: bo.token), try await two.get(nearby, token: bo.token))
                 let (c, d) = (try await one.get(people, token: cy.token), try await two.get(people, token: cy.token))
                 let (e, f) = (try await one.get(groups, token: cy.token), try await two.get(groups, token: cy.token))
-                return a.status == .ok && a.text == b.text && a.text.contains(event.id) && c.status == .ok && c.text == d.text && c.text.contains(bo.id)
+                return a.status == .ok && a.text == b.text && a.text.contains(event.id) && c.status == .ok && c.text == d.text
+                    && c.text.contains(bo.id)
                     && e.status == .ok && e.text == f.text && e.text.contains("\"name\":\"Club\"")
             }
             #expect(try await one.get("/v1/me", token: ann.token).status == .unauthorized)
@@ -178,15 +203,22 @@ struct ChangeFeedTests {
     func membershipAcrossInstances() async throws {
         let clock = ManualClock(Date().wholeMilliseconds)
         try await withTwoInstances(clock: clock) { one, two, _, _ in
-            let owner = try await two.register("Olga"), member = try await two.register("Mia")
-            let club: GroupsTests.GroupView = try await two.post("/v1/groups", token: owner.token, json: [
-                "name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public",
-            ]).decode(expecting: .created)
+            let owner = try await two.register("Olga")
+            let member = try await two.register("Mia")
+            let club: GroupsTests.GroupView = try await two.post(
+                "/v1/groups", token: owner.token,
+                json: [
+                    "name": "Club", "location": ["lat": 48.8566, "lon": 2.3522], "policy": "public",
+                ]
+            ).decode(expecting: .created)
             #expect(try await two.post("/v1/groups/\(club.id)/membership", token: member.token, json: [String: Any]()).status == .ok)
-            let game: API.Event = try await two.post("/v1/events", token: owner.token, json: [
-                "title": "Members' game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
-                "location": ["lat": 48.8566, "lon": 2.3522], "group_id": club.id,
-            ]).decode(expecting: .created)
+            let game: API.Event = try await two.post(
+                "/v1/events", token: owner.token,
+                json: [
+                    "title": "Members' game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
+                    "location": ["lat": 48.8566, "lon": 2.3522], "group_id": club.id,
+                ]
+            ).decode(expecting: .created)
             let nearby = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5"
             try await eventually(timeout: .seconds(2), "the game on the first instance") {
                 try await one.get(nearby, token: member.token).text.contains(game.id)
@@ -242,21 +274,28 @@ struct ChangeFeedTests {
     func readsDoNotHoldUpOthers(engine: DatabaseEngine) async throws {
         let gate = Gate()
         let applied = Mutex<[Change]>([])
-        try await Self.withFeed(engine, register: { feed in
-            feed.read(.event) { _ in
-                await gate.pass()
-                return ChangeRows()
+        try await Self.withFeed(
+            engine,
+            register: { feed in
+                feed.read(.event) { _ in
+                    await gate.pass()
+                    return ChangeRows()
+                }
+                feed.apply(.event, .session, .chat) { change, _ in applied.withLock { $0.append(change) } }
             }
-            feed.apply(.event, .session, .chat) { change, _ in applied.withLock { $0.append(change) } }
-        }) { feed in
-            let event = Change.event(id: UUID()), session = Change.session(id: UUID()), chat = Change.chat(room: UUID(), seq: 1)
+        ) { feed in
+            let event = Change.event(id: UUID())
+            let session = Change.session(id: UUID())
+            let chat = Change.chat(room: UUID(), seq: 1)
             feed.received(event)
             feed.received(session)
             feed.received(chat)
             // The event's read may reach its gate after the others are applied (a loaded
             // machine): it is waited for, and the gate stays shut until both are in.
             try await eventually("the event's read to be under way") { gate.arrivals == 1 }
-            try await eventually("the session and the message, while the event's read waits") { applied.withLock { $0 } == [session, chat] }
+            try await eventually("the session and the message, while the event's read waits") {
+                applied.withLock { $0 } == [session, chat]
+            }
             gate.open()
             try await eventually("the event, once read") { applied.withLock { $0 } == [session, chat, event] }
         }
@@ -266,12 +305,18 @@ struct ChangeFeedTests {
     func resyncsCoalesce(engine: DatabaseEngine) async throws {
         let gate = Gate()
         let handled = Mutex(0)
-        try await Self.withFeed(engine, register: { feed in
-            feed.follow(.resync) { _ in
-                let count = handled.withLock { $0 += 1; return $0 }
-                if count == 1 { await gate.pass() }
+        try await Self.withFeed(
+            engine,
+            register: { feed in
+                feed.follow(.resync) { _ in
+                    let count = handled.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                    if count == 1 { await gate.pass() }
+                }
             }
-        }) { feed in
+        ) { feed in
             feed.received(.resync)
             try await eventually("the first resync to be under way") { gate.arrivals == 1 }
             for _ in 0..<5 { feed.received(.resync) }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import SportLook
 
 @Suite("Chat images", .timeLimit(.minutes(5)))
@@ -20,7 +21,9 @@ struct ChatImagesTests {
         String(url.dropFirst("/media/".count).prefix { $0 != "?" })
     }
 
-    @Test("a message carries an image its sender uploaded; members fetch it through signed, expiring links, others cannot", arguments: engines, StoreKind.allCases)
+    @Test(
+        "a message carries an image its sender uploaded; members fetch it through signed, expiring links, others cannot",
+        arguments: engines, StoreKind.allCases)
     func sendAndServe(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
         try await MediaTests.withMediaApp(engine, store, clock: clock, configure: { $0.mediaURLSecret = Self.secret }) { api, services in
@@ -28,23 +31,28 @@ struct ChatImagesTests {
             let member = people[0]
             let outsider = try await api.register("Outsider")
 
-            let upload = try await api.upload(try Photos.jpeg(width: 2400, height: 1600), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
+            let upload = try await api.upload(try Photos.jpeg(width: 2400, height: 1600), use: "chat", token: member.token).decode(
+                API.Media.self, expecting: .created)
             #expect(upload.use == "chat")
             #expect(upload.variants.map(\.name) == ["2048", "320"])
             #expect(upload.variants.map { max($0.width, $0.height) } == [2048, 320])
             for variant in upload.variants { #expect(abs(Double(variant.width) / Double(variant.height) - 1.5) < 0.01) }
 
             // An image alone: no text needed.
-            let sent = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-1", "attachment_id": upload.id])
-                .decode(API.ChatMessage.self, expecting: .created)
+            let sent = try await api.post(
+                "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-1", "attachment_id": upload.id]
+            )
+            .decode(API.ChatMessage.self, expecting: .created)
             #expect(sent.body == "")
             let image = try #require(sent.attachment)
             #expect(image.id == upload.id)
             #expect((image.width, image.height) == (upload.variants[0].width, upload.variants[0].height))
             #expect(Set(image.urls.keys) == ["2048", "320"])
             // The same client_id again answers the original, and uses nothing twice.
-            let again = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-1", "attachment_id": upload.id])
-                .decode(API.ChatMessage.self, expecting: .ok)
+            let again = try await api.post(
+                "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-1", "attachment_id": upload.id]
+            )
+            .decode(API.ChatMessage.self, expecting: .ok)
             #expect(again.id == sent.id)
 
             // The organiser reads it in the history and fetches it.
@@ -69,10 +77,12 @@ struct ChatImagesTests {
 
             // Without a signature, with a forged or a lapsed one: refused, and the same
             // bytes under the public form of the key do not exist.
-            for (link, code) in [("/media/\(key)", "invalid_link"),
-                                 ("/media/\(key)?expires=\(expires)&signature=\(String(repeating: "0", count: 64))", "invalid_link"),
-                                 ("/media/\(key)?expires=\(expires + 3_600)&signature=\(url.split(separator: "signature=")[1])", "invalid_link"),
-                                 (Self.link(key, expires: Int(Date().timeIntervalSince1970) - 1), "link_expired")] {
+            for (link, code) in [
+                ("/media/\(key)", "invalid_link"),
+                ("/media/\(key)?expires=\(expires)&signature=\(String(repeating: "0", count: 64))", "invalid_link"),
+                ("/media/\(key)?expires=\(expires + 3_600)&signature=\(url.split(separator: "signature=")[1])", "invalid_link"),
+                (Self.link(key, expires: Int(Date().timeIntervalSince1970) - 1), "link_expired"),
+            ] {
                 let refused = try await api.fetch(link)
                 #expect(refused.status == .forbidden, "\(link)")
                 #expect(try refused.errorCode == code)
@@ -84,27 +94,41 @@ struct ChatImagesTests {
             #expect(try await api.get("/v1/events/\(event)/messages", token: outsider.token).status == .forbidden)
 
             // An upload is used once, by its owner, for its use.
-            let reused = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-2", "attachment_id": upload.id])
+            let reused = try await api.post(
+                "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-2", "attachment_id": upload.id])
             #expect(reused.status == .unprocessableContent)
             #expect(try reused.errorFields["attachment_id"] != nil)
-            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 200), use: "chat", token: outsider.token).decode(API.Media.self, expecting: .created)
-            let borrowed = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-3", "attachment_id": theirs.id])
+            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 200), use: "chat", token: outsider.token).decode(
+                API.Media.self, expecting: .created)
+            let borrowed = try await api.post(
+                "/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-3", "attachment_id": theirs.id])
             #expect(try borrowed.errorFields["attachment_id"] != nil)
-            let profile = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: owner.token).decode(API.Media.self, expecting: .created)
-            let wrongUse = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-4", "attachment_id": profile.id])
+            let profile = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: owner.token).decode(
+                API.Media.self, expecting: .created)
+            let wrongUse = try await api.post(
+                "/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-4", "attachment_id": profile.id])
             #expect(try wrongUse.errorFields["attachment_id"]?.contains("use=chat") == true)
-            let chatAsPhoto = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "chat", token: owner.token).decode(API.Media.self, expecting: .created)
+            let chatAsPhoto = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "chat", token: owner.token).decode(
+                API.Media.self, expecting: .created)
             #expect(try await api.patch("/v1/me", token: owner.token, json: ["photo_id": chatAsPhoto.id]).status == .unprocessableContent)
-            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-5", "attachment_id": "not-an-id"]).status == .unprocessableContent)
+            #expect(
+                try await api.post(
+                    "/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-5", "attachment_id": "not-an-id"]
+                ).status == .unprocessableContent)
             // Neither text nor image is no message.
-            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-6", "body": " "]).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["client_id": "img-6", "body": " "]).status
+                    == .unprocessableContent)
             // Refused messages stored nothing.
             #expect(try await api.chatHistory(event, token: owner.token).count == 1)
 
             // Deleting a message deletes its image: a link given before it stops at once.
-            let second = try await api.upload(try Photos.jpeg(width: 400, height: 300), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
-            let doomed = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-7", "attachment_id": second.id])
-                .decode(API.ChatMessage.self, expecting: .created)
+            let second = try await api.upload(try Photos.jpeg(width: 400, height: 300), use: "chat", token: member.token).decode(
+                API.Media.self, expecting: .created)
+            let doomed = try await api.post(
+                "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-7", "attachment_id": second.id]
+            )
+            .decode(API.ChatMessage.self, expecting: .created)
             let doomedURL = try #require(doomed.attachment?.urls["320"])
             #expect(try await api.fetch(doomedURL).status == .ok)
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(doomed.seq)", token: member.token).status.code < 300)
@@ -114,9 +138,12 @@ struct ChatImagesTests {
             #expect(try await api.fetch(url).status == .ok, "the other message's image is still served")
             // Sent eight times at once (a retrying client on several connections): each copy
             // that waited for the room answers the original, none finds its image taken.
-            let other = try await api.upload(try Photos.jpeg(width: 640, height: 480), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
-            let copies = try await api.postAtOnce(8, "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-8", "attachment_id": other.id])
-            #expect(copies.map(\.status).sorted { $0.code < $1.code } == [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .created], "\(copies.map(\.text))")
+            let other = try await api.upload(try Photos.jpeg(width: 640, height: 480), use: "chat", token: member.token).decode(
+                API.Media.self, expecting: .created)
+            let copies = try await api.postAtOnce(
+                8, "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-8", "attachment_id": other.id])
+            #expect(
+                copies.map(\.status).sorted { $0.code < $1.code } == [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .created], "\(copies.map(\.text))")
 
             // Deleting the sender's account deletes the image; the message stays, without it.
             #expect(try await api.delete("/v1/me", token: member.token).status == .noContent)
@@ -137,15 +164,22 @@ struct ChatImagesTests {
         try await MediaTests.withMediaApp(engine, .file, clock: clock, configure: { $0.databasePoolSize = 2 }) { api, _ in
             let (event, _, people) = try await chatRoom(api, clock: clock, members: 1)
             let member = people[0]
-            let text = try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-1", "body": "Who brings the net?"])
+            let text = try await api.post(
+                "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-1", "body": "Who brings the net?"])
             #expect(text.status == .created)
             for n in 1...2 {
-                let upload = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "chat", token: member.token).decode(API.Media.self, expecting: .created)
-                let image = try await api.post("/v1/events/\(event)/messages", token: member.token,
-                                               json: ["client_id": "i-\(n)", "body": "This one", "attachment_id": upload.id, "reply_to": 1])
-                    .decode(API.ChatMessage.self, expecting: .created)
+                let upload = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "chat", token: member.token).decode(
+                    API.Media.self, expecting: .created)
+                let image = try await api.post(
+                    "/v1/events/\(event)/messages", token: member.token,
+                    json: ["client_id": "i-\(n)", "body": "This one", "attachment_id": upload.id, "reply_to": 1]
+                )
+                .decode(API.ChatMessage.self, expecting: .created)
                 #expect(image.attachment?.width == 800 && image.attachment?.height == 600)
-                #expect(try await api.post("/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-\(n + 1)", "body": "ok"]).status == .created)
+                #expect(
+                    try await api.post(
+                        "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-\(n + 1)", "body": "ok"]
+                    ).status == .created)
             }
         }
     }
@@ -155,7 +189,8 @@ struct ChatImagesTests {
         let clock = ManualClock()
         try await MediaTests.withMediaApp(engine, .file, clock: clock, setup: .live) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
-            let upload = try await api.upload(try Photos.jpeg(width: 640, height: 480), use: "chat", token: people[0].token).decode(API.Media.self, expecting: .created)
+            let upload = try await api.upload(try Photos.jpeg(width: 640, height: 480), use: "chat", token: people[0].token).decode(
+                API.Media.self, expecting: .created)
             let watcher = try await TestSocket.connect(try socketURL(api), token: owner.token)
             watcher.send(["type": "subscribe", "event_id": event])
             try await watcher.waitFor("subscribed") { $0.type == "subscribed" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SportLook
 
 /// The chat protocol's state machine, driven directly: no socket, no database, no
@@ -11,9 +12,10 @@ struct ChatSessionTests {
     static let ann = UserSummary(id: UUID(), name: "Ann")
 
     static func message(_ seq: Int64, change: Int64 = 0, body: String? = nil, deleted: Bool = false) -> ChatMessage {
-        ChatMessage(id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", seq))!, roomID: room, seq: seq, sender: ann,
-                    clientID: "c\(seq)", body: deleted ? "" : (body ?? "m\(seq)"), createdAt: Date(timeIntervalSince1970: 1_000),
-                    changeSeq: change, deletedAt: deleted ? Date(timeIntervalSince1970: 2_000) : nil)
+        ChatMessage(
+            id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", seq))!, roomID: room, seq: seq, sender: ann,
+            clientID: "c\(seq)", body: deleted ? "" : (body ?? "m\(seq)"), createdAt: Date(timeIntervalSince1970: 1_000),
+            changeSeq: change, deletedAt: deleted ? Date(timeIntervalSince1970: 2_000) : nil)
     }
 
     /// A room as the database holds it, and a client's view of what it was sent.
@@ -86,7 +88,8 @@ struct ChatSessionTests {
 
     static func subscribe(_ session: inout ChatSession, _ db: Room, after: Int64, afterChange: Int64?) -> Bool {
         session.beginSubscribe(room)
-        let pump = session.subscribed(room, after: after, afterChange: afterChange, lastSeq: Int64(db.messages.count), lastChange: db.lastChange)
+        let pump = session.subscribed(
+            room, after: after, afterChange: afterChange, lastSeq: Int64(db.messages.count), lastChange: db.lastChange)
         let r1 = session.endSubscribe(room)
         #expect(!r1, "a subscription that was set keeps the room's traffic")
         return pump
@@ -97,7 +100,8 @@ struct ChatSessionTests {
         var db = Room(messages: (1...5).map { Self.message($0) })
         db.edit(2, body: "edited")
         db.edit(4, deleted: true)
-        var session = ChatSession(), client = Client()
+        var session = ChatSession()
+        var client = Client()
         #expect(Self.subscribe(&session, db, after: 0, afterChange: nil))
         Self.catchUp(&session, db, &client)
         #expect(client.frames.count == 5)
@@ -109,7 +113,8 @@ struct ChatSessionTests {
     @Test("resume with edits and deletions in flight: each change of what the client holds once, later messages in their newest state")
     func resumeWithChanges() {
         var db = Room(messages: (1...3).map { Self.message($0) })
-        var session = ChatSession(), client = Client()
+        var session = ChatSession()
+        var client = Client()
         _ = Self.subscribe(&session, db, after: 0, afterChange: nil)
         Self.catchUp(&session, db, &client)
         // The client drops; meanwhile 3 is edited, 4 and 5 arrive, 5 is deleted and 1 edited twice.
@@ -137,7 +142,8 @@ struct ChatSessionTests {
     @Test("an unsubscribe and subscribe racing a read: the old read is thrown away, the new subscription starts where it says")
     func raceWithRead() {
         let db = Room(messages: (1...10).map { Self.message($0) })
-        var session = ChatSession(), client = Client()
+        var session = ChatSession()
+        var client = Client()
         _ = Self.subscribe(&session, db, after: 0, afterChange: nil)
         let first = session.epoch(of: Self.room)!
         let after = session.messagesWanted(Self.room, epoch: first)!
@@ -184,7 +190,8 @@ struct ChatSessionTests {
     func refusedPush() {
         var db = Room(messages: (1...6).map { Self.message($0) })
         db.edit(2, body: "two")
-        var session = ChatSession(), client = Client(room: 2)
+        var session = ChatSession()
+        var client = Client(room: 2)
         _ = Self.subscribe(&session, db, after: 0, afterChange: 0)
         let epoch = session.epoch(of: Self.room)!
         // Changes first: message 2's change is kept for its turn (not delivered yet).
@@ -205,7 +212,8 @@ struct ChatSessionTests {
     @Test("a cached message older than a change another instance made is not sent until the change is read")
     func staleCache() {
         var db = Room(messages: (1...3).map { Self.message($0) })
-        var session = ChatSession(), client = Client()
+        var session = ChatSession()
+        var client = Client()
         _ = Self.subscribe(&session, db, after: 0, afterChange: nil)
         let epoch = session.epoch(of: Self.room)!
         // Before anything is sent, another instance edits 2; this instance's cache
@@ -231,7 +239,9 @@ struct ChatSessionTests {
     @Test("the live chats list: news of rooms the user is in, one flush for several, rooms left and joined")
     func liveRooms() {
         var list = LiveRoomsList()
-        let a = UUID(), b = UUID(), c = UUID()
+        let a = UUID()
+        let b = UUID()
+        let c = UUID()
         let r18 = list.activity(a)
         #expect(!r18, "not watching")
         let r19 = list.watch()

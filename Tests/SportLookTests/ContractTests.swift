@@ -1,13 +1,15 @@
-import HummingbirdTesting
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTypes
+import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+
 @testable import SportLook
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The (method, path) pairs of `openapi.yaml`, read line by line: paths at two
 /// spaces of indentation, methods at four.
@@ -17,13 +19,20 @@ func documentedRoutes() throws -> Set<String> {
     var inPaths = false
     var path: String?
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-        if line.hasPrefix("paths:") { inPaths = true; continue }
+        if line.hasPrefix("paths:") {
+            inPaths = true
+            continue
+        }
         if inPaths, let first = line.first, first != " " { inPaths = false }
         guard inPaths else { continue }
-        if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()); continue }
+        if line.hasPrefix("  /"), line.hasSuffix(":") {
+            path = String(line.dropFirst(2).dropLast())
+            continue
+        }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if line.hasPrefix("    "), !line.hasPrefix("     "), let path,
-           ["get:", "head:", "post:", "patch:", "put:", "delete:"].contains(trimmed) {
+            ["get:", "head:", "post:", "patch:", "put:", "delete:"].contains(trimmed)
+        {
             routes.insert("\(trimmed.dropLast().uppercased()) \(path)")
         }
     }
@@ -35,10 +44,13 @@ struct ContractTests {
     @Test("every route in the router is in openapi.yaml, and every documented route exists")
     func routesMatchTheDocument() async throws {
         try await withApp(.sqlite) { api, services in
-            let served = Set(services.routes.all.map { route in
-                let path = route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.reduce("") { $0 + "/" + $1 }
-                return "\(route.method.rawValue) " + (path.isEmpty ? "/" : path)
-            })
+            let served = Set(
+                services.routes.all.map { route in
+                    let path = route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.reduce("") {
+                        $0 + "/" + $1
+                    }
+                    return "\(route.method.rawValue) " + (path.isEmpty ? "/" : path)
+                })
             let documented = try documentedRoutes()
             #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
             #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
@@ -46,7 +58,9 @@ struct ContractTests {
             // The document's sport enum is the catalogue.
             let text = try String(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
             let enumLine = try #require(text.split(separator: "\n").drop { !$0.contains("SportSlug:") }.first { $0.contains("enum:") })
-            let documentedSlugs = enumLine.split(separator: "[")[1].split(separator: "]")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let documentedSlugs = enumLine.split(separator: "[")[1].split(separator: "]")[0].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             #expect(documentedSlugs == services.sports.all.map(\.slug))
             let document = try await api.get("/openapi.yaml")
             #expect(document.status == .ok)
@@ -78,28 +92,41 @@ struct ContractTests {
             (["TOKEN_TTL": "forever"], "TOKEN_TTL"), (["TOKEN_TTL": "10s"], "TOKEN_TTL"), (["LOG_LEVEL": "loud"], "LOG_LEVEL"),
             (["CORS_ALLOWED_ORIGINS": "not a url"], "CORS_ALLOWED_ORIGINS"), (["PUSH_GATEWAY_URL": "http://gw"], "PUSH_GATEWAY_SECRET"),
             (["JOB_WORKERS": "-1"], "JOB_WORKERS"), (["RATE_LIMIT_USER": "lots"], "RATE_LIMIT_USER"),
-            (["MAIL_TRANSPORT": "pigeon"], "MAIL_TRANSPORT"), (["MAIL_TRANSPORT": "smtp"], "SMTP_URL"), (["SMTP_URL": "smtp://mail.example.com"], "MAIL_FROM"),
+            (["MAIL_TRANSPORT": "pigeon"], "MAIL_TRANSPORT"), (["MAIL_TRANSPORT": "smtp"], "SMTP_URL"),
+            (["SMTP_URL": "smtp://mail.example.com"], "MAIL_FROM"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "SportLook <not an address>"], "MAIL_FROM"),
             (["SMTP_URL": "https://mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_CA_FILE": "/no/such/ca.pem"], "SMTP_CA_FILE"),
             (["SMTP_URL": "smtp://user@mail.example.com", "MAIL_FROM": "a@example.com"], "SMTP_URL"),
-            (["WEB_CLIENT": "maybe"], "WEB_CLIENT"), (["AUTH_GOOGLE_CLIENT_IDS": "a,b", "AUTH_GOOGLE_WEB_CLIENT_ID": "c"], "AUTH_GOOGLE_WEB_CLIENT_ID"), (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
+            (["WEB_CLIENT": "maybe"], "WEB_CLIENT"),
+            (["AUTH_GOOGLE_CLIENT_IDS": "a,b", "AUTH_GOOGLE_WEB_CLIENT_ID": "c"], "AUTH_GOOGLE_WEB_CLIENT_ID"),
+            (["TILE_URL": "http://tiles.example.com/{z}/{x}/{y}.png"], "TILE_URL"),
             (["TILE_URL": "https://tiles.example.com/tile.png"], "TILE_URL"),
             (["SMTP_URL": "smtp://mail.example.com", "MAIL_FROM": "a@example.com", "SMTP_TIMEOUT": "90s"], "SMTP_TIMEOUT"),
             (["PUSH_TIMEOUT": "15s", "VAPID_SUBJECT": "mailto:ops@example.com"], "PUSH_TIMEOUT"),
             (["PUSH_TIMEOUT": "30s", "JOB_LEASE": "2m", "VAPID_SUBJECT": "mailto:ops@example.com"], "PUSH_TIMEOUT"),
-            (["PUSH_GATEWAY_URL": "https://push.example.com", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32), "PUSH_GATEWAY_TIMEOUT": "60s"], "PUSH_GATEWAY_TIMEOUT"),
+            (
+                [
+                    "PUSH_GATEWAY_URL": "https://push.example.com", "PUSH_GATEWAY_SECRET": String(repeating: "k", count: 32),
+                    "PUSH_GATEWAY_TIMEOUT": "60s",
+                ], "PUSH_GATEWAY_TIMEOUT"
+            ),
         ]
         for (environment, setting) in cases {
             #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: environment) }
-            do { _ = try AppConfiguration(environment: environment) } catch let error as ConfigurationError { #expect(error.setting == setting, "\(environment)") }
+            do { _ = try AppConfiguration(environment: environment) } catch let error as ConfigurationError {
+                #expect(error.setting == setting, "\(environment)")
+            }
         }
         let good = try AppConfiguration(environment: [
-            "PORT": "9000", "TOKEN_TTL": "12h", "DATABASE_URL": "postgres://app:s%40cret@db.example.com:6543/sport", "CORS_ALLOWED_ORIGINS": "https://a.example.com, *",
+            "PORT": "9000", "TOKEN_TTL": "12h", "DATABASE_URL": "postgres://app:s%40cret@db.example.com:6543/sport",
+            "CORS_ALLOWED_ORIGINS": "https://a.example.com, *",
         ])
         #expect(good.port == 9000)
         #expect(good.tokenTTL == 43_200)
-        #expect(good.database == .postgres(PostgresAddress(host: "db.example.com", port: 6543, user: "app", password: "s@cret", database: "sport")))
+        #expect(
+            good.database
+                == .postgres(PostgresAddress(host: "db.example.com", port: 6543, user: "app", password: "s@cret", database: "sport")))
         #expect(good.corsAllowedOrigins == ["https://a.example.com", "*"])
         let defaults = try AppConfiguration(environment: [:])
         #expect(defaults.host == "127.0.0.1" && defaults.port == 8080 && defaults.bcryptCost == 12 && defaults.tokenTTL == 30 * 86_400)
@@ -107,19 +134,35 @@ struct ContractTests {
         #expect(try AppConfiguration(environment: ["DATABASE_URL": "sqlite::memory:"]).database == .sqliteMemory)
         #expect(defaults.mail == nil)
         #expect(defaults.webSignIn.isEmpty)
-        let web = try AppConfiguration(environment: ["AUTH_GOOGLE_CLIENT_IDS": "ios, web", "AUTH_GOOGLE_WEB_CLIENT_ID": "web", "AUTH_APPLE_CLIENT_IDS": "com.example.web", "AUTH_FACEBOOK_CLIENT_IDS": "123"]).webSignIn
+        let web = try AppConfiguration(environment: [
+            "AUTH_GOOGLE_CLIENT_IDS": "ios, web", "AUTH_GOOGLE_WEB_CLIENT_ID": "web", "AUTH_APPLE_CLIENT_IDS": "com.example.web",
+            "AUTH_FACEBOOK_CLIENT_IDS": "123",
+        ]).webSignIn
         #expect(web.map(\.provider) == [.apple, .google], "Facebook on the web needs classic Login (its app secret)")
         #expect(web.map(\.clientID) == ["com.example.web", "web"])
         #expect(web.first?.authorizeURL.absoluteString == "https://appleid.apple.com/auth/authorize")
-        let mail = try AppConfiguration(environment: ["SMTP_URL": "smtps://me%40example.com:p%3Ass@mail.example.com", "MAIL_FROM": "\"SportLook\" <no-reply@example.com>"]).mail
-        guard case .smtp(let smtp) = mail else { Issue.record("SMTP_URL gives SMTP mail, not \(String(describing: mail))"); return }
+        let mail = try AppConfiguration(environment: [
+            "SMTP_URL": "smtps://me%40example.com:p%3Ass@mail.example.com", "MAIL_FROM": "\"SportLook\" <no-reply@example.com>",
+        ]).mail
+        guard case .smtp(let smtp) = mail else {
+            Issue.record("SMTP_URL gives SMTP mail, not \(String(describing: mail))")
+            return
+        }
         #expect(smtp.host == "mail.example.com" && smtp.port == 465 && smtp.security == .implicitTLS)
         #expect(smtp.username == "me@example.com" && smtp.password == "p:ss" && !smtp.allowsPlaintext)
         #expect(smtp.from == MailAddress(parsing: "SportLook <no-reply@example.com>"))
         #expect(smtp.from.header == "\"SportLook\" <no-reply@example.com>")
-        guard case .smtp(let plain) = try AppConfiguration(environment: ["SMTP_URL": "smtp://127.0.0.1", "MAIL_FROM": "a@example.com"]).mail else { Issue.record("SMTP_URL"); return }
+        guard
+            case .smtp(let plain) = try AppConfiguration(environment: ["SMTP_URL": "smtp://127.0.0.1", "MAIL_FROM": "a@example.com"]).mail
+        else {
+            Issue.record("SMTP_URL")
+            return
+        }
         #expect(plain.port == 587 && plain.security == .startTLS && plain.username == nil && plain.allowsPlaintext)
-        guard case .log = try AppConfiguration(environment: ["MAIL_TRANSPORT": "log", "SMTP_URL": "smtp://mail.example.com"]).mail else { Issue.record("MAIL_TRANSPORT=log"); return }
+        guard case .log = try AppConfiguration(environment: ["MAIL_TRANSPORT": "log", "SMTP_URL": "smtp://mail.example.com"]).mail else {
+            Issue.record("MAIL_TRANSPORT=log")
+            return
+        }
     }
 
     @Test("an edited migration, or a database newer than the code, stops start-up", arguments: engines)
@@ -134,7 +177,9 @@ struct ContractTests {
             #expect(try await migrator.migrate().isEmpty, "applying twice changes nothing")
             #expect(try await migrator.verify().isEmpty)
             // Someone edits an applied file.
-            try await database.transaction { sql in try await sql.raw("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2").run() }
+            try await database.transaction { sql in
+                try await sql.raw("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2").run()
+            }
             await #expect(throws: MigrationError.self) { try await migrator.verify() }
             await #expect(throws: MigrationError.self) { try await migrator.migrate() }
             try await database.transaction { [checksum = migrator.migrations[1].checksum] sql in
@@ -142,7 +187,8 @@ struct ContractTests {
             }
             // A newer release ran against this database.
             try await database.transaction { sql in
-                try await sql.raw("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'future', 'x', 'now')").run()
+                try await sql.raw("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'future', 'x', 'now')")
+                    .run()
             }
             do {
                 _ = try await migrator.verify()
@@ -153,36 +199,56 @@ struct ContractTests {
         }
     }
 
-    @Test("SQLite: a migration that rebuilds a table others refer to keeps every row that refers to it, and one that would break a reference is refused whole", arguments: [DatabaseEngine.sqlite])
+    @Test(
+        "SQLite: a migration that rebuilds a table others refer to keeps every row that refers to it, and one that would break a reference is refused whole",
+        arguments: [DatabaseEngine.sqlite])
     func rebuildingMigration(engine: DatabaseEngine) async throws {
         try await withEmptyDatabase(engine) { database in
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let setUp = Migration(version: 1, name: "rooms", statements: [
-                "CREATE TABLE parents (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b')))",
-                "CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parents(id) ON DELETE CASCADE)",
-                "INSERT INTO parents VALUES ('p1', 'a'), ('p2', 'b')", "INSERT INTO children VALUES (1, 'p1'), (2, 'p2'), (3, 'p2')",
-            ], checksum: "1")
-            let rebuild = Migration(version: 2, name: "kinds", statements: [
-                "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b', 'c')))",
-                "INSERT INTO parents_new SELECT id, kind FROM parents", "DROP TABLE parents", "ALTER TABLE parents_new RENAME TO parents",
-            ], checksum: "2", relaxesForeignKeys: true)
+            let setUp = Migration(
+                version: 1, name: "rooms",
+                statements: [
+                    "CREATE TABLE parents (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b')))",
+                    "CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parents(id) ON DELETE CASCADE)",
+                    "INSERT INTO parents VALUES ('p1', 'a'), ('p2', 'b')", "INSERT INTO children VALUES (1, 'p1'), (2, 'p2'), (3, 'p2')",
+                ], checksum: "1")
+            let rebuild = Migration(
+                version: 2, name: "kinds",
+                statements: [
+                    "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b', 'c')))",
+                    "INSERT INTO parents_new SELECT id, kind FROM parents", "DROP TABLE parents",
+                    "ALTER TABLE parents_new RENAME TO parents",
+                ], checksum: "2", relaxesForeignKeys: true)
             #expect(try await Migrator(database: database, migrations: [setUp, rebuild], logger: logger).migrate() == [1, 2])
-            let children = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self) }
+            let children = try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(children == 3, "the rebuild deleted no child")
             try await database.transaction { sql in try await sql.raw("INSERT INTO parents VALUES ('p3', 'c')").run() }
             // Foreign keys are on again: a child of nothing is refused, and deleting a parent cascades.
-            await #expect(throws: (any Error).self) { try await database.transaction { sql in try await sql.raw("INSERT INTO children VALUES (9, 'nobody')").run() } }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { sql in try await sql.raw("INSERT INTO children VALUES (9, 'nobody')").run() }
+            }
             try await database.transaction { sql in try await sql.raw("DELETE FROM parents WHERE id = 'p2'").run() }
-            let left = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self) }
+            let left = try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM children").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(left == 1)
             // A rebuild that drops a parent some child still names: refused, nothing of it kept.
-            let broken = Migration(version: 3, name: "broken", statements: [
-                "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL)", "INSERT INTO parents_new SELECT id, kind FROM parents WHERE id <> 'p1'",
-                "DROP TABLE parents", "ALTER TABLE parents_new RENAME TO parents",
-            ], checksum: "3", relaxesForeignKeys: true)
-            await #expect(throws: MigrationError.self) { try await Migrator(database: database, migrations: [setUp, rebuild, broken], logger: logger).migrate() }
-            let parents = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM parents").first()?.decode(column: "n", as: Int.self) }
+            let broken = Migration(
+                version: 3, name: "broken",
+                statements: [
+                    "CREATE TABLE parents_new (id TEXT PRIMARY KEY, kind TEXT NOT NULL)",
+                    "INSERT INTO parents_new SELECT id, kind FROM parents WHERE id <> 'p1'",
+                    "DROP TABLE parents", "ALTER TABLE parents_new RENAME TO parents",
+                ], checksum: "3", relaxesForeignKeys: true)
+            await #expect(throws: MigrationError.self) {
+                try await Migrator(database: database, migrations: [setUp, rebuild, broken], logger: logger).migrate()
+            }
+            let parents = try await database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM parents").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(parents == 2, "rolled back")
         }
     }
@@ -194,12 +260,16 @@ struct ContractTests {
         try await withEmptyDatabase(engine, timeout: 0.2) { database in
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let slow = engine == .postgres
+            let slow =
+                engine == .postgres
                 ? "CREATE TABLE slow AS SELECT 1 AS x FROM pg_sleep(1)"
                 : "CREATE TABLE slow AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT x FROM c"
-            let migrator = Migrator(database: database, migrations: [Migration(version: 1, name: "slow", statements: [slow], checksum: "slow")], logger: logger)
+            let migrator = Migrator(
+                database: database, migrations: [Migration(version: 1, name: "slow", statements: [slow], checksum: "slow")], logger: logger)
             #expect(try await migrator.migrate() == [1])
-            let rows = try await database.read(timeout: .seconds(30)) { sql in try await sql.raw("SELECT COUNT(*) AS n FROM slow").first()?.decode(column: "n", as: Int.self) }
+            let rows = try await database.read(timeout: .seconds(30)) { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM slow").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(rows == (engine == .postgres ? 1 : 5_000_000))
         }
     }
@@ -227,15 +297,26 @@ struct ContractTests {
     @Test("the demo data set can hold groups and their members-only games, as the application makes them", arguments: engines)
     func demoGroups(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, services in
-            let report = try await DemoSeeder(database: services.database, sports: services.sports).run(users: 60, events: 400, groups: 12, membersOnly: 0.25, seed: 3) { _, _, _ in }
+            let report = try await DemoSeeder(database: services.database, sports: services.sports).run(
+                users: 60, events: 400, groups: 12, membersOnly: 0.25, seed: 3
+            ) { _, _, _ in }
             #expect(report.groups == 12 && report.membersOnly > 50 && report.membersOnly < 150)
             let (restricted, byOwners, rooms, owners) = try await services.database.read { sql in
-                let restricted = try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE members_only = \(bind: true)").first()?.decode(column: "n", as: Int.self) ?? -1
-                let byOwners = try await sql.raw("""
-                    SELECT COUNT(*) AS n FROM events e JOIN sport_groups g ON g.id = e.group_id WHERE e.members_only = \(bind: true) AND e.organiser_id = g.owner_id
-                    """).first()?.decode(column: "n", as: Int.self) ?? -1
-                let rooms = try await sql.raw("SELECT COUNT(*) AS n FROM rooms WHERE kind = 'group'").first()?.decode(column: "n", as: Int.self) ?? -1
-                let owners = try await sql.raw("SELECT COUNT(*) AS n FROM group_members WHERE role = 'owner'").first()?.decode(column: "n", as: Int.self) ?? -1
+                let restricted =
+                    try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE members_only = \(bind: true)").first()?.decode(
+                        column: "n", as: Int.self) ?? -1
+                let byOwners =
+                    try await sql.raw(
+                        """
+                        SELECT COUNT(*) AS n FROM events e JOIN sport_groups g ON g.id = e.group_id WHERE e.members_only = \(bind: true) AND e.organiser_id = g.owner_id
+                        """
+                    ).first()?.decode(column: "n", as: Int.self) ?? -1
+                let rooms =
+                    try await sql.raw("SELECT COUNT(*) AS n FROM rooms WHERE kind = 'group'").first()?.decode(column: "n", as: Int.self)
+                    ?? -1
+                let owners =
+                    try await sql.raw("SELECT COUNT(*) AS n FROM group_members WHERE role = 'owner'").first()?.decode(
+                        column: "n", as: Int.self) ?? -1
                 return (restricted, byOwners, rooms, owners)
             }
             #expect(restricted == report.membersOnly && byOwners == restricted, "each members-only game is its group owner's")
@@ -243,28 +324,42 @@ struct ContractTests {
             // A stranger finds none of them: a fresh index warmed from these rows holds them restricted.
             try await services.sync.warm(services.eventIndex)
             let token = try await api.register("Stranger").token
-            let all = try await api.allPages(API.Event.self, "/v1/events/in-box?min_lat=-90&min_lon=-180&max_lat=90&max_lon=180&limit=100", token: token)
+            let all = try await api.allPages(
+                API.Event.self, "/v1/events/in-box?min_lat=-90&min_lon=-180&max_lat=90&max_lon=180&limit=100", token: token)
             #expect(all.count == 400 - restricted && all.allSatisfy { !$0.membersOnly })
         }
     }
 
-    @Test("cross-origin clients: a preflight allows every method the API answers and the headers it reads; every answer, errors and 429 included, names the origin and exposes Retry-After", arguments: [DatabaseEngine.sqlite])
+    @Test(
+        "cross-origin clients: a preflight allows every method the API answers and the headers it reads; every answer, errors and 429 included, names the origin and exposes Retry-After",
+        arguments: [DatabaseEngine.sqlite])
     func crossOrigin(engine: DatabaseEngine) async throws {
         let origin = "https://app.example"
-        try await withApp(engine, configure: { $0.corsAllowedOrigins = [origin]; $0.userRateLimit = 5 }) { api, services in
+        try await withApp(
+            engine,
+            configure: {
+                $0.corsAllowedOrigins = [origin]
+                $0.userRateLimit = 5
+            }
+        ) { api, services in
             @Sendable func list(_ value: String?) -> Set<String> {
                 Set((value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
             }
             // Muting a room is a PUT: the preflight must allow it, and every other method routes answer.
-            let preflight = try await api.request(.options, "/v1/rooms/\(UUID())/mute", headers: [
-                .origin: origin, .accessControlRequestMethod: "PUT", .accessControlRequestHeaders: "authorization, content-type",
-            ])
+            let preflight = try await api.request(
+                .options, "/v1/rooms/\(UUID())/mute",
+                headers: [
+                    .origin: origin, .accessControlRequestMethod: "PUT", .accessControlRequestHeaders: "authorization, content-type",
+                ])
             #expect(preflight.status == .noContent)
             #expect(preflight.headers[.accessControlAllowOrigin] == origin)
             let methods = list(preflight.headers[.accessControlAllowMethods])
             #expect(Set(services.routes.all.map { $0.method.rawValue.lowercased() }).isSubset(of: methods), "\(methods)")
             #expect(methods.contains("put"))
-            #expect(list(preflight.headers[.accessControlAllowHeaders]).isSuperset(of: ["authorization", "content-type", "if-none-match", "range"]))
+            #expect(
+                list(preflight.headers[.accessControlAllowHeaders]).isSuperset(of: [
+                    "authorization", "content-type", "if-none-match", "range",
+                ]))
 
             // An error answer names the origin, so a script reads its body.
             let unauthorized = try await api.request(.get, "/v1/me", headers: [.origin: origin])
@@ -285,10 +380,13 @@ struct ContractTests {
             #expect(list(refused.headers[.accessControlExposeHeaders]).isSuperset(of: ["retry-after", "location", "etag"]))
 
             // Another origin gets no grant.
-            let stranger = try await api.request(.options, "/v1/me", headers: [.origin: "https://elsewhere.example", .accessControlRequestMethod: "GET"])
+            let stranger = try await api.request(
+                .options, "/v1/me", headers: [.origin: "https://elsewhere.example", .accessControlRequestMethod: "GET"])
             #expect(stranger.status == .forbidden)
             #expect(stranger.headers[.accessControlAllowOrigin] == nil)
-            #expect(try await api.request(.get, "/health", headers: [.origin: "https://elsewhere.example"]).headers[.accessControlAllowOrigin] == nil)
+            #expect(
+                try await api.request(.get, "/health", headers: [.origin: "https://elsewhere.example"]).headers[.accessControlAllowOrigin]
+                    == nil)
         }
     }
 
@@ -376,9 +474,11 @@ struct WireLimitTests {
     func headerLimits() async throws {
         try await withApp(.sqlite, setup: .live) { api, _ in
             let port = try #require(api.client.port)
-            let bigHeader = try await statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+            let bigHeader = try await statusLine(
+                port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
             #expect(bigHeader.hasPrefix("HTTP/1.1 431"))
-            let manyHeaders = try await statusLine(port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\n" + (0..<300).map { "X-H\($0): v\r\n" }.joined() + "\r\n")
+            let manyHeaders = try await statusLine(
+                port: port, "GET /v1/sports HTTP/1.1\r\nHost: x\r\n" + (0..<300).map { "X-H\($0): v\r\n" }.joined() + "\r\n")
             #expect(manyHeaders.hasPrefix("HTTP/1.1 431"))
             let nonsense = try await statusLine(port: port, "NONSENSE\r\n\r\n")
             #expect(nonsense.hasPrefix("HTTP/1.1 400"))

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A clock whose sleepers sleep until ``release()``, counting the sleeps begun and those still asleep.
@@ -11,9 +12,19 @@ final class HeldClock: Clock, Sendable {
     var now: ContinuousClock.Instant { .now }
     var minimumResolution: Duration { ContinuousClock().minimumResolution }
     func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        await withCheckedContinuation { continuation in state.withLock { $0.started += 1; $0.held.append(continuation) } }
+        await withCheckedContinuation { continuation in
+            state.withLock {
+                $0.started += 1
+                $0.held.append(continuation)
+            }
+        }
     }
-    func release() { for continuation in state.withLock({ s in defer { s.held = [] }; return s.held }) { continuation.resume() } }
+    func release() {
+        for continuation in state.withLock({ s in
+            defer { s.held = [] }
+            return s.held
+        }) { continuation.resume() }
+    }
 }
 
 /// A flag an operation sets when it sees its cancellation.
@@ -59,7 +70,10 @@ struct DeadlineTests {
         await #expect(throws: DeadlineExceeded.self) {
             try await withDeadline(.milliseconds(100)) {
                 try await lock.withLock {
-                    do { try await Task.sleep(for: .seconds(3_600)) } catch { cancelled.set(); throw error }
+                    do { try await Task.sleep(for: .seconds(3_600)) } catch {
+                        cancelled.set()
+                        throw error
+                    }
                 }
             }
         }
@@ -91,7 +105,10 @@ struct DeadlineTests {
         let caller = Task {
             try await withDeadline(.seconds(3_600)) {
                 running.set()
-                do { try await Task.sleep(for: .seconds(3_600)) } catch { cancelled.set(); throw error }
+                do { try await Task.sleep(for: .seconds(3_600)) } catch {
+                    cancelled.set()
+                    throw error
+                }
                 return 1
             }
         }

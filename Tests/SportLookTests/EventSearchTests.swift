@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 /// The deterministic generator of the demo data serves the tests too.
@@ -40,7 +41,8 @@ func seedEvents(_ api: API, token: String, count: Int, clock: ManualClock, rng: 
 }
 
 /// What the nearby search must answer: a haversine scan over the same events.
-func bruteForce(_ events: [SeededEvent], lat: Double, lon: Double, radius: Double, sport: String?, after: Date?, before: Date?) -> [String] {
+func bruteForce(_ events: [SeededEvent], lat: Double, lon: Double, radius: Double, sport: String?, after: Date?, before: Date?) -> [String]
+{
     let center = GeoPoint(latitude: lat, longitude: lon)!
     return events.compactMap { e -> (Double, GeoKey, String)? in
         guard sport == nil || e.sport == sport else { return nil }
@@ -109,7 +111,8 @@ struct EventSearchTests {
             // Moving an event moves it in search.
             _ = try await api.patch("/v1/events/\(keep)", token: token, json: ["location": ["lat": 40.4168, "lon": -3.7038]])
             #expect(try await api.page(API.Event.self, path, token: token).items.isEmpty)
-            #expect(try await api.page(API.Event.self, "/v1/events/nearby?lat=40.4168&lon=-3.7038&radius_km=1", token: token).items.count == 1)
+            #expect(
+                try await api.page(API.Event.self, "/v1/events/nearby?lat=40.4168&lon=-3.7038&radius_km=1", token: token).items.count == 1)
         }
     }
 
@@ -120,15 +123,21 @@ struct EventSearchTests {
             let (token, _) = try await api.register("Mapper")
             var rng = TestRandom(seed: 7)
             let events = try await seedEvents(api, token: token, count: 100, clock: clock, rng: &rng)
-            let boxes: [(Double, Double, Double, Double)] = [(48.6, 2.0, 49.1, 2.7), (-16.8, 179.7, -16.2, -179.7), (-17, 179.9, -16, 180), (77, 10, 80, 20), (-90, -180, 90, 180)]
+            let boxes: [(Double, Double, Double, Double)] = [
+                (48.6, 2.0, 49.1, 2.7), (-16.8, 179.7, -16.2, -179.7), (-17, 179.9, -16, 180), (77, 10, 80, 20), (-90, -180, 90, 180),
+            ]
             for (minLat, minLon, maxLat, maxLon) in boxes {
-                let got = try await api.allPages(API.Event.self, "/v1/events/in-box?min_lat=\(minLat)&min_lon=\(minLon)&max_lat=\(maxLat)&max_lon=\(maxLon)&limit=9", token: token)
+                let got = try await api.allPages(
+                    API.Event.self, "/v1/events/in-box?min_lat=\(minLat)&min_lon=\(minLon)&max_lat=\(maxLat)&max_lon=\(maxLon)&limit=9",
+                    token: token)
                 let box = try #require(GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon))
                 let want = events.filter { box.contains(GeoPoint(latitude: $0.lat, longitude: $0.lon)!) }.map(\.id)
                 #expect(Set(got.map(\.id)) == Set(want))
                 #expect(got.count == want.count)
             }
-            #expect(try await api.get("/v1/events/in-box?min_lat=10&min_lon=0&max_lat=5&max_lon=1", token: token).status == .unprocessableContent)
+            #expect(
+                try await api.get("/v1/events/in-box?min_lat=10&min_lon=0&max_lat=5&max_lon=1", token: token).status
+                    == .unprocessableContent)
             #expect(try await api.get("/v1/events/nearby?lat=10&lon=0&radius_km=101", token: token).status == .unprocessableContent)
             #expect(try await api.get("/v1/events/nearby?lat=abc&lon=0", token: token).status == .unprocessableContent)
             #expect(try await api.get("/v1/events/nearby?lon=0", token: token).status == .unprocessableContent)
@@ -145,13 +154,18 @@ struct EventSearchTests {
             let (token, userID) = try await api.register("Starter")
             var ids: [String] = []
             for i in 0..<12 {
-                ids.append(try await api.createEvent(token, title: "E\(i)", lat: 48.85 + Double(i) * 0.001, lon: 2.35, startsIn: 3_600, now: clock.now()).id)
+                ids.append(
+                    try await api.createEvent(
+                        token, title: "E\(i)", lat: 48.85 + Double(i) * 0.001, lon: 2.35, startsIn: 3_600, now: clock.now()
+                    ).id)
             }
             #expect(try await api.delete("/v1/events/\(ids[0])", token: token).status == .noContent)
             let uuids = ids.map { UUID(uuidString: $0)! }
 
             // A second index on the same data, as an instance starting now would build it.
-            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
+            let fresh = EventIndex(
+                cellSize: services.configuration.geoCellSize, sports: services.sports,
+                encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
             try await services.sync.warm(fresh)
             #expect(fresh.grid.count == 11)
             let before = fresh.cards(uuids, now: clock.now())
@@ -160,10 +174,15 @@ struct EventSearchTests {
 
             // Changed after the warm-up, and this index not told: a page shows the row it reads.
             #expect(try await api.patch("/v1/events/\(ids[5])", token: token, json: ["title": "Renamed"]).status == .ok)
-            let search = EventSearch(database: services.database, store: services.eventStore, index: fresh, attendance: services.attendanceCache, access: services.eventAccess, groups: services.groupStore, blocks: services.eventSearch.blocks, sports: services.sports, clock: clock)
+            let search = EventSearch(
+                database: services.database, store: services.eventStore, index: fresh, attendance: services.attendanceCache,
+                access: services.eventAccess, groups: services.groupStore, blocks: services.eventSearch.blocks, sports: services.sports,
+                clock: clock)
             func page() async throws -> [API.Event] {
-                let bytes = EventJSON.nearby(try await search.page(in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
-                                                                   limit: 50, cursor: nil, for: UUID(uuidString: userID)!))
+                let bytes = EventJSON.nearby(
+                    try await search.page(
+                        in: .radius(center: GeoPoint(latitude: 48.85, longitude: 2.35)!, metres: 5_000), filters: .init(),
+                        limit: 50, cursor: nil, for: UUID(uuidString: userID)!))
                 return try API.decoder.decode(API.Page<API.Event>.self, from: Data(bytes.readableBytesView)).items
             }
             let served = try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5&limit=50", token: token).items
@@ -178,7 +197,9 @@ struct EventSearchTests {
             #expect(kept.json.dropFirst().allSatisfy { $0 != nil } && kept.json[0] == nil)
 
             // Filling every card agrees with the lazy reads.
-            let other = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
+            let other = EventIndex(
+                cellSize: services.configuration.geoCellSize, sports: services.sports,
+                encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
             try await services.sync.warm(other)
             #expect(!other.hasAllCards)
             try await services.sync.fillCards(other)
@@ -194,7 +215,8 @@ struct EventSearchTests {
         // A request timeout far below what the slow statement takes (SQLite: about half a
         // second on a 2.1 GHz core, ten times the timeout).
         try await withEmptyDatabase(engine, timeout: 0.05) { database in
-            let slow: SQLQueryString = engine == .sqlite
+            let slow: SQLQueryString =
+                engine == .sqlite
                 ? "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) AS n FROM c"
                 : "SELECT count(*) AS n FROM (SELECT pg_sleep(1)) AS s"
             await #expect(throws: DatabaseUnavailable.self) {
@@ -220,10 +242,14 @@ struct EventSearchTests {
         // A spatial key orders as the UUID's bytes do (and as the databases order ids).
         let ordered = (0..<200).map { _ in UUID() }.sorted { $0.uuidString < $1.uuidString }
         #expect(ordered.map(\.geoKey) == ordered.map(\.geoKey).sorted())
-        #expect(UUID(uuidString: "01020304-0506-0708-090A-0B0C0D0E0F10")!.geoKey == GeoKey(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10))
+        #expect(
+            UUID(uuidString: "01020304-0506-0708-090A-0B0C0D0E0F10")!.geoKey
+                == GeoKey(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10))
         let good = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
-        for bad in ["", String(good.dropLast()), good + "0", good.replacingOccurrences(of: "-", with: "_"), "3F2504E0-4F89-11D3-9A0C-0305E82C330G",
-                    "3F2504E04-F89-11D3-9A0C-0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C33\u{e9}"] {
+        for bad in [
+            "", String(good.dropLast()), good + "0", good.replacingOccurrences(of: "-", with: "_"), "3F2504E0-4F89-11D3-9A0C-0305E82C330G",
+            "3F2504E04-F89-11D3-9A0C-0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C33\u{e9}",
+        ] {
             #expect(UUID(text: bad) == nil, "\(bad)")
             #expect(UUID(uuidString: bad) == nil, "\(bad)")
         }
@@ -239,15 +265,19 @@ struct EventSearchTests {
             let path = "/v1/events/nearby?lat=1.3521&lon=103.8198&radius_km=1"
             // A change no notification announces (as if made while this instance was not listening).
             try await services.database.transaction { sql in
-                try await sql.raw("UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: services.clock.now()) WHERE id = \(bind: UUID(uuidString: id)!)").run()
+                try await sql.raw(
+                    "UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: services.clock.now()) WHERE id = \(bind: UUID(uuidString: id)!)"
+                ).run()
             }
             #expect(try await api.page(API.Event.self, path, token: token).items.first?.title == "Before")
             // Every connection to the database dropped, the listener's among them.
             try await services.database.read { sql in
-                _ = try await sql.raw("""
+                _ = try await sql.raw(
+                    """
                     SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity
                     WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
-                    """).all()
+                    """
+                ).all()
             }
             try await eventually("the re-read title") {
                 // Answers fail while the connections come back: those polls just do not count.
@@ -262,7 +292,9 @@ struct EventSearchTests {
             let (token, _) = try await a.register("Twin")
             let id = try await a.createEvent(token, lat: 35.6762, lon: 139.6503, now: Date()).id
             try await eventually("the second instance to see the event") {
-                try await b.page(API.Event.self, "/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains { $0.id == id }
+                try await b.page(API.Event.self, "/v1/events/nearby?lat=35.6762&lon=139.6503&radius_km=1", token: token).items.contains {
+                    $0.id == id
+                }
             }
             _ = try await a.delete("/v1/events/\(id)", token: token)
             try await eventually("the second instance to drop the cancelled event") {

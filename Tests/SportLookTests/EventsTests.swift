@@ -2,6 +2,7 @@ import Foundation
 import GeoGrid
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 @Suite("Events and attendance", .timeLimit(.minutes(5)))
@@ -31,7 +32,8 @@ struct EventsTests {
             #expect(forbidden.status == .forbidden)
             #expect(try await api.delete("/v1/events/\(id)", token: other).status == .forbidden)
 
-            let edited = try await api.patch("/v1/events/\(id)", token: owner, json: ["title": "Seven-a-side", "capacity": 14, "address": "Parc des Princes"])
+            let edited = try await api.patch(
+                "/v1/events/\(id)", token: owner, json: ["title": "Seven-a-side", "capacity": 14, "address": "Parc des Princes"])
             #expect(edited.status == .ok)
             let changed = try edited.decode(API.Event.self)
             #expect(changed.title == "Seven-a-side")
@@ -55,7 +57,10 @@ struct EventsTests {
             let (token, _) = try await api.register("Val")
             let now = clock.now()
             func attempt(_ overrides: [String: Any], without: [String] = []) async throws -> Reply {
-                var body: [String: Any] = ["title": "Ok", "sport": "tennis", "starts_at": RFC3339.format(now.addingTimeInterval(3_600)), "location": ["lat": 10, "lon": 10]]
+                var body: [String: Any] = [
+                    "title": "Ok", "sport": "tennis", "starts_at": RFC3339.format(now.addingTimeInterval(3_600)),
+                    "location": ["lat": 10, "lon": 10],
+                ]
                 for (k, v) in overrides { body[k] = v }
                 for k in without { body[k] = nil }
                 return try await api.post("/v1/events", token: token, json: body)
@@ -88,7 +93,10 @@ struct EventsTests {
                 #expect(reply.status == .unprocessableContent, "\(field): \(reply.text)")
                 #expect(try reply.errorFields[field] != nil, "\(field): \(reply.text)")
             }
-            let edge = try await attempt(["ends_at": RFC3339.format(now.addingTimeInterval(3_600 + 7 * 86_400)), "capacity": 10_000, "title": String(repeating: "t", count: 120)])
+            let edge = try await attempt([
+                "ends_at": RFC3339.format(now.addingTimeInterval(3_600 + 7 * 86_400)), "capacity": 10_000,
+                "title": String(repeating: "t", count: 120),
+            ])
             #expect(edge.status == .created)
             let unlimited = try await attempt(["capacity": NSNull()])
             // capacity is required: the decode fails if it is absent, so nil means null.
@@ -189,11 +197,14 @@ struct EventsTests {
             let (guest, _) = try await api.register("Guest")
             var ids: [String] = []
             for i in 0..<9 {
-                let id = try await api.createEvent(owner, title: "E\(i)", startsIn: Double(3_600 * (i + 1)), duration: 1_800, now: clock.now()).id
+                let id = try await api.createEvent(
+                    owner, title: "E\(i)", startsIn: Double(3_600 * (i + 1)), duration: 1_800, now: clock.now()
+                ).id
                 ids.append(id)
                 if i % 2 == 0 { _ = try await api.post("/v1/events/\(id)/attendance", token: guest) }
             }
-            let titles = try await api.allPages(API.Event.self, "/v1/me/events?role=organising&when=upcoming&limit=4", token: owner).map(\.title)
+            let titles = try await api.allPages(API.Event.self, "/v1/me/events?role=organising&when=upcoming&limit=4", token: owner).map(
+                \.title)
             #expect(titles == (0..<9).map { "E\($0)" })
             let attending = try await api.page(API.Event.self, "/v1/me/events?role=attending", token: guest).items
             #expect(attending.map(\.title) == ["E0", "E2", "E4", "E6", "E8"])

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A gate a batch waits at until the test opens it.
@@ -39,7 +40,9 @@ struct GatheringTests {
         #expect(condition())
     }
 
-    @Test("calls made while a batch runs wait for the next, which takes them all: the later input of a key wins, and every caller of a key gets its output")
+    @Test(
+        "calls made while a batch runs wait for the next, which takes them all: the later input of a key wins, and every caller of a key gets its output"
+    )
     func nextBatchTakesAll() async throws {
         let gate = BatchGate()
         let seen = Mutex<[[String: Int]]>([])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SportLook
 
 @Suite("Index bookkeeping")
@@ -7,7 +8,8 @@ struct IndexBookkeepingTests {
     @Test("a removal mark hides older and equal versions only, and lasts its lifetime")
     func tombstones() {
         var marks = Tombstones(lifetime: 600, capacity: 10)
-        let id = UUID(), start = Date(timeIntervalSince1970: 1_000_000)
+        let id = UUID()
+        let start = Date(timeIntervalSince1970: 1_000_000)
         marks.bury(id, version: 5, at: start)
         #expect(marks.hides(id, version: 4))
         #expect(marks.hides(id, version: 5))
@@ -35,7 +37,8 @@ struct IndexBookkeepingTests {
     func backlog() {
         var backlog = WarmBacklog<Int>()
         #expect(backlog.isWarming)
-        let first = backlog.hold(1), second = backlog.hold(2)
+        let first = backlog.hold(1)
+        let second = backlog.hold(2)
         #expect(first && second)
         let held = backlog.finish()
         #expect(held == [1, 2])

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 /// Rows of a table, for checks that look under the API.
@@ -34,7 +35,8 @@ struct InvitationsTests {
             #expect(again.first?.id == invitation.id)
 
             // Not attending, or only waitlisted: not allowed to invite.
-            #expect(try await api.post("/v1/events/\(event)/invitations", token: stranger, json: ["user_ids": [friendID]]).status == .forbidden)
+            #expect(
+                try await api.post("/v1/events/\(event)/invitations", token: stranger, json: ["user_ids": [friendID]]).status == .forbidden)
             // Only the invitee answers.
             let id = invitation.id
             #expect(try await api.post("/v1/invitations/\(id)/accept", token: stranger).status == .forbidden)
@@ -50,9 +52,11 @@ struct InvitationsTests {
             // Anyone going may invite; accepting into a full event waitlists.
             let second = try await api.post("/v1/events/\(event)/invitations", token: friend, json: ["user_ids": [waiterID]])
             #expect(second.status == .created)
-            let waitlisted = try await api.accept(try #require(try second.decode(API.Page<API.Invitation>.self).items.first?.id), token: waiter)
+            let waitlisted = try await api.accept(
+                try #require(try second.decode(API.Page<API.Invitation>.self).items.first?.id), token: waiter)
             #expect(waitlisted.attendance?.status == "waitlisted")
-            #expect(try await api.post("/v1/events/\(event)/invitations", token: waiter, json: ["user_ids": [strangerID]]).status == .forbidden)
+            #expect(
+                try await api.post("/v1/events/\(event)/invitations", token: waiter, json: ["user_ids": [strangerID]]).status == .forbidden)
 
             // Bad invitees.
             let ownerID = try await api.me(owner).id
@@ -62,7 +66,8 @@ struct InvitationsTests {
             #expect(ghost.status == .unprocessableContent)
             let malformed = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": ["nope"]])
             #expect(malformed.status == .unprocessableContent)
-            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": []]).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": []]).status == .unprocessableContent)
             let attending = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [strangerID, friendID]])
             #expect(attending.status == .conflict)
             #expect(try attending.errorCode == "already_attending")
@@ -80,10 +85,12 @@ struct InvitationsTests {
 
             // Cancelled and finished events take no invitations.
             _ = try await api.delete("/v1/events/\(event)", token: owner)
-            #expect(try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
+            #expect(
+                try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
             let short = try await api.createEvent(owner, startsIn: 60, duration: 600, now: clock.now()).id
             clock.advance(by: 1_000)
-            #expect(try await api.post("/v1/events/\(short)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
+            #expect(
+                try await api.post("/v1/events/\(short)/invitations", token: owner, json: ["user_ids": [strangerID]]).status == .conflict)
         }
     }
 
@@ -113,7 +120,8 @@ struct InvitationsTests {
             try await eventually("waitlist_promoted") { try await api.notifications(third).contains { $0.kind == "waitlist_promoted" } }
 
             // Time changed: attendees hear of it; then the cancellation.
-            _ = try await api.patch("/v1/events/\(event)", token: owner, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(2 * 86_400))])
+            _ = try await api.patch(
+                "/v1/events/\(event)", token: owner, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(2 * 86_400))])
             try await eventually("event_updated") { try await api.notifications(third).contains { $0.kind == "event_updated" } }
             _ = try await api.delete("/v1/events/\(event)", token: owner)
             try await eventually("event_cancelled") { try await api.notifications(third).contains { $0.kind == "event_cancelled" } }
@@ -140,14 +148,19 @@ struct InvitationsTests {
         let url = try await gateway.start()
         defer { gateway.stop() }
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, configure: { c in
-            c.pushGatewayURL = url
-            c.pushGatewaySecret = "s3cret"
-            c.jobRetryBase = 0.01
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock,
+            configure: { c in
+                c.pushGatewayURL = url
+                c.pushGatewaySecret = "s3cret"
+                c.jobRetryBase = 0.01
+            }
+        ) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
-            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": String(repeating: "d1", count: 32)]).status == .created)
+            #expect(
+                try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": String(repeating: "d1", count: 32)])
+                    .status == .created)
             let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("three attempts") { gateway.requests.count >= 3 }
@@ -157,17 +170,21 @@ struct InvitationsTests {
             #expect(Set(requests.map(\.idempotencyKey)).count == 1)
             for request in requests {
                 // t=<unix seconds>,v1=<HMAC-SHA256 of "<t>." + body>, t close to now.
-                let parts = Dictionary(uniqueKeysWithValues: request.signature.split(separator: ",").compactMap { part -> (String, String)? in
-                    let kv = part.split(separator: "=", maxSplits: 1)
-                    return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
-                })
+                let parts = Dictionary(
+                    uniqueKeysWithValues: request.signature.split(separator: ",").compactMap { part -> (String, String)? in
+                        let kv = part.split(separator: "=", maxSplits: 1)
+                        return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
+                    })
                 let t = try #require(parts["t"])
                 #expect(abs(Double(t)! - Date().timeIntervalSince1970) < 60)
                 let signed = Array((t + ".").utf8) + Array(request.body)
-                let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
+                let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data("s3cret".utf8))).map {
+                    String(format: "%02x", $0)
+                }.joined()
                 #expect(parts["v1"] == expected)
                 // The body alone, or another time, does not verify.
-                let bodyOnly = HMAC<SHA256>.authenticationCode(for: Array(request.body), using: SymmetricKey(data: Data("s3cret".utf8))).map { String(format: "%02x", $0) }.joined()
+                let bodyOnly = HMAC<SHA256>.authenticationCode(for: Array(request.body), using: SymmetricKey(data: Data("s3cret".utf8))).map
+                { String(format: "%02x", $0) }.joined()
                 #expect(parts["v1"] != bodyOnly)
             }
             let push = try requests[0].push()
@@ -184,27 +201,36 @@ struct InvitationsTests {
             // A push that does not decode is refused for good: the job then dies with 400, not the 503 expected below.
             guard let tokens = try? received.push().devices.map(\.token) else { return (.badRequest, nil) }
             // It also names a token it was not sent: that one must stay.
-            if tokens.contains("https://push.example.net/gone-device") { return (.gone, #"{"gone_tokens": ["https://push.example.net/gone-device", "failing-device-0001"]}"#) }
+            if tokens.contains("https://push.example.net/gone-device") {
+                return (.gone, #"{"gone_tokens": ["https://push.example.net/gone-device", "failing-device-0001"]}"#)
+            }
             return (.serviceUnavailable, nil)
         }
         let url = try await gateway.start()
         defer { gateway.stop() }
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, configure: { c in
-            c.pushGatewayURL = url
-            c.pushGatewaySecret = "k"
-            c.jobRetryBase = 0.01
-            c.jobMaxAttempts = 4
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock,
+            configure: { c in
+                c.pushGatewayURL = url
+                c.pushGatewaySecret = "k"
+                c.jobRetryBase = 0.01
+                c.jobMaxAttempts = 4
+            }
+        ) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             let (other, otherID) = try await api.register("Other")
             _ = try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "failing-device-0001"])
-            _ = try await api.post("/v1/me/devices", token: other, json: ["platform": "web", "subscription": WebSubscription.make(endpoint: "https://push.example.net/gone-device").json])
+            _ = try await api.post(
+                "/v1/me/devices", token: other,
+                json: ["platform": "web", "subscription": WebSubscription.make(endpoint: "https://push.example.net/gone-device").json])
             let event = try await api.createEvent(owner, now: clock.now()).id
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
             try await eventually("the job to die") { try await count(services, "jobs", where: "state = 'dead'") == 1 }
-            let row = try await services.database.read { sql in try await sql.raw("SELECT attempts, last_error FROM jobs WHERE state = 'dead'").first() }
+            let row = try await services.database.read { sql in
+                try await sql.raw("SELECT attempts, last_error FROM jobs WHERE state = 'dead'").first()
+            }
             #expect(try row?.value("attempts", as: Int.self) == 4)
             #expect(try row?.value("last_error", as: String.self).contains("503") == true)
             #expect(gateway.requests.count == 4)
@@ -216,20 +242,31 @@ struct InvitationsTests {
             #expect(try await services.jobStore.retryDead(kind: "invitation") == 1)
 
             _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [otherID]])
-            try await eventually("the gone device to be removed") { try await count(services, "devices", where: "token = 'https://push.example.net/gone-device'") == 0 }
+            try await eventually("the gone device to be removed") {
+                try await count(services, "devices", where: "token = 'https://push.example.net/gone-device'") == 0
+            }
             // Only what was in the request is removed.
             #expect(try await api.delete("/v1/me/devices/failing-device-0001", token: guest).status == .noContent)
             #expect(try await api.delete("/v1/me/devices/failing-device-0001", token: guest).status == .notFound)
-            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "blackberry", "token": "x"]).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/me/devices", token: guest, json: ["platform": "blackberry", "token": "x"]).status
+                    == .unprocessableContent)
         }
     }
 
-    @Test("a job its worker puts back is queued again as it was, the claim not counted as an attempt; no other worker can put it back", arguments: engines)
+    @Test(
+        "a job its worker puts back is queued again as it was, the claim not counted as an attempt; no other worker can put it back",
+        arguments: engines)
     func release(engine: DatabaseEngine) async throws {
         // No worker of the app's own: only this test claims.
         try await withApp(engine, configure: { $0.jobWorkers = 0 }) { _, services in
             let jobs = services.jobStore
-            let messages = (1...2).map { (message: NotificationMessage(to: UUID(), .invitation, title: "Join us", body: "Football", data: [:]), dedupeKey: "release-\($0)") }
+            let messages = (1...2).map {
+                (
+                    message: NotificationMessage(to: UUID(), .invitation, title: "Join us", body: "Football", data: [:]),
+                    dedupeKey: "release-\($0)"
+                )
+            }
             let queued = try await services.database.transaction { sql in try await jobs.enqueue(messages, on: sql) }
             #expect(queued == 2)
             let now = jobs.clock.now()

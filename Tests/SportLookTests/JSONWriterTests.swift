@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+
 @testable import SportLook
 
 /// JSONWriter writes the hot bodies by hand; what it writes must be the JSON a
@@ -9,8 +10,10 @@ import Testing
 struct JSONWriterTests {
     @Test("text with and without escapes reads back as written")
     func strings() throws {
-        let texts = ["", "plain ascii", "Ça va? 🏐 ünïcödé", "quote \" backslash \\ slash /", "new\nline\rreturn\ttab", "\u{0}\u{1}\u{1f}\u{7f}",
-                     String(repeating: "long text without escapes ", count: 200), "mixed \u{8} then plain", "🏐\"🏐"]
+        let texts = [
+            "", "plain ascii", "Ça va? 🏐 ünïcödé", "quote \" backslash \\ slash /", "new\nline\rreturn\ttab", "\u{0}\u{1}\u{1f}\u{7f}",
+            String(repeating: "long text without escapes ", count: 200), "mixed \u{8} then plain", "🏐\"🏐",
+        ]
         for text in texts {
             var json = JSONWriter()
             json.objectStart()
@@ -51,7 +54,10 @@ struct JSONWriterTests {
     @Test("a distance in tenths is written as Double.description writes the rounded value")
     func tenths() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, 0.04, 0.05, 0.95, 0.96, 1, 9.99, 10, 99.95, 123.45, 4_999.96, 100_000, 999_999_999.9, 1e9, 2e12, -0.04, -3.2, -0.0, .nan, .infinity]
+        var values: [Double] = [
+            0, 0.04, 0.05, 0.95, 0.96, 1, 9.99, 10, 99.95, 123.45, 4_999.96, 100_000, 999_999_999.9, 1e9, 2e12, -0.04, -3.2, -0.0, .nan,
+            .infinity,
+        ]
         for _ in 0..<20_000 { values.append(Double.random(in: 0..<200_000, using: &generator)) }
         for value in values {
             var fast = JSONWriter()
@@ -66,7 +72,9 @@ struct JSONWriterTests {
     func numbersAndKeys() {
         var generator = SystemRandomNumberGenerator()
         var values: [Int] = [0, 1, 9, 10, 99, 100, -1, -9, -10, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
-        for _ in 0..<20_000 { values.append(Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...63, using: &generator)) }
+        for _ in 0..<20_000 {
+            values.append(Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...63, using: &generator))
+        }
         for value in values {
             var json = JSONWriter()
             json.value(value)
@@ -74,26 +82,48 @@ struct JSONWriterTests {
         }
         let names: [StaticString] = ["distance_m", "", "with \"quotes\" and \\", "line\nbreak", "é 東京"]
         for name in names {
-            var once = JSONWriter(), each = JSONWriter()
-            once.objectStart(); once.key(JSONWriter.Key(name)); once.value(1); once.key(JSONWriter.Key(name)); once.null(); once.objectEnd()
-            each.objectStart(); each.key(name.description); each.value(1); each.key(name.description); each.null(); each.objectEnd()
+            var once = JSONWriter()
+            var each = JSONWriter()
+            once.objectStart()
+            once.key(JSONWriter.Key(name))
+            once.value(1)
+            once.key(JSONWriter.Key(name))
+            once.null()
+            once.objectEnd()
+            each.objectStart()
+            each.key(name.description)
+            each.value(1)
+            each.key(name.description)
+            each.null()
+            each.objectEnd()
             #expect(once.bytes == each.bytes, "\(name)")
         }
         // The names that need escapes, as JSON writes them.
         var escaped = JSONWriter()
-        escaped.key(JSONWriter.Key("with \"quotes\" and \\")); escaped.null(); escaped.key(JSONWriter.Key("line\nbreak")); escaped.value(1)
+        escaped.key(JSONWriter.Key("with \"quotes\" and \\"))
+        escaped.null()
+        escaped.key(JSONWriter.Key("line\nbreak"))
+        escaped.value(1)
         #expect(String(decoding: escaped.bytes, as: UTF8.self) == #""with \"quotes\" and \\":null,"line\nbreak":1"#)
         var json = JSONWriter()
-        json.objectStart(); json.field("a", 1); json.key(JSONWriter.Key("distance_m")); json.value(tenths: 12.25); json.objectEnd()
+        json.objectStart()
+        json.field("a", 1)
+        json.key(JSONWriter.Key("distance_m"))
+        json.value(tenths: 12.25)
+        json.objectEnd()
         #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":1,"distance_m":12.3}"#)
     }
 
     @Test("a catalogue writes the slugs of a mask's bits as a JSON array, in catalogue order, skipping bits no sport has")
     func slugLists() throws {
-        let sports = SportCatalog([Sport(slug: "tennis", name: "Tennis", bit: 5), Sport(slug: "football", name: "Football", bit: 0),
-                                   Sport(slug: "beach \"volley\"", name: "Beach", bit: 63)])
-        for (mask, expected) in [(UInt64(0), "[]"), (1, #"["football"]"#), (1 << 5 | 1, #"["football","tennis"]"#),
-                                 (1 << 5 | 1 << 7, #"["tennis"]"#), (UInt64.max, #"["football","tennis","beach \"volley\""]"#)] {
+        let sports = SportCatalog([
+            Sport(slug: "tennis", name: "Tennis", bit: 5), Sport(slug: "football", name: "Football", bit: 0),
+            Sport(slug: "beach \"volley\"", name: "Beach", bit: 63),
+        ])
+        for (mask, expected) in [
+            (UInt64(0), "[]"), (1, #"["football"]"#), (1 << 5 | 1, #"["football","tennis"]"#),
+            (1 << 5 | 1 << 7, #"["tennis"]"#), (UInt64.max, #"["football","tennis","beach \"volley\""]"#),
+        ] {
             var json = JSONWriter()
             json.objectStart()
             json.key("shared_sports")
@@ -111,7 +141,7 @@ struct JSONWriterTests {
         func write(_ json: inout some JSONOutput) {
             json.objectStart()
             json.field("text", "quote \" backslash \\ new\nline \u{1} 🏐")
-            json.field(JSONWriter.Key("int"), -1234567)
+            json.field(JSONWriter.Key("int"), -1_234_567)
             json.field("double", 0.1 + 0.2)
             json.field("infinite", Double.infinity)
             json.field("bool", false)
@@ -120,7 +150,10 @@ struct JSONWriterTests {
             json.field("none", String?.none)
             json.key("list")
             json.arrayStart()
-            json.value(true); json.null(); json.value(tenths: 1234.56); json.value(tenths: -0.5)
+            json.value(true)
+            json.null()
+            json.value(tenths: 1234.56)
+            json.value(tenths: -0.5)
             json.arrayEnd()
             json.objectEnd()
         }
@@ -179,10 +212,14 @@ struct JSONWriterTests {
     func tailBounds() throws {
         let instant = Date(timeIntervalSince1970: 4_102_444_799.999)
         for status in [AttendanceStatus.going, .waitlisted, .maybe] {
-            for distance in [nil, 0, 4_999.95, 999_999_999.9, 1e9, 123_456_789_012.345, -0.0, Double.greatestFiniteMagnitude, .pi * 1e-300] as [Double?] {
+            for distance in [nil, 0, 4_999.95, 999_999_999.9, 1e9, 123_456_789_012.345, -0.0, Double.greatestFiniteMagnitude, .pi * 1e-300]
+                as [Double?]
+            {
                 var json = JSONWriter()
                 json.needsComma = true
-                EventJSON.writeTail(MyAttendance(status: status, position: Int.max, isOrganiser: true, offerExpiresAt: instant), distance: distance, to: &json)
+                EventJSON.writeTail(
+                    MyAttendance(status: status, position: Int.max, isOrganiser: true, offerExpiresAt: instant), distance: distance,
+                    to: &json)
                 #expect(json.bytes.count <= EventJSON.maxTailBytes, "\(status) \(String(describing: distance)): \(json.bytes.count)")
             }
         }
@@ -234,7 +271,8 @@ struct JSONWriterTests {
         for cursor in [nil, "abc-_"] as [String?] {
             for count in 0...3 {
                 let items = Array(ranges.enumerated().prefix(count))
-                let body = CardPageJSON.body(cards: all, items: items, card: { $0.element }, tailBound: { _ in 64 }, nextCursor: cursor) { item, json in
+                let body = CardPageJSON.body(cards: all, items: items, card: { $0.element }, tailBound: { _ in 64 }, nextCursor: cursor) {
+                    item, json in
                     json.field("distance_m", tenths: Double(item.offset) * 12.34)
                     if item.offset == 1 { json.field("note", "a \"quoted\" word") }
                     json.objectEnd()
@@ -255,10 +293,15 @@ struct JSONWriterTests {
                 #expect(Array(body.readableBytesView) == whole.bytes, "\(count) items")
             }
         }
-        let page = CardPageJSON.body(cards: all, items: Array(ranges.enumerated()), card: { $0.element }, tailBound: { _ in 64 }, nextCursor: nil) { item, json in
+        let page = CardPageJSON.body(
+            cards: all, items: Array(ranges.enumerated()), card: { $0.element }, tailBound: { _ in 64 }, nextCursor: nil
+        ) { item, json in
             json.field("distance_m", tenths: Double(item.offset) * 12.34)
             json.objectEnd()
         }
-        #expect(String(buffer: page) == #"{"items":[{"id":1,"distance_m":0.0},{"id":2,"name":"b","distance_m":12.3},{"id":3,"distance_m":24.7}],"next_cursor":null}"#)
+        #expect(
+            String(buffer: page)
+                == #"{"items":[{"id":1,"distance_m":0.0},{"id":2,"name":"b","distance_m":12.3},{"id":3,"distance_m":24.7}],"next_cursor":null}"#
+        )
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// The server's log lines read as swift-log's `StreamLogHandler` writes them (tools and
@@ -17,7 +18,9 @@ struct LogLinesTests {
 
     struct Failure: Error, CustomStringConvertible { var description: String { "the disk is full" } }
 
-    @Test("each line is StreamLogHandler's: level, label, metadata sorted (the logger's, the provider's, the line's, the error's), source, message")
+    @Test(
+        "each line is StreamLogHandler's: level, label, metadata sorted (the logger's, the provider's, the line's, the error's), source, message"
+    )
     func sameAsStreamLogHandler() throws {
         let provider = Logger.MetadataProvider { ["trace": "abc", "hb.request.id": "from the provider"] }
         let captured = Captured()
@@ -32,9 +35,12 @@ struct LogLinesTests {
         #expect(ours[metadataKey: "alpha"] == "alpha-value" && ours[metadataKey: "zeta"] == nil)
 
         let events = [
-            LogEvent(level: .warning, message: "writes refused past capacity", metadata: ["queue_full": "3", "waiting": "64", "trace": "own"],
-                     source: "SportLook", file: #fileID, function: #function, line: #line),
-            LogEvent(level: .error, message: "a write failed", error: Failure(), metadata: nil, source: "SportLook", file: #fileID, function: #function, line: #line),
+            LogEvent(
+                level: .warning, message: "writes refused past capacity", metadata: ["queue_full": "3", "waiting": "64", "trace": "own"],
+                source: "SportLook", file: #fileID, function: #function, line: #line),
+            LogEvent(
+                level: .error, message: "a write failed", error: Failure(), metadata: nil, source: "SportLook", file: #fileID,
+                function: #function, line: #line),
             LogEvent(level: .info, message: "plain", metadata: [:], source: "Hummingbird", file: #fileID, function: #function, line: #line),
         ]
         for event in events {
@@ -46,7 +52,10 @@ struct LogLinesTests {
             #expect(line.prefix { $0 != " " }.count == theirs.prefix { $0 != " " }.count)
         }
         let refused = LogLines.line(events[0], label: "sportlook", metadata: ours.effectiveMetadata(events[0]), at: 0)
-        #expect(refused.hasSuffix(" warning sportlook: alpha=alpha-value hb.request.id=from the provider queue_full=3 trace=own waiting=64 [SportLook] writes refused past capacity\n"))
+        #expect(
+            refused.hasSuffix(
+                " warning sportlook: alpha=alpha-value hb.request.id=from the provider queue_full=3 trace=own waiting=64 [SportLook] writes refused past capacity\n"
+            ))
     }
 
     @Test("lines logged from many tasks at once arrive whole, each with its logger's metadata")
@@ -60,7 +69,8 @@ struct LogLinesTests {
         logger[metadataKey: "hb.request.id"] = "r1"
         let shared = logger
         // Lines five times longer than the pipe's buffer (made one page), read as they come.
-        _ = fcntl(writer, 1031 /* F_SETPIPE_SZ */, 4096)
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ
+        _ = fcntl(writer, setPipeSize, 4096)
         let body = String(repeating: "long message ", count: 1_600)
         let reader = ends[0]
         async let output: [UInt8] = withCheckedContinuation { done in

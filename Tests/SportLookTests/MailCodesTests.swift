@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 /// Email verification and password reset by codes mailed through a real SMTP
@@ -20,35 +21,46 @@ struct MailCodesTests {
     /// The mail jobs for an email: state, attempts, last error, payload.
     static func mailJobs(to email: String, in services: AppServices) async throws -> [MailJob] {
         try await services.database.read { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 SELECT state, attempts, last_error, payload FROM jobs WHERE kind = 'mail' AND dedupe_key LIKE \(bind: "mail:%:\(email.lowercased()):%")
                 ORDER BY enqueued_at
-                """).all().map {
-                MailJob(state: try $0.value("state"), attempts: try $0.value("attempts"), lastError: try $0.optional("last_error", as: String.self), payload: try $0.value("payload"))
+                """
+            ).all().map {
+                MailJob(
+                    state: try $0.value("state"), attempts: try $0.value("attempts"),
+                    lastError: try $0.optional("last_error", as: String.self), payload: try $0.value("payload"))
             }
         }
     }
 
     static func allMailJobs(in services: AppServices) async throws -> Int {
-        try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail'").first()?.value("n", as: Int.self) ?? 0 }
+        try await services.database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail'").first()?.value("n", as: Int.self) ?? 0
+        }
     }
 
     static func identities(of userID: String, in services: AppServices) async throws -> Int {
         try await services.database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS n FROM identities WHERE user_id = \(bind: UUID(uuidString: userID)!)").first()?.value("n", as: Int.self) ?? 0
+            try await sql.raw("SELECT COUNT(*) AS n FROM identities WHERE user_id = \(bind: UUID(uuidString: userID)!)").first()?.value(
+                "n", as: Int.self) ?? 0
         }
     }
 
     static func link(_ provider: String, to userID: String, in services: AppServices) async throws {
         try await services.database.write { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO identities (provider, subject, user_id, email, created_at)
                 VALUES (\(bind: provider), \(bind: UUID().uuidString), \(bind: UUID(uuidString: userID)!), NULL, \(bind: Date()))
-                """).run()
+                """
+            ).run()
         }
     }
 
-    @Test("a mailed code verifies the email, another sets a new password and ends every session; each works once, 5 tries at most; no answer tells whether an email has an account", arguments: engines)
+    @Test(
+        "a mailed code verifies the email, another sets a new password and ends every session; each works once, 5 tries at most; no answer tells whether an email has an account",
+        arguments: engines)
     func codes(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
         try await withApp(engine, configure: { smtp.configure(&$0) }) { api, services in
@@ -82,48 +94,69 @@ struct MailCodesTests {
             let reset = try await smtp.messages(to: email, count: 2)[1]
             #expect(reset.headers["subject"]?.hasPrefix("Your SportLook password reset code (") == true)
             let resetCode = try #require(reset.code)
-            let weak = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "short", "reset_id": resetID])
+            let weak = try await api.post(
+                "/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "short", "reset_id": resetID])
             #expect(weak.status == .unprocessableContent)
             #expect(try weak.errorFields["password"] != nil)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "a brand new passphrase", "reset_id": resetID]).status == .noContent)
+            #expect(
+                try await api.post(
+                    "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": resetCode, "password": "a brand new passphrase", "reset_id": resetID]
+                ).status == .noContent)
             #expect(try await api.get("/v1/me", token: token).status == .unauthorized, "a reset ends every session")
-            #expect(try await Self.identities(of: id, in: services) == 0, "a reset unlinks every provider: whoever held a session may have linked their own")
-            #expect(try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"]).status == .unauthorized)
+            #expect(
+                try await Self.identities(of: id, in: services) == 0,
+                "a reset unlinks every provider: whoever held a session may have linked their own")
+            #expect(
+                try await api.post("/v1/auth/login", json: ["email": email, "password": "correct horse battery"]).status == .unauthorized)
             let signedIn = try await api.login(email, password: "a brand new passphrase")
             #expect(signedIn.user.id == id)
-            let again = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": resetCode, "password": "yet another passphrase", "reset_id": resetID])
+            let again = try await api.post(
+                "/v1/auth/password/reset/finish",
+                json: ["email": email, "code": resetCode, "password": "yet another passphrase", "reset_id": resetID])
             #expect(try again.errorCode == "invalid_code")
 
             // Five wrong tries void a code: the right one is refused afterwards.
             let thirdID = try await api.startReset(email)
             let third = try #require(try await smtp.messages(to: email, count: 3)[2].code)
             let stored = try await services.database.read { sql in
-                try await sql.raw("SELECT digest, tries FROM email_codes WHERE user_id = \(bind: UUID(uuidString: id)!)").all().map { (try $0.value("digest", as: String.self), try $0.value("tries", as: Int.self)) }
+                try await sql.raw("SELECT digest, tries FROM email_codes WHERE user_id = \(bind: UUID(uuidString: id)!)").all().map {
+                    (try $0.value("digest", as: String.self), try $0.value("tries", as: Int.self))
+                }
             }
             #expect(stored.count == 1)
             #expect(stored.first.map { $0.0.count == 64 && !$0.0.contains(third) } == true, "kept as a digest")
             let notThird = third == "123456" ? "654321" : "123456"
             for _ in 0..<5 {
-                let guess = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": notThird, "password": "yet another passphrase", "reset_id": thirdID])
+                let guess = try await api.post(
+                    "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": notThird, "password": "yet another passphrase", "reset_id": thirdID])
                 #expect(try guess.errorCode == "invalid_code")
             }
-            let late = try await api.post("/v1/auth/password/reset/finish", json: ["email": email, "code": third, "password": "yet another passphrase", "reset_id": thirdID])
+            let late = try await api.post(
+                "/v1/auth/password/reset/finish",
+                json: ["email": email, "code": third, "password": "yet another passphrase", "reset_id": thirdID])
             #expect(try late.errorCode == "invalid_code", "void after 5 wrong tries")
             #expect(try await api.login(email, password: "a brand new passphrase").user.id == id)
 
             // An email without an account: the same answers, and nothing is sent.
             let nobody = "nobody.\(UUID().uuidString.prefix(6))@example.com"
             let nobodyID = try await api.startReset(nobody)
-            let unknown = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase", "reset_id": nobodyID])
+            let unknown = try await api.post(
+                "/v1/auth/password/reset/finish",
+                json: ["email": nobody, "code": "123456", "password": "a brand new passphrase", "reset_id": nobodyID])
             #expect(unknown.status == .unprocessableContent)
             #expect(try unknown.errorCode == "invalid_code")
             // The code belongs to the request that asked: without its id it opens nothing.
-            let withoutID = try await api.post("/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
+            let withoutID = try await api.post(
+                "/v1/auth/password/reset/finish", json: ["email": nobody, "code": "123456", "password": "a brand new passphrase"])
             #expect(try withoutID.errorFields["reset_id"] != nil)
             let malformed = try await api.post("/v1/auth/password/reset/start", json: ["email": "not an email"])
             #expect(malformed.status == .unprocessableContent)
             #expect(try malformed.errorFields["email"] != nil)
-            #expect(try await api.post("/v1/auth/email/verify/finish", token: signedIn.accessToken, json: ["code": "12345a"]).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/auth/email/verify/finish", token: signedIn.accessToken, json: ["code": "12345a"]).status
+                    == .unprocessableContent)
 
             // Someone made an account with another's email and linked their own provider:
             // the owner of the address resets the password, and the provider goes too.
@@ -132,7 +165,11 @@ struct MailCodesTests {
             try await Self.link("facebook", to: zed, in: services)
             let zedID = try await api.startReset(squatted)
             let zedCode = try #require(try await smtp.messages(to: squatted)[0].code)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": squatted, "code": zedCode, "password": "the owner's passphrase", "reset_id": zedID]).status == .noContent)
+            #expect(
+                try await api.post(
+                    "/v1/auth/password/reset/finish",
+                    json: ["email": squatted, "code": zedCode, "password": "the owner's passphrase", "reset_id": zedID]
+                ).status == .noContent)
             #expect(try await Self.identities(of: zed, in: services) == 0)
 
             // Every request was a job (the unknown email's too); no code is kept in the queue.
@@ -150,34 +187,68 @@ struct MailCodesTests {
     func resetBeatsLockout(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
         let loopback = [try #require(AddressRange(cidr: "127.0.0.0/8")), try #require(AddressRange(cidr: "::1"))]
-        try await withApp(engine, setup: .live, configure: { smtp.configure(&$0); $0.loginMaxFailures = 3; $0.trustedProxies = loopback }) { api, _ in
+        try await withApp(
+            engine, setup: .live,
+            configure: {
+                smtp.configure(&$0)
+                $0.loginMaxFailures = 3
+                $0.trustedProxies = loopback
+            }
+        ) { api, _ in
             func from(_ address: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: address] }
             let email = "owner.\(UUID().uuidString.prefix(6))@example.com"
             try await api.register("Owner", email: email, password: "correct horse battery")
-            for i in 0..<6 { _ = try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "guess \(i)"], headers: from("198.51.100.\(i)")) }
+            for i in 0..<6 {
+                _ = try await api.request(
+                    .post, "/v1/auth/login", json: ["email": email, "password": "guess \(i)"], headers: from("198.51.100.\(i)"))
+            }
             let library = from("192.0.2.7")
-            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "correct horse battery"], headers: library).status == .tooManyRequests)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/login", json: ["email": email, "password": "correct horse battery"], headers: library
+                ).status == .tooManyRequests)
             let libraryID = try await api.startReset(email, headers: library)
             let code = try #require(try await smtp.messages(to: email)[0].code)
-            #expect(try await api.request(.post, "/v1/auth/password/reset/finish", json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": libraryID], headers: library).status == .noContent)
-            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: library).status == .ok)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": libraryID], headers: library
+                ).status == .noContent)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: library
+                ).status == .ok)
         }
     }
 
-    @Test("strangers asking and guessing codes for an email use up only their own share: the owner's reset from a place the account knows still works", arguments: engines)
+    @Test(
+        "strangers asking and guessing codes for an email use up only their own share: the owner's reset from a place the account knows still works",
+        arguments: engines)
     func resetCannotBeJammed(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
         let loopback = [try #require(AddressRange(cidr: "127.0.0.0/8")), try #require(AddressRange(cidr: "::1"))]
-        try await withApp(engine, setup: .live, configure: { smtp.configure(&$0); $0.trustedProxies = loopback; $0.loginMaxFailures = 1_000 }) { api, _ in
+        try await withApp(
+            engine, setup: .live,
+            configure: {
+                smtp.configure(&$0)
+                $0.trustedProxies = loopback
+                $0.loginMaxFailures = 1_000
+            }
+        ) { api, _ in
             func from(_ address: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: address] }
             let email = "jam.\(UUID().uuidString.prefix(6))@example.com"
             // The owner signed up at home: the account knows that address.
             let home = from("192.0.2.7")
-            #expect(try await api.request(.post, "/v1/auth/register", json: ["name": "Owner", "email": email, "password": "correct horse battery"], headers: home).status == .created)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/register", json: ["name": "Owner", "email": email, "password": "correct horse battery"], headers: home
+                ).status == .created)
             // Strangers on four networks ask for codes until the inbox's hourly share is gone…
             var theirs: [(id: String, from: HTTPFields)] = []
             for network in 1...4 {
-                for _ in 0..<3 { theirs.append((try await api.startReset(email, headers: from("198.51.100.\(network)")), from("198.51.100.\(network)"))) }
+                for _ in 0..<3 {
+                    theirs.append((try await api.startReset(email, headers: from("198.51.100.\(network)")), from("198.51.100.\(network)")))
+                }
             }
             let fifth = try await api.request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: from("198.51.100.5"))
             #expect(fifth.status == .tooManyRequests)
@@ -193,41 +264,59 @@ struct MailCodesTests {
             for (n, stranger) in theirs.enumerated() {
                 for guess in 0..<4 {
                     let wrong = String(format: "%06d", ((Int(code) ?? 0) + 1 + guess + 4 * n) % 1_000_000)
-                    let answer = try await api.request(.post, "/v1/auth/password/reset/finish", json: [
-                        "email": email, "code": wrong, "password": "the stranger's password", "reset_id": guess == 3 ? "made-up-\(n)" : stranger.id,
-                    ], headers: stranger.from)
+                    let answer = try await api.request(
+                        .post, "/v1/auth/password/reset/finish",
+                        json: [
+                            "email": email, "code": wrong, "password": "the stranger's password",
+                            "reset_id": guess == 3 ? "made-up-\(n)" : stranger.id,
+                        ], headers: stranger.from)
                     #expect([.unprocessableContent, .tooManyRequests].contains(answer.status), "\(answer.status)")
                 }
             }
-            let spent = try await api.request(.post, "/v1/auth/password/reset/finish", json: ["email": email, "code": "000000", "password": "the stranger's password", "reset_id": theirs[0].id],
-                                              headers: from("198.51.100.9"))
+            let spent = try await api.request(
+                .post, "/v1/auth/password/reset/finish",
+                json: ["email": email, "code": "000000", "password": "the stranger's password", "reset_id": theirs[0].id],
+                headers: from("198.51.100.9"))
             #expect(spent.status == .tooManyRequests)
             // The owner's code, with the owner's request, from home: it works, once.
-            #expect(try await api.request(.post, "/v1/auth/password/reset/finish",
-                                          json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": mine], headers: home).status == .noContent)
-            #expect(try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: home).status == .ok)
-            let reused = try await api.request(.post, "/v1/auth/password/reset/finish",
-                                               json: ["email": email, "code": code, "password": "yet another passphrase", "reset_id": mine], headers: home)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": code, "password": "a brand new passphrase", "reset_id": mine], headers: home
+                ).status == .noContent)
+            #expect(
+                try await api.request(.post, "/v1/auth/login", json: ["email": email, "password": "a brand new passphrase"], headers: home)
+                    .status == .ok)
+            let reused = try await api.request(
+                .post, "/v1/auth/password/reset/finish",
+                json: ["email": email, "code": code, "password": "yet another passphrase", "reset_id": mine], headers: home)
             #expect(reused.status == .unprocessableContent)
         }
         await smtp.stop()
     }
 
-    @Test("mail the server defers is sent later, mail it refuses is dead, and mail queued while it is down is sent when it is back", arguments: engines)
+    @Test(
+        "mail the server defers is sent later, mail it refuses is dead, and mail queued while it is down is sent when it is back",
+        arguments: engines)
     func delivery(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
-        try await withApp(engine, configure: {
-            smtp.configure(&$0)
-            $0.jobRetryBase = 0.05
-            $0.jobPollInterval = 0.05
-            $0.jobMaxAttempts = 1_000
-        }) { api, services in
+        try await withApp(
+            engine,
+            configure: {
+                smtp.configure(&$0)
+                $0.jobRetryBase = 0.05
+                $0.jobPollInterval = 0.05
+                $0.jobMaxAttempts = 1_000
+            }
+        ) { api, services in
             // 451 twice, then accepted: the third attempt delivers.
             let deferred = "bo+defer.\(UUID().uuidString.prefix(6))@example.com"
             let (bo, _) = try await api.register("Bo", email: deferred)
             #expect(try await api.post("/v1/auth/email/verify/start", token: bo).status == .accepted)
             let code = try #require(try await smtp.messages(to: deferred)[0].code)
-            try await eventually("the deferred mail's job done") { try await Self.mailJobs(to: deferred, in: services).first?.state == "done" }
+            try await eventually("the deferred mail's job done") {
+                try await Self.mailJobs(to: deferred, in: services).first?.state == "done"
+            }
             #expect(try await Self.mailJobs(to: deferred, in: services).map(\.attempts) == [3])
             #expect(try await api.post("/v1/auth/email/verify/finish", token: bo, json: ["code": code]).status == .noContent)
 
@@ -235,7 +324,9 @@ struct MailCodesTests {
             let rejected = "cy+reject.\(UUID().uuidString.prefix(6))@example.com"
             let (cy, _) = try await api.register("Cy", email: rejected)
             #expect(try await api.post("/v1/auth/email/verify/start", token: cy).status == .accepted)
-            try await eventually("the refused mail's job dead") { try await Self.mailJobs(to: rejected, in: services).first?.state == "dead" }
+            try await eventually("the refused mail's job dead") {
+                try await Self.mailJobs(to: rejected, in: services).first?.state == "dead"
+            }
             let dead = try #require(try await Self.mailJobs(to: rejected, in: services).first)
             #expect(dead.attempts == 1)
             #expect(dead.lastError?.contains("550") == true, "\(dead.lastError ?? "")")
@@ -252,19 +343,28 @@ struct MailCodesTests {
             #expect(try await Self.mailJobs(to: later, in: services).first?.state != "dead")
             try await smtp.start()
             let resetCode = try #require(try await smtp.messages(to: later)[0].code)
-            #expect(try await api.post("/v1/auth/password/reset/finish", json: ["email": later, "code": resetCode, "password": "a brand new passphrase", "reset_id": laterID]).status == .noContent)
+            #expect(
+                try await api.post(
+                    "/v1/auth/password/reset/finish",
+                    json: ["email": later, "code": resetCode, "password": "a brand new passphrase", "reset_id": laterID]
+                ).status == .noContent)
         }
         await smtp.stop()
     }
 
-    @Test("a worker's batch sends at most 16 mails: the rest go back to the queue, no attempt spent, and the next batch sends them; the batch's invitations are delivered", arguments: engines)
+    @Test(
+        "a worker's batch sends at most 16 mails: the rest go back to the queue, no attempt spent, and the next batch sends them; the batch's invitations are delivered",
+        arguments: engines)
     func mailShareOfABatch(engine: DatabaseEngine) async throws {
         let smtp = try await SMTPServer()
-        try await withApp(engine, configure: {
-            smtp.configure(&$0)
-            // No worker runs by itself: the test runs one batch at a time.
-            $0.jobWorkers = 0
-        }) { api, services in
+        try await withApp(
+            engine,
+            configure: {
+                smtp.configure(&$0)
+                // No worker runs by itself: the test runs one batch at a time.
+                $0.jobWorkers = 0
+            }
+        ) { api, services in
             var emails: [String] = []
             for i in 0..<20 {
                 let email = "p\(i).\(UUID().uuidString.prefix(6).lowercased())@example.com"
@@ -280,9 +380,11 @@ struct MailCodesTests {
             let queued = try await Self.jobStates(in: services)
             #expect(queued == ["mail queued 0": 20, "invitation queued 0": 3])
 
-            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess, scheduled: services.scheduledWork, channels: services.channels, mailer: services.mailer,
-                                   codes: services.codes, write: services.write, clock: services.clock, logger: services.logger,
-                                   settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
+            let worker = JobWorker(
+                name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+                access: services.eventAccess, scheduled: services.scheduledWork, channels: services.channels, mailer: services.mailer,
+                codes: services.codes, write: services.write, clock: services.clock, logger: services.logger,
+                settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             #expect(try await worker.runOnce())
             #expect(try smtp.messages().count == JobWorker.mailsPerBatch)
             let afterOne = try await Self.jobStates(in: services)
@@ -302,13 +404,19 @@ struct MailCodesTests {
     /// The jobs due now by kind, state and attempts (the event's reminders, due days later, are not).
     static func jobStates(in services: AppServices) async throws -> [String: Int] {
         try await services.database.read { sql in
-            try await sql.raw("SELECT kind, state, attempts, COUNT(*) AS n FROM jobs WHERE kind NOT IN ('reminder_due', 'reminder') GROUP BY kind, state, attempts").all().reduce(into: [:]) { counts, row in
-                counts["\(try row.value("kind", as: String.self)) \(try row.value("state", as: String.self)) \(try row.value("attempts", as: Int.self))"] = try row.value("n", as: Int.self)
+            try await sql.raw(
+                "SELECT kind, state, attempts, COUNT(*) AS n FROM jobs WHERE kind NOT IN ('reminder_due', 'reminder') GROUP BY kind, state, attempts"
+            ).all().reduce(into: [:]) { counts, row in
+                counts[
+                    "\(try row.value("kind", as: String.self)) \(try row.value("state", as: String.self)) \(try row.value("attempts", as: Int.self))"
+                ] = try row.value("n", as: Int.self)
             }
         }
     }
 
-    @Test("without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; a server without STARTTLS gets nothing; codes asked for one email are limited, account or not", arguments: engines)
+    @Test(
+        "without mail, asking for a code is refused; MAIL_TRANSPORT=log delivers to the log; a server without STARTTLS gets nothing; codes asked for one email are limited, account or not",
+        arguments: engines)
     func transports(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, _ in
             let off = try await api.post("/v1/auth/password/reset/start", json: ["email": "ann@example.com"])

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("Uploads that trickle, and what one person may store", .timeLimit(.minutes(5)))
@@ -13,22 +14,29 @@ struct MediaPaceTests {
     /// `declared` bytes and sends one.
     static func trickle(_ api: API, token: String, from address: String, declared: Int = 200_000) async throws -> RawHTTPClient {
         let port = try #require(api.client.port)
-        let upload = try await RawHTTPClient.open(port: port, head: [
-            "POST /v1/media?use=profile HTTP/1.1", "Host: 127.0.0.1:\(port)", "Authorization: Bearer \(token)",
-            "Content-Type: image/jpeg", "Content-Length: \(declared)", "X-Forwarded-For: \(address)",
-        ])
+        let upload = try await RawHTTPClient.open(
+            port: port,
+            head: [
+                "POST /v1/media?use=profile HTTP/1.1", "Host: 127.0.0.1:\(port)", "Authorization: Bearer \(token)",
+                "Content-Type: image/jpeg", "Content-Length: \(declared)", "X-Forwarded-For: \(address)",
+            ])
         try await upload.send([0xFF])
         return upload
     }
 
-    @Test("sixteen trickling uploads while another user uploads: one address holds a quarter of the places; many addresses hold them only while their bodies keep pace", arguments: engines)
+    @Test(
+        "sixteen trickling uploads while another user uploads: one address holds a quarter of the places; many addresses hold them only while their bodies keep pace",
+        arguments: engines)
     func tricklingUploads(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, setup: .live, configure: {
-            $0.trustedProxies = Self.loopback
-            // The deadline that catches a body that stops arriving is far off here: this test moves the app's clock.
-            $0.mediaUploadGrace = 600
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock, setup: .live,
+            configure: {
+                $0.trustedProxies = Self.loopback
+                // The deadline that catches a body that stops arriving is far off here: this test moves the app's clock.
+                $0.mediaUploadGrace = 600
+            }
+        ) { api, services in
             let honest = try await api.register("Honest").token
             var tricklers: [String] = []
             for i in 0..<16 { tricklers.append(try await api.register("Trickler\(i)").token) }
@@ -52,7 +60,9 @@ struct MediaPaceTests {
 
             // Sixteen addresses: every place is taken, and the honest upload waits…
             started = []
-            for (i, token) in tricklers.enumerated() { started.append(try await Self.trickle(api, token: token, from: "203.0.113.\(i + 1)")) }
+            for (i, token) in tricklers.enumerated() {
+                started.append(try await Self.trickle(api, token: token, from: "203.0.113.\(i + 1)"))
+            }
             let fromMany = started
             try await eventually("every place held") { services.media.admission.total == services.media.settings.inFlightLimit }
             let busy = try await api.upload(photo, use: "profile", token: honest)
@@ -70,7 +80,8 @@ struct MediaPaceTests {
         }
     }
 
-    @Test("a body that stops arriving is answered 408 by its deadline, without another byte, and its place is free again", arguments: engines)
+    @Test(
+        "a body that stops arriving is answered 408 by its deadline, without another byte, and its place is free again", arguments: engines)
     func stalledBody(engine: DatabaseEngine) async throws {
         try await withApp(engine, setup: .live, configure: { $0.mediaUploadGrace = 1 }) { api, services in
             let token = try await api.register("Stalls").token
@@ -88,11 +99,14 @@ struct MediaPaceTests {
         // A grace of 29 s and 1 B/s: by the rate alone, n bytes may take 29 + n seconds,
         // so nothing here is behind the rate whenever the server reads each byte; the
         // whole body's 30 s is what ends it.
-        try await withApp(engine, clock: clock, setup: .live, configure: {
-            $0.mediaMinUploadRate = 1
-            $0.mediaUploadGrace = 29
-            $0.mediaUploadTimeout = 30
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock, setup: .live,
+            configure: {
+                $0.mediaMinUploadRate = 1
+                $0.mediaUploadGrace = 29
+                $0.mediaUploadTimeout = 30
+            }
+        ) { api, services in
             let token = try await api.register("Steady").token
             let upload = try await Self.trickle(api, token: token, from: "198.51.100.10")
             // Admitted (its pace counts from its arrival) before the clock moves.
@@ -109,7 +123,9 @@ struct MediaPaceTests {
         }
     }
 
-    @Test("a person's stored photos are capped: an upload past the cap is 413 storage_full with the figures, and deleting makes room", arguments: engines)
+    @Test(
+        "a person's stored photos are capped: an upload past the cap is 413 storage_full with the figures, and deleting makes room",
+        arguments: engines)
     func storageCap(engine: DatabaseEngine) async throws {
         let photo = try Photos.jpeg(width: 900, height: 700)
         // One upload's stored size, to set a cap that two fit under and three do not.
@@ -147,7 +163,9 @@ struct MediaPaceTests {
     func admittedUploadsCount(engine: DatabaseEngine) async throws {
         try await withApp(engine, configure: { $0.mediaUploadsPerHour = 2 }) { api, _ in
             let token = try await api.register("Counts").token
-            for _ in 0..<2 { #expect(try await api.upload(Array("not an image".utf8), use: "profile", token: token).status == .unprocessableContent) }
+            for _ in 0..<2 {
+                #expect(try await api.upload(Array("not an image".utf8), use: "profile", token: token).status == .unprocessableContent)
+            }
             let over = try await api.upload(try Photos.jpeg(width: 300, height: 200), use: "profile", token: token)
             #expect(over.status == .tooManyRequests)
             #expect(try over.errorCode == "upload_quota")

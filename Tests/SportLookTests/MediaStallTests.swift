@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A point tasks stop at until it is opened.
@@ -52,13 +53,16 @@ struct StalledBlobStore: BlobStore {
 
 @Suite("Photos on a slow blob store", .timeLimit(.minutes(5)))
 struct MediaStallTests {
-    @Test("a blob store that stalls holds no database writer: other writes go on meanwhile, and the upload and the removal finish once it answers", arguments: engines)
+    @Test(
+        "a blob store that stalls holds no database writer: other writes go on meanwhile, and the upload and the removal finish once it answers",
+        arguments: engines)
     func stalledBlobStore(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, services in
             let gate = Gate()
             let stalled = StalledBlobStore(inner: services.blobs, gate: gate)
-            let media = MediaService(media: MediaStore(database: services.database), blobs: stalled, write: services.write, clock: services.clock,
-                                     settings: services.media.settings, workers: services.mediaWorkers, logger: services.logger)
+            let media = MediaService(
+                media: MediaStore(database: services.database), blobs: stalled, write: services.write, clock: services.clock,
+                settings: services.media.settings, workers: services.mediaWorkers, logger: services.logger)
             let owner = try #require(UUID(uuidString: try await api.register("Uploader").id))
             let bytes = try Photos.jpeg(width: 600, height: 400)
             let upload = Task { try await media.upload(bytes, use: .profile, by: owner) }
@@ -71,7 +75,9 @@ struct MediaStallTests {
             let stored = try await upload.value
             for variant in stored.variants { #expect(try await services.blobs.size(variant.key) == variant.bytes) }
             // A removal waits at the same gate (open now) and goes: the rows first, then the bytes.
-            let keys = try await services.write { sql, _ in try await MediaAttachments(store: MediaStore(database: services.database), blobs: stalled).release([stored.id], on: sql) }
+            let keys = try await services.write { sql, _ in
+                try await MediaAttachments(store: MediaStore(database: services.database), blobs: stalled).release([stored.id], on: sql)
+            }
             #expect(keys.count == stored.variants.count)
             #expect(await MediaAttachments(store: MediaStore(database: services.database), blobs: stalled).removeBlobs(keys) == keys.count)
             for variant in stored.variants { #expect(try await services.blobs.size(variant.key) == nil) }

@@ -4,13 +4,15 @@ import HummingbirdTesting
 import NIOCore
 import SQLKit
 import Testing
+
 @testable import Imaging
 @testable import SportLook
 
 extension API {
     func upload(_ bytes: [UInt8], use: String, token: String, contentType: String = "image/jpeg") async throws -> Reply {
-        let response = try await client.executeRequest(uri: "/v1/media?use=\(use)", method: .post,
-                                                       headers: [.authorization: "Bearer \(token)", .contentType: contentType], body: .init(bytes: bytes))
+        let response = try await client.executeRequest(
+            uri: "/v1/media?use=\(use)", method: .post,
+            headers: [.authorization: "Bearer \(token)", .contentType: contentType], body: .init(bytes: bytes))
         return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
     }
 
@@ -43,22 +45,29 @@ struct MediaTests {
     }
 
     /// Runs `test` on a fresh database of `engine` with media kept in `store`.
-    static func withMediaApp(_ engine: DatabaseEngine, _ store: StoreKind, clock: ManualClock = ManualClock(Date().wholeMilliseconds), setup: TestingSetup = .router,
-                             configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
-                             _ test: @Sendable (API, AppServices) async throws -> Void) async throws {
+    static func withMediaApp(
+        _ engine: DatabaseEngine, _ store: StoreKind, clock: ManualClock = ManualClock(Date().wholeMilliseconds),
+        setup: TestingSetup = .router,
+        configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ test: @Sendable (API, AppServices) async throws -> Void
+    ) async throws {
         let bucket = store == .s3 ? try await MotoServer.shared.freshBucket() : nil
-        try await withApp(engine, clock: clock, setup: setup, configure: { configuration in
-            if let bucket {
-                configuration.mediaStore = bucket
-                configuration.mediaS3AccessKey = MotoServer.accessKey
-                configuration.mediaS3SecretKey = MotoServer.secretKey
-            }
-            configure(&configuration)
-        }, test)
+        try await withApp(
+            engine, clock: clock, setup: setup,
+            configure: { configuration in
+                if let bucket {
+                    configuration.mediaStore = bucket
+                    configuration.mediaS3AccessKey = MotoServer.accessKey
+                    configuration.mediaS3SecretKey = MotoServer.secretKey
+                }
+                configure(&configuration)
+            }, test)
     }
 
     static func mediaRows(_ services: AppServices) async throws -> Int {
-        try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(column: "n", as: Int.self) ?? -1 }
+        try await services.database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(column: "n", as: Int.self) ?? -1
+        }
     }
 
     @Test("an upload is stored as variants, served immutable with ETag, 304, ranges and HEAD", arguments: engines, StoreKind.allCases)
@@ -116,34 +125,47 @@ struct MediaTests {
         }
     }
 
-    @Test("a photo is attached by id, shown everywhere people appear, replaced (the old one deleted) and removed", arguments: engines, StoreKind.allCases)
+    @Test(
+        "a photo is attached by id, shown everywhere people appear, replaced (the old one deleted) and removed", arguments: engines,
+        StoreKind.allCases)
     func attachReplaceRemove(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
         try await Self.withMediaApp(engine, store, clock: clock) { api, services in
             let (token, id) = try await api.register("Vic")
             let (other, _) = try await api.register("Wen")
-            let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decode(API.Media.self, expecting: .created)
-            let me = try await api.patch("/v1/me", token: token, json: ["photo_id": first.id, "location": ["lat": 48.85, "lon": 2.35], "discoverable": true])
+            let first = try await api.upload(try Photos.jpeg(width: 800, height: 600), use: "profile", token: token).decode(
+                API.Media.self, expecting: .created)
+            let me = try await api.patch(
+                "/v1/me", token: token, json: ["photo_id": first.id, "location": ["lat": 48.85, "lon": 2.35], "discoverable": true])
             let fields = try me.decode(API.PrivateProfile.self, expecting: .ok)
             #expect(fields.imageURL == first.urls["512"])
             #expect(fields.imageURLs == first.urls)
             #expect(try await api.user(id, token: other).imageURLs == first.urls)
             // The people index's card carries it too.
-            #expect(try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL) == [first.urls["512"]])
+            #expect(
+                try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(
+                    \.imageURL) == [first.urls["512"]])
             // And the attendee list.
             let event = try await api.createEvent(other, now: clock.now())
             let eventID = event.id
             #expect(try await api.post("/v1/events/\(eventID)/attendance", token: token).status == .ok)
-            #expect(try await api.page(API.Attendee.self, "/v1/events/\(eventID)/attendees", token: other).items.compactMap(\.imageURL) == [first.urls["512"]])
+            #expect(
+                try await api.page(API.Attendee.self, "/v1/events/\(eventID)/attendees", token: other).items.compactMap(\.imageURL) == [
+                    first.urls["512"]
+                ])
 
             // Replacing deletes the old upload and its files.
-            let second = try await api.upload(try Photos.jpeg(width: 640, height: 640), use: "profile", token: token).decode(API.Media.self, expecting: .created)
-            #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decode(API.PrivateProfile.self, expecting: .ok).imageURLs == second.urls)
+            let second = try await api.upload(try Photos.jpeg(width: 640, height: 640), use: "profile", token: token).decode(
+                API.Media.self, expecting: .created)
+            #expect(
+                try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decode(API.PrivateProfile.self, expecting: .ok)
+                    .imageURLs == second.urls)
             for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             #expect(try await api.get("/v1/media/\(first.id)", token: token).status == .notFound)
             #expect(try await Self.storedFiles(services).count == 2)
             // Removing it.
-            let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decode(API.PrivateProfile.self, expecting: .ok)
+            let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decode(
+                API.PrivateProfile.self, expecting: .ok)
             #expect(removed.imageURL == nil && removed.imageURLs == nil)
             #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
@@ -156,31 +178,52 @@ struct MediaTests {
         try await Self.withMediaApp(engine, store, clock: clock) { api, _ in
             let (token, _) = try await api.register("Xan")
             let (other, _) = try await api.register("Yul")
-            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decode(API.Media.self, expecting: .created)
-            let cover = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: token).decode(API.Media.self, expecting: .created)
+            let theirs = try await api.upload(try Photos.jpeg(width: 300, height: 300), use: "profile", token: other).decode(
+                API.Media.self, expecting: .created)
+            let cover = try await api.upload(try Photos.jpeg(width: 1600, height: 900), use: "cover", token: token).decode(
+                API.Media.self, expecting: .created)
             #expect(cover.variants.map { [$0.width, $0.height] } == [[1280, 720], [480, 270]])
-            for (body, field) in [(["photo_id": theirs.id], "photo_id"), (["photo_id": cover.id], "photo_id"), (["photo_id": "nope"], "photo_id"),
-                                  (["photo_id": UUID().uuidString], "photo_id"), (["image_url": "https://tracker.example/me.png"], "image_url")] {
+            for (body, field) in [
+                (["photo_id": theirs.id], "photo_id"), (["photo_id": cover.id], "photo_id"), (["photo_id": "nope"], "photo_id"),
+                (["photo_id": UUID().uuidString], "photo_id"), (["image_url": "https://tracker.example/me.png"], "image_url"),
+            ] {
                 let reply = try await api.patch("/v1/me", token: token, json: body)
                 #expect(reply.status == .unprocessableContent, "\(body)")
                 #expect(try reply.errorFields[field] != nil, "\(body): \(reply.text)")
             }
             // A cover goes on an event, and shows in its cards.
             let start = RFC3339.format(clock.now().addingTimeInterval(86_400))
-            let created = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
+            let created = try await api.post(
+                "/v1/events", token: token,
+                json: [
+                    "title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id,
+                ])
             #expect(try created.decode(API.Event.self, expecting: .created).imageURLs == cover.urls)
-            #expect(try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL) == [cover.urls["1280"]])
+            #expect(
+                try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL)
+                    == [cover.urls["1280"]])
             // One upload shows in one place.
-            let second = try await api.post("/v1/events", token: token, json: ["title": "Run 2", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id])
+            let second = try await api.post(
+                "/v1/events", token: token,
+                json: [
+                    "title": "Run 2", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id,
+                ])
             #expect(second.status == .unprocessableContent)
             #expect(try second.errorFields["cover_id"] != nil)
-            let refused = try await api.post("/v1/events", token: token, json: ["title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "image_url": "https://x.example/a.png"])
+            let refused = try await api.post(
+                "/v1/events", token: token,
+                json: [
+                    "title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35],
+                    "image_url": "https://x.example/a.png",
+                ])
             #expect(refused.status == .unprocessableContent)
             #expect(try refused.errorFields["image_url"] != nil)
         }
     }
 
-    @Test("what is not a JPEG or PNG, a pixel bomb, a damaged file, an empty or oversized body: refused with nothing stored", arguments: engines, StoreKind.allCases)
+    @Test(
+        "what is not a JPEG or PNG, a pixel bomb, a damaged file, an empty or oversized body: refused with nothing stored",
+        arguments: engines, StoreKind.allCases)
     func refusals(engine: DatabaseEngine, store: StoreKind) async throws {
         try await Self.withMediaApp(engine, store, configure: { $0.mediaMaxBytes = 200_000 }) { api, services in
             let (token, _) = try await api.register("Zed")
@@ -189,8 +232,14 @@ struct MediaTests {
             pngBomb += [0x00, 0x00, 0xEA, 0x60, 0x00, 0x00, 0xEA, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0]
             let cases: [(String, [UInt8], String, HTTPResponse.Status, String)] = [
                 ("gif", Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 64), "image/jpeg", .unprocessableContent, "GIF"),
-                ("heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "image/jpeg", .unprocessableContent, "HEIC"),
-                ("svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8), "image/png", .unprocessableContent, "SVG"),
+                (
+                    "heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "image/jpeg", .unprocessableContent,
+                    "HEIC"
+                ),
+                (
+                    "svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8), "image/png",
+                    .unprocessableContent, "SVG"
+                ),
                 ("bomb", pngBomb, "image/png", .unprocessableContent, "60000 × 60000"),
                 ("truncated", Array(jpeg.prefix(jpeg.count / 2)), "image/jpeg", .unprocessableContent, "cannot be read"),
                 ("empty", [], "image/jpeg", .unprocessableContent, "image"),
@@ -214,27 +263,35 @@ struct MediaTests {
             let jpeg = try Photos.jpeg(width: 500, height: 400)
             let boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
             var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n".utf8)
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"me.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"me.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                    .utf8)
             body += jpeg + Array("\r\n--\(boundary)--\r\n".utf8)
-            let media = try await api.upload(body, use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)").decode(API.Media.self, expecting: .created)
+            let media = try await api.upload(body, use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)")
+                .decode(API.Media.self, expecting: .created)
             #expect((media.width, media.height) == (500, 400))
-            let broken = try await api.upload(Array("--nope\r\n".utf8), use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)")
+            let broken = try await api.upload(
+                Array("--nope\r\n".utf8), use: "profile", token: token, contentType: "multipart/form-data; boundary=\(boundary)")
             #expect(broken.status == .unprocessableContent)
         }
     }
 
-    @Test("uploads per hour are limited; unused uploads are cleared after a day, used ones kept; a deleted account's go", arguments: engines, StoreKind.allCases)
+    @Test(
+        "uploads per hour are limited; unused uploads are cleared after a day, used ones kept; a deleted account's go", arguments: engines,
+        StoreKind.allCases)
     func quotaAndLifeCycle(engine: DatabaseEngine, store: StoreKind) async throws {
         let clock = ManualClock()
         try await Self.withMediaApp(engine, store, clock: clock, configure: { $0.mediaUploadsPerHour = 3 }) { api, services in
             let (token, _) = try await api.register("Bea")
             let jpeg = try Photos.jpeg(width: 300, height: 300)
             // Replacing a photo deletes the old upload but does not give its quota back.
-            let replaced = try await api.upload(try Photos.jpeg(width: 299, height: 300), use: "profile", token: token).decode(API.Media.self, expecting: .created)
+            let replaced = try await api.upload(try Photos.jpeg(width: 299, height: 300), use: "profile", token: token).decode(
+                API.Media.self, expecting: .created)
             #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": replaced.id]).status == .ok)
             let used = try await api.upload(jpeg, use: "profile", token: token).decode(API.Media.self, expecting: .created)
             #expect(try await api.patch("/v1/me", token: token, json: ["photo_id": used.id]).status == .ok)
-            let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decode(API.Media.self, expecting: .created)
+            let unused = try await api.upload(try Photos.jpeg(width: 301, height: 300), use: "profile", token: token).decode(
+                API.Media.self, expecting: .created)
             #expect(try await Self.mediaRows(services) == 2)
             let over = try await api.upload(jpeg, use: "profile", token: token)
             #expect(over.status == .tooManyRequests)
@@ -259,7 +316,9 @@ struct MediaTests {
         }
     }
 
-    @Test("shared bytes outlive one owner; a blob whose removal never ran is removed by the collector, one used again is kept", arguments: engines, StoreKind.allCases)
+    @Test(
+        "shared bytes outlive one owner; a blob whose removal never ran is removed by the collector, one used again is kept",
+        arguments: engines, StoreKind.allCases)
     func sharedBytesAndLeftovers(engine: DatabaseEngine, store: StoreKind) async throws {
         try await Self.withMediaApp(engine, store) { api, services in
             let jpeg = try Photos.jpeg(width: 400, height: 400)
@@ -280,13 +339,17 @@ struct MediaTests {
             let orphan = String(repeating: "ab", count: 32) + ".jpg"
             try await services.blobs.put(orphan, bytes: jpeg, contentType: "image/jpeg")
             try await services.database.transaction { sql in
-                for key in keys + [orphan] { try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: Date()))").run() }
+                for key in keys + [orphan] {
+                    try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: Date()))").run()
+                }
             }
             let collected = try await services.media.collectUnattached()
             #expect(collected.blobs == 1)
             #expect(try await Self.storedFiles(services).sorted() == keys.sorted())
             for url in theirs.urls.values { #expect(try await api.fetch(url).status == .ok) }
-            let queued = try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM media_garbage").first()?.decode(column: "n", as: Int.self) }
+            let queued = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM media_garbage").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(queued == 0)
         }
     }
@@ -294,7 +357,8 @@ struct MediaTests {
     @Test("uploads in flight are bounded per user, per client address and per instance, before any body is read")
     func admission() async throws {
         try await withApp(.sqlite) { _, services in
-            let owner = UUID(), other = UUID()
+            let owner = UUID()
+            let other = UUID()
             let first = try await services.media.admit(owner, from: "192.0.2.1")
             let second = try await services.media.admit(owner, from: "192.0.2.2")
             do {

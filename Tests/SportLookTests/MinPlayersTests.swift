@@ -2,13 +2,18 @@ import Foundation
 import HTTPTypes
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("Minimum players: game on once, or cancelled once at the decision time", .timeLimit(.minutes(5)))
 struct MinPlayersTests {
-    static func game(_ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int?, minPlayers: Int, decide: Int) async throws -> API.Event {
-        var body: [String: Any] = ["title": "Padel four", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(startsIn)),
-                                   "location": ["lat": 55.6761, "lon": 12.5683], "min_players": minPlayers, "decide_minutes": decide]
+    static func game(_ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int?, minPlayers: Int, decide: Int)
+        async throws -> API.Event
+    {
+        var body: [String: Any] = [
+            "title": "Padel four", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(startsIn)),
+            "location": ["lat": 55.6761, "lon": 12.5683], "min_players": minPlayers, "decide_minutes": decide,
+        ]
         if let capacity { body["capacity"] = capacity }
         return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
     }
@@ -21,12 +26,18 @@ struct MinPlayersTests {
         try await services.scheduler.due(.gameDecision, of: .event(try #require(UUID(uuidString: event))))
     }
 
-    @Test("when the minimum is reached everyone going is told \"game on\" once; the decision is dropped and the game stays on when someone leaves", arguments: engines)
+    @Test(
+        "when the minimum is reached everyone going is told \"game on\" once; the decision is dropped and the game stays on when someone leaves",
+        arguments: engines)
     func gameOn(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy")
-            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 4, minPlayers: 2, decide: 120)
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let cy = try await api.register("Cy")
+            let event = try await Self.game(
+                api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 4, minPlayers: 2, decide: 120)
             let start = try #require(RFC3339.parse(event.startsAt))
             let shown = try await api.get("/v1/events/\(event.id)", token: ann.token).text
             #expect(shown.contains("\"min_players\":2,\"decide_minutes\":120,\"game_on\":false"))
@@ -34,7 +45,9 @@ struct MinPlayersTests {
             try await api.join(event.id, token: ann.token)
             try await api.join(event.id, token: bo.token)
             try await eventually("game on told") {
-                for token in [organiser.token, ann.token, bo.token] where try await Self.told(api, token, "game_on", event.id).count != 1 { return false }
+                for token in [organiser.token, ann.token, bo.token] where try await Self.told(api, token, "game_on", event.id).count != 1 {
+                    return false
+                }
                 return true
             }
             #expect(try await api.get("/v1/events/\(event.id)", token: ann.token).text.contains("\"game_on\":true"))
@@ -51,11 +64,16 @@ struct MinPlayersTests {
         }
     }
 
-    @Test("too few going at the decision time: cancelled once, and everyone going, waitlisted or maybe told why; a moved start moves the decision", arguments: engines)
+    @Test(
+        "too few going at the decision time: cancelled once, and everyone going, waitlisted or maybe told why; a moved start moves the decision",
+        arguments: engines)
     func notEnough(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), wes = try await api.register("Wes"), may = try await api.register("May")
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let wes = try await api.register("Wes")
+            let may = try await api.register("May")
             let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 2, minPlayers: 2, decide: 60)
             #expect(try await api.join(event.id, token: ann.token).status == "going")
             // Capacity 2 with a minimum of 2: lowering the places below the minimum is refused.
@@ -65,7 +83,8 @@ struct MinPlayersTests {
             #expect(try await api.post("/v1/events/\(event.id)/maybe", token: may.token).status == .ok)
             // The start moves two hours later: so does the decision.
             let moved = clock.now().addingTimeInterval(8 * 3_600)
-            _ = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).decode(API.Event.self, expecting: .ok)
+            _ = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).decode(
+                API.Event.self, expecting: .ok)
             #expect(try await Self.decisions(services, event.id) == [moved.addingTimeInterval(-3_600)])
             // A minute before the decision: still on the cards.
             clock.advance(by: 7 * 3_600 - 60)
@@ -74,7 +93,8 @@ struct MinPlayersTests {
             clock.advance(by: 61)
             try await eventually("cancelled for want of players") { try await api.event(event.id, token: ann.token).status == "cancelled" }
             try await eventually("everyone told") {
-                for token in [organiser.token, ann.token, may.token] where try await Self.told(api, token, "event_cancelled", event.id).count != 1 { return false }
+                for token in [organiser.token, ann.token, may.token]
+                where try await Self.told(api, token, "event_cancelled", event.id).count != 1 { return false }
                 return true
             }
             let notice = try #require(try await Self.told(api, ann.token, "event_cancelled", event.id).first)
@@ -82,10 +102,12 @@ struct MinPlayersTests {
             #expect(try await Self.told(api, wes.token, "event_cancelled", event.id).isEmpty)
             #expect(try await services.scheduler.due(.reminder, of: .event(try #require(UUID(uuidString: event.id)))).isEmpty)
             // A decision time already past is refused.
-            let late = try await api.post("/v1/events", token: organiser.token, json: [
-                "title": "Too soon", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(1_800)),
-                "location": ["lat": 55.6761, "lon": 12.5683], "min_players": 2, "decide_minutes": 60,
-            ])
+            let late = try await api.post(
+                "/v1/events", token: organiser.token,
+                json: [
+                    "title": "Too soon", "sport": "padel", "starts_at": RFC3339.format(clock.now().addingTimeInterval(1_800)),
+                    "location": ["lat": 55.6761, "lon": 12.5683], "min_players": 2, "decide_minutes": 60,
+                ])
             #expect(late.status == .unprocessableContent)
             #expect(try late.errorFields["decide_minutes"] != nil)
         }
@@ -94,8 +116,16 @@ struct MinPlayersTests {
     @Test("a decision moved later is not taken early; places out on offer put the decision off until they are taken", arguments: engines)
     func decisionsPutOff(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0; $0.waitlistOfferHours = 24 }) { api, services in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), cy = try await api.register("Cy")
+        try await withApp(
+            engine, clock: clock, queueClock: clock,
+            configure: {
+                $0.jobWorkers = 0
+                $0.waitlistOfferHours = 24
+            }
+        ) { api, services in
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let cy = try await api.register("Cy")
             // X needs two and has Ann; Y has one place, Ann in it and Cy waiting.
             let x = try await Self.game(api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 4, minPlayers: 2, decide: 120)
             try await api.join(x.id, token: ann.token)
@@ -103,17 +133,23 @@ struct MinPlayersTests {
             try await api.join(y.id, token: ann.token)
             #expect(try await api.join(y.id, token: cy.token).status == "waitlisted")
             @Sendable func decide(_ event: API.Event) async throws {
-                try await services.events.decide(try #require(UUID(uuidString: event.id)), startingAt: try #require(RFC3339.parse(event.startsAt)))
+                try await services.events.decide(
+                    try #require(UUID(uuidString: event.id)), startingAt: try #require(RFC3339.parse(event.startsAt)))
             }
             // X's decision time comes, but its organiser has just moved it to half an hour before the start.
             clock.advance(by: 4 * 3_600 + 1)
-            _ = try await api.patch("/v1/events/\(x.id)", token: organiser.token, json: ["decide_minutes": 30]).decode(API.Event.self, expecting: .ok)
+            _ = try await api.patch("/v1/events/\(x.id)", token: organiser.token, json: ["decide_minutes": 30]).decode(
+                API.Event.self, expecting: .ok)
             try await decide(x)
             #expect(try await api.event(x.id, token: ann.token).status == "active")
             // Y gets a second place and needs two, decided in five minutes: the place is offered to Cy.
-            _ = try await api.patch("/v1/events/\(y.id)", token: organiser.token, json: ["capacity": 2, "min_players": 2, "decide_minutes": 115])
-                .decode(API.Event.self, expecting: .ok)
-            let offer = try #require(try await api.get("/v1/events/\(y.id)", token: cy.token).decode(WaitlistOfferTests.Shown.self, expecting: .ok).myOfferExpiresAt.flatMap(RFC3339.parse))
+            _ = try await api.patch(
+                "/v1/events/\(y.id)", token: organiser.token, json: ["capacity": 2, "min_players": 2, "decide_minutes": 115]
+            )
+            .decode(API.Event.self, expecting: .ok)
+            let offer = try #require(
+                try await api.get("/v1/events/\(y.id)", token: cy.token).decode(WaitlistOfferTests.Shown.self, expecting: .ok)
+                    .myOfferExpiresAt.flatMap(RFC3339.parse))
             // At the decision one is going and one place is out on offer: decided when the offer is settled.
             clock.advance(by: 5 * 60 + 1)
             try await decide(y)
@@ -133,8 +169,11 @@ struct MinPlayersTests {
     func twoInstances() async throws {
         let clock = ManualClock()
         try await withTwoInstances(clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0 }) { one, two, first, second in
-            let organiser = try await one.register("Org"), ann = try await one.register("Ann")
-            let bo = try await two.register("Bo"), cy = try await two.register("Cy"), di = try await one.register("Di")
+            let organiser = try await one.register("Org")
+            let ann = try await one.register("Ann")
+            let bo = try await two.register("Bo")
+            let cy = try await two.register("Cy")
+            let di = try await one.register("Di")
             let thin = try await Self.game(one, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 10, minPlayers: 3, decide: 60)
             try await one.join(thin.id, token: ann.token)
             let full = try await Self.game(one, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 10, minPlayers: 2, decide: 60)
@@ -149,9 +188,13 @@ struct MinPlayersTests {
             async let z: Void = first.events.decide(id, startingAt: start)
             _ = try await (x, y, z)
             let counts = try await first.database.read { sql in
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     SELECT kind, COUNT(*) AS n FROM jobs WHERE dedupe_key LIKE \(bind: "%:" + thin.id + ":%") OR dedupe_key LIKE \(bind: "%:" + full.id + ":%") GROUP BY kind
-                    """).all().reduce(into: [String: Int]()) { $0[try $1.decode(column: "kind", as: String.self)] = try $1.decode(column: "n", as: Int.self) }
+                    """
+                ).all().reduce(into: [String: Int]()) {
+                    $0[try $1.decode(column: "kind", as: String.self)] = try $1.decode(column: "n", as: Int.self)
+                }
             }
             // The thin game: cancelled once, the organiser and Ann told once each. The full one: game on to the organiser and the first two in.
             #expect(counts["event_cancelled"] == 2)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import SportLook
 
 @Suite("Organisers remove and ban; who sees an event's attendees", .timeLimit(.minutes(5)))
@@ -38,7 +39,9 @@ struct OrganiserTests {
         }
     }
 
-    @Test("the organiser removes and bans: the room is left at once, the waitlist moves up, messages stay, no way back in", arguments: engines)
+    @Test(
+        "the organiser removes and bans: the room is left at once, the waitlist moves up, messages stay, no way back in", arguments: engines
+    )
     func removeAndBan(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
@@ -48,7 +51,9 @@ struct OrganiserTests {
             let event = try await api.createEvent(owner.token, capacity: 1, now: clock.now()).id
             #expect(try await api.join(event, token: troll.token).status == "going")
             #expect(try await api.join(event, token: next.token).status == "waitlisted")
-            #expect(try await api.post("/v1/events/\(event)/messages", token: troll.token, json: ["body": "spam spam", "client_id": "t1"]).status == .created)
+            #expect(
+                try await api.post("/v1/events/\(event)/messages", token: troll.token, json: ["body": "spam spam", "client_id": "t1"])
+                    .status == .created)
             let socket = try await TestSocket.subscribed(try socketURL(api), token: troll.token, to: event)
 
             // Only the organiser removes, and not themselves; unknown people are 404.
@@ -57,7 +62,9 @@ struct OrganiserTests {
             #expect(selfRemoval.status == .conflict)
             #expect(try selfRemoval.errorCode == "organiser_cannot_leave")
             #expect(try await api.delete("/v1/events/\(event)/attendees/\(UUID())?ban=true", token: owner.token).status == .notFound)
-            #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=maybe", token: owner.token).status == .unprocessableContent)
+            #expect(
+                try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=maybe", token: owner.token).status
+                    == .unprocessableContent)
 
             #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=true", token: owner.token).status == .noContent)
             let left = try await socket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
@@ -99,11 +106,15 @@ struct OrganiserTests {
         }
     }
 
-    @Test("an answer deadline closes joining (409 answers_closed), by invitation too; leaving stays open; bad deadlines are refused", arguments: engines)
+    @Test(
+        "an answer deadline closes joining (409 answers_closed), by invitation too; leaving stays open; bad deadlines are refused",
+        arguments: engines)
     func answerDeadline(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, _ in
-            let owner = try await api.register("Host"), early = try await api.register("Early"), late = try await api.register("Late")
+            let owner = try await api.register("Host")
+            let early = try await api.register("Early")
+            let late = try await api.register("Late")
             let invited = try await api.register("Invited")
             let event = try await api.createEvent(owner.token, startsIn: 3 * 86_400, now: clock.now()).id
             let deadline = RFC3339.format(clock.now().addingTimeInterval(86_400))
@@ -122,13 +133,20 @@ struct OrganiserTests {
             #expect(try await api.delete("/v1/events/\(event)/attendance", token: early.token).status == .noContent)
             // Refused: a deadline past, after the start, not a date; a start moved before the deadline.
             let other = try await api.createEvent(owner.token, startsIn: 2 * 86_400, now: clock.now()).id
-            for bad in [RFC3339.format(clock.now().addingTimeInterval(-60)), RFC3339.format(clock.now().addingTimeInterval(3 * 86_400)), "soon"] {
+            for bad in [
+                RFC3339.format(clock.now().addingTimeInterval(-60)), RFC3339.format(clock.now().addingTimeInterval(3 * 86_400)), "soon",
+            ] {
                 let answer = try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": bad])
                 #expect(answer.status == .unprocessableContent, "\(bad)")
                 #expect(try answer.errorFields["answer_deadline"] != nil, "\(bad)")
             }
-            #expect(try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(86_400))]).status == .ok)
-            let moved = try await api.patch("/v1/events/\(other)", token: owner.token, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3_600))])
+            #expect(
+                try await api.patch(
+                    "/v1/events/\(other)", token: owner.token,
+                    json: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(86_400))]
+                ).status == .ok)
+            let moved = try await api.patch(
+                "/v1/events/\(other)", token: owner.token, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3_600))])
             #expect(moved.status == .unprocessableContent)
             #expect(try await api.patch("/v1/events/\(other)", token: owner.token, json: ["answer_deadline": NSNull()]).status == .ok)
         }

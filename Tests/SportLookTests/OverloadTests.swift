@@ -1,10 +1,11 @@
-import SQLKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("Past capacity: writes refused cleanly, memory following the database", .timeLimit(.minutes(5)))
@@ -24,10 +25,13 @@ struct OverloadTests {
             // read once took longer than the deadline: it has a minute of its own).
             _ = try await slow.read(timeout: .seconds(60)) { _ in true }
             let writer = Writer(database: slow, feed: services.changes)
-            let began = Seen(), committed = Seen()
+            let began = Seen()
+            let committed = Seen()
             await #expect(throws: DatabaseUnavailable.self) {
                 try await writer { sql, changes in
-                    try await sql.raw("UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: clock.now()) WHERE id = \(bind: id)").run()
+                    try await sql.raw(
+                        "UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: clock.now()) WHERE id = \(bind: id)"
+                    ).run()
                     began.set()
                     try await Task.sleep(for: .milliseconds(6_000))
                     if let event = try await services.eventStore.event(id, on: sql) { changes.event(event) }
@@ -38,14 +42,18 @@ struct OverloadTests {
             #expect(!committed.value)
             try await eventually("the index to show the committed title") {
                 let stored = try await services.eventStore.event(id)?.title
-                let indexed = (services.eventIndex.cards([id], now: clock.now()).json.first ?? nil).map { String(decoding: $0, as: UTF8.self) }
+                let indexed = (services.eventIndex.cards([id], now: clock.now()).json.first ?? nil).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
                 return stored == "After" && indexed?.contains("\"title\":\"After\"") == true
             }
             await slow.close()
         }
     }
 
-    @Test("past capacity a write is refused at once, over HTTP and on a socket, and the message sent again is stored once", arguments: engines)
+    @Test(
+        "past capacity a write is refused at once, over HTTP and on a socket, and the message sent again is stored once", arguments: engines
+    )
     func overloadRefusedEarly(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, services in
@@ -56,7 +64,8 @@ struct OverloadTests {
             // A queue of one from now on; one of the service's own writes (never refused)
             // takes the place and holds it.
             services.database.limitWrites(to: 1)
-            let holding = Seen(), release = Seen()
+            let holding = Seen()
+            let release = Seen()
             let held = Task {
                 try await services.database.transaction { _ in
                     holding.set()
@@ -64,7 +73,8 @@ struct OverloadTests {
                 }
             }
             try await eventually("the write to hold the queue") { holding.value }
-            let refused = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+            let refused = try await api.post(
+                "/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
             #expect(refused.status == .serviceUnavailable)
             #expect(try refused.errorCode == "overloaded")
             #expect(refused.headers[.retryAfter] == "1")
@@ -87,9 +97,14 @@ struct OverloadTests {
             // stored once and delivered once.
             @Sendable func sendUntilAccepted() async throws {
                 for _ in 0..<100 {
-                    let (sent, refused) = try (writer.frames.filter { $0.type == "sent" }.count, writer.frames.filter { $0.type == "error" }.count)
+                    let (sent, refused) = try (
+                        writer.frames.filter { $0.type == "sent" }.count, writer.frames.filter { $0.type == "error" }.count
+                    )
                     writer.send(["type": "message", "room_id": event, "body": "on the socket", "client_id": "s-1"])
-                    try await eventually("an answer to s-1") { try writer.frames.filter { $0.type == "sent" }.count > sent || writer.frames.filter { $0.type == "error" }.count > refused }
+                    try await eventually("an answer to s-1") {
+                        try writer.frames.filter { $0.type == "sent" }.count > sent
+                            || writer.frames.filter { $0.type == "error" }.count > refused
+                    }
                     if try writer.frames.filter({ $0.type == "sent" }).count > sent { return }
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -97,10 +112,12 @@ struct OverloadTests {
             }
             try await sendUntilAccepted()
             try await sendUntilAccepted()
-            var stored = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+            var stored = try await api.post(
+                "/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
             for _ in 0..<100 where stored.status == .serviceUnavailable {
                 try await Task.sleep(for: .milliseconds(50))
-                stored = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
+                stored = try await api.post(
+                    "/v1/events/\(event)/messages", token: owner.token, json: ["body": "over HTTP", "client_id": "h-1"])
             }
             #expect(stored.status == .created)
             try await reader.waitFor("both messages") { $0.message?.message.seq == 2 }
@@ -125,13 +142,16 @@ struct OverloadTests {
             let admitted = WriteAdmission()
             for attempt in 0..<100 {
                 do {
-                    try await Database.$admission.withValue(admitted) { try await database.transaction { sql in try await sql.raw("SELECT 1").run() } }
+                    try await Database.$admission.withValue(admitted) {
+                        try await database.transaction { sql in try await sql.raw("SELECT 1").run() }
+                    }
                     break
                 } catch is DatabaseBusy where attempt < 99 {
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
-            let holding = Seen(), release = Seen()
+            let holding = Seen()
+            let release = Seen()
             let held = Task {
                 try await database.transaction { _ in
                     holding.set()
@@ -150,7 +170,9 @@ struct OverloadTests {
         }
     }
 
-    @Test("while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write or a quiet spell ends it")
+    @Test(
+        "while every write has been slow for a moment (a standing queue), new work is refused if others wait; a quick write or a quiet spell ends it"
+    )
     func standingQueueRefused() throws {
         // The queue's own clock (milliseconds here), so no machine's load moves a window.
         let ms: UInt64 = 1_000_000
@@ -236,7 +258,13 @@ struct OverloadTests {
 
     @Test("the database times its writes: one over DATABASE_WRITE_WAIT marks them slow, a quicker one ends it", arguments: engines)
     func writesTimed(engine: DatabaseEngine) async throws {
-        try await withApp(engine, configure: { $0.databaseWriteWait = 0.3; $0.jobWorkers = 0 }) { _, services in
+        try await withApp(
+            engine,
+            configure: {
+                $0.databaseWriteWait = 0.3
+                $0.jobWorkers = 0
+            }
+        ) { _, services in
             let database = services.database
             // A background write (quick) may end the mark between the two lines: then again.
             try await eventually("a slow write to mark the writes slow") {
@@ -250,7 +278,9 @@ struct OverloadTests {
         }
     }
 
-    @Test("while tasks run later than the bound for 100 ms (past the CPU's capacity), an API request is refused at once; operational routes answer", arguments: engines)
+    @Test(
+        "while tasks run later than the bound for 100 ms (past the CPU's capacity), an API request is refused at once; operational routes answer",
+        arguments: engines)
     func behindRefused(engine: DatabaseEngine) async throws {
         try await withApp(engine) { api, services in
             let (token, _) = try await api.register("Cam")

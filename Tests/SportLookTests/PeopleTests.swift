@@ -1,8 +1,9 @@
-import HummingbirdTesting
 import Foundation
 import GeoGrid
 import HTTPTypes
+import HummingbirdTesting
 import Testing
+
 @testable import SportLook
 
 /// A point `metres` east of `(lat, lon)`.
@@ -19,13 +20,17 @@ struct PeopleTests {
             func person(_ name: String, sports: [String], metres: Double?, discoverable: Bool = true) async throws -> String {
                 let (token, id) = try await api.register(name)
                 var body: [String: Any] = ["sports": sports, "discoverable": discoverable]
-                if let metres { let (a, o) = east(of: lat, lon, metres: metres); body["location"] = ["lat": a, "lon": o] }
+                if let metres {
+                    let (a, o) = east(of: lat, lon, metres: metres)
+                    body["location"] = ["lat": a, "lon": o]
+                }
                 #expect(try await api.patch("/v1/me", token: token, json: body).status == .ok)
                 _ = token
                 return id
             }
             let (me, _) = try await api.register("Me")
-            _ = try await api.patch("/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+            _ = try await api.patch(
+                "/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
             let a = try await person("A", sports: ["tennis", "running"], metres: 1_000)
             let b = try await person("B", sports: ["tennis"], metres: 600)
             let c = try await person("C", sports: ["football"], metres: 300)
@@ -45,13 +50,16 @@ struct PeopleTests {
             let firstAsSent = try #require(try reply.decode(JSONValue.self)["items"]?.array?.first?.object)
             #expect(firstAsSent["location"] == nil && firstAsSent["email"] == nil)
             #expect(found.last?.distanceKm == 0.5)
-            let football = try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10&sport=football", token: me)
+            let football = try await api.page(
+                API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=10&sport=football", token: me)
             #expect(football.items.map(\.id) == [c])
-            let paged = try await api.allPages(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=50&limit=2", token: me)
+            let paged = try await api.allPages(
+                API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=50&limit=2", token: me)
             #expect(paged.count == 5)
             #expect(try await api.get("/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=51", token: me).status == .unprocessableContent)
             // Hiding again takes one out at once.
-            #expect(try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=2", token: me).items.count == 3)
+            #expect(
+                try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=\(lat)&lon=\(lon)&radius_km=2", token: me).items.count == 3)
         }
     }
 
@@ -60,7 +68,13 @@ struct PeopleTests {
         try await withApp(engine) { api, _ in
             var rng = TestRandom(seed: 77)
             let catalogue = ["tennis", "running", "football", "padel", "yoga"]
-            struct Person { var id: String; var token: String; var point: GeoPoint; var sports: Set<String>; var levels: [String: Int] = [:] }
+            struct Person {
+                var id: String
+                var token: String
+                var point: GeoPoint
+                var sports: Set<String>
+                var levels: [String: Int] = [:]
+            }
             var people: [Person] = []
             let (me, meID) = try await api.register("Caller")
             let mySports: Set<String> = ["tennis", "padel"]
@@ -70,7 +84,8 @@ struct PeopleTests {
                 let lat = 40.4168 + Double.random(in: -0.15...0.15, using: &rng)
                 let lon = -3.7038 + Double.random(in: -0.2...0.2, using: &rng)
                 let sports = Set(catalogue.filter { _ in Bool.random(using: &rng) })
-                let reply = try await api.patch("/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
+                let reply = try await api.patch(
+                    "/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
                 let stored = try #require(try reply.decode(API.PrivateProfile.self).location)
                 people.append(Person(id: id, token: token, point: GeoPoint(latitude: stored.lat, longitude: stored.lon)!, sports: sports))
             }
@@ -95,7 +110,9 @@ struct PeopleTests {
             }
             var leveled = 0
             for q in 0..<40 {
-                let center = GeoPoint(latitude: 40.4168 + Double.random(in: -0.1...0.1, using: &rng), longitude: -3.7038 + Double.random(in: -0.1...0.1, using: &rng))!
+                let center = GeoPoint(
+                    latitude: 40.4168 + Double.random(in: -0.1...0.1, using: &rng),
+                    longitude: -3.7038 + Double.random(in: -0.1...0.1, using: &rng))!
                 let radius = [1.0, 3, 8, 20][q % 4]
                 var sport: String? = q % 3 == 0 ? catalogue[q % catalogue.count] : nil
                 var levels: ClosedRange<Int>?
@@ -112,7 +129,9 @@ struct PeopleTests {
                         continue
                     }
                     let d = GeoMath.distance(center, p.point)
-                    if d <= radius * 1_000 { ranked.append((p.id, p.sports.intersection(mySports).count, d, levels == nil ? nil : p.levels[sport!])) }
+                    if d <= radius * 1_000 {
+                        ranked.append((p.id, p.sports.intersection(mySports).count, d, levels == nil ? nil : p.levels[sport!]))
+                    }
                 }
                 ranked.sort { a, b in
                     if a.shared != b.shared { return a.shared > b.shared }
@@ -136,9 +155,14 @@ struct PeopleTests {
             let rated = try #require(people.first { $0.levels["padel"] != nil && $0.id != meID })
             #expect(try await api.allPages(API.PersonNearby.self, everyPadel, token: me).contains { $0.id == rated.id })
             #expect(try await api.patch("/v1/me", token: rated.token, json: ["discoverable": false]).status == .ok)
-            #expect(try await api.allPages(API.PersonNearby.self, everyPadel, token: me).map(\.id).sorted() == people.filter { $0.levels["padel"] != nil && $0.id != rated.id }.map(\.id).sorted())
+            #expect(
+                try await api.allPages(API.PersonNearby.self, everyPadel, token: me).map(\.id).sorted()
+                    == people.filter { $0.levels["padel"] != nil && $0.id != rated.id }.map(\.id).sorted())
             // A level is a level in one sport, and a range runs upwards.
-            for bad in ["min_level=3", "sport=padel&min_level=4&max_level=3", "sport=padel&max_level=7.5", "sport=padel&min_level=x", "sport=padel&min_level=1e300"] {
+            for bad in [
+                "min_level=3", "sport=padel&min_level=4&max_level=3", "sport=padel&max_level=7.5", "sport=padel&min_level=x",
+                "sport=padel&min_level=1e300",
+            ] {
                 #expect(try await api.get("/v1/users/nearby?lat=40.4&lon=-3.7&\(bad)", token: me).status == .unprocessableContent, "\(bad)")
             }
         }
@@ -152,12 +176,14 @@ struct PeopleTests {
             for (i, (lat, lon)) in exact.enumerated() {
                 let (token, _) = try await api.register("Secret\(i)")
                 tokens.append(token)
-                _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+                _ = try await api.patch(
+                    "/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
             }
             let event = try await api.createEvent(tokens[0], lat: 51.5072, lon: -0.1276, now: Date()).id
             for token in tokens {
                 _ = try await api.get("/v1/me", token: token)
-                _ = try await api.allPages(API.PersonNearby.self, "/v1/users/nearby?lat=51.5072&lon=-0.1276&radius_km=5&limit=1", token: token)
+                _ = try await api.allPages(
+                    API.PersonNearby.self, "/v1/users/nearby?lat=51.5072&lon=-0.1276&radius_km=5&limit=1", token: token)
                 _ = try await api.post("/v1/events/\(event)/attendance", token: token)
                 _ = try await api.get("/v1/events/\(event)/attendees", token: token)
             }
@@ -182,7 +208,8 @@ struct PeopleTests {
             let (alice, aliceID) = try await api.register("Alice")
             let (bob, bobID) = try await api.register("Bob")
             for token in [alice, bob] {
-                _ = try await api.patch("/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": 45.76, "lon": 4.84]])
+                _ = try await api.patch(
+                    "/v1/me", token: token, json: ["sports": ["tennis"], "discoverable": true, "location": ["lat": 45.76, "lon": 4.84]])
             }
             let nearby = "/v1/users/nearby?lat=45.76&lon=4.84&radius_km=5"
             #expect(try await api.page(API.PersonNearby.self, nearby, token: alice).items.count == 1)
@@ -228,7 +255,8 @@ struct PeopleTests {
         try await withApp(engine) { api, _ in
             let (lat, lon) = (52.52, 13.405)
             let (me, meID) = try await api.register("Me")
-            _ = try await api.patch("/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
+            _ = try await api.patch(
+                "/v1/me", token: me, json: ["sports": ["tennis", "running"], "discoverable": true, "location": ["lat": lat, "lon": lon]])
             // Twelve people, the nearer the more sports shared, so that the people blocked
             // would have led the first pages.
             var ids: [String] = []
@@ -236,7 +264,10 @@ struct PeopleTests {
                 let (token, id) = try await api.register("P\(i)")
                 let (a, o) = east(of: lat, lon, metres: 700 * Double(i + 1))
                 let sports = i < 6 ? ["tennis", "running"] : ["tennis"]
-                #expect(try await api.patch("/v1/me", token: token, json: ["sports": sports, "discoverable": true, "location": ["lat": a, "lon": o]]).status == .ok)
+                #expect(
+                    try await api.patch(
+                        "/v1/me", token: token, json: ["sports": sports, "discoverable": true, "location": ["lat": a, "lon": o]]
+                    ).status == .ok)
                 ids.append(id)
                 if i == 1 { #expect(try await api.post("/v1/users/\(meID)/block", token: token).status == .noContent) }
             }
@@ -260,16 +291,28 @@ struct PeopleTests {
         try await withApp(engine) { api, services in
             let (token, _) = try await api.register("Reporter")
             let (_, badID) = try await api.register("Troll")
-            let first = try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "harassment", "details": "Rude in chat"])
+            let first = try await api.post(
+                "/v1/reports", token: token,
+                json: ["target_type": "user", "target_id": badID, "reason": "harassment", "details": "Rude in chat"])
             #expect(first.status == .created)
-            let again = try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "spam"])
+            let again = try await api.post(
+                "/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "spam"])
             #expect(again.status == .ok)
             let firstID = try first.decode(API.Report.self).id
             #expect(try again.decode(API.Report.self).id == firstID)
-            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "planet", "target_id": badID, "reason": "spam"]).errorFields["target_type"] != nil)
-            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "meh"]).errorFields["reason"] != nil)
-            #expect(try await api.post("/v1/reports", token: token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]).status == .notFound)
-            let open = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration).openReports(limit: 10)
+            #expect(
+                try await api.post("/v1/reports", token: token, json: ["target_type": "planet", "target_id": badID, "reason": "spam"])
+                    .errorFields["target_type"] != nil)
+            #expect(
+                try await api.post("/v1/reports", token: token, json: ["target_type": "user", "target_id": badID, "reason": "meh"])
+                    .errorFields["reason"] != nil)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: token, json: ["target_type": "event", "target_id": UUID().uuidString, "reason": "spam"]
+                ).status == .notFound)
+            let open = try await AdminTool(
+                database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration
+            ).openReports(limit: 10)
             #expect(open.count == 1)
             #expect(open.first?.contains("harassment") == true)
         }
@@ -287,26 +330,45 @@ struct PeopleTests {
             let whispered = try await api.say("private rude words", in: talk, token: troll.token)
             // Outside the room, a message is not there to report (as if it did not exist).
             for id in [message.id, whispered.id, UUID().uuidString] {
-                #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": id, "reason": "harassment"]).status == .notFound)
+                #expect(
+                    try await api.post(
+                        "/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": id, "reason": "harassment"]
+                    ).status == .notFound)
             }
             #expect(try await api.join(event, token: reporter.token).status == "going")
-            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "harassment"]).status == .created)
-            #expect(try await api.post("/v1/reports", token: owner.token, json: ["target_type": "message", "target_id": whispered.id, "reason": "harassment"]).status == .created)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "harassment"]
+                ).status == .created)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: owner.token, json: ["target_type": "message", "target_id": whispered.id, "reason": "harassment"]
+                ).status == .created)
 
             // 20 an hour: the 21st is refused until the first is an hour old; the same report again is not a new one.
             for i in 1..<20 {
                 let target = try await api.createEvent(owner.token, title: "Game \(i)", now: clock.now()).id
-                #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": target, "reason": "spam"]).status == .created)
+                #expect(
+                    try await api.post(
+                        "/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": target, "reason": "spam"]
+                    ).status == .created)
                 clock.advance(by: 60)
             }
             let one = try await api.createEvent(owner.token, title: "One too many", now: clock.now()).id
-            let refused = try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"])
+            let refused = try await api.post(
+                "/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"])
             #expect(refused.status == .tooManyRequests)
             #expect(try refused.errorCode == "too_many_reports")
             #expect(refused.headers[.retryAfter].flatMap(Int.init).map { (1...3_600).contains($0) } == true)
-            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "spam"]).status == .ok)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "spam"]
+                ).status == .ok)
             clock.advance(by: 3_600 - 19 * 60 + 1)
-            #expect(try await api.post("/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"]).status == .created)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: reporter.token, json: ["target_type": "event", "target_id": one, "reason": "spam"]
+                ).status == .created)
         }
     }
 

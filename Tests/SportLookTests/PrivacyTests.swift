@@ -1,10 +1,11 @@
-import SQLKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("Privacy between people: blocks, profiles, deleted accounts", .timeLimit(.minutes(5)))
@@ -14,7 +15,8 @@ struct PrivacyTests {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
-            let blocker = people[0], blocked = people[1]
+            let blocker = people[0]
+            let blocked = people[1]
             #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
             func attendeeIDs(_ token: String) async throws -> Set<String> {
                 Set(try await api.page(API.Attendee.self, "/v1/events/\(event)/attendees", token: token).items.map(\.id))
@@ -45,7 +47,9 @@ struct PrivacyTests {
             blockedSocket.send(["type": "message", "event_id": event, "body": "can you see me", "client_id": "b1"])
             try await blockedSocket.waitFor("sent") { $0.type == "sent" }
             blockedSocket.send(["type": "read", "event_id": event, "seq": 1])
-            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from the owner", "client_id": "o1"]).status == .created)
+            #expect(
+                try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "from the owner", "client_id": "o1"])
+                    .status == .created)
             try await blockerSocket.waitFor("the owner's message") { _ in try blockerSocket.messageSeqs == [2] }
             #expect(try !blockerSocket.frames.contains { ["typing", "read"].contains($0.type) })
             #expect(try !blockerSocket.messageSeqs.contains(1))
@@ -58,12 +62,16 @@ struct PrivacyTests {
         }
     }
 
-    @Test("a block hides the blocked person everywhere the blocker looks: chats list, quotes, reactions, mentions, inbox — over HTTP and the socket, live and on resume", arguments: engines)
+    @Test(
+        "a block hides the blocked person everywhere the blocker looks: chats list, quotes, reactions, mentions, inbox — over HTTP and the socket, live and on resume",
+        arguments: engines)
     func blockHidesEverywhere(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 3)
-            let blocker = people[0], blocked = people[1], third = people[2]
+            let blocker = people[0]
+            let blocked = people[1]
+            let third = people[2]
             // Before the block: the blocked person writes, reacts, is quoted and mentioned,
             // writes to the blocker in a conversation and invites them.
             try await api.say("from the blocker", in: event, token: blocker.token)
@@ -75,7 +83,9 @@ struct PrivacyTests {
             try await api.say("psst", in: talk, token: blocked.token)
             let other = try await api.createEvent(blocked.token, title: "Blocked's game", now: clock.now()).id
             try await api.invite([blocker.id], to: other, token: blocked.token)
-            try await eventually("the invitation in the inbox") { try await api.notifications(blocker.token).contains { $0.kind == "invitation" } }
+            try await eventually("the invitation in the inbox") {
+                try await api.notifications(blocker.token).contains { $0.kind == "invitation" }
+            }
             #expect(try await api.invitations(blocker.token).count == 1)
             // Every notification of the messages before the block delivered first: one
             // reaching the watcher below before the block is not what this test is about.
@@ -107,17 +117,22 @@ struct PrivacyTests {
             // The same reaction again changes nothing, and its answer is still the blocker's view;
             // the blocked person's own message is not there to react to.
             let again = try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocker.token, json: ["emoji": "🎉"])
-            #expect(try await api.post("/v1/rooms/\(event)/messages/2/reactions", token: blocker.token, json: ["emoji": "🎉"]).status == .notFound)
+            #expect(
+                try await api.post("/v1/rooms/\(event)/messages/2/reactions", token: blocker.token, json: ["emoji": "🎉"]).status
+                    == .notFound)
             let inbox = try await api.get("/v1/me/notifications", token: blocker.token)
             #expect(try await api.invitations(blocker.token).isEmpty)
             for answer in [rooms, history, reaction, again, inbox] {
-                #expect(!answer.text.contains(blocked.id) && !answer.text.contains("from the blocked") && !answer.text.contains("after the block"), "\(answer.text)")
+                #expect(
+                    !answer.text.contains(blocked.id) && !answer.text.contains("from the blocked")
+                        && !answer.text.contains("after the block"), "\(answer.text)")
             }
 
             // Over the socket, resuming from the start, then live.
             let socket = try await TestSocket.subscribed(try socketURL(api), token: blocker.token, to: event)
             try await socket.waitFor("history") { _ in try socket.messageSeqs == [1, 3] }
-            try await api.say("quoting the blocked again", in: event, token: third.token, extra: ["reply_to": 4, "mentions": [blocked.id, blocker.id]])
+            try await api.say(
+                "quoting the blocked again", in: event, token: third.token, extra: ["reply_to": 4, "mentions": [blocked.id, blocker.id]])
             #expect(try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocked.token, json: ["emoji": "❤️"]).status == .ok)
             try await api.say("last word", in: event, token: owner.token)
             try await socket.waitFor("the live messages") { _ in try socket.messageSeqs == [1, 3, 5, 6] }
@@ -134,11 +149,15 @@ struct PrivacyTests {
         }
     }
 
-    @Test("a notification queued before a block and delivered after it reaches neither the inbox nor a socket nor a device; others in the same batch are delivered", arguments: engines)
+    @Test(
+        "a notification queued before a block and delivered after it reaches neither the inbox nor a socket nor a device; others in the same batch are delivered",
+        arguments: engines)
     func blockBeforeDelivery(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live, configure: { $0.jobWorkers = 0 }) { api, services in
-            let blocker = try await api.register("Blocker"), blocked = try await api.register("Blocked"), friend = try await api.register("Friend")
+            let blocker = try await api.register("Blocker")
+            let blocked = try await api.register("Blocked")
+            let friend = try await api.register("Friend")
             // Queued, not yet delivered: a message request from each, and an invitation from the blocked person.
             let fromBlocked = try await api.conversation(with: blocker.id, token: blocked.token).id
             try await api.say("psst", in: fromBlocked, token: blocked.token)
@@ -152,14 +171,18 @@ struct PrivacyTests {
             try await socket.waitFor("watching") { $0.type == "watching_rooms" }
             #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
 
-            let worker = JobWorker(name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
-                                   scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil, write: services.write, clock: services.clock, logger: services.logger,
-                                   settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
+            let worker = JobWorker(
+                name: "test-worker", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+                access: services.eventAccess,
+                scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil, write: services.write,
+                clock: services.clock, logger: services.logger,
+                settings: .init(pollInterval: 1, lease: 60, maxAttempts: 5, retryBase: 1))
             // Chat notifications wait 2 s on the queue's wall clock (a client back at once reads the chat instead).
             try await eventually("every job settled") {
                 _ = try await worker.runOnce()
                 return try await services.database.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done' AND kind <> 'reminder_due'").first()?.decode(column: "n", as: Int.self)
+                    try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done' AND kind <> 'reminder_due'").first()?.decode(
+                        column: "n", as: Int.self)
                 } == 0
             }
             let inbox = try await api.notifications(blocker.token)
@@ -206,17 +229,23 @@ struct PrivacyTests {
             let ownerEmail = try await api.email(owner.token)
             #expect(try await api.delete("/v1/me", token: owner.token).status == .noContent)
             #expect(try await api.get("/v1/me", token: owner.token).status == .unauthorized)
-            #expect(try await api.post("/v1/auth/login", json: ["email": ownerEmail, "password": "correct horse battery"]).status == .unauthorized)
+            #expect(
+                try await api.post("/v1/auth/login", json: ["email": ownerEmail, "password": "correct horse battery"]).status
+                    == .unauthorized)
             // Their upcoming event is cancelled, attendees told; their place went to the waitlist.
             #expect(try await api.event(event, token: people[0].token).status == "cancelled")
-            try await eventually("event_cancelled") { try await api.notifications(people[0].token).contains { $0.kind == "event_cancelled" } }
+            try await eventually("event_cancelled") {
+                try await api.notifications(people[0].token).contains { $0.kind == "event_cancelled" }
+            }
             #expect(try await api.event(hosted, token: waiting).myStatus == "going")
             let messages = try await api.messages(event, token: people[0].token)
             #expect(messages.count == 1)
             #expect(messages.first?.sender.name == AccountStore.deletedName)
             #expect(try await api.get("/v1/users/\(owner.id)", token: people[0].token).status == .notFound)
             // The email can be used again.
-            #expect(try await api.post("/v1/auth/register", json: ["name": "New", "email": ownerEmail, "password": "correct horse battery"]).status == .created)
+            #expect(
+                try await api.post("/v1/auth/register", json: ["name": "New", "email": ownerEmail, "password": "correct horse battery"])
+                    .status == .created)
         }
     }
 }

@@ -4,16 +4,25 @@ import HTTPTypes
 import HummingbirdTesting
 import JWTKit
 import Testing
+
 @testable import SportLook
 
 /// Runs `test` on a service whose providers are fakes on loopback.
-private func withProviders(_ engine: DatabaseEngine, clock: ManualClock = ManualClock(Date().wholeMilliseconds), setup: TestingSetup = .router,
-                           configure: (inout AppConfiguration) -> Void = { _ in },
-                           _ test: @Sendable (API, FakeIdentityProviders, ManualClock) async throws -> Void) async throws {
+private func withProviders(
+    _ engine: DatabaseEngine, clock: ManualClock = ManualClock(Date().wholeMilliseconds), setup: TestingSetup = .router,
+    configure: (inout AppConfiguration) -> Void = { _ in },
+    _ test: @Sendable (API, FakeIdentityProviders, ManualClock) async throws -> Void
+) async throws {
     let providers = try FakeIdentityProviders()
     try await providers.start()
     defer { providers.stop() }
-    try await withApp(engine, clock: clock, setup: setup, configure: { providers.configure(&$0); configure(&$0) }) { api, _ in
+    try await withApp(
+        engine, clock: clock, setup: setup,
+        configure: {
+            providers.configure(&$0)
+            configure(&$0)
+        }
+    ) { api, _ in
         try await test(api, providers, clock)
     }
 }
@@ -28,7 +37,14 @@ extension API {
     }
 
     func identities(_ token: String) async throws -> [String] {
-        struct Linked: Decodable, Sendable { var provider: String; var createdAt: String; enum CodingKeys: String, CodingKey { case provider; case createdAt = "created_at" } }
+        struct Linked: Decodable, Sendable {
+            var provider: String
+            var createdAt: String
+            enum CodingKeys: String, CodingKey {
+                case provider
+                case createdAt = "created_at"
+            }
+        }
         return try await page(Linked.self, "/v1/me/identities", token: token).items.map(\.provider)
     }
 }
@@ -39,8 +55,11 @@ struct ProviderSignInTests {
     func signInCreatesThenFinds(engine: DatabaseEngine) async throws {
         try await withProviders(engine) { api, providers, clock in
             // Apple: a verified (relay) email, the name from the app.
-            let apple = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "001.apple", now: clock.now(),
-                                                                                           email: "x7@privaterelay.appleid.com", emailVerified: true), name: "Ann")
+            let apple = try await api.signIn(
+                .apple,
+                idToken: try await providers.idToken(
+                    .apple, subject: "001.apple", now: clock.now(),
+                    email: "x7@privaterelay.appleid.com", emailVerified: true), name: "Ann")
             let first = try apple.decode(API.AuthResult.self, expecting: .created)
             #expect(first.user.name == "Ann")
             #expect(first.user.email == "x7@privaterelay.appleid.com")
@@ -52,26 +71,36 @@ struct ProviderSignInTests {
             #expect(second.accessToken != first.accessToken)
             #expect(try await api.identities(second.accessToken) == ["apple"])
             // No password opens it.
-            let login = try await api.post("/v1/auth/login", json: ["email": "x7@privaterelay.appleid.com", "password": "anything at all 1"])
+            let login = try await api.post(
+                "/v1/auth/login", json: ["email": "x7@privaterelay.appleid.com", "password": "anything at all 1"])
             #expect(login.status == .unauthorized)
-            let change = try await api.post("/v1/me/password", token: first.accessToken, json: ["current_password": "", "new_password": "a new password 12"])
+            let change = try await api.post(
+                "/v1/me/password", token: first.accessToken, json: ["current_password": "", "new_password": "a new password 12"])
             #expect(change.status == .conflict)
             #expect(try change.errorCode == "no_password")
 
             // Google: the name from the token; a Gmail address is Google's to vouch for.
-            let google = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-42", now: clock.now(), email: "bo@gmail.com",
-                                                                                             emailVerified: true, name: "Bo Diddley"))
+            let google = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-42", now: clock.now(), email: "bo@gmail.com",
+                    emailVerified: true, name: "Bo Diddley"))
             let bo = try google.decode(API.AuthResult.self, expecting: .created)
             #expect(bo.user.name == "Bo Diddley")
             #expect(bo.user.email == "bo@gmail.com")
             #expect(bo.user.emailVerified == true)
             // Another domain's address, outside Workspace, Google checked once only: not kept.
-            let elsewhere = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-43", now: clock.now(), email: "di@smallco.example",
-                                                                                                emailVerified: true))
+            let elsewhere = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-43", now: clock.now(), email: "di@smallco.example",
+                    emailVerified: true))
             #expect(try elsewhere.decode(API.AuthResult.self, expecting: .created).user.email == nil)
 
             // Facebook Limited Login: an email, never said to be verified, is not kept.
-            let facebook = try await api.signIn(.facebook, idToken: try await providers.idToken(.facebook, subject: "fb-7", now: clock.now(), email: "cy@example.com", name: "Cy"))
+            let facebook = try await api.signIn(
+                .facebook,
+                idToken: try await providers.idToken(.facebook, subject: "fb-7", now: clock.now(), email: "cy@example.com", name: "Cy"))
             let cy = try facebook.decode(API.AuthResult.self, expecting: .created)
             #expect(cy.user.email == nil)
             #expect(cy.user.emailVerified == false)
@@ -79,7 +108,9 @@ struct ProviderSignInTests {
         }
     }
 
-    @Test("expired, foreign, forged, unknown-key, alg none, HMAC-with-the-public-key and replayed tokens are refused with 401", arguments: engines)
+    @Test(
+        "expired, foreign, forged, unknown-key, alg none, HMAC-with-the-public-key and replayed tokens are refused with 401",
+        arguments: engines)
     func badTokens(engine: DatabaseEngine) async throws {
         try await withProviders(engine) { api, providers, clock in
             let now = clock.now()
@@ -87,44 +118,66 @@ struct ProviderSignInTests {
                 #expect(reply.status == .unauthorized, comment)
                 #expect(try reply.errorCode == code, comment)
             }
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, expires: now.addingTimeInterval(-120))),
-                        "token_expired", "expired")
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, audience: "someone-elses-app")),
-                        "invalid_token", "another audience")
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, alsoFor: ["someone-elses-app"])),
-                        "invalid_token", "our audience and another")
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuer: "https://evil.example")),
-                        "invalid_token", "another issuer")
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuedAt: now.addingTimeInterval(3_600))),
-                        "invalid_token", "issued in the future")
+            try refused(
+                try await api.signIn(
+                    .google, idToken: try await providers.idToken(.google, subject: "s", now: now, expires: now.addingTimeInterval(-120))),
+                "token_expired", "expired")
+            try refused(
+                try await api.signIn(
+                    .google, idToken: try await providers.idToken(.google, subject: "s", now: now, audience: "someone-elses-app")),
+                "invalid_token", "another audience")
+            try refused(
+                try await api.signIn(
+                    .google, idToken: try await providers.idToken(.google, subject: "s", now: now, alsoFor: ["someone-elses-app"])),
+                "invalid_token", "our audience and another")
+            try refused(
+                try await api.signIn(
+                    .google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuer: "https://evil.example")),
+                "invalid_token", "another issuer")
+            try refused(
+                try await api.signIn(
+                    .google, idToken: try await providers.idToken(.google, subject: "s", now: now, issuedAt: now.addingTimeInterval(3_600))),
+                "invalid_token", "issued in the future")
             // Apple's key id, but a key Apple does not hold: the signature fails.
             let forger = try FakeIdentityProviders.makeKey(providers.signingKey(.apple).kid)
-            try refused(try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "s", now: now, key: forger)), "invalid_token", "forged signature")
+            try refused(
+                try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "s", now: now, key: forger)),
+                "invalid_token", "forged signature")
             // A token made for Google is not Apple's.
-            try refused(try await api.signIn(.apple, idToken: try await providers.idToken(.google, subject: "s", now: now)), "invalid_token", "another provider's token")
+            try refused(
+                try await api.signIn(.apple, idToken: try await providers.idToken(.google, subject: "s", now: now)), "invalid_token",
+                "another provider's token")
             try refused(try await api.signIn(.google, idToken: "not.a.jwt"), "invalid_token", "garbage")
 
             // An unknown kid: the keys are fetched again, once; a second unknown kid within the minute is not worth a fetch.
             let fetched = providers.fetches(.google)
             #expect(fetched == 1)
             let stranger = try FakeIdentityProviders.makeKey("google-unknown")
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, key: stranger)), "invalid_token", "unknown kid")
+            try refused(
+                try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, key: stranger)),
+                "invalid_token", "unknown kid")
             #expect(providers.fetches(.google) == 2)
-            try refused(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "s", now: now, key: try FakeIdentityProviders.makeKey("other"))),
-                        "invalid_token", "another unknown kid")
+            try refused(
+                try await api.signIn(
+                    .google,
+                    idToken: try await providers.idToken(.google, subject: "s", now: now, key: try FakeIdentityProviders.makeKey("other"))),
+                "invalid_token", "another unknown kid")
             #expect(providers.fetches(.google) == 2)
             // Google rotates: a minute later a token with the new key is accepted after one fetch.
             let rotated = try FakeIdentityProviders.makeKey("google-2")
             providers.addKey(rotated, to: .google)
             clock.advance(by: 61)
-            let fresh = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "rotated", now: clock.now(), key: rotated))
+            let fresh = try await api.signIn(
+                .google, idToken: try await providers.idToken(.google, subject: "rotated", now: clock.now(), key: rotated))
             #expect(fresh.status == .created)
             #expect(providers.fetches(.google) == 3)
 
             // alg none, and HS256 keyed with the provider's public key, under a real kid.
             let kid = providers.signingKey(.google).kid
-            let claims: [String: Any] = ["iss": "https://accounts.google.com", "sub": "attacker", "aud": FakeIdentityProviders.clientIDs[.google]!,
-                                         "exp": clock.now().timeIntervalSince1970 + 600, "iat": clock.now().timeIntervalSince1970]
+            let claims: [String: Any] = [
+                "iss": "https://accounts.google.com", "sub": "attacker", "aud": FakeIdentityProviders.clientIDs[.google]!,
+                "exp": clock.now().timeIntervalSince1970 + 600, "iat": clock.now().timeIntervalSince1970,
+            ]
             let none = try FakeIdentityProviders.handMade(header: ["alg": "none", "kid": kid], claims: claims) { _ in [] }
             try refused(try await api.signIn(.google, idToken: none), "invalid_token", "alg none")
             let publicPEM = Array(try providers.signingKey(.google).privateKey.publicKey.pemRepresentation.utf8)
@@ -148,7 +201,9 @@ struct ProviderSignInTests {
             let raw = "apple-raw-nonce"
             let hashed = SHA256.hash(data: Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
             let appleToken = try await providers.idToken(.apple, subject: "a-n", now: clock.now(), nonce: hashed)
-            try refused(try await api.signIn(.apple, idToken: appleToken, nonce: hashed), "nonce_mismatch", "Apple's hashed nonce sent as it stands")
+            try refused(
+                try await api.signIn(.apple, idToken: appleToken, nonce: hashed), "nonce_mismatch", "Apple's hashed nonce sent as it stands"
+            )
             #expect(try await api.signIn(.apple, idToken: appleToken, nonce: raw).status == .created)
 
             // Bad requests are 422, not 401.
@@ -157,7 +212,9 @@ struct ProviderSignInTests {
             let unknown = try await api.post("/v1/auth/provider", json: ["provider": "myspace", "id_token": withNonce])
             #expect(unknown.status == .unprocessableContent)
             // No account was made by any refused token.
-            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "attacker", now: clock.now())).status == .created)
+            #expect(
+                try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "attacker", now: clock.now())).status
+                    == .created)
         }
     }
 
@@ -166,40 +223,69 @@ struct ProviderSignInTests {
         try await withProviders(engine) { api, providers, clock in
             // A password account: its email is not verified.
             let (password, ann) = try await api.register("Ann", email: "ann@gmail.com")
-            let meets = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-ann", now: clock.now(), email: "Ann@Gmail.com", emailVerified: true))
+            let meets = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-ann", now: clock.now(), email: "Ann@Gmail.com", emailVerified: true))
             #expect(meets.status == .conflict)
             #expect(try meets.errorCode == "account_exists")
             // Linked from the session, Google signs in to Ann's account.
-            let google = try await providers.idToken(.google, subject: "g-ann", now: clock.now(), email: "ann@gmail.com", emailVerified: true)
+            let google = try await providers.idToken(
+                .google, subject: "g-ann", now: clock.now(), email: "ann@gmail.com", emailVerified: true)
             let linked = try await api.post("/v1/me/identities", token: password, json: ["provider": "google", "id_token": google])
             #expect(linked.status == .created)
-            let again = try await api.post("/v1/me/identities", token: password, json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-ann", now: clock.now())])
+            let again = try await api.post(
+                "/v1/me/identities", token: password,
+                json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-ann", now: clock.now())])
             #expect(again.status == .ok)
-            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-ann", now: clock.now())).decode(API.AuthResult.self, expecting: .ok).user.id == ann)
+            #expect(
+                try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-ann", now: clock.now())).decode(
+                    API.AuthResult.self, expecting: .ok
+                ).user.id == ann)
             #expect(try await api.identities(password) == ["google"])
 
             // Verified on both sides: Apple made the account, Google joins it.
-            let bo = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
-                .decode(API.AuthResult.self, expecting: .created)
-            let joined = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
-                .decode(API.AuthResult.self, expecting: .ok)
+            let bo = try await api.signIn(
+                .apple,
+                idToken: try await providers.idToken(.apple, subject: "a-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true)
+            )
+            .decode(API.AuthResult.self, expecting: .created)
+            let joined = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(.google, subject: "g-bo", now: clock.now(), email: "bo@gmail.com", emailVerified: true)
+            )
+            .decode(API.AuthResult.self, expecting: .ok)
             #expect(joined.user.id == bo.user.id)
             #expect(try await api.identities(bo.accessToken) == ["apple", "google"])
             // Another Google account with the same address (deleted and made again there) does not.
-            let twin = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-bo-2", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
+            let twin = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-bo-2", now: clock.now(), email: "bo@gmail.com", emailVerified: true))
             #expect(twin.status == .conflict)
             #expect(try twin.errorCode == "account_exists")
             // An unverified email (Facebook's) meeting the account does not.
-            let facebook = try await api.signIn(.facebook, idToken: try await providers.idToken(.facebook, subject: "f-bo", now: clock.now(), email: "bo@gmail.com"))
+            let facebook = try await api.signIn(
+                .facebook, idToken: try await providers.idToken(.facebook, subject: "f-bo", now: clock.now(), email: "bo@gmail.com"))
             #expect(facebook.status == .conflict)
             #expect(try facebook.errorCode == "account_exists")
             // Google vouches for another domain's address only for a Workspace account.
-            let cy = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true))
-                .decode(API.AuthResult.self, expecting: .created)
-            let outside = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true))
+            let cy = try await api.signIn(
+                .apple,
+                idToken: try await providers.idToken(
+                    .apple, subject: "a-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true)
+            )
+            .decode(API.AuthResult.self, expecting: .created)
+            let outside = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example", emailVerified: true))
             #expect(outside.status == .conflict)
-            let workspace = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example",
-                                                                                                emailVerified: true, hostedDomain: "smallco.example"))
+            let workspace = try await api.signIn(
+                .google,
+                idToken: try await providers.idToken(
+                    .google, subject: "g-cy", now: clock.now(), email: "cy@smallco.example",
+                    emailVerified: true, hostedDomain: "smallco.example"))
             #expect(try workspace.decode(API.AuthResult.self, expecting: .ok).user.id == cy.user.id)
         }
     }
@@ -207,37 +293,52 @@ struct ProviderSignInTests {
     @Test("identities: listed, linked once, removed; the last way to sign in stays; deletion frees them", arguments: engines)
     func linkAndUnlink(engine: DatabaseEngine) async throws {
         try await withProviders(engine) { api, providers, clock in
-            let only = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-1", now: clock.now())).decode(API.AuthResult.self, expecting: .created)
+            let only = try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-1", now: clock.now())).decode(
+                API.AuthResult.self, expecting: .created)
             let last = try await api.delete("/v1/me/identities/apple", token: only.accessToken)
             #expect(last.status == .conflict)
             #expect(try last.errorCode == "last_sign_in_method")
             #expect(try await api.delete("/v1/me/identities/google", token: only.accessToken).status == .notFound)
             // Someone else's Google account cannot be linked here.
-            let other = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-other", now: clock.now())).decode(API.AuthResult.self, expecting: .created)
-            let taken = try await api.post("/v1/me/identities", token: only.accessToken, json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-other", now: clock.now())])
+            let other = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-other", now: clock.now()))
+                .decode(API.AuthResult.self, expecting: .created)
+            let taken = try await api.post(
+                "/v1/me/identities", token: only.accessToken,
+                json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-other", now: clock.now())])
             #expect(taken.status == .conflict)
             #expect(try taken.errorCode == "identity_taken")
-            #expect(try await api.post("/v1/me/identities", token: only.accessToken,
-                                       json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-1", now: clock.now())]).status == .created)
-            let second = try await api.post("/v1/me/identities", token: only.accessToken,
-                                            json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-2", now: clock.now())])
+            #expect(
+                try await api.post(
+                    "/v1/me/identities", token: only.accessToken,
+                    json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-1", now: clock.now())]
+                ).status == .created)
+            let second = try await api.post(
+                "/v1/me/identities", token: only.accessToken,
+                json: ["provider": "google", "id_token": try await providers.idToken(.google, subject: "g-2", now: clock.now())])
             #expect(second.status == .conflict)
             #expect(try second.errorCode == "provider_linked")
             #expect(try await api.delete("/v1/me/identities/apple", token: only.accessToken).status == .noContent)
             #expect(try await api.identities(only.accessToken) == ["google"])
-            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-1", now: clock.now())).decode(API.AuthResult.self, expecting: .ok).user.id == only.user.id)
+            #expect(
+                try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-1", now: clock.now())).decode(
+                    API.AuthResult.self, expecting: .ok
+                ).user.id == only.user.id)
             // Apple's account is free again: it makes a new account.
-            #expect(try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-1", now: clock.now())).status == .created)
+            #expect(
+                try await api.signIn(.apple, idToken: try await providers.idToken(.apple, subject: "a-1", now: clock.now())).status
+                    == .created)
             // Changing how an account signs in takes a session of the last 15 minutes.
             clock.advance(by: 16 * 60)
-            let stale = try await api.post("/v1/me/identities", token: only.accessToken,
-                                           json: ["provider": "facebook", "id_token": try await providers.idToken(.facebook, subject: "f-1", now: clock.now())])
+            let stale = try await api.post(
+                "/v1/me/identities", token: only.accessToken,
+                json: ["provider": "facebook", "id_token": try await providers.idToken(.facebook, subject: "f-1", now: clock.now())])
             #expect(stale.status == .forbidden)
             #expect(try stale.errorCode == "reauthentication_required")
             #expect(try await api.delete("/v1/me/identities/google", token: only.accessToken).status == .forbidden)
             // A deleted account's providers sign up afresh.
             #expect(try await api.delete("/v1/me", token: other.accessToken).status == .noContent)
-            let again = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-other", now: clock.now())).decode(API.AuthResult.self, expecting: .created)
+            let again = try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "g-other", now: clock.now()))
+                .decode(API.AuthResult.self, expecting: .created)
             #expect(again.user.id != other.user.id)
         }
     }
@@ -251,15 +352,18 @@ struct ProviderSignInTests {
             let dee = try signedIn.decode(API.AuthResult.self, expecting: .created)
             #expect(dee.user.name == "Dee")
             #expect(dee.user.email == nil)
-            #expect(try await api.post("/v1/auth/provider", json: ["provider": "facebook", "access_token": "EAAB+good/token"])
-                .decode(API.AuthResult.self, expecting: .ok).user.id == dee.user.id)
+            #expect(
+                try await api.post("/v1/auth/provider", json: ["provider": "facebook", "access_token": "EAAB+good/token"])
+                    .decode(API.AuthResult.self, expecting: .ok).user.id == dee.user.id)
             for (token, comment) in [("EAAB-other-app", "another app's token"), ("EAAB-unknown", "a token Facebook does not know")] {
                 let refused = try await api.post("/v1/auth/provider", json: ["provider": "facebook", "access_token": token])
                 #expect(refused.status == .unauthorized, Comment(rawValue: comment))
                 #expect(try refused.errorCode == "invalid_token", Comment(rawValue: comment))
             }
             // Access tokens are Facebook's only.
-            #expect(try await api.post("/v1/auth/provider", json: ["provider": "google", "access_token": "EAAB+good/token"]).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/auth/provider", json: ["provider": "google", "access_token": "EAAB+good/token"]).status
+                    == .unprocessableContent)
         }
     }
 
@@ -267,7 +371,9 @@ struct ProviderSignInTests {
     func refusalsThrottled(engine: DatabaseEngine) async throws {
         try await withProviders(engine, setup: .live, configure: { $0.loginMaxFailures = 3 }) { api, providers, clock in
             for i in 0..<4 {
-                #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "ok-\(i)", now: clock.now())).status == .created)
+                #expect(
+                    try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "ok-\(i)", now: clock.now()))
+                        .status == .created)
             }
             for _ in 0..<3 {
                 let refused = try await api.signIn(.google, idToken: "not.a.jwt")
@@ -277,7 +383,9 @@ struct ProviderSignInTests {
             #expect(over.status == .tooManyRequests)
             #expect(over.headers[.retryAfter] != nil)
             clock.advance(by: 16 * 60)
-            #expect(try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "late", now: clock.now())).status == .created)
+            #expect(
+                try await api.signIn(.google, idToken: try await providers.idToken(.google, subject: "late", now: clock.now())).status
+                    == .created)
         }
     }
 

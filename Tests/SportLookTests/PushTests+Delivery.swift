@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
-import Synchronization
 import HTTPTypes
 import NIOSSL
+import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// Devices, and pushes delivered through each service's answers.
@@ -14,12 +15,15 @@ extension PushTests {
         try await withApp(engine, clock: clock, configure: { c in c.push.vapidSubject = "mailto:ops@sportlook.test" }) { api, _ in
             let (token, _) = try await api.register("Devices")
             let apple = String(repeating: "ab", count: 32)
-            let ios = try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": apple.uppercased(), "environment": "sandbox"]).decode(Device.self, expecting: .created)
+            let ios = try await api.post(
+                "/v1/me/devices", token: token, json: ["platform": "ios", "token": apple.uppercased(), "environment": "sandbox"]
+            ).decode(Device.self, expecting: .created)
             #expect(ios.token == apple)
             #expect(ios.environment == "sandbox")
             clock.advance(by: 1)
             let web = WebSubscription.make(endpoint: "https://fcm.googleapis.com/fcm/send/abc:def")
-            let browser = try await api.post("/v1/me/devices", token: token, json: ["platform": "web", "subscription": web.json]).decode(Device.self, expecting: .created)
+            let browser = try await api.post("/v1/me/devices", token: token, json: ["platform": "web", "subscription": web.json]).decode(
+                Device.self, expecting: .created)
             #expect(browser.endpoint == web.endpoint)
             #expect(browser.keys == nil && browser.token == nil)
 
@@ -34,12 +38,17 @@ extension PushTests {
             #expect(try await field(["platform": "web", "token": "abc"]) == "subscription.endpoint")
             var keys = web.json["keys"] as! [String: Any]
             keys["auth"] = "AAAA"
-            #expect(try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.auth")
+            #expect(
+                try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.auth")
             keys = web.json["keys"] as! [String: Any]
             keys["p256dh"] = Array(repeating: UInt8(4), count: 65).base64URLEncodedString()
-            #expect(try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.p256dh")
+            #expect(
+                try await field(["platform": "web", "subscription": ["endpoint": web.endpoint, "keys": keys]]) == "subscription.keys.p256dh"
+            )
             for endpoint in ["https://10.0.0.1/push", "https://[::1]/push", "http://push.example.com/x"] {
-                #expect(try await field(["platform": "web", "subscription": ["endpoint": endpoint, "keys": web.json["keys"]!]]) == "subscription.endpoint")
+                #expect(
+                    try await field(["platform": "web", "subscription": ["endpoint": endpoint, "keys": web.json["keys"]!]])
+                        == "subscription.endpoint")
             }
 
             // Listed newest first; removed by id (or token); the oldest go beyond 20.
@@ -50,7 +59,8 @@ extension PushTests {
             #expect(try await api.delete("/v1/me/devices/\(webID)", token: token).status == .notFound)
             for i in 0..<21 {
                 clock.advance(by: 1)
-                let reply = try await api.post("/v1/me/devices", token: token, json: ["platform": "android", "token": "android-token-\(String(format: "%04d", i))"])
+                let reply = try await api.post(
+                    "/v1/me/devices", token: token, json: ["platform": "android", "token": "android-token-\(String(format: "%04d", i))"])
                 #expect(reply.status == .created)
             }
             let kept = try await api.get("/v1/me/devices", token: token).decode(API.Page<Device>.self, expecting: .ok).items
@@ -63,22 +73,30 @@ extension PushTests {
         }
     }
 
-    @Test("one invitation reaches an iPhone, an Android phone and a browser once each; a failed channel is retried alone", arguments: engines)
+    @Test(
+        "one invitation reaches an iPhone, an Android phone and a browser once each; a failed channel is retried alone", arguments: engines)
     func everyPlatform(engine: DatabaseEngine) async throws {
         let server = try await PushServer()
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, configure: { c in
-            try! server.configure(&c)
-            c.jobRetryBase = 0.05
-            c.jobMaxAttempts = 3
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock,
+            configure: { c in
+                try! server.configure(&c)
+                c.jobRetryBase = 0.05
+                c.jobMaxAttempts = 3
+            }
+        ) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             let iphone = String(repeating: "0a", count: 32)
             #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "ios", "token": iphone]).status == .created)
-            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "android:APA91bGuestPhone"]).status == .created)
+            #expect(
+                try await api.post("/v1/me/devices", token: guest, json: ["platform": "android", "token": "android:APA91bGuestPhone"])
+                    .status == .created)
             let browser = try server.subscription("guest")
-            #expect(try await api.post("/v1/me/devices", token: guest, json: ["platform": "web", "subscription": browser.json]).status == .created)
+            #expect(
+                try await api.post("/v1/me/devices", token: guest, json: ["platform": "web", "subscription": browser.json]).status
+                    == .created)
             let vapid = try await api.get("/v1/push/vapid-public-key").decode(VapidKey.self, expecting: .ok).public_key
 
             // FCM fails once with 500: the retry goes to the Android phone alone.
@@ -162,15 +180,18 @@ extension PushTests {
             let iphone = String(repeating: "be", count: 32)
             _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": iphone, "environment": "sandbox"])
             _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "android", "token": "android:APA91bOperator"])
-            _ = try await api.post("/v1/me/devices", token: token, json: ["platform": "web", "subscription": try server.subscription("operator").json])
-            let tool = AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration)
+            _ = try await api.post(
+                "/v1/me/devices", token: token, json: ["platform": "web", "subscription": try server.subscription("operator").json])
+            let tool = AdminTool(
+                database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration)
             let user = try #require(UUID(uuidString: id))
             let lines = try await tool.pushTest(user: user)
             #expect(lines.count == 3)
             for channel in ["apns", "fcm", "webpush"] {
                 #expect(lines.contains { $0.contains("via \(channel): delivered") }, "\(lines)")
             }
-            #expect(server.requests("webpush").first?.entry["message"].flatMap { ($0 as? [String: Any])?["kind"] as? String } == "push_test")
+            #expect(
+                server.requests("webpush").first?.entry["message"].flatMap { ($0 as? [String: Any])?["kind"] as? String } == "push_test")
             try server.script(["apns": ["gone"], "fcm": ["bad"]])
             let again = try await tool.pushTest(user: user)
             #expect(again.contains { $0.hasPrefix("ios ") && $0.contains("gone") }, "\(again)")
@@ -180,24 +201,34 @@ extension PushTests {
         }
     }
 
-    @Test("every service's answers: 500 and 429 retried, expired credentials renewed, a final refusal kept, gone removed", arguments: engines)
+    @Test(
+        "every service's answers: 500 and 429 retried, expired credentials renewed, a final refusal kept, gone removed", arguments: engines)
     func everyAnswer(engine: DatabaseEngine) async throws {
         let server = try await PushServer()
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, configure: { c in
-            try! server.configure(&c)
-            c.jobRetryBase = 0.05
-        }) { api, services in
+        try await withApp(
+            engine, clock: clock,
+            configure: { c in
+                try! server.configure(&c)
+                c.jobRetryBase = 0.05
+            }
+        ) { api, services in
             let (owner, _) = try await api.register("Owner")
             let (guest, guestID) = try await api.register("Guest")
             var done = 0
             let cases: [(channel: String, device: [String: Any], steps: [(answers: [Any], statuses: [Int])], gone: Any)] = [
-                ("apns", ["platform": "ios", "token": String(repeating: "c3", count: 32)],
-                 [([500], [500, 200]), ([429], [429, 200]), (["expired"], [403, 200]), (["bad"], [400])], "badtoken"),
-                ("fcm", ["platform": "android", "token": "android:APA91bEveryAnswer"],
-                 [([500], [500, 200]), ([429], [429, 200]), (["expired"], [401, 200]), (["bad"], [400])], "gone"),
-                ("webpush", ["platform": "web", "subscription": try server.subscription("every").json],
-                 [([500], [500, 201]), ([429], [429, 201]), (["bad"], [400])], "gone"),
+                (
+                    "apns", ["platform": "ios", "token": String(repeating: "c3", count: 32)],
+                    [([500], [500, 200]), ([429], [429, 200]), (["expired"], [403, 200]), (["bad"], [400])], "badtoken"
+                ),
+                (
+                    "fcm", ["platform": "android", "token": "android:APA91bEveryAnswer"],
+                    [([500], [500, 200]), ([429], [429, 200]), (["expired"], [401, 200]), (["bad"], [400])], "gone"
+                ),
+                (
+                    "webpush", ["platform": "web", "subscription": try server.subscription("every").json],
+                    [([500], [500, 201]), ([429], [429, 201]), (["bad"], [400])], "gone"
+                ),
             ]
             for (channel, device, steps, gone) in cases {
                 #expect(try await api.post("/v1/me/devices", token: guest, json: device).status == .created)
@@ -208,7 +239,9 @@ extension PushTests {
                     _ = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [guestID]])
                     done += 1
                     let finished = done
-                    try await eventually("\(channel) \(answers): the job done") { try await count(services, "jobs", where: "state = 'done'") == finished }
+                    try await eventually("\(channel) \(answers): the job done") {
+                        try await count(services, "jobs", where: "state = 'done'") == finished
+                    }
                     #expect(server.requests(channel).dropFirst(before).map(\.status) == statuses, "\(channel) answering \(answers)")
                     let registered = try await api.get("/v1/me/devices", token: guest).decode(API.Page<Device>.self, expecting: .ok).items
                     // Only a gone answer removes the registration; a final refusal keeps it.

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import Testing
+
 @testable import SportLook
 
 /// The query is split by our own reader; clients were written against what
@@ -57,9 +58,11 @@ struct QueryParametersTests {
     @Test("numbers are read as Double(text) reads them, to the bit")
     func numbers() {
         var generator = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "00", "0.0", "-0.000", "1", "52.520008", "-13.404954", "180", "-90.0000001", "5", "0.1", "0.3", "123456789012345",
-                     "1234567890123456", "0.123456789012345", "9007199254740993", "1.", ".5", "-", "", "+5", "1e3", "1E-2", "0x1p3", "nan", "inf",
-                     "-.5", "1.2.3", "12a", " 1", "1 ", "--1", "1-", "٣", "９", "999999999999999.9", "0.0000000000000001"]
+        var texts = [
+            "0", "-0", "00", "0.0", "-0.000", "1", "52.520008", "-13.404954", "180", "-90.0000001", "5", "0.1", "0.3", "123456789012345",
+            "1234567890123456", "0.123456789012345", "9007199254740993", "1.", ".5", "-", "", "+5", "1e3", "1E-2", "0x1p3", "nan", "inf",
+            "-.5", "1.2.3", "12a", " 1", "1 ", "--1", "1-", "٣", "９", "999999999999999.9", "0.0000000000000001",
+        ]
         let digits = Array("0123456789")
         for _ in 0..<20_000 {
             let whole = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in digits.randomElement(using: &generator)! })
@@ -68,7 +71,8 @@ struct QueryParametersTests {
             texts.append(sign + whole + (fraction.isEmpty && Bool.random(using: &generator) ? "" : "." + fraction))
         }
         for text in texts {
-            let ours = QueryReader.number(text), theirs = Double(text)
+            let ours = QueryReader.number(text)
+            let theirs = Double(text)
             #expect(ours?.bitPattern == theirs?.bitPattern, "\(text)")
         }
     }

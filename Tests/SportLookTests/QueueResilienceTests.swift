@@ -1,9 +1,10 @@
-import HummingbirdTesting
 import Foundation
+import HummingbirdTesting
 import Logging
 import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// Inserts users (each with one push device) straight into the database: fixtures for bulk
@@ -20,9 +21,15 @@ func insertUsers(_ count: Int, into database: Database, prefix: String) async th
         }
         let devices: [[any Encodable & Sendable]] = slice.map { id in [UUID(), "dev-\(id.lowercased)", id, "ios", now] }
         try await database.transaction { sql in
-            try await DemoSeeder.insert(into: "users", columns: ["id", "email", "email_normalized", "name", "password_hash", "bio", "discoverable", "version", "created_at", "updated_at"],
-                                      rows: users, on: sql)
-            try await DemoSeeder.insert(into: "devices", columns: ["id", "token", "user_id", "platform", "created_at"], rows: devices, on: sql)
+            try await DemoSeeder.insert(
+                into: "users",
+                columns: [
+                    "id", "email", "email_normalized", "name", "password_hash", "bio", "discoverable", "version", "created_at",
+                    "updated_at",
+                ],
+                rows: users, on: sql)
+            try await DemoSeeder.insert(
+                into: "devices", columns: ["id", "token", "user_id", "platform", "created_at"], rows: devices, on: sql)
         }
     }
     return ids
@@ -43,7 +50,8 @@ struct QueueResilienceTests {
         let database = try await Database.open(.postgres(address), poolSize: 4, timeout: 30, logger: logger)
         let invitees = try await insertUsers(1_000, into: database, prefix: "invitee")
         let environment = [
-            "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString, "PUSH_GATEWAY_SECRET": "crash-test-secret-of-32-bytes-or-more",
+            "DATABASE_URL": address.url, "PUSH_GATEWAY_URL": url.absoluteString,
+            "PUSH_GATEWAY_SECRET": "crash-test-secret-of-32-bytes-or-more",
             "BCRYPT_COST": "4", "JOB_WORKERS": "2", "JOB_POLL_INTERVAL": "200ms", "INVITE_DAILY_LIMIT": "100000",
             // The gateway runs in this test process, which shares two cores with the whole
             // suite: it once answered nothing for tens of seconds, and 213 jobs spent their
@@ -56,15 +64,20 @@ struct QueueResilienceTests {
         let first = try ServerProcess(environment: environment)
         try await first.waitUntilHealthy()
         let base = "http://127.0.0.1:\(first.port)"
-        let registered = try await LiveHTTP.request(base + "/v1/auth/register", method: "POST", json: ["name": "Host", "email": "host@example.com", "password": "crash test host"])
+        let registered = try await LiveHTTP.request(
+            base + "/v1/auth/register", method: "POST", json: ["name": "Host", "email": "host@example.com", "password": "crash test host"])
         let token = try registered.decode(API.AuthResult.self, expecting: 201).accessToken
-        let created = try await LiveHTTP.request(base + "/v1/events", method: "POST", token: token, json: [
-            "title": "Big party", "sport": "dance", "starts_at": RFC3339.format(Date().addingTimeInterval(86_400)), "location": ["lat": 52.52, "lon": 13.405],
-        ])
+        let created = try await LiveHTTP.request(
+            base + "/v1/events", method: "POST", token: token,
+            json: [
+                "title": "Big party", "sport": "dance", "starts_at": RFC3339.format(Date().addingTimeInterval(86_400)),
+                "location": ["lat": 52.52, "lon": 13.405],
+            ])
         let event = try created.decode(API.Event.self, expecting: 201).id
         for chunk in stride(from: 0, to: invitees.count, by: 50) {
-            let reply = try await LiveHTTP.request(base + "/v1/events/\(event)/invitations", method: "POST", token: token,
-                                                   json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
+            let reply = try await LiveHTTP.request(
+                base + "/v1/events/\(event)/invitations", method: "POST", token: token,
+                json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
             #expect(reply.status == 201)
         }
         try await eventually(timeout: .seconds(60), "deliveries to start") { gateway.requests.count >= 100 }
@@ -91,9 +104,13 @@ struct QueueResilienceTests {
         var counts: (Int, Int, Set<String>)?
         for _ in 0..<6 where counts == nil {
             counts = try? await fresh.read(timeout: .seconds(15)) { sql in
-                let rows = try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT user_id) AS u FROM notifications WHERE kind = 'invitation'").first()
+                let rows = try await sql.raw(
+                    "SELECT COUNT(*) AS n, COUNT(DISTINCT user_id) AS u FROM notifications WHERE kind = 'invitation'"
+                ).first()
                 // The notifications' jobs (not the events' reminders, due days later).
-                let jobs = try await sql.raw("SELECT id FROM jobs WHERE kind <> 'reminder_due'").all().map { try $0.value("id", as: UUID.self).lowercased }
+                let jobs = try await sql.raw("SELECT id FROM jobs WHERE kind <> 'reminder_due'").all().map {
+                    try $0.value("id", as: UUID.self).lowercased
+                }
                 return (try rows?.value("n", as: Int.self) ?? 0, try rows?.value("u", as: Int.self) ?? 0, Set(jobs))
             }
         }
@@ -102,7 +119,9 @@ struct QueueResilienceTests {
         #expect(inboxRows == 1_000)
         #expect(distinctUsers == 1_000)
         #expect(Set(gateway.requests.map(\.idempotencyKey)) == jobIDs)
-        print("crash test: \(seenBeforeCrash) pushes before kill -9, \(gateway.requests.count) in all (\(gateway.requests.count - Set(gateway.requests.map(\.idempotencyKey)).count) repeats absorbed), \(inboxRows) inbox rows for \(distinctUsers) people")
+        print(
+            "crash test: \(seenBeforeCrash) pushes before kill -9, \(gateway.requests.count) in all (\(gateway.requests.count - Set(gateway.requests.map(\.idempotencyKey)).count) repeats absorbed), \(inboxRows) inbox rows for \(distinctUsers) people"
+        )
         await PostgresCluster.shared.drop(address)
     }
 
@@ -130,7 +149,9 @@ struct QueueResilienceTests {
                 let (token, _) = try await api.register("Host")
                 let event = try await api.createEvent(token, now: Date()).id
                 for chunk in stride(from: 0, to: invitees.count, by: 50) {
-                    _ = try await api.post("/v1/events/\(event)/invitations", token: token, json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
+                    _ = try await api.post(
+                        "/v1/events/\(event)/invitations", token: token,
+                        json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
                 }
                 try await eventually(timeout: .seconds(60), "every job to finish") {
                     try await count(firstServices, "jobs", where: "state = 'done'") == 300

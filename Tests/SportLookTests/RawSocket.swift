@@ -1,10 +1,11 @@
 import Foundation
-import SQLKit
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A WebSocket client that can stop reading: a plain TCP socket with a small
@@ -17,7 +18,8 @@ final class RawSocket: Sendable {
     init(port: Int, token: String, origin: String? = nil, host: String = "127.0.0.1", cookie: Bool = false) throws {
         fd = try connectLoopback(port: port, receiveBuffer: 4_096)
         let credential = cookie ? "Cookie: theme=dark; \(SessionCookie.name)=\(token)" : "Authorization: Bearer \(token)"
-        let request = "GET /v1/ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(credential)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
+        let request =
+            "GET /v1/ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(credential)\r\n\(origin.map { "Origin: \($0)\r\n" } ?? "")\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), 0) }
         var head = [UInt8]()
         var byte: UInt8 = 0
@@ -38,7 +40,11 @@ final class RawSocket: Sendable {
     /// Sends one masked frame (0x1 text, 0x9 ping, 0xA pong).
     func sendFrame(opcode: UInt8, _ payload: [UInt8]) throws {
         var frame: [UInt8] = [0x80 | opcode]
-        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
         let mask: [UInt8] = [1, 2, 3, 4]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }

@@ -1,15 +1,18 @@
 import Foundation
-import SQLKit
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// Realtime chat: names after a rename, one frame for all, subscriptions racing membership, slow and silent clients, and two instances.
 extension RealtimeTests {
-    @Test("after a rename, a socket's catch-up shows the new name on the sender's earlier messages and their quotes, as the history does", arguments: engines)
+    @Test(
+        "after a rename, a socket's catch-up shows the new name on the sender's earlier messages and their quotes, as the history does",
+        arguments: engines)
     func renameReachesKeptMessages(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
@@ -41,7 +44,9 @@ extension RealtimeTests {
         }
     }
 
-    @Test("a message whose sender's name was read before a rename, and heard of after it, is kept under the new name; a resync forgets the names", arguments: engines)
+    @Test(
+        "a message whose sender's name was read before a rename, and heard of after it, is kept under the new name; a resync forgets the names",
+        arguments: engines)
     func renameHeardBeforeTheMessage(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, services in
@@ -73,7 +78,9 @@ extension RealtimeTests {
         }
     }
 
-    @Test("with everyone in the room, a message sent on eight sockets at once is stored once, reaches each socket once and queues no push; someone away is told", arguments: engines)
+    @Test(
+        "with everyone in the room, a message sent on eight sockets at once is stored once, reaches each socket once and queues no push; someone away is told",
+        arguments: engines)
     func everyoneThere(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, services in
@@ -97,7 +104,10 @@ extension RealtimeTests {
             // The second member goes away: the next message is a push for them alone.
             await sockets[1].close()
             try await eventually("their presence gone") { try await count(services, "chat_presence") == 2 }
-            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "where are you", "client_id": "away"]).status == .created)
+            #expect(
+                try await api.post(
+                    "/v1/events/\(event)/messages", token: owner.token, json: ["body": "where are you", "client_id": "away"]
+                ).status == .created)
             try await eventually("the chat notification") {
                 try await api.notifications(people[1].token).contains { $0.kind == "chat_message" }
             }
@@ -111,7 +121,9 @@ extension RealtimeTests {
         }
     }
 
-    @Test("a message's frame is the same on every socket of its room, one hiding its sender gets none, and an edit is framed anew", arguments: engines)
+    @Test(
+        "a message's frame is the same on every socket of its room, one hiding its sender gets none, and an edit is framed anew",
+        arguments: engines)
     func oneFramePerVersion(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
@@ -126,8 +138,12 @@ extension RealtimeTests {
                 try await socket.waitFor("subscribed") { $0.type == "subscribed" }
                 sockets.append(socket)
             }
-            #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "first", "client_id": "one"]).status == .created)
-            #expect(try await api.post("/v1/events/\(event)/messages", token: people[0].token, json: ["body": "second", "client_id": "two"]).status == .created)
+            #expect(
+                try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "first", "client_id": "one"]).status
+                    == .created)
+            #expect(
+                try await api.post("/v1/events/\(event)/messages", token: people[0].token, json: ["body": "second", "client_id": "two"])
+                    .status == .created)
             for socket in sockets { try await eventually("both messages") { try socket.messageSeqs.contains(2) } }
             let firstFrames = try sockets[..<3].map { socket in
                 try #require(socket.texts.first { $0.contains("\"type\":\"message\"") && $0.contains("\"seq\":1,") })
@@ -168,9 +184,13 @@ extension RealtimeTests {
                     try await group.waitForAll()
                 }
                 for socket in sockets {
-                    let outcome = try await socket.waitFor("round \(round)'s answer to subscribe") { $0.type == "subscribed" || $0.type == "error" }
+                    let outcome = try await socket.waitFor("round \(round)'s answer to subscribe") {
+                        $0.type == "subscribed" || $0.type == "error"
+                    }
                     if outcome.type == "subscribed" {
-                        try await socket.waitFor("round \(round)'s subscription ended with the attendance") { $0.unsubscribed?.reason == "not_attending" }
+                        try await socket.waitFor("round \(round)'s subscription ended with the attendance") {
+                            $0.unsubscribed?.reason == "not_attending"
+                        }
                     }
                     await socket.close()
                 }
@@ -185,7 +205,9 @@ extension RealtimeTests {
     /// An event room's owner with a raw socket subscribed to it from the start, and the
     /// room given `megabytes` of history (500 messages of 2 KB a megabyte), announced
     /// to the socket at once: the socket and the owner's token.
-    private func subscribedToHistory(_ api: API, _ services: AppServices, clock: ManualClock, megabytes: Int) async throws -> (socket: RawSocket, ownerToken: String) {
+    private func subscribedToHistory(_ api: API, _ services: AppServices, clock: ManualClock, megabytes: Int) async throws -> (
+        socket: RawSocket, ownerToken: String
+    ) {
         let (event, owner, _) = try await chatRoom(api, clock: clock, members: 0)
         let port = try #require(api.client.port)
         let socket = try await blocking { try RawSocket(port: port, token: owner.token) }
@@ -196,8 +218,10 @@ extension RealtimeTests {
         for chunk in 0..<megabytes {
             try await services.database.transaction { sql in
                 for n in 0..<500 {
-                    _ = try await services.chatStore.insert(room: eventID, .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
-                                                            at: clock.now(), on: sql)
+                    _ = try await services.chatStore.insert(
+                        room: eventID,
+                        .init(sender: sender, clientID: "m\(chunk)-\(n)", body: body, attachment: nil, replyTo: nil, mentions: []),
+                        at: clock.now(), on: sql)
                 }
             }
         }
@@ -208,12 +232,15 @@ extension RealtimeTests {
     @Test("a client that stops reading is closed, and the server holds a bounded queue for it")
     func slowConsumer() async throws {
         let clock = ManualClock()
-        try await withApp(.sqlite, clock: clock, setup: .live, configure: { c in
-            c.chatRateLimit = 1_000_000
-            c.webSocketMaxQueue = 100
-            c.webSocketStallTimeout = 1
-            c.webSocketPingInterval = 600
-        }) { api, services in
+        try await withApp(
+            .sqlite, clock: clock, setup: .live,
+            configure: { c in
+                c.chatRateLimit = 1_000_000
+                c.webSocketMaxQueue = 100
+                c.webSocketStallTimeout = 1
+                c.webSocketPingInterval = 600
+            }
+        ) { api, services in
             // 10 MB of history, far more than socket buffers hold.
             let (slow, _) = try await subscribedToHistory(api, services, clock: clock, megabytes: 10)
             var peak = 0
@@ -233,12 +260,15 @@ extension RealtimeTests {
     @Test("a client that takes no more frames is cut once its session ends, though it has not stalled for the stall timeout")
     func cutAfterEnding() async throws {
         let clock = ManualClock()
-        try await withApp(.sqlite, clock: clock, setup: .live, configure: { c in
-            c.chatRateLimit = 1_000_000
-            c.webSocketMaxQueue = 100
-            c.webSocketStallTimeout = 3_600
-            c.webSocketPingInterval = 600
-        }) { api, services in
+        try await withApp(
+            .sqlite, clock: clock, setup: .live,
+            configure: { c in
+                c.chatRateLimit = 1_000_000
+                c.webSocketMaxQueue = 100
+                c.webSocketStallTimeout = 3_600
+                c.webSocketPingInterval = 600
+            }
+        ) { api, services in
             // 40 MB of history, far more than loopback socket buffers hold (up to about 10 MB):
             // the writer ends up waiting on a full socket.
             let (slow, ownerToken) = try await subscribedToHistory(api, services, clock: clock, megabytes: 40)
@@ -250,13 +280,21 @@ extension RealtimeTests {
         }
     }
 
-    @Test("each socket is pinged at its own moment; one that answers stays open, one silent for an interval after a ping is closed (1001 ping_timeout)")
+    @Test(
+        "each socket is pinged at its own moment; one that answers stays open, one silent for an interval after a ping is closed (1001 ping_timeout)"
+    )
     func pings() async throws {
         // The instance's timer runs on real time; with a 600 s interval it sends no ping
         // within the test (unless this socket's phase is in its first moments: then its
         // first ping is the one read below). The test ticks the timer at later instants;
         // the stall timeout lies beyond them, so that those instants close nothing as stalled.
-        try await withApp(.sqlite, setup: .live, configure: { $0.webSocketPingInterval = 600; $0.webSocketStallTimeout = 3_600 }) { api, services in
+        try await withApp(
+            .sqlite, setup: .live,
+            configure: {
+                $0.webSocketPingInterval = 600
+                $0.webSocketStallTimeout = 3_600
+            }
+        ) { api, services in
             let (token, _) = try await api.register("Pinged")
             let port = try #require(api.client.port)
             let socket = try await blocking { try RawSocket(port: port, token: token) }

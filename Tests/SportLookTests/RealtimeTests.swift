@@ -1,10 +1,11 @@
 import Foundation
-import SQLKit
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// An instant one task marks and others read.
@@ -28,7 +29,10 @@ struct RealtimeTests {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, setup: .live) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
-            for n in 1...5 { _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "old \(n)", "client_id": "old\(n)"]) }
+            for n in 1...5 {
+                _ = try await api.post(
+                    "/v1/events/\(event)/messages", token: owner.token, json: ["body": "old \(n)", "client_id": "old\(n)"])
+            }
             let alice = try await TestSocket.connect(try socketURL(api), token: people[0].token)
             alice.send(["type": "subscribe", "event_id": event, "after_seq": 2])
             try await alice.waitFor("history") { _ in try alice.messageSeqs == [3, 4, 5] }
@@ -66,23 +70,30 @@ struct RealtimeTests {
             await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api)) }
             await #expect(throws: (any Error).self) { try await TestSocket.connect(try socketURL(api), token: "not-a-token") }
             let port = try #require(api.client.port)
-            await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: token, origin: "https://evil.example.com") } }
+            await #expect(throws: (any Error).self) {
+                try await blocking { try RawSocket(port: port, token: token, origin: "https://evil.example.com") }
+            }
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "https://app.example.com") }
             _ = try await blocking { try RawSocket(port: port, token: token) }
             await #expect(throws: (any Error).self) { try await blocking { try RawSocket(port: port, token: "bad") } }
             // A page of this server (its host and port) may; a page on another port of the same host may not.
             let host = "127.0.0.1:\(port)"
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://\(host)", host: host) }
-            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)") }
+            _ = try await blocking {
+                try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)")
+            }
             for origin in ["http://127.0.0.1:\(port + 1)", "http://127.0.0.1", "https://127.0.0.1", "ftp://\(host)", "null", "file://"] {
-                await #expect(throws: (any Error).self, "\(origin)") { try await blocking { try RawSocket(port: port, token: token, origin: origin, host: host) } }
+                await #expect(throws: (any Error).self, "\(origin)") {
+                    try await blocking { try RawSocket(port: port, token: token, origin: origin, host: host) }
+                }
             }
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://127.0.0.1", host: "127.0.0.1") }
             // A client library's own URL as its Origin is no browser page.
             _ = try await blocking { try RawSocket(port: port, token: token, origin: "ws://127.0.0.1", host: host) }
             let ok = try await TestSocket.connect(try socketURL(api), token: token)
             await ok.close()
-            #expect(try await api.request(.get, "/v1/ws", token: token, headers: [.origin: "https://evil.example.com"]).status == .forbidden)
+            #expect(
+                try await api.request(.get, "/v1/ws", token: token, headers: [.origin: "https://evil.example.com"]).status == .forbidden)
             #expect(try await api.get("/v1/ws").status == .unauthorized)
             #expect(try await api.get("/v1/ws", token: token).status == .upgradeRequired)
         }
@@ -107,10 +118,12 @@ struct RealtimeTests {
                 /// Posts over HTTP as a client does: past capacity (503 `overloaded`) it sends
                 /// the same message again a moment later.
                 func post(_ body: String) async throws -> Reply {
-                    var reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": body, "client_id": body])
+                    var reply = try await api.post(
+                        "/v1/events/\(event)/messages", token: owner.token, json: ["body": body, "client_id": body])
                     while reply.status == .serviceUnavailable, try reply.errorCode == "overloaded" {
                         try await Task.sleep(for: .milliseconds(100))
-                        reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": body, "client_id": body])
+                        reply = try await api.post(
+                            "/v1/events/\(event)/messages", token: owner.token, json: ["body": body, "client_id": body])
                     }
                     return reply
                 }
@@ -122,7 +135,9 @@ struct RealtimeTests {
                     }
                     if n % 50 == 0 {
                         for s in 0..<50 where (n / 50) * 50 + s < total / 2 {
-                            sender.send(["type": "message", "event_id": event, "body": "s\((n / 50) * 50 + s)", "client_id": "s\((n / 50) * 50 + s)"])
+                            sender.send([
+                                "type": "message", "event_id": event, "body": "s\((n / 50) * 50 + s)", "client_id": "s\((n / 50) * 50 + s)",
+                            ])
                         }
                     }
                 }
@@ -138,7 +153,9 @@ struct RealtimeTests {
                 let acknowledged = Set((try? sender.frames)?.compactMap { $0.sent?.clientID } ?? [])
                 for k in 0..<(total / 2) where !acknowledged.contains("s\(k)") {
                     let reply = try await post("s\(k)")
-                    guard reply.status == .created || reply.status == .ok else { throw ClusterError("resend \(k) answered \(reply.status)") }
+                    guard reply.status == .created || reply.status == .ok else {
+                        throw ClusterError("resend \(k) answered \(reply.status)")
+                    }
                 }
             }()
             // Each client: connect, subscribe after what it holds, read a while, drop; repeat.
@@ -162,7 +179,9 @@ struct RealtimeTests {
                                     if try (socket.messageSeqs.last ?? 0) >= total { return true }
                                     if socket.isClosed { return true }
                                     if let posted = postedAt.instant, ContinuousClock.now - posted > .seconds(60) {
-                                        throw ClusterError("a minute after the last message was posted, the client holds up to \(try socket.messageSeqs.last ?? 0) of \(total) (closed: \(String(describing: socket.closedWith)); the sender closed: \(String(describing: sender.closedWith)))")
+                                        throw ClusterError(
+                                            "a minute after the last message was posted, the client holds up to \(try socket.messageSeqs.last ?? 0) of \(total) (closed: \(String(describing: socket.closedWith)); the sender closed: \(String(describing: sender.closedWith)))"
+                                        )
                                     }
                                     return false
                                 }
@@ -201,7 +220,8 @@ struct RealtimeTests {
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
                 for socket in sockets { socket.send(["type": "subscribe", "event_id": event, "after_seq": round - 1]) }
-                let reply = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "round \(round)", "client_id": "r\(round)"])
+                let reply = try await api.post(
+                    "/v1/events/\(event)/messages", token: owner.token, json: ["body": "round \(round)", "client_id": "r\(round)"])
                 #expect(reply.status == .created)
                 for socket in sockets {
                     try await eventually("round \(round)'s message on every socket") { try socket.messageSeqs.contains(round) }
@@ -212,7 +232,9 @@ struct RealtimeTests {
         }
     }
 
-    @Test("presence counts while its instance's heartbeat is fresh: a stale instance's people are told, and a heartbeat sweeps a gone instance's rows", arguments: engines)
+    @Test(
+        "presence counts while its instance's heartbeat is fresh: a stale instance's people are told, and a heartbeat sweeps a gone instance's rows",
+        arguments: engines)
     func presenceFollowsInstanceHeartbeat(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, services in
@@ -226,7 +248,9 @@ struct RealtimeTests {
                 try await count(services, "jobs", where: "dedupe_key = 'chat_message:\(event.lowercased()):\(person.id.lowercased())'") == 1
             }
             func send(_ id: String) async throws {
-                #expect(try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "here?", "client_id": id]).status == .created)
+                #expect(
+                    try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "here?", "client_id": id]).status
+                        == .created)
             }
             try await send("fresh")
             #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "both in the room on instances alive: no push")
@@ -254,7 +278,9 @@ struct RealtimeTests {
         }
     }
 
-    @Test("presence written at once by many sockets shares transactions, and each socket's rows end as its last write left them", arguments: engines)
+    @Test(
+        "presence written at once by many sockets shares transactions, and each socket's rows end as its last write left them",
+        arguments: engines)
     func presenceWritesInBatches(engine: DatabaseEngine) async throws {
         try await withApp(engine) { _, services in
             let writes = services.chat.presenceWrites
@@ -264,7 +290,10 @@ struct RealtimeTests {
                 let found = try await services.database.read { sql in
                     try await sql.raw("SELECT user_id, room_id FROM chat_presence WHERE instance_id = \(bind: instance)").all()
                 }
-                return Set(try found.map { "\(try $0.decode(column: "user_id", as: UUID.self)) \(try $0.decode(column: "room_id", as: UUID.self))" })
+                return Set(
+                    try found.map {
+                        "\(try $0.decode(column: "user_id", as: UUID.self)) \(try $0.decode(column: "room_id", as: UUID.self))"
+                    })
             }
             let before = writes.batchCount
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -319,13 +348,17 @@ struct RealtimeTests {
             let room = try #require(UUID(uuidString: event))
             try await eventually("every socket's presence") {
                 let present = try await services.database.read { sql in
-                    try await sql.raw("SELECT user_id FROM chat_presence WHERE room_id = \(bind: room)").all().map { try $0.decode(column: "user_id", as: UUID.self) }
+                    try await sql.raw("SELECT user_id FROM chat_presence WHERE room_id = \(bind: room)").all().map {
+                        try $0.decode(column: "user_id", as: UUID.self)
+                    }
                 }
                 return Set(present) == Set(try people.map { try #require(UUID(uuidString: $0.id)) })
             }
             for n in 1..<people.count { sockets[n]?.send(["type": "typing", "event_id": event]) }
             let watcher = try #require(sockets[0])
-            try await eventually("everyone's typing on the first socket") { try watcher.frames.filter { $0.type == "typing" }.count == people.count - 1 }
+            try await eventually("everyone's typing on the first socket") {
+                try watcher.frames.filter { $0.type == "typing" }.count == people.count - 1
+            }
             let typing = try watcher.frames.compactMap(\.typing).map { "\($0.user.id) \($0.user.name)" }
             #expect(Set(typing) == Set((1..<people.count).map { "\(people[$0].id) Member\($0)" }))
             for socket in sockets.values { await socket.close() }

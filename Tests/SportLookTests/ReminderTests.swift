@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("Reminders: scheduled jobs before every game", .timeLimit(.minutes(5)))
@@ -18,9 +19,13 @@ struct ReminderTests {
     }
 
     /// Creates a game `startsIn` from now in Copenhagen, with `extra` fields.
-    static func game(_ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int? = nil, extra: [String: Any] = [:]) async throws -> API.Event {
-        var body: [String: Any] = ["title": "Tuesday football", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(startsIn)),
-                                   "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen"]
+    static func game(
+        _ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int? = nil, extra: [String: Any] = [:]
+    ) async throws -> API.Event {
+        var body: [String: Any] = [
+            "title": "Tuesday football", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(startsIn)),
+            "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": "Europe/Copenhagen",
+        ]
         if let capacity { body["capacity"] = capacity }
         body.merge(extra) { $1 }
         return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
@@ -33,8 +38,10 @@ struct ReminderTests {
             let organiser = try await api.register("Org")
             let going = try await api.register("Going")
             let quiet = try await api.register("Quiet")
-            let danish = try await api.request(.post, "/v1/auth/register", json: ["name": "Dorte", "email": "dorte@example.com", "password": "correct horse battery"],
-                                               headers: [.acceptLanguage: "da-DK,da;q=0.9,en;q=0.5"]).decode(API.AuthResult.self, expecting: .created)
+            let danish = try await api.request(
+                .post, "/v1/auth/register", json: ["name": "Dorte", "email": "dorte@example.com", "password": "correct horse battery"],
+                headers: [.acceptLanguage: "da-DK,da;q=0.9,en;q=0.5"]
+            ).decode(API.AuthResult.self, expecting: .created)
             #expect(danish.user.language == "da")
             let leaver = try await api.register("Leaver")
             let waiting = try await api.register("Waiting")
@@ -46,7 +53,10 @@ struct ReminderTests {
             #expect(try await api.join(event.id, token: waiting.token).status == "waitlisted")
             // Leaver leaves: Dorte moves up from the waitlist; Waiting stays on it.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: leaver.token)
-            #expect(try await api.patch("/v1/me", token: quiet.token, json: ["reminders": false]).decode(API.PrivateProfile.self, expecting: .ok).reminders == false)
+            #expect(
+                try await api.patch("/v1/me", token: quiet.token, json: ["reminders": false]).decode(
+                    API.PrivateProfile.self, expecting: .ok
+                ).reminders == false)
             let due = try await services.scheduler.due(.reminder, of: .event(try #require(UUID(uuidString: event.id))))
             #expect(due == [start.addingTimeInterval(-86_400), start.addingTimeInterval(-7_200)])
 
@@ -81,7 +91,8 @@ struct ReminderTests {
             for token in told { #expect(try await Self.reminders(api, token).count == 2) }
             for token in [quiet.token, leaver.token, waiting.token] { #expect(try await Self.reminders(api, token).isEmpty) }
             let done = try await services.database.read { sql in
-                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'reminder_due' AND state = 'done'").first()?.decode(column: "n", as: Int.self)
+                try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'reminder_due' AND state = 'done'").first()?.decode(
+                    column: "n", as: Int.self)
             }
             #expect(done == 2)
         }
@@ -93,15 +104,21 @@ struct ReminderTests {
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
             let organiser = try await api.register("Org")
             let player = try await api.register("Player")
-            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 2 * 86_400, extra: ["reminders": [60, 1_440, 60]])
+            let event = try await Self.game(
+                api, organiser.token, clock: clock, startsIn: 2 * 86_400, extra: ["reminders": [60, 1_440, 60]])
             #expect(event.reminders == [1_440, 60])
             let id = try #require(UUID(uuidString: event.id))
             try await api.join(event.id, token: player.token)
             let start = try #require(RFC3339.parse(event.startsAt))
             // Moved a day later: the day-before reminder goes with it.
             let moved = start.addingTimeInterval(86_400)
-            #expect(try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).status == .ok)
-            #expect(try await services.scheduler.due(.reminder, of: .event(id)) == [moved.addingTimeInterval(-86_400), moved.addingTimeInterval(-3_600)])
+            #expect(
+                try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(moved)]).status
+                    == .ok)
+            #expect(
+                try await services.scheduler.due(.reminder, of: .event(id)) == [
+                    moved.addingTimeInterval(-86_400), moved.addingTimeInterval(-3_600),
+                ])
             // Past the old time: nothing.
             clock.advance(by: start.addingTimeInterval(-86_400 + 60).timeIntervalSince(clock.now()))
             try await services.runDueJobs()
@@ -121,10 +138,14 @@ struct ReminderTests {
             // Bad settings are refused.
             let other = try await Self.game(api, organiser.token, clock: clock, startsIn: 86_400)
             for bad: Any in [[1], [30_000], [5, 10, 15, 20, 25], "soon"] {
-                #expect(try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["reminders": bad]).status == .unprocessableContent, "\(bad)")
+                #expect(
+                    try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["reminders": bad]).status
+                        == .unprocessableContent, "\(bad)")
             }
             for zone in ["Mars/Olympus", "CET+1", String(repeating: "A", count: 100)] {
-                #expect(try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["time_zone": zone]).status == .unprocessableContent, "\(zone)")
+                #expect(
+                    try await api.patch("/v1/events/\(other.id)", token: organiser.token, json: ["time_zone": zone]).status
+                        == .unprocessableContent, "\(zone)")
             }
         }
     }
@@ -151,7 +172,8 @@ struct ReminderTests {
         }
     }
 
-    @Test("a reminder queued by a server that stopped, and one claimed by a worker that died, are sent once by the next", arguments: engines)
+    @Test(
+        "a reminder queued by a server that stopped, and one claimed by a worker that died, are sent once by the next", arguments: engines)
     func survivesRestart(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         let database = try await testConfiguration(engine)
@@ -175,7 +197,8 @@ struct ReminderTests {
         let ids = try await first.test(.router) { client in
             try await firstServices.waitUntilWarm()
             let api = API(client: client)
-            let organiser = try await api.register("Org"), player = try await api.register("Player")
+            let organiser = try await api.register("Org")
+            let player = try await api.register("Player")
             let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, extra: ["reminders": [1_440, 120]])
             try await api.join(event.id, token: player.token)
             return (event: event, player: player)
@@ -188,10 +211,12 @@ struct ReminderTests {
         try await second.test(.router) { client in
             try await services.waitUntilWarm()
             let api = API(client: client)
-            let worker = JobWorker(name: "next", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database), access: services.eventAccess,
-                                   scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil,
-                                   write: services.write, clock: services.clock, logger: services.logger,
-                                   settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))
+            let worker = JobWorker(
+                name: "next", jobs: services.jobStore, inbox: services.inbox, safety: SafetyStore(database: services.database),
+                access: services.eventAccess,
+                scheduled: services.scheduledWork, channels: services.channels, mailer: nil, codes: nil,
+                write: services.write, clock: services.clock, logger: services.logger,
+                settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))
             @Sendable func delivered(_ count: Int) async throws -> Bool {
                 _ = try await worker.runOnce()
                 return try await Self.reminders(api, ids.player.token).count == count
@@ -200,7 +225,8 @@ struct ReminderTests {
             try await eventually("the reminder the stopped server queued") { try await delivered(1) }
             // The worker that dies: it claims the due reminder first and is never heard of again.
             clock.advance(by: 86_400 - 7_200)
-            let claimed = try await services.jobStore.claim(limit: 10, worker: "dead-worker", now: clock.now(), leaseUntil: clock.now().addingTimeInterval(30))
+            let claimed = try await services.jobStore.claim(
+                limit: 10, worker: "dead-worker", now: clock.now(), leaseUntil: clock.now().addingTimeInterval(30))
             #expect(claimed.map(\.kind) == [ScheduledJob.Kind.reminder.rawValue])
             #expect(try await worker.runOnce() == false)
             #expect(try await Self.reminders(api, ids.player.token).count == 1)
@@ -243,14 +269,21 @@ struct ReminderTests {
         }
     }
 
-    @Test("maybe takes no place, gives a held one up, turns into going, and is reminded to decide; an answer deadline closes it too", arguments: engines)
+    @Test(
+        "maybe takes no place, gives a held one up, turns into going, and is reminded to decide; an answer deadline closes it too",
+        arguments: engines)
     func maybe(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock) { api, _ in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy")
-            let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, capacity: 1, extra: ["reminders": [120]])
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let cy = try await api.register("Cy")
+            let event = try await Self.game(
+                api, organiser.token, clock: clock, startsIn: 3 * 86_400, capacity: 1, extra: ["reminders": [120]])
             struct Answer: Decodable { var status: String }
-            #expect(try await api.post("/v1/events/\(event.id)/maybe", token: ann.token).decode(Answer.self, expecting: .ok).status == "maybe")
+            #expect(
+                try await api.post("/v1/events/\(event.id)/maybe", token: ann.token).decode(Answer.self, expecting: .ok).status == "maybe")
             var seen = try await api.event(event.id, token: ann.token)
             #expect(seen.myStatus == "maybe" && seen.goingCount == 0 && seen.waitlistCount == 0)
             // Bo takes the place, Cy waits; Bo turns maybe: Cy moves up.
@@ -278,14 +311,16 @@ struct ReminderTests {
             // Removed and banned, a maybe is no answer any more (and gets no reminder).
             let dee = try await api.register("Dee")
             #expect(try await api.post("/v1/events/\(event.id)/maybe", token: dee.token).status == .ok)
-            #expect(try await api.delete("/v1/events/\(event.id)/attendees/\(dee.id)?ban=true", token: organiser.token).status == .noContent)
+            #expect(
+                try await api.delete("/v1/events/\(event.id)/attendees/\(dee.id)?ban=true", token: organiser.token).status == .noContent)
             #expect(try await api.event(event.id, token: dee.token).myStatus == nil)
             #expect(try await api.post("/v1/events/\(event.id)/maybe", token: dee.token).status == .forbidden)
             // Taking a maybe back leaves nothing; after an answer deadline maybe is closed too.
             #expect(try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token).status == .noContent)
             #expect(try await api.event(event.id, token: bo.token).myStatus == nil)
-            let later = try await Self.game(api, organiser.token, clock: clock, startsIn: 2 * 86_400,
-                                            extra: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(3_600))])
+            let later = try await Self.game(
+                api, organiser.token, clock: clock, startsIn: 2 * 86_400,
+                extra: ["answer_deadline": RFC3339.format(clock.now().addingTimeInterval(3_600))])
             clock.advance(by: 3_601)
             let closed = try await api.post("/v1/events/\(later.id)/maybe", token: ann.token)
             #expect(closed.status == .conflict)

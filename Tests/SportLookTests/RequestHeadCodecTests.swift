@@ -8,6 +8,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import Testing
+
 @testable import SportLook
 
 @Suite("Request head codec")
@@ -18,15 +19,26 @@ struct RequestHeadCodecTests {
     @Test("a request head is converted as the framework's codec converts it, whatever its target, method and Host")
     func sameRequests() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["/", "//", "v1", "events", "nearby", "?", "&", "=", "lat=48.8", "#", "%", "%2F", "%zz", " ", "é", "😀", "http:", "https://h", ":", "@", "[", "]", "..", ".", "a b", "\u{0}", "\\", "+", ";", ","]
-        var targets = ["/", "/health", "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5&limit=50", "//host/path", "/a b", "/%", "/é?é=é",
-                       "http://example.com/x?y=1", "http://example.com", "https://h:8080/p#f", "*", "", "x", "?a=1", "h:1", "example.com:443", "/#frag", "/?"]
+        let pieces = [
+            "/", "//", "v1", "events", "nearby", "?", "&", "=", "lat=48.8", "#", "%", "%2F", "%zz", " ", "é", "😀", "http:", "https://h",
+            ":", "@", "[", "]", "..", ".", "a b", "\u{0}", "\\", "+", ";", ",",
+        ]
+        var targets = [
+            "/", "/health", "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5&limit=50", "//host/path", "/a b", "/%", "/é?é=é",
+            "http://example.com/x?y=1", "http://example.com", "https://h:8080/p#f", "*", "", "x", "?a=1", "h:1", "example.com:443",
+            "/#frag", "/?",
+        ]
         for _ in 0..<3_000 {
             let rest = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             targets.append(Bool.random(using: &generator) ? "/" + rest : rest)
         }
-        let methods: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE, .OPTIONS, .HEAD, .RAW(value: "PURGE"), .RAW(value: "NOT A METHOD")]
-        let hosts: [HTTPHeaders] = [[:], ["Host": "127.0.0.1:8080"], ["host": "a"], ["Host": "a", "Host": "b"], ["Authorization": "Bearer x", "Cookie": "a=1; b=2", "HOST": "c"]]
+        let methods: [HTTPMethod] = [
+            .GET, .POST, .PUT, .PATCH, .DELETE, .OPTIONS, .HEAD, .RAW(value: "PURGE"), .RAW(value: "NOT A METHOD"),
+        ]
+        let hosts: [HTTPHeaders] = [
+            [:], ["Host": "127.0.0.1:8080"], ["host": "a"], ["Host": "a", "Host": "b"],
+            ["Authorization": "Bearer x", "Cookie": "a=1; b=2", "HOST": "c"],
+        ]
         for target in targets {
             for method in methods.shuffled(using: &generator).prefix(2) {
                 let head = HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: hosts.randomElement(using: &generator)!)
@@ -44,10 +56,15 @@ struct RequestHeadCodecTests {
 
         var headers = HTTPHeaders([("Host", "127.0.0.1"), ("Authorization", "Bearer abc")])
         headers.add(name: "Accept", value: "*/*")
-        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events/nearby?lat=1&lon=2", headers: headers)))
+        try channel.writeInbound(
+            HTTPServerRequestPart.head(
+                HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events/nearby?lat=1&lon=2", headers: headers)))
         try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "body")))
         try channel.writeInbound(HTTPServerRequestPart.end(["X-Trailer": "t"]))
-        guard case .head(let request) = try channel.readInbound(as: HTTPRequestPart.self) else { Issue.record("no head"); return }
+        guard case .head(let request) = try channel.readInbound(as: HTTPRequestPart.self) else {
+            Issue.record("no head")
+            return
+        }
         #expect(request.method == .get)
         #expect(request.path == "/v1/events/nearby?lat=1&lon=2")
         #expect(request.authority == "127.0.0.1")
@@ -57,14 +74,21 @@ struct RequestHeadCodecTests {
         #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end([HTTPField.Name("X-Trailer")!: "t"]))
 
         // A target the framework's codec rewrites is still rewritten.
-        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "http://example.com/p?q=1", headers: [:])))
-        guard case .head(let absolute) = try channel.readInbound(as: HTTPRequestPart.self) else { Issue.record("no head"); return }
+        try channel.writeInbound(
+            HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "http://example.com/p?q=1", headers: [:])))
+        guard case .head(let absolute) = try channel.readInbound(as: HTTPRequestPart.self) else {
+            Issue.record("no head")
+            return
+        }
         #expect(absolute.path == "/p?q=1")
 
         try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])))
         try channel.writeOutbound(HTTPResponsePart.body(ByteBuffer(string: "{}")))
         try channel.writeOutbound(HTTPResponsePart.end(nil))
-        guard case .head(let head) = try channel.readOutbound(as: HTTPServerResponsePart.self) else { Issue.record("no response head"); return }
+        guard case .head(let head) = try channel.readOutbound(as: HTTPServerResponsePart.self) else {
+            Issue.record("no response head")
+            return
+        }
         #expect(head.status == .ok)
         #expect(head.headers["Content-Type"] == ["application/json"])
         #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == .body(.byteBuffer(ByteBuffer(string: "{}"))))
@@ -85,7 +109,8 @@ struct RequestHeadCodecTests {
     @Test("each connection's channel, as the server sets it up, reads its requests with this codec, not the framework's")
     func inTheServersChannel() async throws {
         let channel = EmbeddedChannel()
-        let child = HTTPServerBuilder.sportLookChannel(responder: { _, _, _ in }, webSocketResponder: Router(context: AppRequestContext.self).buildResponder())
+        let child = HTTPServerBuilder.sportLookChannel(
+            responder: { _, _, _ in }, webSocketResponder: Router(context: AppRequestContext.self).buildResponder())
         _ = try await child.setup(channel: channel, logger: Logger(label: "test")).get()
         try channel.writeInbound(ByteBuffer(string: "GET /v1/events/nearby?lat=1&lon=2 HTTP/1.1\r\nHost: a\r\n\r\n"))
         #expect((try? channel.pipeline.syncOperations.context(handlerType: RequestHeadCodec.self)) != nil)

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Testing
+
 @testable import SportLook
 
 /// The request metrics are process-wide; this suite uses a method no other test sends
@@ -42,7 +43,8 @@ struct RequestMetricsTests {
         _ = Observability.registry
         let metrics = RequestMetrics()
         let context = Context(source: .init(logger: Logger(label: "test")))
-        let request = Request(head: HTTPRequest(method: Self.method, scheme: "http", authority: "localhost", path: "/x"), body: .init(buffer: ByteBuffer()))
+        let request = Request(
+            head: HTTPRequest(method: Self.method, scheme: "http", authority: "localhost", path: "/x"), body: .init(buffer: ByteBuffer()))
         let small = [#"http_request_method="REPORT""#, #"http_response_status_code="200""#, #"http_route="Unknown""#]
 
         // A small body: counted when the response is ready.

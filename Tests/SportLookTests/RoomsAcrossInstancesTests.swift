@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import SportLook
 
 /// What one client holds of a room, built only from the frames it was sent: each
@@ -37,13 +38,16 @@ struct RoomReplica {
 
 @Suite("Rooms across instances", .timeLimit(.minutes(8)))
 struct RoomsAcrossInstancesTests {
-    @Test("a conversation on two instances: clients dropping and resuming on either end with every message once and every edit and deletion once")
+    @Test(
+        "a conversation on two instances: clients dropping and resuming on either end with every message once and every edit and deletion once"
+    )
     func conversationResume() async throws {
         try await withTwoInstances(secondSetup: .live, configure: { $0.chatRateLimit = 1_000_000 }) { a, b, _, _ in
             let clock = ManualClock(Date())
             let (event, owner, people) = try await chatRoom(a, clock: clock, members: 1)
             _ = event
-            let ann = owner, bo = people[0]
+            let ann = owner
+            let bo = people[0]
             // They share the event: they write freely.
             let room = try await a.conversation(with: bo.id, token: ann.token).id
             let total = 400
@@ -58,11 +62,14 @@ struct RoomsAcrossInstancesTests {
                     // Now and then the author edits or deletes a recent message, on the other instance.
                     if n % 25 == 0 {
                         let other = n % 2 == 0 ? b : a
-                        let reply = try await other.patch("/v1/rooms/\(room)/messages/\(n - 3)", token: (n - 3) % 2 == 0 ? ann.token : bo.token, json: ["body": "message \(n - 3), edited"])
+                        let reply = try await other.patch(
+                            "/v1/rooms/\(room)/messages/\(n - 3)", token: (n - 3) % 2 == 0 ? ann.token : bo.token,
+                            json: ["body": "message \(n - 3), edited"])
                         guard reply.status == .ok else { throw ClusterError("edit answered \(reply.status): \(reply.text)") }
                     }
                     if n % 40 == 0 {
-                        let reply = try await a.delete("/v1/rooms/\(room)/messages/\(n - 7)", token: (n - 7) % 2 == 0 ? ann.token : bo.token)
+                        let reply = try await a.delete(
+                            "/v1/rooms/\(room)/messages/\(n - 7)", token: (n - 7) % 2 == 0 ? ann.token : bo.token)
                         guard reply.status == .ok else { throw ClusterError("delete answered \(reply.status): \(reply.text)") }
                     }
                 }
@@ -79,7 +86,9 @@ struct RoomsAcrossInstancesTests {
                             round += 1
                             let api = instances[round % 2]
                             let socket = try await TestSocket.connect(try socketURL(api), token: person.token)
-                            socket.send(["type": "subscribe", "room_id": room, "after_seq": replica.afterSeq, "after_change": replica.afterChange])
+                            socket.send([
+                                "type": "subscribe", "room_id": room, "after_seq": replica.afterSeq, "after_change": replica.afterChange,
+                            ])
                             if finished.instant == nil {
                                 try await Task.sleep(for: .milliseconds(Int.random(in: 20...250, using: &rng)))
                             } else {
@@ -97,7 +106,9 @@ struct RoomsAcrossInstancesTests {
                             replica.apply(try socket.frames)
                             if finished.instant != nil, round > 1 {
                                 let final = try await a.rooms(person.token).items.first { $0.id == room }
-                                if replica.afterSeq >= final?.lastSeq ?? 0 && replica.afterChange >= final?.lastChangeSeq ?? 0 { return replica }
+                                if replica.afterSeq >= final?.lastSeq ?? 0 && replica.afterChange >= final?.lastChangeSeq ?? 0 {
+                                    return replica
+                                }
                             }
                         }
                     }
@@ -110,7 +121,8 @@ struct RoomsAcrossInstancesTests {
             var history: [API.ChatMessage] = []
             var after = 0
             while true {
-                let page = try await a.page(API.ChatMessage.self, "/v1/rooms/\(room)/messages?after_seq=\(after)&limit=100", token: ann.token)
+                let page = try await a.page(
+                    API.ChatMessage.self, "/v1/rooms/\(room)/messages?after_seq=\(after)&limit=100", token: ann.token)
                 history += page.items
                 guard let last = page.items.last?.seq, page.nextCursor != nil else { break }
                 after = last
@@ -120,8 +132,11 @@ struct RoomsAcrossInstancesTests {
             for replica in replicas {
                 #expect(replica.problems.isEmpty, "\(replica.problems.prefix(5))")
                 #expect(replica.messages.keys.sorted() == Array(1...total))
-                for message in history where replica.messages[message.seq]?.body != message.body || replica.messages[message.seq]?.deleted != message.deleted {
-                    Issue.record("message \(message.seq): the client holds \(String(describing: replica.messages[message.seq]?.body)), the room \(message.body)")
+                for message in history
+                where replica.messages[message.seq]?.body != message.body || replica.messages[message.seq]?.deleted != message.deleted {
+                    Issue.record(
+                        "message \(message.seq): the client holds \(String(describing: replica.messages[message.seq]?.body)), the room \(message.body)"
+                    )
                 }
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import SportLook
 
 extension API {
@@ -12,7 +13,9 @@ extension API {
 
     /// Sends a message to a room; returns it as stored (201).
     @discardableResult
-    func say(_ body: String, in room: String, token: String, clientID: String? = nil, extra: [String: Any] = [:]) async throws -> ChatMessage {
+    func say(_ body: String, in room: String, token: String, clientID: String? = nil, extra: [String: Any] = [:]) async throws
+        -> ChatMessage
+    {
         var json: [String: Any] = ["body": body, "client_id": clientID ?? UUID().uuidString]
         json.merge(extra) { $1 }
         return try await post("/v1/rooms/\(room)/messages", token: token, json: json).decode(expecting: .created)
@@ -43,21 +46,28 @@ struct RoomsTests {
 
             // They share no event: Ann's first message is a request, and she waits. Sent eight
             // times at once, it is one request, each copy answered with it.
-            let copies = try await api.postAtOnce(8, "/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Hi Bo, good game on Sunday?", "client_id": "first"])
-            #expect(copies.map(\.status).sorted { $0.code < $1.code } == [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .created], "\(copies.map(\.text))")
+            let copies = try await api.postAtOnce(
+                8, "/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Hi Bo, good game on Sunday?", "client_id": "first"])
+            #expect(
+                copies.map(\.status).sorted { $0.code < $1.code } == [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .created], "\(copies.map(\.text))")
             let second = try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Hello?", "client_id": "again"])
             #expect(second.status == .forbidden)
             #expect(try second.errorCode == "request_pending")
-            #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: ann.token, json: ["emoji": "🙏"]).errorCode == "request_pending",
-                    "no reactions either while the request waits")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: ann.token, json: ["emoji": "🙏"]).errorCode
+                    == "request_pending",
+                "no reactions either while the request waits")
             let asked = try await api.rooms(bo.token).items
             #expect(asked.map(\.id) == [room])
             #expect(asked.first?.conversation?.state == "requested" && asked.first?.conversation?.requestedBy == ann.id)
             #expect(asked.first?.unreadCount == 1 && asked.first?.title == "Ann")
             // Bo declines: Ann still cannot write; only the one asked can answer.
             #expect(try await api.post("/v1/conversations/\(room)/accept", token: ann.token).status == .conflict)
-            #expect(try await api.post("/v1/conversations/\(room)/decline", token: bo.token).decode(API.Conversation.self).state == "declined")
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Please?", "client_id": "p"]).errorCode == "request_declined")
+            #expect(
+                try await api.post("/v1/conversations/\(room)/decline", token: bo.token).decode(API.Conversation.self).state == "declined")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Please?", "client_id": "p"]).errorCode
+                    == "request_declined")
             #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).canSend == false)
             // He changes his mind: both write freely.
             #expect(try await api.post("/v1/conversations/\(room)/accept", token: bo.token).decode(API.Conversation.self).state == "open")
@@ -67,17 +77,25 @@ struct RoomsTests {
             // Others cannot see or write to it.
             let cy = try await api.register("Cy")
             #expect(try await api.get("/v1/rooms/\(room)/messages", token: cy.token).status == .notFound)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: cy.token, json: ["body": "hi", "client_id": "c"]).status == .notFound)
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: cy.token, json: ["body": "hi", "client_id": "c"]).status
+                    == .notFound)
             #expect(try await api.get("/v1/conversations/\(room)", token: cy.token).status == .notFound)
-            #expect(try await api.page(API.ChatMessage.self, "/v1/rooms/\(room)/messages", token: bo.token).items.map(\.body)
+            #expect(
+                try await api.page(API.ChatMessage.self, "/v1/rooms/\(room)/messages", token: bo.token).items.map(\.body)
                     == ["Hi Bo, good game on Sunday?", "Sorry, yes!", "Great", "See you"])
 
             // Blocking ends it both ways, and no new conversation starts.
             #expect(try await api.post("/v1/users/\(ann.id)/block", token: bo.token).status == .noContent)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "?", "client_id": "b1"]).errorCode == "blocked")
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: bo.token, json: ["body": "?", "client_id": "b2"]).errorCode == "blocked")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "?", "client_id": "b1"]).errorCode
+                    == "blocked")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: bo.token, json: ["body": "?", "client_id": "b2"]).errorCode
+                    == "blocked")
             #expect(try await api.post("/v1/conversations", token: ann.token, json: ["user_id": bo.id]).status == .forbidden)
-            #expect(try await api.post("/v1/rooms/\(room)/messages/2/reactions", token: ann.token, json: ["emoji": "👍"]).errorCode == "blocked")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages/2/reactions", token: ann.token, json: ["emoji": "👍"]).errorCode == "blocked")
             #expect(try await api.patch("/v1/rooms/\(room)/messages/3", token: ann.token, json: ["body": "Great!"]).errorCode == "blocked")
 
             // People who share an event (here, one over for three days) write freely; the
@@ -94,14 +112,17 @@ struct RoomsTests {
             #expect(try await api.get("/v1/conversations/\(teammates.id)", token: dee.token).decode(API.Conversation.self).canSend)
             // A week after the event ended it is no longer shared: Dee waits for an answer.
             clock.advance(by: 5 * 86_400)
-            #expect(try await api.post("/v1/rooms/\(teammates.id)/messages", token: dee.token, json: ["body": "Hello?", "client_id": "late"]).errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(teammates.id)/messages", token: dee.token, json: ["body": "Hello?", "client_id": "late"])
+                    .errorCode == "request_pending")
             #expect(try await api.get("/v1/conversations/\(teammates.id)", token: dee.token).decode(API.Conversation.self).canSend == false)
             try await api.say("Sorry, busy week. Yes!", in: teammates.id, token: cy.token)
             try await api.say("Great", in: teammates.id, token: dee.token)
         }
     }
 
-    @Test("no way around a message request: a waitlist place is not sharing, and leaving ends it unless the other wrote", arguments: engines)
+    @Test(
+        "no way around a message request: a waitlist place is not sharing, and leaving ends it unless the other wrote", arguments: engines)
     func requestBypass(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock) { api, _ in
@@ -114,7 +135,9 @@ struct RoomsTests {
             #expect(try await api.join(full, token: mallory.token).status == "waitlisted")
             let room = try await api.conversation(with: ann.id, token: mallory.token).id
             try await api.say("Hi Ann", in: room, token: mallory.token)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Ann?", "client_id": "w2"]).errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Ann?", "client_id": "w2"]).errorCode
+                    == "request_pending")
             let waiting = try await api.get("/v1/conversations/\(room)", token: mallory.token).decode(API.Conversation.self)
             #expect(!waiting.canSend && !waiting.sharesEvent)
 
@@ -130,17 +153,25 @@ struct RoomsTests {
             #expect(asked?.conversation?.state == "requested" && asked?.conversation?.requestedBy == mallory.id)
             // Leaving ends it: Mallory waits for Ann again, messages and reactions alike.
             #expect(try await api.delete("/v1/events/\(open)/attendance", token: mallory.token).status == .noContent)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Still there?", "client_id": "l1"]).errorCode == "request_pending")
-            #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: mallory.token, json: ["emoji": "👍"]).errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Still there?", "client_id": "l1"])
+                    .errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: mallory.token, json: ["emoji": "👍"]).errorCode
+                    == "request_pending")
             #expect(try await api.rooms(mallory.token).items.first { $0.id == room }?.conversation?.canSend == false)
             // A removed attendee is no longer sharing either; a cancelled event is not shared.
             #expect(try await api.join(open, token: mallory.token).status == "going")
             #expect(try await api.delete("/v1/events/\(open)/attendees/\(mallory.id)", token: ann.token).status == .noContent)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "r1"]).errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "r1"]).errorCode
+                    == "request_pending")
             let other = try await api.createEvent(ann.token, now: clock.now()).id
             #expect(try await api.join(other, token: mallory.token).status == "going")
             #expect(try await api.delete("/v1/events/\(other)", token: ann.token).status == .noContent)
-            #expect(try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "c1"]).errorCode == "request_pending")
+            #expect(
+                try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "c1"]).errorCode
+                    == "request_pending")
 
             // Once Ann writes back, the conversation is open for good.
             try await api.say("Hi Mallory", in: room, token: ann.token)
@@ -165,7 +196,9 @@ struct RoomsTests {
             clock.advance(by: 1)
             var list = try await api.rooms(me.token).items
             #expect(list.map(\.id) == [talk.id, event])
-            #expect(list[0].kind == "conversation" && list[0].unreadCount == 2 && list[0].lastMessage?.body == "And bibs" && list[0].title == "Owner")
+            #expect(
+                list[0].kind == "conversation" && list[0].unreadCount == 2 && list[0].lastMessage?.body == "And bibs"
+                    && list[0].title == "Owner")
             #expect(list[1].kind == "event" && list[1].unreadCount == 0 && list[1].lastMessage == nil && list[1].event?.id == event)
             // A message in the event's room moves it to the top.
             for n in 1...3 { try await api.say("event news \(n)", in: event, token: owner.token) }
@@ -186,8 +219,13 @@ struct RoomsTests {
             #expect(try await api.put("/v1/rooms/\(event)/mute", token: me.token, json: [:]).status == .noContent)
             let until = RFC3339.format(clock.now().addingTimeInterval(3_600))
             #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": until]).status == .noContent)
-            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": RFC3339.format(clock.now().addingTimeInterval(-1))]).errorFields["until"] != nil)
-            #expect(try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": "9999-12-31T23:59:59-23:59"]).errorFields["until"] != nil)
+            #expect(
+                try await api.put(
+                    "/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": RFC3339.format(clock.now().addingTimeInterval(-1))]
+                ).errorFields["until"] != nil)
+            #expect(
+                try await api.put("/v1/rooms/\(talk.id)/mute", token: me.token, json: ["until": "9999-12-31T23:59:59-23:59"]).errorFields[
+                    "until"] != nil)
             list = try await api.rooms(me.token).items
             #expect(list.first { $0.id == event }?.muted == true && list.first { $0.id == event }?.mutedUntil == nil)
             #expect(list.first { $0.id == talk.id }?.muted == true && list.first { $0.id == talk.id }?.mutedUntil == until)
@@ -209,13 +247,21 @@ struct RoomsTests {
             let (ann, bo) = (people[0], people[1])
             let typo = try await api.say("See you at 7pn", in: event, token: ann.token)
             let quoted = try await api.say("Which pitch?", in: event, token: bo.token, extra: ["reply_to": typo.seq])
-            #expect(quoted.replyTo?.seq == typo.seq && quoted.replyTo?.preview == "See you at 7pn" && quoted.replyTo?.sender.name == "Member0")
-            #expect(try await api.post("/v1/rooms/\(event)/messages", token: bo.token, json: ["body": "x", "client_id": "r", "reply_to": 99]).errorFields["reply_to"] != nil)
+            #expect(
+                quoted.replyTo?.seq == typo.seq && quoted.replyTo?.preview == "See you at 7pn" && quoted.replyTo?.sender.name == "Member0")
+            #expect(
+                try await api.post("/v1/rooms/\(event)/messages", token: bo.token, json: ["body": "x", "client_id": "r", "reply_to": 99])
+                    .errorFields["reply_to"] != nil)
 
-            let edited = try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": "See you at 7pm"]).decode(API.ChatMessage.self)
+            let edited = try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": "See you at 7pm"])
+                .decode(API.ChatMessage.self)
             #expect(edited.body == "See you at 7pm" && edited.editedAt != nil && edited.changeSeq == 1)
-            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token, json: ["body": "mine now"]).status == .forbidden)
-            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": ""]).errorFields["body"] != nil)
+            #expect(
+                try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token, json: ["body": "mine now"]).status
+                    == .forbidden)
+            #expect(
+                try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": ""]).errorFields["body"]
+                    != nil)
             #expect(try await api.patch("/v1/rooms/\(event)/messages/99", token: ann.token, json: ["body": "x"]).status == .notFound)
             clock.advance(by: 15 * 60 + 1)
             let late = try await api.patch("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token, json: ["body": "too late"])
@@ -223,26 +269,36 @@ struct RoomsTests {
             #expect(try late.errorCode == "edit_window_closed")
 
             // Bo reports it: the moderators keep what it said, whatever happens to it next.
-            #expect(try await api.post("/v1/reports", token: bo.token, json: ["target_type": "message", "target_id": typo.id, "reason": "spam"]).status == .created)
+            #expect(
+                try await api.post(
+                    "/v1/reports", token: bo.token, json: ["target_type": "message", "target_id": typo.id, "reason": "spam"]
+                ).status == .created)
 
             // Deleting: the author at any time; the row and its seq stay, the text goes.
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: bo.token).status == .forbidden)
             let gone = try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).decode(API.ChatMessage.self)
             #expect(gone.deleted && gone.body == "" && gone.seq == typo.seq)
-            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).status == .ok, "deleting again changes nothing")
+            #expect(
+                try await api.delete("/v1/rooms/\(event)/messages/\(typo.seq)", token: ann.token).status == .ok,
+                "deleting again changes nothing")
             let stored = try await count(services, "chat_messages", where: "body LIKE '%7p%'")
             #expect(stored == 0, "the deleted text is erased from the database")
             #expect(try await count(services, "jobs", where: "payload LIKE '%7p%'") == 0, "and from the pushes queued for it")
             #expect(try await count(services, "jobs", where: "payload LIKE '%Message deleted%'") > 0)
-            let reports = try await AdminTool(database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration).openReports(limit: 10)
+            let reports = try await AdminTool(
+                database: services.database, resources: services.resources, logger: services.logger, configuration: services.configuration
+            ).openReports(limit: 10)
             #expect(reports.count == 1 && reports[0].contains("See you at 7pm") && reports[0].contains("Member0"), "\(reports)")
             let history = try await api.messages(event, token: owner.token)
             #expect(history.map(\.seq) == [1, 2])
             #expect(history[0].deleted && history[0].body.isEmpty)
             #expect(history[1].replyTo?.deleted == true && history[1].replyTo?.preview == "")
             // The organiser deletes anyone's message in the event's room.
-            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(quoted.seq)", token: owner.token).decode(API.ChatMessage.self).deleted)
-            #expect(try await api.patch("/v1/rooms/\(event)/messages/\(quoted.seq)", token: bo.token, json: ["body": "back"]).status == .conflict)
+            #expect(
+                try await api.delete("/v1/rooms/\(event)/messages/\(quoted.seq)", token: owner.token).decode(API.ChatMessage.self).deleted)
+            #expect(
+                try await api.patch("/v1/rooms/\(event)/messages/\(quoted.seq)", token: bo.token, json: ["body": "back"]).status
+                    == .conflict)
         }
     }
 
@@ -271,7 +327,9 @@ struct RoomsTests {
             let off = try await api.delete(path + "?emoji=%F0%9F%91%8D", token: people[0].token)
             #expect(off.status == .ok)
             current = try off.decode(API.ChatMessage.self)
-            #expect(current.reactions.map(\.emoji) == ["👍", "🔥"] && current.reactions[0].count == 5 && current.reactions[1].userIDs == [people[0].id])
+            #expect(
+                current.reactions.map(\.emoji) == ["👍", "🔥"] && current.reactions[0].count == 5
+                    && current.reactions[1].userIDs == [people[0].id])
             #expect(try await api.post(path, token: people[1].token, json: ["emoji": "🦄"]).errorFields["emoji"] != nil)
             let (outsider, _) = try await api.register("Outsider")
             #expect(try await api.post(path, token: outsider, json: ["emoji": "👍"]).status == .forbidden)
@@ -284,11 +342,16 @@ struct RoomsTests {
         try await withApp(engine, clock: clock) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
             let (ann, bo) = (people[0], people[1])
-            for person in people { #expect(try await api.put("/v1/rooms/\(event)/mute", token: person.token, json: [:]).status == .noContent) }
+            for person in people {
+                #expect(try await api.put("/v1/rooms/\(event)/mute", token: person.token, json: [:]).status == .noContent)
+            }
             try await api.say("Quiet news", in: event, token: owner.token)
             #expect(try await count(services, "jobs", where: "kind = 'chat_message'") == 0, "a muted room queues no notification")
-            #expect(try await api.post("/v1/rooms/\(event)/messages", token: owner.token,
-                                       json: ["body": "x", "client_id": "m", "mentions": [UUID().uuidString]]).errorFields["mentions"] != nil)
+            #expect(
+                try await api.post(
+                    "/v1/rooms/\(event)/messages", token: owner.token,
+                    json: ["body": "x", "client_id": "m", "mentions": [UUID().uuidString]]
+                ).errorFields["mentions"] != nil)
             let said = try await api.say("@Member0 can you bring the cones?", in: event, token: owner.token, extra: ["mentions": [ann.id]])
             #expect(said.mentions == [ann.id])
             try await eventually("Ann's mention notification") {
@@ -337,7 +400,8 @@ struct RoomsTests {
             let messages = frames.compactMap(\.message?.message)
             #expect(messages.map(\.body) == ["m6 edited", "m7"], "a message changed while away comes once, as it is now")
             let changes = frames.compactMap { frame in frame.change.map { (frame.type, $0.message) } }
-            #expect(changes.map { "\($0.0) \($0.1.seq)" } == ["message_edited 2", "message_deleted 3", "message_edited 4", "message_edited 7"])
+            #expect(
+                changes.map { "\($0.0) \($0.1.seq)" } == ["message_edited 2", "message_deleted 3", "message_edited 4", "message_edited 7"])
             #expect(changes[0].1.body == "m2 edited" && changes[1].1.body.isEmpty && changes[2].1.reactions.first?.emoji == "🎉")
             await second.close()
         }
@@ -357,7 +421,9 @@ struct RoomsTests {
             #expect(update.roomUpdated?.room.unreadCount == 1 && update.roomUpdated?.room.lastMessage?.body == "Kick-off moved to 8")
             // Reading on another device updates the count here.
             _ = try await api.post("/v1/rooms/\(event)/read", token: me.token, json: ["seq": 1])
-            try await socket.waitFor("the count after reading") { $0.roomUpdated?.room.id == event && $0.roomUpdated?.room.unreadCount == 0 }
+            try await socket.waitFor("the count after reading") {
+                $0.roomUpdated?.room.id == event && $0.roomUpdated?.room.unreadCount == 0
+            }
             // A stranger's request appears in the list.
             let stranger = try await api.register("Stranger")
             let talk = try await api.conversation(with: me.id, token: stranger.token)

@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOSSL
 import Testing
+
 @testable import SportLook
 
 /// The SMTP client's reading and writing, byte by byte (the exchange with a real
@@ -33,8 +34,12 @@ struct SMTPClientTests {
 
     @Test("what is not a reply, a line too long, and bytes sent in clear after STARTTLS's go-ahead are refused")
     func refusals() throws {
-        #expect(throws: SMTPProblem.self) { try Self.channel(try Self.upgrade()).writeInbound(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\n")) }
-        #expect(throws: SMTPProblem.self) { try Self.channel(try Self.upgrade()).writeInbound(ByteBuffer(string: "250 " + String(repeating: "x", count: 3_000) + "\r\n")) }
+        #expect(throws: SMTPProblem.self) {
+            try Self.channel(try Self.upgrade()).writeInbound(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\n"))
+        }
+        #expect(throws: SMTPProblem.self) {
+            try Self.channel(try Self.upgrade()).writeInbound(ByteBuffer(string: "250 " + String(repeating: "x", count: 3_000) + "\r\n"))
+        }
         // "220 go ahead" followed, in the same packet, by a reply in clear.
         let upgrade = try Self.upgrade()
         let injected = try Self.channel(upgrade)
@@ -51,7 +56,9 @@ struct SMTPClientTests {
     @Test("a message is base64 text with its headers encoded, ended by a lone dot")
     func message() throws {
         let from = try #require(MailAddress(parsing: "Équipe SportLook <no-reply@example.com>"))
-        let text = MailFormat.message(MailMessage(to: "ann@example.com", subject: "Ton code: 123456 ✓", text: ".starts with a dot\nand ends\n"), from: from, id: UUID(), date: Date(timeIntervalSince1970: 0))
+        let text = MailFormat.message(
+            MailMessage(to: "ann@example.com", subject: "Ton code: 123456 ✓", text: ".starts with a dot\nand ends\n"), from: from,
+            id: UUID(), date: Date(timeIntervalSince1970: 0))
         #expect(text.hasSuffix("\r\n.\r\n"))
         let lines = text.components(separatedBy: "\r\n")
         #expect(lines.contains("Date: Thu, 01 Jan 1970 00:00:00 +0000"))

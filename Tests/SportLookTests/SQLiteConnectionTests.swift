@@ -3,6 +3,7 @@ import Logging
 import NIOPosix
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 /// Our SQLite connection keeps every statement it prepared: a kept statement must
@@ -11,7 +12,9 @@ import Testing
 @Suite("SQLite connection")
 struct SQLiteConnectionTests {
     static func session() throws -> SQLiteSession {
-        SQLiteSession(connection: try SQLiteConnection.open(.memory, pool: nil), logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+        SQLiteSession(
+            connection: try SQLiteConnection.open(.memory, pool: nil), logger: Logger(label: "test"),
+            eventLoop: MultiThreadedEventLoopGroup.singleton.any())
     }
 
     @Test("values keep their kind: empty text is text, an empty blob a blob, a date its microseconds, a UUID its upper-case text")
@@ -56,7 +59,10 @@ struct SQLiteConnectionTests {
 
     @Test("a UUID's text is Foundation's, in either case")
     func uuidText() {
-        for id in (0..<1_000).map({ _ in UUID() }) + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))] {
+        for id in (0..<1_000).map({ _ in UUID() }) + [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ] {
             #expect(id.text(uppercase: true) == id.uuidString)
             #expect(id.lowercased == id.uuidString.lowercased())
             #expect(UUID(text: id.uuidString) == id)
@@ -65,8 +71,10 @@ struct SQLiteConnectionTests {
         // Read as Foundation reads them: what it refuses is refused (blanks aside: its
         // sscanf skips them inside the text, where this refuses them).
         let id = UUID().uuidString
-        for text in [id, id.lowercased(), "", "{\(id)}", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: "_"),
-                     "g" + id.dropFirst(), id.replacingOccurrences(of: "-", with: ""), "é" + id.dropFirst(2)] {
+        for text in [
+            id, id.lowercased(), "", "{\(id)}", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: "_"),
+            "g" + id.dropFirst(), id.replacingOccurrences(of: "-", with: ""), "é" + id.dropFirst(2),
+        ] {
             #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
         }
         #expect(UUID(text: " " + id.dropFirst()) == nil)
@@ -84,7 +92,9 @@ struct SQLiteConnectionTests {
             #expect(try row.decode(column: "square", as: Int.self) == n * n)
         }
         // The same INSERT refused for a duplicate, then kept and run again with new values.
-        let error = await #expect(throws: SQLiteFailure.self) { try await sql.raw("INSERT INTO t (n, square) VALUES (\(bind: 3), \(bind: 0))").run() }
+        let error = await #expect(throws: SQLiteFailure.self) {
+            try await sql.raw("INSERT INTO t (n, square) VALUES (\(bind: 3), \(bind: 0))").run()
+        }
         #expect(error.map { Database.isUniqueViolation($0) } == true)
         try await sql.raw("INSERT INTO t (n, square) VALUES (\(bind: 500), \(bind: 250_000))").run()
         let count = try #require(try await sql.raw("SELECT count(*) AS n, sum(square) AS total FROM t").first())
@@ -107,7 +117,8 @@ struct SQLiteConnectionTests {
         // A statement of many values is run and let go, twice alike.
         let many: [[any Encodable & Sendable]] = (1...200).map { [$0] }
         for _ in 0..<2 {
-            let sum = try #require(try await sql.raw("SELECT count(*) AS n, sum(column1) AS total FROM (VALUES \(BindRows(rows: many)))").first())
+            let sum = try #require(
+                try await sql.raw("SELECT count(*) AS n, sum(column1) AS total FROM (VALUES \(BindRows(rows: many)))").first())
             #expect(try sum.decode(column: "n", as: Int.self) == 200)
             #expect(try sum.decode(column: "total", as: Int.self) == 20_100)
         }

@@ -3,6 +3,7 @@ import Logging
 import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("SQLite's own connections", .timeLimit(.minutes(2)))
@@ -23,11 +24,15 @@ struct SQLiteStoreTests {
         let before = try fileSize()
         let body = String(repeating: "x", count: 4_096)
         for n in 0..<200 {
-            try await database.transaction { sql in try await sql.raw("INSERT INTO notes (id, body) VALUES (\(bind: n), \(bind: body))").run() }
+            try await database.transaction { sql in
+                try await sql.raw("INSERT INTO notes (id, body) VALUES (\(bind: n), \(bind: body))").run()
+            }
         }
         do {
             try await eventually("the rows in the database file itself") { try fileSize() >= before + 200 * 4_096 }
-            let count = try await database.read { sql in try await sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(column: "n", as: Int.self) }
+            let count = try await database.read { sql in
+                try await sql.raw("SELECT count(*) AS n FROM notes").first()?.decode(column: "n", as: Int.self)
+            }
             #expect(count == 200)
         } catch {
             await database.close()
@@ -58,32 +63,38 @@ struct SQLiteStoreTests {
             // One transaction holds the writer until the others wait behind it (on
             // SQLite, in the order they came; PostgreSQL runs them side by side).
             let gate = AsyncStream<Void>.makeStream()
-            let holder = Task { try await database.transaction { sql in
-                try await sql.raw("INSERT INTO notes (id, body) VALUES (-2, 'holder')").run()
-                for await _ in gate.stream { break }
-            } }
+            let holder = Task {
+                try await database.transaction { sql in
+                    try await sql.raw("INSERT INTO notes (id, body) VALUES (-2, 'holder')").run()
+                    for await _ in gate.stream { break }
+                }
+            }
             let committed = Seen()
             let count = 45
             var tasks: [Task<Int, any Error>] = []
             for n in 0..<count {
-                tasks.append(Task {
-                    try await database.transaction(afterCommit: { (n: Int) in committed.numbers.withLock { _ = $0.insert(n) } }) { sql in
-                        if Self.ending(n) == .throwsBeforeWriting { throw Refused(n: n) }
-                        try await sql.raw("INSERT INTO notes (id, body) VALUES (\(bind: n), 'written')").run()
-                        switch Self.ending(n) {
-                        case .throwsAfterWriting: throw Refused(n: n)
-                        case .failsOnDuplicate: try await sql.raw("INSERT INTO notes (id, body) VALUES (-1, 'again')").run()
-                        case .commits, .throwsBeforeWriting: break
+                tasks.append(
+                    Task {
+                        try await database.transaction(afterCommit: { (n: Int) in committed.numbers.withLock { _ = $0.insert(n) } }) {
+                            sql in
+                            if Self.ending(n) == .throwsBeforeWriting { throw Refused(n: n) }
+                            try await sql.raw("INSERT INTO notes (id, body) VALUES (\(bind: n), 'written')").run()
+                            switch Self.ending(n) {
+                            case .throwsAfterWriting: throw Refused(n: n)
+                            case .failsOnDuplicate: try await sql.raw("INSERT INTO notes (id, body) VALUES (-1, 'again')").run()
+                            case .commits, .throwsBeforeWriting: break
+                            }
+                            return n
                         }
-                        return n
-                    }
-                })
+                    })
                 if engine == .sqlite {
                     try await eventually("transaction \(n) waiting") { database.writesWaitingOrRunning == n + 2 }
                 }
             }
             // On SQLite a caller that gives up while its transaction waits leaves the queue: its body never runs.
-            let leaving = Task { try await database.transaction { sql in try await sql.raw("INSERT INTO notes (id, body) VALUES (1000, 'left')").run() } }
+            let leaving = Task {
+                try await database.transaction { sql in try await sql.raw("INSERT INTO notes (id, body) VALUES (1000, 'left')").run() }
+            }
             if engine == .sqlite { try await eventually("the leaving one waiting") { database.writesWaitingOrRunning == count + 2 } }
             leaving.cancel()
             gate.continuation.finish()

@@ -1,6 +1,7 @@
 import Foundation
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("The scheduler: one typed job for every kind of timed work", .timeLimit(.minutes(5)))
@@ -28,12 +29,17 @@ struct SchedulerTests {
         }
         #expect(Self.every.map(\.subject) == [.event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series)])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
-        for bad in [#"{"kind":"coffee_break"}"#, #"{"kind":"game_decision","event_id":"5a2c1e3b-7c44-4d0a-9b1e-2f7c9d8e6a10"}"#, "5a2c1e3b 1767225600123", ""] {
+        for bad in [
+            #"{"kind":"coffee_break"}"#, #"{"kind":"game_decision","event_id":"5a2c1e3b-7c44-4d0a-9b1e-2f7c9d8e6a10"}"#,
+            "5a2c1e3b 1767225600123", "",
+        ] {
             #expect(throws: DecodingError.self, "\(bad)") { try ScheduledJob(kind: "game_decision", payload: bad) }
         }
     }
 
-    @Test("jobs queued in the old payloads (ids, ids and times split by spaces, a reminder without its kind) are read as typed jobs after the migration", arguments: engines)
+    @Test(
+        "jobs queued in the old payloads (ids, ids and times split by spaces, a reminder without its kind) are read as typed jobs after the migration",
+        arguments: engines)
     func oldPayloadsMigrate(engine: DatabaseEngine) async throws {
         try await withApp(engine, configure: { $0.jobWorkers = 0 }) { _, services in
             let (e, u, s) = (Self.event.lowercased, Self.user.lowercased, Self.series.lowercased)
@@ -44,10 +50,12 @@ struct SchedulerTests {
             ]
             try await services.database.write { sql in
                 for (kind, payload) in old {
-                    try await sql.raw("""
+                    try await sql.raw(
+                        """
                         INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
                         VALUES (\(bind: UUID()), \(bind: kind.rawValue), \(bind: payload), \(bind: "old:" + kind.rawValue), 'done', 0, \(bind: Date()), \(bind: Date()))
-                        """).run()
+                        """
+                    ).run()
                 }
                 let file = services.resources.migrations(for: engine).appendingPathComponent("0037_typed_scheduled_jobs.sql")
                 let text = try String(contentsOf: file, encoding: .utf8)

@@ -2,6 +2,7 @@ import Foundation
 import GeoGrid
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 /// Nearby and map search by who a game is for: level, audience, free places and
@@ -73,11 +74,17 @@ struct SearchFilterTests {
     @Test("a cursor is its fields joined by U+001F in base64url without padding, and decodes back to them")
     func cursorEncoding() {
         var generator = SystemRandomNumberGenerator()
-        var lists: [[String]] = [[], [""], ["", ""], ["a"], ["ab"], ["abc"], ["3ff0000000000000", "0b6f2f1e-7a1c-4e55-9d51-1f0a3c1f2e11"], ["é", "東京", "+/="]]
+        var lists: [[String]] = [
+            [], [""], ["", ""], ["a"], ["ab"], ["abc"], ["3ff0000000000000", "0b6f2f1e-7a1c-4e55-9d51-1f0a3c1f2e11"], ["é", "東京", "+/="],
+        ]
         for _ in 0..<2_000 {
-            lists.append((0..<Int.random(in: 1...4, using: &generator)).map { _ in
-                String(decoding: (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }, as: UTF8.self)
-            })
+            lists.append(
+                (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                    String(
+                        decoding: (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                            UInt8.random(in: 0x20...0x7E, using: &generator)
+                        }, as: UTF8.self)
+                })
         }
         for fields in lists {
             let reference = Data(fields.joined(separator: "\u{1F}").utf8).base64EncodedString()
@@ -88,16 +95,22 @@ struct SearchFilterTests {
         }
     }
 
-    @Test("a query's fingerprint (what a cursor carries) changes with every parameter of the query; the same query gives the same one, whatever the order of its audiences")
+    @Test(
+        "a query's fingerprint (what a cursor carries) changes with every parameter of the query; the same query gives the same one, whatever the order of its audiences"
+    )
     func queryFingerprints() throws {
         let paris = try #require(GeoPoint(latitude: 48.85, longitude: 2.35))
         let near = try #require(GeoPoint(latitude: 48.8500001, longitude: 2.35))
         let box = try #require(GeoBox(minLatitude: 48, minLongitude: 2, maxLatitude: 49, maxLongitude: 3))
-        let areas: [EventSearch.Area] = [.radius(center: paris, metres: 5_000), .radius(center: paris, metres: 5_001), .radius(center: near, metres: 5_000), .box(box),
-                                         .box(try #require(GeoBox(minLatitude: 48, minLongitude: 2, maxLatitude: 49, maxLongitude: 3.5)))]
-        var filters: [EventSearch.Filters] = [.init(), .init(sport: "tennis"), .init(sport: "football"), .init(startsAfter: Date(timeIntervalSince1970: 0)),
-                                              .init(startsBefore: Date(timeIntervalSince1970: 1_800_000_000)), .init(level: Level(3.5)), .init(level: Level(4)),
-                                              .init(audiences: [.women]), .init(audiences: [.women, .mixed]), .init(freePlaces: true)]
+        let areas: [EventSearch.Area] = [
+            .radius(center: paris, metres: 5_000), .radius(center: paris, metres: 5_001), .radius(center: near, metres: 5_000), .box(box),
+            .box(try #require(GeoBox(minLatitude: 48, minLongitude: 2, maxLatitude: 49, maxLongitude: 3.5))),
+        ]
+        var filters: [EventSearch.Filters] = [
+            .init(), .init(sport: "tennis"), .init(sport: "football"), .init(startsAfter: Date(timeIntervalSince1970: 0)),
+            .init(startsBefore: Date(timeIntervalSince1970: 1_800_000_000)), .init(level: Level(3.5)), .init(level: Level(4)),
+            .init(audiences: [.women]), .init(audiences: [.women, .mixed]), .init(freePlaces: true),
+        ]
         filters.append(.init(sport: "", startsAfter: nil))
         func fingerprint(_ area: EventSearch.Area, _ filter: EventSearch.Filters) -> UInt32 {
             var query = QueryFingerprint()
@@ -133,11 +146,15 @@ struct SearchFilterTests {
                 if lon > 180 { lon -= 360 }
                 if lon < -180 { lon += 360 }
                 let sport = ["football", "padel", "tennis"][i % 3]
-                var body: [String: Any] = ["title": "G\(i)", "sport": sport, "starts_at": RFC3339.format(clock.now().addingTimeInterval(Double(1 + i % 48) * 3_600)),
-                                           "location": ["lat": lat, "lon": lon]]
+                var body: [String: Any] = [
+                    "title": "G\(i)", "sport": sport,
+                    "starts_at": RFC3339.format(clock.now().addingTimeInterval(Double(1 + i % 48) * 3_600)),
+                    "location": ["lat": lat, "lon": lon],
+                ]
                 var levels: ClosedRange<Int>?
                 if Bool.random(using: &rng) {
-                    let low = Int.random(in: 0...14, using: &rng), high = Int.random(in: low...14, using: &rng)
+                    let low = Int.random(in: 0...14, using: &rng)
+                    let high = Int.random(in: low...14, using: &rng)
                     levels = low...high
                     body["level"] = ["min": Double(low) / 2, "max": Double(high) / 2]
                 }
@@ -146,7 +163,10 @@ struct SearchFilterTests {
                 let capacity: Int? = [nil, 1, 2, 3].randomElement(using: &rng)!
                 if let capacity { body["capacity"] = capacity }
                 let event = try await api.post("/v1/events", token: organiser.token, json: body).decode(API.Event.self, expecting: .created)
-                games.append(Game(id: event.id, point: GeoPoint(latitude: lat, longitude: lon)!, sport: sport, levels: levels, audience: audience, capacity: capacity))
+                games.append(
+                    Game(
+                        id: event.id, point: GeoPoint(latitude: lat, longitude: lon)!, sport: sport, levels: levels, audience: audience,
+                        capacity: capacity))
             }
             // The joiner takes the place of every game of one for anyone, then leaves a
             // few: the free place goes and comes back with them.
@@ -181,41 +201,54 @@ struct SearchFilterTests {
                 let q = Self.randomQuery(&rng)
                 let center = GeoPoint(latitude: lat, longitude: lon)!
                 let want = brute(q, from: center, within: radiusKm * 1_000)
-                let got = try await Self.pages(api, "/v1/events/nearby?lat=\(lat)&lon=\(lon)&radius_km=\(radiusKm)" + q.parameters, limit: n % 2 == 0 ? 3 : 50, token: organiser.token)
+                let got = try await Self.pages(
+                    api, "/v1/events/nearby?lat=\(lat)&lon=\(lon)&radius_km=\(radiusKm)" + q.parameters, limit: n % 2 == 0 ? 3 : 50,
+                    token: organiser.token)
                 #expect(got == want, "query \(n): \(q.parameters)")
                 matched += want.count
             }
             #expect(matched > 100, "the queries match something")
 
-            let boxes: [(Double, Double, Double, Double)] = [(48.5, 1.7, 49.2, 3.0), (-16.9, 179.3, -16.1, -179.3), (77, 10, 80, 20), (-90, -180, 90, 180)]
+            let boxes: [(Double, Double, Double, Double)] = [
+                (48.5, 1.7, 49.2, 3.0), (-16.9, 179.3, -16.1, -179.3), (77, 10, 80, 20), (-90, -180, 90, 180),
+            ]
             for (n, (minLat, minLon, maxLat, maxLon)) in boxes.enumerated() {
                 for _ in 0..<4 {
                     let q = Self.randomQuery(&rng)
                     let box = try #require(GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon))
                     let want = brute(q, from: box.center, in: box)
-                    let got = try await Self.pages(api, "/v1/events/in-box?min_lat=\(minLat)&min_lon=\(minLon)&max_lat=\(maxLat)&max_lon=\(maxLon)" + q.parameters,
-                                                   limit: 4, token: organiser.token)
+                    let got = try await Self.pages(
+                        api, "/v1/events/in-box?min_lat=\(minLat)&min_lon=\(minLon)&max_lat=\(maxLat)&max_lon=\(maxLon)" + q.parameters,
+                        limit: 4, token: organiser.token)
                     #expect(got == want, "box \(n): \(q.parameters)")
                 }
             }
 
             // An instance starting now reads the same traits from the database as this one
             // keeps from its writes.
-            let fresh = EventIndex(cellSize: services.configuration.geoCellSize, sports: services.sports, encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
+            let fresh = EventIndex(
+                cellSize: services.configuration.geoCellSize, sports: services.sports,
+                encodeCard: EventJSON.cardEncoder(sports: services.sports, links: services.mediaLinks))
             try await services.sync.warm(fresh)
             let live = Dictionary(uniqueKeysWithValues: services.eventIndex.grid.allEntries.map { ($0.key, $0.tags) })
             let warmed = Dictionary(uniqueKeysWithValues: fresh.grid.allEntries.map { ($0.key, $0.tags) })
             #expect(live.count == games.count && warmed == live)
 
             // Filters a client gets wrong are refused with the reason.
-            for bad in ["level=7.5", "level=3.3", "level=high", "level=1e300", "level=-1e300", "level=nan", "audience=kids", "audience=women,", "free_places=maybe"] {
+            for bad in [
+                "level=7.5", "level=3.3", "level=high", "level=1e300", "level=-1e300", "level=nan", "audience=kids", "audience=women,",
+                "free_places=maybe",
+            ] {
                 let reply = try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&\(bad)", token: organiser.token)
                 #expect(reply.status == .unprocessableContent, "\(bad)")
             }
             // A cursor belongs to its filters.
-            let first = try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=100&limit=1&free_places=true", token: organiser.token)
+            let first = try await api.page(
+                API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=100&limit=1&free_places=true", token: organiser.token)
             let cursor = try #require(first.nextCursor)
-            #expect(try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=100&limit=1&cursor=\(cursor)", token: organiser.token).status == .unprocessableContent)
+            #expect(
+                try await api.get("/v1/events/nearby?lat=48.85&lon=2.35&radius_km=100&limit=1&cursor=\(cursor)", token: organiser.token)
+                    .status == .unprocessableContent)
         }
     }
 }

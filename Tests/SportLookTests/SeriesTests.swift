@@ -2,13 +2,19 @@ import Foundation
 import HTTPTypes
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("Series: the weekly game, its occurrences and its regulars", .timeLimit(.minutes(5)))
 struct SeriesTests {
     struct SeriesView: Decodable {
-        struct Game: Decodable { var eventId: String; var date: String; var startsAt: String; var status: String
-            enum CodingKeys: String, CodingKey { case eventId = "event_id", date, startsAt = "starts_at", status } }
+        struct Game: Decodable {
+            var eventId: String
+            var date: String
+            var startsAt: String
+            var status: String
+            enum CodingKeys: String, CodingKey { case eventId = "event_id", date, startsAt = "starts_at", status }
+        }
         var id: String
         var rule: String
         var startTime: String
@@ -22,7 +28,10 @@ struct SeriesTests {
             case startTime = "start_time", regularsCount = "regulars_count", iAmRegular = "i_am_regular", followedBy = "followed_by"
         }
     }
-    struct Regular: Decodable { var user: API.UserSummary; var position: Int }
+    struct Regular: Decodable {
+        var user: API.UserSummary
+        var position: Int
+    }
 
     /// A clock on 1 March of next year at noon UTC: weeks before the spring daylight-saving changes.
     static func march() throws -> ManualClock {
@@ -36,9 +45,13 @@ struct SeriesTests {
         return date
     }
 
-    static func create(_ api: API, _ token: String, zone: String, first: LocalDate, capacity: Int? = nil, rule: String = "FREQ=WEEKLY;BYDAY=TU") async throws -> SeriesView {
-        var body: [String: Any] = ["title": "Tuesday football", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": zone,
-                                   "first_date": first.description, "start_time": "19:00", "duration_minutes": 90, "rule": rule]
+    static func create(
+        _ api: API, _ token: String, zone: String, first: LocalDate, capacity: Int? = nil, rule: String = "FREQ=WEEKLY;BYDAY=TU"
+    ) async throws -> SeriesView {
+        var body: [String: Any] = [
+            "title": "Tuesday football", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683], "time_zone": zone,
+            "first_date": first.description, "start_time": "19:00", "duration_minutes": 90, "rule": rule,
+        ]
         if let capacity { body["capacity"] = capacity }
         return try await api.post("/v1/series", token: token, json: body).decode(expecting: .created)
     }
@@ -51,7 +64,9 @@ struct SeriesTests {
         }
     }
 
-    @Test("a weekly game stays at 19:00 local across daylight saving in Copenhagen and New York; occurrences are made eight weeks ahead, then a week more a week later", arguments: engines)
+    @Test(
+        "a weekly game stays at 19:00 local across daylight saving in Copenhagen and New York; occurrences are made eight weeks ahead, then a week more a week later",
+        arguments: engines)
     func occurrencesAcrossDST(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
@@ -65,28 +80,42 @@ struct SeriesTests {
                 let games = try await Self.games(services, series.id)
                 // Every Tuesday from the first through eight weeks from now.
                 let horizon = LocalDate(clock.now().addingTimeInterval(56 * 86_400), in: try #require(TimeZone(identifier: zone)))
-                let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: horizon).map(\.description)
+                let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: horizon).map(
+                    \.description)
                 #expect(games.map(\.date) == expected, "\(zone)")
                 let local = try #require(TimeZone(identifier: zone))
                 #expect(games.allSatisfy { LocalDate($0.start, in: local).description == $0.date }, "\(zone)")
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = local
-                #expect(games.allSatisfy { calendar.component(.hour, from: $0.start) == 19 && calendar.component(.minute, from: $0.start) == 0 }, "\(zone)")
+                #expect(
+                    games.allSatisfy {
+                        calendar.component(.hour, from: $0.start) == 19 && calendar.component(.minute, from: $0.start) == 0
+                    }, "\(zone)")
                 let (firstGame, lastGame) = (try #require(games.first), try #require(games.last))
-                #expect(utc.component(.hour, from: firstGame.start) == winter && utc.component(.hour, from: lastGame.start) == summer, "\(zone)")
+                #expect(
+                    utc.component(.hour, from: firstGame.start) == winter && utc.component(.hour, from: lastGame.start) == summer, "\(zone)"
+                )
                 // Each is a real event that says it belongs to the series.
-                let event = try await api.get("/v1/events/\(try await api.eventID(ofSeries: series.id, services: services))", token: organiser.token)
+                let event = try await api.get(
+                    "/v1/events/\(try await api.eventID(ofSeries: series.id, services: services))", token: organiser.token)
                 #expect(event.text.contains("\"series_id\":\"\(series.id)\""))
             }
             // A week later the rolling job (due a day after each run) makes one more of each, once.
-            let before = try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(column: "n", as: Int.self) }
+            let before = try await services.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(column: "n", as: Int.self)
+            }
             clock.advance(by: 7 * 86_400)
             try await eventually("the next games made") {
-                try await services.database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(column: "n", as: Int.self) } == (before ?? 0) + 2
+                try await services.database.read { sql in
+                    try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE series_id IS NOT NULL").first()?.decode(
+                        column: "n", as: Int.self)
+                } == (before ?? 0) + 2
             }
             // Whatever the job's runs, one game per series and date.
             let pairs = try await services.database.read { sql in
-                try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT series_id || occurrence_date) AS d FROM events WHERE series_id IS NOT NULL").first()
+                try await sql.raw(
+                    "SELECT COUNT(*) AS n, COUNT(DISTINCT series_id || occurrence_date) AS d FROM events WHERE series_id IS NOT NULL"
+                ).first()
                     .map { (try $0.decode(column: "n", as: Int.self), try $0.decode(column: "d", as: Int.self)) }
             }
             #expect(pairs.map { $0.0 == $0.1 } == true)
@@ -98,7 +127,8 @@ struct SeriesTests {
         let clock = try Self.march()
         try await withTwoInstances(clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0 }) { one, _, first, second in
             let organiser = try await one.register("Org")
-            let series = try await Self.create(one, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
+            let series = try await Self.create(
+                one, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
             let made = try await Self.games(first, series.id).count
             clock.advance(by: 21 * 86_400)
             let id = try #require(UUID(uuidString: series.id))
@@ -112,25 +142,33 @@ struct SeriesTests {
         }
     }
 
-    @Test("regulars are on every new game in the order they joined (going, then waitlisted); leaving one date leaves only it; a date opted out of ahead is not theirs", arguments: engines)
+    @Test(
+        "regulars are on every new game in the order they joined (going, then waitlisted); leaving one date leaves only it; a date opted out of ahead is not theirs",
+        arguments: engines)
     func regulars(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
             let organiser = try await api.register("Org")
-            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), stranger = try await api.register("Stranger")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let stranger = try await api.register("Stranger")
             let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
             let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first, capacity: 1)
-            #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).decode(SeriesView.self, expecting: .ok).iAmRegular)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).decode(SeriesView.self, expecting: .ok).iAmRegular)
             clock.advance(by: 1)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: bo.token).status == .ok)
-            let upcoming = try await api.get("/v1/series/\(series.id)", token: stranger.token).decode(SeriesView.self, expecting: .ok).upcoming
+            let upcoming = try await api.get("/v1/series/\(series.id)", token: stranger.token).decode(SeriesView.self, expecting: .ok)
+                .upcoming
             #expect(upcoming.count >= 7 && !upcoming.isEmpty)
             for game in upcoming {
                 #expect(try await api.event(game.eventId, token: ann.token).myStatus == "going")
                 #expect(try await api.event(game.eventId, token: bo.token).myStatus == "waitlisted")
             }
             // The organiser sees the regulars in order; nobody else does.
-            let regulars = try await api.get("/v1/series/\(series.id)/regulars", token: organiser.token).decode(API.Page<Regular>.self, expecting: .ok).items
+            let regulars = try await api.get("/v1/series/\(series.id)/regulars", token: organiser.token).decode(
+                API.Page<Regular>.self, expecting: .ok
+            ).items
             #expect(regulars.map(\.user.id) == [ann.id, bo.id] && regulars.map(\.position) == [1, 2])
             #expect(try await api.get("/v1/series/\(series.id)/regulars", token: ann.token).status == .forbidden)
             // Ann leaves the second date: Bo moves up there, the other dates stay as they were.
@@ -139,12 +177,19 @@ struct SeriesTests {
             #expect(try await api.event(upcoming[2].eventId, token: ann.token).myStatus == "going")
             // Ann says ahead she misses a date not made yet; a week on it is made without her.
             let later = try #require(LocalDate(upcoming.last?.date ?? "")).adding(days: 7)
-            #expect(try await api.post("/v1/series/\(series.id)/opt-outs", token: ann.token, json: ["date": later.description]).status == .noContent)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/opt-outs", token: ann.token, json: ["date": later.description]).status
+                    == .noContent)
             clock.advance(by: 7 * 86_400)
             try await eventually("the next game made") {
-                try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.contains { $0.date == later.description }
+                try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.contains {
+                    $0.date == later.description
+                }
             }
-            let made = try #require(try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first { $0.date == later.description })
+            let made = try #require(
+                try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first {
+                    $0.date == later.description
+                })
             #expect(try await api.event(made.eventId, token: ann.token).myStatus == nil)
             #expect(try await api.event(made.eventId, token: bo.token).myStatus == "going")
             // Leaving the series takes Ann off the games to come.
@@ -154,29 +199,38 @@ struct SeriesTests {
         }
     }
 
-    @Test("\"this and following\": the series is split at a date, earlier games are left alone, later ones change in place or are cancelled, regulars and opt-outs carry on; COUNT continues; split at the first date ends the old one", arguments: engines)
+    @Test(
+        "\"this and following\": the series is split at a date, earlier games are left alone, later ones change in place or are cancelled, regulars and opt-outs carry on; COUNT continues; split at the first date ends the old one",
+        arguments: engines)
     func thisAndFollowing(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         // Weeks pass on the clock: the sessions last the year.
         try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.tokenTTL = 365 * 86_400 }) { api, services in
             let organiser = try await api.register("Org")
-            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), carl = try await api.register("Carl")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let carl = try await api.register("Carl")
             let zone = try #require(TimeZone(identifier: "Europe/Copenhagen"))
             let first = try Self.tuesday(after: clock, zone: zone.identifier)
             let series = try await Self.create(api, organiser.token, zone: zone.identifier, first: first, capacity: 10)
             _ = try await api.post("/v1/series/\(series.id)/regulars", token: ann.token)
             clock.advance(by: 1)
             _ = try await api.post("/v1/series/\(series.id)/regulars", token: carl.token)
-            let before = try await api.get("/v1/series/\(series.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok).upcoming
+            let before = try await api.get("/v1/series/\(series.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
+                .upcoming
             let split = try #require(LocalDate(before[3].date))
             try await api.join(before[3].eventId, token: bo.token)
             // Carl says ahead he misses a date the new rule will have, beyond the games made.
             let away = split.adding(days: 70)
-            #expect(try await api.post("/v1/series/\(series.id)/opt-outs", token: carl.token, json: ["date": away.description]).status == .noContent)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/opt-outs", token: carl.token, json: ["date": away.description]).status
+                    == .noContent)
 
             // Refusals: not the organiser; not a date of the series; nothing about the body checked before that.
-            let change: [String: Any] = ["from": split.description, "start_time": "20:00", "title": "Tuesday football, new pitch",
-                                         "rule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"]
+            let change: [String: Any] = [
+                "from": split.description, "start_time": "20:00", "title": "Tuesday football, new pitch",
+                "rule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU",
+            ]
             #expect(try await api.post("/v1/series/\(series.id)/split", token: ann.token, json: change).status == .forbidden)
             var wednesday = change
             wednesday["from"] = split.adding(days: 1).description
@@ -185,7 +239,8 @@ struct SeriesTests {
             #expect(try notADate.errorFields["from"] != nil)
             var badTime = change
             badTime["start_time"] = "24:30"
-            #expect(try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: badTime).status == .unprocessableContent)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: badTime).status == .unprocessableContent)
 
             let reply = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: change)
             let next = try reply.decode(SeriesView.self, expecting: .created)
@@ -211,7 +266,9 @@ struct SeriesTests {
             let start = try #require(RFC3339.parse(moved.startsAt))
             #expect(calendar.component(.hour, from: start) == 20 && LocalDate(start, in: zone) == split)
             #expect(try await api.event(before[3].eventId, token: ann.token).myStatus == "going")
-            try await eventually("Bo told of the new time") { try await api.notifications(bo.token).contains { $0.kind == "event_updated" } }
+            try await eventually("Bo told of the new time") {
+                try await api.notifications(bo.token).contains { $0.kind == "event_updated" }
+            }
             // A week later, not in the fortnightly rule: cancelled, and left with the old series. Two weeks later: moved.
             #expect(try await api.event(before[4].eventId, token: ann.token).status == "cancelled")
             #expect(try await api.event(before[5].eventId, token: ann.token).status == "active")
@@ -221,12 +278,17 @@ struct SeriesTests {
             let newGames = try await Self.games(services, next.id)
             #expect(newGames.map(\.date) == expected)
             #expect(newGames.allSatisfy { calendar.component(.hour, from: $0.start) == 20 })
-            let regulars = try await api.get("/v1/series/\(next.id)/regulars", token: organiser.token).decode(API.Page<Regular>.self, expecting: .ok).items
+            let regulars = try await api.get("/v1/series/\(next.id)/regulars", token: organiser.token).decode(
+                API.Page<Regular>.self, expecting: .ok
+            ).items
             #expect(regulars.map(\.user.id) == [ann.id, carl.id])
             // The date Carl said he misses is made later without him, with Ann.
             clock.advance(by: 6 * 7 * 86_400)
             try await eventually("the later game made") { try await Self.games(services, next.id).contains { $0.date == away.description } }
-            let later = try #require(try await api.get("/v1/series/\(next.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first { $0.date == away.description })
+            let later = try #require(
+                try await api.get("/v1/series/\(next.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first {
+                    $0.date == away.description
+                })
             #expect(try await api.event(later.eventId, token: ann.token).myStatus == "going")
             #expect(try await api.event(later.eventId, token: carl.token).myStatus == nil)
             // The old series makes nothing more: its games are the three before and the dates the new rule dropped.
@@ -234,25 +296,35 @@ struct SeriesTests {
             #expect(try await Self.games(services, series.id).map(\.date) == before.prefix(3).map(\.date) + dropped)
 
             // COUNT: what is left of it carries on; split at the first date, the old series ends and its games move.
-            let counted = try await Self.create(api, organiser.token, zone: zone.identifier, first: first.adding(days: 63), rule: "FREQ=WEEKLY;BYDAY=TU;COUNT=6")
+            let counted = try await Self.create(
+                api, organiser.token, zone: zone.identifier, first: first.adding(days: 63), rule: "FREQ=WEEKLY;BYDAY=TU;COUNT=6")
             let third = try #require(LocalDate(counted.upcoming[2].date))
-            let rest = try await api.post("/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": third.description, "duration_minutes": 60])
-                .decode(SeriesView.self, expecting: .created)
+            let rest = try await api.post(
+                "/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": third.description, "duration_minutes": 60]
+            )
+            .decode(SeriesView.self, expecting: .created)
             #expect(rest.rule == "FREQ=WEEKLY;BYDAY=TU;COUNT=4" && rest.startTime == "19:00")
-            let whole = try await api.post("/v1/series/\(counted.id)/split", token: organiser.token,
-                                           json: ["from": counted.upcoming[0].date, "capacity": NSNull()]).decode(SeriesView.self, expecting: .created)
-            #expect(whole.rule == "FREQ=WEEKLY;BYDAY=TU;UNTIL=\(third.adding(days: -1).description.replacingOccurrences(of: "-", with: ""))")
+            let whole = try await api.post(
+                "/v1/series/\(counted.id)/split", token: organiser.token,
+                json: ["from": counted.upcoming[0].date, "capacity": NSNull()]
+            ).decode(SeriesView.self, expecting: .created)
+            #expect(
+                whole.rule == "FREQ=WEEKLY;BYDAY=TU;UNTIL=\(third.adding(days: -1).description.replacingOccurrences(of: "-", with: ""))")
             #expect(whole.upcoming.map(\.eventId) == counted.upcoming.prefix(2).map(\.eventId))
             let ended = try await api.get("/v1/series/\(counted.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
             #expect(ended.status == "ended" && ended.followedBy == whole.id && ended.upcoming.isEmpty)
             #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).status == "active")
             #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).capacity == nil)
             // An ended series cannot be split.
-            #expect(try await api.post("/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": counted.upcoming[1].date]).status == .conflict)
+            #expect(
+                try await api.post("/v1/series/\(counted.id)/split", token: organiser.token, json: ["from": counted.upcoming[1].date])
+                    .status == .conflict)
         }
     }
 
-    @Test("split beyond the games made: the old series still makes its games up to the day before, the new one from that date", arguments: engines)
+    @Test(
+        "split beyond the games made: the old series still makes its games up to the day before, the new one from that date",
+        arguments: engines)
     func splitBeyondHorizon(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.tokenTTL = 365 * 86_400 }) { api, services in
@@ -261,26 +333,37 @@ struct SeriesTests {
             let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
             // Ten weeks on: two weeks past the eight the horizon has made.
             let from = first.adding(days: 70)
-            let next = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: ["from": from.description, "start_time": "18:00"])
-                .decode(SeriesView.self, expecting: .created)
-            let far = try await api.post("/v1/series/\(series.id)/split", token: organiser.token, json: ["from": first.adding(days: 7 * 110).description])
+            let next = try await api.post(
+                "/v1/series/\(series.id)/split", token: organiser.token, json: ["from": from.description, "start_time": "18:00"]
+            )
+            .decode(SeriesView.self, expecting: .created)
+            let far = try await api.post(
+                "/v1/series/\(series.id)/split", token: organiser.token, json: ["from": first.adding(days: 7 * 110).description])
             #expect(far.status == .unprocessableContent)
             clock.advance(by: 21 * 86_400)
             try await eventually("the old series' last games made") {
                 try await Self.games(services, series.id).last?.date == from.adding(days: -7).description
             }
-            let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: from.adding(days: -1)).map(\.description)
+            let expected = try Recurrence(parsing: "FREQ=WEEKLY;BYDAY=TU", first: first).dates(from: first, through: from.adding(days: -1))
+                .map(\.description)
             #expect(try await Self.games(services, series.id).map(\.date) == expected)
-            try await eventually("the new series' first games made") { try await Self.games(services, next.id).first?.date == from.description }
+            try await eventually("the new series' first games made") {
+                try await Self.games(services, next.id).first?.date == from.description
+            }
         }
     }
 
-    @Test("a deleted organiser's series ends: it says so, takes no regulars, and its job makes no games, even for a series left active before", arguments: engines)
+    @Test(
+        "a deleted organiser's series ends: it says so, takes no regulars, and its job makes no games, even for a series left active before",
+        arguments: engines)
     func deletedOrganiserEndsTheSeries(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0 }) { api, services in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), bo = try await api.register("Bo")
-            let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let series = try await Self.create(
+                api, organiser.token, zone: "Europe/Copenhagen", first: try Self.tuesday(after: clock, zone: "Europe/Copenhagen"))
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).status == .ok)
             #expect(try await api.delete("/v1/me", token: organiser.token).status == .noContent)
             let seen = try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok)
@@ -292,15 +375,19 @@ struct SeriesTests {
             let made = try await Self.games(services, series.id).count
             // A series left active by a deletion before this rule: its job refuses it, and ends it.
             let id = try #require(UUID(uuidString: series.id))
-            try await services.database.write { sql in try await sql.raw("UPDATE series SET status = 'active' WHERE id = \(bind: id)").run() }
+            try await services.database.write { sql in try await sql.raw("UPDATE series SET status = 'active' WHERE id = \(bind: id)").run()
+            }
             clock.advance(by: 21 * 86_400)
             try await services.series.extendDue(id)
             #expect(try await Self.games(services, series.id).count == made)
-            #expect(try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).status == "ended")
+            #expect(
+                try await api.get("/v1/series/\(series.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).status == "ended")
             // No active game anywhere is organised by the deleted account.
             let active = try await services.database.read { sql in
-                try await sql.raw("SELECT COUNT(*) AS n FROM events WHERE organiser_id = \(bind: try #require(UUID(uuidString: organiser.id))) AND status = 'active'").first()?
-                    .decode(column: "n", as: Int.self)
+                try await sql.raw(
+                    "SELECT COUNT(*) AS n FROM events WHERE organiser_id = \(bind: try #require(UUID(uuidString: organiser.id))) AND status = 'active'"
+                ).first()?
+                .decode(column: "n", as: Int.self)
             }
             #expect(active == 0)
         }
@@ -310,7 +397,9 @@ struct SeriesTests {
     func optOutsAreBounded(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
-            let organiser = try await api.register("Org"), ann = try await api.register("Ann"), stranger = try await api.register("Stranger")
+            let organiser = try await api.register("Org")
+            let ann = try await api.register("Ann")
+            let stranger = try await api.register("Stranger")
             let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
             let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
             let path = "/v1/series/\(series.id)/opt-outs"
@@ -318,7 +407,8 @@ struct SeriesTests {
             #expect(notRegular.status == .forbidden)
             #expect(try notRegular.errorCode == "not_regular")
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: ann.token).status == .ok)
-            for date in [first.adding(days: 1), first.adding(days: -7), first.adding(days: 7 * 120), try #require(LocalDate("9999-12-28"))] {
+            for date in [first.adding(days: 1), first.adding(days: -7), first.adding(days: 7 * 120), try #require(LocalDate("9999-12-28"))]
+            {
                 let refused = try await api.post(path, token: ann.token, json: ["date": date.description])
                 #expect(refused.status == .unprocessableContent, "\(date)")
                 #expect(try refused.errorFields["date"] != nil, "\(date)")
@@ -337,13 +427,18 @@ struct SeriesTests {
     func skipAndEnd(engine: DatabaseEngine) async throws {
         let clock = try Self.march()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
-            let organiser = try await api.register("Org"), player = try await api.register("Player")
+            let organiser = try await api.register("Org")
+            let player = try await api.register("Player")
             let first = try Self.tuesday(after: clock, zone: "Europe/Copenhagen")
             // Refusals.
-            let base: [String: Any] = ["title": "T", "sport": "football", "location": ["lat": 55.0, "lon": 12.0], "time_zone": "Europe/Copenhagen",
-                                       "first_date": first.description, "start_time": "19:00", "rule": "FREQ=WEEKLY"]
-            for (field, value) in [("rule", "FREQ=DAILY"), ("time_zone", "Mars/Olympus"), ("start_time", "25:00"), ("first_date", "2020-01-07"),
-                                   ("first_date", "not a date"), ("rule", "FREQ=MONTHLY;BYDAY=9TU")] as [(String, Any)] {
+            let base: [String: Any] = [
+                "title": "T", "sport": "football", "location": ["lat": 55.0, "lon": 12.0], "time_zone": "Europe/Copenhagen",
+                "first_date": first.description, "start_time": "19:00", "rule": "FREQ=WEEKLY",
+            ]
+            for (field, value) in [
+                ("rule", "FREQ=DAILY"), ("time_zone", "Mars/Olympus"), ("start_time", "25:00"), ("first_date", "2020-01-07"),
+                ("first_date", "not a date"), ("rule", "FREQ=MONTHLY;BYDAY=9TU"),
+            ] as [(String, Any)] {
                 var body = base
                 body[field] = value
                 let refused = try await api.post("/v1/series", token: organiser.token, json: body)
@@ -352,15 +447,23 @@ struct SeriesTests {
             }
             let series = try await Self.create(api, organiser.token, zone: "Europe/Copenhagen", first: first)
             try await api.join(series.upcoming[0].eventId, token: player.token)
-            #expect(try await api.post("/v1/series/\(series.id)/skips", token: player.token, json: ["date": first.description]).status == .forbidden)
-            #expect(try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": first.description]).status == .noContent)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/skips", token: player.token, json: ["date": first.description]).status
+                    == .forbidden)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": first.description]).status
+                    == .noContent)
             #expect(try await api.event(series.upcoming[0].eventId, token: player.token).status == "cancelled")
             try await eventually("the player told") { try await api.notifications(player.token).contains { $0.kind == "event_cancelled" } }
             // A date not made yet, skipped: it is never made.
             let skipped = first.adding(days: 7 * 10)
-            #expect(try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": skipped.description]).status == .noContent)
+            #expect(
+                try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": skipped.description]).status
+                    == .noContent)
             clock.advance(by: 4 * 7 * 86_400)
-            try await eventually("later games made") { try await Self.games(services, series.id).contains { $0.date == skipped.adding(days: 7).description } }
+            try await eventually("later games made") {
+                try await Self.games(services, series.id).contains { $0.date == skipped.adding(days: 7).description }
+            }
             #expect(!(try await Self.games(services, series.id).contains { $0.date == skipped.description }))
             // Ended: the games to come are cancelled, and no more are made.
             #expect(try await api.delete("/v1/series/\(series.id)", token: organiser.token).status == .noContent)
@@ -379,7 +482,10 @@ extension API {
     func eventID(ofSeries id: String, services: AppServices) async throws -> String {
         let series = try #require(UUID(uuidString: id))
         return try await services.database.read { sql in
-            try #require(try await sql.raw("SELECT id FROM events WHERE series_id = \(bind: series) ORDER BY occurrence_date LIMIT 1").first()?.decode(column: "id", as: UUID.self)).lowercased
+            try #require(
+                try await sql.raw("SELECT id FROM events WHERE series_id = \(bind: series) ORDER BY occurrence_date LIMIT 1").first()?
+                    .decode(column: "id", as: UUID.self)
+            ).lowercased
         }
     }
 }

@@ -1,24 +1,31 @@
-import SQLKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("Sessions end everywhere: sockets, devices, other instances", .timeLimit(.minutes(5)))
 struct SessionTests {
-    @Test("the web client's session is an HttpOnly, SameSite=Strict cookie: no token in any answer; writes need this site's Origin; the socket opens with it; signing out ends it", arguments: engines)
+    @Test(
+        "the web client's session is an HttpOnly, SameSite=Strict cookie: no token in any answer; writes need this site's Origin; the socket opens with it; signing out ends it",
+        arguments: engines)
     func cookieSession(engine: DatabaseEngine) async throws {
         try await withApp(engine, setup: .live) { api, _ in
             // The live test client names its host `localhost`: a page of this server is http://localhost.
             let page = "http://localhost"
             let asWebClient: HTTPFields = [SessionCookie.requestHeader: "cookie", .origin: page]
-            let registered = try await api.request(.post, "/v1/auth/register", json: ["name": "Webby", "email": "webby@example.com", "password": "correct horse battery"], headers: asWebClient)
+            let registered = try await api.request(
+                .post, "/v1/auth/register", json: ["name": "Webby", "email": "webby@example.com", "password": "correct horse battery"],
+                headers: asWebClient)
             #expect(registered.status == .created)
             let setCookie = try #require(registered.headers[.setCookie])
-            for attribute in ["\(SessionCookie.name)=", "HttpOnly", "SameSite=Strict", "Path=/", "Max-Age="] { #expect(setCookie.contains(attribute), "\(setCookie)") }
+            for attribute in ["\(SessionCookie.name)=", "HttpOnly", "SameSite=Strict", "Path=/", "Max-Age="] {
+                #expect(setCookie.contains(attribute), "\(setCookie)")
+            }
             #expect(!setCookie.contains("Secure"), "a page on plain http could keep no Secure cookie")
             let token = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
             #expect(token.count == 43)
@@ -26,8 +33,9 @@ struct SessionTests {
             let session = try registered.decode(API.CookieSession.self)
             #expect(session.user.name == "Webby" && session.deviceKey.count == 43)
             // A page served over https gets a Secure cookie; signing in without asking gets the token as before.
-            let overTLS = try await api.request(.post, "/v1/auth/login", json: ["email": "webby@example.com", "password": "correct horse battery"],
-                                                headers: [SessionCookie.requestHeader: "cookie", .origin: "https://localhost"])
+            let overTLS = try await api.request(
+                .post, "/v1/auth/login", json: ["email": "webby@example.com", "password": "correct horse battery"],
+                headers: [SessionCookie.requestHeader: "cookie", .origin: "https://localhost"])
             #expect(overTLS.headers[.setCookie]?.hasPrefix("__Host-\(SessionCookie.name)=") == true)
             #expect(overTLS.headers[.setCookie]?.contains("Secure") == true)
             #expect(try await api.login("webby@example.com", password: "correct horse battery").accessToken.count == 43)
@@ -47,11 +55,16 @@ struct SessionTests {
             own[.origin] = page
             #expect(try await api.request(.patch, "/v1/me", json: ["bio": "from my page"], headers: own).status == .ok)
             // An app's bearer token is not a cookie: any origin (or none) may use it.
-            #expect(try await api.request(.patch, "/v1/me", token: token, json: ["bio": "from an app"], headers: [.origin: "https://evil.example"]).status == .ok)
+            #expect(
+                try await api.request(
+                    .patch, "/v1/me", token: token, json: ["bio": "from an app"], headers: [.origin: "https://evil.example"]
+                ).status == .ok)
 
             // The socket opens with the cookie from this site's page, not from another's or from no page.
             let port = try #require(api.client.port)
-            _ = try await blocking { try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)", cookie: true) }
+            _ = try await blocking {
+                try RawSocket(port: port, token: token, origin: "http://localhost:\(port)", host: "localhost:\(port)", cookie: true)
+            }
             for origin in [nil, "https://evil.example", "ws://localhost:\(port)"] {
                 await #expect(throws: (any Error).self, "\(origin ?? "no origin")") {
                     try await blocking { try RawSocket(port: port, token: token, origin: origin, host: "localhost:\(port)", cookie: true) }
@@ -66,10 +79,13 @@ struct SessionTests {
         }
     }
 
-    @Test("over https only the __Host- cookie counts (a planted plain one, or an empty __Host- one, signs nobody in); signing out clears both", arguments: engines)
+    @Test(
+        "over https only the __Host- cookie counts (a planted plain one, or an empty __Host- one, signs nobody in); signing out clears both",
+        arguments: engines)
     func plantedCookieRefused(engine: DatabaseEngine) async throws {
         try await withApp(engine, setup: .live) { api, _ in
-            let attacker = try await api.register("Mallory"), victim = try await api.register("Victim")
+            let attacker = try await api.register("Mallory")
+            let victim = try await api.register("Victim")
             let planted = "\(SessionCookie.name)=\(attacker.token)"
             // A development server on plain http keeps the plain cookie.
             #expect(try await api.request(.get, "/v1/me", headers: [.cookie: planted]).status == .ok)
@@ -83,7 +99,10 @@ struct SessionTests {
                 #expect(refused.status == .unauthorized, "\(headers)")
             }
             // The victim's own __Host- cookie wins over one planted beside it.
-            let both: HTTPFields = [.cookie: "\(planted); \(SessionCookie.secureName)=\(victim.token)", .origin: "https://localhost", .referer: "https://localhost/app/"]
+            let both: HTTPFields = [
+                .cookie: "\(planted); \(SessionCookie.secureName)=\(victim.token)", .origin: "https://localhost",
+                .referer: "https://localhost/app/",
+            ]
             let me = try await api.request(.get, "/v1/me", headers: both)
             #expect(me.status == .ok)
             #expect(me.text.contains(victim.id) && !me.text.contains(attacker.id))
@@ -126,7 +145,9 @@ struct SessionTests {
             #expect(secondSocket.closedWith?.code == 4001)
             let third = try await api.login(try await api.email(owner.token), password: "correct horse battery").accessToken
             let thirdSocket = try await TestSocket.connect(url, token: third)
-            let changed = try await api.post("/v1/me/password", token: owner.token, json: ["current_password": "correct horse battery", "new_password": "another horse battery"])
+            let changed = try await api.post(
+                "/v1/me/password", token: owner.token,
+                json: ["current_password": "correct horse battery", "new_password": "another horse battery"])
             #expect(changed.status == .noContent)
             try await eventually("the other session's socket to close after a password change") { thirdSocket.isClosed }
             #expect(thirdSocket.closedWith?.code == 4001)
@@ -143,8 +164,12 @@ struct SessionTests {
         try await withApp(engine) { api, services in
             let (token, _) = try await api.register("Phone", email: "phone@example.com")
             let other = try await api.login("phone@example.com", password: "correct horse battery").accessToken
-            #expect(try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": String(repeating: "a1", count: 32)]).status == .created)
-            #expect(try await api.post("/v1/me/devices", token: other, json: ["platform": "android", "token": "phone-b:APA91bFakeToken"]).status == .created)
+            #expect(
+                try await api.post("/v1/me/devices", token: token, json: ["platform": "ios", "token": String(repeating: "a1", count: 32)])
+                    .status == .created)
+            #expect(
+                try await api.post("/v1/me/devices", token: other, json: ["platform": "android", "token": "phone-b:APA91bFakeToken"]).status
+                    == .created)
             #expect(try await api.post("/v1/auth/logout", token: token).status == .noContent)
             let left: [String] = try await services.database.read { sql in
                 try await sql.raw("SELECT token FROM devices ORDER BY token").all().map { try $0.value("token") }
@@ -152,8 +177,13 @@ struct SessionTests {
             #expect(left == ["phone-b:APA91bFakeToken"])
             // An expired session's devices get no pushes either.
             let userID = try #require(UUID(uuidString: try await api.me(other).id))
-            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now())[userID]?.map(\.token) == ["phone-b:APA91bFakeToken"])
-            #expect(try await services.inbox.devices(of: [userID], at: services.clock.now().addingTimeInterval(services.configuration.tokenTTL + 1))[userID] == nil)
+            #expect(
+                try await services.inbox.devices(of: [userID], at: services.clock.now())[userID]?.map(\.token) == [
+                    "phone-b:APA91bFakeToken"
+                ])
+            #expect(
+                try await services.inbox.devices(
+                    of: [userID], at: services.clock.now().addingTimeInterval(services.configuration.tokenTTL + 1))[userID] == nil)
             #expect(try await api.delete("/v1/me", token: other).status == .noContent)
             let none = try await services.database.read { sql in try await sql.raw("SELECT token FROM devices").all().count }
             #expect(none == 0)
@@ -211,16 +241,24 @@ struct SessionTests {
         try await withApp(engine, clock: clock) { api, _ in
             let (token, _) = try await api.register("Pat", email: "pat@example.com", password: "correct horse battery")
             let other = try await api.login("pat@example.com", password: "correct horse battery").accessToken
-            let wrong = try await api.post("/v1/me/password", token: token, json: ["current_password": "not it at all", "new_password": "another horse battery"])
+            let wrong = try await api.post(
+                "/v1/me/password", token: token, json: ["current_password": "not it at all", "new_password": "another horse battery"])
             #expect(wrong.status == .forbidden)
             #expect(try wrong.errorCode == "wrong_password")
-            let weak = try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": "password"])
+            let weak = try await api.post(
+                "/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": "password"])
             #expect(weak.status == .unprocessableContent)
             #expect(try await api.get("/v1/me", token: other).status == .ok)
-            #expect(try await api.post("/v1/me/password", token: token, json: ["current_password": "correct horse battery", "new_password": "another horse battery"]).status == .noContent)
+            #expect(
+                try await api.post(
+                    "/v1/me/password", token: token,
+                    json: ["current_password": "correct horse battery", "new_password": "another horse battery"]
+                ).status == .noContent)
             #expect(try await api.get("/v1/me", token: other).status == .unauthorized)
             #expect(try await api.get("/v1/me", token: token).status == .ok)
-            #expect(try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "correct horse battery"]).status == .unauthorized)
+            #expect(
+                try await api.post("/v1/auth/login", json: ["email": "pat@example.com", "password": "correct horse battery"]).status
+                    == .unauthorized)
             let again = try await api.login("pat@example.com", password: "another horse battery").accessToken
             #expect(try await api.delete("/v1/me/sessions", token: token).status == .noContent)
             #expect(try await api.get("/v1/me", token: again).status == .unauthorized)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SportLook
 
 /// The signer against the worked examples AWS publishes for S3 ("Signature
@@ -20,49 +21,75 @@ struct SigV4Tests {
 
     @Test("GET Object with a range")
     func getObject() {
-        let authorization = Self.signer.authorization(method: "GET", path: "/test.txt", headers: [
-            ("Host", "examplebucket.s3.amazonaws.com"), ("Range", "bytes=0-9"),
-            ("x-amz-content-sha256", Self.emptyHash), ("x-amz-date", "20130524T000000Z"),
-        ], payloadHash: Self.emptyHash, date: Self.date)
-        #expect(authorization == Self.credential + ",SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
+        let authorization = Self.signer.authorization(
+            method: "GET", path: "/test.txt",
+            headers: [
+                ("Host", "examplebucket.s3.amazonaws.com"), ("Range", "bytes=0-9"),
+                ("x-amz-content-sha256", Self.emptyHash), ("x-amz-date", "20130524T000000Z"),
+            ], payloadHash: Self.emptyHash, date: Self.date)
+        #expect(
+            authorization == Self.credential
+                + ",SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41"
+        )
     }
 
     @Test("PUT Object, a path with a character to encode and a header S3 adds to the signature")
     func putObject() {
         let payload = "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072"  // SHA-256 of "Welcome to Amazon S3."
-        let authorization = Self.signer.authorization(method: "PUT", path: "/test$file.text", headers: [
-            ("Host", "examplebucket.s3.amazonaws.com"), ("Date", "Fri, 24 May 2013 00:00:00 GMT"),
-            ("x-amz-date", "20130524T000000Z"), ("x-amz-storage-class", "REDUCED_REDUNDANCY"), ("x-amz-content-sha256", payload),
-        ], payloadHash: payload, date: Self.date)
-        #expect(authorization == Self.credential + ",SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd")
+        let authorization = Self.signer.authorization(
+            method: "PUT", path: "/test$file.text",
+            headers: [
+                ("Host", "examplebucket.s3.amazonaws.com"), ("Date", "Fri, 24 May 2013 00:00:00 GMT"),
+                ("x-amz-date", "20130524T000000Z"), ("x-amz-storage-class", "REDUCED_REDUNDANCY"), ("x-amz-content-sha256", payload),
+            ], payloadHash: payload, date: Self.date)
+        #expect(
+            authorization == Self.credential
+                + ",SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd"
+        )
     }
 
     @Test("GET Bucket lifecycle: a query parameter without a value")
     func lifecycle() {
-        let authorization = Self.signer.authorization(method: "GET", path: "/", query: [("lifecycle", "")], headers: [
-            ("Host", "examplebucket.s3.amazonaws.com"), ("x-amz-date", "20130524T000000Z"), ("x-amz-content-sha256", Self.emptyHash),
-        ], payloadHash: Self.emptyHash, date: Self.date)
-        #expect(authorization == Self.credential + ",SignedHeaders=host;x-amz-content-sha256;x-amz-date,Signature=fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543")
+        let authorization = Self.signer.authorization(
+            method: "GET", path: "/", query: [("lifecycle", "")],
+            headers: [
+                ("Host", "examplebucket.s3.amazonaws.com"), ("x-amz-date", "20130524T000000Z"), ("x-amz-content-sha256", Self.emptyHash),
+            ], payloadHash: Self.emptyHash, date: Self.date)
+        #expect(
+            authorization == Self.credential
+                + ",SignedHeaders=host;x-amz-content-sha256;x-amz-date,Signature=fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543"
+        )
     }
 
     @Test("List Objects: query parameters sorted")
     func listObjects() {
-        let authorization = Self.signer.authorization(method: "GET", path: "/", query: [("prefix", "J"), ("max-keys", "2")], headers: [
-            ("Host", "examplebucket.s3.amazonaws.com"), ("x-amz-date", "20130524T000000Z"), ("x-amz-content-sha256", Self.emptyHash),
-        ], payloadHash: Self.emptyHash, date: Self.date)
-        #expect(authorization == Self.credential + ",SignedHeaders=host;x-amz-content-sha256;x-amz-date,Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7")
+        let authorization = Self.signer.authorization(
+            method: "GET", path: "/", query: [("prefix", "J"), ("max-keys", "2")],
+            headers: [
+                ("Host", "examplebucket.s3.amazonaws.com"), ("x-amz-date", "20130524T000000Z"), ("x-amz-content-sha256", Self.emptyHash),
+            ], payloadHash: Self.emptyHash, date: Self.date)
+        #expect(
+            authorization == Self.credential
+                + ",SignedHeaders=host;x-amz-content-sha256;x-amz-date,Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7"
+        )
     }
 
     @Test("MEDIA_STORE: file and s3 forms; an s3 endpoint off loopback must be https; credentials required")
     func setting() throws {
         #expect(try MediaStoreSetting(parsing: "file:/var/media") == .file(path: "/var/media"))
-        #expect(try MediaStoreSetting(parsing: "s3://photos?region=eu-west-1") == .s3(bucket: "photos", endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!, region: "eu-west-1"))
-        #expect(try MediaStoreSetting(parsing: "s3://photos?endpoint=http://127.0.0.1:9000") == .s3(bucket: "photos", endpoint: URL(string: "http://127.0.0.1:9000")!, region: "us-east-1"))
+        #expect(
+            try MediaStoreSetting(parsing: "s3://photos?region=eu-west-1")
+                == .s3(bucket: "photos", endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!, region: "eu-west-1"))
+        #expect(
+            try MediaStoreSetting(parsing: "s3://photos?endpoint=http://127.0.0.1:9000")
+                == .s3(bucket: "photos", endpoint: URL(string: "http://127.0.0.1:9000")!, region: "us-east-1"))
         for bad in ["s3://photos?endpoint=http://minio.example.com", "s3://Photos", "ftp://x", "file:", "s3://ab"] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try MediaStoreSetting(parsing: bad) }
         }
         #expect(throws: ConfigurationError.self) { try AppConfiguration(environment: ["MEDIA_STORE": "s3://photos"]) }
-        #expect(try AppConfiguration(environment: ["MEDIA_STORE": "s3://photos", "MEDIA_S3_ACCESS_KEY": "a", "MEDIA_S3_SECRET_KEY": "b"]).mediaStore != .file(path: nil))
+        #expect(
+            try AppConfiguration(environment: ["MEDIA_STORE": "s3://photos", "MEDIA_S3_ACCESS_KEY": "a", "MEDIA_S3_SECRET_KEY": "b"])
+                .mediaStore != .file(path: nil))
     }
 }
 

@@ -1,15 +1,18 @@
 import Foundation
-import SQLKit
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 @Suite("The instance's one socket timer")
 struct SocketWatchTests {
-    @Test("a socket's pings fall at its phase of the interval, one an interval; it is gone when nothing came in the interval after one while the server waited to read")
+    @Test(
+        "a socket's pings fall at its phase of the interval, one an interval; it is gone when nothing came in the interval after one while the server waited to read"
+    )
     func pingSchedule() {
         let opened = ContinuousClock.now
         func near(_ a: ContinuousClock.Instant, _ b: ContinuousClock.Instant) -> Bool { abs((a - b) / .milliseconds(1)) < 1 }
@@ -19,7 +22,8 @@ struct SocketWatchTests {
         #expect(schedule.look(now: opened + .milliseconds(7_600), reads: 0, waiting: true) == .ping)
         #expect(near(schedule.due, opened + .milliseconds(37_500)), "the phase holds")
         #expect(schedule.look(now: opened + .seconds(37), reads: 0, waiting: true) == .wait)
-        #expect(schedule.look(now: opened + .milliseconds(37_600), reads: 2, waiting: true) == .ping, "the client sent something: pinged again")
+        #expect(
+            schedule.look(now: opened + .milliseconds(37_600), reads: 2, waiting: true) == .ping, "the client sent something: pinged again")
         // The timer stalled past the next due time: the one after is an interval on.
         #expect(schedule.look(now: opened + .seconds(100), reads: 3, waiting: false) == .ping)
         #expect(near(schedule.due, opened + .seconds(130)))
@@ -27,19 +31,25 @@ struct SocketWatchTests {
         // The server was not reading at that ping (the application behind on the socket's
         // frames): the answer may be waiting unread, so it is pinged again, not closed.
         #expect(schedule.look(now: opened + .seconds(130), reads: 3, waiting: true) == .ping)
-        #expect(schedule.look(now: opened + .seconds(160), reads: 3, waiting: true) == .gone, "nothing came in an interval the server waited to read")
+        #expect(
+            schedule.look(now: opened + .seconds(160), reads: 3, waiting: true) == .gone,
+            "nothing came in an interval the server waited to read")
         // Sockets opened at once ping at their own phases, spread over the interval.
         let dues = (0..<10).map { PingSchedule(interval: .seconds(30), opened: opened, phase: Double($0) / 10).due }
         #expect(Set(dues).count == 10)
         #expect(dues.allSatisfy { $0 >= opened && $0 < opened + .seconds(30) })
     }
 
-    @Test("the sockets are looked at four times within the shorter of the stall timeout and the ping interval, at least once a second and at most every 50 ms")
+    @Test(
+        "the sockets are looked at four times within the shorter of the stall timeout and the ping interval, at least once a second and at most every 50 ms"
+    )
     func lookPeriod() {
         #expect(SocketWatch.period(stallTimeout: .seconds(10), pingInterval: .seconds(30)) == .seconds(1), "the defaults: once a second")
         #expect(SocketWatch.period(stallTimeout: .seconds(2), pingInterval: .seconds(1)) == .milliseconds(250))
         #expect(SocketWatch.period(stallTimeout: .milliseconds(400), pingInterval: .seconds(30)) == .milliseconds(100))
-        #expect(SocketWatch.period(stallTimeout: .milliseconds(100), pingInterval: .seconds(30)) == .milliseconds(50), "never more often than every 50 ms")
+        #expect(
+            SocketWatch.period(stallTimeout: .milliseconds(100), pingInterval: .seconds(30)) == .milliseconds(50),
+            "never more often than every 50 ms")
     }
 
     @Test("each tick runs every check once; a check that is done, or a forgotten one, runs no more")

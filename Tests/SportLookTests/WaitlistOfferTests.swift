@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SQLKit
 import Testing
+
 @testable import SportLook
 
 @Suite("Waitlist offers: a freed place close to the start is offered for a while, then passes on", .timeLimit(.minutes(5)))
@@ -10,7 +11,9 @@ struct WaitlistOfferTests {
         var spotsLeft: Int?
         var myStatus: String?
         var myOfferExpiresAt: String?
-        enum CodingKeys: String, CodingKey { case spotsLeft = "spots_left", myStatus = "my_status", myOfferExpiresAt = "my_offer_expires_at" }
+        enum CodingKeys: String, CodingKey {
+            case spotsLeft = "spots_left", myStatus = "my_status", myOfferExpiresAt = "my_offer_expires_at"
+        }
     }
 
     static func told(_ api: API, _ token: String, _ kind: String, _ event: String) async throws -> [API.Notification] {
@@ -21,12 +24,18 @@ struct WaitlistOfferTests {
         try await api.get("/v1/events/\(event)", token: token).decode(Shown.self, expecting: .ok)
     }
 
-    @Test("more than a day ahead the next in line moves up at once; within a day the place is offered for 30 minutes, held, taken or passed on", arguments: engines)
+    @Test(
+        "more than a day ahead the next in line moves up at once; within a day the place is offered for 30 minutes, held, taken or passed on",
+        arguments: engines)
     func offers(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.waitlistOfferHours = 24 }) { api, _ in
             let organiser = try await api.register("Org")
-            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy"), di = try await api.register("Di"), ed = try await api.register("Ed")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let cy = try await api.register("Cy")
+            let di = try await api.register("Di")
+            let ed = try await api.register("Ed")
             let event = try await api.createEvent(organiser.token, startsIn: 3 * 86_400, duration: 3_600, capacity: 1, now: clock.now())
             try await api.join(event.id, token: ann.token)
             for person in [bo, cy, di] { #expect(try await api.join(event.id, token: person.token).status == "waitlisted") }
@@ -58,7 +67,9 @@ struct WaitlistOfferTests {
             #expect(late.status == .conflict)
             let taken = try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok)
             #expect(taken.status == "going")
-            #expect(try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok).status == "going")
+            #expect(
+                try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok).status
+                    == "going")
             try await eventually("Di told she is in") { try await Self.told(api, di.token, "waitlist_promoted", event.id).count == 1 }
             // Di leaves: Ed is offered it and declines; nobody is left to offer it to.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: di.token)
@@ -69,12 +80,17 @@ struct WaitlistOfferTests {
         }
     }
 
-    @Test("places offered count as taken: capacity cannot drop below them; a start moved out of the window withdraws the offers and gives the places in order", arguments: engines)
+    @Test(
+        "places offered count as taken: capacity cannot drop below them; a start moved out of the window withdraws the offers and gives the places in order",
+        arguments: engines)
     func offersAndEdits(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.waitlistOfferHours = 24 }) { api, _ in
             let organiser = try await api.register("Org")
-            let ann = try await api.register("Ann"), bo = try await api.register("Bo"), cy = try await api.register("Cy"), di = try await api.register("Di")
+            let ann = try await api.register("Ann")
+            let bo = try await api.register("Bo")
+            let cy = try await api.register("Cy")
+            let di = try await api.register("Di")
             let event = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, capacity: 2, now: clock.now())
             for person in [ann, bo, cy, di] { try await api.join(event.id, token: person.token) }
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token)
@@ -84,8 +100,11 @@ struct WaitlistOfferTests {
             #expect(lower.status == .unprocessableContent)
             #expect(try lower.errorFields["capacity"] != nil)
             // The game moves three days later: no offers then; Cy, first in line, simply goes.
-            _ = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3 * 86_400))])
-                .decode(API.Event.self, expecting: .ok)
+            _ = try await api.patch(
+                "/v1/events/\(event.id)", token: organiser.token,
+                json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(3 * 86_400))]
+            )
+            .decode(API.Event.self, expecting: .ok)
             let cyView = try await Self.shown(api, event.id, cy.token)
             #expect(cyView.myStatus == "going" && cyView.myOfferExpiresAt == nil)
             let diView = try await api.event(event.id, token: di.token)
@@ -93,12 +112,23 @@ struct WaitlistOfferTests {
         }
     }
 
-    @Test("with two instances, the offered person taking the place and a newcomer joining at once: the place is taken once, by the one it was offered to")
+    @Test(
+        "with two instances, the offered person taking the place and a newcomer joining at once: the place is taken once, by the one it was offered to"
+    )
     func raceForTheOfferedPlace() async throws {
         let clock = ManualClock()
-        try await withTwoInstances(clock: clock, queueClock: clock, configure: { $0.jobWorkers = 0; $0.waitlistOfferHours = 24 }) { one, two, first, _ in
-            let organiser = try await one.register("Org"), ann = try await one.register("Ann")
-            let bo = try await two.register("Bo"), newcomer = try await two.register("New"), other = try await one.register("Other")
+        try await withTwoInstances(
+            clock: clock, queueClock: clock,
+            configure: {
+                $0.jobWorkers = 0
+                $0.waitlistOfferHours = 24
+            }
+        ) { one, two, first, _ in
+            let organiser = try await one.register("Org")
+            let ann = try await one.register("Ann")
+            let bo = try await two.register("Bo")
+            let newcomer = try await two.register("New")
+            let other = try await one.register("Other")
             let event = try await one.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, capacity: 1, now: clock.now())
             try await one.join(event.id, token: ann.token)
             #expect(try await one.join(event.id, token: bo.token).status == "waitlisted")
@@ -112,7 +142,9 @@ struct WaitlistOfferTests {
             #expect(try c.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
             #expect(try d.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
             let counts = try await first.database.read { sql in
-                try await sql.raw("SELECT going_count, offered_count FROM events WHERE id = \(bind: try #require(UUID(uuidString: event.id)))").first()
+                try await sql.raw(
+                    "SELECT going_count, offered_count FROM events WHERE id = \(bind: try #require(UUID(uuidString: event.id)))"
+                ).first()
                     .map { (try $0.decode(column: "going_count", as: Int.self), try $0.decode(column: "offered_count", as: Int.self)) }
             }
             #expect(counts?.0 == 1 && counts?.1 == 0)

@@ -1,31 +1,46 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import SportLook
 
 /// The web client as the server serves it (what it does in a browser is
 /// `scripts/web-test`, with Playwright and Chromium).
 @Suite("The web client's files")
 struct WebClientTests {
-    @Test("/ is the page with a strict policy and revalidated; assets are under the build's path, cached for a year; nothing else is served")
+    @Test(
+        "/ is the page with a strict policy and revalidated; assets are under the build's path, cached for a year; nothing else is served")
     func serving() async throws {
-        try await withApp(.sqlite, configure: {
-            $0.tileURL = "https://tiles.example.com/{z}/{x}/{y}.png"
-            $0.tileAttribution = "Tiles <by> \"Example\""
-            $0.webSignIn = [WebSignIn(provider: .google, clientID: "web.apps.googleusercontent.com", authorizeURL: URL(string: "https://accounts.google.com/o/oauth2/v2/auth")!)]
-        }) { api, _ in
+        try await withApp(
+            .sqlite,
+            configure: {
+                $0.tileURL = "https://tiles.example.com/{z}/{x}/{y}.png"
+                $0.tileAttribution = "Tiles <by> \"Example\""
+                $0.webSignIn = [
+                    WebSignIn(
+                        provider: .google, clientID: "web.apps.googleusercontent.com",
+                        authorizeURL: URL(string: "https://accounts.google.com/o/oauth2/v2/auth")!)
+                ]
+            }
+        ) { api, _ in
             let page = try await api.get("/")
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[.cacheControl] == "no-cache")
             let policy = try #require(page.headers[.contentSecurityPolicy])
-            for directive in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "img-src 'self' https://tiles.example.com;"] {
+            for directive in [
+                "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'",
+                "img-src 'self' https://tiles.example.com;",
+            ] {
                 #expect(policy.contains(directive), "\(policy)")
             }
             #expect(!policy.contains("unsafe"))
             #expect(page.text.contains(#"<meta name="sportlook-tiles" content="https://tiles.example.com/{z}/{x}/{y}.png">"#))
             #expect(page.text.contains(#"content="Tiles &lt;by&gt; &quot;Example&quot;""#), "attribute text is escaped")
-            #expect(page.text.contains(#"<meta name="sportlook-providers" content="[{&quot;provider&quot;:&quot;google&quot;,&quot;client_id&quot;:&quot;web.apps.googleusercontent.com&quot;,&quot;authorize_url&quot;:&quot;https://accounts.google.com/o/oauth2/v2/auth&quot;}]">"#), "\(page.text)")
+            #expect(
+                page.text.contains(
+                    #"<meta name="sportlook-providers" content="[{&quot;provider&quot;:&quot;google&quot;,&quot;client_id&quot;:&quot;web.apps.googleusercontent.com&quot;,&quot;authorize_url&quot;:&quot;https://accounts.google.com/o/oauth2/v2/auth&quot;}]">"#
+                ), "\(page.text)")
             let build = try #require(page.text.firstMatch(of: /\/app\/([0-9a-f]{16})\/app\.js/)?.1)
             let etag = try #require(page.headers[.eTag])
             #expect(try await api.request(.get, "/", headers: [.ifNoneMatch: etag]).status == .notModified)
@@ -39,7 +54,10 @@ struct WebClientTests {
             #expect(script.headers[.init("X-Content-Type-Options")!] == "nosniff")
             #expect(try await api.get("/app/\(build)/views/event.js").status == .ok)
             #expect(try await api.get("/app/\(build)/style.css").headers[.contentType] == "text/css; charset=utf-8")
-            for missing in ["/app/0123456789abcdef/app.js", "/app/\(build)/nothing.js", "/app/\(build)/../index.html", "/app/\(build)/%2e%2e/%2e%2e/Package.swift", "/index.html"] {
+            for missing in [
+                "/app/0123456789abcdef/app.js", "/app/\(build)/nothing.js", "/app/\(build)/../index.html",
+                "/app/\(build)/%2e%2e/%2e%2e/Package.swift", "/index.html",
+            ] {
                 #expect(try await api.get(missing).status == .notFound, "\(missing)")
             }
         }
@@ -63,7 +81,10 @@ struct WebClientTests {
             total += data.count
             if file.hasSuffix(".js") {
                 let text = String(decoding: data, as: UTF8.self)
-                for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc", "DOMParser", "createContextualFragment", "javascript:"] {
+                for sink in [
+                    "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc", "DOMParser",
+                    "createContextualFragment", "javascript:",
+                ] {
                     #expect(!text.contains(sink), "\(file) uses \(sink)")
                 }
             }

@@ -3,11 +3,13 @@
 // TSan stops it on any data race.
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
-let west = GeoPoint(latitude: 45, longitude: 5)!, east = GeoPoint(latitude: 45, longitude: 6.2)!
+let west = GeoPoint(latitude: 45, longitude: 5)!
+let east = GeoPoint(latitude: 45, longitude: 6.2)!
 let middle = GeoPoint(latitude: 45, longitude: 5.6)!
 let count = 800
 func batch(at place: GeoPoint, generation: Int) -> [GeoChange] {
@@ -24,7 +26,10 @@ DispatchQueue.global().async(group: group) {
     for generation in 1...400 {
         grid.apply(batch(at: generation % 2 == 0 ? west : east, generation: generation))
         if generation % 50 == 0 { grid.compact() }
-        if generation % 7 == 0 { grid.upsert(GeoEntry(key: GeoKey(100_000 + generation), point: middle)); grid.remove(GeoKey(100_000 + generation)) }
+        if generation % 7 == 0 {
+            grid.upsert(GeoEntry(key: GeoKey(100_000 + generation), point: middle))
+            grid.remove(GeoKey(100_000 + generation))
+        }
     }
 }
 for reader in 0..<4 {

@@ -12,7 +12,8 @@ public struct AdminTool: Sendable {
     /// Opens the configured database.
     public static func open(_ configuration: AppConfiguration, logger: Logger) async throws -> AdminTool {
         let resources = try Resources.locate()
-        let database = try await Database.open(configuration.database, poolSize: 4, timeout: max(configuration.databaseTimeout, 30), logger: logger)
+        let database = try await Database.open(
+            configuration.database, poolSize: 4, timeout: max(configuration.databaseTimeout, 30), logger: logger)
         return AdminTool(database: database, resources: resources, logger: logger, configuration: configuration)
     }
 
@@ -27,11 +28,14 @@ public struct AdminTool: Sendable {
     }
 
     /// Writes a deterministic demo data set (see `DemoSeeder`).
-    public func seedDemo(users: Int, events: Int, cities: Int = WorldCities.all.count, groups: Int = 0, membersOnly: Double = 0, seed: UInt64,
-                         progress: @escaping @Sendable (Int, Int, String) -> Void) async throws -> DemoReport {
+    public func seedDemo(
+        users: Int, events: Int, cities: Int = WorldCities.all.count, groups: Int = 0, membersOnly: Double = 0, seed: UInt64,
+        progress: @escaping @Sendable (Int, Int, String) -> Void
+    ) async throws -> DemoReport {
         let sports = try await SportStore.load(database)
-        return try await DemoSeeder(database: database, sports: sports).run(users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly,
-                                                                           seed: seed, progress: progress)
+        return try await DemoSeeder(database: database, sports: sports).run(
+            users: users, events: events, cities: cities, groups: groups, membersOnly: membersOnly,
+            seed: seed, progress: progress)
     }
 
     /// The job queue: counts by state and kind, and the oldest queued job's age.
@@ -69,7 +73,8 @@ public struct AdminTool: Sendable {
             let blobs = try makeBlobStore(configuration, client: client)
             var total = (media: 0, files: 0)
             while true {
-                let removed = try await MediaService.collectUnattached(store: store, blobs: blobs, before: Date().addingTimeInterval(-MediaService.Settings().unattachedLifetime), limit: 500)
+                let removed = try await MediaService.collectUnattached(
+                    store: store, blobs: blobs, before: Date().addingTimeInterval(-MediaService.Settings().unattachedLifetime), limit: 500)
                 total.media += removed.media
                 total.files += removed.blobs
                 if removed.media < 500 { break }
@@ -90,18 +95,24 @@ public struct AdminTool: Sendable {
         let devices = try await inbox.devices(of: user, at: Date())
         guard !devices.isEmpty else { return ["user \(user.lowercased) has no device registered by a live session"] }
         let webhookClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        let pushClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: configuration.push.tls, redirectConfiguration: .disallow))
+        let pushClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(tlsConfiguration: configuration.push.tls, redirectConfiguration: .disallow))
         let channels: PushChannels
         do {
-            channels = try await configuration.push.channels(configuration, database: database, webhookClient: webhookClient, pushClient: pushClient).0
+            channels = try await configuration.push.channels(
+                configuration, database: database, webhookClient: webhookClient, pushClient: pushClient
+            ).0
         } catch {
             try? await webhookClient.shutdown()
             try? await pushClient.shutdown()
             throw error
         }
-        var message = NotificationMessage(to: user, .invitation, title: "SportLook", body: "A test notification: pushes reach this device.", data: [:])
+        var message = NotificationMessage(
+            to: user, .invitation, title: "SportLook", body: "A test notification: pushes reach this device.", data: [:])
         message.kind = "push_test"
-        let content = PushContent(jobID: UUID(), notificationID: UUID(), message: message, badge: try await inbox.unreadCounts(users: [user])[user] ?? 0)
+        let content = PushContent(
+            jobID: UUID(), notificationID: UUID(), message: message, badge: try await inbox.unreadCounts(users: [user])[user] ?? 0)
         var lines: [String] = []
         for device in devices {
             let name = "\(device.platform.rawValue) \(device.id.lowercased)"

@@ -17,13 +17,15 @@ extension AppConfiguration {
             corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for origin in corsAllowedOrigins where origin != "*" {
                 guard let url = URL(string: origin), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                    throw ConfigurationError(setting: "CORS_ALLOWED_ORIGINS", message: "'\(origin)' is not an origin like https://app.example.com")
+                    throw ConfigurationError(
+                        setting: "CORS_ALLOWED_ORIGINS", message: "'\(origin)' is not an origin like https://app.example.com")
                 }
             }
         }
         if let level = try reader.string("LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw ConfigurationError(setting: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
+                throw ConfigurationError(
+                    setting: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
             }
             logLevel = parsed
         }
@@ -44,7 +46,8 @@ extension AppConfiguration {
                 throw ConfigurationError(setting: "PUSH_GATEWAY_SECRET", message: "must be at least 32 bytes when PUSH_GATEWAY_URL is set")
             }
             guard url.scheme == "https" || AddressRange.isLoopback(host: url.host ?? "") else {
-                throw ConfigurationError(setting: "PUSH_GATEWAY_URL", message: "must be https unless the host is loopback (127.0.0.1, ::1, localhost)")
+                throw ConfigurationError(
+                    setting: "PUSH_GATEWAY_URL", message: "must be https unless the host is loopback (127.0.0.1, ::1, localhost)")
             }
         }
         pushGatewayTimeout = try reader.duration("PUSH_GATEWAY_TIMEOUT", in: 0.1...120) ?? pushGatewayTimeout
@@ -74,9 +77,12 @@ extension AppConfiguration {
             metricsToken = token
         }
         if let list = try reader.string("TRUSTED_PROXIES") {
-            trustedProxies = try list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
+            trustedProxies = try list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map {
+                text in
                 guard let range = AddressRange(cidr: text) else {
-                    throw ConfigurationError(setting: "TRUSTED_PROXIES", message: "'\(text.prefix(60))' is not an address or CIDR range like 10.0.0.0/8 or fd00::/8")
+                    throw ConfigurationError(
+                        setting: "TRUSTED_PROXIES",
+                        message: "'\(text.prefix(60))' is not an address or CIDR range like 10.0.0.0/8 or fd00::/8")
                 }
                 return range
             }
@@ -89,7 +95,9 @@ extension AppConfiguration {
         mediaS3AccessKey = try reader.string("MEDIA_S3_ACCESS_KEY") ?? mediaS3AccessKey
         mediaS3SecretKey = try reader.string("MEDIA_S3_SECRET_KEY") ?? mediaS3SecretKey
         if case .s3 = mediaStore, mediaS3AccessKey.isEmpty || mediaS3SecretKey.isEmpty {
-            throw ConfigurationError(setting: "MEDIA_S3_ACCESS_KEY", message: "MEDIA_S3_ACCESS_KEY and MEDIA_S3_SECRET_KEY are required with an s3:// MEDIA_STORE")
+            throw ConfigurationError(
+                setting: "MEDIA_S3_ACCESS_KEY",
+                message: "MEDIA_S3_ACCESS_KEY and MEDIA_S3_SECRET_KEY are required with an s3:// MEDIA_STORE")
         }
         mediaMaxBytes = try reader.integer("MEDIA_MAX_BYTES", in: 1_024...(200 * 1_000_000)) ?? mediaMaxBytes
         mediaMaxPixels = try reader.integer("MEDIA_MAX_PIXELS", in: 1...400_000_000) ?? mediaMaxPixels
@@ -110,7 +118,9 @@ extension AppConfiguration {
             mediaPublicURL = base
         }
         if let secret = try reader.string("MEDIA_URL_SECRET") {
-            guard secret.utf8.count >= 32 else { throw ConfigurationError(setting: "MEDIA_URL_SECRET", message: "must be at least 32 bytes") }
+            guard secret.utf8.count >= 32 else {
+                throw ConfigurationError(setting: "MEDIA_URL_SECRET", message: "must be at least 32 bytes")
+            }
             mediaURLSecret = secret
         }
         for provider in IdentityProvider.allCases {
@@ -119,15 +129,18 @@ extension AppConfiguration {
             let jwks = try reader.url(prefix + "JWKS_URL")
             let issuers = try reader.list(prefix + "ISSUER")
             guard !ids.isEmpty else { continue }
-            identityProviders.append(IdentityProviderSettings(provider: provider, clientIDs: ids, jwksURL: jwks, issuers: issuers.isEmpty ? nil : issuers))
+            identityProviders.append(
+                IdentityProviderSettings(provider: provider, clientIDs: ids, jwksURL: jwks, issuers: issuers.isEmpty ? nil : issuers))
         }
         let graph = try reader.url("FACEBOOK_GRAPH_URL")
         if let secret = try reader.string("FACEBOOK_APP_SECRET") {
             let appIDs = try reader.list("AUTH_FACEBOOK_CLIENT_IDS")
             guard !appIDs.isEmpty else {
-                throw ConfigurationError(setting: "FACEBOOK_APP_SECRET", message: "needs AUTH_FACEBOOK_CLIENT_IDS (the app id) for classic Facebook Login")
+                throw ConfigurationError(
+                    setting: "FACEBOOK_APP_SECRET", message: "needs AUTH_FACEBOOK_CLIENT_IDS (the app id) for classic Facebook Login")
             }
-            facebookGraph = FacebookGraphSettings(graphURL: graph ?? FacebookGraphSettings.defaultGraphURL, appIDs: appIDs, appSecret: secret)
+            facebookGraph = FacebookGraphSettings(
+                graphURL: graph ?? FacebookGraphSettings.defaultGraphURL, appIDs: appIDs, appSecret: secret)
         }
         if let web = try reader.string("WEB_CLIENT")?.lowercased() {
             guard web == "on" || web == "off" else { throw ConfigurationError(setting: "WEB_CLIENT", message: "must be on or off") }
@@ -137,10 +150,14 @@ extension AppConfiguration {
             if tiles.lowercased() == "none" {
                 tileURL = ""
             } else {
-                let probe = tiles.replacingOccurrences(of: "{z}", with: "1").replacingOccurrences(of: "{x}", with: "1").replacingOccurrences(of: "{y}", with: "1")
+                let probe = tiles.replacingOccurrences(of: "{z}", with: "1").replacingOccurrences(of: "{x}", with: "1")
+                    .replacingOccurrences(of: "{y}", with: "1")
                 guard ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains), let url = URL(string: probe), let host = url.host,
-                      url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host)), !tiles.contains("\""), !tiles.contains(" ")
-                else { throw ConfigurationError(setting: "TILE_URL", message: "must be an https URL template with {z}, {x} and {y}, or none") }
+                    url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host)), !tiles.contains("\""),
+                    !tiles.contains(" ")
+                else {
+                    throw ConfigurationError(setting: "TILE_URL", message: "must be an https URL template with {z}, {x} and {y}, or none")
+                }
                 tileURL = tiles
             }
         }
@@ -154,7 +171,11 @@ extension AppConfiguration {
         // The longest one push may take: FCM's token request and send, each twice (a 401
         // refreshes the token), plus a name's lookup for Web Push.
         if push.apns != nil || push.fcm != nil || push.vapidSubject != nil, push.worstCase >= jobLease {
-            throw ConfigurationError(setting: "PUSH_TIMEOUT", message: "must be under a quarter of JOB_LEASE less 5 s (\(Int(jobLease)) s): a push outlasting its job's lease would be sent again by another worker")
+            throw ConfigurationError(
+                setting: "PUSH_TIMEOUT",
+                message:
+                    "must be under a quarter of JOB_LEASE less 5 s (\(Int(jobLease)) s): a push outlasting its job's lease would be sent again by another worker"
+            )
         }
         if pushGatewayURL != nil, pushGatewayTimeout >= jobLease {
             throw ConfigurationError(setting: "PUSH_GATEWAY_TIMEOUT", message: "must be shorter than JOB_LEASE (\(Int(jobLease)) s)")
@@ -169,7 +190,9 @@ extension AppConfiguration {
             webSignIn.append(WebSignIn(provider: settings.provider, clientID: clientID, authorizeURL: authorize))
         }
         if let cards = try reader.string("NEARBY_CARDS") {
-            guard cards == "memory" || cards == "database" else { throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database") }
+            guard cards == "memory" || cards == "database" else {
+                throw ConfigurationError(setting: "NEARBY_CARDS", message: "must be memory or database")
+            }
             nearbyCardsFromDatabase = cards == "database"
         }
     }
@@ -177,19 +200,27 @@ extension AppConfiguration {
     static func readMail(_ reader: SettingReader) throws -> MailSetting? {
         let transport = try reader.string("MAIL_TRANSPORT")?.lowercased()
         guard transport != "log" else { return .log }
-        guard transport == nil || transport == "smtp" else { throw ConfigurationError(setting: "MAIL_TRANSPORT", message: "must be smtp or log") }
+        guard transport == nil || transport == "smtp" else {
+            throw ConfigurationError(setting: "MAIL_TRANSPORT", message: "must be smtp or log")
+        }
         guard let url = try reader.string("SMTP_URL") else {
             if transport == "smtp" { throw ConfigurationError(setting: "SMTP_URL", message: "is required with MAIL_TRANSPORT=smtp") }
             return nil
         }
-        guard let fromText = try reader.string("MAIL_FROM"), let from = MailAddress(parsing: fromText), AccountService.validEmail(from.address) else {
+        guard let fromText = try reader.string("MAIL_FROM"), let from = MailAddress(parsing: fromText),
+            AccountService.validEmail(from.address)
+        else {
             throw ConfigurationError(setting: "MAIL_FROM", message: "must be an address, or Name <address>, when SMTP_URL is set")
         }
         guard var settings = SMTPSettings(url: url, from: from) else {
-            throw ConfigurationError(setting: "SMTP_URL", message: "must be smtp://user:password@host:port (STARTTLS when offered) or smtps://… (TLS from the start)")
+            throw ConfigurationError(
+                setting: "SMTP_URL",
+                message: "must be smtp://user:password@host:port (STARTTLS when offered) or smtps://… (TLS from the start)")
         }
         if let file = try reader.string("SMTP_CA_FILE") {
-            guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigurationError(setting: "SMTP_CA_FILE", message: "cannot read \(file)") }
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw ConfigurationError(setting: "SMTP_CA_FILE", message: "cannot read \(file)")
+            }
             settings.trustRootsFile = file
         }
         guard (settings.username == nil) == (settings.password == nil) else {

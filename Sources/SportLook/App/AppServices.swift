@@ -78,7 +78,10 @@ public final class AppServices: Sendable {
     let media: MediaService
     let mediaWorkers: NIOThreadPool
 
-    init(configuration: AppConfiguration, clock: any AppClock, queueClock: (any AppClock)? = nil, logger: Logger, database: Database, resources: Resources) async throws {
+    init(
+        configuration: AppConfiguration, clock: any AppClock, queueClock: (any AppClock)? = nil, logger: Logger, database: Database,
+        resources: Resources
+    ) async throws {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -86,8 +89,10 @@ public final class AppServices: Sendable {
         self.resources = resources
         let sports = try await SportStore.load(database)
         self.sports = sports
-        self.hasher = PasswordHasher(cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit, yielding: configuration.hashingYields)
-        let policy = PasswordPolicy(commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
+        self.hasher = PasswordHasher(
+            cost: configuration.bcryptCost, queueLimit: configuration.hashQueueLimit, yielding: configuration.hashingYields)
+        let policy = PasswordPolicy(
+            commonPasswords: (try? String(contentsOf: resources.seed("common-passwords.txt"), encoding: .utf8)) ?? "")
         let changes = ChangeFeed(database: database, logger: logger)
         self.changes = changes
         let accountStore = AccountStore(database: database)
@@ -97,7 +102,9 @@ public final class AppServices: Sendable {
         let attempts = AttemptStore(database: database)
         let tokens = TokenAuthenticator(sessions: sessionStore, clock: clock)
         self.tokens = tokens
-        let urlSecret = configuration.mediaURLSecret.isEmpty ? try await SecretStore(database: database).secret("media_url_key") : configuration.mediaURLSecret
+        let urlSecret =
+            configuration.mediaURLSecret.isEmpty
+            ? try await SecretStore(database: database).secret("media_url_key") : configuration.mediaURLSecret
         let mediaLinks = MediaLinks(base: configuration.mediaPublicURL, signer: MediaURLSigner(secret: Array(urlSecret.utf8)))
         self.mediaLinks = mediaLinks
         // Signed requests (S3, the push gateway) go where they were sent, never where a redirect points.
@@ -107,7 +114,8 @@ public final class AppServices: Sendable {
         self.blobs = blobs
         let mediaStore = MediaStore(database: database)
         let attachments = MediaAttachments(store: mediaStore, blobs: blobs)
-        let eventIndex = EventIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports, links: mediaLinks))
+        let eventIndex = EventIndex(
+            cellSize: configuration.geoCellSize, sports: sports, encodeCard: EventJSON.cardEncoder(sports: sports, links: mediaLinks))
         self.eventIndex = eventIndex
         let eventStore = EventStore(database: database)
         self.eventStore = eventStore
@@ -118,9 +126,11 @@ public final class AppServices: Sendable {
         let seriesStore = SeriesStore(database: database)
         let membershipCache = MembershipCache(load: { [groupStore] user, _ in try await groupStore.memberships(of: user) })
         self.membershipCache = membershipCache
-        let eventAccess = EventAccess(events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache, clock: clock)
+        let eventAccess = EventAccess(
+            events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache, clock: clock)
         self.eventAccess = eventAccess
-        let userIndex = UserIndex(cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
+        let userIndex = UserIndex(
+            cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
         self.userIndex = userIndex
         let groupIndex = GroupIndex(cellSize: configuration.geoCellSize, sports: sports)
         self.groupIndex = groupIndex
@@ -142,93 +152,130 @@ public final class AppServices: Sendable {
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
-        let events = EventService(database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders, scheduler: scheduler,
-                                  series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore, groups: groupStore,
-                                  lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
-                                  offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
-                                  offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
-        let series = SeriesService(store: seriesStore, events: events, eventStore: eventStore, scheduler: scheduler, groups: groupStore, notifier: notifier, sports: sports, blocks: blocks,
-                                   write: write, clock: clock, horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
+        let events = EventService(
+            database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
+            scheduler: scheduler,
+            series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
+            groups: groupStore,
+            lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
+            offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
+            offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
+        let series = SeriesService(
+            store: seriesStore, events: events, eventStore: eventStore, scheduler: scheduler, groups: groupStore, notifier: notifier,
+            sports: sports, blocks: blocks,
+            write: write, clock: clock, horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
-        let groups = GroupService(store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments, events: events,
-                                  blocks: blocks, write: write, clock: clock)
+        let groups = GroupService(
+            store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments,
+            events: events,
+            blocks: blocks, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         self.accounts = AccountService(
             database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
-            throttle: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
-            registrations: configuration.registerMaxPerAddress == 0 ? nil : AttemptThrottle(
-                attempts: attempts, clock: clock, maxAttempts: configuration.registerMaxPerAddress, window: configuration.registerWindow,
-                code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
-            ),
-            events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL, media: attachments,
+            throttle: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
+            registrations: configuration.registerMaxPerAddress == 0
+                ? nil
+                : AttemptThrottle(
+                    attempts: attempts, clock: clock, maxAttempts: configuration.registerMaxPerAddress,
+                    window: configuration.registerWindow,
+                    code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
+                ),
+            events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL,
+            media: attachments,
             identities: IdentityStore(database: database),
-            verifier: IdentityVerifier(providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
+            verifier: IdentityVerifier(
+                providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
             known: known, groups: groups
         )
         let codes = EmailCodeService(
-            accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(), jobs: jobStore, hasher: hasher, policy: policy,
-            requestsPerEmail: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 5, window: 3_600,
-                                            code: "too_many_codes", message: "Too many codes were asked for this email from here; try again later."),
-            requestsPerInbox: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 12, window: 3_600,
-                                            code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
-            requestsPerAddress: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 3_600,
-                                              code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
-            guesses: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
-                                   code: "too_many_attempts", message: "Too many wrong codes; try again later."),
-            dailyGuesses: AttemptThrottle(attempts: attempts, clock: clock, maxAttempts: 30, window: 86_400,
-                                        code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
+            accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(),
+            jobs: jobStore, hasher: hasher, policy: policy,
+            requestsPerEmail: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: 5, window: 3_600,
+                code: "too_many_codes", message: "Too many codes were asked for this email from here; try again later."),
+            requestsPerInbox: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: 12, window: 3_600,
+                code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
+            requestsPerAddress: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: 30, window: 3_600,
+                code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
+            guesses: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
+                code: "too_many_attempts", message: "Too many wrong codes; try again later."),
+            dailyGuesses: AttemptThrottle(
+                attempts: attempts, clock: clock, maxAttempts: 30, window: 86_400,
+                code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
             known: known, write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
         self.codes = codes
-        self.showingUp = ShowingUp(store: recordStore, events: eventStore, blocks: blocks, access: eventAccess, database: database, write: write, clock: clock)
+        self.showingUp = ShowingUp(
+            store: recordStore, events: eventStore, blocks: blocks, access: eventAccess, database: database, write: write, clock: clock)
         self.calendarFeeds = CalendarFeeds(accounts: accountStore, events: eventStore, write: write, clock: clock)
-        self.eventSearch = EventSearch(database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
-                                       access: eventAccess, groups: groupStore, blocks: blocks, sports: sports, clock: clock,
-                                       cardsFromDatabase: configuration.nearbyCardsFromDatabase)
+        self.eventSearch = EventSearch(
+            database: database, store: eventStore, index: eventIndex, attendance: attendanceCache,
+            access: eventAccess, groups: groupStore, blocks: blocks, sports: sports, clock: clock,
+            cardsFromDatabase: configuration.nearbyCardsFromDatabase)
         let inbox = InboxStore(database: database)
         self.inbox = inbox
         let push = configuration.push
-        var notifications = NotificationService(store: inbox, access: eventAccess, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
+        var notifications = NotificationService(
+            store: inbox, access: eventAccess, clock: clock, endpoints: PushEndpointPolicy(allowsLoopback: push.allowsLoopback))
         self.invitations = InvitationService(
-            database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(), notifier: notifier,
+            database: database, events: events, store: eventStore, accounts: accountStore, invitations: InvitationStore(),
+            notifier: notifier,
             access: eventAccess, groups: groupStore, sports: sports, write: write, clock: clock,
             dailyLimit: configuration.inviteDailyLimit
         )
         // Pushes: HTTP/2 where the service speaks it (APNs), trusting PUSH_CA_FILE besides the system's authorities.
-        let pushClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: push.tls, redirectConfiguration: .disallow))
+        let pushClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: push.tls, redirectConfiguration: .disallow))
         self.pushClient = pushClient
-        let (channels, vapid) = try await push.channels(configuration, database: database, webhookClient: httpClient, pushClient: pushClient)
+        let (channels, vapid) = try await push.channels(
+            configuration, database: database, webhookClient: httpClient, pushClient: pushClient)
         notifications.webPushKey = vapid?.publicKey
-        for (platform, channel, settings) in [("iPhones", channels.apns, "APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC"),
-                                              ("Android phones", channels.fcm, "FCM_SERVICE_ACCOUNT_FILE"), ("browsers", channels.webPush, "VAPID_SUBJECT")]
+        for (platform, channel, settings) in [
+            ("iPhones", channels.apns, "APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC"),
+            ("Android phones", channels.fcm, "FCM_SERVICE_ACCOUNT_FILE"), ("browsers", channels.webPush, "VAPID_SUBJECT"),
+        ]
         where channel == nil {
-            logger.warning("\(platform) get no pushes\(channels.webhook == nil ? "" : " of their own (the webhook gateway takes them)"): set \(settings)")
+            logger.warning(
+                "\(platform) get no pushes\(channels.webhook == nil ? "" : " of their own (the webhook gateway takes them)"): set \(settings)"
+            )
         }
         self.channels = channels
         self.notifications = notifications
-        let mailer: MailTransport? = switch configuration.mail {
-        case .smtp(let settings): .smtp(try SMTPMailer(settings: settings))
-        case .log: .log(logger)
-        case nil: nil
-        }
+        let mailer: MailTransport? =
+            switch configuration.mail {
+            case .smtp(let settings): .smtp(try SMTPMailer(settings: settings))
+            case .log: .log(logger)
+            case nil: nil
+            }
         self.mailer = mailer
         let chatStore = ChatStore(database: database)
         self.chatStore = chatStore
         let roomStore = RoomStore(database: database)
-        self.rooms = RoomService(store: roomStore, chat: chatStore, reads: ReadMarkerStore(database: database), safety: safety, accounts: accountStore, write: write, clock: clock)
+        self.rooms = RoomService(
+            store: roomStore, chat: chatStore, reads: ReadMarkerStore(database: database), safety: safety, accounts: accountStore,
+            write: write, clock: clock)
         let presenceStore = PresenceStore(database: database)
         self.chat = ChatService(
             database: database, store: chatStore, reads: ReadMarkerStore(database: database), presence: presenceStore,
-            presenceWrites: ChatService.presenceWrites(presenceStore, clock: SystemClock()), subscribing: ChatService.subscribing(chatStore), blockLists: ChatService.blockLists(safety), safety: safety, rooms: roomStore, events: eventStore, notifier: notifier, write: write, clock: clock,
+            presenceWrites: ChatService.presenceWrites(presenceStore, clock: SystemClock()),
+            subscribing: ChatService.subscribing(chatStore), blockLists: ChatService.blockLists(safety), safety: safety, rooms: roomStore,
+            events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments, access: eventAccess
         )
-        let socketWatch = SocketWatch(period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))
-        self.hub = ChatHub(chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, sockets: socketWatch, logger: logger)
+        let socketWatch = SocketWatch(
+            period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))
+        self.hub = ChatHub(
+            chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, sockets: socketWatch, logger: logger)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
-            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety, chat: chatStore, blocks: blocks,
+            database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,
+            chat: chatStore, blocks: blocks,
             access: eventAccess, sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)
@@ -236,29 +283,40 @@ public final class AppServices: Sendable {
         self.mediaWorkers = mediaWorkers
         self.media = MediaService(
             media: mediaStore, blobs: blobs, write: write, clock: clock,
-            settings: .init(maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels, uploadsPerHour: configuration.mediaUploadsPerHour,
-                            maxBytesPerUser: configuration.mediaMaxBytesPerUser, minUploadRate: configuration.mediaMinUploadRate, uploadGrace: configuration.mediaUploadGrace,
-                            uploadTimeout: configuration.mediaUploadTimeout),
+            settings: .init(
+                maxBytes: configuration.mediaMaxBytes, maxPixels: configuration.mediaMaxPixels,
+                uploadsPerHour: configuration.mediaUploadsPerHour,
+                maxBytesPerUser: configuration.mediaMaxBytesPerUser, minUploadRate: configuration.mediaMinUploadRate,
+                uploadGrace: configuration.mediaUploadGrace,
+                uploadTimeout: configuration.mediaUploadTimeout),
             workers: mediaWorkers, logger: logger
         )
         let scheduledWork = ScheduledWork(reminders: reminders, events: events, series: series)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
-            JobWorker(name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, access: eventAccess,
-                      scheduled: scheduledWork, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger, settings: .init(
-                pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts, retryBase: configuration.jobRetryBase))
+            JobWorker(
+                name: "\(changes.instanceID)-\(index)", jobs: jobStore, inbox: inbox, safety: safety, access: eventAccess,
+                scheduled: scheduledWork, channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger,
+                settings: .init(
+                    pollInterval: configuration.jobPollInterval, lease: configuration.jobLease, maxAttempts: configuration.jobMaxAttempts,
+                    retryBase: configuration.jobRetryBase))
         }
         self.sync = CacheSync(
-            database: database, events: eventStore, accounts: accountStore, groups: groupStore, eventIndex: eventIndex, userIndex: userIndex,
-            groupIndex: groupIndex, attendance: attendanceCache, memberships: membershipCache, people: peopleCache, bus: changes.bus, clock: clock, logger: logger
+            database: database, events: eventStore, accounts: accountStore, groups: groupStore, eventIndex: eventIndex,
+            userIndex: userIndex,
+            groupIndex: groupIndex, attendance: attendanceCache, memberships: membershipCache, people: peopleCache, bus: changes.bus,
+            clock: clock, logger: logger
         )
         registerChangeHandlers()
     }
 
     /// The long-running parts, in start order (they stop in reverse order).
     var backgroundServices: [any Service] {
-        [Shutdown(services: self), schedulerLag, bus, changes, TokenUseFlusher(tokens: tokens), IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase),
-         ChatHubService(hub: hub, instanceID: changes.instanceID), MediaCollector(media: media)] + workers
+        [
+            Shutdown(services: self), schedulerLag, bus, changes, TokenUseFlusher(tokens: tokens),
+            IndexMaintenance(sync: sync, cachesCards: !configuration.nearbyCardsFromDatabase),
+            ChatHubService(hub: hub, instanceID: changes.instanceID), MediaCollector(media: media),
+        ] + workers
     }
 
     /// Whether every in-memory index is warm.

@@ -15,7 +15,9 @@ public typealias SportLookApplication = Application<RouterResponder<AppRequestCo
 ///   - clock: The time source (tests pass one they can move).
 ///   - logger: Where to log (defaults to a logger at the configured level).
 ///   - migrate: Apply pending migrations first (otherwise pending ones stop start-up).
-public func buildApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true) async throws -> SportLookApplication {
+public func buildApplication(
+    _ configuration: AppConfiguration, clock: any AppClock = SystemClock(), logger: Logger? = nil, migrate: Bool = true
+) async throws -> SportLookApplication {
     try await makeApplication(configuration, clock: clock, logger: logger, migrate: migrate).application
 }
 
@@ -24,19 +26,23 @@ public func buildApplication(_ configuration: AppConfiguration, clock: any AppCl
 ///   - clock: The service's time (what is stored, what is open or over).
 ///   - queueClock: When queued jobs are due and leases end; the wall clock unless a test
 ///     holds it (scheduled work — reminders — then runs when the test moves it).
-public func makeApplication(_ configuration: AppConfiguration, clock: any AppClock = SystemClock(), queueClock: (any AppClock)? = nil,
-                            logger: Logger? = nil, migrate: Bool = true) async throws -> (application: SportLookApplication, services: AppServices) {
+public func makeApplication(
+    _ configuration: AppConfiguration, clock: any AppClock = SystemClock(), queueClock: (any AppClock)? = nil,
+    logger: Logger? = nil, migrate: Bool = true
+) async throws -> (application: SportLookApplication, services: AppServices) {
     var logger = logger ?? Logger(label: "sportlook") { LogLines(label: $0) }
     logger.logLevel = configuration.logLevel
     // Metrics go to Prometheus from the first request on.
     _ = Observability.registry
     let resources = try Resources.locate()
-    let database = try await Database.open(configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout,
-                                       writeQueue: configuration.databaseWriteQueue,
-                                       writeWait: configuration.databaseWriteWait, logger: logger)
+    let database = try await Database.open(
+        configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout,
+        writeQueue: configuration.databaseWriteQueue,
+        writeWait: configuration.databaseWriteWait, logger: logger)
     do {
         try await prepare(database, resources: resources, migrate: migrate, logger: logger)
-        let services = try await AppServices(configuration: configuration, clock: clock, queueClock: queueClock, logger: logger, database: database, resources: resources)
+        let services = try await AppServices(
+            configuration: configuration, clock: clock, queueClock: queueClock, logger: logger, database: database, resources: resources)
         let router = try makeRouter(services)
         let application = Application(
             router: router,
@@ -55,11 +61,13 @@ public func makeApplication(_ configuration: AppConfiguration, clock: any AppClo
 /// The `METRICS_PORT` listener, when configured: `/metrics` alone, on its own address.
 func metricsListener(_ configuration: AppConfiguration, logger: Logger) -> [any Service] {
     guard let port = configuration.metricsPort else { return [] }
-    return [Application(
-        router: OperationsController.metricsRouter(),
-        configuration: .init(address: .hostname(configuration.metricsHost, port: port), serverName: "SportLook metrics"),
-        logger: logger
-    )]
+    return [
+        Application(
+            router: OperationsController.metricsRouter(),
+            configuration: .init(address: .hostname(configuration.metricsHost, port: port), serverName: "SportLook metrics"),
+            logger: logger
+        )
+    ]
 }
 
 /// Checks (and applies) migrations and loads the sports catalogue.
@@ -70,7 +78,8 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
     } else {
         let pending = try await migrator.verify()
         guard pending.isEmpty else {
-            throw MigrationError(description: "migrations \(pending.map(String.init).joined(separator: ", ")) are not applied; run `sportlook migrate`")
+            throw MigrationError(
+                description: "migrations \(pending.map(String.init).joined(separator: ", ")) are not applied; run `sportlook migrate`")
         }
     }
     try await SportStore.seed(database, from: resources.seed("sports.json"))
@@ -78,16 +87,18 @@ func prepare(_ database: Database, resources: Resources, migrate: Bool, logger: 
 
 func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: EdgeMiddleware(
-        cors: CORSPolicy(allowed: services.configuration.corsAllowedOrigins, routes: services.routes),
-        errors: ErrorResponses(routes: services.routes),
-        overload: OverloadGate(lag: services.schedulerLag),
-        addresses: ClientAddress(trustedProxies: services.configuration.trustedProxies),
-        limits: RateLimits(
-            globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit, clock: services.clock, tokens: services.tokens),
-        auth: TokenAuth(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins)),
-        metrics: RequestMetrics()
-    ))
+    router.add(
+        middleware: EdgeMiddleware(
+            cors: CORSPolicy(allowed: services.configuration.corsAllowedOrigins, routes: services.routes),
+            errors: ErrorResponses(routes: services.routes),
+            overload: OverloadGate(lag: services.schedulerLag),
+            addresses: ClientAddress(trustedProxies: services.configuration.trustedProxies),
+            limits: RateLimits(
+                globalPerSecond: services.configuration.globalRateLimit, perCallerPerMinute: services.configuration.userRateLimit,
+                clock: services.clock, tokens: services.tokens),
+            auth: TokenAuth(tokens: services.tokens, origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins)),
+            metrics: RequestMetrics()
+        ))
 
     let openAPI = try Data(contentsOf: services.resources.root.appendingPathComponent("openapi.yaml"))
     let readiness = Readiness(database: services.database, conditions: [{ ("indexes", services.isWarm) }])
@@ -99,17 +110,25 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     // Every route that names an event (or an event's room) first asks whether the
     // caller may see it: a members-only event is a 404 to everyone outside its group.
     let access = services.eventAccess
-    let authenticated = RouteRegistrar(group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes, guards: [
-        RouteGuard(path: "/v1/events/:id") { context in try await access.require(try context.uuid("id", "event"), for: context.userID) },
-        RouteGuard(path: "/v1/rooms/:id") { context in try await access.requireRoom(try context.uuid("id", "room"), for: context.userID) },
-        RouteGuard(path: "/v1/series/:id") { context in try await access.requireSeries(try context.uuid("id", "series"), for: context.userID) },
-    ])
+    let authenticated = RouteRegistrar(
+        group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes,
+        guards: [
+            RouteGuard(path: "/v1/events/:id") { context in try await access.require(try context.uuid("id", "event"), for: context.userID)
+            },
+            RouteGuard(path: "/v1/rooms/:id") { context in try await access.requireRoom(try context.uuid("id", "room"), for: context.userID)
+            },
+            RouteGuard(path: "/v1/series/:id") { context in
+                try await access.requireSeries(try context.uuid("id", "series"), for: context.userID)
+            },
+        ])
 
     let links = services.mediaLinks
     let accounts = AccountsController(accounts: services.accounts, codes: services.codes, sports: services.sports, links: links)
     accounts.addPublicRoutes(to: publicRoutes)
     accounts.addRoutes(to: authenticated)
-    EventsController(events: services.events, search: services.eventSearch, showingUp: services.showingUp, sports: services.sports, links: links).addRoutes(to: authenticated)
+    EventsController(
+        events: services.events, search: services.eventSearch, showingUp: services.showingUp, sports: services.sports, links: links
+    ).addRoutes(to: authenticated)
     ShowingUpController(showingUp: services.showingUp).addRoutes(to: authenticated)
     PlayerController(players: services.players).addRoutes(to: authenticated)
     GroupsController(groups: services.groups, sports: services.sports, links: links).addRoutes(to: authenticated)
@@ -130,13 +149,21 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         let configuration = services.configuration
         let web: WebClientController
         do {
-            web = try WebClientController(folder: services.resources.webClient, settings: .init(
-                tileURL: configuration.tileURL, tileAttribution: configuration.effectiveTileAttribution,
-                mediaOrigin: configuration.mediaPublicURL.isEmpty ? nil : WebClientController.origin(of: configuration.mediaPublicURL),
-                providers: configuration.webSignIn.map { .init(provider: $0.provider.rawValue, clientID: $0.clientID, authorizeURL: $0.authorizeURL.absoluteString) }
-            ))
+            web = try WebClientController(
+                folder: services.resources.webClient,
+                settings: .init(
+                    tileURL: configuration.tileURL, tileAttribution: configuration.effectiveTileAttribution,
+                    mediaOrigin: configuration.mediaPublicURL.isEmpty ? nil : WebClientController.origin(of: configuration.mediaPublicURL),
+                    providers: configuration.webSignIn.map {
+                        .init(provider: $0.provider.rawValue, clientID: $0.clientID, authorizeURL: $0.authorizeURL.absoluteString)
+                    }
+                ))
         } catch {
-            throw ConfigurationError(setting: "WEB_CLIENT", message: "cannot read the web client in \(services.resources.webClient.path) (\(error.localizedDescription)); set WEB_CLIENT=off to serve the API alone")
+            throw ConfigurationError(
+                setting: "WEB_CLIENT",
+                message:
+                    "cannot read the web client in \(services.resources.webClient.path) (\(error.localizedDescription)); set WEB_CLIENT=off to serve the API alone"
+            )
         }
         web.addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
     }
@@ -151,7 +178,8 @@ func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
             frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst
         ),
-        stallTimeout: services.configuration.webSocketTimes.stall, pingInterval: services.configuration.webSocketTimes.ping, clock: services.clock
+        stallTimeout: services.configuration.webSocketTimes.stall, pingInterval: services.configuration.webSocketTimes.ping,
+        clock: services.clock
     )
 }
 

@@ -77,7 +77,8 @@ extension AppServices {
 
         // Sockets: messages, changes, chats lists, typing, read markers, notifications,
         // ended sessions, memberships and blocks.
-        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .membership, .block, .resync) { [hub] change in
+        changes.follow(.chat, .chatChange, .roomState, .typing, .read, .session, .notification, .attendance, .membership, .block, .resync) {
+            [hub] change in
             await hub.handle(change)
         }
 

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Log lines on standard error, as swift-log's `StreamLogHandler` writes them
@@ -23,7 +24,9 @@ public struct LogLines: LogHandler {
     private static let writing = Mutex(())
 
     /// - Parameter descriptor: Where the lines go: standard error (a test gives a pipe).
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider, descriptor: Int32 = STDERR_FILENO) {
+    public init(
+        label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider, descriptor: Int32 = STDERR_FILENO
+    ) {
         self.label = label
         self.metadataProvider = metadataProvider
         self.descriptor = descriptor

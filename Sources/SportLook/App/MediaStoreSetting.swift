@@ -13,7 +13,9 @@ public enum MediaStoreSetting: Sendable, Equatable {
     public init(parsing text: String) throws {
         if text.hasPrefix("file:") {
             let path = String(text.dropFirst(5))
-            guard !path.isEmpty else { throw ConfigurationError(setting: "MEDIA_STORE", message: "file: needs a folder, as in file:/var/lib/sportlook/media") }
+            guard !path.isEmpty else {
+                throw ConfigurationError(setting: "MEDIA_STORE", message: "file: needs a folder, as in file:/var/lib/sportlook/media")
+            }
             self = .file(path: path)
             return
         }
@@ -27,11 +29,13 @@ public enum MediaStoreSetting: Sendable, Equatable {
         let items = components.queryItems ?? []
         let region = items.first { $0.name == "region" }?.value ?? "us-east-1"
         let endpointText = items.first { $0.name == "endpoint" }?.value ?? "https://s3.\(region).amazonaws.com"
-        guard let endpoint = URL(string: endpointText), endpoint.scheme == "http" || endpoint.scheme == "https", let host = endpoint.host else {
+        guard let endpoint = URL(string: endpointText), endpoint.scheme == "http" || endpoint.scheme == "https", let host = endpoint.host
+        else {
             throw ConfigurationError(setting: "MEDIA_STORE", message: "endpoint must be an http(s) URL")
         }
         guard endpoint.scheme == "https" || AddressRange.isLoopback(host: host) else {
-            throw ConfigurationError(setting: "MEDIA_STORE", message: "endpoint must be https unless its host is loopback (127.0.0.1, ::1, localhost)")
+            throw ConfigurationError(
+                setting: "MEDIA_STORE", message: "endpoint must be https unless its host is loopback (127.0.0.1, ::1, localhost)")
         }
         self = .s3(bucket: bucket, endpoint: endpoint, region: region)
     }
@@ -43,8 +47,9 @@ func makeBlobStore(_ configuration: AppConfiguration, client: HTTPClient) throws
     case .file:
         return try FileBlobStore(root: configuration.effectiveMediaStorePath ?? "media")
     case .s3(let bucket, let endpoint, let region):
-        return S3BlobStore(endpoint: endpoint, bucket: bucket,
-                           signer: SigV4(accessKey: configuration.mediaS3AccessKey, secretKey: configuration.mediaS3SecretKey, region: region),
-                           client: client)
+        return S3BlobStore(
+            endpoint: endpoint, bucket: bucket,
+            signer: SigV4(accessKey: configuration.mediaS3AccessKey, secretKey: configuration.mediaS3SecretKey, region: region),
+            client: client)
     }
 }

@@ -35,7 +35,9 @@ public struct PushSettings: Sendable {
     init(_ reader: SettingReader) throws {
         timeout = try reader.duration("PUSH_TIMEOUT", in: 1...120) ?? timeout
         if let flag = try reader.string("PUSH_ALLOW_LOOPBACK")?.lowercased() {
-            guard flag == "true" || flag == "false" else { throw ConfigurationError(setting: "PUSH_ALLOW_LOOPBACK", message: "must be true or false") }
+            guard flag == "true" || flag == "false" else {
+                throw ConfigurationError(setting: "PUSH_ALLOW_LOOPBACK", message: "must be true or false")
+            }
             allowsLoopback = flag == "true"
         }
         if let file = try reader.string("PUSH_CA_FILE") {
@@ -48,19 +50,25 @@ public struct PushSettings: Sendable {
         fcm = try Self.readFCM(reader, timeout: timeout)
         if let subject = try reader.string("VAPID_SUBJECT") {
             guard subject.utf8.count <= 512, let url = URL(string: subject),
-                  (url.scheme == "mailto" && subject.count > 7) || (url.scheme == "https" && url.host != nil) else {
-                throw ConfigurationError(setting: "VAPID_SUBJECT", message: "must be a mailto: or https: URL where push services can reach you")
+                (url.scheme == "mailto" && subject.count > 7) || (url.scheme == "https" && url.host != nil)
+            else {
+                throw ConfigurationError(
+                    setting: "VAPID_SUBJECT", message: "must be a mailto: or https: URL where push services can reach you")
             }
             vapidSubject = subject
         }
         if let file = try reader.string("VAPID_PRIVATE_KEY_FILE") {
-            guard vapidSubject != nil else { throw ConfigurationError(setting: "VAPID_SUBJECT", message: "is required with VAPID_PRIVATE_KEY_FILE") }
+            guard vapidSubject != nil else {
+                throw ConfigurationError(setting: "VAPID_SUBJECT", message: "is required with VAPID_PRIVATE_KEY_FILE")
+            }
             vapidKey = try Self.p256Key(file, setting: "VAPID_PRIVATE_KEY_FILE")
         }
     }
 
     private static func p256Key(_ file: String, setting: String) throws -> P256.Signing.PrivateKey {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ConfigurationError(setting: setting, message: "cannot read \(file)") }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ConfigurationError(setting: setting, message: "cannot read \(file)")
+        }
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: text) else {
             throw ConfigurationError(setting: setting, message: "\(file) is not a P-256 (ES256) private key in PEM")
         }
@@ -72,7 +80,8 @@ public struct PushSettings: Sendable {
         let values = try names.map { try reader.string($0) }
         guard values.contains(where: { $0 != nil }) else { return nil }
         if let missing = zip(names, values).first(where: { $0.1 == nil }) {
-            throw ConfigurationError(setting: missing.0, message: "is required with \(names.filter { $0 != missing.0 }.joined(separator: ", "))")
+            throw ConfigurationError(
+                setting: missing.0, message: "is required with \(names.filter { $0 != missing.0 }.joined(separator: ", "))")
         }
         let key = try p256Key(values[0]!, setting: "APNS_KEY_FILE")
         for (name, value) in [("APNS_KEY_ID", values[1]!), ("APNS_TEAM_ID", values[2]!)] {
@@ -80,24 +89,30 @@ public struct PushSettings: Sendable {
                 throw ConfigurationError(setting: name, message: "must be the 10-character id Apple shows (letters and digits)")
             }
         }
-        guard let topic = values[3], topic.utf8.count <= 255, topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) }) else {
+        guard let topic = values[3], topic.utf8.count <= 255,
+            topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) })
+        else {
             throw ConfigurationError(setting: "APNS_TOPIC", message: "must be the app's bundle id, e.g. com.example.sportlook")
         }
         return .init(
             key: key, keyID: values[1]!, teamID: values[2]!, topic: topic,
-            productionURL: try reader.url("APNS_URL") ?? appleProduction, sandboxURL: try reader.url("APNS_SANDBOX_URL") ?? appleSandbox, timeout: timeout
+            productionURL: try reader.url("APNS_URL") ?? appleProduction, sandboxURL: try reader.url("APNS_SANDBOX_URL") ?? appleSandbox,
+            timeout: timeout
         )
     }
 
     private static func readFCM(_ reader: SettingReader, timeout: TimeInterval) throws -> FCMChannel.Settings? {
         guard let file = try reader.string("FCM_SERVICE_ACCOUNT_FILE") else { return nil }
         let setting = "FCM_SERVICE_ACCOUNT_FILE"
-        guard let data = FileManager.default.contents(atPath: file) else { throw ConfigurationError(setting: setting, message: "cannot read \(file)") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConfigurationError(setting: setting, message: "cannot read \(file)")
+        }
         let account: FCMChannel.ServiceAccount
         do {
             account = try JSONDecoder().decode(FCMChannel.ServiceAccount.self, from: data)
         } catch {
-            throw ConfigurationError(setting: setting, message: "\(file) is not a service account file with project_id, client_email, private_key and token_uri")
+            throw ConfigurationError(
+                setting: setting, message: "\(file) is not a service account file with project_id, client_email, private_key and token_uri")
         }
         guard !account.projectID.isEmpty, account.projectID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw ConfigurationError(setting: setting, message: "its project_id must be letters, digits and hyphens")
@@ -106,7 +121,8 @@ public struct PushSettings: Sendable {
             throw ConfigurationError(setting: setting, message: "its private_key is not an RSA private key in PEM")
         }
         guard let tokenURL = URL(string: account.tokenURI), let host = tokenURL.host,
-              tokenURL.scheme == "https" || (tokenURL.scheme == "http" && AddressRange.isLoopback(host: host)) else {
+            tokenURL.scheme == "https" || (tokenURL.scheme == "http" && AddressRange.isLoopback(host: host))
+        else {
             throw ConfigurationError(setting: setting, message: "its token_uri must be an https URL")
         }
         return .init(account: account, key: key, tokenURL: tokenURL, baseURL: try reader.url("FCM_URL") ?? google, timeout: timeout)
@@ -114,7 +130,9 @@ public struct PushSettings: Sendable {
 
     /// The channels these settings configure, the webhook gateway among them, and the
     /// VAPID identity when Web Push is on.
-    func channels(_ configuration: AppConfiguration, database: Database, webhookClient: HTTPClient, pushClient: HTTPClient) async throws -> (PushChannels, VAPID?) {
+    func channels(_ configuration: AppConfiguration, database: Database, webhookClient: HTTPClient, pushClient: HTTPClient) async throws
+        -> (PushChannels, VAPID?)
+    {
         var channels = PushChannels()
         channels.webhook = configuration.pushGatewayURL.map {
             PushGateway(url: $0, secret: configuration.pushGatewaySecret, timeout: configuration.pushGatewayTimeout, client: webhookClient)
@@ -125,7 +143,9 @@ public struct PushSettings: Sendable {
         var key = vapidKey
         if key == nil { key = try await Self.storedVAPIDKey(database) }
         let vapid = VAPID(key: key!, subject: vapidSubject)
-        channels.webPush = WebPushChannel(vapid: vapid, clients: PinnedClients(policy: PushEndpointPolicy(allowsLoopback: allowsLoopback), tls: tls, timeout: timeout), timeout: timeout)
+        channels.webPush = WebPushChannel(
+            vapid: vapid, clients: PinnedClients(policy: PushEndpointPolicy(allowsLoopback: allowsLoopback), tls: tls, timeout: timeout),
+            timeout: timeout)
         return (channels, vapid)
     }
 
@@ -133,7 +153,9 @@ public struct PushSettings: Sendable {
     static func storedVAPIDKey(_ database: Database) async throws -> P256.Signing.PrivateKey {
         let secret = try await SecretStore(database: database).secret("vapid_private_key")
         guard let bytes = Hex.bytes(secret), let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes) else {
-            throw ConfigurationError(setting: "VAPID_PRIVATE_KEY_FILE", message: "the VAPID key kept in the database is not a P-256 key; set one with VAPID_PRIVATE_KEY_FILE")
+            throw ConfigurationError(
+                setting: "VAPID_PRIVATE_KEY_FILE",
+                message: "the VAPID key kept in the database is not a P-256 key; set one with VAPID_PRIVATE_KEY_FILE")
         }
         return key
     }

@@ -14,7 +14,8 @@ struct SettingReader {
     func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = try string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw ConfigurationError(setting: name, message: "must be a whole number in \(range.lowerBound)…\(range.upperBound) (got '\(text)')")
+            throw ConfigurationError(
+                setting: name, message: "must be a whole number in \(range.lowerBound)…\(range.upperBound) (got '\(text)')")
         }
         return value
     }
@@ -28,7 +29,7 @@ struct SettingReader {
     func url(_ name: String) throws -> URL? {
         guard let text = try string(name) else { return nil }
         guard let url = URL(string: text), let host = url.host, !host.isEmpty,
-              url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host))
+            url.scheme == "https" || (url.scheme == "http" && AddressRange.isLoopback(host: host))
         else { throw ConfigurationError(setting: name, message: "must be an https URL (http only to 127.0.0.1, ::1 or localhost)") }
         return url
     }
@@ -44,7 +45,10 @@ struct SettingReader {
             seconds = Double(text.dropLast(suffix.count)).map { $0 * factor }
         }
         guard let seconds, seconds.isFinite, range.contains(seconds) else {
-            throw ConfigurationError(setting: name, message: "must be a duration like 90s, 15m, 12h or 30d, between \(range.lowerBound)s and \(range.upperBound)s (got '\(text)')")
+            throw ConfigurationError(
+                setting: name,
+                message:
+                    "must be a duration like 90s, 15m, 12h or 30d, between \(range.lowerBound)s and \(range.upperBound)s (got '\(text)')")
         }
         return seconds
     }

@@ -11,9 +11,9 @@ import NIOCore
 @discardableResult
 public func sizeEventLoopsToAffinity() -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }),
-          let allowed = cpuCount(list: line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)),
-          allowed > 0, allowed < System.coreCount
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }),
+        let allowed = cpuCount(list: line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)),
+        allowed > 0, allowed < System.coreCount
     else { return nil }
     NIOSingletons.groupLoopCountSuggestion = allowed
     NIOSingletons.blockingPoolThreadCountSuggestion = allowed
@@ -26,8 +26,12 @@ func cpuCount(list: String) -> Int? {
     for part in list.split(separator: ",") {
         let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         switch bounds.count {
-        case 1: guard bounds[0] != nil else { return nil }; count += 1
-        case 2: guard let low = bounds[0], let high = bounds[1], high >= low else { return nil }; count += high - low + 1
+        case 1:
+            guard bounds[0] != nil else { return nil }
+            count += 1
+        case 2:
+            guard let low = bounds[0], let high = bounds[1], high >= low else { return nil }
+            count += high - low + 1
         default: return nil
         }
     }

@@ -22,7 +22,10 @@ final class AsyncSerialLock: Sendable {
 
     private func acquire() async throws {
         let ticket: Int? = state.withLock { s in
-            if !s.locked { s.locked = true; return nil }
+            if !s.locked {
+                s.locked = true
+                return nil
+            }
             s.nextTicket += 1
             return s.nextTicket
         }
@@ -31,7 +34,10 @@ final class AsyncSerialLock: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let arrival: Arrival = state.withLock { s in
                     if Task.isCancelled { return .cancelled }
-                    if !s.locked { s.locked = true; return .acquired }
+                    if !s.locked {
+                        s.locked = true
+                        return .acquired
+                    }
                     s.waiters.append((ticket, continuation))
                     return .queued
                 }
@@ -53,7 +59,10 @@ final class AsyncSerialLock: Sendable {
     /// Hands the lock to the longest waiter, or frees it.
     private func release() {
         let next = state.withLock { s -> CheckedContinuation<Void, any Error>? in
-            if s.waiters.isEmpty { s.locked = false; return nil }
+            if s.waiters.isEmpty {
+                s.locked = false
+                return nil
+            }
             return s.waiters.removeFirst().continuation
         }
         next?.resume()

@@ -131,7 +131,8 @@ public final class Bus: Service, Sendable {
                     }
                 } catch {
                     if Task.isCancelled { break }
-                    logger.warning("bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
+                    logger.warning(
+                        "bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
                 }
                 // A connection that was up starts the backoff afresh.
                 if listening.load(ordering: .relaxed) { delay = .milliseconds(200) }

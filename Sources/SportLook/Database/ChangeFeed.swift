@@ -144,11 +144,15 @@ final class ChangeFeed: Service, Sendable {
         }
         for change in changes {
             for index in handlers.following[change.kind] ?? [] {
-                if change == .resync, !self.handlers.withLock({ h in
-                    if h.resyncPending.insert(index).inserted { return true }
-                    h.coalesced += 1
-                    return false
-                }) { continue }
+                if change == .resync,
+                    !self.handlers.withLock({ h in
+                        if h.resyncPending.insert(index).inserted { return true }
+                        h.coalesced += 1
+                        return false
+                    })
+                {
+                    continue
+                }
                 handlers.followers[index].continuation.yield(change)
             }
         }
@@ -160,7 +164,9 @@ final class ChangeFeed: Service, Sendable {
         do {
             rows = try await read(change)
         } catch {
-            logger.warning("could not read what another instance changed", metadata: ["change": "\(change)", "error": "\(String(describing: error).prefix(200))"])
+            logger.warning(
+                "could not read what another instance changed",
+                metadata: ["change": "\(change)", "error": "\(String(describing: error).prefix(200))"])
         }
         dispatch([change], rows: rows)
     }
@@ -187,7 +193,11 @@ final class ChangeFeed: Service, Sendable {
                 }
                 group.addTask { [incoming] in
                     for await change in incoming {
-                        if let read = readers[change.kind] { reading.yield((change, read)) } else { self.dispatch([change], rows: ChangeRows()) }
+                        if let read = readers[change.kind] {
+                            reading.yield((change, read))
+                        } else {
+                            self.dispatch([change], rows: ChangeRows())
+                        }
                     }
                     reading.finish()
                 }

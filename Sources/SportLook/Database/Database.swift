@@ -67,7 +67,8 @@ public final class Database: Sendable {
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, writeWait: TimeInterval, logger: Logger) {
+    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, writeWait: TimeInterval, logger: Logger)
+    {
         self.engine = engine
         self.backend = backend
         self.timeout = timeout
@@ -85,14 +86,20 @@ public final class Database: Sendable {
     ///     for 100 ms (a standing queue), a client's first write is refused while others wait
     ///     (0: no such bound).
     ///   - logger: Where to log.
-    public static func open(_ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,
-                            logger: Logger) async throws -> Database {
+    public static func open(
+        _ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,
+        logger: Logger
+    ) async throws -> Database {
         let limit = Duration.milliseconds(Int64(timeout * 1000))
         switch location {
         case .sqliteFile(let path):
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
+            return Database(
+                engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .file(path: path), logger: logger)), timeout: limit,
+                writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .sqliteMemory:
-            return Database(engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
+            return Database(
+                engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit,
+                writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .postgres(let address):
             var configuration = PostgresClient.Configuration(
                 host: address.host, port: address.port, username: address.user,
@@ -110,7 +117,9 @@ public final class Database: Sendable {
             // The pool runs for the life of this handle, so migrations and warm-up
             // can use it before the application's services start.
             let runner = Task { await client.run() }
-            return Database(engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
+            return Database(
+                engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait,
+                logger: logger)
         }
     }
 
@@ -124,7 +133,9 @@ public final class Database: Sendable {
     ///   - timeout: Longest the call may wait, when not the handle's (bulk reads at
     ///     start-up, which a cold disk cache may make slower than any request).
     ///   - body: Queries to run with the given handle.
-    public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
+        -> R
+    {
         try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.read(body)
@@ -150,13 +161,17 @@ public final class Database: Sendable {
         afterCommit: (@Sendable (R) -> Void)? = nil,
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
-        try await writing(site: "\(file):\(line)", timeout: timeout, body, afterCommit: afterCommit) { sql in try await Database.uncancellable(sql, body, afterCommit: afterCommit) }
+        try await writing(site: "\(file):\(line)", timeout: timeout, body, afterCommit: afterCommit) { sql in
+            try await Database.uncancellable(sql, body, afterCommit: afterCommit)
+        }
     }
 
     /// A migration's transaction; with `relaxingForeignKeys`, on SQLite, foreign keys
     /// are off while it runs and every reference is checked before its commit
     /// (``SQLiteStore/transactionWithoutForeignKeys(site:_:)``).
-    func migrationTransaction<R: Sendable>(relaxingForeignKeys: Bool, timeout: Duration, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    func migrationTransaction<R: Sendable>(
+        relaxingForeignKeys: Bool, timeout: Duration, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
+    ) async throws -> R {
         guard relaxingForeignKeys, case .sqlite(let store) = backend else { return try await transaction(timeout: timeout, body) }
         return try await bounded(timeout: timeout) { try await store.transactionWithoutForeignKeys(site: "migration", body) }
     }
@@ -164,8 +179,12 @@ public final class Database: Sendable {
     /// Runs one write statement that is atomic on its own: on PostgreSQL without
     /// the two round trips of BEGIN and COMMIT, on SQLite through the single writer.
     /// - Parameter body: The statement to run with the given handle.
-    public func write<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await writing(site: "\(file):\(line)", timeout: nil, body, afterCommit: nil) { sql in try await Task { try await body(sql) }.value }
+    public func write<R: Sendable>(
+        file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
+    ) async throws -> R {
+        try await writing(site: "\(file):\(line)", timeout: nil, body, afterCommit: nil) { sql in
+            try await Task { try await body(sql) }.value
+        }
     }
 
     /// Writes through SQLite's single writer (in a transaction of its own), or on a
@@ -198,9 +217,13 @@ public final class Database: Sendable {
                 var attempt = 1
                 while true {
                     do {
-                        return try await client.withConnection { connection in try await postgres(PostgresSession(connection, logger: logger)) }
-                    } catch where Self.isDeadlock(error) && attempt < 3 {
-                        logger.info("a deadlock rolled a transaction back; running it again", metadata: ["site": "\(site)", "attempt": "\(attempt)"])
+                        return try await client.withConnection { connection in
+                            try await postgres(PostgresSession(connection, logger: logger))
+                        }
+                    } catch  where Self.isDeadlock(error) && attempt < 3 {
+                        logger.info(
+                            "a deadlock rolled a transaction back; running it again",
+                            metadata: ["site": "\(site)", "attempt": "\(attempt)"])
                         attempt += 1
                     }
                 }
@@ -214,8 +237,10 @@ public final class Database: Sendable {
     /// writes go on.
     private func reportRefusals() {
         guard let refused = writes.refusals(now: DispatchTime.now().uptimeNanoseconds) else { return }
-        var metadata: Logger.Metadata = ["queue_full": "\(refused.full)", "standing_queue": "\(refused.slow)",
-                                         "waiting": "\(writes.waitingOrRunning)", "limit": "\(writes.limit)"]
+        var metadata: Logger.Metadata = [
+            "queue_full": "\(refused.full)", "standing_queue": "\(refused.slow)",
+            "waiting": "\(writes.waitingOrRunning)", "limit": "\(writes.limit)",
+        ]
         if let since = refused.sinceNanoseconds { metadata["since_s"] = "\(Double(since / 100_000_000) / 10)" }
         logger.warning("writes refused past capacity", metadata: metadata)
     }
@@ -309,7 +334,7 @@ public final class Database: Sendable {
             return try await withDeadline(timeout, operation)
         } catch let error as DeadlineExceeded {
             throw DatabaseUnavailable(reason: error.description)
-        } catch where Self.isConnectivityFailure(error) {
+        } catch  where Self.isConnectivityFailure(error) {
             throw DatabaseUnavailable(reason: String(describing: error))
         }
     }

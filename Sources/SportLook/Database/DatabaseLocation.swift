@@ -17,20 +17,23 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             self = .sqliteMemory
         } else if url.hasPrefix("sqlite:") {
             let path = String(url.dropFirst("sqlite:".count))
-            guard !path.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite") }
+            guard !path.isEmpty else {
+                throw ConfigurationError(setting: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite")
+            }
             self = .sqliteFile(path)
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
-                  let user = components.user, !user.isEmpty
+                let user = components.user, !user.isEmpty
             else {
                 throw ConfigurationError(setting: "DATABASE_URL", message: "expected postgres://user:password@host:port/database")
             }
             let database = String(components.path.drop(while: { $0 == "/" }))
             guard !database.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "names no database (…/database)") }
-            self = .postgres(PostgresAddress(
-                host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
-                password: components.password?.removingPercentEncoding, database: database
-            ))
+            self = .postgres(
+                PostgresAddress(
+                    host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
+                    password: components.password?.removingPercentEncoding, database: database
+                ))
         } else {
             throw ConfigurationError(setting: "DATABASE_URL", message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
         }

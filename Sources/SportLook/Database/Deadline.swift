@@ -197,7 +197,10 @@ private final class DeadlineRace<R: Sendable>: Sendable {
             guard s.outcome == nil else { return nil }
             s.outcome = outcome
             s.cancelWork = cancelWork
-            defer { s.continuation = nil; s.stopTimer = nil }
+            defer {
+                s.continuation = nil
+                s.stopTimer = nil
+            }
             return (s.continuation, s.work, s.stopTimer)
         }
         guard let (continuation, work, stopTimer) = taken else { return }

@@ -64,14 +64,17 @@ public struct Migrator: Sendable {
             return Migration(
                 version: version, name: String(parts[1]), statements: splitStatements(text),
                 checksum: SHA256.hash(data: data).hexString,
-                relaxesForeignKeys: text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "-- foreign_keys: off" }
+                relaxesForeignKeys: text.split(separator: "\n").contains {
+                    $0.trimmingCharacters(in: .whitespaces) == "-- foreign_keys: off"
+                }
             )
         }
     }
 
     /// Splits on `;` at the end of a line; drops `--` comment lines.
     static func splitStatements(_ text: String) -> [String] {
-        var statements: [String] = [], current: [Substring] = []
+        var statements: [String] = []
+        var current: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("--") || trimmed.isEmpty { continue }
@@ -100,14 +103,18 @@ public struct Migrator: Sendable {
     /// - Throws: ``MigrationError`` if an applied migration was edited or the database is newer than this code.
     @discardableResult public func migrate() async throws -> [Int] {
         try await database.transaction(timeout: Self.migrationTimeout) { sql in
-            try await sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)").run()
+            try await sql.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            ).run()
         }
         _ = try await verify()
         var applied: [Int] = []
         for migration in migrations {
             // Not bounded by DATABASE_TIMEOUT: a migration may rewrite a table of millions
             // of rows (dropping a column on SQLite does), and start-up waits for it.
-            let didApply = try await database.migrationTransaction(relaxingForeignKeys: migration.relaxesForeignKeys, timeout: Self.migrationTimeout) { [engine = database.engine] sql in
+            let didApply = try await database.migrationTransaction(
+                relaxingForeignKeys: migration.relaxesForeignKeys, timeout: Self.migrationTimeout
+            ) { [engine = database.engine] sql in
                 if engine == .postgres {
                     // Two instances starting together take turns here.
                     try await sql.raw("SELECT pg_advisory_xact_lock(7243501)").run()
@@ -117,10 +124,12 @@ public struct Migrator: Sendable {
                 for statement in migration.statements {
                     try await sql.raw("\(unsafeRaw: statement)").run()
                 }
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO schema_migrations (version, name, checksum, applied_at)
                     VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: migration.checksum), \(bind: ISO8601DateFormatter().string(from: Date())))
-                    """).run()
+                    """
+                ).run()
                 return true
             }
             if didApply {
@@ -143,10 +152,16 @@ public struct Migrator: Sendable {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         for row in rows {
             guard let migration = known[row.version] else {
-                throw MigrationError(description: "the database has migration \(row.version), which this version of SportLook does not know: the database is newer than the code; run a newer sportlook")
+                throw MigrationError(
+                    description:
+                        "the database has migration \(row.version), which this version of SportLook does not know: the database is newer than the code; run a newer sportlook"
+                )
             }
             guard migration.checksum == row.checksum else {
-                throw MigrationError(description: "migration \(row.version)_\(migration.name) was edited after it was applied (checksum \(row.checksum.prefix(12))… recorded, \(migration.checksum.prefix(12))… on disk); restore the file and add a new migration instead")
+                throw MigrationError(
+                    description:
+                        "migration \(row.version)_\(migration.name) was edited after it was applied (checksum \(row.checksum.prefix(12))… recorded, \(migration.checksum.prefix(12))… on disk); restore the file and add a new migration instead"
+                )
             }
         }
         let done = Set(rows.map(\.version))
@@ -157,6 +172,7 @@ public struct Migrator: Sendable {
         if sql.dialect.name == "sqlite" {
             return try await sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").first() != nil
         }
-        return try await sql.raw("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'schema_migrations'").first() != nil
+        return try await sql.raw("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'schema_migrations'")
+            .first() != nil
     }
 }

@@ -24,11 +24,11 @@ struct PostgresSession: SQLDatabase {
     var dialect: any SQLDialect { sql.dialect }
     var queryLogLevel: Logger.Level? { sql.queryLogLevel }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         sql.execute(sql: query, onRow)
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await sql.execute(sql: query, onRow)
     }
 
@@ -38,13 +38,13 @@ struct PostgresSession: SQLDatabase {
 
     /// Runs a prepared statement (prepared on this connection the first time) and
     /// returns its rows as SQLKit rows.
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [any SQLRow] where Statement.Row == PostgresRow {
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [any SQLRow]
+    where Statement.Row == PostgresRow {
         var rows: [any SQLRow] = []
         for try await row in try await connection.execute(statement, logger: logger) { rows.append(row.sql()) }
         return rows
     }
 }
-
 
 /// A value of a statement's `$n`, as both engines bind it.
 enum StatementValue: Sendable {
@@ -97,16 +97,25 @@ struct SQLText: Sendable {
         var literalStart = 0
         var i = 0
         while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "$") else { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "$") else {
+                i += 1
+                continue
+            }
             var end = i + 1
             var n = 0
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
                 n = n * 10 + Int(bytes[end] - UInt8(ascii: "0"))
                 end += 1
             }
-            guard end > i + 1 else { i += 1; continue }
+            guard end > i + 1 else {
+                i += 1
+                continue
+            }
             assert(values.indices.contains(n - 1), "$\(n) has no value in \(text)")
-            guard values.indices.contains(n - 1) else { i = end; continue }
+            guard values.indices.contains(n - 1) else {
+                i = end
+                continue
+            }
             query.appendLiteral(String(decoding: bytes[literalStart..<i], as: UTF8.self))
             values[n - 1].bind(into: &query)
             literalStart = end

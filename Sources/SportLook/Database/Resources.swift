@@ -22,14 +22,19 @@ public struct Resources: Sendable {
         candidates += ancestors(of: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         // …/Sources/SportLook/Database/Resources.swift → the checkout.
         let source = URL(fileURLWithPath: #filePath)
-        candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
+        candidates.append(
+            source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
         for candidate in candidates {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("Migrations/sqlite").path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(
+                atPath: candidate.appendingPathComponent("Migrations/sqlite").path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 return Resources(root: candidate.standardizedFileURL)
             }
         }
-        throw ConfigurationError(setting: "SPORTLOOK_RESOURCES", message: "cannot find the Migrations/ folder; set SPORTLOOK_RESOURCES to the folder that holds Migrations/ and Seeds/")
+        throw ConfigurationError(
+            setting: "SPORTLOOK_RESOURCES",
+            message: "cannot find the Migrations/ folder; set SPORTLOOK_RESOURCES to the folder that holds Migrations/ and Seeds/")
     }
 
     private static func ancestors(of url: URL) -> [URL] {

@@ -56,10 +56,11 @@ final class SQLiteConnection: Sendable {
     /// Opens the database; `pool`: where statements run (`nil`: on the caller's thread).
     static func open(_ storage: SQLiteStorage, pool: NIOThreadPool?) throws -> SQLiteConnection {
         var handle: OpaquePointer?
-        let path = switch storage {
-        case .memory: ":memory:"
-        case .file(let path): path
-        }
+        let path =
+            switch storage {
+            case .memory: ":memory:"
+            case .file(let path): path
+            }
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
@@ -129,7 +130,9 @@ final class SQLiteConnection: Sendable {
     }
 
     /// The statement prepared for `sql`, kept from before or prepared now.
-    private static func statement(for sql: String, dollars: Bool, keep: Bool, in state: inout State, handle: OpaquePointer) throws -> Prepared {
+    private static func statement(for sql: String, dollars: Bool, keep: Bool, in state: inout State, handle: OpaquePointer) throws
+        -> Prepared
+    {
         state.uses &+= 1
         if keep, let kept = state.prepared[sql] {
             kept.lastUse = state.uses
@@ -146,7 +149,8 @@ final class SQLiteConnection: Sendable {
             return prepared
         }
         guard result == SQLITE_OK, let statement else {
-            let error = result == SQLITE_MISUSE ? SQLiteFailure(code: result, message: "more than one statement in \(sql)") : failure(handle)
+            let error =
+                result == SQLITE_MISUSE ? SQLiteFailure(code: result, message: "more than one statement in \(sql)") : failure(handle)
             if let statement { sqlite3_finalize(statement) }
             throw error
         }
@@ -166,7 +170,10 @@ final class SQLiteConnection: Sendable {
         out.reserveCapacity(sql.utf8.count)
         var previous: Character = " "
         for c in sql {
-            if previous == "$", c.isASCII, c.isNumber { out.removeLast(); out.append("?") }
+            if previous == "$", c.isASCII, c.isNumber {
+                out.removeLast()
+                out.append("?")
+            }
             out.append(c)
             previous = c
         }

@@ -27,7 +27,9 @@ final class SQLiteColumns: Sendable {
         let count = Int(sqlite3_column_count(statement))
         guard count == names.count else { return SQLiteColumns(statement) }
         for i in 0..<count {
-            guard let name = sqlite3_column_name(statement, Int32(i)), names[i].withCString({ strcmp($0, name) == 0 }) else { return SQLiteColumns(statement) }
+            guard let name = sqlite3_column_name(statement, Int32(i)), names[i].withCString({ strcmp($0, name) == 0 }) else {
+                return SQLiteColumns(statement)
+            }
         }
         return self
     }
@@ -49,7 +51,8 @@ struct SQLiteRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let i = columns.positions[column] else {
-            throw DecodingError.keyNotFound(SQLiteColumnKey(column), .init(codingPath: [], debugDescription: "no column \(column) in the row"))
+            throw DecodingError.keyNotFound(
+                SQLiteColumnKey(column), .init(codingPath: [], debugDescription: "no column \(column) in the row"))
         }
         return try values[i].decode(D.self)
     }

@@ -17,11 +17,11 @@ struct SQLiteSession: SQLDatabase {
     var dialect: any SQLDialect { SQLiteDialect() }
     var queryLogLevel: Logger.Level? { .trace }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         eventLoop.makeFutureWithTask { try await execute(sql: query, onRow) }
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = serialize(query)
         logger.trace("\(sql)")
         for row in try await connection.rows(sql, try binds.map { try SQLiteValue(encoding: $0) }) { onRow(row) }

@@ -63,7 +63,9 @@ final class SQLiteStore: Sendable {
                 for role in Self.checkpointsBesideWriter ? ["reader", "reader", "checkpointer"] : ["reader", "reader"] {
                     let connection = try SQLiteConnection.open(storage, pool: threadPool)
                     opened.append(connection)
-                    for pragma in role == "reader" ? ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] : ["PRAGMA busy_timeout=5000"] {
+                    for pragma in role == "reader"
+                        ? ["PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA query_only=ON"] : ["PRAGMA busy_timeout=5000"]
+                    {
                         _ = try connection.rowsHere(pragma, [])
                     }
                 }
@@ -80,7 +82,9 @@ final class SQLiteStore: Sendable {
         let separate = Self.checkpointsBesideWriter && opened.count > 1
         let readers = Array(opened.dropFirst().dropLast(separate ? 1 : 0))
         self.readers = readers
-        self.readerSessions = readers.map { SQLiteSession(connection: $0, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()) }
+        self.readerSessions = readers.map {
+            SQLiteSession(connection: $0, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+        }
         self.checkpointer = separate ? opened.last : nil
         if opened.count > 1 {
             // The connection that checkpoints: its own, or the writer between transactions.
@@ -133,19 +137,23 @@ final class SQLiteStore: Sendable {
     /// others refer to needs (a `DROP TABLE` with them on deletes every row that refers
     /// to it): every reference is checked (`PRAGMA foreign_key_check`) before the
     /// commit, and they are on again after, whatever happened. Migrations only.
-    func transactionWithoutForeignKeys<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    func transactionWithoutForeignKeys<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
+        async throws -> R
+    {
         try await withTaskExecutorPreference(writerExecutor) {
             try await writeLock.withLock { [writer, writerSession, writerExecutor] in
                 _ = try writer.rowsHere("PRAGMA foreign_keys=OFF", [])
                 do {
-                    let result = try await Database.uncancellable(writerSession, { sql in
-                        let result = try await body(sql)
-                        let broken = try await sql.raw("PRAGMA foreign_key_check").all()
-                        guard broken.isEmpty else {
-                            throw MigrationError(description: "\(site) leaves \(broken.count) references to rows that do not exist")
-                        }
-                        return result
-                    }, on: writerExecutor)
+                    let result = try await Database.uncancellable(
+                        writerSession,
+                        { sql in
+                            let result = try await body(sql)
+                            let broken = try await sql.raw("PRAGMA foreign_key_check").all()
+                            guard broken.isEmpty else {
+                                throw MigrationError(description: "\(site) leaves \(broken.count) references to rows that do not exist")
+                            }
+                            return result
+                        }, on: writerExecutor)
                     _ = try writer.rowsHere("PRAGMA foreign_keys=ON", [])
                     return result
                 } catch {
@@ -156,14 +164,18 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    func transaction<R: Sendable>(site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?) async throws -> R {
+    func transaction<R: Sendable>(
+        site: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R, afterCommit: (@Sendable (R) -> Void)?
+    ) async throws -> R {
         try await withTaskExecutorPreference(writerExecutor) {
             try await writeLock.withLock { [writerSession, writerExecutor, logger] in
                 let started = ContinuousClock.now
                 defer {
                     // The lock is everyone's: a long transaction delays every writer.
                     let held = ContinuousClock.now - started
-                    if held > .milliseconds(500) { logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"]) }
+                    if held > .milliseconds(500) {
+                        logger.warning("slow SQLite transaction", metadata: ["site": "\(site)", "held": "\(held)"])
+                    }
                 }
                 return try await Database.uncancellable(writerSession, body, on: writerExecutor, afterCommit: afterCommit)
             }

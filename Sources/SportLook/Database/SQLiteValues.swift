@@ -84,13 +84,14 @@ extension SQLiteValue {
         do {
             return try D(from: SQLiteValueDecoder(value: self))
         } catch is SQLCodingError {
-            let json: Data = switch self {
-            case .text(let text): Data(text.utf8)
-            case .blob(let bytes): Data(bytes)
-            case .integer(let n): Data(String(n).utf8)
-            case .real(let x): Data(String(x).utf8)
-            case .null: Data()
-            }
+            let json: Data =
+                switch self {
+                case .text(let text): Data(text.utf8)
+                case .blob(let bytes): Data(bytes)
+                case .integer(let n): Data(String(n).utf8)
+                case .real(let x): Data(String(x).utf8)
+                case .null: Data()
+                }
             return try JSONDecoder().decode(D.self, from: json)
         }
     }

@@ -82,7 +82,8 @@ final class WriteQueue: Sendable {
             let slow = slowSince.load(ordering: .relaxed)
             // Slow for 100 ms on end, and a write finished within them (the mark of a slow
             // write before a quiet spell is not a queue).
-            let standing = slow != 0 && count > 1 && now &- slow >= Self.standingQueue
+            let standing =
+                slow != 0 && count > 1 && now &- slow >= Self.standingQueue
                 && now &- lastFinished.load(ordering: .relaxed) < Self.standingQueue
             if (limit > 0 && count > limit) || standing {
                 inFlight.subtract(1, ordering: .relaxed)
@@ -103,8 +104,10 @@ final class WriteQueue: Sendable {
         let last = lastReport.load(ordering: .relaxed)
         // (A caller whose clock reading is older than the last report's waits its turn.)
         guard last == 0 || (now > last && now - last >= 1_000_000_000),
-              lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return nil }
-        let full = refusedFull.exchange(0, ordering: .relaxed), slow = refusedSlow.exchange(0, ordering: .relaxed)
+            lastReport.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+        else { return nil }
+        let full = refusedFull.exchange(0, ordering: .relaxed)
+        let slow = refusedSlow.exchange(0, ordering: .relaxed)
         return full + slow > 0 ? (full, slow, last == 0 ? nil : now - last) : nil
     }
 

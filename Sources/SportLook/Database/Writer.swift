@@ -12,8 +12,11 @@ struct Writer: Sendable {
     /// right after COMMIT, in the transaction's own task: also when the caller was
     /// answered 503 at the deadline and the commit came later, and never when it
     /// did not commit. So memory follows the database.
-    func callAsFunction<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout ChangeSet) async throws -> R) async throws -> R {
-        let (result, _) = try await database.transaction(file: file, line: line, afterCommit: { [feed] in feed.committed($0.1) }) { [feed] sql in
+    func callAsFunction<R: Sendable>(
+        file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout ChangeSet) async throws -> R
+    ) async throws -> R {
+        let (result, _) = try await database.transaction(file: file, line: line, afterCommit: { [feed] in feed.committed($0.1) }) {
+            [feed] sql in
             var changes = ChangeSet()
             let result = try await body(sql, &changes)
             try await feed.announce(changes, on: sql)
@@ -27,7 +30,9 @@ struct Writer: Sendable {
     /// changes reach this instance's handlers once it has run, in the statement's own
     /// task, as a transaction's do after COMMIT. Changes it did not announce are
     /// announced after it.
-    func single<R: Sendable>(file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout ChangeSet) async throws -> R) async throws -> R {
+    func single<R: Sendable>(
+        file: String = #fileID, line: Int = #line, _ body: @escaping @Sendable (any SQLDatabase, inout ChangeSet) async throws -> R
+    ) async throws -> R {
         try await database.write(file: file, line: line) { [feed] sql in
             var changes = ChangeSet()
             let result = try await body(sql, &changes)

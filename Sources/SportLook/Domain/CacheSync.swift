@@ -49,7 +49,8 @@ struct CacheSync: Sendable {
 
     /// Encodes every live event's card into `index`, from the database.
     func fillCards(_ index: EventIndex) async throws {
-        let database = self.database, now = clock.now()
+        let database = self.database
+        let now = clock.now()
         try await index.fillCards(now: now, logger: logger) { each in try await EventStore.liveEvents(of: database, now: now, each: each) }
     }
 

@@ -25,7 +25,9 @@ struct Validator {
     ///
     /// Characters alone bound nothing: one letter followed by 30,000 combining
     /// accents is one character of 60 KB.
-    mutating func text(_ value: String?, _ field: String, _ range: ClosedRange<Int>, maxBytes: Int? = nil, multiline: Bool = false, required: Bool = true) -> String? {
+    mutating func text(
+        _ value: String?, _ field: String, _ range: ClosedRange<Int>, maxBytes: Int? = nil, multiline: Bool = false, required: Bool = true
+    ) -> String? {
         guard let value else {
             if required { fail(field, "is required") }
             return nil
@@ -38,7 +40,11 @@ struct Validator {
             return nil
         }
         if let control = value.unicodeScalars.first(where: { TextLimits.isForbidden($0, multiline: multiline) }) {
-            fail(field, control.value == 0 ? "must not contain NUL characters" : "must not contain control characters" + (multiline ? " other than tab and line breaks" : ""))
+            fail(
+                field,
+                control.value == 0
+                    ? "must not contain NUL characters"
+                    : "must not contain control characters" + (multiline ? " other than tab and line breaks" : ""))
             return nil
         }
         let trimmed = value.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -77,7 +83,8 @@ struct Validator {
     /// An IANA time zone (`Europe/Copenhagen`, or `UTC`), by the identifier.
     mutating func timeZone(_ identifier: String?, _ field: String = "time_zone") -> TimeZone? {
         if let identifier, identifier.utf8.count <= 64, TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC",
-           let zone = TimeZone(identifier: identifier) {
+            let zone = TimeZone(identifier: identifier)
+        {
             return zone
         }
         fail(field, identifier == nil ? "is required" : "must be an IANA time zone such as Europe/Copenhagen")
@@ -102,10 +109,10 @@ struct Validator {
         guard let value else { return nil }
         let printableASCII = value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
         guard value.count <= 2_048, printableASCII, let components = URLComponents(string: value),
-              components.scheme == "https" || components.scheme == "http",
-              let host = components.host, !host.isEmpty,
-              host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0) }),
-              !host.hasPrefix("."), !host.hasPrefix("-")
+            components.scheme == "https" || components.scheme == "http",
+            let host = components.host, !host.isEmpty,
+            host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0) }),
+            !host.hasPrefix("."), !host.hasPrefix("-")
         else {
             fail(field, "must be an http(s) URL of at most 2048 characters")
             return nil
@@ -159,7 +166,7 @@ extension TextLimits {
         case 0x200C: return !(previous.map { $0.value > 0x024F && $0.properties.isAlphabetic } ?? false)
         case 0xE0020...0xE007F: return !(previous.map { $0.value == 0x1F3F4 || (0xE0020...0xE007F).contains($0.value) } ?? false)
         case 0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x2800, 0x3164, 0xFEFF, 0xFFA0,
-             0x2060...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE001F:
+            0x2060...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE001F:
             return true
         default:
             return scalar.properties.isDefaultIgnorableCodePoint
@@ -170,10 +177,10 @@ extension TextLimits {
     static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
-             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            .decimalNumber, .letterNumber, .otherNumber,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
             scalar.value != 0x3164 && scalar.value != 0x115F && scalar.value != 0x1160 && scalar.value != 0xFFA0 && scalar.value != 0x2800
         default: false
         }
@@ -186,8 +193,14 @@ struct LocationInput: Decodable, Sendable {
     var lon: Double
 
     func validated(_ field: String, into validator: inout Validator) -> Coordinate? {
-        guard lat.isFinite, (-90...90).contains(lat) else { validator.fail("\(field).lat", "must be between -90 and 90"); return nil }
-        guard lon.isFinite, (-180...180).contains(lon) else { validator.fail("\(field).lon", "must be between -180 and 180"); return nil }
+        guard lat.isFinite, (-90...90).contains(lat) else {
+            validator.fail("\(field).lat", "must be between -90 and 90")
+            return nil
+        }
+        guard lon.isFinite, (-180...180).contains(lon) else {
+            validator.fail("\(field).lon", "must be between -180 and 180")
+            return nil
+        }
         return Coordinate(lat: lat, lon: lon)
     }
 }

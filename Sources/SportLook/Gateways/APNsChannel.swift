@@ -120,7 +120,8 @@ final class APNsChannel: PushChannel {
             case (429, _), (500..<600, _):
                 return .retry(after: PushGateway.retryAfter(response.headers), reason: reason.isEmpty ? String(status) : Self.label(reason))
             default:
-                return .failed(reason: reason.isEmpty ? String(status) : Self.label(reason), detail: "APNs answered \(status) \(reason.prefix(100))")
+                return .failed(
+                    reason: reason.isEmpty ? String(status) : Self.label(reason), detail: "APNs answered \(status) \(reason.prefix(100))")
             }
         } catch {
             return .retry(after: nil, reason: "unreachable", detail: String(describing: error).prefix(200).description)

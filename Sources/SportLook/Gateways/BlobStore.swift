@@ -33,7 +33,9 @@ struct BlobRead: Sendable {
 func isBlobKey(_ key: some StringProtocol) -> Bool {
     let parts = key.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 2 || (parts.count == 3 && parts[1] == "chat"), parts[0].utf8.count == 64, parts.last == "jpg" else { return false }
-    return parts[0].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    return parts[0].utf8.allSatisfy {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+    }
 }
 
 /// Whether the blob is a chat image: served to the chat's members only, through links

@@ -9,7 +9,10 @@ enum CompactJWT {
         func encode(_ fields: [(String, JSONValue)]) -> String {
             var json = JSONWriter()
             json.objectStart()
-            for (key, value) in fields { json.key(key); value.write(to: &json) }
+            for (key, value) in fields {
+                json.key(key)
+                value.write(to: &json)
+            }
             json.objectEnd()
             return json.bytes.base64URLEncodedString()
         }

@@ -80,7 +80,8 @@ struct FCMChannel: PushChannel {
             let assertion = try CompactJWT.make(
                 header: [("alg", .string("RS256")), ("typ", .string("JWT"))],
                 claims: [
-                    ("iss", .string(settings.account.clientEmail)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+                    ("iss", .string(settings.account.clientEmail)),
+                    ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
                     ("aud", .string(settings.account.tokenURI)), ("iat", .number(now.timeIntervalSince1970.rounded(.down))),
                     ("exp", .number(now.timeIntervalSince1970.rounded(.down) + 3_600)),
                 ]
@@ -88,10 +89,14 @@ struct FCMChannel: PushChannel {
             var request = HTTPClientRequest(url: settings.tokenURL.absoluteString)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"))
+            request.body = .bytes(
+                ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"))
             let response = try await client.execute(request, timeout: .milliseconds(Int64(settings.timeout * 1000)))
             let body = try await response.body.collect(upTo: 64 * 1024)
-            struct Grant: Decodable { var access_token: String; var expires_in: Double? }
+            struct Grant: Decodable {
+                var access_token: String
+                var expires_in: Double?
+            }
             guard response.status == .ok, let grant = try? JSONDecoder().decode(Grant.self, from: Data(body.readableBytesView)) else {
                 throw Failure(description: "the token endpoint answered \(response.status.code): \(String(buffer: body).prefix(200))")
             }
@@ -120,7 +125,9 @@ struct FCMChannel: PushChannel {
             json.field("id", content.notificationID.lowercased)
             json.field("kind", content.message.kind)
             for (key, value) in content.message.data.sorted(by: { $0.key < $1.key }) where key != "id" && key != "kind" {
-                if case .string(let text) = value { json.field(key, text) } else {
+                if case .string(let text) = value {
+                    json.field(key, text)
+                } else {
                     var inner = JSONWriter()
                     value.write(to: &inner)
                     json.field(key, String(decoding: inner.bytes, as: UTF8.self))
@@ -163,7 +170,8 @@ struct FCMChannel: PushChannel {
             case 200: return .delivered
             case 404 where text.contains("UNREGISTERED") || text.contains("NOT_FOUND"): return .gone
             case 401 where !refreshed: return await send(content, to: device, refreshed: true, stale: accessToken)
-            case 429, 500..<600: return .retry(after: PushGateway.retryAfter(response.headers), reason: String(status), detail: String(text.prefix(300)))
+            case 429, 500..<600:
+                return .retry(after: PushGateway.retryAfter(response.headers), reason: String(status), detail: String(text.prefix(300)))
             default: return .failed(reason: String(status), detail: String(text.prefix(300)))
             }
         } catch {

@@ -108,14 +108,20 @@ final class IdentityVerifier: Sendable {
 
     /// The person an ID token names, once every check passed.
     func verify(idToken token: String, from provider: IdentityProvider) async throws -> ProviderIdentity {
-        guard let settings = settings[provider], let keySet = keySets[provider] else { throw IdentityTokenProblem.invalid("\(provider.rawValue) sign-in is not enabled") }
+        guard let settings = settings[provider], let keySet = keySets[provider] else {
+            throw IdentityTokenProblem.invalid("\(provider.rawValue) sign-in is not enabled")
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 16_384, parts.count == 3,
-              let headerBytes = Data(base64URLEncoded: parts[0]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerBytes)
+            let headerBytes = Data(base64URLEncoded: parts[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: headerBytes)
         else { throw IdentityTokenProblem.invalid("the ID token is not a signed JWT") }
-        guard Self.algorithms.contains(header.alg) else { throw IdentityTokenProblem.invalid("tokens signed with \(header.alg.prefix(16)) are not accepted") }
-        guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw IdentityTokenProblem.invalid("the token names no signing key") }
+        guard Self.algorithms.contains(header.alg) else {
+            throw IdentityTokenProblem.invalid("tokens signed with \(header.alg.prefix(16)) are not accepted")
+        }
+        guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else {
+            throw IdentityTokenProblem.invalid("the token names no signing key")
+        }
         guard let keys = try await keySet.keys(containing: kid) else {
             throw IdentityTokenProblem.invalid("the token is signed with a key \(provider.rawValue) does not list")
         }
@@ -125,9 +131,13 @@ final class IdentityVerifier: Sendable {
         } catch {
             throw IdentityTokenProblem.invalid("the token's signature does not hold, or its claims cannot be read")
         }
-        guard settings.issuers.contains(claims.iss) else { throw IdentityTokenProblem.invalid("the token was issued by \(claims.iss.prefix(80)), not \(provider.rawValue)") }
+        guard settings.issuers.contains(claims.iss) else {
+            throw IdentityTokenProblem.invalid("the token was issued by \(claims.iss.prefix(80)), not \(provider.rawValue)")
+        }
         // Every audience must be one of ours (a token also meant for someone else is not taken).
-        guard !claims.aud.value.isEmpty, claims.aud.value.allSatisfy(settings.clientIDs.contains) else { throw IdentityTokenProblem.invalid("the token was not issued for this app") }
+        guard !claims.aud.value.isEmpty, claims.aud.value.allSatisfy(settings.clientIDs.contains) else {
+            throw IdentityTokenProblem.invalid("the token was not issued for this app")
+        }
         let now = clock.now().timeIntervalSince1970
         guard claims.exp + Self.skew > now else { throw IdentityTokenProblem.expired }
         guard claims.iat <= now + Self.skew else { throw IdentityTokenProblem.invalid("the token claims to be issued in the future") }
@@ -174,16 +184,26 @@ final class IdentityVerifier: Sendable {
             }
             var data: Data?
         }
-        let debug: Debug = try await graph(facebook, path: "debug_token", query: ["input_token": token, "access_token": "\(appID)|\(facebook.appSecret)"])
-        guard let data = debug.data, data.isValid == true, let user = data.userId, !user.isEmpty else { throw IdentityTokenProblem.invalid("Facebook says the access token is not valid") }
-        guard let app = data.appId, facebook.appIDs.contains(app) else { throw IdentityTokenProblem.invalid("the access token was not issued for this app") }
-        struct Me: Decodable { var id: String?; var name: String? }
+        let debug: Debug = try await graph(
+            facebook, path: "debug_token", query: ["input_token": token, "access_token": "\(appID)|\(facebook.appSecret)"])
+        guard let data = debug.data, data.isValid == true, let user = data.userId, !user.isEmpty else {
+            throw IdentityTokenProblem.invalid("Facebook says the access token is not valid")
+        }
+        guard let app = data.appId, facebook.appIDs.contains(app) else {
+            throw IdentityTokenProblem.invalid("the access token was not issued for this app")
+        }
+        struct Me: Decodable {
+            var id: String?
+            var name: String?
+        }
         // appsecret_proof: the Graph API then refuses the token from anyone without the secret.
-        let proof = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(facebook.appSecret.utf8))).hexString
+        let proof = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(facebook.appSecret.utf8)))
+            .hexString
         let me: Me = try await graph(facebook, path: "me", query: ["fields": "id,name", "access_token": token, "appsecret_proof": proof])
         guard me.id == user else { throw IdentityTokenProblem.invalid("Facebook's answers do not agree on who the token belongs to") }
         let expires = data.expiresAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil } ?? clock.now().addingTimeInterval(3_600)
-        return ProviderIdentity(provider: .facebook, subject: user, email: nil, emailVerified: false, name: me.name, nonce: nil, expiresAt: expires)
+        return ProviderIdentity(
+            provider: .facebook, subject: user, email: nil, emailVerified: false, name: me.name, nonce: nil, expiresAt: expires)
     }
 
     private func graph<T: Decodable>(_ facebook: FacebookGraphSettings, path: String, query: [String: String]) async throws -> T {
@@ -270,7 +290,6 @@ actor ProviderKeySet {
         self.clock = clock
     }
 
-
     /// The keys, once they hold `kid`; `nil` when they do not, even after fetching them
     /// again (a fetch for an unknown `kid` is made at most once a minute).
     func keys(containing kid: String) async throws -> JWTKeyCollection? {
@@ -278,7 +297,7 @@ actor ProviderKeySet {
         if fetchedAt.map({ now.timeIntervalSince($0) >= Self.maxAge }) ?? true, mayFetch(at: now) {
             do {
                 try await refresh()
-            } catch where !kids.isEmpty {
+            } catch  where !kids.isEmpty {
                 // The provider is down: yesterday's keys still tell a good token.
             }
         }
@@ -314,7 +333,9 @@ actor ProviderKeySet {
         let body: ByteBuffer
         do {
             let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
-            guard response.status == .ok else { throw IdentityTokenProblem.providerUnavailable("the provider's keys answered \(response.status.code)") }
+            guard response.status == .ok else {
+                throw IdentityTokenProblem.providerUnavailable("the provider's keys answered \(response.status.code)")
+            }
             body = try await response.body.collect(upTo: 1 << 20)
         } catch let problem as IdentityTokenProblem {
             throw problem

@@ -13,7 +13,8 @@ enum MailTransport: Sendable {
         case .smtp(let mailer):
             return await mailer.send(mail, id: id)
         case .log(let logger):
-            logger.notice("mail not sent (MAIL_TRANSPORT=log)", metadata: ["to": "\(mail.to)", "subject": "\(mail.subject)", "text": "\(mail.text)"])
+            logger.notice(
+                "mail not sent (MAIL_TRANSPORT=log)", metadata: ["to": "\(mail.to)", "subject": "\(mail.subject)", "text": "\(mail.text)"])
             return .delivered
         }
     }

@@ -37,9 +37,11 @@ actor PinnedClients {
     ///   - answerMemory: How long a name's answer is used before it is looked up again.
     ///   - failureMemory: How long a failed lookup is remembered (pushes to the name meanwhile are tried again later).
     ///   - staleLimit: How long after its lookup a name's last good answer still stands in for lookups that fail.
-    init(policy: PushEndpointPolicy, tls: TLSConfiguration, timeout: TimeInterval, resolve: Resolve? = nil,
-         lookupLimit: Duration = .seconds(5), answerMemory: Duration = .seconds(60), failureMemory: Duration = .seconds(10),
-         staleLimit: Duration = .seconds(3_600)) {
+    init(
+        policy: PushEndpointPolicy, tls: TLSConfiguration, timeout: TimeInterval, resolve: Resolve? = nil,
+        lookupLimit: Duration = .seconds(5), answerMemory: Duration = .seconds(60), failureMemory: Duration = .seconds(10),
+        staleLimit: Duration = .seconds(3_600)
+    ) {
         self.policy = policy
         self.tls = tls
         self.timeout = timeout
@@ -141,7 +143,13 @@ actor PinnedClients {
     final class LookupCount: Sendable {
         private let count = Mutex(0)
         /// Counts one in unless `limit` are under way already.
-        func enter(limit: Int) -> Bool { count.withLock { n in guard n < limit else { return false }; n += 1; return true } }
+        func enter(limit: Int) -> Bool {
+            count.withLock { n in
+                guard n < limit else { return false }
+                n += 1
+                return true
+            }
+        }
         func leave() { count.withLock { $0 -= 1 } }
     }
 
@@ -212,7 +220,7 @@ actor PinnedClients {
         case .addresses(let found) where !found.isEmpty:
             answer.lastGood = (found, now + staleLimit)
         case .addresses, .noSuchName:
-            break // the name is gone: its old addresses are no one's push service now
+            break  // the name is gone: its old addresses are no one's push service now
         case .failed:
             answer.until = now + failureMemory
             answer.lastGood = before?.lastGood
@@ -268,7 +276,9 @@ actor PinnedClients {
             var next: UnsafeMutablePointer<addrinfo>? = first
             while let entry = next {
                 var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-                if getnameinfo(entry.pointee.ai_addr, entry.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
+                if getnameinfo(entry.pointee.ai_addr, entry.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
+                    == 0
+                {
                     let text = String(cString: buffer)
                     if !out.contains(text) { out.append(text) }
                 }

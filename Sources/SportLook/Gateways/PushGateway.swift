@@ -93,7 +93,9 @@ struct PushGateway: PushChannel {
                 let decoder = JSONDecoder()
                 decoder.keyDecodingStrategy = .convertFromSnakeCase
                 // Only what was sent: a gateway cannot remove anyone else's registrations.
-                guard let listed = payload.flatMap({ try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) })?.goneTokens else { return all(.gone) }
+                guard let listed = payload.flatMap({ try? decoder.decode(Gone.self, from: Data($0.readableBytesView)) })?.goneTokens else {
+                    return all(.gone)
+                }
                 let gone = Set(listed)
                 return Dictionary(uniqueKeysWithValues: devices.map { ($0.id, gone.contains($0.token) ? .gone : .delivered) })
             case 429, 500..<600:

@@ -35,7 +35,9 @@ struct S3BlobStore: BlobStore {
             return BlobRead(bytes: Array(response.body[wanted]), totalSize: response.body.count)
         case 206:
             // Content-Range: bytes 0-99/1234
-            let total = response.headers.first(name: "content-range").flatMap { $0.split(separator: "/").last.flatMap { Int($0) } } ?? response.body.count
+            let total =
+                response.headers.first(name: "content-range").flatMap { $0.split(separator: "/").last.flatMap { Int($0) } }
+                ?? response.body.count
             return BlobRead(bytes: response.body, totalSize: total)
         case 404: return nil
         default: throw Failure(status: response.status, body: response.text)
@@ -53,7 +55,9 @@ struct S3BlobStore: BlobStore {
 
     func delete(_ key: String) async throws {
         let response = try await send("DELETE", key: key)
-        guard (200..<300).contains(response.status) || response.status == 404 else { throw Failure(status: response.status, body: response.text) }
+        guard (200..<300).contains(response.status) || response.status == 404 else {
+            throw Failure(status: response.status, body: response.text)
+        }
     }
 
     func keys() async throws -> [String] {
@@ -79,7 +83,9 @@ struct S3BlobStore: BlobStore {
     /// Creates the bucket (for tests and first set-up; an existing one of ours is fine).
     func createBucket() async throws {
         let response = try await send("PUT", key: nil)
-        guard (200..<300).contains(response.status) || response.status == 409 else { throw Failure(status: response.status, body: response.text) }
+        guard (200..<300).contains(response.status) || response.status == 409 else {
+            throw Failure(status: response.status, body: response.text)
+        }
     }
 
     struct Answer {
@@ -90,16 +96,25 @@ struct S3BlobStore: BlobStore {
     }
 
     /// One signed request.
-    func send(_ method: String, key: String?, query: [(String, String)] = [], body: [UInt8] = [], headers extra: [(String, String)] = []) async throws -> Answer {
-        let path = (endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path) + "/\(bucket)" + (key.map { "/\($0)" } ?? "")
+    func send(_ method: String, key: String?, query: [(String, String)] = [], body: [UInt8] = [], headers extra: [(String, String)] = [])
+        async throws -> Answer
+    {
+        let path =
+            (endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path) + "/\(bucket)" + (key.map { "/\($0)" } ?? "")
         let host = endpoint.port.map { "\(endpoint.host ?? ""):\($0)" } ?? (endpoint.host ?? "")
         let payloadHash = SHA256.hash(data: body).hexString
         let now = Date()
-        var signed: [(String, String)] = [("host", host), ("x-amz-date", SigV4.stamps(now).full), ("x-amz-content-sha256", payloadHash)] + extra
-        signed.append(("authorization", signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, date: now)))
+        var signed: [(String, String)] =
+            [("host", host), ("x-amz-date", SigV4.stamps(now).full), ("x-amz-content-sha256", payloadHash)] + extra
+        signed.append(
+            (
+                "authorization",
+                signer.authorization(method: method, path: path, query: query, headers: signed, payloadHash: payloadHash, date: now)
+            ))
         let encodedPath = SigV4.encodePath(path)
         let encodedQuery = query.map { "\(SigV4.encode($0.0))=\(SigV4.encode($0.1))" }.joined(separator: "&")
-        var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(encodedPath)" + (query.isEmpty ? "" : "?" + encodedQuery))
+        var request = HTTPClientRequest(
+            url: "\(endpoint.scheme ?? "https")://\(host)\(encodedPath)" + (query.isEmpty ? "" : "?" + encodedQuery))
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in signed where name != "host" { request.headers.add(name: name, value: value) }
         if !body.isEmpty || method == "PUT" { request.body = .bytes(ByteBuffer(bytes: body)) }

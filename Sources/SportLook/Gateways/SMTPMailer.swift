@@ -62,8 +62,8 @@ public struct SMTPSettings: Sendable {
     /// percent-encoded; port 587 or 465 by default); nil when it is neither.
     public init?(url text: String, from: MailAddress) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "smtp" || scheme == "smtps", let host = components.host, !host.isEmpty,
-              components.path.isEmpty || components.path == "/", components.query == nil
+            scheme == "smtp" || scheme == "smtps", let host = components.host, !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil
         else { return nil }
         self.security = scheme == "smtps" ? .implicitTLS : .startTLS
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
@@ -123,7 +123,8 @@ struct SMTPMailer: Sendable {
         } catch let problem as SMTPProblem {
             return problem.isPermanent ? .failed(reason: problem.description) : .retry(after: nil, reason: problem.description)
         } catch {
-            return .retry(after: nil, reason: "mail server \(settings.host):\(settings.port) unreachable: \(String(describing: error).prefix(200))")
+            return .retry(
+                after: nil, reason: "mail server \(settings.host):\(settings.port) unreachable: \(String(describing: error).prefix(200))")
         }
     }
 
@@ -160,7 +161,9 @@ struct SMTPMailer: Sendable {
                 extensions = try await session.hello(helo)
             }
             guard secured || settings.allowsPlaintext else {
-                throw SMTPProblem(description: "the server offers no STARTTLS: mail goes only over TLS (use smtps:// for TLS from the start)", isPermanent: true)
+                throw SMTPProblem(
+                    description: "the server offers no STARTTLS: mail goes only over TLS (use smtps:// for TLS from the start)",
+                    isPermanent: true)
             }
             if let username = settings.username, let password = settings.password {
                 try await session.authenticate(username: username, password: password, mechanisms: extensions["AUTH"] ?? [])
@@ -204,7 +207,12 @@ final class SMTPUpgrade: Sendable {
     func handler() throws -> NIOSSLClientHandler { try NIOSSLClientHandler(context: tls, serverHostname: serverName) }
     func expectGoAhead() { pending.withLock { $0 = true } }
     /// Whether the reply now read answers STARTTLS (and the expectation ends).
-    func takeGoAhead() -> Bool { pending.withLock { value in defer { value = false }; return value } }
+    func takeGoAhead() -> Bool {
+        pending.withLock { value in
+            defer { value = false }
+            return value
+        }
+    }
 }
 
 /// Splits the server's bytes into replies (RFC 5321 §4.2: `250-…` lines continue,
@@ -228,7 +236,7 @@ final class SMTPReplyDecoder: ByteToMessageDecoder {
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
         let line = String(decoding: bytes, as: UTF8.self)
         guard bytes.count >= 3, bytes.prefix(3).allSatisfy({ (0x30...0x39).contains($0) }), let code = Int(String(line.prefix(3))),
-              bytes.count == 3 || bytes[3] == UInt8(ascii: " ") || bytes[3] == UInt8(ascii: "-")
+            bytes.count == 3 || bytes[3] == UInt8(ascii: " ") || bytes[3] == UInt8(ascii: "-")
         else { throw SMTPProblem(description: "not an SMTP reply: \(line.prefix(80))", isPermanent: false) }
         lines.append(bytes.count > 4 ? String(line.dropFirst(4)) : "")
         guard lines.count <= 100 else { throw SMTPProblem(description: "a reply of over 100 lines", isPermanent: false) }
@@ -236,7 +244,9 @@ final class SMTPReplyDecoder: ByteToMessageDecoder {
         let reply = SMTPReply(code: code, lines: lines)
         lines = []
         if upgrade.takeGoAhead() {
-            guard buffer.readableBytes == 0 else { throw SMTPProblem(description: "the server sent more after agreeing to STARTTLS", isPermanent: false) }
+            guard buffer.readableBytes == 0 else {
+                throw SMTPProblem(description: "the server sent more after agreeing to STARTTLS", isPermanent: false)
+            }
             if code == 220 {
                 try context.pipeline.syncOperations.addHandler(try upgrade.handler(), position: .first)
                 // The read-complete now under way reaches the TLS handler first, which
@@ -282,7 +292,8 @@ private struct SMTPSession {
     mutating func command(_ line: String, step: String? = nil, expect codes: Int...) async throws -> SMTPReply {
         try await send(line + "\r\n")
         let words = line.split(separator: " ")
-        return try await reply(to: step ?? words.prefix(words.first == "MAIL" || words.first == "RCPT" ? 2 : 1).joined(separator: " "), codes)
+        return try await reply(
+            to: step ?? words.prefix(words.first == "MAIL" || words.first == "RCPT" ? 2 : 1).joined(separator: " "), codes)
     }
 
     private mutating func reply(to step: String, _ codes: [Int]) async throws -> SMTPReply {
@@ -324,7 +335,9 @@ private struct SMTPSession {
             try await command(base64(username), step: "AUTH LOGIN (user name)", expect: 334)
             try await command(base64(password), step: "AUTH LOGIN (password)", expect: 235)
         } else {
-            throw SMTPProblem(description: "the server offers neither AUTH PLAIN nor AUTH LOGIN (it offers: \(mechanisms.joined(separator: " ")))", isPermanent: true)
+            throw SMTPProblem(
+                description: "the server offers neither AUTH PLAIN nor AUTH LOGIN (it offers: \(mechanisms.joined(separator: " ")))",
+                isPermanent: true)
         }
     }
 }

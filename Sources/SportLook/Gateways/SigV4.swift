@@ -16,9 +16,12 @@ struct SigV4: Sendable {
     ///   - headers: every header to sign, `host`, `x-amz-date` and `x-amz-content-sha256`
     ///     among them (names in any case).
     ///   - payloadHash: the hex SHA-256 of the body (also sent as `x-amz-content-sha256`).
-    func authorization(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String, date: Date) -> String {
+    func authorization(
+        method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String, date: Date
+    ) -> String {
         let (day, _) = Self.stamps(date)
-        let canonicalHeaders = headers
+        let canonicalHeaders =
+            headers
             .map { ($0.0.lowercased(), $0.1.trimmingCharacters(in: .whitespaces)) }
             .sorted { $0.0 < $1.0 }
         let signedHeaders = canonicalHeaders.map(\.0).joined(separator: ";")
@@ -29,7 +32,8 @@ struct SigV4: Sendable {
         let headerLines: String = canonicalHeaders.map { "\($0.0):\($0.1)\n" }.joined()
         let canonicalRequest = [method, canonicalPath, canonicalQuery, headerLines, signedHeaders, payloadHash].joined(separator: "\n")
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", Self.stamps(date).full, scope, SHA256.hash(data: Data(canonicalRequest.utf8)).hexString].joined(separator: "\n")
+        let stringToSign = ["AWS4-HMAC-SHA256", Self.stamps(date).full, scope, SHA256.hash(data: Data(canonicalRequest.utf8)).hexString]
+            .joined(separator: "\n")
         var key = SymmetricKey(data: Data("AWS4\(secretKey)".utf8))
         for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
@@ -59,7 +63,7 @@ struct SigV4: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -69,6 +73,6 @@ struct SigV4: Sendable {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

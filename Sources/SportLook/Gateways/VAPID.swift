@@ -27,9 +27,11 @@ final class VAPID: Sendable {
             return "vapid t=\(cached.token), k=\(publicKey)"
         }
         let expires = now.addingTimeInterval(Self.lifetime)
-        let token = try CompactJWT.es256(header: [], claims: [
-            ("aud", .string(origin)), ("exp", .number(expires.timeIntervalSince1970.rounded(.down))), ("sub", .string(subject)),
-        ], key: key)
+        let token = try CompactJWT.es256(
+            header: [],
+            claims: [
+                ("aud", .string(origin)), ("exp", .number(expires.timeIntervalSince1970.rounded(.down))), ("sub", .string(subject)),
+            ], key: key)
         tokens.withLock { cache in
             if cache.count > 1_000 { cache.removeAll() }
             cache[origin] = (token, expires)

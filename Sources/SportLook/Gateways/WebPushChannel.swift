@@ -44,7 +44,8 @@ struct WebPushChannel: PushChannel {
 
     private func send(_ content: PushContent, to device: PushDevice) async -> DeviceOutcome {
         guard let url = URL(string: device.token), let origin = VAPID.origin(of: url),
-              let key = device.p256dh.flatMap({ Data(base64URLEncoded: $0) }), let secret = device.auth.flatMap({ Data(base64URLEncoded: $0) })
+            let key = device.p256dh.flatMap({ Data(base64URLEncoded: $0) }),
+            let secret = device.auth.flatMap({ Data(base64URLEncoded: $0) })
         else { return .failed(reason: "bad_subscription") }
         let body: [UInt8]
         let authorization: String

@@ -29,7 +29,8 @@ enum WebPushCrypto {
 
         // §3.3: IKM = HKDF(auth_secret, ecdh_secret, "WebPush: info" ‖ 0 ‖ ua_public ‖ as_public, 32).
         let keyInfo = Array("WebPush: info".utf8) + [0] + Array(receiver.x963Representation) + senderPublic
-        let ikm = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: ecdhSecret), salt: authSecret, info: keyInfo, outputByteCount: 32)
+        let ikm = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: ecdhSecret), salt: authSecret, info: keyInfo, outputByteCount: 32)
         // RFC 8188 §2.2–2.3: the content encryption key and the nonce from the salt.
         let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
         let cek = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)

@@ -57,8 +57,9 @@ final class CardArena: @unchecked Sendable {
         /// A chunk is at most ``CardArena/chunkSize`` (or one card), and a card is an
         /// event's or a person's JSON, bounded far below 8 MB by the request sizes.
         init(chunk: Int, offset: Int, count: Int) {
-            precondition(chunk >= 0 && chunk < 1 << Self.chunkBits && offset >= 0 && offset < 1 << Self.offsetBits
-                && count >= 0 && count < 1 << Self.countBits, "card out of the arena's range")
+            precondition(
+                chunk >= 0 && chunk < 1 << Self.chunkBits && offset >= 0 && offset < 1 << Self.offsetBits
+                    && count >= 0 && count < 1 << Self.countBits, "card out of the arena's range")
             bits = UInt64(chunk) << (Self.offsetBits + Self.countBits) | UInt64(offset) << Self.countBits | UInt64(count)
         }
 

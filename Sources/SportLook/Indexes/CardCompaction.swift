@@ -79,7 +79,8 @@ enum CardCompaction {
         out.reserveCapacity(json.count / 2 + 16)
         let starts = byFirstByte
         json.withUnsafeBufferPointer { input in
-            var i = 0, run = 0
+            var i = 0
+            var run = 0
             /// Ends the segment: the run from `run` to `i` (in pieces of at most 255), then `token`.
             func segment(_ token: UInt8) {
                 while i - run > 255 {
@@ -148,7 +149,8 @@ enum CardCompaction {
         let table = Self.table
         let fragments = table.bytes.baseAddress!
         let spans = table.spans.baseAddress!
-        var i = 4, written = 0
+        var i = 4
+        var written = 0
         while i < n {
             let run = Int(base.load(fromByteOffset: i, as: UInt8.self))
             i &+= 1

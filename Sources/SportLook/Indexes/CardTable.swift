@@ -16,8 +16,10 @@ enum MemoryTouch {
     /// waited on each card's memory in turn; these reads do not depend on each other,
     /// so the lines of all of a page's cards come at once. Both indexes' pages size
     /// their bytes with it.
-    @inline(__always) static func sizes(of cards: some Sequence<UnsafeRawBufferPointer>, from start: Int = 0,
-                                        _ size: (UnsafeRawBufferPointer) -> Int) -> Int {
+    @inline(__always) static func sizes(
+        of cards: some Sequence<UnsafeRawBufferPointer>, from start: Int = 0,
+        _ size: (UnsafeRawBufferPointer) -> Int
+    ) -> Int {
         var total = 0
         var touched: UInt64 = 0
         for bytes in cards {

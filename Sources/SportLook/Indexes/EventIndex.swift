@@ -112,10 +112,15 @@ final class EventIndex: Sendable {
     /// Whether every live event's card has been encoded once (after ``fillCards(now:logger:from:)``).
     var hasAllCards: Bool { cardsComplete.load(ordering: .acquiring) }
 
-    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date, traits: UInt64, restriction: EventRestriction) -> GeoEntry {
-        GeoEntry(key: id.geoKey, point: location.geoPoint, tags: GeoTags(
-            mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970, traits: traits, scope: scopeNumbers.scope(of: restriction)
-        ))
+    private func entry(id: UUID, sport: String, location: Coordinate, startsAt: Date, traits: UInt64, restriction: EventRestriction)
+        -> GeoEntry
+    {
+        GeoEntry(
+            key: id.geoKey, point: location.geoPoint,
+            tags: GeoTags(
+                mask: sports.mask(of: [sport]), time: startsAt.millisecondsSince1970, traits: traits,
+                scope: scopeNumbers.scope(of: restriction)
+            ))
     }
 
     /// Who may see a live event (nil: not a live event here).
@@ -147,7 +152,10 @@ final class EventIndex: Sendable {
         var cards = CardTable<Card>(minimumCapacity: total)
         for event in parts.joined() {
             let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
-            entries.append(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits, restriction: event.restriction))
+            entries.append(
+                entry(
+                    id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits,
+                    restriction: event.restriction))
             cards[event.id] = Card(version: event.version, endsAt: event.endsAt, json: nil)
         }
         grid.replaceAll(with: entries)
@@ -162,9 +170,11 @@ final class EventIndex: Sendable {
         }
         for (event, at) in backlog { apply(event, now: at) }
         warm.store(true, ordering: .releasing)
-        logger.info("event index warm", metadata: [
-            "events": "\(total)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
-        ])
+        logger.info(
+            "event index warm",
+            metadata: [
+                "events": "\(total)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)",
+            ])
     }
 
     /// Encodes the card of every live event that has none yet (after ``warm(now:logger:load:)``,
@@ -177,9 +187,11 @@ final class EventIndex: Sendable {
         layOutCardsByCell()
         cardsComplete.store(true, ordering: .releasing)
         let (live, held) = cardBytes
-        logger.info("event cards cached", metadata: [
-            "events": "\(count)", "seconds": "\(ContinuousClock.now - started)", "card bytes": "\(live)", "arena bytes": "\(held)",
-        ])
+        logger.info(
+            "event cards cached",
+            metadata: [
+                "events": "\(count)", "seconds": "\(ContinuousClock.now - started)", "card bytes": "\(live)", "arena bytes": "\(held)",
+            ])
     }
 
     /// Where each card's bytes are in the arena (for tests and diagnostics).
@@ -253,7 +265,10 @@ final class EventIndex: Sendable {
             s.release(s.cards.updateValue(card, forKey: event.id)?.json)
             s.removed.lift(event.id)
             let traits = GameTraits.of(levels: event.levelRange, audience: event.audience, hasFreePlaces: event.hasFreePlaces)
-            grid.upsert(entry(id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits, restriction: EventRestriction(event)))
+            grid.upsert(
+                entry(
+                    id: event.id, sport: event.sport, location: event.location, startsAt: event.startsAt, traits: traits,
+                    restriction: EventRestriction(event)))
         } else {
             s.release(s.cards.removeValue(forKey: event.id)?.json)
             s.removed.bury(event.id, version: event.version, at: now)
@@ -287,7 +302,10 @@ final class EventIndex: Sendable {
         // lines ahead (their first, read for the length, aside).
         var ranges = cards.ranges
         cards.ranges = []  // (so that `ranges` is the array's only holder, and is written in place)
-        cards.bytes = [UInt8](unsafeUninitializedCapacity: MemoryTouch.sizes(of: found.lazy.map(\.bytes), from: 64, CardCompaction.expandedCount) + CardCompaction.slack) { buffer, count in
+        cards.bytes = [UInt8](
+            unsafeUninitializedCapacity: MemoryTouch.sizes(of: found.lazy.map(\.bytes), from: 64, CardCompaction.expandedCount)
+                + CardCompaction.slack
+        ) { buffer, count in
             count = 0
             guard let start = buffer.baseAddress else { return }
             for (i, bytes) in found {

@@ -32,7 +32,9 @@ final class GroupIndex: Sendable {
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
     private func entry(_ group: Group) -> GeoEntry {
-        GeoEntry(key: group.id.geoKey, point: group.location.geoPoint, tags: GeoTags(mask: sports.mask(of: group.sports), time: Int64(group.memberCount)))
+        GeoEntry(
+            key: group.id.geoKey, point: group.location.geoPoint,
+            tags: GeoTags(mask: sports.mask(of: group.sports), time: Int64(group.memberCount)))
     }
 
     /// Whether the group belongs in the index.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Memory for the indexes' large tables (card slots, card bytes), in 2 MiB pages
@@ -32,33 +32,34 @@ enum LargePages {
     /// Uninitialised memory of `byteCount` bytes, to be freed with ``free(_:)``.
     static func allocate(byteCount: Int) -> UnsafeMutableRawBufferPointer {
         #if os(Linux)
-        guard isMapped(byteCount) else { return .allocate(byteCount: byteCount, alignment: 16) }
-        let length = mappedLength(byteCount)
-        // A large page more than asked, to start at a multiple of one; the rest is unmapped.
-        guard let mapped = mmap(nil, length + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED else {
-            fatalError("out of memory: \(byteCount) bytes for an index")
-        }
-        let address = UInt(bitPattern: mapped)
-        let start = (address + UInt(size) - 1) & ~UInt(size - 1)
-        if start > address { munmap(mapped, Int(start - address)) }
-        let tail = Int(address + UInt(size) - start)
-        if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(length)), tail) }
-        let memory = UnsafeMutableRawPointer(bitPattern: start)!
-        // Advice only: where it is refused, the memory is as good, in small pages.
-        _ = madvise(memory, length, MADV_HUGEPAGE)
-        return UnsafeMutableRawBufferPointer(start: memory, count: byteCount)
+            guard isMapped(byteCount) else { return .allocate(byteCount: byteCount, alignment: 16) }
+            let length = mappedLength(byteCount)
+            // A large page more than asked, to start at a multiple of one; the rest is unmapped.
+            guard let mapped = mmap(nil, length + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED
+            else {
+                fatalError("out of memory: \(byteCount) bytes for an index")
+            }
+            let address = UInt(bitPattern: mapped)
+            let start = (address + UInt(size) - 1) & ~UInt(size - 1)
+            if start > address { munmap(mapped, Int(start - address)) }
+            let tail = Int(address + UInt(size) - start)
+            if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(length)), tail) }
+            let memory = UnsafeMutableRawPointer(bitPattern: start)!
+            // Advice only: where it is refused, the memory is as good, in small pages.
+            _ = madvise(memory, length, MADV_HUGEPAGE)
+            return UnsafeMutableRawBufferPointer(start: memory, count: byteCount)
         #else
-        return .allocate(byteCount: byteCount, alignment: 16)
+            return .allocate(byteCount: byteCount, alignment: 16)
         #endif
     }
 
     /// Frees memory from ``allocate(byteCount:)``.
     static func free(_ memory: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
-        if isMapped(memory.count) {
-            munmap(memory.baseAddress, mappedLength(memory.count))
-            return
-        }
+            if isMapped(memory.count) {
+                munmap(memory.baseAddress, mappedLength(memory.count))
+                return
+            }
         #endif
         memory.deallocate()
     }
@@ -66,9 +67,9 @@ enum LargePages {
     /// Whether memory of this size is a mapping of its own (on Linux, from a large page up).
     private static func isMapped(_ byteCount: Int) -> Bool {
         #if os(Linux)
-        byteCount >= size
+            byteCount >= size
         #else
-        false
+            false
         #endif
     }
 

@@ -60,7 +60,9 @@ final class UserIndex: Sendable {
     var isWarm: Bool { warm.load(ordering: .acquiring) }
 
     private func card(_ user: User, mask: UInt64, in arena: CardArena) -> Card {
-        Card(version: user.version, mask: mask, levelSports: sports.mask(of: user.levels.keys), json: arena.store(encodeCard(user), for: user.id))
+        Card(
+            version: user.version, mask: mask, levelSports: sports.mask(of: user.levels.keys),
+            json: arena.store(encodeCard(user), for: user.id))
     }
 
     /// The grid of the people with a level in the sport of this bit, if anyone has one.
@@ -78,7 +80,9 @@ final class UserIndex: Sendable {
     /// A person's entries in the level grids, by sport bit.
     private func levelEntries(_ user: User, at point: GeoPoint, mask: UInt64) -> [(bit: Int, entry: GeoEntry)] {
         user.levels.compactMap { slug, level in
-            sports[slug].map { ($0.bit, GeoEntry(key: user.id.geoKey, point: point, tags: GeoTags(mask: mask, traits: GameTraits.level(level)))) }
+            sports[slug].map {
+                ($0.bit, GeoEntry(key: user.id.geoKey, point: point, tags: GeoTags(mask: mask, traits: GameTraits.level(level))))
+            }
         }
     }
 
@@ -114,7 +118,9 @@ final class UserIndex: Sendable {
         }
         for (user, at) in backlog { apply(user, now: at) }
         warm.store(true, ordering: .releasing)
-        logger.info("people index warm", metadata: ["people": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)"])
+        logger.info(
+            "people index warm",
+            metadata: ["people": "\(entries.count)", "seconds": "\(ContinuousClock.now - started)", "grid": "\(grid.statistics)"])
     }
 
     /// The cards' bytes copied into a new arena in the grid's cell order

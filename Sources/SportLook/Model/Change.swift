@@ -44,7 +44,8 @@ public enum Change: Sendable, Hashable, Codable {
 
     /// The kinds of change, for registering handlers.
     public enum Kind: String, Sendable, CaseIterable {
-        case event, user, group, membership, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read, resync
+        case event, user, group, membership, session, attendance, chat, chatChange, roomState, notification, jobs, block, typing, read,
+            resync
     }
 
     public var kind: Kind {
@@ -100,7 +101,7 @@ public enum Change: Sendable, Hashable, Codable {
     /// (from a newer instance, say), which the receiver answers with a resync.
     public init?(wire: Substring) {
         guard let bar = wire.firstIndex(of: "|"), Int(wire[..<bar]) == Self.wireVersion,
-              let change = try? Self.decoder.decode(Change.self, from: Data(wire[wire.index(after: bar)...].utf8))
+            let change = try? Self.decoder.decode(Change.self, from: Data(wire[wire.index(after: bar)...].utf8))
         else { return nil }
         self = change
     }

@@ -56,7 +56,8 @@ extension DomainError {
 
     static let unauthorized = DomainError(.unauthenticated, code: "unauthorized", message: "A valid access token is required.")
 
-    static let invalidCredentials = DomainError(.rejectedCredentials, code: "invalid_credentials", message: "The email or the password is wrong.")
+    static let invalidCredentials = DomainError(
+        .rejectedCredentials, code: "invalid_credentials", message: "The email or the password is wrong.")
 
     static func forbidden(_ message: String) -> DomainError {
         DomainError(.forbidden, code: "forbidden", message: message)
@@ -78,17 +79,23 @@ extension DomainError {
         DomainError(.invalid, code: "validation_failed", message: "Some parameters are not valid.", fields: [name: message])
     }
 
-    static func tooManyRequests(retryAfter seconds: Int, code: String = "rate_limited", message: String = "Too many requests; try again later.") -> DomainError {
+    static func tooManyRequests(
+        retryAfter seconds: Int, code: String = "rate_limited", message: String = "Too many requests; try again later."
+    ) -> DomainError {
         DomainError(.tooMany, code: code, message: message, retryAfter: max(1, seconds))
     }
 
-    static let serviceUnavailable = DomainError(.unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
+    static let serviceUnavailable = DomainError(
+        .unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
 
     /// Past capacity (too many writes already waiting for the database): refused at
     /// once, so that what is accepted stays quick.
-    static let overloaded = DomainError(.unavailable, code: "overloaded", message: "The service is at capacity; try again in a moment.", retryAfter: 1)
+    static let overloaded = DomainError(
+        .unavailable, code: "overloaded", message: "The service is at capacity; try again in a moment.", retryAfter: 1)
 
-    static let busy = DomainError(.unavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", retryAfter: 1)
+    static let busy = DomainError(
+        .unavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", retryAfter: 1)
 
-    static let warmingUp = DomainError(.unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)
+    static let warmingUp = DomainError(
+        .unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)
 }

@@ -89,7 +89,6 @@ public struct GroupRequest: Sendable, Hashable {
     public var createdAt: Date
 }
 
-
 /// A position in a members list: role rank, then when they joined, then id.
 struct MemberCursor: CursorCodable, Sendable {
     var rank: Int
@@ -103,8 +102,10 @@ struct MemberCursor: CursorCodable, Sendable {
     }
 
     init?(cursor: String) {
-        guard let f = OpaqueCursor.decode(cursor, count: 3), let rank = Int(f[0]), (0...2).contains(rank), let bits = UInt64(f[1], radix: 16),
-              let user = UUID(text: f[2]) else { return nil }
+        guard let f = OpaqueCursor.decode(cursor, count: 3), let rank = Int(f[0]), (0...2).contains(rank),
+            let bits = UInt64(f[1], radix: 16),
+            let user = UUID(text: f[2])
+        else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
         self.init(rank: rank, joinedAt: Date(timeIntervalSince1970: seconds), user: user)

@@ -83,7 +83,9 @@ extension UUID {
     /// The UUID's 128 bits as a spatial index key.
     var geoKey: GeoKey {
         withUnsafeBytes(of: uuid) {
-            GeoKey(high: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)), low: UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            GeoKey(
+                high: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                low: UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
     }
 

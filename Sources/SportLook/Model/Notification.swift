@@ -6,12 +6,19 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -38,7 +45,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
             json.arrayEnd()
         case .object(let o):
             json.objectStart()
-            for (k, v) in o.sorted(by: { $0.key < $1.key }) { json.key(k); v.write(to: &json) }
+            for (k, v) in o.sorted(by: { $0.key < $1.key }) {
+                json.key(k)
+                v.write(to: &json)
+            }
             json.objectEnd()
         }
     }

@@ -34,23 +34,30 @@ enum OpaqueCursor {
         return alphabet.withUTF8Buffer { alphabet in
             joined.withUnsafeBufferPointer { input in
                 String(unsafeUninitializedCapacity: (input.count * 4 + 2) / 3) { out in
-                    var o = 0, i = 0
+                    var o = 0
+                    var i = 0
                     func put(_ sextet: UInt32) {
                         out[o] = alphabet[Int(sextet & 63)]
                         o += 1
                     }
                     while i + 3 <= input.count {
                         let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                        put(group >> 18); put(group >> 12); put(group >> 6); put(group)
+                        put(group >> 18)
+                        put(group >> 12)
+                        put(group >> 6)
+                        put(group)
                         i += 3
                     }
                     switch input.count - i {
                     case 1:
                         let group = UInt32(input[i]) << 16
-                        put(group >> 18); put(group >> 12)
+                        put(group >> 18)
+                        put(group >> 12)
                     case 2:
                         let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
-                        put(group >> 18); put(group >> 12); put(group >> 6)
+                        put(group >> 18)
+                        put(group >> 12)
+                        put(group >> 6)
                     default: break
                     }
                     return o
@@ -78,7 +85,9 @@ struct TimeCursor: CursorCodable, Sendable {
     }
 
     init?(cursor: String) {
-        guard let f = OpaqueCursor.decode(cursor, count: 2), let bits = UInt64(f[0], radix: 16), let id = UUID(text: f[1]) else { return nil }
+        guard let f = OpaqueCursor.decode(cursor, count: 2), let bits = UInt64(f[0], radix: 16), let id = UUID(text: f[1]) else {
+            return nil
+        }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
         time = Date(timeIntervalSince1970: seconds)

@@ -12,7 +12,8 @@ public struct Level: Sendable, Hashable, Comparable, Codable, CustomStringConver
     public init?(_ value: Double) {
         // The range first: converting a huge double to Int would trap.
         let halves = value * 2
-        guard value.isFinite, halves >= Double(Self.range.lowerBound), halves <= Double(Self.range.upperBound), halves == halves.rounded() else { return nil }
+        guard value.isFinite, halves >= Double(Self.range.lowerBound), halves <= Double(Self.range.upperBound), halves == halves.rounded()
+        else { return nil }
         self.halves = Int(halves)
     }
 

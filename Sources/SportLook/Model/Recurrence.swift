@@ -20,7 +20,10 @@ public struct Recurrence: Sendable, Hashable {
     public var count: Int?
 
     /// For a monthly rule: which one of the month (1…5, or -1 for the last) and the weekday.
-    struct OrdinalDay: Sendable, Hashable { var number: Int; var weekday: Int }
+    struct OrdinalDay: Sendable, Hashable {
+        var number: Int
+        var weekday: Int
+    }
     var monthlyDay: OrdinalDay?
 
     static let dayCodes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
@@ -57,7 +60,9 @@ public struct Recurrence: Sendable, Hashable {
         case .weekly:
             if let list = parts["BYDAY"] {
                 for code in list.split(separator: ",") {
-                    guard let index = Self.dayCodes.firstIndex(of: String(code)) else { throw RecurrenceError("BYDAY of a weekly rule lists weekdays: MO,TU,WE,TH,FR,SA,SU") }
+                    guard let index = Self.dayCodes.firstIndex(of: String(code)) else {
+                        throw RecurrenceError("BYDAY of a weekly rule lists weekdays: MO,TU,WE,TH,FR,SA,SU")
+                    }
                     if !weekdays.contains(index + 1) { weekdays.append(index + 1) }
                 }
                 weekdays.sort()
@@ -65,8 +70,11 @@ public struct Recurrence: Sendable, Hashable {
                 weekdays = [first.weekday]
             }
         case .monthly:
-            guard let code = parts["BYDAY"], !code.contains(",") else { throw RecurrenceError("a monthly rule needs one BYDAY such as 2TU or -1FR") }
-            let day = String(code.suffix(2)), number = Int(code.dropLast(2))
+            guard let code = parts["BYDAY"], !code.contains(",") else {
+                throw RecurrenceError("a monthly rule needs one BYDAY such as 2TU or -1FR")
+            }
+            let day = String(code.suffix(2))
+            let number = Int(code.dropLast(2))
             guard let index = Self.dayCodes.firstIndex(of: day), let number, number == -1 || (1...5).contains(number) else {
                 throw RecurrenceError("BYDAY of a monthly rule is 1 to 5 or -1, then a weekday (2TU, -1FR)")
             }
@@ -76,7 +84,9 @@ public struct Recurrence: Sendable, Hashable {
         until = nil
         count = nil
         if let text = parts["UNTIL"] {
-            guard let date = LocalDate(compact: String(text.prefix(8))), date >= first else { throw RecurrenceError("UNTIL must be a date (YYYYMMDD) on or after the first game") }
+            guard let date = LocalDate(compact: String(text.prefix(8))), date >= first else {
+                throw RecurrenceError("UNTIL must be a date (YYYYMMDD) on or after the first game")
+            }
             until = date
         }
         if let text = parts["COUNT"] {
@@ -170,13 +180,17 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `2026-05-12`.
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        guard text.utf8.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else {
+            return nil
+        }
         self.init(year: y, month: m, day: d)
     }
 
     /// `20260512`.
     init?(compact text: String) {
-        guard text.utf8.count == 8, text.allSatisfy(\.isASCII), let y = Int(text.prefix(4)), let m = Int(text.dropFirst(4).prefix(2)), let d = Int(text.suffix(2)) else { return nil }
+        guard text.utf8.count == 8, text.allSatisfy(\.isASCII), let y = Int(text.prefix(4)), let m = Int(text.dropFirst(4).prefix(2)),
+            let d = Int(text.suffix(2))
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

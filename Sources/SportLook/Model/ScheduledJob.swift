@@ -67,14 +67,20 @@ extension ScheduledJob: Codable {
         guard let kind = Kind(rawValue: text) else {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "no scheduled job of kind \(text)")
         }
-        func instant(_ key: CodingKeys) throws -> Date { Date(timeIntervalSince1970: Double(try c.decode(Int64.self, forKey: key)) / 1_000) }
+        func instant(_ key: CodingKeys) throws -> Date {
+            Date(timeIntervalSince1970: Double(try c.decode(Int64.self, forKey: key)) / 1_000)
+        }
         switch kind {
         case .reminder:
-            self = .reminder(event: try c.decode(UUID.self, forKey: .eventID), minutes: try c.decode(Int.self, forKey: .minutes), startsAt: try instant(.startsAt))
+            self = .reminder(
+                event: try c.decode(UUID.self, forKey: .eventID), minutes: try c.decode(Int.self, forKey: .minutes),
+                startsAt: try instant(.startsAt))
         case .gameDecision:
             self = .gameDecision(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
         case .offerExpiry:
-            self = .offerExpiry(event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID), expiresAt: try instant(.expiresAt))
+            self = .offerExpiry(
+                event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
+                expiresAt: try instant(.expiresAt))
         case .seriesExtension:
             self = .seriesExtension(series: try c.decode(UUID.self, forKey: .seriesID))
         }

@@ -98,7 +98,7 @@ actor ChatConnection {
             return
         }
         guard text.utf8.count <= 16_384, (try? RequestBody.checkDepth(Array(text.utf8))) != nil,
-              let frame = try? RequestBody.decoder.decode(ClientFrame.self, from: Data(text.utf8))
+            let frame = try? RequestBody.decoder.decode(ClientFrame.self, from: Data(text.utf8))
         else {
             send(ephemeral: Frames.error("invalid_frame", "Frames are JSON objects with a type."))
             return
@@ -116,8 +116,11 @@ actor ChatConnection {
         case "subscribe": await subscribe(room, after: max(0, frame.afterSeq ?? 0), afterChange: frame.afterChange.map { max(0, $0) })
         case "unsubscribe": await unsubscribe(room, reason: "requested")
         case "message":
-            await post(room, ChatService.Draft(body: frame.body, clientID: frame.clientId, attachmentID: frame.attachmentId,
-                                               replyTo: frame.replyTo, mentions: frame.mentions))
+            await post(
+                room,
+                ChatService.Draft(
+                    body: frame.body, clientID: frame.clientId, attachmentID: frame.attachmentId,
+                    replyTo: frame.replyTo, mentions: frame.mentions))
         case "typing": await typing(room)
         case "read": await read(room, seq: frame.seq)
         default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", room: address(of: room)))
@@ -132,7 +135,10 @@ actor ChatConnection {
         do {
             let room = try await chat.requireMemberSubscribing(id, userID)
             guard protocolState.admits(id) else {
-                send(ephemeral: Frames.error("too_many_subscriptions", "At most \(ChatSession.maxSubscriptions) chats at once.", room: RoomAddress(id: id, eventID: room.eventID)))
+                send(
+                    ephemeral: Frames.error(
+                        "too_many_subscriptions", "At most \(ChatSession.maxSubscriptions) chats at once.",
+                        room: RoomAddress(id: id, eventID: room.eventID)))
                 return
             }
             events.withLock { $0[id] = room.eventID }
@@ -142,11 +148,14 @@ actor ChatConnection {
             while protocolState.takeRecheck(id) { _ = try await chat.requireMemberSubscribing(id, userID) }
             // What the hub remembers of the room may be older than the changes counted here.
             hub.noteChange(id, upTo: room.lastChangeSeq)
-            let pump = protocolState.subscribed(id, after: after, afterChange: afterChange, lastSeq: room.lastMessageSeq, lastChange: room.lastChangeSeq)
+            let pump = protocolState.subscribed(
+                id, after: after, afterChange: afterChange, lastSeq: room.lastMessageSeq, lastChange: room.lastChangeSeq)
             following.withLock { _ = $0.insert(id) }
             await recordPresence(id, present: true)
-            send(ephemeral: Frames.simple("subscribed", room: address(of: id),
-                                          numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
+            send(
+                ephemeral: Frames.simple(
+                    "subscribed", room: address(of: id),
+                    numbers: [("last_seq", Int(room.lastMessageSeq)), ("last_change_seq", Int(room.lastChangeSeq))]))
             if pump { startCatchUp(id) }
         } catch {
             send(ephemeral: refusal(error, "subscribe failed", room: id))
@@ -203,7 +212,8 @@ actor ChatConnection {
             guard protocolState.isCurrent(room, epoch: epoch) else { return }
             let progressed: Bool
             do {
-                var changed = false, sent = false
+                var changed = false
+                var sent = false
                 if let after = protocolState.changesWanted(room, epoch: epoch) {
                     let batch = try await hub.changes(room: room, after: after, limit: min(200, queue.capacity / 2))
                     changed = protocolState.changesRead(room, epoch: epoch, batch, send: push)
@@ -269,8 +279,10 @@ actor ChatConnection {
             json.objectEnd()
             send(ephemeral: String(decoding: json.bytes, as: UTF8.self))
         } catch {
-            send(ephemeral: refusal(error, "chat message not stored", room: room, clientID: draft.clientID,
-                                    otherwise: "The message was not stored; send it again with the same client_id."))
+            send(
+                ephemeral: refusal(
+                    error, "chat message not stored", room: room, clientID: draft.clientID,
+                    otherwise: "The message was not stored; send it again with the same client_id."))
         }
     }
 
@@ -305,8 +317,10 @@ actor ChatConnection {
     /// The error frame answering a client's frame that failed: a domain refusal as
     /// it is (with its retry hint; past capacity that is `overloaded`, see ``Admission``),
     /// anything else logged with its context and answered `unavailable`.
-    private func refusal(_ error: any Error, _ what: String, room: UUID, clientID: String? = nil,
-                         otherwise message: String = "Try again shortly.") -> String {
+    private func refusal(
+        _ error: any Error, _ what: String, room: UUID, clientID: String? = nil,
+        otherwise message: String = "Try again shortly."
+    ) -> String {
         let refusal: DomainError
         switch error {
         case let error as DomainError: refusal = error

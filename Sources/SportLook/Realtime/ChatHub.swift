@@ -84,7 +84,10 @@ final class ChatHub: Sendable {
     let openingNames: Gathering<UUID, Void, String>
     let endedSessions: Gathering<UUID, Void, Bool>
 
-    init(chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks, sockets: SocketWatch, logger: Logger) {
+    init(
+        chat: ChatService, rooms: RoomService, inbox: NotificationService, accounts: AccountService, links: MediaLinks,
+        sockets: SocketWatch, logger: Logger
+    ) {
         self.sockets = sockets
         self.links = links
         self.chat = chat
@@ -187,7 +190,8 @@ final class ChatHub: Sendable {
     func recentMessages(room: UUID, after seq: Int64, limit: Int) -> [ChatMessage]? {
         state.withLock { s in
             guard let recent = s.recent[room], let first = recent.first, let last = recent.last,
-                  first.seq <= seq + 1, last.seq > seq else { return nil }
+                first.seq <= seq + 1, last.seq > seq
+            else { return nil }
             let start = Int(seq + 1 - first.seq)
             return Array(recent[start..<min(recent.count, start + limit)])
         }
@@ -257,7 +261,8 @@ final class ChatHub: Sendable {
         guard sharedView, message.attachment == nil, message.replyTo == nil else {
             return Frames.message(message, afterChange: afterChange, links: links)
         }
-        let key = FrameKey(room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: afterChange, sender: message.sender.name)
+        let key = FrameKey(
+            room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: afterChange, sender: message.sender.name)
         if let frame = frames.withLock({ $0[key] }) { return frame }
         let frame = Frames.message(message, afterChange: afterChange, links: links)
         frames.withLock { kept in

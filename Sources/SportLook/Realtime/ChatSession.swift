@@ -91,8 +91,9 @@ struct ChatSession: Sendable {
         let fromChange = min(afterChange ?? (after == 0 ? lastChange : 0), lastChange)
         epochs += 1
         let offered = joining[room] ?? Joining()
-        subscriptions[room] = Subscription(delivered: after, target: max(lastSeq, after, offered.seq),
-                                           deliveredChange: fromChange, targetChange: max(lastChange, offered.change), epoch: epochs)
+        subscriptions[room] = Subscription(
+            delivered: after, target: max(lastSeq, after, offered.seq),
+            deliveredChange: fromChange, targetChange: max(lastChange, offered.change), epoch: epochs)
         return startPump(room)
     }
 
@@ -262,7 +263,10 @@ struct LiveRoomsList: Sendable {
 
     /// The flush is due: the rooms whose entries are sent again.
     mutating func flush() -> Set<UUID> {
-        defer { dirty = []; flushing = false }
+        defer {
+            dirty = []
+            flushing = false
+        }
         return dirty
     }
 }

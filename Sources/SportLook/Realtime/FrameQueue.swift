@@ -62,7 +62,9 @@ final class FrameQueue: Sendable {
         }
         switch reader {
         case .none: return false
-        case .some(let waiting?): waiting.resume(returning: frame); return true
+        case .some(let waiting?):
+            waiting.resume(returning: frame)
+            return true
         case .some(nil): return true
         }
     }
@@ -137,7 +139,10 @@ final class FrameQueue: Sendable {
                 s.bytes = 0
                 s.head = 0
             }
-            defer { s.reader = nil; s.roomWaiters = [] }
+            defer {
+                s.reader = nil
+                s.roomWaiters = []
+            }
             return (s.reader, s.roomWaiters)
         }
         reader?.resume(returning: nil)

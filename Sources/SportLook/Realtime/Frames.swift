@@ -97,7 +97,9 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil, retryAfter: Int? = nil) -> String {
+    static func error(_ code: String, _ message: String, room: RoomAddress? = nil, clientID: String? = nil, retryAfter: Int? = nil)
+        -> String
+    {
         var json = JSONWriter()
         json.objectStart()
         json.field("type", "error")

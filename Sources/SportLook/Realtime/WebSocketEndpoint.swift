@@ -49,7 +49,8 @@ struct WebSocketEndpoint {
             let reads = ReadCounter()
             let channel = context.requestContext.channel
             do {
-                try await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reads.handler(), position: .first) }.get()
+                try await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reads.handler(), position: .first) }
+                    .get()
             } catch {
                 // The connection is already gone.
                 context.logger.debug("socket closed before it was set up", metadata: ["error": "\(error)"])
@@ -57,7 +58,8 @@ struct WebSocketEndpoint {
             }
             guard let identity = try await identity(context.request) else {
                 // The session ended between the upgrade and now.
-                try? await outbound.close(.init(codeNumber: FrameQueue.Ending.sessionEnded.code), reason: FrameQueue.Ending.sessionEnded.reason)
+                try? await outbound.close(
+                    .init(codeNumber: FrameQueue.Ending.sessionEnded.code), reason: FrameQueue.Ending.sessionEnded.reason)
                 return
             }
             let name: String
@@ -68,7 +70,8 @@ struct WebSocketEndpoint {
                 try? await outbound.close(.unexpectedServerError, reason: "unavailable")
                 return
             }
-            let connection = ChatConnection(identity: identity, userName: name, hub: hub, chat: chat, feed: feed, limits: limits, logger: context.logger)
+            let connection = ChatConnection(
+                identity: identity, userName: name, hub: hub, chat: chat, feed: feed, limits: limits, logger: context.logger)
             hub.register(connection)
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
@@ -160,6 +163,7 @@ struct WebSocketEndpoint {
     @Sendable func notUpgraded(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard origins.allowsSocket(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
         guard try await identity(request) != nil else { throw DomainError.unauthorized }
-        throw APIError(.upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
+        throw APIError(
+            .upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
     }
 }

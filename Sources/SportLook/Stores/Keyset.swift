@@ -8,10 +8,13 @@ enum Keyset {
     /// either engine, whatever rounding the driver applied.
     static func after(time column: String, id idColumn: String, after cursor: TimeCursor?, descending: Bool) -> SQLQueryString {
         guard let cursor else { return "" }
-        let low = cursor.time.addingTimeInterval(-0.0005), high = cursor.time.addingTimeInterval(0.0005)
+        let low = cursor.time.addingTimeInterval(-0.0005)
+        let high = cursor.time.addingTimeInterval(0.0005)
         if descending {
-            return "AND (\(unsafeRaw: column) < \(bind: low) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) < \(bind: cursor.id)))"
+            return
+                "AND (\(unsafeRaw: column) < \(bind: low) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) < \(bind: cursor.id)))"
         }
-        return "AND (\(unsafeRaw: column) > \(bind: high) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) > \(bind: cursor.id)))"
+        return
+            "AND (\(unsafeRaw: column) > \(bind: high) OR (\(unsafeRaw: column) <= \(bind: high) AND \(unsafeRaw: column) >= \(bind: low) AND \(unsafeRaw: idColumn) > \(bind: cursor.id)))"
     }
 }

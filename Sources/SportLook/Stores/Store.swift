@@ -13,7 +13,8 @@ extension Store {
     static var idsPerRead: Int { 500 }
 
     /// Runs `body` on `sql` (the caller's transaction), or as a read of its own.
-    func reading<R: Sendable>(on sql: (any SQLDatabase)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    func reading<R: Sendable>(on sql: (any SQLDatabase)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R
+    {
         if let sql { return try await body(sql) }
         return try await database.read(body)
     }

@@ -23,7 +23,10 @@ struct JSONWriter: JSONOutput {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
 
     /// Splices already-encoded JSON in as the next value.
-    mutating func raw(_ json: some Collection<UInt8>) { separate(); bytes.append(contentsOf: json) }
+    mutating func raw(_ json: some Collection<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
 
     /// A key written for every item of a page (the tails of nearby cards), from a
     /// literal: its bytes are the program's own, so writing it touches no reference
@@ -85,10 +88,24 @@ extension JSONOutput {
         needsComma = true
     }
 
-    mutating func objectStart() { separate(); append(UInt8(ascii: "{")); needsComma = false }
-    mutating func objectEnd() { append(UInt8(ascii: "}")); needsComma = true }
-    mutating func arrayStart() { separate(); append(UInt8(ascii: "[")); needsComma = false }
-    mutating func arrayEnd() { append(UInt8(ascii: "]")); needsComma = true }
+    mutating func objectStart() {
+        separate()
+        append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+    mutating func objectEnd() {
+        append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+    mutating func arrayStart() {
+        separate()
+        append(UInt8(ascii: "["))
+        needsComma = false
+    }
+    mutating func arrayEnd() {
+        append(UInt8(ascii: "]"))
+        needsComma = true
+    }
 
     /// Writes `"name":`; the value written next needs no comma.
     mutating func key(_ name: String) {
@@ -118,40 +135,100 @@ extension JSONOutput {
         needsComma = false
     }
 
-    mutating func value(_ string: String) { separate(); appendString(string) }
+    mutating func value(_ string: String) {
+        separate()
+        appendString(string)
+    }
     mutating func value(_ int: Int) {
         separate()
         if int < 0 { append(UInt8(ascii: "-")) }
         appendDigits(int.magnitude)
     }
-    mutating func value(_ bool: Bool) { separate(); appendASCII(bool ? "true" : "false") }
+    mutating func value(_ bool: Bool) {
+        separate()
+        appendASCII(bool ? "true" : "false")
+    }
     mutating func value(_ double: Double) {
         separate()
         guard double.isFinite else { return appendASCII("null") }
         var text = double.description
         text.withUTF8 { append($0) }
     }
-    mutating func value(_ date: Date) { separate(); appendString(RFC3339.format(date)) }
-    mutating func value(_ uuid: UUID) { separate(); appendString(uuid.lowercased) }
-    mutating func null() { separate(); appendASCII("null") }
+    mutating func value(_ date: Date) {
+        separate()
+        appendString(RFC3339.format(date))
+    }
+    mutating func value(_ uuid: UUID) {
+        separate()
+        appendString(uuid.lowercased)
+    }
+    mutating func null() {
+        separate()
+        appendASCII("null")
+    }
 
     /// Splices already-encoded JSON in as the next value.
-    mutating func raw(_ json: UnsafeBufferPointer<UInt8>) { separate(); append(json) }
+    mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+        separate()
+        append(json)
+    }
 
-    mutating func field(_ name: String, _ v: String) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: Int) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: Bool) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: Double) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: Date) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: UUID) { key(name); value(v) }
-    mutating func field(_ name: String, _ v: String?) { key(name); if let v { value(v) } else { null() } }
-    mutating func field(_ name: String, _ v: Int?) { key(name); if let v { value(v) } else { null() } }
-    mutating func field(_ name: String, _ v: Date?) { key(name); if let v { value(v) } else { null() } }
-    mutating func field(_ name: String, _ v: UUID?) { key(name); if let v { value(v) } else { null() } }
-    mutating func field(_ name: JSONWriter.Key, _ v: Int) { key(name); value(v) }
-    mutating func field(_ name: JSONWriter.Key, _ v: Bool) { key(name); value(v) }
-    mutating func field(_ name: JSONWriter.Key, _ v: Double) { key(name); value(v) }
-    mutating func field(_ name: JSONWriter.Key, _ v: Date) { key(name); value(v) }
+    mutating func field(_ name: String, _ v: String) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: Int) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: Bool) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: Double) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: Date) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: UUID) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: String, _ v: String?) {
+        key(name)
+        if let v { value(v) } else { null() }
+    }
+    mutating func field(_ name: String, _ v: Int?) {
+        key(name)
+        if let v { value(v) } else { null() }
+    }
+    mutating func field(_ name: String, _ v: Date?) {
+        key(name)
+        if let v { value(v) } else { null() }
+    }
+    mutating func field(_ name: String, _ v: UUID?) {
+        key(name)
+        if let v { value(v) } else { null() }
+    }
+    mutating func field(_ name: JSONWriter.Key, _ v: Int) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: JSONWriter.Key, _ v: Bool) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: JSONWriter.Key, _ v: Double) {
+        key(name)
+        value(v)
+    }
+    mutating func field(_ name: JSONWriter.Key, _ v: Date) {
+        key(name)
+        value(v)
+    }
 
     /// Writes `value` with one decimal, as `Double.description` writes it after
     /// rounding to tenths (`1234.5`, `0.0`), without making a `String` first.
@@ -164,15 +241,22 @@ extension JSONOutput {
         append(UInt8(ascii: "0") + UInt8(tenths % 10))
     }
 
-    mutating func field(_ name: String, tenths v: Double) { key(name); value(tenths: v) }
-    mutating func field(_ name: JSONWriter.Key, tenths v: Double) { key(name); value(tenths: v) }
+    mutating func field(_ name: String, tenths v: Double) {
+        key(name)
+        value(tenths: v)
+    }
+    mutating func field(_ name: JSONWriter.Key, tenths v: Double) {
+        key(name)
+        value(tenths: v)
+    }
 
     private mutating func appendASCII(_ text: StaticString) { text.withUTF8Buffer { append($0) } }
 
     /// The decimal digits of `number`, as `String(number)` has them, without making one.
     private mutating func appendDigits(_ number: UInt) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = number, start = digits.count
+            var rest = number
+            var start = digits.count
             repeat {
                 start -= 1
                 digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)

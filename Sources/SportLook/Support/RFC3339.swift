@@ -22,13 +22,26 @@ enum RFC3339 {
         func put(_ value: Int64, _ width: Int) {
             var digits = [UInt8](repeating: 48, count: width)
             var v = value
-            for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = 48 + UInt8(v % 10); v /= 10 }
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                digits[i] = 48 + UInt8(v % 10)
+                v /= 10
+            }
             out.append(contentsOf: digits)
         }
-        put(year, 4); out.append(45); put(month, 2); out.append(45); put(day, 2)
+        put(year, 4)
+        out.append(45)
+        put(month, 2)
+        out.append(45)
+        put(day, 2)
         out.append(84)
-        put(msOfDay / 3_600_000, 2); out.append(58); put(msOfDay / 60_000 % 60, 2); out.append(58); put(msOfDay / 1_000 % 60, 2)
-        out.append(46); put(msOfDay % 1_000, 3); out.append(90)
+        put(msOfDay / 3_600_000, 2)
+        out.append(58)
+        put(msOfDay / 60_000 % 60, 2)
+        out.append(58)
+        put(msOfDay / 1_000 % 60, 2)
+        out.append(46)
+        put(msOfDay % 1_000, 3)
+        out.append(90)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -45,8 +58,8 @@ enum RFC3339 {
             return v
         }
         guard let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
-              b[10] == 84 || b[10] == 116, let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
-              let second = digits(17, 2)
+            b[10] == 84 || b[10] == 116, let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
+            let second = digits(17, 2)
         else { return nil }
         var i = 19
         var fraction = 0.0
@@ -66,7 +79,9 @@ enum RFC3339 {
         if b[i] == 90 || b[i] == 122 {
             i += 1
         } else if b[i] == 43 || b[i] == 45 {
-            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh <= 23, om <= 59 else { return nil }
+            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh <= 23, om <= 59 else {
+                return nil
+            }
             offset = (oh * 60 + om) * 60 * (b[i] == 43 ? 1 : -1)
             i += 6
         } else {

@@ -41,7 +41,8 @@ extension UUID {
                         out[i] = UInt8(ascii: "-")
                         i += 1
                     }
-                    let high = bytes[n] >> 4, low = bytes[n] & 0x0F
+                    let high = bytes[n] >> 4
+                    let low = bytes[n] & 0x0F
                     out[i] = high < 10 ? UInt8(ascii: "0") + high : letters + high
                     out[i + 1] = low < 10 ? UInt8(ascii: "0") + low : letters + low
                     i += 2

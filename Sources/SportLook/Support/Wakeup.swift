@@ -25,7 +25,10 @@ final class Wakeup: Sendable {
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = self.state.withLock { s -> Bool in
-                        if s.pending { s.pending = false; return true }
+                        if s.pending {
+                            s.pending = false
+                            return true
+                        }
                         s.waiter = continuation
                         return false
                     }

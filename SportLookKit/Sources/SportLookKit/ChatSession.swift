@@ -153,8 +153,10 @@ public actor ChatSession {
     ///     Apple platforms, SwiftNIO on Linux).
     ///   - backoff: The pauses between tries after a drop.
     ///   - pacing: How fast frames go out.
-    public init(server: URL, token: @escaping @Sendable () async -> String?, connector: any ChatSocketConnector = .standard,
-                backoff: Backoff = Backoff(), pacing: Pacing = Pacing()) {
+    public init(
+        server: URL, token: @escaping @Sendable () async -> String?, connector: any ChatSocketConnector = .standard,
+        backoff: Backoff = Backoff(), pacing: Pacing = Pacing()
+    ) {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.scheme = components.scheme == "https" ? "wss" : components.scheme == "http" ? "ws" : components.scheme
         components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/v1/ws"
@@ -289,7 +291,9 @@ public actor ChatSession {
     ///   would refuse (empty, or longer than ``maxBody``; a `client_id` of 1 to 100
     ///   characters).
     @discardableResult
-    public func send(_ body: String, to room: String, clientID: String = UUID().uuidString.lowercased(), replyTo: Int? = nil) throws -> String {
+    public func send(_ body: String, to room: String, clientID: String = UUID().uuidString.lowercased(), replyTo: Int? = nil) throws
+        -> String
+    {
         let room = Self.canonical(room)
         guard rooms[room]?.active == true else { throw ChatSessionError.notFollowed }
         // As the server stores them: trimmed, NFC (so its `sent` names the same id).
@@ -297,9 +301,12 @@ public actor ChatSession {
         let id = clientID.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw ChatSessionError.invalidMessage("the body is empty") }
         guard text.count <= Self.maxBody.characters, text.utf8.count <= Self.maxBody.bytes else {
-            throw ChatSessionError.invalidMessage("the body is longer than \(Self.maxBody.characters) characters or \(Self.maxBody.bytes) bytes")
+            throw ChatSessionError.invalidMessage(
+                "the body is longer than \(Self.maxBody.characters) characters or \(Self.maxBody.bytes) bytes")
         }
-        guard (1...100).contains(id.count), id.utf8.count <= 400 else { throw ChatSessionError.invalidMessage("a client_id has 1 to 100 characters") }
+        guard (1...100).contains(id.count), id.utf8.count <= 400 else {
+            throw ChatSessionError.invalidMessage("a client_id has 1 to 100 characters")
+        }
         outbox.append(Outgoing(room: room, clientID: id, body: text, replyTo: replyTo))
         flush()
         return id
@@ -360,7 +367,10 @@ public actor ChatSession {
                     var bucket = TokenBucket(rate: pacing.framesPerSecond, burst: Double(pacing.burst))
                     for await text in frames {
                         if let wait = bucket.take() { try? await Task.sleep(for: .seconds(wait)) }
-                        do { try await socket.send(text) } catch { await socket.close(); break }
+                        do { try await socket.send(text) } catch {
+                            await socket.close()
+                            break
+                        }
                     }
                 }
                 state = .online
@@ -399,7 +409,9 @@ public actor ChatSession {
     /// Opens a socket, or fails once `connectTimeout` has passed (a connection cut
     /// during the handshake may otherwise never say so).
     private func open(token: String) async throws -> any ChatSocket {
-        let connector = connector, url = url, timeout = backoff.connectTimeout
+        let connector = connector
+        let url = url
+        let timeout = backoff.connectTimeout
         return try await withThrowingTaskGroup(of: (any ChatSocket)?.self) { group in
             group.addTask { try await connector.connect(to: url, token: token) }
             group.addTask {
@@ -453,10 +465,12 @@ public actor ChatSession {
         // One wake-up, at the earliest time something is due.
         if let timer, timer.due <= next { return }
         timer?.task.cancel()
-        timer = (Task { [weak self] in
-            do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
-            await self?.wake()
-        }, next)
+        timer = (
+            Task { [weak self] in
+                do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
+                await self?.wake()
+            }, next
+        )
     }
 
     private func wake() {
@@ -569,17 +583,19 @@ public actor ChatSession {
         let dropped = outbox.filter { $0.room == room }
         outbox.removeAll { $0.room == room }
         for item in dropped {
-            rooms[room]?.continuation.yield(.refused(clientID: item.clientID, code: code, message: "The room was left before the message was stored."))
+            rooms[room]?.continuation.yield(
+                .refused(clientID: item.clientID, code: code, message: "The room was left before the message was stored."))
         }
     }
 
     private func resubscribe(_ room: String, after seconds: Double) {
         let connection = connection
         pendingTasks.removeAll { $0.isCancelled }
-        pendingTasks.append(Task { [weak self] in
-            do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
-            await self?.subscribeAgain(room, on: connection)
-        })
+        pendingTasks.append(
+            Task { [weak self] in
+                do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
+                await self?.subscribeAgain(room, on: connection)
+            })
     }
 
     private func subscribeAgain(_ room: String, on connection: Int) {

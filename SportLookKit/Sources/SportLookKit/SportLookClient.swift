@@ -1,11 +1,12 @@
-@_exported import SportLookAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+@_exported import SportLookAPI
+
 #if canImport(Darwin)
-import OpenAPIURLSession
+    import OpenAPIURLSession
 #else
-import OpenAPIAsyncHTTPClient
+    import OpenAPIAsyncHTTPClient
 #endif
 
 /// A SportLook server, from an app: every operation of its API (``api``, generated from
@@ -40,9 +41,9 @@ public struct SportLookClient: Sendable {
         self.server = server
         self.credentials = credentials
         #if canImport(Darwin)
-        let standard: any ClientTransport = URLSessionTransport()
+            let standard: any ClientTransport = URLSessionTransport()
         #else
-        let standard: any ClientTransport = AsyncHTTPClientTransport()
+            let standard: any ClientTransport = AsyncHTTPClientTransport()
         #endif
         api = Client(
             serverURL: server,
@@ -93,7 +94,9 @@ public struct SportLookClient: Sendable {
     /// Makes an account and signs in to it.
     @discardableResult
     public func register(name: String, email: String, password: String) async throws -> SignIn {
-        let result = try await call { try await $0.register(body: .json(.init(name: name, email: email, password: password))).created.body.json }
+        let result = try await call {
+            try await $0.register(body: .json(.init(name: name, email: email, password: password))).created.body.json
+        }
         return try await keep(result, created: true)
     }
 
@@ -102,7 +105,9 @@ public struct SportLookClient: Sendable {
     @discardableResult
     public func logIn(email: String, password: String) async throws -> SignIn {
         let deviceKey = await credentials.deviceKey
-        let result = try await call { try await $0.login(body: .json(.init(email: email, password: password, deviceKey: deviceKey))).ok.body.json }
+        let result = try await call {
+            try await $0.login(body: .json(.init(email: email, password: password, deviceKey: deviceKey))).ok.body.json
+        }
         return try await keep(result, created: false)
     }
 
@@ -172,7 +177,9 @@ public struct SportLookClient: Sendable {
     /// email has an account).
     public func requestPasswordReset(email: String) async throws -> PasswordResetRequest {
         let deviceKey = await credentials.deviceKey
-        let body = try await call { try await $0.startPasswordReset(body: .json(.init(email: email, deviceKey: deviceKey))).accepted.body.json }
+        let body = try await call {
+            try await $0.startPasswordReset(body: .json(.init(email: email, deviceKey: deviceKey))).accepted.body.json
+        }
         return PasswordResetRequest(email: email, resetID: body.resetId, mark: body.mark)
     }
 
@@ -180,7 +187,11 @@ public struct SportLookClient: Sendable {
     /// in again with the new password.
     public func resetPassword(_ request: PasswordResetRequest, code: String, newPassword: String) async throws {
         let deviceKey = await credentials.deviceKey
-        _ = try await call { try await $0.finishPasswordReset(body: .json(.init(email: request.email, code: code, password: newPassword, resetId: request.resetID, deviceKey: deviceKey))).noContent }
+        _ = try await call {
+            try await $0.finishPasswordReset(
+                body: .json(.init(email: request.email, code: code, password: newPassword, resetId: request.resetID, deviceKey: deviceKey))
+            ).noContent
+        }
         await credentials.set(token: nil)
     }
 
@@ -196,7 +207,8 @@ public struct SportLookClient: Sendable {
 
     private func keep(_ result: Components.Schemas.AuthResult, created: Bool) async throws -> SignIn {
         guard let token = result.accessToken else {
-            throw SportLookError(status: 200, code: "no_token", message: "the server answered a cookie session, not a token", fields: [:], retryAfter: nil)
+            throw SportLookError(
+                status: 200, code: "no_token", message: "the server answered a cookie session, not a token", fields: [:], retryAfter: nil)
         }
         await credentials.set(token: token, deviceKey: result.deviceKey)
         return SignIn(user: result.user, created: created, expiresAt: result.expiresAt)
@@ -231,7 +243,9 @@ public struct SportLookClient: Sendable {
     }
 
     /// The signed-in user's games (coming ones first by default), every page.
-    public func myEvents(role: Operations.MyEvents.Input.Query.RolePayload = .attending, when: Operations.MyEvents.Input.Query.WhenPayload = .upcoming) -> Paged<Components.Schemas.EventPage> {
+    public func myEvents(
+        role: Operations.MyEvents.Input.Query.RolePayload = .attending, when: Operations.MyEvents.Input.Query.WhenPayload = .upcoming
+    ) -> Paged<Components.Schemas.EventPage> {
         pages { cursor in try await api.myEvents(query: .init(role: role, when: when, limit: 100, cursor: cursor)).ok.body.json }
     }
 
@@ -244,7 +258,9 @@ public struct SportLookClient: Sendable {
 
     /// A chat session on this server's socket, connecting with ``credentials``' token
     /// (one per app: ``ChatSession/start()`` it once signed in).
-    public func chatSession(connector: any ChatSocketConnector = .standard, backoff: ChatSession.Backoff = .init(), pacing: ChatSession.Pacing = .init()) -> ChatSession {
+    public func chatSession(
+        connector: any ChatSocketConnector = .standard, backoff: ChatSession.Backoff = .init(), pacing: ChatSession.Pacing = .init()
+    ) -> ChatSession {
         let credentials = credentials
         return ChatSession(server: server, token: { await credentials.token }, connector: connector, backoff: backoff, pacing: pacing)
     }

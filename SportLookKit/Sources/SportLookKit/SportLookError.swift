@@ -56,17 +56,23 @@ public struct SportLookError: Error, Sendable, Hashable, CustomStringConvertible
 /// Turns every answer that is not a success into a thrown ``SportLookError`` (read from
 /// the error body and `Retry-After`), so calls return only what they asked for.
 struct ErrorMiddleware: ClientMiddleware {
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind == .clientError || response.status.kind == .serverError else { return (response, responseBody) }
         var bytes = Data()
         if let responseBody { bytes = try await Data(collecting: responseBody, upTo: 1 << 20) }
         let retryAfter = response.headerFields[.retryAfter].flatMap { Int($0) }
         guard let decoded = try? JSONDecoder().decode(SportLookError.Body.self, from: bytes) else {
-            throw SportLookError(status: response.status.code, code: "http_\(response.status.code)", message: response.status.reasonPhrase, fields: [:], retryAfter: retryAfter)
+            throw SportLookError(
+                status: response.status.code, code: "http_\(response.status.code)", message: response.status.reasonPhrase, fields: [:],
+                retryAfter: retryAfter)
         }
-        throw SportLookError(status: response.status.code, code: decoded.error.code, message: decoded.error.message, fields: decoded.error.fields ?? [:], retryAfter: retryAfter)
+        throw SportLookError(
+            status: response.status.code, code: decoded.error.code, message: decoded.error.message, fields: decoded.error.fields ?? [:],
+            retryAfter: retryAfter)
     }
 }
 
@@ -74,8 +80,10 @@ struct ErrorMiddleware: ClientMiddleware {
 struct AuthMiddleware: ClientMiddleware {
     let credentials: Credentials
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         if let token = await credentials.token { request.headerFields[.authorization] = "Bearer \(token)" }
         return try await next(request, body, baseURL)

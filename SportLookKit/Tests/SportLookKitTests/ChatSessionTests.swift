@@ -27,7 +27,8 @@ struct ChatSessionTests {
             await adaChat.start()
             await benChat.start()
             try await eventually("both online") {
-                let adaOnline = await adaChat.isOnline, benOnline = await benChat.isOnline
+                let adaOnline = await adaChat.isOnline
+                let benOnline = await benChat.isOnline
                 return adaOnline && benOnline
             }
 
@@ -35,7 +36,8 @@ struct ChatSessionTests {
             try await eventually("Ben has Ada's message") { await benRoom.messages.count == 1 }
             let ballAnswer = try await benChat.send("I do", to: game.id.uppercased())
             try await eventually("both have both") {
-                let a = await adaRoom.messages.count, b = await benRoom.messages.count
+                let a = await adaRoom.messages.count
+                let b = await benRoom.messages.count
                 return a == 2 && b == 2
             }
             for room in [adaRoom, benRoom] {
@@ -105,7 +107,9 @@ struct ChatSessionTests {
         }
     }
 
-    @Test("with the server's frame limits and a chat rate limit: seventy rooms followed at once, and messages past the limit sent again after retry_after, in order, once")
+    @Test(
+        "with the server's frame limits and a chat rate limit: seventy rooms followed at once, and messages past the limit sent again after retry_after, in order, once"
+    )
     func pacedAndRateLimited() async throws {
         try await withServer(["WS_FRAME_RATE": "20", "WS_FRAME_BURST": "60", "CHAT_RATE_LIMIT": "60"]) { server in
             let ada = try await signedUp(server, "Ada")
@@ -134,7 +138,9 @@ struct ChatSessionTests {
         }
     }
 
-    @Test("a chat whose sockets are killed at random while both sides send 500 messages ends with every message once, in order, with every edit and deletion")
+    @Test(
+        "a chat whose sockets are killed at random while both sides send 500 messages ends with every message once, in order, with every edit and deletion"
+    )
     func chaos() async throws {
         try await withServer { server in
             let ada = try await signedUp(server, "Ada")
@@ -145,7 +151,10 @@ struct ChatSessionTests {
             let proxy = try CuttingProxy(to: server.port)
             defer { proxy.stop() }
             let people = [ada, ben].enumerated().map { i, client in
-                (i == 0 ? "Ada" : "Ben", client, ChatSession(server: proxy.url, token: { await client.credentials.token }, backoff: Self.backoff, pacing: Self.unpaced))
+                (
+                    i == 0 ? "Ada" : "Ben", client,
+                    ChatSession(server: proxy.url, token: { await client.credentials.token }, backoff: Self.backoff, pacing: Self.unpaced)
+                )
             }
             var transcripts: [Transcript] = []
             let connections = Counter()
@@ -192,15 +201,23 @@ struct ChatSessionTests {
                         let deadline = ContinuousClock.now + .seconds(120)
                         while done.count < perSide / 10 + perSide / 25 {
                             guard ContinuousClock.now < deadline else {
-                                throw ServerError("\(name)'s messages were not all stored: \(await chat.currentState), \(await chat.unsent.count) unsent, \(await transcript.messages.count) delivered, \(connections.value) connections")
+                                throw ServerError(
+                                    "\(name)'s messages were not all stored: \(await chat.currentState), \(await chat.unsent.count) unsent, \(await transcript.messages.count) delivered, \(connections.value) connections"
+                                )
                             }
                             for (clientID, seq) in await transcript.sent where !done.contains(clientID) {
                                 let i = Int(clientID.split(separator: "-")[1])!
                                 if i % 25 == 7 {
-                                    _ = try await client.call(retries: 20) { try await $0.deleteMessage(path: .init(id: game.id, seq: seq)).ok }
+                                    _ = try await client.call(retries: 20) {
+                                        try await $0.deleteMessage(path: .init(id: game.id, seq: seq)).ok
+                                    }
                                     done.insert(clientID)
                                 } else if i % 10 == 3 {
-                                    _ = try await client.call(retries: 20) { try await $0.editMessage(path: .init(id: game.id, seq: seq), body: .json(.init(body: "\(name) \(i) (edited)"))).ok }
+                                    _ = try await client.call(retries: 20) {
+                                        try await $0.editMessage(
+                                            path: .init(id: game.id, seq: seq), body: .json(.init(body: "\(name) \(i) (edited)"))
+                                        ).ok
+                                    }
                                     done.insert(clientID)
                                 }
                             }
@@ -214,15 +231,19 @@ struct ChatSessionTests {
             #expect(offlineSends.value > 0, "some messages were sent while offline")
             #expect(connections.value > 20, "the sockets were killed and opened again, many times")
             #expect(proxy.cuts > 10, "connections were cut in the network")
-            print("chaos: \(connections.value) connections, \(proxy.cuts) cut in the network, \(offlineSends.value) messages sent while offline")
+            print(
+                "chaos: \(connections.value) connections, \(proxy.cuts) cut in the network, \(offlineSends.value) messages sent while offline"
+            )
 
             // The server's history, every page: what both sides must hold.
             let total = 2 * perSide
             try await eventually("every message stored", timeout: .seconds(120)) {
-                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: total - 1)).ok.body.json.items.count == 1
+                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: total - 1)).ok.body.json.items.count
+                    == 1
             }
             let history = try await ada.pages { cursor in
-                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: 0, limit: 100, cursor: cursor)).ok.body.json
+                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: 0, limit: 100, cursor: cursor)).ok.body
+                    .json
             }.all()
             #expect(history.map(\.seq) == Array(1...total), "stored once each, no gaps")
             #expect(Set(history.map(\.clientId)).count == total, "each client_id stored once")
@@ -239,12 +260,15 @@ struct ChatSessionTests {
                 do {
                     try await eventually("\(name) holds every message and change", timeout: .seconds(120)) {
                         let current = await transcript.current
-                        return current.count == total && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
+                        return current.count == total
+                            && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
                     }
                 } catch {
                     let current = await transcript.current
                     let wrong = history.filter { current[$0.seq]?.body != $0.body || current[$0.seq]?.deleted != $0.deleted }
-                    print("\(name): \(current.count) held, \(await chat.currentState), position \(String(describing: await chat.position(of: game.id))), wrong: \(wrong.prefix(5).map { ($0.seq, $0.body, $0.changeSeq, current[$0.seq]?.body ?? "-", current[$0.seq]?.changeSeq ?? -1) })")
+                    print(
+                        "\(name): \(current.count) held, \(await chat.currentState), position \(String(describing: await chat.position(of: game.id))), wrong: \(wrong.prefix(5).map { ($0.seq, $0.body, $0.changeSeq, current[$0.seq]?.body ?? "-", current[$0.seq]?.changeSeq ?? -1) })"
+                    )
                     throw error
                 }
                 let delivered = await transcript.messages.map(\.seq)
@@ -325,6 +349,11 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     @discardableResult
-    func add() -> Int { lock.withLock { count += 1; return count } }
+    func add() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SportLookKit
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The REST half against a real `sportlook serve`: what an app does first.
 @Suite("SportLookClient against a real server", .serialized)
@@ -74,7 +75,13 @@ struct ClientTests {
 
             // A field the server refuses, named.
             let invalid = await #expect(throws: SportLookError.self) {
-                _ = try await ada.call { try await $0.createEvent(body: .json(.init(title: " ", sport: .football, startsAt: Date().addingTimeInterval(3600), location: .init(lat: 55, lon: 12)))) }
+                _ = try await ada.call {
+                    try await $0.createEvent(
+                        body: .json(
+                            .init(
+                                title: " ", sport: .football, startsAt: Date().addingTimeInterval(3600), location: .init(lat: 55, lon: 12)))
+                    )
+                }
             }
             #expect(invalid?.status == 422)
             #expect(invalid?.fields["title"] != nil)
@@ -147,7 +154,9 @@ struct ClientTests {
     @Test("provider sign-in reaches the server and its refusal is typed")
     func providerSignIn() async throws {
         // The provider's keys, were they ever fetched, only from loopback (nothing listens there).
-        try await withServer(["AUTH_GOOGLE_CLIENT_IDS": "sportlookkit-test.apps.googleusercontent.com", "AUTH_GOOGLE_JWKS_URL": "http://127.0.0.1:9/jwks"]) { server in
+        try await withServer([
+            "AUTH_GOOGLE_CLIENT_IDS": "sportlookkit-test.apps.googleusercontent.com", "AUTH_GOOGLE_JWKS_URL": "http://127.0.0.1:9/jwks",
+        ]) { server in
             let client = SportLookClient(server: server.url)
             let refused = await #expect(throws: SportLookError.self) {
                 _ = try await client.signIn(with: .google, idToken: "not.a.token")

@@ -6,7 +6,7 @@ import SportLookKit
 func pngImage(width: Int = 64, height: Int = 48) -> Data {
     var raw = [UInt8]()
     for y in 0..<height {
-        raw.append(0) // filter: none
+        raw.append(0)  // filter: none
         for x in 0..<width { raw += [UInt8(x * 255 / width), UInt8(y * 255 / height), 128] }
     }
     var zlib: [UInt8] = [0x78, 0x01]
@@ -18,8 +18,12 @@ func pngImage(width: Int = 64, height: Int = 48) -> Data {
         zlib += raw[offset..<(offset + length)]
         offset += length
     } while offset < raw.count
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in raw {
+        a = (a + UInt32(byte)) % 65_521
+        b = (b + a) % 65_521
+    }
     zlib += bigEndian((b << 16) | a)
 
     var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -49,14 +53,20 @@ private func crc32(_ bytes: [UInt8]) -> UInt32 {
 /// A client of `server` signed in to a new account.
 func signedUp(_ server: Server, _ name: String) async throws -> SportLookClient {
     let client = SportLookClient(server: server.url)
-    try await client.register(name: name, email: "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery")
+    try await client.register(
+        name: name, email: "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery")
     return client
 }
 
 /// A game tomorrow in Copenhagen, made by `organiser`.
-func newGame(by organiser: SportLookClient, title: String = "Sunday football", capacity: Int? = nil) async throws -> Components.Schemas.Event {
-    try await organiser.api.createEvent(body: .json(.init(
-        title: title, sport: .football, startsAt: Date().addingTimeInterval(86_400), location: .init(lat: 55.6761, lon: 12.5683),
-        capacity: capacity
-    ))).created.body.json
+func newGame(by organiser: SportLookClient, title: String = "Sunday football", capacity: Int? = nil) async throws
+    -> Components.Schemas.Event
+{
+    try await organiser.api.createEvent(
+        body: .json(
+            .init(
+                title: title, sport: .football, startsAt: Date().addingTimeInterval(86_400), location: .init(lat: 55.6761, lon: 12.5683),
+                capacity: capacity
+            ))
+    ).created.body.json
 }

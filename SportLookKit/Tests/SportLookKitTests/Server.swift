@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A real `sportlook serve` for the tests: the server package's debug binary (built by
 /// the server's own build; `SPORTLOOK_BINARY` names another), on SQLite in a temporary
@@ -16,7 +17,8 @@ final class Server: Sendable {
     static var binary: String {
         if let named = ProcessInfo.processInfo.environment["SPORTLOOK_BINARY"] { return named }
         // SportLookKit/Tests/SportLookKitTests/Server.swift → the repository's .build/debug/sportlook.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/sportlook").path
     }
 
@@ -54,7 +56,8 @@ final class Server: Sendable {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if let (_, response) = try? await URLSession.shared.data(from: server.url.appendingPathComponent("ready")),
-               (response as? HTTPURLResponse)?.statusCode == 200 {
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
                 return server
             }
             guard process.isRunning else { break }
@@ -73,7 +76,8 @@ final class Server: Sendable {
             let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             // Each mail is one record, its text over several lines: "text=… to=EMAIL [SportLook] mail not sent".
             let mails = log.components(separatedBy: "mail not sent (MAIL_TRANSPORT=log)").filter { $0.contains("to=\(email) ") }
-            guard mails.count > n, let text = mails[n].components(separatedBy: "text=").last, let match = text.firstMatch(of: pattern) else { return false }
+            guard mails.count > n, let text = mails[n].components(separatedBy: "text=").last, let match = text.firstMatch(of: pattern)
+            else { return false }
             found = match.output[1].substring.map(String.init)
             return true
         }

@@ -7,8 +7,12 @@ import Testing
 extension API {
     /// Registers a user; returns their token and id.
     @discardableResult
-    func register(_ name: String = "Alex", email: String? = nil, password: String = "correct horse battery") async throws -> (token: String, id: String) {
-        let reply = try await post("/v1/auth/register", json: ["name": name, "email": email ?? "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", "password": password])
+    func register(_ name: String = "Alex", email: String? = nil, password: String = "correct horse battery") async throws -> (
+        token: String, id: String
+    ) {
+        let reply = try await post(
+            "/v1/auth/register",
+            json: ["name": name, "email": email ?? "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", "password": password])
         let result = try reply.decode(AuthResult.self, expecting: .created)
         return (result.accessToken, result.user.id)
     }
@@ -16,8 +20,13 @@ extension API {
     /// Logs in.
     /// Asks for a password reset code; returns the request's id, which the finish names.
     func startReset(_ email: String, headers: HTTPFields = [:]) async throws -> String {
-        struct Started: Decodable { var resetId: String; enum CodingKeys: String, CodingKey { case resetId = "reset_id" } }
-        return try await request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: headers).decode(Started.self, expecting: .accepted).resetId
+        struct Started: Decodable {
+            var resetId: String
+            enum CodingKeys: String, CodingKey { case resetId = "reset_id" }
+        }
+        return try await request(.post, "/v1/auth/password/reset/start", json: ["email": email], headers: headers).decode(
+            Started.self, expecting: .accepted
+        ).resetId
     }
 
     func login(_ email: String, password: String) async throws -> AuthResult {

@@ -6,7 +6,8 @@ extension API {
     /// Sends a message; returns it as stored (201).
     @discardableResult
     func sendMessage(_ body: String, clientID: String, to event: String, token: String) async throws -> ChatMessage {
-        try await post("/v1/events/\(event)/messages", token: token, json: ["body": body, "client_id": clientID]).decode(expecting: .created)
+        try await post("/v1/events/\(event)/messages", token: token, json: ["body": body, "client_id": clientID]).decode(
+            expecting: .created)
     }
 
     /// The same POST sent `copies` times at once (a client retrying on several

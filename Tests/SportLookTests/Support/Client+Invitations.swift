@@ -7,7 +7,9 @@ extension API {
     /// Invites people to an event; returns the invitations (201).
     @discardableResult
     func invite(_ userIDs: [String], to event: String, token: String) async throws -> [Invitation] {
-        try await post("/v1/events/\(event)/invitations", token: token, json: ["user_ids": userIDs]).decode(Page<Invitation>.self, expecting: .created).items
+        try await post("/v1/events/\(event)/invitations", token: token, json: ["user_ids": userIDs]).decode(
+            Page<Invitation>.self, expecting: .created
+        ).items
     }
 
     /// The first page of the invitations the caller received, newest first.

@@ -1,12 +1,15 @@
 import Foundation
+
 @testable import SportLook
 
 extension AppServices {
     /// A worker of the test's own on this app's queue, with every kind of work.
     func testWorker(name: String = "test") -> JobWorker {
-        JobWorker(name: name, jobs: jobStore, inbox: inbox, safety: SafetyStore(database: database), access: eventAccess, scheduled: scheduledWork,
-                  channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger,
-                  settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))
+        JobWorker(
+            name: name, jobs: jobStore, inbox: inbox, safety: SafetyStore(database: database), access: eventAccess,
+            scheduled: scheduledWork,
+            channels: channels, mailer: mailer, codes: codes, write: write, clock: clock, logger: logger,
+            settings: .init(pollInterval: 1, lease: 30, maxAttempts: 5, retryBase: 1))
     }
 
     /// Runs everything due on the queue's clock (a test's) to the end — what a job

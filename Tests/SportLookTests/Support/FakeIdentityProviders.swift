@@ -1,11 +1,12 @@
-import CryptoExtras
 import Crypto
+import CryptoExtras
 import Foundation
 import HTTPTypes
 import Hummingbird
 import JWTKit
 import NIOCore
 import Synchronization
+
 @testable import SportLook
 
 /// Apple, Google and Facebook as the service sees them, on loopback: each provider's
@@ -17,7 +18,9 @@ final class FakeIdentityProviders: Sendable {
         var privateKey: JWTKit.Insecure.RSA.PrivateKey
     }
 
-    static let clientIDs: [IdentityProvider: String] = [.apple: "com.sportlook.app", .google: "sportlook.apps.googleusercontent.com", .facebook: "fb-app"]
+    static let clientIDs: [IdentityProvider: String] = [
+        .apple: "com.sportlook.app", .google: "sportlook.apps.googleusercontent.com", .facebook: "fb-app",
+    ]
     static let facebookSecret = "fb-app-secret"
 
     private let server = LocalServer()
@@ -56,7 +59,9 @@ final class FakeIdentityProviders: Sendable {
     func start() async throws {
         let router = Router()
         router.get("jwks/:provider") { [self] _, context -> Response in
-            guard let provider = IdentityProvider(rawValue: context.parameters.get("provider") ?? "") else { return Response(status: .notFound) }
+            guard let provider = IdentityProvider(rawValue: context.parameters.get("provider") ?? "") else {
+                return Response(status: .notFound)
+            }
             fetchCounts.withLock { $0[provider, default: 0] += 1 }
             let listed = keys.withLock { $0[provider] ?? [] }
             let jwks: [[String: String]] = try listed.map { key in
@@ -68,15 +73,19 @@ final class FakeIdentityProviders: Sendable {
         }
         router.get("graph/debug_token") { [self] request, _ -> Response in
             let query = request.uri.queryParameters
-            guard query["access_token"].map(String.init) == "\(Self.clientIDs[.facebook]!)|\(Self.facebookSecret)" else { return Self.json(.badRequest, ["error": ["message": "bad app token"]]) }
+            guard query["access_token"].map(String.init) == "\(Self.clientIDs[.facebook]!)|\(Self.facebookSecret)" else {
+                return Self.json(.badRequest, ["error": ["message": "bad app token"]])
+            }
             let token = query["input_token"].map(String.init) ?? ""
             guard let known = facebookTokens.withLock({ $0[token] }) else { return Self.json(.ok, ["data": ["is_valid": false]]) }
-            return Self.json(.ok, ["data": ["app_id": known.app, "is_valid": true, "user_id": known.user, "type": "USER", "expires_at": 0]])
+            return Self.json(
+                .ok, ["data": ["app_id": known.app, "is_valid": true, "user_id": known.user, "type": "USER", "expires_at": 0]])
         }
         router.get("graph/me") { [self] request, _ -> Response in
             let query = request.uri.queryParameters
             let token = query["access_token"].map(String.init) ?? ""
-            let proof = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(Self.facebookSecret.utf8))).map { String(format: "%02x", $0) }.joined()
+            let proof = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(Self.facebookSecret.utf8)))
+                .map { String(format: "%02x", $0) }.joined()
             guard query["appsecret_proof"].map(String.init) == proof, let known = facebookTokens.withLock({ $0[token] }) else {
                 return Self.json(.badRequest, ["error": ["message": "invalid appsecret_proof or token"]])
             }
@@ -92,15 +101,20 @@ final class FakeIdentityProviders: Sendable {
     func configure(_ configuration: inout AppConfiguration) {
         let base = "http://127.0.0.1:\(port.withLock { $0 })"
         configuration.identityProviders = IdentityProvider.allCases.map { provider in
-            IdentityProviderSettings(provider: provider, clientIDs: [Self.clientIDs[provider]!], jwksURL: URL(string: "\(base)/jwks/\(provider.rawValue)")!)
+            IdentityProviderSettings(
+                provider: provider, clientIDs: [Self.clientIDs[provider]!], jwksURL: URL(string: "\(base)/jwks/\(provider.rawValue)")!)
         }
-        configuration.facebookGraph = FacebookGraphSettings(graphURL: URL(string: "\(base)/graph")!, appIDs: [Self.clientIDs[.facebook]!], appSecret: Self.facebookSecret)
+        configuration.facebookGraph = FacebookGraphSettings(
+            graphURL: URL(string: "\(base)/graph")!, appIDs: [Self.clientIDs[.facebook]!], appSecret: Self.facebookSecret)
     }
 
     /// An ID token as `provider` would sign it for `subject`, valid from `now` for ten minutes.
-    func idToken(_ provider: IdentityProvider, subject: String, now: Date, email: String? = nil, emailVerified: Bool? = nil, nonce: String? = nil,
-                 name: String? = nil, audience: String? = nil, alsoFor: [String] = [], issuer: String? = nil, issuedAt: Date? = nil, expires: Date? = nil,
-                 hostedDomain: String? = nil, key: Key? = nil) async throws -> String {
+    func idToken(
+        _ provider: IdentityProvider, subject: String, now: Date, email: String? = nil, emailVerified: Bool? = nil, nonce: String? = nil,
+        name: String? = nil, audience: String? = nil, alsoFor: [String] = [], issuer: String? = nil, issuedAt: Date? = nil,
+        expires: Date? = nil,
+        hostedDomain: String? = nil, key: Key? = nil
+    ) async throws -> String {
         let key = key ?? signingKey(provider)
         let serial = made.withLock { count in
             count += 1
@@ -109,8 +123,10 @@ final class FakeIdentityProviders: Sendable {
         // Apple writes email_verified as a string.
         let verified: BoolClaim? = emailVerified.map { BoolClaim(value: $0) }
         let claims = ProviderClaims(
-            iss: issuer ?? IdentityProviderSettings.defaultIssuers[provider]![0], sub: subject, aud: AudienceClaim(value: [audience ?? Self.clientIDs[provider]!] + alsoFor),
-            exp: (expires ?? now.addingTimeInterval(600)).timeIntervalSince1970, iat: (issuedAt ?? now).timeIntervalSince1970 - Double(serial) / 1_000,
+            iss: issuer ?? IdentityProviderSettings.defaultIssuers[provider]![0], sub: subject,
+            aud: AudienceClaim(value: [audience ?? Self.clientIDs[provider]!] + alsoFor),
+            exp: (expires ?? now.addingTimeInterval(600)).timeIntervalSince1970,
+            iat: (issuedAt ?? now).timeIntervalSince1970 - Double(serial) / 1_000,
             nonce: nonce, email: email, emailVerified: verified, name: name, givenName: nil, familyName: nil, hd: hostedDomain
         )
         let signers = JWTKeyCollection()
@@ -127,7 +143,8 @@ final class FakeIdentityProviders: Sendable {
     }
 
     static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 
     private static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {

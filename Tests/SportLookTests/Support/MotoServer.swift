@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A real S3-compatible server for the test run: moto's server mode (PyPI
@@ -24,7 +25,10 @@ actor MotoServer {
         let bucket = "test-\(buckets)-\(UUID().uuidString.prefix(8).lowercased())"
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
-            try await S3BlobStore(endpoint: endpoint, bucket: bucket, signer: SigV4(accessKey: Self.accessKey, secretKey: Self.secretKey, region: "us-east-1"), client: client).createBucket()
+            try await S3BlobStore(
+                endpoint: endpoint, bucket: bucket,
+                signer: SigV4(accessKey: Self.accessKey, secretKey: Self.secretKey, region: "us-east-1"), client: client
+            ).createBucket()
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
@@ -44,7 +48,11 @@ actor MotoServer {
     }
 
     private static func launch() async throws -> URL {
-        guard let program = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/moto_server" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let program = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/moto_server" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             throw ClusterError("moto_server is not installed: pip install 'moto[server]' (scripts/test does it)")
         }
         let port = try PostgresCluster.freePort()

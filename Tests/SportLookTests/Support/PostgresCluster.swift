@@ -3,6 +3,7 @@ import Logging
 import NIOPosix
 import PostgresNIO
 import Synchronization
+
 @testable import SportLook
 
 /// A throwaway PostgreSQL cluster for the test run: `initdb` into a temporary
@@ -57,7 +58,11 @@ actor PostgresCluster {
         let cluster = try await start()
         guard let location = Self.location.withLock({ $0 }) else { return }
         let directory = cluster.directory
-        try await blocking { try Self.run(location.pgCtl, ["-D", directory + "/data", "-w", "-t", "60", "-l", directory + "/log"] + arguments, asPostgres: location.asPostgres) }
+        try await blocking {
+            try Self.run(
+                location.pgCtl, ["-D", directory + "/data", "-w", "-t", "60", "-l", directory + "/log"] + arguments,
+                asPostgres: location.asPostgres)
+        }
     }
 
     static let logger = Logger(label: "test-postgres")
@@ -73,7 +78,8 @@ actor PostgresCluster {
     }
 
     private static func boot() async throws -> Running {
-        let initdb = try binary("initdb"), pgCtl = try binary("pg_ctl")
+        let initdb = try binary("initdb")
+        let pgCtl = try binary("pg_ctl")
         let asPostgres = geteuid() == 0
         // Programs are waited for on a thread of their own, never on the cooperative pool.
         try await blocking { removeAbandonedClusters(pgCtl: pgCtl, asPostgres: asPostgres) }
@@ -87,13 +93,22 @@ actor PostgresCluster {
             guard let user = getpwnam("postgres") else { throw ClusterError("running as root needs a 'postgres' user for initdb") }
             chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
         }
-        try await blocking { try run(initdb, ["-D", directory + "/data", "-A", "trust", "-U", "sportlook", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres: asPostgres) }
+        try await blocking {
+            try run(
+                initdb, ["-D", directory + "/data", "-A", "trust", "-U", "sportlook", "-E", "UTF8", "--locale=C", "--no-sync"],
+                asPostgres: asPostgres)
+        }
         let port = try freePort()
         // The suites run in parallel, each app with a pool of up to 8 and a listener: a
         // run held 683 connections at its peak. At the old limit of 400, new connections
         // were refused ("too many clients") and pools waited out their 30 s.
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1500 -c shared_buffers=128MB"
-        try await blocking { try run(pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: asPostgres) }
+        let options =
+            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1500 -c shared_buffers=128MB"
+        try await blocking {
+            try run(
+                pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"],
+                asPostgres: asPostgres)
+        }
         location.withLock { $0 = (directory, pgCtl, asPostgres) }
         atexit { PostgresCluster.stopAtExit() }
 
@@ -102,7 +117,8 @@ actor PostgresCluster {
             id: 1, logger: logger
         )
         _ = try await admin.query("CREATE DATABASE sportlook_template", logger: logger)
-        let templateAddress = PostgresAddress(host: "127.0.0.1", port: port, user: "sportlook", password: nil, database: "sportlook_template")
+        let templateAddress = PostgresAddress(
+            host: "127.0.0.1", port: port, user: "sportlook", password: nil, database: "sportlook_template")
         let database = try await Database.open(.postgres(templateAddress), poolSize: 2, timeout: 30, logger: logger)
         try await prepare(database, resources: try Resources.locate(), migrate: true, logger: logger)
         await database.close()
@@ -129,8 +145,11 @@ actor PostgresCluster {
 
     static func binary(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let candidates = path.split(separator: ":").map { "\($0)/\(name)" }
-            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+        let candidates =
+            path.split(separator: ":").map { "\($0)/\(name)" }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map {
+                "/usr/lib/postgresql/\($0)/bin/\(name)"
+            }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw ClusterError("\(name) not found: install PostgreSQL (e.g. apt-get install postgresql)")
         }

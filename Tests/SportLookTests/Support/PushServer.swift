@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A browser's push subscription made in a test: its endpoint and keys as
@@ -16,8 +17,10 @@ struct WebSubscription {
     }
 
     var json: [String: Any] {
-        ["endpoint": endpoint, "expirationTime": NSNull(),
-         "keys": ["p256dh": Array(key.publicKey.x963Representation).base64URLEncodedString(), "auth": auth.base64URLEncodedString()]]
+        [
+            "endpoint": endpoint, "expirationTime": NSNull(),
+            "keys": ["p256dh": Array(key.publicKey.x963Representation).base64URLEncodedString(), "auth": auth.base64URLEncodedString()],
+        ]
     }
 }
 
@@ -39,8 +42,9 @@ final class PushServer: Sendable {
         folder = NSTemporaryDirectory() + "push-\(UUID().uuidString)"
         pid = Mutex(nil)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let started = try await startFake(script: Self.script, arguments: [String(port), folder], port: port, readyFile: folder + "/ca.pem",
-                                          log: folder + ".log", what: "the push server (pip install hypercorn trustme pyjwt http_ece)")
+        let started = try await startFake(
+            script: Self.script, arguments: [String(port), folder], port: port, readyFile: folder + "/ca.pem",
+            log: folder + ".log", what: "the push server (pip install hypercorn trustme pyjwt http_ece)")
         pid.withLock { $0 = started }
     }
 
@@ -57,7 +61,11 @@ final class PushServer: Sendable {
 
     /// The settings a server reads to push here (through the same reader `serve` uses).
     func environment(allowLoopback: Bool = true) throws -> [String: String] {
-        struct Apple: Decodable { var key_id: String; var team_id: String; var topic: String }
+        struct Apple: Decodable {
+            var key_id: String
+            var team_id: String
+            var topic: String
+        }
         let apple = try JSONDecoder().decode(Apple.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/apns.json")))
         return [
             "PUSH_CA_FILE": folder + "/ca.pem", "PUSH_ALLOW_LOOPBACK": allowLoopback ? "true" : "false", "PUSH_TIMEOUT": "20",
@@ -85,7 +93,9 @@ final class PushServer: Sendable {
     func script(_ answers: [String: [Any]]) throws {
         let data = try JSONSerialization.data(withJSONObject: answers)
         try data.write(to: URL(fileURLWithPath: folder + "/script.json.tmp"))
-        guard rename(folder + "/script.json.tmp", folder + "/script.json") == 0 else { throw ClusterError("cannot write the push server's script") }
+        guard rename(folder + "/script.json.tmp", folder + "/script.json") == 0 else {
+            throw ClusterError("cannot write the push server's script")
+        }
     }
 
     /// One request as the server saw it.
@@ -101,8 +111,9 @@ final class PushServer: Sendable {
         guard let text = try? String(contentsOfFile: folder + "/requests.jsonl", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return Received(channel: entry["channel"] as? String ?? "", path: entry["path"] as? String ?? "", status: entry["status"] as? Int ?? 0,
-                            problems: entry["problems"] as? [String] ?? [], entry: entry)
+            return Received(
+                channel: entry["channel"] as? String ?? "", path: entry["path"] as? String ?? "", status: entry["status"] as? Int ?? 0,
+                problems: entry["problems"] as? [String] ?? [], entry: entry)
         }
     }
 

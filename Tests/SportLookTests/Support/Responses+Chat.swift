@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SportLook
 
 /// Chat, people, safety, media and socket frames as the tests read them.
@@ -262,7 +263,8 @@ extension API {
             case "watching_rooms": break
             case "error": error = try Failure(from: decoder)
             default:
-                throw DecodingError.dataCorruptedError(forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
             }
         }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// A real SMTP server for one test: aiosmtpd (PyPI) running `Tests/fakes/smtp_server.py`
@@ -27,21 +28,29 @@ final class SMTPServer: Sendable {
 
     /// The server's settings for the service: STARTTLS, AUTH, the test authority trusted.
     func configure(_ configuration: inout AppConfiguration) {
-        var settings = SMTPSettings(url: plain ? "smtp://localhost:\(port)" : "smtp://sportlook:s3cret%20pass@localhost:\(port)", from: MailAddress(parsing: "SportLook <no-reply@sportlook.test>")!)!
+        var settings = SMTPSettings(
+            url: plain ? "smtp://localhost:\(port)" : "smtp://sportlook:s3cret%20pass@localhost:\(port)",
+            from: MailAddress(parsing: "SportLook <no-reply@sportlook.test>")!)!
         settings.trustRootsFile = folder + "/ca.pem"
         settings.timeout = 30
         configuration.mail = .smtp(settings)
     }
 
     func start() async throws {
-        let started = try await startFake(script: Self.script, arguments: [String(port), folder] + (plain ? ["plain"] : []), port: port, readyFile: folder + "/ca.pem",
-                                          log: NSTemporaryDirectory() + "smtp-\(port).log", what: "the SMTP server (pip install aiosmtpd trustme)")
+        let started = try await startFake(
+            script: Self.script, arguments: [String(port), folder] + (plain ? ["plain"] : []), port: port, readyFile: folder + "/ca.pem",
+            log: NSTemporaryDirectory() + "smtp-\(port).log", what: "the SMTP server (pip install aiosmtpd trustme)")
         pid.withLock { $0 = started }
     }
 
     /// Stops the server and waits until it is gone (its port refuses connections).
     func stop() async {
-        guard let running = pid.withLock({ value -> pid_t? in defer { value = nil }; return value }) else { return }
+        guard
+            let running = pid.withLock({ value -> pid_t? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         kill(running, SIGTERM)
         var status: Int32 = 0
         waitpid(running, &status, 0)
@@ -97,7 +106,11 @@ final class SMTPServer: Sendable {
 /// Starts one of `Tests/fakes`' Python servers and waits (a minute at most) until it
 /// has written `readyFile` and accepts connections on `port`; its process id.
 func startFake(script: String, arguments: [String], port: Int, readyFile: String, log: String, what: String) async throws -> pid_t {
-    guard let python = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/python3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    guard
+        let python = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map({ "\($0)/python3" }).first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        })
+    else {
         throw ClusterError("python3 is not installed")
     }
     let started = try spawn([python, script] + arguments, output: log)

@@ -1,8 +1,9 @@
-import NIOHTTP1
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
+
 @testable import SportLook
 
 /// A real `sportlook serve` process, for tests that kill it.

@@ -6,12 +6,16 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import SportLook
 
 /// Every database test runs once per engine.
 /// `SPORTLOOK_TEST_ENGINES=sqlite` (or `postgres`) narrows a run to one engine while working.
 let engines: [DatabaseEngine] = {
-    let wanted = ProcessInfo.processInfo.environment["SPORTLOOK_TEST_ENGINES"]?.split(separator: ",").compactMap { DatabaseEngine(rawValue: String($0)) } ?? []
+    let wanted =
+        ProcessInfo.processInfo.environment["SPORTLOOK_TEST_ENGINES"]?.split(separator: ",").compactMap {
+            DatabaseEngine(rawValue: String($0))
+        } ?? []
     return wanted.isEmpty ? [.sqlite, .postgres] : wanted
 }()
 
@@ -135,7 +139,8 @@ func withEmptyDatabase(_ engine: DatabaseEngine, timeout: TimeInterval = 30, _ t
     TestCounter.record(engine)
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    let location: DatabaseLocation = engine == .sqlite
+    let location: DatabaseLocation =
+        engine == .sqlite
         ? .sqliteFile(NSTemporaryDirectory() + "empty-\(UUID().uuidString).sqlite")
         : .postgres(try await PostgresCluster.shared.emptyDatabase())
     let database = try await Database.open(location, timeout: timeout, logger: logger)
@@ -193,7 +198,10 @@ struct Reply: Sendable {
 struct API: Sendable {
     let client: any TestClientProtocol
 
-    func request(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: Any? = nil, raw: String? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: Any? = nil, raw: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
         var body: ByteBuffer?
@@ -212,9 +220,15 @@ struct API: Sendable {
     }
 
     func get(_ path: String, token: String? = nil) async throws -> Reply { try await request(.get, path, token: token) }
-    func post(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.post, path, token: token, json: json) }
-    func patch(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.patch, path, token: token, json: json) }
-    func put(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply { try await request(.put, path, token: token, json: json) }
+    func post(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply {
+        try await request(.post, path, token: token, json: json)
+    }
+    func patch(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply {
+        try await request(.patch, path, token: token, json: json)
+    }
+    func put(_ path: String, token: String? = nil, json: Any? = nil) async throws -> Reply {
+        try await request(.put, path, token: token, json: json)
+    }
     func delete(_ path: String, token: String? = nil) async throws -> Reply { try await request(.delete, path, token: token) }
 
     /// One page of a list; fails unless 200.
@@ -266,7 +280,9 @@ enum ContractLog {
             "method": method.rawValue, "path": path, "status": Int(reply.status.code),
             "content_type": reply.headers[.contentType] ?? NSNull(),
         ]
-        guard var line = try? JSONSerialization.data(withJSONObject: head, options: [.sortedKeys]), line.last == UInt8(ascii: "}") else { return }
+        guard var line = try? JSONSerialization.data(withJSONObject: head, options: [.sortedKeys]), line.last == UInt8(ascii: "}") else {
+            return
+        }
         line.removeLast()
         line.append(contentsOf: Array(#","body":"#.utf8))
         if !reply.body.isEmpty, (try? JSONSerialization.jsonObject(with: reply.body, options: [.fragmentsAllowed])) != nil {
@@ -299,7 +315,9 @@ func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
-    let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
     guard connected == 0 else {
         close(fd)
         throw ClusterError("cannot connect to port \(port)")
@@ -318,7 +336,9 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 
 /// Waits for `condition` to hold. The default minute is for CI, where the whole suite
 /// shares two cores with a build: a job that takes a second here took over ten there.
-func eventually(timeout: Duration = .seconds(60), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool) async throws {
+func eventually(timeout: Duration = .seconds(60), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool)
+    async throws
+{
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return }

@@ -59,7 +59,9 @@ final class TestGateway: Sendable {
     /// - Parameters:
     ///   - latency: How long each answer takes.
     ///   - script: The status (and body) for the n-th request.
-    init(latency: Duration = .zero, _ script: @escaping @Sendable (Int, Received) -> (HTTPResponse.Status, String?) = { _, _ in (.ok, nil) }) {
+    init(
+        latency: Duration = .zero, _ script: @escaping @Sendable (Int, Received) -> (HTTPResponse.Status, String?) = { _, _ in (.ok, nil) }
+    ) {
         self.latency = latency
         self.script = script
     }
@@ -71,16 +73,18 @@ final class TestGateway: Sendable {
         let router = Router()
         router.post("push") { [self] request, context -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
-            let item = Received(idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!] ?? "",
-                                signature: request.headers[HTTPField.Name("X-SportLook-Signature")!] ?? "",
-                                body: Data(body.readableBytesView))
+            let item = Received(
+                idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!] ?? "",
+                signature: request.headers[HTTPField.Name("X-SportLook-Signature")!] ?? "",
+                body: Data(body.readableBytesView))
             let n = received.withLock { list in
                 list.append(item)
                 return list.count
             }
             if latency > .zero { try await Task.sleep(for: latency) }
             let (status, text) = script(n, item)
-            return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text ?? "{}")))
+            return Response(
+                status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text ?? "{}")))
         }
         let port = try await server.start(router, label: "gateway")
         boundPort.withLock { $0 = port }

@@ -1,8 +1,8 @@
-import NIOWebSocket
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOWebSocket
 import Synchronization
 
 /// A WebSocket client for tests: frames received are kept, frames to send are queued.
@@ -34,29 +34,33 @@ final class TestSocket: Sendable {
         let stream = socket.outgoingStream
         let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
         let running = Task {
-                do {
-                    let close = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger) { inbound, outbound, _ in
-                        socket.state.withLock { $0.open = true }
-                        openedContinuation.yield(true)
-                        let writer = Task {
-                            for await frame in stream { try? await outbound.write(.text(frame)) }
-                            try? await outbound.close(.normalClosure, reason: nil)
-                        }
-                        defer { writer.cancel() }
-                        for try await message in inbound.messages(maxSize: 1 << 20) {
-                            if case .text(let text) = message { socket.receive(text) }
-                        }
+            do {
+                let close = try await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
+                ) { inbound, outbound, _ in
+                    socket.state.withLock { $0.open = true }
+                    openedContinuation.yield(true)
+                    let writer = Task {
+                        for await frame in stream { try? await outbound.write(.text(frame)) }
+                        try? await outbound.close(.normalClosure, reason: nil)
                     }
-                    if let close { socket.closeFrame.withLock { $0 = (Int(UInt16(webSocketErrorCode: close.closeCode)), close.reason) } }
-                } catch {
-                    socket.state.withLock { $0.error = "\(error)" }
+                    defer { writer.cancel() }
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message { socket.receive(text) }
+                    }
                 }
-                socket.state.withLock { $0.closed = true }
-                openedContinuation.yield(false)
+                if let close { socket.closeFrame.withLock { $0 = (Int(UInt16(webSocketErrorCode: close.closeCode)), close.reason) } }
+            } catch {
+                socket.state.withLock { $0.error = "\(error)" }
             }
+            socket.state.withLock { $0.closed = true }
+            openedContinuation.yield(false)
+        }
         socket.task.withLock { $0 = running }
         var iterator = opened.makeAsyncIterator()
-        guard await iterator.next() == true else { throw ClusterError("socket did not open: \(socket.state.withLock { $0.error ?? "closed" })") }
+        guard await iterator.next() == true else {
+            throw ClusterError("socket did not open: \(socket.state.withLock { $0.error ?? "closed" })")
+        }
         return socket
     }
 
@@ -125,7 +129,9 @@ final class TestSocket: Sendable {
 
     /// Waits for a frame matching `predicate` and returns it.
     @discardableResult
-    func waitFor(_ description: String, timeout: Duration = .seconds(60), _ predicate: @escaping @Sendable (API.Frame) throws -> Bool) async throws -> API.Frame {
+    func waitFor(_ description: String, timeout: Duration = .seconds(60), _ predicate: @escaping @Sendable (API.Frame) throws -> Bool)
+        async throws -> API.Frame
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let frame = try frames.first(where: predicate) { return frame }

@@ -27,8 +27,10 @@ enum AccessToken {
             var token = token
             let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
             (a, b, c, d) = digest.withUnsafeBytes { raw in
-                (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                 raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+                (
+                    raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                    raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                )
             }
         }
 

@@ -34,7 +34,7 @@ extension AccountService {
         let signedIn: ProviderSignIn?
         do {
             signedIn = try await signIn(verified, name: name, userAgent: userAgent, address: address, at: now)
-        } catch where Database.isUniqueViolation(error) {
+        } catch  where Database.isUniqueViolation(error) {
             // A first sign-in of the same person (or email) at the same moment made the
             // account: this one now finds it (and a token used meanwhile is refused).
             signedIn = try await signIn(verified, name: name, userAgent: userAgent, address: address, at: now)
@@ -44,36 +44,50 @@ extension AccountService {
         return signedIn
     }
 
-    private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, address: String?, at now: Date) async throws -> ProviderSignIn? {
+    private func signIn(_ verified: VerifiedCredential, name: String?, userAgent: String?, address: String?, at now: Date) async throws
+        -> ProviderSignIn?
+    {
         let replayKey = verified.replayKey
         let identity = verified.identity
         let (issued, created): (Issued?, Bool) = try await write { [accounts, identities] sql, changes in
             try await use(replayKey, until: identity.expiresAt, at: now, on: sql)
             if let linked = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard try await accounts.lockLive(linked, on: sql) else { throw DomainError.invalidCredentials }
-                return (try await openSession(for: linked, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), false)
+                return (
+                    try await openSession(for: linked, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), false
+                )
             }
             // `check` kept the email only if it is one.
             let email = identity.email
             let normalized = email.map(Self.normalize(email:))
             if let normalized, let existing = try await accounts.account(normalizedEmail: normalized, on: sql) {
                 guard identity.emailVerified && existing.emailVerified else {
-                    throw DomainError.conflict("account_exists", "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities).")
+                    throw DomainError.conflict(
+                        "account_exists",
+                        "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities)."
+                    )
                 }
                 guard try await accounts.lockLive(existing.id, on: sql) else { throw DomainError.invalidCredentials }
                 // The account has another account of this provider (a person deleted and made again there).
                 guard try await identities.identity(of: existing.id, provider: identity.provider, on: sql) == nil else {
-                    throw DomainError.conflict("account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked.")
+                    throw DomainError.conflict(
+                        "account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked."
+                    )
                 }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
-                return (try await openSession(for: existing.id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), false)
+                return (
+                    try await openSession(for: existing.id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes),
+                    false
+                )
             }
             // A new account: the provider's email only when it vouches for it.
             let id = UUID()
             let kept = identity.emailVerified ? email : nil
-            let user = User(id: id, name: name ?? Self.newAccountName(identity, email: kept), email: kept ?? "", bio: "", photo: nil, sports: [],
-                            location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
-            try await accounts.insertUser(user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
+            let user = User(
+                id: id, name: name ?? Self.newAccountName(identity, email: kept), email: kept ?? "", bio: "", photo: nil, sports: [],
+                location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
+            try await accounts.insertUser(
+                user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
             try await identities.insert(identity, userID: id, at: now, on: sql)
             return (try await openSession(for: id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), true)
         }
@@ -88,8 +102,9 @@ extension AccountService {
         let now = clock.now()
         do {
             return try await link(verified, to: caller, at: now)
-        } catch where Database.isUniqueViolation(error) {
-            throw DomainError.conflict("identity_taken", "This \(verified.identity.provider.rawValue) account was just linked to another SportLook account.")
+        } catch  where Database.isUniqueViolation(error) {
+            throw DomainError.conflict(
+                "identity_taken", "This \(verified.identity.provider.rawValue) account was just linked to another SportLook account.")
         }
     }
 
@@ -99,7 +114,9 @@ extension AccountService {
     private func requireRecent(_ caller: Identity, at now: Date, on sql: DatabaseSession) async throws {
         guard let began = try await sessions.lockLiveSessionStart(caller.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
         guard now.timeIntervalSince(began) <= Self.recentSession else {
-            throw DomainError(.forbidden, code: "reauthentication_required", message: "Sign in again (within 15 minutes) to change how this account signs in.")
+            throw DomainError(
+                .forbidden, code: "reauthentication_required",
+                message: "Sign in again (within 15 minutes) to change how this account signs in.")
         }
         guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
     }
@@ -109,12 +126,18 @@ extension AccountService {
             let identity = verified.identity
             try await requireRecent(caller, at: now, on: sql)
             if let owner = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
-                guard owner == caller.userID else { throw DomainError.conflict("identity_taken", "This \(identity.provider.rawValue) account signs in to another SportLook account.") }
-                guard let linked = try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) else { throw DomainError.notFound("linked account") }
+                guard owner == caller.userID else {
+                    throw DomainError.conflict(
+                        "identity_taken", "This \(identity.provider.rawValue) account signs in to another SportLook account.")
+                }
+                guard let linked = try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) else {
+                    throw DomainError.notFound("linked account")
+                }
                 return (linked, false)
             }
             if try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) != nil {
-                throw DomainError.conflict("provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
+                throw DomainError.conflict(
+                    "provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
             }
             try await use(verified.replayKey, until: identity.expiresAt, at: now, on: sql)
             try await identities.insert(identity, userID: caller.userID, at: now, on: sql)
@@ -136,7 +159,8 @@ extension AccountService {
             guard linked.contains(where: { $0.provider == provider }) else { throw DomainError.notFound("linked account") }
             let hasPassword = try await accounts.hasPassword(caller.userID, on: sql)
             guard linked.count > 1 || hasPassword else {
-                throw DomainError.conflict("last_sign_in_method", "This is the only way to sign in to the account; link another provider first.")
+                throw DomainError.conflict(
+                    "last_sign_in_method", "This is the only way to sign in to the account; link another provider first.")
             }
             _ = try await identities.delete(provider, of: caller.userID, on: sql)
         }
@@ -173,7 +197,9 @@ extension AccountService {
         guard let provider else { throw DomainError.validation(v.fields) }
         let enabled = credential.idToken != nil ? verifier.enabled.contains(provider) : verifier.acceptsFacebookAccessTokens
         guard enabled else {
-            throw DomainError(.invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.", fields: ["provider": "is not enabled"])
+            throw DomainError(
+                .invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.",
+                fields: ["provider": "is not enabled"])
         }
         guard let address else { return try await check(credential, from: provider) }
         let subjects = ["provider:" + address]
@@ -206,10 +232,16 @@ extension AccountService {
             }
         } catch let problem as IdentityTokenProblem {
             switch problem {
-            case .invalid(let reason): throw DomainError(.rejectedCredentials, code: "invalid_token", message: "The provider's token is refused: \(reason).")
-            case .expired: throw DomainError(.rejectedCredentials, code: "token_expired", message: "The provider's token has expired; sign in with the provider again.")
+            case .invalid(let reason):
+                throw DomainError(.rejectedCredentials, code: "invalid_token", message: "The provider's token is refused: \(reason).")
+            case .expired:
+                throw DomainError(
+                    .rejectedCredentials, code: "token_expired",
+                    message: "The provider's token has expired; sign in with the provider again.")
             case .providerUnavailable(let reason):
-                throw DomainError(.unavailable, code: "provider_unavailable", message: "The provider cannot be asked right now (\(reason)); try again shortly.", retryAfter: 5)
+                throw DomainError(
+                    .unavailable, code: "provider_unavailable",
+                    message: "The provider cannot be asked right now (\(reason)); try again shortly.", retryAfter: 5)
             }
         }
         // The nonce: the client's must be the token's (Apple's tokens carry its SHA-256 in
@@ -230,7 +262,9 @@ extension AccountService {
             identity.email = nil
             identity.emailVerified = false
         }
-        let replayKey = credential.idToken.map { token in identity.nonce.map { "nonce\n\($0)" } ?? "token\n" + SHA256.hash(data: Array(token.utf8)).hexString }
+        let replayKey = credential.idToken.map { token in
+            identity.nonce.map { "nonce\n\($0)" } ?? "token\n" + SHA256.hash(data: Array(token.utf8)).hexString
+        }
         return VerifiedCredential(identity: identity, replayKey: replayKey.map { "\(provider.rawValue)\n\($0)" })
     }
 
@@ -240,7 +274,8 @@ extension AccountService {
         guard let replayKey else { return }
         let digest = SHA256.hash(data: Array(replayKey.utf8)).hexString
         guard try await identities.useToken(digest, expiresAt: expiresAt, at: now, on: sql) else {
-            throw DomainError(.rejectedCredentials, code: "token_reused", message: "This token has been used already; sign in with the provider again.")
+            throw DomainError(
+                .rejectedCredentials, code: "token_reused", message: "This token has been used already; sign in with the provider again.")
         }
     }
 

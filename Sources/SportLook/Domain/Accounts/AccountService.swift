@@ -38,7 +38,7 @@ struct AccountService: Sendable {
     static func validEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
-              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
         else { return false }
         return !email.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "<" || $0 == ">" })
             && !email.unicodeScalars.contains(where: { TextLimits.isForbidden($0, multiline: false) })
@@ -88,19 +88,24 @@ struct AccountService: Sendable {
         }
         let normalized = Self.normalize(email: email)
         let now = clock.now()
-        let user = User(id: UUID(), name: name, email: email, bio: "", photo: nil, sports: [], location: nil, discoverable: false, createdAt: now)
+        let user = User(
+            id: UUID(), name: name, email: email, bio: "", photo: nil, sports: [], location: nil, discoverable: false, createdAt: now)
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
         let deviceKey: String?
         do {
             deviceKey = try await database.transaction { [accounts, known] sql in
-                if try await accounts.emailExists(normalized, on: sql) { throw DomainError.conflict("email_taken", "An account already uses this email.") }
+                if try await accounts.emailExists(normalized, on: sql) {
+                    throw DomainError.conflict("email_taken", "An account already uses this email.")
+                }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
-                try await sessions.insertToken(id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+                try await sessions.insertToken(
+                    id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now,
+                    expiresAt: expiresAt, on: sql)
                 return try await known.record(user.id, deviceKey: true, address: address, at: now, on: sql)
             }
-        } catch where Database.isUniqueViolation(error) {
+        } catch  where Database.isUniqueViolation(error) {
             throw DomainError.conflict("email_taken", "An account already uses this email.")
         }
         let issued = Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID, deviceKey: deviceKey)
@@ -136,7 +141,8 @@ struct AccountService: Sendable {
         let issued: Issued? = try await write { [accounts] sql, changes in
             // A deletion committed while the password was checked wins.
             guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
-            return try await openSession(for: credentials.userID, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes)
+            return try await openSession(
+                for: credentials.userID, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes)
         }
         guard let issued else { throw DomainError.invalidCredentials }
         remember(issued)
@@ -145,11 +151,15 @@ struct AccountService: Sendable {
 
     /// A new session for the user, in the caller's transaction (beyond ``maxSessions``,
     /// the oldest end); `nil` if the user is gone. ``remember(_:)`` it once committed.
-    func openSession(for userID: UUID, userAgent: String?, address: String?, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Issued? {
+    func openSession(
+        for userID: UUID, userAgent: String?, address: String?, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws -> Issued? {
         let token = AccessToken.generate()
         let tokenID = UUID()
         let expiresAt = now.addingTimeInterval(tokenTTL)
-        try await sessions.insertToken(id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt, on: sql)
+        try await sessions.insertToken(
+            id: tokenID, userID: userID, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now, expiresAt: expiresAt,
+            on: sql)
         let ended = try await sessions.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
         changes.sessionsEnded(ended)
         guard let user = try await accounts.user(userID, on: sql) else { return nil }
@@ -204,7 +214,9 @@ struct AccountService: Sendable {
         try v.throwIfInvalid()
         guard let current, let new else { throw DomainError.validation(v.fields) }
         guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw DomainError.notFound("user") }
-        guard !stored.isEmpty else { throw DomainError.conflict("no_password", "This account has no password: it signs in with Apple, Google or Facebook.") }
+        guard !stored.isEmpty else {
+            throw DomainError.conflict("no_password", "This account has no password: it signs in with Apple, Google or Facebook.")
+        }
         let email = try await accounts.user(identity.userID)?.email
         if let problem = policy.problem(with: new, email: email) { throw DomainError.validation(["new_password": problem]) }
         let passwordSubjects = ["password:" + identity.userID.lowercased]
@@ -214,7 +226,8 @@ struct AccountService: Sendable {
         }
         guard ok else {
             try await throttle.settle(attempt)
-            throw DomainError(.forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
+            throw DomainError(
+                .forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
         }
         try await throttle.release(attempt, subjects: passwordSubjects)
         let now = clock.now()
@@ -308,7 +321,9 @@ struct AccountService: Sendable {
         case .null: edits.bio = ""
         case .value(let bio): edits.bio = v.text(bio, "bio", 0...1_000, multiline: true)
         }
-        if !input.imageUrl.isAbsent { v.fail("image_url", "is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id") }
+        if !input.imageUrl.isAbsent {
+            v.fail("image_url", "is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id")
+        }
         var photo = Patch<UUID>.absent
         switch input.photoId {
         case .absent: break
@@ -319,9 +334,13 @@ struct AccountService: Sendable {
         case .absent: break
         case .null: edits.sports = []
         case .value(let slugs):
-            if slugs.count > 64 { v.fail("sports", "must list at most 64 sports") }
-            else if let unknown = slugs.first(where: { sports[$0] == nil }) { v.fail("sports", "unknown sport '\(unknown.prefix(64))'") }
-            else { edits.sports = slugs }
+            if slugs.count > 64 {
+                v.fail("sports", "must list at most 64 sports")
+            } else if let unknown = slugs.first(where: { sports[$0] == nil }) {
+                v.fail("sports", "unknown sport '\(unknown.prefix(64))'")
+            } else {
+                edits.sports = slugs
+            }
         }
         switch input.location {
         case .absent: break
@@ -344,7 +363,11 @@ struct AccountService: Sendable {
         case .absent: break
         case .null: v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", "))
         case .value(let tag):
-            if let language = Language(rawValue: tag) { edits.language = language } else { v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", ")) }
+            if let language = Language(rawValue: tag) {
+                edits.language = language
+            } else {
+                v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", "))
+            }
         }
         try v.throwIfInvalid()
         let now = clock.now()

@@ -79,7 +79,9 @@ struct AttemptThrottle: Sendable {
             if counted.settled >= maxAttempts, let oldestSettled = counted.oldestSettled {
                 refused.remember(subject, until: oldestSettled.addingTimeInterval(window), settled: true, now: now)
             } else {
-                refused.remember(subject, until: min(until, now.addingTimeInterval(Self.provisionalHold)), settled: false, now: now, unlessWithdrawnSince: withdrawals)
+                refused.remember(
+                    subject, until: min(until, now.addingTimeInterval(Self.provisionalHold)), settled: false, now: now,
+                    unlessWithdrawnSince: withdrawals)
             }
         }
         return wait
@@ -128,7 +130,10 @@ struct AttemptThrottle: Sendable {
 /// entries the expired ones go, and if that is not enough, all of them (the
 /// database still holds every count).
 final class RefusedSubjects: Sendable {
-    private struct Refusal { var until: Date; var settled: Bool }
+    private struct Refusal {
+        var until: Date
+        var settled: Bool
+    }
     private struct State {
         var entries: [String: Refusal] = [:]
         /// Reservations this instance has withdrawn.

@@ -83,9 +83,12 @@ struct EmailCodeService: Sendable {
     /// network; and per email in all (what one inbox receives) — except from a place the
     /// account knows (a device or address it signed in from), which has a share of its
     /// own: strangers asking for an email's codes use up only theirs.
-    private func request(_ purpose: Purpose, normalized: String, address: String?, knownPlace: [String]? = nil, request requestDigest: String? = nil) async throws {
+    private func request(
+        _ purpose: Purpose, normalized: String, address: String?, knownPlace: [String]? = nil, request requestDigest: String? = nil
+    ) async throws {
         // Counted whether or not an account has the email: the limits say nothing either.
-        let inbox = knownPlace.map { "code-request-inbox:" + normalized + ":" + $0.joined(separator: ",") } ?? "code-request-inbox:" + normalized
+        let inbox =
+            knownPlace.map { "code-request-inbox:" + normalized + ":" + $0.joined(separator: ",") } ?? "code-request-inbox:" + normalized
         var limits: [(throttle: AttemptThrottle, subjects: [String])] = [
             (requestsPerEmail, ["code-request:" + normalized + ":" + (address ?? "unknown")]),
             (requestsPerInbox, [inbox]),
@@ -99,7 +102,8 @@ struct EmailCodeService: Sendable {
             throw error
         }
         for taken in reserved { try await taken.throttle.settle(taken.attempt) }
-        let request = CodeMailRequest(purpose: purpose.rawValue, email: normalized, request: requestDigest, knownPlace: knownPlace != nil ? true : nil)
+        let request = CodeMailRequest(
+            purpose: purpose.rawValue, email: normalized, request: requestDigest, knownPlace: knownPlace != nil ? true : nil)
         try await write { [jobs] sql, changes in
             try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
             changes.record(.jobs)
@@ -117,9 +121,10 @@ struct EmailCodeService: Sendable {
             try await codes.purge(before: now, on: sql)
             guard let account = try await accounts.account(normalizedEmail: request.email, on: sql) else { return nil }
             if purpose == .verify, account.emailVerified { return nil }
-            try await codes.issue(user: account.id, purpose: purpose.rawValue, request: request.request ?? "", knownPlace: request.knownPlace == true,
-                                  digest: Self.digest(code, user: account.id, purpose: purpose),
-                                  expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
+            try await codes.issue(
+                user: account.id, purpose: purpose.rawValue, request: request.request ?? "", knownPlace: request.knownPlace == true,
+                digest: Self.digest(code, user: account.id, purpose: purpose),
+                expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
             return Self.mail(purpose, code: code, to: account.email, mark: request.request.map(Self.mark(ofRequest:)))
         }
     }
@@ -134,19 +139,24 @@ struct EmailCodeService: Sendable {
         guard let email = try await accounts.user(identity.userID)?.email, !email.isEmpty else {
             throw DomainError.conflict("no_email", "This account has no email to verify.")
         }
-        try await take(.verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, knownPlace: nil, address: address, newPassword: nil)
+        try await take(
+            .verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, knownPlace: nil, address: address,
+            newPassword: nil)
     }
 
     /// Sets a new password with the code sent to the email (which is then verified
     /// too); every session of the account ends, and every provider linked to it is
     /// unlinked: whoever made the account with someone else's email, or held a session
     /// of it, may have linked their own.
-    func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws {
+    func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws
+    {
         var v = Validator()
         let normalized = check(email, into: &v)
         check(code: code, into: &v)
         if let password {
-            if let problem = policy.problem(with: password, email: (email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) { v.fail("password", problem) }
+            if let problem = policy.problem(with: password, email: (email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) {
+                v.fail("password", problem)
+            }
         } else {
             v.fail("password", "is required")
         }
@@ -158,15 +168,23 @@ struct EmailCodeService: Sendable {
         }
         try v.throwIfInvalid()
         let place = try await known.recognised(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
-        try await take(.reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), knownPlace: place, address: address, newPassword: password)
+        try await take(
+            .reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), knownPlace: place,
+            address: address, newPassword: password)
     }
 
     /// Takes the code and does what it was for, all in one transaction. A wrong one
     /// counts against its request (or, for a verification, the email), the address, and
     /// the email's 30 a day — all strangers' together, while a place the account knows
     /// has its own 30: guessing from everywhere else never locks the owner's home out.
-    private func take(_ purpose: Purpose, code: String, normalized: String, request: String?, knownPlace: [String]? = nil, address: String?, newPassword: String?) async throws {
-        let daily = [(purpose == .verify ? "code-verify-day:" : "code-day:") + normalized + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")]
+    private func take(
+        _ purpose: Purpose, code: String, normalized: String, request: String?, knownPlace: [String]? = nil, address: String?,
+        newPassword: String?
+    ) async throws {
+        let daily = [
+            (purpose == .verify ? "code-verify-day:" : "code-day:") + normalized
+                + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")
+        ]
         let today = try await dailyGuesses.reserve(daily)
         let subjects = [request.map { "code-request:" + $0 } ?? "code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
         let attempt: UUID
@@ -178,8 +196,11 @@ struct EmailCodeService: Sendable {
                 let now = clock.now()
                 return try await write { [hash] sql, changes in
                     guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
-                    guard try await codes.take(user: account.id, purpose: purpose.rawValue, request: request ?? "", digest: Self.digest(code, user: account.id, purpose: purpose),
-                                               maxTries: Self.maxTries, at: now, on: sql)
+                    guard
+                        try await codes.take(
+                            user: account.id, purpose: purpose.rawValue, request: request ?? "",
+                            digest: Self.digest(code, user: account.id, purpose: purpose),
+                            maxTries: Self.maxTries, at: now, on: sql)
                     else { return false }
                     try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
                     if hash != nil {
@@ -206,7 +227,9 @@ struct EmailCodeService: Sendable {
         guard taken else {
             try await guesses.settle(attempt)
             try await dailyGuesses.settle(today)
-            throw DomainError(.invalid, code: "invalid_code", message: "The code is wrong, used or expired; ask for a new one.", fields: ["code": "is wrong, used or expired"])
+            throw DomainError(
+                .invalid, code: "invalid_code", message: "The code is wrong, used or expired; ask for a new one.",
+                fields: ["code": "is wrong, used or expired"])
         }
         try await guesses.release(attempt, subjects: subjects)
         try await dailyGuesses.release(today, subjects: daily)
@@ -268,22 +291,26 @@ struct EmailCodeService: Sendable {
         let minutes = Int(lifetime / 60)
         switch purpose {
         case .verify:
-            return MailMessage(to: address, subject: "Your SportLook verification code", text: """
-                Your code to verify this email address for SportLook:
+            return MailMessage(
+                to: address, subject: "Your SportLook verification code",
+                text: """
+                    Your code to verify this email address for SportLook:
 
-                    \(code)
+                        \(code)
 
-                It works once, within \(minutes) minutes. If you did not ask for it, you can ignore this mail.
-                """)
+                    It works once, within \(minutes) minutes. If you did not ask for it, you can ignore this mail.
+                    """)
         case .reset:
             let marked = mark.map { " (\($0))" } ?? ""
-            return MailMessage(to: address, subject: "Your SportLook password reset code\(marked)", text: """
-                Someone, we hope you, asked to set a new password for the SportLook account of this address\(mark.map { "; the page that asked shows the mark \($0)" } ?? ""). Your code:
+            return MailMessage(
+                to: address, subject: "Your SportLook password reset code\(marked)",
+                text: """
+                    Someone, we hope you, asked to set a new password for the SportLook account of this address\(mark.map { "; the page that asked shows the mark \($0)" } ?? ""). Your code:
 
-                    \(code)
+                        \(code)
 
-                It works once, within \(minutes) minutes. If you did not ask for it, ignore this mail: your password stays as it is.
-                """)
+                    It works once, within \(minutes) minutes. If you did not ask for it, ignore this mail: your password stays as it is.
+                    """)
         }
     }
 }

@@ -91,10 +91,10 @@ public final class PasswordHasher: Sendable {
     /// Costs a system call against a hash's hundreds of milliseconds.
     static func yieldingToRequests() {
         #if os(Linux)
-        var parameters = sched_param(sched_priority: 0)
-        if sched_setscheduler(0, Self.idleSchedulingClass, &parameters) != 0 {
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-        }
+            var parameters = sched_param(sched_priority: 0)
+            if sched_setscheduler(0, Self.idleSchedulingClass, &parameters) != 0 {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            }
         #endif
     }
 
@@ -117,7 +117,10 @@ public struct PasswordPolicy: Sendable {
     /// Loads the list of passwords too common to accept.
     /// - Parameter list: Lines of a file; `#` starts a comment.
     public init(commonPasswords list: String) {
-        common = Set(list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        common = Set(
+            list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
+                !$0.isEmpty && !$0.hasPrefix("#")
+            })
     }
 
     /// Why `password` is not acceptable, or `nil` if it is.

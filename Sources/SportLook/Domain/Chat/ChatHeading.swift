@@ -7,7 +7,6 @@ enum ChatHeading: Sendable {
     case group(id: UUID, name: String)
 }
 
-
 /// Where a history page continues: older (`before`) or newer (`after`) messages.
 struct ChatCursor: CursorCodable, Sendable {
     var after: Int64?

@@ -58,7 +58,8 @@ struct ChatService: Sendable {
     static let maxMentions = 20
     static let bodyLimit = 1...2_000
 
-    static let eventMembersOnly = "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one."
+    static let eventMembersOnly =
+        "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one."
     static let groupMembersOnly = "Only the group's members take part in its chat."
 
     /// The answer to someone not taking part in a room: an event's or a group's room
@@ -115,12 +116,16 @@ struct ChatService: Sendable {
         let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
         if attachmentID == nil, mentions.isEmpty, draft.replyTo == nil,
-           let sent = try await quickSend(to: roomID, from: user, clientID: clientID, body: body, at: now, freshSince: fresh) {
+            let sent = try await quickSend(to: roomID, from: user, clientID: clientID, body: body, at: now, freshSince: fresh)
+        {
             return sent
         }
-        return try await write { [store, rooms, notifier, limiter, media, recent, feed = write.feed, postgres = database.engine == .postgres] sql, changes in
+        return try await write {
+            [store, rooms, notifier, limiter, media, recent, feed = write.feed, postgres = database.engine == .postgres] sql, changes in
             // Locking the room first serialises senders, so a retried client_id finds its original.
-            guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else { throw DomainError.notFound("room") }
+            guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else {
+                throw DomainError.notFound("room")
+            }
             let room = sending.room
             var conversation: Conversation?
             switch room.kind {
@@ -133,7 +138,9 @@ struct ChatService: Sendable {
             if let seq = sending.existingSeq, let original = try await store.message(room: roomID, seq: seq, on: sql) {
                 return Sent(message: original, created: false)
             }
-            if room.kind == .event, !sending.eventActive { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            if room.kind == .event, !sending.eventActive {
+                throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+            }
             if let current = conversation {
                 let admitted = try await admit(user, to: current, at: now, on: sql)
                 // A request or an answer changes how both see the conversation (the one
@@ -154,7 +161,8 @@ struct ChatService: Sendable {
             if let attachmentID {
                 let upload = try await media.attachUpload(attachmentID, use: .chat, owner: user, field: "attachment_id", at: now, on: sql)
                 let largest = upload.variants.first
-                attachment = ChatAttachment(image: upload.reference, width: largest?.width ?? upload.width, height: largest?.height ?? upload.height)
+                attachment = ChatAttachment(
+                    image: upload.reference, width: largest?.width ?? upload.width, height: largest?.height ?? upload.height)
             }
             // Last of the checks, so a refused message costs no place in the rate (a
             // refusal here rolls the attachment back).
@@ -164,24 +172,30 @@ struct ChatService: Sendable {
             let sender = UserSummary(id: user, name: sending.senderName)
             // Those who blocked the sender are not told of the message (absentMembers leaves them out).
             let (message, absent, announced) = try await store.store(
-                in: room, .init(sender: sender, clientID: clientID, body: body, attachment: attachment,
-                                replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
+                in: room,
+                .init(
+                    sender: sender, clientID: clientID, body: body, attachment: attachment,
+                    replyTo: draft.replyTo, mentions: mentioned.sorted { $0.lowercased < $1.lowercased }),
                 // Announced by the statement that stores it, unless changes recorded before
                 // it (a conversation's state) must go on the bus first.
                 at: now, telling: fresh, notification: changes.isEmpty ? feed.chatNotification(room: roomID) : nil, on: sql)
-            let heading: ChatHeading = switch room.kind {
-            case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")
-            case .group: .group(id: room.id, name: sending.groupName ?? "")
-            case .conversation: .conversation(roomID)
-            }
-            try await notifier.chatMessage(heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
-                                           recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
+            let heading: ChatHeading =
+                switch room.kind {
+                case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")
+                case .group: .group(id: room.id, name: sending.groupName ?? "")
+                case .conversation: .conversation(roomID)
+                }
+            try await notifier.chatMessage(
+                heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
+                recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
             // This instance's sockets get the message as stored, without reading it back.
             changes.stored(message, announced: announced)
             // What the next send expects (on PostgreSQL, where ``quickSend`` uses it).
             switch room.kind {
             case _ where !postgres: break
-            case .event: recent.remember(room: roomID, .init(kind: .event, eventID: room.eventID ?? room.id, name: sending.eventTitle ?? ""), sender: sender)
+            case .event:
+                recent.remember(
+                    room: roomID, .init(kind: .event, eventID: room.eventID ?? room.id, name: sending.eventTitle ?? ""), sender: sender)
             case .group: recent.remember(room: roomID, .init(kind: .group, eventID: nil, name: sending.groupName ?? ""), sender: sender)
             case .conversation: break
             }
@@ -196,20 +210,28 @@ struct ChatService: Sendable {
     /// the same rows and changes as the transaction writes. `nil` when the statement
     /// found anything else (nothing written then: the transaction sends it, or says
     /// why not), or on SQLite, whose single writer has no round trips to save.
-    private func quickSend(to roomID: UUID, from user: UUID, clientID: String, body: String, at now: Date, freshSince fresh: Date) async throws -> Sent? {
+    private func quickSend(to roomID: UUID, from user: UUID, clientID: String, body: String, at now: Date, freshSince fresh: Date)
+        async throws -> Sent?
+    {
         guard let notification = write.feed.chatNotification(room: roomID), let jobsNotification = write.feed.jobsNotification,
-              let expected = recent.expected(room: roomID, sender: user) else { return nil }
+            let expected = recent.expected(room: roomID, sender: user)
+        else { return nil }
         let (room, sender) = (expected.room, UserSummary(id: user, name: expected.senderName))
-        let heading: ChatHeading = room.kind == .event ? .event(id: room.eventID ?? roomID, title: room.name) : .group(id: roomID, name: room.name)
+        let heading: ChatHeading =
+            room.kind == .event ? .event(id: room.eventID ?? roomID, title: room.name) : .group(id: roomID, name: room.name)
         guard let jobs = notifier.chatJobs(heading, sender: sender, preview: body) else { return nil }
         // Over the rate, the transaction refuses it, after the checks that come first.
         guard let place = limiter.reserve(user.lowercased) else { return nil }
-        let quick = ChatStatements.Quick(room: roomID, kind: room.kind, eventID: room.eventID, headingName: room.name, sender: sender, clientID: clientID, body: body)
+        let quick = ChatStatements.Quick(
+            room: roomID, kind: room.kind, eventID: room.eventID, headingName: room.name, sender: sender, clientID: clientID, body: body)
         // On an error the place stays taken, as the transaction's does: a statement past its
         // deadline runs on, and may yet store the message.
         let stored = try await write.single { [store] sql, changes in
-            guard let stored = try await store.quickStore(quick, at: now, telling: fresh, notification: notification, jobs: jobs,
-                                                          jobsNotification: jobsNotification, on: sql) else { return nil as ChatMessage? }
+            guard
+                let stored = try await store.quickStore(
+                    quick, at: now, telling: fresh, notification: notification, jobs: jobs,
+                    jobsNotification: jobsNotification, on: sql)
+            else { return nil as ChatMessage? }
             if !stored.absent.isEmpty { changes.record(.jobs, announced: true) }
             changes.stored(stored.message, announced: true)
             return stored.message
@@ -276,7 +298,8 @@ struct ChatService: Sendable {
             guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can edit a message.") }
             guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
             guard now.timeIntervalSince(message.createdAt) <= Self.editWindow else {
-                throw DomainError.conflict("edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
+                throw DomainError.conflict(
+                    "edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
             }
             guard message.body != text else { return nil }
             try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: text, on: sql)
@@ -294,7 +317,9 @@ struct ChatService: Sendable {
         return try await change(roomID, seq: seq, by: user, writing: false) { [events, store, notifier, media] room, message, sql in
             if message.sender.id != user {
                 let organiser = try await room.eventID.asyncMap { try await events.event($0, on: sql)?.organiserID }
-                guard organiser == user else { throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.") }
+                guard organiser == user else {
+                    throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.")
+                }
             }
             guard message.deletedAt == nil else { return nil }
             // The text goes from the pushes queued for it too, and the image is let go (collected with unused uploads).
@@ -321,8 +346,10 @@ struct ChatService: Sendable {
     /// A change that writes (an edit, a reaction) follows the rules of sending: not in a
     /// cancelled event's chat, not between people either of whom blocked the other, not
     /// from someone whose message request waits or was declined.
-    private func change(_ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
-                        _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?) async throws -> ChatMessage {
+    private func change(
+        _ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
+        _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?
+    ) async throws -> ChatMessage {
         try await write { [store, rooms, events, clock] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
             guard try await store.isMember(room: room, user: user, on: sql) else { throw Self.refusal(room) }
@@ -333,16 +360,22 @@ struct ChatService: Sendable {
                         throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
                     }
                 case .conversation:
-                    guard var conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user) else {
+                    guard var conversation = try await rooms.conversation(room: room.id, on: sql),
+                        let other = conversation.other(than: user)
+                    else {
                         throw DomainError.notFound("room")
                     }
-                    if try await safety.eitherBlocked(user, other.id, on: sql) { throw DomainError.forbidden("blocked", "You cannot write to each other.") }
+                    if try await safety.eitherBlocked(user, other.id, on: sql) {
+                        throw DomainError.forbidden("blocked", "You cannot write to each other.")
+                    }
                     if conversation.requestedBy == user, conversation.state == .requested {
-                        conversation.sharesAnEvent = try await rooms.shareAnEvent(user, other.id, endedAfter: Self.sharingSince(clock.now()), on: sql)
+                        conversation.sharesAnEvent = try await rooms.shareAnEvent(
+                            user, other.id, endedAfter: Self.sharingSince(clock.now()), on: sql)
                     }
                     if !conversation.maySend(user) {
-                        throw DomainError.forbidden(conversation.state == .requested ? "request_pending" : "request_declined",
-                                                    "\(other.name) has not accepted your message request.")
+                        throw DomainError.forbidden(
+                            conversation.state == .requested ? "request_pending" : "request_declined",
+                            "\(other.name) has not accepted your message request.")
                     }
                 case .group:
                     break
@@ -352,7 +385,9 @@ struct ChatService: Sendable {
             // (as in the history); a deletion (the organiser's) still reaches it. Every answer,
             // a change that changed nothing included, is the caller's view.
             let hidden = try await safety.blockedBy(user, on: sql)
-            guard let message = try await store.message(room: roomID, seq: seq, on: sql), !writing || Blocks.view(message, hiding: hidden) != nil else {
+            guard let message = try await store.message(room: roomID, seq: seq, on: sql),
+                !writing || Blocks.view(message, hiding: hidden) != nil
+            else {
                 throw DomainError.notFound("message")
             }
             // (A deletion of a blocked person's message answers the tombstone the caller made.)

@@ -22,7 +22,8 @@ struct RoomService: Sendable {
             }
             var result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
             if result.created { changes.record(.roomState(user: user, room: result.conversation.roomID)) }
-            result.conversation.sharesAnEvent = try await store.shareAnEvent(user, other, endedAfter: ChatService.sharingSince(now), on: sql)
+            result.conversation.sharesAnEvent = try await store.shareAnEvent(
+                user, other, endedAfter: ChatService.sharingSince(now), on: sql)
             return result
         }
     }
@@ -31,8 +32,10 @@ struct RoomService: Sendable {
     func conversation(_ room: UUID, for user: UUID) async throws -> Conversation {
         try await store.reading(on: nil) { [store, clock] sql in
             guard var conversation = try await store.conversation(room: room, on: sql), conversation.includes(user),
-                  let other = conversation.other(than: user) else { throw DomainError.notFound("conversation") }
-            conversation.sharesAnEvent = try await store.shareAnEvent(user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
+                let other = conversation.other(than: user)
+            else { throw DomainError.notFound("conversation") }
+            conversation.sharesAnEvent = try await store.shareAnEvent(
+                user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
             return conversation
         }
     }
@@ -43,7 +46,9 @@ struct RoomService: Sendable {
         try await write { [store, chat, clock] sql, changes in
             // In the room's lock: an answer and a message of the one asked take turns.
             _ = try await chat.lockRoom(room, on: sql)
-            guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else { throw DomainError.notFound("conversation") }
+            guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else {
+                throw DomainError.notFound("conversation")
+            }
             let wanted: ConversationState = accept ? .open : .declined
             if conversation.state == wanted { return conversation }
             guard [.requested, .declined].contains(conversation.state), let asker = conversation.requestedBy, asker != user else {
@@ -56,7 +61,8 @@ struct RoomService: Sendable {
             updated.state = wanted
             updated.requestedBy = requestedBy
             if let other = conversation.other(than: user) {
-                updated.sharesAnEvent = try await store.shareAnEvent(user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
+                updated.sharesAnEvent = try await store.shareAnEvent(
+                    user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
             }
             return updated
         }
@@ -72,7 +78,9 @@ struct RoomService: Sendable {
 
     /// The user's view of these rooms (those they are in), for live updates.
     func listings(_ rooms: [UUID], for user: UUID) async throws -> [RoomListing] {
-        try await seen(try await store.listing(user: user, after: nil, limit: rooms.count, only: rooms, sharingSince: ChatService.sharingSince(clock.now())), by: user)
+        try await seen(
+            try await store.listing(
+                user: user, after: nil, limit: rooms.count, only: rooms, sharingSince: ChatService.sharingSince(clock.now())), by: user)
     }
 
     /// The listings as `user` sees them: the last messages without what of the people

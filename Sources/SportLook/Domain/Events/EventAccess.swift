@@ -45,7 +45,9 @@ struct EventAccess: Sendable {
     /// 404 too, so nobody learns that a hidden one exists). A live event's group is
     /// known to the index; another is read.
     func require(_ id: UUID, for user: UUID) async throws {
-        guard let restriction = try await restriction(of: id), try await allows(restriction, user) else { throw DomainError.notFound("event") }
+        guard let restriction = try await restriction(of: id), try await allows(restriction, user) else {
+            throw DomainError.notFound("event")
+        }
     }
 
     /// Throws 404 `room` when `id` is the room of an event `user` may not see (an
@@ -61,7 +63,9 @@ struct EventAccess: Sendable {
     func requireSeries(_ id: UUID, for user: UUID) async throws {
         guard let series = try await seriesStore.series(id) else { throw DomainError.notFound("series") }
         guard series.membersOnly else { return }
-        guard Self.mayView(group: series.groupID, membersOnly: true, in: try await memberships(of: user)) else { throw DomainError.notFound("series") }
+        guard Self.mayView(group: series.groupID, membersOnly: true, in: try await memberships(of: user)) else {
+            throw DomainError.notFound("series")
+        }
     }
 
     /// Who may see the event `id`; nil for no such event.

@@ -94,7 +94,7 @@ struct EventSearch: Sendable {
 
         init?(cursor: String) {
             guard let f = OpaqueCursor.decode(cursor, count: 3), let bits = UInt64(f[0], radix: 16), let id = UUID(text: f[1]),
-                  let query = UInt32(f[2], radix: 16)
+                let query = UInt32(f[2], radix: 16)
             else { return nil }
             let distance = Double(bitPattern: bits)
             guard distance.isFinite, distance >= 0 else { return nil }
@@ -103,10 +103,11 @@ struct EventSearch: Sendable {
         }
 
         var cursor: String {
-            OpaqueCursor.encode([String(position.distance.bitPattern, radix: 16), UUID(geoKey: position.key).lowercased, String(query, radix: 16)])
+            OpaqueCursor.encode([
+                String(position.distance.bitPattern, radix: 16), UUID(geoKey: position.key).lowercased, String(query, radix: 16),
+            ])
         }
     }
-
 
     enum Area: Sendable {
         case radius(center: GeoPoint, metres: Double)
@@ -170,7 +171,8 @@ struct EventSearch: Sendable {
             let need = limit - page.count
             let hits: [GeoHit]
             switch area {
-            case .radius(let center, let metres): hits = index.grid.search(within: metres, of: center, filter: filter, after: after, limit: need + 1)
+            case .radius(let center, let metres):
+                hits = index.grid.search(within: metres, of: center, filter: filter, after: after, limit: need + 1)
             case .box(let box): hits = index.grid.search(in: box, filter: filter, after: after, limit: need + 1)
             }
             let cards = try await liveCards(hits.prefix(need).map { UUID(geoKey: $0.entry.key) }, now: now)
@@ -182,13 +184,18 @@ struct EventSearch: Sendable {
                 if let range { page.append((hit, (range.lowerBound + offset)..<(range.upperBound + offset))) }
             }
             if hits.count <= need { break }
-            if page.count == limit { more = true; break }
+            if page.count == limit {
+                more = true
+                break
+            }
         }
         let mine = page.isEmpty ? [:] : try await attendance.value(of: user, now: now)
         return NearbyPage(
             cards: bytes,
             // Most callers hold no place in any event nearby: no id is made and hashed for them.
-            items: page.map { NearbyPage.Item(card: $0.card, mine: mine.isEmpty ? nil : mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance) },
+            items: page.map {
+                NearbyPage.Item(card: $0.card, mine: mine.isEmpty ? nil : mine[UUID(geoKey: $0.hit.entry.key)], distance: $0.hit.distance)
+            },
             nextCursor: more ? after.map { DistanceCursor(position: $0, query: queryID).cursor } : nil
         )
     }
@@ -205,7 +212,8 @@ struct EventSearch: Sendable {
     /// The caller's events: upcoming soonest first, past latest first.
     func myEvents(user: UUID, role: Role, when: When, cursor: TimeCursor?, limit: Int) async throws -> Page<MyEvent> {
         // (A members-only event of a group the caller left is not theirs to see: the query asks EventAccess's rule.)
-        try await store.myEvents(user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
+        try await store.myEvents(
+            user: user, organising: role == .organising, past: when == .past, now: clock.now(), cursor: cursor, limit: limit)
     }
 
     /// A group's coming games the caller may see (members-only ones to members),

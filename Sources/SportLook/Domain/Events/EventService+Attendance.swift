@@ -14,7 +14,9 @@ extension EventService {
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             // Already there: the place as it is (with the waitlist position, which the join below does not read).
             if let existing = try await store.attendance(event: id, user: user, on: sql) {
-                let position = existing.status == .waitlisted ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
+                let position =
+                    existing.status == .waitlisted
+                    ? try await store.waitlistPosition(event: id, queueNumber: existing.queueNumber ?? 0, on: sql) : nil
                 return Joined(status: existing.status, position: position)
             }
             return try await join(event, user: user, at: now, on: sql, changes: &changes)
@@ -58,7 +60,9 @@ extension EventService {
         let record = try await records.records(of: [user], at: now, on: sql)[user] ?? Reliability(entries: [])
         let noShows = record.count(.noShow, last: rule.lastGames)
         guard noShows > rule.maxNoShows else { return }
-        throw DomainError.forbidden("record_required", """
+        throw DomainError.forbidden(
+            "record_required",
+            """
             This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
             your record shows \(noShows). Your record: GET /v1/me/record.
             """)
@@ -74,7 +78,8 @@ extension EventService {
             let sport = sports[event.sport]?.name ?? event.sport
             let wanted = "levels \(range.lowerBound)–\(range.upperBound) in \(sport)"
             guard let level = player.levels[event.sport] else {
-                throw DomainError.forbidden("level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
+                throw DomainError.forbidden(
+                    "level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
             }
             guard range.contains(level) else {
                 throw DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(level).")
@@ -83,9 +88,13 @@ extension EventService {
         switch event.audience {
         case .anyone: break
         case .women where player.gender != .woman, .men where player.gender != .man:
-            throw DomainError.forbidden("audience_only", "This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
+            throw DomainError.forbidden(
+                "audience_only",
+                "This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
         case .mixed where player.gender == nil:
-            throw DomainError.forbidden("audience_only", "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.")
+            throw DomainError.forbidden(
+                "audience_only",
+                "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.")
         default: break
         }
     }
@@ -104,7 +113,9 @@ extension EventService {
         try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser may remove attendees.") }
-            guard attendee != organiser else { throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot be removed; cancel the event instead.") }
+            guard attendee != organiser else {
+                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot be removed; cancel the event instead.")
+            }
             guard try await accounts.user(attendee, on: sql) != nil else { throw DomainError.notFound("user") }
             if ban { try await store.ban(event: id, user: attendee, at: now, on: sql) }
             try await leave(event, user: attendee, at: now, on: sql, changes: &changes)
@@ -160,7 +171,9 @@ extension EventService {
         let now = clock.now()
         return try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID != user else { throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.") }
+            guard event.organiserID != user else {
+                throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.")
+            }
             try await requireAdmissible(event, user: user, at: now, on: sql)
             if try await store.attendance(event: id, user: user, on: sql) != nil {
                 try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
@@ -186,17 +199,23 @@ extension EventService {
             }
             try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             // Leaving one game of a series leaves that date alone: a regular is not put back on it.
-            if let series = event.seriesID, let date = event.occurrenceDate { try await self.series.optOut(user, of: series, on: date, on: sql) }
+            if let series = event.seriesID, let date = event.occurrenceDate {
+                try await self.series.optOut(user, of: series, on: date, on: sql)
+            }
         }
     }
 
     /// Leaves a locked event inside the caller's transaction; the first waitlisted person
     /// takes a freed place. A place given up `byChoice` within ``lateCancel`` of the
     /// start is a late cancellation on the person's record.
-    func leave(_ event: Event, user: UUID, byChoice: Bool = false, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    func leave(_ event: Event, user: UUID, byChoice: Bool = false, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
+        async throws
+    {
         let id = event.id
         guard let existing = try await store.attendance(event: id, user: user, on: sql) else { return }
-        if byChoice, existing.status == .going, event.status == .active, now >= event.startsAt.addingTimeInterval(-lateCancel), now < event.endsAt {
+        if byChoice, existing.status == .going, event.status == .active, now >= event.startsAt.addingTimeInterval(-lateCancel),
+            now < event.endsAt
+        {
             try await records.lateCancel(event: id, user: user, at: now, on: sql)
         }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)

@@ -5,7 +5,9 @@ extension EventService {
     /// Cancels a locked event and tells its attendees, inside the caller's transaction: by
     /// the organiser, everyone going or waitlisted but them; for want of players, the
     /// organiser and the undecided (maybe) too.
-    func cancel(_ current: Event, reason: Notifier.CancelReason = .organiser, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    func cancel(
+        _ current: Event, reason: Notifier.CancelReason = .organiser, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws {
         guard current.status == .active else { return }
         try await store.cancel(current.id, at: now, on: sql)
         try await reminders.unschedule(current.id, on: sql)
@@ -13,7 +15,9 @@ extension EventService {
         try await scheduler.unschedule(.offerExpiry, of: .event(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
-        let told = reason == .organiser ? attendees.filter { $0 != current.organiserID } : attendees + (try await store.maybeIDs(event: current.id, on: sql))
+        let told =
+            reason == .organiser
+            ? attendees.filter { $0 != current.organiserID } : attendees + (try await store.maybeIDs(event: current.id, on: sql))
         try await notifier.eventCancelled(event, recipients: told, reason: reason, at: now, on: sql, changes: &changes)
         changes.event(event)
         changes.attendance(of: attendees)

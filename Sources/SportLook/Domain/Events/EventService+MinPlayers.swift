@@ -17,9 +17,10 @@ extension EventService {
         let when = due ?? event.decisionTime
         guard event.status == .active, event.minPlayers != nil, event.gameOnAt == nil, when > now else { return }
         let start = event.startsAt.millisecondsSince1970
-        try await scheduler.schedule(.gameDecision(event: event.id, startsAt: event.startsAt),
-                                     dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes):\(when.millisecondsSince1970)",
-                                     after: when.timeIntervalSince(now), on: sql)
+        try await scheduler.schedule(
+            .gameDecision(event: event.id, startsAt: event.startsAt),
+            dedupeKey: "game_decision:\(event.id.lowercased):\(start):\(event.decideMinutes):\(when.millisecondsSince1970)",
+            after: when.timeIntervalSince(now), on: sql)
         changes.record(.jobs)
     }
 
@@ -28,8 +29,9 @@ extension EventService {
     @discardableResult
     func gameOnIfReached(_ id: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event? {
         guard let event = try await store.event(id, on: sql) else { return nil }
-        guard event.status == .active, let needed = event.minPlayers, event.gameOnAt == nil, event.goingCount >= needed, event.startsAt > now,
-              try await store.markGameOn(id, at: now, on: sql), let on = try await store.event(id, on: sql)
+        guard event.status == .active, let needed = event.minPlayers, event.gameOnAt == nil, event.goingCount >= needed,
+            event.startsAt > now,
+            try await store.markGameOn(id, at: now, on: sql), let on = try await store.event(id, on: sql)
         else { return event }
         try await scheduler.unschedule(.gameDecision, of: .event(id), on: sql)
         try await notifier.gameOn(on, recipients: try await store.goingIDs(event: id, on: sql), at: now, on: sql, changes: &changes)
@@ -44,15 +46,18 @@ extension EventService {
         let now = clock.now()
         try await write { [self] sql, changes in
             // The decision as the game is now: its start, and a decision time not moved later meanwhile.
-            guard let event = try await store.lock(id, on: sql), event.status == .active, let needed = event.minPlayers, event.gameOnAt == nil,
-                  event.startsAt.millisecondsSince1970 == start, now >= event.decisionTime
+            guard let event = try await store.lock(id, on: sql), event.status == .active, let needed = event.minPlayers,
+                event.gameOnAt == nil,
+                event.startsAt.millisecondsSince1970 == start, now >= event.decisionTime
             else { return }
             if event.goingCount >= needed {
                 try await gameOnIfReached(id, at: now, on: sql, changes: &changes)
                 return
             }
             // Places out on offer could make it: decided once the offers are taken or run out.
-            if event.goingCount + event.offeredCount >= needed, let settled = try await store.lastOfferExpiry(event: id, on: sql), settled > now {
+            if event.goingCount + event.offeredCount >= needed, let settled = try await store.lastOfferExpiry(event: id, on: sql),
+                settled > now
+            {
                 try await scheduleDecision(event, due: settled.addingTimeInterval(1), at: now, on: sql, changes: &changes)
                 return
             }

@@ -16,7 +16,8 @@ extension EventService {
         guard let capacity = event.capacity else {
             // No limit any more: everyone waiting is in, offers taken as given.
             var moved: [UUID] = []
-            for user in try await store.offeredIDs(event: id, on: sql) where try await store.acceptOffer(event: id, user: user, at: now, on: sql) { moved.append(user) }
+            for user in try await store.offeredIDs(event: id, on: sql)
+            where try await store.acceptOffer(event: id, user: user, at: now, on: sql) { moved.append(user) }
             moved += try await store.promote(event: id, count: event.waitlistCount, at: now, on: sql)
             return try await moveUp(id, moved, at: now, on: sql, changes: &changes)
         }
@@ -35,8 +36,10 @@ extension EventService {
             let offered = try await store.offer(event: id, count: free, until: expires, at: now, on: sql)
             guard !offered.isEmpty, let updated = try await store.event(id, on: sql) else { return event }
             for user in offered {
-                try await scheduler.schedule(.offerExpiry(event: id, user: user, expiresAt: expires),
-                                             dedupeKey: "offer_expiry:\(id.lowercased):\(user.lowercased):\(expires.millisecondsSince1970)", after: offerTime, on: sql)
+                try await scheduler.schedule(
+                    .offerExpiry(event: id, user: user, expiresAt: expires),
+                    dedupeKey: "offer_expiry:\(id.lowercased):\(user.lowercased):\(expires.millisecondsSince1970)", after: offerTime,
+                    on: sql)
             }
             try await notifier.waitlistOffer(updated, users: offered, expiresAt: expires, at: now, on: sql, changes: &changes)
             changes.attendance(of: offered)
@@ -47,7 +50,8 @@ extension EventService {
     }
 
     /// After people moved up: they are told, and the game may be on.
-    private func moveUp(_ id: UUID, _ moved: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event? {
+    private func moveUp(_ id: UUID, _ moved: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event?
+    {
         guard var event = try await store.event(id, on: sql) else { return nil }
         guard !moved.isEmpty else { return event }
         try await notifier.waitlistPromoted(event, users: moved, at: now, on: sql, changes: &changes)
@@ -65,12 +69,21 @@ extension EventService {
             guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             let mine = try await store.attendance(event: id, user: user, on: sql)
             if mine?.status == .going { return Joined(status: .going, position: nil) }
-            guard let expires = mine?.offerExpiresAt else { throw DomainError.conflict("no_offer", "No place is offered to you at this event.") }
+            guard let expires = mine?.offerExpiresAt else {
+                throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
+            }
             guard now <= expires else { throw DomainError.conflict("offer_expired", "The offer ran out at \(RFC3339.format(expires)).") }
-            guard event.isOpen(at: now) else { throw DomainError.conflict(event.status == .active ? "event_finished" : "event_cancelled", "The event is not open any more.") }
+            guard event.isOpen(at: now) else {
+                throw DomainError.conflict(
+                    event.status == .active ? "event_finished" : "event_cancelled", "The event is not open any more.")
+            }
             // The place is held for them; checked again all the same.
-            guard event.capacity.map({ event.goingCount < $0 }) ?? true else { throw DomainError.conflict("no_offer", "No place is free at this event.") }
-            guard try await store.acceptOffer(event: id, user: user, at: now, on: sql) else { throw DomainError.conflict("no_offer", "No place is offered to you at this event.") }
+            guard event.capacity.map({ event.goingCount < $0 }) ?? true else {
+                throw DomainError.conflict("no_offer", "No place is free at this event.")
+            }
+            guard try await store.acceptOffer(event: id, user: user, at: now, on: sql) else {
+                throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
+            }
             _ = try await moveUp(id, [user], at: now, on: sql, changes: &changes)
             return Joined(status: .going, position: nil)
         }
@@ -81,7 +94,9 @@ extension EventService {
         let now = clock.now()
         try await write { [self] sql, changes in
             guard try await store.lock(id, on: sql) != nil else { throw DomainError.notFound("event") }
-            guard let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted, mine.offerExpiresAt != nil else {
+            guard let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted,
+                mine.offerExpiresAt != nil
+            else {
                 throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
             }
             try await store.remove(event: id, user: user, status: .waitlisted, at: now, on: sql)
@@ -97,11 +112,12 @@ extension EventService {
         let now = clock.now()
         try await write { [self] sql, changes in
             guard let event = try await store.lock(id, on: sql), event.status == .active,
-                  let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted,
-                  mine.offerExpiresAt?.millisecondsSince1970 == ms
+                let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted,
+                mine.offerExpiresAt?.millisecondsSince1970 == ms
             else { return }
             try await store.remove(event: id, user: user, status: .waitlisted, at: now, on: sql)
-            try await notifier.offerExpired(event, user: user, expiredAt: Date(timeIntervalSince1970: Double(ms) / 1_000), at: now, on: sql, changes: &changes)
+            try await notifier.offerExpired(
+                event, user: user, expiredAt: Date(timeIntervalSince1970: Double(ms) / 1_000), at: now, on: sql, changes: &changes)
             changes.record(.attendance(user: user))
             if let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) { changes.event(updated) }
         }

@@ -58,7 +58,8 @@ struct EventService: Sendable {
         var membersOnly: Patch<Bool> = .absent
 
         enum CodingKeys: String, CodingKey {
-            case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders, answerDeadline, minRecord
+            case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders,
+                answerDeadline, minRecord
             case minPlayers, decideMinutes, level, audience, groupId, membersOnly
         }
 
@@ -120,8 +121,12 @@ struct EventService: Sendable {
         func required<T>(_ patch: Patch<T>, _ field: String) -> T? {
             switch patch {
             case .value(let value): return value
-            case .null: v.fail(field, "must not be null"); return nil
-            case .absent: if creating { v.fail(field, "is required") }; return nil
+            case .null:
+                v.fail(field, "must not be null")
+                return nil
+            case .absent:
+                if creating { v.fail(field, "is required") }
+                return nil
             }
         }
         if let title = required(input.title, "title") { c.title = v.text(title, "title", 1...120) }
@@ -131,16 +136,24 @@ struct EventService: Sendable {
         if let location = required(input.location, "location") { c.location = location.validated("location", into: &v) }
         if let text = required(input.startsAt, "starts_at") {
             if let date = RFC3339.parse(text)?.wholeMilliseconds {
-                if date < now.addingTimeInterval(-Self.clockSkew) { v.fail("starts_at", "must not be in the past") }
-                else if date > now.addingTimeInterval(Self.maxLeadTime) { v.fail("starts_at", "must be within two years") }
-                else { c.startsAt = date }
+                if date < now.addingTimeInterval(-Self.clockSkew) {
+                    v.fail("starts_at", "must not be in the past")
+                } else if date > now.addingTimeInterval(Self.maxLeadTime) {
+                    v.fail("starts_at", "must be within two years")
+                } else {
+                    c.startsAt = date
+                }
             } else {
                 v.fail("starts_at", "must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z")
             }
         }
         switch input.endsAt {
         case .value(let text):
-            if let date = RFC3339.parse(text)?.wholeMilliseconds { c.endsAt = date } else { v.fail("ends_at", "must be an RFC 3339 date-time such as 2026-05-01T20:00:00Z") }
+            if let date = RFC3339.parse(text)?.wholeMilliseconds {
+                c.endsAt = date
+            } else {
+                v.fail("ends_at", "must be an RFC 3339 date-time such as 2026-05-01T20:00:00Z")
+            }
         case .null: if !creating { v.fail("ends_at", "must not be null") }
         case .absent: break
         }
@@ -155,7 +168,9 @@ struct EventService: Sendable {
         case .null: c.address = .null
         case .absent: break
         }
-        if !input.imageUrl.isAbsent { v.fail("image_url", "is set by the server; upload the image (POST /v1/media?use=cover) and send cover_id") }
+        if !input.imageUrl.isAbsent {
+            v.fail("image_url", "is set by the server; upload the image (POST /v1/media?use=cover) and send cover_id")
+        }
         switch input.coverId {
         case .value(let text): if let id = MediaAttachments.parseID(text, field: "cover_id", into: &v) { cover = .value(id) }
         case .null: cover = .null
@@ -163,11 +178,13 @@ struct EventService: Sendable {
         }
         switch input.capacity {
         case .value(let capacity):
-            if !(1...10_000).contains(capacity) { v.fail("capacity", "must be between 1 and 10000, or null for no limit") }
-            else if let current, capacity < current.goingCount + current.offeredCount {
+            if !(1...10_000).contains(capacity) {
+                v.fail("capacity", "must be between 1 and 10000, or null for no limit")
+            } else if let current, capacity < current.goingCount + current.offeredCount {
                 v.fail("capacity", "must not be below the \(current.goingCount + current.offeredCount) places taken or offered")
+            } else {
+                c.capacity = .value(capacity)
             }
-            else { c.capacity = .value(capacity) }
         case .null: c.capacity = .null
         case .absent: break
         }
@@ -185,9 +202,13 @@ struct EventService: Sendable {
         case .value(let text):
             if let date = RFC3339.parse(text)?.wholeMilliseconds {
                 let start = c.startsAt ?? current?.startsAt
-                if date <= now { v.fail("answer_deadline", "must be in the future") }
-                else if let start, date > start { v.fail("answer_deadline", "must not be after starts_at") }
-                else { c.answerDeadline = .value(date) }
+                if date <= now {
+                    v.fail("answer_deadline", "must be in the future")
+                } else if let start, date > start {
+                    v.fail("answer_deadline", "must not be after starts_at")
+                } else {
+                    c.answerDeadline = .value(date)
+                }
             } else {
                 v.fail("answer_deadline", "must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z")
             }
@@ -204,7 +225,8 @@ struct EventService: Sendable {
         }
         switch input.level {
         case .value(let range):
-            let low = range.min.flatMap(Level.init), high = range.max.flatMap(Level.init)
+            let low = range.min.flatMap(Level.init)
+            let high = range.max.flatMap(Level.init)
             if low == nil { v.fail("level.min", "must be 0 to 7 in half steps, such as 2.5") }
             if high == nil { v.fail("level.max", "must be 0 to 7 in half steps, such as 4") }
             if let low, let high {
@@ -214,39 +236,58 @@ struct EventService: Sendable {
         case .absent: break
         }
         switch input.audience {
-        case .value(let text): if let audience = Audience(rawValue: text) { c.audience = audience } else { v.fail("audience", "must be anyone, women, men or mixed") }
+        case .value(let text):
+            if let audience = Audience(rawValue: text) {
+                c.audience = audience
+            } else {
+                v.fail("audience", "must be anyone, women, men or mixed")
+            }
         case .null: v.fail("audience", "must not be null: anyone, women, men or mixed")
         case .absent: break
         }
         switch input.minPlayers {
-        case .value(let n): if (1...10_000).contains(n) { c.minPlayers = .value(n) } else { v.fail("min_players", "must be 1 to 10000, or null for none") }
+        case .value(let n):
+            if (1...10_000).contains(n) { c.minPlayers = .value(n) } else { v.fail("min_players", "must be 1 to 10000, or null for none") }
         case .null: c.minPlayers = .null
         case .absent: break
         }
         switch input.decideMinutes {
-        case .value(let n): if (15...10_080).contains(n) { c.decideMinutes = n } else { v.fail("decide_minutes", "must be 15 to 10080 (a week)") }
+        case .value(let n):
+            if (15...10_080).contains(n) { c.decideMinutes = n } else { v.fail("decide_minutes", "must be 15 to 10080 (a week)") }
         case .null: v.fail("decide_minutes", "must not be null")
         case .absent: break
         }
         // The minimum as it will be: not above the places, decided in the future.
-        let minPlayers = c.minPlayers.over(current?.minPlayers), capacity = c.capacity.over(current?.capacity)
+        let minPlayers = c.minPlayers.over(current?.minPlayers)
+        let capacity = c.capacity.over(current?.capacity)
         if let minPlayers, v.fields["min_players"] == nil, v.fields["capacity"] == nil {
             if let capacity, minPlayers > capacity { v.fail("min_players", "must not be more than the \(capacity) places") }
             let moved = !c.minPlayers.isAbsent || c.decideMinutes != nil || c.startsAt != nil
-            if moved, current?.gameOnAt == nil, let start = c.startsAt ?? current?.startsAt, v.fields["starts_at"] == nil, v.fields["decide_minutes"] == nil {
-                let decision = start.addingTimeInterval(-Double(c.decideMinutes ?? current?.decideMinutes ?? Event.defaultDecideMinutes) * 60)
-                if decision <= now { v.fail("decide_minutes", "puts the decision on the number of players in the past (at \(RFC3339.format(decision)))") }
+            if moved, current?.gameOnAt == nil, let start = c.startsAt ?? current?.startsAt, v.fields["starts_at"] == nil,
+                v.fields["decide_minutes"] == nil
+            {
+                let decision = start.addingTimeInterval(
+                    -Double(c.decideMinutes ?? current?.decideMinutes ?? Event.defaultDecideMinutes) * 60)
+                if decision <= now {
+                    v.fail("decide_minutes", "puts the decision on the number of players in the past (at \(RFC3339.format(decision)))")
+                }
             }
         }
         // The period as it will be.
         if v.fields["starts_at"] == nil && v.fields["ends_at"] == nil, let start = c.startsAt ?? current?.startsAt {
             if creating && c.endsAt == nil { c.endsAt = start.addingTimeInterval(Self.defaultDuration) }
             // Moving the start without an end keeps the event's length.
-            if let current, c.startsAt != nil, c.endsAt == nil { c.endsAt = start.addingTimeInterval(current.endsAt.timeIntervalSince(current.startsAt)) }
+            if let current, c.startsAt != nil, c.endsAt == nil {
+                c.endsAt = start.addingTimeInterval(current.endsAt.timeIntervalSince(current.startsAt))
+            }
             let end = c.endsAt ?? current?.endsAt ?? start.addingTimeInterval(Self.defaultDuration)
-            if end <= start { v.fail("ends_at", "must be after starts_at") }
-            else if end.timeIntervalSince(start) > Self.maxDuration { v.fail("ends_at", "must be at most 7 days after starts_at") }
-            else if !creating, c.endsAt != nil || c.startsAt != nil, end <= now { v.fail("ends_at", "must be in the future") }
+            if end <= start {
+                v.fail("ends_at", "must be after starts_at")
+            } else if end.timeIntervalSince(start) > Self.maxDuration {
+                v.fail("ends_at", "must be at most 7 days after starts_at")
+            } else if !creating, c.endsAt != nil || c.startsAt != nil, end <= now {
+                v.fail("ends_at", "must be in the future")
+            }
         }
         try v.throwIfInvalid()
         return (c, cover)
@@ -254,7 +295,9 @@ struct EventService: Sendable {
 
     /// Resolves the requested cover inside the transaction: the new upload's reference,
     /// and the replaced upload (deleted; its blob keys returned for after the commit).
-    private func attachCover(_ cover: Patch<UUID>, to changes: inout EventStore.Changes, current: MediaRef?, owner: UUID, at now: Date, on sql: DatabaseSession) async throws -> [String] {
+    private func attachCover(
+        _ cover: Patch<UUID>, to changes: inout EventStore.Changes, current: MediaRef?, owner: UUID, at now: Date, on sql: DatabaseSession
+    ) async throws -> [String] {
         switch cover {
         case .absent: return []
         case .null: changes.cover = .null
@@ -292,7 +335,9 @@ struct EventService: Sendable {
         event = try await write { [store, media, groups, notifier, event] sql, changes in
             var event = event
             let group = try await choice?.requireMaker(organiser, groups: groups, at: now, on: sql)
-            if case .value(let id) = cover { event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql) }
+            if case .value(let id) = cover {
+                event.cover = try await media.attach(id, use: .cover, owner: organiser, field: "cover_id", at: now, on: sql)
+            }
             let stored = try await insert(event, at: now, on: sql, changes: &changes)
             if let group {
                 let members = try await groups.unmutedMembers(of: group.id, except: organiser, on: sql)
@@ -325,13 +370,16 @@ struct EventService: Sendable {
 
     static func mine(_ event: Event, user: UUID, store: EventStore, on sql: DatabaseSession) async throws -> MyAttendance? {
         guard let attendance = try await store.attendance(event: event.id, user: user, on: sql) else {
-            return try await store.isMaybe(event: event.id, user: user, on: sql) ? MyAttendance(status: .maybe, position: nil, isOrganiser: false) : nil
+            return try await store.isMaybe(event: event.id, user: user, on: sql)
+                ? MyAttendance(status: .maybe, position: nil, isOrganiser: false) : nil
         }
         var position: Int?
         if attendance.status == .waitlisted, let number = attendance.queueNumber {
             position = try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql)
         }
-        return MyAttendance(status: attendance.status, position: position, isOrganiser: event.organiserID == user, offerExpiresAt: attendance.offerExpiresAt)
+        return MyAttendance(
+            status: attendance.status, position: position, isOrganiser: event.organiserID == user, offerExpiresAt: attendance.offerExpiresAt
+        )
     }
 
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
@@ -354,7 +402,9 @@ struct EventService: Sendable {
     /// Applies checked edits to a locked event inside the caller's transaction: the
     /// waitlist moves up into new places, reminders follow a moved start, and the people
     /// going (but `user`, who made the change) hear of a new time or place.
-    func apply(_ edits: EventStore.Changes, to current: Event, by user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event {
+    func apply(
+        _ edits: EventStore.Changes, to current: Event, by user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws -> Event {
         try await store.update(current.id, edits, at: now, on: sql)
         // More places: the waitlist moves up, or is offered them.
         var event = try await fillPlaces(current.id, at: now, on: sql, changes: &changes) ?? current
@@ -389,7 +439,9 @@ struct EventService: Sendable {
             guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may cancel this event.") }
             // A game that is over stays as it was: its players' records count it.
-            guard current.endsAt > now || current.status != .active else { throw DomainError.conflict("event_finished", "The event is over.") }
+            guard current.endsAt > now || current.status != .active else {
+                throw DomainError.conflict("event_finished", "The event is over.")
+            }
             try await cancel(current, at: now, on: sql, changes: &changes)
         }
     }

@@ -27,7 +27,10 @@ struct InvitationService: Sendable {
         if userIDs.count > 50 { v.fail("user_ids", "must list at most 50 users") }
         var invitees: [UUID] = []
         for (i, text) in userIDs.enumerated() {
-            guard let id = UUID(text: text) else { v.fail("user_ids[\(i)]", "is not a user id"); continue }
+            guard let id = UUID(text: text) else {
+                v.fail("user_ids[\(i)]", "is not a user id")
+                continue
+            }
             if id == inviter { v.fail("user_ids[\(i)]", "is you: you cannot invite yourself") }
             if !invitees.contains(id) { invitees.append(id) }
         }
@@ -63,16 +66,18 @@ struct InvitationService: Sendable {
             let pending = try await invitations.pending(event: eventID, invitees: invitees, on: sql)
             let inviterSummary = UserSummary(id: inviter, name: names[inviter] ?? "")
             let out = invitees.map { invitee in
-                pending[invitee] ?? Invitation(
-                    id: UUID(), eventID: eventID, inviter: inviterSummary,
-                    invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
-                )
+                pending[invitee]
+                    ?? Invitation(
+                        id: UUID(), eventID: eventID, inviter: inviterSummary,
+                        invitee: UserSummary(id: invitee, name: names[invitee] ?? ""), status: .pending, createdAt: now, respondedAt: nil
+                    )
             }
             let created = out.filter { pending[$0.invitee.id] == nil }
             if !created.isEmpty {
                 let sent = try await invitations.sent(by: inviter, since: now.addingTimeInterval(-86_400), on: sql)
                 if sent + created.count > dailyLimit {
-                    throw DomainError.tooManyRequests(retryAfter: 3_600, code: "invite_limit", message: "You can send at most \(dailyLimit) invitations a day.")
+                    throw DomainError.tooManyRequests(
+                        retryAfter: 3_600, code: "invite_limit", message: "You can send at most \(dailyLimit) invitations a day.")
                 }
                 try await invitations.insert(created, hidden: blockers, on: sql)
                 let shown = created.filter { !blockers.contains($0.invitee.id) }
@@ -95,7 +100,11 @@ struct InvitationService: Sendable {
             guard invitation.invitee.id == user else { throw DomainError.forbidden("Only the person invited may answer.") }
             let wanted: Invitation.Status = accept ? .accepted : .declined
             if invitation.status == wanted {
-                let joined = accept ? try await store.attendance(event: invitation.eventID, user: user, on: sql).map { EventService.Joined(status: $0.status, position: nil) } : nil
+                let joined =
+                    accept
+                    ? try await store.attendance(event: invitation.eventID, user: user, on: sql).map {
+                        EventService.Joined(status: $0.status, position: nil)
+                    } : nil
                 return Answer(invitation: invitation, attendance: joined)
             }
             guard invitation.status == .pending else {
@@ -110,8 +119,12 @@ struct InvitationService: Sendable {
             invitation.status = wanted
             invitation.respondedAt = now
             // The inviter hears who is coming only while they are going themselves (the one rule of who sees attendance).
-            if let joined, EventAccess.seesAttendance(try await store.attendance(event: event.id, user: invitation.inviter.id, on: sql)?.status) {
-                try await notifier.invitationAccepted(id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now, on: sql, changes: &changes)
+            if let joined,
+                EventAccess.seesAttendance(try await store.attendance(event: event.id, user: invitation.inviter.id, on: sql)?.status)
+            {
+                try await notifier.invitationAccepted(
+                    id: id, event: event, invitee: invitation.invitee, inviter: invitation.inviter.id, status: joined.status, at: now,
+                    on: sql, changes: &changes)
             }
             return Answer(invitation: invitation, attendance: joined)
         }

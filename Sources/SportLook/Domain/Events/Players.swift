@@ -46,9 +46,15 @@ struct Players: Sendable {
         if case .value(let given) = input.levels {
             if given.count > 64 { v.fail("levels", "must rate at most 64 sports") }
             for (slug, number) in given.sorted(by: { $0.key < $1.key }) {
-                guard sports[slug] != nil else { v.fail("levels", "unknown sport '\(slug.prefix(64))'"); break }
+                guard sports[slug] != nil else {
+                    v.fail("levels", "unknown sport '\(slug.prefix(64))'")
+                    break
+                }
                 if let number {
-                    guard let level = Level(number) else { v.fail("levels.\(slug.prefix(64))", "must be 0 to 7 in half steps, such as 3.5"); break }
+                    guard let level = Level(number) else {
+                        v.fail("levels.\(slug.prefix(64))", "must be 0 to 7 in half steps, such as 3.5")
+                        break
+                    }
                     levels.append((slug, level))
                 } else {
                     levels.append((slug, nil))

@@ -29,8 +29,10 @@ struct Reminders: Sendable {
         for minutes in event.reminders {
             let due = event.startsAt.addingTimeInterval(-Double(minutes) * 60)
             guard due > now else { continue }
-            try await scheduler.schedule(.reminder(event: event.id, minutes: minutes, startsAt: event.startsAt),
-                                         dedupeKey: "reminder:\(event.id.lowercased):\(minutes):\(event.startsAt.millisecondsSince1970)", after: due.timeIntervalSince(now), on: sql)
+            try await scheduler.schedule(
+                .reminder(event: event.id, minutes: minutes, startsAt: event.startsAt),
+                dedupeKey: "reminder:\(event.id.lowercased):\(minutes):\(event.startsAt.millisecondsSince1970)",
+                after: due.timeIntervalSince(now), on: sql)
         }
         changes.record(.jobs)
     }
@@ -48,20 +50,27 @@ struct Reminders: Sendable {
         let now = clock.now()
         return try await write { [events, jobs] sql, changes in
             guard let event = try await events.event(id, on: sql), event.status == .active, event.startsAt > now,
-                  event.startsAt.millisecondsSince1970 == startsAt.millisecondsSince1970
+                event.startsAt.millisecondsSince1970 == startsAt.millisecondsSince1970
             else { return 0 }
             let which = minutes == 0 ? "now:\(now.millisecondsSince1970)" : "\(minutes):\(startsAt.millisecondsSince1970)"
             let going = try await events.remindable(event: event.id, on: sql).map { ($0, false) }
             let undecided = try await events.remindableMaybes(event: event.id, on: sql).map { ($0, true) }
             let messages = (going + undecided).map { person, maybe in
-                let text = maybe ? Texts.decide(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
-                                 : Texts.reminder(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
-                return (NotificationMessage(to: person.id, .reminder, title: text.title, body: text.body, data: [
-                    "event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
-                    "time_zone": .string(event.timeZone), "minutes_before": .number(Double(minutes)),
-                    // The words in the person's language, for the inbox as for the push.
-                    "title": .string(text.title), "body": .string(text.body), "answer": .string(maybe ? "maybe" : "going"),
-                ]), "reminder:\(event.id.lowercased):\(which):\(person.id.lowercased)")
+                let text =
+                    maybe
+                    ? Texts.decide(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
+                    : Texts.reminder(person.language, title: event.title, startsAt: event.startsAt, timeZone: event.timeZone, now: now)
+                return (
+                    NotificationMessage(
+                        to: person.id, .reminder, title: text.title, body: text.body,
+                        data: [
+                            "event_id": .id(event.id), "event_title": .string(event.title),
+                            "starts_at": .string(RFC3339.format(event.startsAt)),
+                            "time_zone": .string(event.timeZone), "minutes_before": .number(Double(minutes)),
+                            // The words in the person's language, for the inbox as for the push.
+                            "title": .string(text.title), "body": .string(text.body), "answer": .string(maybe ? "maybe" : "going"),
+                        ]), "reminder:\(event.id.lowercased):\(which):\(person.id.lowercased)"
+                )
             }
             let queued = try await jobs.enqueue(messages, on: sql)
             changes.record(.jobs)
@@ -79,11 +88,13 @@ struct Reminders: Sendable {
             guard event.startsAt > now else { throw DomainError.conflict("event_started", "The event has started.") }
             if let last = try await events.remindedAt(id, on: sql), now.timeIntervalSince(last) < Self.remindNowInterval {
                 let wait = Int((Self.remindNowInterval - now.timeIntervalSince(last)).rounded(.up))
-                throw DomainError.tooManyRequests(retryAfter: max(1, wait), code: "reminded_recently", message: "Everyone was reminded less than an hour ago.")
+                throw DomainError.tooManyRequests(
+                    retryAfter: max(1, wait), code: "reminded_recently", message: "Everyone was reminded less than an hour ago.")
             }
             try await events.markReminded(id, at: now, on: sql)
-            try await scheduler.schedule(.reminder(event: id, minutes: 0, startsAt: event.startsAt),
-                                         dedupeKey: "reminder:\(id.lowercased):now:\(now.millisecondsSince1970)", after: 0, on: sql)
+            try await scheduler.schedule(
+                .reminder(event: id, minutes: 0, startsAt: event.startsAt),
+                dedupeKey: "reminder:\(id.lowercased):now:\(now.millisecondsSince1970)", after: 0, on: sql)
             changes.record(.jobs)
         }
     }

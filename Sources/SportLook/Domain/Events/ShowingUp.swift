@@ -39,16 +39,22 @@ struct ShowingUp: Sendable {
             // Locked: a check-in and a leave of the same person take turns.
             guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
-            guard event.organiserID != user else { throw DomainError.forbidden("not_going", "The organiser does not check in: their own games are not on their record.") }
+            guard event.organiserID != user else {
+                throw DomainError.forbidden("not_going", "The organiser does not check in: their own games are not on their record.")
+            }
             guard try await events.attendance(event: id, user: user, on: sql)?.status == .going else {
                 throw DomainError.forbidden("not_going", "Only the people going can check in.")
             }
             let opens = event.startsAt.addingTimeInterval(-Self.checkInOpens)
-            guard now >= opens else { throw DomainError.conflict("check_in_not_open", "Check-in opens 30 minutes before the start, at \(RFC3339.format(opens)).") }
+            guard now >= opens else {
+                throw DomainError.conflict("check_in_not_open", "Check-in opens 30 minutes before the start, at \(RFC3339.format(opens)).")
+            }
             guard now <= event.endsAt else { throw DomainError.conflict("check_in_closed", "The game is over: check-in is closed.") }
             let metres = Self.distance(position, event.location)
             guard metres <= Self.checkInRadius else {
-                throw DomainError.validation(["location": "is \(Int(metres.rounded())) m from the place; check in within \(Int(Self.checkInRadius)) m"])
+                throw DomainError.validation([
+                    "location": "is \(Int(metres.rounded())) m from the place; check in within \(Int(Self.checkInRadius)) m"
+                ])
             }
             try await store.checkIn(event: id, user: user, at: now, on: sql)
             guard let row = try await store.row(event: id, user: user, on: sql) else { throw DomainError.notFound("event") }
@@ -62,7 +68,9 @@ struct ShowingUp: Sendable {
         var chosen: Outcome?
         if let text {
             chosen = Outcome(rawValue: text)
-            if chosen == nil || chosen == .lateCancel { throw DomainError.validation(["outcome": "must be attended, no_show, excused or null"]) }
+            if chosen == nil || chosen == .lateCancel {
+                throw DomainError.validation(["outcome": "must be attended, no_show, excused or null"])
+            }
         }
         let outcome = chosen
         let now = clock.now()
@@ -73,7 +81,9 @@ struct ShowingUp: Sendable {
             guard event.organiserID == organiser else { throw DomainError.forbidden("sheet_private", "Only the organiser marks who came.") }
             guard user != organiser else { throw DomainError.validation(["user_id": "is the organiser, who is not marked"]) }
             guard !hidden.contains(user) else { throw DomainError.notFound("attendee") }
-            guard now >= event.startsAt else { throw DomainError.conflict("marking_not_open", "Marking opens at the start, \(RFC3339.format(event.startsAt)).") }
+            guard now >= event.startsAt else {
+                throw DomainError.conflict("marking_not_open", "Marking opens at the start, \(RFC3339.format(event.startsAt)).")
+            }
             guard now <= event.endsAt.addingTimeInterval(Self.markingWindow) else {
                 throw DomainError.conflict("marking_closed", "Marking closed two days after the end.")
             }
@@ -88,7 +98,9 @@ struct ShowingUp: Sendable {
     func sheet(_ id: UUID, for organiser: UUID) async throws -> [(row: SheetRow, record: Reliability)] {
         let now = clock.now()
         guard let event = try await events.event(id) else { throw DomainError.notFound("event") }
-        guard event.organiserID == organiser else { throw DomainError.forbidden("sheet_private", "Only the organiser sees the attendance sheet.") }
+        guard event.organiserID == organiser else {
+            throw DomainError.forbidden("sheet_private", "Only the organiser sees the attendance sheet.")
+        }
         let hidden = try await blocks.eitherWay(organiser)
         let rows = try await store.sheet(event: id).filter { !hidden.contains($0.user.id) }
         let records = try await store.records(of: rows.map(\.user.id), at: now)

@@ -31,7 +31,9 @@ struct GroupChoice: Sendable, Hashable {
         }
         switch membersOnly {
         case .value(let only):
-            if choice == nil, only, v.fields["group_id"] == nil { v.fail("members_only", "needs a group_id: only a group's event is for its members alone") }
+            if choice == nil, only, v.fields["group_id"] == nil {
+                v.fail("members_only", "needs a group_id: only a group's event is for its members alone")
+            }
             choice?.membersOnly = only
         case .null: v.fail("members_only", "must be true or false")
         case .absent: break

@@ -40,7 +40,9 @@ extension GroupService {
             let theirs = try await store.standing(of: person, in: id, on: sql)
             if let role = theirs.role {
                 guard role != .owner else { throw DomainError.forbidden("owner_only", "Nobody removes the group's owner.") }
-                guard role == .member || mine.role == .owner else { throw DomainError.forbidden("owner_only", "Only the owner removes an admin.") }
+                guard role == .member || mine.role == .owner else {
+                    throw DomainError.forbidden("owner_only", "Only the owner removes an admin.")
+                }
                 try await depart(person, role: role, from: group, at: now, on: sql, &changes)
             } else if !ban {
                 throw DomainError.notFound("member")
@@ -67,11 +69,15 @@ extension GroupService {
 
     /// Makes a member an admin or an admin a member (owner only).
     func setRole(_ id: UUID, member person: UUID, role: GroupRole, by user: UUID) async throws {
-        guard role != .owner else { throw DomainError.validation(["role": "must be admin or member; hand the group over to make someone its owner"]) }
+        guard role != .owner else {
+            throw DomainError.validation(["role": "must be admin or member; hand the group over to make someone its owner"])
+        }
         let now = clock.now()
         try await write { [store] sql, _ in
             _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
-            guard let theirs = try await store.standing(of: person, in: id, on: sql).role, theirs != .owner else { throw DomainError.notFound("member") }
+            guard let theirs = try await store.standing(of: person, in: id, on: sql).role, theirs != .owner else {
+                throw DomainError.notFound("member")
+            }
             try await store.setRole(role, of: person, in: id, on: sql)
         }
     }
@@ -81,7 +87,9 @@ extension GroupService {
         let now = clock.now()
         return try await write { [store] sql, _ in
             _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
-            guard person != user, try await store.standing(of: person, in: id, on: sql).role != nil else { throw DomainError.notFound("member") }
+            guard person != user, try await store.standing(of: person, in: id, on: sql).role != nil else {
+                throw DomainError.notFound("member")
+            }
             try await store.setRole(.owner, of: person, in: id, on: sql)
             try await store.setRole(.admin, of: user, in: id, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
@@ -131,7 +139,10 @@ extension GroupService {
     /// with at least `minMembers` members when given. The index answers both in its
     /// walk; each page's rows are read from the database and checked again, so a group
     /// that changed since the index heard of it is shown as it is now (or left out).
-    func nearby(for viewer: UUID, center: GeoPoint, metres: Double, sport: String?, minMembers: Int?, limit: Int, cursor: EventSearch.DistanceCursor?) async throws -> Page<Found> {
+    func nearby(
+        for viewer: UUID, center: GeoPoint, metres: Double, sport: String?, minMembers: Int?, limit: Int,
+        cursor: EventSearch.DistanceCursor?
+    ) async throws -> Page<Found> {
         guard index.isWarm else { throw DomainError.warmingUp }
         var query = QueryFingerprint()
         query.add(3)
@@ -159,11 +170,16 @@ extension GroupService {
                 after = hit.cursor
                 let id = UUID(geoKey: hit.entry.key)
                 guard let group = rows[id], GroupIndex.isFindable(group), group.memberCount >= (minMembers ?? 0),
-                      sport.map(group.sports.contains) ?? true else { continue }
-                found.append(Found(group: group, standing: GroupStanding(role: roles[id], requested: asked.contains(id)), distance: hit.distance))
+                    sport.map(group.sports.contains) ?? true
+                else { continue }
+                found.append(
+                    Found(group: group, standing: GroupStanding(role: roles[id], requested: asked.contains(id)), distance: hit.distance))
             }
             if hits.count <= need { break }
-            if found.count == limit { more = true; break }
+            if found.count == limit {
+                more = true
+                break
+            }
         }
         return Page(items: found, nextCursor: more ? after.map { EventSearch.DistanceCursor(position: $0, query: queryID).cursor } : nil)
     }

@@ -62,11 +62,17 @@ struct GroupService: Sendable {
         }
         let name = v.nonNull(input.name, "name")
         if creating || name != nil { c.name = v.name(name, "name") }
-        if let description = v.nonNull(input.description, "description") { c.description = v.text(description, "description", 0...2_000, multiline: true) }
+        if let description = v.nonNull(input.description, "description") {
+            c.description = v.text(description, "description", 0...2_000, multiline: true)
+        }
         if let list = v.nonNull(input.sports, "sports") {
-            if list.count > Self.maxSports { v.fail("sports", "must name at most \(Self.maxSports) sports") }
-            else if let unknown = list.first(where: { sports[$0] == nil }) { v.fail("sports", "unknown sport '\(unknown.prefix(64))'") }
-            else { c.sports = Array(Set(list)).sorted() }
+            if list.count > Self.maxSports {
+                v.fail("sports", "must name at most \(Self.maxSports) sports")
+            } else if let unknown = list.first(where: { sports[$0] == nil }) {
+                v.fail("sports", "unknown sport '\(unknown.prefix(64))'")
+            } else {
+                c.sports = Array(Set(list)).sorted()
+            }
         }
         let location = v.nonNull(input.location, "location")
         if creating || location != nil {
@@ -78,10 +84,18 @@ struct GroupService: Sendable {
             }
         }
         if let text = v.nonNull(input.policy, "policy") {
-            if let policy = GroupPolicy(rawValue: text) { c.policy = policy } else { v.fail("policy", "must be public, approval or invite") }
+            if let policy = GroupPolicy(rawValue: text) {
+                c.policy = policy
+            } else {
+                v.fail("policy", "must be public, approval or invite")
+            }
         }
         if let text = v.nonNull(input.visibility, "visibility") {
-            if let visibility = GroupVisibility(rawValue: text) { c.visibility = visibility } else { v.fail("visibility", "must be listed or unlisted") }
+            if let visibility = GroupVisibility(rawValue: text) {
+                c.visibility = visibility
+            } else {
+                v.fail("visibility", "must be listed or unlisted")
+            }
         }
         try v.throwIfInvalid()
         return (c, cover)
@@ -92,13 +106,18 @@ struct GroupService: Sendable {
         let (c, cover) = try validate(input, creating: true)
         let now = clock.now()
         return try await write { [store, accounts, media] sql, changes in
-            guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else { throw DomainError.notFound("user") }
+            guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else {
+                throw DomainError.notFound("user")
+            }
             var group = Group(
-                id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [], location: c.location ?? Coordinate(lat: 0, lon: 0),
+                id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [],
+                location: c.location ?? Coordinate(lat: 0, lon: 0),
                 policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
-            if case .value(let id) = cover { group.cover = try await media.attach(id, use: .cover, owner: user, field: "cover_id", at: now, on: sql) }
+            if case .value(let id) = cover {
+                group.cover = try await media.attach(id, use: .cover, owner: user, field: "cover_id", at: now, on: sql)
+            }
             try await store.insert(group, on: sql)
             changes.record(.membership(user: user, group: group.id))
             changes.group(group)
@@ -113,13 +132,16 @@ struct GroupService: Sendable {
     }
 
     /// Takes the group's lock and checks that `user` has at least `role` in it.
-    func locked(_ id: UUID, by user: UUID, needs role: GroupRole?, at now: Date, on sql: DatabaseSession) async throws -> (Group, GroupStanding) {
+    func locked(_ id: UUID, by user: UUID, needs role: GroupRole?, at now: Date, on sql: DatabaseSession) async throws -> (
+        Group, GroupStanding
+    ) {
         guard let group = try await store.lock(id, at: now, on: sql) else { throw DomainError.notFound("group") }
         let standing = try await store.standing(of: user, in: id, on: sql)
         if let role {
             guard let mine = standing.role, mine <= role else {
-                throw DomainError.forbidden(role == .owner ? "owner_only" : "admins_only",
-                                            role == .owner ? "Only the group's owner may do this." : "Only the group's owner and admins may do this.")
+                throw DomainError.forbidden(
+                    role == .owner ? "owner_only" : "admins_only",
+                    role == .owner ? "Only the group's owner may do this." : "Only the group's owner and admins may do this.")
             }
         }
         return (group, standing)
@@ -135,8 +157,11 @@ struct GroupService: Sendable {
             let (current, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
             var released: [String] = []
             if !cover.isAbsent, cover.given != current.cover?.id {
-                if case .value(let upload) = cover { c.cover = .value(try await media.attach(upload, use: .cover, owner: user, field: "cover_id", at: now, on: sql)) }
-                else { c.cover = .null }
+                if case .value(let upload) = cover {
+                    c.cover = .value(try await media.attach(upload, use: .cover, owner: user, field: "cover_id", at: now, on: sql))
+                } else {
+                    c.cover = .null
+                }
                 if let old = current.cover?.id { released = try await media.release([old], on: sql) }
             }
             try await store.update(id, c, at: now, on: sql)
@@ -197,7 +222,9 @@ struct GroupService: Sendable {
             }
             if try await store.addRequest(user, to: id, message: note, at: now, on: sql) {
                 let name = try await accounts.names(of: [user], on: sql)[user] ?? ""
-                try await notifier.groupRequest(group, from: UserSummary(id: user, name: name), to: try await store.admins(of: id, on: sql), at: now, on: sql, changes: &changes)
+                try await notifier.groupRequest(
+                    group, from: UserSummary(id: user, name: name), to: try await store.admins(of: id, on: sql), at: now, on: sql,
+                    changes: &changes)
             }
             return .requested
         }
@@ -232,7 +259,9 @@ struct GroupService: Sendable {
 
     /// `user` (with `role`) is no longer a member, in the group's lock: off its
     /// members-only events; an owner's group passes to its heir, or ends with them.
-    func depart(_ user: UUID, role: GroupRole, from group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
+    func depart(_ user: UUID, role: GroupRole, from group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet)
+        async throws
+    {
         if role == .owner {
             guard let heir = try await store.successor(in: group.id, excluding: user, on: sql) else {
                 try await end(group, at: now, on: sql, &changes)

@@ -45,7 +45,11 @@ final class JobWorker: Service, Sendable {
         var retryBase: TimeInterval
     }
 
-    init(name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, access: EventAccess, scheduled: ScheduledWork?, channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger, settings: Settings) {
+    init(
+        name: String, jobs: JobStore, inbox: InboxStore, safety: SafetyStore, access: EventAccess, scheduled: ScheduledWork?,
+        channels: PushChannels, mailer: MailTransport?, codes: EmailCodeService?, write: Writer, clock: any AppClock, logger: Logger,
+        settings: Settings
+    ) {
         self.name = name
         self.jobs = jobs
         self.inbox = inbox
@@ -78,7 +82,9 @@ final class JobWorker: Service, Sendable {
                     if !worked { await wakeup.wait(timeout: .milliseconds(Int64(settings.pollInterval * 1000))) }
                 } catch {
                     failures += 1
-                    logger.warning("job worker cannot reach the database", metadata: ["worker": "\(name)", "error": "\(String(describing: error).prefix(200))"])
+                    logger.warning(
+                        "job worker cannot reach the database",
+                        metadata: ["worker": "\(name)", "error": "\(String(describing: error).prefix(200))"])
                     await wakeup.wait(timeout: .milliseconds(Int64(min(5_000, 100 * (1 << min(failures, 6))))))
                 }
             }
@@ -135,7 +141,8 @@ final class JobWorker: Service, Sendable {
                 continue
             } else if job.kind == CodeMailRequest.jobKind, let request = try? JSONDecoder().decode(CodeMailRequest.self, from: payload) {
                 mails.append((job, request))
-            } else if job.kind != CodeMailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
+            } else if job.kind != CodeMailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload)
+            {
                 work.append(Work(job: job, message: message))
             } else {
                 try await jobs.fail(job.id, worker: name, error: "payload cannot be read", retryAt: nil, at: queueClock.now())
@@ -218,7 +225,9 @@ final class JobWorker: Service, Sendable {
             let blocked = try await safety.blockedEitherWay(among: Set(work.map(\.message.userID)), on: sql)
             // Nor one about a members-only game to someone no longer in its group.
             let outside = try await access.undeliverable(work.map(\.message), on: sql)
-            var delivered = work.indices.filter { !outside.contains($0) }.map { work[$0] }.filter { !$0.message.names(blocked[$0.message.userID] ?? []) }
+            var delivered = work.indices.filter { !outside.contains($0) }.map { work[$0] }.filter {
+                !$0.message.names(blocked[$0.message.userID] ?? [])
+            }
             guard !delivered.isEmpty else { return delivered }
             let rows = try await inbox.deliver(delivered.map { ($0.message, $0.job.id) }, at: now, on: sql)
             for (i, (id, isNew)) in rows.enumerated() {
@@ -242,13 +251,16 @@ final class JobWorker: Service, Sendable {
         var sends: [PushSend] = []
         for item in work {
             let owed = (devices[item.message.userID] ?? []).filter { !(receipts[item.job.id]?.contains($0.id) ?? false) }
-            let content = PushContent(jobID: item.job.id, notificationID: item.notificationID, message: item.message, badge: badges[item.message.userID] ?? 0)
+            let content = PushContent(
+                jobID: item.job.id, notificationID: item.notificationID, message: item.message, badge: badges[item.message.userID] ?? 0)
             var byChannel: [String: (channel: any PushChannel, devices: [PushDevice])] = [:]
             for device in owed {
                 guard let channel = channels.channel(for: device) else { continue }
                 byChannel[channel.name, default: (channel, [])].devices.append(device)
             }
-            for (channel, devices) in byChannel.values { sends.append(PushSend(job: item.job.id, channel: channel, devices: devices, content: content)) }
+            for (channel, devices) in byChannel.values {
+                sends.append(PushSend(job: item.job.id, channel: channel, devices: devices, content: content))
+            }
         }
         await withTaskGroup(of: (UUID, [UUID: DeviceOutcome]).self) { group in
             var waiting = sends[...]
@@ -268,23 +280,30 @@ final class JobWorker: Service, Sendable {
                 for (device, outcome) in outcomes {
                     switch outcome {
                     case .retry(let after, let reason, _): retries[job, default: []].append((after, reason))
-                    case .gone: pushes.gone.append(device); pushes.settled.append((job, device))
+                    case .gone:
+                        pushes.gone.append(device)
+                        pushes.settled.append((job, device))
                     case .delivered, .failed: pushes.settled.append((job, device))
                     }
                 }
             }
             for (job, owed) in retries {
                 let after = owed.compactMap(\.after).max()
-                pushes.outcomes[job] = .retry(after: after, reason: "\(owed.count) device(s) owed a push: " + Set(owed.map(\.reason)).sorted().joined(separator: ", "))
+                pushes.outcomes[job] = .retry(
+                    after: after, reason: "\(owed.count) device(s) owed a push: " + Set(owed.map(\.reason)).sorted().joined(separator: ", ")
+                )
             }
         }
         return pushes
     }
 
     /// Metrics per channel, and a log line for each device a push failed for.
-    private static func record(_ outcomes: [UUID: DeviceOutcome], channel: String, job: UUID, since started: ContinuousClock.Instant, logger: Logger) {
+    private static func record(
+        _ outcomes: [UUID: DeviceOutcome], channel: String, job: UUID, since started: ContinuousClock.Instant, logger: Logger
+    ) {
         let elapsed = ContinuousClock.now - started
-        Timer(label: "sportlook_push_seconds", dimensions: [("channel", channel)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        Timer(label: "sportlook_push_seconds", dimensions: [("channel", channel)]).recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         for (device, outcome) in outcomes {
             switch outcome {
             case .delivered:
@@ -292,11 +311,21 @@ final class JobWorker: Service, Sendable {
             case .gone:
                 Counter(label: "sportlook_push_removed_total", dimensions: [("channel", channel)]).increment()
             case .retry(_, let reason, let detail):
-                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "false")]).increment()
-                logger.info("push will be retried", metadata: ["channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)"])
+                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "false")])
+                    .increment()
+                logger.info(
+                    "push will be retried",
+                    metadata: [
+                        "channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)",
+                    ])
             case .failed(let reason, let detail):
-                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "true")]).increment()
-                logger.warning("push refused for a device", metadata: ["channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)"])
+                Counter(label: "sportlook_push_failed_total", dimensions: [("channel", channel), ("reason", reason), ("final", "true")])
+                    .increment()
+                logger.warning(
+                    "push refused for a device",
+                    metadata: [
+                        "channel": "\(channel)", "job": "\(job)", "device": "\(device)", "reason": "\(reason)", "detail": "\(detail)",
+                    ])
             }
         }
     }
@@ -306,7 +335,10 @@ final class JobWorker: Service, Sendable {
     /// retry-dead --kind mail` once there is one).
     private func send(_ mails: [(job: JobStore.Claimed, request: CodeMailRequest)]) async -> [UUID: DeliveryOutcome] {
         guard let mailer, let codes else {
-            return Dictionary(uniqueKeysWithValues: mails.map { ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)")) })
+            return Dictionary(
+                uniqueKeysWithValues: mails.map {
+                    ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)"))
+                })
         }
         var out: [UUID: DeliveryOutcome] = [:]
         for chunk in mails.chunks(of: Self.mailsAtOnce) {
@@ -338,14 +370,17 @@ final class JobWorker: Service, Sendable {
         guard job.attempts < settings.maxAttempts else {
             try await jobs.fail(job.id, worker: name, error: reason, retryAt: nil, at: now)
             Counter(label: "sportlook_jobs_dead_total", dimensions: [("kind", job.kind)]).increment()
-            logger.warning("job dead after \(job.attempts) attempts", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
+            logger.warning(
+                "job dead after \(job.attempts) attempts", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "error": "\(reason)"])
             return
         }
         // Exponential backoff with jitter: base × 2^(attempt − 1), scaled by 0.5…1, at most 10 minutes.
         let backoff = min(600, settings.retryBase * pow(2, Double(job.attempts - 1))) * Double.random(in: 0.5...1)
         try await jobs.fail(job.id, worker: name, error: reason, retryAt: now.addingTimeInterval(max(backoff, after ?? 0)), at: now)
         Counter(label: "sportlook_jobs_retried_total", dimensions: [("kind", job.kind)]).increment()
-        logger.info("job will be retried", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(reason)"])
+        logger.info(
+            "job will be retried",
+            metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(reason)"])
     }
 }
 

@@ -12,7 +12,8 @@ struct Scheduler: Sendable {
     /// or done, is not queued again (the same reminder never twice); `false` then.
     @discardableResult
     func schedule(_ job: ScheduledJob, dedupeKey: String, after delay: TimeInterval, on sql: DatabaseSession) async throws -> Bool {
-        try await jobs.schedule(kind: job.kind.rawValue, subject: job.subject.key, payload: try job.encoded(), dedupeKey: dedupeKey, after: delay, on: sql)
+        try await jobs.schedule(
+            kind: job.kind.rawValue, subject: job.subject.key, payload: try job.encoded(), dedupeKey: dedupeKey, after: delay, on: sql)
     }
 
     /// Drops the waiting jobs of `kind` that belong to `subject`.

@@ -109,14 +109,17 @@ struct MediaService: Sendable {
         try checkStorage(used: try await media.storedBytes(of: owner), adding: 0)
         let refusal: DomainError? = admission.state.withLock { state in
             if state.perUser[owner, default: 0] >= settings.inFlightPerUser {
-                return DomainError.tooManyRequests(retryAfter: 2, code: "uploads_in_progress", message: "Wait for your other uploads to finish.")
+                return DomainError.tooManyRequests(
+                    retryAfter: 2, code: "uploads_in_progress", message: "Wait for your other uploads to finish.")
             }
             if state.perAddress[address, default: 0] >= settings.inFlightPerAddress {
-                return DomainError.tooManyRequests(retryAfter: 2, code: "uploads_in_progress",
-                                                   message: "\(settings.inFlightPerAddress) uploads from your network are in progress; wait for one to finish.")
+                return DomainError.tooManyRequests(
+                    retryAfter: 2, code: "uploads_in_progress",
+                    message: "\(settings.inFlightPerAddress) uploads from your network are in progress; wait for one to finish.")
             }
             if state.total >= settings.inFlightLimit {
-                return DomainError(.unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
+                return DomainError(
+                    .unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
             }
             state.total += 1
             state.perUser[owner, default: 0] += 1
@@ -148,9 +151,11 @@ struct MediaService: Sendable {
         let cap = settings.maxBytesPerUser
         guard cap > 0, used + adding > cap || (adding == 0 && used >= cap) else { return }
         Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "storage")]).increment()
-        throw DomainError(.tooLarge, code: "storage_full",
-                          message: "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep"
-                            + (adding > 0 ? "; this one needs \(Self.megabytes(adding))" : "") + ". Delete photos (or the messages that carry them) to make room.")
+        throw DomainError(
+            .tooLarge, code: "storage_full",
+            message: "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep"
+                + (adding > 0 ? "; this one needs \(Self.megabytes(adding))" : "")
+                + ". Delete photos (or the messages that carry them) to make room.")
     }
 
     private static func megabytes(_ bytes: Int) -> String {
@@ -161,10 +166,12 @@ struct MediaService: Sendable {
     func upload(_ bytes: [UInt8], use: MediaUse, by owner: UUID) async throws -> Media {
         let started = ContinuousClock.now
         let settings = self.settings
-        let processed: ProcessedImage, keys: [String]
+        let processed: ProcessedImage
+        let keys: [String]
         do {
             (processed, keys) = try await workers.runIfActive {
-                let processed = try ImagePipeline.process(bytes, variants: Self.variants(for: use), maxPixels: settings.maxPixels, quality: settings.quality)
+                let processed = try ImagePipeline.process(
+                    bytes, variants: Self.variants(for: use), maxPixels: settings.maxPixels, quality: settings.quality)
                 // The variants' keys are their SHA-256: hashed here too, not on the request's event loop.
                 return (processed, processed.variants.map { blobKey(for: $0.jpeg, use: use) })
             }
@@ -175,8 +182,9 @@ struct MediaService: Sendable {
         let variants = zip(processed.variants, keys).map { variant, key in
             MediaVariant(name: variant.name, key: key, width: variant.width, height: variant.height, bytes: variant.jpeg.count)
         }
-        let upload = Media(id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
-                           bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)
+        let upload = Media(
+            id: UUID(), ownerID: owner, use: use, width: processed.width, height: processed.height,
+            bytes: variants.reduce(0) { $0 + $1.bytes }, createdAt: clock.now(), attachedAt: nil, variants: variants)
         // The rows first, under the keys' locks, then the bytes, outside any transaction:
         // a removal of the same bytes (another upload's, deleted meanwhile) either ran
         // before and the bytes are written again, or sees these rows and keeps them.
@@ -198,10 +206,12 @@ struct MediaService: Sendable {
             await attachments.removeBlobs(keys ?? [])
             throw error
         }
-        Counter(label: "sportlook_media_uploads_total", dimensions: [("use", use.rawValue), ("format", processed.format.rawValue)]).increment()
+        Counter(label: "sportlook_media_uploads_total", dimensions: [("use", use.rawValue), ("format", processed.format.rawValue)])
+            .increment()
         Counter(label: "sportlook_media_upload_bytes_total").increment(by: bytes.count)
         let elapsed = ContinuousClock.now - started
-        Timer(label: "sportlook_media_processing_seconds").recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        Timer(label: "sportlook_media_processing_seconds").recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         return upload
     }
 
@@ -234,16 +244,20 @@ struct MediaService: Sendable {
         let recent = try await media.uploads(by: owner, since: clock.now().addingTimeInterval(-3_600))
         if recent >= settings.uploadsPerHour {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "quota")]).increment()
-            throw DomainError.tooManyRequests(retryAfter: 600, code: "upload_quota", message: "At most \(settings.uploadsPerHour) uploads an hour; try again later.")
+            throw DomainError.tooManyRequests(
+                retryAfter: 600, code: "upload_quota", message: "At most \(settings.uploadsPerHour) uploads an hour; try again later.")
         }
     }
 
     /// Deletes uploads nobody put to use within their lifetime, `limit` at a time;
     /// returns how many uploads and blobs went.
     func collectUnattached(limit: Int = 500) async throws -> (media: Int, blobs: Int) {
-        let removed = try await Self.collectUnattached(store: media, blobs: blobs, before: clock.now().addingTimeInterval(-settings.unattachedLifetime), limit: limit)
+        let removed = try await Self.collectUnattached(
+            store: media, blobs: blobs, before: clock.now().addingTimeInterval(-settings.unattachedLifetime), limit: limit)
         try await media.pruneUploadLog(before: clock.now().addingTimeInterval(-3_600))
-        if removed.media > 0 { logger.info("unattached uploads removed", metadata: ["media": "\(removed.media)", "blobs": "\(removed.blobs)"]) }
+        if removed.media > 0 {
+            logger.info("unattached uploads removed", metadata: ["media": "\(removed.media)", "blobs": "\(removed.blobs)"])
+        }
         return removed
     }
 
@@ -252,7 +266,9 @@ struct MediaService: Sendable {
     /// needs telling.
     /// Then removes the blobs still queued by a removal that failed or never ran (a
     /// deletion answered 503 that committed later, a crash after a commit).
-    static func collectUnattached(store: MediaStore, blobs: any BlobStore, before: Date, limit: Int) async throws -> (media: Int, blobs: Int) {
+    static func collectUnattached(store: MediaStore, blobs: any BlobStore, before: Date, limit: Int) async throws -> (
+        media: Int, blobs: Int
+    ) {
         let ids = try await store.unattached(before: before, limit: limit)
         let attachments = MediaAttachments(store: store, blobs: blobs)
         var released: [UUID] = []
@@ -288,7 +304,9 @@ struct MediaService: Sendable {
         case .malformed(let detail):
             DomainError(.invalid, code: "invalid_image", message: "The image cannot be read (\(detail.prefix(120))).")
         case .tooManyPixels(let width, let height):
-            DomainError(.invalid, code: "image_too_large", message: "The image has \(width) × \(height) pixels; at most \(maxPixels / 1_000_000) million are accepted.")
+            DomainError(
+                .invalid, code: "image_too_large",
+                message: "The image has \(width) × \(height) pixels; at most \(maxPixels / 1_000_000) million are accepted.")
         }
     }
 }

@@ -24,7 +24,10 @@ struct UploadPace: Sendable, Equatable {
 
     /// The refusal for a body that fell behind (408).
     var refusal: DomainError {
-        DomainError(.timedOut, code: "upload_too_slow",
-                    message: "The upload arrived too slowly: after \(Int(grace)) s a body must arrive at \(minRate / 1_024) KiB/s or more on average, and all of it within \(Int(limit)) s.")
+        DomainError(
+            .timedOut, code: "upload_too_slow",
+            message:
+                "The upload arrived too slowly: after \(Int(grace)) s a body must arrive at \(minRate / 1_024) KiB/s or more on average, and all of it within \(Int(limit)) s."
+        )
     }
 }

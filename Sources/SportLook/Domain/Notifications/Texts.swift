@@ -4,7 +4,8 @@ import Foundation
 /// A new language is a new case of ``Language`` and a new branch in each text here.
 enum Texts {
     /// A reminder before a game: "Tennis tonight at 19:00" / "Tennis i aften kl. 19:00".
-    static func reminder(_ language: Language, title: String, startsAt: Date, timeZone: String, now: Date) -> (title: String, body: String) {
+    static func reminder(_ language: Language, title: String, startsAt: Date, timeZone: String, now: Date) -> (title: String, body: String)
+    {
         let when = localWhen(language, startsAt, timeZone: timeZone, now: now)
         switch language {
         case .en: return ("Reminder: \(title)", "\(title) starts \(when).")
@@ -29,7 +30,9 @@ enum Texts {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: instant)
         let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: instant)).day ?? 0
-        let weekday = (parts.weekday ?? 1) - 1, month = (parts.month ?? 1) - 1, day = parts.day ?? 1
+        let weekday = (parts.weekday ?? 1) - 1
+        let month = (parts.month ?? 1) - 1
+        let day = parts.day ?? 1
         switch language {
         case .en:
             if days == 0 { return "today at \(time)" }
@@ -43,7 +46,11 @@ enum Texts {
     }
 
     private static let englishWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    private static let englishMonths = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    private static let englishMonths = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
     private static let danishWeekdays = ["søndag", "mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag"]
-    private static let danishMonths = ["januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"]
+    private static let danishMonths = [
+        "januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december",
+    ]
 }

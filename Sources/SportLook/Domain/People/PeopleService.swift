@@ -70,7 +70,7 @@ struct PeopleService: Sendable {
 
         init?(cursor: String) {
             guard let f = OpaqueCursor.decode(cursor, count: 4), let shared = Int(f[0]), (0...64).contains(shared),
-                  let bits = UInt64(f[1], radix: 16), let id = UUID(text: f[2]), let query = UInt32(f[3], radix: 16)
+                let bits = UInt64(f[1], radix: 16), let id = UUID(text: f[2]), let query = UInt32(f[3], radix: 16)
             else { return nil }
             let distance = Double(bitPattern: bits)
             guard distance.isFinite, distance >= 0 else { return nil }
@@ -80,7 +80,8 @@ struct PeopleService: Sendable {
 
         var cursor: String {
             OpaqueCursor.encode([
-                String(position.shared), String(position.distance.bitPattern, radix: 16), UUID(geoKey: position.key).lowercased, String(query, radix: 16),
+                String(position.shared), String(position.distance.bitPattern, radix: 16), UUID(geoKey: position.key).lowercased,
+                String(query, radix: 16),
             ])
         }
     }
@@ -115,7 +116,9 @@ struct PeopleService: Sendable {
     /// People near a point: discoverable, not the caller, not blocked either way.
     /// With `levels`, only those whose level in `sport` is in that range (from the
     /// sport's level grid, the range a filter of its walk); `sport` is then required.
-    func nearby(for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, levels: ClosedRange<Level>? = nil, limit: Int, cursor: Cursor?) async throws -> NearbyPage {
+    func nearby(
+        for caller: UUID, center: GeoPoint, radiusKm: Double, sport: String?, levels: ClosedRange<Level>? = nil, limit: Int, cursor: Cursor?
+    ) async throws -> NearbyPage {
         guard index.isWarm else { throw DomainError.warmingUp }
         var fingerprint = QueryFingerprint()
         fingerprint.add(Int64(center.latitudeE7))
@@ -128,7 +131,9 @@ struct PeopleService: Sendable {
         let grid: GeoGrid?
         let filter: GeoFilter
         if let levels {
-            guard let bit = sport.flatMap({ sports[$0] })?.bit else { throw DomainError.invalidParameter("sport", "is required with a level") }
+            guard let bit = sport.flatMap({ sports[$0] })?.bit else {
+                throw DomainError.invalidParameter("sport", "is required with a level")
+            }
             grid = index.levelGrid(sportBit: bit)
             filter = GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0))
         } else {
@@ -223,22 +228,32 @@ struct PeopleService: Sendable {
     func report(_ input: ReportInput, by user: UUID) async throws -> (report: SafetyReport, created: Bool) {
         var v = Validator()
         let type = input.targetType
-        if type == nil { v.fail("target_type", "is required") } else if !["user", "event", "message"].contains(type!) { v.fail("target_type", "must be one of user, event, message") }
+        if type == nil {
+            v.fail("target_type", "is required")
+        } else if !["user", "event", "message"].contains(type!) {
+            v.fail("target_type", "must be one of user, event, message")
+        }
         let target = input.targetId.flatMap(UUID.init(text:))
         if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }
-        if input.reason == nil { v.fail("reason", "is required") } else if !Self.reportReasons.contains(input.reason!) { v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))") }
+        if input.reason == nil {
+            v.fail("reason", "is required")
+        } else if !Self.reportReasons.contains(input.reason!) {
+            v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))")
+        }
         let details = input.details.flatMap { v.text($0, "details", 0...2_000, multiline: true, required: false) }
         try v.throwIfInvalid()
         guard let type, let target, let reason = input.reason else { throw DomainError.validation(v.fields) }
         let now = clock.now()
-        let report = SafetyStore.NewReport(targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
+        let report = SafetyStore.NewReport(
+            targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
         // An event the reporter may not see is no more there than an unknown one (the same 404).
         if type == "event" { try await access.require(target, for: user) }
         return try await database.transaction { [safety, chat] sql in
             guard try await safety.exists(type, target, on: sql) else { throw DomainError.notFound(type) }
             // Only a message the reporter could read: one of a room they are in.
             if type == "message" {
-                guard let room = try await chat.roomOfMessage(target, on: sql), try await chat.isMember(room: room, user: user, on: sql) else {
+                guard let room = try await chat.roomOfMessage(target, on: sql), try await chat.isMember(room: room, user: user, on: sql)
+                else {
                     throw DomainError.notFound("message")
                 }
             }
@@ -247,8 +262,9 @@ struct PeopleService: Sendable {
             try await safety.lockReporter(user, on: sql)
             let recent = try await safety.reportTimes(by: user, since: now.addingTimeInterval(-Self.reportWindow), on: sql)
             if recent.count >= Self.reportsPerWindow, let oldest = recent.first {
-                throw DomainError.tooManyRequests(retryAfter: max(1, Int(oldest.addingTimeInterval(Self.reportWindow).timeIntervalSince(now).rounded(.up))),
-                                                  code: "too_many_reports", message: "You have sent \(Self.reportsPerWindow) reports in the last hour; try again later.")
+                throw DomainError.tooManyRequests(
+                    retryAfter: max(1, Int(oldest.addingTimeInterval(Self.reportWindow).timeIntervalSince(now).rounded(.up))),
+                    code: "too_many_reports", message: "You have sent \(Self.reportsPerWindow) reports in the last hour; try again later.")
             }
             if let filed = try await safety.insert(report, by: user, at: now, on: sql) { return (filed, true) }
             // The same report, filed meanwhile by the same reporter on another instance.

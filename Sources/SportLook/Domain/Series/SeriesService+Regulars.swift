@@ -11,13 +11,16 @@ extension SeriesService {
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             // A members-only series takes the group's members alone (checked again here: they may have just left).
-            if series.membersOnly, try await !groups.isMember(user, of: series.groupID ?? id, on: sql) { throw DomainError.notFound("series") }
+            if series.membersOnly, try await !groups.isMember(user, of: series.groupID ?? id, on: sql) {
+                throw DomainError.notFound("series")
+            }
             guard series.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
             guard try await store.addRegular(user, to: id, at: now, on: sql) else { return }
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.isOpen(at: now) && occurrence.startsAt > now {
-                guard let date = occurrence.occurrenceDate.flatMap({ LocalDate($0) }), try await !store.optedOut(of: id, on: date, on: sql).contains(user),
-                      let current = try await eventStore.lock(occurrence.id, on: sql)
+                guard let date = occurrence.occurrenceDate.flatMap({ LocalDate($0) }),
+                    try await !store.optedOut(of: id, on: date, on: sql).contains(user),
+                    let current = try await eventStore.lock(occurrence.id, on: sql)
                 else { continue }
                 try await putOn(current, user, at: now, on: sql, changes: &changes)
             }
@@ -46,7 +49,9 @@ extension SeriesService {
             guard user != series.organiserID else { return }
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.startsAt > now {
-                guard let current = try await eventStore.lock(occurrence.id, on: sql), try await eventStore.attendance(event: current.id, user: user, on: sql) != nil else { continue }
+                guard let current = try await eventStore.lock(occurrence.id, on: sql),
+                    try await eventStore.attendance(event: current.id, user: user, on: sql) != nil
+                else { continue }
                 try await events.leave(current, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }
         }
@@ -55,21 +60,29 @@ extension SeriesService {
     /// A person says they miss the game on `date` (made already, or not yet): they are
     /// not put on it, and leave it if they were.
     func optOut(_ id: UUID, date text: String?, user: UUID) async throws {
-        guard let date = text.flatMap({ LocalDate($0) }) else { throw DomainError.validation(["date": "must be a date such as 2026-05-12"]) }
+        guard let date = text.flatMap({ LocalDate($0) }) else {
+            throw DomainError.validation(["date": "must be a date such as 2026-05-12"])
+        }
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.series(id, on: sql) else { throw DomainError.notFound("series") }
             guard try await store.isRegular(user, of: id, on: sql) else {
-                throw DomainError.forbidden("not_regular", "Only the series' regulars say which dates they miss; leave a single game from the game itself.")
+                throw DomainError.forbidden(
+                    "not_regular", "Only the series' regulars say which dates they miss; leave a single game from the game itself.")
             }
             // Only a date the series can have: on its rule, from today, within the two years a series is planned in.
             let today = series.date(of: now)
-            guard date >= today, date <= today.adding(days: Self.planningDays), series.rule.dates(from: series.firstDate, through: date).last == date else {
+            guard date >= today, date <= today.adding(days: Self.planningDays),
+                series.rule.dates(from: series.firstDate, through: date).last == date
+            else {
                 throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"])
             }
             try await store.optOut(user, of: id, on: date.description, on: sql)
-            if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql),
-               current.organiserID != user, current.startsAt > now, try await eventStore.attendance(event: occurrence, user: user, on: sql) != nil {
+            if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
+                let current = try await eventStore.lock(occurrence, on: sql),
+                current.organiserID != user, current.startsAt > now,
+                try await eventStore.attendance(event: occurrence, user: user, on: sql) != nil
+            {
                 try await events.leave(current, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             }
         }
@@ -79,13 +92,17 @@ extension SeriesService {
 
     /// Skips a date: it is not made, and cancelled (everyone told) if it was.
     func skip(_ id: UUID, date text: String?, by user: UUID) async throws {
-        guard let date = text.flatMap({ LocalDate($0) }) else { throw DomainError.validation(["date": "must be a date such as 2026-05-12"]) }
+        guard let date = text.flatMap({ LocalDate($0) }) else {
+            throw DomainError.validation(["date": "must be a date such as 2026-05-12"])
+        }
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may skip a date.") }
             try await store.skip(date, of: id, on: sql)
-            if let occurrence = try await store.occurrence(of: id, on: date, on: sql), let current = try await eventStore.lock(occurrence, on: sql) {
+            if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
+                let current = try await eventStore.lock(occurrence, on: sql)
+            {
                 try await events.cancel(current, at: now, on: sql, changes: &changes)
             }
         }
@@ -102,7 +119,9 @@ extension SeriesService {
             try await scheduler.unschedule(.seriesExtension, of: .series(id), on: sql)
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.startsAt > now {
-                if let current = try await eventStore.lock(occurrence.id, on: sql) { try await events.cancel(current, at: now, on: sql, changes: &changes) }
+                if let current = try await eventStore.lock(occurrence.id, on: sql) {
+                    try await events.cancel(current, at: now, on: sql, changes: &changes)
+                }
             }
         }
     }
@@ -114,13 +133,17 @@ extension SeriesService {
         guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
         let regulars = try await store.regulars(of: id)
         let upcoming = try await store.occurrences(of: id, from: series.date(of: now)).filter { $0.endsAt > now }
-        return View(series: series, regulars: regulars.count, isRegular: regulars.contains { $0.user.id == user }, upcoming: Array(upcoming.prefix(20)))
+        return View(
+            series: series, regulars: regulars.count, isRegular: regulars.contains { $0.user.id == user },
+            upcoming: Array(upcoming.prefix(20)))
     }
 
     /// The regulars in the order they joined: the organiser's to see.
     func regulars(of id: UUID, for user: UUID) async throws -> [SeriesRegular] {
         guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
-        guard series.organiserID == user else { throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.") }
+        guard series.organiserID == user else {
+            throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.")
+        }
         let hidden = try await blocks.eitherWay(user)
         return try await store.regulars(of: id).filter { !hidden.contains($0.user.id) }
     }
@@ -129,7 +152,8 @@ extension SeriesService {
     /// game on `date`; a capacity below the people going already is raised to them.
     static func edits(_ series: Series, to event: Event, on date: LocalDate) -> EventStore.Changes {
         var c = EventStore.Changes()
-        let start = series.start(on: date), end = start.addingTimeInterval(Double(series.durationMinutes) * 60)
+        let start = series.start(on: date)
+        let end = start.addingTimeInterval(Double(series.durationMinutes) * 60)
         if series.title != event.title { c.title = series.title }
         if series.description != event.description { c.description = series.description }
         if series.sport != event.sport { c.sport = series.sport }
@@ -152,7 +176,9 @@ extension SeriesService {
     /// `19:00` → 1140.
     static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
-        guard text.utf8.count == 5, parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+        guard text.utf8.count == 5, parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h),
+            (0...59).contains(m)
+        else { return nil }
         return h * 60 + m
     }
 }

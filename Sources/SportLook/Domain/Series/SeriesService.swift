@@ -46,7 +46,8 @@ struct SeriesService: Sendable {
         var membersOnly: Patch<Bool> = .absent
 
         enum CodingKeys: String, CodingKey {
-            case title, sport, location, address, description, capacity, timeZone, firstDate, startTime, durationMinutes, rule, reminders, from
+            case title, sport, location, address, description, capacity, timeZone, firstDate, startTime, durationMinutes, rule, reminders,
+                from
             case groupId, membersOnly
         }
 
@@ -107,10 +108,16 @@ struct SeriesService: Sendable {
     /// Checks a series' template: every field of a new series, or the fields given over
     /// `base`'s for a split. A split without a rule keeps the base's, with what is left
     /// of its COUNT.
-    private func template(_ input: Input, base: Series?, first: LocalDate?, organiser: UUID, at now: Date, into v: inout Validator) -> Series? {
+    private func template(_ input: Input, base: Series?, first: LocalDate?, organiser: UUID, at now: Date, into v: inout Validator)
+        -> Series?
+    {
         let title = input.title == nil && base != nil ? base?.title : v.text(input.title, "title", 1...120)
         let sport = input.sport ?? base?.sport
-        if let slug = input.sport, sports[slug] == nil { v.fail("sport", "unknown sport '\(slug.prefix(64))'") } else if sport == nil { v.fail("sport", "is required") }
+        if let slug = input.sport, sports[slug] == nil {
+            v.fail("sport", "unknown sport '\(slug.prefix(64))'")
+        } else if sport == nil {
+            v.fail("sport", "is required")
+        }
         let location = input.location.map { $0.validated("location", into: &v) } ?? base?.location
         if input.location == nil && base == nil { v.fail("location", "is required") }
         let address = input.address.map { v.text($0, "address", 0...300).flatMap { $0.isEmpty ? nil : $0 } } ?? base?.address
@@ -149,7 +156,8 @@ struct SeriesService: Sendable {
         let reminders = input.reminders.map { v.reminders($0) } ?? base?.reminders ?? Event.defaultReminders
         guard let title, let sport, let location, let zoneName, let first, let minutes, let rule, let reminders else { return nil }
         return Series(
-            id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID, membersOnly: base?.membersOnly ?? false, title: title, sport: sport,
+            id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID,
+            membersOnly: base?.membersOnly ?? false, title: title, sport: sport,
             description: description, address: address, location: location, capacity: capacity, timeZone: zoneName,
             reminders: reminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
             status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
@@ -165,14 +173,16 @@ struct SeriesService: Sendable {
     /// Makes the series' occurrences through the horizon that are not made yet, inside
     /// the caller's transaction, and schedules the next look a day later.
     func extend(_ id: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
-        guard let series = try await store.lock(id, on: sql), series.status == .active, let zone = TimeZone(identifier: series.timeZone) else { return }
+        guard let series = try await store.lock(id, on: sql), series.status == .active, let zone = TimeZone(identifier: series.timeZone)
+        else { return }
         // A series whose organiser deleted their account makes no games in their name: it ends here.
         guard try await store.organiserIsLive(id, on: sql) else { return try await store.end(id, at: now, on: sql) }
         let through = LocalDate(now.addingTimeInterval(horizon), in: zone)
         if through > series.madeThrough {
             let skipped = try await store.skipped(of: id, on: sql)
             let regulars = try await store.regulars(of: id, on: sql)
-            for date in series.rule.dates(from: series.firstDate, through: through) where date > series.madeThrough && !skipped.contains(date.description) {
+            for date in series.rule.dates(from: series.firstDate, through: through)
+            where date > series.madeThrough && !skipped.contains(date.description) {
                 let start = series.start(on: date)
                 guard start > now, try await store.occurrence(of: id, on: date, on: sql) == nil else { continue }
                 try await makeOccurrence(of: series, on: date, startingAt: start, regulars: regulars, at: now, on: sql, changes: &changes)
@@ -181,7 +191,8 @@ struct SeriesService: Sendable {
         }
         // A rule with an end stops looking once its last date is made.
         if let last = series.rule.end(from: series.firstDate), through >= last { return }
-        try await scheduler.schedule(.seriesExtension(series: id), dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
+        try await scheduler.schedule(
+            .seriesExtension(series: id), dedupeKey: "series_extend:\(id.lowercased):\(through.description)", after: 86_400, on: sql)
         changes.record(.jobs)
     }
 
@@ -208,7 +219,9 @@ struct SeriesService: Sendable {
             var v = Validator()
             let from = input.from.flatMap({ LocalDate($0) })
             if let from {
-                if old.rule.dates(from: old.firstDate, through: from).last != from { v.fail("from", "must be a date the series has a game on") }
+                if old.rule.dates(from: old.firstDate, through: from).last != from {
+                    v.fail("from", "must be a date the series has a game on")
+                }
             } else {
                 v.fail("from", "must be a date such as 2026-05-12")
             }
@@ -218,7 +231,9 @@ struct SeriesService: Sendable {
             }
             if next.start(on: from) <= now { v.fail("start_time", "would put the game on \(from) in the past") }
             try v.throwIfInvalid()
-            if let made = try await store.occurrence(of: id, on: from, on: sql), let game = try await eventStore.event(made, on: sql), game.startsAt <= now {
+            if let made = try await store.occurrence(of: id, on: from, on: sql), let game = try await eventStore.event(made, on: sql),
+                game.startsAt <= now
+            {
                 throw DomainError.conflict("game_started", "The game on \(from) has started; change the series from a later date.")
             }
             next.organiserName = old.organiserName
@@ -229,7 +244,9 @@ struct SeriesService: Sendable {
             try await store.split(id, rule: from > old.firstDate ? ended : nil, followedBy: next.id, at: now, on: sql)
             // The old series still makes its games up to the day before (a split beyond
             // the horizon leaves no gap); one that ended makes none.
-            if from > old.firstDate { try await extend(id, at: now, on: sql, changes: &changes) } else {
+            if from > old.firstDate {
+                try await extend(id, at: now, on: sql, changes: &changes)
+            } else {
                 try await scheduler.unschedule(.seriesExtension, of: .series(id), on: sql)
             }
             try await store.copyPeople(of: id, to: next.id, from: from, on: sql)
@@ -244,7 +261,8 @@ struct SeriesService: Sendable {
                 }
                 try await store.move(occurrence: current.id, to: next.id, on: sql)
                 guard current.status == .active else { continue }
-                _ = try await events.apply(Self.edits(next, to: current, on: date), to: current, by: user, at: now, on: sql, changes: &changes)
+                _ = try await events.apply(
+                    Self.edits(next, to: current, on: date), to: current, by: user, at: now, on: sql, changes: &changes)
             }
             try await extend(next.id, at: now, on: sql, changes: &changes)
             return next
@@ -252,8 +270,10 @@ struct SeriesService: Sendable {
         return try await view(next.id, for: user)
     }
 
-    private func makeOccurrence(of series: Series, on date: LocalDate, startingAt start: Date, regulars: [SeriesRegular], at now: Date,
-                                on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    private func makeOccurrence(
+        of series: Series, on date: LocalDate, startingAt start: Date, regulars: [SeriesRegular], at now: Date,
+        on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws {
         let event = Event(
             id: UUID(), organiserID: series.organiserID, organiserName: series.organiserName, sport: series.sport, title: series.title,
             description: series.description, address: series.address, cover: nil, location: series.location, startsAt: start,

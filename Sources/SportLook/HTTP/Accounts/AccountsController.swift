@@ -9,11 +9,31 @@ struct AccountsController {
     let sports: SportCatalog
     let links: MediaLinks
 
-    struct Registration: Decodable { var name: String?; var email: String?; var password: String? }
-    struct Login: Decodable { var email: String?; var password: String?; var deviceKey: String? }
-    struct PasswordChange: Decodable { var currentPassword: String?; var newPassword: String? }
-    struct CodeRequest: Decodable { var email: String?; var deviceKey: String? }
-    struct CodeAnswer: Decodable { var email: String?; var code: String?; var password: String?; var resetId: String?; var deviceKey: String? }
+    struct Registration: Decodable {
+        var name: String?
+        var email: String?
+        var password: String?
+    }
+    struct Login: Decodable {
+        var email: String?
+        var password: String?
+        var deviceKey: String?
+    }
+    struct PasswordChange: Decodable {
+        var currentPassword: String?
+        var newPassword: String?
+    }
+    struct CodeRequest: Decodable {
+        var email: String?
+        var deviceKey: String?
+    }
+    struct CodeAnswer: Decodable {
+        var email: String?
+        var code: String?
+        var password: String?
+        var resetId: String?
+        var deviceKey: String?
+    }
 
     func addPublicRoutes(to routes: RouteRegistrar<AppRequestContext>) {
         routes.post("/v1/auth/register", use: register)
@@ -46,10 +66,14 @@ struct AccountsController {
     func session(_ issued: AccountService.Issued, status: HTTPResponse.Status, request: Request) async throws -> JSONResponse {
         var issued = issued
         issued.user = try await accounts.remember(Self.language(request), for: issued.user)
-        guard SessionCookie.isRequested(by: request) else { return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: true)) }
+        guard SessionCookie.isRequested(by: request) else {
+            return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: true))
+        }
         // The cookie's lifetime is the token's, as Max-Age: the browser's clock need not agree with ours.
         let cookie = SessionCookie.setting(issued.token, expiresAt: issued.expiresAt, now: accounts.clock.now(), request: request)
-        return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: false), headers: [.setCookie: cookie.description, .cacheControl: "no-store"])
+        return JSONResponse(
+            status: status, IssuedToken(issued: issued, links: links, includesToken: false),
+            headers: [.setCookie: cookie.description, .cacheControl: "no-store"])
     }
 
     /// The request's `Accept-Language`, among the languages texts come in.
@@ -71,21 +95,25 @@ extension AccountsController {
         // An address known to be over its limit is refused before its body is read.
         try accounts.refuseRegistrationIfRemembered(address: address)
         let input = try await RequestBody.decode(Registration.self, from: request, context: context)
-        let issued = try await accounts.register(name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
+        let issued = try await accounts.register(
+            name: input.name, email: input.email, password: input.password, address: address, userAgent: Self.userAgent(request))
         return try await session(issued, status: .created, request: request)
     }
 
     /// `POST /v1/auth/login`
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(Login.self, from: request, context: context)
-        let issued = try await accounts.login(email: input.email, password: input.password, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+        let issued = try await accounts.login(
+            email: input.email, password: input.password, deviceKey: input.deviceKey,
+            address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
         return try await session(issued, status: .ok, request: request)
     }
 
     /// `POST /v1/auth/provider`
     @Sendable func signInWithProvider(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-        let signedIn = try await accounts.signIn(with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
+        let signedIn = try await accounts.signIn(
+            with: input, address: context.remoteAddress.map(ClientAddress.throttleKey), userAgent: Self.userAgent(request))
         return try await session(signedIn.issued, status: signedIn.created ? .created : .ok, request: request)
     }
 
@@ -93,15 +121,17 @@ extension AccountsController {
     /// A reset code: asking answers 202 whether or not the email has an account.
     @Sendable func startPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeRequest.self, from: request, context: context)
-        let started = try await codes.startReset(email: input.email, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        let started = try await codes.startReset(
+            email: input.email, deviceKey: input.deviceKey, address: context.remoteAddress.map(ClientAddress.throttleKey))
         return JSONResponse(status: .accepted, ResetRequested(resetID: started.id, mark: started.mark))
     }
 
     /// `POST /v1/auth/password/reset/finish`
     @Sendable func finishPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-        try await codes.finishReset(email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
-                                    address: context.remoteAddress.map(ClientAddress.throttleKey))
+        try await codes.finishReset(
+            email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
+            address: context.remoteAddress.map(ClientAddress.throttleKey))
         return Response(status: .noContent)
     }
 
@@ -120,7 +150,8 @@ extension AccountsController {
     /// `POST /v1/auth/email/verify/finish`
     @Sendable func finishEmailVerification(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-        try await codes.finishVerification(of: context.identity, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        try await codes.finishVerification(
+            of: context.identity, code: input.code, address: context.remoteAddress.map(ClientAddress.throttleKey))
         return Response(status: .noContent)
     }
 
@@ -128,7 +159,9 @@ extension AccountsController {
     @Sendable func logout(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await accounts.revoke(session: context.identity.tokenID, of: context.userID)
         var response = Response(status: .noContent)
-        if SessionCookie.credential(of: request)?.fromCookie == true { for cookie in SessionCookie.clearing(request) { response.setCookie(cookie) } }
+        if SessionCookie.credential(of: request)?.fromCookie == true {
+            for cookie in SessionCookie.clearing(request) { response.setCookie(cookie) }
+        }
         return response
     }
 
@@ -149,7 +182,8 @@ extension AccountsController {
     /// `GET /v1/me/sessions`
     @Sendable func listSessions(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let sessions = try await accounts.sessions(of: context.identity)
-        return JSONResponse(ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
+        return JSONResponse(
+            ItemList(items: sessions.map { SessionRepresentation(session: $0, current: $0.id == context.identity.tokenID) }))
     }
 
     /// `DELETE /v1/me/sessions`
@@ -173,13 +207,15 @@ extension AccountsController {
 
     /// `GET /v1/me/identities`
     @Sendable func listIdentities(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(ItemList(items: try await accounts.linkedIdentities(of: context.userID).map { LinkedIdentityRepresentation(identity: $0) }))
+        JSONResponse(
+            ItemList(items: try await accounts.linkedIdentities(of: context.userID).map { LinkedIdentityRepresentation(identity: $0) }))
     }
 
     /// `POST /v1/me/identities`
     @Sendable func linkIdentity(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(AccountService.ProviderCredential.self, from: request, context: context)
-        let (linked, created) = try await accounts.link(input, to: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
+        let (linked, created) = try await accounts.link(
+            input, to: context.identity, address: context.remoteAddress.map(ClientAddress.throttleKey))
         return JSONResponse(status: created ? .created : .ok, LinkedIdentityRepresentation(identity: linked))
     }
 

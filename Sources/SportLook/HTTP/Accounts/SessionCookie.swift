@@ -41,8 +41,9 @@ enum SessionCookie {
     /// secure cookie, so it gets one without.
     static func setting(_ token: String, expiresAt: Date, now: Date, request: Request) -> Cookie {
         let secure = isSecure(request)
-        return Cookie(name: secure ? secureName : name, value: token, maxAge: max(0, Int(expiresAt.timeIntervalSince(now))), path: "/",
-                      secure: secure, httpOnly: true, sameSite: .strict)
+        return Cookie(
+            name: secure ? secureName : name, value: token, maxAge: max(0, Int(expiresAt.timeIntervalSince(now))), path: "/",
+            secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// The cookies' removal (signing out): both names, so that no plain cookie left

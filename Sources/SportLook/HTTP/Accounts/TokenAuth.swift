@@ -23,8 +23,11 @@ struct TokenAuth {
             context.identity = try await tokens.identity(for: token)
         }
         // Checked once the cookie is known to open a session (a stale cookie is no one's: 401 where a session is needed).
-        if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method), !origins.allowsCookieWrite(request) {
-            throw DomainError.forbidden("origin_refused", "A request that changes something with the session cookie must come from this site's pages.")
+        if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method),
+            !origins.allowsCookieWrite(request)
+        {
+            throw DomainError.forbidden(
+                "origin_refused", "A request that changes something with the session cookie must come from this site's pages.")
         }
     }
 }

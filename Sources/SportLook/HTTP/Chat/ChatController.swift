@@ -48,7 +48,9 @@ struct ChatController {
     /// The room and the message's seq named by the path.
     private func message(_ context: AuthenticatedContext) throws -> (UUID, Int64) {
         let id = try context.uuid("id", "room")
-        guard let text = context.parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else { throw DomainError.notFound("message") }
+        guard let text = context.parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else {
+            throw DomainError.notFound("message")
+        }
         return (id, seq)
     }
 }
@@ -66,19 +68,30 @@ extension ChatController {
         let limit = q.limit(default: 50, max: 100)
         try q.throwIfInvalid()
         let direction: ChatService.Direction
-        if cursor == nil, let after, let before { direction = .between(Int64(after), Int64(before)) }
-        else if let seq = cursor?.after ?? after.map(Int64.init) { direction = .after(seq) }
-        else if let seq = cursor?.before ?? before.map(Int64.init) { direction = .before(seq) }
-        else { direction = .latest }
-        return JSONResponse(try await chat.history(of: id, for: context.userID, direction: direction, limit: limit).map { ChatMessageRepresentation(message: $0, links: links) })
+        if cursor == nil, let after, let before {
+            direction = .between(Int64(after), Int64(before))
+        } else if let seq = cursor?.after ?? after.map(Int64.init) {
+            direction = .after(seq)
+        } else if let seq = cursor?.before ?? before.map(Int64.init) {
+            direction = .before(seq)
+        } else {
+            direction = .latest
+        }
+        return JSONResponse(
+            try await chat.history(of: id, for: context.userID, direction: direction, limit: limit).map {
+                ChatMessageRepresentation(message: $0, links: links)
+            })
     }
 
     /// `POST /v1/events/{id}/messages`, `POST /v1/rooms/{id}/messages`
     @Sendable func sendMessage(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "room")
         let input = try await RequestBody.decode(SendInput.self, from: request, context: context)
-        let sent = try await chat.send(to: id, from: context.userID, .init(body: input.body, clientID: input.clientId, attachmentID: input.attachmentId,
-                                                                           replyTo: input.replyTo, mentions: input.mentions))
+        let sent = try await chat.send(
+            to: id, from: context.userID,
+            .init(
+                body: input.body, clientID: input.clientId, attachmentID: input.attachmentId,
+                replyTo: input.replyTo, mentions: input.mentions))
         return JSONResponse(status: sent.created ? .created : .ok, ChatMessageRepresentation(message: sent.message, links: links))
     }
 
@@ -94,7 +107,8 @@ extension ChatController {
     @Sendable func editMessage(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let (id, seq) = try message(context)
         let input = try await RequestBody.decode(EditInput.self, from: request, context: context)
-        return JSONResponse(ChatMessageRepresentation(message: try await chat.edit(id, seq: seq, by: context.userID, body: input.body), links: links))
+        return JSONResponse(
+            ChatMessageRepresentation(message: try await chat.edit(id, seq: seq, by: context.userID, body: input.body), links: links))
     }
 
     /// `DELETE /v1/rooms/{id}/messages/{seq}`
@@ -107,14 +121,18 @@ extension ChatController {
     @Sendable func addReaction(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let (id, seq) = try message(context)
         let input = try await RequestBody.decode(ReactionInput.self, from: request, context: context)
-        return JSONResponse(ChatMessageRepresentation(message: try await chat.react(id, seq: seq, by: context.userID, emoji: input.emoji, on: true), links: links))
+        return JSONResponse(
+            ChatMessageRepresentation(
+                message: try await chat.react(id, seq: seq, by: context.userID, emoji: input.emoji, on: true), links: links))
     }
 
     /// `DELETE /v1/rooms/{id}/messages/{seq}/reactions`
     @Sendable func removeReaction(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let (id, seq) = try message(context)
         let emoji = QueryReader(request).raw("emoji")
-        return JSONResponse(ChatMessageRepresentation(message: try await chat.react(id, seq: seq, by: context.userID, emoji: emoji, on: false), links: links))
+        return JSONResponse(
+            ChatMessageRepresentation(
+                message: try await chat.react(id, seq: seq, by: context.userID, emoji: emoji, on: false), links: links))
     }
 
     /// `PUT /v1/rooms/{id}/mute`
@@ -143,9 +161,10 @@ extension ChatController {
         let limit = q.limit(default: 30, max: 100)
         try q.throwIfInvalid()
         let now = clock.now()
-        return JSONResponse(try await rooms.list(for: context.userID, cursor: cursor, limit: limit).map {
-            RoomListingRepresentation(listing: $0, viewer: context.userID, links: links, now: now)
-        })
+        return JSONResponse(
+            try await rooms.list(for: context.userID, cursor: cursor, limit: limit).map {
+                RoomListingRepresentation(listing: $0, viewer: context.userID, links: links, now: now)
+            })
     }
 
     /// `POST /v1/conversations`
@@ -154,7 +173,8 @@ extension ChatController {
         guard let text = input.userId else { throw DomainError.validation(["user_id": "is required"]) }
         guard let other = UUID(text: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
         let (conversation, created) = try await rooms.start(with: other, by: context.userID)
-        return JSONResponse(status: created ? .created : .ok, ConversationRepresentation(conversation: conversation, viewer: context.userID))
+        return JSONResponse(
+            status: created ? .created : .ok, ConversationRepresentation(conversation: conversation, viewer: context.userID))
     }
 
     /// `GET /v1/conversations/{id}`

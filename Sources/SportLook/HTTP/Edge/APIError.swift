@@ -86,7 +86,8 @@ extension APIError {
         APIError(.badRequest, code: code, message: message)
     }
 
-    static let internalError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")
+    static let internalError = APIError(
+        .internalServerError, code: "internal_error", message: "Something went wrong on our side. It has been logged.")
 }
 
 extension DomainError: HTTPResponseError {

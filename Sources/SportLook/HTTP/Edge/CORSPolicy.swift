@@ -24,7 +24,8 @@ struct CORSPolicy {
     /// an origin, when this is one.
     func preflight(_ request: Request) -> Response? {
         guard !allowed.isEmpty, request.method == .options, request.headers[.accessControlRequestMethod] != nil,
-              let origin = request.headers[.origin] else { return nil }
+            let origin = request.headers[.origin]
+        else { return nil }
         var headers: HTTPFields = [:]
         guard let allowOrigin = allowOrigin(origin) else { return Response(status: .forbidden, headers: headers) }
         headers[.accessControlAllowOrigin] = allowOrigin

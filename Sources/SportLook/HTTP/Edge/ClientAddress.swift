@@ -24,14 +24,16 @@ struct ClientAddress {
     static func throttleKey(_ address: String) -> String {
         guard let bytes = AddressRange.bytes(of: address) else { return address }
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(
+            separator: ":") + "::/64"
     }
 
     /// A client's network for shares of scarce places (uploads): an IPv4 address as
     /// it is, an IPv6 address by its /48 (what one customer gets at most).
     static func networkKey(_ address: String) -> String {
         guard let bytes = AddressRange.bytes(of: address), bytes.count == 16 else { return throttleKey(address) }
-        return stride(from: 0, to: 6, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/48"
+        return stride(from: 0, to: 6, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(
+            separator: ":") + "::/48"
     }
 
     private func isTrusted(_ address: String) -> Bool {

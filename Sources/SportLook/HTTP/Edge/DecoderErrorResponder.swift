@@ -32,11 +32,15 @@ final class DecoderErrorResponder: ChannelInboundHandler, RemovableChannelHandle
         }
         let tooLarge = parser == .headerOverflow
         let status: HTTPResponseStatus = tooLarge ? .requestHeaderFieldsTooLarge : .badRequest
-        let body = APIError(tooLarge ? .requestHeaderFieldsTooLarge : .badRequest, code: tooLarge ? "headers_too_large" : "bad_request",
-                            message: tooLarge ? "The request headers are too large." : "The request could not be read.").body(requestID: nil)
-        let head = HTTPResponseHead(version: .http1_1, status: status, headers: [
-            "Content-Type": "application/json; charset=utf-8", "Content-Length": String(body.count), "Connection": "close",
-        ])
+        let body = APIError(
+            tooLarge ? .requestHeaderFieldsTooLarge : .badRequest, code: tooLarge ? "headers_too_large" : "bad_request",
+            message: tooLarge ? "The request headers are too large." : "The request could not be read."
+        ).body(requestID: nil)
+        let head = HTTPResponseHead(
+            version: .http1_1, status: status,
+            headers: [
+                "Content-Type": "application/json; charset=utf-8", "Content-Length": String(body.count), "Connection": "close",
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
@@ -80,7 +84,12 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finish: @Sendable () -> Void = {
-                    if done.withLock({ d in defer { d = true }; return !d }) { continuation.resume() }
+                    if done.withLock({ d in
+                        defer { d = true }
+                        return !d
+                    }) {
+                        continuation.resume()
+                    }
                 }
                 Task {
                     await work.value
@@ -113,25 +122,28 @@ extension HTTPServerBuilder {
     }
 
     /// Each connection's channel as ``sportLook(webSocketRouter:)`` sets it up.
-    static func sportLookChannel(responder: @escaping HTTPChannelHandler.Responder,
-                                 webSocketResponder: RouterResponder<AppRequestContext>) -> GuardedChildChannel<HTTP1WebSocketUpgradeChannel> {
-        GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(
-            responder: responder,
-            webSocketResponder: webSocketResponder,
-            configuration: .init(
-                http1: .init(
-                    // Takes the framework's codec's place (see there).
-                    additionalChannelHandlers: [RequestHeadCodec()],
-                    idleTimeout: .seconds(120),
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: DecoderErrorResponder.limits.fieldSize,
-                        maxHeaderListSize: DecoderErrorResponder.limits.listSize,
-                        maxHeaderFieldCount: DecoderErrorResponder.limits.fieldCount
-                    )
-                ),
-                // Sockets are pinged by `WebSocketEndpoint`, each at its own phase.
-                ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
-            )
-        ))
+    static func sportLookChannel(
+        responder: @escaping HTTPChannelHandler.Responder,
+        webSocketResponder: RouterResponder<AppRequestContext>
+    ) -> GuardedChildChannel<HTTP1WebSocketUpgradeChannel> {
+        GuardedChildChannel(
+            inner: HTTP1WebSocketUpgradeChannel(
+                responder: responder,
+                webSocketResponder: webSocketResponder,
+                configuration: .init(
+                    http1: .init(
+                        // Takes the framework's codec's place (see there).
+                        additionalChannelHandlers: [RequestHeadCodec()],
+                        idleTimeout: .seconds(120),
+                        httpDecoderConfiguration: .init(
+                            maxHeaderFieldSize: DecoderErrorResponder.limits.fieldSize,
+                            maxHeaderListSize: DecoderErrorResponder.limits.listSize,
+                            maxHeaderFieldCount: DecoderErrorResponder.limits.fieldCount
+                        )
+                    ),
+                    // Sockets are pinged by `WebSocketEndpoint`, each at its own phase.
+                    ws: .init(maxFrameSize: 1 << 16, autoPing: .disabled)
+                )
+            ))
     }
 }

@@ -29,7 +29,9 @@ struct EdgeMiddleware: RouterMiddleware {
     let auth: TokenAuth
     let metrics: RequestMetrics
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
         let started = metrics.start(request)
         var response: Response
         if let preflight = cors.preflight(request) {
@@ -40,7 +42,8 @@ struct EdgeMiddleware: RouterMiddleware {
                     var context = context
                     try overload.check(request)
                     if !addresses.trustedProxies.isEmpty {
-                        context.remoteAddress = addresses.resolve(peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+                        context.remoteAddress = addresses.resolve(
+                            peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
                     }
                     // The bearer token or session cookie, read once for both steps.
                     let credential = SessionCookie.credential(of: request)

@@ -27,7 +27,8 @@ struct ErrorResponses {
         case is HashingQueueFull:
             return APIError(DomainError.busy).response(requestID: nil)
         case let error as DatabaseUnavailable:
-            context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
+            context.logger.warning(
+                "database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         case _ where Database.isConnectivityFailure(error):
             context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "error": "\(error)"])
@@ -36,9 +37,12 @@ struct ErrorResponses {
             context.logger.warning("request cancelled", metadata: ["path": "\(Self.loggable(request.uri.path))"])
             return APIError(DomainError.serviceUnavailable).response(requestID: nil)
         default:
-            context.logger.error("unhandled error", metadata: [
-                "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(Self.loggable(request.uri.path))", "error": "\(String(reflecting: error))",
-            ])
+            context.logger.error(
+                "unhandled error",
+                metadata: [
+                    "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(Self.loggable(request.uri.path))",
+                    "error": "\(String(reflecting: error))",
+                ])
             return APIError.internalError.response(requestID: context.id)
         }
     }
@@ -48,12 +52,14 @@ struct ErrorResponses {
         case .notFound:
             let allowed = routes.methods(matching: request.uri.path)
             if !allowed.isEmpty {
-                return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.",
-                                headers: [.allow: allowed.map(\.rawValue).sorted().joined(separator: ", ")])
+                return APIError(
+                    .methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.",
+                    headers: [.allow: allowed.map(\.rawValue).sorted().joined(separator: ", ")])
             }
             return APIError(.notFound, code: "not_found", message: "No route for \(request.method) \(request.uri.path.prefix(200)).")
         case .contentTooLarge:
-            return APIError(.contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
+            return APIError(
+                .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
         case .methodNotAllowed:
             return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.")
         case .unsupportedMediaType:

@@ -47,8 +47,10 @@ struct JSONResponse: ResponseGenerator {
 enum CardPageJSON {
     /// - Parameter tailBound: The most bytes an item's tail may take: a tail that would
     ///   write more stops the process (rather than write into the next item's room).
-    static func body<Item>(cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBound: (Item) -> Int, nextCursor: String?,
-                           tail: (Item, inout ReservedJSON) -> Void) -> ByteBuffer {
+    static func body<Item>(
+        cards: [UInt8], items: [Item], card: (Item) -> Range<Int>, tailBound: (Item) -> Int, nextCursor: String?,
+        tail: (Item, inout ReservedJSON) -> Void
+    ) -> ByteBuffer {
         var body = ByteBuffer()
         func room(_ item: Item) -> Int { 1 + card(item).count + tailBound(item) }
         let reserved = items.reduce(0) { $0 + room($1) }
@@ -101,13 +103,15 @@ enum RequestBody {
     /// The body, after its content type is checked: 415 for another, 413 when too large.
     private static func collect(_ request: Request, context: some RequestContext) async throws -> ByteBuffer {
         if let contentType = request.headers[.contentType],
-           !contentType.lowercased().hasPrefix("application/json") && !contentType.lowercased().contains("+json") {
+            !contentType.lowercased().hasPrefix("application/json") && !contentType.lowercased().contains("+json")
+        {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
         }
         do {
             return try await request.body.collect(upTo: context.maxUploadSize)
         } catch {
-            throw APIError(.contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
+            throw APIError(
+                .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
         }
     }
 
@@ -143,7 +147,9 @@ enum RequestBody {
 
     /// Rejects nesting deeper than ``maxDepth`` before the decoder sees it.
     static func checkDepth(_ bytes: some Collection<UInt8>) throws {
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
                 if escaped { escaped = false } else if byte == 92 { escaped = true } else if byte == 34 { inString = false }
@@ -185,7 +191,7 @@ enum RequestBody {
         case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
         case is Double.Type, is Float.Type: "a number"
         case is Bool.Type: "true or false"
-        case is Array<Any>.Type: "an array"
+        case is [Any].Type: "an array"
         default: type == [String].self || type == [UUID].self ? "an array" : "an object or value of the documented type"
         }
     }

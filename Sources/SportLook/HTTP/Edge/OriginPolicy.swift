@@ -30,8 +30,8 @@ struct OriginPolicy: Sendable {
     private func isPage(_ origin: String, of request: Request) -> Bool {
         if allowed.contains(origin) { return true }
         guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(),
-              let authority = request.head.authority, scheme == "http" || scheme == "https",
-              let originHost = url.host, url.path.isEmpty || url.path == "/"
+            let authority = request.head.authority, scheme == "http" || scheme == "https",
+            let originHost = url.host, url.path.isEmpty || url.path == "/"
         else { return false }
         let defaultPort = scheme == "https" ? 443 : 80
         let (host, port) = Self.split(authority)

@@ -32,24 +32,30 @@ struct QueryParameters: Sendable {
         query.makeContiguousUTF8()
         self.query = query
         // A request target is bounded by the header limits, far below Int32's range.
-        pairs = query.utf8.withContiguousStorageIfAvailable { bytes in
-            var pairs: [Pair] = []
-            pairs.reserveCapacity(1 + bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) })
-            var start = 0
-            while start < bytes.count {
-                var end = start, equals = -1, escaped = false, asciiName = true
-                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                    if bytes[end] == UInt8(ascii: "="), equals < 0 { equals = end }
-                    if bytes[end] == UInt8(ascii: "%"), equals >= 0 { escaped = true }
-                    if bytes[end] >= 0x80, equals < 0 { asciiName = false }
-                    end += 1
+        pairs =
+            query.utf8.withContiguousStorageIfAvailable { bytes in
+                var pairs: [Pair] = []
+                pairs.reserveCapacity(1 + bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) })
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    var equals = -1
+                    var escaped = false
+                    var asciiName = true
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                        if bytes[end] == UInt8(ascii: "="), equals < 0 { equals = end }
+                        if bytes[end] == UInt8(ascii: "%"), equals >= 0 { escaped = true }
+                        if bytes[end] >= 0x80, equals < 0 { asciiName = false }
+                        end += 1
+                    }
+                    let nameEnd = equals < 0 ? end : equals
+                    pairs.append(
+                        Pair(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(end), escaped: escaped, asciiName: asciiName)
+                    )
+                    start = end + 1
                 }
-                let nameEnd = equals < 0 ? end : equals
-                pairs.append(Pair(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(end), escaped: escaped, asciiName: asciiName))
-                start = end + 1
-            }
-            return pairs
-        } ?? []
+                return pairs
+            } ?? []
     }
 
     /// The value of the first pair named `name`, decoded; nil when there is none.
@@ -59,12 +65,18 @@ struct QueryParameters: Sendable {
             query.utf8.withContiguousStorageIfAvailable { bytes -> String? in
                 let asciiName = name.allSatisfy { $0 < 0x80 }
                 for pair in pairs {
-                    let start = Int(pair.nameStart), count = Int(pair.nameEnd - pair.nameStart)
+                    let start = Int(pair.nameStart)
+                    let count = Int(pair.nameEnd - pair.nameStart)
                     if asciiName && pair.asciiName {
-                        guard count == name.count, count == 0 || memcmp(bytes.baseAddress! + start, name.baseAddress!, count) == 0 else { continue }
+                        guard count == name.count, count == 0 || memcmp(bytes.baseAddress! + start, name.baseAddress!, count) == 0 else {
+                            continue
+                        }
                     } else {
                         // Outside ASCII, names compare as strings do (canonical equivalence: a Kelvin sign is a K), as Hummingbird's lookup compares them.
-                        guard String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), as: UTF8.self) == String(decoding: name, as: UTF8.self) else { continue }
+                        guard
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), as: UTF8.self)
+                                == String(decoding: name, as: UTF8.self)
+                        else { continue }
                     }
                     let value = UnsafeBufferPointer(rebasing: bytes[Int(pair.valueStart)..<Int(pair.valueEnd)])
                     if pair.escaped, let decoded = Self.percentDecoded(value) { return decoded }
@@ -78,7 +90,8 @@ struct QueryParameters: Sendable {
     /// `%XX` escapes replaced by their bytes; nil when one is cut short or not hex.
     private static func percentDecoded(_ value: UnsafeBufferPointer<UInt8>) -> String? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { out -> String? in
-            var i = 0, n = 0
+            var i = 0
+            var n = 0
             while i < value.count {
                 if value[i] == UInt8(ascii: "%") {
                     guard i + 2 < value.count, let high = Hex.value(value[i + 1]), let low = Hex.value(value[i + 2]) else { return nil }

@@ -103,7 +103,9 @@ struct QueryReader {
     static func number(_ text: String) -> Double? {
         var text = text
         let direct = text.withUTF8 { bytes -> Double? in
-            var i = 0, digits = 0, fraction = -1
+            var i = 0
+            var digits = 0
+            var fraction = -1
             var whole: UInt64 = 0
             let negative = bytes.first == UInt8(ascii: "-")
             if negative { i = 1 }

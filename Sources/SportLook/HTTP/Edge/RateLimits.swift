@@ -36,7 +36,9 @@ struct RateLimits {
         }
         if let perCaller {
             let known = credential.flatMap { tokens.cachedIdentity(for: $0.token) }
-            let key = known.map { "user:" + $0.userID.lowercased } ?? "address:" + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
+            let key =
+                known.map { "user:" + $0.userID.lowercased } ?? "address:"
+                + (context.remoteAddress.map(ClientAddress.throttleKey) ?? "unknown")
             if let wait = perCaller.acquire(key) { throw DomainError.tooManyRequests(retryAfter: wait) }
             // Found in the cache: the token is not looked up (nor hashed) a second time.
             if let known { context.identity = known }

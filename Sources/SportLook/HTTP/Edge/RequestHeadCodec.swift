@@ -73,7 +73,8 @@ final class RequestHeadCodec: ChannelDuplexHandler, RemovableChannelHandler {
         guard head.uri.utf8.first == UInt8(ascii: "/") else {
             return try HTTPRequest(head, secure: false, splitCookie: false)
         }
-        return HTTPRequest(method: try HTTPRequest.Method(head.method), scheme: "http", authority: head.headers["Host"].first,
-                           path: head.uri, headerFields: HTTPFields(head.headers, splitCookie: false))
+        return HTTPRequest(
+            method: try HTTPRequest.Method(head.method), scheme: "http", authority: head.headers["Host"].first,
+            path: head.uri, headerFields: HTTPFields(head.headers, splitCookie: false))
     }
 }

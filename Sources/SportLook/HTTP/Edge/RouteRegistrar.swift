@@ -14,7 +14,9 @@ struct RouteRegistrar<Context: RequestContext> {
 
     /// Adds the route: `path` is the whole path (`/v1/events/:id`), as `grep` finds it,
     /// starting with the group's prefix.
-    func on<Response: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+    func on<Response: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) {
         precondition(path.hasPrefix(prefix + "/"), "\(path) is not under \(prefix)/")
         table.add(method, path == "/" ? "" : path)
         let checks = guards.filter { path == $0.path || path.hasPrefix($0.path + "/") }.map(\.check)
@@ -29,12 +31,24 @@ struct RouteRegistrar<Context: RequestContext> {
         }
     }
 
-    func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.get, path, use: handler) }
-    func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.post, path, use: handler) }
-    func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.put, path, use: handler) }
-    func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.patch, path, use: handler) }
-    func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.delete, path, use: handler) }
-    func head(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) { on(.head, path, use: handler) }
+    func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.get, path, use: handler)
+    }
+    func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.post, path, use: handler)
+    }
+    func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.put, path, use: handler)
+    }
+    func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.patch, path, use: handler)
+    }
+    func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.delete, path, use: handler)
+    }
+    func head(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.head, path, use: handler)
+    }
 }
 
 /// A check before the handlers of the routes at or under `path`.

@@ -20,18 +20,21 @@ struct CalendarController {
     }
 
     static func calendarResponse(_ text: String, filename: String) -> Response {
-        Response(status: .ok, headers: [
-            .contentType: "text/calendar; charset=utf-8",
-            .contentDisposition: "inline; filename=\"\(filename)\"",
-            // A feed changes as games do: calendars look again, but not on every glance.
-            .cacheControl: "private, max-age=300",
-        ], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/calendar; charset=utf-8",
+                .contentDisposition: "inline; filename=\"\(filename)\"",
+                // A feed changes as games do: calendars look again, but not on every glance.
+                .cacheControl: "private, max-age=300",
+            ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `GET /v1/events/{id}/calendar.ics`
     @Sendable func eventCalendar(_: Request, context: AuthenticatedContext) async throws -> Response {
         let (event, _) = try await events.event(try context.uuid("id", "event"), for: context.userID)
-        return Self.calendarResponse(ICalendar.calendar([event], name: event.title, now: clock.now()), filename: "\(event.id.lowercased).ics")
+        return Self.calendarResponse(
+            ICalendar.calendar([event], name: event.title, now: clock.now()), filename: "\(event.id.lowercased).ics")
     }
 
     /// `POST /v1/me/calendar`
@@ -49,9 +52,10 @@ struct CalendarController {
     /// `GET /v1/calendar/{secret}.ics`
     @Sendable func calendarFeed(_: Request, context: AppRequestContext) async throws -> Response {
         guard let file = context.parameters.get("file"), file.hasSuffix(".ics"),
-              let feed = try await feeds.feed(String(file.dropLast(4)))
+            let feed = try await feeds.feed(String(file.dropLast(4)))
         else { throw DomainError.notFound("calendar") }
-        return Self.calendarResponse(ICalendar.calendar(feed.events, name: "SportLook: \(feed.name)", now: clock.now()), filename: "sportlook.ics")
+        return Self.calendarResponse(
+            ICalendar.calendar(feed.events, name: "SportLook: \(feed.name)", now: clock.now()), filename: "sportlook.ics")
     }
 }
 

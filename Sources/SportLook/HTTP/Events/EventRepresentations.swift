@@ -96,14 +96,16 @@ enum EventJSON {
 
     /// `{"items": [cards with the caller's status and distance], "next_cursor"}`.
     static func nearby(_ page: EventSearch.NearbyPage) -> ByteBuffer {
-        CardPageJSON.body(cards: page.cards, items: page.items, card: { $0.card }, tailBound: { _ in maxTailBytes }, nextCursor: page.nextCursor) { item, json in
+        CardPageJSON.body(
+            cards: page.cards, items: page.items, card: { $0.card }, tailBound: { _ in maxTailBytes }, nextCursor: page.nextCursor
+        ) { item, json in
             writeTail(item.mine, distance: item.distance, to: &json)
         }
     }
 
     private static let myStatus = JSONWriter.Key("my_status"), myPosition = JSONWriter.Key("my_position"),
-                       myOfferExpiresAt = JSONWriter.Key("my_offer_expires_at"), iOrganise = JSONWriter.Key("i_organise"),
-                       distanceM = JSONWriter.Key("distance_m")
+        myOfferExpiresAt = JSONWriter.Key("my_offer_expires_at"), iOrganise = JSONWriter.Key("i_organise"),
+        distanceM = JSONWriter.Key("distance_m")
 
     /// The most bytes ``writeTail(_:distance:to:)`` writes: its keys (79 bytes with
     /// their quotes, colons and commas), a status (under 20), a position (20 digits

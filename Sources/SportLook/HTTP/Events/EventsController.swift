@@ -78,8 +78,9 @@ extension EventsController {
         let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
         let event = try await events.create(by: context.userID, input)
         let mine = MyAttendance(status: .going, position: nil, isOrganiser: true)
-        return JSONResponse(status: .created, EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine),
-                            headers: [.location: "/v1/events/\(event.id.lowercased)"])
+        return JSONResponse(
+            status: .created, EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine),
+            headers: [.location: "/v1/events/\(event.id.lowercased)"])
     }
 
     /// `GET /v1/events/nearby`
@@ -92,23 +93,28 @@ extension EventsController {
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
         try q.throwIfInvalid()
-        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
-        let page = try await search.page(in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
+        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
+            throw DomainError.invalidParameter("lat", "is required")
+        }
+        let page = try await search.page(
+            in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
         return JSONResponse(body: EventJSON.nearby(page))
     }
 
     /// `GET /v1/events/in-box`
     @Sendable func eventsInBox(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         var q = QueryReader(request)
-        let minLat = q.double("min_lat", in: -90...90, required: true), maxLat = q.double("max_lat", in: -90...90, required: true)
-        let minLon = q.double("min_lon", in: -180...180, required: true), maxLon = q.double("max_lon", in: -180...180, required: true)
+        let minLat = q.double("min_lat", in: -90...90, required: true)
+        let maxLat = q.double("max_lat", in: -90...90, required: true)
+        let minLon = q.double("min_lon", in: -180...180, required: true)
+        let maxLon = q.double("max_lon", in: -180...180, required: true)
         let filters = readFilters(&q)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
         if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", "must not be above max_lat") }
         try q.throwIfInvalid()
         guard let minLat, let maxLat, let minLon, let maxLon,
-              let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
+            let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
         else { throw DomainError.invalidParameter("min_lat", "is required") }
         let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
         return JSONResponse(body: EventJSON.nearby(page))
@@ -198,7 +204,8 @@ extension EventsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await events.bans(of: id, for: context.userID, cursor: cursor, limit: limit).map { BanRepresentation(ban: $0) })
+        return JSONResponse(
+            try await events.bans(of: id, for: context.userID, cursor: cursor, limit: limit).map { BanRepresentation(ban: $0) })
     }
 
     /// `DELETE /v1/events/{id}/bans/{user_id}`
@@ -215,9 +222,10 @@ extension EventsController {
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
         let sports = search.sports
-        return JSONResponse(try await search.groupEvents(of: id, for: context.userID, cursor: cursor, limit: limit).map {
-            EventRepresentation(event: $0.0, sport: sports[$0.0.sport], links: links, mine: $0.1)
-        })
+        return JSONResponse(
+            try await search.groupEvents(of: id, for: context.userID, cursor: cursor, limit: limit).map {
+                EventRepresentation(event: $0.0, sport: sports[$0.0.sport], links: links, mine: $0.1)
+            })
     }
 
     /// `GET /v1/me/events`
@@ -229,8 +237,9 @@ extension EventsController {
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
         let sports = search.sports
-        return JSONResponse(try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
-            EventRepresentation(event: $0.event, sport: sports[$0.event.sport], links: links, mine: $0.mine)
-        })
+        return JSONResponse(
+            try await search.myEvents(user: context.userID, role: role, when: when, cursor: cursor, limit: limit).map {
+                EventRepresentation(event: $0.event, sport: sports[$0.event.sport], links: links, mine: $0.mine)
+            })
     }
 }

@@ -10,8 +10,10 @@ import Foundation
 enum ICalendar {
     /// A whole calendar of `events`, named `name`.
     static func calendar(_ events: [Event], name: String, now: Date) -> String {
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//SportLook//SportLook server//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
-                     "X-WR-CALNAME:" + escape(name)]
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//SportLook//SportLook server//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+            "X-WR-CALNAME:" + escape(name),
+        ]
         var zones: [String: [Date]] = [:]
         for event in events where event.timeZone != "UTC" { zones[event.timeZone, default: []].append(event.startsAt) }
         for (identifier, dates) in zones.sorted(by: { $0.key < $1.key }) {
@@ -23,15 +25,22 @@ enum ICalendar {
     }
 
     static func vevent(_ event: Event, now: Date) -> [String] {
-        var lines = ["BEGIN:VEVENT", "UID:\(event.id.lowercased)@sportlook", "SEQUENCE:\(event.version)",
-                     "DTSTAMP:" + utc(now), "LAST-MODIFIED:" + utc(event.updatedAt), "CREATED:" + utc(event.createdAt)]
+        var lines = [
+            "BEGIN:VEVENT", "UID:\(event.id.lowercased)@sportlook", "SEQUENCE:\(event.version)",
+            "DTSTAMP:" + utc(now), "LAST-MODIFIED:" + utc(event.updatedAt), "CREATED:" + utc(event.createdAt),
+        ]
         if event.timeZone == "UTC" || TimeZone(identifier: event.timeZone) == nil {
             lines += ["DTSTART:" + utc(event.startsAt), "DTEND:" + utc(event.endsAt)]
         } else if let zone = TimeZone(identifier: event.timeZone) {
-            lines += ["DTSTART;TZID=\(event.timeZone):" + local(event.startsAt, in: zone), "DTEND;TZID=\(event.timeZone):" + local(event.endsAt, in: zone)]
+            lines += [
+                "DTSTART;TZID=\(event.timeZone):" + local(event.startsAt, in: zone),
+                "DTEND;TZID=\(event.timeZone):" + local(event.endsAt, in: zone),
+            ]
         }
-        lines += ["SUMMARY:" + escape(event.title), "STATUS:" + (event.status == .cancelled ? "CANCELLED" : "CONFIRMED"),
-                  String(format: "GEO:%.6f;%.6f", event.location.lat, event.location.lon)]
+        lines += [
+            "SUMMARY:" + escape(event.title), "STATUS:" + (event.status == .cancelled ? "CANCELLED" : "CONFIRMED"),
+            String(format: "GEO:%.6f;%.6f", event.location.lat, event.location.lon),
+        ]
         if let address = event.address, !address.isEmpty { lines.append("LOCATION:" + escape(address)) }
         if !event.description.isEmpty { lines.append("DESCRIPTION:" + escape(event.description)) }
         lines.append("ORGANIZER;CN=\(parameter(event.organiserName)):urn:uuid:\(event.organiserID.lowercased)")
@@ -48,8 +57,8 @@ enum ICalendar {
         calendar.timeZone = .gmt
         let years = Set(dates.map { calendar.component(.year, from: $0) })
         guard let firstYear = years.min(), let lastYear = years.max(),
-              var cursor = calendar.date(from: DateComponents(year: firstYear - 1, month: 1, day: 1)),
-              let end = calendar.date(from: DateComponents(year: lastYear + 2, month: 1, day: 1))
+            var cursor = calendar.date(from: DateComponents(year: firstYear - 1, month: 1, day: 1)),
+            let end = calendar.date(from: DateComponents(year: lastYear + 2, month: 1, day: 1))
         else { return lines + ["END:VTIMEZONE"] }
         var transitions: [Date] = []
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next < end, transitions.count < 64 {
@@ -58,16 +67,21 @@ enum ICalendar {
         }
         if transitions.isEmpty {
             let offset = zone.secondsFromGMT(for: dates.first ?? Date())
-            lines += ["BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:" + offsetText(offset), "TZOFFSETTO:" + offsetText(offset),
-                      "TZNAME:" + (zone.abbreviation(for: dates.first ?? Date()) ?? zone.identifier), "END:STANDARD"]
+            lines += [
+                "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:" + offsetText(offset), "TZOFFSETTO:" + offsetText(offset),
+                "TZNAME:" + (zone.abbreviation(for: dates.first ?? Date()) ?? zone.identifier), "END:STANDARD",
+            ]
         }
         for transition in transitions {
-            let before = zone.secondsFromGMT(for: transition.addingTimeInterval(-1)), after = zone.secondsFromGMT(for: transition)
+            let before = zone.secondsFromGMT(for: transition.addingTimeInterval(-1))
+            let after = zone.secondsFromGMT(for: transition)
             let kind = zone.isDaylightSavingTime(for: transition) ? "DAYLIGHT" : "STANDARD"
             // The observance starts at the local time the clock shows just before it changes.
             let onset = local(transition, offset: before)
-            lines += ["BEGIN:\(kind)", "DTSTART:" + onset, "TZOFFSETFROM:" + offsetText(before), "TZOFFSETTO:" + offsetText(after),
-                      "TZNAME:" + (zone.abbreviation(for: transition) ?? zone.identifier), "END:\(kind)"]
+            lines += [
+                "BEGIN:\(kind)", "DTSTART:" + onset, "TZOFFSETFROM:" + offsetText(before), "TZOFFSETTO:" + offsetText(after),
+                "TZNAME:" + (zone.abbreviation(for: transition) ?? zone.identifier), "END:\(kind)",
+            ]
         }
         return lines + ["END:VTIMEZONE"]
     }
@@ -83,11 +97,13 @@ enum ICalendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date.addingTimeInterval(Double(offset)))
-        return String(format: "%04d%02d%02dT%02d%02d%02d", p.year ?? 1970, p.month ?? 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02d", p.year ?? 1970, p.month ?? 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0)
     }
 
     static func offsetText(_ seconds: Int) -> String {
-        let sign = seconds < 0 ? "-" : "+", magnitude = abs(seconds)
+        let sign = seconds < 0 ? "-" : "+"
+        let magnitude = abs(seconds)
         return String(format: "%@%02d%02d", sign, magnitude / 3_600, magnitude % 3_600 / 60)
     }
 
@@ -117,7 +133,8 @@ enum ICalendar {
     /// letter with many combining marks) may be longer than a line.
     static func fold(_ line: String) -> String {
         guard line.utf8.count > 75 else { return line }
-        var out: [UInt8] = [], length = 0
+        var out: [UInt8] = []
+        var length = 0
         out.reserveCapacity(line.utf8.count + line.utf8.count / 37)
         for scalar in line.unicodeScalars {
             let size = scalar.utf8.count

@@ -35,7 +35,8 @@ struct ShowingUpController {
 
     /// `PUT /v1/events/{id}/sheet/{user_id}`
     @Sendable func mark(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event"), user = try context.uuid("user_id", "attendee")
+        let id = try context.uuid("id", "event")
+        let user = try context.uuid("user_id", "attendee")
         let input = try await RequestBody.decode(MarkInput.self, from: request, context: context)
         let outcome: String?
         switch input.outcome {

@@ -139,8 +139,9 @@ extension GroupsController {
     @Sendable func createGroup(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
         let group = try await groups.create(by: context.userID, input)
-        return JSONResponse(status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner), links: links),
-                            headers: [.location: "/v1/groups/\(group.id.lowercased)"])
+        return JSONResponse(
+            status: .created, GroupRepresentation(group: group, standing: GroupStanding(role: .owner), links: links),
+            headers: [.location: "/v1/groups/\(group.id.lowercased)"])
     }
 
     /// `GET /v1/groups/nearby`: listed groups, nearest first, each with `distance_m`.
@@ -157,8 +158,11 @@ extension GroupsController {
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
         try q.throwIfInvalid()
-        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
-        let page = try await groups.nearby(for: context.userID, center: center, metres: radius * 1_000, sport: sport, minMembers: minMembers, limit: limit, cursor: cursor)
+        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
+            throw DomainError.invalidParameter("lat", "is required")
+        }
+        let page = try await groups.nearby(
+            for: context.userID, center: center, metres: radius * 1_000, sport: sport, minMembers: minMembers, limit: limit, cursor: cursor)
         return JSONResponse(page.map { GroupRepresentation(group: $0.group, standing: $0.standing, links: links, distance: $0.distance) })
     }
 
@@ -200,7 +204,8 @@ extension GroupsController {
         let id = try context.uuid("id", "group")
         let input = try await RequestBody.decodeIfPresent(JoinInput.self, from: request, context: context) ?? JoinInput()
         var v = Validator()
-        let invite = v.nonNull(input.invite, "invite"), message = v.nonNull(input.message, "message")
+        let invite = v.nonNull(input.invite, "invite")
+        let message = v.nonNull(input.message, "message")
         try v.throwIfInvalid()
         let joined = try await groups.join(id, by: context.userID, invite: invite, message: message)
         return JSONResponse(JoinedGroupRepresentation(status: joined))
@@ -219,12 +224,14 @@ extension GroupsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(MemberCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await groups.members(id, for: context.userID, cursor: cursor, limit: limit).map { GroupMemberRepresentation(member: $0) })
+        return JSONResponse(
+            try await groups.members(id, for: context.userID, cursor: cursor, limit: limit).map { GroupMemberRepresentation(member: $0) })
     }
 
     /// `PATCH /v1/groups/{id}/members/{user_id}` `{role: admin | member}`
     @Sendable func setRole(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group"), person = try context.uuid("user_id", "member")
+        let id = try context.uuid("id", "group")
+        let person = try context.uuid("user_id", "member")
         let input = try await RequestBody.decode(RoleInput.self, from: request, context: context)
         guard let text = input.role, let role = GroupRole(rawValue: text), role != .owner else {
             throw DomainError.validation(["role": "must be admin or member"])
@@ -235,7 +242,8 @@ extension GroupsController {
 
     /// `DELETE /v1/groups/{id}/members/{user_id}`
     @Sendable func removeMember(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.remove(try context.uuid("id", "group"), member: try context.uuid("user_id", "member"), ban: false, by: context.userID)
+        try await groups.remove(
+            try context.uuid("id", "group"), member: try context.uuid("user_id", "member"), ban: false, by: context.userID)
         return Response(status: .noContent)
     }
 
@@ -246,18 +254,22 @@ extension GroupsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await groups.requests(id, for: context.userID, cursor: cursor, limit: limit).map { GroupRequestRepresentation(request: $0) })
+        return JSONResponse(
+            try await groups.requests(id, for: context.userID, cursor: cursor, limit: limit).map { GroupRequestRepresentation(request: $0) }
+        )
     }
 
     /// `POST /v1/groups/{id}/requests/{user_id}`: accepts.
     @Sendable func acceptRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.answer(try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: true, by: context.userID)
+        try await groups.answer(
+            try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: true, by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/groups/{id}/requests/{user_id}`: refuses.
     @Sendable func refuseRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.answer(try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: false, by: context.userID)
+        try await groups.answer(
+            try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: false, by: context.userID)
         return Response(status: .noContent)
     }
 
@@ -312,9 +324,10 @@ extension GroupsController {
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
-        return JSONResponse(try await groups.myGroups(context.userID, cursor: cursor, limit: limit).map {
-            GroupRepresentation(group: $0.0, standing: GroupStanding(role: $0.1), links: links)
-        })
+        return JSONResponse(
+            try await groups.myGroups(context.userID, cursor: cursor, limit: limit).map {
+                GroupRepresentation(group: $0.0, standing: GroupStanding(role: $0.1), links: links)
+            })
     }
 }
 

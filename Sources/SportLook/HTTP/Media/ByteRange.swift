@@ -12,7 +12,9 @@ enum ByteRange: Equatable {
         let value = header.trimmingCharacters(in: .whitespaces)
         guard value.lowercased().hasPrefix("bytes="), !value.contains(",") else { return nil }
         let spec = value.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard bounds.count == 2 else { return nil }
         func number(_ text: String) -> Int? {
             guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }

@@ -33,11 +33,14 @@ struct MediaController {
             throw DomainError.invalidParameter("Content-Type", "a multipart/form-data body needs a boundary")
         }
         // A form wraps the file in a few hundred bytes of headers: allow for them.
-        let buffer = try await collect(request.body, upTo: boundary == nil ? limit : limit + 64 * 1024, tooLarge: tooLarge,
-                                       pace: media.settings.pace(from: arrivedAt))
+        let buffer = try await collect(
+            request.body, upTo: boundary == nil ? limit : limit + 64 * 1024, tooLarge: tooLarge,
+            pace: media.settings.pace(from: arrivedAt))
         let body = Array(buffer.readableBytesView)
         guard let boundary else {
-            guard !body.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.") }
+            guard !body.isEmpty else {
+                throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.")
+            }
             return body
         }
         let file: [UInt8]
@@ -88,8 +91,12 @@ struct MediaController {
             let q = QueryReader(request)
             switch links.signer.check(key, expires: q.raw("expires"), signature: q.raw("signature")) {
             case .valid(let seconds): cacheControl = "private, max-age=\(seconds)"
-            case .expired: throw DomainError(.forbidden, code: "link_expired", message: "This link has expired; read the chat again for a fresh one.")
-            case .invalid: throw DomainError(.forbidden, code: "invalid_link", message: "Chat images are served only through the signed links the chat gives its members.")
+            case .expired:
+                throw DomainError(.forbidden, code: "link_expired", message: "This link has expired; read the chat again for a fresh one.")
+            case .invalid:
+                throw DomainError(
+                    .forbidden, code: "invalid_link",
+                    message: "Chat images are served only through the signed links the chat gives its members.")
             }
             // A deleted message's image goes at once, its links with it.
             guard try await media.isServed(key) else { throw DomainError.notFound("media") }
@@ -103,7 +110,11 @@ struct MediaController {
             .init("X-Content-Type-Options")!: "nosniff",
             .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
-        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+        if let tags = request.headers[.ifNoneMatch],
+            tags.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             guard try await media.storedSize(key) != nil else { throw DomainError.notFound("media") }
             return Response(status: .notModified, headers: headers)
         }
@@ -117,7 +128,9 @@ struct MediaController {
         var wanted: ClosedRange<Int>?
         if let range {
             guard let resolved = range.resolve(size: size) else {
-                throw APIError(.rangeNotSatisfiable, code: "range_not_satisfiable", message: "The object has \(size) bytes.", headers: [.contentRange: "bytes */\(size)"])
+                throw APIError(
+                    .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The object has \(size) bytes.",
+                    headers: [.contentRange: "bytes */\(size)"])
             }
             status = .partialContent
             wanted = resolved
@@ -148,8 +161,9 @@ extension MediaController {
         defer { ticket.release() }
         let bytes = try await uploadedFile(request, arrivedAt: arrived)
         let upload = try await media.upload(bytes, use: use ?? .profile, by: context.userID)
-        return JSONResponse(status: .created, MediaRepresentation(media: upload, links: links),
-                            headers: [.location: "/v1/media/\(upload.id.lowercased)"])
+        return JSONResponse(
+            status: .created, MediaRepresentation(media: upload, links: links),
+            headers: [.location: "/v1/media/\(upload.id.lowercased)"])
     }
 
     /// `GET /v1/media/{id}`

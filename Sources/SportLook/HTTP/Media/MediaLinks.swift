@@ -85,9 +85,12 @@ struct MediaURLSigner: Sendable {
     /// Checks a fetched link's `expires` and `signature` (in constant time).
     func check(_ blobKey: String, expires: String?, signature: String?) -> Verdict {
         guard let expires, let time = Int(expires), String(time) == expires,
-              let signature, signature.utf8.count == 64, let mac = Hex.bytes(signature)
+            let signature, signature.utf8.count == 64, let mac = Hex.bytes(signature)
         else { return .invalid }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array("\(blobKey)\n\(expires)".utf8), using: SymmetricKey(data: secret)) else { return .invalid }
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: Array("\(blobKey)\n\(expires)".utf8), using: SymmetricKey(data: secret))
+        else { return .invalid }
         let left = time - Int(now().timeIntervalSince1970)
         return left > 0 ? .valid(seconds: left) : .expired
     }

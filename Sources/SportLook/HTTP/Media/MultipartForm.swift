@@ -41,7 +41,9 @@ enum MultipartForm {
             if body.count >= position + 2, body[position] == UInt8(ascii: "-"), body[position + 1] == UInt8(ascii: "-") { break }
             // Skip transport padding and the line break after the delimiter.
             while position < body.count, body[position] == UInt8(ascii: " ") || body[position] == UInt8(ascii: "\t") { position += 1 }
-            guard body.count >= position + 2, body[position] == 13, body[position + 1] == 10 else { throw .malformed("a boundary line does not end in CRLF") }
+            guard body.count >= position + 2, body[position] == 13, body[position + 1] == 10 else {
+                throw .malformed("a boundary line does not end in CRLF")
+            }
             position += 2
             // Headers end at an empty line; a part may have none.
             let headers: String
@@ -50,11 +52,15 @@ enum MultipartForm {
                 headers = ""
                 contentStart = position + 2
             } else {
-                guard let headersEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: body, from: position) else { throw .malformed("a part has no end of headers") }
+                guard let headersEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: body, from: position) else {
+                    throw .malformed("a part has no end of headers")
+                }
                 headers = String(decoding: body[position..<headersEnd], as: UTF8.self)
                 contentStart = headersEnd + 4
             }
-            guard let end = firstIndex(of: separator, in: body, from: contentStart) else { throw .malformed("a part is not closed by the boundary") }
+            guard let end = firstIndex(of: separator, in: body, from: contentStart) else {
+                throw .malformed("a part is not closed by the boundary")
+            }
             let content = Array(body[contentStart..<end])
             if hasFilename(headers) { return content }
             if first == nil { first = content }

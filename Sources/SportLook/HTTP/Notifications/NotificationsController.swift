@@ -32,7 +32,10 @@ struct NotificationsController {
     /// browser's `PushSubscription.toJSON()`; its `expirationTime` is ignored).
     struct DeviceInput: Decodable {
         struct Subscription: Decodable {
-            struct Keys: Decodable { var p256dh: String?; var auth: String? }
+            struct Keys: Decodable {
+                var p256dh: String?
+                var auth: String?
+            }
             var endpoint: String?
             var keys: Keys?
         }
@@ -42,8 +45,9 @@ struct NotificationsController {
         var subscription: Subscription?
 
         var request: NotificationService.DeviceRequest {
-            .init(platform: platform, token: token, environment: environment, endpoint: subscription?.endpoint,
-                  p256dh: subscription?.keys?.p256dh, auth: subscription?.keys?.auth)
+            .init(
+                platform: platform, token: token, environment: environment, endpoint: subscription?.endpoint,
+                p256dh: subscription?.keys?.p256dh, auth: subscription?.keys?.auth)
         }
     }
 
@@ -119,7 +123,8 @@ extension NotificationsController {
     /// `GET /v1/push/vapid-public-key`
     @Sendable func vapidPublicKey(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
         guard let key = inbox.webPushKey else {
-            throw DomainError(.notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
+            throw DomainError(
+                .notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
         }
         return JSONResponse(VapidKeyRepresentation(key: key), headers: [.cacheControl: "public, max-age=300"])
     }
@@ -140,9 +145,12 @@ extension NotificationsController {
         let cursor = q.cursor(TimeCursor.self)
         try q.throwIfInvalid()
         let sports = invitations.sports
-        return JSONResponse(try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
-            InvitationRepresentation(invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport], links: links) })
-        })
+        return JSONResponse(
+            try await invitations.received(by: context.userID, status: status, cursor: cursor, limit: limit).map {
+                InvitationRepresentation(
+                    invitation: $0.invitation, event: $0.event.map { EventRepresentation(event: $0, sport: sports[$0.sport], links: links) }
+                )
+            })
     }
 
     /// `POST /v1/invitations/{id}/accept`

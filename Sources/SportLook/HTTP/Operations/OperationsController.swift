@@ -23,7 +23,9 @@ struct OperationsController {
 
     /// The Prometheus text.
     static func metrics() -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: Observability.render())))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: .init(byteBuffer: ByteBuffer(bytes: Observability.render())))
     }
 
     /// The router of the `METRICS_PORT` listener: `/metrics` and nothing else.
@@ -34,7 +36,7 @@ struct OperationsController {
     }
 }
 
-extension Array<UInt8> {
+extension [UInt8] {
     /// Equality in time that does not depend on where the arrays differ.
     func constantTimeEquals(_ other: [UInt8]) -> Bool {
         guard count == other.count else { return false }
@@ -118,7 +120,7 @@ extension OperationsController {
     /// `GET /metrics`
     @Sendable func metrics(_ request: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
         guard let metricsToken, let token = BearerToken.parse(request.headers),
-              token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
+            token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
         else { throw APIError(.notFound, code: "not_found", message: "No route for GET /metrics.") }
         return Self.metrics()
     }

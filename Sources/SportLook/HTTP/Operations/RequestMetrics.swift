@@ -49,12 +49,14 @@ final class RequestMetrics: Sendable {
 
     /// A request that started: its start, and its method's gauge, counted up.
     func start(_ request: Request) -> Started {
-        let gauge = Self.known.firstIndex(of: request.method).map { methods[$0] } ?? state.withLock { s in
-            if let gauge = s.otherMethods[request.method] { return gauge }
-            let made = Self.activeRequests(request.method)
-            s.otherMethods[request.method] = made
-            return made
-        }
+        let gauge =
+            Self.known.firstIndex(of: request.method).map { methods[$0] }
+            ?? state.withLock { s in
+                if let gauge = s.otherMethods[request.method] { return gauge }
+                let made = Self.activeRequests(request.method)
+                s.otherMethods[request.method] = made
+                return made
+            }
         gauge.increment()
         return Started(uptime: DispatchTime.now().uptimeNanoseconds, gauge: gauge)
     }
@@ -118,9 +120,13 @@ final class RequestMetrics: Sendable {
     }
 
     private static func endpoint(_ key: Key) -> Endpoint {
-        let dimensions = [("http.route", key.route), ("http.request.method", key.method.rawValue), ("http.response.status_code", String(key.status))]
+        let dimensions = [
+            ("http.route", key.route), ("http.request.method", key.method.rawValue), ("http.response.status_code", String(key.status)),
+        ]
         // Made, so that the series is exported (at 0) as Hummingbird's middleware made it.
-        _ = Counter(label: "hb.request.errors", dimensions: [("http.route", key.route), ("http.request.method", key.method.rawValue), ("error.type", String(key.status))])
+        _ = Counter(
+            label: "hb.request.errors",
+            dimensions: [("http.route", key.route), ("http.request.method", key.method.rawValue), ("error.type", String(key.status))])
         return Endpoint(
             requests: Counter(label: "hb.requests", dimensions: dimensions),
             duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)

@@ -44,24 +44,34 @@ extension PeopleController {
         if let slug = q.raw("sport") {
             if sports[slug] == nil { q.validator.fail("sport", "unknown sport") } else { sport = slug }
         }
-        let lowest = q.level("min_level"), highest = q.level("max_level")
+        let lowest = q.level("min_level")
+        let highest = q.level("max_level")
         var levels: ClosedRange<Level>?
         if lowest != nil || highest != nil {
-            let low = lowest ?? Level(halves: Level.range.lowerBound), high = highest ?? Level(halves: Level.range.upperBound)
+            let low = lowest ?? Level(halves: Level.range.lowerBound)
+            let high = highest ?? Level(halves: Level.range.upperBound)
             if low > high { q.validator.fail("min_level", "must not be above max_level") } else { levels = low...high }
-            if q.raw("sport") == nil { q.validator.fail("sport", "is required with min_level or max_level: a level is a level in one sport") }
+            if q.raw("sport") == nil {
+                q.validator.fail("sport", "is required with min_level or max_level: a level is a level in one sport")
+            }
         }
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(PeopleService.Cursor.self)
         try q.throwIfInvalid()
-        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else { throw DomainError.invalidParameter("lat", "is required") }
-        let page = try await people.nearby(for: context.userID, center: center, radiusKm: radius, sport: sport, levels: levels, limit: limit, cursor: cursor)
+        guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
+            throw DomainError.invalidParameter("lat", "is required")
+        }
+        let page = try await people.nearby(
+            for: context.userID, center: center, radiusKm: radius, sport: sport, levels: levels, limit: limit, cursor: cursor)
         return JSONResponse(body: PeopleJSON.nearby(page, sports: sports))
     }
 
     /// `GET /v1/users/{id}`
     @Sendable func getUser(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(PublicProfileRepresentation(profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports, links: links))
+        JSONResponse(
+            PublicProfileRepresentation(
+                profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports,
+                links: links))
     }
 
     /// `POST /v1/users/{id}/block`

@@ -4,11 +4,13 @@ import NIOCore
 /// `{"items": [people with distance_km and shared_sports], "next_cursor"}`.
 enum PeopleJSON {
     private static let distanceKM = JSONWriter.Key("distance_km"), sharedSports = JSONWriter.Key("shared_sports"),
-                       levelKey = JSONWriter.Key("level")
+        levelKey = JSONWriter.Key("level")
 
     static func nearby(_ page: PeopleService.NearbyPage, sports: SportCatalog) -> ByteBuffer {
-        CardPageJSON.body(cards: page.cards, items: page.items, card: { $0.card }, tailBound: { tailBound($0, sports: sports) },
-                          nextCursor: page.nextCursor) { person, json in
+        CardPageJSON.body(
+            cards: page.cards, items: page.items, card: { $0.card }, tailBound: { tailBound($0, sports: sports) },
+            nextCursor: page.nextCursor
+        ) { person, json in
             writeTail(person, sports: sports, to: &json)
         }
     }

@@ -54,7 +54,8 @@ struct SeriesController {
     /// `GET /v1/series/{id}/regulars`
     @Sendable func listRegulars(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let regulars = try await series.regulars(of: try context.uuid("id", "series"), for: context.userID)
-        return JSONResponse(ItemList(items: regulars.enumerated().map { RegularRepresentation(regular: $0.element, position: $0.offset + 1) }))
+        return JSONResponse(
+            ItemList(items: regulars.enumerated().map { RegularRepresentation(regular: $0.element, position: $0.offset + 1) }))
     }
 
     /// `POST /v1/series/{id}/regulars`

@@ -49,7 +49,8 @@ struct WebClientController: Sendable {
         for entry in try FileManager.default.contentsOfDirectory(atPath: app.path).sorted() {
             let url = app.appendingPathComponent(entry)
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                for inner in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where Self.contentType(of: inner) != nil {
+                for inner in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where Self.contentType(of: inner) != nil
+                {
                     files["\(entry)/\(inner)"] = try Data(contentsOf: url.appendingPathComponent(inner))
                 }
             } else if Self.contentType(of: entry) != nil {
@@ -63,10 +64,12 @@ struct WebClientController: Sendable {
         }
         build = String(digest.finalize().hexString.prefix(16))
         assets = files.reduce(into: [:]) { assets, file in
-            assets[file.key] = Asset(body: ByteBuffer(bytes: file.value), contentType: Self.contentType(of: file.key)!, etag: "\"\(Self.tag(file.value))\"")
+            assets[file.key] = Asset(
+                body: ByteBuffer(bytes: file.value), contentType: Self.contentType(of: file.key)!, etag: "\"\(Self.tag(file.value))\"")
         }
         let template = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
-        let page = template
+        let page =
+            template
             .replacingOccurrences(of: "{{build}}", with: build)
             .replacingOccurrences(of: "{{tiles}}", with: Self.escape(settings.tileURL))
             .replacingOccurrences(of: "{{attribution}}", with: Self.escape(settings.tileAttribution))
@@ -75,7 +78,8 @@ struct WebClientController: Sendable {
         let images = ["'self'"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
         policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
-            "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+            "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'self'",
+            "frame-ancestors 'none'",
         ].joined(separator: "; ")
     }
 
@@ -107,7 +111,9 @@ struct WebClientController: Sendable {
 
     /// `GET`/`HEAD /app/{build}/{part}/{file}`: a file of this build in a folder.
     @Sendable func appFileInFolder(_ request: Request, context: AppRequestContext) throws -> Response {
-        try asset(context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request, body: request.method != .head)
+        try asset(
+            context, path: "\(try context.parameters.require("part"))/\(try context.parameters.require("file"))", request: request,
+            body: request.method != .head)
     }
 
     private func asset(_ context: AppRequestContext, path: String, request: Request, body: Bool) throws -> Response {
@@ -126,7 +132,9 @@ struct WebClientController: Sendable {
             .init("Referrer-Policy")!: "strict-origin-when-cross-origin",
             .init("Permissions-Policy")!: "geolocation=(self), camera=(), microphone=()",
         ]
-        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { ["*", asset.etag].contains($0.trimmingCharacters(in: .whitespaces)) }) {
+        if let tags = request.headers[.ifNoneMatch],
+            tags.split(separator: ",").contains(where: { ["*", asset.etag].contains($0.trimmingCharacters(in: .whitespaces)) })
+        {
             return Response(status: .notModified, headers: headers)
         }
         var sized = headers
@@ -151,7 +159,8 @@ struct WebClientController: Sendable {
     /// `scheme://host[:port]` of a URL template; nil when there is none.
     static func origin(of template: String) -> String? {
         guard let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-              let scheme = url.scheme, let host = url.host else { return nil }
+            let scheme = url.scheme, let host = url.host
+        else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 

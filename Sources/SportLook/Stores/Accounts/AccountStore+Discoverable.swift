@@ -9,19 +9,25 @@ extension AccountStore {
         while true {
             let page: [User] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
                 let from: SQLQueryString = after.map { "AND id > \(bind: $0)" } ?? ""
-                let rows = try await sql.raw("""
+                let rows = try await sql.raw(
+                    """
                     SELECT \(unsafeRaw: userColumns) FROM users
                     WHERE discoverable = \(bind: true) AND lat IS NOT NULL \(from) ORDER BY id LIMIT 5000
-                    """).all()
+                    """
+                ).all()
                 let ids: [UUID] = try rows.map { try $0.value("id") }
                 var sportsOf: [UUID: [String]] = [:]
                 let levelsOf = try await PlayerStore.levels(of: ids, on: sql)
                 if !ids.isEmpty {
-                    for row in try await sql.raw("SELECT user_id, sport_slug FROM user_sports WHERE user_id IN (\(binds: ids)) ORDER BY sport_slug").all() {
+                    for row in try await sql.raw(
+                        "SELECT user_id, sport_slug FROM user_sports WHERE user_id IN (\(binds: ids)) ORDER BY sport_slug"
+                    ).all() {
                         sportsOf[try row.value("user_id"), default: []].append(try row.value("sport_slug"))
                     }
                 }
-                return try rows.map { row in try decodeUser(row, sports: sportsOf[try row.value("id")] ?? [], levels: levelsOf[try row.value("id")] ?? [:]) }
+                return try rows.map { row in
+                    try decodeUser(row, sports: sportsOf[try row.value("id")] ?? [], levels: levelsOf[try row.value("id")] ?? [:])
+                }
             }
             each(page)
             guard page.count == 5000, let last = page.last else { return }

@@ -18,11 +18,13 @@ struct AccountStore: Store {
     /// `passwordHash` empty: no password opens the account. `normalizedEmail` is
     /// `none:<id>` for an account with no email.
     func insertUser(_ user: User, passwordHash: String, normalizedEmail: String, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO users (id, email, email_normalized, email_verified, name, password_hash, bio, discoverable, version, created_at, updated_at)
             VALUES (\(bind: user.id), \(bind: user.email), \(bind: normalizedEmail), \(bind: user.emailVerified), \(bind: user.name), \(bind: passwordHash),
                     '', \(bind: false), 1, \(bind: user.createdAt), \(bind: user.createdAt))
-            """).run()
+            """
+        ).run()
         try await recordName(user.name, of: user.id, at: user.createdAt, on: sql)
     }
 
@@ -33,24 +35,31 @@ struct AccountStore: Store {
             try await sql.raw("DELETE FROM name_flags WHERE user_id = \(bind: userID)").run()
             return
         }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO name_flags (user_id, name, scripts, flagged_at) VALUES (\(bind: userID), \(bind: name), \(bind: scripts.map(\.rawValue).joined(separator: "+")), \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, scripts = excluded.scripts, flagged_at = excluded.flagged_at
-            """).run()
+            """
+        ).run()
     }
 
     /// Names flagged for moderators, oldest first.
     func flaggedNames(limit: Int) async throws -> [(userID: UUID, name: String, scripts: String, flaggedAt: Date)] {
         try await database.read { sql in
-            try await sql.raw("SELECT user_id, name, scripts, flagged_at FROM name_flags ORDER BY flagged_at, user_id LIMIT \(bind: limit)").all().map {
-                (try $0.value("user_id"), try $0.value("name"), try $0.value("scripts"), try $0.value("flagged_at"))
-            }
+            try await sql.raw("SELECT user_id, name, scripts, flagged_at FROM name_flags ORDER BY flagged_at, user_id LIMIT \(bind: limit)")
+                .all().map {
+                    (try $0.value("user_id"), try $0.value("name"), try $0.value("scripts"), try $0.value("flagged_at"))
+                }
         }
     }
 
     /// The live account with this email: its id, the email as written, and whether it is verified.
     func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, email: String, emailVerified: Bool)? {
-        guard let row = try await sql.raw("SELECT id, email, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
+        guard
+            let row = try await sql.raw(
+                "SELECT id, email, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL"
+            ).first()
+        else { return nil }
         return (try row.value("id"), try row.value("email"), try row.value("email_verified"))
     }
 
@@ -58,10 +67,12 @@ struct AccountStore: Store {
     /// new password (a reset) the password is that one.
     func confirmEmail(of userID: UUID, newPasswordHash: String?, at now: Date, on sql: any SQLDatabase) async throws {
         let password: SQLQueryString = newPasswordHash.map { ", password_hash = \(bind: $0)" } ?? ""
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE users SET email_verified = \(bind: true), updated_at = \(bind: now), version = version + 1\(password)
             WHERE id = \(bind: userID) AND deleted_at IS NULL
-            """).run()
+            """
+        ).run()
     }
 
     /// Sets (or, nil, removes) the digest of the user's calendar feed secret.
@@ -72,24 +83,34 @@ struct AccountStore: Store {
     /// The live account whose calendar feed has this digest.
     func calendarFeedOwner(_ digest: String) async throws -> (id: UUID, name: String)? {
         try await database.read { sql in
-            guard let row = try await sql.raw("SELECT id, name FROM users WHERE calendar_feed = \(bind: digest) AND deleted_at IS NULL").first() else { return nil }
+            guard
+                let row = try await sql.raw("SELECT id, name FROM users WHERE calendar_feed = \(bind: digest) AND deleted_at IS NULL")
+                    .first()
+            else { return nil }
             return (try row.value("id"), try row.value("name"))
         }
     }
 
     /// Keeps the language texts are written to the user in (their requests' `Accept-Language`).
     func setLanguage(_ language: Language, of userID: UUID, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE users SET language = \(bind: language.rawValue) WHERE id = \(bind: userID) AND language <> \(bind: language.rawValue)").run()
+        try await sql.raw(
+            "UPDATE users SET language = \(bind: language.rawValue) WHERE id = \(bind: userID) AND language <> \(bind: language.rawValue)"
+        ).run()
     }
 
     /// Whether a password opens the account.
     func hasPassword(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)").first()?.value("password_hash", as: String.self).isEmpty == false
+        try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)").first()?.value("password_hash", as: String.self)
+            .isEmpty == false
     }
 
     func credentials(normalizedEmail: String) async throws -> Credentials? {
         try await database.read { sql in
-            guard let row = try await sql.raw("SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL").first() else { return nil }
+            guard
+                let row = try await sql.raw(
+                    "SELECT id, password_hash FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL"
+                ).first()
+            else { return nil }
             let hash: String = try row.value("password_hash")
             return Credentials(userID: try row.value("id"), passwordHash: hash.isEmpty ? nil : hash)
         }
@@ -99,10 +120,12 @@ struct AccountStore: Store {
         try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: normalizedEmail)").first() != nil
     }
 
-    static let userColumns = "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed"
+    static let userColumns =
+        "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed"
 
     static func decodeUser(_ row: any SQLRow, sports: [String], levels: [String: Level] = [:]) throws -> User {
-        let lat: Double? = try row.optional("lat"), lon: Double? = try row.optional("lon")
+        let lat: Double? = try row.optional("lat")
+        let lon: Double? = try row.optional("lon")
         return User(
             id: try row.value("id"), name: try row.value("name"), email: try row.value("email"), bio: try row.value("bio"),
             photo: MediaRef(id: try row.optional("photo_id"), stored: try row.optional("photo_variants")), sports: sports,
@@ -116,13 +139,18 @@ struct AccountStore: Store {
 
     func user(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> User? {
         try await reading(on: sql) { [self] sql in
-            guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first() else { return nil }
-            return try Self.decodeUser(row, sports: try await sports(of: id, on: sql), levels: try await PlayerStore.levels(of: [id], on: sql)[id] ?? [:])
+            guard let row = try await sql.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE id = \(bind: id)").first() else {
+                return nil
+            }
+            return try Self.decodeUser(
+                row, sports: try await sports(of: id, on: sql), levels: try await PlayerStore.levels(of: [id], on: sql)[id] ?? [:])
         }
     }
 
     func sports(of userID: UUID, on sql: any SQLDatabase) async throws -> [String] {
-        try await sql.raw("SELECT sport_slug FROM user_sports WHERE user_id = \(bind: userID) ORDER BY sport_slug").all().map { try $0.value("sport_slug") }
+        try await sql.raw("SELECT sport_slug FROM user_sports WHERE user_id = \(bind: userID) ORDER BY sport_slug").all().map {
+            try $0.value("sport_slug")
+        }
     }
 
     /// Users' names, by id: a read for each ``Store/idsPerRead``.
@@ -166,7 +194,11 @@ struct AccountStore: Store {
         if let discoverable = changes.discoverable { assignments.append("discoverable = \(bind: discoverable)") }
         if let reminders = changes.reminders { assignments.append("reminders = \(bind: reminders)") }
         if let language = changes.language { assignments.append("language = \(bind: language.rawValue)") }
-        guard try await sql.raw("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first() != nil else {
+        guard
+            try await sql.raw(
+                "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id"
+            ).first() != nil
+        else {
             throw DomainError.notFound("user")
         }
         if let name = changes.name { try await recordName(name, of: id, at: now, on: sql) }
@@ -184,22 +216,26 @@ struct AccountStore: Store {
     /// password change and deletion each take it first, so they happen one after
     /// the other); `false` if the account is deleted or unknown.
     func lockLive(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING id").first() != nil
+        try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING id").first()
+            != nil
     }
 
     func passwordHash(of userID: UUID) async throws -> String? {
         try await database.read { sql in
-            try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID) AND deleted_at IS NULL").first()?.value("password_hash", as: String.self)
+            try await sql.raw("SELECT password_hash FROM users WHERE id = \(bind: userID) AND deleted_at IS NULL").first()?.value(
+                "password_hash", as: String.self)
         }
     }
 
     /// Sets the password if it is still the one the caller checked; `false` otherwise
     /// (it changed meanwhile, or the account was deleted).
     func setPassword(of userID: UUID, from old: String, to hash: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now)
             WHERE id = \(bind: userID) AND password_hash = \(bind: old) AND deleted_at IS NULL RETURNING id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// Erases what is personal in an account and keeps its row, so that chat
@@ -207,15 +243,19 @@ struct AccountStore: Store {
     /// location, sports, devices, invitations, blocks, notifications or
     /// presence (sessions and attendances are ended by the caller).
     func erase(_ userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        if let email = try await sql.raw("SELECT email_normalized FROM users WHERE id = \(bind: userID)").first()?.value("email_normalized", as: String.self) {
+        if let email = try await sql.raw("SELECT email_normalized FROM users WHERE id = \(bind: userID)").first()?.value(
+            "email_normalized", as: String.self)
+        {
             try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: "account:" + email)").run()
         }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_verified = \(bind: false), email_normalized = \(bind: "deleted:" + userID.lowercased),
                 password_hash = '', bio = '', gender = NULL, photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
                 deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: userID)
-            """).run()
+            """
+        ).run()
         for statement: SQLQueryString in [
             "DELETE FROM user_sports WHERE user_id = \(bind: userID)",
             "DELETE FROM identities WHERE user_id = \(bind: userID)",

@@ -38,11 +38,13 @@ struct AttemptStore: Store {
     /// the oldest of them; the same for the settled ones among them.
     func loginFailures(subject: String, since: Date) async throws -> AttemptCount {
         try await database.read { sql in
-            let row = try await sql.raw("""
+            let row = try await sql.raw(
+                """
                 SELECT COUNT(*) AS n, MIN(failed_at) AS oldest,
                        SUM(CASE WHEN settled THEN 1 ELSE 0 END) AS settled, MIN(CASE WHEN settled THEN failed_at END) AS oldest_settled
                 FROM login_failures WHERE subject = \(bind: subject) AND failed_at > \(bind: since)
-                """).first()
+                """
+            ).first()
             return AttemptCount(
                 count: try row?.value("n", as: Int.self) ?? 0, oldest: try row?.optional("oldest", as: Date.self),
                 settled: try row?.optional("settled", as: Int.self) ?? 0, oldestSettled: try row?.optional("oldest_settled", as: Date.self))

@@ -13,35 +13,49 @@ struct EmailCodeStore: Sendable {
     /// one of the same request; an account keeps the newest ``liveRequests`` of a purpose
     /// asked from places it does not know — a code asked from a known place is never
     /// trimmed by strangers' asks (its place's own limits bound those).
-    func issue(user: UUID, purpose: String, request: String, knownPlace: Bool, digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+    func issue(
+        user: UUID, purpose: String, request: String, knownPlace: Bool, digest: String, expiresAt: Date, at now: Date,
+        on sql: any SQLDatabase
+    ) async throws {
+        try await sql.raw(
+            """
             INSERT INTO email_codes (user_id, purpose, request, digest, tries, expires_at, created_at, known_place)
             VALUES (\(bind: user), \(bind: purpose), \(bind: request), \(bind: digest), 0, \(bind: expiresAt), \(bind: now), \(bind: knownPlace))
             ON CONFLICT (user_id, purpose, request) DO UPDATE SET digest = excluded.digest, tries = 0,
                 expires_at = excluded.expires_at, created_at = excluded.created_at
-            """).run()
-        try await sql.raw("""
+            """
+        ).run()
+        try await sql.raw(
+            """
             DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND known_place = \(bind: false) AND request NOT IN (
                 SELECT request FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND known_place = \(bind: false)
                 ORDER BY created_at DESC, request LIMIT \(bind: Self.liveRequests))
-            """).run()
+            """
+        ).run()
     }
 
     /// Takes the code when it is the live one of the account, purpose and request (not
     /// expired, fewer than `maxTries` tries). Every call counts a try first, under the
     /// row's lock, so that concurrent guesses cannot all see the same count.
     /// - Returns: Whether the code was taken.
-    func take(user: UUID, purpose: String, request: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        guard let live = try await sql.raw("""
-            UPDATE email_codes SET tries = tries + 1
-            WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
-            RETURNING digest
-            """).first()?.value("digest", as: String.self), live == digest
+    func take(user: UUID, purpose: String, request: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase)
+        async throws -> Bool
+    {
+        guard
+            let live = try await sql.raw(
+                """
+                UPDATE email_codes SET tries = tries + 1
+                WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND expires_at > \(bind: now) AND tries < \(bind: maxTries)
+                RETURNING digest
+                """
+            ).first()?.value("digest", as: String.self), live == digest
         else { return false }
-        return try await sql.raw("""
+        return try await sql.raw(
+            """
             DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND digest = \(bind: digest)
             RETURNING user_id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// Removes expired codes.

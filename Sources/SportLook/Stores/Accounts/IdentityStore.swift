@@ -12,15 +12,18 @@ struct IdentityStore: Store {
     }
 
     func insert(_ identity: ProviderIdentity, userID: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO identities (provider, subject, user_id, email, created_at)
             VALUES (\(bind: identity.provider.rawValue), \(bind: identity.subject), \(bind: userID), \(bind: identity.email), \(bind: now))
-            """).run()
+            """
+        ).run()
     }
 
     func identities(of userID: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [LinkedIdentity] {
         try await reading(on: sql) { sql in
-            try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all().compactMap(Self.decode)
+            try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) ORDER BY provider").all()
+                .compactMap(Self.decode)
         }
     }
 
@@ -36,22 +39,28 @@ struct IdentityStore: Store {
     }
 
     func delete(_ provider: IdentityProvider, of userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue) RETURNING subject").first() != nil
+        try await sql.raw(
+            "DELETE FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue) RETURNING subject"
+        ).first() != nil
     }
 
     /// The user's account with `provider`, as linked (at most one per provider).
     func identity(of userID: UUID, provider: IdentityProvider, on sql: any SQLDatabase) async throws -> LinkedIdentity? {
-        try await sql.raw("SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue)")
-            .first().flatMap(Self.decode)
+        try await sql.raw(
+            "SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: userID) AND provider = \(bind: provider.rawValue)"
+        )
+        .first().flatMap(Self.decode)
     }
 
     /// Records a token (by its nonce, or itself) as used until `expiresAt`, and forgets
     /// those that expired; `false` when it was used before.
     func useToken(_ digest: String, expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("DELETE FROM used_tokens WHERE expires_at < \(bind: now)").run()
-        return try await sql.raw("""
+        return try await sql.raw(
+            """
             INSERT INTO used_tokens (digest, expires_at) VALUES (\(bind: digest), \(bind: expiresAt))
             ON CONFLICT (digest) DO NOTHING RETURNING digest
-            """).first() != nil
+            """
+        ).first() != nil
     }
 }

@@ -15,15 +15,19 @@ struct KnownSignInStore: Store {
 
     /// Records (or refreshes) a place the user signed in from, in the caller's transaction.
     func record(user: UUID, _ kind: Kind, digest: String, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO known_sign_ins (user_id, kind, digest, last_used_at) VALUES (\(bind: user), \(bind: kind.rawValue), \(bind: digest), \(bind: now))
             ON CONFLICT (user_id, kind, digest) DO UPDATE SET last_used_at = excluded.last_used_at
-            """).run()
-        try await sql.raw("""
+            """
+        ).run()
+        try await sql.raw(
+            """
             DELETE FROM known_sign_ins WHERE user_id = \(bind: user) AND kind = \(bind: kind.rawValue) AND digest NOT IN (
                 SELECT digest FROM known_sign_ins WHERE user_id = \(bind: user) AND kind = \(bind: kind.rawValue)
                 ORDER BY last_used_at DESC, digest LIMIT \(bind: Self.keptPerKind))
-            """).run()
+            """
+        ).run()
     }
 
     /// Whether any of `digests` (by kind) was used by the account with this email since `since`.
@@ -35,13 +39,17 @@ struct KnownSignInStore: Store {
     func known(normalizedEmail: String, _ digests: [(Kind, String)], since: Date) async throws -> Set<Kind> {
         guard !digests.isEmpty else { return [] }
         return try await database.read { sql in
-            let alternatives = SQLList(digests.map { kind, digest in
-                SQLQueryString("(k.kind = \(bind: kind.rawValue) AND k.digest = \(bind: digest))")
-            }, separator: SQLRaw(" OR "))
-            return Set(try await sql.raw("""
-                SELECT DISTINCT k.kind FROM known_sign_ins k JOIN users u ON u.id = k.user_id
-                WHERE u.email_normalized = \(bind: normalizedEmail) AND u.deleted_at IS NULL AND k.last_used_at > \(bind: since) AND (\(alternatives))
-                """).all().compactMap { Kind(rawValue: try $0.value("kind")) })
+            let alternatives = SQLList(
+                digests.map { kind, digest in
+                    SQLQueryString("(k.kind = \(bind: kind.rawValue) AND k.digest = \(bind: digest))")
+                }, separator: SQLRaw(" OR "))
+            return Set(
+                try await sql.raw(
+                    """
+                    SELECT DISTINCT k.kind FROM known_sign_ins k JOIN users u ON u.id = k.user_id
+                    WHERE u.email_normalized = \(bind: normalizedEmail) AND u.deleted_at IS NULL AND k.last_used_at > \(bind: since) AND (\(alternatives))
+                    """
+                ).all().compactMap { Kind(rawValue: try $0.value("kind")) })
         }
     }
 

@@ -12,7 +12,9 @@ struct SecretStore: Store {
     func secret(_ name: String) async throws -> String {
         let made = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }.hexString
         return try await database.transaction { sql in
-            try await sql.raw("INSERT INTO server_secrets (name, value) VALUES (\(bind: name), \(bind: made)) ON CONFLICT (name) DO NOTHING").run()
+            try await sql.raw(
+                "INSERT INTO server_secrets (name, value) VALUES (\(bind: name), \(bind: made)) ON CONFLICT (name) DO NOTHING"
+            ).run()
             guard let row = try await sql.raw("SELECT value FROM server_secrets WHERE name = \(bind: name)").first() else {
                 throw DomainError(.unavailable, code: "unavailable", message: "The secret \(name) could not be stored.")
             }

@@ -15,39 +15,54 @@ struct SessionStore: Store {
 
     typealias Session = SessionInfo
 
-    func insertToken(id: UUID, userID: UUID, hash: String, userAgent: String?, createdAt: Date, expiresAt: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+    func insertToken(id: UUID, userID: UUID, hash: String, userAgent: String?, createdAt: Date, expiresAt: Date, on sql: any SQLDatabase)
+        async throws
+    {
+        try await sql.raw(
+            """
             INSERT INTO access_tokens (id, user_id, token_hash, user_agent, created_at, expires_at)
             VALUES (\(bind: id), \(bind: userID), \(bind: hash), \(bind: userAgent), \(bind: createdAt), \(bind: expiresAt))
-            """).run()
+            """
+        ).run()
     }
 
     func token(hash: String) async throws -> TokenRecord? {
         try await database.read { sql in
-            guard let row = try await sql.raw("SELECT id, user_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = \(bind: hash)").first() else { return nil }
-            return TokenRecord(id: try row.value("id"), userID: try row.value("user_id"), expiresAt: try row.value("expires_at"), revokedAt: try row.optional("revoked_at"))
+            guard
+                let row = try await sql.raw(
+                    "SELECT id, user_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = \(bind: hash)"
+                ).first()
+            else { return nil }
+            return TokenRecord(
+                id: try row.value("id"), userID: try row.value("user_id"), expiresAt: try row.value("expires_at"),
+                revokedAt: try row.optional("revoked_at"))
         }
     }
 
     /// Revokes one of the user's live tokens; `false` if there is no such live token.
     func revokeToken(_ id: UUID, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             UPDATE access_tokens SET revoked_at = \(bind: now)
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
             RETURNING id
-            """).all()
+            """
+        ).all()
         return !rows.isEmpty
     }
 
     func sessions(of userID: UUID, at now: Date) async throws -> [Session] {
         try await database.read { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 SELECT id, created_at, expires_at, last_used_at, user_agent FROM access_tokens
                 WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
                 ORDER BY created_at DESC, id
-                """).all().map { row in
-                Session(id: try row.value("id"), createdAt: try row.value("created_at"), expiresAt: try row.value("expires_at"),
-                        lastUsedAt: try row.optional("last_used_at"), userAgent: try row.optional("user_agent"))
+                """
+            ).all().map { row in
+                Session(
+                    id: try row.value("id"), createdAt: try row.value("created_at"), expiresAt: try row.value("expires_at"),
+                    lastUsedAt: try row.optional("last_used_at"), userAgent: try row.optional("user_agent"))
             }
         }
     }
@@ -71,11 +86,13 @@ struct SessionStore: Store {
                 // PostgreSQL types the values by casts (a VALUES list has no column to take them from).
                 let (uuid, time): (SQLQueryString, SQLQueryString) = sql.isPostgres ? ("::uuid", "::timestamptz") : ("", "")
                 let values = chunk.map { id, at in "(\(bind: id)" + uuid + ", \(bind: at)" + time + ")" as SQLQueryString }
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     WITH used (id, at) AS (VALUES \(values.joined(separator: ", ")))
                     UPDATE access_tokens SET last_used_at = used.at FROM used
                     WHERE access_tokens.id = used.id AND (access_tokens.last_used_at IS NULL OR access_tokens.last_used_at < used.at)
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
@@ -83,10 +100,12 @@ struct SessionStore: Store {
     /// Revokes the user's live tokens beyond the newest `keep` (the oldest end
     /// first); returns the ids revoked.
     func revokeTokensBeyond(_ keep: Int, of userID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
-        let live = try await sql.raw("""
+        let live = try await sql.raw(
+            """
             SELECT id FROM access_tokens WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now)
             ORDER BY created_at DESC, id DESC
-            """).all().map { try $0.value("id", as: UUID.self) }
+            """
+        ).all().map { try $0.value("id", as: UUID.self) }
         let excess = Array(live.dropFirst(keep))
         guard !excess.isEmpty else { return [] }
         try await sql.raw("UPDATE access_tokens SET revoked_at = \(bind: now) WHERE id IN (\(binds: excess))").run()
@@ -96,11 +115,13 @@ struct SessionStore: Store {
 
     /// Revokes every live token of the user but `except`; returns the ids revoked.
     func revokeTokens(of userID: UUID, except: UUID?, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
-        let ids = try await sql.raw("""
+        let ids = try await sql.raw(
+            """
             UPDATE access_tokens SET revoked_at = \(bind: now)
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now) AND id <> \(bind: except ?? UUID())
             RETURNING id
-            """).all().map { try $0.value("id", as: UUID.self) }
+            """
+        ).all().map { try $0.value("id", as: UUID.self) }
         try await deleteDevices(sessions: ids, on: sql)
         return ids
     }
@@ -113,9 +134,11 @@ struct SessionStore: Store {
 
     /// When a session began, if it is live (its row locked for the rest of the transaction).
     func lockLiveSessionStart(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Date? {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE access_tokens SET revoked_at = revoked_at WHERE id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: now) RETURNING created_at
-            """).first()?.value("created_at", as: Date.self)
+            """
+        ).first()?.value("created_at", as: Date.self)
     }
 
     /// Whether a session is live, locking its row for the rest of the transaction.
@@ -129,9 +152,12 @@ struct SessionStore: Store {
         var ended: Set<UUID> = []
         for chunk in Array(Set(ids)).chunks(of: Self.idsPerRead) {
             let live = try await database.read { sql in
-                Set(try await sql.raw("""
-                    SELECT id FROM access_tokens WHERE id IN (\(binds: Array(chunk))) AND revoked_at IS NULL AND expires_at > \(bind: now)
-                    """).all().map { try $0.value("id", as: UUID.self) })
+                Set(
+                    try await sql.raw(
+                        """
+                        SELECT id FROM access_tokens WHERE id IN (\(binds: Array(chunk))) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                        """
+                    ).all().map { try $0.value("id", as: UUID.self) })
             }
             ended.formUnion(Set(chunk).subtracting(live))
         }

@@ -54,7 +54,8 @@ enum ChatStatements {
 
     /// Takes the room's next seq (the row update serialises concurrent senders).
     struct NextSeq: SharedStatement {
-        static let text = "UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $2 WHERE id = $1 RETURNING last_message_seq, event_id"
+        static let text =
+            "UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $2 WHERE id = $1 RETURNING last_message_seq, event_id"
         var room: UUID
         var now: Date
         var values: [StatementValue] { [.uuid(room), .date(now)] }
@@ -77,9 +78,11 @@ enum ChatStatements {
         var now: Date
         var values: [StatementValue] {
             let mentions = message.mentions.isEmpty ? nil : message.mentions.map(\.lowercased).joined(separator: " ")
-            return [.uuid(id), .uuid(room), .integer(seq), .uuid(message.sender.id), .text(message.clientID), .text(message.body), .date(now),
-                    .uuid(message.attachment?.image.id), .text(message.attachment?.image.stored), .integer(message.attachment?.width),
-                    .integer(message.attachment?.height), .integer(message.replyTo), .text(mentions)]
+            return [
+                .uuid(id), .uuid(room), .integer(seq), .uuid(message.sender.id), .text(message.clientID), .text(message.body), .date(now),
+                .uuid(message.attachment?.image.id), .text(message.attachment?.image.stored), .integer(message.attachment?.width),
+                .integer(message.attachment?.height), .integer(message.replyTo), .text(mentions),
+            ]
         }
     }
 
@@ -89,11 +92,14 @@ enum ChatStatements {
     static func absentText(_ kind: RoomKind, mentioned: Int, values: [String] = ["$1", "$2", "$3", "$4", "$5"]) -> String {
         precondition(mentioned == 0 || values == ["$1", "$2", "$3", "$4", "$5"], "the people mentioned follow $5")
         let (room, event, sender, fresh, now) = (values[0], values[1], values[2], values[3], values[4])
-        let members = switch kind {
-        case .event: "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = \(event) AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
-        case .conversation: "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = \(room) UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = \(room)"
-        case .group: "SELECT gm.user_id FROM group_members gm WHERE gm.group_id = \(room)"
-        }
+        let members =
+            switch kind {
+            case .event:
+                "SELECT a.user_id FROM attendances a JOIN events ev ON ev.id = a.event_id WHERE a.event_id = \(event) AND a.status = 'going' AND \(EventStore.visible("ev", toUserIn: "a.user_id"))"
+            case .conversation:
+                "SELECT c.user_low AS user_id FROM conversations c WHERE c.room_id = \(room) UNION ALL SELECT c.user_high AS user_id FROM conversations c WHERE c.room_id = \(room)"
+            case .group: "SELECT gm.user_id FROM group_members gm WHERE gm.group_id = \(room)"
+            }
         let mentions = mentioned == 0 ? "" : "OR member.user_id IN (\((0..<mentioned).map { "$\($0 + 6)" }.joined(separator: ", ")))"
         return """
             SELECT member.user_id FROM (\(members)) member
@@ -127,8 +133,10 @@ enum ChatStatements {
     }
 
     /// The values of ``storeText(_:)``.
-    static func storeValues(id: UUID, room: Room, message: ChatStore.NewMessage, now: Date, freshSince: Date,
-                            notification: (head: String, tail: String)) -> [StatementValue] {
+    static func storeValues(
+        id: UUID, room: Room, message: ChatStore.NewMessage, now: Date, freshSince: Date,
+        notification: (head: String, tail: String)
+    ) -> [StatementValue] {
         let insert = Insert(id: id, room: room.id, seq: 0, message: message, now: now).values
         return [.uuid(id), .uuid(room.id), .uuid(room.eventID ?? room.id), .uuid(message.sender.id)] + insert[4...]
             + [.text(notification.head), .text(notification.tail), .date(freshSince)]
@@ -176,23 +184,23 @@ enum ChatStatements {
         precondition(kind != .conversation, "a conversation's message goes through its rules, in a transaction")
         let heading = kind == .event ? "c.event_status = '\(EventStatus.active.rawValue)' AND c.event_title = $10" : "c.group_name = $10"
         return """
-        WITH c AS (\(Sending.text)\(Sending.postgresSuffix)),
-             ok AS (SELECT c.id FROM c WHERE c.kind = '\(kind.rawValue)' AND c.is_member = 1 AND c.existing_seq IS NULL AND c.seen_seq = c.last_message_seq
-                    AND COALESCE(c.event_id, c.id) = $12 AND c.sender_name = $11 AND \(heading)),
-             s AS (UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $6 WHERE id = (SELECT id FROM ok) RETURNING last_message_seq, event_id),
-             i AS (INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, change_seq)
-                   SELECT $4, $1, s.last_message_seq, $2, $3, $5, $6, 0 FROM s RETURNING seq, created_at),
-             absent AS (SELECT a.user_id FROM (\(absentText(kind, mentioned: 0, values: ["$1", "$12", "$2", "$7", "$6"]))) a WHERE EXISTS (SELECT 1 FROM i)),
-             j AS (INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
-                   SELECT gen_random_uuid(), $17, $13 || i.seq || $14 || upper(absent.user_id::text) || $15, $16 || absent.user_id::text, 'queued', 0, $19, $18
-                   FROM absent CROSS JOIN i ORDER BY absent.user_id
-                   \(JobStore.collapsing))
-        SELECT i.seq, i.created_at, s.event_id, CAST(NULL AS uuid) AS user_id
-        FROM i CROSS JOIN s CROSS JOIN pg_notify('\(Bus.channel)', $8 || i.seq || $9) AS n
-             CROSS JOIN (SELECT CASE WHEN EXISTS (SELECT 1 FROM absent) THEN pg_notify('\(Bus.channel)', $20) END) AS jn
-        UNION ALL
-        SELECT NULL, NULL, NULL, absent.user_id FROM absent
-        """
+            WITH c AS (\(Sending.text)\(Sending.postgresSuffix)),
+                 ok AS (SELECT c.id FROM c WHERE c.kind = '\(kind.rawValue)' AND c.is_member = 1 AND c.existing_seq IS NULL AND c.seen_seq = c.last_message_seq
+                        AND COALESCE(c.event_id, c.id) = $12 AND c.sender_name = $11 AND \(heading)),
+                 s AS (UPDATE rooms SET last_message_seq = last_message_seq + 1, last_activity_at = $6 WHERE id = (SELECT id FROM ok) RETURNING last_message_seq, event_id),
+                 i AS (INSERT INTO chat_messages (id, room_id, seq, sender_id, client_id, body, created_at, change_seq)
+                       SELECT $4, $1, s.last_message_seq, $2, $3, $5, $6, 0 FROM s RETURNING seq, created_at),
+                 absent AS (SELECT a.user_id FROM (\(absentText(kind, mentioned: 0, values: ["$1", "$12", "$2", "$7", "$6"]))) a WHERE EXISTS (SELECT 1 FROM i)),
+                 j AS (INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
+                       SELECT gen_random_uuid(), $17, $13 || i.seq || $14 || upper(absent.user_id::text) || $15, $16 || absent.user_id::text, 'queued', 0, $19, $18
+                       FROM absent CROSS JOIN i ORDER BY absent.user_id
+                       \(JobStore.collapsing))
+            SELECT i.seq, i.created_at, s.event_id, CAST(NULL AS uuid) AS user_id
+            FROM i CROSS JOIN s CROSS JOIN pg_notify('\(Bus.channel)', $8 || i.seq || $9) AS n
+                 CROSS JOIN (SELECT CASE WHEN EXISTS (SELECT 1 FROM absent) THEN pg_notify('\(Bus.channel)', $20) END) AS jn
+            UNION ALL
+            SELECT NULL, NULL, NULL, absent.user_id FROM absent
+            """
     }
 
     /// What the sender expects ``quickText(_:)`` to find, and the message.
@@ -209,12 +217,18 @@ enum ChatStatements {
     }
 
     /// The values of ``quickText(_:)``.
-    static func quickValues(id: UUID, _ quick: Quick, now: Date, freshSince: Date, notification: (head: String, tail: String), jobs: ChatJobs,
-                            jobsNotification: String) -> [StatementValue] {
-        [.uuid(quick.room), .uuid(quick.sender.id), .text(quick.clientID), .uuid(id), .text(quick.body), .date(now), .date(freshSince),
-         .text(notification.head), .text(notification.tail), .text(quick.headingName), .text(quick.sender.name), .uuid(quick.eventID ?? quick.room),
-         .text(jobs.head), .text(jobs.middle), .text(jobs.tail), .text(jobs.dedupePrefix), .text(jobs.kind), .date(jobs.now), .date(jobs.runAt),
-         .text(jobsNotification)]
+    static func quickValues(
+        id: UUID, _ quick: Quick, now: Date, freshSince: Date, notification: (head: String, tail: String), jobs: ChatJobs,
+        jobsNotification: String
+    ) -> [StatementValue] {
+        [
+            .uuid(quick.room), .uuid(quick.sender.id), .text(quick.clientID), .uuid(id), .text(quick.body), .date(now), .date(freshSince),
+            .text(notification.head), .text(notification.tail), .text(quick.headingName), .text(quick.sender.name),
+            .uuid(quick.eventID ?? quick.room),
+            .text(jobs.head), .text(jobs.middle), .text(jobs.tail), .text(jobs.dedupePrefix), .text(jobs.kind), .date(jobs.now),
+            .date(jobs.runAt),
+            .text(jobsNotification),
+        ]
     }
 
     /// ``quickText(_:)`` of an event's room.

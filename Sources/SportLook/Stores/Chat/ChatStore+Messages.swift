@@ -6,23 +6,33 @@ extension ChatStore {
     // MARK: Messages
 
     func existing(room: UUID, sender: UUID, clientID: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        guard let message = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-            WHERE m.room_id = \(bind: room) AND m.sender_id = \(bind: sender) AND m.client_id = \(bind: clientID)
-            """).first().map({ try Self.decode($0) }) else { return nil }
+        guard
+            let message = try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
+                WHERE m.room_id = \(bind: room) AND m.sender_id = \(bind: sender) AND m.client_id = \(bind: clientID)
+                """
+            ).first().map({ try Self.decode($0) })
+        else { return nil }
         return try await withReactions([message], room: room, on: sql).first
     }
 
     func message(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        guard let message = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.room_id = \(bind: room) AND m.seq = \(bind: seq)
-            """).first().map({ try Self.decode($0) }) else { return nil }
+        guard
+            let message = try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.room_id = \(bind: room) AND m.seq = \(bind: seq)
+                """
+            ).first().map({ try Self.decode($0) })
+        else { return nil }
         return try await withReactions([message], room: room, on: sql).first
     }
 
     /// The message with this id, for reports.
     func message(id: UUID, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.id = \(bind: id)").first().map { try Self.decode($0) }
+        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE m.id = \(bind: id)").first().map {
+            try Self.decode($0)
+        }
     }
 
     struct NewMessage: Sendable {
@@ -39,19 +49,27 @@ extension ChatStore {
     /// was announced on the bus too: on PostgreSQL, for a message that mentions no
     /// one, all in one statement, given the `notification` to send
     /// (``ChangeFeed/chatNotification(room:)``).
-    func store(in room: Room, _ new: NewMessage, at now: Date, telling freshSince: Date, notification: (head: String, tail: String)?,
-               on sql: any SQLDatabase) async throws -> (message: ChatMessage, absent: [UUID], announced: Bool) {
+    func store(
+        in room: Room, _ new: NewMessage, at now: Date, telling freshSince: Date, notification: (head: String, tail: String)?,
+        on sql: any SQLDatabase
+    ) async throws -> (message: ChatMessage, absent: [UUID], announced: Bool) {
         guard sql.isPostgres, new.mentions.isEmpty, let notification else {
             let message = try await insert(room: room.id, new, at: now, on: sql)
-            return (message, try await absentMembers(room: room, except: new.sender.id, mentioned: new.mentions, freshSince: freshSince, now: now, on: sql), false)
+            return (
+                message,
+                try await absentMembers(
+                    room: room, except: new.sender.id, mentioned: new.mentions, freshSince: freshSince, now: now, on: sql), false
+            )
         }
         let id = UUID()
-        let values = ChatStatements.storeValues(id: id, room: room, message: new, now: now, freshSince: freshSince, notification: notification)
-        let rows = switch room.kind {
-        case .event: try await sql.rows(ChatStatements.StoreInEvent(values: values))
-        case .conversation: try await sql.rows(ChatStatements.StoreInConversation(values: values))
-        case .group: try await sql.rows(ChatStatements.StoreInGroup(values: values))
-        }
+        let values = ChatStatements.storeValues(
+            id: id, room: room, message: new, now: now, freshSince: freshSince, notification: notification)
+        let rows =
+            switch room.kind {
+            case .event: try await sql.rows(ChatStatements.StoreInEvent(values: values))
+            case .conversation: try await sql.rows(ChatStatements.StoreInConversation(values: values))
+            case .group: try await sql.rows(ChatStatements.StoreInGroup(values: values))
+            }
         var stored: (seq: Int64, createdAt: Date, eventID: UUID?)?
         var absent: [UUID] = []
         for row in rows {
@@ -62,28 +80,37 @@ extension ChatStore {
             }
         }
         guard let stored else { throw DomainError.notFound("room") }
-        return (try await message(id: id, room: room.id, seq: stored.seq, eventID: stored.eventID, new, createdAt: stored.createdAt, on: sql), absent, true)
+        return (
+            try await message(id: id, room: room.id, seq: stored.seq, eventID: stored.eventID, new, createdAt: stored.createdAt, on: sql),
+            absent, true
+        )
     }
 
     /// PostgreSQL: the message stored in one statement on its own (``ChatStatements/quickText(_:)``),
     /// with its notifications' jobs and its announcement on the bus, if the room is as
     /// `quick` expects it; `nil` (nothing written) otherwise. The message as a read would
     /// give it, and the people told of it.
-    func quickStore(_ quick: ChatStatements.Quick, at now: Date, telling freshSince: Date, notification: (head: String, tail: String),
-                    jobs: ChatJobs, jobsNotification: String, on sql: any SQLDatabase) async throws -> (message: ChatMessage, absent: [UUID])? {
+    func quickStore(
+        _ quick: ChatStatements.Quick, at now: Date, telling freshSince: Date, notification: (head: String, tail: String),
+        jobs: ChatJobs, jobsNotification: String, on sql: any SQLDatabase
+    ) async throws -> (message: ChatMessage, absent: [UUID])? {
         let id = UUID()
-        let values = ChatStatements.quickValues(id: id, quick, now: now, freshSince: freshSince, notification: notification, jobs: jobs, jobsNotification: jobsNotification)
-        let rows = switch quick.kind {
-        case .event: try await sql.rows(ChatStatements.QuickInEvent(values: values))
-        case .group: try await sql.rows(ChatStatements.QuickInGroup(values: values))
-        case .conversation: preconditionFailure("a conversation's message goes through its rules")
-        }
+        let values = ChatStatements.quickValues(
+            id: id, quick, now: now, freshSince: freshSince, notification: notification, jobs: jobs, jobsNotification: jobsNotification)
+        let rows =
+            switch quick.kind {
+            case .event: try await sql.rows(ChatStatements.QuickInEvent(values: values))
+            case .group: try await sql.rows(ChatStatements.QuickInGroup(values: values))
+            case .conversation: preconditionFailure("a conversation's message goes through its rules")
+            }
         var stored: ChatMessage?
         var absent: [UUID] = []
         for row in rows {
             if let seq: Int64 = try row.optional("seq") {
-                stored = ChatMessage(id: id, roomID: quick.room, eventID: try row.optional("event_id"), seq: seq, sender: quick.sender, clientID: quick.clientID,
-                                     body: quick.body, createdAt: try row.value("created_at"), attachment: nil, replyTo: nil, mentions: [])
+                stored = ChatMessage(
+                    id: id, roomID: quick.room, eventID: try row.optional("event_id"), seq: seq, sender: quick.sender,
+                    clientID: quick.clientID,
+                    body: quick.body, createdAt: try row.value("created_at"), attachment: nil, replyTo: nil, mentions: [])
             } else {
                 absent.append(try row.value("user_id"))
             }
@@ -105,27 +132,37 @@ extension ChatStore {
     }
 
     /// The message just stored as a read would give it, with the message it replies to quoted.
-    private func message(id: UUID, room: UUID, seq: Int64, eventID: UUID?, _ new: NewMessage, createdAt: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
+    private func message(id: UUID, room: UUID, seq: Int64, eventID: UUID?, _ new: NewMessage, createdAt: Date, on sql: any SQLDatabase)
+        async throws -> ChatMessage
+    {
         var reply: ChatReply?
-        if let replyTo = new.replyTo, let row = try await sql.raw("""
-            SELECT q.sender_id, u.name, q.body, q.deleted_at FROM chat_messages q JOIN users u ON u.id = q.sender_id
-            WHERE q.room_id = \(bind: room) AND q.seq = \(bind: replyTo)
-            """).first() {
+        if let replyTo = new.replyTo,
+            let row = try await sql.raw(
+                """
+                SELECT q.sender_id, u.name, q.body, q.deleted_at FROM chat_messages q JOIN users u ON u.id = q.sender_id
+                WHERE q.room_id = \(bind: room) AND q.seq = \(bind: replyTo)
+                """
+            ).first()
+        {
             let deleted = try row.optional("deleted_at", as: Date.self) != nil
-            reply = ChatReply(seq: replyTo, sender: UserSummary(id: try row.value("sender_id"), name: try row.value("name")),
-                              preview: deleted ? "" : String((try row.value("body", as: String.self)).prefix(Self.replyPreviewLength)), deleted: deleted)
+            reply = ChatReply(
+                seq: replyTo, sender: UserSummary(id: try row.value("sender_id"), name: try row.value("name")),
+                preview: deleted ? "" : String((try row.value("body", as: String.self)).prefix(Self.replyPreviewLength)), deleted: deleted)
         }
-        return ChatMessage(id: id, roomID: room, eventID: eventID, seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
-                           createdAt: createdAt, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
+        return ChatMessage(
+            id: id, roomID: room, eventID: eventID, seq: seq, sender: new.sender, clientID: new.clientID, body: new.body,
+            createdAt: createdAt, attachment: new.attachment, replyTo: reply, mentions: new.mentions)
     }
 
     /// Messages with `seq` in `after+1 …`, ascending, at most `limit`.
     func messages(room: UUID, after: Int64, limit: Int) async throws -> [ChatMessage] {
         try await database.read { sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
                 WHERE m.room_id = \(bind: room) AND m.seq > \(bind: after) ORDER BY m.seq LIMIT \(bind: limit)
-                """).all().map { try Self.decode($0) }
+                """
+            ).all().map { try Self.decode($0) }
             return try await withReactions(rows, room: room, on: sql)
         }
     }
@@ -133,10 +170,12 @@ extension ChatStore {
     /// Messages with `seq` below `before`, the latest `limit` of them, ascending.
     func messages(room: UUID, before: Int64, limit: Int) async throws -> [ChatMessage] {
         try await database.read { sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
                 WHERE m.room_id = \(bind: room) AND m.seq < \(bind: before) ORDER BY m.seq DESC LIMIT \(bind: limit)
-                """).all().map { try Self.decode($0) }.reversed()
+                """
+            ).all().map { try Self.decode($0) }.reversed()
             return try await withReactions(Array(rows), room: room, on: sql)
         }
     }
@@ -145,10 +184,12 @@ extension ChatStore {
     /// change order, at most `limit`: each in its current state, once, at its last change.
     func changes(room: UUID, after: Int64, limit: Int) async throws -> [ChatMessage] {
         try await database.read { sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
                 WHERE m.room_id = \(bind: room) AND m.change_seq > 0 AND m.change_seq > \(bind: after) ORDER BY m.change_seq LIMIT \(bind: limit)
-                """).all().map { try Self.decode($0) }
+                """
+            ).all().map { try Self.decode($0) }
             return try await withReactions(rows, room: room, on: sql)
         }
     }
@@ -158,9 +199,11 @@ extension ChatStore {
         let changed = messages.filter { $0.changeSeq > 0 && $0.deletedAt == nil }.map(\.seq)
         guard !changed.isEmpty else { return messages }
         var byMessage: [Int64: [String: [UUID]]] = [:]
-        for row in try await sql.raw("""
+        for row in try await sql.raw(
+            """
             SELECT seq, emoji, user_id FROM chat_reactions WHERE room_id = \(bind: room) AND seq IN (\(binds: changed)) ORDER BY created_at, user_id
-            """).all() {
+            """
+        ).all() {
             byMessage[try row.value("seq"), default: [:]][try row.value("emoji"), default: []].append(try row.value("user_id"))
         }
         guard !byMessage.isEmpty else { return messages }
@@ -174,28 +217,37 @@ extension ChatStore {
 
     /// Takes the room's next change number and gives it to the message.
     private func nextChange(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> Int64 {
-        guard let row = try await sql.raw("UPDATE rooms SET last_change_seq = last_change_seq + 1 WHERE id = \(bind: room) RETURNING last_change_seq").first() else {
+        guard
+            let row = try await sql.raw(
+                "UPDATE rooms SET last_change_seq = last_change_seq + 1 WHERE id = \(bind: room) RETURNING last_change_seq"
+            ).first()
+        else {
             throw DomainError.notFound("room")
         }
         let change: Int64 = try row.value("last_change_seq")
-        try await sql.raw("UPDATE chat_messages SET change_seq = \(bind: change) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        try await sql.raw("UPDATE chat_messages SET change_seq = \(bind: change) WHERE room_id = \(bind: room) AND seq = \(bind: seq)")
+            .run()
         return change
     }
 
     /// Replaces a message's text.
     func edit(room: UUID, seq: Int64, body: String, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
-        try await sql.raw("UPDATE chat_messages SET body = \(bind: body), edited_at = \(bind: now) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        try await sql.raw(
+            "UPDATE chat_messages SET body = \(bind: body), edited_at = \(bind: now) WHERE room_id = \(bind: room) AND seq = \(bind: seq)"
+        ).run()
         return try await nextChange(room: room, seq: seq, on: sql)
     }
 
     /// Erases a message's text, image, mentions and reactions; its row and seq stay, as a tombstone.
     func delete(room: UUID, seq: Int64, at now: Date, on sql: any SQLDatabase) async throws -> Int64 {
         // (The image's upload is deleted by the caller, ChatService.delete, beforehand.)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE chat_messages SET body = '', mentions = NULL, attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL,
                 deleted_at = \(bind: now)
             WHERE room_id = \(bind: room) AND seq = \(bind: seq)
-            """).run()
+            """
+        ).run()
         try await sql.raw("DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
         return try await nextChange(room: room, seq: seq, on: sql)
     }
@@ -205,14 +257,20 @@ extension ChatStore {
     func react(room: UUID, seq: Int64, user: UUID, emoji: String, on: Bool, at now: Date, on sql: any SQLDatabase) async throws -> Int64? {
         let changed: Bool
         if on {
-            changed = try await sql.raw("""
-                INSERT INTO chat_reactions (room_id, seq, user_id, emoji, created_at) VALUES (\(bind: room), \(bind: seq), \(bind: user), \(bind: emoji), \(bind: now))
-                ON CONFLICT (room_id, seq, user_id, emoji) DO NOTHING RETURNING seq
-                """).first() != nil
+            changed =
+                try await sql.raw(
+                    """
+                    INSERT INTO chat_reactions (room_id, seq, user_id, emoji, created_at) VALUES (\(bind: room), \(bind: seq), \(bind: user), \(bind: emoji), \(bind: now))
+                    ON CONFLICT (room_id, seq, user_id, emoji) DO NOTHING RETURNING seq
+                    """
+                ).first() != nil
         } else {
-            changed = try await sql.raw("""
-                DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND user_id = \(bind: user) AND emoji = \(bind: emoji) RETURNING seq
-                """).first() != nil
+            changed =
+                try await sql.raw(
+                    """
+                    DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND user_id = \(bind: user) AND emoji = \(bind: emoji) RETURNING seq
+                    """
+                ).first() != nil
         }
         return changed ? try await nextChange(room: room, seq: seq, on: sql) : nil
     }

@@ -25,23 +25,28 @@ struct ChatStore: Store {
         func name(_ column: String) -> String { prefix + column }
         var attachment: ChatAttachment?
         if let image = MediaRef(id: try row.optional(name("attachment_id")), stored: try row.optional(name("attachment_variants"))) {
-            attachment = ChatAttachment(image: image, width: try row.optional(name("attachment_width")) ?? 0, height: try row.optional(name("attachment_height")) ?? 0)
+            attachment = ChatAttachment(
+                image: image, width: try row.optional(name("attachment_width")) ?? 0,
+                height: try row.optional(name("attachment_height")) ?? 0)
         }
         var reply: ChatReply?
         // Rows read with a prefix (the chats list's last messages) carry no quoted reply.
         if prefix.isEmpty, let seq: Int64 = try row.optional("reply_to_seq"), let sender: UUID = try row.optional("reply_sender_id") {
             let deleted = try row.optional("reply_deleted_at", as: Date.self) != nil
             let body: String = try row.optional("reply_body") ?? ""
-            reply = ChatReply(seq: seq, sender: UserSummary(id: sender, name: try row.optional("reply_sender_name") ?? ""),
-                              preview: deleted ? "" : String(body.prefix(Self.replyPreviewLength)), deleted: deleted)
+            reply = ChatReply(
+                seq: seq, sender: UserSummary(id: sender, name: try row.optional("reply_sender_name") ?? ""),
+                preview: deleted ? "" : String(body.prefix(Self.replyPreviewLength)), deleted: deleted)
         }
         let mentions: String = try row.optional(name("mentions")) ?? ""
         return ChatMessage(
-            id: try row.value(name("id")), roomID: try row.value(name("room_id")), eventID: try row.optional(name("room_event_id")), seq: try row.value(name("seq")),
+            id: try row.value(name("id")), roomID: try row.value(name("room_id")), eventID: try row.optional(name("room_event_id")),
+            seq: try row.value(name("seq")),
             sender: UserSummary(id: try row.value(name("sender_id")), name: try row.value(name("sender_name"))),
             clientID: try row.value(name("client_id")), body: try row.value(name("body")), createdAt: try row.value(name("created_at")),
             attachment: attachment, replyTo: reply, mentions: mentions.split(separator: " ").compactMap { UUID(text: String($0)) },
-            changeSeq: try row.value(name("change_seq")), editedAt: try row.optional(name("edited_at")), deletedAt: try row.optional(name("deleted_at"))
+            changeSeq: try row.value(name("change_seq")), editedAt: try row.optional(name("edited_at")),
+            deletedAt: try row.optional(name("deleted_at"))
         )
     }
 
@@ -50,8 +55,10 @@ struct ChatStore: Store {
     static let roomColumns = "r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at"
 
     static func decodeRoom(_ row: any SQLRow) throws -> Room {
-        Room(id: try row.value("id"), kind: RoomKind(rawValue: try row.value("kind")) ?? .event, eventID: try row.optional("event_id"),
-             lastMessageSeq: try row.value("last_message_seq"), lastChangeSeq: try row.value("last_change_seq"), lastActivityAt: try row.value("last_activity_at"))
+        Room(
+            id: try row.value("id"), kind: RoomKind(rawValue: try row.value("kind")) ?? .event, eventID: try row.optional("event_id"),
+            lastMessageSeq: try row.value("last_message_seq"), lastChangeSeq: try row.value("last_change_seq"),
+            lastActivityAt: try row.value("last_activity_at"))
     }
 
     func room(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Room? {
@@ -94,16 +101,19 @@ struct ChatStore: Store {
     func lockForSending(_ id: UUID, user: UUID, clientID: String, on sql: any SQLDatabase) async throws -> Sending? {
         let statement = ChatStatements.Sending(room: id, user: user, clientID: clientID)
         var row = try await sql.rows(statement).first
-        if sql.isPostgres, try row.map({ try $0.value("seen_seq", as: Int64.self) != $0.value("last_message_seq", as: Int64.self) }) ?? true {
+        if sql.isPostgres, try row.map({ try $0.value("seen_seq", as: Int64.self) != $0.value("last_message_seq", as: Int64.self) }) ?? true
+        {
             // Held by another transaction (or not there), or changed since the snapshot.
             guard try await lockRoom(id, on: sql) != nil else { return nil }
             row = try await sql.rows(statement).first
         }
         guard let row else { return nil }
-        return Sending(room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
-                       senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
-                       eventTitle: try row.optional("event_title"), eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue,
-                       groupName: try row.optional("group_name"))
+        return Sending(
+            room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
+            senderName: try row.optional("sender_name") ?? "", existingSeq: try row.optional("existing_seq"),
+            eventTitle: try row.optional("event_title"),
+            eventActive: try row.optional("event_status", as: String.self) == EventStatus.active.rawValue,
+            groupName: try row.optional("group_name"))
     }
 
     /// Whether the user takes part in the room (``ChatStatements/isMember(_:)``): an
@@ -131,11 +141,18 @@ struct ChatStore: Store {
                 // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
                 let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
                 let pairs = chunk.map { "(\(bind: $0.room)" + uuid + ", \(bind: $0.user)" + uuid + ")" as SQLQueryString }
-                return try await sql.raw("""
+                return try await sql.raw(
+                    """
                     WITH p (room_id, user_id) AS (VALUES \(pairs.joined(separator: ", ")))
                     SELECT \(unsafeRaw: Self.roomColumns), p.user_id AS asker, \(unsafeRaw: ChatStatements.isMember("p.user_id")) AS is_member
                     FROM p JOIN rooms r ON r.id = p.room_id LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id)
-                    """).all().map { row in (Asked(room: try row.value("id"), user: try row.value("asker")), try Self.decodeRoom(row), try row.value("is_member", as: Int.self) != 0) }
+                    """
+                ).all().map { row in
+                    (
+                        Asked(room: try row.value("id"), user: try row.value("asker")), try Self.decodeRoom(row),
+                        try row.value("is_member", as: Int.self) != 0
+                    )
+                }
             }
             for (asked, room, member) in rows { found[asked] = (room, member) }
         }
@@ -144,9 +161,11 @@ struct ChatStore: Store {
 
     /// The room a message is in.
     func roomOfMessage(_ id: UUID, on sql: any SQLDatabase) async throws -> Room? {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT \(unsafeRaw: Self.roomColumns) FROM rooms r JOIN chat_messages m ON m.room_id = r.id WHERE m.id = \(bind: id)
-            """).first().map(Self.decodeRoom)
+            """
+        ).first().map(Self.decodeRoom)
     }
 
     /// The room and whether the user takes part in it, in one read.
@@ -159,14 +178,20 @@ struct ChatStore: Store {
 
     /// Members to notify of a message: not the sender, without a fresh socket in the
     /// room, not blocking the sender, and not muting the room unless mentioned.
-    func absentMembers(room: Room, except sender: UUID, mentioned: [UUID], freshSince: Date, now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
+    func absentMembers(room: Room, except sender: UUID, mentioned: [UUID], freshSince: Date, now: Date, on sql: any SQLDatabase)
+        async throws -> [UUID]
+    {
         let values: [StatementValue] = [.uuid(room.id), .uuid(room.eventID ?? room.id), .uuid(sender), .date(freshSince), .date(now)]
-        let rows = switch (room.kind, mentioned.isEmpty) {
-        case (.event, true): try await sql.rows(ChatStatements.AbsentFromEvent(values: values))
-        case (.conversation, true): try await sql.rows(ChatStatements.AbsentFromConversation(values: values))
-        case (.group, true): try await sql.rows(ChatStatements.AbsentFromGroup(values: values))
-        case (let kind, false): try await sql.rows(SQLText(text: ChatStatements.absentText(kind, mentioned: mentioned.count), values: values + mentioned.map { .uuid($0) }))
-        }
+        let rows =
+            switch (room.kind, mentioned.isEmpty) {
+            case (.event, true): try await sql.rows(ChatStatements.AbsentFromEvent(values: values))
+            case (.conversation, true): try await sql.rows(ChatStatements.AbsentFromConversation(values: values))
+            case (.group, true): try await sql.rows(ChatStatements.AbsentFromGroup(values: values))
+            case (let kind, false):
+                try await sql.rows(
+                    SQLText(text: ChatStatements.absentText(kind, mentioned: mentioned.count), values: values + mentioned.map { .uuid($0) })
+                )
+            }
         return try rows.map { try $0.value("user_id") }
     }
 
@@ -175,17 +200,24 @@ struct ChatStore: Store {
         guard !users.isEmpty else { return [] }
         switch room.kind {
         case .event:
-            return Set(try await sql.raw("""
-                SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND status = 'going' AND user_id IN (\(binds: users))
-                """).all().map { try $0.value("user_id") })
+            return Set(
+                try await sql.raw(
+                    """
+                    SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND status = 'going' AND user_id IN (\(binds: users))
+                    """
+                ).all().map { try $0.value("user_id") })
         case .conversation:
-            guard let row = try await sql.raw("SELECT user_low, user_high FROM conversations WHERE room_id = \(bind: room.id)").first() else { return [] }
+            guard let row = try await sql.raw("SELECT user_low, user_high FROM conversations WHERE room_id = \(bind: room.id)").first()
+            else { return [] }
             let both: Set<UUID> = [try row.value("user_low"), try row.value("user_high")]
             return both.intersection(users)
         case .group:
-            return Set(try await sql.raw("""
-                SELECT user_id FROM group_members WHERE group_id = \(bind: room.id) AND user_id IN (\(binds: users))
-                """).all().map { try $0.value("user_id") })
+            return Set(
+                try await sql.raw(
+                    """
+                    SELECT user_id FROM group_members WHERE group_id = \(bind: room.id) AND user_id IN (\(binds: users))
+                    """
+                ).all().map { try $0.value("user_id") })
         }
     }
 }

@@ -27,24 +27,32 @@ struct PresenceStore: Store {
             let (present, absent) = (chunk.filter(\.value).map(\.key), chunk.filter { !$0.value }.map(\.key))
             try await database.transaction { sql in
                 for instance in Set(present.map(\.instance)).sorted() {
-                    try await sql.raw("""
+                    try await sql.raw(
+                        """
                         INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now)) ON CONFLICT (instance_id) DO NOTHING
-                        """).run()
+                        """
+                    ).run()
                 }
                 if !present.isEmpty {
                     let rows = present.map { "(\(bind: $0.instance), \(bind: $0.user), \(bind: $0.room), \(bind: now))" as SQLQueryString }
-                    try await sql.raw("""
+                    try await sql.raw(
+                        """
                         INSERT INTO chat_presence (instance_id, user_id, room_id, seen_at) VALUES \(rows.joined(separator: ", "))
                         ON CONFLICT (instance_id, user_id, room_id) DO UPDATE SET seen_at = excluded.seen_at
-                        """).run()
+                        """
+                    ).run()
                 }
                 if !absent.isEmpty {
                     // PostgreSQL types a VALUES list's columns by casts (it has no table to take them from).
                     let uuid: SQLQueryString = sql.isPostgres ? "::uuid" : ""
-                    let rows = absent.map { "(\(bind: $0.instance), \(bind: $0.user)" + uuid + ", \(bind: $0.room)" + uuid + ")" as SQLQueryString }
-                    try await sql.raw("""
+                    let rows = absent.map {
+                        "(\(bind: $0.instance), \(bind: $0.user)" + uuid + ", \(bind: $0.room)" + uuid + ")" as SQLQueryString
+                    }
+                    try await sql.raw(
+                        """
                         DELETE FROM chat_presence WHERE (instance_id, user_id, room_id) IN (VALUES \(rows.joined(separator: ", ")))
-                        """).run()
+                        """
+                    ).run()
                 }
             }
         }
@@ -62,13 +70,17 @@ struct PresenceStore: Store {
     func heartbeat(instance: String, at now: Date, staleBefore: Date) async throws {
         try await database.transaction { sql in
             try await sql.raw("DELETE FROM chat_instances WHERE seen_at < \(bind: staleBefore) AND instance_id <> \(bind: instance)").run()
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 DELETE FROM chat_presence WHERE instance_id <> \(bind: instance) AND instance_id NOT IN (SELECT instance_id FROM chat_instances)
-                """).run()
-            try await sql.raw("""
+                """
+            ).run()
+            try await sql.raw(
+                """
                 INSERT INTO chat_instances (instance_id, seen_at) VALUES (\(bind: instance), \(bind: now))
                 ON CONFLICT (instance_id) DO UPDATE SET seen_at = excluded.seen_at
-                """).run()
+                """
+            ).run()
         }
     }
 }

@@ -14,8 +14,10 @@ struct RoomStore: Store {
     static func decodeConversation(_ row: any SQLRow) throws -> Conversation {
         Conversation(
             roomID: try row.value("room_id"),
-            people: [UserSummary(id: try row.value("user_low"), name: try row.value("low_name")),
-                     UserSummary(id: try row.value("user_high"), name: try row.value("high_name"))],
+            people: [
+                UserSummary(id: try row.value("user_low"), name: try row.value("low_name")),
+                UserSummary(id: try row.value("user_high"), name: try row.value("high_name")),
+            ],
             createdBy: try row.value("created_by"), state: ConversationState(rawValue: try row.value("state")) ?? .declined,
             requestedBy: try row.optional("requested_by"), createdAt: try row.value("conversation_created_at")
         )
@@ -28,35 +30,46 @@ struct RoomStore: Store {
 
     func conversation(room: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Conversation? {
         try await reading(on: sql) { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 SELECT \(unsafeRaw: Self.conversationColumns) FROM conversations c \(unsafeRaw: Self.conversationJoins) WHERE c.room_id = \(bind: room)
-                """).first().map(Self.decodeConversation)
+                """
+            ).first().map(Self.decodeConversation)
         }
     }
 
     func conversation(between a: UUID, and b: UUID, on sql: any SQLDatabase) async throws -> Conversation? {
         let (low, high) = Self.pair(a, b)
-        return try await sql.raw("""
+        return try await sql.raw(
+            """
             SELECT \(unsafeRaw: Self.conversationColumns) FROM conversations c \(unsafeRaw: Self.conversationJoins)
             WHERE c.user_low = \(bind: low) AND c.user_high = \(bind: high)
-            """).first().map(Self.decodeConversation)
+            """
+        ).first().map(Self.decodeConversation)
     }
 
     /// Creates the pair's conversation, or returns the one that exists (`created`
     /// false); two people starting it at once get the same one.
-    func findOrCreate(between creator: UUID, and other: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (conversation: Conversation, created: Bool) {
+    func findOrCreate(between creator: UUID, and other: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (
+        conversation: Conversation, created: Bool
+    ) {
         if let existing = try await conversation(between: creator, and: other, on: sql) { return (existing, false) }
         let (low, high) = Self.pair(creator, other)
         let id = UUID()
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO rooms (id, kind, event_id, last_message_seq, last_change_seq, last_activity_at, created_at)
             VALUES (\(bind: id), 'conversation', NULL, 0, 0, \(bind: now), \(bind: now))
-            """).run()
-        let inserted = try await sql.raw("""
-            INSERT INTO conversations (room_id, user_low, user_high, created_by, state, requested_by, created_at)
-            VALUES (\(bind: id), \(bind: low), \(bind: high), \(bind: creator), 'new', NULL, \(bind: now))
-            ON CONFLICT (user_low, user_high) DO NOTHING RETURNING room_id
-            """).first() != nil
+            """
+        ).run()
+        let inserted =
+            try await sql.raw(
+                """
+                INSERT INTO conversations (room_id, user_low, user_high, created_by, state, requested_by, created_at)
+                VALUES (\(bind: id), \(bind: low), \(bind: high), \(bind: creator), 'new', NULL, \(bind: now))
+                ON CONFLICT (user_low, user_high) DO NOTHING RETURNING room_id
+                """
+            ).first() != nil
         if !inserted {
             // The other one made it first (PostgreSQL waited for their commit): theirs stands.
             try await sql.raw("DELETE FROM rooms WHERE id = \(bind: id)").run()
@@ -66,18 +79,22 @@ struct RoomStore: Store {
     }
 
     func setState(room: UUID, _ state: ConversationState, requestedBy: UUID?, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE conversations SET state = \(bind: state.rawValue), requested_by = \(bind: requestedBy) WHERE room_id = \(bind: room)").run()
+        try await sql.raw(
+            "UPDATE conversations SET state = \(bind: state.rawValue), requested_by = \(bind: requestedBy) WHERE room_id = \(bind: room)"
+        ).run()
     }
 
     /// Whether the two are both going to (or organising) an active event that ended
     /// after `since` (a waitlist place is not sharing one).
     func shareAnEvent(_ a: UUID, _ b: UUID, endedAfter since: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT x.event_id FROM attendances x
             JOIN attendances y ON y.event_id = x.event_id AND y.user_id = \(bind: b) AND y.status = 'going'
             JOIN events e ON e.id = x.event_id AND e.status = 'active' AND e.ends_at > \(bind: since)
             WHERE x.user_id = \(bind: a) AND x.status = 'going' LIMIT 1
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// The same as ``shareAnEvent(_:_:endedAfter:on:)`` for a conversation's row in a
@@ -115,7 +132,8 @@ struct RoomStore: Store {
         if let only, only.isEmpty { return [] }
         let filter: SQLQueryString = only.map { "AND r.id IN (\(binds: $0))" } ?? ""
         return try await database.read { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 SELECT r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at,
                     e.title AS event_title, e.starts_at AS event_starts_at, e.status AS event_status, g.name AS group_name,
                     c.room_id, c.user_low, c.user_high, c.created_by, c.state, c.requested_by, c.created_at AS conversation_created_at,
@@ -148,21 +166,24 @@ struct RoomStore: Store {
                     ORDER BY v.seq DESC LIMIT 1)
                 LEFT JOIN users lmu ON lmu.id = lm.sender_id
                 ORDER BY r.last_activity_at DESC, r.id DESC
-                """).all().map { row in
+                """
+            ).all().map { row in
                 let room = try ChatStore.decodeRoom(row)
                 var event: RoomEvent?
                 if let id = room.eventID {
-                    event = RoomEvent(id: id, title: try row.value("event_title"), startsAt: try row.value("event_starts_at"),
-                                      status: EventStatus(rawValue: try row.value("event_status")) ?? .cancelled)
+                    event = RoomEvent(
+                        id: id, title: try row.value("event_title"), startsAt: try row.value("event_starts_at"),
+                        status: EventStatus(rawValue: try row.value("event_status")) ?? .cancelled)
                 }
                 var conversation = try row.optional("room_id", as: UUID.self) == nil ? nil : try Self.decodeConversation(row)
                 conversation?.sharesAnEvent = try row.value("shares_event", as: Int.self) > 0
                 // A quoted reply is not shown in the list: the last message only.
                 let last = try row.optional("lm_id", as: UUID.self) == nil ? nil : try ChatStore.decode(row, prefix: "lm_")
                 let group = room.kind == .group ? RoomGroup(id: room.id, name: try row.optional("group_name") ?? "") : nil
-                return RoomListing(room: room, event: event, conversation: conversation, lastMessage: last, group: group,
-                                   unreadCount: try row.value("unread_count"), mutedUntil: try row.optional("muted_until"),
-                                   lastReadSeq: try row.optional("last_read_seq") ?? 0)
+                return RoomListing(
+                    room: room, event: event, conversation: conversation, lastMessage: last, group: group,
+                    unreadCount: try row.value("unread_count"), mutedUntil: try row.optional("muted_until"),
+                    lastReadSeq: try row.optional("last_read_seq") ?? 0)
             }
         }
     }

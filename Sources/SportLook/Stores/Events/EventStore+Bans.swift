@@ -9,10 +9,12 @@ extension EventStore {
 
     /// Bans `user` from `event` (kept as first banned when banned again).
     func ban(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO event_bans (event_id, user_id, banned_at) VALUES (\(bind: event), \(bind: user), \(bind: now))
             ON CONFLICT (event_id, user_id) DO NOTHING
-            """).run()
+            """
+        ).run()
     }
 
     func unban(event: UUID, user: UUID, on sql: any SQLDatabase) async throws {
@@ -28,12 +30,16 @@ extension EventStore {
 /// A page of a ban table (`event_bans`, `group_bans`: `user_id`, `banned_at` and the
 /// column naming what they are banned from), latest first.
 enum BanList {
-    static func page(of table: String, where column: String, is owner: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> Page<Ban> {
-        let rows = try await sql.raw("""
+    static func page(of table: String, where column: String, is owner: UUID, cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase)
+        async throws -> Page<Ban>
+    {
+        let rows = try await sql.raw(
+            """
             SELECT b.user_id, b.banned_at, u.name FROM \(unsafeRaw: table) b JOIN users u ON u.id = b.user_id
             WHERE b.\(unsafeRaw: column) = \(bind: owner) \(Keyset.after(time: "b.banned_at", id: "b.user_id", after: cursor, descending: true))
             ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit + 1)
-            """).all()
+            """
+        ).all()
         let items = try rows.prefix(limit).map { row in
             Ban(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), bannedAt: try row.value("banned_at"))
         }

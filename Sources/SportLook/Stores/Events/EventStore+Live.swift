@@ -22,13 +22,16 @@ extension EventStore {
                 // every page's range there and skipped up to the keyset, so paging
                 // through a million events read hundreds of millions of index rows.
                 // A key past the first page is a live event's, so it implies that bound.
-                let lower: SQLQueryString = after.map { "(e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? "e.ends_at > \(bind: now)"
+                let lower: SQLQueryString =
+                    after.map { "(e.ends_at, e.id) > (\(bind: $0.endsAt), \(bind: $0.id))" } ?? "e.ends_at > \(bind: now)"
                 let upper: SQLQueryString = end.map { "AND (e.ends_at, e.id) <= (\(bind: $0.endsAt), \(bind: $0.id))" } ?? ""
-                return try await sql.raw("""
+                return try await sql.raw(
+                    """
                     SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: from)
                     WHERE e.status = 'active' AND \(lower) \(upper)
                     ORDER BY e.ends_at, e.id LIMIT \(bind: size)
-                    """).all().map(decode)
+                    """
+                ).all().map(decode)
             }
             each(page)
             guard page.count == size, let last = page.last else { return }
@@ -44,9 +47,12 @@ extension EventStore {
             guard count >= 10_000 * parts else { return [] }
             var cuts: [LiveKey] = []
             for part in 1..<parts {
-                guard let row = try await sql.raw("""
-                    SELECT e.ends_at, e.id \(live) ORDER BY e.ends_at, e.id LIMIT 1 OFFSET \(bind: count * part / parts - 1)
-                    """).first()
+                guard
+                    let row = try await sql.raw(
+                        """
+                        SELECT e.ends_at, e.id \(live) ORDER BY e.ends_at, e.id LIMIT 1 OFFSET \(bind: count * part / parts - 1)
+                        """
+                    ).first()
                 else { break }
                 cuts.append((try row.value("ends_at"), try row.value("id")))
             }
@@ -75,9 +81,11 @@ extension EventStore {
                             let capacity: Int? = try row.optional("capacity")
                             let taken = try row.value("going_count", as: Int.self) + (try row.value("offered_count", as: Int.self))
                             return EventPosition(
-                                id: try row.value("id"), sport: try row.value("sport_slug"), location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
+                                id: try row.value("id"), sport: try row.value("sport_slug"),
+                                location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
                                 startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), version: try row.value("version"),
-                                levelRange: try EventStore.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
+                                levelRange: try EventStore.decodeLevels(row),
+                                audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
                                 hasFreePlaces: Event.spotsLeft(capacity: capacity, taken: taken).map { $0 > 0 } ?? true,
                                 restriction: try row.value("members_only", as: Bool.self) ? .members(try row.optional("group_id")) : .open
                             )
@@ -93,13 +101,15 @@ extension EventStore {
 
     /// Every live event, in pages of 2,000 handed to `each`.
     static func liveEvents(of database: Database, now: Date, each: ([Event]) -> Void) async throws {
-        try await livePages(of: database, now: now, columns: columns, from: from, size: 2_000, decode: decode, key: { ($0.endsAt, $0.id) }, each: each)
+        try await livePages(
+            of: database, now: now, columns: columns, from: from, size: 2_000, decode: decode, key: { ($0.endsAt, $0.id) }, each: each)
     }
 
     /// Events whose rows changed at or after `since`.
     func updated(since: Date) async throws -> [Event] {
         try await database.read { sql in
-            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.updated_at >= \(bind: since)").all().map(Self.decode)
+            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.updated_at >= \(bind: since)").all()
+                .map(Self.decode)
         }
     }
 }

@@ -34,14 +34,18 @@ struct EventStore: Store {
     }
 
     private static func visibleParts(_ alias: String) -> (String, String) {
-        ("(\(alias).members_only = FALSE OR EXISTS (SELECT 1 FROM group_members vm WHERE vm.group_id = \(alias).group_id AND vm.user_id = ", "))")
+        (
+            "(\(alias).members_only = FALSE OR EXISTS (SELECT 1 FROM group_members vm WHERE vm.group_id = \(alias).group_id AND vm.user_id = ",
+            "))"
+        )
     }
 
     static func decode(_ row: any SQLRow) throws -> Event {
         Event(
             id: try row.value("id"), organiserID: try row.value("organiser_id"), organiserName: try row.value("organiser_name"),
             sport: try row.value("sport_slug"), title: try row.value("title"), description: try row.value("description"),
-            address: try row.optional("address"), cover: MediaRef(id: try row.optional("cover_id"), stored: try row.optional("cover_variants")),
+            address: try row.optional("address"),
+            cover: MediaRef(id: try row.optional("cover_id"), stored: try row.optional("cover_variants")),
             location: Coordinate(lat: try row.value("lat"), lon: try row.value("lon")),
             startsAt: try row.value("starts_at"), endsAt: try row.value("ends_at"), capacity: try row.optional("capacity"),
             status: EventStatus(rawValue: try row.value("status")) ?? .cancelled,
@@ -49,9 +53,11 @@ struct EventStore: Store {
             version: try row.value("version"),
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
             timeZone: try row.value("time_zone"), reminders: Self.decodeReminders(try row.value("reminders")),
-            seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"), answerDeadline: try row.optional("answer_deadline"),
+            seriesID: try row.optional("series_id"), occurrenceDate: try row.optional("occurrence_date"),
+            answerDeadline: try row.optional("answer_deadline"),
             recordRule: try Self.decodeRecordRule(row),
-            minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"), gameOnAt: try row.optional("game_on_at"),
+            minPlayers: try row.optional("min_players"), decideMinutes: try row.value("decide_minutes"),
+            gameOnAt: try row.optional("game_on_at"),
             offeredCount: try row.value("offered_count"),
             levelRange: try Self.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
             groupID: try row.optional("group_id"), membersOnly: try row.value("members_only")
@@ -59,12 +65,16 @@ struct EventStore: Store {
     }
 
     static func decodeLevels(_ row: any SQLRow) throws -> ClosedRange<Level>? {
-        guard let low: Int = try row.optional("level_min_half"), let high: Int = try row.optional("level_max_half"), low <= high else { return nil }
+        guard let low: Int = try row.optional("level_min_half"), let high: Int = try row.optional("level_max_half"), low <= high else {
+            return nil
+        }
         return Level(halves: low)...Level(halves: high)
     }
 
     static func decodeRecordRule(_ row: any SQLRow) throws -> RecordRule? {
-        guard let last: Int = try row.optional("record_last_games"), let most: Int = try row.optional("record_max_no_shows") else { return nil }
+        guard let last: Int = try row.optional("record_last_games"), let most: Int = try row.optional("record_max_no_shows") else {
+            return nil
+        }
         return RecordRule(lastGames: last, maxNoShows: most)
     }
 
@@ -78,7 +88,8 @@ struct EventStore: Store {
     }
 
     func insert(_ event: Event, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO events (id, organiser_id, sport_slug, title, description, address, cover_id, cover_variants, lat, lon, starts_at, ends_at,
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
                                 series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows,
@@ -91,21 +102,27 @@ struct EventStore: Store {
                     \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes),
                     \(bind: event.levelRange?.lowerBound.halves), \(bind: event.levelRange?.upperBound.halves), \(bind: event.audience.rawValue),
                     \(bind: event.groupID), \(bind: event.membersOnly))
-            """).run()
-        try await sql.raw("""
+            """
+        ).run()
+        try await sql.raw(
+            """
             INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at)
             VALUES (\(bind: event.id), \(bind: event.organiserID), 'going', NULL, \(bind: event.createdAt))
-            """).run()
+            """
+        ).run()
         // The event's chat room has the event's id.
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO rooms (id, kind, event_id, last_message_seq, last_change_seq, last_activity_at, created_at)
             VALUES (\(bind: event.id), 'event', \(bind: event.id), 0, 0, \(bind: event.createdAt), \(bind: event.createdAt))
-            """).run()
+            """
+        ).run()
     }
 
     func event(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Event? {
         try await reading(on: sql) { sql in
-            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id = \(bind: id)").first().map(Self.decode)
+            try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE e.id = \(bind: id)").first().map(
+                Self.decode)
         }
     }
 
@@ -152,48 +169,81 @@ struct EventStore: Store {
         if let v = c.title { set.append("title = \(bind: v)") }
         if let v = c.description { set.append("description = \(bind: v)") }
         if let v = c.sport { set.append("sport_slug = \(bind: v)") }
-        if case .value(let v) = c.address { set.append("address = \(bind: v)") } else if case .null = c.address { set.append("address = NULL") }
-        if case .value(let v) = c.cover { set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)") } else if case .null = c.cover { set.append("cover_id = NULL, cover_variants = NULL") }
+        if case .value(let v) = c.address {
+            set.append("address = \(bind: v)")
+        } else if case .null = c.address {
+            set.append("address = NULL")
+        }
+        if case .value(let v) = c.cover {
+            set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)")
+        } else if case .null = c.cover {
+            set.append("cover_id = NULL, cover_variants = NULL")
+        }
         if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
         if let v = c.startsAt { set.append("starts_at = \(bind: v)") }
         if let v = c.endsAt { set.append("ends_at = \(bind: v)") }
-        if case .value(let v) = c.capacity { set.append("capacity = \(bind: v)") } else if case .null = c.capacity { set.append("capacity = NULL") }
+        if case .value(let v) = c.capacity {
+            set.append("capacity = \(bind: v)")
+        } else if case .null = c.capacity {
+            set.append("capacity = NULL")
+        }
         if let v = c.timeZone { set.append("time_zone = \(bind: v)") }
         if let v = c.reminders { set.append("reminders = \(bind: Self.encodeReminders(v))") }
-        if case .value(let v) = c.answerDeadline { set.append("answer_deadline = \(bind: v)") } else if case .null = c.answerDeadline { set.append("answer_deadline = NULL") }
-        if case .value(let v) = c.recordRule { set.append("record_last_games = \(bind: v.lastGames), record_max_no_shows = \(bind: v.maxNoShows)") }
-        else if case .null = c.recordRule { set.append("record_last_games = NULL, record_max_no_shows = NULL") }
-        if case .value(let v) = c.minPlayers { set.append("min_players = \(bind: v)") } else if case .null = c.minPlayers { set.append("min_players = NULL") }
+        if case .value(let v) = c.answerDeadline {
+            set.append("answer_deadline = \(bind: v)")
+        } else if case .null = c.answerDeadline {
+            set.append("answer_deadline = NULL")
+        }
+        if case .value(let v) = c.recordRule {
+            set.append("record_last_games = \(bind: v.lastGames), record_max_no_shows = \(bind: v.maxNoShows)")
+        } else if case .null = c.recordRule {
+            set.append("record_last_games = NULL, record_max_no_shows = NULL")
+        }
+        if case .value(let v) = c.minPlayers {
+            set.append("min_players = \(bind: v)")
+        } else if case .null = c.minPlayers {
+            set.append("min_players = NULL")
+        }
         if let v = c.decideMinutes { set.append("decide_minutes = \(bind: v)") }
-        if case .value(let v) = c.levelRange { set.append("level_min_half = \(bind: v.lowerBound.halves), level_max_half = \(bind: v.upperBound.halves)") }
-        else if case .null = c.levelRange { set.append("level_min_half = NULL, level_max_half = NULL") }
+        if case .value(let v) = c.levelRange {
+            set.append("level_min_half = \(bind: v.lowerBound.halves), level_max_half = \(bind: v.upperBound.halves)")
+        } else if case .null = c.levelRange {
+            set.append("level_min_half = NULL, level_max_half = NULL")
+        }
         if let v = c.audience { set.append("audience = \(bind: v.rawValue)") }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
     }
 
     /// Marks the game on, once: false when it was already.
     func markGameOn(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE events SET game_on_at = \(bind: now), updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id) AND game_on_at IS NULL RETURNING id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// The people going, the organiser among them.
     func goingIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'going'").all().map { try $0.value("user_id") }
+        try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'going'").all().map {
+            try $0.value("user_id")
+        }
     }
 
     func cancel(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE events SET status = 'cancelled', updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)").run()
+        try await sql.raw("UPDATE events SET status = 'cancelled', updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)")
+            .run()
     }
 
     /// Bumps the version after attendance changed the counts.
     func touch(_ id: UUID, at now: Date, goingDelta: Int, waitlistDelta: Int, offeredDelta: Int = 0, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE events SET going_count = going_count + \(bind: goingDelta), waitlist_count = waitlist_count + \(bind: waitlistDelta),
                 offered_count = offered_count + \(bind: offeredDelta), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: id)
-            """).run()
+            """
+        ).run()
     }
 
     // MARK: Attendance
@@ -206,23 +256,32 @@ struct EventStore: Store {
     }
 
     func attendance(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Attendance? {
-        guard let row = try await sql.raw("""
-            SELECT status, queue_number, offer_expires_at FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)
-            """).first() else { return nil }
-        return Attendance(status: AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted, queueNumber: try row.optional("queue_number"),
-                          offerExpiresAt: try row.optional("offer_expires_at"))
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT status, queue_number, offer_expires_at FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user)
+                """
+            ).first()
+        else { return nil }
+        return Attendance(
+            status: AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted, queueNumber: try row.optional("queue_number"),
+            offerExpiresAt: try row.optional("offer_expires_at"))
     }
 
     /// Offers the next `count` places to the first in line without an offer, until
     /// `expiresAt`; returns who was offered one.
     func offer(event: UUID, count: Int, until expiresAt: Date, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
         guard count > 0 else { return [] }
-        let users: [UUID] = try await sql.raw("""
+        let users: [UUID] = try await sql.raw(
+            """
             SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NULL
             ORDER BY queue_number LIMIT \(bind: count)
-            """).all().map { try $0.value("user_id") }
+            """
+        ).all().map { try $0.value("user_id") }
         for user in users {
-            try await sql.raw("UPDATE attendances SET offer_expires_at = \(bind: expiresAt) WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+            try await sql.raw(
+                "UPDATE attendances SET offer_expires_at = \(bind: expiresAt) WHERE event_id = \(bind: event) AND user_id = \(bind: user)"
+            ).run()
         }
         if !users.isEmpty { try await touch(event, at: now, goingDelta: 0, waitlistDelta: 0, offeredDelta: users.count, on: sql) }
         return users
@@ -230,73 +289,101 @@ struct EventStore: Store {
 
     /// Withdraws every offer out (their people stay in line where they were).
     func withdrawOffers(event: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             UPDATE attendances SET offer_expires_at = NULL WHERE event_id = \(bind: event) AND offer_expires_at IS NOT NULL RETURNING user_id
-            """).all()
+            """
+        ).all()
         if !rows.isEmpty { try await touch(event, at: now, goingDelta: 0, waitlistDelta: 0, offeredDelta: -rows.count, on: sql) }
     }
 
     /// When the last offer out runs out.
     func lastOfferExpiry(event: UUID, on sql: any SQLDatabase) async throws -> Date? {
-        try await sql.raw("SELECT MAX(offer_expires_at) AS last FROM attendances WHERE event_id = \(bind: event) AND offer_expires_at IS NOT NULL").first()?.optional("last")
+        try await sql.raw(
+            "SELECT MAX(offer_expires_at) AS last FROM attendances WHERE event_id = \(bind: event) AND offer_expires_at IS NOT NULL"
+        ).first()?.optional("last")
     }
 
     /// The people a place is offered to now.
     func offeredIDs(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NOT NULL ORDER BY queue_number
-            """).all().map { try $0.value("user_id") }
+            """
+        ).all().map { try $0.value("user_id") }
     }
 
     /// Takes an offered place: going. False when there was no offer.
     func acceptOffer(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        guard try await sql.raw("""
-            UPDATE attendances SET status = 'going', queue_number = NULL, offer_expires_at = NULL, joined_at = \(bind: now)
-            WHERE event_id = \(bind: event) AND user_id = \(bind: user) AND status = 'waitlisted' AND offer_expires_at IS NOT NULL RETURNING user_id
-            """).first() != nil else { return false }
+        guard
+            try await sql.raw(
+                """
+                UPDATE attendances SET status = 'going', queue_number = NULL, offer_expires_at = NULL, joined_at = \(bind: now)
+                WHERE event_id = \(bind: event) AND user_id = \(bind: user) AND status = 'waitlisted' AND offer_expires_at IS NOT NULL RETURNING user_id
+                """
+            ).first() != nil
+        else { return false }
         try await touch(event, at: now, goingDelta: 1, waitlistDelta: -1, offeredDelta: -1, on: sql)
         return true
     }
 
     /// Position on the waitlist (1 is next) of the holder of `queueNumber`.
     func waitlistPosition(event: UUID, queueNumber: Int, on sql: any SQLDatabase) async throws -> Int {
-        let row = try await sql.raw("""
+        let row = try await sql.raw(
+            """
             SELECT COUNT(*) AS ahead FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND queue_number <= \(bind: queueNumber)
-            """).first()
+            """
+        ).first()
         return try row?.value("ahead", as: Int.self) ?? 1
     }
 
     func addGoing(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'going', NULL, \(bind: now))").run()
+        try await sql.raw(
+            "INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'going', NULL, \(bind: now))"
+        ).run()
         try await touch(event, at: now, goingDelta: 1, waitlistDelta: 0, on: sql)
     }
 
     /// Puts the user at the end of the waitlist; returns their queue number.
     func addWaitlisted(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Int {
-        let row = try await sql.raw("UPDATE events SET waitlist_counter = waitlist_counter + 1 WHERE id = \(bind: event) RETURNING waitlist_counter").first()
+        let row = try await sql.raw(
+            "UPDATE events SET waitlist_counter = waitlist_counter + 1 WHERE id = \(bind: event) RETURNING waitlist_counter"
+        ).first()
         let number = try row?.value("waitlist_counter", as: Int.self) ?? 1
-        try await sql.raw("INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'waitlisted', \(bind: number), \(bind: now))").run()
+        try await sql.raw(
+            "INSERT INTO attendances (event_id, user_id, status, queue_number, joined_at) VALUES (\(bind: event), \(bind: user), 'waitlisted', \(bind: number), \(bind: now))"
+        ).run()
         try await touch(event, at: now, goingDelta: 0, waitlistDelta: 1, on: sql)
         return number
     }
 
     /// Takes the user off the event (and a place offered to them back).
     func remove(event: UUID, user: UUID, status: AttendanceStatus, at now: Date, on sql: any SQLDatabase) async throws {
-        guard let row = try await sql.raw("DELETE FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user) RETURNING offer_expires_at").first() else { return }
+        guard
+            let row = try await sql.raw(
+                "DELETE FROM attendances WHERE event_id = \(bind: event) AND user_id = \(bind: user) RETURNING offer_expires_at"
+            ).first()
+        else { return }
         let offered = (try row.optional("offer_expires_at", as: Date.self)) != nil
-        try await touch(event, at: now, goingDelta: status == .going ? -1 : 0, waitlistDelta: status == .waitlisted ? -1 : 0, offeredDelta: offered ? -1 : 0, on: sql)
+        try await touch(
+            event, at: now, goingDelta: status == .going ? -1 : 0, waitlistDelta: status == .waitlisted ? -1 : 0,
+            offeredDelta: offered ? -1 : 0, on: sql)
     }
 
     /// Moves the first `count` waitlisted people to going; returns who moved.
     func promote(event: UUID, count: Int, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
         guard count > 0 else { return [] }
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'waitlisted' AND offer_expires_at IS NULL
             ORDER BY queue_number LIMIT \(bind: count)
-            """).all()
+            """
+        ).all()
         let users: [UUID] = try rows.map { try $0.value("user_id") }
         for user in users {
-            try await sql.raw("UPDATE attendances SET status = 'going', queue_number = NULL, joined_at = \(bind: now) WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+            try await sql.raw(
+                "UPDATE attendances SET status = 'going', queue_number = NULL, joined_at = \(bind: now) WHERE event_id = \(bind: event) AND user_id = \(bind: user)"
+            ).run()
         }
         if !users.isEmpty { try await touch(event, at: now, goingDelta: users.count, waitlistDelta: -users.count, on: sql) }
         return users
@@ -305,20 +392,24 @@ struct EventStore: Store {
     /// Everyone attending (going or waitlisted), organiser included.
     /// The events a user attends or organises, in id order (the order they are locked in).
     func eventIDs(attendedBy user: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT event_id AS id FROM attendances WHERE user_id = \(bind: user)
             UNION SELECT id FROM events WHERE organiser_id = \(bind: user) AND status = 'active'
             ORDER BY id
-            """).all().map { try $0.value("id") }
+            """
+        ).all().map { try $0.value("id") }
     }
 
     /// The people going who want reminders, with the language to write to them in.
     func remindable(event: UUID, on sql: any SQLDatabase) async throws -> [(id: UUID, language: Language)] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT a.user_id, u.language FROM attendances a JOIN users u ON u.id = a.user_id
             WHERE a.event_id = \(bind: event) AND a.status = 'going' AND u.reminders = \(bind: true) AND u.deleted_at IS NULL
             ORDER BY a.user_id
-            """).all().map { (try $0.value("user_id"), Language(rawValue: try $0.value("language")) ?? .en) }
+            """
+        ).all().map { (try $0.value("user_id"), Language(rawValue: try $0.value("language")) ?? .en) }
     }
 
     /// When the organiser last reminded everyone.
@@ -351,13 +442,16 @@ struct EventStore: Store {
     func statuses(of user: UUID, now: Date) async throws -> [UUID: MyAttendance] {
         try await database.read { sql in
             var out: [UUID: MyAttendance] = [:]
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT a.event_id, a.status, e.organiser_id FROM attendances a JOIN events e ON e.id = a.event_id
                 WHERE a.user_id = \(bind: user) AND e.ends_at > \(bind: now)
-                """).all()
+                """
+            ).all()
             for row in rows {
                 let status = AttendanceStatus(rawValue: try row.value("status")) ?? .waitlisted
-                out[try row.value("event_id")] = MyAttendance(status: status, position: nil, isOrganiser: try row.value("organiser_id", as: UUID.self) == user)
+                out[try row.value("event_id")] = MyAttendance(
+                    status: status, position: nil, isOrganiser: try row.value("organiser_id", as: UUID.self) == user)
             }
             return out
         }

@@ -8,7 +8,9 @@ struct PlayerStore: Store {
 
     func profile(of user: UUID, on sql: (any SQLDatabase)? = nil) async throws -> PlayerProfile? {
         try await reading(on: sql) { sql in
-            guard let row = try await sql.raw("SELECT gender FROM users WHERE id = \(bind: user) AND deleted_at IS NULL").first() else { return nil }
+            guard let row = try await sql.raw("SELECT gender FROM users WHERE id = \(bind: user) AND deleted_at IS NULL").first() else {
+                return nil
+            }
             let levels = try await Self.levels(of: [user], on: sql)[user] ?? [:]
             return PlayerProfile(gender: (try row.optional("gender", as: String.self)).flatMap(Gender.init(rawValue:)), levels: levels)
         }
@@ -36,10 +38,12 @@ struct PlayerStore: Store {
     /// Sets (or, with nil, forgets) the user's level in a sport.
     func setLevel(_ level: Level?, in sport: String, of user: UUID, on sql: any SQLDatabase) async throws {
         if let level {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO user_levels (user_id, sport_slug, level_half) VALUES (\(bind: user), \(bind: sport), \(bind: level.halves))
                 ON CONFLICT (user_id, sport_slug) DO UPDATE SET level_half = excluded.level_half
-                """).run()
+                """
+            ).run()
         } else {
             try await sql.raw("DELETE FROM user_levels WHERE user_id = \(bind: user) AND sport_slug = \(bind: sport)").run()
         }

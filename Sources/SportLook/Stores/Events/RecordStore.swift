@@ -14,31 +14,39 @@ struct RecordStore: Store {
 
     /// Notes a check-in; the first one stands.
     func checkIn(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO attendance_records (event_id, user_id, checked_in_at) VALUES (\(bind: event), \(bind: user), \(bind: now))
             ON CONFLICT (event_id, user_id) DO UPDATE SET checked_in_at = COALESCE(attendance_records.checked_in_at, excluded.checked_in_at)
-            """).run()
+            """
+        ).run()
     }
 
     /// Sets (or, with nil, takes back) the organiser's mark.
     func mark(event: UUID, user: UUID, _ outcome: Outcome?, at now: Date, on sql: any SQLDatabase) async throws {
         guard let outcome else {
-            try await sql.raw("UPDATE attendance_records SET mark = NULL, marked_at = NULL WHERE event_id = \(bind: event) AND user_id = \(bind: user)").run()
+            try await sql.raw(
+                "UPDATE attendance_records SET mark = NULL, marked_at = NULL WHERE event_id = \(bind: event) AND user_id = \(bind: user)"
+            ).run()
             return
         }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO attendance_records (event_id, user_id, mark, marked_at) VALUES (\(bind: event), \(bind: user), \(bind: outcome.rawValue), \(bind: now))
             ON CONFLICT (event_id, user_id) DO UPDATE SET mark = excluded.mark, marked_at = excluded.marked_at
-            """).run()
+            """
+        ).run()
     }
 
     /// Notes a late cancellation (the last one stands). It takes back a check-in made
     /// before it: someone who checked in and then left did not play.
     func lateCancel(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO attendance_records (event_id, user_id, late_cancelled_at) VALUES (\(bind: event), \(bind: user), \(bind: now))
             ON CONFLICT (event_id, user_id) DO UPDATE SET late_cancelled_at = excluded.late_cancelled_at, checked_in_at = NULL
-            """).run()
+            """
+        ).run()
     }
 
     func row(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> SheetRow? {
@@ -50,7 +58,8 @@ struct RecordStore: Store {
     func sheet(event: UUID, only user: UUID? = nil, on sql: (any SQLDatabase)? = nil) async throws -> [SheetRow] {
         try await reading(on: sql) { sql in
             let one: SQLQueryString = user.map { "AND u.id = \(bind: $0)" } ?? ""
-            return try await sql.raw("""
+            return try await sql.raw(
+                """
                 SELECT u.id, u.name, a.status, r.checked_in_at, r.mark, r.late_cancelled_at
                 FROM (SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND status = 'going'
                       UNION SELECT user_id FROM attendance_records WHERE event_id = \(bind: event)) p
@@ -59,12 +68,14 @@ struct RecordStore: Store {
                 LEFT JOIN attendance_records r ON r.event_id = e.id AND r.user_id = u.id
                 WHERE u.id <> e.organiser_id AND u.deleted_at IS NULL \(one)
                 ORDER BY u.name, u.id
-                """).all().map { row in
-                SheetRow(user: UserSummary(id: try row.value("id"), name: try row.value("name")),
-                         going: (try row.optional("status", as: String.self)) == "going",
-                         checkedInAt: try row.optional("checked_in_at"),
-                         mark: (try row.optional("mark", as: String.self)).flatMap(Outcome.init(rawValue:)),
-                         lateCancelledAt: try row.optional("late_cancelled_at"))
+                """
+            ).all().map { row in
+                SheetRow(
+                    user: UserSummary(id: try row.value("id"), name: try row.value("name")),
+                    going: (try row.optional("status", as: String.self)) == "going",
+                    checkedInAt: try row.optional("checked_in_at"),
+                    mark: (try row.optional("mark", as: String.self)).flatMap(Outcome.init(rawValue:)),
+                    lateCancelledAt: try row.optional("late_cancelled_at"))
             }
         }
     }
@@ -74,7 +85,9 @@ struct RecordStore: Store {
     /// organiser `o`.
     static func counts(_ sql: any SQLDatabase) -> SQLQueryString {
         func plus(_ column: String, _ seconds: TimeInterval) -> SQLQueryString {
-            sql.isPostgres ? "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))) * INTERVAL '1 second')" : "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))))"
+            sql.isPostgres
+                ? "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))) * INTERVAL '1 second')"
+                : "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))))"
         }
         return """
             e.ends_at >= \(plus("e.starts_at", Reliability.minimumLength)) AND e.starts_at >= \(plus("e.created_at", Reliability.minimumLead))
@@ -88,7 +101,8 @@ struct RecordStore: Store {
         guard !users.isEmpty else { return [:] }
         return try await reading(on: sql) { sql in
             var out: [UUID: Reliability] = Dictionary(uniqueKeysWithValues: Set(users).map { ($0, Reliability(entries: [])) })
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT user_id, event_id, title, starts_at, outcome FROM (
                     SELECT r.user_id, r.event_id, e.title, e.starts_at, \(unsafeRaw: Self.outcome) AS outcome,
                            ROW_NUMBER() OVER (PARTITION BY r.user_id ORDER BY e.ends_at DESC, r.event_id) AS n
@@ -99,12 +113,15 @@ struct RecordStore: Store {
                       AND \(unsafeRaw: Self.outcome) IS NOT NULL
                 ) t WHERE n <= \(bind: Reliability.games)
                 ORDER BY user_id, n
-                """).all()
+                """
+            ).all()
             for row in rows {
                 guard let outcome = Outcome(rawValue: try row.value("outcome")) else { continue }
                 let user: UUID = try row.value("user_id")
                 out[user, default: Reliability(entries: [])].entries.append(
-                    Reliability.Game(eventID: try row.value("event_id"), title: try row.value("title"), startsAt: try row.value("starts_at"), outcome: outcome))
+                    Reliability.Game(
+                        eventID: try row.value("event_id"), title: try row.value("title"), startsAt: try row.value("starts_at"),
+                        outcome: outcome))
             }
             return out
         }

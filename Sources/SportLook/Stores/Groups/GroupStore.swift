@@ -29,7 +29,9 @@ struct GroupStore: Store {
     private func sports(of ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID: [String]] {
         guard !ids.isEmpty else { return [:] }
         var out: [UUID: [String]] = [:]
-        for row in try await sql.raw("SELECT group_id, sport_slug FROM group_sports WHERE group_id IN (\(binds: ids)) ORDER BY sport_slug").all() {
+        for row in try await sql.raw("SELECT group_id, sport_slug FROM group_sports WHERE group_id IN (\(binds: ids)) ORDER BY sport_slug")
+            .all()
+        {
             out[try row.value("group_id"), default: []].append(try row.value("sport_slug"))
         }
         return out
@@ -43,7 +45,8 @@ struct GroupStore: Store {
     func groups(_ ids: [UUID], on sql: (any SQLDatabase)? = nil) async throws -> [UUID: Group] {
         guard !ids.isEmpty else { return [:] }
         return try await reading(on: sql) { [self] sql in
-            let rows = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE g.id IN (\(binds: ids))").all()
+            let rows = try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) WHERE g.id IN (\(binds: ids))")
+                .all()
             let sports = try await sports(of: try rows.map { try $0.value("id") }, on: sql)
             var out: [UUID: Group] = [:]
             for row in rows {
@@ -61,9 +64,11 @@ struct GroupStore: Store {
         while true {
             let page: [Group] = try await database.read(timeout: Database.bulkReadTimeout) { [after] sql in
                 let from: SQLQueryString = after.map { "AND g.id > \(bind: $0)" } ?? ""
-                let ids: [UUID] = try await sql.raw("""
+                let ids: [UUID] = try await sql.raw(
+                    """
                     SELECT g.id FROM sport_groups g WHERE g.status = 'active' AND g.visibility = 'listed' \(from) ORDER BY g.id LIMIT 2000
-                    """).all().map { try $0.value("id") }
+                    """
+                ).all().map { try $0.value("id") }
                 let found = try await store.groups(ids, on: sql)
                 return ids.compactMap { found[$0] }
             }
@@ -76,28 +81,36 @@ struct GroupStore: Store {
     /// Groups whose rows changed at or after `since`.
     func updated(since: Date) async throws -> [Group] {
         try await database.read { [self] sql in
-            let ids: [UUID] = try await sql.raw("SELECT id FROM sport_groups WHERE updated_at >= \(bind: since)").all().map { try $0.value("id") }
+            let ids: [UUID] = try await sql.raw("SELECT id FROM sport_groups WHERE updated_at >= \(bind: since)").all().map {
+                try $0.value("id")
+            }
             return Array(try await groups(ids, on: sql).values)
         }
     }
 
     func insert(_ group: Group, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO sport_groups (id, name, description, lat, lon, policy, visibility, owner_id, member_count, status, version, created_at, updated_at,
                                       cover_id, cover_variants)
             VALUES (\(bind: group.id), \(bind: group.name), \(bind: group.description), \(bind: group.location.lat), \(bind: group.location.lon),
                     \(bind: group.policy.rawValue), \(bind: group.visibility.rawValue), \(bind: group.owner.id), 1, 'active', 1,
                     \(bind: group.createdAt), \(bind: group.updatedAt), \(bind: group.cover?.id), \(bind: group.cover?.stored))
-            """).run()
+            """
+        ).run()
         try await setSports(group.sports, of: group.id, on: sql)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group.id), \(bind: group.owner.id), 'owner', \(bind: group.createdAt))
-            """).run()
+            """
+        ).run()
         // The group's chat: a room with the group's id, its members taking part.
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO rooms (id, kind, event_id, group_id, last_message_seq, last_change_seq, last_activity_at, created_at)
             VALUES (\(bind: group.id), 'group', NULL, \(bind: group.id), 0, 0, \(bind: group.createdAt), \(bind: group.createdAt))
-            """).run()
+            """
+        ).run()
     }
 
     private func setSports(_ sports: [String], of id: UUID, on sql: any SQLDatabase) async throws {
@@ -125,7 +138,11 @@ struct GroupStore: Store {
         if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
         if let v = c.policy { set.append("policy = \(bind: v.rawValue)") }
         if let v = c.visibility { set.append("visibility = \(bind: v.rawValue)") }
-        if case .value(let v) = c.cover { set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)") } else if case .null = c.cover { set.append("cover_id = NULL, cover_variants = NULL") }
+        if case .value(let v) = c.cover {
+            set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)")
+        } else if case .null = c.cover {
+            set.append("cover_id = NULL, cover_variants = NULL")
+        }
         try await sql.raw("UPDATE sport_groups SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
         if let sports = c.sports { try await setSports(sports, of: id, on: sql) }
     }
@@ -133,20 +150,28 @@ struct GroupStore: Store {
     /// Locks the group's row for the rest of the transaction (membership changes of
     /// one group take turns) and bumps its version; nil when there is no live group.
     func lock(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Group? {
-        guard try await sql.raw("""
-            UPDATE sport_groups SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: id) AND status = 'active' RETURNING id
-            """).first() != nil else { return nil }
+        guard
+            try await sql.raw(
+                """
+                UPDATE sport_groups SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: id) AND status = 'active' RETURNING id
+                """
+            ).first() != nil
+        else { return nil }
         return try await group(id, on: sql)
     }
 
     /// Marks the group deleted; its members and requests go. Returns who were members.
     @discardableResult
     func markDeleted(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE sport_groups SET status = 'deleted', invite_digest = NULL, member_count = 0, updated_at = \(bind: now), version = version + 1 WHERE id = \(bind: id)
-            """).run()
+            """
+        ).run()
         try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: id)").run()
-        return try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: id) RETURNING user_id").all().map { try $0.value("user_id") }
+        return try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: id) RETURNING user_id").all().map {
+            try $0.value("user_id")
+        }
     }
 
     /// The groups `user` belongs to (live ones: a deleted group has no members).
@@ -161,9 +186,11 @@ struct GroupStore: Store {
     func memberships(of users: Set<UUID>, in groups: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Memberships] {
         guard !users.isEmpty, !groups.isEmpty else { return [:] }
         var found: [UUID: Set<UUID>] = [:]
-        for row in try await sql.raw("""
+        for row in try await sql.raw(
+            """
             SELECT user_id, group_id FROM group_members WHERE user_id IN (\(binds: Array(users))) AND group_id IN (\(binds: Array(groups)))
-            """).all() {
+            """
+        ).all() {
             found[try row.value("user_id"), default: []].insert(try row.value("group_id"))
         }
         return found.mapValues { Memberships(groups: $0) }
@@ -173,32 +200,40 @@ struct GroupStore: Store {
     /// held there: a removal waits for it to end (and then finds what it wrote, a
     /// place at a game, to undo), or went first and is seen.
     func isMember(_ user: UUID, of group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS one FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) \(ForShareClause())").first() != nil
+        try await sql.raw(
+            "SELECT 1 AS one FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) \(ForShareClause())"
+        ).first() != nil
     }
 
     /// Mutes or unmutes a member's news of the group's new events; false when not a member.
     func setMuted(_ muted: Bool, user: UUID, in group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("UPDATE group_members SET muted = \(bind: muted) WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+        try await sql.raw(
+            "UPDATE group_members SET muted = \(bind: muted) WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id"
+        ).first() != nil
     }
 
     /// The members to tell of a new event of the group: all but those who muted it
     /// and `except` (who made it).
     func unmutedMembers(of group: UUID, except: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND muted = \(bind: false) AND user_id <> \(bind: except) ORDER BY user_id
-            """).all().map { try $0.value("user_id") }
+            """
+        ).all().map { try $0.value("user_id") }
     }
 
     // MARK: Standing
 
     func standing(of user: UUID, in group: UUID, on sql: (any SQLDatabase)? = nil) async throws -> GroupStanding {
         try await reading(on: sql) { sql in
-            let row = try await sql.raw("""
+            let row = try await sql.raw(
+                """
                 SELECT (SELECT role FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS role,
                        (SELECT 1 FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) AND muted = \(bind: true)) AS muted,
                        (SELECT 1 FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS requested,
                        (SELECT 1 FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user)) AS banned
-                """).first()
+                """
+            ).first()
             guard let row else { return .none }
             return GroupStanding(
                 role: (try row.optional("role", as: String.self)).flatMap(GroupRole.init(rawValue:)),
@@ -214,7 +249,9 @@ struct GroupStore: Store {
         guard !groups.isEmpty else { return [:] }
         return try await reading(on: sql) { sql in
             var out: [UUID: GroupRole] = [:]
-            for row in try await sql.raw("SELECT group_id, role FROM group_members WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))").all() {
+            for row in try await sql.raw(
+                "SELECT group_id, role FROM group_members WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))"
+            ).all() {
                 if let role = GroupRole(rawValue: try row.value("role")) { out[try row.value("group_id")] = role }
             }
             return out
@@ -225,7 +262,9 @@ struct GroupStore: Store {
     func requested(by user: UUID, in groups: [UUID]) async throws -> Set<UUID> {
         guard !groups.isEmpty else { return [] }
         return try await database.read { sql in
-            Set(try await sql.raw("SELECT group_id FROM group_requests WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))").all().map { try $0.value("group_id") })
+            Set(
+                try await sql.raw("SELECT group_id FROM group_requests WHERE user_id = \(bind: user) AND group_id IN (\(binds: groups))")
+                    .all().map { try $0.value("group_id") })
         }
     }
 
@@ -233,10 +272,13 @@ struct GroupStore: Store {
 
     /// Adds a member (nothing when they are one already); returns whether they were added.
     func addMember(_ user: UUID, to group: UUID, role: GroupRole = .member, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        let added = try await sql.raw("""
-            INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group), \(bind: user), \(bind: role.rawValue), \(bind: now))
-            ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id
-            """).first() != nil
+        let added =
+            try await sql.raw(
+                """
+                INSERT INTO group_members (group_id, user_id, role, joined_at) VALUES (\(bind: group), \(bind: user), \(bind: role.rawValue), \(bind: now))
+                ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id
+                """
+            ).first() != nil
         try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user)").run()
         if added { try await sql.raw("UPDATE sport_groups SET member_count = member_count + 1 WHERE id = \(bind: group)").run() }
         return added
@@ -244,23 +286,29 @@ struct GroupStore: Store {
 
     /// Removes a member; returns whether they were one.
     func removeMember(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        let removed = try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+        let removed =
+            try await sql.raw("DELETE FROM group_members WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id")
+            .first() != nil
         if removed { try await sql.raw("UPDATE sport_groups SET member_count = member_count - 1 WHERE id = \(bind: group)").run() }
         return removed
     }
 
     func setRole(_ role: GroupRole, of user: UUID, in group: UUID, on sql: any SQLDatabase) async throws {
-        try await sql.raw("UPDATE group_members SET role = \(bind: role.rawValue) WHERE group_id = \(bind: group) AND user_id = \(bind: user)").run()
+        try await sql.raw(
+            "UPDATE group_members SET role = \(bind: role.rawValue) WHERE group_id = \(bind: group) AND user_id = \(bind: user)"
+        ).run()
         if role == .owner { try await sql.raw("UPDATE sport_groups SET owner_id = \(bind: user) WHERE id = \(bind: group)").run() }
     }
 
     /// Who takes over from a leaving owner: the longest-standing admin, then member.
     func successor(in group: UUID, excluding owner: UUID, on sql: any SQLDatabase) async throws -> UUID? {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT m.user_id FROM group_members m JOIN users u ON u.id = m.user_id
             WHERE m.group_id = \(bind: group) AND m.user_id <> \(bind: owner) AND u.deleted_at IS NULL
             ORDER BY CASE m.role WHEN 'admin' THEN 0 ELSE 1 END, m.joined_at, m.user_id LIMIT 1
-            """).first()?.value("user_id", as: UUID.self)
+            """
+        ).first()?.value("user_id", as: UUID.self)
     }
 
     /// A group's members: the owner, then admins, then members, each by when they joined.
@@ -269,19 +317,25 @@ struct GroupStore: Store {
             let rank: SQLQueryString = "CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END"
             var after: SQLQueryString = ""
             if let cursor {
-                let within = Keyset.after(time: "m.joined_at", id: "m.user_id", after: TimeCursor(time: cursor.joinedAt, id: cursor.user), descending: false)
+                let within = Keyset.after(
+                    time: "m.joined_at", id: "m.user_id", after: TimeCursor(time: cursor.joinedAt, id: cursor.user), descending: false)
                 after = " AND (\(rank) > \(bind: cursor.rank) OR (\(rank) = \(bind: cursor.rank) \(within)))"
             }
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT m.user_id, m.role, m.joined_at, u.name FROM group_members m JOIN users u ON u.id = m.user_id
                 WHERE m.group_id = \(bind: group)\(after)
                 ORDER BY \(rank), m.joined_at, m.user_id LIMIT \(bind: limit + 1)
-                """).all()
+                """
+            ).all()
             let items = try rows.prefix(limit).map { row in
-                GroupMember(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")),
-                            role: GroupRole(rawValue: try row.value("role")) ?? .member, joinedAt: try row.value("joined_at"))
+                GroupMember(
+                    user: UserSummary(id: try row.value("user_id"), name: try row.value("name")),
+                    role: GroupRole(rawValue: try row.value("role")) ?? .member, joinedAt: try row.value("joined_at"))
             }
-            let next = rows.count > limit ? items.last.map { MemberCursor(rank: $0.role.rank, joinedAt: $0.joinedAt, user: $0.user.id).cursor } : nil
+            let next =
+                rows.count > limit
+                ? items.last.map { MemberCursor(rank: $0.role.rank, joinedAt: $0.joinedAt, user: $0.user.id).cursor } : nil
             return Page(items: items, nextCursor: next)
         }
     }
@@ -289,11 +343,13 @@ struct GroupStore: Store {
     /// The groups a person belongs to, those they joined last first.
     func groups(of user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Group, GroupRole)> {
         try await database.read { [self] sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT m.group_id, m.role, m.joined_at FROM group_members m WHERE m.user_id = \(bind: user)
                 \(Keyset.after(time: "m.joined_at", id: "m.group_id", after: cursor, descending: true))
                 ORDER BY m.joined_at DESC, m.group_id DESC LIMIT \(bind: limit + 1)
-                """).all()
+                """
+            ).all()
             let listed: [(UUID, GroupRole, Date)] = try rows.prefix(limit).map {
                 (try $0.value("group_id"), GroupRole(rawValue: try $0.value("role")) ?? .member, try $0.value("joined_at"))
             }
@@ -306,38 +362,47 @@ struct GroupStore: Store {
 
     /// Every group a person belongs to or asked to join, in id order (for a deleted account).
     func groupsWithStanding(of user: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT group_id FROM group_members WHERE user_id = \(bind: user)
             UNION SELECT group_id FROM group_requests WHERE user_id = \(bind: user)
             ORDER BY group_id
-            """).all().map { try $0.value("group_id") }
+            """
+        ).all().map { try $0.value("group_id") }
     }
 
     // MARK: Requests
 
     /// Records a request to join (the first stays when asked again).
     func addRequest(_ user: UUID, to group: UUID, message: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO group_requests (group_id, user_id, message, created_at) VALUES (\(bind: group), \(bind: user), \(bind: message), \(bind: now))
             ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// Takes a request away; returns whether there was one.
     func removeRequest(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+        try await sql.raw("DELETE FROM group_requests WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id")
+            .first() != nil
     }
 
     /// Requests waiting for an answer, oldest first.
     func requests(to group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<GroupRequest> {
         try await database.read { sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT r.user_id, r.message, r.created_at, u.name FROM group_requests r JOIN users u ON u.id = r.user_id
                 WHERE r.group_id = \(bind: group) \(Keyset.after(time: "r.created_at", id: "r.user_id", after: cursor, descending: false))
                 ORDER BY r.created_at, r.user_id LIMIT \(bind: limit + 1)
-                """).all()
+                """
+            ).all()
             let items = try rows.prefix(limit).map { row in
-                GroupRequest(user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), message: try row.value("message"), createdAt: try row.value("created_at"))
+                GroupRequest(
+                    user: UserSummary(id: try row.value("user_id"), name: try row.value("name")), message: try row.value("message"),
+                    createdAt: try row.value("created_at"))
             }
             let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.createdAt, id: $0.user.id).cursor } : nil
             return Page(items: items, nextCursor: next)
@@ -346,21 +411,26 @@ struct GroupStore: Store {
 
     /// The admins (owner included) of a group.
     func admins(of group: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw("SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND role IN ('owner', 'admin') ORDER BY user_id").all().map { try $0.value("user_id") }
+        try await sql.raw(
+            "SELECT user_id FROM group_members WHERE group_id = \(bind: group) AND role IN ('owner', 'admin') ORDER BY user_id"
+        ).all().map { try $0.value("user_id") }
     }
 
     // MARK: Bans
 
     func ban(_ user: UUID, from group: UUID, by admin: UUID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO group_bans (group_id, user_id, banned_by, banned_at) VALUES (\(bind: group), \(bind: user), \(bind: admin), \(bind: now))
             ON CONFLICT (group_id, user_id) DO NOTHING
-            """).run()
+            """
+        ).run()
         _ = try await removeRequest(user, from: group, on: sql)
     }
 
     func unban(_ user: UUID, from group: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("DELETE FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first() != nil
+        try await sql.raw("DELETE FROM group_bans WHERE group_id = \(bind: group) AND user_id = \(bind: user) RETURNING user_id").first()
+            != nil
     }
 
     func bans(of group: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<Ban> {

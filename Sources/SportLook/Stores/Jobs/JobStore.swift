@@ -32,28 +32,36 @@ struct JobStore: Store {
 
     /// Queues many notifications in one statement; returns how many were new.
     @discardableResult
-    func enqueue(_ messages: [(message: NotificationMessage, dedupeKey: String)], delay: TimeInterval = 0, on sql: any SQLDatabase) async throws -> Int {
+    func enqueue(_ messages: [(message: NotificationMessage, dedupeKey: String)], delay: TimeInterval = 0, on sql: any SQLDatabase)
+        async throws -> Int
+    {
         guard !messages.isEmpty else { return 0 }
         let now = clock.now()
         let values: [[any Encodable & Sendable]] = messages.map { message, dedupeKey in
             [UUID(), message.kind, message.encoded, dedupeKey, "queued", 0, now.addingTimeInterval(delay), now]
         }
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at) VALUES \(BindRows(rows: values))
             ON CONFLICT (dedupe_key) DO NOTHING RETURNING kind
-            """).all()
-        for row in rows { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", try row.value("kind") as String)]).increment() }
+            """
+        ).all()
+        for row in rows {
+            Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", try row.value("kind") as String)]).increment()
+        }
         return rows.count
     }
 
     /// Queues a code mail.
     func enqueue(_ request: CodeMailRequest, dedupeKey: String, on sql: any SQLDatabase) async throws {
         let now = clock.now()
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
             VALUES (\(bind: UUID()), \(bind: CodeMailRequest.jobKind), \(bind: request.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now), \(bind: now))
             ON CONFLICT (dedupe_key) DO NOTHING
-            """).run()
+            """
+        ).run()
         Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", CodeMailRequest.jobKind)]).increment()
     }
 
@@ -65,10 +73,12 @@ struct JobStore: Store {
             "\"\(field)\":" + String(decoding: try JSONEncoder.sorted.encode(value), as: UTF8.self)
         }
         let (old, new) = (try member(from), try member(to))
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new))
             WHERE dedupe_key LIKE \(bind: dedupePrefix + "%") AND payload LIKE \(bind: "%" + old + "%")
-            """).run()
+            """
+        ).run()
     }
 
     /// Queues a notification that collapses with others of the same key: while a
@@ -77,11 +87,13 @@ struct JobStore: Store {
     func enqueueCollapsing(_ message: NotificationMessage, dedupeKey: String, delay: TimeInterval, on sql: any SQLDatabase) async throws {
         let now = clock.now()
         let runAt = now.addingTimeInterval(delay)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
             VALUES (\(bind: UUID()), \(bind: message.kind), \(bind: message.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: runAt), \(bind: now))
             \(unsafeRaw: Self.collapsing)
-            """).run()
+            """
+        ).run()
     }
 
     /// How a collapsing job meets one with its dedupe key: kept while it waits, armed
@@ -98,13 +110,18 @@ struct JobStore: Store {
     /// same dedupe key, waiting or done, is not queued again (the same reminder never twice).
     /// A delay, not an instant: the queue keeps its own clock (the wall clock, or a test's).
     @discardableResult
-    func schedule(kind: String, subject: String, payload: String, dedupeKey: String, after delay: TimeInterval, on sql: any SQLDatabase) async throws -> Bool {
+    func schedule(kind: String, subject: String, payload: String, dedupeKey: String, after delay: TimeInterval, on sql: any SQLDatabase)
+        async throws -> Bool
+    {
         let now = clock.now()
-        let queued = try await sql.raw("""
-            INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at, subject)
-            VALUES (\(bind: UUID()), \(bind: kind), \(bind: payload), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(max(0, delay))), \(bind: now), \(bind: subject))
-            ON CONFLICT (dedupe_key) DO NOTHING RETURNING id
-            """).first() != nil
+        let queued =
+            try await sql.raw(
+                """
+                INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at, subject)
+                VALUES (\(bind: UUID()), \(bind: kind), \(bind: payload), \(bind: dedupeKey), 'queued', 0, \(bind: now.addingTimeInterval(max(0, delay))), \(bind: now), \(bind: subject))
+                ON CONFLICT (dedupe_key) DO NOTHING RETURNING id
+                """
+            ).first() != nil
         if queued { Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", kind)]).increment() }
         return queued
     }
@@ -118,8 +135,10 @@ struct JobStore: Store {
     /// When the waiting jobs of `kind` that belong to `subject` are due, earliest first.
     func scheduled(kind: String, subject: String, on sql: (any SQLDatabase)? = nil) async throws -> [Date] {
         try await reading(on: sql) { sql in
-            try await sql.raw("SELECT run_at FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind) AND state = 'queued' ORDER BY run_at")
-                .all().map { try $0.value("run_at") }
+            try await sql.raw(
+                "SELECT run_at FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind) AND state = 'queued' ORDER BY run_at"
+            )
+            .all().map { try $0.value("run_at") }
         }
     }
 
@@ -127,14 +146,16 @@ struct JobStore: Store {
     /// everything due (what a test waits for before it says nothing else happened).
     func unsettled(at now: Date) async throws -> Int {
         try await database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE (state = 'queued' AND run_at <= \(bind: now)) OR state = 'running'").first()?.value("n") ?? 0
+            try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE (state = 'queued' AND run_at <= \(bind: now)) OR state = 'running'")
+                .first()?.value("n") ?? 0
         }
     }
 
     /// Claims up to `limit` due jobs for `worker` until `leaseUntil`.
     func claim(limit: Int, worker: String, now: Date, leaseUntil: Date) async throws -> [Claimed] {
         try await database.write { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = \(bind: leaseUntil), locked_by = \(bind: worker)
                 WHERE id IN (
                     SELECT id FROM jobs
@@ -144,9 +165,11 @@ struct JobStore: Store {
                     \(SkipLockedClause())
                 )
                 RETURNING id, kind, payload, attempts, enqueued_at
-                """).all().map { row in
-                Claimed(id: try row.value("id"), kind: try row.value("kind"), payload: try row.value("payload"),
-                        attempts: try row.value("attempts"), enqueuedAt: try row.value("enqueued_at"))
+                """
+            ).all().map { row in
+                Claimed(
+                    id: try row.value("id"), kind: try row.value("kind"), payload: try row.value("payload"),
+                    attempts: try row.value("attempts"), enqueuedAt: try row.value("enqueued_at"))
             }
         }
     }
@@ -156,10 +179,12 @@ struct JobStore: Store {
     func release(_ ids: [UUID], worker: String) async throws {
         guard !ids.isEmpty else { return }
         try await database.write { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_until = NULL
                 WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -167,10 +192,12 @@ struct JobStore: Store {
     func complete(_ ids: [UUID], worker: String, at now: Date) async throws {
         guard !ids.isEmpty else { return }
         try await database.write { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE jobs SET state = 'done', finished_at = \(bind: now), lease_until = NULL, last_error = NULL
                 WHERE id IN (\(binds: ids)) AND locked_by = \(bind: worker) AND state = 'running'
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -178,15 +205,19 @@ struct JobStore: Store {
     func fail(_ id: UUID, worker: String, error: String, retryAt: Date?, at now: Date) async throws {
         try await database.write { sql in
             if let retryAt {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     UPDATE jobs SET state = 'queued', run_at = \(bind: retryAt), lease_until = NULL, last_error = \(bind: String(error.prefix(1_000)))
                     WHERE id = \(bind: id) AND locked_by = \(bind: worker) AND state = 'running'
-                    """).run()
+                    """
+                ).run()
             } else {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     UPDATE jobs SET state = 'dead', finished_at = \(bind: now), lease_until = NULL, last_error = \(bind: String(error.prefix(1_000)))
                     WHERE id = \(bind: id) AND locked_by = \(bind: worker) AND state = 'running'
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
@@ -198,7 +229,11 @@ struct JobStore: Store {
 
         var rendered: String {
             var lines = ["state     kind                  count"]
-            for c in counts { lines.append("\(c.state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.kind.padding(toLength: 21, withPad: " ", startingAt: 0)) \(c.count)") }
+            for c in counts {
+                lines.append(
+                    "\(c.state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.kind.padding(toLength: 21, withPad: " ", startingAt: 0)) \(c.count)"
+                )
+            }
             if counts.isEmpty { lines.append("(no jobs)") }
             if let oldest = oldestQueued {
                 lines.append("oldest queued job: \(String(format: "%.1f", now.timeIntervalSince(oldest))) s old")
@@ -212,10 +247,15 @@ struct JobStore: Store {
     func summary() async throws -> Summary {
         let now = clock.now()
         return try await database.read { sql in
-            let counts = try await sql.raw("SELECT state, kind, COUNT(*) AS n FROM jobs GROUP BY state, kind ORDER BY state, kind").all().map {
-                (state: try $0.value("state", as: String.self), kind: try $0.value("kind", as: String.self), count: try $0.value("n", as: Int.self))
-            }
-            let oldest = try await sql.raw("SELECT MIN(enqueued_at) AS oldest FROM jobs WHERE state = 'queued'").first()?.optional("oldest", as: Date.self)
+            let counts = try await sql.raw("SELECT state, kind, COUNT(*) AS n FROM jobs GROUP BY state, kind ORDER BY state, kind").all()
+                .map {
+                    (
+                        state: try $0.value("state", as: String.self), kind: try $0.value("kind", as: String.self),
+                        count: try $0.value("n", as: Int.self)
+                    )
+                }
+            let oldest = try await sql.raw("SELECT MIN(enqueued_at) AS oldest FROM jobs WHERE state = 'queued'").first()?.optional(
+                "oldest", as: Date.self)
             return Summary(counts: counts, oldestQueued: oldest, now: now)
         }
     }
@@ -225,10 +265,12 @@ struct JobStore: Store {
         let now = clock.now()
         return try await database.transaction { sql in
             let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
-            return try await sql.raw("""
+            return try await sql.raw(
+                """
                 UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: now), finished_at = NULL, locked_by = NULL
                 WHERE state = 'dead' \(filter) RETURNING id
-                """).all().count
+                """
+            ).all().count
         }
     }
 }

@@ -6,15 +6,19 @@ struct MediaStore: Store {
     let database: Database
 
     func insert(_ media: Media, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO media (id, owner_id, use, width, height, bytes, created_at)
             VALUES (\(bind: media.id), \(bind: media.ownerID), \(bind: media.use.rawValue), \(bind: media.width), \(bind: media.height), \(bind: media.bytes), \(bind: media.createdAt))
-            """).run()
+            """
+        ).run()
         for (position, variant) in media.variants.enumerated() {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO media_variants (media_id, name, key, width, height, bytes, position)
                 VALUES (\(bind: media.id), \(bind: variant.name), \(bind: variant.key), \(bind: variant.width), \(bind: variant.height), \(bind: variant.bytes), \(bind: position))
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -23,13 +27,22 @@ struct MediaStore: Store {
     }
 
     private static func read(_ id: UUID, on sql: any SQLDatabase) async throws -> Media? {
-        guard let row = try await sql.raw("SELECT id, owner_id, use, width, height, bytes, created_at, attached_at FROM media WHERE id = \(bind: id)").first() else { return nil }
-        let variants = try await sql.raw("SELECT name, key, width, height, bytes FROM media_variants WHERE media_id = \(bind: id) ORDER BY position").all().map {
-            MediaVariant(name: try $0.value("name"), key: try $0.value("key"), width: try $0.value("width"), height: try $0.value("height"), bytes: try $0.value("bytes"))
+        guard
+            let row = try await sql.raw(
+                "SELECT id, owner_id, use, width, height, bytes, created_at, attached_at FROM media WHERE id = \(bind: id)"
+            ).first()
+        else { return nil }
+        let variants = try await sql.raw(
+            "SELECT name, key, width, height, bytes FROM media_variants WHERE media_id = \(bind: id) ORDER BY position"
+        ).all().map {
+            MediaVariant(
+                name: try $0.value("name"), key: try $0.value("key"), width: try $0.value("width"), height: try $0.value("height"),
+                bytes: try $0.value("bytes"))
         }
-        return Media(id: try row.value("id"), ownerID: try row.value("owner_id"), use: MediaUse(rawValue: try row.value("use")) ?? .chat,
-                     width: try row.value("width"), height: try row.value("height"), bytes: try row.value("bytes"),
-                     createdAt: try row.value("created_at"), attachedAt: try row.optional("attached_at"), variants: variants)
+        return Media(
+            id: try row.value("id"), ownerID: try row.value("owner_id"), use: MediaUse(rawValue: try row.value("use")) ?? .chat,
+            width: try row.value("width"), height: try row.value("height"), bytes: try row.value("bytes"),
+            createdAt: try row.value("created_at"), attachedAt: try row.optional("attached_at"), variants: variants)
     }
 
     /// Counts an upload admitted (whatever becomes of it) towards `owner`'s hourly quota.
@@ -40,7 +53,8 @@ struct MediaStore: Store {
     /// Uploads by `owner` since `since`, for the hourly quota.
     func uploads(by owner: UUID, since: Date) async throws -> Int {
         try await database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS n FROM media_upload_log WHERE owner_id = \(bind: owner) AND created_at > \(bind: since)").first()?.value("n") ?? 0
+            try await sql.raw("SELECT COUNT(*) AS n FROM media_upload_log WHERE owner_id = \(bind: owner) AND created_at > \(bind: since)")
+                .first()?.value("n") ?? 0
         }
     }
 
@@ -57,13 +71,15 @@ struct MediaStore: Store {
     }
 
     private static func storedBytes(of owner: UUID, on sql: any SQLDatabase) async throws -> Int {
-        try await sql.raw("SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS n FROM media WHERE owner_id = \(bind: owner)").first()?.value("n") ?? 0
+        try await sql.raw("SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS n FROM media WHERE owner_id = \(bind: owner)").first()?.value(
+            "n") ?? 0
     }
 
     /// Marks an unused upload in use; false when it is gone or already in use (a
     /// concurrent attach or clean-up got there first: the row is locked by the update).
     func markAttached(_ id: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("UPDATE media SET attached_at = \(bind: now) WHERE id = \(bind: id) AND attached_at IS NULL RETURNING id").first() != nil
+        try await sql.raw("UPDATE media SET attached_at = \(bind: now) WHERE id = \(bind: id) AND attached_at IS NULL RETURNING id").first()
+            != nil
     }
 
     /// Forgets quota entries older than `before`.
@@ -74,7 +90,9 @@ struct MediaStore: Store {
     /// Uploads never put to use, created before `before`, oldest first.
     func unattached(before: Date, limit: Int) async throws -> [UUID] {
         try await database.read { sql in
-            try await sql.raw("SELECT id FROM media WHERE attached_at IS NULL AND created_at < \(bind: before) ORDER BY created_at LIMIT \(bind: limit)").all().map { try $0.value("id") }
+            try await sql.raw(
+                "SELECT id FROM media WHERE attached_at IS NULL AND created_at < \(bind: before) ORDER BY created_at LIMIT \(bind: limit)"
+            ).all().map { try $0.value("id") }
         }
     }
 
@@ -82,7 +100,8 @@ struct MediaStore: Store {
     /// transaction ends (the clean-up's choice, checked again).
     func lockUnattached(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
-        return try await sql.raw("UPDATE media SET bytes = bytes WHERE id IN (\(binds: ids)) AND attached_at IS NULL RETURNING id").all().map { try $0.value("id") }
+        return try await sql.raw("UPDATE media SET bytes = bytes WHERE id IN (\(binds: ids)) AND attached_at IS NULL RETURNING id").all()
+            .map { try $0.value("id") }
     }
 
     /// Every upload of `owner`.
@@ -97,22 +116,31 @@ struct MediaStore: Store {
     /// bytes share one.)
     func delete(_ ids: [UUID], on sql: any SQLDatabase) async throws -> [String] {
         guard !ids.isEmpty else { return [] }
-        let keys = Set(try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map { try $0.value("key", as: String.self) })
+        let keys = Set(
+            try await sql.raw("SELECT key FROM media_variants WHERE media_id IN (\(binds: ids))").all().map {
+                try $0.value("key", as: String.self)
+            })
         try await sql.raw("UPDATE users SET photo_id = NULL, photo_variants = NULL WHERE photo_id IN (\(binds: ids))").run()
         try await sql.raw("UPDATE events SET cover_id = NULL, cover_variants = NULL WHERE cover_id IN (\(binds: ids))").run()
         try await sql.raw("UPDATE sport_groups SET cover_id = NULL, cover_variants = NULL WHERE cover_id IN (\(binds: ids))").run()
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE chat_messages SET attachment_id = NULL, attachment_variants = NULL, attachment_width = NULL, attachment_height = NULL
             WHERE attachment_id IN (\(binds: ids))
-            """).run()
+            """
+        ).run()
         try await sql.raw("DELETE FROM media_variants WHERE media_id IN (\(binds: ids))").run()
         try await sql.raw("DELETE FROM media WHERE id IN (\(binds: ids))").run()
         guard !keys.isEmpty else { return [] }
-        let kept = Set(try await sql.raw("SELECT DISTINCT key FROM media_variants WHERE key IN (\(binds: Array(keys)))").all().map { try $0.value("key", as: String.self) })
+        let kept = Set(
+            try await sql.raw("SELECT DISTINCT key FROM media_variants WHERE key IN (\(binds: Array(keys)))").all().map {
+                try $0.value("key", as: String.self)
+            })
         let orphans = keys.subtracting(kept).sorted()
         let now = Date()
         for key in orphans {
-            try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: now)) ON CONFLICT (key) DO NOTHING").run()
+            try await sql.raw("INSERT INTO media_garbage (key, queued_at) VALUES (\(bind: key), \(bind: now)) ON CONFLICT (key) DO NOTHING")
+                .run()
         }
         return orphans
     }

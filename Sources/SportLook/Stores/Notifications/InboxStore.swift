@@ -11,7 +11,9 @@ struct InboxStore: Store {
     /// retries; a collapsing one replaces the recipient's unread one with the same
     /// key. Those that do not collapse (most) take one statement for the batch.
     /// - Returns: For each job in order, the inbox row's id and whether this call wrote it.
-    func deliver(_ batch: [(message: NotificationMessage, jobID: UUID)], at now: Date, on sql: any SQLDatabase) async throws -> [(id: UUID, isNew: Bool)] {
+    func deliver(_ batch: [(message: NotificationMessage, jobID: UUID)], at now: Date, on sql: any SQLDatabase) async throws -> [(
+        id: UUID, isNew: Bool
+    )] {
         var out = [(id: UUID, isNew: Bool)?](repeating: nil, count: batch.count)
         let plain = batch.indices.filter { batch[$0].message.collapseKey == nil }
         if !plain.isEmpty {
@@ -20,10 +22,12 @@ struct InboxStore: Store {
                 return [UUID(), message.userID, message.kind, message.dataJSON, jobID, now]
             }
             var written: [UUID: UUID] = [:]
-            for row in try await sql.raw("""
+            for row in try await sql.raw(
+                """
                 INSERT INTO notifications (id, user_id, kind, data, job_id, created_at) VALUES \(BindRows(rows: values))
                 ON CONFLICT DO NOTHING RETURNING id, job_id
-                """).all() {
+                """
+            ).all() {
                 written[try row.value("job_id")] = try row.value("id")
             }
             // Rows a previous attempt wrote (a retry after a crash or a lost lease).
@@ -45,23 +49,29 @@ struct InboxStore: Store {
         return out.map { $0! }
     }
 
-    private func deliverCollapsing(_ message: NotificationMessage, jobID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
+    private func deliverCollapsing(_ message: NotificationMessage, jobID: UUID, at now: Date, on sql: any SQLDatabase) async throws -> (
+        id: UUID, isNew: Bool
+    ) {
         let data = message.dataJSON
         if let key = message.collapseKey {
-            if let row = try await sql.raw("""
+            if let row = try await sql.raw(
+                """
                 UPDATE notifications SET kind = \(bind: message.kind), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
                 WHERE user_id = \(bind: message.userID) AND collapse_key = \(bind: key) AND read_at IS NULL AND (job_id IS NULL OR job_id <> \(bind: jobID))
                 RETURNING id
-                """).first() {
+                """
+            ).first() {
                 return (try row.value("id"), true)
             }
         }
-        if let row = try await sql.raw("""
+        if let row = try await sql.raw(
+            """
             INSERT INTO notifications (id, user_id, kind, data, job_id, collapse_key, created_at)
             VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
             ON CONFLICT DO NOTHING
             RETURNING id
-            """).first() {
+            """
+        ).first() {
             return (try row.value("id"), true)
         }
         let existing = try await sql.raw("SELECT id FROM notifications WHERE job_id = \(bind: jobID)").first()
@@ -70,23 +80,28 @@ struct InboxStore: Store {
 
     func item(_ id: UUID) async throws -> Item? {
         try await database.read { sql in
-            try await sql.raw("SELECT id, kind, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(Self.decode)
+            try await sql.raw("SELECT id, kind, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(
+                Self.decode)
         }
     }
 
     static func decode(_ row: any SQLRow) throws -> Item {
-        Item(id: try row.value("id"), kind: try row.value("kind"), data: try row.value("data"), createdAt: try row.value("created_at"), readAt: try row.optional("read_at"))
+        Item(
+            id: try row.value("id"), kind: try row.value("kind"), data: try row.value("data"), createdAt: try row.value("created_at"),
+            readAt: try row.optional("read_at"))
     }
 
     /// Newest first.
     func list(user: UUID, unreadOnly: Bool, cursor: TimeCursor?, limit: Int) async throws -> (items: [Item], more: Bool) {
         try await database.read { sql in
             let unread: SQLQueryString = unreadOnly ? "AND read_at IS NULL" : ""
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT id, kind, data, created_at, read_at FROM notifications
                 WHERE user_id = \(bind: user) \(unread) \(Keyset.after(time: "created_at", id: "id", after: cursor, descending: true))
                 ORDER BY created_at DESC, id DESC LIMIT \(bind: limit + 1)
-                """).all()
+                """
+            ).all()
             return (try rows.prefix(limit).map(Self.decode), rows.count > limit)
         }
     }
@@ -94,13 +109,15 @@ struct InboxStore: Store {
     func markRead(user: UUID, ids: [UUID]?, at now: Date) async throws {
         try await database.transaction { sql in
             let which: SQLQueryString = ids.map { "AND id IN (\(binds: $0))" } ?? ""
-            try await sql.raw("UPDATE notifications SET read_at = \(bind: now) WHERE user_id = \(bind: user) AND read_at IS NULL \(which)").run()
+            try await sql.raw("UPDATE notifications SET read_at = \(bind: now) WHERE user_id = \(bind: user) AND read_at IS NULL \(which)")
+                .run()
         }
     }
 
     func unreadCount(user: UUID) async throws -> Int {
         try await database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS n FROM notifications WHERE user_id = \(bind: user) AND read_at IS NULL").first()?.value("n") ?? 0
+            try await sql.raw("SELECT COUNT(*) AS n FROM notifications WHERE user_id = \(bind: user) AND read_at IS NULL").first()?.value(
+                "n") ?? 0
         }
     }
 
@@ -123,7 +140,8 @@ struct InboxStore: Store {
     /// the user's oldest registrations are dropped. Returns the registration as stored.
     func register(_ device: PushDevice, user: UUID, session: UUID) async throws -> PushDevice {
         try await database.transaction { sql in
-            let id: UUID = try await sql.raw("""
+            let id: UUID = try await sql.raw(
+                """
                 INSERT INTO devices (id, token, user_id, session_id, platform, environment, p256dh, auth, created_at)
                 VALUES (\(bind: device.id), \(bind: device.token), \(bind: user), \(bind: session), \(bind: device.platform.rawValue),
                         \(bind: device.environment), \(bind: device.p256dh), \(bind: device.auth), \(bind: device.createdAt))
@@ -132,11 +150,14 @@ struct InboxStore: Store {
                     user_id = excluded.user_id, session_id = excluded.session_id, platform = excluded.platform,
                     environment = excluded.environment, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at
                 RETURNING id
-                """).first()!.value("id")
-            try await sql.raw("""
+                """
+            ).first()!.value("id")
+            try await sql.raw(
+                """
                 DELETE FROM devices WHERE user_id = \(bind: user) AND id NOT IN (
                     SELECT id FROM devices WHERE user_id = \(bind: user) ORDER BY created_at DESC, id DESC LIMIT \(bind: PushDevice.perUser))
-                """).run()
+                """
+            ).run()
             var stored = device
             stored.id = id
             return stored
@@ -175,12 +196,14 @@ struct InboxStore: Store {
         guard !users.isEmpty else { return [:] }
         return try await database.read { sql in
             var out: [UUID: [PushDevice]] = [:]
-            for row in try await sql.raw("""
+            for row in try await sql.raw(
+                """
                 SELECT \(unsafeRaw: Self.deviceColumns) FROM devices d LEFT JOIN access_tokens t ON t.id = d.session_id
                 WHERE d.user_id IN (\(binds: Array(Set(users))))
                   AND (d.session_id IS NULL OR (t.revoked_at IS NULL AND t.expires_at > \(bind: now)))
                 ORDER BY d.created_at DESC, d.id DESC
-                """).all() {
+                """
+            ).all() {
                 out[try row.value("user_id"), default: []].append(try Self.device(row))
             }
             return out
@@ -207,10 +230,12 @@ struct InboxStore: Store {
         guard !record.isEmpty || !forget.isEmpty else { return }
         try await database.transaction { sql in
             if !record.isEmpty {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO push_receipts (job_id, device_id) VALUES \(BindRows(rows: record.map { [$0.job, $0.device] }))
                     ON CONFLICT (job_id, device_id) DO NOTHING
-                    """).run()
+                    """
+                ).run()
             }
             if !forget.isEmpty {
                 try await sql.raw("DELETE FROM push_receipts WHERE job_id IN (\(binds: forget))").run()
@@ -223,9 +248,11 @@ struct InboxStore: Store {
         guard !users.isEmpty else { return [:] }
         return try await database.read { sql in
             var out: [UUID: Int] = [:]
-            for row in try await sql.raw("""
+            for row in try await sql.raw(
+                """
                 SELECT user_id, COUNT(*) AS n FROM notifications WHERE user_id IN (\(binds: Array(Set(users)))) AND read_at IS NULL GROUP BY user_id
-                """).all() {
+                """
+            ).all() {
                 out[try row.value("user_id")] = try row.value("n")
             }
             return out

@@ -13,7 +13,9 @@ struct SafetyStore: Store {
     func blockedEitherWay(_ user: UUID) async throws -> Set<UUID> {
         try await database.read { sql in
             var out = Set<UUID>()
-            for row in try await sql.raw("SELECT blocked_id AS other FROM blocks WHERE blocker_id = \(bind: user) UNION SELECT blocker_id AS other FROM blocks WHERE blocked_id = \(bind: user)").all() {
+            for row in try await sql.raw(
+                "SELECT blocked_id AS other FROM blocks WHERE blocker_id = \(bind: user) UNION SELECT blocker_id AS other FROM blocks WHERE blocked_id = \(bind: user)"
+            ).all() {
                 out.insert(try row.value("other"))
             }
             return out
@@ -24,11 +26,14 @@ struct SafetyStore: Store {
     func blockedEitherWay(among users: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Set<UUID>] {
         guard !users.isEmpty else { return [:] }
         var out: [UUID: Set<UUID>] = [:]
-        for row in try await sql.raw("""
+        for row in try await sql.raw(
+            """
 
             SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN (\(binds: Array(users))) OR blocked_id IN (\(binds: Array(users)))
-            """).all() {
-            let blocker: UUID = try row.value("blocker_id"), blocked: UUID = try row.value("blocked_id")
+            """
+        ).all() {
+            let blocker: UUID = try row.value("blocker_id")
+            let blocked: UUID = try row.value("blocked_id")
             if users.contains(blocker) { out[blocker, default: []].insert(blocked) }
             if users.contains(blocked) { out[blocked, default: []].insert(blocker) }
         }
@@ -37,12 +42,16 @@ struct SafetyStore: Store {
 
     func blocks(of user: UUID, cursor: TimeCursor?, limit: Int) async throws -> (items: [Blocked], more: Bool) {
         try await database.read { sql in
-            let rows = try await sql.raw("""
+            let rows = try await sql.raw(
+                """
                 SELECT b.blocked_id, b.created_at, u.name FROM blocks b JOIN users u ON u.id = b.blocked_id
                 WHERE b.blocker_id = \(bind: user) \(Keyset.after(time: "b.created_at", id: "b.blocked_id", after: cursor, descending: true))
                 ORDER BY b.created_at DESC, b.blocked_id DESC LIMIT \(bind: limit + 1)
-                """).all()
-            let items = try rows.prefix(limit).map { Blocked(id: try $0.value("blocked_id"), name: try $0.value("name"), at: try $0.value("created_at")) }
+                """
+            ).all()
+            let items = try rows.prefix(limit).map {
+                Blocked(id: try $0.value("blocked_id"), name: try $0.value("name"), at: try $0.value("created_at"))
+            }
             return (items, rows.count > limit)
         }
     }
@@ -50,17 +59,22 @@ struct SafetyStore: Store {
     static let reportColumns = "id, reporter_id, target_type, target_id, reason, details, status, created_at, content"
 
     static func decodeReport(_ row: any SQLRow) throws -> Report {
-        Report(id: try row.value("id"), reporterID: try row.value("reporter_id"), targetType: try row.value("target_type"),
-               targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.optional("details"),
-               status: try row.value("status"), createdAt: try row.value("created_at"), content: try row.optional("content"))
+        Report(
+            id: try row.value("id"), reporterID: try row.value("reporter_id"), targetType: try row.value("target_type"),
+            targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.optional("details"),
+            status: try row.value("status"), createdAt: try row.value("created_at"), content: try row.optional("content"))
     }
 
     /// A reported message as JSON: room, seq, sender, text, image and time.
     private func messageContent(_ id: UUID, on sql: any SQLDatabase) async throws -> String? {
-        guard let row = try await sql.raw("""
-            SELECT m.room_id, m.seq, m.sender_id, u.name, m.body, m.attachment_id, m.created_at, m.deleted_at
-            FROM chat_messages m JOIN users u ON u.id = m.sender_id WHERE m.id = \(bind: id)
-            """).first() else { return nil }
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT m.room_id, m.seq, m.sender_id, u.name, m.body, m.attachment_id, m.created_at, m.deleted_at
+                FROM chat_messages m JOIN users u ON u.id = m.sender_id WHERE m.id = \(bind: id)
+                """
+            ).first()
+        else { return nil }
         var json = JSONWriter()
         json.objectStart()
         json.field("room_id", try row.value("room_id", as: UUID.self))
@@ -80,7 +94,9 @@ struct SafetyStore: Store {
 
     func openReports(limit: Int) async throws -> [Report] {
         try await database.read { sql in
-            try await sql.raw("SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE status = 'open' ORDER BY created_at, id LIMIT \(bind: limit)").all().map(Self.decodeReport)
+            try await sql.raw(
+                "SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE status = 'open' ORDER BY created_at, id LIMIT \(bind: limit)"
+            ).all().map(Self.decodeReport)
         }
     }
 
@@ -92,14 +108,20 @@ struct SafetyStore: Store {
         // so a notification naming the target is either delivered before and deleted
         // below, or sees the block and is dropped — never written after the delete.
         try await lockPeople([user], on: sql)
-        try await sql.raw("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING").run()
-        try await sql.raw("""
+        try await sql.raw(
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user), \(bind: target), \(bind: now)) ON CONFLICT DO NOTHING"
+        ).run()
+        try await sql.raw(
+            """
             UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
             WHERE status = 'pending' AND ((inviter_id = \(bind: user) AND invitee_id = \(bind: target)) OR (inviter_id = \(bind: target) AND invitee_id = \(bind: user)))
-            """).run()
+            """
+        ).run()
         // The blocker's inbox keeps nothing that names the blocked person (their
         // messages' previews, their invitations): ids appear in the data only as people.
-        try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: user) AND data LIKE \(bind: "%\"" + target.lowercased + "\"%")").run()
+        try await sql.raw(
+            "DELETE FROM notifications WHERE user_id = \(bind: user) AND data LIKE \(bind: "%\"" + target.lowercased + "\"%")"
+        ).run()
         return true
     }
 
@@ -108,7 +130,9 @@ struct SafetyStore: Store {
     /// blocks take turns.
     func lockPeople(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws {
         guard !ids.isEmpty else { return }
-        _ = try await sql.raw("SELECT id FROM users WHERE id IN (\(binds: ids.sorted { $0.uuidString < $1.uuidString })) ORDER BY id \(ForUpdateClause())").all()
+        _ = try await sql.raw(
+            "SELECT id FROM users WHERE id IN (\(binds: ids.sorted { $0.uuidString < $1.uuidString })) ORDER BY id \(ForUpdateClause())"
+        ).all()
     }
 
     /// Ends the block; invitations it kept hidden lapse with it (never shown,
@@ -116,10 +140,12 @@ struct SafetyStore: Store {
     func unblock(_ target: UUID, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
         guard try await sql.raw("SELECT id FROM users WHERE id = \(bind: target)").first() != nil else { return false }
         try await sql.raw("DELETE FROM blocks WHERE blocker_id = \(bind: user) AND blocked_id = \(bind: target)").run()
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE invitations SET status = 'revoked', responded_at = \(bind: now)
             WHERE hidden = \(bind: true) AND status = 'pending' AND inviter_id = \(bind: target) AND invitee_id = \(bind: user)
-            """).run()
+            """
+        ).run()
         return true
     }
 
@@ -139,9 +165,11 @@ struct SafetyStore: Store {
 
     /// The reporter's report on this target, if they filed one.
     func report(by user: UUID, on targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> Report? {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT \(unsafeRaw: Self.reportColumns) FROM reports WHERE reporter_id = \(bind: user) AND target_type = \(bind: targetType) AND target_id = \(bind: id)
-            """).first().map(Self.decodeReport)
+            """
+        ).first().map(Self.decodeReport)
     }
 
     /// Locks the reporter's row until the transaction ends (PostgreSQL).
@@ -151,27 +179,33 @@ struct SafetyStore: Store {
 
     /// When the reporter filed their reports since `since`, oldest first.
     func reportTimes(by user: UUID, since: Date, on sql: any SQLDatabase) async throws -> [Date] {
-        try await sql.raw("SELECT created_at FROM reports WHERE reporter_id = \(bind: user) AND created_at > \(bind: since) ORDER BY created_at")
-            .all().map { try $0.value("created_at") }
+        try await sql.raw(
+            "SELECT created_at FROM reports WHERE reporter_id = \(bind: user) AND created_at > \(bind: since) ORDER BY created_at"
+        )
+        .all().map { try $0.value("created_at") }
     }
 
     /// Files a report; `nil` when the same reporter filed one on the same target meanwhile.
     func insert(_ report: NewReport, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Report? {
         // A message is kept as it reads now, for the moderators, even if its author deletes it later.
         let content = report.targetType == "message" ? try await messageContent(report.targetID, on: sql) : nil
-        return try await sql.raw("""
+        return try await sql.raw(
+            """
             INSERT INTO reports (id, reporter_id, target_type, target_id, reason, details, status, created_at, content)
             VALUES (\(bind: UUID()), \(bind: user), \(bind: report.targetType), \(bind: report.targetID), \(bind: report.reason), \(bind: report.details), 'open', \(bind: now),
                     \(bind: content))
             ON CONFLICT (reporter_id, target_type, target_id) DO NOTHING
             RETURNING \(unsafeRaw: Self.reportColumns)
-            """).first().map(Self.decodeReport)
+            """
+        ).first().map(Self.decodeReport)
     }
 
     /// Who the user blocked.
     func blockedBy(_ user: UUID, on sql: (any SQLDatabase)? = nil) async throws -> Set<UUID> {
         try await reading(on: sql) { sql in
-            Set(try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") })
+            Set(
+                try await sql.raw("SELECT blocked_id FROM blocks WHERE blocker_id = \(bind: user)").all().map { try $0.value("blocked_id") }
+            )
         }
     }
 
@@ -192,8 +226,10 @@ struct SafetyStore: Store {
 
     /// Whether either of the two blocked the other.
     func eitherBlocked(_ a: UUID, _ b: UUID, on sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT blocker_id FROM blocks WHERE (blocker_id = \(bind: a) AND blocked_id = \(bind: b)) OR (blocker_id = \(bind: b) AND blocked_id = \(bind: a))
-            """).first() != nil
+            """
+        ).first() != nil
     }
 }
