@@ -317,10 +317,11 @@ def run(server, push):
             problems.append("a script can read the session cookie")
         if "access_token" in opened.value.url or (session and session[0]["value"] in opened.value.url):
             problems.append(f"the socket's URL carries the token: {opened.value.url}")
-        # A change with the cookie from another site's page is refused.
+        # A change with the cookie from another site's page is refused. (A page on plain
+        # http: over https the plain cookie would not count at all, a 401.)
         try:
             urllib.request.urlopen(urllib.request.Request(server.url + "/v1/me", method="PATCH", data=b'{"bio": "forged"}', headers={
-                "Content-Type": "application/json", "Origin": "https://evil.example", "Cookie": f"sportlook_session={session_token(ann)}"}), timeout=5)
+                "Content-Type": "application/json", "Origin": "http://evil.example", "Cookie": f"sportlook_session={session_token(ann)}"}), timeout=5)
             problems.append("a change with the cookie from another origin was accepted")
         except urllib.error.HTTPError as error:
             if error.code != 403:
