@@ -238,6 +238,8 @@ struct ShowingUpTests {
                 clock.advance(by: 2 * 3_600 + 1)
                 let annOutcome = n < 2 ? "no_show" : "attended"
                 let boOutcome = n >= 20 ? "no_show" : "attended"
+                // One game a day: an organiser's games of one day count once.
+                defer { clock.advance(by: 86_400 - (2 * 3_600 + 1)) }
                 _ = try await api.put("/v1/events/\(event.id)/sheet/\(ann.id)", token: organiser.token, json: ["outcome": annOutcome])
                     .decode(Row.self, expecting: .ok)
                 _ = try await api.put("/v1/events/\(event.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": boOutcome]).decode(
@@ -307,7 +309,7 @@ struct ShowingUpTests {
             let strict = try await api.post(
                 "/v1/events", token: organiser.token,
                 json: [
-                    "title": "Serious game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(86_400)),
+                    "title": "Serious game", "sport": "football", "starts_at": RFC3339.format(clock.now().addingTimeInterval(3 * 86_400)),
                     "location": ["lat": 48.8566, "lon": 2.3522], "min_record": ["last_games": 1, "max_no_shows": 0],
                 ]
             ).decode(API.Event.self, expecting: .created)
@@ -343,7 +345,8 @@ struct ShowingUpTests {
             let stillRefused = try await api.post("/v1/events/\(strict.id)/attendance", token: bo.token)
             #expect(stillRefused.status == .forbidden)
             #expect(try stillRefused.errorCode == "record_required")
-            // An ordinary game Bo comes to counts, and cleans the last game of his record.
+            // The next day, an ordinary game Bo comes to counts, and cleans the last game of his record.
+            clock.advance(by: 86_400)
             let real = try await api.createEvent(organiser.token, startsIn: 3_600, duration: 3_600, now: clock.now())
             try await api.join(real.id, token: bo.token)
             clock.advance(by: 3_600 + 60)

@@ -31,15 +31,60 @@ public struct Reliability: Sendable, Hashable {
     /// throwaway games (a game made by a new account that started a minute ago and
     /// ends in a few seconds). A game counts when it lasted at least ``minimumLength``,
     /// was made at least ``minimumLead`` before its start, and its organiser's account
-    /// was at least ``organiserAge`` old when it started. Every outcome follows the
-    /// same rule: a game that does not count neither cleans a record nor stains it.
+    /// was at least ``organiserAge`` old when it started (the lead is measured from the
+    /// last change of its times). Every outcome follows the same rule: a game that does not
+    /// count neither cleans a record nor stains it. Of the real ones, ``counted(_:)`` says
+    /// which count.
     public static let minimumLength: TimeInterval = 30 * 60
     public static let minimumLead: TimeInterval = 3_600
     public static let organiserAge: TimeInterval = 7 * 86_400
 
+    /// A game that may count, as ``counted(_:)`` weighs it.
+    public struct Candidate: Sendable, Hashable {
+        public var game: Game
+        public var endsAt: Date
+        public var organiser: UUID
+    }
+
+    /// The games that count, of `candidates` latest first (each one real: see
+    /// ``minimumLength``): at most ``games`` of them, and of the games one organiser held
+    /// on one day, or of games that overlap in time, one — the worst outcome among them. A
+    /// person is at one game at a time, and twenty games made at once by one organiser (or
+    /// one a day by another) cannot wash out a no-show.
+    public static func counted(_ candidates: [Candidate]) -> [Game] {
+        var kept: [Candidate] = []
+        var days: [String] = []
+        for candidate in candidates {
+            let day = "\(candidate.organiser.uuidString) \(Int((candidate.game.startsAt.timeIntervalSince1970 / 86_400).rounded(.down)))"
+            let same = kept.indices.first { i in
+                days[i] == day || (kept[i].game.startsAt < candidate.endsAt && candidate.game.startsAt < kept[i].endsAt)
+            }
+            if let i = same {
+                if candidate.game.outcome.weight > kept[i].game.outcome.weight { kept[i] = candidate }
+                continue
+            }
+            guard kept.count < games else { break }
+            kept.append(candidate)
+            days.append(day)
+        }
+        return kept.map(\.game)
+    }
+
     /// How many of the latest `last` games had `outcome`.
     public func count(_ outcome: Outcome, last: Int = Reliability.games) -> Int {
         entries.prefix(last).filter { $0.outcome == outcome }.count
+    }
+}
+
+extension Outcome {
+    /// How much an outcome weighs against a player, for games that overlap: a no-show
+    /// most, then a late cancellation; attended and excused nothing.
+    var weight: Int {
+        switch self {
+        case .noShow: 2
+        case .lateCancel: 1
+        case .attended, .excused: 0
+        }
     }
 }
 

@@ -197,6 +197,11 @@ extension EventService {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
                 throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
             }
+            // A game that is over keeps who was going: its organiser marks them (a no-show
+            // cannot leave to escape the mark).
+            if event.endsAt <= now, try await store.attendance(event: id, user: user, on: sql) != nil {
+                throw DomainError.conflict("event_finished", "The game is over: who was going stays on its sheet.")
+            }
             try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             // Leaving one game of a series leaves that date alone: a regular is not put back on it.
             if let series = event.seriesID, let date = event.occurrenceDate {

@@ -26,8 +26,11 @@ extension EventService {
     /// `user` is out of `group` (left, removed, banned), inside the caller's
     /// transaction: off its unfinished members-only events, their places going to
     /// the waitlist; those they organise are cancelled, with a notice, since nobody
-    /// outside the group runs a game only its members may see.
-    func departed(_ user: UUID, from group: Group, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+    /// outside the group runs a game only its members may see. Leaving the group `byChoice`
+    /// is leaving its games by choice: a late cancellation near the start, as leaving one is.
+    func departed(_ user: UUID, from group: Group, byChoice: Bool, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
+        async throws
+    {
         try await series.removeRegular(user, fromMembersOnlySeriesOf: group.id, on: sql)
         // Their members-only weekly games end (no new games are made with them as organiser).
         try await series.endAll(ofGroup: group.id, membersOnlyOrganisedBy: user, at: now, on: sql)
@@ -39,7 +42,7 @@ extension EventService {
                 try await cancel(event, reason: .organiserLeftGroup(name: group.name), at: now, on: sql, changes: &changes)
             } else {
                 if try await store.removeMaybe(event: id, user: user, on: sql) { changes.record(.attendance(user: user)) }
-                try await leave(event, user: user, at: now, on: sql, changes: &changes)
+                try await leave(event, user: user, byChoice: byChoice, at: now, on: sql, changes: &changes)
             }
         }
     }

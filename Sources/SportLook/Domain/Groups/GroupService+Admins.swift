@@ -43,7 +43,7 @@ extension GroupService {
                 guard role == .member || mine.role == .owner else {
                     throw DomainError.forbidden("owner_only", "Only the owner removes an admin.")
                 }
-                try await depart(person, role: role, from: group, at: now, on: sql, &changes)
+                try await depart(person, role: role, from: group, byChoice: false, at: now, on: sql, &changes)
             } else if !ban {
                 throw DomainError.notFound("member")
             }

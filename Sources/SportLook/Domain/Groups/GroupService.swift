@@ -238,7 +238,7 @@ struct GroupService: Sendable {
         try await write { [store] sql, changes in
             let (group, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
             if let role = standing.role {
-                try await depart(user, role: role, from: group, at: now, on: sql, &changes)
+                try await depart(user, role: role, from: group, byChoice: true, at: now, on: sql, &changes)
             } else if !(try await store.removeRequest(user, from: id, on: sql)) {
                 throw DomainError.notFound("membership")
             }
@@ -259,9 +259,9 @@ struct GroupService: Sendable {
 
     /// `user` (with `role`) is no longer a member, in the group's lock: off its
     /// members-only events; an owner's group passes to its heir, or ends with them.
-    func depart(_ user: UUID, role: GroupRole, from group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet)
-        async throws
-    {
+    func depart(
+        _ user: UUID, role: GroupRole, from group: Group, byChoice: Bool, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet
+    ) async throws {
         if role == .owner {
             guard let heir = try await store.successor(in: group.id, excluding: user, on: sql) else {
                 try await end(group, at: now, on: sql, &changes)
@@ -270,7 +270,7 @@ struct GroupService: Sendable {
             try await store.setRole(.owner, of: heir, in: group.id, on: sql)
         }
         _ = try await store.removeMember(user, from: group.id, on: sql)
-        try await events.departed(user, from: group, at: now, on: sql, changes: &changes)
+        try await events.departed(user, from: group, byChoice: byChoice, at: now, on: sql, changes: &changes)
         changes.record(.membership(user: user, group: group.id))
         try await changed(group.id, on: sql, &changes)
     }
@@ -293,7 +293,7 @@ struct GroupService: Sendable {
             guard let group = try await store.lock(id, at: now, on: sql) else { continue }
             _ = try await store.removeRequest(user, from: id, on: sql)
             if let role = try await store.standing(of: user, in: id, on: sql).role {
-                try await depart(user, role: role, from: group, at: now, on: sql, &changes)
+                try await depart(user, role: role, from: group, byChoice: false, at: now, on: sql, &changes)
             }
         }
     }

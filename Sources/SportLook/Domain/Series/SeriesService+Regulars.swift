@@ -99,6 +99,16 @@ extension SeriesService {
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may skip a date.") }
+            let today = series.date(of: now)
+            guard date >= today, date <= today.adding(days: Self.planningDays),
+                series.rule.dates(from: series.firstDate, through: date).last == date
+            else { throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"]) }
+            // A game that has started is left alone: it stays on its players' records.
+            if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
+                let game = try await eventStore.event(occurrence, on: sql), game.startsAt <= now
+            {
+                throw DomainError.conflict("game_started", "The game on \(date) has started; it cannot be skipped.")
+            }
             try await store.skip(date, of: id, on: sql)
             if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
                 let current = try await eventStore.lock(occurrence, on: sql)

@@ -182,6 +182,7 @@ struct EventStore: Store {
         if let v = c.location { set.append("lat = \(bind: v.lat), lon = \(bind: v.lon)") }
         if let v = c.startsAt { set.append("starts_at = \(bind: v)") }
         if let v = c.endsAt { set.append("ends_at = \(bind: v)") }
+        if c.startsAt != nil || c.endsAt != nil { set.append("timed_at = \(bind: now)") }
         if case .value(let v) = c.capacity {
             set.append("capacity = \(bind: v)")
         } else if case .null = c.capacity {

@@ -90,7 +90,7 @@ struct RecordStore: Store {
                 : "(\(unsafeRaw: column) + \(unsafeRaw: String(Int(seconds))))"
         }
         return """
-            e.ends_at >= \(plus("e.starts_at", Reliability.minimumLength)) AND e.starts_at >= \(plus("e.created_at", Reliability.minimumLead))
+            e.ends_at >= \(plus("e.starts_at", Reliability.minimumLength)) AND e.starts_at >= \(plus("COALESCE(e.timed_at, e.created_at)", Reliability.minimumLead))
             AND e.starts_at >= \(plus("o.created_at", Reliability.organiserAge))
             """
     }
@@ -101,28 +101,30 @@ struct RecordStore: Store {
         guard !users.isEmpty else { return [:] }
         return try await reading(on: sql) { sql in
             var out: [UUID: Reliability] = Dictionary(uniqueKeysWithValues: Set(users).map { ($0, Reliability(entries: [])) })
+            // Every game that may count, latest first; which of them count is the domain's rule.
             let rows = try await sql.raw(
                 """
-                SELECT user_id, event_id, title, starts_at, outcome FROM (
-                    SELECT r.user_id, r.event_id, e.title, e.starts_at, \(unsafeRaw: Self.outcome) AS outcome,
-                           ROW_NUMBER() OVER (PARTITION BY r.user_id ORDER BY e.ends_at DESC, r.event_id) AS n
-                    FROM attendance_records r JOIN events e ON e.id = r.event_id JOIN users o ON o.id = e.organiser_id
-                    WHERE r.user_id IN (\(binds: Array(Set(users)))) AND e.status = 'active' AND e.organiser_id <> r.user_id
-                      AND \(Self.counts(sql))
-                      AND e.ends_at <= \(bind: now) AND e.ends_at > \(bind: now.addingTimeInterval(-Reliability.window))
-                      AND \(unsafeRaw: Self.outcome) IS NOT NULL
-                ) t WHERE n <= \(bind: Reliability.games)
-                ORDER BY user_id, n
+                SELECT r.user_id, r.event_id, e.title, e.starts_at, e.ends_at, e.organiser_id, \(unsafeRaw: Self.outcome) AS outcome
+                FROM attendance_records r JOIN events e ON e.id = r.event_id JOIN users o ON o.id = e.organiser_id
+                WHERE r.user_id IN (\(binds: Array(Set(users)))) AND e.status = 'active' AND e.organiser_id <> r.user_id
+                  AND \(Self.counts(sql))
+                  AND e.ends_at <= \(bind: now) AND e.ends_at > \(bind: now.addingTimeInterval(-Reliability.window))
+                  AND \(unsafeRaw: Self.outcome) IS NOT NULL
+                ORDER BY r.user_id, e.ends_at DESC, r.event_id
                 """
             ).all()
+            var candidates: [UUID: [Reliability.Candidate]] = [:]
             for row in rows {
                 guard let outcome = Outcome(rawValue: try row.value("outcome")) else { continue }
                 let user: UUID = try row.value("user_id")
-                out[user, default: Reliability(entries: [])].entries.append(
-                    Reliability.Game(
-                        eventID: try row.value("event_id"), title: try row.value("title"), startsAt: try row.value("starts_at"),
-                        outcome: outcome))
+                candidates[user, default: []].append(
+                    Reliability.Candidate(
+                        game: Reliability.Game(
+                            eventID: try row.value("event_id"), title: try row.value("title"), startsAt: try row.value("starts_at"),
+                            outcome: outcome),
+                        endsAt: try row.value("ends_at"), organiser: try row.value("organiser_id")))
             }
+            for (user, games) in candidates { out[user] = Reliability(entries: Reliability.counted(games)) }
             return out
         }
     }

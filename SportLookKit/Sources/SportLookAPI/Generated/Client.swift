@@ -14913,6 +14913,10 @@ public struct Client: APIProtocol {
     }
     /// Skip a date (the organiser's) - not made, or cancelled with everyone told.
     ///
+    /// A coming date the series has a game on, within two years (422 on `date` otherwise). A
+    /// game that has started is left alone: 409 `game_started`.
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/skips`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/skips/post(skipSeriesDate)`.
     public func skipSeriesDate(_ input: Operations.SkipSeriesDate.Input) async throws -> Operations.SkipSeriesDate.Output {
@@ -15134,6 +15138,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 409:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(body: body))
                 case 429:
                     let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -17433,6 +17459,11 @@ public struct Client: APIProtocol {
     }
     /// Leave (idempotent); the first waitlisted person takes the place and is notified.
     ///
+    /// Within LATE_CANCEL_HOURS of the start, leaving is a late cancellation on the player's
+    /// record (after a check-in too). A game that is over cannot be left: 409
+    /// `event_finished` (who was going stays on the sheet for the organiser to mark).
+    ///
+    ///
     /// - Remark: HTTP `DELETE /v1/events/{id}/attendance`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/attendance/delete(leaveEvent)`.
     public func leaveEvent(_ input: Operations.LeaveEvent.Input) async throws -> Operations.LeaveEvent.Output {
@@ -19003,9 +19034,10 @@ public struct Client: APIProtocol {
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
     /// Leaving after a check-in is a late cancellation. Only real games count, so that
-    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
-    /// made at least an hour before its start, by an organiser whose account was at least
-    /// a week old when it started.
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, whose
+    /// times were set at least an hour before its start, by an organiser whose account was
+    /// at least a week old when it started; of those, games that overlap in time count
+    /// once, and so do one organiser's games of one day, by the worst outcome among them.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.

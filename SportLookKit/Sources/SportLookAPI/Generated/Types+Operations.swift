@@ -18940,6 +18940,10 @@ public enum Operations {
     }
     /// Skip a date (the organiser's) - not made, or cancelled with everyone told.
     ///
+    /// A coming date the series has a game on, within two years (422 on `date` otherwise). A
+    /// game that has started is left alone: 409 `game_started`.
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/series/{id}/skips`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/skips/post(skipSeriesDate)`.
     public enum SkipSeriesDate {
@@ -19207,6 +19211,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/series/{id}/skips/post(skipSeriesDate)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -22023,6 +22050,11 @@ public enum Operations {
     }
     /// Leave (idempotent); the first waitlisted person takes the place and is notified.
     ///
+    /// Within LATE_CANCEL_HOURS of the start, leaving is a late cancellation on the player's
+    /// record (after a check-in too). A game that is over cannot be left: 409
+    /// `event_finished` (who was going stays on the sheet for the organiser to mark).
+    ///
+    ///
     /// - Remark: HTTP `DELETE /v1/events/{id}/attendance`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/attendance/delete(leaveEvent)`.
     public enum LeaveEvent {
@@ -24006,9 +24038,10 @@ public enum Operations {
     /// game (`record` on the attendees and the sheet); nobody else sees it. A game with no
     /// check-in, no mark and no late cancellation does not count; a cancelled game does not.
     /// Leaving after a check-in is a late cancellation. Only real games count, so that
-    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, was
-    /// made at least an hour before its start, by an organiser whose account was at least
-    /// a week old when it started.
+    /// throwaway games cannot launder a record: one that lasted at least 30 minutes, whose
+    /// times were set at least an hour before its start, by an organiser whose account was
+    /// at least a week old when it started; of those, games that overlap in time count
+    /// once, and so do one organiser's games of one day, by the worst outcome among them.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/record`.
