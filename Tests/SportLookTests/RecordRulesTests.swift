@@ -53,7 +53,7 @@ struct RecordRulesTests {
                 washes.append(try await api.createEvent(throwaway.token, startsIn: 3_660, duration: 1_860, now: clock.now()).id)
             }
             for id in [real.id] + washes { try await api.join(id, token: bo.token) }
-            clock.advance(by: 3_660)
+            clock.advance(by: 3_661)  // a second past the start: marking opens at it
             _ = try await api.put("/v1/events/\(real.id)/sheet/\(bo.id)", token: organiser.token, json: ["outcome": "no_show"])
                 .decode(Row.self, expecting: .ok)
             for id in washes {
@@ -88,7 +88,7 @@ struct RecordRulesTests {
             clock.advance(by: 86_400)
             let ordinary = try await api.createEvent(organiser.token, startsIn: 3_660, duration: 3_600, now: clock.now())
             try await api.join(ordinary.id, token: bo.token)
-            clock.advance(by: 3_660)
+            clock.advance(by: 3_661)
             _ = try await api.post("/v1/events/\(ordinary.id)/check-in", token: bo.token, json: ShowingUpTests.near(10)).decode(
                 Row.self, expecting: .ok)
             clock.advance(by: 3_700)

@@ -52,22 +52,21 @@ public struct Reliability: Sendable, Hashable {
     /// person is at one game at a time, and twenty games made at once by one organiser (or
     /// one a day by another) cannot wash out a no-show.
     public static func counted(_ candidates: [Candidate]) -> [Game] {
-        var kept: [Candidate] = []
-        var days: [String] = []
+        var kept: [(candidate: Candidate, day: Int)] = []
         for candidate in candidates {
-            let day = "\(candidate.organiser.uuidString) \(Int((candidate.game.startsAt.timeIntervalSince1970 / 86_400).rounded(.down)))"
-            let same = kept.indices.first { i in
-                days[i] == day || (kept[i].game.startsAt < candidate.endsAt && candidate.game.startsAt < kept[i].endsAt)
+            let day = Int((candidate.game.startsAt.timeIntervalSince1970 / 86_400).rounded(.down))
+            let same = kept.firstIndex { other in
+                (other.candidate.organiser == candidate.organiser && other.day == day)
+                    || (other.candidate.game.startsAt < candidate.endsAt && candidate.game.startsAt < other.candidate.endsAt)
             }
             if let i = same {
-                if candidate.game.outcome.weight > kept[i].game.outcome.weight { kept[i] = candidate }
+                if candidate.game.outcome.weight > kept[i].candidate.game.outcome.weight { kept[i].candidate = candidate }
                 continue
             }
             guard kept.count < games else { break }
-            kept.append(candidate)
-            days.append(day)
+            kept.append((candidate, day))
         }
-        return kept.map(\.game)
+        return kept.map(\.candidate.game)
     }
 
     /// How many of the latest `last` games had `outcome`.

@@ -70,13 +70,7 @@ extension SeriesService {
                 throw DomainError.forbidden(
                     "not_regular", "Only the series' regulars say which dates they miss; leave a single game from the game itself.")
             }
-            // Only a date the series can have: on its rule, from today, within the two years a series is planned in.
-            let today = series.date(of: now)
-            guard date >= today, date <= today.adding(days: Self.planningDays),
-                series.rule.dates(from: series.firstDate, through: date).last == date
-            else {
-                throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"])
-            }
+            try Self.requireComingDate(date, of: series, at: now)
             try await store.optOut(user, of: id, on: date.description, on: sql)
             if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
                 let current = try await eventStore.lock(occurrence, on: sql),
@@ -99,22 +93,14 @@ extension SeriesService {
         try await write { [store, eventStore] sql, changes in
             guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
             guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may skip a date.") }
-            let today = series.date(of: now)
-            guard date >= today, date <= today.adding(days: Self.planningDays),
-                series.rule.dates(from: series.firstDate, through: date).last == date
-            else { throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"]) }
+            try Self.requireComingDate(date, of: series, at: now)
+            let game = try await store.occurrence(of: id, on: date, on: sql).asyncMap { try await eventStore.lock($0, on: sql) }
             // A game that has started is left alone: it stays on its players' records.
-            if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
-                let game = try await eventStore.event(occurrence, on: sql), game.startsAt <= now
-            {
+            if let game, game.startsAt <= now {
                 throw DomainError.conflict("game_started", "The game on \(date) has started; it cannot be skipped.")
             }
             try await store.skip(date, of: id, on: sql)
-            if let occurrence = try await store.occurrence(of: id, on: date, on: sql),
-                let current = try await eventStore.lock(occurrence, on: sql)
-            {
-                try await events.cancel(current, at: now, on: sql, changes: &changes)
-            }
+            if let game { try await events.cancel(game, at: now, on: sql, changes: &changes) }
         }
     }
 
@@ -182,6 +168,14 @@ extension SeriesService {
 
     /// How far ahead a series' dates may be named (a split, an opt-out): two years.
     static let planningDays = 731
+
+    /// Throws 422 on `date` unless the series can have a game that day: on its rule, from
+    /// today, within the two years a series is planned in (opt-outs and skips name such a date).
+    static func requireComingDate(_ date: LocalDate, of series: Series, at now: Date) throws {
+        let today = series.date(of: now)
+        guard date >= today, date <= today.adding(days: planningDays), series.rule.dates(from: series.firstDate, through: date).last == date
+        else { throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"]) }
+    }
 
     /// `19:00` → 1140.
     static func minutes(_ text: String) -> Int? {

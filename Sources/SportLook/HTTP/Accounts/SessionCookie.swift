@@ -31,7 +31,7 @@ enum SessionCookie {
     static func credential(of request: Request) -> (token: String, fromCookie: Bool)? {
         if let token = BearerToken.parse(request.headers) { return (token, false) }
         let cookies = request.cookies
-        let cookie = hasSecureCookie(request) ? cookies[secureName] : isSecure(request) ? nil : cookies[name]
+        let cookie = hasSecureCookie(request) ? cookies[secureName] : cameOverHTTPS(request) ? nil : cookies[name]
         guard let value = cookie?.value, !value.isEmpty else { return nil }
         return (value, true)
     }
@@ -61,7 +61,11 @@ enum SessionCookie {
     /// client's pages send it on every request), or a proxy's `X-Forwarded-Proto`. Each
     /// can only make the rule stricter: a false claim of https costs the plain cookie.
     static func isSecure(_ request: Request) -> Bool {
-        if hasSecureCookie(request) { return true }
+        hasSecureCookie(request) || cameOverHTTPS(request)
+    }
+
+    /// An https `Origin`, `Referer` or `X-Forwarded-Proto`.
+    private static func cameOverHTTPS(_ request: Request) -> Bool {
         for field in [HTTPField.Name.origin, .referer, forwardedProto] {
             guard let value = request.headers[field] else { continue }
             let scheme = field == forwardedProto ? value.split(separator: ",").first.map(String.init) : URL(string: value)?.scheme
