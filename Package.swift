@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The Swift client, built in the same build: its tests run against the server built here.
+        .package(path: "SportLookKit"),
     ],
     targets: [
         .target(name: "GeoGrid", swiftSettings: strict),
@@ -115,8 +117,20 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "SportLookTestSupport", package: "SportLookKit"),
             ],
             swiftSettings: strict
+        ),
+        // SportLookKit's own tests (SportLookKit/Tests), run by this package's `swift test`
+        // against the `sportlook` built beside them, so one build serves the server and its client.
+        .testTarget(
+            name: "SportLookKitTests",
+            dependencies: [
+                .product(name: "SportLookKit", package: "SportLookKit"),
+                .product(name: "SportLookAPI", package: "SportLookKit"),
+                .product(name: "SportLookTestSupport", package: "SportLookKit"),
+            ],
+            path: "SportLookKit/Tests/SportLookKitTests"
         ),
     ],
     swiftLanguageModes: [.v6]

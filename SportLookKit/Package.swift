@@ -11,7 +11,12 @@ let package = Package(
     name: "SportLookKit",
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
-        .library(name: "SportLookKit", targets: ["SportLookKit"])
+        .library(name: "SportLookKit", targets: ["SportLookKit"]),
+        // The generated types alone (the server's tests read its answers through them).
+        .library(name: "SportLookAPI", targets: ["SportLookAPI"]),
+        // For tests on macOS and Linux: a real `sportlook serve` on a free loopback port,
+        // waiting for a condition, and a test image (the server's tests and these share it).
+        .library(name: "SportLookTestSupport", targets: ["SportLookTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
@@ -43,9 +48,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(platforms: [.linux])),
             ]
         ),
+        .target(name: "SportLookTestSupport"),
         .testTarget(
             name: "SportLookKitTests",
-            dependencies: ["SportLookKit", "SportLookAPI"]
+            dependencies: ["SportLookKit", "SportLookAPI", "SportLookTestSupport"]
         ),
     ]
 )

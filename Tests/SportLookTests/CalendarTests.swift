@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -220,7 +221,7 @@ struct ChangeFeedTests {
                 ]
             ).decode(expecting: .created)
             let nearby = "/v1/events/nearby?lat=48.8566&lon=2.3522&radius_km=5"
-            try await eventually(timeout: .seconds(2), "the game on the first instance") {
+            try await eventually("the game on the first instance", timeout: .seconds(2)) {
                 try await one.get(nearby, token: member.token).text.contains(game.id)
             }
             try await one.join(game.id, token: member.token)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook
@@ -186,7 +187,7 @@ struct ChatTests {
                     let id = try #require(UUID(uuidString: person.id))
                     let (message, key) = Notifier.chatNotification(
                         heading, seq: Int64(seq), sender: UserSummary(id: ownerID, name: sender), preview: said,
-                        to: id, mentioned: false)
+                        to: id, mentioned: nil)
                     #expect(key == "chat_message:\(room.lowercased):\(person.id.lowercased())", sourceLocation: sourceLocation)
                     let job = try #require(found[key], sourceLocation: sourceLocation)
                     #expect(job.payload == message.encoded, sourceLocation: sourceLocation)

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

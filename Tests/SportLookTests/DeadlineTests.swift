@@ -1,4 +1,5 @@
 import Foundation
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -77,7 +78,7 @@ struct DeadlineTests {
                 }
             }
         }
-        try await eventually(timeout: .seconds(60), "the operation to see its cancellation") { cancelled.value }
+        try await eventually("the operation to see its cancellation", timeout: .seconds(60)) { cancelled.value }
         // The lock is free again: the next holder gets it at once.
         let next = try await withDeadline(.seconds(5)) { try await lock.withLock { "free" } }
         #expect(next == "free")
@@ -113,10 +114,10 @@ struct DeadlineTests {
             }
         }
         // Generous: on a loaded 2-core machine a new task may wait seconds for a thread.
-        try await eventually(timeout: .seconds(60), "the operation to start") { running.value }
+        try await eventually("the operation to start", timeout: .seconds(60)) { running.value }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
-        try await eventually(timeout: .seconds(60), "the operation to see its cancellation") { cancelled.value }
+        try await eventually("the operation to see its cancellation", timeout: .seconds(60)) { cancelled.value }
     }
 
     @Test("a deadline that passes before the operation can start still ends the call")

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

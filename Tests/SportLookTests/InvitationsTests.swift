@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

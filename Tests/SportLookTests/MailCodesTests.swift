@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

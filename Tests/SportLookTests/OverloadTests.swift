@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -27,19 +28,22 @@ struct OverloadTests {
             let writer = Writer(database: slow, feed: services.changes)
             let began = Seen()
             let committed = Seen()
+            // The transaction goes on until the caller has been answered, however late that is.
+            let answered = Seen()
             await #expect(throws: DatabaseUnavailable.self) {
                 try await writer { sql, changes in
                     try await sql.raw(
                         "UPDATE events SET title = 'After', version = version + 1, updated_at = \(bind: clock.now()) WHERE id = \(bind: id)"
                     ).run()
                     began.set()
-                    try await Task.sleep(for: .milliseconds(6_000))
+                    while !answered.value { try await Task.sleep(for: .milliseconds(10)) }
                     if let event = try await services.eventStore.event(id, on: sql) { changes.event(event) }
                     committed.set()
                 }
             }
             #expect(began.value)
             #expect(!committed.value)
+            answered.set()
             try await eventually("the index to show the committed title") {
                 let stored = try await services.eventStore.event(id)?.title
                 let indexed = (services.eventIndex.cards([id], now: clock.now()).json.first ?? nil).map {

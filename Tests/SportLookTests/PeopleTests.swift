@@ -2,6 +2,7 @@ import Foundation
 import GeoGrid
 import HTTPTypes
 import HummingbirdTesting
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -61,8 +62,8 @@ struct QueueResilienceTests {
             // the kill come back after it).
             "PUSH_GATEWAY_TIMEOUT": "10s", "JOB_LEASE": "15s", "JOB_MAX_ATTEMPTS": "100", "JOB_RETRY_BASE": "250ms",
         ]
-        let first = try ServerProcess(environment: environment)
-        try await first.waitUntilHealthy()
+        let first = try serveProcess(environment: environment)
+        try await first.waitUntilReady()
         let base = "http://127.0.0.1:\(first.port)"
         let registered = try await LiveHTTP.request(
             base + "/v1/auth/register", method: "POST", json: ["name": "Host", "email": "host@example.com", "password": "crash test host"])
@@ -80,16 +81,16 @@ struct QueueResilienceTests {
                 json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
             #expect(reply.status == 201)
         }
-        try await eventually(timeout: .seconds(60), "deliveries to start") { gateway.requests.count >= 100 }
+        try await eventually("deliveries to start", timeout: .seconds(60)) { gateway.requests.count >= 100 }
         try await first.kill9()
         let seenBeforeCrash = gateway.requests.count
         #expect(seenBeforeCrash < 1_000, "the kill should land mid-run")
 
-        let second = try ServerProcess(environment: environment)
-        try await second.waitUntilHealthy()
+        let second = try serveProcess(environment: environment)
+        try await second.waitUntilReady()
         // The test's own look at the queue: one that finds the database too busy to answer
         // in time (two servers and the rest of the suite share two cores) looks again.
-        try await eventually(timeout: .seconds(240), "every job to finish") {
+        try await eventually("every job to finish", timeout: .seconds(240)) {
             let done = try? await database.read(timeout: .seconds(5)) { sql in
                 try await sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").first()?.value("n", as: Int.self)
             }
@@ -153,7 +154,7 @@ struct QueueResilienceTests {
                         "/v1/events/\(event)/invitations", token: token,
                         json: ["user_ids": invitees[chunk..<min(invitees.count, chunk + 50)].map(\.lowercased)])
                 }
-                try await eventually(timeout: .seconds(60), "every job to finish") {
+                try await eventually("every job to finish", timeout: .seconds(60)) {
                     try await count(firstServices, "jobs", where: "state = 'done'") == 300
                 }
                 let workers = try await firstServices.database.read { sql in

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -175,7 +176,7 @@ struct RealtimeTests {
                                 // Until everything is here, or the server closes the socket (a
                                 // client reading too slowly on a loaded machine is closed: it then
                                 // resumes, as a real one does).
-                                try await eventually(timeout: .seconds(3_600), "everything") {
+                                try await eventually("everything", timeout: .seconds(3_600)) {
                                     if try (socket.messageSeqs.last ?? 0) >= total { return true }
                                     if socket.isClosed { return true }
                                     if let posted = postedAt.instant, ContinuousClock.now - posted > .seconds(60) {

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook
@@ -53,6 +54,14 @@ struct ReminderTests {
             #expect(try await api.join(event.id, token: waiting.token).status == "waitlisted")
             // Leaver leaves: Dorte moves up from the waitlist; Waiting stays on it.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: leaver.token)
+            // Dorte is told she moved up in her language: the push carries her words.
+            let promoted = try await services.database.read { sql in
+                try await sql.raw("SELECT payload FROM jobs WHERE kind = 'waitlist_promoted'").all().map {
+                    try JSONDecoder().decode(NotificationMessage.self, from: Data(try $0.decode(column: "payload", as: String.self).utf8))
+                }
+            }
+            #expect(promoted.map(\.title) == ["Du er med: Tuesday football"])
+            #expect(promoted.map(\.body) == ["Der blev en plads fri: du er nu tilmeldt."])
             #expect(
                 try await api.patch("/v1/me", token: quiet.token, json: ["reminders": false]).decode(
                     API.PrivateProfile.self, expecting: .ok

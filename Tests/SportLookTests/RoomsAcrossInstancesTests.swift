@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookTestSupport
 import Testing
 
 @testable import SportLook
@@ -96,7 +97,7 @@ struct RoomsAcrossInstancesTests {
                                 let final = try await a.rooms(person.token).items.first { $0.id == room }
                                 let (lastSeq, lastChange) = (final?.lastSeq ?? 0, final?.lastChangeSeq ?? 0)
                                 let held = replica
-                                try await eventually(timeout: .seconds(60), "the client to catch up") {
+                                try await eventually("the client to catch up", timeout: .seconds(60)) {
                                     var probe = held
                                     probe.apply(try socket.frames)
                                     return probe.afterSeq >= lastSeq && probe.afterChange >= lastChange || socket.isClosed

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SQLKit
+import SportLookTestSupport
 import Synchronization
 import Testing
 

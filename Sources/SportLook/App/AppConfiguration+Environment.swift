@@ -61,6 +61,7 @@ extension AppConfiguration {
         loginMaxFailures = try reader.integer("LOGIN_MAX_FAILURES", in: 1...10_000) ?? loginMaxFailures
         loginWindow = try reader.duration("LOGIN_WINDOW", in: 1...86_400) ?? loginWindow
         chatRateLimit = try reader.integer("CHAT_RATE_LIMIT", in: 1...100_000) ?? chatRateLimit
+        chatRateWindow = try reader.duration("CHAT_RATE_WINDOW", in: 1...86_400) ?? chatRateWindow
         registerMaxPerAddress = try reader.integer("REGISTER_MAX_PER_ADDRESS", in: 0...1_000_000) ?? registerMaxPerAddress
         registerWindow = try reader.duration("REGISTER_WINDOW", in: 1...(7 * 86_400)) ?? registerWindow
         hashQueueLimit = try reader.integer("HASH_QUEUE_LIMIT", in: 1...100_000) ?? hashQueueLimit

@@ -86,8 +86,10 @@ public struct AppConfiguration: Sendable {
     public var metricsToken: String?
     /// Peers whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`, CIDR list; default none).
     public var trustedProxies: [AddressRange] = []
-    /// Chat messages one user may send per minute (`CHAT_RATE_LIMIT`, default 60).
+    /// Chat messages one user may send per window (`CHAT_RATE_LIMIT`, default 60).
     public var chatRateLimit = 60
+    /// The window of ``chatRateLimit`` (`CHAT_RATE_WINDOW`, default 1m).
+    public var chatRateWindow: TimeInterval = 60
     /// How often each WebSocket is pinged, at its own phase; a client that sends nothing in the interval after a ping is closed (`WS_PING_INTERVAL`, default 30s).
     public var webSocketPingInterval: TimeInterval = 30
     /// Frames queued for one WebSocket at most (`WS_MAX_QUEUE`, default 1000).
@@ -206,7 +208,8 @@ public struct AppConfiguration: Sendable {
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
         "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT", "OVERLOAD_LAG",
         "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
-        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT", "GEO_CELL_SIZE",
+        "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "CHAT_RATE_WINDOW", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT",
+        "GEO_CELL_SIZE",
         "NEARBY_CARDS",
         "REGISTER_MAX_PER_ADDRESS", "REGISTER_WINDOW", "HASH_QUEUE_LIMIT", "INVITE_DAILY_LIMIT", "WS_FRAME_RATE", "WS_FRAME_BURST",
         "WS_MAX_QUEUE_BYTES",

@@ -143,7 +143,7 @@ public final class AppServices: Sendable {
         var jobStore = JobStore(database: database)
         if let queueClock { jobStore.clock = queueClock }
         self.jobStore = jobStore
-        let notifier = Notifier(jobs: jobStore)
+        let notifier = Notifier(jobs: jobStore, accounts: accountStore)
         self.notifier = notifier
         let scheduler = Scheduler(jobs: jobStore)
         self.scheduler = scheduler
@@ -266,7 +266,8 @@ public final class AppServices: Sendable {
             presenceWrites: ChatService.presenceWrites(presenceStore, clock: SystemClock()),
             subscribing: ChatService.subscribing(chatStore), blockLists: ChatService.blockLists(safety), safety: safety, rooms: roomStore,
             events: eventStore, notifier: notifier, write: write, clock: clock,
-            limiter: RateLimiter(limit: configuration.chatRateLimit, per: 60, clock: clock), media: attachments, access: eventAccess
+            limiter: RateLimiter(limit: configuration.chatRateLimit, per: configuration.chatRateWindow, clock: clock), media: attachments,
+            access: eventAccess
         )
         let socketWatch = SocketWatch(
             period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))

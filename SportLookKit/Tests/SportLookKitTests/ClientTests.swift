@@ -1,5 +1,6 @@
 import Foundation
 import SportLookKit
+import SportLookTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import SportLookTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,7 @@ final class CuttingProxy: @unchecked Sendable {
             }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        guard bound else { throw ServerError("the proxy could not listen") }
+        guard bound else { throw SupportError("the proxy could not listen") }
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 

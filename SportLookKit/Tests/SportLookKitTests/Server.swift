@@ -1,31 +1,22 @@
 import Foundation
+import SportLookTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// A real `sportlook serve` for the tests: the server package's debug binary (built by
-/// the server's own build; `SPORTLOOK_BINARY` names another), on SQLite in a temporary
-/// file, on a free loopback port, started per test and stopped after it.
+/// A real `sportlook serve` for the tests (``LiveServer``: the server package's debug
+/// binary, or `SPORTLOOK_BINARY`), on SQLite in a temporary folder, with the limits a
+/// test does not exercise opened wide, started per test and stopped after it.
 final class Server: Sendable {
-    let url: URL
-    let port: Int
-    private let process: Process
+    let live: LiveServer
     private let folder: URL
+    var url: URL { live.url }
+    var port: Int { live.port }
 
-    static var binary: String {
-        if let named = ProcessInfo.processInfo.environment["SPORTLOOK_BINARY"] { return named }
-        // SportLookKit/Tests/SportLookKitTests/Server.swift → the repository's .build/debug/sportlook.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/sportlook").path
-    }
+    /// SportLookKit/Tests/SportLookKitTests/Server.swift → the repository.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
-    private init(url: URL, port: Int, process: Process, folder: URL) {
-        self.url = url
-        self.port = port
-        self.process = process
+    private init(live: LiveServer, folder: URL) {
+        self.live = live
         self.folder = folder
     }
 
@@ -33,38 +24,21 @@ final class Server: Sendable {
     static func start(_ environment: [String: String] = [:]) async throws -> Server {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sportlookkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve"]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in [
-            "DATABASE_URL": "sqlite:\(folder.path)/kit.sqlite", "HOST": "127.0.0.1", "PORT": "\(port)", "BCRYPT_COST": "4",
-            "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0", "REGISTER_MAX_PER_ADDRESS": "0", "CHAT_RATE_LIMIT": "100000",
-            "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000", "MEDIA_STORE": "file:\(folder.path)/media", "WEB_CLIENT": "off",
-            "LOG_LEVEL": "error", "MEDIA_UPLOADS_PER_HOUR": "0",
-        ] { env[key] = value }
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let logFile = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        let server = Server(url: URL(string: "http://127.0.0.1:\(port)")!, port: port, process: process, folder: folder)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let (_, response) = try? await URLSession.shared.data(from: server.url.appendingPathComponent("ready")),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return server
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
+        var settings = [
+            "DATABASE_URL": "sqlite:\(folder.path)/kit.sqlite", "BCRYPT_COST": "4", "RATE_LIMIT_USER": "0", "RATE_LIMIT_GLOBAL": "0",
+            "REGISTER_MAX_PER_ADDRESS": "0", "CHAT_RATE_LIMIT": "100000", "WS_FRAME_RATE": "100000", "WS_FRAME_BURST": "100000",
+            "MEDIA_STORE": "file:\(folder.path)/media", "WEB_CLIENT": "off", "MEDIA_UPLOADS_PER_HOUR": "0", "LOG_LEVEL": "error",
+        ]
+        for (key, value) in environment { settings[key] = value }
+        let live = try LiveServer(executable: LiveServer.executable(repository: repository), environment: settings)
+        let server = Server(live: live, folder: folder)
+        do {
+            try await live.waitUntilReady()
+        } catch {
+            await server.stop()
+            throw error
         }
-        server.stop()
-        throw ServerError("sportlook serve at \(binary) did not get ready")
+        return server
     }
 
     /// The code in the `n`th mail (from 0) the server wrote to its log for `email`
@@ -73,9 +47,8 @@ final class Server: Sendable {
         let pattern = try Regex(#"(?:^|[^0-9])([0-9]{6})(?:[^0-9]|$)"#)
         var found: String?
         try await eventually("mail \(n) to \(email)") {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             // Each mail is one record, its text over several lines: "text=… to=EMAIL [SportLook] mail not sent".
-            let mails = log.components(separatedBy: "mail not sent (MAIL_TRANSPORT=log)").filter { $0.contains("to=\(email) ") }
+            let mails = live.log.components(separatedBy: "mail not sent (MAIL_TRANSPORT=log)").filter { $0.contains("to=\(email) ") }
             guard mails.count > n, let text = mails[n].components(separatedBy: "text=").last, let match = text.firstMatch(of: pattern)
             else { return false }
             found = match.output[1].substring.map(String.init)
@@ -84,33 +57,10 @@ final class Server: Sendable {
         return try #require(found)
     }
 
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+    func stop() async {
+        _ = try? await live.terminate()
         try? FileManager.default.removeItem(at: folder)
     }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw ServerError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-struct ServerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Runs `test` against a fresh server.
@@ -119,19 +69,8 @@ func withServer(_ environment: [String: String] = [:], _ test: (Server) async th
     do {
         try await test(server)
     } catch {
-        server.stop()
+        await server.stop()
         throw error
     }
-    server.stop()
-}
-
-/// Waits until `condition` holds (or fails the test after `timeout`).
-func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("timed out waiting for \(what)")
-    throw ServerError("timed out waiting for \(what)")
+    await server.stop()
 }

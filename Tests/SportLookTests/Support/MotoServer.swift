@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -55,7 +56,7 @@ actor MotoServer {
         else {
             throw ClusterError("moto_server is not installed: pip install 'moto[server]' (scripts/test does it)")
         }
-        let port = try PostgresCluster.freePort()
+        let port = try freePort()
         let log = NSTemporaryDirectory() + "moto-\(port).log"
         let pid = try spawn([program, "-H", "127.0.0.1", "-p", String(port)], output: log)
         running.withLock { $0 = pid }

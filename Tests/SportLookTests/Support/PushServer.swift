@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -38,7 +39,7 @@ final class PushServer: Sendable {
         .appendingPathComponent("fakes/push_server.py").path
 
     init() async throws {
-        port = try PostgresCluster.freePort()
+        port = try freePort()
         folder = NSTemporaryDirectory() + "push-\(UUID().uuidString)"
         pid = Mutex(nil)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

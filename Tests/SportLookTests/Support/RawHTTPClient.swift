@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SportLookTestSupport
 import Synchronization
 import Testing
 

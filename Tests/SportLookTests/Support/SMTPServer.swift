@@ -1,4 +1,5 @@
 import Foundation
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -20,7 +21,7 @@ final class SMTPServer: Sendable {
 
     init(plain: Bool = false) async throws {
         self.plain = plain
-        port = try PostgresCluster.freePort()
+        port = try freePort()
         folder = NSTemporaryDirectory() + "smtp-\(UUID().uuidString)"
         pid = Mutex(nil)
         try await start()

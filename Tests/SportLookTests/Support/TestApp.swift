@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import SportLookTestSupport
 import Synchronization
 import Testing
 
@@ -323,27 +324,4 @@ func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         throw ClusterError("cannot connect to port \(port)")
     }
     return fd
-}
-
-/// Runs blocking socket code on a thread of its own. Blocking one of the few
-/// threads of Swift's cooperative pool would starve the server under test, whose
-/// handlers run on that pool: on a 2-core machine two blocked reads are a deadlock.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-/// Waits for `condition` to hold. The default minute is for CI, where the whole suite
-/// shares two cores with a build: a job that takes a second here took over ten there.
-func eventually(timeout: Duration = .seconds(60), _ description: String = "condition", _ condition: @Sendable () async throws -> Bool)
-    async throws
-{
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    Issue.record("timed out waiting for \(description)")
-    throw ClusterError("timed out waiting for \(description)")
 }

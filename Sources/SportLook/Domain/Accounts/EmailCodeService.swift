@@ -125,7 +125,8 @@ struct EmailCodeService: Sendable {
                 user: account.id, purpose: purpose.rawValue, request: request.request ?? "", knownPlace: request.knownPlace == true,
                 digest: Self.digest(code, user: account.id, purpose: purpose),
                 expiresAt: now.addingTimeInterval(Self.lifetime), at: now, on: sql)
-            return Self.mail(purpose, code: code, to: account.email, mark: request.request.map(Self.mark(ofRequest:)))
+            return Self.mail(
+                purpose, code: code, to: account.email, in: account.language, mark: request.request.map(Self.mark(ofRequest:)))
         }
     }
 
@@ -287,30 +288,16 @@ struct EmailCodeService: Sendable {
         String(digest.utf8.prefix(4).map { Character(Unicode.Scalar(UInt8(ascii: "A") + $0 % 26)) })
     }
 
-    static func mail(_ purpose: Purpose, code: String, to address: String, mark: String? = nil) -> MailMessage {
-        let minutes = Int(lifetime / 60)
-        switch purpose {
-        case .verify:
-            return MailMessage(
-                to: address, subject: "Your SportLook verification code",
-                text: """
-                    Your code to verify this email address for SportLook:
-
-                        \(code)
-
-                    It works once, within \(minutes) minutes. If you did not ask for it, you can ignore this mail.
-                    """)
-        case .reset:
-            let marked = mark.map { " (\($0))" } ?? ""
-            return MailMessage(
-                to: address, subject: "Your SportLook password reset code\(marked)",
-                text: """
-                    Someone, we hope you, asked to set a new password for the SportLook account of this address\(mark.map { "; the page that asked shows the mark \($0)" } ?? ""). Your code:
-
-                        \(code)
-
-                    It works once, within \(minutes) minutes. If you did not ask for it, ignore this mail: your password stays as it is.
-                    """)
-        }
+    /// The mail that carries `code`, in the account's language; a reset's names the mark
+    /// of the request it answers.
+    static func mail(_ purpose: Purpose, code: String, to address: String, in language: Language, mark: String?) -> MailMessage {
+        let arguments: [String: MessageArgument] = ["code": .text(code), "minutes": .number(lifetime / 60), "mark": .text(mark ?? "")]
+        let (subject, text): (Catalogue.Key, Catalogue.Key) =
+            switch purpose {
+            case .verify: (.verifyMailSubject, .verifyMailText)
+            case .reset: (.resetMailSubject, .resetMailText)
+            }
+        return MailMessage(
+            to: address, subject: Catalogue.text(subject, arguments, in: language), text: Catalogue.text(text, arguments, in: language))
     }
 }

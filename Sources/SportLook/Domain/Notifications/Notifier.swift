@@ -1,13 +1,24 @@
 import Foundation
 
-/// Queues the notifications a change causes, in the change's own transaction.
+/// Queues the notifications a change causes, in the change's own transaction, each in
+/// its recipient's language (``Catalogue``).
 struct Notifier: Sendable {
     let jobs: JobStore
+    let accounts: AccountStore
+
+    /// `key` with `arguments`, in `user`'s language.
+    private func text(_ key: Catalogue.Key, _ arguments: [String: MessageArgument] = [:], for user: UUID, _ languages: [UUID: Language])
+        -> String
+    {
+        Catalogue.text(key, arguments, in: languages[user] ?? .en)
+    }
 
     func waitlistPromoted(_ event: Event, users: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let languages = try await accounts.languages(of: users, on: sql)
         for user in users {
             let message = NotificationMessage(
-                to: user, .waitlistPromoted, title: "You're in: \(event.title)", body: "A place opened up: you are now going.",
+                to: user, .waitlistPromoted, title: text(.waitlistPromotedTitle, ["event": .text(event.title)], for: user, languages),
+                body: text(.waitlistPromotedBody, for: user, languages),
                 data: [
                     "event_id": .id(event.id), "event_title": .string(event.title), "starts_at": .string(RFC3339.format(event.startsAt)),
                 ]
@@ -22,11 +33,14 @@ struct Notifier: Sendable {
     func waitlistOffer(_ event: Event, users: [UUID], expiresAt: Date, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws
     {
+        let languages = try await accounts.languages(of: users, on: sql)
         let messages = users.map { user in
-            (
+            let language = languages[user] ?? .en
+            let when = Texts.localWhen(language, expiresAt, timeZone: event.timeZone, now: now)
+            return (
                 NotificationMessage(
-                    to: user, .waitlistOffer, title: "A place for you: \(event.title)",
-                    body: "A place opened up: take it by \(RFC3339.format(expiresAt)) or it passes on.",
+                    to: user, .waitlistOffer, title: Catalogue.text(.waitlistOfferTitle, ["event": .text(event.title)], in: language),
+                    body: Catalogue.text(.waitlistOfferBody, ["when": .text(when)], in: language),
                     data: [
                         "event_id": .id(event.id), "event_title": .string(event.title),
                         "starts_at": .string(RFC3339.format(event.startsAt)),
@@ -43,11 +57,13 @@ struct Notifier: Sendable {
     func groupRequest(
         _ group: Group, from person: UserSummary, to admins: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
     ) async throws {
+        let languages = try await accounts.languages(of: admins, on: sql)
         let messages = admins.map { admin in
             (
                 NotificationMessage(
-                    to: admin, .groupRequest, title: "\(person.name) asks to join \(group.name)",
-                    body: "Accept or refuse the request in the group.",
+                    to: admin, .groupRequest,
+                    title: text(.groupRequestTitle, ["person": .text(person.name), "group": .text(group.name)], for: admin, languages),
+                    body: text(.groupRequestBody, for: admin, languages),
                     data: ["group_id": .id(group.id), "group_name": .string(group.name), "requester": .person(person.id, person.name)],
                     collapseKey: "group_request:\(group.id.lowercased)"
                         // At most one a day per person, group and admin, however often they ask and withdraw.
@@ -65,11 +81,13 @@ struct Notifier: Sendable {
         async throws
     {
         guard !members.isEmpty else { return }
+        let languages = try await accounts.languages(of: members, on: sql)
         let messages = members.map { member in
             (
                 NotificationMessage(
-                    to: member, .groupEvent, title: "\(group.name): \(event.title)",
-                    body: "A new \(event.membersOnly ? "members-only " : "")game in the group. Join it in the app.",
+                    to: member, .groupEvent,
+                    title: text(.groupEventTitle, ["group": .text(group.name), "event": .text(event.title)], for: member, languages),
+                    body: text(event.membersOnly ? .groupEventMembersOnlyBody : .groupEventBody, for: member, languages),
                     data: [
                         "event_id": .id(event.id), "event_title": .string(event.title),
                         "starts_at": .string(RFC3339.format(event.startsAt)),
@@ -87,10 +105,12 @@ struct Notifier: Sendable {
     func groupAnswer(_ group: Group, accepted: Bool, to person: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws
     {
+        let languages = try await accounts.languages(of: [person], on: sql)
+        let named: [String: MessageArgument] = ["group": .text(group.name)]
         let message = NotificationMessage(
             to: person, accepted ? .groupRequestAccepted : .groupRequestRefused,
-            title: accepted ? "Welcome to \(group.name)" : "\(group.name) did not accept your request",
-            body: accepted ? "Your request to join was accepted: you are a member." : "An admin refused your request to join.",
+            title: text(accepted ? .groupAcceptedTitle : .groupRefusedTitle, named, for: person, languages),
+            body: text(accepted ? .groupAcceptedBody : .groupRefusedBody, for: person, languages),
             data: ["group_id": .id(group.id), "group_name": .string(group.name)]
         )
         try await jobs.enqueue(
@@ -102,9 +122,10 @@ struct Notifier: Sendable {
     func offerExpired(_ event: Event, user: UUID, expiredAt: Date, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws
     {
+        let languages = try await accounts.languages(of: [user], on: sql)
         let message = NotificationMessage(
-            to: user, .waitlistOfferExpired, title: "The place passed on: \(event.title)",
-            body: "The place offered to you was not taken in time; you are off the waitlist.",
+            to: user, .waitlistOfferExpired, title: text(.offerExpiredTitle, ["event": .text(event.title)], for: user, languages),
+            body: text(.offerExpiredBody, for: user, languages),
             data: ["event_id": .id(event.id), "event_title": .string(event.title), "expired_at": .string(RFC3339.format(expiredAt))]
         )
         try await jobs.enqueue(
@@ -115,10 +136,11 @@ struct Notifier: Sendable {
     func eventUpdated(
         _ event: Event, changed: [String], recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
     ) async throws {
+        let languages = try await accounts.languages(of: recipients, on: sql)
         for user in recipients {
             let message = NotificationMessage(
-                to: user, .eventUpdated, title: "\(event.title) has changed",
-                body: "New \(changed.contains("location") ? "place" : "time"): check the details.",
+                to: user, .eventUpdated, title: text(.eventUpdatedTitle, ["event": .text(event.title)], for: user, languages),
+                body: text(changed.contains("location") ? .eventUpdatedPlaceBody : .eventUpdatedTimeBody, for: user, languages),
                 data: [
                     "event_id": .id(event.id), "event_title": .string(event.title), "changed": .array(changed.map(JSONValue.string)),
                     "starts_at": .string(RFC3339.format(event.startsAt)),
@@ -147,12 +169,14 @@ struct Notifier: Sendable {
             case .organiserLeftGroup: "organiser_left_group"
             }
         }
-        var sentence: String {
+        /// The reason as a sentence of the catalogue, with its arguments.
+        var sentence: (key: Catalogue.Key, arguments: [String: MessageArgument]) {
             switch self {
-            case .organiser: "The organiser cancelled it."
-            case .groupEnded(let name): "Its group, \(name), was deleted."
-            case .organiserLeftGroup(let name): "Its organiser is no longer in \(name)."
-            case .notEnoughPlayers(let going, let needed): "Not enough players: \(going) of the \(needed) needed were going."
+            case .organiser: (.cancelledByOrganiser, [:])
+            case .groupEnded(let name): (.cancelledGroupDeleted, ["group": .text(name)])
+            case .organiserLeftGroup(let name): (.cancelledOrganiserLeftGroup, ["group": .text(name)])
+            case .notEnoughPlayers(let going, let needed):
+                (.cancelledNotEnoughPlayers, ["going": .number(Double(going)), "needed": .number(Double(needed))])
             }
         }
     }
@@ -161,9 +185,12 @@ struct Notifier: Sendable {
         _ event: Event, recipients: [UUID], reason: CancelReason = .organiser, at now: Date, on sql: DatabaseSession,
         changes: inout ChangeSet
     ) async throws {
+        let languages = try await accounts.languages(of: recipients, on: sql)
+        let sentence = reason.sentence
         for user in recipients {
             let message = NotificationMessage(
-                to: user, .eventCancelled, title: "\(event.title) is cancelled", body: reason.sentence,
+                to: user, .eventCancelled, title: text(.eventCancelledTitle, ["event": .text(event.title)], for: user, languages),
+                body: text(sentence.key, sentence.arguments, for: user, languages),
                 data: ["event_id": .id(event.id), "event_title": .string(event.title), "reason": .string(reason.code)]
             )
             try await jobs.enqueue(message, dedupeKey: "event_cancelled:\(event.id.lowercased):\(user.lowercased)", on: sql)
@@ -173,10 +200,12 @@ struct Notifier: Sendable {
 
     /// Enough players are going: everyone going is told the game is on.
     func gameOn(_ event: Event, recipients: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        let languages = try await accounts.languages(of: recipients, on: sql)
         let messages = recipients.map { user in
             (
                 NotificationMessage(
-                    to: user, .gameOn, title: "Game on: \(event.title)", body: "Enough players are going: \(event.title) happens.",
+                    to: user, .gameOn, title: text(.gameOnTitle, ["event": .text(event.title)], for: user, languages),
+                    body: text(.gameOnBody, ["event": .text(event.title)], for: user, languages),
                     data: [
                         "event_id": .id(event.id), "event_title": .string(event.title),
                         "starts_at": .string(RFC3339.format(event.startsAt)),
@@ -192,11 +221,16 @@ struct Notifier: Sendable {
     func invitations(_ invitations: [Invitation], event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws
     {
+        let languages = try await accounts.languages(of: invitations.map(\.invitee.id), on: sql)
         let messages = invitations.map { invitation in
             (
                 NotificationMessage(
-                    to: invitation.invitee.id, .invitation, title: "Invitation: \(event.title)",
-                    body: "\(invitation.inviter.name) invites you to \(event.title).",
+                    to: invitation.invitee.id, .invitation,
+                    title: text(.invitationTitle, ["event": .text(event.title)], for: invitation.invitee.id, languages),
+                    body: text(
+                        .invitationBody, ["inviter": .text(invitation.inviter.name), "event": .text(event.title)],
+                        for: invitation.invitee.id,
+                        languages),
                     data: [
                         "invitation_id": .id(invitation.id), "event_id": .id(event.id), "event_title": .string(event.title),
                         "inviter": .person(invitation.inviter.id, invitation.inviter.name),
@@ -213,9 +247,11 @@ struct Notifier: Sendable {
         id: UUID, event: Event, invitee: UserSummary, inviter: UUID, status: AttendanceStatus, at now: Date, on sql: DatabaseSession,
         changes: inout ChangeSet
     ) async throws {
+        let languages = try await accounts.languages(of: [inviter], on: sql)
+        let named: [String: MessageArgument] = ["invitee": .text(invitee.name), "event": .text(event.title)]
         let message = NotificationMessage(
-            to: inviter, .invitationAccepted, title: "\(invitee.name) is coming",
-            body: "\(invitee.name) accepted your invitation to \(event.title).",
+            to: inviter, .invitationAccepted, title: text(.invitationAcceptedTitle, named, for: inviter, languages),
+            body: text(.invitationAcceptedBody, named, for: inviter, languages),
             data: [
                 "invitation_id": .id(id), "event_id": .id(event.id), "event_title": .string(event.title),
                 "invitee": .person(invitee.id, invitee.name), "status": .string(status.rawValue),
@@ -227,16 +263,18 @@ struct Notifier: Sendable {
 
     /// One collapsed notification per person and room while they have not read it
     /// (an event's room is titled after the event, a conversation after the sender).
-    /// Those mentioned are told so, muted room or not.
+    /// Those mentioned are told so, muted room or not, in their language.
     func chatMessage(
         _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], mentioned: Set<UUID>,
         at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
     ) async throws {
+        let languages = mentioned.isEmpty ? [:] : try await accounts.languages(of: Array(mentioned), on: sql)
         // In one order for every message: two sends at once upsert the same rows, and in
         // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
         for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
             let (message, dedupeKey) = Self.chatNotification(
-                heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: mentioned.contains(user))
+                heading, seq: seq, sender: sender, preview: preview, to: user,
+                mentioned: mentioned.contains(user) ? languages[user] ?? .en : nil)
             // A short delay lets a client that reconnects at once read it in the chat instead.
             try await jobs.enqueueCollapsing(message, dedupeKey: dedupeKey, delay: Self.chatDelay, on: sql)
             changes.record(.jobs)
@@ -246,10 +284,11 @@ struct Notifier: Sendable {
     /// How long a chat message's notification waits before it is pushed.
     static let chatDelay: TimeInterval = 2
 
-    /// The notification of a chat message to one person, and its job's dedupe key.
+    /// The notification of a chat message to one person (`mentioned`: in their
+    /// language), and its job's dedupe key.
     static func chatNotification(
         _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, to user: UUID,
-        mentioned: Bool
+        mentioned: Language?
     ) -> (message: NotificationMessage, dedupeKey: String) {
         let room: UUID
         let title: String
@@ -270,9 +309,12 @@ struct Notifier: Sendable {
             data["group_name"] = .string(name)
         }
         data["room_id"] = .id(room)
-        var body = "\(sender.name): \(preview.prefix(120))"
-        if mentioned {
-            body = "\(sender.name) mentioned you: \(preview.prefix(120))"
+        let shown: [String: MessageArgument] = ["sender": .text(sender.name), "preview": .text(String(preview.prefix(120)))]
+        // The plain body reads the same in every language (the statement that stores a
+        // message queues it for everyone at once); a mention is in the person's language.
+        var body = Catalogue.text(.chatMessageBody, shown, in: .en)
+        if let language = mentioned {
+            body = Catalogue.text(.chatMentionBody, shown, in: language)
             data["mentioned"] = .bool(true)
         }
         let message = NotificationMessage(
@@ -289,7 +331,7 @@ struct Notifier: Sendable {
     /// `nil` if the encoder's text cannot be cut so (the caller then queues them itself).
     func chatJobs(_ heading: ChatHeading, sender: UserSummary, preview: String) -> ChatJobs? {
         let (seq, user) = (Int64(918_273_645), UUID(uuidString: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")!)
-        let (message, dedupeKey) = Self.chatNotification(heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: false)
+        let (message, dedupeKey) = Self.chatNotification(heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: nil)
         let payload = message.encoded
         let seqText = "\"seq\":\(seq)"
         let userText = "\"\(user.uuidString)\""
@@ -308,13 +350,25 @@ struct Notifier: Sendable {
 
     /// An edited or deleted message's old text leaves the pushes queued (or kept) for
     /// it: where a chat notification of the room shows it, it now shows the new text,
-    /// or (`to` nil) says the message was deleted.
+    /// or (`to` nil) says, in its recipient's language, that the message was deleted.
     func chatMessageChanged(room: UUID, sender: UserSummary, from body: String, to new: String?, on sql: DatabaseSession) async throws {
         guard !body.isEmpty else { return }
-        for prefix in ["\(sender.name): ", "\(sender.name) mentioned you: "] {
-            let replacement = new.map { prefix + $0.prefix(120) } ?? "\(sender.name): Message deleted"
-            try await jobs.replaceInPayloads(
-                dedupePrefix: "chat_message:\(room.lowercased):", field: "body", from: prefix + body.prefix(120), to: replacement, on: sql)
+        let prefix = "chat_message:\(room.lowercased):"
+        let old = String(body.prefix(120))
+        let waiting = try await jobs.jobs(dedupePrefix: prefix, payloadHolding: old, on: sql).compactMap { job in
+            UUID(uuidString: String(job.dedupeKey.dropFirst(prefix.count))).map { (id: job.id, user: $0) }
+        }
+        guard !waiting.isEmpty else { return }
+        let languages = try await accounts.languages(of: waiting.map(\.user), on: sql)
+        let name = MessageArgument.text(sender.name)
+        for job in waiting {
+            let language = languages[job.user] ?? .en
+            let deleted = Catalogue.text(.chatMessageDeleted, ["sender": name], in: language)
+            for key in [Catalogue.Key.chatMessageBody, .chatMentionBody] {
+                let shown = Catalogue.text(key, ["sender": name, "preview": .text(old)], in: language)
+                let replacement = new.map { Catalogue.text(key, ["sender": name, "preview": .text(String($0.prefix(120)))], in: language) }
+                try await jobs.replaceInPayload(of: job.id, field: "body", from: shown, to: replacement ?? deleted, on: sql)
+            }
         }
     }
 }

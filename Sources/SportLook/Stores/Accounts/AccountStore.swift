@@ -53,14 +53,34 @@ struct AccountStore: Store {
         }
     }
 
-    /// The live account with this email: its id, the email as written, and whether it is verified.
-    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, email: String, emailVerified: Bool)? {
+    /// The live account with this email: its id, the email as written, whether it is
+    /// verified, and the language it is written to in.
+    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (
+        id: UUID, email: String, emailVerified: Bool, language: Language
+    )? {
         guard
             let row = try await sql.raw(
-                "SELECT id, email, email_verified FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL"
+                """
+                SELECT id, email, email_verified, language FROM users
+                WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL
+                """
             ).first()
         else { return nil }
-        return (try row.value("id"), try row.value("email"), try row.value("email_verified"))
+        return (
+            try row.value("id"), try row.value("email"), try row.value("email_verified"),
+            Language(rawValue: try row.value("language")) ?? .en
+        )
+    }
+
+    /// The language each of `users` is written to in (English for an id not found).
+    func languages(of users: [UUID], on sql: any SQLDatabase) async throws -> [UUID: Language] {
+        guard !users.isEmpty else { return [:] }
+        var languages: [UUID: Language] = [:]
+        for chunk in users.chunks(of: 500) {
+            let rows = try await sql.raw("SELECT id, language FROM users WHERE id IN (\(binds: Array(chunk)))").all()
+            for row in rows { languages[try row.value("id")] = Language(rawValue: try row.value("language")) ?? .en }
+        }
+        return languages
     }
 
     /// After a code sent to the address came back: the email is verified, and with a

@@ -65,20 +65,26 @@ struct JobStore: Store {
         Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", CodeMailRequest.jobKind)]).increment()
     }
 
-    /// In the payloads of the jobs whose dedupe key starts with `dedupePrefix`, the
-    /// string field `field` that reads `from` reads `to` instead (a deleted message's
-    /// text leaves the pushes queued, or kept, for it).
-    func replaceInPayloads(dedupePrefix: String, field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
+    /// The jobs whose dedupe key starts with `dedupePrefix` and whose payload holds
+    /// `text` (as JSON writes it): their ids and dedupe keys.
+    func jobs(dedupePrefix: String, payloadHolding text: String, on sql: any SQLDatabase) async throws -> [(id: UUID, dedupeKey: String)] {
+        let written = String(String(decoding: try JSONEncoder.sorted.encode(text), as: UTF8.self).dropFirst().dropLast())
+        return try await sql.raw(
+            """
+            SELECT id, dedupe_key FROM jobs
+            WHERE dedupe_key LIKE \(bind: dedupePrefix + "%") AND payload LIKE \(bind: "%" + written + "%")
+            """
+        ).all().map { (try $0.value("id"), try $0.value("dedupe_key")) }
+    }
+
+    /// In job `id`'s payload, the string field `field` that reads `from` reads `to`
+    /// instead (a deleted message's text leaves the pushes queued, or kept, for it).
+    func replaceInPayload(of id: UUID, field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
         func member(_ value: String) throws -> String {
             "\"\(field)\":" + String(decoding: try JSONEncoder.sorted.encode(value), as: UTF8.self)
         }
         let (old, new) = (try member(from), try member(to))
-        try await sql.raw(
-            """
-            UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new))
-            WHERE dedupe_key LIKE \(bind: dedupePrefix + "%") AND payload LIKE \(bind: "%" + old + "%")
-            """
-        ).run()
+        try await sql.raw("UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new)) WHERE id = \(bind: id)").run()
     }
 
     /// Queues a notification that collapses with others of the same key: while a

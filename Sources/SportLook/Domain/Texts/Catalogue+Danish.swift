@@ -1,0 +1,62 @@
+extension Catalogue {
+    static let danish: [Key: String] = [
+        .waitlistPromotedTitle: "Du er med: {event}",
+        .waitlistPromotedBody: "Der blev en plads fri: du er nu tilmeldt.",
+        .waitlistOfferTitle: "En plads til dig: {event}",
+        .waitlistOfferBody: "Der blev en plads fri: tag den senest {when}, ellers går den videre.",
+        .offerExpiredTitle: "Pladsen gik videre: {event}",
+        .offerExpiredBody: "Pladsen, du fik tilbudt, blev ikke taget i tide; du er ikke længere på ventelisten.",
+        .groupRequestTitle: "{person} beder om at komme med i {group}",
+        .groupRequestBody: "Sig ja eller nej til anmodningen i gruppen.",
+        .groupEventTitle: "{group}: {event}",
+        .groupEventBody: "Et nyt spil i gruppen. Tilmeld dig i appen.",
+        .groupEventMembersOnlyBody: "Et nyt spil kun for medlemmer i gruppen. Tilmeld dig i appen.",
+        .groupAcceptedTitle: "Velkommen i {group}",
+        .groupAcceptedBody: "Din anmodning blev godkendt: du er medlem.",
+        .groupRefusedTitle: "{group} sagde nej til din anmodning",
+        .groupRefusedBody: "En administrator afviste din anmodning om at komme med.",
+        .eventUpdatedTitle: "{event} er ændret",
+        .eventUpdatedPlaceBody: "Nyt sted: se detaljerne.",
+        .eventUpdatedTimeBody: "Nyt tidspunkt: se detaljerne.",
+        .eventCancelledTitle: "{event} er aflyst",
+        .cancelledByOrganiser: "Arrangøren har aflyst det.",
+        .cancelledGroupDeleted: "Gruppen {group} er slettet.",
+        .cancelledOrganiserLeftGroup: "Arrangøren er ikke længere med i {group}.",
+        .cancelledNotEnoughPlayers:
+            "For få spillere: {going, plural, =0 {ingen} one {# spiller} other {# spillere}} af de {needed} nødvendige var tilmeldt.",
+        .gameOnTitle: "Det bliver til noget: {event}",
+        .gameOnBody: "Der er nok spillere tilmeldt: {event} bliver til noget.",
+        .invitationTitle: "Invitation: {event}",
+        .invitationBody: "{inviter} inviterer dig til {event}.",
+        .invitationAcceptedTitle: "{invitee} kommer",
+        .invitationAcceptedBody: "{invitee} har takket ja til din invitation til {event}.",
+        .chatMessageBody: "{sender}: {preview}",
+        .chatMentionBody: "{sender} nævnte dig: {preview}",
+        .chatMessageDeleted: "{sender}: Beskeden er slettet",
+        .reminderTitle: "Påmindelse: {event}",
+        .reminderBody: "{event} begynder {when}.",
+        .decideTitle: "Kommer du? {event}",
+        .decideBody: "{event} begynder {when}. Du svarede måske: sig om du kommer.",
+        .whenToday: "i dag kl. {time}",
+        .whenTomorrow: "i morgen kl. {time}",
+        .whenLater: "{weekday} den {day}. {month} kl. {time}",
+        .weekdays: "søndag|mandag|tirsdag|onsdag|torsdag|fredag|lørdag",
+        .months: "januar|februar|marts|april|maj|juni|juli|august|september|oktober|november|december",
+        .verifyMailSubject: "Din bekræftelseskode til SportLook",
+        .verifyMailText: """
+        Din kode til at bekræfte denne e-mailadresse hos SportLook:
+
+            {code}
+
+        Den virker én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, kan du se bort fra denne mail.
+        """,
+        .resetMailSubject: "Din kode til en ny adgangskode til SportLook ({mark})",
+        .resetMailText: """
+        Nogen, forhåbentlig dig, har bedt om en ny adgangskode til SportLook-kontoen med denne adresse; siden, der bad om den, viser mærket {mark}. Din kode:
+
+            {code}
+
+        Den virker én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, så se bort fra denne mail: din adgangskode er uændret.
+        """,
+    ]
+}

@@ -1,0 +1,62 @@
+extension Catalogue {
+    static let english: [Key: String] = [
+        .waitlistPromotedTitle: "You're in: {event}",
+        .waitlistPromotedBody: "A place opened up: you are now going.",
+        .waitlistOfferTitle: "A place for you: {event}",
+        .waitlistOfferBody: "A place opened up: take it by {when} or it passes on.",
+        .offerExpiredTitle: "The place passed on: {event}",
+        .offerExpiredBody: "The place offered to you was not taken in time; you are off the waitlist.",
+        .groupRequestTitle: "{person} asks to join {group}",
+        .groupRequestBody: "Accept or refuse the request in the group.",
+        .groupEventTitle: "{group}: {event}",
+        .groupEventBody: "A new game in the group. Join it in the app.",
+        .groupEventMembersOnlyBody: "A new members-only game in the group. Join it in the app.",
+        .groupAcceptedTitle: "Welcome to {group}",
+        .groupAcceptedBody: "Your request to join was accepted: you are a member.",
+        .groupRefusedTitle: "{group} did not accept your request",
+        .groupRefusedBody: "An admin refused your request to join.",
+        .eventUpdatedTitle: "{event} has changed",
+        .eventUpdatedPlaceBody: "New place: check the details.",
+        .eventUpdatedTimeBody: "New time: check the details.",
+        .eventCancelledTitle: "{event} is cancelled",
+        .cancelledByOrganiser: "The organiser cancelled it.",
+        .cancelledGroupDeleted: "Its group, {group}, was deleted.",
+        .cancelledOrganiserLeftGroup: "Its organiser is no longer in {group}.",
+        .cancelledNotEnoughPlayers:
+            "Not enough players: {going, plural, =0 {nobody was} one {# player was} other {# players were}} going of the {needed} needed.",
+        .gameOnTitle: "Game on: {event}",
+        .gameOnBody: "Enough players are going: {event} happens.",
+        .invitationTitle: "Invitation: {event}",
+        .invitationBody: "{inviter} invites you to {event}.",
+        .invitationAcceptedTitle: "{invitee} is coming",
+        .invitationAcceptedBody: "{invitee} accepted your invitation to {event}.",
+        .chatMessageBody: "{sender}: {preview}",
+        .chatMentionBody: "{sender} mentioned you: {preview}",
+        .chatMessageDeleted: "{sender}: Message deleted",
+        .reminderTitle: "Reminder: {event}",
+        .reminderBody: "{event} starts {when}.",
+        .decideTitle: "Are you coming? {event}",
+        .decideBody: "{event} starts {when}. You said maybe: say whether you are going.",
+        .whenToday: "today at {time}",
+        .whenTomorrow: "tomorrow at {time}",
+        .whenLater: "on {weekday} {day} {month} at {time}",
+        .weekdays: "Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday",
+        .months: "January|February|March|April|May|June|July|August|September|October|November|December",
+        .verifyMailSubject: "Your SportLook verification code",
+        .verifyMailText: """
+        Your code to verify this email address for SportLook:
+
+            {code}
+
+        It works once, within {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, you can ignore this mail.
+        """,
+        .resetMailSubject: "Your SportLook password reset code ({mark})",
+        .resetMailText: """
+        Someone, we hope you, asked to set a new password for the SportLook account of this address; the page that asked shows the mark {mark}. Your code:
+
+            {code}
+
+        It works once, within {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, ignore this mail: your password stays as it is.
+        """,
+    ]
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Every sentence the server writes for people to read — notifications, reminders,
+/// mails — by key, in every ``Language``, as ``MessageFormat`` templates (CLDR plural
+/// rules choose a plural's branch). The recipient's language picks the text. A key
+/// without a template in some language, or whose templates name different arguments,
+/// fails `CatalogueTests`.
+enum Catalogue {
+    enum Key: String, CaseIterable, Sendable {
+        case waitlistPromotedTitle = "waitlist_promoted.title"
+        case waitlistPromotedBody = "waitlist_promoted.body"
+        case waitlistOfferTitle = "waitlist_offer.title"
+        case waitlistOfferBody = "waitlist_offer.body"
+        case offerExpiredTitle = "waitlist_offer_expired.title"
+        case offerExpiredBody = "waitlist_offer_expired.body"
+        case groupRequestTitle = "group_request.title"
+        case groupRequestBody = "group_request.body"
+        case groupEventTitle = "group_event.title"
+        case groupEventBody = "group_event.body"
+        case groupEventMembersOnlyBody = "group_event.members_only.body"
+        case groupAcceptedTitle = "group_request_accepted.title"
+        case groupAcceptedBody = "group_request_accepted.body"
+        case groupRefusedTitle = "group_request_refused.title"
+        case groupRefusedBody = "group_request_refused.body"
+        case eventUpdatedTitle = "event_updated.title"
+        case eventUpdatedPlaceBody = "event_updated.place.body"
+        case eventUpdatedTimeBody = "event_updated.time.body"
+        case eventCancelledTitle = "event_cancelled.title"
+        case cancelledByOrganiser = "event_cancelled.organiser"
+        case cancelledGroupDeleted = "event_cancelled.group_deleted"
+        case cancelledOrganiserLeftGroup = "event_cancelled.organiser_left_group"
+        case cancelledNotEnoughPlayers = "event_cancelled.not_enough_players"
+        case gameOnTitle = "game_on.title"
+        case gameOnBody = "game_on.body"
+        case invitationTitle = "invitation.title"
+        case invitationBody = "invitation.body"
+        case invitationAcceptedTitle = "invitation_accepted.title"
+        case invitationAcceptedBody = "invitation_accepted.body"
+        case chatMessageBody = "chat_message.body"
+        case chatMentionBody = "chat_message.mention.body"
+        case chatMessageDeleted = "chat_message.deleted.body"
+        case reminderTitle = "reminder.title"
+        case reminderBody = "reminder.body"
+        case decideTitle = "reminder.decide.title"
+        case decideBody = "reminder.decide.body"
+        case whenToday = "when.today"
+        case whenTomorrow = "when.tomorrow"
+        case whenLater = "when.later"
+        case weekdays = "when.weekdays"
+        case months = "when.months"
+        case verifyMailSubject = "mail.verify.subject"
+        case verifyMailText = "mail.verify.text"
+        case resetMailSubject = "mail.reset.subject"
+        case resetMailText = "mail.reset.text"
+    }
+
+    /// `key` in `language` with `arguments` put in.
+    static func text(_ key: Key, _ arguments: [String: MessageArgument] = [:], in language: Language) -> String {
+        guard let format = formats[language]?[key] ?? formats[.en]?[key] else { return key.rawValue }
+        return format.format(arguments, rules: rules(language))
+    }
+
+    /// A list kept as one template of `|`-separated words (weekdays, months): its `index`th.
+    static func word(_ key: Key, _ index: Int, in language: Language) -> String {
+        let words = text(key, in: language).split(separator: "|")
+        return words.indices.contains(index) ? String(words[index]) : ""
+    }
+
+    static func rules(_ language: Language) -> PluralRules {
+        switch language {
+        case .en: .english
+        case .da: .danish
+        }
+    }
+
+    /// The templates of each language, as written.
+    static func templates(_ language: Language) -> [Key: String] {
+        switch language {
+        case .en: english
+        case .da: danish
+        }
+    }
+
+    /// Every template parsed once (one that does not parse is left out, and the tests say so).
+    private static let formats: [Language: [Key: MessageFormat]] = Dictionary(
+        uniqueKeysWithValues: Language.allCases.map { language in
+            (language, templates(language).compactMapValues { try? MessageFormat($0) })
+        })
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real `sportlook serve` process on a free loopback port, its output in a log file:
+/// for tests that talk to the server as a client does, or kill it.
+public final class LiveServer: Sendable {
+    public let port: Int
+    public let pid: pid_t
+    public let logPath: String
+    /// Where the server answers: `http://127.0.0.1:PORT`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// Whether its exit status was taken (its pid may then be another process's).
+    private let reaped = Atomic<Bool>(false)
+
+    /// The `sportlook` the build made: `SPORTLOOK_BINARY` if set, else the one beside the
+    /// running test bundle, else `.build/debug/sportlook` under `repository`.
+    public static func executable(repository: URL) -> String {
+        if let named = ProcessInfo.processInfo.environment["SPORTLOOK_BINARY"] { return named }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sportlook").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return repository.appendingPathComponent(".build/debug/sportlook").path
+    }
+
+    /// Starts `executable serve` with this process's environment, `HOST`, `PORT` and
+    /// `LOG_LEVEL=warning`, then `environment` over them.
+    public init(executable: String, environment extra: [String: String], arguments: [String] = []) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { throw SupportError("\(executable) is not built") }
+        let port = try freePort()
+        self.port = port
+        self.logPath = NSTemporaryDirectory() + "sportlook-serve-\(port)-\(UUID().uuidString.prefix(8)).log"
+        var environment = ProcessInfo.processInfo.environment
+        environment["PORT"] = String(port)
+        environment["HOST"] = "127.0.0.1"
+        environment["LOG_LEVEL"] = "warning"
+        for (key, value) in extra { environment[key] = value }
+        self.pid = try spawn([executable, "serve"] + arguments, environment: environment, output: logPath)
+    }
+
+    /// Waits until `/ready` answers 200; throws with the end of the log if the process
+    /// exits or the time runs out.
+    public func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        let port = self.port
+        while ContinuousClock.now < deadline {
+            if (try? await blocking { try statusLine(port: port, path: "/ready") }) == 200 { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped.store(true, ordering: .relaxed)
+                throw SupportError("sportlook exited: \(log.suffix(2_000))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw SupportError("sportlook did not become ready: \(log.suffix(2_000))")
+    }
+
+    /// Everything the server wrote so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// `kill -9`, then waits for the process to be gone (on a thread of its own).
+    public func kill9() async throws {
+        kill(pid, SIGKILL)
+        _ = try await reap()
+    }
+
+    /// SIGTERM, then waits for the exit status (on a thread of its own).
+    @discardableResult
+    public func terminate() async throws -> Int32 {
+        kill(pid, SIGTERM)
+        return try await reap()
+    }
+
+    /// `waitpid` blocks: never on the cooperative pool, which may run a server under test.
+    private func reap() async throws -> Int32 {
+        guard !reaped.load(ordering: .relaxed) else { return 0 }
+        let pid = self.pid
+        let status = try await blocking { exitStatus(of: pid) }
+        reaped.store(true, ordering: .relaxed)
+        return status
+    }
+
+    /// A test that failed before stopping its server does not leave it running (its exit
+    /// is not collected: a zombie until the test process ends).
+    deinit {
+        if !reaped.load(ordering: .relaxed) { kill(pid, SIGKILL) }
+    }
+}
+
+/// The status of `GET path` on 127.0.0.1:`port` over a plain socket (it blocks: call it
+/// through ``blocking(_:)``).
+public func statusLine(port: Int, path: String) throws -> Int {
+    let fd = socket(AF_INET, socketStream, 0)
+    guard fd >= 0 else { throw SupportError("cannot open a socket") }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw SupportError("nothing listens on \(port)") }
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { throw SupportError("cannot send") }
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let read = recv(fd, &buffer, buffer.count, 0)
+    // "HTTP/1.1 200 OK"
+    guard read >= 12, let code = Int(String(decoding: buffer[9..<12], as: UTF8.self)) else { throw SupportError("no status line") }
+    return code
+}
