@@ -58,10 +58,51 @@ func testConfiguration(_ engine: DatabaseEngine) async throws -> AppConfiguratio
     configuration.mediaStore = .file(path: NSTemporaryDirectory() + "sportlook-media-\(UUID().uuidString)")
     switch engine {
     // A file (not :memory:), so reads use WAL reader connections as in production.
-    case .sqlite: configuration.database = .sqliteFile(NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite")
+    case .sqlite:
+        let path = NSTemporaryDirectory() + "sportlook-test-\(UUID().uuidString).sqlite"
+        try FileManager.default.copyItem(atPath: try await SQLiteTemplate.path(), toPath: path)
+        configuration.database = .sqliteFile(path)
     case .postgres: configuration.database = .postgres(try await PostgresCluster.shared.freshDatabase())
     }
     return configuration
+}
+
+/// A SQLite file migrated once per test process (as PostgreSQL's template database is):
+/// each SQLite test starts on a copy of it instead of running every migration again.
+enum SQLiteTemplate {
+    private static let made = Mutex<Task<String, any Error>?>(nil)
+
+    static func path() async throws -> String {
+        let task = made.withLock { made in
+            if let made { return made }
+            let task = Task { try await make() }
+            made = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private static func make() async throws -> String {
+        let path = NSTemporaryDirectory() + "sportlook-template-\(getpid())-\(UUID().uuidString).sqlite"
+        var logger = Logger(label: "sqlite-template")
+        logger.logLevel = .error
+        let database = try await Database.open(.sqliteFile(path), poolSize: 2, timeout: 60, logger: logger)
+        try await prepare(database, resources: try Resources.locate(), migrate: true, logger: logger)
+        await database.close()
+        // Closing the last connection folds the write-ahead log into the file.
+        guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw ClusterError("the template kept its log") }
+        atexit { removeSQLiteTemplates() }
+        return path
+    }
+}
+
+/// Removes this process's SQLite template (at exit).
+private func removeSQLiteTemplates() {
+    let prefix = "sportlook-template-\(getpid())-"
+    let folder = NSTemporaryDirectory()
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+        try? FileManager.default.removeItem(atPath: folder + name)
+    }
 }
 
 /// Builds an application on a fresh database of `engine` and runs `test` against it.
