@@ -12,7 +12,7 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "SportLookKit", targets: ["SportLookKit"]),
-        // The generated types alone (the server's tests read its answers through them).
+        // The generated types alone (the tests here use them; an app may too).
         .library(name: "SportLookAPI", targets: ["SportLookAPI"]),
         // For tests on macOS and Linux: a real `sportlook serve` on a free loopback port,
         // waiting for a condition, and a test image (the server's tests and these share it).

@@ -187,7 +187,7 @@ struct ChatTests {
                     let id = try #require(UUID(uuidString: person.id))
                     let (message, key) = Notifier.chatNotification(
                         heading, seq: Int64(seq), sender: UserSummary(id: ownerID, name: sender), preview: said,
-                        to: id, mentioned: nil)
+                        to: id, mentioned: false, language: .en)
                     #expect(key == "chat_message:\(room.lowercased):\(person.id.lowercased())", sourceLocation: sourceLocation)
                     let job = try #require(found[key], sourceLocation: sourceLocation)
                     #expect(job.payload == message.encoded, sourceLocation: sourceLocation)

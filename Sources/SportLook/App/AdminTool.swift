@@ -108,8 +108,11 @@ public struct AdminTool: Sendable {
             try? await pushClient.shutdown()
             throw error
         }
+        let language = try await database.read { sql in
+            try await AccountStore(database: database).languages(of: [user], on: sql)[user] ?? .en
+        }
         var message = NotificationMessage(
-            to: user, .invitation, title: "SportLook", body: "A test notification: pushes reach this device.", data: [:])
+            to: user, .invitation, title: "SportLook", body: Catalogue.text(.pushTestBody, in: language), data: [:])
         message.kind = "push_test"
         let content = PushContent(
             jobID: UUID(), notificationID: UUID(), message: message, badge: try await inbox.unreadCounts(users: [user])[user] ?? 0)

@@ -26,7 +26,7 @@ struct MessageFormat: Sendable, Hashable {
     }
 
     /// The sentence with `arguments` put in, plurals chosen by `language`'s rules. A
-    /// missing argument reads as nothing.
+    /// missing argument reads as nothing; a plural's missing number counts as 0.
     func format(_ arguments: [String: MessageArgument], rules: PluralRules) -> String {
         var out = ""
         Self.append(parts, number: nil, arguments, rules, into: &out)
@@ -107,6 +107,7 @@ struct MessageFormat: Sendable, Hashable {
 
         /// After `{`: `name}` or `name, plural, sel {…} …}`.
         mutating func hole() throws -> Part {
+            skipSpaces()
             let name = word()
             guard !name.isEmpty else { throw FormatError("an argument without a name") }
             skipSpaces()
@@ -124,6 +125,7 @@ struct MessageFormat: Sendable, Hashable {
                 guard !selector.isEmpty else { throw FormatError("a branch without a selector in {\(name), plural, …}") }
                 skipSpaces()
                 guard take("{") else { throw FormatError("branch \(selector) has no text") }
+                guard branches[selector] == nil else { throw FormatError("branch \(selector) twice in {\(name), plural, …}") }
                 branches[selector] = try parts(inPlural: true)
                 guard take("}") else { throw FormatError("branch \(selector) is not closed") }
             }
@@ -143,7 +145,7 @@ struct MessageFormat: Sendable, Hashable {
             return word
         }
 
-        mutating func skipSpaces() { while index < scalars.count, scalars[index] == " " { index += 1 } }
+        mutating func skipSpaces() { while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 } }
 
         mutating func take(_ c: Unicode.Scalar) -> Bool {
             guard index < scalars.count, scalars[index] == c else { return false }
@@ -203,7 +205,8 @@ struct PluralRules: Sendable, Hashable {
         var t: Int64
 
         init(_ value: Double) {
-            n = abs(value)
+            // Not a number, an infinity or past what the operands hold: counted as "other".
+            n = value.isFinite ? min(abs(value), 1e15) : 1e15
             i = Int64(n.rounded(.towardZero))
             let text = MessageArgument.numberText(n)
             let fraction = text.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? ""

@@ -67,7 +67,7 @@ public func exitStatus(of pid: pid_t) -> Int32 {
     return status
 }
 
-#if canImport(Glibc)
+#if os(Linux) || os(macOS)
     /// Starts a program with `posix_spawn`, its output appended to a file.
     ///
     /// Not Foundation's `Process`: `pg_ctl start` leaves a server running that inherits
@@ -77,7 +77,13 @@ public func exitStatus(of pid: pid_t) -> Int32 {
     /// client). No signal is blocked in it: a test's threads block some (SIGTERM among
     /// them), and a child inheriting that mask would never stop when told to.
     public func spawn(_ argv: [String], environment: [String: String]? = nil, output: String, errors: String? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #else
+            var actions: posix_spawn_file_actions_t = nil
+            var attributes: posix_spawnattr_t = nil
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -87,50 +93,37 @@ public func exitStatus(of pid: pid_t) -> Int32 {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
-        guard let closeFrom = closeFromAction else { throw SupportError("this C library cannot close descriptors in a spawned program") }
-        _ = closeFrom(&actions, 3)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for p in cArguments { free(p) } }
-        var cEnvironment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in cEnvironment { free(p) } }
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        #if canImport(Glibc)
+            guard let closeFrom = closeFromAction else {
+                throw SupportError("this C library (glibc before 2.34) cannot close descriptors in a spawned program")
+            }
+            _ = closeFrom(&actions, 3)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        #else
+            // Darwin: every descriptor not named in the actions is closed in the child.
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var cEnvironment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in cEnvironment { free(p) } }
         var pid = pid_t()
         let result = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cEnvironment)
         guard result == 0 else { throw SupportError("cannot start \(argv[0]): error \(result)") }
         return pid
     }
+#endif
 
+#if canImport(Glibc)
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
     /// Glibc module does not declare.
     private let closeFromAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
-#else
-    /// Starts a program with Foundation's `Process`, its output appended to a file.
-    public func spawn(_ argv: [String], environment: [String: String]? = nil, output: String, errors: String? = nil) throws -> pid_t {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        process.environment = environment ?? ProcessInfo.processInfo.environment
-        FileManager.default.createFile(atPath: output, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        out.seekToEndOfFile()
-        process.standardOutput = out
-        if let errors {
-            FileManager.default.createFile(atPath: errors, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        } else {
-            process.standardError = out
-        }
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process.processIdentifier
-    }
 #endif

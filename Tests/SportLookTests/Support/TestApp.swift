@@ -79,11 +79,18 @@ enum SQLiteTemplate {
             made = task
             return task
         }
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            // Not kept: the next test tries again.
+            made.withLock { if $0 == task { $0 = nil } }
+            throw error
+        }
     }
 
     private static func make() async throws -> String {
         let path = NSTemporaryDirectory() + "sportlook-template-\(getpid())-\(UUID().uuidString).sqlite"
+        atexit { removeSQLiteTemplates() }
         var logger = Logger(label: "sqlite-template")
         logger.logLevel = .error
         let database = try await Database.open(.sqliteFile(path), poolSize: 2, timeout: 60, logger: logger)
@@ -91,7 +98,6 @@ enum SQLiteTemplate {
         await database.close()
         // Closing the last connection folds the write-ahead log into the file.
         guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw ClusterError("the template kept its log") }
-        atexit { removeSQLiteTemplates() }
         return path
     }
 }

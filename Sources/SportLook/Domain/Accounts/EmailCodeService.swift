@@ -295,6 +295,7 @@ struct EmailCodeService: Sendable {
         let (subject, text): (Catalogue.Key, Catalogue.Key) =
             switch purpose {
             case .verify: (.verifyMailSubject, .verifyMailText)
+            case .reset where mark == nil: (.resetMailUnmarkedSubject, .resetMailUnmarkedText)
             case .reset: (.resetMailSubject, .resetMailText)
             }
         return MailMessage(

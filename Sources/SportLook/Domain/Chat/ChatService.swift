@@ -186,7 +186,7 @@ struct ChatService: Sendable {
                 case .conversation: .conversation(roomID)
                 }
             try await notifier.chatMessage(
-                heading, seq: message.seq, sender: sender, preview: body.isEmpty ? "📷 Photo" : body,
+                heading, seq: message.seq, sender: sender, preview: body.isEmpty ? nil : body,
                 recipients: absent, mentioned: Set(mentioned), at: now, on: sql, changes: &changes)
             // This instance's sockets get the message as stored, without reading it back.
             changes.stored(message, announced: announced)

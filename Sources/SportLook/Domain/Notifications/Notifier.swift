@@ -263,18 +263,20 @@ struct Notifier: Sendable {
 
     /// One collapsed notification per person and room while they have not read it
     /// (an event's room is titled after the event, a conversation after the sender).
-    /// Those mentioned are told so, muted room or not, in their language.
+    /// Those mentioned are told so, muted room or not, in their language; a photo
+    /// without text is named in each person's language (`preview` nil).
     func chatMessage(
-        _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, recipients: [UUID], mentioned: Set<UUID>,
+        _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String?, recipients: [UUID], mentioned: Set<UUID>,
         at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
     ) async throws {
-        let languages = mentioned.isEmpty ? [:] : try await accounts.languages(of: Array(mentioned), on: sql)
+        let worded = preview == nil ? recipients : Array(mentioned)
+        let languages = worded.isEmpty ? [:] : try await accounts.languages(of: worded, on: sql)
         // In one order for every message: two sends at once upsert the same rows, and in
         // different orders they deadlocked on PostgreSQL (a 500 seen in CI).
         for user in recipients.sorted(by: { $0.uuidString < $1.uuidString }) {
             let (message, dedupeKey) = Self.chatNotification(
-                heading, seq: seq, sender: sender, preview: preview, to: user,
-                mentioned: mentioned.contains(user) ? languages[user] ?? .en : nil)
+                heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: mentioned.contains(user),
+                language: languages[user] ?? .en)
             // A short delay lets a client that reconnects at once read it in the chat instead.
             try await jobs.enqueueCollapsing(message, dedupeKey: dedupeKey, delay: Self.chatDelay, on: sql)
             changes.record(.jobs)
@@ -284,11 +286,12 @@ struct Notifier: Sendable {
     /// How long a chat message's notification waits before it is pushed.
     static let chatDelay: TimeInterval = 2
 
-    /// The notification of a chat message to one person (`mentioned`: in their
-    /// language), and its job's dedupe key.
+    /// The notification of a chat message to one person, in their `language`, and its
+    /// job's dedupe key. A plain text message's reads the same in every language (the
+    /// statement that stores a message queues it for everyone at once: ``chatJobs``).
     static func chatNotification(
-        _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String, to user: UUID,
-        mentioned: Language?
+        _ heading: ChatHeading, seq: Int64, sender: UserSummary, preview: String?, to user: UUID, mentioned: Bool,
+        language: Language
     ) -> (message: NotificationMessage, dedupeKey: String) {
         let room: UUID
         let title: String
@@ -309,14 +312,10 @@ struct Notifier: Sendable {
             data["group_name"] = .string(name)
         }
         data["room_id"] = .id(room)
-        let shown: [String: MessageArgument] = ["sender": .text(sender.name), "preview": .text(String(preview.prefix(120)))]
-        // The plain body reads the same in every language (the statement that stores a
-        // message queues it for everyone at once); a mention is in the person's language.
-        var body = Catalogue.text(.chatMessageBody, shown, in: .en)
-        if let language = mentioned {
-            body = Catalogue.text(.chatMentionBody, shown, in: language)
-            data["mentioned"] = .bool(true)
-        }
+        let words = preview.map { String($0.prefix(120)) } ?? Catalogue.text(.chatPhoto, in: language)
+        let body = Catalogue.text(
+            mentioned ? .chatMentionBody : .chatMessageBody, ["sender": .text(sender.name), "preview": .text(words)], in: language)
+        if mentioned { data["mentioned"] = .bool(true) }
         let message = NotificationMessage(
             to: user, .chatMessage, title: title, body: body, data: data, collapseKey: "chat:\(room.lowercased)")
         return (message, "chat_message:\(room.lowercased):\(user.lowercased)")
@@ -331,7 +330,8 @@ struct Notifier: Sendable {
     /// `nil` if the encoder's text cannot be cut so (the caller then queues them itself).
     func chatJobs(_ heading: ChatHeading, sender: UserSummary, preview: String) -> ChatJobs? {
         let (seq, user) = (Int64(918_273_645), UUID(uuidString: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")!)
-        let (message, dedupeKey) = Self.chatNotification(heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: nil)
+        let (message, dedupeKey) = Self.chatNotification(
+            heading, seq: seq, sender: sender, preview: preview, to: user, mentioned: false, language: .en)
         let payload = message.encoded
         let seqText = "\"seq\":\(seq)"
         let userText = "\"\(user.uuidString)\""
@@ -351,6 +351,7 @@ struct Notifier: Sendable {
     /// An edited or deleted message's old text leaves the pushes queued (or kept) for
     /// it: where a chat notification of the room shows it, it now shows the new text,
     /// or (`to` nil) says, in its recipient's language, that the message was deleted.
+    /// A few statements whatever the room's size: one per language and kind of body.
     func chatMessageChanged(room: UUID, sender: UserSummary, from body: String, to new: String?, on sql: DatabaseSession) async throws {
         guard !body.isEmpty else { return }
         let prefix = "chat_message:\(room.lowercased):"
@@ -360,14 +361,20 @@ struct Notifier: Sendable {
         }
         guard !waiting.isEmpty else { return }
         let languages = try await accounts.languages(of: waiting.map(\.user), on: sql)
+        let byLanguage = Dictionary(grouping: waiting) { languages[$0.user] ?? .en }
         let name = MessageArgument.text(sender.name)
-        for job in waiting {
-            let language = languages[job.user] ?? .en
+        func worded(_ key: Catalogue.Key, _ text: String, _ language: Language) -> String {
+            Catalogue.text(key, ["sender": name, "preview": .text(text)], in: language)
+        }
+        for (language, group) in byLanguage.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let ids = group.map(\.id)
             let deleted = Catalogue.text(.chatMessageDeleted, ["sender": name], in: language)
-            for key in [Catalogue.Key.chatMessageBody, .chatMentionBody] {
-                let shown = Catalogue.text(key, ["sender": name, "preview": .text(old)], in: language)
-                let replacement = new.map { Catalogue.text(key, ["sender": name, "preview": .text(String($0.prefix(120)))], in: language) }
-                try await jobs.replaceInPayload(of: job.id, field: "body", from: shown, to: replacement ?? deleted, on: sql)
+            // A mention was worded in the language the person had then: each is looked for.
+            for written in Language.allCases {
+                for key in [Catalogue.Key.chatMessageBody, .chatMentionBody] where written == .en || key == .chatMentionBody {
+                    let replacement = new.map { worded(key, String($0.prefix(120)), written) } ?? deleted
+                    try await jobs.replaceInPayloads(of: ids, field: "body", from: worded(key, old, written), to: replacement, on: sql)
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ extension Catalogue {
         .groupEventTitle: "{group}: {event}",
         .groupEventBody: "Et nyt spil i gruppen. Tilmeld dig i appen.",
         .groupEventMembersOnlyBody: "Et nyt spil kun for medlemmer i gruppen. Tilmeld dig i appen.",
-        .groupAcceptedTitle: "Velkommen i {group}",
+        .groupAcceptedTitle: "Velkommen til {group}",
         .groupAcceptedBody: "Din anmodning blev godkendt: du er medlem.",
         .groupRefusedTitle: "{group} sagde nej til din anmodning",
         .groupRefusedBody: "En administrator afviste din anmodning om at komme med.",
@@ -19,12 +19,12 @@ extension Catalogue {
         .eventUpdatedPlaceBody: "Nyt sted: se detaljerne.",
         .eventUpdatedTimeBody: "Nyt tidspunkt: se detaljerne.",
         .eventCancelledTitle: "{event} er aflyst",
-        .cancelledByOrganiser: "Arrangøren har aflyst det.",
+        .cancelledByOrganiser: "Aflyst af arrangøren.",
         .cancelledGroupDeleted: "Gruppen {group} er slettet.",
         .cancelledOrganiserLeftGroup: "Arrangøren er ikke længere med i {group}.",
         .cancelledNotEnoughPlayers:
             "For få spillere: {going, plural, =0 {ingen} one {# spiller} other {# spillere}} af de {needed} nødvendige var tilmeldt.",
-        .gameOnTitle: "Det bliver til noget: {event}",
+        .gameOnTitle: "Nok spillere: {event}",
         .gameOnBody: "Der er nok spillere tilmeldt: {event} bliver til noget.",
         .invitationTitle: "Invitation: {event}",
         .invitationBody: "{inviter} inviterer dig til {event}.",
@@ -33,10 +33,12 @@ extension Catalogue {
         .chatMessageBody: "{sender}: {preview}",
         .chatMentionBody: "{sender} nævnte dig: {preview}",
         .chatMessageDeleted: "{sender}: Beskeden er slettet",
+        .chatPhoto: "📷 Billede",
+        .pushTestBody: "En testbesked: notifikationer når frem til denne enhed.",
         .reminderTitle: "Påmindelse: {event}",
         .reminderBody: "{event} begynder {when}.",
         .decideTitle: "Kommer du? {event}",
-        .decideBody: "{event} begynder {when}. Du svarede måske: sig om du kommer.",
+        .decideBody: "{event} begynder {when}. Du svarede måske: sig til, om du kommer.",
         .whenToday: "i dag kl. {time}",
         .whenTomorrow: "i morgen kl. {time}",
         .whenLater: "{weekday} den {day}. {month} kl. {time}",
@@ -48,15 +50,23 @@ extension Catalogue {
 
             {code}
 
-        Den virker én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, kan du se bort fra denne mail.
+        Den kan bruges én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, kan du se bort fra denne mail.
         """,
-        .resetMailSubject: "Din kode til en ny adgangskode til SportLook ({mark})",
+        .resetMailSubject: "Din kode til nulstilling af adgangskoden til SportLook ({mark})",
         .resetMailText: """
-        Nogen, forhåbentlig dig, har bedt om en ny adgangskode til SportLook-kontoen med denne adresse; siden, der bad om den, viser mærket {mark}. Din kode:
+        Nogen, forhåbentlig du, har bedt om en ny adgangskode til SportLook-kontoen med denne adresse; siden, der bad om den, viser mærket {mark}. Din kode:
 
             {code}
 
-        Den virker én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, så se bort fra denne mail: din adgangskode er uændret.
+        Den kan bruges én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, så se bort fra denne mail: din adgangskode er uændret.
+        """,
+        .resetMailUnmarkedSubject: "Din kode til nulstilling af adgangskoden til SportLook",
+        .resetMailUnmarkedText: """
+        Nogen, forhåbentlig du, har bedt om en ny adgangskode til SportLook-kontoen med denne adresse. Din kode:
+
+            {code}
+
+        Den kan bruges én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, så se bort fra denne mail: din adgangskode er uændret.
         """,
     ]
 }

@@ -23,7 +23,7 @@ extension Catalogue {
         .cancelledGroupDeleted: "Its group, {group}, was deleted.",
         .cancelledOrganiserLeftGroup: "Its organiser is no longer in {group}.",
         .cancelledNotEnoughPlayers:
-            "Not enough players: {going, plural, =0 {nobody was} one {# player was} other {# players were}} going of the {needed} needed.",
+            "Not enough players: {going, plural, =0 {nobody was going} one {# of the {needed} needed was going} other {# of the {needed} needed were going}}.",
         .gameOnTitle: "Game on: {event}",
         .gameOnBody: "Enough players are going: {event} happens.",
         .invitationTitle: "Invitation: {event}",
@@ -33,13 +33,15 @@ extension Catalogue {
         .chatMessageBody: "{sender}: {preview}",
         .chatMentionBody: "{sender} mentioned you: {preview}",
         .chatMessageDeleted: "{sender}: Message deleted",
+        .chatPhoto: "📷 Photo",
+        .pushTestBody: "A test notification: pushes reach this device.",
         .reminderTitle: "Reminder: {event}",
         .reminderBody: "{event} starts {when}.",
         .decideTitle: "Are you coming? {event}",
         .decideBody: "{event} starts {when}. You said maybe: say whether you are going.",
         .whenToday: "today at {time}",
         .whenTomorrow: "tomorrow at {time}",
-        .whenLater: "on {weekday} {day} {month} at {time}",
+        .whenLater: "{weekday} {day} {month} at {time}",
         .weekdays: "Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday",
         .months: "January|February|March|April|May|June|July|August|September|October|November|December",
         .verifyMailSubject: "Your SportLook verification code",
@@ -53,6 +55,14 @@ extension Catalogue {
         .resetMailSubject: "Your SportLook password reset code ({mark})",
         .resetMailText: """
         Someone, we hope you, asked to set a new password for the SportLook account of this address; the page that asked shows the mark {mark}. Your code:
+
+            {code}
+
+        It works once, within {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, ignore this mail: your password stays as it is.
+        """,
+        .resetMailUnmarkedSubject: "Your SportLook password reset code",
+        .resetMailUnmarkedText: """
+        Someone, we hope you, asked to set a new password for the SportLook account of this address. Your code:
 
             {code}
 

@@ -39,6 +39,8 @@ enum Catalogue {
         case chatMessageBody = "chat_message.body"
         case chatMentionBody = "chat_message.mention.body"
         case chatMessageDeleted = "chat_message.deleted.body"
+        case chatPhoto = "chat_message.photo"
+        case pushTestBody = "push_test.body"
         case reminderTitle = "reminder.title"
         case reminderBody = "reminder.body"
         case decideTitle = "reminder.decide.title"
@@ -52,6 +54,8 @@ enum Catalogue {
         case verifyMailText = "mail.verify.text"
         case resetMailSubject = "mail.reset.subject"
         case resetMailText = "mail.reset.text"
+        case resetMailUnmarkedSubject = "mail.reset.unmarked.subject"
+        case resetMailUnmarkedText = "mail.reset.unmarked.text"
     }
 
     /// `key` in `language` with `arguments` put in.
@@ -62,9 +66,21 @@ enum Catalogue {
 
     /// A list kept as one template of `|`-separated words (weekdays, months): its `index`th.
     static func word(_ key: Key, _ index: Int, in language: Language) -> String {
-        let words = text(key, in: language).split(separator: "|")
-        return words.indices.contains(index) ? String(words[index]) : ""
+        let words = lists[language]?[key] ?? []
+        return words.indices.contains(index) ? words[index] : ""
     }
+
+    /// The word lists, split once.
+    private static let lists: [Language: [Key: [String]]] = Dictionary(
+        uniqueKeysWithValues: Language.allCases.map { language in
+            (
+                language,
+                Dictionary(
+                    uniqueKeysWithValues: [Key.weekdays, .months].map {
+                        ($0, text($0, in: language).split(separator: "|").map(String.init))
+                    })
+            )
+        })
 
     static func rules(_ language: Language) -> PluralRules {
         switch language {

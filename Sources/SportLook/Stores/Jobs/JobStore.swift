@@ -72,19 +72,35 @@ struct JobStore: Store {
         return try await sql.raw(
             """
             SELECT id, dedupe_key FROM jobs
-            WHERE dedupe_key LIKE \(bind: dedupePrefix + "%") AND payload LIKE \(bind: "%" + written + "%")
+            WHERE dedupe_key LIKE \(bind: Self.escapedForLike(dedupePrefix) + "%") ESCAPE '\\'
+            AND payload LIKE \(bind: "%" + Self.escapedForLike(written) + "%") ESCAPE '\\'
             """
         ).all().map { (try $0.value("id"), try $0.value("dedupe_key")) }
     }
 
-    /// In job `id`'s payload, the string field `field` that reads `from` reads `to`
-    /// instead (a deleted message's text leaves the pushes queued, or kept, for it).
-    func replaceInPayload(of id: UUID, field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
+    /// `text` for a LIKE pattern with `ESCAPE '\'`: its `\`, `%` and `_` match themselves
+    /// (PostgreSQL reads a backslash in a pattern as an escape, SQLite does not).
+    static func escapedForLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    /// In the payloads of jobs `ids`, the string field `field` that reads `from` reads
+    /// `to` instead (a deleted message's text leaves the pushes queued, or kept, for it).
+    func replaceInPayloads(of ids: [UUID], field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
+        guard !ids.isEmpty, from != to else { return }
         func member(_ value: String) throws -> String {
             "\"\(field)\":" + String(decoding: try JSONEncoder.sorted.encode(value), as: UTF8.self)
         }
         let (old, new) = (try member(from), try member(to))
-        try await sql.raw("UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new)) WHERE id = \(bind: id)").run()
+        for chunk in ids.chunks(of: 500) {
+            try await sql.raw("UPDATE jobs SET payload = REPLACE(payload, \(bind: old), \(bind: new)) WHERE id IN (\(binds: Array(chunk)))")
+                .run()
+        }
     }
 
     /// Queues a notification that collapses with others of the same key: while a

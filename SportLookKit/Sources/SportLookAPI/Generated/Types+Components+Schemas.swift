@@ -681,14 +681,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PrivateProfile/reminders`.
             public var reminders: Swift.Bool
-            /// What texts (reminders) are written in: set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
+            /// What the server writes to this person in (notifications and their pushes, reminders, mails): set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
             ///
             /// - Remark: Generated from `#/components/schemas/PrivateProfile/language`.
             @frozen public enum LanguagePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case en = "en"
                 case da = "da"
             }
-            /// What texts (reminders) are written in: set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
+            /// What the server writes to this person in (notifications and their pushes, reminders, mails): set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
             ///
             /// - Remark: Generated from `#/components/schemas/PrivateProfile/language`.
             public var language: Components.Schemas.PrivateProfile.LanguagePayload
@@ -712,7 +712,7 @@ extension Components {
             ///   - location: Stored snapped to the centre of a ~500 m cell.
             ///   - discoverable:
             ///   - reminders: Reminders before the games they go to (default true).
-            ///   - language: What texts (reminders) are written in: set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
+            ///   - language: What the server writes to this person in (notifications and their pushes, reminders, mails): set here, or taken from Accept-Language at sign-in and on PATCH /v1/me.
             ///   - calendarFeed: A calendar feed link is live (POST /v1/me/calendar made it; a password reset or change, or logging out everywhere else, ends it).
             ///   - createdAt:
             public init(
