@@ -12,7 +12,7 @@ struct SportLookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportlook",
         abstract: "The SportLook server: sport events, people nearby, chat and notifications.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self, MediaCommand.self, Push.self]
+        subcommands: [Serve.self, Migrate.self, Seed.self, Jobs.self, Reports.self, MediaCommand.self, Push.self, Staff.self, Audit.self]
     )
 }
 
@@ -288,5 +288,60 @@ final class ProgressReporter: Sendable {
 
     func finish() {
         if isTerminal { print("") }
+    }
+}
+
+struct Staff: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Staff roles: list them, or give and take moderator and admin (each recorded in the audit log).",
+        subcommands: [Grant.self, Revoke.self]
+    )
+    @OptionGroup var settings: SettingOptions
+
+    func run() async throws {
+        try await withTool(try settings.configuration()) { tool in
+            for line in try await tool.staffList() { print(line) }
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give an account a staff role: moderator or admin.")
+        @OptionGroup var settings: SettingOptions
+        @Argument(help: "The account's email.") var email: String
+        @Argument(help: "moderator or admin.") var role: String
+        @Option(help: "Why (kept in the audit log).") var reason: String
+
+        func run() async throws {
+            try await withTool(try settings.configuration()) { tool in
+                print(try await tool.grantStaff(role, to: email, reason: reason))
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take an account's staff role away; its sessions end.")
+        @OptionGroup var settings: SettingOptions
+        @Argument(help: "The account's email.") var email: String
+        @Option(help: "Why (kept in the audit log).") var reason: String
+
+        func run() async throws {
+            try await withTool(try settings.configuration()) { tool in
+                print(try await tool.revokeStaff(from: email, reason: reason))
+            }
+        }
+    }
+}
+
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The audit log of staff actions, newest first.")
+    @OptionGroup var settings: SettingOptions
+    @Option(help: "Only this action (staff_granted, staff_revoked, …).") var action: String?
+    @Option(help: "Only actions on this target's id.") var target: String?
+    @Option(help: "At most this many lines (1–1000).") var limit = 100
+
+    func run() async throws {
+        try await withTool(try settings.configuration()) { tool in
+            for line in try await tool.auditLog(action: action, target: target, limit: limit) { print(line) }
+        }
     }
 }

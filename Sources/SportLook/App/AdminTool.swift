@@ -38,6 +38,42 @@ public struct AdminTool: Sendable {
             seed: seed, progress: progress)
     }
 
+    /// Staff roles and the audit log from the command line: what it changes is told to
+    /// the running servers (on PostgreSQL at once; a SQLite server's cached sessions
+    /// within a minute).
+    var staff: StaffService {
+        StaffService(
+            store: StaffStore(database: database), sessions: SessionStore(database: database),
+            write: Writer(database: database, feed: ChangeFeed(database: database, logger: logger)), clock: SystemClock())
+    }
+
+    /// Gives a staff role; returns the audit log's line for it.
+    public func grantStaff(_ role: String, to email: String, reason: String) async throws -> String {
+        guard let role = StaffRole(rawValue: role) else {
+            throw DomainError.invalidParameter("role", "must be one of " + StaffRole.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return Self.line(try await staff.grant(role, to: email, by: .commandLine, reason: reason))
+    }
+
+    /// Takes a staff role away (the person's sessions end); returns the audit log's line for it.
+    public func revokeStaff(from email: String, reason: String) async throws -> String {
+        Self.line(try await staff.revoke(from: email, by: .commandLine, reason: reason))
+    }
+
+    /// Every member of staff, one line each.
+    public func staffList() async throws -> [String] {
+        try await staff.staff().map { "\($0.role.rawValue)  \($0.email)  \($0.name)  \($0.id.lowercased)" }
+    }
+
+    /// The audit log, newest first, one line each.
+    public func auditLog(action: String?, target: String?, limit: Int) async throws -> [String] {
+        try await staff.log(action: action, targetID: target?.lowercased(), limit: limit).map(Self.line)
+    }
+
+    static func line(_ entry: AuditEntry) -> String {
+        "\(RFC3339.format(entry.at))  \(entry.actor)  \(entry.action)  \(entry.targetType) \(entry.targetID)  \(entry.details)  — \(entry.reason)"
+    }
+
     /// The job queue: counts by state and kind, and the oldest queued job's age.
     public func jobSummary() async throws -> String {
         try await JobStore(database: database).summary().rendered

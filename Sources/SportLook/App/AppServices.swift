@@ -39,6 +39,8 @@ public final class AppServices: Sendable {
     let series: SeriesService
     let showingUp: ShowingUp
     let players: Players
+    /// Staff roles and the audit log.
+    let staff: StaffService
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
@@ -152,6 +154,7 @@ public final class AppServices: Sendable {
         let recordStore = RecordStore(database: database)
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
+        self.staff = StaffService(store: StaffStore(database: database), sessions: sessionStore, write: write, clock: clock)
         let events = EventService(
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,

@@ -99,3 +99,11 @@ extension DomainError {
     static let warmingUp = DomainError(
         .unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)
 }
+
+extension DomainError: CustomStringConvertible {
+    /// The sentence and its code, as the command line and logs show it.
+    public var description: String {
+        let fields = (fields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        return "\(message) (\(code))" + (fields.isEmpty ? "" : " — " + fields.joined(separator: "; "))
+    }
+}

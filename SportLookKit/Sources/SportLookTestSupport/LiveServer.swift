@@ -29,18 +29,19 @@ import Foundation
         }
 
         /// Starts `executable serve` with this process's environment, `HOST`, `PORT` and
-        /// `LOG_LEVEL=warning`, then `environment` over them.
-        public init(executable: String, environment extra: [String: String], arguments: [String] = []) throws {
+        /// `LOG_LEVEL=warning`, then `environment` over them; its output goes to `logPath`
+        /// (by default a new file in the temporary folder).
+        public init(executable: String, environment extra: [String: String], arguments: [String] = [], logPath: String? = nil) throws {
             guard FileManager.default.isExecutableFile(atPath: executable) else { throw SupportError("\(executable) is not built") }
             let port = try freePort()
             self.port = port
-            self.logPath = NSTemporaryDirectory() + "sportlook-serve-\(port)-\(UUID().uuidString.prefix(8)).log"
+            self.logPath = logPath ?? NSTemporaryDirectory() + "sportlook-serve-\(port)-\(UUID().uuidString.prefix(8)).log"
             var environment = ProcessInfo.processInfo.environment
             environment["PORT"] = String(port)
             environment["HOST"] = "127.0.0.1"
             environment["LOG_LEVEL"] = "warning"
             for (key, value) in extra { environment[key] = value }
-            self.pid = try spawn([executable, "serve"] + arguments, environment: environment, output: logPath)
+            self.pid = try spawn([executable, "serve"] + arguments, environment: environment, output: self.logPath)
         }
 
         /// Waits until `/ready` answers 200; throws with the end of the log if the process

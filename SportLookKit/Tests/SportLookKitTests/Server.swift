@@ -30,7 +30,9 @@ final class Server: Sendable {
             "MEDIA_STORE": "file:\(folder.path)/media", "WEB_CLIENT": "off", "MEDIA_UPLOADS_PER_HOUR": "0", "LOG_LEVEL": "error",
         ]
         for (key, value) in environment { settings[key] = value }
-        let live = try LiveServer(executable: LiveServer.executable(repository: repository), environment: settings)
+        let live = try LiveServer(
+            executable: LiveServer.executable(repository: repository), environment: settings,
+            logPath: folder.appendingPathComponent("server.log").path)
         let server = Server(live: live, folder: folder)
         do {
             try await live.waitUntilReady()

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Who is staff, decided here once: giving and taking roles, each recorded in the
+/// audit log with who did it and why. Taking a role ends the person's sessions, so no
+/// session goes on with powers it no longer has.
+struct StaffService: Sendable {
+    let store: StaffStore
+    let sessions: SessionStore
+    let write: Writer
+    let clock: any AppClock
+
+    /// Gives the account with `email` the staff role `role` (replacing another). Only an
+    /// admin, or the command line, may.
+    @discardableResult
+    func grant(_ role: StaffRole, to email: String, by actor: AuditActor, reason: String) async throws -> AuditEntry {
+        try await change(email, to: role, by: actor, reason: reason)
+    }
+
+    /// Takes the account's staff role away and ends its sessions.
+    @discardableResult
+    func revoke(from email: String, by actor: AuditActor, reason: String) async throws -> AuditEntry {
+        try await change(email, to: nil, by: actor, reason: reason)
+    }
+
+    /// Every member of staff.
+    func staff() async throws -> [(id: UUID, name: String, email: String, role: StaffRole)] {
+        try await write.database.read { [store] sql in try await store.staff(on: sql) }
+    }
+
+    /// The audit log, newest first.
+    func log(action: String? = nil, targetID: String? = nil, limit: Int = 100) async throws -> [AuditEntry] {
+        try await write.database.read { [store] sql in
+            try await store.entries(action: action, targetID: targetID, limit: min(max(limit, 1), 1_000), on: sql)
+        }
+    }
+
+    private func change(_ email: String, to role: StaffRole?, by actor: AuditActor, reason: String) async throws -> AuditEntry {
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty, reason.utf8.count <= 1_000 else {
+            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes")
+        }
+        let now = clock.now()
+        return try await write { [store, sessions] sql, changes in
+            if let acting = actor.id, try await store.role(of: acting, on: sql) != .admin {
+                throw DomainError.forbidden("admins_only", "Only an admin gives or takes staff roles.")
+            }
+            guard let account = try await store.account(normalizedEmail: AccountService.normalize(email: email), on: sql) else {
+                throw DomainError.notFound("account")
+            }
+            if account.role == role { throw DomainError.conflict("unchanged", "The account has that role already.") }
+            try await store.setRole(role, of: account.id, on: sql)
+            if role == nil || account.role == .admin {
+                // Powers taken away: no session goes on with them.
+                changes.sessionsEnded(try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql))
+            }
+            let entry = AuditEntry(
+                id: UUID(), at: now, actorID: actor.id, actor: actor.label, action: role == nil ? "staff_revoked" : "staff_granted",
+                targetType: "user", targetID: account.id.lowercased, reason: reason,
+                details: String(
+                    decoding: try JSONEncoder.sorted.encode(["role": role?.rawValue ?? "none", "was": account.role?.rawValue ?? "none"]),
+                    as: UTF8.self))
+            try await store.append(entry, on: sql)
+            return entry
+        }
+    }
+}
