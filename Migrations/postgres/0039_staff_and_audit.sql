@@ -14,7 +14,7 @@ CREATE TABLE audit_log (
     details text NOT NULL DEFAULT '{}'
 );
 CREATE INDEX audit_log_at ON audit_log (at, id);
-CREATE INDEX audit_log_target ON audit_log (target_type, target_id, at);
+CREATE INDEX audit_log_target ON audit_log (target_id, at);
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$;
 CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();

@@ -34,6 +34,12 @@ struct StaffService: Sendable {
         }
     }
 
+    /// A person acting must be a live admin (as read in `locked`); the command line may.
+    private static func requireAdmin(_ actor: AuditActor, in locked: [UUID: StaffStore.Account]) throws {
+        guard let id = actor.id else { return }
+        guard locked[id]?.role == .admin else { throw DomainError.forbidden("admins_only", "Only an admin gives or takes staff roles.") }
+    }
+
     private func change(_ email: String, to role: StaffRole?, by actor: AuditActor, reason: String) async throws -> AuditEntry {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !reason.isEmpty, reason.utf8.count <= 1_000 else {
@@ -41,20 +47,33 @@ struct StaffService: Sendable {
         }
         let now = clock.now()
         return try await write { [store, sessions] sql, changes in
-            if let acting = actor.id, try await store.role(of: acting, on: sql) != .admin {
-                throw DomainError.forbidden("admins_only", "Only an admin gives or takes staff roles.")
-            }
-            guard let account = try await store.account(normalizedEmail: AccountService.normalize(email: email), on: sql) else {
+            guard let found = try await store.account(normalizedEmail: AccountService.normalize(email: email), on: sql) else {
+                if actor.id != nil {
+                    try await Self.requireAdmin(actor, in: try await store.lock(Set([actor.id].compactMap { $0 }), on: sql))
+                }
                 throw DomainError.notFound("account")
             }
-            if account.role == role { throw DomainError.conflict("unchanged", "The account has that role already.") }
+            // The actor and the account, locked and read again: two admins changing each
+            // other at once go one after the other.
+            let locked = try await store.lock(Set([found.id] + [actor.id].compactMap { $0 }), on: sql)
+            try Self.requireAdmin(actor, in: locked)
+            guard let account = locked[found.id] else { throw DomainError.notFound("account") }
+            if role != nil, !account.emailVerified {
+                throw DomainError.conflict("email_not_verified", "A staff role goes only to an account whose email is verified.")
+            }
+            if account.role == role {
+                throw role == nil
+                    ? DomainError.conflict("not_staff", "The account has no staff role.")
+                    : DomainError.conflict("unchanged", "The account has that role already.")
+            }
+            let actorName = actor.id.flatMap { locked[$0]?.name } ?? actor.label
             try await store.setRole(role, of: account.id, on: sql)
             if role == nil || account.role == .admin {
                 // Powers taken away: no session goes on with them.
                 changes.sessionsEnded(try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql))
             }
             let entry = AuditEntry(
-                id: UUID(), at: now, actorID: actor.id, actor: actor.label, action: role == nil ? "staff_revoked" : "staff_granted",
+                id: UUID(), at: now, actorID: actor.id, actor: actorName, action: role == nil ? "staff_revoked" : "staff_granted",
                 targetType: "user", targetID: account.id.lowercased, reason: reason,
                 details: String(
                     decoding: try JSONEncoder.sorted.encode(["role": role?.rawValue ?? "none", "was": account.role?.rawValue ?? "none"]),

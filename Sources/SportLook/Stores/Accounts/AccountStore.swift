@@ -272,7 +272,7 @@ struct AccountStore: Store {
             """
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_verified = \(bind: false), email_normalized = \(bind: "deleted:" + userID.lowercased),
                 password_hash = '', bio = '', gender = NULL, photo_id = NULL, photo_variants = NULL, lat = NULL, lon = NULL, discoverable = \(bind: false),
-                deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
+                staff_role = NULL, deleted_at = \(bind: now), updated_at = \(bind: now), version = version + 1
             WHERE id = \(bind: userID)
             """
         ).run()

@@ -6,20 +6,44 @@ import SQLKit
 struct StaffStore: Sendable {
     let database: Database
 
-    /// The live account with this normalized email: its id, name and staff role.
-    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> (id: UUID, name: String, role: StaffRole?)? {
-        guard
-            let row = try await sql.raw(
-                "SELECT id, name, staff_role FROM users WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL"
-            ).first()
-        else { return nil }
-        return (try row.value("id"), try row.value("name"), try row.optional("staff_role", as: String.self).flatMap(StaffRole.init))
+    /// A live account as staff changes see it.
+    struct Account: Sendable {
+        var id: UUID
+        var name: String
+        var emailVerified: Bool
+        var role: StaffRole?
     }
 
-    /// A person's staff role (nil: none, or no such live account).
-    func role(of user: UUID, on sql: any SQLDatabase) async throws -> StaffRole? {
-        try await sql.raw("SELECT staff_role FROM users WHERE id = \(bind: user) AND deleted_at IS NULL").first()?
-            .optional("staff_role", as: String.self).flatMap(StaffRole.init)
+    /// The live account with this normalized email.
+    func account(normalizedEmail: String, on sql: any SQLDatabase) async throws -> Account? {
+        try await sql.raw(
+            """
+            SELECT id, name, email_verified, staff_role FROM users
+            WHERE email_normalized = \(bind: normalizedEmail) AND deleted_at IS NULL
+            """
+        ).first().map(Self.account)
+    }
+
+    /// Locks the live accounts `ids` (in id order, so two changes never wait on each
+    /// other) and reads them as they are now.
+    func lock(_ ids: Set<UUID>, on sql: any SQLDatabase) async throws -> [UUID: Account] {
+        let rows = try await sql.raw(
+            """
+            SELECT id, name, email_verified, staff_role FROM users
+            WHERE id IN (\(binds: ids.sorted { $0.uuidString < $1.uuidString })) AND deleted_at IS NULL ORDER BY id \(ForUpdateClause())
+            """
+        ).all()
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map { row in
+                let account = try Self.account(row)
+                return (account.id, account)
+            })
+    }
+
+    private static func account(_ row: any SQLRow) throws -> Account {
+        Account(
+            id: try row.value("id"), name: try row.value("name"), emailVerified: try row.value("email_verified"),
+            role: try row.optional("staff_role", as: String.self).flatMap(StaffRole.init))
     }
 
     func setRole(_ role: StaffRole?, of user: UUID, on sql: any SQLDatabase) async throws {
