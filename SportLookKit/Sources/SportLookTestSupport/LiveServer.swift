@@ -112,19 +112,10 @@ import Foundation
 /// The status of `GET path` on 127.0.0.1:`port` over a plain socket (it blocks: call it
 /// through ``blocking(_:)``).
 public func statusLine(port: Int, path: String) throws -> Int {
-    let fd = socket(AF_INET, socketStream, 0)
-    guard fd >= 0 else { throw SupportError("cannot open a socket") }
+    let fd = try connectLoopback(port: port)
     defer { close(fd) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw SupportError("nothing listens on \(port)") }
     let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
     guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { throw SupportError("cannot send") }
     var buffer = [UInt8](repeating: 0, count: 64)

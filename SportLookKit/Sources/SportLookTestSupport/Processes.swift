@@ -53,6 +53,26 @@ public func freePort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
+/// A blocking TCP socket connected to 127.0.0.1:`port` (call it through
+/// ``blocking(_:)``), with a small receive buffer if asked.
+public func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, socketStream, 0)
+    guard fd >= 0 else { throw SupportError("cannot open a socket") }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw SupportError("cannot connect to port \(port)")
+    }
+    return fd
+}
+
 #if canImport(Glibc)
     let socketStream = Int32(SOCK_STREAM.rawValue)
 #else

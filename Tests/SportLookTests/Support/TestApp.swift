@@ -353,22 +353,3 @@ enum ContractLog {
         }
     }
 }
-
-/// A blocking TCP socket connected to 127.0.0.1:`port` (call it through
-/// ``blocking(_:)``), with a small receive buffer if asked.
-func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else {
-        close(fd)
-        throw ClusterError("cannot connect to port \(port)")
-    }
-    return fd
-}
