@@ -41,6 +41,8 @@ public final class AppServices: Sendable {
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
+    /// The reports queue and staff's actions on content and people.
+    let moderation: ModerationService
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
@@ -295,7 +297,12 @@ public final class AppServices: Sendable {
                 uploadTimeout: configuration.mediaUploadTimeout),
             workers: mediaWorkers, logger: logger
         )
-        let scheduledWork = ScheduledWork(reminders: reminders, events: events, series: series)
+        let moderation = ModerationService(
+            store: ModerationStore(database: database), staff: StaffStore(database: database), sessions: sessionStore,
+            accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, notifier: notifier,
+            scheduler: scheduler, write: write, clock: clock)
+        self.moderation = moderation
+        let scheduledWork = ScheduledWork(reminders: reminders, events: events, series: series, moderation: moderation)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

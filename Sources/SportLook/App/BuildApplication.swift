@@ -120,6 +120,8 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
             RouteGuard(path: "/v1/series/:id") { context in
                 try await access.requireSeries(try context.uuid("id", "series"), for: context.userID)
             },
+            // Staff routes are no route at all to anyone who is not staff now.
+            StaffController.guardRoute(services.staff),
         ])
 
     let links = services.mediaLinks
@@ -141,6 +143,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     inbox.addRoutes(to: authenticated)
     ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
+    StaffController(staff: services.staff, moderation: services.moderation).addRoutes(to: authenticated)
     let media = MediaController(media: services.media, links: links)
     media.addRoutes(to: authenticated)
     media.addPublicRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))

@@ -151,7 +151,7 @@ final class UserIndex: Sendable {
             let old = s.cards[user.id]
             let before = old?.levelSports ?? 0
             var after: UInt64 = 0
-            if user.discoverable, let location = user.location {
+            if user.findable, let location = user.location {
                 let mask = sports.mask(of: user.sports)
                 let fresh = card(user, mask: mask, in: s.arena)
                 s.cards[user.id] = fresh

@@ -67,6 +67,14 @@ extension DomainError {
         DomainError(.forbidden, code: code, message: message)
     }
 
+    /// Staff suspended the account: no session opens, and a session the suspension ended
+    /// is refused with this rather than as an unknown token.
+    static func accountSuspended(until: Date?) -> DomainError {
+        DomainError(
+            .forbidden, code: "account_suspended",
+            message: until.map { "This account is suspended until \(RFC3339.format($0))." } ?? "This account is suspended.")
+    }
+
     static func conflict(_ code: String, _ message: String) -> DomainError {
         DomainError(.conflict, code: code, message: message)
     }

@@ -71,6 +71,21 @@ public struct User: Sendable, Hashable {
     public var hasCalendarFeed = false
     /// Their level in each sport they rated (people nearby can be filtered by it).
     public var levels: [String: Level] = [:]
+    /// Limited by staff: out of people nearby, their invitations reach no one.
+    public var limited = false
+    /// Suspended by staff since then (``suspendedUntil`` nil: for good).
+    public var suspendedAt: Date? = nil
+    public var suspendedUntil: Date? = nil
+
+    /// Whether staff's suspension holds at `now`.
+    public func suspended(at now: Date) -> Bool {
+        guard suspendedAt != nil else { return false }
+        return suspendedUntil.map { $0 > now } ?? true
+    }
+
+    /// Whether the person is in people nearby: discoverable, with a place, neither
+    /// limited nor suspended (a suspension's end clears it, ``ModerationService``).
+    public var findable: Bool { discoverable && location != nil && !limited && suspendedAt == nil }
 }
 
 /// A user as others see them: no email, no location.

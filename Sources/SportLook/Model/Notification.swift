@@ -80,6 +80,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case groupRequestRefused = "group_request_refused"
     /// A group's admin made an event (to its members who did not mute the group).
     case groupEvent = "group_event"
+    /// Staff acted on the person or their content: what, why, until when.
+    case moderation = "moderation"
+    /// Staff decided on a report the person made.
+    case reportOutcome = "report_outcome"
 }
 
 /// One notification for one person: what a job delivers.

@@ -14,24 +14,29 @@ enum ScheduledJob: Sendable, Hashable {
     case offerExpiry(event: UUID, user: UUID, expiresAt: Date)
     /// A weekly series making its games up to its horizon.
     case seriesExtension(series: UUID)
+    /// The end of a suspension staff set to run out at `until`.
+    case suspensionEnd(user: UUID, until: Date)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
         case gameDecision = "game_decision"
         case offerExpiry = "waitlist_offer_expiry"
         case seriesExtension = "series_extend"
+        case suspensionEnd = "suspension_end"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
     enum Subject: Hashable, Sendable {
         case event(UUID)
         case series(UUID)
+        case user(UUID)
 
         /// As kept in `jobs.subject`.
         var key: String {
             switch self {
             case .event(let id): "event:" + id.lowercased
             case .series(let id): "series:" + id.lowercased
+            case .user(let id): "user:" + id.lowercased
             }
         }
     }
@@ -42,6 +47,7 @@ enum ScheduledJob: Sendable, Hashable {
         case .gameDecision: .gameDecision
         case .offerExpiry: .offerExpiry
         case .seriesExtension: .seriesExtension
+        case .suspensionEnd: .suspensionEnd
         }
     }
 
@@ -49,6 +55,7 @@ enum ScheduledJob: Sendable, Hashable {
         switch self {
         case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _): .event(event)
         case .seriesExtension(let series): .series(series)
+        case .suspensionEnd(let user, _): .user(user)
         }
     }
 }
@@ -58,7 +65,8 @@ enum ScheduledJob: Sendable, Hashable {
 extension ScheduledJob: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
-        case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at"
+        case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
+            until
     }
 
     init(from decoder: any Decoder) throws {
@@ -83,6 +91,8 @@ extension ScheduledJob: Codable {
                 expiresAt: try instant(.expiresAt))
         case .seriesExtension:
             self = .seriesExtension(series: try c.decode(UUID.self, forKey: .seriesID))
+        case .suspensionEnd:
+            self = .suspensionEnd(user: try c.decode(UUID.self, forKey: .userID), until: try instant(.until))
         }
     }
 
@@ -103,6 +113,9 @@ extension ScheduledJob: Codable {
             try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
         case .seriesExtension(let series):
             try c.encode(series.lowercased, forKey: .seriesID)
+        case .suspensionEnd(let user, let until):
+            try c.encode(user.lowercased, forKey: .userID)
+            try c.encode(until.millisecondsSince1970, forKey: .until)
         }
     }
 

@@ -45,3 +45,78 @@ public struct AuditEntry: Sendable, Hashable {
     /// Details of the action as a JSON object (the role given, …).
     public var details: String
 }
+
+/// What staff decide about reported content or a person.
+public enum ModerationAction: String, Sendable, Hashable, CaseIterable {
+    /// The reports were looked at and nothing is wrong.
+    case dismiss
+    /// The content goes: a message becomes a tombstone, an event is cancelled.
+    case remove
+    /// The person is told what was wrong; nothing else changes.
+    case warn
+    /// Out of people nearby; their invitations reach no one.
+    case limit
+    /// Sessions end, sockets close, no sign-in until the suspension ends.
+    case suspend
+    /// A limit or a suspension ends.
+    case lift
+
+    /// Whether the action acts on a person rather than on content.
+    var onPerson: Bool { [.warn, .limit, .suspend, .lift].contains(self) }
+}
+
+/// Reports on one thing, waiting for staff: what was reported, whom an action on a
+/// person would reach, and each report.
+struct ReportGroup: Sendable {
+    var targetType: String
+    var targetID: UUID
+    /// The author of a message, the organiser of an event, the person reported.
+    var subject: UserSummary?
+    var reports: [FiledReport]
+    var context: ReportContext
+
+    /// The oldest report: the group's place in the queue and its 24-hour target.
+    var oldest: Date { reports.map(\.report.createdAt).min() ?? .distantPast }
+}
+
+/// A report with its reporter's name.
+struct FiledReport: Sendable {
+    var report: SafetyReport
+    var reporter: UserSummary
+}
+
+/// What a moderator sees of the reported thing.
+enum ReportContext: Sendable {
+    /// The message as it reads now (and as it read when first reported), with the
+    /// messages around it in its room.
+    case message(ModeratedMessage, around: [ModeratedMessage], reported: String?)
+    /// The event, with its organiser and state.
+    case event(id: UUID, title: String, startsAt: Date, status: String, organiser: UserSummary)
+    /// The person, their standing and how often they were reported.
+    case user(ModeratedPerson)
+    /// The thing is gone.
+    case gone
+}
+
+/// A chat message as a moderator reads it.
+struct ModeratedMessage: Sendable {
+    var roomID: UUID
+    var seq: Int64
+    var sender: UserSummary
+    var body: String
+    var createdAt: Date
+    var deletedAt: Date?
+}
+
+/// A person as a moderator sees them.
+struct ModeratedPerson: Sendable {
+    var summary: UserSummary
+    var createdAt: Date
+    var deleted: Bool
+    var limited: Bool
+    var suspendedAt: Date?
+    var suspendedUntil: Date?
+    /// Reports on them, their messages and their events, ever.
+    var reportsReceived: Int
+    var reportsMade: Int
+}

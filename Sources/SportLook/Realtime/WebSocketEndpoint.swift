@@ -56,8 +56,8 @@ struct WebSocketEndpoint {
                 context.logger.debug("socket closed before it was set up", metadata: ["error": "\(error)"])
                 return
             }
-            guard let identity = try await identity(context.request) else {
-                // The session ended between the upgrade and now.
+            guard let identity = (try? await identity(context.request)) ?? nil else {
+                // The session ended (or a suspension ended it) between the upgrade and now.
                 try? await outbound.close(
                     .init(codeNumber: FrameQueue.Ending.sessionEnded.code), reason: FrameQueue.Ending.sessionEnded.reason)
                 return

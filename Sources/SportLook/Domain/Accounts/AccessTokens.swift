@@ -92,13 +92,19 @@ public final class TokenAuthenticator: Sendable {
         self.clock = clock
     }
 
-    /// The identity a token stands for, or `nil` if it is unknown, expired or revoked.
+    /// The identity a token stands for, or `nil` if it is unknown, expired or revoked;
+    /// 403 `account_suspended` for a session its account's suspension ended.
     public func identity(for token: String) async throws -> Identity? {
         guard AccessToken.isWellFormed(token) else { return nil }
         let digest = AccessToken.Digest(token)
         let now = clock.now()
         if let cached = cached(digest, at: now) { return cached }
-        guard let record = try await sessions.token(hash: digest.hex), record.revokedAt == nil, record.expiresAt > now else { return nil }
+        guard let record = try await sessions.token(hash: digest.hex), record.expiresAt > now else { return nil }
+        guard record.revokedAt == nil else {
+            // A session a suspension ended says so, rather than looking unknown.
+            if record.suspended(at: now) { throw DomainError.accountSuspended(until: record.suspendedUntil) }
+            return nil
+        }
         let identity = Identity(userID: record.userID, tokenID: record.id, expiresAt: record.expiresAt)
         state.withLock { s in
             s.keep(digest, Entry(identity: identity, expiresAt: record.expiresAt, checkedAt: now))

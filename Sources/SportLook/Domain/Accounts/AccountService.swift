@@ -163,6 +163,7 @@ struct AccountService: Sendable {
         let ended = try await sessions.revokeTokensBeyond(Self.maxSessions, of: userID, at: now, on: sql)
         changes.sessionsEnded(ended)
         guard let user = try await accounts.user(userID, on: sql) else { return nil }
+        if user.suspended(at: now) { throw DomainError.accountSuspended(until: user.suspendedUntil) }
         let deviceKey = try await known.record(userID, deviceKey: true, address: address, at: now, on: sql)
         return Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID, deviceKey: deviceKey)
     }

@@ -40,11 +40,30 @@ extension ChatService {
                 }
             }
             guard message.deletedAt == nil else { return nil }
-            // The text goes from the pushes queued for it too, and the image is let go (collected with unused uploads).
-            try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: nil, on: sql)
-            if let image = message.attachment?.image.id { _ = try await media.release([image], on: sql) }
-            return try await store.delete(room: room.id, seq: seq, at: now, on: sql)
+            return try await Self.tombstone(message, in: room.id, at: now, on: sql, store: store, notifier: notifier, media: media)
         }
+    }
+
+    /// Staff take a message down (in the caller's transaction): the same tombstone as
+    /// its author's deletion. `false` when it was deleted already.
+    func takeDown(room roomID: UUID, seq: Int64, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Bool {
+        guard try await store.lockRoom(roomID, on: sql) != nil, let message = try await store.message(room: roomID, seq: seq, on: sql),
+            message.deletedAt == nil
+        else { return false }
+        let change = try await Self.tombstone(message, in: roomID, at: now, on: sql, store: store, notifier: notifier, media: media)
+        changes.record(.chatChange(room: roomID, change: change))
+        return true
+    }
+
+    /// Erases a message's text and image, keeping its row and seq; returns the change number.
+    private static func tombstone(
+        _ message: ChatMessage, in room: UUID, at now: Date, on sql: DatabaseSession, store: ChatStore, notifier: Notifier,
+        media: MediaAttachments
+    ) async throws -> Int64 {
+        // The text goes from the pushes queued for it too, and the image is let go (collected with unused uploads).
+        try await notifier.chatMessageChanged(room: room, sender: message.sender, from: message.body, to: nil, on: sql)
+        if let image = message.attachment?.image.id { _ = try await media.release([image], on: sql) }
+        return try await store.delete(room: room, seq: message.seq, at: now, on: sql)
     }
 
     /// Puts an emoji of the allowed set on a message (`on`), or takes it off.

@@ -57,7 +57,11 @@ struct InvitationService: Sendable {
             if try await invitations.blocked(by: inviter, among: invitees, on: sql) {
                 throw DomainError.forbidden("You cannot invite someone you blocked.")
             }
-            let blockers = try await invitations.blockers(of: inviter, among: invitees, on: sql)
+            // A limited inviter's invitations are kept hidden as a blocked one's are: they
+            // see them sent, nobody receives them.
+            let blockers =
+                try await accounts.isLimited(inviter, on: sql)
+                ? Set(invitees) : try await invitations.blockers(of: inviter, among: invitees, on: sql)
             // A set of queries for the whole list, not four per invitee.
             let attending = try await invitations.attending(event: eventID, among: invitees, on: sql)
             if let first = invitees.first(where: attending.contains) {

@@ -298,6 +298,23 @@ struct GroupService: Sendable {
         }
     }
 
+    /// A suspended person's groups pass on (in the suspension's transaction): each group
+    /// they own to its next owner, as on leaving (a group with no one else ends); they
+    /// stay on as a member.
+    func handOn(ownedBy user: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        for id in try await store.groupsWithStanding(of: user, on: sql) {
+            guard let group = try await store.lock(id, at: now, on: sql), try await store.standing(of: user, in: id, on: sql).role == .owner
+            else { continue }
+            guard let heir = try await store.successor(in: id, excluding: user, on: sql) else {
+                try await end(group, at: now, on: sql, &changes)
+                continue
+            }
+            try await store.setRole(.owner, of: heir, in: id, on: sql)
+            try await store.setRole(.member, of: user, in: id, on: sql)
+            try await changed(id, on: sql, &changes)
+        }
+    }
+
     /// Mutes or unmutes news of the group's new events, for a member (404 `membership` otherwise).
     func setMuted(_ muted: Bool, group id: UUID, by user: UUID) async throws {
         try await write { [store] sql, _ in

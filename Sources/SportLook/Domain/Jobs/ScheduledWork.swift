@@ -6,6 +6,7 @@ struct ScheduledWork: Sendable {
     let reminders: Reminders
     let events: EventService
     let series: SeriesService
+    let moderation: ModerationService
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -17,6 +18,8 @@ struct ScheduledWork: Sendable {
             try await events.expireOffer(at: event, of: user, expiringAt: expiresAt)
         case .seriesExtension(let id):
             try await series.extendDue(id)
+        case .suspensionEnd(let user, let until):
+            try await moderation.endSuspension(of: user, until: until)
         }
     }
 }

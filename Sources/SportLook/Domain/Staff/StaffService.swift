@@ -22,6 +22,12 @@ struct StaffService: Sendable {
         try await change(email, to: nil, by: actor, reason: reason)
     }
 
+    /// The person's staff role now (read from the database on every call: a role taken
+    /// away stops at once).
+    func role(of user: UUID) async throws -> StaffRole? {
+        try await write.database.read { [store] sql in try await store.role(of: user, on: sql) }
+    }
+
     /// Every member of staff.
     func staff() async throws -> [(id: UUID, name: String, email: String, role: StaffRole)] {
         try await write.database.read { [store] sql in try await store.staff(on: sql) }
@@ -34,6 +40,15 @@ struct StaffService: Sendable {
         }
     }
 
+    /// Why staff did something, as the audit log keeps it: said, in at most 1,000 bytes.
+    static func reason(_ text: String?) throws -> String {
+        let reason = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty, reason.utf8.count <= 1_000 else {
+            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes")
+        }
+        return reason
+    }
+
     /// A person acting must be a live admin (as read in `locked`); the command line may.
     private static func requireAdmin(_ actor: AuditActor, in locked: [UUID: StaffStore.Account]) throws {
         guard let id = actor.id else { return }
@@ -41,10 +56,7 @@ struct StaffService: Sendable {
     }
 
     private func change(_ email: String, to role: StaffRole?, by actor: AuditActor, reason: String) async throws -> AuditEntry {
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !reason.isEmpty, reason.utf8.count <= 1_000 else {
-            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes")
-        }
+        let reason = try Self.reason(reason)
         let now = clock.now()
         return try await write { [store, sessions] sql, changes in
             guard let found = try await store.account(normalizedEmail: AccountService.normalize(email: email), on: sql) else {

@@ -68,5 +68,17 @@ extension Catalogue {
 
         Den kan bruges én gang, inden for {minutes, plural, one {# minut} other {# minutter}}. Har du ikke bedt om den, så se bort fra denne mail: din adgangskode er uændret.
         """,
+        .moderationTitle: "En besked fra SportLooks moderatorer",
+        .moderationWarned: "En advarsel om det, du har skrevet: {reason}",
+        .moderationMessageRemoved: "Din besked blev fjernet: {reason}",
+        .moderationEventRemoved: "Din kamp {event} blev aflyst: {reason}",
+        .moderationLimited:
+            "Din konto er begrænset: folk i nærheden ser dig ikke længere, og dine invitationer når ingen. Hvorfor: {reason}",
+        .moderationSuspended: "Din konto er suspenderet indtil {until} (UTC): {reason}",
+        .moderationSuspendedForGood: "Din konto er suspenderet: {reason}",
+        .moderationLifted: "Begrænsningen eller suspenderingen af din konto er ophævet.",
+        .reportOutcomeTitle: "Din anmeldelse er behandlet",
+        .reportActedOn: "Tak: moderatorerne har grebet ind over for det, du anmeldte.",
+        .reportDismissed: "Tak: moderatorerne har set på det, du anmeldte, og fandt intet i strid med reglerne.",
     ]
 }

@@ -68,5 +68,16 @@ extension Catalogue {
 
         It works once, within {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, ignore this mail: your password stays as it is.
         """,
+        .moderationTitle: "A note from SportLook's moderators",
+        .moderationWarned: "A warning about what you posted: {reason}",
+        .moderationMessageRemoved: "Your message was removed: {reason}",
+        .moderationEventRemoved: "Your game {event} was cancelled: {reason}",
+        .moderationLimited: "Your account is limited: people nearby no longer show you and your invitations reach no one. Why: {reason}",
+        .moderationSuspended: "Your account is suspended until {until} (UTC): {reason}",
+        .moderationSuspendedForGood: "Your account is suspended: {reason}",
+        .moderationLifted: "The limit or suspension on your account has ended.",
+        .reportOutcomeTitle: "Your report was reviewed",
+        .reportActedOn: "Thank you: the moderators acted on what you reported.",
+        .reportDismissed: "Thank you: the moderators looked at what you reported and found nothing against the rules.",
     ]
 }

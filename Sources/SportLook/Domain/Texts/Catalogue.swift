@@ -56,6 +56,17 @@ enum Catalogue {
         case resetMailText = "mail.reset.text"
         case resetMailUnmarkedSubject = "mail.reset.unmarked.subject"
         case resetMailUnmarkedText = "mail.reset.unmarked.text"
+        case moderationTitle = "moderation.title"
+        case moderationWarned = "moderation.warn.body"
+        case moderationMessageRemoved = "moderation.remove.message.body"
+        case moderationEventRemoved = "moderation.remove.event.body"
+        case moderationLimited = "moderation.limit.body"
+        case moderationSuspended = "moderation.suspend.body"
+        case moderationSuspendedForGood = "moderation.suspend.for_good.body"
+        case moderationLifted = "moderation.lift.body"
+        case reportOutcomeTitle = "report_outcome.title"
+        case reportActedOn = "report_outcome.acted.body"
+        case reportDismissed = "report_outcome.dismissed.body"
     }
 
     /// `key` in `language` with `arguments` put in.

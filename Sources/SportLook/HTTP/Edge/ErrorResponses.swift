@@ -8,6 +8,10 @@ import Logging
 /// unreachable database to 503, and anything else to a 500 that is logged at error
 /// level with the request id and tells the client nothing about internals. (A step of
 /// ``EdgeMiddleware``.)
+/// A route that is not there for this caller (a staff route, to anyone not staff): it
+/// answers exactly as a path no route serves.
+struct HiddenRoute: Error {}
+
 struct ErrorResponses {
     /// A path as logs may show it: a calendar feed's holds its secret, which stays out.
     static func loggable(_ path: String) -> String {
@@ -24,6 +28,8 @@ struct ErrorResponses {
             return APIError(error).response(requestID: nil)
         case let error as HTTPError:
             return map(error, request: request, context: context).response(requestID: nil)
+        case is HiddenRoute:
+            return Self.noRoute(request).response(requestID: nil)
         case is HashingQueueFull:
             return APIError(DomainError.busy).response(requestID: nil)
         case let error as DatabaseUnavailable:
@@ -47,6 +53,11 @@ struct ErrorResponses {
         }
     }
 
+    /// What a path no route serves answers.
+    static func noRoute(_ request: Request) -> APIError {
+        APIError(.notFound, code: "not_found", message: "No route for \(request.method) \(request.uri.path.prefix(200)).")
+    }
+
     private func map(_ error: HTTPError, request: Request, context: AppRequestContext) -> APIError {
         switch error.status {
         case .notFound:
@@ -56,7 +67,7 @@ struct ErrorResponses {
                     .methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.",
                     headers: [.allow: allowed.map(\.rawValue).sorted().joined(separator: ", ")])
             }
-            return APIError(.notFound, code: "not_found", message: "No route for \(request.method) \(request.uri.path.prefix(200)).")
+            return Self.noRoute(request)
         case .contentTooLarge:
             return APIError(
                 .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")

@@ -12,7 +12,7 @@ extension AccountStore {
                 let rows = try await sql.raw(
                     """
                     SELECT \(unsafeRaw: userColumns) FROM users
-                    WHERE discoverable = \(bind: true) AND lat IS NOT NULL \(from) ORDER BY id LIMIT 5000
+                    WHERE discoverable = \(bind: true) AND lat IS NOT NULL AND limited_at IS NULL AND suspended_at IS NULL \(from) ORDER BY id LIMIT 5000
                     """
                 ).all()
                 let ids: [UUID] = try rows.map { try $0.value("id") }

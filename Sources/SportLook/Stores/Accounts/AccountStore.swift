@@ -141,7 +141,7 @@ struct AccountStore: Store {
     }
 
     static let userColumns =
-        "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed"
+        "id, name, email, email_verified, bio, photo_id, photo_variants, lat, lon, discoverable, created_at, version, deleted_at, reminders, language, calendar_feed, limited_at, suspended_at, suspended_until"
 
     static func decodeUser(_ row: any SQLRow, sports: [String], levels: [String: Level] = [:]) throws -> User {
         let lat: Double? = try row.optional("lat")
@@ -153,7 +153,9 @@ struct AccountStore: Store {
             discoverable: try row.value("discoverable"), createdAt: try row.value("created_at"), version: try row.value("version"),
             isDeleted: try row.optional("deleted_at", as: Date.self) != nil, emailVerified: try row.value("email_verified"),
             reminders: try row.value("reminders"), language: Language(rawValue: try row.value("language")) ?? .en,
-            hasCalendarFeed: try row.optional("calendar_feed", as: String.self) != nil, levels: levels
+            hasCalendarFeed: try row.optional("calendar_feed", as: String.self) != nil, levels: levels,
+            limited: try row.optional("limited_at", as: Date.self) != nil, suspendedAt: try row.optional("suspended_at"),
+            suspendedUntil: try row.optional("suspended_until")
         )
     }
 
@@ -235,6 +237,11 @@ struct AccountStore: Store {
     /// Locks the row of a user not deleted, for the rest of the transaction (login,
     /// password change and deletion each take it first, so they happen one after
     /// the other); `false` if the account is deleted or unknown.
+    /// Whether staff limited the person.
+    func isLimited(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT id FROM users WHERE id = \(bind: userID) AND limited_at IS NOT NULL").first() != nil
+    }
+
     func lockLive(_ userID: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: userID) AND deleted_at IS NULL RETURNING id").first()
             != nil

@@ -11,6 +11,13 @@ struct SessionStore: Store {
         var userID: UUID
         var expiresAt: Date
         var revokedAt: Date?
+        /// The account's suspension, if staff suspended it.
+        var suspendedAt: Date? = nil
+        var suspendedUntil: Date? = nil
+
+        func suspended(at now: Date) -> Bool {
+            suspendedAt != nil && (suspendedUntil.map { $0 > now } ?? true)
+        }
     }
 
     typealias Session = SessionInfo
@@ -30,12 +37,16 @@ struct SessionStore: Store {
         try await database.read { sql in
             guard
                 let row = try await sql.raw(
-                    "SELECT id, user_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = \(bind: hash)"
+                    """
+                    SELECT t.id, t.user_id, t.expires_at, t.revoked_at, u.suspended_at, u.suspended_until
+                    FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = \(bind: hash)
+                    """
                 ).first()
             else { return nil }
             return TokenRecord(
                 id: try row.value("id"), userID: try row.value("user_id"), expiresAt: try row.value("expires_at"),
-                revokedAt: try row.optional("revoked_at"))
+                revokedAt: try row.optional("revoked_at"), suspendedAt: try row.optional("suspended_at"),
+                suspendedUntil: try row.optional("suspended_until"))
         }
     }
 

@@ -46,6 +46,12 @@ struct StaffStore: Sendable {
             role: try row.optional("staff_role", as: String.self).flatMap(StaffRole.init))
     }
 
+    /// The live account's staff role, as it is now.
+    func role(of user: UUID, on sql: any SQLDatabase) async throws -> StaffRole? {
+        try await sql.raw("SELECT staff_role FROM users WHERE id = \(bind: user) AND deleted_at IS NULL").first()?
+            .optional("staff_role", as: String.self).flatMap(StaffRole.init)
+    }
+
     func setRole(_ role: StaffRole?, of user: UUID, on sql: any SQLDatabase) async throws {
         try await sql.raw("UPDATE users SET staff_role = \(bind: role?.rawValue) WHERE id = \(bind: user)").run()
     }
@@ -79,7 +85,7 @@ struct StaffStore: Sendable {
         return try await sql.raw(
             """
             SELECT id, at, actor_id, actor, action, target_type, target_id, reason, details FROM audit_log
-            \(filter) ORDER BY at DESC, id DESC LIMIT \(bind: limit)
+            \(filter) ORDER BY at DESC, \(unsafeRaw: sql.isPostgres ? "seq" : "rowid") DESC LIMIT \(bind: limit)
             """
         ).all().map { row in
             AuditEntry(

@@ -3510,6 +3510,8 @@ extension Components {
                 case groupRequestAccepted = "group_request_accepted"
                 case groupRequestRefused = "group_request_refused"
                 case groupEvent = "group_event"
+                case moderation = "moderation"
+                case reportOutcome = "report_outcome"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -4347,6 +4349,620 @@ extension Components {
                 case id
                 case name
                 case blockedAt = "blocked_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StaffPerson`.
+        public struct StaffPerson: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StaffPerson/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StaffPerson/name`.
+            public var name: Swift.String
+            /// Creates a new `StaffPerson`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            public init(
+                id: Swift.String,
+                name: Swift.String
+            ) {
+                self.id = id
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ModeratedMessage`.
+        public struct ModeratedMessage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/seq`.
+            public var seq: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/sender`.
+            public var sender: Components.Schemas.StaffPerson
+            /// Empty once deleted (as_reported keeps what it said).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/body`.
+            public var body: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ModeratedMessage/deleted_at`.
+            public var deletedAt: Foundation.Date?
+            /// Creates a new `ModeratedMessage`.
+            ///
+            /// - Parameters:
+            ///   - roomId:
+            ///   - seq:
+            ///   - sender:
+            ///   - body: Empty once deleted (as_reported keeps what it said).
+            ///   - createdAt:
+            ///   - deletedAt:
+            public init(
+                roomId: Swift.String,
+                seq: Swift.Int,
+                sender: Components.Schemas.StaffPerson,
+                body: Swift.String,
+                createdAt: Foundation.Date,
+                deletedAt: Foundation.Date? = nil
+            ) {
+                self.roomId = roomId
+                self.seq = seq
+                self.sender = sender
+                self.body = body
+                self.createdAt = createdAt
+                self.deletedAt = deletedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case roomId = "room_id"
+                case seq
+                case sender
+                case body
+                case createdAt = "created_at"
+                case deletedAt = "deleted_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ModeratedAccount`.
+        public struct ModeratedAccount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/deleted`.
+            public var deleted: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/limited`.
+            public var limited: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/suspended_at`.
+            public var suspendedAt: Foundation.Date?
+            /// Null with suspended_at set: for good.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/suspended_until`.
+            public var suspendedUntil: Foundation.Date?
+            /// Reports on them, their messages and their events, ever.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/reports_received`.
+            public var reportsReceived: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/reports_made`.
+            public var reportsMade: Swift.Int
+            /// Creates a new `ModeratedAccount`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - deleted:
+            ///   - limited:
+            ///   - suspendedAt:
+            ///   - suspendedUntil: Null with suspended_at set: for good.
+            ///   - reportsReceived: Reports on them, their messages and their events, ever.
+            ///   - reportsMade:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                deleted: Swift.Bool,
+                limited: Swift.Bool,
+                suspendedAt: Foundation.Date? = nil,
+                suspendedUntil: Foundation.Date? = nil,
+                reportsReceived: Swift.Int,
+                reportsMade: Swift.Int
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.deleted = deleted
+                self.limited = limited
+                self.suspendedAt = suspendedAt
+                self.suspendedUntil = suspendedUntil
+                self.reportsReceived = reportsReceived
+                self.reportsMade = reportsMade
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt = "created_at"
+                case deleted
+                case limited
+                case suspendedAt = "suspended_at"
+                case suspendedUntil = "suspended_until"
+                case reportsReceived = "reports_received"
+                case reportsMade = "reports_made"
+            }
+        }
+        /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `user` (with `user`) or `gone`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReportContext`.
+        public struct ReportContext: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportContext/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case message = "message"
+                case event = "event"
+                case user = "user"
+                case gone = "gone"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportContext/kind`.
+            public var kind: Components.Schemas.ReportContext.KindPayload
+            /// - Remark: Generated from `#/components/schemas/ReportContext/message`.
+            public var message: Components.Schemas.ModeratedMessage?
+            /// - Remark: Generated from `#/components/schemas/ReportContext/around`.
+            public var around: [Components.Schemas.ModeratedMessage]?
+            /// The message as it read when first reported.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportContext/as_reported`.
+            public struct AsReportedPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `AsReportedPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The message as it read when first reported.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportContext/as_reported`.
+            public var asReported: Components.Schemas.ReportContext.AsReportedPayload?
+            /// - Remark: Generated from `#/components/schemas/ReportContext/event`.
+            public struct EventPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/title`.
+                public var title: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/starts_at`.
+                public var startsAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/status`.
+                @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case active = "active"
+                    case cancelled = "cancelled"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/status`.
+                public var status: Components.Schemas.ReportContext.EventPayload.StatusPayload
+                /// - Remark: Generated from `#/components/schemas/ReportContext/event/organiser`.
+                public var organiser: Components.Schemas.StaffPerson
+                /// Creates a new `EventPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - title:
+                ///   - startsAt:
+                ///   - status:
+                ///   - organiser:
+                public init(
+                    id: Swift.String,
+                    title: Swift.String,
+                    startsAt: Foundation.Date,
+                    status: Components.Schemas.ReportContext.EventPayload.StatusPayload,
+                    organiser: Components.Schemas.StaffPerson
+                ) {
+                    self.id = id
+                    self.title = title
+                    self.startsAt = startsAt
+                    self.status = status
+                    self.organiser = organiser
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case startsAt = "starts_at"
+                    case status
+                    case organiser
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportContext/event`.
+            public var event: Components.Schemas.ReportContext.EventPayload?
+            /// - Remark: Generated from `#/components/schemas/ReportContext/user`.
+            public var user: Components.Schemas.ModeratedAccount?
+            /// Creates a new `ReportContext`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - message:
+            ///   - around:
+            ///   - asReported: The message as it read when first reported.
+            ///   - event:
+            ///   - user:
+            public init(
+                kind: Components.Schemas.ReportContext.KindPayload,
+                message: Components.Schemas.ModeratedMessage? = nil,
+                around: [Components.Schemas.ModeratedMessage]? = nil,
+                asReported: Components.Schemas.ReportContext.AsReportedPayload? = nil,
+                event: Components.Schemas.ReportContext.EventPayload? = nil,
+                user: Components.Schemas.ModeratedAccount? = nil
+            ) {
+                self.kind = kind
+                self.message = message
+                self.around = around
+                self.asReported = asReported
+                self.event = event
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case message
+                case around
+                case asReported = "as_reported"
+                case event
+                case user
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QueuedReport`.
+        public struct QueuedReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/QueuedReport/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/QueuedReport/reporter`.
+            public var reporter: Components.Schemas.StaffPerson
+            /// - Remark: Generated from `#/components/schemas/QueuedReport/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/QueuedReport/details`.
+            public var details: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/QueuedReport/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `QueuedReport`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - reporter:
+            ///   - reason:
+            ///   - details:
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                reporter: Components.Schemas.StaffPerson,
+                reason: Swift.String,
+                details: Swift.String? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.reporter = reporter
+                self.reason = reason
+                self.details = details
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case reporter
+                case reason
+                case details
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportGroup`.
+        public struct ReportGroup: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/target_type`.
+            @frozen public enum TargetTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case user = "user"
+                case event = "event"
+                case message = "message"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/target_type`.
+            public var targetType: Components.Schemas.ReportGroup.TargetTypePayload
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/target_id`.
+            public var targetId: Swift.String
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
+            public struct SubjectPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReportGroup/subject/value1`.
+                public var value1: Components.Schemas.StaffPerson
+                /// Creates a new `SubjectPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.StaffPerson) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
+            public var subject: Components.Schemas.ReportGroup.SubjectPayload?
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/oldest_at`.
+            public var oldestAt: Foundation.Date
+            /// 24 hours after the oldest report.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/due_at`.
+            public var dueAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/reports`.
+            public var reports: [Components.Schemas.QueuedReport]
+            /// - Remark: Generated from `#/components/schemas/ReportGroup/context`.
+            public var context: Components.Schemas.ReportContext
+            /// Creates a new `ReportGroup`.
+            ///
+            /// - Parameters:
+            ///   - targetType:
+            ///   - targetId:
+            ///   - subject: Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            ///   - oldestAt:
+            ///   - dueAt: 24 hours after the oldest report.
+            ///   - reports:
+            ///   - context:
+            public init(
+                targetType: Components.Schemas.ReportGroup.TargetTypePayload,
+                targetId: Swift.String,
+                subject: Components.Schemas.ReportGroup.SubjectPayload? = nil,
+                oldestAt: Foundation.Date,
+                dueAt: Foundation.Date,
+                reports: [Components.Schemas.QueuedReport],
+                context: Components.Schemas.ReportContext
+            ) {
+                self.targetType = targetType
+                self.targetId = targetId
+                self.subject = subject
+                self.oldestAt = oldestAt
+                self.dueAt = dueAt
+                self.reports = reports
+                self.context = context
+            }
+            public enum CodingKeys: String, CodingKey {
+                case targetType = "target_type"
+                case targetId = "target_id"
+                case subject
+                case oldestAt = "oldest_at"
+                case dueAt = "due_at"
+                case reports
+                case context
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportGroupPage`.
+        public struct ReportGroupPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportGroupPage/items`.
+            public var items: [Components.Schemas.ReportGroup]
+            /// Always null: the queue is one page of at most `limit` groups.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportGroupPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ReportGroupPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Always null: the queue is one page of at most `limit` groups.
+            public init(
+                items: [Components.Schemas.ReportGroup],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuditEntry`.
+        public struct AuditEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/at`.
+            public var at: Foundation.Date
+            /// Null: the command line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/actor_id`.
+            public var actorId: Swift.String?
+            /// The actor's name then, or "command line".
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/actor`.
+            public var actor: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/action`.
+            public var action: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/target_type`.
+            public var targetType: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/target_id`.
+            public var targetId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/details`.
+            public struct DetailsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `DetailsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/details`.
+            public var details: Components.Schemas.AuditEntry.DetailsPayload
+            /// Creates a new `AuditEntry`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - at:
+            ///   - actorId: Null: the command line.
+            ///   - actor: The actor's name then, or "command line".
+            ///   - action:
+            ///   - targetType:
+            ///   - targetId:
+            ///   - reason:
+            ///   - details:
+            public init(
+                id: Swift.String,
+                at: Foundation.Date,
+                actorId: Swift.String? = nil,
+                actor: Swift.String,
+                action: Swift.String,
+                targetType: Swift.String,
+                targetId: Swift.String,
+                reason: Swift.String,
+                details: Components.Schemas.AuditEntry.DetailsPayload
+            ) {
+                self.id = id
+                self.at = at
+                self.actorId = actorId
+                self.actor = actor
+                self.action = action
+                self.targetType = targetType
+                self.targetId = targetId
+                self.reason = reason
+                self.details = details
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case at
+                case actorId = "actor_id"
+                case actor
+                case action
+                case targetType = "target_type"
+                case targetId = "target_id"
+                case reason
+                case details
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuditPage`.
+        public struct AuditPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuditPage/items`.
+            public var items: [Components.Schemas.AuditEntry]
+            /// Always null: at most `limit` rows.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `AuditPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Always null: at most `limit` rows.
+            public init(
+                items: [Components.Schemas.AuditEntry],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportDecision`.
+        public struct ReportDecision: Codable, Hashable, Sendable {
+            /// Reports closed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/resolved`.
+            public var resolved: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ReportDecision/action`.
+            public var action: Components.Schemas.AuditEntry
+            /// Creates a new `ReportDecision`.
+            ///
+            /// - Parameters:
+            ///   - resolved: Reports closed.
+            ///   - action:
+            public init(
+                resolved: Swift.Int,
+                action: Components.Schemas.AuditEntry
+            ) {
+                self.resolved = resolved
+                self.action = action
+            }
+            public enum CodingKeys: String, CodingKey {
+                case resolved
+                case action
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StaffMember`.
+        public struct StaffMember: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StaffMember/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StaffMember/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StaffMember/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StaffMember/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case moderator = "moderator"
+                case admin = "admin"
+            }
+            /// - Remark: Generated from `#/components/schemas/StaffMember/role`.
+            public var role: Components.Schemas.StaffMember.RolePayload
+            /// Creates a new `StaffMember`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - email:
+            ///   - role:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                email: Swift.String,
+                role: Components.Schemas.StaffMember.RolePayload
+            ) {
+                self.id = id
+                self.name = name
+                self.email = email
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case email
+                case role
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StaffMemberPage`.
+        public struct StaffMemberPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StaffMemberPage/items`.
+            public var items: [Components.Schemas.StaffMember]
+            /// - Remark: Generated from `#/components/schemas/StaffMemberPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `StaffMemberPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.StaffMember],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Report`.

@@ -1014,6 +1014,73 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/reports`.
     /// - Remark: Generated from `#/paths//v1/reports/post(report)`.
     func report(_ input: Operations.Report.Input) async throws -> Operations.Report.Output
+    /// The reports queue - open reports grouped by what they report, the oldest group first.
+    ///
+    /// Each group shows the reported thing in its context (a message with up to five
+    /// messages on each side and as it read when first reported, an event with its
+    /// organiser, a person with how often they were reported), the person an action would
+    /// reach (`subject`), and its oldest report's time with the 24-hour target (`due_at`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/staff/reports`.
+    /// - Remark: Generated from `#/paths//v1/staff/reports/get(staffReports)`.
+    func staffReports(_ input: Operations.StaffReports.Input) async throws -> Operations.StaffReports.Output
+    /// Decide every open report on one thing.
+    ///
+    /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
+    /// message becomes a tombstone, an event is cancelled and its people told; 409
+    /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
+    /// `subject` as on the account route. Every open report on the thing is closed with
+    /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
+    /// what and why (`moderation`), and the audit log gets one row. 404 when nothing on the
+    /// thing is open (two staff deciding at once: the second gets 404).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/reports/decisions`.
+    /// - Remark: Generated from `#/paths//v1/staff/reports/decisions/post(staffDecide)`.
+    func staffDecide(_ input: Operations.StaffDecide.Input) async throws -> Operations.StaffDecide.Output
+    /// An account as staff see it - its standing and how often it reported and was reported.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/accounts/{id}`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/get(staffAccount)`.
+    func staffAccount(_ input: Operations.StaffAccount.Input) async throws -> Operations.StaffAccount.Output
+    /// Warn, limit, suspend or lift an account.
+    ///
+    /// `warn` changes nothing but tells the person. `limit` takes them out of people nearby
+    /// and keeps their new invitations hidden from those invited (409 `already_limited`).
+    /// `suspend` (for `days`, or for good) ends their sessions and sockets on every
+    /// instance, stops their pushes, cancels the games they organise and gives up their
+    /// places, and hands their groups on; until it ends, sign-in answers 403
+    /// `account_suspended`, and so does any request with a session it ended. `lift` ends a
+    /// limit and a suspension (409 `not_restricted` when there is neither). Staff do not act
+    /// on their own account (409 `own_account`); a moderator does not limit or suspend
+    /// staff, nor does anyone an admin (403 `staff_account`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/actions`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/actions/post(staffAct)`.
+    func staffAct(_ input: Operations.StaffAct.Input) async throws -> Operations.StaffAct.Output
+    /// The audit log, newest first - every staff action and every change of a role; no route changes or removes a row.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/audit`.
+    /// - Remark: Generated from `#/paths//v1/staff/audit/get(staffAudit)`.
+    func staffAudit(_ input: Operations.StaffAudit.Input) async throws -> Operations.StaffAudit.Output
+    /// Every member of staff (admins).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/members`.
+    /// - Remark: Generated from `#/paths//v1/staff/members/get(staffMembers)`.
+    func staffMembers(_ input: Operations.StaffMembers.Input) async throws -> Operations.StaffMembers.Output
+    /// Give the account with this email a staff role, or take its role away (role null) (admins).
+    ///
+    /// A role goes only to an account whose email is verified (409 `email_not_verified`);
+    /// 409 `unchanged` when it has that role, `not_staff` when taking a role it does not
+    /// have; 404 for no such account. Taking a role, or lowering an admin, ends the
+    /// account's sessions.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/staff/members`.
+    /// - Remark: Generated from `#/paths//v1/staff/members/put(staffSetRole)`.
+    func staffSetRole(_ input: Operations.StaffSetRole.Input) async throws -> Operations.StaffSetRole.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -2967,6 +3034,125 @@ extension APIProtocol {
         body: Operations.Report.Input.Body
     ) async throws -> Operations.Report.Output {
         try await report(Operations.Report.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The reports queue - open reports grouped by what they report, the oldest group first.
+    ///
+    /// Each group shows the reported thing in its context (a message with up to five
+    /// messages on each side and as it read when first reported, an event with its
+    /// organiser, a person with how often they were reported), the person an action would
+    /// reach (`subject`), and its oldest report's time with the 24-hour target (`due_at`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/staff/reports`.
+    /// - Remark: Generated from `#/paths//v1/staff/reports/get(staffReports)`.
+    public func staffReports(
+        query: Operations.StaffReports.Input.Query = .init(),
+        headers: Operations.StaffReports.Input.Headers = .init()
+    ) async throws -> Operations.StaffReports.Output {
+        try await staffReports(Operations.StaffReports.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Decide every open report on one thing.
+    ///
+    /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
+    /// message becomes a tombstone, an event is cancelled and its people told; 409
+    /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
+    /// `subject` as on the account route. Every open report on the thing is closed with
+    /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
+    /// what and why (`moderation`), and the audit log gets one row. 404 when nothing on the
+    /// thing is open (two staff deciding at once: the second gets 404).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/reports/decisions`.
+    /// - Remark: Generated from `#/paths//v1/staff/reports/decisions/post(staffDecide)`.
+    public func staffDecide(
+        headers: Operations.StaffDecide.Input.Headers = .init(),
+        body: Operations.StaffDecide.Input.Body
+    ) async throws -> Operations.StaffDecide.Output {
+        try await staffDecide(Operations.StaffDecide.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// An account as staff see it - its standing and how often it reported and was reported.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/accounts/{id}`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/get(staffAccount)`.
+    public func staffAccount(
+        path: Operations.StaffAccount.Input.Path,
+        headers: Operations.StaffAccount.Input.Headers = .init()
+    ) async throws -> Operations.StaffAccount.Output {
+        try await staffAccount(Operations.StaffAccount.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Warn, limit, suspend or lift an account.
+    ///
+    /// `warn` changes nothing but tells the person. `limit` takes them out of people nearby
+    /// and keeps their new invitations hidden from those invited (409 `already_limited`).
+    /// `suspend` (for `days`, or for good) ends their sessions and sockets on every
+    /// instance, stops their pushes, cancels the games they organise and gives up their
+    /// places, and hands their groups on; until it ends, sign-in answers 403
+    /// `account_suspended`, and so does any request with a session it ended. `lift` ends a
+    /// limit and a suspension (409 `not_restricted` when there is neither). Staff do not act
+    /// on their own account (409 `own_account`); a moderator does not limit or suspend
+    /// staff, nor does anyone an admin (403 `staff_account`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/actions`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/actions/post(staffAct)`.
+    public func staffAct(
+        path: Operations.StaffAct.Input.Path,
+        headers: Operations.StaffAct.Input.Headers = .init(),
+        body: Operations.StaffAct.Input.Body
+    ) async throws -> Operations.StaffAct.Output {
+        try await staffAct(Operations.StaffAct.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The audit log, newest first - every staff action and every change of a role; no route changes or removes a row.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/audit`.
+    /// - Remark: Generated from `#/paths//v1/staff/audit/get(staffAudit)`.
+    public func staffAudit(
+        query: Operations.StaffAudit.Input.Query = .init(),
+        headers: Operations.StaffAudit.Input.Headers = .init()
+    ) async throws -> Operations.StaffAudit.Output {
+        try await staffAudit(Operations.StaffAudit.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Every member of staff (admins).
+    ///
+    /// - Remark: HTTP `GET /v1/staff/members`.
+    /// - Remark: Generated from `#/paths//v1/staff/members/get(staffMembers)`.
+    public func staffMembers(headers: Operations.StaffMembers.Input.Headers = .init()) async throws -> Operations.StaffMembers.Output {
+        try await staffMembers(Operations.StaffMembers.Input(headers: headers))
+    }
+    /// Give the account with this email a staff role, or take its role away (role null) (admins).
+    ///
+    /// A role goes only to an account whose email is verified (409 `email_not_verified`);
+    /// 409 `unchanged` when it has that role, `not_staff` when taking a role it does not
+    /// have; 404 for no such account. Taking a role, or lowering an admin, ends the
+    /// account's sessions.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/staff/members`.
+    /// - Remark: Generated from `#/paths//v1/staff/members/put(staffSetRole)`.
+    public func staffSetRole(
+        headers: Operations.StaffSetRole.Input.Headers = .init(),
+        body: Operations.StaffSetRole.Input.Body
+    ) async throws -> Operations.StaffSetRole.Output {
+        try await staffSetRole(Operations.StaffSetRole.Input(
             headers: headers,
             body: body
         ))

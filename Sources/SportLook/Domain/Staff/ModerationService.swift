@@ -1,0 +1,292 @@
+import Foundation
+
+/// Acting on reports and on people, decided here once: the queue staff work from, what
+/// each action does, who is told, and the audit row every action leaves — all in the
+/// action's one transaction.
+struct ModerationService: Sendable {
+    let store: ModerationStore
+    let staff: StaffStore
+    let sessions: SessionStore
+    let accounts: AccountStore
+    let events: EventService
+    let eventStore: EventStore
+    let groups: GroupService
+    let chat: ChatService
+    let notifier: Notifier
+    let scheduler: Scheduler
+    let write: Writer
+    let clock: any AppClock
+
+    /// How soon a report should be decided (app stores ask for a day).
+    static let target: TimeInterval = 86_400
+    /// Messages shown on each side of a reported one.
+    static let contextSpan: Int64 = 5
+    /// The longest suspension with an end (longer: for good).
+    static let maxDays = 3_650
+
+    // MARK: The queue
+
+    /// Open reports grouped by what they report, the group with the oldest report first,
+    /// each with its context and the person an action would reach.
+    func queue(limit: Int) async throws -> [ReportGroup] {
+        try await write.database.read { [store] sql in
+            var order: [String] = []
+            var grouped: [String: [FiledReport]] = [:]
+            for filed in try await store.openReports(limit: 2_000, on: sql) {
+                let key = filed.report.targetType + ":" + filed.report.targetID.lowercased
+                if grouped[key] == nil {
+                    guard order.count < limit else { continue }
+                    order.append(key)
+                }
+                grouped[key, default: []].append(filed)
+            }
+            var out: [ReportGroup] = []
+            for key in order {
+                guard let reports = grouped[key], let first = reports.first?.report else { continue }
+                let (subject, context) = try await Self.context(first.targetType, first.targetID, store: store, on: sql)
+                out.append(
+                    ReportGroup(
+                        targetType: first.targetType, targetID: first.targetID, subject: subject, reports: reports, context: context))
+            }
+            return out
+        }
+    }
+
+    /// The reported thing as a moderator sees it, and whom an action on a person reaches.
+    private static func context(_ type: String, _ id: UUID, store: ModerationStore, on sql: DatabaseSession) async throws -> (
+        UserSummary?, ReportContext
+    ) {
+        switch type {
+        case "message":
+            guard let message = try await store.message(id, on: sql) else { return (nil, .gone) }
+            let around = try await store.messages(room: message.roomID, around: message.seq, span: contextSpan, on: sql)
+            let reported = try await store.reportedContent(of: id, on: sql)
+            return (message.sender, .message(message, around: around.filter { $0.seq != message.seq }, reported: reported))
+        case "event":
+            guard let event = try await store.event(id, on: sql) else { return (nil, .gone) }
+            if case .event(_, _, _, _, let organiser) = event { return (organiser, event) }
+            return (nil, event)
+        default:
+            guard let person = try await store.person(id, on: sql) else { return (nil, .gone) }
+            return (person.summary, .user(person))
+        }
+    }
+
+    /// A person as staff see them (404 for no such account).
+    func person(_ id: UUID) async throws -> ModeratedPerson {
+        guard let person = try await write.database.read({ [store] sql in try await store.person(id, on: sql) }) else {
+            throw DomainError.notFound("account")
+        }
+        return person
+    }
+
+    // MARK: Deciding
+
+    /// What a decision did: its audit row and how many reports it closed.
+    struct Decision: Sendable {
+        var entry: AuditEntry
+        var resolved: Int
+    }
+
+    /// Decides the open reports on one target: `dismiss`, `remove` the content, or
+    /// `warn`, `limit` or `suspend` (for `days`, or for good) the person behind it. Every
+    /// reporter is told the outcome, the person what was done and why.
+    func decide(
+        targetType: String, targetID: UUID, action: ModerationAction, reason: String?, days: Int?, by actor: AuditActor
+    ) async throws -> Decision {
+        let reason = try StaffService.reason(reason)
+        try Self.check(action, days: days, onContent: targetType)
+        let now = clock.now()
+        return try await write { [self] sql, changes in
+            let actorName = try await requireStaff(actor, on: sql)
+            // The reports first, under their locks: two staff deciding the same thing go
+            // one after the other, and the second finds nothing left open.
+            guard try await store.lockOpenReports(targetType, targetID, on: sql) else { throw DomainError.notFound("open report") }
+            let (subject, context) = try await Self.context(targetType, targetID, store: store, on: sql)
+            var notice: Notifier.ModerationNotice?
+            switch action {
+            case .dismiss:
+                break
+            case .remove:
+                notice = try await remove(targetType, context, at: now, on: sql, changes: &changes)
+            case .warn, .limit, .suspend, .lift:
+                guard let subject else { throw DomainError.conflict("target_gone", "The reported thing is gone; dismiss its reports.") }
+                notice = try await standing(of: subject.id, action, days: days, by: actor, at: now, on: sql, changes: &changes)
+            }
+            let reports = try await store.resolve(targetType, targetID, outcome: action, by: actor.id, at: now, on: sql)
+            var details: [String: String] = ["reports": "\(reports.count)"]
+            if let subject { details["subject"] = subject.id.lowercased }
+            if case .suspended(let until?)? = notice { details["until"] = RFC3339.format(until) }
+            let entry = try await audit(
+                Self.auditAction(action, targetType), actor: actor, name: actorName, target: (targetType, targetID), reason: reason,
+                details: details, at: now, on: sql)
+            try await notifier.reportOutcome(reports, acted: action != .dismiss, actionID: entry.id, at: now, on: sql, changes: &changes)
+            if let notice, let subject {
+                try await notifier.moderation(
+                    notice, to: subject.id, reason: reason, actionID: entry.id, target: (targetType, targetID), at: now, on: sql,
+                    changes: &changes)
+            }
+            return Decision(entry: entry, resolved: reports.count)
+        }
+    }
+
+    /// Warns, limits, suspends or lifts a person directly (from their account page).
+    func act(on person: UUID, _ action: ModerationAction, reason: String?, days: Int?, by actor: AuditActor) async throws -> AuditEntry {
+        let reason = try StaffService.reason(reason)
+        guard action.onPerson else {
+            throw DomainError.invalidParameter("action", "must be warn, limit, suspend or lift")
+        }
+        try Self.check(action, days: days, onContent: "user")
+        let now = clock.now()
+        return try await write { [self] sql, changes in
+            let actorName = try await requireStaff(actor, on: sql)
+            let notice = try await standing(of: person, action, days: days, by: actor, at: now, on: sql, changes: &changes)
+            var details: [String: String] = [:]
+            if case .suspended(let until?) = notice { details["until"] = RFC3339.format(until) }
+            let entry = try await audit(
+                Self.auditAction(action, "user"), actor: actor, name: actorName, target: ("user", person), reason: reason, details: details,
+                at: now, on: sql)
+            try await notifier.moderation(
+                notice, to: person, reason: reason, actionID: entry.id, target: nil, at: now, on: sql, changes: &changes)
+            return entry
+        }
+    }
+
+    /// Ends a suspension that ran out (the scheduled job): the person is findable again.
+    /// A lift or a newer suspension since makes it a no-op.
+    func endSuspension(of person: UUID, until: Date) async throws {
+        let now = clock.now()
+        try await write { [store, accounts] sql, changes in
+            guard try await store.endSuspension(of: person, until: until, at: now, on: sql) else { return }
+            if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
+        }
+    }
+
+    // MARK: Steps
+
+    private static func check(_ action: ModerationAction, days: Int?, onContent type: String) throws {
+        if let days {
+            guard action == .suspend else { throw DomainError.invalidParameter("days", "is for a suspension only") }
+            guard (1...maxDays).contains(days) else {
+                throw DomainError.invalidParameter("days", "must be 1 to \(maxDays); leave it out to suspend for good")
+            }
+        }
+        if action == .remove, type == "user" {
+            throw DomainError.invalidParameter("action", "a person is not removed: warn, limit or suspend them")
+        }
+        if action == .lift, type != "user" {
+            throw DomainError.invalidParameter("action", "lift is for a person's limit or suspension, from their account")
+        }
+    }
+
+    /// The actor's name, if they are staff now (read in the transaction); the command
+    /// line always may.
+    private func requireStaff(_ actor: AuditActor, on sql: DatabaseSession) async throws -> String {
+        guard let id = actor.id else { return actor.label }
+        guard let account = try await staff.lock([id], on: sql)[id], account.role != nil else {
+            throw DomainError.forbidden("staff_only", "Only staff act on reports and people.")
+        }
+        return account.name
+    }
+
+    /// Takes the reported content down as its owner would: a message becomes a tombstone,
+    /// an event is cancelled and its people told.
+    private func remove(_ type: String, _ context: ReportContext, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
+        async throws -> Notifier.ModerationNotice?
+    {
+        switch context {
+        case .message(let message, _, _):
+            guard message.deletedAt == nil else { throw DomainError.conflict("already_removed", "The message was deleted already.") }
+            _ = try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes)
+            return .messageRemoved
+        case .event(let id, let title, _, _, _):
+            guard let event = try await eventStore.lock(id, on: sql), event.status == .active else {
+                throw DomainError.conflict("already_removed", "The event was cancelled already.")
+            }
+            try await events.cancel(event, at: now, on: sql, changes: &changes)
+            return .eventRemoved(title: title)
+        case .user, .gone:
+            throw DomainError.conflict("target_gone", "There is nothing left to remove; dismiss its reports.")
+        }
+    }
+
+    /// Changes a person's standing: a warning changes nothing, a limit hides them, a
+    /// suspension ends their sessions and sockets, stops their pushes and hands on their
+    /// games and groups as a deletion does; a lift ends both.
+    private func standing(
+        of person: UUID, _ action: ModerationAction, days: Int?, by actor: AuditActor, at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws -> Notifier.ModerationNotice {
+        if person == actor.id { throw DomainError.conflict("own_account", "Staff do not act on their own account.") }
+        guard let current = try await store.lockPerson(person, on: sql) else { throw DomainError.notFound("account") }
+        if action != .warn, let actorID = actor.id, let role = try await staff.role(of: person, on: sql) {
+            let mine = try await staff.role(of: actorID, on: sql)
+            if role == .admin || mine != .admin {
+                throw DomainError.forbidden(
+                    "staff_account", "Only an admin acts on a moderator, and no one on an admin; take the role first.")
+            }
+        }
+        let suspended = current.suspendedAt != nil && (current.suspendedUntil.map { $0 > now } ?? true)
+        let notice: Notifier.ModerationNotice
+        switch action {
+        case .warn:
+            return .warned
+        case .limit:
+            guard !current.limited else { throw DomainError.conflict("already_limited", "The account is limited already.") }
+            try await store.setStanding(
+                person, limitedAt: now, suspendedAt: current.suspendedAt, suspendedUntil: current.suspendedUntil, at: now, on: sql)
+            notice = .limited
+        case .suspend:
+            // Whole seconds: the end is kept exactly as the job that ends it carries it.
+            let until = days.map { Date(timeIntervalSince1970: (now.timeIntervalSince1970 + Double($0) * 86_400).rounded(.up)) }
+            try await store.setStanding(
+                person, limitedAt: current.limited ? now : nil, suspendedAt: now, suspendedUntil: until, at: now, on: sql)
+            changes.sessionsEnded(try await sessions.revokeTokens(of: person, except: nil, at: now, on: sql))
+            try await events.withdraw(person, at: now, on: sql, changes: &changes)
+            try await groups.handOn(ownedBy: person, at: now, on: sql, changes: &changes)
+            try await scheduler.unschedule(.suspensionEnd, of: .user(person), on: sql)
+            if let until {
+                _ = try await scheduler.schedule(
+                    .suspensionEnd(user: person, until: until),
+                    dedupeKey: "suspension_end:\(person.lowercased):\(until.millisecondsSince1970)",
+                    after: until.timeIntervalSince(now), on: sql)
+            }
+            notice = .suspended(until: until)
+        case .lift:
+            guard current.limited || suspended else {
+                throw DomainError.conflict("not_restricted", "The account is neither limited nor suspended.")
+            }
+            try await store.setStanding(person, limitedAt: nil, suspendedAt: nil, suspendedUntil: nil, at: now, on: sql)
+            try await scheduler.unschedule(.suspensionEnd, of: .user(person), on: sql)
+            notice = .lifted
+        case .dismiss, .remove:
+            throw DomainError.invalidParameter("action", "must be warn, limit, suspend or lift")
+        }
+        if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
+        return notice
+    }
+
+    private func audit(
+        _ action: String, actor: AuditActor, name: String, target: (type: String, id: UUID), reason: String, details: [String: String],
+        at now: Date, on sql: DatabaseSession
+    ) async throws -> AuditEntry {
+        let entry = AuditEntry(
+            id: UUID(), at: now, actorID: actor.id, actor: name, action: action, targetType: target.type, targetID: target.id.lowercased,
+            reason: reason, details: String(decoding: try JSONEncoder.sorted.encode(details), as: UTF8.self))
+        try await staff.append(entry, on: sql)
+        return entry
+    }
+
+    /// The audit log's name for an action: `report_dismissed`, `message_removed`,
+    /// `event_removed`, `user_warned`, `user_limited`, `user_suspended`, `user_lifted`.
+    static func auditAction(_ action: ModerationAction, _ targetType: String) -> String {
+        switch action {
+        case .dismiss: "report_dismissed"
+        case .remove: "\(targetType)_removed"
+        case .warn: "user_warned"
+        case .limit: "user_limited"
+        case .suspend: "user_suspended"
+        case .lift: "user_lifted"
+        }
+    }
+}

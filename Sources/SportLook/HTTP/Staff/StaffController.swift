@@ -1,0 +1,147 @@
+import Foundation
+import Hummingbird
+
+/// The staff routes: the reports queue, actions on content and people, the audit log
+/// and (admins) the staff themselves. Every route under `/v1/staff` asks the database
+/// for the caller's role first; to anyone without one it is a route that does not exist.
+struct StaffController {
+    let staff: StaffService
+    let moderation: ModerationService
+
+    /// A guard for every route under `/v1/staff`: 404, as for no such route, unless the
+    /// caller is staff now.
+    static func guardRoute(_ staff: StaffService) -> RouteGuard<AuthenticatedContext> {
+        RouteGuard(path: "/v1/staff") { context in
+            guard try await staff.role(of: context.userID) != nil else { throw HiddenRoute() }
+        }
+    }
+
+    func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
+        routes.get("/v1/staff/reports", use: queue)
+        routes.post("/v1/staff/reports/decisions", use: decide)
+        routes.get("/v1/staff/accounts/:id", use: account)
+        routes.post("/v1/staff/accounts/:id/actions", use: act)
+        routes.get("/v1/staff/audit", use: audit)
+        routes.get("/v1/staff/members", use: members)
+        routes.put("/v1/staff/members", use: setRole)
+    }
+
+    struct DecisionInput: Decodable, Sendable {
+        var targetType: String?
+        var targetId: String?
+        var action: String?
+        var reason: String?
+        var days: Int?
+    }
+
+    struct RoleInput: Decodable, Sendable {
+        var email: String?
+        var role: String?
+        var reason: String?
+    }
+
+    /// The caller as the audit log names them (their name is read again when they act).
+    private func actor(_ context: AuthenticatedContext) -> AuditActor { .person(context.userID, name: "") }
+
+    /// 403 unless the caller is an admin now.
+    private func requireAdmin(_ context: AuthenticatedContext) async throws {
+        guard try await staff.role(of: context.userID) == .admin else {
+            throw DomainError.forbidden("admins_only", "Only an admin manages staff.")
+        }
+    }
+
+    private static func action(_ text: String?, allowed: [ModerationAction]) throws -> ModerationAction {
+        guard let text, let action = ModerationAction(rawValue: text), allowed.contains(action) else {
+            throw DomainError.invalidParameter("action", "must be one of \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+        return action
+    }
+}
+
+// MARK: Handlers
+
+extension StaffController {
+    /// `GET /v1/staff/reports`
+    @Sendable func queue(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 200)
+        try q.throwIfInvalid()
+        let groups = try await moderation.queue(limit: limit)
+        return JSONResponse(Page(items: groups.map { ReportGroupRepresentation(group: $0) }, nextCursor: nil))
+    }
+
+    /// `POST /v1/staff/reports/decisions`
+    @Sendable func decide(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
+        var v = Validator()
+        if !["user", "event", "message"].contains(input.targetType ?? "") { v.fail("target_type", "must be user, event or message") }
+        let target = input.targetId.flatMap { UUID(text: $0) }
+        if target == nil { v.fail("target_id", "must be the reported thing's id") }
+        try v.throwIfInvalid()
+        let action = try Self.action(input.action, allowed: [.dismiss, .remove, .warn, .limit, .suspend])
+        guard let targetType = input.targetType, let target else { throw DomainError.validation(v.fields) }
+        let decision = try await moderation.decide(
+            targetType: targetType, targetID: target, action: action, reason: input.reason, days: input.days, by: actor(context))
+        return JSONResponse(DecisionRepresentation(decision: decision))
+    }
+
+    /// `GET /v1/staff/accounts/{id}`
+    @Sendable func account(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        JSONResponse(ModeratedPersonRepresentation(person: try await moderation.person(try context.uuid("id", "account"))))
+    }
+
+    /// `POST /v1/staff/accounts/{id}/actions`
+    @Sendable func act(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let person = try context.uuid("id", "account")
+        let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
+        let action = try Self.action(input.action, allowed: [.warn, .limit, .suspend, .lift])
+        let entry = try await moderation.act(on: person, action, reason: input.reason, days: input.days, by: actor(context))
+        return JSONResponse(AuditEntryRepresentation(entry: entry))
+    }
+
+    /// `GET /v1/staff/audit`
+    @Sendable func audit(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let limit = q.limit(default: 100, max: 1_000)
+        let action = q.raw("action")
+        let target = q.raw("target_id")
+        if let action, action.utf8.count > 64 { q.validator.fail("action", "must be at most 64 bytes") }
+        if let target, target.utf8.count > 64 { q.validator.fail("target_id", "must be at most 64 bytes") }
+        try q.throwIfInvalid()
+        let entries = try await staff.log(action: action, targetID: target?.lowercased(), limit: limit)
+        return JSONResponse(Page(items: entries.map { AuditEntryRepresentation(entry: $0) }, nextCursor: nil))
+    }
+
+    /// `GET /v1/staff/members` (admins)
+    @Sendable func members(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await requireAdmin(context)
+        let members = try await staff.staff()
+        return JSONResponse(
+            Page(
+                items: members.map { StaffMemberRepresentation(id: $0.id, name: $0.name, email: $0.email, role: $0.role) }, nextCursor: nil)
+        )
+    }
+
+    /// `PUT /v1/staff/members` (admins): gives the account with that email a role, or
+    /// takes its role away (`role: null`).
+    @Sendable func setRole(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await requireAdmin(context)
+        let input = try await RequestBody.decode(RoleInput.self, from: request, context: context)
+        var v = Validator()
+        if (input.email ?? "").isEmpty || (input.email ?? "").utf8.count > 320 { v.fail("email", "is required") }
+        var role: StaffRole?
+        if let text = input.role {
+            role = StaffRole(rawValue: text)
+            if role == nil { v.fail("role", "must be moderator, admin or null") }
+        }
+        try v.throwIfInvalid()
+        let email = input.email ?? ""
+        let entry =
+            if let role {
+                try await staff.grant(role, to: email, by: actor(context), reason: input.reason ?? "")
+            } else {
+                try await staff.revoke(from: email, by: actor(context), reason: input.reason ?? "")
+            }
+        return JSONResponse(AuditEntryRepresentation(entry: entry))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// One group of the reports queue (`ReportGroup` in the contract).
+struct ReportGroupRepresentation: JSONEncodable {
+    var group: ReportGroup
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("target_type", group.targetType)
+        json.field("target_id", group.targetID)
+        json.key("subject")
+        if let subject = group.subject { Self.person(subject, to: &json) } else { json.null() }
+        json.field("oldest_at", group.oldest)
+        json.field("due_at", group.oldest.addingTimeInterval(ModerationService.target))
+        json.key("reports")
+        json.arrayStart()
+        for filed in group.reports {
+            json.objectStart()
+            json.field("id", filed.report.id)
+            json.key("reporter")
+            Self.person(filed.reporter, to: &json)
+            json.field("reason", filed.report.reason)
+            json.field("details", filed.report.details)
+            json.field("created_at", filed.report.createdAt)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("context")
+        encode(group.context, to: &json)
+        json.objectEnd()
+    }
+
+    private func encode(_ context: ReportContext, to json: inout JSONWriter) {
+        json.objectStart()
+        switch context {
+        case .message(let message, let around, let reported):
+            json.field("kind", "message")
+            json.key("message")
+            Self.message(message, to: &json)
+            json.key("around")
+            json.arrayStart()
+            for other in around { Self.message(other, to: &json) }
+            json.arrayEnd()
+            // As it read when first reported (our own JSON, kept with the report).
+            json.key("as_reported")
+            if let reported { json.raw(Array(reported.utf8)) } else { json.null() }
+        case .event(let id, let title, let startsAt, let status, let organiser):
+            json.field("kind", "event")
+            json.key("event")
+            json.objectStart()
+            json.field("id", id)
+            json.field("title", title)
+            json.field("starts_at", startsAt)
+            json.field("status", status)
+            json.key("organiser")
+            Self.person(organiser, to: &json)
+            json.objectEnd()
+        case .user(let person):
+            json.field("kind", "user")
+            json.key("user")
+            ModeratedPersonRepresentation(person: person).encode(to: &json)
+        case .gone:
+            json.field("kind", "gone")
+        }
+        json.objectEnd()
+    }
+
+    static func person(_ person: UserSummary, to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", person.id)
+        json.field("name", person.name)
+        json.objectEnd()
+    }
+
+    static func message(_ message: ModeratedMessage, to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("room_id", message.roomID)
+        json.field("seq", Int(message.seq))
+        json.key("sender")
+        person(message.sender, to: &json)
+        json.field("body", message.body)
+        json.field("created_at", message.createdAt)
+        json.field("deleted_at", message.deletedAt)
+        json.objectEnd()
+    }
+}
+
+/// A person as staff see them (`ModeratedAccount`).
+struct ModeratedPersonRepresentation: JSONEncodable {
+    var person: ModeratedPerson
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", person.summary.id)
+        json.field("name", person.summary.name)
+        json.field("created_at", person.createdAt)
+        json.field("deleted", person.deleted)
+        json.field("limited", person.limited)
+        json.field("suspended_at", person.suspendedAt)
+        json.field("suspended_until", person.suspendedUntil)
+        json.field("reports_received", person.reportsReceived)
+        json.field("reports_made", person.reportsMade)
+        json.objectEnd()
+    }
+}
+
+/// A row of the audit log (`AuditEntry`).
+struct AuditEntryRepresentation: JSONEncodable {
+    var entry: AuditEntry
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", entry.id)
+        json.field("at", entry.at)
+        json.field("actor_id", entry.actorID)
+        json.field("actor", entry.actor)
+        json.field("action", entry.action)
+        json.field("target_type", entry.targetType)
+        json.field("target_id", entry.targetID)
+        json.field("reason", entry.reason)
+        // An object of strings, written by the server (never by a client).
+        json.key("details")
+        json.raw(Array(entry.details.utf8))
+        json.objectEnd()
+    }
+}
+
+/// What a decision on reports did (`ReportDecision`).
+struct DecisionRepresentation: JSONEncodable {
+    var decision: ModerationService.Decision
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("resolved", decision.resolved)
+        json.key("action")
+        AuditEntryRepresentation(entry: decision.entry).encode(to: &json)
+        json.objectEnd()
+    }
+}
+
+/// A member of staff (`StaffMember`).
+struct StaffMemberRepresentation: JSONEncodable {
+    var id: UUID
+    var name: String
+    var email: String
+    var role: StaffRole
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", id)
+        json.field("name", name)
+        json.field("email", email)
+        json.field("role", role.rawValue)
+        json.objectEnd()
+    }
+}

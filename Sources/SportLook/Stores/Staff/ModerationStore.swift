@@ -1,0 +1,177 @@
+import Foundation
+import SQLKit
+
+/// The reports queue and people's standing: what staff read and change when they act.
+struct ModerationStore: Sendable {
+    let database: Database
+
+    /// Open reports with their reporters' names, oldest first (at most `limit` rows).
+    func openReports(limit: Int, on sql: any SQLDatabase) async throws -> [FiledReport] {
+        try await sql.raw(
+            """
+            SELECT r.id, r.reporter_id, r.target_type, r.target_id, r.reason, r.details, r.status, r.created_at, r.content, u.name AS reporter_name
+            FROM reports r JOIN users u ON u.id = r.reporter_id
+            WHERE r.status = 'open' ORDER BY r.created_at, r.id LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            FiledReport(
+                report: try SafetyStore.decodeReport(row),
+                reporter: UserSummary(id: try row.value("reporter_id"), name: try row.value("reporter_name")))
+        }
+    }
+
+    /// The open reports on one target, oldest first.
+    func openReports(on targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> [FiledReport] {
+        try await sql.raw(
+            """
+            SELECT r.id, r.reporter_id, r.target_type, r.target_id, r.reason, r.details, r.status, r.created_at, r.content, u.name AS reporter_name
+            FROM reports r JOIN users u ON u.id = r.reporter_id
+            WHERE r.target_id = \(bind: id) AND r.target_type = \(bind: targetType) AND r.status = 'open' ORDER BY r.created_at, r.id
+            """
+        ).all().map { row in
+            FiledReport(
+                report: try SafetyStore.decodeReport(row),
+                reporter: UserSummary(id: try row.value("reporter_id"), name: try row.value("reporter_name")))
+        }
+    }
+
+    /// Takes the open reports on a target for the rest of the transaction; `false` when
+    /// there are none.
+    func lockOpenReports(_ targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.raw(
+            """
+            SELECT id FROM reports WHERE target_id = \(bind: id) AND target_type = \(bind: targetType) AND status = 'open'
+            ORDER BY id \(ForUpdateClause())
+            """
+        ).all().isEmpty
+    }
+
+    /// A reported message as it read when it was first reported (JSON), if kept.
+    func reportedContent(of message: UUID, on sql: any SQLDatabase) async throws -> String? {
+        try await sql.raw(
+            """
+            SELECT content FROM reports WHERE target_id = \(bind: message) AND target_type = 'message' AND content IS NOT NULL
+            ORDER BY created_at LIMIT 1
+            """
+        ).first()?.optional("content", as: String.self)
+    }
+
+    /// Closes the open reports on a target with `outcome`; returns them.
+    func resolve(_ targetType: String, _ id: UUID, outcome: ModerationAction, by staff: UUID?, at now: Date, on sql: any SQLDatabase)
+        async throws -> [FiledReport]
+    {
+        let open = try await openReports(on: targetType, id, on: sql)
+        guard !open.isEmpty else { return [] }
+        try await sql.raw(
+            """
+            UPDATE reports SET status = 'resolved', outcome = \(bind: outcome.rawValue), resolved_by = \(bind: staff), resolved_at = \(bind: now)
+            WHERE id IN (\(binds: open.map(\.report.id)))
+            """
+        ).run()
+        return open
+    }
+
+    /// A message as moderators read it, by its id.
+    func message(_ id: UUID, on sql: any SQLDatabase) async throws -> ModeratedMessage? {
+        try await sql.raw(
+            """
+            SELECT m.room_id, m.seq, m.sender_id, u.name, m.body, m.created_at, m.deleted_at
+            FROM chat_messages m JOIN users u ON u.id = m.sender_id WHERE m.id = \(bind: id)
+            """
+        ).first().map(Self.message)
+    }
+
+    /// The messages of a room from `seq - span` to `seq + span`, in order.
+    func messages(room: UUID, around seq: Int64, span: Int64, on sql: any SQLDatabase) async throws -> [ModeratedMessage] {
+        try await sql.raw(
+            """
+            SELECT m.room_id, m.seq, m.sender_id, u.name, m.body, m.created_at, m.deleted_at
+            FROM chat_messages m JOIN users u ON u.id = m.sender_id
+            WHERE m.room_id = \(bind: room) AND m.seq BETWEEN \(bind: seq - span) AND \(bind: seq + span) ORDER BY m.seq
+            """
+        ).all().map(Self.message)
+    }
+
+    private static func message(_ row: any SQLRow) throws -> ModeratedMessage {
+        ModeratedMessage(
+            roomID: try row.value("room_id"), seq: try row.value("seq"),
+            sender: UserSummary(id: try row.value("sender_id"), name: try row.value("name")), body: try row.value("body"),
+            createdAt: try row.value("created_at"), deletedAt: try row.optional("deleted_at"))
+    }
+
+    /// An event with its organiser, as the queue shows it.
+    func event(_ id: UUID, on sql: any SQLDatabase) async throws -> ReportContext? {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT e.id, e.title, e.starts_at, e.status, e.organiser_id, u.name FROM events e JOIN users u ON u.id = e.organiser_id
+                WHERE e.id = \(bind: id)
+                """
+            ).first()
+        else { return nil }
+        return .event(
+            id: try row.value("id"), title: try row.value("title"), startsAt: try row.value("starts_at"), status: try row.value("status"),
+            organiser: UserSummary(id: try row.value("organiser_id"), name: try row.value("name")))
+    }
+
+    /// A person as staff see them, with how often they reported and were reported (on
+    /// themselves, their messages and their events).
+    func person(_ id: UUID, on sql: any SQLDatabase) async throws -> ModeratedPerson? {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT id, name, created_at, deleted_at, limited_at, suspended_at, suspended_until FROM users WHERE id = \(bind: id)
+                """
+            ).first()
+        else { return nil }
+        let received = try await sql.raw(
+            """
+            SELECT
+              (SELECT count(*) FROM reports WHERE target_type = 'user' AND target_id = \(bind: id))
+              + (SELECT count(*) FROM reports r JOIN chat_messages m ON m.id = r.target_id WHERE r.target_type = 'message' AND m.sender_id = \(bind: id))
+              + (SELECT count(*) FROM reports r JOIN events e ON e.id = r.target_id WHERE r.target_type = 'event' AND e.organiser_id = \(bind: id))
+              AS received,
+              (SELECT count(*) FROM reports WHERE reporter_id = \(bind: id)) AS made
+            """
+        ).first()
+        return ModeratedPerson(
+            summary: UserSummary(id: try row.value("id"), name: try row.value("name")), createdAt: try row.value("created_at"),
+            deleted: try row.optional("deleted_at", as: Date.self) != nil, limited: try row.optional("limited_at", as: Date.self) != nil,
+            suspendedAt: try row.optional("suspended_at"), suspendedUntil: try row.optional("suspended_until"),
+            reportsReceived: Int(try received?.value("received", as: Int64.self) ?? 0),
+            reportsMade: Int(try received?.value("made", as: Int64.self) ?? 0))
+    }
+
+    /// Takes the person's row for the rest of the transaction and reads them; nil when
+    /// there is no live account with that id.
+    func lockPerson(_ id: UUID, on sql: any SQLDatabase) async throws -> ModeratedPerson? {
+        guard
+            try await sql.raw("UPDATE users SET version = version WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id").first()
+                != nil
+        else { return nil }
+        return try await person(id, on: sql)
+    }
+
+    /// Sets the person's limit and suspension (a new version, so every index applies it).
+    func setStanding(
+        _ id: UUID, limitedAt: Date?, suspendedAt: Date?, suspendedUntil: Date?, at now: Date, on sql: any SQLDatabase
+    ) async throws {
+        try await sql.raw(
+            """
+            UPDATE users SET limited_at = \(bind: limitedAt), suspended_at = \(bind: suspendedAt), suspended_until = \(bind: suspendedUntil),
+                updated_at = \(bind: now), version = version + 1
+            WHERE id = \(bind: id)
+            """
+        ).run()
+    }
+
+    /// Ends a suspension that ran out at `until` (a lift or a newer suspension since leaves it).
+    func endSuspension(of id: UUID, until: Date, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            """
+            UPDATE users SET suspended_at = NULL, suspended_until = NULL, updated_at = \(bind: now), version = version + 1
+            WHERE id = \(bind: id) AND suspended_until = \(bind: until) RETURNING id
+            """
+        ).first() != nil
+    }
+}
