@@ -159,12 +159,40 @@ struct ModerationTests {
                 API.ModeratedAccount.self, expecting: .ok)
             #expect(account.suspendedUntil != nil && account.reportsReceived == 2 && account.reportsMade == 0)
 
-            // A day later the suspension ends by itself: Sam signs in again.
-            clock.advance(by: 86_401)
-            try await services.runDueJobs()
+            // Sam appeals, signing with his password (he has no session); once only.
+            let wrong = try await api.post(
+                "/v1/appeals", json: ["email": "sam@example.com", "password": "not his", "statement": "let me back"])
+            #expect(wrong.status == .unauthorized)
+            let appeal = try await api.post(
+                "/v1/appeals", json: ["email": "sam@example.com", "password": "correct horse battery", "statement": "I was angry; sorry."])
+            #expect(appeal.status == .created)
+            let appealID = try #require(try appeal.decode(JSONValue.self)["id"]?.string)
+            #expect(try appeal.decode(JSONValue.self)["action_id"]?.string == suspended.id)
+            let twice = try await api.post(
+                "/v1/appeals",
+                json: ["email": "sam@example.com", "password": "correct horse battery", "statement": "again", "action_id": suspended.id])
+            #expect(try twice.status == .conflict && Self.code(twice) == "already_appealed")
+            // It waits for staff with the action and the person; Mo, who acted, does not decide it.
+            let open = try await api.get("/v1/staff/appeals", token: mo.token).decode(JSONValue.self)
+            #expect(open["items"]?.array?.count == 1)
+            #expect(open["items"]?.array?.first?["action"]?["action"]?.string == "user_suspended")
+            #expect(open["items"]?.array?.first?["person"]?["name"]?.string == "Sam")
+            let byMo = try await api.post(
+                "/v1/staff/appeals/\(appealID)/decision", token: mo.token, json: ["decision": "reverse", "reason": "fair"])
+            #expect(try byMo.status == .conflict && Self.code(byMo) == "same_staff")
+            let reversed = try await api.post(
+                "/v1/staff/appeals/\(appealID)/decision", token: ada.token, json: ["decision": "reverse", "reason": "first offence"]
+            ).decode(API.AuditRow.self, expecting: .ok)
+            #expect(reversed.action == "appeal_reversed" && reversed.actor == "Ada")
             let back = try await api.post("/v1/auth/login", json: ["email": "sam@example.com", "password": "correct horse battery"])
             #expect(back.status == .ok)
-            #expect(try await api.get("/v1/staff/accounts/\(sam.id)", token: mo.token).decode(API.ModeratedAccount.self).suspendedAt == nil)
+            let samToken = try #require(try back.decode(JSONValue.self)["access_token"]?.string)
+            try await services.runDueJobs()
+            let decided = try await api.notifications(samToken).filter { $0.kind == "appeal_decided" }
+            #expect(decided.map { $0.data["decision"]?.string } == ["reversed"])
+            #expect(try await api.get("/v1/staff/appeals", token: ada.token).decode(JSONValue.self)["items"]?.array?.isEmpty == true)
+            let trail = try await api.page(API.AuditRow.self, "/v1/staff/audit?limit=4", token: mo.token).items.map(\.action)
+            #expect(trail == ["appeal_reversed", "appeal_filed", "report_dismissed", "user_suspended"])
 
             // Admins manage staff over HTTP too.
             let staffList = try await api.get("/v1/staff/members", token: ada.token).decode(API.Page<API.StaffMember>.self, expecting: .ok)
@@ -184,7 +212,7 @@ struct ModerationTests {
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
             let (_, mo) = try await Self.staff(api, services)
             let (lat, lon) = (48.8566, 2.3522)
-            let sam = try await api.register("Sam")
+            let sam = try await api.register("Sam", email: "sam@example.com")
             let rita = try await api.register("Rita")
             for person in [sam, rita] {
                 #expect(
@@ -231,6 +259,25 @@ struct ModerationTests {
             try await services.runDueJobs()
             let notices = try await api.notifications(sam.token).filter { $0.kind == "moderation" }
             #expect(notices.compactMap { $0.data["action"]?.string } == ["lift", "limit"])
+
+            // Suspended for a day, Sam signs in again once it has run out, by itself.
+            clock.advance(by: 60)
+            let suspended = try await api.post(
+                "/v1/staff/accounts/\(sam.id)/actions", token: mo.token, json: ["action": "suspend", "reason": "cool off", "days": 1])
+            #expect(suspended.status == .ok)
+            let signIn = ["email": "sam@example.com", "password": "correct horse battery"]
+            #expect(try await api.post("/v1/auth/login", json: signIn).status == .forbidden)
+            try await eventually("Sam gone from people nearby while suspended") {
+                try await api.page(API.PersonNearby.self, nearby, token: rita.token).items.isEmpty
+            }
+            clock.advance(by: 86_401)
+            try await services.runDueJobs()
+            try await eventually("Sam back nearby once it ran out") {
+                try await api.page(API.PersonNearby.self, nearby, token: rita.token).items.map(\.id) == [sam.id]
+            }
+            let account = try await api.get("/v1/staff/accounts/\(sam.id)", token: mo.token).decode(API.ModeratedAccount.self)
+            #expect(account.suspendedAt == nil && account.suspendedUntil == nil)
+            #expect(try await api.post("/v1/auth/login", json: signIn).status == .ok)
         }
     }
 
@@ -260,6 +307,28 @@ struct ModerationTests {
             // Sent after the suspension, nothing of his reaches the room.
             socket.send(["type": "message", "event_id": event, "body": "still here", "client_id": "late"])
             #expect(try await b.messages(event, token: owner.token).isEmpty)
+        }
+    }
+
+    @Test("the console's page is served to staff alone, never cached, under the web client's policy; to anyone else it is no route")
+    func consolePage() async throws {
+        try await withApp(.sqlite) { api, services in
+            let (_, mo) = try await Self.staff(api, services)
+            let rita = try await api.register("Rita")
+            for headers: HTTPFields in [[:], [.authorization: "Bearer \(rita.token)"], [.cookie: "sportlook_session=\(rita.token)"]] {
+                let refused = try await api.request(.get, "/admin", headers: headers)
+                #expect(refused.status == .notFound, "\(headers)")
+                #expect(try Self.code(refused) == "not_found" && refused.text.contains("No route for GET /admin"))
+            }
+            let page = try await api.request(.get, "/admin", headers: [.cookie: "sportlook_session=\(mo.token)"])
+            #expect(page.status == .ok)
+            #expect(page.headers[.cacheControl] == "no-store")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            let build = try #require(page.text.firstMatch(of: /\/app\/([0-9a-f]{16})\/console\/console\.js/)?.1)
+            #expect(try await api.get("/app/\(build)/console/queue.js").status == .ok)
+            // A role taken away closes it at the next visit.
+            try await services.staff.revoke(from: "mo@example.com", by: .commandLine, reason: "stepped down")
+            #expect(try await api.request(.get, "/admin", headers: [.cookie: "sportlook_session=\(mo.token)"]).status == .notFound)
         }
     }
 }

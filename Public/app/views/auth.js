@@ -49,6 +49,8 @@ export function authView(problem) {
       location.hash = afterSignIn.peek() ?? (mode === "signup" ? "#/me" : "#/");
     } catch (error) {
       showErrors(form, error, summary);
+      // A suspended person has no session; they may still appeal, signing with their password.
+      if (error.code === "account_suspended" && !section.querySelector("form.appeal")) form.after(appealForm(email.value, password.value));
     } finally {
       submit.disabled = false;
     }
@@ -114,6 +116,32 @@ function resetForm(knownEmail, back) {
       showErrors(form, error, summary);
     } finally {
       submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** The appeal of a suspension, sent with the email and password just refused. */
+function appealForm(email, password) {
+  const statement = h("textarea", {name: "statement", rows: "4", maxlength: "2000", required: true});
+  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const done = h("p", {class: "status", role: "status"});
+  const send = h("button", {type: "submit", class: "primary"}, "Send appeal");
+  const form = h("form", {class: "card narrow appeal", novalidate: true},
+    h("h2", {}, "Appeal"),
+    h("p", {}, "Tell the moderators why they should look again. Another moderator than the one who decided will read it; you can appeal once."),
+    summary, field("Your appeal", statement), send, done);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    send.disabled = true;
+    try {
+      await post("/v1/appeals", {email, password, statement: statement.value});
+      showErrors(form, null, summary);
+      done.textContent = "Your appeal was sent. You will be told the decision.";
+      statement.disabled = true;
+    } catch (error) {
+      showErrors(form, error, summary);
+      send.disabled = false;
     }
   });
   return form;

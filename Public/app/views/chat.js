@@ -4,6 +4,7 @@
 import {api, get} from "../api.js";
 import {h, replace} from "../dom.js";
 import {realtime, RETRY} from "../realtime.js";
+import {reportControl} from "./report.js";
 
 /** The emoji a message can carry (the server's set, in its order). */
 const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🎉", "🔥", "🙏"];
@@ -138,7 +139,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
               onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
         mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
           ? h("button", {type: "button", class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
-        mine ? h("button", {type: "button", class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : null) : null);
+        mine ? h("button", {type: "button", class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : reportControl("message", m.id, about)) : null);
     return element;
   };
 

@@ -3,6 +3,7 @@
 import {api, del, get, me, post, query} from "../api.js";
 import {field, h, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
+import {reportControl} from "./report.js";
 
 export function eventView(id) {
   const section = h("section", {class: "event"}, status("Loading the event…"));
@@ -56,6 +57,7 @@ export function eventView(id) {
       if (event.my_status === "maybe") actions.append(h("button", {type: "button", onclick: act(() => del(`/v1/events/${id}/attendance`))}, "Not coming"));
       else actions.append(h("button", {type: "button", onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
     }
+    if (!event.i_organise) actions.append(reportControl("event", id, `the event ${event.title}`));
     const myPlace = event.my_status === "going" ? h("p", {class: "pill going"}, "You are going")
       : event.my_status === "waitlisted" ? h("p", {class: "pill waitlisted", "data-testid": "waitlist-position"}, `You are number ${event.my_position} on the waitlist`)
       : event.my_status === "maybe" ? h("p", {class: "pill"}, "You said maybe: you will be asked to decide") : null;

@@ -17,6 +17,9 @@ const describe = {
   group_request_accepted: (d) => `You are a member of ${d.group_name ?? "the group"} now`,
   group_request_refused: (d) => `${d.group_name ?? "The group"} did not accept your request`,
   group_event: (d) => `New game in ${d.group_name ?? "your group"}: ${d.event_title ?? "a game"}`,
+  moderation: (d) => ({warn: "A warning from the moderators", remove: "The moderators removed something of yours", limit: "The moderators limited your account", suspend: "The moderators suspended your account", lift: "The limit or suspension on your account has ended"}[d.action] ?? "A note from the moderators") + (d.reason ? `: ${d.reason}` : ""),
+  report_outcome: (d) => d.outcome === "acted" ? "Your report was reviewed: the moderators acted on it" : "Your report was reviewed: nothing against the rules was found",
+  appeal_decided: (d) => (d.decision === "reversed" ? "Your appeal was granted" : "Your appeal was turned down") + (d.reason ? `: ${d.reason}` : ""),
   // Written by the server in the person's language.
   reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
 };

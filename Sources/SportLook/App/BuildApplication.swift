@@ -144,6 +144,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
     StaffController(staff: services.staff, moderation: services.moderation).addRoutes(to: authenticated)
+    AppealsController(accounts: services.accounts, moderation: services.moderation).addPublicRoutes(to: publicRoutes)
     let media = MediaController(media: services.media, links: links)
     media.addRoutes(to: authenticated)
     media.addPublicRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
@@ -169,6 +170,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
             )
         }
         web.addRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes))
+        web.addConsoleRoutes(to: RouteRegistrar(group: router, prefix: "", table: services.routes), staff: services.staff)
     }
     return router
 }

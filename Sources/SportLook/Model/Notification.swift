@@ -84,6 +84,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case moderation = "moderation"
     /// Staff decided on a report the person made.
     case reportOutcome = "report_outcome"
+    /// Staff decided an appeal the person made.
+    case appealDecided = "appeal_decided"
 }
 
 /// One notification for one person: what a job delivers.

@@ -120,3 +120,25 @@ struct ModeratedPerson: Sendable {
     var reportsReceived: Int
     var reportsMade: Int
 }
+
+/// A person's appeal of a staff action that reached them: once per action, decided by
+/// another member of staff.
+struct Appeal: Sendable {
+    enum Status: String, Sendable { case open, upheld, reversed }
+
+    var id: UUID
+    var userID: UUID
+    /// The audit row of the action appealed.
+    var actionID: UUID
+    var statement: String
+    var status: Status
+    var createdAt: Date
+    var decidedAt: Date?
+}
+
+/// An open appeal as staff see it: the appeal, the action and the person.
+struct AppealCase: Sendable {
+    var appeal: Appeal
+    var action: AuditEntry
+    var person: ModeratedPerson
+}

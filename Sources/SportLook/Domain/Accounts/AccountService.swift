@@ -118,6 +118,22 @@ struct AccountService: Sendable {
     /// from one of its addresses (``KnownSignIns``): then against that device and
     /// address instead, so that strangers filling the account's count lock nobody out.
     func login(email: String?, password: String?, deviceKey: String? = nil, address: String?, userAgent: String?) async throws -> Issued {
+        let userID = try await checkCredentials(email: email, password: password, deviceKey: deviceKey, address: address)
+        let now = clock.now()
+        let issued: Issued? = try await write { [accounts] sql, changes in
+            // A deletion committed while the password was checked wins.
+            guard try await accounts.lockLive(userID, on: sql) else { throw DomainError.invalidCredentials }
+            return try await openSession(for: userID, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes)
+        }
+        guard let issued else { throw DomainError.invalidCredentials }
+        remember(issued)
+        return issued
+    }
+
+    /// The account an email and password open, checked and throttled as a sign-in is
+    /// (``login(email:password:deviceKey:address:userAgent:)``), without opening a session:
+    /// what a suspended person's appeal is signed with.
+    func checkCredentials(email: String?, password: String?, deviceKey: String? = nil, address: String?) async throws -> UUID {
         var v = Validator()
         if email == nil { v.fail("email", "is required") }
         if password == nil { v.fail("password", "is required") }
@@ -137,16 +153,7 @@ struct AccountService: Sendable {
             throw DomainError.invalidCredentials
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)
-        let now = clock.now()
-        let issued: Issued? = try await write { [accounts] sql, changes in
-            // A deletion committed while the password was checked wins.
-            guard try await accounts.lockLive(credentials.userID, on: sql) else { throw DomainError.invalidCredentials }
-            return try await openSession(
-                for: credentials.userID, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes)
-        }
-        guard let issued else { throw DomainError.invalidCredentials }
-        remember(issued)
-        return issued
+        return credentials.userID
     }
 
     /// A new session for the user, in the caller's transaction (beyond ``maxSessions``,

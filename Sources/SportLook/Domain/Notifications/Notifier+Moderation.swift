@@ -90,4 +90,22 @@ extension Notifier {
         try await jobs.enqueue(messages, on: sql)
         changes.record(.jobs)
     }
+
+    /// Tells the person who appealed what staff decided, and why.
+    func appealDecided(
+        _ appeal: Appeal, reversed: Bool, reason: String, decisionID: UUID, at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws {
+        let person = appeal.userID
+        let language = try await accounts.languages(of: [person], on: sql)[person] ?? .en
+        let message = NotificationMessage(
+            to: person, .appealDecided, title: Catalogue.text(.appealDecidedTitle, in: language),
+            body: Catalogue.text(reversed ? .appealReversed : .appealUpheld, ["reason": .text(reason)], in: language),
+            data: [
+                "appeal_id": .id(appeal.id), "action_id": .id(appeal.actionID), "decision": .string(reversed ? "reversed" : "upheld"),
+                "reason": .string(reason),
+            ])
+        try await jobs.enqueue(message, dedupeKey: "appeal_decided:\(decisionID.lowercased)", on: sql)
+        changes.record(.jobs)
+    }
 }

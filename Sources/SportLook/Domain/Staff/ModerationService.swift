@@ -181,7 +181,7 @@ struct ModerationService: Sendable {
 
     /// The actor's name, if they are staff now (read in the transaction); the command
     /// line always may.
-    private func requireStaff(_ actor: AuditActor, on sql: DatabaseSession) async throws -> String {
+    func requireStaff(_ actor: AuditActor, on sql: DatabaseSession) async throws -> String {
         guard let id = actor.id else { return actor.label }
         guard let account = try await staff.lock([id], on: sql)[id], account.role != nil else {
             throw DomainError.forbidden("staff_only", "Only staff act on reports and people.")
@@ -213,7 +213,7 @@ struct ModerationService: Sendable {
     /// Changes a person's standing: a warning changes nothing, a limit hides them, a
     /// suspension ends their sessions and sockets, stops their pushes and hands on their
     /// games and groups as a deletion does; a lift ends both.
-    private func standing(
+    func standing(
         of person: UUID, _ action: ModerationAction, days: Int?, by actor: AuditActor, at now: Date, on sql: DatabaseSession,
         changes: inout ChangeSet
     ) async throws -> Notifier.ModerationNotice {
@@ -266,12 +266,13 @@ struct ModerationService: Sendable {
         return notice
     }
 
-    private func audit(
+    func audit(
         _ action: String, actor: AuditActor, name: String, target: (type: String, id: UUID), reason: String, details: [String: String],
         at now: Date, on sql: DatabaseSession
     ) async throws -> AuditEntry {
         let entry = AuditEntry(
-            id: UUID(), at: now, actorID: actor.id, actor: name, action: action, targetType: target.type, targetID: target.id.lowercased,
+            id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: name, action: action, targetType: target.type,
+            targetID: target.id.lowercased,
             reason: reason, details: String(decoding: try JSONEncoder.sorted.encode(details), as: UTF8.self))
         try await staff.append(entry, on: sql)
         return entry

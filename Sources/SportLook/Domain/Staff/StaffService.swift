@@ -85,7 +85,8 @@ struct StaffService: Sendable {
                 changes.sessionsEnded(try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql))
             }
             let entry = AuditEntry(
-                id: UUID(), at: now, actorID: actor.id, actor: actorName, action: role == nil ? "staff_revoked" : "staff_granted",
+                id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: actorName,
+                action: role == nil ? "staff_revoked" : "staff_granted",
                 targetType: "user", targetID: account.id.lowercased, reason: reason,
                 details: String(
                     decoding: try JSONEncoder.sorted.encode(["role": role?.rawValue ?? "none", "was": account.role?.rawValue ?? "none"]),

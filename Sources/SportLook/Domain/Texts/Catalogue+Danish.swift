@@ -80,5 +80,8 @@ extension Catalogue {
         .reportOutcomeTitle: "Din anmeldelse er behandlet",
         .reportActedOn: "Tak: moderatorerne har grebet ind over for det, du anmeldte.",
         .reportDismissed: "Tak: moderatorerne har set på det, du anmeldte, og fandt intet i strid med reglerne.",
+        .appealDecidedTitle: "Din klage er behandlet",
+        .appealUpheld: "En anden moderator har set på sagen igen og fastholder afgørelsen: {reason}",
+        .appealReversed: "En anden moderator har set på sagen igen og omgør afgørelsen: {reason}",
     ]
 }

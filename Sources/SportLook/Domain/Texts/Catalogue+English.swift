@@ -79,5 +79,8 @@ extension Catalogue {
         .reportOutcomeTitle: "Your report was reviewed",
         .reportActedOn: "Thank you: the moderators acted on what you reported.",
         .reportDismissed: "Thank you: the moderators looked at what you reported and found nothing against the rules.",
+        .appealDecidedTitle: "Your appeal was decided",
+        .appealUpheld: "Another moderator looked again and kept the decision: {reason}",
+        .appealReversed: "Another moderator looked again and reversed the decision: {reason}",
     ]
 }

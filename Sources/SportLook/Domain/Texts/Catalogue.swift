@@ -67,6 +67,9 @@ enum Catalogue {
         case reportOutcomeTitle = "report_outcome.title"
         case reportActedOn = "report_outcome.acted.body"
         case reportDismissed = "report_outcome.dismissed.body"
+        case appealDecidedTitle = "appeal_decided.title"
+        case appealUpheld = "appeal_decided.upheld.body"
+        case appealReversed = "appeal_decided.reversed.body"
     }
 
     /// `key` in `language` with `arguments` put in.

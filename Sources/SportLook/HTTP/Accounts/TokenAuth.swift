@@ -20,7 +20,13 @@ struct TokenAuth {
     /// - Parameter credential: The request's bearer token or session cookie (``SessionCookie/credential(of:)``).
     func authenticate(_ request: Request, credential: (token: String, fromCookie: Bool)?, context: inout AppRequestContext) async throws {
         if context.identity == nil, let token = credential?.token {
-            context.identity = try await tokens.identity(for: token)
+            do {
+                context.identity = try await tokens.identity(for: token)
+            } catch let refusal as DomainError where refusal.kind == .forbidden {
+                // A session a suspension ended: routes that need one say so; public ones
+                // (an appeal, signing in) go on anonymous.
+                context.refusal = refusal
+            }
         }
         // Checked once the cookie is known to open a session (a stale cookie is no one's: 401 where a session is needed).
         if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method),

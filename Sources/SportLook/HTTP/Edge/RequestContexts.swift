@@ -18,6 +18,10 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     fileprivate var address: CallerAddress
     /// Set by ``TokenAuthenticator`` when the request carries a valid token.
     public var identity: Identity?
+    /// Why a token the request carries opens nothing, when that is worth saying (a session
+    /// a suspension ended): what a route that needs a session answers instead of 401.
+    /// Public routes go on anonymous.
+    var refusal: DomainError?
     /// The connection (sockets close it when a client stops reading).
     let channel: any Channel
 
@@ -44,7 +48,7 @@ public struct AuthenticatedContext: ChildRequestContext {
     private let address: CallerAddress
 
     public init(context: AppRequestContext) throws {
-        guard let identity = context.identity else { throw DomainError.unauthorized }
+        guard let identity = context.identity else { throw context.refusal ?? DomainError.unauthorized }
         self.coreContext = context.coreContext
         self.identity = identity
         self.address = context.address

@@ -21,6 +21,8 @@ struct StaffController {
         routes.post("/v1/staff/reports/decisions", use: decide)
         routes.get("/v1/staff/accounts/:id", use: account)
         routes.post("/v1/staff/accounts/:id/actions", use: act)
+        routes.get("/v1/staff/appeals", use: appeals)
+        routes.post("/v1/staff/appeals/:id/decision", use: decideAppeal)
         routes.get("/v1/staff/audit", use: audit)
         routes.get("/v1/staff/members", use: members)
         routes.put("/v1/staff/members", use: setRole)
@@ -32,6 +34,11 @@ struct StaffController {
         var action: String?
         var reason: String?
         var days: Int?
+    }
+
+    struct AppealDecisionInput: Decodable, Sendable {
+        var decision: String?
+        var reason: String?
     }
 
     struct RoleInput: Decodable, Sendable {
@@ -96,6 +103,26 @@ extension StaffController {
         let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
         let action = try Self.action(input.action, allowed: [.warn, .limit, .suspend, .lift])
         let entry = try await moderation.act(on: person, action, reason: input.reason, days: input.days, by: actor(context))
+        return JSONResponse(AuditEntryRepresentation(entry: entry))
+    }
+
+    /// `GET /v1/staff/appeals`
+    @Sendable func appeals(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let limit = q.limit(default: 50, max: 200)
+        try q.throwIfInvalid()
+        let cases = try await moderation.appeals(limit: limit)
+        return JSONResponse(Page(items: cases.map { AppealCaseRepresentation(appealCase: $0) }, nextCursor: nil))
+    }
+
+    /// `POST /v1/staff/appeals/{id}/decision`
+    @Sendable func decideAppeal(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let id = try context.uuid("id", "open appeal")
+        let input = try await RequestBody.decode(AppealDecisionInput.self, from: request, context: context)
+        guard let decision = input.decision, ["uphold", "reverse"].contains(decision) else {
+            throw DomainError.invalidParameter("decision", "must be uphold or reverse")
+        }
+        let entry = try await moderation.decideAppeal(id, reverse: decision == "reverse", reason: input.reason, by: actor(context))
         return JSONResponse(AuditEntryRepresentation(entry: entry))
     }
 

@@ -154,3 +154,38 @@ struct StaffMemberRepresentation: JSONEncodable {
         json.objectEnd()
     }
 }
+
+/// An appeal (`Appeal`).
+struct AppealRepresentation: JSONEncodable {
+    var appeal: Appeal
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        fields(to: &json)
+        json.objectEnd()
+    }
+
+    func fields(to json: inout JSONWriter) {
+        json.field("id", appeal.id)
+        json.field("action_id", appeal.actionID)
+        json.field("statement", appeal.statement)
+        json.field("status", appeal.status.rawValue)
+        json.field("created_at", appeal.createdAt)
+        json.field("decided_at", appeal.decidedAt)
+    }
+}
+
+/// An open appeal with the action and the person (`AppealCase`).
+struct AppealCaseRepresentation: JSONEncodable {
+    var appealCase: AppealCase
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        AppealRepresentation(appeal: appealCase.appeal).fields(to: &json)
+        json.key("action")
+        AuditEntryRepresentation(entry: appealCase.action).encode(to: &json)
+        json.key("person")
+        ModeratedPersonRepresentation(person: appealCase.person).encode(to: &json)
+        json.objectEnd()
+    }
+}

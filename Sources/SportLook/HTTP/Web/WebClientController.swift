@@ -19,6 +19,8 @@ struct WebClientController: Sendable {
 
     /// The index, with the build, the tile template and the attribution filled in.
     let index: Asset
+    /// The moderation console's page (`admin.html`), with the build filled in.
+    let console: Asset
     /// Files under `app/`, by their path there (`app.js`, `views/event.js`…).
     let assets: [String: Asset]
     let build: String
@@ -75,6 +77,11 @@ struct WebClientController: Sendable {
             .replacingOccurrences(of: "{{attribution}}", with: Self.escape(settings.tileAttribution))
             .replacingOccurrences(of: "{{providers}}", with: Self.escape(Self.json(settings.providers)))
         index = Asset(body: ByteBuffer(string: page), contentType: "text/html; charset=utf-8", etag: "\"\(Self.tag(Data(page.utf8)))\"")
+        let consolePage = try String(contentsOf: folder.appendingPathComponent("admin.html"), encoding: .utf8)
+            .replacingOccurrences(of: "{{build}}", with: build)
+        console = Asset(
+            body: ByteBuffer(string: consolePage), contentType: "text/html; charset=utf-8",
+            etag: "\"\(Self.tag(Data(consolePage.utf8)))\"")
         let images = ["'self'"] + [Self.origin(of: settings.tileURL), settings.mediaOrigin].compactMap { $0 }
         policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
@@ -89,6 +96,18 @@ struct WebClientController: Sendable {
             routes.on(method, "/sw.js", use: serviceWorker)
             routes.on(method, "/app/:build/:part", use: appFile)
             routes.on(method, "/app/:build/:part/:file", use: appFileInFolder)
+        }
+    }
+
+    /// `GET`/`HEAD /admin`: the moderation console, for staff alone: to anyone else (a
+    /// session without a role, or none) it is a path no route serves. Never cached: a
+    /// role taken away closes it at the next visit.
+    func addConsoleRoutes(to routes: RouteRegistrar<AppRequestContext>, staff: StaffService) {
+        for method in [HTTPRequest.Method.get, .head] {
+            routes.on(method, "/admin") { request, context in
+                guard let identity = context.identity, try await staff.role(of: identity.userID) != nil else { throw HiddenRoute() }
+                return respond(console, to: request, cache: "no-store", body: request.method != .head)
+            }
         }
     }
 

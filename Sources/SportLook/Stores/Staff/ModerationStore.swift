@@ -174,4 +174,55 @@ struct ModerationStore: Sendable {
             """
         ).first() != nil
     }
+
+    // MARK: Appeals
+
+    static let appealColumns = "id, user_id, action_id, statement, status, created_at, decided_at"
+
+    static func appeal(_ row: any SQLRow) throws -> Appeal {
+        Appeal(
+            id: try row.value("id"), userID: try row.value("user_id"), actionID: try row.value("action_id"),
+            statement: try row.value("statement"), status: Appeal.Status(rawValue: try row.value("status")) ?? .open,
+            createdAt: try row.value("created_at"), decidedAt: try row.optional("decided_at"))
+    }
+
+    /// Files an appeal; nil when the action was appealed already.
+    func insertAppeal(by user: UUID, of action: UUID, statement: String, at now: Date, on sql: any SQLDatabase) async throws -> Appeal? {
+        try await sql.raw(
+            """
+            INSERT INTO appeals (id, user_id, action_id, statement, status, created_at)
+            VALUES (\(bind: UUID()), \(bind: user), \(bind: action), \(bind: statement), 'open', \(bind: now))
+            ON CONFLICT (action_id) DO NOTHING RETURNING \(unsafeRaw: Self.appealColumns)
+            """
+        ).first().map(Self.appeal)
+    }
+
+    /// Which of these actions were appealed.
+    func appealed(_ actions: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !actions.isEmpty else { return [] }
+        return Set(
+            try await sql.raw("SELECT action_id FROM appeals WHERE action_id IN (\(binds: actions))").all().map {
+                try $0.value("action_id", as: UUID.self)
+            })
+    }
+
+    /// Open appeals, oldest first.
+    func openAppeals(limit: Int, on sql: any SQLDatabase) async throws -> [Appeal] {
+        try await sql.raw(
+            "SELECT \(unsafeRaw: Self.appealColumns) FROM appeals WHERE status = 'open' ORDER BY created_at, id LIMIT \(bind: limit)"
+        ).all().map(Self.appeal)
+    }
+
+    /// Takes an open appeal for the rest of the transaction; nil when there is no open one.
+    func lockOpenAppeal(_ id: UUID, on sql: any SQLDatabase) async throws -> Appeal? {
+        try await sql.raw(
+            "SELECT \(unsafeRaw: Self.appealColumns) FROM appeals WHERE id = \(bind: id) AND status = 'open' \(ForUpdateClause())"
+        ).first().map(Self.appeal)
+    }
+
+    func decideAppeal(_ id: UUID, _ status: Appeal.Status, by staff: UUID?, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            "UPDATE appeals SET status = \(bind: status.rawValue), decided_by = \(bind: staff), decided_at = \(bind: now) WHERE id = \(bind: id)"
+        ).run()
+    }
 }

@@ -84,14 +84,36 @@ struct StaffStore: Sendable {
         if let targetID { filter = filter + " AND target_id = \(bind: targetID)" }
         return try await sql.raw(
             """
-            SELECT id, at, actor_id, actor, action, target_type, target_id, reason, details FROM audit_log
+            SELECT \(unsafeRaw: Self.entryColumns) FROM audit_log
             \(filter) ORDER BY at DESC, \(unsafeRaw: sql.isPostgres ? "seq" : "rowid") DESC LIMIT \(bind: limit)
             """
-        ).all().map { row in
-            AuditEntry(
-                id: try row.value("id"), at: try row.value("at"), actorID: try row.optional("actor_id", as: UUID.self),
-                actor: try row.value("actor"), action: try row.value("action"), targetType: try row.value("target_type"),
-                targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.value("details"))
-        }
+        ).all().map(Self.entry)
+    }
+
+    /// One row of the audit log.
+    func entry(_ id: UUID, on sql: any SQLDatabase) async throws -> AuditEntry? {
+        try await sql.raw("SELECT \(unsafeRaw: Self.entryColumns) FROM audit_log WHERE id = \(bind: id)").first().map(Self.entry)
+    }
+
+    /// The rows of `actions` that reached `person` (the target, or the subject of a
+    /// decision on their content), newest first.
+    func entries(reaching person: UUID, actions: [String], on sql: any SQLDatabase) async throws -> [AuditEntry] {
+        try await sql.raw(
+            """
+            SELECT \(unsafeRaw: Self.entryColumns) FROM audit_log
+            WHERE action IN (\(binds: actions))
+              AND ((target_type = 'user' AND target_id = \(bind: person.lowercased)) OR details LIKE \(bind: "%\"subject\":\"\(person.lowercased)\"%"))
+            ORDER BY at DESC, \(unsafeRaw: sql.isPostgres ? "seq" : "rowid") DESC LIMIT 50
+            """
+        ).all().map(Self.entry)
+    }
+
+    static let entryColumns = "id, at, actor_id, actor, action, target_type, target_id, reason, details"
+
+    static func entry(_ row: any SQLRow) throws -> AuditEntry {
+        AuditEntry(
+            id: try row.value("id"), at: try row.value("at"), actorID: try row.optional("actor_id", as: UUID.self),
+            actor: try row.value("actor"), action: try row.value("action"), targetType: try row.value("target_type"),
+            targetID: try row.value("target_id"), reason: try row.value("reason"), details: try row.value("details"))
     }
 }

@@ -3512,6 +3512,7 @@ extension Components {
                 case groupEvent = "group_event"
                 case moderation = "moderation"
                 case reportOutcome = "report_outcome"
+                case appealDecided = "appeal_decided"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -4900,6 +4901,134 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case resolved
                 case action
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Appeal`.
+        public struct Appeal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Appeal/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Appeal/action_id`.
+            public var actionId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Appeal/statement`.
+            public var statement: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Appeal/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case open = "open"
+                case upheld = "upheld"
+                case reversed = "reversed"
+            }
+            /// - Remark: Generated from `#/components/schemas/Appeal/status`.
+            public var status: Components.Schemas.Appeal.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Appeal/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Appeal/decided_at`.
+            public var decidedAt: Foundation.Date?
+            /// Creates a new `Appeal`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - actionId:
+            ///   - statement:
+            ///   - status:
+            ///   - createdAt:
+            ///   - decidedAt:
+            public init(
+                id: Swift.String,
+                actionId: Swift.String,
+                statement: Swift.String,
+                status: Components.Schemas.Appeal.StatusPayload,
+                createdAt: Foundation.Date,
+                decidedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.actionId = actionId
+                self.statement = statement
+                self.status = status
+                self.createdAt = createdAt
+                self.decidedAt = decidedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case actionId = "action_id"
+                case statement
+                case status
+                case createdAt = "created_at"
+                case decidedAt = "decided_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppealCase`.
+        public struct AppealCase: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppealCase/value1`.
+            public var value1: Components.Schemas.Appeal
+            /// - Remark: Generated from `#/components/schemas/AppealCase/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppealCase/value2/action`.
+                public var action: Components.Schemas.AuditEntry
+                /// - Remark: Generated from `#/components/schemas/AppealCase/value2/person`.
+                public var person: Components.Schemas.ModeratedAccount
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - action:
+                ///   - person:
+                public init(
+                    action: Components.Schemas.AuditEntry,
+                    person: Components.Schemas.ModeratedAccount
+                ) {
+                    self.action = action
+                    self.person = person
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case action
+                    case person
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppealCase/value2`.
+            public var value2: Components.Schemas.AppealCase.Value2Payload
+            /// Creates a new `AppealCase`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.Appeal,
+                value2: Components.Schemas.AppealCase.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppealCasePage`.
+        public struct AppealCasePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppealCasePage/items`.
+            public var items: [Components.Schemas.AppealCase]
+            /// Always null: at most `limit` appeals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppealCasePage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `AppealCasePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Always null: at most `limit` appeals.
+            public init(
+                items: [Components.Schemas.AppealCase],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
             }
         }
         /// - Remark: Generated from `#/components/schemas/StaffMember`.

@@ -55,6 +55,23 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /`.
     /// - Remark: Generated from `#/paths///head(webClientHead)`.
     func webClientHead(_ input: Operations.WebClientHead.Input) async throws -> Operations.WebClientHead.Output
+    /// The moderation console's page, for staff signed in with the session cookie (WEB_CLIENT=on).
+    ///
+    /// The page of the console, never cached, with the web client's Content-Security-Policy.
+    /// To anyone who is not staff now - no session, or a session without a role - 404
+    /// exactly as a path no route serves.
+    ///
+    ///
+    /// - Remark: HTTP `GET /admin`.
+    /// - Remark: Generated from `#/paths//admin/get(staffConsole)`.
+    func staffConsole(_ input: Operations.StaffConsole.Input) async throws -> Operations.StaffConsole.Output
+    /// The console page's headers.
+    ///
+    /// As GET, without the body.
+    ///
+    /// - Remark: HTTP `HEAD /admin`.
+    /// - Remark: Generated from `#/paths//admin/head(staffConsoleHead)`.
+    func staffConsoleHead(_ input: Operations.StaffConsoleHead.Input) async throws -> Operations.StaffConsoleHead.Output
     /// The web client's service worker (shows pushed notifications).
     ///
     /// At the root so that its scope is the whole app, with Cache-Control no-cache. 404 when the web client is off.
@@ -1060,6 +1077,35 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/accounts/{id}/actions`.
     /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/actions/post(staffAct)`.
     func staffAct(_ input: Operations.StaffAct.Input) async throws -> Operations.StaffAct.Output
+    /// Appeal a staff action that reached the caller - once per action; signed with email and password, so a suspended person can too.
+    ///
+    /// The email and password are checked and throttled as a sign-in (401
+    /// `invalid_credentials`, 429 `too_many_attempts`); no session is opened. Without
+    /// `action_id`, the latest action that reached the person (a removal of their message or
+    /// event, a warning, a limit, a suspension) and is not appealed yet; 404 when there is
+    /// none, 409 `already_appealed` when it was appealed. The appeal waits for another
+    /// member of staff than the one who acted; its decision comes as an `appeal_decided`
+    /// notification.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/appeals`.
+    /// - Remark: Generated from `#/paths//v1/appeals/post(appeal)`.
+    func appeal(_ input: Operations.Appeal.Input) async throws -> Operations.Appeal.Output
+    /// Open appeals, oldest first, each with the action appealed and the person.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/appeals`.
+    /// - Remark: Generated from `#/paths//v1/staff/appeals/get(staffAppeals)`.
+    func staffAppeals(_ input: Operations.StaffAppeals.Input) async throws -> Operations.StaffAppeals.Output
+    /// Uphold or reverse an open appeal - never by the member of staff whose action it is (409 `same_staff`).
+    ///
+    /// Reversing the appeal of a limit or a suspension lifts it. The person is told
+    /// (`appeal_decided`); the audit log gets `appeal_upheld` or `appeal_reversed`. 404 when
+    /// the appeal is not open (decided already, or none).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/appeals/{id}/decision`.
+    /// - Remark: Generated from `#/paths//v1/staff/appeals/{id}/decision/post(staffDecideAppeal)`.
+    func staffDecideAppeal(_ input: Operations.StaffDecideAppeal.Input) async throws -> Operations.StaffDecideAppeal.Output
     /// The audit log, newest first - every staff action and every change of a role; no route changes or removes a row.
     ///
     /// - Remark: HTTP `GET /v1/staff/audit`.
@@ -1134,6 +1180,27 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths///head(webClientHead)`.
     public func webClientHead(headers: Operations.WebClientHead.Input.Headers = .init()) async throws -> Operations.WebClientHead.Output {
         try await webClientHead(Operations.WebClientHead.Input(headers: headers))
+    }
+    /// The moderation console's page, for staff signed in with the session cookie (WEB_CLIENT=on).
+    ///
+    /// The page of the console, never cached, with the web client's Content-Security-Policy.
+    /// To anyone who is not staff now - no session, or a session without a role - 404
+    /// exactly as a path no route serves.
+    ///
+    ///
+    /// - Remark: HTTP `GET /admin`.
+    /// - Remark: Generated from `#/paths//admin/get(staffConsole)`.
+    public func staffConsole(headers: Operations.StaffConsole.Input.Headers = .init()) async throws -> Operations.StaffConsole.Output {
+        try await staffConsole(Operations.StaffConsole.Input(headers: headers))
+    }
+    /// The console page's headers.
+    ///
+    /// As GET, without the body.
+    ///
+    /// - Remark: HTTP `HEAD /admin`.
+    /// - Remark: Generated from `#/paths//admin/head(staffConsoleHead)`.
+    public func staffConsoleHead(headers: Operations.StaffConsoleHead.Input.Headers = .init()) async throws -> Operations.StaffConsoleHead.Output {
+        try await staffConsoleHead(Operations.StaffConsoleHead.Input(headers: headers))
     }
     /// The web client's service worker (shows pushed notifications).
     ///
@@ -3113,6 +3180,61 @@ extension APIProtocol {
         body: Operations.StaffAct.Input.Body
     ) async throws -> Operations.StaffAct.Output {
         try await staffAct(Operations.StaffAct.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Appeal a staff action that reached the caller - once per action; signed with email and password, so a suspended person can too.
+    ///
+    /// The email and password are checked and throttled as a sign-in (401
+    /// `invalid_credentials`, 429 `too_many_attempts`); no session is opened. Without
+    /// `action_id`, the latest action that reached the person (a removal of their message or
+    /// event, a warning, a limit, a suspension) and is not appealed yet; 404 when there is
+    /// none, 409 `already_appealed` when it was appealed. The appeal waits for another
+    /// member of staff than the one who acted; its decision comes as an `appeal_decided`
+    /// notification.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/appeals`.
+    /// - Remark: Generated from `#/paths//v1/appeals/post(appeal)`.
+    public func appeal(
+        headers: Operations.Appeal.Input.Headers = .init(),
+        body: Operations.Appeal.Input.Body
+    ) async throws -> Operations.Appeal.Output {
+        try await appeal(Operations.Appeal.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Open appeals, oldest first, each with the action appealed and the person.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/appeals`.
+    /// - Remark: Generated from `#/paths//v1/staff/appeals/get(staffAppeals)`.
+    public func staffAppeals(
+        query: Operations.StaffAppeals.Input.Query = .init(),
+        headers: Operations.StaffAppeals.Input.Headers = .init()
+    ) async throws -> Operations.StaffAppeals.Output {
+        try await staffAppeals(Operations.StaffAppeals.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Uphold or reverse an open appeal - never by the member of staff whose action it is (409 `same_staff`).
+    ///
+    /// Reversing the appeal of a limit or a suspension lifts it. The person is told
+    /// (`appeal_decided`); the audit log gets `appeal_upheld` or `appeal_reversed`. 404 when
+    /// the appeal is not open (decided already, or none).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/appeals/{id}/decision`.
+    /// - Remark: Generated from `#/paths//v1/staff/appeals/{id}/decision/post(staffDecideAppeal)`.
+    public func staffDecideAppeal(
+        path: Operations.StaffDecideAppeal.Input.Path,
+        headers: Operations.StaffDecideAppeal.Input.Headers = .init(),
+        body: Operations.StaffDecideAppeal.Input.Body
+    ) async throws -> Operations.StaffDecideAppeal.Output {
+        try await staffDecideAppeal(Operations.StaffDecideAppeal.Input(
             path: path,
             headers: headers,
             body: body

@@ -1,0 +1,52 @@
+// One account as staff see it: its standing, its report counts, its history in the audit
+// log, and the actions on a person.
+import {get, post, query} from "../api.js";
+import {h, replace, showErrors, status, when} from "../dom.js";
+import {actionName, reasonField} from "./common.js";
+
+export function accountView(id) {
+  const facts = h("div", {class: "card"});
+  const history = h("ul", {class: "audit"});
+  const state = status("Loading…");
+  const {reason, element: reasonElement} = reasonField();
+  const days = h("input", {name: "days", type: "number", min: "1", max: "3650", inputmode: "numeric"});
+  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const form = h("form", {class: "card decision", novalidate: true}, h("h2", {}, "Act"), summary, reasonElement);
+  const act = (action) => async () => {
+    const body = {action, reason: reason.value};
+    if (action === "suspend" && days.value) body.days = Number(days.value);
+    try {
+      await post(`/v1/staff/accounts/${id}/actions`, body);
+      showErrors(form, null, summary);
+      reason.value = "";
+      replace(state, `Done: ${actionName({warn: "user_warned", limit: "user_limited", suspend: "user_suspended", lift: "user_lifted"}[action])}.`);
+      load();
+    } catch (error) { showErrors(form, error, summary); }
+  };
+  form.append(
+    h("div", {class: "actions"},
+      h("button", {type: "button", onclick: act("warn")}, "Warn"),
+      h("button", {type: "button", class: "danger", onclick: act("limit")}, "Limit"),
+      h("button", {type: "button", onclick: act("lift")}, "Lift")),
+    h("div", {class: "suspend"}, h("label", {for: "days"}, "Days (empty: for good)"), Object.assign(days, {id: "days"}),
+      h("button", {type: "button", class: "danger", onclick: act("suspend")}, "Suspend")));
+  const heading = h("h1", {}, "Account");
+
+  async function load() {
+    try {
+      const a = await get(`/v1/staff/accounts/${id}`);
+      replace(heading, a.name);
+      replace(facts,
+        h("dl", {},
+          h("dt", {}, "Joined"), h("dd", {}, when(a.created_at)),
+          h("dt", {}, "Standing"), h("dd", {}, a.deleted ? "Deleted" : [a.limited ? "Limited" : null, a.suspended_at ? (a.suspended_until ? `Suspended until ${when(a.suspended_until)}` : "Suspended for good") : null].filter(Boolean).join(", ") || "In good standing"),
+          h("dt", {}, "Reports about them"), h("dd", {}, String(a.reports_received)),
+          h("dt", {}, "Reports they made"), h("dd", {}, String(a.reports_made))));
+      const log = await get(`/v1/staff/audit${query({target_id: id, limit: 50})}`);
+      replace(history, log.items.map((e) => h("li", {}, `${when(e.at)} · ${actionName(e.action)} by ${e.actor}: “${e.reason}”`)));
+      replace(state, "");
+    } catch (error) { replace(state, error.message); }
+  }
+  load();
+  return {title: "Account", element: h("section", {}, heading, state, facts, form, h("h2", {}, "History"), history)};
+}
