@@ -9,12 +9,13 @@ next request is refused with 403 `account_suspended`. Mo dismisses the event's r
 Rita's inbox tells her both outcomes. Sam, refused at sign-in, appeals from the sign-in
 screen; Mo, who suspended him, cannot decide the appeal; Ada, an admin, reverses it, and
 Sam signs in again and reads what was done and decided. The audit log shows every step;
-someone who is not staff gets 404 for the console. Every console screen is checked with
+someone who is not staff gets 404 for the console. Rita downloads a copy of her data. Every console screen is checked with
 axe-core (no serious or critical violation) and photographed at 390x844 and 1280x800.
 
 Usage: scripts/console_test.py BINARY SCREENSHOT_FOLDER
 """
 import json
+import re
 import os
 import sqlite3
 import subprocess
@@ -259,6 +260,22 @@ def walk(console):
         screen(ada, "console-staff")
         mo.goto("/admin#/staff")
         expect(mo.get_by_text("Only admins see and manage the staff.")).to_be_visible()
+
+        # Rita asks for a copy of her data from her profile, and downloads it.
+        rita.goto("/#/me")
+        rita.get_by_role("button", name="Get a copy of my data").click()
+        expect(rita.get_by_text("Asked: you will be told when it is ready.")).to_be_visible()
+        link = rita.get_by_role("link", name=re.compile("^Download \\(until"))
+        for _ in range(50):
+            rita.goto("/#/inbox")
+            rita.goto("/#/me")
+            if link.count():
+                break
+            time.sleep(0.2)
+        expect(link).to_be_visible()
+        archive = rita.request.get(link.get_attribute("href"))
+        if archive.status != 200 or archive.headers.get("content-type") != "application/zip" or archive.body()[:2] != b"PK":
+            problems.append(f"Rita's data export answered {archive.status} {archive.headers.get('content-type')}")
         browser.close()
 
 

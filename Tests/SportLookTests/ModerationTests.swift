@@ -331,4 +331,60 @@ struct ModerationTests {
             #expect(try await api.request(.get, "/admin", headers: [.cookie: "sportlook_session=\(mo.token)"]).status == .notFound)
         }
     }
+
+    @Test(
+        "reversing an appeal undoes only the action appealed; nobody decides their own case; a reason with control characters is refused",
+        arguments: engines)
+    func ownCasesAndReversals(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let (ada, mo) = try await Self.staff(api, services)
+            let sam = try await api.register("Sam", email: "sam@example.com")
+            let rita = try await api.register("Rita")
+            // Rita reports Mo: Mo may not decide it; Ada may.
+            #expect(
+                try await api.post("/v1/reports", token: rita.token, json: ["target_type": "user", "target_id": mo.id, "reason": "spam"])
+                    .status == .created)
+            let own = try await api.post(
+                "/v1/staff/reports/decisions", token: mo.token,
+                json: ["target_type": "user", "target_id": mo.id, "action": "dismiss", "reason": "nothing"])
+            #expect(try own.status == .conflict && Self.code(own) == "own_account")
+            let control = try await api.post(
+                "/v1/staff/reports/decisions", token: ada.token,
+                json: ["target_type": "user", "target_id": mo.id, "action": "dismiss", "reason": "fine\u{0}"])
+            #expect(control.status == .unprocessableContent)
+            #expect(
+                try await api.post(
+                    "/v1/staff/reports/decisions", token: ada.token,
+                    json: ["target_type": "user", "target_id": mo.id, "action": "dismiss", "reason": "fine"]
+                ).status == .ok)
+
+            // Sam is limited, then suspended for good; he appeals the limit alone.
+            clock.advance(by: 60)
+            let limit = try await api.post(
+                "/v1/staff/accounts/\(sam.id)/actions", token: mo.token, json: ["action": "limit", "reason": "spam"]
+            ).decode(API.AuditRow.self, expecting: .ok)
+            clock.advance(by: 60)
+            #expect(
+                try await api.post(
+                    "/v1/staff/accounts/\(sam.id)/actions", token: mo.token, json: ["action": "suspend", "reason": "threats"]
+                )
+                .status == .ok)
+            let appeal = try await api.post(
+                "/v1/appeals",
+                json: [
+                    "email": "sam@example.com", "password": "correct horse battery", "statement": "the ads were mine",
+                    "action_id": limit.id,
+                ])
+            #expect(appeal.status == .created)
+            let appealID = try #require(try appeal.decode(JSONValue.self)["id"]?.string)
+            let reversed = try await api.post(
+                "/v1/staff/appeals/\(appealID)/decision", token: ada.token, json: ["decision": "reverse", "reason": "his own shop"])
+            #expect(reversed.status == .ok)
+            let account = try await api.get("/v1/staff/accounts/\(sam.id)", token: ada.token).decode(API.ModeratedAccount.self)
+            #expect(!account.limited && account.suspendedAt != nil, "the suspension, not appealed, stays")
+            let signIn = try await api.post("/v1/auth/login", json: ["email": "sam@example.com", "password": "correct horse battery"])
+            #expect(signIn.status == .forbidden)
+        }
+    }
 }

@@ -14,7 +14,7 @@ struct SchedulerTests {
     static let every: [ScheduledJob] = [
         .reminder(event: event, minutes: 120, startsAt: start), .gameDecision(event: event, startsAt: start),
         .offerExpiry(event: event, user: user, expiresAt: start), .seriesExtension(series: series),
-        .suspensionEnd(user: user, until: start),
+        .suspensionEnd(user: user, until: start), .dataExport(export: event, user: user), .exportExpiry(export: series, user: user),
     ]
 
     @Test("every kind is read back as it was written, under its own kind only; a job of an unknown kind or missing a field is refused")
@@ -30,7 +30,8 @@ struct SchedulerTests {
         }
         #expect(
             Self.every.map(\.subject) == [
-                .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user),
+                .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user), .user(Self.user),
+                .user(Self.user),
             ])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
         for bad in [
@@ -73,8 +74,9 @@ struct SchedulerTests {
                     .map { (try $0.decode(column: "kind", as: String.self), try $0.decode(column: "payload", as: String.self)) }
             }
             let read = try rows.map { try ScheduledJob(kind: $0.0, payload: $0.1) }
-            // Every kind there was before typed jobs (suspensions came after).
-            #expect(Set(read) == Set(Self.every.filter { $0.kind != .suspensionEnd }))
+            // Every kind there was before typed jobs (suspensions and exports came after).
+            let before: Set<ScheduledJob.Kind> = [.reminder, .gameDecision, .offerExpiry, .seriesExtension]
+            #expect(Set(read) == Set(Self.every.filter { before.contains($0.kind) }))
         }
     }
 }

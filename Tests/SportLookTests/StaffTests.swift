@@ -40,7 +40,9 @@ struct StaffTests {
                 try await staff.grant(.moderator, to: "cy@example.com", by: benActs, reason: "friend")
             }
             // What cannot be done leaves no row: no reason, no such account, no change.
-            await #expect(throws: DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes")) {
+            await #expect(
+                throws: DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes, without control characters")
+            ) {
                 try await staff.grant(.moderator, to: "cy@example.com", by: adaActs, reason: " ")
             }
             await #expect(throws: DomainError.notFound("account")) {

@@ -20,6 +20,7 @@ const describe = {
   moderation: (d) => ({warn: "A warning from the moderators", remove: "The moderators removed something of yours", limit: "The moderators limited your account", suspend: "The moderators suspended your account", lift: "The limit or suspension on your account has ended"}[d.action] ?? "A note from the moderators") + (d.reason ? `: ${d.reason}` : ""),
   report_outcome: (d) => d.outcome === "acted" ? "Your report was reviewed: the moderators acted on it" : "Your report was reviewed: nothing against the rules was found",
   appeal_decided: (d) => (d.decision === "reversed" ? "Your appeal was granted" : "Your appeal was turned down") + (d.reason ? `: ${d.reason}` : ""),
+  data_export_ready: () => "Your data is ready to download from your profile",
   // Written by the server in the person's language.
   reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
 };
@@ -33,7 +34,7 @@ export function inboxView(onRead) {
   const notificationItem = (n) => {
     const d = n.data ?? {};
     const text = (describe[n.kind] ?? (() => n.kind))(d);
-    const href = d.event_id ? `#/events/${d.event_id}` : d.group_id ? `#/groups/${d.group_id}` : null;
+    const href = d.event_id ? `#/events/${d.event_id}` : d.group_id ? `#/groups/${d.group_id}` : n.kind === "data_export_ready" ? "#/me" : null;
     const target = href ? h("a", {href}, text) : text;
     return h("li", {class: n.read_at ? "" : "unread"}, target, h("span", {class: "meta"}, ` · ${when(n.created_at)}`));
   };

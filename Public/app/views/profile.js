@@ -72,7 +72,7 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, playerCard(user, sports), recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(),
+    replace(section, form, playerCard(user, sports), recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(), dataCard(),
       h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
     map.render();
   })();
@@ -178,6 +178,24 @@ function passwordCard() {
     } catch (error) { showErrors(form, error, summary); }
   });
   return form;
+}
+
+/** A copy of everything the server holds about the person: asked for once a day, built in the background, downloadable for a week. */
+function dataCard() {
+  const list = h("ul", {class: "exports"});
+  const said = status("");
+  const load = () => get("/v1/me/exports").then((page) => replace(list, page.items.map((e) => h("li", {},
+    `Asked ${when(e.requested_at)} · `,
+    e.download_path ? h("a", {href: e.download_path, download: "sportlook-data.zip"}, `Download (until ${when(e.expires_at)})`) : e.status === "pending" ? "Being prepared…" : "Expired")))).catch((error) => replace(said, error.message));
+  const ask = h("button", {type: "button", onclick: async () => {
+    try {
+      await post("/v1/me/export");
+      replace(said, "Asked: you will be told when it is ready.");
+      setTimeout(load, 1500);
+    } catch (error) { replace(said, error.message); }
+  }}, "Get a copy of my data");
+  load();
+  return h("div", {class: "card"}, h("h2", {}, "Your data"), h("p", {class: "hint"}, "Everything SportLook holds about you, as one archive, once a day."), ask, said, list);
 }
 
 function sessionsCard() {

@@ -43,6 +43,8 @@ public final class AppServices: Sendable {
     let staff: StaffService
     /// The reports queue and staff's actions on content and people.
     let moderation: ModerationService
+    /// Each person's data on request.
+    let exports: ExportService
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
@@ -302,7 +304,13 @@ public final class AppServices: Sendable {
             accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, notifier: notifier,
             scheduler: scheduler, write: write, clock: clock)
         self.moderation = moderation
-        let scheduledWork = ScheduledWork(reminders: reminders, events: events, series: series, moderation: moderation)
+        let exports = ExportService(
+            store: ExportStore(database: database), staff: StaffStore(database: database), accounts: accountStore, blobs: blobs,
+            scheduler: scheduler, notifier: notifier, write: write, clock: clock,
+            secret: Array(try await SecretStore(database: database).secret("export_url_key").utf8))
+        self.exports = exports
+        let scheduledWork = ScheduledWork(
+            reminders: reminders, events: events, series: series, moderation: moderation, exports: exports)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

@@ -86,6 +86,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case reportOutcome = "report_outcome"
     /// Staff decided an appeal the person made.
     case appealDecided = "appeal_decided"
+    /// The person's data export is ready to download, until it expires.
+    case dataExportReady = "data_export_ready"
 }
 
 /// One notification for one person: what a job delivers.

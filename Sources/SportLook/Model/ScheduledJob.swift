@@ -16,6 +16,10 @@ enum ScheduledJob: Sendable, Hashable {
     case seriesExtension(series: UUID)
     /// The end of a suspension staff set to run out at `until`.
     case suspensionEnd(user: UUID, until: Date)
+    /// Building a person's data export.
+    case dataExport(export: UUID, user: UUID)
+    /// Dropping an export's archive once its link has expired.
+    case exportExpiry(export: UUID, user: UUID)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -23,6 +27,8 @@ enum ScheduledJob: Sendable, Hashable {
         case offerExpiry = "waitlist_offer_expiry"
         case seriesExtension = "series_extend"
         case suspensionEnd = "suspension_end"
+        case dataExport = "data_export"
+        case exportExpiry = "export_expiry"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -48,6 +54,8 @@ enum ScheduledJob: Sendable, Hashable {
         case .offerExpiry: .offerExpiry
         case .seriesExtension: .seriesExtension
         case .suspensionEnd: .suspensionEnd
+        case .dataExport: .dataExport
+        case .exportExpiry: .exportExpiry
         }
     }
 
@@ -55,7 +63,7 @@ enum ScheduledJob: Sendable, Hashable {
         switch self {
         case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _): .event(event)
         case .seriesExtension(let series): .series(series)
-        case .suspensionEnd(let user, _): .user(user)
+        case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
         }
     }
 }
@@ -66,7 +74,7 @@ extension ScheduledJob: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
-            until
+            until, exportID = "export_id"
     }
 
     init(from decoder: any Decoder) throws {
@@ -93,6 +101,10 @@ extension ScheduledJob: Codable {
             self = .seriesExtension(series: try c.decode(UUID.self, forKey: .seriesID))
         case .suspensionEnd:
             self = .suspensionEnd(user: try c.decode(UUID.self, forKey: .userID), until: try instant(.until))
+        case .dataExport:
+            self = .dataExport(export: try c.decode(UUID.self, forKey: .exportID), user: try c.decode(UUID.self, forKey: .userID))
+        case .exportExpiry:
+            self = .exportExpiry(export: try c.decode(UUID.self, forKey: .exportID), user: try c.decode(UUID.self, forKey: .userID))
         }
     }
 
@@ -116,6 +128,9 @@ extension ScheduledJob: Codable {
         case .suspensionEnd(let user, let until):
             try c.encode(user.lowercased, forKey: .userID)
             try c.encode(until.millisecondsSince1970, forKey: .until)
+        case .dataExport(let export, let user), .exportExpiry(let export, let user):
+            try c.encode(export.lowercased, forKey: .exportID)
+            try c.encode(user.lowercased, forKey: .userID)
         }
     }
 

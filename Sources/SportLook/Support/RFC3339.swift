@@ -4,7 +4,10 @@ import Foundation
 enum RFC3339 {
     /// `2026-11-21T18:30:00.000Z`.
     static func format(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Two microseconds short of a millisecond count as it: a whole millisecond is a
+        // double a hair below it (k / 1000), and comes back from PostgreSQL (whose driver
+        // truncates to the microsecond) a microsecond short; both print as that millisecond.
+        let millis = Int64((date.timeIntervalSince1970 * 1000 + 0.002).rounded(.down))
         var days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let msOfDay = millis - days * 86_400_000
         // Civil date from days since 1970 (Howard Hinnant's algorithm).

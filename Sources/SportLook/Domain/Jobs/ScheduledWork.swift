@@ -7,6 +7,7 @@ struct ScheduledWork: Sendable {
     let events: EventService
     let series: SeriesService
     let moderation: ModerationService
+    let exports: ExportService
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -20,6 +21,10 @@ struct ScheduledWork: Sendable {
             try await series.extendDue(id)
         case .suspensionEnd(let user, let until):
             try await moderation.endSuspension(of: user, until: until)
+        case .dataExport(let export, _):
+            try await exports.build(export)
+        case .exportExpiry(let export, _):
+            try await exports.expire(export)
         }
     }
 }

@@ -108,4 +108,22 @@ extension Notifier {
         try await jobs.enqueue(message, dedupeKey: "appeal_decided:\(decisionID.lowercased)", on: sql)
         changes.record(.jobs)
     }
+
+    /// Tells the person their data export is ready, and where to download it.
+    func dataExportReady(
+        _ export: UUID, to person: UUID, path: String, expiresAt: Date, size: Int, at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws {
+        let language = try await accounts.languages(of: [person], on: sql)[person] ?? .en
+        let days = Int((expiresAt.timeIntervalSince(now) / 86_400).rounded())
+        let message = NotificationMessage(
+            to: person, .dataExportReady, title: Catalogue.text(.exportReadyTitle, in: language),
+            body: Catalogue.text(.exportReadyBody, ["days": .number(Double(days))], in: language),
+            data: [
+                "export_id": .id(export), "path": .string(path), "expires_at": .string(RFC3339.format(expiresAt)),
+                "size": .number(Double(size)),
+            ])
+        try await jobs.enqueue(message, dedupeKey: "data_export_ready:\(export.lowercased)", on: sql)
+        changes.record(.jobs)
+    }
 }

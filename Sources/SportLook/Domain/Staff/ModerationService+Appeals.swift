@@ -18,7 +18,9 @@ extension ModerationService {
         return try await write { [self] sql, _ in
             let reaching = try await staff.entries(reaching: user, actions: Self.appealable, on: sql)
             let appealed = try await store.appealed(reaching.map(\.id), on: sql)
-            let candidates = actionID.map { id in reaching.filter { $0.id == id } } ?? reaching
+            // The action named, or else the latest that reached them (never an older one
+            // in its place: a second appeal of the same is refused).
+            let candidates = actionID.map { id in reaching.filter { $0.id == id } } ?? Array(reaching.prefix(1))
             guard !candidates.isEmpty else { throw DomainError.notFound("action to appeal") }
             guard let action = candidates.first(where: { !appealed.contains($0.id) }),
                 let filed = try await store.insertAppeal(by: user, of: action.id, statement: text, at: now, on: sql)
@@ -51,21 +53,19 @@ extension ModerationService {
     /// is. Reversing a limit or a suspension lifts it. The person is told either way.
     func decideAppeal(_ id: UUID, reverse: Bool, reason: String?, by actor: AuditActor) async throws -> AuditEntry {
         let reason = try StaffService.reason(reason)
-        let now = clock.now()
+        let now = clock.now().wholeMilliseconds
         return try await write { [self] sql, changes in
-            let name = try await requireStaff(actor, on: sql)
             guard let appeal = try await store.lockOpenAppeal(id, on: sql), let action = try await staff.entry(appeal.actionID, on: sql)
             else {
                 throw DomainError.notFound("open appeal")
             }
+            if appeal.userID == actor.id { throw DomainError.conflict("own_account", "Staff do not decide their own appeal.") }
+            let name = try await requireStaff(actor, alsoLocking: appeal.userID, on: sql)
             if let me = actor.id, action.actorID == me {
                 throw DomainError.conflict("same_staff", "Another member of staff decides the appeal of your own action.")
             }
-            if reverse, ["user_limited", "user_suspended"].contains(action.action),
-                let person = try await store.lockPerson(appeal.userID, on: sql),
-                person.limited || person.suspendedAt != nil
-            {
-                _ = try await standing(of: appeal.userID, .lift, days: nil, by: actor, at: now, on: sql, changes: &changes)
+            if reverse, let person = try await store.lockPerson(appeal.userID, on: sql) {
+                try await undo(action, of: person, at: now, on: sql, changes: &changes)
             }
             try await store.decideAppeal(id, reverse ? .reversed : .upheld, by: actor.id, at: now, on: sql)
             let entry = try await audit(
@@ -76,5 +76,24 @@ extension ModerationService {
                 appeal, reversed: reverse, reason: reason, decisionID: entry.id, at: now, on: sql, changes: &changes)
             return entry
         }
+    }
+
+    /// Reverses what the appealed action set, if it still holds: a limit is ended; a
+    /// suspension is ended only if it is that one (a later one stays).
+    private func undo(_ action: AuditEntry, of person: ModeratedPerson, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
+        async throws
+    {
+        switch action.action {
+        case "user_limited" where person.limited:
+            try await store.setStanding(
+                person.summary.id, limitedAt: nil, suspendedAt: person.suspendedAt, suspendedUntil: person.suspendedUntil, at: now, on: sql)
+        case "user_suspended" where person.suspendedAt == action.at:
+            try await store.setStanding(
+                person.summary.id, limitedAt: person.limited ? now : nil, suspendedAt: nil, suspendedUntil: nil, at: now, on: sql)
+            try await scheduler.unschedule(.suspensionEnd, of: .user(person.summary.id), on: sql)
+        default:
+            return
+        }
+        if let user = try await accounts.user(person.summary.id, on: sql) { changes.profile(user) }
     }
 }

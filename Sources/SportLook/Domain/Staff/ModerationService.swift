@@ -96,13 +96,18 @@ struct ModerationService: Sendable {
     ) async throws -> Decision {
         let reason = try StaffService.reason(reason)
         try Self.check(action, days: days, onContent: targetType)
-        let now = clock.now()
+        // Whole milliseconds: a standing set now reads back equal to its audit row's time.
+        let now = clock.now().wholeMilliseconds
         return try await write { [self] sql, changes in
-            let actorName = try await requireStaff(actor, on: sql)
             // The reports first, under their locks: two staff deciding the same thing go
             // one after the other, and the second finds nothing left open.
             guard try await store.lockOpenReports(targetType, targetID, on: sql) else { throw DomainError.notFound("open report") }
             let (subject, context) = try await Self.context(targetType, targetID, store: store, on: sql)
+            // Nobody decides on their own content or account.
+            if let subject, subject.id == actor.id {
+                throw DomainError.conflict("own_account", "Staff do not decide reports about themselves.")
+            }
+            let actorName = try await requireStaff(actor, alsoLocking: subject?.id, on: sql)
             var notice: Notifier.ModerationNotice?
             switch action {
             case .dismiss:
@@ -137,9 +142,10 @@ struct ModerationService: Sendable {
             throw DomainError.invalidParameter("action", "must be warn, limit, suspend or lift")
         }
         try Self.check(action, days: days, onContent: "user")
-        let now = clock.now()
+        let now = clock.now().wholeMilliseconds
         return try await write { [self] sql, changes in
-            let actorName = try await requireStaff(actor, on: sql)
+            if person == actor.id { throw DomainError.conflict("own_account", "Staff do not act on their own account.") }
+            let actorName = try await requireStaff(actor, alsoLocking: person, on: sql)
             let notice = try await standing(of: person, action, days: days, by: actor, at: now, on: sql, changes: &changes)
             var details: [String: String] = [:]
             if case .suspended(let until?) = notice { details["until"] = RFC3339.format(until) }
@@ -180,10 +186,11 @@ struct ModerationService: Sendable {
     }
 
     /// The actor's name, if they are staff now (read in the transaction); the command
-    /// line always may.
-    func requireStaff(_ actor: AuditActor, on sql: DatabaseSession) async throws -> String {
+    /// line always may. `person`, the account acted on, is locked with the actor, in id
+    /// order: two staff acting on each other at once go one after the other.
+    func requireStaff(_ actor: AuditActor, alsoLocking person: UUID? = nil, on sql: DatabaseSession) async throws -> String {
         guard let id = actor.id else { return actor.label }
-        guard let account = try await staff.lock([id], on: sql)[id], account.role != nil else {
+        guard let account = try await staff.lock(Set([id] + [person].compactMap { $0 }), on: sql)[id], account.role != nil else {
             throw DomainError.forbidden("staff_only", "Only staff act on reports and people.")
         }
         return account.name
@@ -197,7 +204,9 @@ struct ModerationService: Sendable {
         switch context {
         case .message(let message, _, _):
             guard message.deletedAt == nil else { throw DomainError.conflict("already_removed", "The message was deleted already.") }
-            _ = try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes)
+            guard try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes) else {
+                throw DomainError.conflict("already_removed", "The message was deleted already.")
+            }
             return .messageRemoved
         case .event(let id, let title, _, _, _):
             guard let event = try await eventStore.lock(id, on: sql), event.status == .active else {
@@ -226,7 +235,6 @@ struct ModerationService: Sendable {
                     "staff_account", "Only an admin acts on a moderator, and no one on an admin; take the role first.")
             }
         }
-        let suspended = current.suspendedAt != nil && (current.suspendedUntil.map { $0 > now } ?? true)
         let notice: Notifier.ModerationNotice
         switch action {
         case .warn:
@@ -253,7 +261,7 @@ struct ModerationService: Sendable {
             }
             notice = .suspended(until: until)
         case .lift:
-            guard current.limited || suspended else {
+            guard current.limited || current.suspendedAt != nil else {
                 throw DomainError.conflict("not_restricted", "The account is neither limited nor suspended.")
             }
             try await store.setStanding(person, limitedAt: nil, suspendedAt: nil, suspendedUntil: nil, at: now, on: sql)

@@ -42,9 +42,9 @@ struct StaffService: Sendable {
 
     /// Why staff did something, as the audit log keeps it: said, in at most 1,000 bytes.
     static func reason(_ text: String?) throws -> String {
-        let reason = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !reason.isEmpty, reason.utf8.count <= 1_000 else {
-            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes")
+        var v = Validator()
+        guard let reason = v.text(text, "reason", 1...1_000, maxBytes: 1_000, multiline: true) else {
+            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes, without control characters")
         }
         return reason
     }

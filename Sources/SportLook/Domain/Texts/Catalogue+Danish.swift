@@ -83,5 +83,7 @@ extension Catalogue {
         .appealDecidedTitle: "Din klage er behandlet",
         .appealUpheld: "En anden moderator har set på sagen igen og fastholder afgørelsen: {reason}",
         .appealReversed: "En anden moderator har set på sagen igen og omgør afgørelsen: {reason}",
+        .exportReadyTitle: "Dine data er klar",
+        .exportReadyBody: "Hent arkivet med dine SportLook-data i appen inden for {days, plural, one {# dag} other {# dage}}.",
     ]
 }

@@ -82,5 +82,7 @@ extension Catalogue {
         .appealDecidedTitle: "Your appeal was decided",
         .appealUpheld: "Another moderator looked again and kept the decision: {reason}",
         .appealReversed: "Another moderator looked again and reversed the decision: {reason}",
+        .exportReadyTitle: "Your data is ready",
+        .exportReadyBody: "Download the archive of your SportLook data from the app within {days, plural, one {# day} other {# days}}.",
     ]
 }

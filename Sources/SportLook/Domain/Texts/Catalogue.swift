@@ -70,6 +70,8 @@ enum Catalogue {
         case appealDecidedTitle = "appeal_decided.title"
         case appealUpheld = "appeal_decided.upheld.body"
         case appealReversed = "appeal_decided.reversed.body"
+        case exportReadyTitle = "data_export_ready.title"
+        case exportReadyBody = "data_export_ready.body"
     }
 
     /// `key` in `language` with `arguments` put in.

@@ -7,6 +7,7 @@ import Hummingbird
 struct StaffController {
     let staff: StaffService
     let moderation: ModerationService
+    let exports: ExportService
 
     /// A guard for every route under `/v1/staff`: 404, as for no such route, unless the
     /// caller is staff now.
@@ -21,6 +22,7 @@ struct StaffController {
         routes.post("/v1/staff/reports/decisions", use: decide)
         routes.get("/v1/staff/accounts/:id", use: account)
         routes.post("/v1/staff/accounts/:id/actions", use: act)
+        routes.post("/v1/staff/accounts/:id/export", use: exportAccount)
         routes.get("/v1/staff/appeals", use: appeals)
         routes.post("/v1/staff/appeals/:id/decision", use: decideAppeal)
         routes.get("/v1/staff/audit", use: audit)
@@ -34,6 +36,10 @@ struct StaffController {
         var action: String?
         var reason: String?
         var days: Int?
+    }
+
+    struct ReasonInput: Decodable, Sendable {
+        var reason: String?
     }
 
     struct AppealDecisionInput: Decodable, Sendable {
@@ -104,6 +110,15 @@ extension StaffController {
         let action = try Self.action(input.action, allowed: [.warn, .limit, .suspend, .lift])
         let entry = try await moderation.act(on: person, action, reason: input.reason, days: input.days, by: actor(context))
         return JSONResponse(AuditEntryRepresentation(entry: entry))
+    }
+
+    /// `POST /v1/staff/accounts/{id}/export` (admins): the person's export, on their
+    /// written request; the link comes to them as to anyone who asks for their own.
+    @Sendable func exportAccount(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let person = try context.uuid("id", "account")
+        let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
+        let (export, _) = try await exports.request(for: person, by: actor(context), reason: input.reason)
+        return JSONResponse(status: .accepted, ExportRepresentation(export: export, path: nil))
     }
 
     /// `GET /v1/staff/appeals`

@@ -275,6 +275,8 @@ struct AccountStore: Store {
         {
             try await sql.raw("DELETE FROM login_failures WHERE subject = \(bind: "account:" + email)").run()
         }
+        // A copy of their data goes too: no link opens it after the account is gone.
+        try await sql.raw("DELETE FROM data_exports WHERE user_id = \(bind: userID)").run()
         try await sql.raw(
             """
             UPDATE users SET name = \(bind: Self.deletedName), email = '', email_verified = \(bind: false), email_normalized = \(bind: "deleted:" + userID.lowercased),

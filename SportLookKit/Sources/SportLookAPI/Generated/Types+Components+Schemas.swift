@@ -3513,6 +3513,7 @@ extension Components {
                 case moderation = "moderation"
                 case reportOutcome = "report_outcome"
                 case appealDecided = "appeal_decided"
+                case dataExportReady = "data_export_ready"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -4901,6 +4902,94 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case resolved
                 case action
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DataExport`.
+        public struct DataExport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DataExport/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DataExport/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pending = "pending"
+                case ready = "ready"
+                case expired = "expired"
+            }
+            /// - Remark: Generated from `#/components/schemas/DataExport/status`.
+            public var status: Components.Schemas.DataExport.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/DataExport/requested_at`.
+            public var requestedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/DataExport/ready_at`.
+            public var readyAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/DataExport/expires_at`.
+            public var expiresAt: Foundation.Date?
+            /// The archive's bytes, once built.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DataExport/size`.
+            public var size: Swift.Int?
+            /// While ready: the path of the signed link (GET it, no session needed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DataExport/download_path`.
+            public var downloadPath: Swift.String?
+            /// Creates a new `DataExport`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - status:
+            ///   - requestedAt:
+            ///   - readyAt:
+            ///   - expiresAt:
+            ///   - size: The archive's bytes, once built.
+            ///   - downloadPath: While ready: the path of the signed link (GET it, no session needed).
+            public init(
+                id: Swift.String,
+                status: Components.Schemas.DataExport.StatusPayload,
+                requestedAt: Foundation.Date,
+                readyAt: Foundation.Date? = nil,
+                expiresAt: Foundation.Date? = nil,
+                size: Swift.Int? = nil,
+                downloadPath: Swift.String? = nil
+            ) {
+                self.id = id
+                self.status = status
+                self.requestedAt = requestedAt
+                self.readyAt = readyAt
+                self.expiresAt = expiresAt
+                self.size = size
+                self.downloadPath = downloadPath
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case status
+                case requestedAt = "requested_at"
+                case readyAt = "ready_at"
+                case expiresAt = "expires_at"
+                case size
+                case downloadPath = "download_path"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DataExportPage`.
+        public struct DataExportPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DataExportPage/items`.
+            public var items: [Components.Schemas.DataExport]
+            /// Always null: the 20 newest.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DataExportPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `DataExportPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Always null: the 20 newest.
+            public init(
+                items: [Components.Schemas.DataExport],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Appeal`.

@@ -1077,6 +1077,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/accounts/{id}/actions`.
     /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/actions/post(staffAct)`.
     func staffAct(_ input: Operations.StaffAct.Input) async throws -> Operations.StaffAct.Output
+    /// Ask for a copy of everything the server holds about the caller - at most once a day.
+    ///
+    /// A job builds one ZIP archive: readable JSON, one file per kind of thing (account,
+    /// sports and levels, sign-in providers, sessions, devices, events organised and joined,
+    /// attendance record, series, messages and reactions, groups, invitations, reports
+    /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
+    /// messages in the same chats are not in it. When it is ready the caller is told
+    /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
+    /// `download_path`, a link signed for 7 days. A second request within 24 hours
+    /// answers 429 `export_limit` with `Retry-After`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/export`.
+    /// - Remark: Generated from `#/paths//v1/me/export/post(requestExport)`.
+    func requestExport(_ input: Operations.RequestExport.Input) async throws -> Operations.RequestExport.Output
+    /// The caller's exports, newest first (at most 20), each with its download link while it is ready.
+    ///
+    /// - Remark: HTTP `GET /v1/me/exports`.
+    /// - Remark: Generated from `#/paths//v1/me/exports/get(myExports)`.
+    func myExports(_ input: Operations.MyExports.Input) async throws -> Operations.MyExports.Output
+    /// An export's archive, to whoever holds its signed link (download_path); 404 once it expired or for any other link.
+    ///
+    /// - Remark: HTTP `GET /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/get(downloadExport)`.
+    func downloadExport(_ input: Operations.DownloadExport.Input) async throws -> Operations.DownloadExport.Output
     /// Appeal a staff action that reached the caller - once per action; signed with email and password, so a suspended person can too.
     ///
     /// The email and password are checked and throttled as a sign-in (401
@@ -1106,6 +1131,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/appeals/{id}/decision`.
     /// - Remark: Generated from `#/paths//v1/staff/appeals/{id}/decision/post(staffDecideAppeal)`.
     func staffDecideAppeal(_ input: Operations.StaffDecideAppeal.Input) async throws -> Operations.StaffDecideAppeal.Output
+    /// Run a person's data export on their written request (admins); in the audit log as data_exported.
+    ///
+    /// The same export as `POST /v1/me/export`, without its daily bound; it reaches the
+    /// person as theirs does (`data_export_ready`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/export`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/export/post(staffExport)`.
+    func staffExport(_ input: Operations.StaffExport.Input) async throws -> Operations.StaffExport.Output
     /// The audit log, newest first - every staff action and every change of a role; no route changes or removes a row.
     ///
     /// - Remark: HTTP `GET /v1/staff/audit`.
@@ -3185,6 +3219,45 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Ask for a copy of everything the server holds about the caller - at most once a day.
+    ///
+    /// A job builds one ZIP archive: readable JSON, one file per kind of thing (account,
+    /// sports and levels, sign-in providers, sessions, devices, events organised and joined,
+    /// attendance record, series, messages and reactions, groups, invitations, reports
+    /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
+    /// messages in the same chats are not in it. When it is ready the caller is told
+    /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
+    /// `download_path`, a link signed for 7 days. A second request within 24 hours
+    /// answers 429 `export_limit` with `Retry-After`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/export`.
+    /// - Remark: Generated from `#/paths//v1/me/export/post(requestExport)`.
+    public func requestExport(headers: Operations.RequestExport.Input.Headers = .init()) async throws -> Operations.RequestExport.Output {
+        try await requestExport(Operations.RequestExport.Input(headers: headers))
+    }
+    /// The caller's exports, newest first (at most 20), each with its download link while it is ready.
+    ///
+    /// - Remark: HTTP `GET /v1/me/exports`.
+    /// - Remark: Generated from `#/paths//v1/me/exports/get(myExports)`.
+    public func myExports(headers: Operations.MyExports.Input.Headers = .init()) async throws -> Operations.MyExports.Output {
+        try await myExports(Operations.MyExports.Input(headers: headers))
+    }
+    /// An export's archive, to whoever holds its signed link (download_path); 404 once it expired or for any other link.
+    ///
+    /// - Remark: HTTP `GET /v1/exports/{id}`.
+    /// - Remark: Generated from `#/paths//v1/exports/{id}/get(downloadExport)`.
+    public func downloadExport(
+        path: Operations.DownloadExport.Input.Path,
+        query: Operations.DownloadExport.Input.Query,
+        headers: Operations.DownloadExport.Input.Headers = .init()
+    ) async throws -> Operations.DownloadExport.Output {
+        try await downloadExport(Operations.DownloadExport.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// Appeal a staff action that reached the caller - once per action; signed with email and password, so a suspended person can too.
     ///
     /// The email and password are checked and throttled as a sign-in (401
@@ -3235,6 +3308,25 @@ extension APIProtocol {
         body: Operations.StaffDecideAppeal.Input.Body
     ) async throws -> Operations.StaffDecideAppeal.Output {
         try await staffDecideAppeal(Operations.StaffDecideAppeal.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Run a person's data export on their written request (admins); in the audit log as data_exported.
+    ///
+    /// The same export as `POST /v1/me/export`, without its daily bound; it reaches the
+    /// person as theirs does (`data_export_ready`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/export`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/export/post(staffExport)`.
+    public func staffExport(
+        path: Operations.StaffExport.Input.Path,
+        headers: Operations.StaffExport.Input.Headers = .init(),
+        body: Operations.StaffExport.Input.Body
+    ) async throws -> Operations.StaffExport.Output {
+        try await staffExport(Operations.StaffExport.Input(
             path: path,
             headers: headers,
             body: body
