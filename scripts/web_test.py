@@ -748,7 +748,7 @@ def run(server, push):
         send(cy, "Great, I'll bring the balls")
         expect(cy.locator(".replying")).to_be_hidden()
         expect(bubble(ann, "Great, I'll bring the balls").locator("blockquote")).to_have_text("Ann: Yes, doubles at 6", timeout=30_000)
-        bubble(cy, "Yes, doubles at 6").locator("summary").click()
+        bubble(cy, "Yes, doubles at 6").locator("details.react summary").click()
         audit(cy, "reactions")
         cy.get_by_role("button", name="React with 👍").click()
         expect(bubble(ann, "Yes, doubles at 6").get_by_role("button", name="👍 1")).to_have_attribute("aria-pressed", "false")

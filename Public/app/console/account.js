@@ -37,7 +37,7 @@ export function accountView(id) {
       const a = await get(`/v1/staff/accounts/${id}`);
       replace(heading, a.name);
       replace(facts,
-        h("dl", {},
+        h("dl", {class: "facts"},
           h("dt", {}, "Joined"), h("dd", {}, when(a.created_at)),
           h("dt", {}, "Standing"), h("dd", {}, a.deleted ? "Deleted" : [a.limited ? "Limited" : null, a.suspended_at ? (a.suspended_until ? `Suspended until ${when(a.suspended_until)}` : "Suspended for good") : null].filter(Boolean).join(", ") || "In good standing"),
           h("dt", {}, "Reports about them"), h("dd", {}, String(a.reports_received)),

@@ -2,7 +2,7 @@
 import {post} from "../api.js";
 import {h, replace} from "../dom.js";
 
-const REASONS = [["spam", "Spam"], ["harassment", "Harassment"], ["inappropriate", "Inappropriate"], ["impersonation", "Impersonation"], ["safety", "A safety concern"], ["other", "Something else"]];
+const REASONS = [["spam", "Spam"], ["harassment", "Harassment"], ["inappropriate", "Inappropriate"], ["impersonation", "Pretends to be someone else"], ["safety", "A safety concern"], ["other", "Something else"]];
 
 /** A "Report" control: a list of reasons, one press files the report. `about` names the thing for screen readers. */
 export function reportControl(targetType, targetID, about) {
