@@ -261,6 +261,18 @@ def walk(console):
         mo.goto("/admin#/staff")
         expect(mo.get_by_text("Only admins see and manage the staff.")).to_be_visible()
 
+        # Finding an account, and the job queue (admins).
+        ada.goto("/admin#/accounts")
+        ada.get_by_label("Id, email or name").fill("sam@console.test")
+        ada.get_by_role("button", name="Find").click()
+        expect(ada.get_by_text("1 found.")).to_be_visible()
+        screen(ada, "console-accounts")
+        ada.get_by_role("link", name="Sam").click()
+        expect(ada.get_by_text(re.compile(r"^1 organised, \d+ joined$"))).to_be_visible()
+        ada.goto("/admin#/jobs")
+        expect(ada.get_by_role("heading", name="Dead jobs")).to_be_visible()
+        screen(ada, "console-jobs")
+
         # Rita asks for a copy of her data from her profile, and downloads it.
         rita.goto("/#/me")
         rita.get_by_role("button", name="Get a copy of my data").click()

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SQLKit
 import SportLookTestSupport
 import Testing
 
@@ -385,6 +386,63 @@ struct ModerationTests {
             #expect(!account.limited && account.suspendedAt != nil, "the suspension, not appealed, stays")
             let signIn = try await api.post("/v1/auth/login", json: ["email": "sam@example.com", "password": "correct horse battery"])
             #expect(signIn.status == .forbidden)
+        }
+    }
+
+    @Test(
+        "staff find accounts by id, email or name and see their standing; admins erase one on request and settle dead jobs, each in the audit log",
+        arguments: engines)
+    func accountsAndJobs(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, queueClock: clock) { api, services in
+            let (ada, mo) = try await Self.staff(api, services)
+            let sam = try await api.register("Samuel Ørsted", email: "sam@example.com")
+            _ = try await api.register("Samantha", email: "samantha@example.com")
+            _ = try await api.register("100%_real")
+            try await api.createEvent(sam.token, now: clock.now())
+            func found(_ query: String) async throws -> [String] {
+                let q = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+                return try await api.page(API.ModeratedAccount.self, "/v1/staff/accounts?q=\(q)", token: mo.token).items.map(\.name)
+            }
+            #expect(try await found("sam") == ["Samantha", "Samuel Ørsted"])
+            #expect(try await found("SAM@example.com") == ["Samuel Ørsted"])
+            #expect(try await found(sam.id.uppercased()) == ["Samuel Ørsted"])
+            #expect(try await found("%_") == ["100%_real"], "a pattern's characters match only themselves")
+            #expect(try await api.get("/v1/staff/accounts?q=s", token: mo.token).status == .unprocessableContent)
+            let details = try await api.get("/v1/staff/accounts/\(sam.id)", token: mo.token).decode(JSONValue.self)
+            #expect(details["email"]?.string == "sam@example.com" && details["games_organised"]?.int == 1)
+            #expect(details["live_sessions"]?.int == 1)
+
+            // The queue's dead jobs: admins alone see, retry and drop them.
+            try await services.database.write { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at, last_error, finished_at)
+                    VALUES (\(bind: UUID()), 'push', '{}', 'dead:1', 'dead', 5, \(bind: clock.now()), \(bind: clock.now()), 'gateway said no', \(bind: clock.now()))
+                    """
+                ).run()
+            }
+            #expect(try await api.get("/v1/staff/jobs", token: mo.token).status == .forbidden)
+            let overview = try await api.get("/v1/staff/jobs", token: ada.token).decode(JSONValue.self)
+            #expect(overview["dead"]?.array?.first?["last_error"]?.string == "gateway said no")
+            let dropped = try await api.post(
+                "/v1/staff/jobs/drop", token: ada.token, json: ["kind": "push", "reason": "the test device is gone"]
+            )
+            .decode(JSONValue.self)
+            #expect(dropped["count"]?.int == 1 && dropped["action"]?["action"]?.string == "jobs_dropped")
+            #expect(try await api.get("/v1/staff/jobs", token: ada.token).decode(JSONValue.self)["dead"]?.array?.isEmpty == true)
+
+            // Erasing on request: admins only; the account is gone as if deleted by its owner.
+            let byMo = try await api.post("/v1/staff/accounts/\(sam.id)/erase", token: mo.token, json: ["reason": "his letter"])
+            #expect(try byMo.status == .forbidden && Self.code(byMo) == "admins_only")
+            #expect(try await api.get("/v1/me", token: sam.token).status == .ok, "a refused erase changed nothing")
+            let erased = try await api.post(
+                "/v1/staff/accounts/\(sam.id)/erase", token: ada.token, json: ["reason": "his letter of 28 Nov"]
+            )
+            .decode(API.AuditRow.self, expecting: .ok)
+            #expect(erased.action == "account_erased" && erased.targetID == sam.id)
+            #expect(try await api.get("/v1/me", token: sam.token).status == .unauthorized)
+            #expect(try await found("sam@example.com").isEmpty)
         }
     }
 }

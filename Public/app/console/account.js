@@ -19,8 +19,7 @@ export function accountView(id) {
       await post(`/v1/staff/accounts/${id}/actions`, body);
       showErrors(form, null, summary);
       reason.value = "";
-      replace(state, `Done: ${actionName({warn: "user_warned", limit: "user_limited", suspend: "user_suspended", lift: "user_lifted"}[action])}.`);
-      load();
+      load(`Done: ${actionName({warn: "user_warned", limit: "user_limited", suspend: "user_suspended", lift: "user_lifted"}[action])}.`);
     } catch (error) { showErrors(form, error, summary); }
   };
   form.append(
@@ -29,10 +28,26 @@ export function accountView(id) {
       h("button", {type: "button", class: "danger", onclick: act("limit")}, "Limit"),
       h("button", {type: "button", onclick: act("lift")}, "Lift")),
     h("div", {class: "suspend"}, h("label", {for: "days"}, "Days (empty: for good)"), Object.assign(days, {id: "days"}),
-      h("button", {type: "button", class: "danger", onclick: act("suspend")}, "Suspend")));
+      h("button", {type: "button", class: "danger", onclick: act("suspend")}, "Suspend")),
+    h("h3", {}, "On the person's written request (admins)"),
+    h("div", {class: "actions"},
+      h("button", {type: "button", onclick: request("export")}, "Export their data"),
+      h("button", {type: "button", class: "danger", onclick: request("erase")}, "Erase the account")));
+  function request(what) {
+    return async () => {
+      if (what === "erase" && !confirm("Erase this account for good, as its owner asked?")) return;
+      try {
+        await post(`/v1/staff/accounts/${id}/${what}`, {reason: reason.value});
+        showErrors(form, null, summary);
+        reason.value = "";
+        load(what === "erase" ? "Erased." : "Their export is being built; the link goes to them.");
+      } catch (error) { showErrors(form, error, summary); }
+    };
+  }
   const heading = h("h1", {}, "Account");
 
-  async function load() {
+  /** Reads the account again; `said`: what was just done. */
+  async function load(said = "") {
     try {
       const a = await get(`/v1/staff/accounts/${id}`);
       replace(heading, a.name);
@@ -40,12 +55,17 @@ export function accountView(id) {
         h("dl", {class: "facts"},
           h("dt", {}, "Joined"), h("dd", {}, when(a.created_at)),
           h("dt", {}, "Standing"), h("dd", {}, a.deleted ? "Deleted" : [a.limited ? "Limited" : null, a.suspended_at ? (a.suspended_until ? `Suspended until ${when(a.suspended_until)}` : "Suspended for good") : null].filter(Boolean).join(", ") || "In good standing"),
+          h("dt", {}, "Email"), h("dd", {}, a.email || "—"),
+          a.look_alike_scripts ? [h("dt", {}, "Name mixes"), h("dd", {}, `${a.look_alike_scripts} letters`)] : null,
+          h("dt", {}, "Games"), h("dd", {}, `${a.games_organised} organised, ${a.games_joined} joined`),
+          h("dt", {}, "Groups"), h("dd", {}, String(a.groups)),
+          h("dt", {}, "Signed in on"), h("dd", {}, `${a.live_sessions} session${a.live_sessions === 1 ? "" : "s"}, ${a.devices} device${a.devices === 1 ? "" : "s"} for pushes`),
           h("dt", {}, "Reports about them"), h("dd", {}, String(a.reports_received)),
           h("dt", {}, "Reports they made"), h("dd", {}, String(a.reports_made))));
       const log = await get(`/v1/staff/audit${query({target_id: id, limit: 50})}`);
       replace(history, log.items.map((e) => h("li", {}, `${when(e.at)} · ${actionName(e.action)} by ${e.actor}: “${e.reason}”`)));
-      replace(state, "");
-    } catch (error) { replace(state, error.message); }
+      replace(state, said);
+    } catch (error) { replace(state, said ? `${said} ${error.message}` : error.message); }
   }
   load();
   return {title: "Account", element: h("section", {}, heading, state, facts, form, h("h2", {}, "History"), history)};

@@ -7,6 +7,8 @@ import {appealsView} from "./appeals.js";
 import {accountView} from "./account.js";
 import {auditView} from "./audit.js";
 import {staffView} from "./staff.js";
+import {accountsView} from "./accounts.js";
+import {jobsView} from "./jobs.js";
 
 const main = document.getElementById("view");
 const nav = document.getElementById("nav");
@@ -14,7 +16,9 @@ const nav = document.getElementById("nav");
 const routes = [
   [/^#\/(queue)?$/, () => queueView()],
   [/^#\/appeals$/, () => appealsView()],
+  [/^#\/accounts$/, () => accountsView()],
   [/^#\/accounts\/([0-9a-f-]{36})$/, (id) => accountView(id)],
+  [/^#\/jobs$/, () => jobsView()],
   [/^#\/audit$/, () => auditView()],
   [/^#\/staff$/, () => staffView()],
 ];
@@ -25,7 +29,7 @@ function link(href, label) {
 }
 
 function render() {
-  replace(nav, h("ul", {}, link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/audit", "Audit log"), link("#/staff", "Staff"),
+  replace(nav, h("ul", {}, link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/accounts", "Accounts"), link("#/audit", "Audit log"), link("#/staff", "Staff"), link("#/jobs", "Jobs"),
     h("li", {}, h("a", {href: "/"}, "App"))));
   const hash = location.hash || "#/";
   for (const [pattern, view] of routes) {

@@ -45,6 +45,8 @@ public final class AppServices: Sendable {
     let moderation: ModerationService
     /// Each person's data on request.
     let exports: ExportService
+    /// The job queue in the console.
+    let staffJobs: StaffJobs
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
@@ -179,7 +181,7 @@ public final class AppServices: Sendable {
             blocks: blocks, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
-        self.accounts = AccountService(
+        let accountService = AccountService(
             database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
             throttle: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
@@ -197,6 +199,7 @@ public final class AppServices: Sendable {
                 providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
             known: known, groups: groups
         )
+        self.accounts = accountService
         let codes = EmailCodeService(
             accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(),
             jobs: jobStore, hasher: hasher, policy: policy,
@@ -300,10 +303,11 @@ public final class AppServices: Sendable {
             workers: mediaWorkers, logger: logger
         )
         let moderation = ModerationService(
-            store: ModerationStore(database: database), staff: StaffStore(database: database), sessions: sessionStore,
+            store: ModerationStore(database: database, clock: clock), staff: StaffStore(database: database), sessions: sessionStore,
             accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, notifier: notifier,
-            scheduler: scheduler, write: write, clock: clock)
+            scheduler: scheduler, write: write, clock: clock, deletion: accountService)
         self.moderation = moderation
+        self.staffJobs = StaffJobs(jobs: jobStore, staff: StaffStore(database: database), write: write, clock: clock)
         let exports = ExportService(
             store: ExportStore(database: database), staff: StaffStore(database: database), accounts: accountStore, blobs: blobs,
             scheduler: scheduler, notifier: notifier, write: write, clock: clock,

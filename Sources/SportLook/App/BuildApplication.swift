@@ -143,7 +143,8 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     inbox.addRoutes(to: authenticated)
     ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
-    StaffController(staff: services.staff, moderation: services.moderation, exports: services.exports).addRoutes(to: authenticated)
+    StaffController(staff: services.staff, moderation: services.moderation, exports: services.exports, jobs: services.staffJobs).addRoutes(
+        to: authenticated)
     let exports = ExportsController(exports: services.exports)
     exports.addRoutes(to: authenticated)
     exports.addPublicRoutes(to: publicRoutes)

@@ -119,6 +119,14 @@ struct ModeratedPerson: Sendable {
     /// Reports on them, their messages and their events, ever.
     var reportsReceived: Int
     var reportsMade: Int
+    var email: String = ""
+    /// The scripts their name mixes, when it mixes look-alike ones ("Latin, Cyrillic").
+    var lookAlike: String? = nil
+    var devices = 0
+    var liveSessions = 0
+    var groups = 0
+    var gamesOrganised = 0
+    var gamesJoined = 0
 }
 
 /// A person's appeal of a staff action that reached them: once per action, decided by
@@ -141,4 +149,21 @@ struct AppealCase: Sendable {
     var appeal: Appeal
     var action: AuditEntry
     var person: ModeratedPerson
+}
+
+/// A job that failed for good, as admins see it.
+struct DeadJob: Sendable {
+    var id: UUID
+    var kind: String
+    var attempts: Int
+    var lastError: String?
+    var finishedAt: Date?
+}
+
+/// The job queue as admins see it: counts by state and kind, the oldest queued job's
+/// time, the latest dead jobs.
+struct JobOverview: Sendable {
+    var counts: [(state: String, kind: String, count: Int)]
+    var oldestQueued: Date?
+    var dead: [DeadJob]
 }

@@ -12,6 +12,17 @@ extension Store {
     /// engine's bound, and a slow read fails only its own.
     static var idsPerRead: Int { 500 }
 
+    /// `text` for a LIKE pattern with `ESCAPE '\'`: its `\`, `%` and `_` match themselves
+    /// (PostgreSQL reads a backslash in a pattern as an escape, SQLite does not).
+    static func escapedForLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
     /// Runs `body` on `sql` (the caller's transaction), or as a read of its own.
     func reading<R: Sendable>(on sql: (any SQLDatabase)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R
     {

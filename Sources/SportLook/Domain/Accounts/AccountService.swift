@@ -257,9 +257,16 @@ struct AccountService: Sendable {
     /// invitations and personal data are erased, they leave every group (a group they
     /// owned passes on); chat messages stay, from "Deleted user".
     func deleteAccount(of identity: Identity) async throws {
+        try await deleteAccount(identity.userID)
+    }
+
+    /// Deletes an account (``deleteAccount(of:)``); `first` runs at the start of the same
+    /// transaction (a member of staff's check and audit row, when staff erase it on the
+    /// person's request).
+    func deleteAccount(_ id: UUID, first: (@Sendable (DatabaseSession) async throws -> Void)? = nil) async throws {
         let now = clock.now()
         let released = try await write { [accounts, events, media, groups] sql, changes in
-            let id = identity.userID
+            try await first?(sql)
             guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
             try await events.withdraw(id, at: now, on: sql, changes: &changes)
             try await groups.leaveAll(id, at: now, on: sql, changes: &changes)

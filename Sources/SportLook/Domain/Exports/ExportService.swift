@@ -49,7 +49,7 @@ struct ExportService: Sendable {
         let reason = try StaffService.reason(reason)
         let now = clock.now()
         return try await write { [store, staff, scheduler] sql, changes in
-            let actorName = try await Self.requireAdmin(actor, staff: staff, on: sql)
+            let actorName = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
             guard try await accounts.lockLive(person, on: sql) else { throw DomainError.notFound("account") }
             let export = DataExport(id: UUID(), userID: person, requestedBy: actor.id, status: .pending, requestedAt: now)
             try await store.insert(export, on: sql)
@@ -63,15 +63,6 @@ struct ExportService: Sendable {
             changes.record(.jobs)
             return (export, entry)
         }
-    }
-
-    /// The actor's name, if an admin now (the command line always may).
-    static func requireAdmin(_ actor: AuditActor, staff: StaffStore, on sql: DatabaseSession) async throws -> String {
-        guard let id = actor.id else { return actor.label }
-        guard let account = try await staff.lock([id], on: sql)[id], account.role == .admin else {
-            throw DomainError.forbidden("admins_only", "Only an admin exports or erases someone's data.")
-        }
-        return account.name
     }
 
     /// The person's exports, newest first.

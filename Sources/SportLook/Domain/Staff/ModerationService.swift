@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Acting on reports and on people, decided here once: the queue staff work from, what
 /// each action does, who is told, and the audit row every action leaves — all in the
@@ -16,6 +17,8 @@ struct ModerationService: Sendable {
     let scheduler: Scheduler
     let write: Writer
     let clock: any AppClock
+    /// Erasing an account as its owner would, when staff do it on their request.
+    let deletion: AccountService
 
     /// How soon a report should be decided (app stores ask for a day).
     static let target: TimeInterval = 86_400
@@ -70,6 +73,39 @@ struct ModerationService: Sendable {
             guard let person = try await store.person(id, on: sql) else { return (nil, .gone) }
             return (person.summary, .user(person))
         }
+    }
+
+    /// Accounts found by id, email (any case) or a part of the name (at least two
+    /// characters), by name.
+    func search(_ query: String?, limit: Int) async throws -> [ModeratedPerson] {
+        let text = (query ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count >= 2, text.utf8.count <= 320 else {
+            throw DomainError.invalidParameter("q", "must be an id, an email or at least two characters of a name")
+        }
+        let id = UUID(text: text)
+        let email = text.contains("@") ? AccountService.normalize(email: text) : nil
+        return try await write.database.read { [store] sql in
+            try await store.search(id: id, email: email, name: id == nil && email == nil ? text : nil, limit: limit, on: sql)
+        }
+    }
+
+    /// Erases an account on its owner's written request, as they would themselves
+    /// (``AccountService/deleteAccount(_:first:)``); an admin only, in the audit log.
+    func erase(_ person: UUID, by actor: AuditActor, reason: String?) async throws -> AuditEntry {
+        let reason = try StaffService.reason(reason)
+        if person == actor.id { throw DomainError.conflict("own_account", "Staff do not erase their own account here.") }
+        let now = clock.now().wholeMilliseconds
+        let entry = Mutex<AuditEntry?>(nil)
+        try await deletion.deleteAccount(person) { [staff] sql in
+            let name = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
+            let row = AuditEntry(
+                id: UUID(), at: now, actorID: actor.id, actor: name, action: "account_erased", targetType: "user",
+                targetID: person.lowercased, reason: reason, details: "{}")
+            try await staff.append(row, on: sql)
+            entry.withLock { $0 = row }
+        }
+        guard let row = entry.withLock({ $0 }) else { throw DomainError.notFound("account") }
+        return row
     }
 
     /// A person as staff see them (404 for no such account).

@@ -49,6 +49,16 @@ struct StaffService: Sendable {
         return reason
     }
 
+    /// The actor's name, if an admin now (their row locked and read in the transaction);
+    /// the command line always may. 403 `admins_only` for anyone else.
+    static func requireAdmin(_ actor: AuditActor, staff: StaffStore, on sql: DatabaseSession) async throws -> String {
+        guard let id = actor.id else { return actor.label }
+        guard let account = try await staff.lock([id], on: sql)[id], account.role == .admin else {
+            throw DomainError.forbidden("admins_only", "Only an admin may do this.")
+        }
+        return account.name
+    }
+
     /// A person acting must be a live admin (as read in `locked`); the command line may.
     private static func requireAdmin(_ actor: AuditActor, in locked: [UUID: StaffStore.Account]) throws {
         guard let id = actor.id else { return }

@@ -8,6 +8,7 @@ struct StaffController {
     let staff: StaffService
     let moderation: ModerationService
     let exports: ExportService
+    let jobs: StaffJobs
 
     /// A guard for every route under `/v1/staff`: 404, as for no such route, unless the
     /// caller is staff now.
@@ -20,7 +21,12 @@ struct StaffController {
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.get("/v1/staff/reports", use: queue)
         routes.post("/v1/staff/reports/decisions", use: decide)
+        routes.get("/v1/staff/accounts", use: searchAccounts)
         routes.get("/v1/staff/accounts/:id", use: account)
+        routes.post("/v1/staff/accounts/:id/erase", use: eraseAccount)
+        routes.get("/v1/staff/jobs", use: jobOverview)
+        routes.post("/v1/staff/jobs/retry", use: retryJobs)
+        routes.post("/v1/staff/jobs/drop", use: dropJobs)
         routes.post("/v1/staff/accounts/:id/actions", use: act)
         routes.post("/v1/staff/accounts/:id/export", use: exportAccount)
         routes.get("/v1/staff/appeals", use: appeals)
@@ -39,6 +45,11 @@ struct StaffController {
     }
 
     struct ReasonInput: Decodable, Sendable {
+        var reason: String?
+    }
+
+    struct JobsInput: Decodable, Sendable {
+        var kind: String?
         var reason: String?
     }
 
@@ -96,6 +107,44 @@ extension StaffController {
         let decision = try await moderation.decide(
             targetType: targetType, targetID: target, action: action, reason: input.reason, days: input.days, by: actor(context))
         return JSONResponse(DecisionRepresentation(decision: decision))
+    }
+
+    /// `GET /v1/staff/accounts?q=`: by id, email or a part of the name.
+    @Sendable func searchAccounts(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        var q = QueryReader(request)
+        let limit = q.limit(default: 20, max: 50)
+        try q.throwIfInvalid()
+        let found = try await moderation.search(q.raw("q"), limit: limit)
+        return JSONResponse(Page(items: found.map { ModeratedPersonRepresentation(person: $0) }, nextCursor: nil))
+    }
+
+    /// `POST /v1/staff/accounts/{id}/erase` (admins): the account deleted on its owner's written request.
+    @Sendable func eraseAccount(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        let person = try context.uuid("id", "account")
+        let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
+        return JSONResponse(AuditEntryRepresentation(entry: try await moderation.erase(person, by: actor(context), reason: input.reason)))
+    }
+
+    /// `GET /v1/staff/jobs` (admins)
+    @Sendable func jobOverview(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await requireAdmin(context)
+        return JSONResponse(JobOverviewRepresentation(overview: try await jobs.overview()))
+    }
+
+    /// `POST /v1/staff/jobs/retry` (admins)
+    @Sendable func retryJobs(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await settle(request, context, retry: true)
+    }
+
+    /// `POST /v1/staff/jobs/drop` (admins)
+    @Sendable func dropJobs(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await settle(request, context, retry: false)
+    }
+
+    private func settle(_ request: Request, _ context: AuthenticatedContext, retry: Bool) async throws -> JSONResponse {
+        let input = try await RequestBody.decode(JobsInput.self, from: request, context: context)
+        let (count, entry) = try await jobs.settleDead(kind: input.kind, retry: retry, by: actor(context), reason: input.reason)
+        return JSONResponse(SettledRepresentation(count: count, entry: entry))
     }
 
     /// `GET /v1/staff/accounts/{id}`

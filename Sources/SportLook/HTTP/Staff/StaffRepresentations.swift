@@ -100,6 +100,13 @@ struct ModeratedPersonRepresentation: JSONEncodable {
         json.field("suspended_until", person.suspendedUntil)
         json.field("reports_received", person.reportsReceived)
         json.field("reports_made", person.reportsMade)
+        json.field("email", person.email)
+        json.field("look_alike_scripts", person.lookAlike)
+        json.field("devices", person.devices)
+        json.field("live_sessions", person.liveSessions)
+        json.field("groups", person.groups)
+        json.field("games_organised", person.gamesOrganised)
+        json.field("games_joined", person.gamesJoined)
         json.objectEnd()
     }
 }
@@ -186,6 +193,53 @@ struct AppealCaseRepresentation: JSONEncodable {
         AuditEntryRepresentation(entry: appealCase.action).encode(to: &json)
         json.key("person")
         ModeratedPersonRepresentation(person: appealCase.person).encode(to: &json)
+        json.objectEnd()
+    }
+}
+
+/// The job queue for admins (`JobOverview`).
+struct JobOverviewRepresentation: JSONEncodable {
+    var overview: JobOverview
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("counts")
+        json.arrayStart()
+        for count in overview.counts {
+            json.objectStart()
+            json.field("state", count.state)
+            json.field("kind", count.kind)
+            json.field("count", count.count)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.field("oldest_queued_at", overview.oldestQueued)
+        json.key("dead")
+        json.arrayStart()
+        for job in overview.dead {
+            json.objectStart()
+            json.field("id", job.id)
+            json.field("kind", job.kind)
+            json.field("attempts", job.attempts)
+            json.field("last_error", job.lastError)
+            json.field("finished_at", job.finishedAt)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.objectEnd()
+    }
+}
+
+/// Dead jobs retried or dropped (`JobsSettled`).
+struct SettledRepresentation: JSONEncodable {
+    var count: Int
+    var entry: AuditEntry
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("count", count)
+        json.key("action")
+        AuditEntryRepresentation(entry: entry).encode(to: &json)
         json.objectEnd()
     }
 }

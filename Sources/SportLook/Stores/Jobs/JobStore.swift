@@ -78,17 +78,6 @@ struct JobStore: Store {
         ).all().map { (try $0.value("id"), try $0.value("dedupe_key")) }
     }
 
-    /// `text` for a LIKE pattern with `ESCAPE '\'`: its `\`, `%` and `_` match themselves
-    /// (PostgreSQL reads a backslash in a pattern as an escape, SQLite does not).
-    static func escapedForLike(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
-    }
-
     /// In the payloads of jobs `ids`, the string field `field` that reads `from` reads
     /// `to` instead (a deleted message's text leaves the pushes queued, or kept, for it).
     func replaceInPayloads(of ids: [UUID], field: String, from: String, to: String, on sql: any SQLDatabase) async throws {
@@ -284,15 +273,39 @@ struct JobStore: Store {
 
     /// Queues dead jobs again; returns how many.
     func retryDead(kind: String?) async throws -> Int {
-        let now = clock.now()
-        return try await database.transaction { sql in
-            let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
-            return try await sql.raw(
+        try await database.transaction { [self] sql in try await retryDead(kind: kind, on: sql) }
+    }
+
+    /// Queues the dead jobs (of `kind`) again in the caller's transaction; how many.
+    func retryDead(kind: String?, on sql: any SQLDatabase) async throws -> Int {
+        let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
+        return try await sql.raw(
+            """
+            UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: clock.now()), finished_at = NULL, locked_by = NULL
+            WHERE state = 'dead' \(filter) RETURNING id
+            """
+        ).all().count
+    }
+
+    /// Removes the dead jobs (of `kind`) in the caller's transaction; how many.
+    func dropDead(kind: String?, on sql: any SQLDatabase) async throws -> Int {
+        let filter: SQLQueryString = kind.map { "AND kind = \(bind: $0)" } ?? ""
+        return try await sql.raw("DELETE FROM jobs WHERE state = 'dead' \(filter) RETURNING id").all().count
+    }
+
+    /// The latest dead jobs, newest first.
+    func dead(limit: Int) async throws -> [DeadJob] {
+        try await database.read { sql in
+            try await sql.raw(
                 """
-                UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: now), finished_at = NULL, locked_by = NULL
-                WHERE state = 'dead' \(filter) RETURNING id
+                SELECT id, kind, attempts, last_error, finished_at FROM jobs WHERE state = 'dead'
+                ORDER BY finished_at DESC, id LIMIT \(bind: limit)
                 """
-            ).all().count
+            ).all().map {
+                DeadJob(
+                    id: try $0.value("id"), kind: try $0.value("kind"), attempts: try $0.value("attempts"),
+                    lastError: try $0.optional("last_error"), finishedAt: try $0.optional("finished_at"))
+            }
         }
     }
 }

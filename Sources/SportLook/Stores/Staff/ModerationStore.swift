@@ -2,8 +2,10 @@ import Foundation
 import SQLKit
 
 /// The reports queue and people's standing: what staff read and change when they act.
-struct ModerationStore: Sendable {
+struct ModerationStore: Store {
     let database: Database
+    /// What "live" sessions are live at.
+    var clock: any AppClock = SystemClock()
 
     /// Open reports with their reporters' names, oldest first (at most `limit` rows).
     func openReports(limit: Int, on sql: any SQLDatabase) async throws -> [FiledReport] {
@@ -120,7 +122,7 @@ struct ModerationStore: Sendable {
         guard
             let row = try await sql.raw(
                 """
-                SELECT id, name, created_at, deleted_at, limited_at, suspended_at, suspended_until FROM users WHERE id = \(bind: id)
+                SELECT id, name, email, created_at, deleted_at, limited_at, suspended_at, suspended_until FROM users WHERE id = \(bind: id)
                 """
             ).first()
         else { return nil }
@@ -131,15 +133,24 @@ struct ModerationStore: Sendable {
               + (SELECT count(*) FROM reports r JOIN chat_messages m ON m.id = r.target_id WHERE r.target_type = 'message' AND m.sender_id = \(bind: id))
               + (SELECT count(*) FROM reports r JOIN events e ON e.id = r.target_id WHERE r.target_type = 'event' AND e.organiser_id = \(bind: id))
               AS received,
-              (SELECT count(*) FROM reports WHERE reporter_id = \(bind: id)) AS made
+              (SELECT count(*) FROM reports WHERE reporter_id = \(bind: id)) AS made,
+              (SELECT count(*) FROM devices WHERE user_id = \(bind: id)) AS devices,
+              (SELECT count(*) FROM access_tokens WHERE user_id = \(bind: id) AND revoked_at IS NULL AND expires_at > \(bind: clock.now())) AS sessions,
+              (SELECT count(*) FROM group_members WHERE user_id = \(bind: id)) AS groups,
+              (SELECT count(*) FROM events WHERE organiser_id = \(bind: id)) AS organised,
+              (SELECT count(*) FROM attendances WHERE user_id = \(bind: id)) AS joined
             """
         ).first()
+        let flag = try await sql.raw("SELECT scripts FROM name_flags WHERE user_id = \(bind: id)").first()?.optional(
+            "scripts", as: String.self)
+        func count(_ column: String) throws -> Int { Int(try received?.value(column, as: Int64.self) ?? 0) }
         return ModeratedPerson(
             summary: UserSummary(id: try row.value("id"), name: try row.value("name")), createdAt: try row.value("created_at"),
             deleted: try row.optional("deleted_at", as: Date.self) != nil, limited: try row.optional("limited_at", as: Date.self) != nil,
             suspendedAt: try row.optional("suspended_at"), suspendedUntil: try row.optional("suspended_until"),
-            reportsReceived: Int(try received?.value("received", as: Int64.self) ?? 0),
-            reportsMade: Int(try received?.value("made", as: Int64.self) ?? 0))
+            reportsReceived: try count("received"), reportsMade: try count("made"), email: try row.value("email"), lookAlike: flag,
+            devices: try count("devices"), liveSessions: try count("sessions"), groups: try count("groups"),
+            gamesOrganised: try count("organised"), gamesJoined: try count("joined"))
     }
 
     /// Takes the person's row for the rest of the transaction and reads them; nil when
@@ -173,6 +184,31 @@ struct ModerationStore: Sendable {
             WHERE id = \(bind: id) AND suspended_until = \(bind: until) RETURNING id
             """
         ).first() != nil
+    }
+
+    /// Accounts whose id is `id`, whose normalized email is `email`, or whose name holds
+    /// `name` (any case), by name; at most `limit`.
+    func search(id: UUID?, email: String?, name: String?, limit: Int, on sql: any SQLDatabase) async throws -> [ModeratedPerson] {
+        var found: [UUID] = []
+        if let id { found = try await sql.raw("SELECT id FROM users WHERE id = \(bind: id)").all().map { try $0.value("id") } }
+        if let email {
+            found += try await sql.raw("SELECT id FROM users WHERE email_normalized = \(bind: email)").all().map { try $0.value("id") }
+        }
+        if let name {
+            let escaped = Self.escapedForLike(name.lowercased())
+            found += try await sql.raw(
+                """
+                SELECT id FROM users WHERE lower(name) LIKE \(bind: "%" + escaped + "%") ESCAPE '\\' AND deleted_at IS NULL
+                ORDER BY name, id LIMIT \(bind: limit)
+                """
+            ).all().map { try $0.value("id") }
+        }
+        var out: [ModeratedPerson] = []
+        var seen: Set<UUID> = []
+        for id in found where seen.insert(id).inserted && out.count < limit {
+            if let person = try await person(id, on: sql) { out.append(person) }
+        }
+        return out
     }
 
     // MARK: Appeals

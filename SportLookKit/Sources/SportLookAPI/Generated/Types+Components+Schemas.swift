@@ -4449,6 +4449,22 @@ extension Components {
             public var reportsReceived: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ModeratedAccount/reports_made`.
             public var reportsMade: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/email`.
+            public var email: Swift.String
+            /// The look-alike scripts the name mixes ("Latin, Cyrillic"), if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/look_alike_scripts`.
+            public var lookAlikeScripts: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/devices`.
+            public var devices: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/live_sessions`.
+            public var liveSessions: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/groups`.
+            public var groups: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/games_organised`.
+            public var gamesOrganised: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/games_joined`.
+            public var gamesJoined: Swift.Int
             /// Creates a new `ModeratedAccount`.
             ///
             /// - Parameters:
@@ -4461,6 +4477,13 @@ extension Components {
             ///   - suspendedUntil: Null with suspended_at set: for good.
             ///   - reportsReceived: Reports on them, their messages and their events, ever.
             ///   - reportsMade:
+            ///   - email:
+            ///   - lookAlikeScripts: The look-alike scripts the name mixes ("Latin, Cyrillic"), if any.
+            ///   - devices:
+            ///   - liveSessions:
+            ///   - groups:
+            ///   - gamesOrganised:
+            ///   - gamesJoined:
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -4470,7 +4493,14 @@ extension Components {
                 suspendedAt: Foundation.Date? = nil,
                 suspendedUntil: Foundation.Date? = nil,
                 reportsReceived: Swift.Int,
-                reportsMade: Swift.Int
+                reportsMade: Swift.Int,
+                email: Swift.String,
+                lookAlikeScripts: Swift.String? = nil,
+                devices: Swift.Int,
+                liveSessions: Swift.Int,
+                groups: Swift.Int,
+                gamesOrganised: Swift.Int,
+                gamesJoined: Swift.Int
             ) {
                 self.id = id
                 self.name = name
@@ -4481,6 +4511,13 @@ extension Components {
                 self.suspendedUntil = suspendedUntil
                 self.reportsReceived = reportsReceived
                 self.reportsMade = reportsMade
+                self.email = email
+                self.lookAlikeScripts = lookAlikeScripts
+                self.devices = devices
+                self.liveSessions = liveSessions
+                self.groups = groups
+                self.gamesOrganised = gamesOrganised
+                self.gamesJoined = gamesJoined
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -4492,6 +4529,171 @@ extension Components {
                 case suspendedUntil = "suspended_until"
                 case reportsReceived = "reports_received"
                 case reportsMade = "reports_made"
+                case email
+                case lookAlikeScripts = "look_alike_scripts"
+                case devices
+                case liveSessions = "live_sessions"
+                case groups
+                case gamesOrganised = "games_organised"
+                case gamesJoined = "games_joined"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ModeratedAccountPage`.
+        public struct ModeratedAccountPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccountPage/items`.
+            public var items: [Components.Schemas.ModeratedAccount]
+            /// Always null: at most `limit` accounts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccountPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ModeratedAccountPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Always null: at most `limit` accounts.
+            public init(
+                items: [Components.Schemas.ModeratedAccount],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JobOverview`.
+        public struct JobOverview: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JobOverview/CountsPayload`.
+            public struct CountsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/JobOverview/CountsPayload/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case queued = "queued"
+                    case running = "running"
+                    case done = "done"
+                    case dead = "dead"
+                }
+                /// - Remark: Generated from `#/components/schemas/JobOverview/CountsPayload/state`.
+                public var state: Components.Schemas.JobOverview.CountsPayloadPayload.StatePayload
+                /// - Remark: Generated from `#/components/schemas/JobOverview/CountsPayload/kind`.
+                public var kind: Swift.String
+                /// - Remark: Generated from `#/components/schemas/JobOverview/CountsPayload/count`.
+                public var count: Swift.Int
+                /// Creates a new `CountsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                ///   - kind:
+                ///   - count:
+                public init(
+                    state: Components.Schemas.JobOverview.CountsPayloadPayload.StatePayload,
+                    kind: Swift.String,
+                    count: Swift.Int
+                ) {
+                    self.state = state
+                    self.kind = kind
+                    self.count = count
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                    case kind
+                    case count
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/JobOverview/counts`.
+            public typealias CountsPayload = [Components.Schemas.JobOverview.CountsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/JobOverview/counts`.
+            public var counts: Components.Schemas.JobOverview.CountsPayload
+            /// - Remark: Generated from `#/components/schemas/JobOverview/oldest_queued_at`.
+            public var oldestQueuedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload`.
+            public struct DeadPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload/kind`.
+                public var kind: Swift.String
+                /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload/attempts`.
+                public var attempts: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload/last_error`.
+                public var lastError: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/JobOverview/DeadPayload/finished_at`.
+                public var finishedAt: Foundation.Date?
+                /// Creates a new `DeadPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - kind:
+                ///   - attempts:
+                ///   - lastError:
+                ///   - finishedAt:
+                public init(
+                    id: Swift.String,
+                    kind: Swift.String,
+                    attempts: Swift.Int,
+                    lastError: Swift.String? = nil,
+                    finishedAt: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.kind = kind
+                    self.attempts = attempts
+                    self.lastError = lastError
+                    self.finishedAt = finishedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case kind
+                    case attempts
+                    case lastError = "last_error"
+                    case finishedAt = "finished_at"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/JobOverview/dead`.
+            public typealias DeadPayload = [Components.Schemas.JobOverview.DeadPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/JobOverview/dead`.
+            public var dead: Components.Schemas.JobOverview.DeadPayload
+            /// Creates a new `JobOverview`.
+            ///
+            /// - Parameters:
+            ///   - counts:
+            ///   - oldestQueuedAt:
+            ///   - dead:
+            public init(
+                counts: Components.Schemas.JobOverview.CountsPayload,
+                oldestQueuedAt: Foundation.Date? = nil,
+                dead: Components.Schemas.JobOverview.DeadPayload
+            ) {
+                self.counts = counts
+                self.oldestQueuedAt = oldestQueuedAt
+                self.dead = dead
+            }
+            public enum CodingKeys: String, CodingKey {
+                case counts
+                case oldestQueuedAt = "oldest_queued_at"
+                case dead
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JobsSettled`.
+        public struct JobsSettled: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JobsSettled/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/JobsSettled/action`.
+            public var action: Components.Schemas.AuditEntry
+            /// Creates a new `JobsSettled`.
+            ///
+            /// - Parameters:
+            ///   - count:
+            ///   - action:
+            public init(
+                count: Swift.Int,
+                action: Components.Schemas.AuditEntry
+            ) {
+                self.count = count
+                self.action = action
+            }
+            public enum CodingKeys: String, CodingKey {
+                case count
+                case action
             }
         }
         /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `user` (with `user`) or `gone`.

@@ -1056,6 +1056,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/reports/decisions`.
     /// - Remark: Generated from `#/paths//v1/staff/reports/decisions/post(staffDecide)`.
     func staffDecide(_ input: Operations.StaffDecide.Input) async throws -> Operations.StaffDecide.Output
+    /// Find accounts by id, email (any case) or a part of the name (at least two characters), by name.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/accounts`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/get(staffSearchAccounts)`.
+    func staffSearchAccounts(_ input: Operations.StaffSearchAccounts.Input) async throws -> Operations.StaffSearchAccounts.Output
     /// An account as staff see it - its standing and how often it reported and was reported.
     ///
     /// - Remark: HTTP `GET /v1/staff/accounts/{id}`.
@@ -1131,6 +1136,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/appeals/{id}/decision`.
     /// - Remark: Generated from `#/paths//v1/staff/appeals/{id}/decision/post(staffDecideAppeal)`.
     func staffDecideAppeal(_ input: Operations.StaffDecideAppeal.Input) async throws -> Operations.StaffDecideAppeal.Output
+    /// Erase an account on its owner's written request, as they would delete it themselves (admins); in the audit log as account_erased.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/erase`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/erase/post(staffErase)`.
+    func staffErase(_ input: Operations.StaffErase.Input) async throws -> Operations.StaffErase.Output
     /// Run a person's data export on their written request (admins); in the audit log as data_exported.
     ///
     /// The same export as `POST /v1/me/export`, without its daily bound; it reaches the
@@ -1140,6 +1150,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/staff/accounts/{id}/export`.
     /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/export/post(staffExport)`.
     func staffExport(_ input: Operations.StaffExport.Input) async throws -> Operations.StaffExport.Output
+    /// The job queue (admins) - counts by state and kind, the oldest queued job's time, the 50 latest dead jobs with their last error.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/jobs`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/get(staffJobs)`.
+    func staffJobs(_ input: Operations.StaffJobs.Input) async throws -> Operations.StaffJobs.Output
+    /// Queue again the dead jobs, of one kind or all (admins); in the audit log.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/jobs/retry`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/retry/post(staffRetryJobs)`.
+    func staffRetryJobs(_ input: Operations.StaffRetryJobs.Input) async throws -> Operations.StaffRetryJobs.Output
+    /// Remove the dead jobs, of one kind or all (admins); in the audit log.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/jobs/drop`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/drop/post(staffDropJobs)`.
+    func staffDropJobs(_ input: Operations.StaffDropJobs.Input) async throws -> Operations.StaffDropJobs.Output
     /// The audit log, newest first - every staff action and every change of a role; no route changes or removes a row.
     ///
     /// - Remark: HTTP `GET /v1/staff/audit`.
@@ -3180,6 +3205,19 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Find accounts by id, email (any case) or a part of the name (at least two characters), by name.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/accounts`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/get(staffSearchAccounts)`.
+    public func staffSearchAccounts(
+        query: Operations.StaffSearchAccounts.Input.Query,
+        headers: Operations.StaffSearchAccounts.Input.Headers = .init()
+    ) async throws -> Operations.StaffSearchAccounts.Output {
+        try await staffSearchAccounts(Operations.StaffSearchAccounts.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// An account as staff see it - its standing and how often it reported and was reported.
     ///
     /// - Remark: HTTP `GET /v1/staff/accounts/{id}`.
@@ -3313,6 +3351,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Erase an account on its owner's written request, as they would delete it themselves (admins); in the audit log as account_erased.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/accounts/{id}/erase`.
+    /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/erase/post(staffErase)`.
+    public func staffErase(
+        path: Operations.StaffErase.Input.Path,
+        headers: Operations.StaffErase.Input.Headers = .init(),
+        body: Operations.StaffErase.Input.Body
+    ) async throws -> Operations.StaffErase.Output {
+        try await staffErase(Operations.StaffErase.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Run a person's data export on their written request (admins); in the audit log as data_exported.
     ///
     /// The same export as `POST /v1/me/export`, without its daily bound; it reaches the
@@ -3328,6 +3381,39 @@ extension APIProtocol {
     ) async throws -> Operations.StaffExport.Output {
         try await staffExport(Operations.StaffExport.Input(
             path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The job queue (admins) - counts by state and kind, the oldest queued job's time, the 50 latest dead jobs with their last error.
+    ///
+    /// - Remark: HTTP `GET /v1/staff/jobs`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/get(staffJobs)`.
+    public func staffJobs(headers: Operations.StaffJobs.Input.Headers = .init()) async throws -> Operations.StaffJobs.Output {
+        try await staffJobs(Operations.StaffJobs.Input(headers: headers))
+    }
+    /// Queue again the dead jobs, of one kind or all (admins); in the audit log.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/jobs/retry`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/retry/post(staffRetryJobs)`.
+    public func staffRetryJobs(
+        headers: Operations.StaffRetryJobs.Input.Headers = .init(),
+        body: Operations.StaffRetryJobs.Input.Body
+    ) async throws -> Operations.StaffRetryJobs.Output {
+        try await staffRetryJobs(Operations.StaffRetryJobs.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove the dead jobs, of one kind or all (admins); in the audit log.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/jobs/drop`.
+    /// - Remark: Generated from `#/paths//v1/staff/jobs/drop/post(staffDropJobs)`.
+    public func staffDropJobs(
+        headers: Operations.StaffDropJobs.Input.Headers = .init(),
+        body: Operations.StaffDropJobs.Input.Body
+    ) async throws -> Operations.StaffDropJobs.Output {
+        try await staffDropJobs(Operations.StaffDropJobs.Input(
             headers: headers,
             body: body
         ))
