@@ -304,6 +304,8 @@ struct ModerationTests {
             for api in [a, b] {
                 let refused = try await api.get("/v1/me", token: sam.token)
                 #expect(try refused.status == .forbidden && Self.code(refused) == "account_suspended")
+                let byCookie = try await api.request(.get, "/v1/me", headers: [.cookie: "sportlook_session=\(sam.token)"])
+                #expect(try byCookie.status == .forbidden && Self.code(byCookie) == "account_suspended")
             }
             // Sent after the suspension, nothing of his reaches the room.
             socket.send(["type": "message", "event_id": event, "body": "still here", "client_id": "late"])
@@ -443,6 +445,34 @@ struct ModerationTests {
             #expect(erased.action == "account_erased" && erased.targetID == sam.id)
             #expect(try await api.get("/v1/me", token: sam.token).status == .unauthorized)
             #expect(try await found("sam@example.com").isEmpty)
+        }
+    }
+
+    /// The staff routes only admins may use (the rest are for moderators too).
+    static let adminRoutes: Set<String> = [
+        "GET /v1/staff/members", "PUT /v1/staff/members", "GET /v1/staff/jobs", "POST /v1/staff/jobs/retry", "POST /v1/staff/jobs/drop",
+        "POST /v1/staff/accounts/:id/export", "POST /v1/staff/accounts/:id/erase",
+    ]
+
+    @Test("every staff route is no route to someone who is not staff, and refuses a moderator where only admins may", arguments: engines)
+    func everyStaffRoute(engine: DatabaseEngine) async throws {
+        try await withApp(engine) { api, services in
+            let (_, mo) = try await Self.staff(api, services)
+            let rita = try await api.register("Rita")
+            let routes = services.routes.all.filter { $0.path.hasPrefix("/v1/staff/") }
+            #expect(routes.count >= 15, "\(routes.map(\.path))")
+            #expect(Set(routes.map { "\($0.method) \($0.path)" }).isSuperset(of: Self.adminRoutes))
+            for route in routes {
+                let path = route.path.replacingOccurrences(of: ":id", with: rita.id)
+                let body: [String: Any]? = route.method == .get ? nil : ["reason": "checking every route", "action": "warn"]
+                let refused = try await api.request(route.method, path, token: rita.token, json: body)
+                #expect(refused.status == .notFound, "\(route.method) \(path)")
+                #expect(refused.text.contains("No route for \(route.method) \(path)"), "\(route.method) \(path): \(refused.text)")
+                if Self.adminRoutes.contains("\(route.method) \(route.path)") {
+                    let moderator = try await api.request(route.method, path, token: mo.token, json: body)
+                    #expect(try moderator.status == .forbidden && Self.code(moderator) == "admins_only", "\(route.method) \(path)")
+                }
+            }
         }
     }
 }

@@ -38999,7 +38999,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/reports/decisions/POST/requestBody/json/reason`.
                     public var reason: Swift.String
-                    /// For suspend only: its length in days; without it, for good.
+                    /// For suspend only: its length in days; null or absent, for good.
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/reports/decisions/POST/requestBody/json/days`.
                     public var days: Swift.Int?
@@ -39010,7 +39010,7 @@ public enum Operations {
                     ///   - targetId:
                     ///   - action:
                     ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
-                    ///   - days: For suspend only: its length in days; without it, for good.
+                    ///   - days: For suspend only: its length in days; null or absent, for good.
                     public init(
                         targetType: Operations.StaffDecide.Input.Body.JsonPayload.TargetTypePayload,
                         targetId: Swift.String,
@@ -40007,7 +40007,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/accounts/{id}/actions/POST/requestBody/json/reason`.
                     public var reason: Swift.String
-                    /// For suspend only: its length in days; without it, for good.
+                    /// For suspend only: its length in days; null or absent, for good.
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/accounts/{id}/actions/POST/requestBody/json/days`.
                     public var days: Swift.Int?
@@ -40016,7 +40016,7 @@ public enum Operations {
                     /// - Parameters:
                     ///   - action:
                     ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
-                    ///   - days: For suspend only: its length in days; without it, for good.
+                    ///   - days: For suspend only: its length in days; null or absent, for good.
                     public init(
                         action: Operations.StaffAct.Input.Body.JsonPayload.ActionPayload,
                         reason: Swift.String,
@@ -41133,7 +41133,7 @@ public enum Operations {
                     public var email: Swift.String
                     /// - Remark: Generated from `#/paths/v1/appeals/POST/requestBody/json/password`.
                     public var password: Swift.String
-                    /// The action's audit row (the `action_id` of its moderation notification).
+                    /// The action's audit row (the `action_id` of its moderation notification); null or absent: the latest action that reached the caller.
                     ///
                     /// - Remark: Generated from `#/paths/v1/appeals/POST/requestBody/json/action_id`.
                     public var actionId: Swift.String?
@@ -41146,7 +41146,7 @@ public enum Operations {
                     /// - Parameters:
                     ///   - email:
                     ///   - password:
-                    ///   - actionId: The action's audit row (the `action_id` of its moderation notification).
+                    ///   - actionId: The action's audit row (the `action_id` of its moderation notification); null or absent: the latest action that reached the caller.
                     ///   - statement: At most 2000 characters and 8000 bytes of UTF-8; tab and line breaks allowed; not blank.
                     public init(
                         email: Swift.String,
@@ -43276,7 +43276,7 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/staff/jobs/retry/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
-                    /// Only dead jobs of this kind (push, mail, reminder_due, ...).
+                    /// Only dead jobs of this kind (push, mail, reminder_due, ...); null or absent: every kind.
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/jobs/retry/POST/requestBody/json/kind`.
                     public var kind: Swift.String?
@@ -43287,7 +43287,7 @@ public enum Operations {
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - kind: Only dead jobs of this kind (push, mail, reminder_due, ...).
+                    ///   - kind: Only dead jobs of this kind (push, mail, reminder_due, ...); null or absent: every kind.
                     ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
                     public init(
                         kind: Swift.String? = nil,
@@ -43654,7 +43654,7 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/staff/jobs/drop/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
-                    /// Only dead jobs of this kind (push, mail, reminder_due, ...).
+                    /// Only dead jobs of this kind (push, mail, reminder_due, ...); null or absent: every kind.
                     ///
                     /// - Remark: Generated from `#/paths/v1/staff/jobs/drop/POST/requestBody/json/kind`.
                     public var kind: Swift.String?
@@ -43665,7 +43665,7 @@ public enum Operations {
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - kind: Only dead jobs of this kind (push, mail, reminder_due, ...).
+                    ///   - kind: Only dead jobs of this kind (push, mail, reminder_due, ...); null or absent: every kind.
                     ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
                     public init(
                         kind: Swift.String? = nil,
