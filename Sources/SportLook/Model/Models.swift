@@ -78,10 +78,7 @@ public struct User: Sendable, Hashable {
     public var suspendedUntil: Date? = nil
 
     /// Whether staff's suspension holds at `now`.
-    public func suspended(at now: Date) -> Bool {
-        guard suspendedAt != nil else { return false }
-        return suspendedUntil.map { $0 > now } ?? true
-    }
+    public func suspended(at now: Date) -> Bool { suspensionHolds(since: suspendedAt, until: suspendedUntil, at: now) }
 
     /// Whether the person is in people nearby: discoverable, with a place, neither
     /// limited nor suspended (a suspension's end clears it, ``ModerationService``).

@@ -46,6 +46,12 @@ public struct AuditEntry: Sendable, Hashable {
     public var details: String
 }
 
+/// Whether a suspension set at `since` (nil: none) and ending at `until` (nil: for good)
+/// holds at `now`: what sign-in and an ended session's next request both ask.
+func suspensionHolds(since: Date?, until: Date?, at now: Date) -> Bool {
+    since != nil && (until.map { $0 > now } ?? true)
+}
+
 /// What staff decide about reported content or a person.
 public enum ModerationAction: String, Sendable, Hashable, CaseIterable {
     /// The reports were looked at and nothing is wrong.

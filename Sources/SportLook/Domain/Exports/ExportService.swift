@@ -55,11 +55,9 @@ struct ExportService: Sendable {
             try await store.insert(export, on: sql)
             _ = try await scheduler.schedule(
                 .dataExport(export: export.id, user: person), dedupeKey: "data_export:\(export.id.lowercased)", after: 0, on: sql)
-            let entry = AuditEntry(
-                id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: actorName, action: "data_exported", targetType: "user",
-                targetID: person.lowercased, reason: reason,
-                details: String(decoding: try JSONEncoder.sorted.encode(["export": export.id.lowercased]), as: UTF8.self))
-            try await staff.append(entry, on: sql)
+            let entry = try await staff.record(
+                "data_exported", by: actor, name: actorName, target: ("user", person.lowercased), reason: reason,
+                details: ["export": export.id.lowercased], at: now, on: sql)
             changes.record(.jobs)
             return (export, entry)
         }
@@ -124,9 +122,11 @@ struct ExportService: Sendable {
     }
 
     private func signature(_ id: UUID, expires: Int) -> String {
-        HMAC<SHA256>.authenticationCode(for: Array("export\n\(id.lowercased)\n\(expires)".utf8), using: SymmetricKey(data: secret))
-            .hexString
+        HMAC<SHA256>.authenticationCode(for: Self.signed(id, expires: expires), using: SymmetricKey(data: secret)).hexString
     }
+
+    /// What a link's signature covers: the export and the end of its validity.
+    private static func signed(_ id: UUID, expires: Int) -> [UInt8] { Array("export\n\(id.lowercased)\n\(expires)".utf8) }
 
     /// The archive behind a signed link: 404 for a wrong signature, an expired link or an
     /// archive dropped already.
@@ -134,7 +134,7 @@ struct ExportService: Sendable {
         guard let expires = expires.flatMap(Int.init), let given, given.utf8.count == 64,
             Double(expires) > clock.now().timeIntervalSince1970,
             HMAC<SHA256>.isValidAuthenticationCode(
-                Hex.bytes(given) ?? [], authenticating: Array("export\n\(id.lowercased)\n\(expires)".utf8),
+                Hex.bytes(given) ?? [], authenticating: Self.signed(id, expires: expires),
                 using: SymmetricKey(data: secret)),
             let archive = try await store.archive(id)
         else { throw DomainError.notFound("export") }

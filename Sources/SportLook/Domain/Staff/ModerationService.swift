@@ -98,10 +98,8 @@ struct ModerationService: Sendable {
         let entry = Mutex<AuditEntry?>(nil)
         try await deletion.deleteAccount(person) { [staff] sql in
             let name = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
-            let row = AuditEntry(
-                id: UUID(), at: now, actorID: actor.id, actor: name, action: "account_erased", targetType: "user",
-                targetID: person.lowercased, reason: reason, details: "{}")
-            try await staff.append(row, on: sql)
+            let row = try await staff.record(
+                "account_erased", by: actor, name: name, target: ("user", person.lowercased), reason: reason, at: now, on: sql)
             entry.withLock { $0 = row }
         }
         guard let row = entry.withLock({ $0 }) else { throw DomainError.notFound("account") }
@@ -314,12 +312,8 @@ struct ModerationService: Sendable {
         _ action: String, actor: AuditActor, name: String, target: (type: String, id: UUID), reason: String, details: [String: String],
         at now: Date, on sql: DatabaseSession
     ) async throws -> AuditEntry {
-        let entry = AuditEntry(
-            id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: name, action: action, targetType: target.type,
-            targetID: target.id.lowercased,
-            reason: reason, details: String(decoding: try JSONEncoder.sorted.encode(details), as: UTF8.self))
-        try await staff.append(entry, on: sql)
-        return entry
+        try await staff.record(
+            action, by: actor, name: name, target: (target.type, target.id.lowercased), reason: reason, details: details, at: now, on: sql)
     }
 
     /// The audit log's name for an action: `report_dismissed`, `message_removed`,

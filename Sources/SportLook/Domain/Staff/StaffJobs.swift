@@ -24,11 +24,9 @@ struct StaffJobs: Sendable {
             let name = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
             let count = retry ? try await jobs.retryDead(kind: kind, on: sql) : try await jobs.dropDead(kind: kind, on: sql)
             if retry, count > 0 { changes.record(.jobs) }
-            let entry = AuditEntry(
-                id: UUID(), at: now, actorID: actor.id, actor: name, action: retry ? "jobs_retried" : "jobs_dropped", targetType: "jobs",
-                targetID: kind ?? "all", reason: reason,
-                details: String(decoding: try JSONEncoder.sorted.encode(["count": "\(count)"]), as: UTF8.self))
-            try await staff.append(entry, on: sql)
+            let entry = try await staff.record(
+                retry ? "jobs_retried" : "jobs_dropped", by: actor, name: name, target: ("jobs", kind ?? "all"), reason: reason,
+                details: ["count": "\(count)"], at: now, on: sql)
             return (count, entry)
         }
     }

@@ -94,15 +94,9 @@ struct StaffService: Sendable {
                 // Powers taken away: no session goes on with them.
                 changes.sessionsEnded(try await sessions.revokeTokens(of: account.id, except: nil, at: now, on: sql))
             }
-            let entry = AuditEntry(
-                id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: actorName,
-                action: role == nil ? "staff_revoked" : "staff_granted",
-                targetType: "user", targetID: account.id.lowercased, reason: reason,
-                details: String(
-                    decoding: try JSONEncoder.sorted.encode(["role": role?.rawValue ?? "none", "was": account.role?.rawValue ?? "none"]),
-                    as: UTF8.self))
-            try await store.append(entry, on: sql)
-            return entry
+            return try await store.record(
+                role == nil ? "staff_revoked" : "staff_granted", by: actor, name: actorName, target: ("user", account.id.lowercased),
+                reason: reason, details: ["role": role?.rawValue ?? "none", "was": account.role?.rawValue ?? "none"], at: now, on: sql)
         }
     }
 }

@@ -16,7 +16,7 @@ struct SessionStore: Store {
         var suspendedUntil: Date? = nil
 
         func suspended(at now: Date) -> Bool {
-            suspendedAt != nil && (suspendedUntil.map { $0 > now } ?? true)
+            suspensionHolds(since: suspendedAt, until: suspendedUntil, at: now)
         }
     }
 

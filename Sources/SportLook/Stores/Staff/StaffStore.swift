@@ -66,6 +66,19 @@ struct StaffStore: Sendable {
         }
     }
 
+    /// Adds a row to the audit log for what `actor` (named `name` now) did, at `now` in
+    /// whole milliseconds (as it reads back), with `details` as a JSON object; returns it.
+    func record(
+        _ action: String, by actor: AuditActor, name: String, target: (type: String, id: String), reason: String,
+        details: [String: String] = [:], at now: Date, on sql: any SQLDatabase
+    ) async throws -> AuditEntry {
+        let entry = AuditEntry(
+            id: UUID(), at: now.wholeMilliseconds, actorID: actor.id, actor: name, action: action, targetType: target.type,
+            targetID: target.id, reason: reason, details: String(decoding: try JSONEncoder.sorted.encode(details), as: UTF8.self))
+        try await append(entry, on: sql)
+        return entry
+    }
+
     /// Adds a row to the audit log.
     func append(_ entry: AuditEntry, on sql: any SQLDatabase) async throws {
         try await sql.raw(
