@@ -205,8 +205,8 @@ def walk(console):
 
         # Rita is told both outcomes.
         rita.goto("/#/inbox")
-        expect(rita.get_by_text("Your report was reviewed: the moderators acted on it")).to_be_visible(timeout=10_000)
-        expect(rita.get_by_text("Your report was reviewed: nothing against the rules was found")).to_be_visible(timeout=10_000)
+        expect(rita.get_by_text("Thank you: the moderators acted on what you reported.")).to_be_visible(timeout=10_000)
+        expect(rita.get_by_text("Thank you: the moderators looked at what you reported and found nothing against the rules.")).to_be_visible(timeout=10_000)
 
         # Sam is refused at sign-in, and appeals from there.
         sam.get_by_label("Email").fill("sam@console.test")
@@ -237,9 +237,9 @@ def walk(console):
         sam.get_by_role("button", name="Sign in", exact=True).click()
         expect(sam.get_by_role("link", name="Inbox")).to_be_visible()
         sam.goto("/#/inbox")
-        expect(sam.get_by_text("Your appeal was granted: First offence; he apologised")).to_be_visible(timeout=10_000)
-        expect(sam.get_by_text("The moderators suspended your account: Insults other players")).to_be_visible()
-        expect(sam.get_by_text("The moderators removed something of yours: Insults other players")).to_be_visible()
+        expect(sam.get_by_text("Another moderator looked again and reversed the decision: First offence; he apologised")).to_be_visible(timeout=10_000)
+        expect(sam.get_by_text(re.compile(r"^Your account is suspended until .* \(UTC\): Insults other players$"))).to_be_visible()
+        expect(sam.get_by_text(re.compile(r"^Your (message|game .*) was (removed|cancelled): Insults other players$"))).to_be_visible()
 
         # The audit log shows every step, newest first.
         ada.goto("/admin#/audit")

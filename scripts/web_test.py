@@ -385,6 +385,19 @@ def run(server, push):
         bo.get_by_role("button", name="Join", exact=True).click()
         expect(bo.get_by_text("You are going")).to_be_visible()
         expect(bo.get_by_test_id("game-on")).to_have_text("Game on: enough players are going")
+        # Fair teams: Ann splits the two going into two teams, and Bo sees his side.
+        ann.reload()
+        teams = ann.get_by_role("region", name="Teams")
+        expect(teams.get_by_text("No teams yet.")).to_be_visible()
+        teams.get_by_role("button", name="Publish teams").click()
+        expect(teams.get_by_test_id("team")).to_have_count(2)
+        expect(teams.get_by_text("Bo (3)")).to_be_visible()
+        expect(teams.get_by_role("button", name="Split again")).to_be_visible()
+        audit(ann, "teams")
+        shoot(ann, "teams")
+        bo.reload()
+        expect(bo.get_by_role("region", name="Teams").get_by_test_id("team")).to_have_count(2)
+        expect(bo.get_by_role("button", name="Publish teams")).to_have_count(0)
 
         # Showing up: a game for reliable players starting in 40 s where Bo is; he checks
         # in with the browser's position. His record has no games yet.
@@ -414,7 +427,7 @@ def run(server, push):
         expect(ann.get_by_text("Everyone was reminded less than an hour ago.")).to_be_visible()
         bo.get_by_role("link", name="Inbox").click()
         # The reminder is a job due now: the queue's worker turns it into Bo's notification within a second or two.
-        reminder = bo.get_by_role("link", name=re.compile("^Evening tennis starts "))
+        reminder = bo.get_by_role("link", name="Reminder: Evening tennis")
         for _ in range(20):
             if reminder.count():
                 break
@@ -664,7 +677,7 @@ def run(server, push):
         cy.get_by_role("button", name="Join", exact=True).click()
         expect(cy.get_by_text("You are going")).to_be_visible()
         bo.get_by_role("link", name=re.compile("^Inbox")).click()
-        expect(bo.get_by_role("link", name="New game in Luxembourg tennis: Members' doubles")).to_be_visible()
+        expect(bo.get_by_role("link", name="Luxembourg tennis: Members' doubles")).to_be_visible()
         eli = person(browser, server.url, "Eli")
         sign_up(eli, "Eli", f"eli-{suffix}@example.com")
         eli.goto(group_url)

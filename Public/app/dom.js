@@ -38,6 +38,9 @@ export function field(label, input, field = input.name) {
   return h("div", {class: "field"}, h("label", {for: id}, label), input, error);
 }
 
+/** The line a form's error is summed up in, announced when shown. */
+export const formError = () => h("p", {class: "form-error", role: "alert", hidden: true});
+
 /** Shows an API error: each field's message beside its input, the rest in `summary`. */
 export function showErrors(form, error, summary) {
   for (const p of form.querySelectorAll(".field-error")) { p.hidden = true; p.textContent = ""; }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Who is going is shown to those going alone", .timeLimit(.minutes(5)))
 struct AttendanceVisibilityTests {
     @Test(
-        "a waitlisted person, a maybe and a stranger learn nothing of who is going: not from a profile, the attendee list, the sheet, the event, its calendar, its chat or the socket",
+        "a waitlisted person, a maybe and a stranger learn nothing of who is going: not from a profile, the attendee list, the sheet, the teams, the event, its calendar, its chat or the socket",
         arguments: engines)
     func everyRouteAsTheUninvolved(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
@@ -30,11 +30,14 @@ struct AttendanceVisibilityTests {
             // Those going see who is going, and the target's game on her profile: the walk below can fail.
             #expect(try await api.get("/v1/events/\(event)/attendees", token: fellow.token).text.contains(target.id))
             #expect(try await api.user(target.id, token: fellow.token).upcomingEvents.map(\.id).contains(event))
+            // Published teams name her too, to the people going.
+            #expect(try await api.put("/v1/events/\(event)/teams", token: organiser.token, json: ["publish": true]).status == .ok)
+            #expect(try await api.get("/v1/events/\(event)/teams", token: fellow.token).text.contains(target.id))
 
             for viewer in [waiting, maybe, stranger] {
                 let profile = try await api.user(target.id, token: viewer.token)
                 #expect(!profile.upcomingEvents.map(\.id).contains(event), "\(viewer.id): profile")
-                for path in ["attendees", "sheet", "messages"] {
+                for path in ["attendees", "sheet", "messages", "teams"] {
                     let refused = try await api.get("/v1/events/\(event)/\(path)", token: viewer.token)
                     #expect(refused.status == .forbidden, "\(path)")
                     #expect(!refused.text.contains(target.id) && !refused.text.contains("Quillfeather"), "\(path)")

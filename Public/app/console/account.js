@@ -1,7 +1,7 @@
 // One account as staff see it: its standing, its report counts, its history in the audit
 // log, and the actions on a person.
 import {get, post, query} from "../api.js";
-import {h, replace, showErrors, status, when} from "../dom.js";
+import {formError, h, replace, showErrors, status, when} from "../dom.js";
 import {actionName, reasonField} from "./common.js";
 
 export function accountView(id) {
@@ -10,7 +10,7 @@ export function accountView(id) {
   const state = status("Loading…");
   const {reason, element: reasonElement} = reasonField();
   const days = h("input", {name: "days", type: "number", min: "1", max: "3650", inputmode: "numeric"});
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const form = h("form", {class: "card decision", novalidate: true}, h("h2", {}, "Act"), summary, reasonElement);
   const act = (action) => async () => {
     const body = {action, reason: reason.value};

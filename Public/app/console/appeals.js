@@ -1,7 +1,7 @@
 // Appeals: each open one with the action appealed and the person; another member of
 // staff than the one who acted upholds or reverses it.
 import {get, post} from "../api.js";
-import {h, replace, showErrors, status, when} from "../dom.js";
+import {formError, h, replace, showErrors, status, when} from "../dom.js";
 import {actionName, personLink, reasonField} from "./common.js";
 
 export function appealsView() {
@@ -10,7 +10,7 @@ export function appealsView() {
 
   const item = (appeal) => {
     const {reason, element: reasonElement} = reasonField("Reason (told to the person)");
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const form = h("form", {class: "decision", novalidate: true}, summary, reasonElement);
     const decide = (decision) => async () => {
       try {

@@ -1,6 +1,6 @@
 // The job queue (admins): counts by state and kind, the dead jobs, retrying or dropping them.
 import {get, post} from "../api.js";
-import {field, h, replace, showErrors, status, when} from "../dom.js";
+import {field, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {reasonField} from "./common.js";
 
 export function jobsView() {
@@ -9,7 +9,7 @@ export function jobsView() {
   const state = status("Loading…");
   const kind = h("input", {name: "kind", maxlength: "64", autocomplete: "off"});
   const {reason, element: reasonElement} = reasonField("Reason (kept in the audit log)");
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const form = h("form", {class: "card decision", novalidate: true}, h("h2", {}, "Dead jobs"), summary, field("Kind (empty: every kind)", kind), reasonElement);
   const settle = (verb) => async () => {
     try {

@@ -1,7 +1,7 @@
 // The reports queue: open reports grouped by what they report, oldest first, each with
 // its context, and the decisions a moderator takes on it.
 import {get, post} from "../api.js";
-import {h, replace, showErrors, status, when} from "../dom.js";
+import {formError, h, replace, showErrors, status, when} from "../dom.js";
 import {due, personLink, reasonField} from "./common.js";
 
 const KIND = {message: "Message", event: "Event", user: "Person"};
@@ -36,7 +36,7 @@ export function queueView() {
   function decision(group) {
     const {reason, element: reasonElement} = reasonField();
     const days = h("input", {name: "days", type: "number", min: "1", max: "3650", inputmode: "numeric"});
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const form = h("form", {class: "decision", novalidate: true}, summary, reasonElement);
     const decide = (action) => async () => {
       const body = {target_type: group.target_type, target_id: group.target_id, action, reason: reason.value};

@@ -1,6 +1,6 @@
 // The staff (admins): who is moderator or admin, and giving or taking a role.
 import {get, api} from "../api.js";
-import {field, h, replace, showErrors, status} from "../dom.js";
+import {field, formError, h, replace, showErrors, status} from "../dom.js";
 import {reasonField} from "./common.js";
 
 export function staffView() {
@@ -9,7 +9,7 @@ export function staffView() {
   const email = h("input", {name: "email", type: "email", autocomplete: "off", maxlength: "254", required: true});
   const role = h("select", {name: "role"}, h("option", {value: "moderator"}, "Moderator"), h("option", {value: "admin"}, "Admin"), h("option", {value: ""}, "No role"));
   const {reason, element: reasonElement} = reasonField("Reason (kept in the audit log)");
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const form = h("form", {class: "card", novalidate: true}, h("h2", {}, "Give or take a role"), summary, field("Email", email), field("Role", role), reasonElement,
     h("button", {type: "submit", class: "primary"}, "Save"));
   form.addEventListener("submit", async (e) => {

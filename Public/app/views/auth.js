@@ -1,6 +1,6 @@
 // Sign up, sign in, and a new password by a mailed code.
 import {afterSignIn, credentials, post, signIn} from "../api.js";
-import {field, h, showErrors} from "../dom.js";
+import {field, formError, h, showErrors} from "../dom.js";
 import {providerName, startProviderSignIn, webProviders} from "../providers.js";
 
 /** `problem`: an error to show at once (a provider sign-in that came back refused). */
@@ -10,7 +10,7 @@ export function authView(problem) {
   const email = h("input", {name: "email", type: "email", autocomplete: "email", required: true, maxlength: "254"});
   const password = h("input", {name: "password", type: "password", autocomplete: "current-password", required: true, minlength: "8", maxlength: "72"});
   const nameField = field("Name", name);
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const submit = h("button", {type: "submit", class: "primary"}, "Sign in");
   const heading = h("h1", {}, "Sign in");
   const toggle = h("button", {type: "button", class: "link"}, "New here? Create an account");
@@ -70,7 +70,7 @@ function resetForm(knownEmail, back) {
   const email = h("input", {name: "email", type: "email", autocomplete: "email", required: true, maxlength: "254", value: knownEmail || undefined});
   const code = h("input", {name: "code", inputmode: "numeric", autocomplete: "one-time-code", pattern: "[0-9]{6}", maxlength: "6", required: true});
   const password = h("input", {name: "password", type: "password", autocomplete: "new-password", required: true, minlength: "8", maxlength: "72"});
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const note = h("p", {role: "status"});
   const codeFields = h("div", {hidden: true}, field("Code from the mail", code), field("New password", password));
   const submit = h("button", {type: "submit", class: "primary"}, "Mail me a code");
@@ -124,7 +124,7 @@ function resetForm(knownEmail, back) {
 /** The appeal of a suspension, sent with the email and password just refused. */
 function appealForm(email, password) {
   const statement = h("textarea", {name: "statement", rows: "4", maxlength: "2000", required: true});
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const done = h("p", {class: "status", role: "status"});
   const send = h("button", {type: "submit", class: "primary"}, "Send appeal");
   const form = h("form", {class: "card narrow appeal", novalidate: true},

@@ -1,6 +1,6 @@
 // Create or edit an event: the place picked on the map, a cover photo uploaded.
 import {api, get, me, patch, post, sportCatalogue} from "../api.js";
-import {field, h, replace, showErrors, status} from "../dom.js";
+import {field, formError, h, replace, showErrors, status} from "../dom.js";
 import {SlippyMap} from "../map.js";
 
 /** "2026-07-12T18:30" for a datetime-local input, in local time. */
@@ -56,7 +56,7 @@ export function composeView(settings, id, groupID) {
       onPick: (p) => { place = p; replace(where, `Place set at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}.`); }});
     if (place) map.setMarker(place);
     const locationError = h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true});
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const submit = h("button", {type: "submit", class: "primary"}, event ? "Save" : "Create event");
     // A group's game: its members alone see it unless opened to everyone (fixed once made).
     const membersOnly = h("input", {name: "members_only", type: "checkbox", checked: true});

@@ -1,9 +1,10 @@
 // One event: details, cover, attendees, join / leave (with the waitlist position),
 // invitations, and the live chat.
 import {api, del, get, me, post, query} from "../api.js";
-import {field, h, replace, showErrors, status, when} from "../dom.js";
+import {field, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
 import {reportControl} from "./report.js";
+import {teamsPanel} from "./teams.js";
 
 export function eventView(id) {
   const section = h("section", {class: "event"}, status("Loading the event…"));
@@ -25,7 +26,7 @@ export function eventView(id) {
     const member = event.i_organise || event.my_status === "going" || event.my_status === "waitlisted";
     const cover = event.image_urls ? h("img", {class: "cover", src: event.image_urls["1280"] ?? event.image_url, alt: ""}) : null;
     const place = event.capacity === null ? "No limit on places" : event.spots_left > 0 ? `${event.spots_left} of ${event.capacity} places left` : "Full: joining puts you on the waitlist";
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const actions = h("div", {class: "actions"});
     // The event in the phone's or computer's calendar (the session cookie goes with the link).
     actions.append(h("a", {class: "button", href: `/v1/events/${id}/calendar.ics`, download: "sportlook-event.ics"}, "Add to calendar"));
@@ -87,10 +88,11 @@ export function eventView(id) {
         : `Needs ${event.min_players} player${event.min_players === 1 ? "" : "s"} (${event.going_count} going): decided ${when(new Date(new Date(event.starts_at).getTime() - event.decide_minutes * 60_000).toISOString())}`) : null,
       event.level || event.audience !== "anyone" ? h("p", {class: "pill", "data-testid": "who-for"}, [
         event.level ? `Levels ${event.level.min}–${event.level.max}` : null,
-        {women: "women", men: "men", mixed: "mixed teams"}[event.audience] ? `for ${{women: "women", men: "men", mixed: "mixed teams"}[event.audience]}` : null,
+        event.audience !== "anyone" ? `for ${event.audience === "mixed" ? "mixed teams" : event.audience}` : null,
       ].filter(Boolean).join(", ")) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
+      event.status === "active" && event.my_status === "going" && now < ends ? teamsPanel(id, event.i_organise, now >= starts) : null,
       event.series_id ? seriesPanel(event, render) : null,
       h("h2", {}, "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
@@ -196,7 +198,7 @@ export function eventView(id) {
 
 function inviteForm(eventID) {
   const people = h("select", {name: "user_ids"}, h("option", {value: ""}, "Someone nearby…"));
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const done = status("");
   const form = h("form", {class: "invite", novalidate: true}, h("h2", {}, "Invite"), summary, field("Person", people), h("button", {type: "submit"}, "Invite"), done);
   me().then((user) => user.location

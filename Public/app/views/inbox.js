@@ -3,27 +3,8 @@ import {get, post} from "../api.js";
 import {h, replace, status, when} from "../dom.js";
 import {realtime} from "../realtime.js";
 
-const describe = {
-  invitation: (d) => `${d.inviter?.name ?? "Someone"} invited you to ${d.event_title ?? "an event"}`,
-  invitation_accepted: (d) => `${d.invitee?.name ?? "Someone"} accepted your invitation to ${d.event_title ?? "your event"}`,
-  waitlist_promoted: (d) => `A place opened up: you are going to ${d.event_title ?? "the event"}`,
-  event_updated: (d) => `${d.event_title ?? "An event"} changed`,
-  event_cancelled: (d) => `${d.event_title ?? "An event"} was cancelled` + (d.reason === "not_enough_players" ? ": not enough players" : ""),
-  waitlist_offer: (d) => `A place for you at ${d.event_title ?? "a game"}: take it before ${d.expires_at ? new Date(d.expires_at).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}) : "it passes on"}`,
-  waitlist_offer_expired: (d) => `The place at ${d.event_title ?? "a game"} passed on`,
-  game_on: (d) => `Game on: ${d.event_title ?? "a game"} has enough players`,
-  chat_message: (d) => `New messages in ${d.event_title ?? "a chat"}`,
-  group_request: (d) => `${d.requester?.name ?? "Someone"} asks to join ${d.group_name ?? "your group"}`,
-  group_request_accepted: (d) => `You are a member of ${d.group_name ?? "the group"} now`,
-  group_request_refused: (d) => `${d.group_name ?? "The group"} did not accept your request`,
-  group_event: (d) => `New game in ${d.group_name ?? "your group"}: ${d.event_title ?? "a game"}`,
-  moderation: (d) => ({warn: "A warning from the moderators", remove: "The moderators removed something of yours", limit: "The moderators limited your account", suspend: "The moderators suspended your account", lift: "The limit or suspension on your account has ended"}[d.action] ?? "A note from the moderators") + (d.reason ? `: ${d.reason}` : ""),
-  report_outcome: (d) => d.outcome === "acted" ? "Your report was reviewed: the moderators acted on it" : "Your report was reviewed: nothing against the rules was found",
-  appeal_decided: (d) => (d.decision === "reversed" ? "Your appeal was granted" : "Your appeal was turned down") + (d.reason ? `: ${d.reason}` : ""),
-  data_export_ready: () => "Your data is ready to download from your profile",
-  // Written by the server in the person's language.
-  reminder: (d) => d.body ?? `Reminder: ${d.event_title ?? "a game"}`,
-};
+// What a notification says is the server's, in the reader's language (older ones only have a kind).
+const describe = (n) => n.title ?? n.kind.replaceAll("_", " ");
 
 export function inboxView(onRead) {
   const invitations = h("ul", {class: "invitations"});
@@ -33,10 +14,9 @@ export function inboxView(onRead) {
 
   const notificationItem = (n) => {
     const d = n.data ?? {};
-    const text = (describe[n.kind] ?? (() => n.kind))(d);
     const href = d.event_id ? `#/events/${d.event_id}` : d.group_id ? `#/groups/${d.group_id}` : n.kind === "data_export_ready" ? "#/me" : null;
-    const target = href ? h("a", {href}, text) : text;
-    return h("li", {class: n.read_at ? "" : "unread"}, target, h("span", {class: "meta"}, ` · ${when(n.created_at)}`));
+    return h("li", {class: n.read_at ? "" : "unread"}, href ? h("a", {href}, describe(n)) : describe(n), h("span", {class: "meta"}, ` · ${when(n.created_at)}`),
+      n.body ? h("p", {class: "meta"}, n.body) : null);
   };
 
   const invitationItem = (invitation) => {
@@ -74,7 +54,7 @@ export function inboxView(onRead) {
 
   const live = (e) => {
     notifications.prepend(notificationItem(e.detail));
-    replace(notificationStatus, `New: ${(describe[e.detail.kind] ?? (() => e.detail.kind))(e.detail.data ?? {})}`);
+    replace(notificationStatus, `New: ${describe(e.detail)}`);
     if (e.detail.kind === "invitation") loadInvitations();
     post("/v1/me/notifications/read", {all: true}).then(onRead).catch(() => {});
   };

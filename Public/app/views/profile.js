@@ -1,7 +1,7 @@
 // Profile and settings: name, bio, sports, photo, location, discoverable; email
 // verification; notifications on this browser; sessions; password; sign out.
 import {api, del, get, patch, post, session, signOut, sportCatalogue} from "../api.js";
-import {field, h, replace, showErrors, status, when} from "../dom.js";
+import {field, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {SlippyMap} from "../map.js";
 
 export function profileView(settings) {
@@ -35,7 +35,7 @@ export function profileView(settings) {
       map.setMarker(place);
       replace(where, "Area set from your location.");
     }, () => replace(where, "Your location is not available; choose on the map."), {timeout: 10_000}));
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const saved = status("");
     const save = h("button", {type: "submit", class: "primary"}, "Save profile");
     const avatar = user.image_urls ? h("img", {class: "avatar large", src: user.image_urls["512"] ?? user.image_url, alt: "Your photo"}) : null;
@@ -84,7 +84,7 @@ function emailCard(user) {
   const card = h("div", {class: "card"}, h("h2", {}, "Email"), h("p", {}, user.email, user.email_verified ? " · verified" : " · not verified"));
   if (user.email_verified) return card;
   const code = h("input", {name: "code", inputmode: "numeric", pattern: "[0-9]{6}", maxlength: "6", autocomplete: "one-time-code"});
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const note = status("");
   const form = h("form", {novalidate: true, hidden: true}, summary, field("Code from the mail", code), h("button", {type: "submit"}, "Verify"));
   const send = h("button", {type: "button"}, "Send me a code");
@@ -165,7 +165,7 @@ function bytes(text) {
 function passwordCard() {
   const current = h("input", {name: "current_password", type: "password", autocomplete: "current-password"});
   const next = h("input", {name: "new_password", type: "password", autocomplete: "new-password", minlength: "8", maxlength: "72"});
-  const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+  const summary = formError();
   const done = status("");
   const form = h("form", {class: "card", novalidate: true}, h("h2", {}, "Password"), summary, field("Current password", current), field("New password", next), h("button", {type: "submit"}, "Change password"), done);
   form.addEventListener("submit", async (e) => {
@@ -265,7 +265,7 @@ function playerCard(user, sports) {
       h("option", {value: ""}, "Not rated"), ...steps.map((v) => h("option", {value: String(v), selected: player.levels[slug] === v}, String(v)))));
     const gender = h("select", {name: "gender"}, h("option", {value: ""}, "Rather not say"),
       h("option", {value: "woman", selected: player.gender === "woman"}, "Woman"), h("option", {value: "man", selected: player.gender === "man"}, "Man"));
-    const summary = h("p", {class: "form-error", role: "alert", hidden: true});
+    const summary = formError();
     const saved = status("");
     replace(card, h("h2", {}, "Your game"), summary,
       h("p", {class: "hint"}, "Levels go from 0 to 7: 0–1 beginner, 1.5–2.5 improver, 3–4 intermediate, 4.5–5.5 advanced, 6–7 competition. Only you see these; games for a level or for women, men or mixed teams read them."),

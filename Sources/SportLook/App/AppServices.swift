@@ -38,6 +38,8 @@ public final class AppServices: Sendable {
     let calendarFeeds: CalendarFeeds
     let series: SeriesService
     let showingUp: ShowingUp
+    /// Fair teams for the people going.
+    let teams: Teams
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -161,11 +163,15 @@ public final class AppServices: Sendable {
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
         self.staff = StaffService(store: StaffStore(database: database), sessions: sessionStore, write: write, clock: clock)
+        let teams = Teams(
+            store: TeamStore(database: database), events: eventStore, notifier: notifier, scheduler: scheduler, blocks: blocks,
+            access: eventAccess, write: write, clock: clock)
+        self.teams = teams
         let events = EventService(
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,
             series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
-            groups: groupStore,
+            groups: groupStore, teams: teams,
             lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
             offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
             offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
@@ -314,7 +320,7 @@ public final class AppServices: Sendable {
             secret: Array(try await SecretStore(database: database).secret("export_url_key").utf8))
         self.exports = exports
         let scheduledWork = ScheduledWork(
-            reminders: reminders, events: events, series: series, moderation: moderation, exports: exports)
+            reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

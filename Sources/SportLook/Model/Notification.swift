@@ -88,6 +88,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case appealDecided = "appeal_decided"
     /// The person's data export is ready to download, until it expires.
     case dataExportReady = "data_export_ready"
+    /// The organiser published the teams (or a newcomer was put on one): which is theirs.
+    case teamsPublished = "teams_published"
+    /// A rebalance after someone left or joined moved the person to another team.
+    case teamMoved = "team_moved"
 }
 
 /// One notification for one person: what a job delivers.

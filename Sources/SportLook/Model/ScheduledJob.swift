@@ -20,6 +20,8 @@ enum ScheduledJob: Sendable, Hashable {
     case dataExport(export: UUID, user: UUID)
     /// Dropping an export's archive once its link has expired.
     case exportExpiry(export: UUID, user: UUID)
+    /// Publishing the teams of a game that starts at `startsAt`, as its plan asks.
+    case teamsDue(event: UUID, startsAt: Date)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -29,6 +31,7 @@ enum ScheduledJob: Sendable, Hashable {
         case suspensionEnd = "suspension_end"
         case dataExport = "data_export"
         case exportExpiry = "export_expiry"
+        case teamsDue = "teams_due"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -56,12 +59,13 @@ enum ScheduledJob: Sendable, Hashable {
         case .suspensionEnd: .suspensionEnd
         case .dataExport: .dataExport
         case .exportExpiry: .exportExpiry
+        case .teamsDue: .teamsDue
         }
     }
 
     var subject: Subject {
         switch self {
-        case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _): .event(event)
+        case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _), .teamsDue(let event, _): .event(event)
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
         }
@@ -93,6 +97,8 @@ extension ScheduledJob: Codable {
                 startsAt: try instant(.startsAt))
         case .gameDecision:
             self = .gameDecision(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
+        case .teamsDue:
+            self = .teamsDue(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -116,7 +122,7 @@ extension ScheduledJob: Codable {
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(minutes, forKey: .minutes)
             try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
-        case .gameDecision(let event, let startsAt):
+        case .gameDecision(let event, let startsAt), .teamsDue(let event, let startsAt):
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
         case .offerExpiry(let event, let user, let expiresAt):

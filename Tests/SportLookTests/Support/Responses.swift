@@ -242,13 +242,16 @@ extension API {
     struct Notification: Decodable, Sendable {
         var id: String
         var kind: String
+        /// What it says, in the recipient's language.
+        @Nullable var title: String?
+        @Nullable var body: String?
         var createdAt: String
         @Nullable var readAt: String?
         /// Free-form, by kind.
         var data: [String: JSONValue]
 
         enum CodingKeys: String, CodingKey {
-            case id, kind, data
+            case id, kind, data, title, body
             case createdAt = "created_at"
             case readAt = "read_at"
         }

@@ -37,6 +37,7 @@ extension EventService {
             joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql))
         } else {
             try await store.addGoing(event: event.id, user: user, at: now, on: sql)
+            try await teams.follow(event, at: now, on: sql, changes: &changes)
             joined = Joined(status: .going, position: nil)
         }
         if let updated = try await gameOnIfReached(event.id, at: now, on: sql, changes: &changes) { changes.event(updated) }
@@ -227,6 +228,7 @@ extension EventService {
         changes.record(.attendance(user: user))
         // The place freed (or the offer given back) goes to the waitlist.
         let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) ?? event
+        try await teams.follow(updated, at: now, on: sql, changes: &changes)
         changes.event(updated)
     }
 }

@@ -121,6 +121,7 @@ extension EventService {
         if event.startsAt != current.startsAt || event.reminders != current.reminders {
             try await reminders.schedule(event, at: now, on: sql, changes: &changes)
         }
+        if event.startsAt != current.startsAt { try await teams.startMoved(event, at: now, on: sql, changes: &changes) }
         if event.startsAt != current.startsAt || event.minPlayers != current.minPlayers || event.decideMinutes != current.decideMinutes {
             try await scheduleDecision(event, at: now, on: sql, changes: &changes)
         }

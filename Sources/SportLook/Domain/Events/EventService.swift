@@ -20,6 +20,8 @@ struct EventService: Sendable {
     let players: PlayerStore
     /// Groups, for their events.
     let groups: GroupStore
+    /// Published teams follow who is going.
+    let teams: Teams
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
     /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).

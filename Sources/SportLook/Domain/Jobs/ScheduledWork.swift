@@ -8,6 +8,7 @@ struct ScheduledWork: Sendable {
     let series: SeriesService
     let moderation: ModerationService
     let exports: ExportService
+    let teams: Teams
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -25,6 +26,8 @@ struct ScheduledWork: Sendable {
             try await exports.build(export)
         case .exportExpiry(let export, _):
             try await exports.expire(export)
+        case .teamsDue(let event, let startsAt):
+            try await teams.publishDue(event, startingAt: startsAt)
         }
     }
 }

@@ -85,5 +85,9 @@ extension Catalogue {
         .appealReversed: "En anden moderator har set på sagen igen og omgør afgørelsen: {reason}",
         .exportReadyTitle: "Dine data er klar",
         .exportReadyBody: "Hent arkivet med dine SportLook-data i appen inden for {days, plural, one {# dag} other {# dage}}.",
+        .teamsPublishedTitle: "Hold til {event}",
+        .teamsPublishedBody: "Du spiller på hold {team}.",
+        .teamMovedTitle: "Nyt hold til {event}",
+        .teamMovedBody: "Nogen meldte fra eller kom til: du spiller nu på hold {team}.",
     ]
 }

@@ -84,5 +84,9 @@ extension Catalogue {
         .appealReversed: "Another moderator looked again and reversed the decision: {reason}",
         .exportReadyTitle: "Your data is ready",
         .exportReadyBody: "Download the archive of your SportLook data from the app within {days, plural, one {# day} other {# days}}.",
+        .teamsPublishedTitle: "Teams for {event}",
+        .teamsPublishedBody: "You play on team {team}.",
+        .teamMovedTitle: "New team for {event}",
+        .teamMovedBody: "Someone left or joined: you now play on team {team}.",
     ]
 }

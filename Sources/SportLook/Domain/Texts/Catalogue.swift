@@ -72,6 +72,10 @@ enum Catalogue {
         case appealReversed = "appeal_decided.reversed.body"
         case exportReadyTitle = "data_export_ready.title"
         case exportReadyBody = "data_export_ready.body"
+        case teamsPublishedTitle = "teams_published.title"
+        case teamsPublishedBody = "teams_published.body"
+        case teamMovedTitle = "team_moved.title"
+        case teamMovedBody = "team_moved.body"
     }
 
     /// `key` in `language` with `arguments` put in.

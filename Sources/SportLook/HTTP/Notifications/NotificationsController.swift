@@ -109,6 +109,8 @@ struct NotificationRepresentation: JSONEncodable {
         json.objectStart()
         json.field("id", item.id)
         json.field("kind", item.kind)
+        json.field("title", item.title)
+        json.field("body", item.body)
         json.field("created_at", item.createdAt)
         json.field("read_at", item.readAt)
         json.key("data")

@@ -19,12 +19,12 @@ struct InboxStore: Store {
         if !plain.isEmpty {
             let values: [[any Encodable & Sendable]] = plain.map { i in
                 let (message, jobID) = batch[i]
-                return [UUID(), message.userID, message.kind, message.dataJSON, jobID, now]
+                return [UUID(), message.userID, message.kind, message.title, message.body, message.dataJSON, jobID, now]
             }
             var written: [UUID: UUID] = [:]
             for row in try await sql.raw(
                 """
-                INSERT INTO notifications (id, user_id, kind, data, job_id, created_at) VALUES \(BindRows(rows: values))
+                INSERT INTO notifications (id, user_id, kind, title, body, data, job_id, created_at) VALUES \(BindRows(rows: values))
                 ON CONFLICT DO NOTHING RETURNING id, job_id
                 """
             ).all() {
@@ -56,7 +56,7 @@ struct InboxStore: Store {
         if let key = message.collapseKey {
             if let row = try await sql.raw(
                 """
-                UPDATE notifications SET kind = \(bind: message.kind), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
+                UPDATE notifications SET kind = \(bind: message.kind), title = \(bind: message.title), body = \(bind: message.body), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
                 WHERE user_id = \(bind: message.userID) AND collapse_key = \(bind: key) AND read_at IS NULL AND (job_id IS NULL OR job_id <> \(bind: jobID))
                 RETURNING id
                 """
@@ -66,8 +66,8 @@ struct InboxStore: Store {
         }
         if let row = try await sql.raw(
             """
-            INSERT INTO notifications (id, user_id, kind, data, job_id, collapse_key, created_at)
-            VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
+            INSERT INTO notifications (id, user_id, kind, title, body, data, job_id, collapse_key, created_at)
+            VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: message.title), \(bind: message.body), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
             ON CONFLICT DO NOTHING
             RETURNING id
             """
@@ -80,14 +80,15 @@ struct InboxStore: Store {
 
     func item(_ id: UUID) async throws -> Item? {
         try await database.read { sql in
-            try await sql.raw("SELECT id, kind, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(
+            try await sql.raw("SELECT id, kind, title, body, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(
                 Self.decode)
         }
     }
 
     static func decode(_ row: any SQLRow) throws -> Item {
         Item(
-            id: try row.value("id"), kind: try row.value("kind"), data: try row.value("data"), createdAt: try row.value("created_at"),
+            id: try row.value("id"), kind: try row.value("kind"), title: try row.optional("title"), body: try row.optional("body"),
+            data: try row.value("data"), createdAt: try row.value("created_at"),
             readAt: try row.optional("read_at"))
     }
 
@@ -97,7 +98,7 @@ struct InboxStore: Store {
             let unread: SQLQueryString = unreadOnly ? "AND read_at IS NULL" : ""
             let rows = try await sql.raw(
                 """
-                SELECT id, kind, data, created_at, read_at FROM notifications
+                SELECT id, kind, title, body, data, created_at, read_at FROM notifications
                 WHERE user_id = \(bind: user) \(unread) \(Keyset.after(time: "created_at", id: "id", after: cursor, descending: true))
                 ORDER BY created_at DESC, id DESC LIMIT \(bind: limit + 1)
                 """

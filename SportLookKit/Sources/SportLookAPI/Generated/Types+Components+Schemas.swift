@@ -2901,6 +2901,157 @@ extension Components {
             case noShow = "no_show"
             case excused = "excused"
         }
+        /// - Remark: Generated from `#/components/schemas/Teams`.
+        public struct Teams: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Teams/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Teams/plan`.
+            public struct PlanPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Teams/plan/count`.
+                public var count: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Teams/plan/method`.
+                @frozen public enum MethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case balanced = "balanced"
+                    case random = "random"
+                }
+                /// - Remark: Generated from `#/components/schemas/Teams/plan/method`.
+                public var method: Components.Schemas.Teams.PlanPayload.MethodPayload
+                /// - Remark: Generated from `#/components/schemas/Teams/plan/publish_minutes`.
+                public var publishMinutes: Swift.Int?
+                /// Null until published.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Teams/plan/published_at`.
+                public var publishedAt: Foundation.Date?
+                /// Creates a new `PlanPayload`.
+                ///
+                /// - Parameters:
+                ///   - count:
+                ///   - method:
+                ///   - publishMinutes:
+                ///   - publishedAt: Null until published.
+                public init(
+                    count: Swift.Int,
+                    method: Components.Schemas.Teams.PlanPayload.MethodPayload,
+                    publishMinutes: Swift.Int? = nil,
+                    publishedAt: Foundation.Date? = nil
+                ) {
+                    self.count = count
+                    self.method = method
+                    self.publishMinutes = publishMinutes
+                    self.publishedAt = publishedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case count
+                    case method
+                    case publishMinutes = "publish_minutes"
+                    case publishedAt = "published_at"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Teams/plan`.
+            public var plan: Components.Schemas.Teams.PlanPayload?
+            /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload`.
+            public struct TeamsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/number`.
+                public var number: Swift.Int
+                /// The mean level of its players who gave one, in tenths.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/average_level`.
+                public var averageLevel: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/players`.
+                public var players: [Components.Schemas.TeamPlayer]
+                /// Creates a new `TeamsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - number:
+                ///   - averageLevel: The mean level of its players who gave one, in tenths.
+                ///   - players:
+                public init(
+                    number: Swift.Int,
+                    averageLevel: Swift.Double? = nil,
+                    players: [Components.Schemas.TeamPlayer]
+                ) {
+                    self.number = number
+                    self.averageLevel = averageLevel
+                    self.players = players
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case number
+                    case averageLevel = "average_level"
+                    case players
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Teams/teams`.
+            public typealias TeamsPayload = [Components.Schemas.Teams.TeamsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/Teams/teams`.
+            public var teams: Components.Schemas.Teams.TeamsPayload
+            /// People going on no team (everyone, before publication).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Teams/unplaced`.
+            public var unplaced: [Components.Schemas.TeamPlayer]
+            /// Creates a new `Teams`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - plan:
+            ///   - teams:
+            ///   - unplaced: People going on no team (everyone, before publication).
+            public init(
+                eventId: Swift.String,
+                plan: Components.Schemas.Teams.PlanPayload? = nil,
+                teams: Components.Schemas.Teams.TeamsPayload,
+                unplaced: [Components.Schemas.TeamPlayer]
+            ) {
+                self.eventId = eventId
+                self.plan = plan
+                self.teams = teams
+                self.unplaced = unplaced
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case plan
+                case teams
+                case unplaced
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TeamPlayer`.
+        public struct TeamPlayer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TeamPlayer/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/TeamPlayer/name`.
+            public var name: Swift.String
+            /// Their level in the event's sport, 0 to 7 in half steps.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TeamPlayer/level`.
+            public var level: Swift.Double?
+            /// Fixed to this team by the organiser.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TeamPlayer/fixed`.
+            public var fixed: Swift.Bool
+            /// Creates a new `TeamPlayer`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - level: Their level in the event's sport, 0 to 7 in half steps.
+            ///   - fixed: Fixed to this team by the organiser.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                level: Swift.Double? = nil,
+                fixed: Swift.Bool
+            ) {
+                self.id = id
+                self.name = name
+                self.level = level
+                self.fixed = fixed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case level
+                case fixed
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SheetRow`.
         public struct SheetRow: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SheetRow/user`.
@@ -3514,6 +3665,8 @@ extension Components {
                 case reportOutcome = "report_outcome"
                 case appealDecided = "appeal_decided"
                 case dataExportReady = "data_export_ready"
+                case teamsPublished = "teams_published"
+                case teamMoved = "team_moved"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload

@@ -632,6 +632,44 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/events/{id}/sheet/{user_id}`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/sheet/{user_id}/put(markAttendee)`.
     func markAttendee(_ input: Operations.MarkAttendee.Input) async throws -> Operations.MarkAttendee.Output
+    /// The teams, to the people going (403 attendees_private to anyone else; 404 for an event the caller may not see).
+    ///
+    /// Until the organiser publishes, `teams` lists the plan's empty teams (the organiser
+    /// sees the players they fixed, a draft) and everyone going is `unplaced`. Once
+    /// published, every person going is on a team; until the start, each join, leave and
+    /// promotion rebalances the teams with the fewest moves (the moved are told,
+    /// `team_moved`; a newcomer learns their team, `teams_published`). People blocked
+    /// either way are left out of what the caller sees.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/get(eventTeams)`.
+    func eventTeams(_ input: Operations.EventTeams.Input) async throws -> Operations.EventTeams.Output
+    /// The organiser plans the teams, and publishes them now or by a job `publish_minutes` before the start.
+    ///
+    /// Everyone going (the organiser too) is split into `count` teams whose sizes differ
+    /// by at most one: `balanced` by strength (each player's level in the event's sport;
+    /// someone without one counts as the mean of those with one), the smallest gap
+    /// between the strongest and the weakest team; or `random`. Players in `fixed` (a
+    /// keeper) stay on their team through every rebalance. With `publish: true`, or
+    /// when the teams are already out, the split is made now and each person going is
+    /// told their team (`teams_published`); otherwise the plan waits, and with
+    /// `publish_minutes` a job publishes it that long before the start (a moved start
+    /// moves it). Fields left out take their defaults: 2 teams, balanced, no job, none
+    /// fixed. 403 `organiser_only`; 409 `event_cancelled`, `game_started`; 422 for a
+    /// count other than 2 to 4, an unknown method, `publish_minutes` outside 0 to 10080,
+    /// a fixed player who is not going, named twice or on a team that does not exist,
+    /// or more fixed to one team than a team holds.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/put(planTeams)`.
+    func planTeams(_ input: Operations.PlanTeams.Input) async throws -> Operations.PlanTeams.Output
+    /// The organiser takes the plan and the teams back (idempotent); 403 organiser_only, 409 game_started.
+    ///
+    /// - Remark: HTTP `DELETE /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/delete(clearTeams)`.
+    func clearTeams(_ input: Operations.ClearTeams.Input) async throws -> Operations.ClearTeams.Output
     /// The caller's level per sport and gender. No other route shows the gender; a level is found by people nearby filtered by level (and shown there), never on a profile.
     ///
     /// - Remark: HTTP `GET /v1/me/player`.
@@ -2385,6 +2423,70 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The teams, to the people going (403 attendees_private to anyone else; 404 for an event the caller may not see).
+    ///
+    /// Until the organiser publishes, `teams` lists the plan's empty teams (the organiser
+    /// sees the players they fixed, a draft) and everyone going is `unplaced`. Once
+    /// published, every person going is on a team; until the start, each join, leave and
+    /// promotion rebalances the teams with the fewest moves (the moved are told,
+    /// `team_moved`; a newcomer learns their team, `teams_published`). People blocked
+    /// either way are left out of what the caller sees.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/get(eventTeams)`.
+    public func eventTeams(
+        path: Operations.EventTeams.Input.Path,
+        headers: Operations.EventTeams.Input.Headers = .init()
+    ) async throws -> Operations.EventTeams.Output {
+        try await eventTeams(Operations.EventTeams.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The organiser plans the teams, and publishes them now or by a job `publish_minutes` before the start.
+    ///
+    /// Everyone going (the organiser too) is split into `count` teams whose sizes differ
+    /// by at most one: `balanced` by strength (each player's level in the event's sport;
+    /// someone without one counts as the mean of those with one), the smallest gap
+    /// between the strongest and the weakest team; or `random`. Players in `fixed` (a
+    /// keeper) stay on their team through every rebalance. With `publish: true`, or
+    /// when the teams are already out, the split is made now and each person going is
+    /// told their team (`teams_published`); otherwise the plan waits, and with
+    /// `publish_minutes` a job publishes it that long before the start (a moved start
+    /// moves it). Fields left out take their defaults: 2 teams, balanced, no job, none
+    /// fixed. 403 `organiser_only`; 409 `event_cancelled`, `game_started`; 422 for a
+    /// count other than 2 to 4, an unknown method, `publish_minutes` outside 0 to 10080,
+    /// a fixed player who is not going, named twice or on a team that does not exist,
+    /// or more fixed to one team than a team holds.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/put(planTeams)`.
+    public func planTeams(
+        path: Operations.PlanTeams.Input.Path,
+        headers: Operations.PlanTeams.Input.Headers = .init(),
+        body: Operations.PlanTeams.Input.Body
+    ) async throws -> Operations.PlanTeams.Output {
+        try await planTeams(Operations.PlanTeams.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The organiser takes the plan and the teams back (idempotent); 403 organiser_only, 409 game_started.
+    ///
+    /// - Remark: HTTP `DELETE /v1/events/{id}/teams`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/teams/delete(clearTeams)`.
+    public func clearTeams(
+        path: Operations.ClearTeams.Input.Path,
+        headers: Operations.ClearTeams.Input.Headers = .init()
+    ) async throws -> Operations.ClearTeams.Output {
+        try await clearTeams(Operations.ClearTeams.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The caller's level per sport and gender. No other route shows the gender; a level is found by people nearby filtered by level (and shown there), never on a profile.

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What game day tells the people going: their team when teams are published (or when
+/// they join a game whose teams are out), and their new team when a rebalance moved them.
+extension Notifier {
+    enum TeamNotice: Sendable {
+        case published
+        case moved
+    }
+
+    /// Tells each of `people` which team (numbered from 0) is theirs.
+    func teams(
+        _ notice: TeamNotice, _ event: Event, people: [(user: UUID, team: Int)], at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws {
+        guard !people.isEmpty else { return }
+        let languages = try await accounts.languages(of: people.map(\.user), on: sql)
+        let (kind, titleKey, bodyKey): (NotificationKind, Catalogue.Key, Catalogue.Key) =
+            switch notice {
+            case .published: (.teamsPublished, .teamsPublishedTitle, .teamsPublishedBody)
+            case .moved: (.teamMoved, .teamMovedTitle, .teamMovedBody)
+            }
+        let messages = people.map { person in
+            let language = languages[person.user] ?? .en
+            return (
+                NotificationMessage(
+                    to: person.user, kind, title: Catalogue.text(titleKey, ["event": .text(event.title)], in: language),
+                    body: Catalogue.text(bodyKey, ["team": .number(Double(person.team + 1))], in: language),
+                    data: [
+                        "event_id": .id(event.id), "event_title": .string(event.title),
+                        "starts_at": .string(RFC3339.format(event.startsAt)), "team": .number(Double(person.team + 1)),
+                    ]
+                ), "\(kind.rawValue):\(event.id.lowercased):\(person.user.lowercased):\(person.team):\(now.millisecondsSince1970)"
+            )
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
+}
