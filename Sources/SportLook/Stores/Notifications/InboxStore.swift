@@ -80,8 +80,9 @@ struct InboxStore: Store {
 
     func item(_ id: UUID) async throws -> Item? {
         try await database.read { sql in
-            try await sql.raw("SELECT id, kind, title, body, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first().map(
-                Self.decode)
+            try await sql.raw("SELECT id, kind, title, body, data, created_at, read_at FROM notifications WHERE id = \(bind: id)").first()
+                .map(
+                    Self.decode)
         }
     }
 
