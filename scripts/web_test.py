@@ -391,7 +391,7 @@ def run(server, push):
         expect(teams.get_by_text("No teams yet.")).to_be_visible()
         teams.get_by_role("button", name="Publish teams").click()
         expect(teams.get_by_test_id("team")).to_have_count(2)
-        expect(teams.get_by_text("Bo (3)")).to_be_visible()
+        expect(teams.get_by_text("Bo", exact=True)).to_be_visible()
         expect(teams.get_by_role("button", name="Split again")).to_be_visible()
         audit(ann, "teams")
         shoot(ann, "teams")
@@ -405,8 +405,9 @@ def run(server, push):
         quick = api(server, "POST", "/v1/events", session_token(ann), {
             "title": "Quick game", "sport": "tennis", "location": {"lat": PARIS["latitude"], "lon": PARIS["longitude"]},
             "starts_at": datetime.datetime.fromtimestamp(quick_start, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "min_record": {"last_games": 10, "max_no_shows": 1}, "level": {"min": 2, "max": 4}})
+            "min_record": {"last_games": 10, "max_no_shows": 1}, "level": {"min": 2, "max": 4}, "competitive": True})
         api(server, "POST", f"/v1/events/{quick['id']}/attendance", session_token(bo), None)
+        api(server, "PUT", f"/v1/events/{quick['id']}/teams", session_token(ann), {"publish": True})
         bo.goto(f"/#/events/{quick['id']}")
         expect(bo.get_by_text("For players with at most 1 no-show in their last 10 games")).to_be_visible()
         expect(bo.get_by_test_id("who-for")).to_have_text("Levels 2–4")
@@ -446,6 +447,25 @@ def run(server, push):
         reminders_box.check()
         bo.get_by_role("button", name="Save profile").click()
         expect(bo.get_by_text("Saved.")).to_be_visible()
+        # Results: the quick game (competitive, one player a team) has started; Bo enters
+        # the score, Ann, on the other team, confirms it, and Bo's tennis level moves.
+        while time.time() < quick_start + 1:
+            time.sleep(0.5)
+        bo.goto(f"/#/events/{quick['id']}")
+        score = bo.get_by_test_id("score")
+        bos_team = 1 if "Bo" in bo.get_by_test_id("team").nth(0).inner_text() else 2
+        score.get_by_label(f"Team {bos_team} score").fill("3")
+        score.get_by_label(f"Team {3 - bos_team} score").fill("1")
+        score.get_by_role("button", name="Enter the score").click()
+        final = "3–1" if bos_team == 1 else "1–3"
+        expect(score).to_contain_text(f"Score {final}: the other team confirms or disputes it by")
+        ann.goto(f"/#/events/{quick['id']}")
+        ann.get_by_test_id("score").get_by_role("button", name="Confirm").click()
+        expect(ann.get_by_test_id("score")).to_contain_text(f"Score {final}: confirmed · levels moved")
+        audit(ann, "score")
+        shoot(ann, "score")
+        bo.get_by_role("link", name="Me", exact=True).click()
+        expect(bo.get_by_test_id("level-history")).to_contain_text(re.compile(r"tennis: 3\.00 → 3\.40 \(level 3\.5\) · Quick game"))
         # The calendar: a feed link on the profile that a calendar app can read without a
         # session, and the event's own file.
         bo.get_by_role("button", name="Get my calendar link").click()
@@ -594,12 +614,12 @@ def run(server, push):
             cy.get_by_role("link", name="People").click()
             expect(heading).to_be_visible()
         expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_visible()
-        # By level: Bo rated himself 3 in tennis; Ann did not rate tennis.
+        # By level: Bo rated himself 3 in tennis and won a competitive game (3.5); Ann did not rate tennis.
         cy.get_by_label("Sport").select_option("tennis")
         cy.get_by_label("Level from").select_option("2.5")
         cy.get_by_label("Level to").select_option("3.5")
         bo_card = cy.locator("li.person").filter(has_text="Bo")
-        expect(bo_card.get_by_text("Level 3")).to_be_visible()
+        expect(bo_card.get_by_text("Level 3.5")).to_be_visible()
         expect(cy.locator("ul.people").get_by_text("Ann", exact=True)).to_be_hidden()
         audit(cy, "people")
         shoot(cy, "people")
@@ -719,6 +739,8 @@ def run(server, push):
         ann.reload()
         photo = ann.get_by_role("img", name="Your photo")
         expect(photo).to_be_visible()
+        # Visible is not loaded: on a busy machine the bytes may still be coming.
+        ann.wait_for_function("(img) => img.complete", arg=photo.element_handle(), timeout=10_000)
         if not ann.evaluate("(img) => img.complete && img.naturalWidth === 300", photo.element_handle()):
             problems.append("the profile photo did not load (a 300-pixel image is never enlarged)")
         ann.goto(event_url + "/edit")

@@ -48,13 +48,13 @@ function link(href, label, extra) {
 function renderNav() {
   if (!session.signedIn) { replace(nav); return; }
   replace(nav, h("ul", {},
-    h("li", {}, link("#/", "Nearby")),
-    h("li", {}, link("#/events/new", "New event")),
-    h("li", {}, link("#/people", "People")),
-    h("li", {}, link("#/groups", "Groups")),
-    h("li", {}, link("#/chats", "Chats")),
-    h("li", {}, link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
-    h("li", {}, link("#/me", "Me"))));
+    h("li", link("#/", "Nearby")),
+    h("li", link("#/events/new", "New event")),
+    h("li", link("#/people", "People")),
+    h("li", link("#/groups", "Groups")),
+    h("li", link("#/chats", "Chats")),
+    h("li", link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
+    h("li", link("#/me", "Me"))));
 }
 
 /** The badge alone changes: the rest of the nav (and its focus) stays. */
@@ -83,7 +83,7 @@ async function route() {
     main.focus({preventScroll: true});
     return;
   }
-  replace(main, h("h1", {}, "Not found"), h("p", {}, h("a", {href: "#/"}, "Back to events nearby")));
+  replace(main, h("h1", "Not found"), h("p", h("a", {href: "#/"}, "Back to events nearby")));
 }
 
 async function refreshInbox() {

@@ -1,8 +1,12 @@
 // Building the page without ever parsing text as HTML: every string becomes a text
 // node or an attribute value, so a title like <img src=x onerror=…> shows as typed.
 
-/** h("button", {class: "primary", onclick: f}, "Join") → an element. */
+/** h("button", {class: "primary", onclick: f}, "Join") → an element; h("li", "text") has no attributes. */
 export function h(tag, attributes = {}, ...children) {
+  if (typeof attributes !== "object" || attributes instanceof Node || Array.isArray(attributes)) {
+    children.unshift(attributes);
+    attributes = {};
+  }
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes ?? {})) {
     if (value === undefined || value === null || value === false) continue;
@@ -33,13 +37,22 @@ export function replace(element, ...children) {
 export function field(label, input, field = input.name) {
   const id = input.id || `f-${field}-${Math.random().toString(36).slice(2, 8)}`;
   input.id = id;
-  const error = h("p", {class: "field-error", id: `${id}-error`, "data-field": field, role: "alert", hidden: true});
+  const error = fieldError(field, id);
   input.setAttribute("aria-describedby", error.id);
   return h("div", {class: "field"}, h("label", {for: id}, label), input, error);
 }
 
+/** A button that submits nothing: btn({onclick: f}, "Remind everyone"). */
+export const btn = (attributes, ...children) => h("button", {type: "button", ...attributes}, ...children);
+
+/** option(value, label, selected) → an <option>. */
+export const option = (value, label, selected) => h("option", {value, selected}, label);
+
 /** The line a form's error is summed up in, announced when shown. */
 export const formError = () => h("p", {class: "form-error", role: "alert", hidden: true});
+
+/** Where the API's message for `field` is shown (by showErrors), for an input with id `id`. */
+export const fieldError = (field, id = field) => h("p", {class: "field-error", id: `${id}-error`, "data-field": field, role: "alert", hidden: true});
 
 /** Shows an API error: each field's message beside its input, the rest in `summary`. */
 export function showErrors(form, error, summary) {

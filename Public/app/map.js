@@ -1,7 +1,7 @@
 // A small slippy map of our own: Web Mercator raster tiles from a URL template
 // ({z}/{x}/{y}), dragged and zoomed by mouse, touch and keyboard, with pins. Without
 // tiles (offline, or none configured) the pins sit on a plain grid.
-import {h} from "./dom.js";
+import {btn, h} from "./dom.js";
 
 const TILE = 256;
 
@@ -36,8 +36,8 @@ export class SlippyMap {
     this.tiles = h("div", {class: "map-tiles", "aria-hidden": "true"});
     this.pinLayer = h("div", {class: "map-pins"});
     this.marker = null;
-    const zoomIn = h("button", {type: "button", class: "map-zoom", "aria-label": "Zoom in", onclick: () => this.zoomBy(1)}, "+");
-    const zoomOut = h("button", {type: "button", class: "map-zoom", "aria-label": "Zoom out", onclick: () => this.zoomBy(-1)}, "−");
+    const zoomIn = btn({class: "map-zoom", "aria-label": "Zoom in", onclick: () => this.zoomBy(1)}, "+");
+    const zoomOut = btn({class: "map-zoom", "aria-label": "Zoom out", onclick: () => this.zoomBy(-1)}, "−");
     this.element = h("div", {class: "map", role: "application", "aria-label": `${label}: arrow keys move, + and − zoom${onPick ? ", Enter picks the centre" : ""}`, tabindex: "0"},
       this.tiles, this.pinLayer, h("div", {class: "map-crosshair", "aria-hidden": "true"}),
       h("div", {class: "map-controls"}, zoomIn, zoomOut),
@@ -173,7 +173,7 @@ export class SlippyMap {
     const pins = this.pins.map((pin) => {
       let button = kept.get(pin.id);
       if (!button || button.getAttribute("aria-label") !== pin.label) {
-        button = h("button", {type: "button", class: "map-pin", "aria-label": pin.label, title: pin.label, dataset: {id: pin.id}, onclick: pin.onclick}, pin.text ?? "");
+        button = btn({class: "map-pin", "aria-label": pin.label, title: pin.label, dataset: {id: pin.id}, onclick: pin.onclick}, pin.text ?? "");
       }
       return at(button, pin.lat, pin.lon);
     });

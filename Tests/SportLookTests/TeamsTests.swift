@@ -20,14 +20,11 @@ struct TeamsTests {
         struct Player: Decodable {
             var id: String
             var name: String
-            var level: Double?
             var fixed: Bool
         }
         struct Team: Decodable {
             var number: Int
-            var averageLevel: Double?
             var players: [Player]
-            enum CodingKeys: String, CodingKey { case number, players, averageLevel = "average_level" }
         }
         var plan: Plan?
         var teams: [Team]
@@ -179,12 +176,15 @@ struct TeamsTests {
                 people.append((person.id, person.token, name))
             }
             let stranger = try await api.register("Stranger")
+            let levelOf = [organiser.id: 3.0, people[0].id: 6, people[1].id: 5, people[2].id: 4, people[3].id: 3, people[4].id: 2]
             // Going people see who is going but no teams until the organiser publishes.
             let before = try await Self.shown(api, event, people[0].token)
             #expect(before.plan == nil && before.teams.isEmpty && before.unplaced.count == 6)
             #expect(try await api.put("/v1/events/\(event)/teams", token: people[0].token, json: ["publish": true]).status == .forbidden)
             for bad: [String: Any] in [
-                ["count": 5], ["count": 1], ["method": "alphabetical"], ["publish_minutes": -1], ["publish_minutes": 20_000],
+                ["count": 5], ["count": 1], ["count": 0, "fixed": [["user_id": people[0].id, "team": 1]]],
+                ["count": -3, "fixed": [["user_id": people[0].id, "team": 1]]], ["count": 4, "method": "alphabetical"],
+                ["method": "alphabetical"], ["publish_minutes": -1], ["publish_minutes": 20_000],
                 ["fixed": [["user_id": stranger.id, "team": 1]]], ["fixed": [["user_id": people[0].id, "team": 3]]],
                 ["fixed": [["user_id": people[0].id, "team": 1], ["user_id": people[0].id, "team": 2]]],
                 ["fixed": people.prefix(4).map { ["user_id": $0.id, "team": 1] }],
@@ -206,7 +206,8 @@ struct TeamsTests {
             // Compared with every split of the same people with Ann fixed: the best.
             let all = published.teams.flatMap { team in
                 team.players.map { p in
-                    TeamSplit.Player(id: UUID(uuidString: p.id)!, strength: Int(p.level! * 100), fixed: p.fixed ? team.number - 1 : nil)
+                    TeamSplit.Player(
+                        id: UUID(uuidString: p.id)!, strength: Int(levelOf[p.id]! * 100), fixed: p.fixed ? team.number - 1 : nil)
                 }
             }
             let chosenFirst = TeamSplit.cost(all.map { teamOf[$0.id.lowercased]! - 1 }, all, teams: 2)

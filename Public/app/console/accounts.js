@@ -11,10 +11,10 @@ export function accountsView() {
     e.preventDefault();
     try {
       const page = await get(`/v1/staff/accounts${query({q: q.value.trim()})}`);
-      replace(list, page.items.map((a) => h("li", {}, h("a", {href: `#/accounts/${a.id}`}, a.name), ` · ${a.email || "deleted"}`,
+      replace(list, page.items.map((a) => h("li", h("a", {href: `#/accounts/${a.id}`}, a.name), ` · ${a.email || "deleted"}`,
         a.limited ? h("span", {class: "pill"}, " Limited") : null, a.suspended_at ? h("span", {class: "pill"}, " Suspended") : null)));
       replace(state, page.items.length ? `${page.items.length} found.` : "Nobody found.");
-    } catch (error) { replace(state, error.message); }
+    } catch (e) { replace(state, e.message); }
   });
-  return {title: "Accounts", element: h("section", {}, h("h1", {}, "Accounts"), form, state, list)};
+  return {title: "Accounts", element: h("section", h("h1", "Accounts"), form, state, list)};
 }

@@ -1,7 +1,7 @@
 // Appeals: each open one with the action appealed and the person; another member of
 // staff than the one who acted upholds or reverses it.
 import {get, post} from "../api.js";
-import {formError, h, replace, showErrors, status, when} from "../dom.js";
+import {btn, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {actionName, personLink, reasonField} from "./common.js";
 
 export function appealsView() {
@@ -16,15 +16,15 @@ export function appealsView() {
       try {
         await post(`/v1/staff/appeals/${appeal.id}/decision`, {decision, reason: reason.value});
         load(decision === "reverse" ? "Reversed." : "Upheld.");
-      } catch (error) { showErrors(form, error, summary); }
+      } catch (e) { showErrors(form, e, summary); }
     };
     form.append(h("div", {class: "actions"},
-      h("button", {type: "button", onclick: decide("uphold")}, "Uphold"),
-      h("button", {type: "button", class: "primary", onclick: decide("reverse")}, "Reverse")));
+      btn({onclick: decide("uphold")}, "Uphold"),
+      btn({class: "primary", onclick: decide("reverse")}, "Reverse")));
     return h("article", {class: "card appeal-case"},
-      h("h2", {}, personLink(appeal.person), " appeals: ", actionName(appeal.action.action)),
+      h("h2", personLink(appeal.person), " appeals: ", actionName(appeal.action.action)),
       h("p", {class: "meta"}, `Appealed ${when(appeal.created_at)} · the action by ${appeal.action.actor}, ${when(appeal.action.at)}: “${appeal.action.reason}”`),
-      h("blockquote", {}, appeal.statement),
+      h("blockquote", appeal.statement),
       form);
   };
 
@@ -35,8 +35,8 @@ export function appealsView() {
       replace(list, page.items.map(item));
       const count = page.items.length ? `${page.items.length} waiting.` : "No open appeals.";
       replace(state, said ? `${said} ${count}` : count);
-    } catch (error) { replace(state, error.message); }
+    } catch (e) { replace(state, e.message); }
   }
   load();
-  return {title: "Appeals", element: h("section", {}, h("h1", {}, "Appeals"), state, list)};
+  return {title: "Appeals", element: h("section", h("h1", "Appeals"), state, list)};
 }

@@ -25,12 +25,12 @@ const routes = [
 
 function link(href, label) {
   const current = (location.hash || "#/") === href || (href === "#/" && location.hash === "#/queue");
-  return h("li", {}, h("a", {href, "aria-current": current ? "page" : undefined}, label));
+  return h("li", h("a", {href, "aria-current": current ? "page" : undefined}, label));
 }
 
 function render() {
-  replace(nav, h("ul", {}, link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/accounts", "Accounts"), link("#/audit", "Audit log"), link("#/staff", "Staff"), link("#/jobs", "Jobs"),
-    h("li", {}, h("a", {href: "/"}, "App"))));
+  replace(nav, h("ul", link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/accounts", "Accounts"), link("#/audit", "Audit log"), link("#/staff", "Staff"), link("#/jobs", "Jobs"),
+    h("li", h("a", {href: "/"}, "App"))));
   const hash = location.hash || "#/";
   for (const [pattern, view] of routes) {
     const match = hash.match(pattern);
@@ -41,7 +41,7 @@ function render() {
     main.focus({preventScroll: true});
     return;
   }
-  replace(main, h("h1", {}, "Not found"));
+  replace(main, h("h1", "Not found"));
 }
 
 addEventListener("hashchange", render);

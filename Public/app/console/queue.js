@@ -1,7 +1,7 @@
 // The reports queue: open reports grouped by what they report, oldest first, each with
 // its context, and the decisions a moderator takes on it.
 import {get, post} from "../api.js";
-import {formError, h, replace, showErrors, status, when} from "../dom.js";
+import {btn, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {due, personLink, reasonField} from "./common.js";
 
 const KIND = {message: "Message", event: "Event", user: "Person"};
@@ -19,18 +19,18 @@ export function queueView() {
           h("span", {class: "from"}, m.sender.name), " ",
           h("span", {class: "body"}, m.deleted_at ? "Message deleted" : m.body),
           m.seq === c.message.seq ? h("span", {class: "pill"}, "Reported") : null)),
-        c.as_reported && c.message.deleted_at ? h("li", {}, h("span", {class: "meta"}, "As reported: "), h("span", {class: "body"}, c.as_reported.body)) : null);
+        c.as_reported && c.message.deleted_at ? h("li", h("span", {class: "meta"}, "As reported: "), h("span", {class: "body"}, c.as_reported.body)) : null);
     }
     if (c.kind === "event") {
-      return h("p", {}, h("strong", {}, c.event.title), ` · ${when(c.event.starts_at)} · organised by `, personLink(c.event.organiser),
+      return h("p", h("strong", c.event.title), ` · ${when(c.event.starts_at)} · organised by `, personLink(c.event.organiser),
         c.event.status === "cancelled" ? h("span", {class: "pill"}, " Cancelled") : null);
     }
     if (c.kind === "user") {
       const u = c.user;
-      return h("p", {}, personLink(u), ` · joined ${when(u.created_at)} · reported ${u.reports_received} times`,
+      return h("p", personLink(u), ` · joined ${when(u.created_at)} · reported ${u.reports_received} times`,
         u.limited ? h("span", {class: "pill"}, " Limited") : null, u.suspended_at ? h("span", {class: "pill"}, " Suspended") : null);
     }
-    return h("p", {}, "It is gone.");
+    return h("p", "It is gone.");
   }
 
   function decision(group) {
@@ -44,27 +44,27 @@ export function queueView() {
       try {
         const done = await post("/v1/staff/reports/decisions", body);
         load(`Done: ${done.resolved} report${done.resolved === 1 ? "" : "s"} closed.`);
-      } catch (error) { showErrors(form, error, summary); }
+      } catch (e) { showErrors(form, e, summary); }
     };
     const about = `${KIND[group.target_type].toLowerCase()} reported`;
     const buttons = [["dismiss", "Dismiss"]];
     if (group.target_type !== "user") buttons.push(["remove", `Remove the ${group.target_type}`]);
     if (group.subject) buttons.push(["warn", `Warn ${group.subject.name}`], ["limit", `Limit ${group.subject.name}`]);
     form.append(h("div", {class: "actions"}, buttons.map(([action, label]) =>
-      h("button", {type: "button", class: action === "dismiss" ? "" : "danger", "aria-label": `${label} (${about})`, onclick: decide(action)}, label))));
+      btn({class: action === "dismiss" ? "" : "danger", "aria-label": `${label} (${about})`, onclick: decide(action)}, label))));
     if (group.subject) {
       form.append(h("div", {class: "suspend"}, h("label", {for: `days-${group.target_id}`}, "Days (empty: for good)"),
         Object.assign(days, {id: `days-${group.target_id}`}),
-        h("button", {type: "button", class: "danger", onclick: decide("suspend")}, `Suspend ${group.subject.name}`)));
+        btn({class: "danger", onclick: decide("suspend")}, `Suspend ${group.subject.name}`)));
     }
     return form;
   }
 
   const item = (group) => h("article", {class: "card report-group"},
-    h("h2", {}, `${KIND[group.target_type]}`, group.subject ? [" by ", personLink(group.subject)] : null),
+    h("h2", `${KIND[group.target_type]}`, group.subject ? [" by ", personLink(group.subject)] : null),
     h("p", {class: "meta"}, `${group.reports.length} report${group.reports.length === 1 ? "" : "s"} · oldest ${when(group.oldest_at)} · ${due(group.due_at)}`),
     context(group),
-    h("ul", {class: "reports"}, group.reports.map((r) => h("li", {}, personLink(r.reporter), `: ${r.reason}`, r.details ? ` — “${r.details}”` : ""))),
+    h("ul", {class: "reports"}, group.reports.map((r) => h("li", personLink(r.reporter), `: ${r.reason}`, r.details ? ` — “${r.details}”` : ""))),
     decision(group));
 
   /** Reads the queue again; `said`: what was just done. */
@@ -74,8 +74,8 @@ export function queueView() {
       replace(list, page.items.map(item));
       const count = page.items.length ? `${page.items.length} waiting.` : "No open reports.";
       replace(state, said ? `${said} ${count}` : count);
-    } catch (error) { replace(state, error.message); }
+    } catch (e) { replace(state, e.message); }
   }
   load();
-  return {title: "Reports", element: h("section", {}, h("h1", {}, "Reports"), state, list)};
+  return {title: "Reports", element: h("section", h("h1", "Reports"), state, list)};
 }

@@ -1,6 +1,6 @@
 // Sign up, sign in, and a new password by a mailed code.
 import {afterSignIn, credentials, post, signIn} from "../api.js";
-import {field, formError, h, showErrors} from "../dom.js";
+import {btn, field, formError, h, showErrors} from "../dom.js";
 import {providerName, startProviderSignIn, webProviders} from "../providers.js";
 
 /** `problem`: an error to show at once (a provider sign-in that came back refused). */
@@ -12,9 +12,9 @@ export function authView(problem) {
   const nameField = field("Name", name);
   const summary = formError();
   const submit = h("button", {type: "submit", class: "primary"}, "Sign in");
-  const heading = h("h1", {}, "Sign in");
-  const toggle = h("button", {type: "button", class: "link"}, "New here? Create an account");
-  const forgot = h("button", {type: "button", class: "link"}, "Forgot your password?");
+  const heading = h("h1", "Sign in");
+  const toggle = btn({class: "link"}, "New here? Create an account");
+  const forgot = btn({class: "link"}, "Forgot your password?");
   const form = h("form", {class: "card narrow", novalidate: true}, heading, summary, nameField, field("Email", email), field("Password", password), submit, toggle, forgot);
 
   const setMode = (next) => {
@@ -57,8 +57,8 @@ export function authView(problem) {
   });
   setMode("signin");
   const providers = webProviders();
-  const others = providers.length ? h("div", {class: "card narrow providers"}, h("h2", {}, "Or continue with"),
-    providers.map((p) => h("button", {type: "button", class: `provider ${p.provider}`, onclick: () => startProviderSignIn(p)}, `Continue with ${providerName(p.provider)}`))) : null;
+  const others = providers.length ? h("div", {class: "card narrow providers"}, h("h2", "Or continue with"),
+    providers.map((p) => btn({class: `provider ${p.provider}`, onclick: () => startProviderSignIn(p)}, `Continue with ${providerName(p.provider)}`))) : null;
   if (problem) showErrors(form, problem, summary);
   section.append(h("p", {class: "tagline"}, "Find people to play sport with, near you."), form, ...(others ? [others] : []));
   return {element: section};
@@ -74,9 +74,9 @@ function resetForm(knownEmail, back) {
   const note = h("p", {role: "status"});
   const codeFields = h("div", {hidden: true}, field("Code from the mail", code), field("New password", password));
   const submit = h("button", {type: "submit", class: "primary"}, "Mail me a code");
-  const cancel = h("button", {type: "button", class: "link", onclick: back}, "Back to sign in");
-  const form = h("form", {class: "card narrow", novalidate: true}, h("h1", {}, "New password"),
-    h("p", {}, "We mail a 6-digit code to your address; it works once, within 15 minutes."), summary, field("Email", email), note, codeFields, submit, cancel);
+  const cancel = btn({class: "link", onclick: back}, "Back to sign in");
+  const form = h("form", {class: "card narrow", novalidate: true}, h("h1", "New password"),
+    h("p", "We mail a 6-digit code to your address; it works once, within 15 minutes."), summary, field("Email", email), note, codeFields, submit, cancel);
   let mailed = false;
   // The code belongs to this request: only this page holds its id.
   let resetID = null;
@@ -128,8 +128,8 @@ function appealForm(email, password) {
   const done = h("p", {class: "status", role: "status"});
   const send = h("button", {type: "submit", class: "primary"}, "Send appeal");
   const form = h("form", {class: "card narrow appeal", novalidate: true},
-    h("h2", {}, "Appeal"),
-    h("p", {}, "Tell the moderators why they should look again. Another moderator than the one who decided will read it; you can appeal once."),
+    h("h2", "Appeal"),
+    h("p", "Tell the moderators why they should look again. Another moderator than the one who decided will read it; you can appeal once."),
     summary, field("Your appeal", statement), send, done);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -2,7 +2,7 @@
 // messages, edits and deletions; typing and read markers; sending survives a dropped
 // connection.
 import {api, get} from "../api.js";
-import {h, replace} from "../dom.js";
+import {btn, h, replace} from "../dom.js";
 import {realtime, RETRY} from "../realtime.js";
 import {reportControl} from "./report.js";
 
@@ -31,10 +31,10 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   // Answering a message: the composer quotes it until the reply is sent or the answer called off.
   const replyText = h("span", {id: `replying-${roomID}`});
   const replyBar = h("p", {class: "replying", hidden: true}, replyText,
-    h("button", {type: "button", class: "link", onclick: () => replyingTo(null)}, "Cancel reply"));
+    btn({class: "link", onclick: () => replyingTo(null)}, "Cancel reply"));
   // A photo is sent as soon as it is picked, with what is typed as its caption.
   const photo = h("input", {type: "file", name: "photo", accept: "image/jpeg,image/png", hidden: true});
-  const photoButton = h("button", {type: "button", "aria-label": "Send a photo", onclick: () => photo.click()}, "Photo");
+  const photoButton = btn({"aria-label": "Send a photo", onclick: () => photo.click()}, "Photo");
   const form = h("form", {class: "composer"}, replyBar, input, photo, photoButton, h("button", {type: "submit", class: "primary"}, "Send"));
   let replyTo = null; // the message answered, or null
   let editing = null; // the message being edited here: {seq, close}, or null
@@ -60,7 +60,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
 
   /** Runs a change to a message (edit, delete, reaction) and shows the message as the server answers it. */
   const change = async (method, path, body) => {
-    try { update(await api(method, `/v1/rooms/${roomID}/messages/${path}`, body)); } catch (error) { replace(connection, error.message); }
+    try { update(await api(method, `/v1/rooms/${roomID}/messages/${path}`, body)); } catch (e) { replace(connection, e.message); }
   };
   const remove = (m) => change("DELETE", m.seq);
   const toggle = (m, emoji) => {
@@ -94,7 +94,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     editing = {seq: m.seq, close: done};
     const form = h("form", {class: "edit"}, text,
       h("button", {type: "submit", class: "primary"}, "Save"),
-      h("button", {type: "button", onclick: done}, "Cancel"));
+      btn({onclick: done}, "Cancel"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const body = text.value.trim();
@@ -130,16 +130,16 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
       // Each emoji on the message, pressed when it is the reader's: pressing takes it off or puts it on.
       m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) =>
-        h("button", {type: "button", class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
+        btn({class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
       live ? h("div", {class: "actions"},
-        h("button", {type: "button", class: "link", "aria-label": `Reply to ${about}`, onclick: () => replyingTo(m)}, "Reply"),
+        btn({class: "link", "aria-label": `Reply to ${about}`, onclick: () => replyingTo(m)}, "Reply"),
         h("details", {class: "react"}, h("summary", {"aria-label": `React to ${about}`}, "React"),
           h("span", {class: "emoji"}, REACTIONS.map((emoji) =>
-            h("button", {type: "button", "aria-label": `React with ${emoji}`, "aria-pressed": String(Boolean(m.reactions?.some((r) => r.emoji === emoji && r.user_ids.includes(user.id)))),
+            btn({"aria-label": `React with ${emoji}`, "aria-pressed": String(Boolean(m.reactions?.some((r) => r.emoji === emoji && r.user_ids.includes(user.id)))),
               onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
         mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
-          ? h("button", {type: "button", class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
-        mine ? h("button", {type: "button", class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : reportControl("message", m.id, about)) : null);
+          ? btn({class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
+        mine ? btn({class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : reportControl("message", m.id, about)) : null);
     return element;
   };
 
@@ -251,7 +251,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     const afterChange = Math.max(0, ...page.items.map((m) => m.change_seq));
     stop = realtime.follow(roomID, () => lastSeq, afterChange, listener);
     onState();
-  }).catch((error) => replace(connection, error.message));
+  }).catch((e) => replace(connection, e.message));
 
   /** Shows a message being sent and sends it: `upload`, when given, first stores its photo. */
   function sendNew(body, upload) {

@@ -1,7 +1,7 @@
 // The chats list (every event chat and conversation, most recent first, kept live
 // over the socket) and one conversation: a message request to answer, then the chat.
 import {api, del, get, me, post} from "../api.js";
-import {h, replace, status} from "../dom.js";
+import {btn, h, replace, status} from "../dom.js";
 import {realtime} from "../realtime.js";
 import {chatPanel} from "./chat.js";
 
@@ -16,7 +16,7 @@ function preview(room) {
 export function chatsView() {
   const list = h("ul", {class: "rooms", "aria-label": "Chats"});
   const note = status("Loading your chats…");
-  const section = h("section", {class: "chats-view"}, h("h1", {}, "Chats"), note, list);
+  const section = h("section", {class: "chats-view"}, h("h1", "Chats"), note, list);
   const rooms = new Map(); // id → room
 
   const entry = (room) => {
@@ -26,7 +26,7 @@ export function chatsView() {
       : h("span", {class: "tag"}, room.conversation.requested_by === room.conversation.with.id ? "Message request" : "Request sent");
     return h("li", {class: "room", dataset: {id: room.id}},
       h("a", {href},
-        h("strong", {}, room.title),
+        h("strong", room.title),
         room.unread_count ? h("span", {class: "badge"}, String(room.unread_count), h("span", {class: "visually-hidden"}, " unread")) : null,
         request,
         room.muted ? h("span", {class: "tag"}, "Muted") : null),
@@ -47,7 +47,7 @@ export function chatsView() {
   get("/v1/me/rooms?limit=100").then((page) => {
     for (const room of page.items) if (!rooms.has(room.id)) rooms.set(room.id, room);
     render();
-  }).catch((error) => replace(note, error.message));
+  }).catch((e) => replace(note, e.message));
   return {element: section, leave: stop};
 }
 
@@ -61,29 +61,29 @@ export function conversationView(id) {
     try {
       [conversation, user] = await Promise.all([get(`/v1/conversations/${id}`), me()]);
     } catch (error) {
-      replace(section, h("h1", {}, "Chat"), status(error.status === 404 ? "This conversation does not exist, or is not yours." : error.message));
+      replace(section, h("h1", "Chat"), status(error.status === 404 ? "This conversation does not exist, or is not yours." : error.message));
       return;
     }
     if (gone) return;
     const other = conversation.with.name;
     const feedback = status("");
     const answer = async (action) => {
-      try { await post(`/v1/conversations/${id}/${action}`); stopChat?.(); render(); } catch (error) { replace(feedback, error.message); }
+      try { await post(`/v1/conversations/${id}/${action}`); stopChat?.(); render(); } catch (e) { replace(feedback, e.message); }
     };
     let banner = null;
     if (conversation.state === "requested" && conversation.requested_by !== user.id) {
       banner = h("div", {class: "request", role: "group", "aria-label": "Message request"},
-        h("p", {}, conversation.shares_event
+        h("p", conversation.shares_event
           ? `${other} wants to message you. You are both going to an event, so they can write until a week after it; accept to keep talking after that.`
           : `${other} wants to message you. They share no event with you.`),
-        h("button", {type: "button", class: "primary", onclick: () => answer("accept")}, "Accept"),
-        h("button", {type: "button", onclick: () => answer("decline")}, "Decline"));
+        btn({class: "primary", onclick: () => answer("accept")}, "Accept"),
+        btn({onclick: () => answer("decline")}, "Decline"));
     } else if (!conversation.can_send) {
       banner = h("p", {class: "request"}, conversation.state === "declined"
         ? `${other} declined your message request.`
         : `Waiting for ${other} to accept your message request.`);
     }
-    const muteButton = h("button", {type: "button"}, "Mute");
+    const muteButton = btn({}, "Mute");
     const room = chatPanel(id, user, {left: "You can no longer write here."});
     stopChat = room.stop;
     let muted = false;
@@ -96,9 +96,9 @@ export function conversationView(id) {
         if (muted) await del(`/v1/rooms/${id}/mute`); else await api("PUT", `/v1/rooms/${id}/mute`, {});
         muted = !muted;
         replace(muteButton, muted ? "Unmute" : "Mute");
-      } catch (error) { replace(feedback, error.message); }
+      } catch (e) { replace(feedback, e.message); }
     });
-    replace(section, h("h1", {}, `Chat with ${other}`), h("div", {class: "actions"}, muteButton), banner, feedback, room.element);
+    replace(section, h("h1", `Chat with ${other}`), h("div", {class: "actions"}, muteButton), banner, feedback, room.element);
   }
 
   render();

@@ -1,7 +1,7 @@
 // One event: details, cover, attendees, join / leave (with the waitlist position),
 // invitations, and the live chat.
 import {api, del, get, me, post, query} from "../api.js";
-import {field, formError, h, replace, showErrors, status, when} from "../dom.js";
+import {btn, field, formError, h, option, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
 import {reportControl} from "./report.js";
 import {teamsPanel} from "./teams.js";
@@ -18,7 +18,7 @@ export function eventView(id) {
     try {
       [event, user] = await Promise.all([get(`/v1/events/${id}`), me()]);
     } catch (error) {
-      replace(section, h("h1", {}, "Event"), status(error.status === 404 ? "This event does not exist, or is not visible to you." : error.message));
+      replace(section, h("h1", "Event"), status(error.status === 404 ? "This event does not exist, or is not visible to you." : error.message));
       return;
     }
     if (gone) return;
@@ -32,17 +32,17 @@ export function eventView(id) {
     actions.append(h("a", {class: "button", href: `/v1/events/${id}/calendar.ics`, download: "sportlook-event.ics"}, "Add to calendar"));
     if (event.i_organise) {
       actions.append(h("a", {class: "button", href: `#/events/${id}/edit`}, "Edit"),
-        h("button", {type: "button", class: "danger", onclick: async () => {
+        btn({class: "danger", onclick: async () => {
           if (!confirm("Cancel this event? Everyone attending is told.")) return;
-          try { await del(`/v1/events/${id}`); render(); } catch (error) { showErrors(section, error, summary); }
+          try { await del(`/v1/events/${id}`); render(); } catch (e) { showErrors(section, e, summary); }
         }}, "Cancel event"));
       if (event.status === "active" && new Date(event.starts_at) > new Date()) {
         const reminded = status("");
-        actions.append(h("button", {type: "button", onclick: async () => {
+        actions.append(btn({onclick: async () => {
           try {
             await post(`/v1/events/${id}/remind`);
             replace(reminded, "Everyone going will be reminded now.");
-          } catch (error) { replace(reminded, error.message); }
+          } catch (e) { replace(reminded, e.message); }
         }}, "Remind everyone"), reminded);
       }
     } else if (event.status === "active" && event.answer_deadline && new Date(event.answer_deadline) <= new Date() && !event.my_status) {
@@ -50,13 +50,13 @@ export function eventView(id) {
     } else if (event.status === "active") {
       const joined = event.my_status === "going" || event.my_status === "waitlisted";
       const act = (call) => async () => {
-        try { await call(); render(); } catch (error) { showErrors(section, error, summary); }
+        try { await call(); render(); } catch (e) { showErrors(section, e, summary); }
       };
-      actions.append(h("button", {type: "button", class: joined ? "" : "primary", onclick: act(() => joined ? del(`/v1/events/${id}/attendance`) : post(`/v1/events/${id}/attendance`))},
+      actions.append(btn({class: joined ? "" : "primary", onclick: act(() => joined ? del(`/v1/events/${id}/attendance`) : post(`/v1/events/${id}/attendance`))},
         joined ? "Leave" : event.spots_left === 0 ? "Join the waitlist" : "Join"));
       // Maybe takes no place (a held one is given up) and brings a reminder to decide.
-      if (event.my_status === "maybe") actions.append(h("button", {type: "button", onclick: act(() => del(`/v1/events/${id}/attendance`))}, "Not coming"));
-      else actions.append(h("button", {type: "button", onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
+      if (event.my_status === "maybe") actions.append(btn({onclick: act(() => del(`/v1/events/${id}/attendance`))}, "Not coming"));
+      else actions.append(btn({onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
     }
     if (!event.i_organise) actions.append(reportControl("event", id, `the event ${event.title}`));
     const myPlace = event.my_status === "going" ? h("p", {class: "pill going"}, "You are going")
@@ -73,15 +73,15 @@ export function eventView(id) {
     replace(section,
       cover,
       h("p", {class: "sport"}, event.sport.name),
-      h("h1", {}, event.title),
+      h("h1", event.title),
       event.status === "cancelled" ? h("p", {class: "pill cancelled"}, "Cancelled") : null,
       event.group_id ? h("p", {class: "pill", "data-testid": "group-game"}, h("a", {href: `#/groups/${event.group_id}`}, event.members_only ? "A members-only game of its group" : "A game of its group")) : null,
       h("dl", {class: "facts"},
-        h("dt", {}, "When"), h("dd", {}, `${when(event.starts_at)} – ${when(event.ends_at)}`),
-        h("dt", {}, "Where"), h("dd", {}, event.address || `${event.location.lat.toFixed(4)}, ${event.location.lon.toFixed(4)}`),
-        h("dt", {}, "Organiser"), h("dd", {}, event.organiser.name),
-        event.answer_deadline ? h("dt", {}, "Answers close") : null, event.answer_deadline ? h("dd", {"data-testid": "answer-deadline"}, when(event.answer_deadline)) : null,
-        h("dt", {}, "Places"), h("dd", {}, `${event.going_count} going, ${event.waitlist_count} waiting · ${place}`)),
+        h("dt", "When"), h("dd", `${when(event.starts_at)} – ${when(event.ends_at)}`),
+        h("dt", "Where"), h("dd", event.address || `${event.location.lat.toFixed(4)}, ${event.location.lon.toFixed(4)}`),
+        h("dt", "Organiser"), h("dd", event.organiser.name),
+        event.answer_deadline ? h("dt", "Answers close") : null, event.answer_deadline ? h("dd", {"data-testid": "answer-deadline"}, when(event.answer_deadline)) : null,
+        h("dt", "Places"), h("dd", `${event.going_count} going, ${event.waitlist_count} waiting · ${place}`)),
       event.description ? h("p", {class: "description"}, event.description) : null,
       event.min_players && event.status === "active" ? h("p", {class: event.game_on ? "pill going" : "pill", "data-testid": "game-on"}, event.game_on
         ? "Game on: enough players are going"
@@ -92,19 +92,19 @@ export function eventView(id) {
       ].filter(Boolean).join(", ")) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
-      event.status === "active" && event.my_status === "going" && now < ends ? teamsPanel(id, event.i_organise, now >= starts) : null,
+      event.status === "active" && event.my_status === "going" && now < new Date(ends.getTime() + 48 * 3_600_000) ? teamsPanel(id, event.i_organise, now >= starts) : null,
       event.series_id ? seriesPanel(event, render) : null,
-      h("h2", {}, "Who is coming"), attendees,
+      h("h2", "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
-      h("h2", {}, "Chat"), chat);
+      h("h2", "Chat"), chat);
     if (event.i_organise || event.my_status === "going") {
       get(`/v1/events/${id}/attendees?limit=100`).then((page) => {
         replace(attendees, page.items.map((a) => h("li", {"data-testid": "attendee"}, a.name, a.is_organiser ? " (organiser)" : "",
           a.status === "waitlisted" ? ` — waitlist #${a.position}` : "",
           event.i_organise && !a.is_organiser ? removeButtons(a) : null)));
-      }).catch((error) => replace(attendees, h("li", {}, error.message)));
+      }).catch((e) => replace(attendees, h("li", e.message)));
     } else {
-      replace(attendees, h("li", {}, "Who is coming is shown to the people going and the organiser."));
+      replace(attendees, h("li", "Who is coming is shown to the people going and the organiser."));
     }
     stopChat?.();
     if (event.i_organise || event.my_status === "going") {
@@ -112,9 +112,9 @@ export function eventView(id) {
       chat.append(room.element);
       stopChat = room.stop;
     } else if (event.my_status === "waitlisted") {
-      chat.append(h("p", {}, "The chat is for the people going: it opens for you when a place does."));
+      chat.append(h("p", "The chat is for the people going: it opens for you when a place does."));
     } else {
-      chat.append(h("p", {}, "Join the event to read and write in its chat."));
+      chat.append(h("p", "Join the event to read and write in its chat."));
     }
   }
 
@@ -130,18 +130,18 @@ export function eventView(id) {
     };
     tick();
     offerTimer = setInterval(tick, 1000);
-    const act = (call) => async () => { try { await call(); render(); } catch (error) { replace(note, error.message); } };
+    const act = (call) => async () => { try { await call(); render(); } catch (e) { replace(note, e.message); } };
     return h("section", {class: "card offer", "aria-labelledby": "offer-heading"}, h("h2", {id: "offer-heading"}, "A place for you"),
-      h("p", {}, "A place opened up. It is held for you until the countdown ends, then it passes to the next in line."), left,
+      h("p", "A place opened up. It is held for you until the countdown ends, then it passes to the next in line."), left,
       h("div", {class: "actions"},
-        h("button", {type: "button", class: "primary", onclick: act(() => post(`/v1/events/${id}/offer`))}, "Take the place"),
-        h("button", {type: "button", onclick: act(() => del(`/v1/events/${id}/offer`))}, "Decline")), note);
+        btn({class: "primary", onclick: act(() => post(`/v1/events/${id}/offer`))}, "Take the place"),
+        btn({onclick: act(() => del(`/v1/events/${id}/offer`))}, "Decline")), note);
   }
 
   // The browser's position, sent once: the server says whether it is near enough.
   function checkInPanel() {
     const note = status("");
-    const button = h("button", {type: "button", class: "primary"}, "Check in");
+    const button = btn({class: "primary"}, "Check in");
     button.addEventListener("click", () => {
       if (!navigator.geolocation) { replace(note, "This browser cannot tell where it is."); return; }
       button.disabled = true;
@@ -156,27 +156,27 @@ export function eventView(id) {
       }, () => { replace(note, "Allow this page to use your location to check in."); button.disabled = false; }, {enableHighAccuracy: true, timeout: 15_000});
     });
     return h("section", {class: "card", "aria-labelledby": "check-in-heading"}, h("h2", {id: "check-in-heading"}, "Check in"),
-      h("p", {}, "At the place? Check in so the organiser knows you came."), button, note);
+      h("p", "At the place? Check in so the organiser knows you came."), button, note);
   }
 
   // Who came: a line a person, the check-in and the organiser's mark (which has the last say).
   function sheetPanel() {
-    const list = h("ul", {class: "sheet"}, h("li", {}, "Loading…"));
+    const list = h("ul", {class: "sheet"}, h("li", "Loading…"));
     const labels = {attended: "Came", no_show: "No-show", excused: "Excused", late_cancel: "Left late"};
     get(`/v1/events/${id}/sheet`).then((page) => replace(list, page.items.length ? page.items.map((row) => {
       const choice = h("select", {"aria-label": `Mark ${row.user.name}`},
-        h("option", {value: ""}, row.checked_in_at ? "Checked in" : row.late_cancelled_at ? "Left late" : "Not marked"),
-        ...["attended", "no_show", "excused"].map((o) => h("option", {value: o, selected: row.mark === o}, labels[o])));
+        option("", row.checked_in_at ? "Checked in" : row.late_cancelled_at ? "Left late" : "Not marked"),
+        ...["attended", "no_show", "excused"].map((o) => option(o, labels[o], row.mark === o)));
       const saved = h("span", {class: "hint", role: "status"});
       choice.addEventListener("change", async () => {
         try {
           await api("PUT", `/v1/events/${id}/sheet/${row.user.id}`, {outcome: choice.value || null});
           replace(saved, "Saved");
-        } catch (error) { replace(saved, error.message); }
+        } catch (e) { replace(saved, e.message); }
       });
       const record = row.record && row.record.games ? ` · ${row.record.attended} of ${row.record.games} games attended, ${row.record.no_shows} no-show${row.record.no_shows === 1 ? "" : "s"}` : "";
-      return h("li", {"data-testid": "sheet-row"}, h("span", {}, row.user.name, record), choice, saved);
-    }) : h("li", {}, "Nobody to mark."))).catch((error) => replace(list, h("li", {}, error.message)));
+      return h("li", {"data-testid": "sheet-row"}, h("span", row.user.name, record), choice, saved);
+    }) : h("li", "Nobody to mark."))).catch((e) => replace(list, h("li", e.message)));
     return h("section", {class: "card", "aria-labelledby": "sheet-heading"}, h("h2", {id: "sheet-heading"}, "Who came"), list);
   }
 
@@ -185,11 +185,11 @@ export function eventView(id) {
     const remove = async (ban) => {
       const question = ban ? `Remove ${attendee.name} and ban them from this event?` : `Remove ${attendee.name} from this event?`;
       if (!confirm(question)) return;
-      try { await del(`/v1/events/${id}/attendees/${attendee.id}${ban ? "?ban=true" : ""}`); render(); } catch (error) { alert(error.message); }
+      try { await del(`/v1/events/${id}/attendees/${attendee.id}${ban ? "?ban=true" : ""}`); render(); } catch (e) { alert(e.message); }
     };
     return h("span", {class: "attendee-actions"},
-      h("button", {type: "button", class: "small", onclick: () => remove(false), "aria-label": `Remove ${attendee.name}`}, "Remove"),
-      h("button", {type: "button", class: "small danger", onclick: () => remove(true), "aria-label": `Remove and ban ${attendee.name}`}, "Ban"));
+      btn({class: "small", onclick: () => remove(false), "aria-label": `Remove ${attendee.name}`}, "Remove"),
+      btn({class: "small danger", onclick: () => remove(true), "aria-label": `Remove and ban ${attendee.name}`}, "Ban"));
   }
 
   render();
@@ -197,13 +197,13 @@ export function eventView(id) {
 }
 
 function inviteForm(eventID) {
-  const people = h("select", {name: "user_ids"}, h("option", {value: ""}, "Someone nearby…"));
+  const people = h("select", {name: "user_ids"}, option("", "Someone nearby…"));
   const summary = formError();
   const done = status("");
-  const form = h("form", {class: "invite", novalidate: true}, h("h2", {}, "Invite"), summary, field("Person", people), h("button", {type: "submit"}, "Invite"), done);
+  const form = h("form", {class: "invite", novalidate: true}, h("h2", "Invite"), summary, field("Person", people), h("button", {type: "submit"}, "Invite"), done);
   me().then((user) => user.location
     ? get(`/v1/users/nearby${query({lat: user.location.lat, lon: user.location.lon, radius_km: 25, limit: 100})}`)
-    : {items: []}).then((page) => people.append(...page.items.map((p) => h("option", {value: p.id}, `${p.name} (${p.distance_km} km)`)))).catch(() => {});
+    : {items: []}).then((page) => people.append(...page.items.map((p) => option(p.id, `${p.name} (${p.distance_km} km)`)))).catch(() => {});
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!people.value) { showErrors(form, {message: "Choose someone to invite.", fields: {user_ids: "choose someone"}}, summary); return; }
@@ -211,7 +211,7 @@ function inviteForm(eventID) {
       await post(`/v1/events/${eventID}/invitations`, {user_ids: [people.value]});
       showErrors(form, null, summary);
       replace(done, `Invited ${people.selectedOptions[0].textContent.replace(/ \(.*$/, "")}.`);
-    } catch (error) { showErrors(form, error, summary); }
+    } catch (e) { showErrors(form, e, summary); }
   });
   return form;
 }
@@ -230,14 +230,14 @@ function ruleInWords(series) {
 /** "This and following": a new start time from this game on; the game stays, the series carries on as a new one. */
 function changeFollowing(series, event, note, rerender) {
   const time = h("input", {name: "start_time", type: "time", required: true, value: series.start_time});
-  const form = h("form", {class: "inline"}, h("h3", {}, "Change this and following games"), field("New start time", time),
+  const form = h("form", {class: "inline"}, h("h3", "Change this and following games"), field("New start time", time),
     h("button", {type: "submit"}, "Change from this date on"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       await post(`/v1/series/${series.id}/split`, {from: event.occurrence_date, start_time: time.value});
       rerender();
-    } catch (error) { replace(note, error.message); }
+    } catch (e) { replace(note, e.message); }
   });
   return form;
 }
@@ -249,26 +249,26 @@ function seriesPanel(event, rerender) {
     try {
       const series = await get(`/v1/series/${event.series_id}`);
       const note = status("");
-      const regular = h("button", {type: "button"}, series.i_am_regular ? "Stop being a regular" : "Become a regular");
+      const regular = btn({}, series.i_am_regular ? "Stop being a regular" : "Become a regular");
       regular.addEventListener("click", async () => {
         try {
           if (series.i_am_regular) await del(`/v1/series/${series.id}/regulars`); else await post(`/v1/series/${series.id}/regulars`);
           rerender();
-        } catch (error) { replace(note, error.message); }
+        } catch (e) { replace(note, e.message); }
       });
-      const parts = [h("p", {}, `${ruleInWords(series)} · ${series.regulars_count} regular${series.regulars_count === 1 ? "" : "s"}`)];
-      if (series.status === "ended") parts.push(h("p", {}, "This series has ended."));
-      else if (!event.i_organise) parts.push(h("p", {}, "Regulars are on every game of the series; leaving one game leaves only that date."), regular);
+      const parts = [h("p", `${ruleInWords(series)} · ${series.regulars_count} regular${series.regulars_count === 1 ? "" : "s"}`)];
+      if (series.status === "ended") parts.push(h("p", "This series has ended."));
+      else if (!event.i_organise) parts.push(h("p", "Regulars are on every game of the series; leaving one game leaves only that date."), regular);
       if (event.i_organise) {
         const list = h("ol", {class: "regulars"});
         get(`/v1/series/${series.id}/regulars`).then((page) => replace(list, page.items.length
-          ? page.items.map((r) => h("li", {"data-testid": "regular"}, r.user.name)) : h("li", {}, "No regulars yet.")));
-        const skip = h("button", {type: "button", class: "danger"}, "Skip this date");
+          ? page.items.map((r) => h("li", {"data-testid": "regular"}, r.user.name)) : h("li", "No regulars yet.")));
+        const skip = btn({class: "danger"}, "Skip this date");
         skip.addEventListener("click", async () => {
           if (!confirm("Skip this date? Everyone going is told.")) return;
-          try { await post(`/v1/series/${series.id}/skips`, {date: event.occurrence_date}); rerender(); } catch (error) { replace(note, error.message); }
+          try { await post(`/v1/series/${series.id}/skips`, {date: event.occurrence_date}); rerender(); } catch (e) { replace(note, e.message); }
         });
-        parts.push(h("h3", {}, "Regulars"), list, event.status === "active" ? skip : null);
+        parts.push(h("h3", "Regulars"), list, event.status === "active" ? skip : null);
         if (series.status === "active" && event.status === "active" && new Date(event.starts_at) > new Date()) parts.push(changeFollowing(series, event, note, rerender));
       }
       replace(panel, h("h2", {id: "series-heading"}, "Weekly game"), ...parts, note);

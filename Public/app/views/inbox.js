@@ -1,6 +1,6 @@
 // The inbox: invitations to accept or decline, and notifications, new ones arriving live.
 import {get, post} from "../api.js";
-import {h, replace, status, when} from "../dom.js";
+import {btn, h, replace, status, when} from "../dom.js";
 import {realtime} from "../realtime.js";
 
 // What a notification says is the server's, in the reader's language (older ones only have a kind).
@@ -24,13 +24,13 @@ export function inboxView(onRead) {
       try {
         await post(`/v1/invitations/${invitation.id}/${verb}`);
         loadInvitations();
-      } catch (error) { replace(invitationStatus, error.message); }
+      } catch (e) { replace(invitationStatus, e.message); }
     };
     const event = invitation.event;
     return h("li", {class: "invitation"},
-      h("p", {}, `${invitation.inviter.name} invites you to `, event ? h("a", {href: `#/events/${event.id}`}, event.title) : "an event", event ? ` · ${when(event.starts_at)}` : ""),
+      h("p", `${invitation.inviter.name} invites you to `, event ? h("a", {href: `#/events/${event.id}`}, event.title) : "an event", event ? ` · ${when(event.starts_at)}` : ""),
       invitation.status === "pending"
-        ? h("div", {class: "actions"}, h("button", {type: "button", class: "primary", onclick: answer("accept")}, "Accept"), h("button", {type: "button", onclick: answer("decline")}, "Decline"))
+        ? h("div", {class: "actions"}, btn({class: "primary", onclick: answer("accept")}, "Accept"), btn({onclick: answer("decline")}, "Decline"))
         : h("p", {class: `pill ${invitation.status}`}, invitation.status[0].toUpperCase() + invitation.status.slice(1)));
   };
 
@@ -39,7 +39,7 @@ export function inboxView(onRead) {
       const page = await get("/v1/me/invitations?limit=50");
       replace(invitations, page.items.map(invitationItem));
       replace(invitationStatus, page.items.length ? "" : "No invitations.");
-    } catch (error) { replace(invitationStatus, error.message); }
+    } catch (e) { replace(invitationStatus, e.message); }
   }
 
   async function loadNotifications() {
@@ -49,7 +49,7 @@ export function inboxView(onRead) {
       replace(notificationStatus, page.items.length ? "" : "Nothing yet.");
       if (page.items.some((n) => !n.read_at)) await post("/v1/me/notifications/read", {all: true});
       onRead();
-    } catch (error) { replace(notificationStatus, error.message); }
+    } catch (e) { replace(notificationStatus, e.message); }
   }
 
   const live = (e) => {
@@ -62,7 +62,7 @@ export function inboxView(onRead) {
   loadInvitations();
   loadNotifications();
   return {
-    element: h("section", {class: "inbox"}, h("h1", {}, "Inbox"), h("h2", {}, "Invitations"), invitationStatus, invitations, h("h2", {}, "Notifications"), notificationStatus, notifications),
+    element: h("section", {class: "inbox"}, h("h1", "Inbox"), h("h2", "Invitations"), invitationStatus, invitations, h("h2", "Notifications"), notificationStatus, notifications),
     leave: () => realtime.removeEventListener("notification", live),
   };
 }

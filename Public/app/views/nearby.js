@@ -2,7 +2,7 @@
 // date, radius, level, audience and free-place filters. The place is the browser's location, the profile's, or
 // one picked on the map.
 import {get, me, query, sportCatalogue} from "../api.js";
-import {distance, field, h, replace, status, when} from "../dom.js";
+import {btn, distance, field, h, option, replace, status, when} from "../dom.js";
 import {SlippyMap} from "../map.js";
 
 const PLACE = "sportlook.place";
@@ -18,21 +18,21 @@ export function eventCard(event) {
 }
 
 export function nearbyView(settings) {
-  const sport = h("select", {name: "sport"}, h("option", {value: ""}, "Any sport"));
-  const radius = h("select", {name: "radius_km"}, [2, 5, 10, 25, 50].map((km) => h("option", {value: km, selected: km === 10}, `${km} km`)));
-  const period = h("select", {name: "when"}, h("option", {value: ""}, "Any time"), h("option", {value: "today"}, "Today"), h("option", {value: "week"}, "This week"));
-  const level = h("select", {name: "level"}, h("option", {value: ""}, "Any level"),
-    Array.from({length: 15}, (_, i) => h("option", {value: String(i / 2)}, `Open to level ${i / 2}`)));
-  const audience = h("select", {name: "audience"}, h("option", {value: ""}, "Anyone's games"),
-    h("option", {value: "anyone"}, "Open to anyone"), h("option", {value: "women"}, "Women only"), h("option", {value: "men"}, "Men only"), h("option", {value: "mixed"}, "Mixed teams"));
+  const sport = h("select", {name: "sport"}, option("", "Any sport"));
+  const radius = h("select", {name: "radius_km"}, [2, 5, 10, 25, 50].map((km) => option(km, `${km} km`, km === 10)));
+  const period = h("select", {name: "when"}, option("", "Any time"), option("today", "Today"), option("week", "This week"));
+  const level = h("select", {name: "level"}, option("", "Any level"),
+    Array.from({length: 15}, (_, i) => option(String(i / 2), `Open to level ${i / 2}`)));
+  const audience = h("select", {name: "audience"}, option("", "Anyone's games"),
+    option("anyone", "Open to anyone"), option("women", "Women only"), option("men", "Men only"), option("mixed", "Mixed teams"));
   const free = h("input", {type: "checkbox", name: "free_places"});
-  const locate = h("button", {type: "button"}, "Use my location");
+  const locate = btn({}, "Use my location");
   const list = h("ul", {class: "events"});
   const listStatus = status("Finding events…");
-  const more = h("button", {type: "button", hidden: true}, "More");
+  const more = btn({hidden: true}, "More");
   const tabs = {
-    list: h("button", {type: "button", role: "tab", id: "tab-list", "aria-selected": "true", "aria-controls": "nearby-list"}, "List"),
-    map: h("button", {type: "button", role: "tab", id: "tab-map", "aria-selected": "false", "aria-controls": "nearby-map", tabindex: "-1"}, "Map"),
+    list: btn({role: "tab", id: "tab-list", "aria-selected": "true", "aria-controls": "nearby-list"}, "List"),
+    map: btn({role: "tab", id: "tab-map", "aria-selected": "false", "aria-controls": "nearby-map", tabindex: "-1"}, "Map"),
   };
   let place = JSON.parse(sessionStorage.getItem(PLACE) ?? "null");
   let cursor = null;
@@ -107,18 +107,18 @@ export function nearbyView(settings) {
     navigator.geolocation.getCurrentPosition((p) => setPlace({lat: p.coords.latitude, lon: p.coords.longitude}),
       () => replace(listStatus, "Your location is not available; set a place on the map."), {timeout: 10_000});
   });
-  const searchHere = h("button", {type: "button"}, "Search this area");
+  const searchHere = btn({}, "Search this area");
   searchHere.addEventListener("click", () => { setPlace({...map.center}); showTab("list"); });
   mapPanel.append(searchHere);
   for (const control of [sport, radius, period, level, audience, free]) control.addEventListener("change", () => { load(); loadPins(map.bounds()); });
   more.addEventListener("click", () => { if (cursor) load(true); });
 
-  sportCatalogue().then((sports) => sport.append(...sports.map((s) => h("option", {value: s.slug}, s.name)))).catch(() => {});
+  sportCatalogue().then((sports) => sport.append(...sports.map((s) => option(s.slug, s.name)))).catch(() => {});
   if (!place) me().then((user) => { if (user.location && !place) setPlace(user.location); else load(); }).catch(() => load());
   else load();
 
   return {element: h("section", {class: "nearby"},
-    h("h1", {}, "Events nearby"),
+    h("h1", "Events nearby"),
     h("form", {class: "filters", onsubmit: (e) => e.preventDefault()}, field("Sport", sport), field("Within", radius), field("When", period),
       field("Level", level), field("Who plays", audience), h("label", {class: "check"}, free, " Has free places"), locate),
     tablist, listPanel, mapPanel)};

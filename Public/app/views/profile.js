@@ -1,7 +1,7 @@
 // Profile and settings: name, bio, sports, photo, location, discoverable; email
 // verification; notifications on this browser; sessions; password; sign out.
 import {api, del, get, patch, post, session, signOut, sportCatalogue} from "../api.js";
-import {field, formError, h, replace, showErrors, status, when} from "../dom.js";
+import {btn, field, fieldError, formError, h, option, replace, showErrors, status, when} from "../dom.js";
 import {SlippyMap} from "../map.js";
 
 export function profileView(settings) {
@@ -13,7 +13,7 @@ export function profileView(settings) {
       [user, sports] = await Promise.all([get("/v1/me"), sportCatalogue()]);
       session.user = user;
     } catch (error) {
-      replace(section, h("h1", {}, "Your profile"), status(error.message));
+      replace(section, h("h1", "Your profile"), status(error.message));
       return;
     }
     const name = h("input", {name: "name", required: true, maxlength: "80", value: user.name, autocomplete: "name"});
@@ -28,7 +28,7 @@ export function profileView(settings) {
     const map = new SlippyMap({tileURL: settings.tileURL, attribution: settings.attribution, center: place ?? {lat: 48.8566, lon: 2.3522}, zoom: 12, label: "Your area",
       onPick: (p) => { place = p; replace(where, `Area set at ${p.lat.toFixed(3)}, ${p.lon.toFixed(3)}.`); }});
     if (place) map.setMarker(place);
-    const locate = h("button", {type: "button"}, "Use my location");
+    const locate = btn({}, "Use my location");
     locate.addEventListener("click", () => navigator.geolocation.getCurrentPosition((p) => {
       place = {lat: p.coords.latitude, lon: p.coords.longitude};
       map.setCenter(place);
@@ -40,10 +40,10 @@ export function profileView(settings) {
     const save = h("button", {type: "submit", class: "primary"}, "Save profile");
     const avatar = user.image_urls ? h("img", {class: "avatar large", src: user.image_urls["512"] ?? user.image_url, alt: "Your photo"}) : null;
     const form = h("form", {class: "card", novalidate: true},
-      h("h1", {}, "Your profile"), avatar, summary,
+      h("h1", "Your profile"), avatar, summary,
       field("Name", name), field("About you", bio), field("Photo", photo),
-      h("fieldset", {class: "sports"}, h("legend", {}, "Sports you play"), sportBoxes, h("p", {class: "field-error", id: "sports-error", "data-field": "sports", role: "alert", hidden: true})),
-      h("fieldset", {}, h("legend", {}, "Your area"), map.element, where, locate, h("p", {class: "field-error", id: "location-error", "data-field": "location", role: "alert", hidden: true})),
+      h("fieldset", {class: "sports"}, h("legend", "Sports you play"), sportBoxes, fieldError("sports")),
+      h("fieldset", h("legend", "Your area"), map.element, where, locate, fieldError("location")),
       h("label", {class: "check"}, discoverable, "Let people nearby find me"),
       h("label", {class: "check"}, reminders, "Remind me before the games I go to"),
       save, saved);
@@ -72,8 +72,8 @@ export function profileView(settings) {
         save.disabled = false;
       }
     });
-    replace(section, form, playerCard(user, sports), recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(), dataCard(),
-      h("div", {class: "card"}, h("h2", {}, "Sign out"), h("button", {type: "button", onclick: signOut}, "Sign out")));
+    replace(section, form, playerCard(user, sports), levelsCard(), recordCard(), emailCard(user), notificationsCard(), calendarCard(user), passwordCard(), sessionsCard(), dataCard(),
+      h("div", {class: "card"}, h("h2", "Sign out"), btn({onclick: signOut}, "Sign out")));
     map.render();
   })();
   return {element: section};
@@ -81,19 +81,19 @@ export function profileView(settings) {
 
 function emailCard(user) {
   if (!user.email) return null;
-  const card = h("div", {class: "card"}, h("h2", {}, "Email"), h("p", {}, user.email, user.email_verified ? " · verified" : " · not verified"));
+  const card = h("div", {class: "card"}, h("h2", "Email"), h("p", user.email, user.email_verified ? " · verified" : " · not verified"));
   if (user.email_verified) return card;
   const code = h("input", {name: "code", inputmode: "numeric", pattern: "[0-9]{6}", maxlength: "6", autocomplete: "one-time-code"});
   const summary = formError();
   const note = status("");
   const form = h("form", {novalidate: true, hidden: true}, summary, field("Code from the mail", code), h("button", {type: "submit"}, "Verify"));
-  const send = h("button", {type: "button"}, "Send me a code");
+  const send = btn({}, "Send me a code");
   send.addEventListener("click", async () => {
-    try { await post("/v1/auth/email/verify/start"); form.hidden = false; replace(note, "A code is on its way; it works for 15 minutes."); } catch (error) { replace(note, error.message); }
+    try { await post("/v1/auth/email/verify/start"); form.hidden = false; replace(note, "A code is on its way; it works for 15 minutes."); } catch (e) { replace(note, e.message); }
   });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    try { await post("/v1/auth/email/verify/finish", {code: code.value}); replace(card, h("h2", {}, "Email"), h("p", {}, user.email, " · verified")); } catch (error) { showErrors(form, error, summary); }
+    try { await post("/v1/auth/email/verify/finish", {code: code.value}); replace(card, h("h2", "Email"), h("p", user.email, " · verified")); } catch (e) { showErrors(form, e, summary); }
   });
   card.append(send, note, form);
   return card;
@@ -104,9 +104,9 @@ function emailCard(user) {
 function notificationsCard() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return null;
   const note = status("");
-  const button = h("button", {type: "button"}, "Turn on notifications");
-  const card = h("div", {class: "card", hidden: true}, h("h2", {}, "Notifications on this browser"),
-    h("p", {}, "Invitations, changes to your events and chat messages, even when SportLook is closed."), button, note);
+  const button = btn({}, "Turn on notifications");
+  const card = h("div", {class: "card", hidden: true}, h("h2", "Notifications on this browser"),
+    h("p", "Invitations, changes to your events and chat messages, even when SportLook is closed."), button, note);
   const stored = "sportlook.pushDevice";
   let key = null;
   const show = (on) => {
@@ -167,7 +167,7 @@ function passwordCard() {
   const next = h("input", {name: "new_password", type: "password", autocomplete: "new-password", minlength: "8", maxlength: "72"});
   const summary = formError();
   const done = status("");
-  const form = h("form", {class: "card", novalidate: true}, h("h2", {}, "Password"), summary, field("Current password", current), field("New password", next), h("button", {type: "submit"}, "Change password"), done);
+  const form = h("form", {class: "card", novalidate: true}, h("h2", "Password"), summary, field("Current password", current), field("New password", next), h("button", {type: "submit"}, "Change password"), done);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
@@ -175,7 +175,7 @@ function passwordCard() {
       showErrors(form, null, summary);
       current.value = next.value = "";
       replace(done, "Changed; your other sessions have ended.");
-    } catch (error) { showErrors(form, error, summary); }
+    } catch (e) { showErrors(form, e, summary); }
   });
   return form;
 }
@@ -186,24 +186,24 @@ function dataCard() {
   const said = status("");
   const load = () => get("/v1/me/exports").then((page) => replace(list, page.items.map((e) => h("li", {},
     `Asked ${when(e.requested_at)} · `,
-    e.download_path ? h("a", {href: e.download_path, download: "sportlook-data.zip"}, `Download (until ${when(e.expires_at)})`) : e.status === "pending" ? "Being prepared…" : "Expired")))).catch((error) => replace(said, error.message));
-  const ask = h("button", {type: "button", onclick: async () => {
+    e.download_path ? h("a", {href: e.download_path, download: "sportlook-data.zip"}, `Download (until ${when(e.expires_at)})`) : e.status === "pending" ? "Being prepared…" : "Expired")))).catch((e) => replace(said, e.message));
+  const ask = btn({onclick: async () => {
     try {
       await post("/v1/me/export");
       replace(said, "Asked: you will be told when it is ready.");
       setTimeout(load, 1500);
-    } catch (error) { replace(said, error.message); }
+    } catch (e) { replace(said, e.message); }
   }}, "Get a copy of my data");
   load();
-  return h("div", {class: "card"}, h("h2", {}, "Your data"), h("p", {class: "hint"}, "Everything SportLook holds about you, as one archive, once a day."), ask, said, list);
+  return h("div", {class: "card"}, h("h2", "Your data"), h("p", {class: "hint"}, "Everything SportLook holds about you, as one archive, once a day."), ask, said, list);
 }
 
 function sessionsCard() {
   const list = h("ul", {class: "sessions"});
-  const card = h("div", {class: "card"}, h("h2", {}, "Where you are signed in"), list);
+  const card = h("div", {class: "card"}, h("h2", "Where you are signed in"), list);
   const load = () => get("/v1/me/sessions?limit=100").then((page) => replace(list, page.items.map((s) => h("li", {},
     s.user_agent ?? "Unknown device", s.current ? " (this one)" : "", h("span", {class: "meta"}, ` · since ${when(s.created_at)}`),
-    s.current ? null : h("button", {type: "button", onclick: () => del(`/v1/me/sessions/${s.id}`).then(load)}, "Sign it out"))))).catch((error) => replace(list, h("li", {}, error.message)));
+    s.current ? null : btn({onclick: () => del(`/v1/me/sessions/${s.id}`).then(load)}, "Sign it out"))))).catch((e) => replace(list, h("li", e.message)));
   load();
   return card;
 }
@@ -212,8 +212,8 @@ function sessionsCard() {
 function calendarCard(user) {
   const link = h("input", {type: "text", readonly: true, "aria-label": "Your calendar link", hidden: true});
   const note = status("");
-  const make = h("button", {type: "button"}, "Get my calendar link");
-  const stop = h("button", {type: "button", hidden: !user.calendar_feed}, "Stop my calendar feed");
+  const make = btn({}, "Get my calendar link");
+  const stop = btn({hidden: !user.calendar_feed}, "Stop my calendar feed");
   if (user.calendar_feed) replace(note, "Your calendar feed is on (its link was shown when it was made; a new one stops the old).");
   make.addEventListener("click", async () => {
     try {
@@ -224,7 +224,7 @@ function calendarCard(user) {
       make.textContent = "Make a new link (the old one stops)";
       replace(note, "Subscribe to this link in your calendar app: your games appear there and follow every change.");
       link.select();
-    } catch (error) { replace(note, error.message); }
+    } catch (e) { replace(note, e.message); }
   });
   stop.addEventListener("click", async () => {
     try {
@@ -233,43 +233,52 @@ function calendarCard(user) {
       stop.hidden = true;
       make.textContent = "Get my calendar link";
       replace(note, "Your calendar feed is stopped: the link shows nothing now.");
-    } catch (error) { replace(note, error.message); }
+    } catch (e) { replace(note, e.message); }
   });
-  return h("div", {class: "card"}, h("h2", {}, "Calendar"),
-    h("p", {}, "The games you go to, in your phone's calendar."), make, link, stop, note);
+  return h("div", {class: "card"}, h("h2", "Calendar"),
+    h("p", "The games you go to, in your phone's calendar."), make, link, stop, note);
 }
 
 /** The person's own record: their last 20 games that are over, of the last year. */
 function recordCard() {
   const labels = {attended: "came", no_show: "no-show", late_cancel: "left late", excused: "excused"};
-  const body = h("div", {}, status("Loading…"));
-  const card = h("div", {class: "card"}, h("h2", {}, "Your record"), body);
+  const body = h("div", status("Loading…"));
+  const card = h("div", {class: "card"}, h("h2", "Your record"), body);
   get("/v1/me/record").then((record) => replace(body,
     h("p", {"data-testid": "record-figures"}, record.games
       ? `${record.attended} of your last ${record.games} games attended · ${record.no_shows} no-show${record.no_shows === 1 ? "" : "s"} · ${record.late_cancellations} left late · ${record.excused} excused`
       : "No games on your record yet."),
     h("p", {class: "hint"}, "Only you see this in full; organisers see the figures for the people at their games."),
-    record.items.length ? h("ul", {}, record.items.map((g) => h("li", {}, h("a", {href: `#/events/${g.event_id}`}, g.title), ` · ${when(g.starts_at)} · ${labels[g.outcome]}`))) : null,
-  )).catch((error) => replace(body, status(error.message)));
+    record.items.length ? h("ul", record.items.map((g) => h("li", h("a", {href: `#/events/${g.event_id}`}, g.title), ` · ${when(g.starts_at)} · ${labels[g.outcome]}`))) : null,
+  )).catch((e) => replace(body, status(e.message)));
   return card;
+}
+
+/** How results moved the player's levels, newest first. */
+function levelsCard() {
+  const list = h("ul", {"data-testid": "level-history"});
+  get("/v1/me/levels/history").then((page) => replace(list, page.items.length ? page.items.map((m) =>
+    h("li", `${m.sport}: ${m.before.toFixed(2)} → ${m.after.toFixed(2)} (level ${m.level}) · `, m.event_id && m.event_title ? h("a", {href: `#/events/${m.event_id}`}, m.event_title) : "a game"))
+    : h("li", "Results of competitive games move your levels."))).catch((e) => replace(list, h("li", e.message)));
+  return h("div", {class: "card"}, h("h2", "Your levels"), list);
 }
 
 /** The player's level in each of their sports and, if they wish, their gender: theirs alone; games for a level range or an audience read them. */
 function playerCard(user, sports) {
-  const card = h("form", {class: "card", novalidate: true}, h("h2", {}, "Your game"), status("Loading…"));
+  const card = h("form", {class: "card", novalidate: true}, h("h2", "Your game"), status("Loading…"));
   get("/v1/me/player").then((player) => {
     const names = Object.fromEntries(sports.map((s) => [s.slug, s.name]));
     const rated = [...new Set([...(user.sports ?? []), ...Object.keys(player.levels)])];
     const steps = Array.from({length: 15}, (_, i) => i / 2);
     const levels = rated.map((slug) => h("select", {name: `level-${slug}`, "data-sport": slug},
-      h("option", {value: ""}, "Not rated"), ...steps.map((v) => h("option", {value: String(v), selected: player.levels[slug] === v}, String(v)))));
-    const gender = h("select", {name: "gender"}, h("option", {value: ""}, "Rather not say"),
-      h("option", {value: "woman", selected: player.gender === "woman"}, "Woman"), h("option", {value: "man", selected: player.gender === "man"}, "Man"));
+      option("", "Not rated"), ...steps.map((v) => option(String(v), String(v), player.levels[slug] === v))));
+    const gender = h("select", {name: "gender"}, option("", "Rather not say"),
+      option("woman", "Woman", player.gender === "woman"), option("man", "Man", player.gender === "man"));
     const summary = formError();
     const saved = status("");
-    replace(card, h("h2", {}, "Your game"), summary,
+    replace(card, h("h2", "Your game"), summary,
       h("p", {class: "hint"}, "Levels go from 0 to 7: 0–1 beginner, 1.5–2.5 improver, 3–4 intermediate, 4.5–5.5 advanced, 6–7 competition. Only you see these; games for a level or for women, men or mixed teams read them."),
-      rated.length ? levels.map((select, i) => field(`${names[rated[i]] ?? rated[i]} level`, select)) : h("p", {}, "Choose the sports you play above to rate yourself."),
+      rated.length ? levels.map((select, i) => field(`${names[rated[i]] ?? rated[i]} level`, select)) : h("p", "Choose the sports you play above to rate yourself."),
       field("Gender", gender), h("button", {type: "submit"}, "Save my game"), saved);
     card.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -278,8 +287,8 @@ function playerCard(user, sports) {
         await patch("/v1/me/player", body);
         showErrors(card, null, summary);
         replace(saved, "Saved your game.");
-      } catch (error) { showErrors(card, error, summary); }
+      } catch (e) { showErrors(card, e, summary); }
     });
-  }).catch((error) => replace(card, h("h2", {}, "Your game"), status(error.message)));
+  }).catch((e) => replace(card, h("h2", "Your game"), status(e.message)));
   return card;
 }

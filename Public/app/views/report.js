@@ -1,6 +1,6 @@
 // Reporting something to the moderators: a person, an event or a message, with a reason.
 import {post} from "../api.js";
-import {h, replace} from "../dom.js";
+import {btn, h, replace} from "../dom.js";
 
 const REASONS = [["spam", "Spam"], ["harassment", "Harassment"], ["inappropriate", "Inappropriate"], ["impersonation", "Pretends to be someone else"], ["safety", "A safety concern"], ["other", "Something else"]];
 
@@ -9,7 +9,7 @@ export function reportControl(targetType, targetID, about) {
   const said = h("span", {class: "meta", role: "status"});
   const details = h("details", {class: "report"}, h("summary", {"aria-label": `Report ${about}`}, "Report"),
     h("span", {class: "reasons"}, REASONS.map(([reason, label]) =>
-      h("button", {type: "button", class: "small", "aria-label": `Report ${about}: ${label}`, onclick: async () => {
+      btn({class: "small", "aria-label": `Report ${about}: ${label}`, onclick: async () => {
         details.open = false;
         try {
           await post("/v1/reports", {target_type: targetType, target_id: targetID, reason});

@@ -40,6 +40,8 @@ public final class AppServices: Sendable {
     let showingUp: ShowingUp
     /// Fair teams for the people going.
     let teams: Teams
+    /// Scores and the levels they move.
+    let results: Results
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -167,6 +169,11 @@ public final class AppServices: Sendable {
             store: TeamStore(database: database), events: eventStore, notifier: notifier, scheduler: scheduler, blocks: blocks,
             access: eventAccess, write: write, clock: clock)
         self.teams = teams
+        let results = Results(
+            store: ResultStore(database: database), teams: TeamStore(database: database), events: eventStore, players: playerStore,
+            accounts: accountStore, notifier: notifier, scheduler: scheduler, access: eventAccess, blocks: blocks, write: write,
+            clock: clock)
+        self.results = results
         let events = EventService(
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,
@@ -320,7 +327,8 @@ public final class AppServices: Sendable {
             secret: Array(try await SecretStore(database: database).secret("export_url_key").utf8))
         self.exports = exports
         let scheduledWork = ScheduledWork(
-            reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams)
+            reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams,
+            results: results)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

@@ -52,6 +52,8 @@ public struct Event: Sendable, Hashable {
     public var groupID: UUID?
     /// Whether only the group's members may see it (``EventAccess``).
     public var membersOnly: Bool = false
+    /// Whether its result moves the players' levels (fixed once someone has joined).
+    public var competitive: Bool = false
 
     public static let defaultDecideMinutes = 120
 

@@ -92,6 +92,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case teamsPublished = "teams_published"
     /// A rebalance after someone left or joined moved the person to another team.
     case teamMoved = "team_moved"
+    /// A player of another team entered the score: confirm or dispute it.
+    case resultEntered = "result_entered"
 }
 
 /// One notification for one person: what a job delivers.
@@ -106,6 +108,10 @@ public struct NotificationMessage: Sendable, Hashable, Codable {
     public var data: [String: JSONValue]
     /// Unread notifications with the same key collapse into one.
     public var collapseKey: String?
+
+    /// What the inbox keeps of the body: not a chat message's preview (the message may be
+    /// edited or removed; the room holds it), whose title names the room.
+    var keptBody: String? { kind == NotificationKind.chatMessage.rawValue ? nil : body }
 
     init(to userID: UUID, _ kind: NotificationKind, title: String, body: String, data: [String: JSONValue], collapseKey: String? = nil) {
         self.userID = userID

@@ -22,6 +22,8 @@ enum ScheduledJob: Sendable, Hashable {
     case exportExpiry(export: UUID, user: UUID)
     /// Publishing the teams of a game that starts at `startsAt`, as its plan asks.
     case teamsDue(event: UUID, startsAt: Date)
+    /// A score entered at `enteredAt` that no other team answered stands.
+    case resultStands(event: UUID, enteredAt: Date)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -32,6 +34,7 @@ enum ScheduledJob: Sendable, Hashable {
         case dataExport = "data_export"
         case exportExpiry = "export_expiry"
         case teamsDue = "teams_due"
+        case resultStands = "result_stands"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -60,12 +63,15 @@ enum ScheduledJob: Sendable, Hashable {
         case .dataExport: .dataExport
         case .exportExpiry: .exportExpiry
         case .teamsDue: .teamsDue
+        case .resultStands: .resultStands
         }
     }
 
     var subject: Subject {
         switch self {
-        case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _), .teamsDue(let event, _): .event(event)
+        case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _), .teamsDue(let event, _),
+            .resultStands(let event, _):
+            .event(event)
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
         }
@@ -78,7 +84,7 @@ extension ScheduledJob: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
-            until, exportID = "export_id"
+            until, exportID = "export_id", enteredAt = "entered_at"
     }
 
     init(from decoder: any Decoder) throws {
@@ -99,6 +105,8 @@ extension ScheduledJob: Codable {
             self = .gameDecision(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
         case .teamsDue:
             self = .teamsDue(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
+        case .resultStands:
+            self = .resultStands(event: try c.decode(UUID.self, forKey: .eventID), enteredAt: try instant(.enteredAt))
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -131,6 +139,9 @@ extension ScheduledJob: Codable {
             try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
         case .seriesExtension(let series):
             try c.encode(series.lowercased, forKey: .seriesID)
+        case .resultStands(let event, let enteredAt):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(enteredAt.millisecondsSince1970, forKey: .enteredAt)
         case .suspensionEnd(let user, let until):
             try c.encode(user.lowercased, forKey: .userID)
             try c.encode(until.millisecondsSince1970, forKey: .until)

@@ -26,4 +26,6 @@ struct TeamMember: Sendable, Hashable {
     var fixed: Bool
     /// Their level in the event's sport, if they gave one.
     var level: Level?
+    /// Their rating in hundredths, which results move within the level (nil without a level).
+    var rating: Int? = nil
 }

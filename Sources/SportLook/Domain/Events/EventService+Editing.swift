@@ -39,7 +39,7 @@ extension EventService {
             decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes,
             levelRange: c.levelRange.given,
             audience: c.audience ?? .anyone,
-            groupID: choice?.group, membersOnly: choice?.membersOnly ?? false
+            groupID: choice?.group, membersOnly: choice?.membersOnly ?? false, competitive: c.competitive ?? false
         )
         event = try await write { [store, media, groups, notifier, event] sql, changes in
             var event = event

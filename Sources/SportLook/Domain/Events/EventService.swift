@@ -58,11 +58,13 @@ struct EventService: Sendable {
         /// The group it is made for (its admins make its events), and whether its members alone see it.
         var groupId: Patch<String> = .absent
         var membersOnly: Patch<Bool> = .absent
+        /// Whether the result moves levels: fixed once someone has joined.
+        var competitive: Patch<Bool> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders,
                 answerDeadline, minRecord
-            case minPlayers, decideMinutes, level, audience, groupId, membersOnly
+            case minPlayers, decideMinutes, level, audience, groupId, membersOnly, competitive
         }
 
         init(from decoder: any Decoder) throws {
@@ -87,6 +89,7 @@ struct EventService: Sendable {
             audience = try c.patch(.audience)
             groupId = try c.patch(.groupId)
             membersOnly = try c.patch(.membersOnly)
+            competitive = try c.patch(.competitive)
         }
     }
 
@@ -246,6 +249,10 @@ struct EventService: Sendable {
             }
         case .null: v.fail("audience", "must not be null: anyone, women, men or mixed")
         case .absent: break
+        }
+        c.competitive = v.nonNull(input.competitive, "competitive")
+        if let competitive = c.competitive, let current, competitive != current.competitive, current.goingCount > 0 {
+            throw DomainError.conflict("competitive_fixed", "Whether a game is competitive is fixed once someone has joined.")
         }
         switch input.minPlayers {
         case .value(let n):

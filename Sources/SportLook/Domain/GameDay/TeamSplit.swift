@@ -34,6 +34,9 @@ enum TeamSplit {
 
     /// Above this many players to place, the split is greedy and improved by swaps.
     static let exactLimit = 12
+    /// Up to this many players a greedy split is improved by swaps, at most ``maxSwaps``.
+    static let swapLimit = 80
+    static let maxSwaps = 400
 
     static func cost(_ teamOf: [Int], _ players: [Player], teams: Int) -> Cost {
         var sizes = [Int](repeating: 0, count: teams)
@@ -190,8 +193,12 @@ enum TeamSplit {
         // A fresh split (nobody but fixed players on a team yet) is improved by swaps; a
         // rebalance keeps to its fewest moves.
         guard players.allSatisfy({ $0.current == nil || $0.fixed != nil }) else { return teamOf }
-        var improved = true
-        while improved {
+        // Each pass looks at every pair: bounded, so that a game of hundreds stays quick
+        // inside the write that holds its event (the greedy split is close already).
+        var improved = players.count <= swapLimit
+        var passes = 0
+        while improved && passes < maxSwaps {
+            passes += 1
             improved = false
             let gap = sums.max()! - sums.min()!
             let spread = sums.reduce(0) { $0 + $1 * $1 }

@@ -73,21 +73,27 @@ struct Teams: Sendable {
         if let minutes { v.check(Self.publishMinutes.contains(minutes), "publish_minutes", "must be 0 to 10080 (a week), or null") }
         let fixed = v.nonNull(input.fixed, "fixed") ?? []
         v.check(fixed.count <= Self.maxFixed, "fixed", "must name at most \(Self.maxFixed) players")
-        v.check(fixed.allSatisfy { (1...count).contains($0.team) }, "fixed", "names a team from 1 to \(count)")
+        // (A range of a count refused above would trap.)
+        if Self.teamCounts.contains(count) {
+            v.check(fixed.allSatisfy { (1...count).contains($0.team) }, "fixed", "names a team from 1 to \(count)")
+        }
         v.check(Set(fixed.map(\.userID)).count == fixed.count, "fixed", "names a player twice")
         let publishNow = v.nonNull(input.publish, "publish") ?? false
         try v.throwIfInvalid()
         let now = clock.now()
+        let hidden = try await blocks.eitherWay(organiser)
         return try await write { [self] sql, changes in
             let event = try await organised(id, by: organiser, at: now, on: sql)
             let lineup = try await store.lineup(event: id, sport: event.sport, on: sql)
-            let going = Set(lineup.map(\.user.id))
+            // People blocked either way are not the organiser's to place, nor to see.
+            let going = Set(lineup.map(\.user.id)).subtracting(hidden)
             var v = Validator()
             v.check(fixed.allSatisfy { going.contains($0.userID) }, "fixed", "names someone who is not going")
             let largest = (lineup.count + count - 1) / count
             for team in 1...count where fixed.filter({ $0.team == team }).count > max(largest, 1) {
                 v.fail("fixed", "fixes more players to team \(team) than a team of \(lineup.count) going holds (\(largest))")
             }
+            v.check(count <= max(lineup.count, 2), "count", "must not be more teams than the \(lineup.count) people going")
             try v.throwIfInvalid()
             let previous = try await store.plan(of: id, on: sql)
             let publish = publishNow || previous?.publishedAt != nil
@@ -106,7 +112,8 @@ struct Teams: Sendable {
                 try await store.setTeams(event: id, members.compactMap { m in m.team.map { (m.user.id, $0, true) } }, on: sql)
                 try await schedule(event, plan, at: now, on: sql, changes: &changes)
             }
-            return Sheet(plan: plan, members: try await store.lineup(event: id, sport: event.sport, on: sql))
+            return Sheet(
+                plan: plan, members: try await store.lineup(event: id, sport: event.sport, on: sql).filter { !hidden.contains($0.user.id) })
         }
     }
 
@@ -195,18 +202,19 @@ struct Teams: Sendable {
             .published, event, people: new.map { (members[$0].user.id, teamOf[$0]) }, at: now, on: sql, changes: &changes)
     }
 
-    /// The split's players: strength from the level in the event's sport (someone without
-    /// one counts as the mean of those with one, else the middle of the event's range,
-    /// else ``defaultStrength``); a rebalance keeps where each person is.
+    /// The split's players: strength from the rating of the level in the event's sport,
+    /// which results move (someone without one counts as the mean of those with one, else
+    /// the middle of the event's range, else ``defaultStrength``); a rebalance keeps where
+    /// each person is.
     static func players(_ members: [TeamMember], event: Event, keepingTeams: Bool) -> [TeamSplit.Player] {
-        let known = members.compactMap { $0.level.map { $0.halves * 50 } }
+        let known = members.compactMap(\.rating)
         let fallback =
             known.isEmpty
             ? event.levelRange.map { ($0.lowerBound.halves + $0.upperBound.halves) * 25 } ?? defaultStrength
             : known.reduce(0, +) / known.count
         return members.map { m in
             TeamSplit.Player(
-                id: m.user.id, strength: m.level.map { $0.halves * 50 } ?? fallback, fixed: m.fixed ? m.team : nil,
+                id: m.user.id, strength: m.rating ?? fallback, fixed: m.fixed ? m.team : nil,
                 current: keepingTeams ? m.team : nil)
         }
     }

@@ -9,6 +9,7 @@ struct ScheduledWork: Sendable {
     let moderation: ModerationService
     let exports: ExportService
     let teams: Teams
+    let results: Results
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -28,6 +29,8 @@ struct ScheduledWork: Sendable {
             try await exports.expire(export)
         case .teamsDue(let event, let startsAt):
             try await teams.publishDue(event, startingAt: startsAt)
+        case .resultStands(let event, let enteredAt):
+            try await results.stand(event, enteredAt: enteredAt)
         }
     }
 }

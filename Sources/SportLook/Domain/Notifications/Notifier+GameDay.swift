@@ -36,4 +36,32 @@ extension Notifier {
         try await jobs.enqueue(messages, on: sql)
         changes.record(.jobs)
     }
+
+    /// The players of the other teams hear of an entered score, to confirm or dispute it.
+    func resultEntered(
+        _ event: Event, scores: [Int], by person: UserSummary, to people: [UUID], at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws {
+        guard !people.isEmpty else { return }
+        let languages = try await accounts.languages(of: people, on: sql)
+        let score = scores.map(String.init).joined(separator: "–")
+        let messages = people.map { user in
+            let language = languages[user] ?? .en
+            return (
+                NotificationMessage(
+                    to: user, .resultEntered,
+                    title: Catalogue.text(.resultEnteredTitle, ["event": .text(event.title), "score": .text(score)], in: language),
+                    body: Catalogue.text(.resultEnteredBody, ["person": .text(person.name)], in: language),
+                    data: [
+                        "event_id": .id(event.id), "event_title": .string(event.title),
+                        "scores": .array(scores.map { .number(Double($0)) }),
+                        // Named in data, so that blocks either way hold it back as any naming notification.
+                        "entered_by": .person(person.id, person.name),
+                    ]
+                ), "result_entered:\(event.id.lowercased):\(user.lowercased)"
+            )
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
 }

@@ -89,5 +89,7 @@ extension Catalogue {
         .teamsPublishedBody: "Du spiller på hold {team}.",
         .teamMovedTitle: "Nyt hold til {event}",
         .teamMovedBody: "Nogen meldte fra eller kom til: du spiller nu på hold {team}.",
+        .resultEnteredTitle: "Resultat for {event}: {score}",
+        .resultEnteredBody: "{person} har indtastet resultatet. Bekræft eller bestrid det inden for et døgn, ellers står det.",
     ]
 }

@@ -88,5 +88,7 @@ extension Catalogue {
         .teamsPublishedBody: "You play on team {team}.",
         .teamMovedTitle: "New team for {event}",
         .teamMovedBody: "Someone left or joined: you now play on team {team}.",
+        .resultEnteredTitle: "Score for {event}: {score}",
+        .resultEnteredBody: "{person} entered the score. Confirm or dispute it within a day, or it stands.",
     ]
 }

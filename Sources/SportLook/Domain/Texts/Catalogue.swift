@@ -76,6 +76,8 @@ enum Catalogue {
         case teamsPublishedBody = "teams_published.body"
         case teamMovedTitle = "team_moved.title"
         case teamMovedBody = "team_moved.body"
+        case resultEnteredTitle = "result_entered.title"
+        case resultEnteredBody = "result_entered.body"
     }
 
     /// `key` in `language` with `arguments` put in.

@@ -50,6 +50,7 @@ enum EventJSON {
             json.null()
         }
         json.field("audience", event.audience.rawValue)
+        json.field("competitive", event.competitive)
         json.key("min_record")
         if let rule = event.recordRule {
             json.objectStart()

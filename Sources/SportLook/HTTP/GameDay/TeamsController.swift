@@ -31,7 +31,8 @@ struct TeamsController {
     }
 }
 
-/// `{event_id, plan, teams: [{number, average_level, players}], unplaced}`: the teams,
+/// `{event_id, plan, teams: [{number, players: [{id, name, fixed}]}], unplaced}`: the teams (no
+/// levels: a level is its owner's, and a team's mean would give a pair's away),
 /// numbered from 1, and the people going who are on none yet.
 struct TeamsRepresentation: JSONEncodable {
     var eventID: UUID
@@ -57,9 +58,6 @@ struct TeamsRepresentation: JSONEncodable {
             let players = sheet.members.filter { $0.team == team }
             json.objectStart()
             json.field("number", team + 1)
-            let levels = players.compactMap(\.level?.value)
-            json.key("average_level")
-            if levels.isEmpty { json.null() } else { json.value(tenths: levels.reduce(0, +) / Double(levels.count)) }
             Self.write(players, as: "players", to: &json)
             json.objectEnd()
         }
@@ -75,8 +73,6 @@ struct TeamsRepresentation: JSONEncodable {
             json.objectStart()
             json.field("id", player.user.id)
             json.field("name", player.user.name)
-            json.key("level")
-            if let level = player.level { json.value(level.value) } else { json.null() }
             json.field("fixed", player.fixed)
             json.objectEnd()
         }

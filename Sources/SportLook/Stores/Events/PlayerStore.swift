@@ -35,13 +35,15 @@ struct PlayerStore: Store {
         try await sql.raw("UPDATE users SET gender = \(bind: gender?.rawValue) WHERE id = \(bind: user)").run()
     }
 
-    /// Sets (or, with nil, forgets) the user's level in a sport.
+    /// Sets (or, with nil, forgets) the user's level in a sport. A new level set by hand
+    /// replaces the rating results made (the same level keeps it).
     func setLevel(_ level: Level?, in sport: String, of user: UUID, on sql: any SQLDatabase) async throws {
         if let level {
             try await sql.raw(
                 """
                 INSERT INTO user_levels (user_id, sport_slug, level_half) VALUES (\(bind: user), \(bind: sport), \(bind: level.halves))
-                ON CONFLICT (user_id, sport_slug) DO UPDATE SET level_half = excluded.level_half
+                ON CONFLICT (user_id, sport_slug) DO UPDATE SET level_half = excluded.level_half,
+                    rating = CASE WHEN user_levels.level_half = excluded.level_half THEN user_levels.rating END
                 """
             ).run()
         } else {

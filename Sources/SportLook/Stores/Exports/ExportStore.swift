@@ -109,8 +109,19 @@ struct ExportStore: Store {
             try await add(
                 "sports", "SELECT sport_slug FROM user_sports WHERE user_id = \(bind: user) ORDER BY sport_slug", [("sport_slug", .text)])
             try await add(
-                "levels", "SELECT sport_slug, level_half FROM user_levels WHERE user_id = \(bind: user) ORDER BY sport_slug",
-                [("sport_slug", .text), ("level_half", .integer)])
+                "levels",
+                "SELECT sport_slug, level_half, rating, rated_games FROM user_levels WHERE user_id = \(bind: user) ORDER BY sport_slug",
+                [("sport_slug", .text), ("level_half", .integer), ("rating", .integer), ("rated_games", .integer)])
+            try await add(
+                "level_changes",
+                """
+                SELECT sport_slug, event_id, rating_before, rating_after, at FROM level_changes
+                WHERE user_id = \(bind: user) ORDER BY at
+                """,
+                [("sport_slug", .text), ("event_id", .uuid), ("rating_before", .integer), ("rating_after", .integer), ("at", .date)])
+            try await add(
+                "teams", "SELECT event_id, team, fixed FROM team_players WHERE user_id = \(bind: user) ORDER BY event_id",
+                [("event_id", .uuid), ("team", .integer), ("fixed", .bool)])
             try await add(
                 "identities", "SELECT provider, email, created_at FROM identities WHERE user_id = \(bind: user) ORDER BY created_at",
                 [("provider", .text), ("email", .text), ("created_at", .date)])
@@ -222,8 +233,8 @@ struct ExportStore: Store {
                 [("blocked_id", .uuid), ("created_at", .date)])
             try await add(
                 "notifications",
-                "SELECT kind, data, created_at, read_at FROM notifications WHERE user_id = \(bind: user) ORDER BY created_at",
-                [("kind", .text), ("data", .text), ("created_at", .date), ("read_at", .date)])
+                "SELECT kind, title, body, data, created_at, read_at FROM notifications WHERE user_id = \(bind: user) ORDER BY created_at",
+                [("kind", .text), ("title", .text), ("body", .text), ("data", .text), ("created_at", .date), ("read_at", .date)])
             try await add(
                 "uploads", "SELECT id, use, width, height, bytes, created_at FROM media WHERE owner_id = \(bind: user) ORDER BY created_at",
                 [("id", .uuid), ("use", .text), ("width", .integer), ("height", .integer), ("bytes", .integer), ("created_at", .date)])

@@ -47,7 +47,7 @@ struct TeamStore: Store {
         try await reading(on: sql) { sql in
             try await sql.raw(
                 """
-                SELECT u.id, u.name, l.level_half, t.team, t.fixed
+                SELECT u.id, u.name, l.level_half, COALESCE(l.rating, l.level_half * 50) AS rating, t.team, t.fixed
                 FROM attendances a JOIN users u ON u.id = a.user_id
                 LEFT JOIN user_levels l ON l.user_id = a.user_id AND l.sport_slug = \(bind: sport)
                 LEFT JOIN team_players t ON t.event_id = a.event_id AND t.user_id = a.user_id
@@ -58,7 +58,7 @@ struct TeamStore: Store {
                 TeamMember(
                     user: UserSummary(id: try row.value("id"), name: try row.value("name")), team: try row.optional("team"),
                     fixed: try row.optional("fixed", as: Bool.self) ?? false,
-                    level: (try row.optional("level_half", as: Int.self)).map { Level(halves: $0) })
+                    level: (try row.optional("level_half", as: Int.self)).map { Level(halves: $0) }, rating: try row.optional("rating"))
             }
         }
     }
@@ -76,6 +76,27 @@ struct TeamStore: Store {
                 chunk.map { SQLQueryString("(\(bind: event), \(bind: $0.user), \(bind: $0.team), \(bind: $0.fixed))") },
                 separator: SQLRaw(", "))
             try await sql.raw("INSERT INTO team_players (event_id, user_id, team, fixed) VALUES \(values)").run()
+        }
+    }
+}
+
+extension TeamStore {
+    /// Who of the people going is on which team (numbered from 0): someone who left or was
+    /// removed after the start keeps no say in the score.
+    func teams(of event: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [UUID: Int] {
+        try await reading(on: sql) { sql in
+            var out: [UUID: Int] = [:]
+            for row in try await sql.raw(
+                """
+                SELECT t.user_id, t.team FROM team_players t
+                JOIN attendances a ON a.event_id = t.event_id AND a.user_id = t.user_id AND a.status = 'going'
+                JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
+                WHERE t.event_id = \(bind: event)
+                """
+            ).all() {
+                out[try row.value("user_id")] = try row.value("team")
+            }
+            return out
         }
     }
 }

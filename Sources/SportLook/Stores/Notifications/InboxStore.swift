@@ -19,7 +19,7 @@ struct InboxStore: Store {
         if !plain.isEmpty {
             let values: [[any Encodable & Sendable]] = plain.map { i in
                 let (message, jobID) = batch[i]
-                return [UUID(), message.userID, message.kind, message.title, message.body, message.dataJSON, jobID, now]
+                return [UUID(), message.userID, message.kind, message.title, message.keptBody, message.dataJSON, jobID, now]
             }
             var written: [UUID: UUID] = [:]
             for row in try await sql.raw(
@@ -56,7 +56,7 @@ struct InboxStore: Store {
         if let key = message.collapseKey {
             if let row = try await sql.raw(
                 """
-                UPDATE notifications SET kind = \(bind: message.kind), title = \(bind: message.title), body = \(bind: message.body), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
+                UPDATE notifications SET kind = \(bind: message.kind), title = \(bind: message.title), body = \(bind: message.keptBody), data = \(bind: data), created_at = \(bind: now), job_id = \(bind: jobID)
                 WHERE user_id = \(bind: message.userID) AND collapse_key = \(bind: key) AND read_at IS NULL AND (job_id IS NULL OR job_id <> \(bind: jobID))
                 RETURNING id
                 """
@@ -67,7 +67,7 @@ struct InboxStore: Store {
         if let row = try await sql.raw(
             """
             INSERT INTO notifications (id, user_id, kind, title, body, data, job_id, collapse_key, created_at)
-            VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: message.title), \(bind: message.body), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
+            VALUES (\(bind: UUID()), \(bind: message.userID), \(bind: message.kind), \(bind: message.title), \(bind: message.keptBody), \(bind: data), \(bind: jobID), \(bind: message.collapseKey), \(bind: now))
             ON CONFLICT DO NOTHING
             RETURNING id
             """

@@ -1122,6 +1122,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewEvent/audience`.
             public var audience: Components.Schemas.NewEvent.AudiencePayload?
+            /// Default false. A competitive game's confirmed or standing result moves its players' levels.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewEvent/competitive`.
+            public var competitive: Swift.Bool?
             /// Makes it the group's game: only the group's owner and admins may (403 admins_only; 404 for no live group). Cannot be changed later (422).
             ///
             /// - Remark: Generated from `#/components/schemas/NewEvent/group_id`.
@@ -1150,6 +1154,7 @@ extension Components {
             ///   - decideMinutes: Default 120. The decision time must be in the future while the game is not on.
             ///   - level: Joining needs a level in the event's sport within it (403 level_required / level_out_of_range); null removes it.
             ///   - audience: Default anyone; otherwise joining needs the self-declared gender it asks for (403 audience_only).
+            ///   - competitive: Default false. A competitive game's confirmed or standing result moves its players' levels.
             ///   - groupId: Makes it the group's game: only the group's owner and admins may (403 admins_only; 404 for no live group). Cannot be changed later (422).
             ///   - membersOnly: With group_id: whether only the group's members see it (default true). A members-only game is not there for anyone else, by any route: search leaves it out, and every route that names it answers 404. Only members may join or be invited (422 naming the invitee); someone who leaves the group or is removed is taken off its coming members-only games, and those they organise are cancelled. Needs group_id (422); cannot be changed later (422).
             public init(
@@ -1170,6 +1175,7 @@ extension Components {
                 decideMinutes: Swift.Int? = nil,
                 level: Components.Schemas.NewEvent.LevelPayload? = nil,
                 audience: Components.Schemas.NewEvent.AudiencePayload? = nil,
+                competitive: Swift.Bool? = nil,
                 groupId: Swift.String? = nil,
                 membersOnly: Swift.Bool? = nil
             ) {
@@ -1190,6 +1196,7 @@ extension Components {
                 self.decideMinutes = decideMinutes
                 self.level = level
                 self.audience = audience
+                self.competitive = competitive
                 self.groupId = groupId
                 self.membersOnly = membersOnly
             }
@@ -1211,6 +1218,7 @@ extension Components {
                 case decideMinutes = "decide_minutes"
                 case level
                 case audience
+                case competitive
                 case groupId = "group_id"
                 case membersOnly = "members_only"
             }
@@ -1326,6 +1334,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventChanges/audience`.
             public var audience: Components.Schemas.EventChanges.AudiencePayload?
+            /// Fixed once someone has joined (409 competitive_fixed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventChanges/competitive`.
+            public var competitive: Swift.Bool?
             /// Fixed when made: present, it is refused (422).
             ///
             /// - Remark: Generated from `#/components/schemas/EventChanges/group_id`.
@@ -1354,6 +1366,7 @@ extension Components {
             ///   - decideMinutes: Default 120. The decision time must be in the future while the game is not on.
             ///   - level: Joining needs a level in the event's sport within it (403 level_required / level_out_of_range); null removes it.
             ///   - audience: Default anyone; otherwise joining needs the self-declared gender it asks for (403 audience_only).
+            ///   - competitive: Fixed once someone has joined (409 competitive_fixed).
             ///   - groupId: Fixed when made: present, it is refused (422).
             ///   - membersOnly: Fixed when made: present, it is refused (422).
             public init(
@@ -1374,6 +1387,7 @@ extension Components {
                 decideMinutes: Swift.Int? = nil,
                 level: Components.Schemas.EventChanges.LevelPayload? = nil,
                 audience: Components.Schemas.EventChanges.AudiencePayload? = nil,
+                competitive: Swift.Bool? = nil,
                 groupId: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                 membersOnly: OpenAPIRuntime.OpenAPIValueContainer? = nil
             ) {
@@ -1394,6 +1408,7 @@ extension Components {
                 self.decideMinutes = decideMinutes
                 self.level = level
                 self.audience = audience
+                self.competitive = competitive
                 self.groupId = groupId
                 self.membersOnly = membersOnly
             }
@@ -1415,6 +1430,7 @@ extension Components {
                 case decideMinutes = "decide_minutes"
                 case level
                 case audience
+                case competitive
                 case groupId = "group_id"
                 case membersOnly = "members_only"
             }
@@ -1530,6 +1546,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Event/audience`.
             public var audience: Components.Schemas.Event.AudiencePayload
+            /// Its confirmed or standing result moves the levels of its players who gave one (fixed once someone has joined).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/competitive`.
+            public var competitive: Swift.Bool
             /// Minutes before the start at which the people going are reminded, largest first.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/reminders`.
@@ -1626,6 +1646,7 @@ extension Components {
             ///   - gameOn: Enough players were going once: everyone going was told, and it is not cancelled for want of players.
             ///   - level: The levels in the event's sport a player needs to join; null - any.
             ///   - audience: Who may join: women or men (by their self-declared gender), mixed teams (anyone who declared one), or anyone.
+            ///   - competitive: Its confirmed or standing result moves the levels of its players who gave one (fixed once someone has joined).
             ///   - reminders: Minutes before the start at which the people going are reminded, largest first.
             ///   - location:
             ///   - address:
@@ -1663,6 +1684,7 @@ extension Components {
                 gameOn: Swift.Bool,
                 level: Components.Schemas.Event.LevelPayload? = nil,
                 audience: Components.Schemas.Event.AudiencePayload,
+                competitive: Swift.Bool,
                 reminders: [Swift.Int],
                 location: Components.Schemas.Location,
                 address: Swift.String? = nil,
@@ -1700,6 +1722,7 @@ extension Components {
                 self.gameOn = gameOn
                 self.level = level
                 self.audience = audience
+                self.competitive = competitive
                 self.reminders = reminders
                 self.location = location
                 self.address = address
@@ -1738,6 +1761,7 @@ extension Components {
                 case gameOn = "game_on"
                 case level
                 case audience
+                case competitive
                 case reminders
                 case location
                 case address
@@ -2901,6 +2925,130 @@ extension Components {
             case noShow = "no_show"
             case excused = "excused"
         }
+        /// - Remark: Generated from `#/components/schemas/GameResult`.
+        public struct GameResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameResult/event_id`.
+            public var eventId: Swift.String
+            /// One per team, in the teams' order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GameResult/scores`.
+            public var scores: [Swift.Int]
+            /// A disputed score counts for nothing; confirmed and stood count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GameResult/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pending = "pending"
+                case confirmed = "confirmed"
+                case disputed = "disputed"
+                case stood = "stood"
+            }
+            /// A disputed score counts for nothing; confirmed and stood count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GameResult/status`.
+            public var status: Components.Schemas.GameResult.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/GameResult/entered_by`.
+            public struct EnteredByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameResult/entered_by/value1`.
+                public var value1: Components.Schemas.UserSummary
+                /// Creates a new `EnteredByPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.UserSummary) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameResult/entered_by`.
+            public var enteredBy: Components.Schemas.GameResult.EnteredByPayload?
+            /// - Remark: Generated from `#/components/schemas/GameResult/entered_team`.
+            public var enteredTeam: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/GameResult/entered_at`.
+            public var enteredAt: Foundation.Date
+            /// Until then another team confirms or disputes it; after, a pending score stands.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GameResult/answer_by`.
+            public var answerBy: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/GameResult/answered_by`.
+            public struct AnsweredByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameResult/answered_by/value1`.
+                public var value1: Components.Schemas.UserSummary
+                /// Creates a new `AnsweredByPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.UserSummary) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameResult/answered_by`.
+            public var answeredBy: Components.Schemas.GameResult.AnsweredByPayload?
+            /// - Remark: Generated from `#/components/schemas/GameResult/answered_at`.
+            public var answeredAt: Foundation.Date?
+            /// Whether it moved its players' levels (a competitive game's counting score).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GameResult/levels_moved`.
+            public var levelsMoved: Swift.Bool
+            /// Creates a new `GameResult`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - scores: One per team, in the teams' order.
+            ///   - status: A disputed score counts for nothing; confirmed and stood count.
+            ///   - enteredBy:
+            ///   - enteredTeam:
+            ///   - enteredAt:
+            ///   - answerBy: Until then another team confirms or disputes it; after, a pending score stands.
+            ///   - answeredBy:
+            ///   - answeredAt:
+            ///   - levelsMoved: Whether it moved its players' levels (a competitive game's counting score).
+            public init(
+                eventId: Swift.String,
+                scores: [Swift.Int],
+                status: Components.Schemas.GameResult.StatusPayload,
+                enteredBy: Components.Schemas.GameResult.EnteredByPayload? = nil,
+                enteredTeam: Swift.Int,
+                enteredAt: Foundation.Date,
+                answerBy: Foundation.Date,
+                answeredBy: Components.Schemas.GameResult.AnsweredByPayload? = nil,
+                answeredAt: Foundation.Date? = nil,
+                levelsMoved: Swift.Bool
+            ) {
+                self.eventId = eventId
+                self.scores = scores
+                self.status = status
+                self.enteredBy = enteredBy
+                self.enteredTeam = enteredTeam
+                self.enteredAt = enteredAt
+                self.answerBy = answerBy
+                self.answeredBy = answeredBy
+                self.answeredAt = answeredAt
+                self.levelsMoved = levelsMoved
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case scores
+                case status
+                case enteredBy = "entered_by"
+                case enteredTeam = "entered_team"
+                case enteredAt = "entered_at"
+                case answerBy = "answer_by"
+                case answeredBy = "answered_by"
+                case answeredAt = "answered_at"
+                case levelsMoved = "levels_moved"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Teams`.
         public struct Teams: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Teams/event_id`.
@@ -2953,30 +3101,22 @@ extension Components {
             public struct TeamsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/number`.
                 public var number: Swift.Int
-                /// The mean level of its players who gave one, in tenths.
-                ///
-                /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/average_level`.
-                public var averageLevel: Swift.Double?
                 /// - Remark: Generated from `#/components/schemas/Teams/TeamsPayload/players`.
                 public var players: [Components.Schemas.TeamPlayer]
                 /// Creates a new `TeamsPayloadPayload`.
                 ///
                 /// - Parameters:
                 ///   - number:
-                ///   - averageLevel: The mean level of its players who gave one, in tenths.
                 ///   - players:
                 public init(
                     number: Swift.Int,
-                    averageLevel: Swift.Double? = nil,
                     players: [Components.Schemas.TeamPlayer]
                 ) {
                     self.number = number
-                    self.averageLevel = averageLevel
                     self.players = players
                 }
                 public enum CodingKeys: String, CodingKey {
                     case number
-                    case averageLevel = "average_level"
                     case players
                 }
             }
@@ -3019,10 +3159,6 @@ extension Components {
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/TeamPlayer/name`.
             public var name: Swift.String
-            /// Their level in the event's sport, 0 to 7 in half steps.
-            ///
-            /// - Remark: Generated from `#/components/schemas/TeamPlayer/level`.
-            public var level: Swift.Double?
             /// Fixed to this team by the organiser.
             ///
             /// - Remark: Generated from `#/components/schemas/TeamPlayer/fixed`.
@@ -3032,23 +3168,19 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
-            ///   - level: Their level in the event's sport, 0 to 7 in half steps.
             ///   - fixed: Fixed to this team by the organiser.
             public init(
                 id: Swift.String,
                 name: Swift.String,
-                level: Swift.Double? = nil,
                 fixed: Swift.Bool
             ) {
                 self.id = id
                 self.name = name
-                self.level = level
                 self.fixed = fixed
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case name
-                case level
                 case fixed
             }
         }
@@ -3645,6 +3777,12 @@ extension Components {
         public struct Notification: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Notification/id`.
             public var id: Swift.String
+            /// What it says, in the recipient's language, as the push said it (null on notifications made before texts were kept).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/title`.
+            public var title: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Notification/body`.
+            public var body: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case invitation = "invitation"
@@ -3667,6 +3805,7 @@ extension Components {
                 case dataExportReady = "data_export_ready"
                 case teamsPublished = "teams_published"
                 case teamMoved = "team_moved"
+                case resultEntered = "result_entered"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -3698,18 +3837,24 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
+            ///   - title: What it says, in the recipient's language, as the push said it (null on notifications made before texts were kept).
+            ///   - body:
             ///   - kind:
             ///   - createdAt:
             ///   - readAt:
             ///   - data:
             public init(
                 id: Swift.String,
+                title: Swift.String? = nil,
+                body: Swift.String? = nil,
                 kind: Components.Schemas.Notification.KindPayload,
                 createdAt: Foundation.Date,
                 readAt: Foundation.Date? = nil,
                 data: Components.Schemas.Notification.DataPayload
             ) {
                 self.id = id
+                self.title = title
+                self.body = body
                 self.kind = kind
                 self.createdAt = createdAt
                 self.readAt = readAt
@@ -3717,6 +3862,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case id
+                case title
+                case body
                 case kind
                 case createdAt = "created_at"
                 case readAt = "read_at"

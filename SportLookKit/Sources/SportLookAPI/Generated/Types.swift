@@ -647,7 +647,7 @@ public protocol APIProtocol: Sendable {
     func eventTeams(_ input: Operations.EventTeams.Input) async throws -> Operations.EventTeams.Output
     /// The organiser plans the teams, and publishes them now or by a job `publish_minutes` before the start.
     ///
-    /// Everyone going (the organiser too) is split into `count` teams whose sizes differ
+    /// Everyone going (the organiser too; not more teams than people) is split into `count` teams whose sizes differ
     /// by at most one: `balanced` by strength (each player's level in the event's sport;
     /// someone without one counts as the mean of those with one), the smallest gap
     /// between the strongest and the weakest team; or `random`. Players in `fixed` (a
@@ -670,6 +670,40 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/events/{id}/teams`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/teams/delete(clearTeams)`.
     func clearTeams(_ input: Operations.ClearTeams.Input) async throws -> Operations.ClearTeams.Output
+    /// The score, to the people going (403 attendees_private to anyone else; 404 result when none was entered).
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/result`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/get(eventResult)`.
+    func eventResult(_ input: Operations.EventResult.Input) async throws -> Operations.EventResult.Output
+    /// A player of one of the published teams enters the score, from the start until 48 hours after the end.
+    ///
+    /// One score per team, in the teams' order. The players of the other teams are told
+    /// (`result_entered`); one of them confirms or disputes it within 24 hours (`answer_by`),
+    /// after which it stands. A confirmed or standing score of a competitive game moves the
+    /// level of each player who has one in the sport, once. 403 `not_on_a_team`; 409
+    /// `event_cancelled`, `result_not_open` before the start, `result_closed` after the
+    /// window, `no_teams` without published teams, `result_exists` once entered; 422 for a
+    /// score count other than the teams' or a score outside 0 to 999.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/post(enterResult)`.
+    func enterResult(_ input: Operations.EnterResult.Input) async throws -> Operations.EnterResult.Output
+    /// A player of another team than the one that entered it confirms the score: it counts (403 other_team_only; 404 result; 409 result_settled, answer_closed after 24 hours).
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result/confirm`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/confirm/post(confirmResult)`.
+    func confirmResult(_ input: Operations.ConfirmResult.Input) async throws -> Operations.ConfirmResult.Output
+    /// A player of another team than the one that entered it disputes the score: it counts for nothing (403 other_team_only; 404 result; 409 result_settled, answer_closed).
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result/dispute`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/dispute/post(disputeResult)`.
+    func disputeResult(_ input: Operations.DisputeResult.Input) async throws -> Operations.DisputeResult.Output
+    /// The caller's level moves by results, newest first (at most 100), in one sport or all (422 for an unknown sport).
+    ///
+    /// - Remark: HTTP `GET /v1/me/levels/history`.
+    /// - Remark: Generated from `#/paths//v1/me/levels/history/get(myLevelHistory)`.
+    func myLevelHistory(_ input: Operations.MyLevelHistory.Input) async throws -> Operations.MyLevelHistory.Output
     /// The caller's level per sport and gender. No other route shows the gender; a level is found by people nearby filtered by level (and shown there), never on a profile.
     ///
     /// - Remark: HTTP `GET /v1/me/player`.
@@ -2448,7 +2482,7 @@ extension APIProtocol {
     }
     /// The organiser plans the teams, and publishes them now or by a job `publish_minutes` before the start.
     ///
-    /// Everyone going (the organiser too) is split into `count` teams whose sizes differ
+    /// Everyone going (the organiser too; not more teams than people) is split into `count` teams whose sizes differ
     /// by at most one: `balanced` by strength (each player's level in the event's sport;
     /// someone without one counts as the mean of those with one), the smallest gap
     /// between the strongest and the weakest team; or `random`. Players in `fixed` (a
@@ -2486,6 +2520,82 @@ extension APIProtocol {
     ) async throws -> Operations.ClearTeams.Output {
         try await clearTeams(Operations.ClearTeams.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// The score, to the people going (403 attendees_private to anyone else; 404 result when none was entered).
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/result`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/get(eventResult)`.
+    public func eventResult(
+        path: Operations.EventResult.Input.Path,
+        headers: Operations.EventResult.Input.Headers = .init()
+    ) async throws -> Operations.EventResult.Output {
+        try await eventResult(Operations.EventResult.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A player of one of the published teams enters the score, from the start until 48 hours after the end.
+    ///
+    /// One score per team, in the teams' order. The players of the other teams are told
+    /// (`result_entered`); one of them confirms or disputes it within 24 hours (`answer_by`),
+    /// after which it stands. A confirmed or standing score of a competitive game moves the
+    /// level of each player who has one in the sport, once. 403 `not_on_a_team`; 409
+    /// `event_cancelled`, `result_not_open` before the start, `result_closed` after the
+    /// window, `no_teams` without published teams, `result_exists` once entered; 422 for a
+    /// score count other than the teams' or a score outside 0 to 999.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/post(enterResult)`.
+    public func enterResult(
+        path: Operations.EnterResult.Input.Path,
+        headers: Operations.EnterResult.Input.Headers = .init(),
+        body: Operations.EnterResult.Input.Body
+    ) async throws -> Operations.EnterResult.Output {
+        try await enterResult(Operations.EnterResult.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A player of another team than the one that entered it confirms the score: it counts (403 other_team_only; 404 result; 409 result_settled, answer_closed after 24 hours).
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result/confirm`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/confirm/post(confirmResult)`.
+    public func confirmResult(
+        path: Operations.ConfirmResult.Input.Path,
+        headers: Operations.ConfirmResult.Input.Headers = .init()
+    ) async throws -> Operations.ConfirmResult.Output {
+        try await confirmResult(Operations.ConfirmResult.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A player of another team than the one that entered it disputes the score: it counts for nothing (403 other_team_only; 404 result; 409 result_settled, answer_closed).
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/result/dispute`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/result/dispute/post(disputeResult)`.
+    public func disputeResult(
+        path: Operations.DisputeResult.Input.Path,
+        headers: Operations.DisputeResult.Input.Headers = .init()
+    ) async throws -> Operations.DisputeResult.Output {
+        try await disputeResult(Operations.DisputeResult.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller's level moves by results, newest first (at most 100), in one sport or all (422 for an unknown sport).
+    ///
+    /// - Remark: HTTP `GET /v1/me/levels/history`.
+    /// - Remark: Generated from `#/paths//v1/me/levels/history/get(myLevelHistory)`.
+    public func myLevelHistory(
+        query: Operations.MyLevelHistory.Input.Query = .init(),
+        headers: Operations.MyLevelHistory.Input.Headers = .init()
+    ) async throws -> Operations.MyLevelHistory.Output {
+        try await myLevelHistory(Operations.MyLevelHistory.Input(
+            query: query,
             headers: headers
         ))
     }
