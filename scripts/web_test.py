@@ -600,6 +600,26 @@ def run(server, push):
         cy.get_by_role("button", name="Take the place").click()
         expect(cy.get_by_text("You are going")).to_be_visible()
 
+        # A substitute from nearby: Bo cannot come to a game with nobody waiting; Cy, who
+        # plays tennis nearby, is offered his place from her inbox and takes it.
+        doubles = api(server, "POST", "/v1/events", session_token(ann), {
+            "title": "Sunday doubles", "sport": "tennis", "location": {"lat": PARIS["latitude"], "lon": PARIS["longitude"]},
+            "starts_at": datetime.datetime.fromtimestamp(time.time() + 5 * 3600, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
+        api(server, "POST", f"/v1/events/{doubles['id']}/attendance", session_token(bo), None)
+        bo.goto(f"/#/events/{doubles['id']}")
+        bo.get_by_role("button", name="Ask for a substitute").click()
+        expect(bo.get_by_text(re.compile(r"^Offered to \d+ nearby\.$"))).to_be_visible()
+        cy.get_by_role("link", name=re.compile("^Inbox")).click()
+        offer = cy.locator("li").filter(has_text="Bo cannot come to Sunday doubles")
+        expect(offer).to_be_visible()
+        audit(cy, "substitute offer")
+        shoot(cy, "substitute-offer")
+        offer.get_by_role("button", name="Take the place").click()
+        expect(cy.get_by_role("heading", name="Sunday doubles")).to_be_visible()
+        expect(cy.get_by_text("You are going")).to_be_visible()
+        bo.reload()
+        expect(bo.get_by_role("button", name="Join", exact=True)).to_be_visible()
+
         # People nearby (Cy's bio, markup included, reaches Bo as text).
         bo.get_by_role("link", name="People").click()
         expect(bo.get_by_text("<script>alert(3)</script> plays on Sundays")).to_be_visible()

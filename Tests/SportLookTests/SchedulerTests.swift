@@ -16,6 +16,7 @@ struct SchedulerTests {
         .offerExpiry(event: event, user: user, expiresAt: start), .seriesExtension(series: series),
         .suspensionEnd(user: user, until: start), .dataExport(export: event, user: user), .exportExpiry(export: series, user: user),
         .teamsDue(event: event, startsAt: start), .resultStands(event: event, enteredAt: start),
+        .substituteExpiry(event: event, request: series, expiresAt: start),
     ]
 
     @Test("every kind is read back as it was written, under its own kind only; a job of an unknown kind or missing a field is refused")
@@ -32,7 +33,7 @@ struct SchedulerTests {
         #expect(
             Self.every.map(\.subject) == [
                 .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user), .user(Self.user),
-                .user(Self.user), .event(Self.event), .event(Self.event),
+                .user(Self.user), .event(Self.event), .event(Self.event), .event(Self.event),
             ])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
         for bad in [

@@ -93,6 +93,7 @@ export function eventView(id) {
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
       event.status === "active" && event.my_status === "going" && now < new Date(ends.getTime() + 48 * 3_600_000) ? teamsPanel(id, event.i_organise, now >= starts) : null,
+      event.status === "active" && event.my_status === "going" && !event.i_organise && now < starts ? substitute() : null,
       event.series_id ? seriesPanel(event, render) : null,
       h("h2", "Who is coming"), attendees,
       member && event.status === "active" ? inviteForm(id) : null,
@@ -136,6 +137,13 @@ export function eventView(id) {
       h("div", {class: "actions"},
         btn({class: "primary", onclick: act(() => post(`/v1/events/${id}/offer`))}, "Take the place"),
         btn({onclick: act(() => del(`/v1/events/${id}/offer`))}, "Decline")), note);
+  }
+
+  // Cannot come: people nearby who fit the game are offered the place.
+  function substitute() {
+    const note = status("");
+    return h("p", btn({onclick: () => post(`/v1/events/${id}/substitute`).then((r) => replace(note, `Offered to ${r.offered_count} nearby.`), (e) => replace(note, e.message))},
+      "Ask for a substitute"), note);
   }
 
   // The browser's position, sent once: the server says whether it is near enough.

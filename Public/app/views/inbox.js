@@ -34,6 +34,12 @@ export function inboxView(onRead) {
         : h("p", {class: `pill ${invitation.status}`}, invitation.status[0].toUpperCase() + invitation.status.slice(1)));
   };
 
+  // Places offered as a substitute.
+  const offers = h("ul", {class: "invitations"});
+  get("/v1/me/substitute-offers").then((p) => replace(offers, p.items.map((o) => h("li", `${o.requester.name} cannot come to `,
+    h("a", {href: `#/events/${o.event_id}`}, o.event_title), ` · ${when(o.starts_at)} `, btn({class: "primary", onclick: () =>
+      post(`/v1/substitutes/${o.id}/accept`).then(() => { location.hash = `#/events/${o.event_id}`; }, (e) => replace(offers, h("li", e.message)))}, "Take the place")))), () => {});
+
   async function loadInvitations() {
     try {
       const page = await get("/v1/me/invitations?limit=50");
@@ -62,7 +68,7 @@ export function inboxView(onRead) {
   loadInvitations();
   loadNotifications();
   return {
-    element: h("section", {class: "inbox"}, h("h1", "Inbox"), h("h2", "Invitations"), invitationStatus, invitations, h("h2", "Notifications"), notificationStatus, notifications),
+    element: h("section", {class: "inbox"}, h("h1", "Inbox"), h("h2", "Invitations"), invitationStatus, invitations, offers, h("h2", "Notifications"), notificationStatus, notifications),
     leave: () => realtime.removeEventListener("notification", live),
   };
 }

@@ -1,5 +1,4 @@
-// Teams for the people going; the organiser splits them (by level or at random) until the
-// start. After it a player enters the score, which another team confirms or disputes.
+// Teams for the people going, split by the organiser until the start; then the score.
 import {api, del, get, post} from "../api.js";
 import {btn, formError, h, option, replace, showErrors, status, when} from "../dom.js";
 

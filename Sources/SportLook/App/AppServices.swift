@@ -42,6 +42,8 @@ public final class AppServices: Sendable {
     let teams: Teams
     /// Scores and the levels they move.
     let results: Results
+    /// Substitutes found nearby for a player who cannot come.
+    let substitutes: Substitutes
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -188,6 +190,10 @@ public final class AppServices: Sendable {
             write: write, clock: clock, horizon: TimeInterval(configuration.seriesHorizonDays) * 86_400)
         self.series = series
         self.events = events
+        let substitutes = Substitutes(
+            store: SubstituteStore(database: database), events: events, index: userIndex, sports: sports, blocks: blocks,
+            accounts: accountStore, notifier: notifier, scheduler: scheduler, write: write, clock: clock)
+        self.substitutes = substitutes
         let groups = GroupService(
             store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments,
             events: events,
@@ -328,7 +334,7 @@ public final class AppServices: Sendable {
         self.exports = exports
         let scheduledWork = ScheduledWork(
             reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams,
-            results: results)
+            results: results, substitutes: substitutes)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

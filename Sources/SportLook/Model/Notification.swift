@@ -94,6 +94,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case teamMoved = "team_moved"
     /// A player of another team entered the score: confirm or dispute it.
     case resultEntered = "result_entered"
+    /// A player who cannot come offers their place to the person, as a substitute.
+    case substituteOffer = "substitute_offer"
+    /// Someone took the place the person asked a substitute for.
+    case substituteFound = "substitute_found"
 }
 
 /// One notification for one person: what a job delivers.

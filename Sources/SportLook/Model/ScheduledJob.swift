@@ -24,6 +24,8 @@ enum ScheduledJob: Sendable, Hashable {
     case teamsDue(event: UUID, startsAt: Date)
     /// A score entered at `enteredAt` that no other team answered stands.
     case resultStands(event: UUID, enteredAt: Date)
+    /// The end of a request for a substitute that nobody took by `expiresAt`.
+    case substituteExpiry(event: UUID, request: UUID, expiresAt: Date)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -35,6 +37,7 @@ enum ScheduledJob: Sendable, Hashable {
         case exportExpiry = "export_expiry"
         case teamsDue = "teams_due"
         case resultStands = "result_stands"
+        case substituteExpiry = "substitute_expiry"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -64,13 +67,14 @@ enum ScheduledJob: Sendable, Hashable {
         case .exportExpiry: .exportExpiry
         case .teamsDue: .teamsDue
         case .resultStands: .resultStands
+        case .substituteExpiry: .substituteExpiry
         }
     }
 
     var subject: Subject {
         switch self {
         case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _), .teamsDue(let event, _),
-            .resultStands(let event, _):
+            .resultStands(let event, _), .substituteExpiry(let event, _, _):
             .event(event)
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
@@ -84,7 +88,7 @@ extension ScheduledJob: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
-            until, exportID = "export_id", enteredAt = "entered_at"
+            until, exportID = "export_id", enteredAt = "entered_at", requestID = "request_id"
     }
 
     init(from decoder: any Decoder) throws {
@@ -107,6 +111,10 @@ extension ScheduledJob: Codable {
             self = .teamsDue(event: try c.decode(UUID.self, forKey: .eventID), startsAt: try instant(.startsAt))
         case .resultStands:
             self = .resultStands(event: try c.decode(UUID.self, forKey: .eventID), enteredAt: try instant(.enteredAt))
+        case .substituteExpiry:
+            self = .substituteExpiry(
+                event: try c.decode(UUID.self, forKey: .eventID), request: try c.decode(UUID.self, forKey: .requestID),
+                expiresAt: try instant(.expiresAt))
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -139,6 +147,10 @@ extension ScheduledJob: Codable {
             try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
         case .seriesExtension(let series):
             try c.encode(series.lowercased, forKey: .seriesID)
+        case .substituteExpiry(let event, let request, let expiresAt):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(request.lowercased, forKey: .requestID)
+            try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
         case .resultStands(let event, let enteredAt):
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(enteredAt.millisecondsSince1970, forKey: .enteredAt)

@@ -15,6 +15,7 @@ extension EventService {
         try await scheduler.unschedule(.offerExpiry, of: .event(current.id), on: sql)
         try await scheduler.unschedule(.teamsDue, of: .event(current.id), on: sql)
         try await scheduler.unschedule(.resultStands, of: .event(current.id), on: sql)
+        try await scheduler.unschedule(.substituteExpiry, of: .event(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
         let told =

@@ -10,6 +10,7 @@ struct ScheduledWork: Sendable {
     let exports: ExportService
     let teams: Teams
     let results: Results
+    let substitutes: Substitutes
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -31,6 +32,8 @@ struct ScheduledWork: Sendable {
             try await teams.publishDue(event, startingAt: startsAt)
         case .resultStands(let event, let enteredAt):
             try await results.stand(event, enteredAt: enteredAt)
+        case .substituteExpiry(_, let request, _):
+            try await substitutes.expire(request)
         }
     }
 }

@@ -64,4 +64,45 @@ extension Notifier {
         try await jobs.enqueue(messages, on: sql)
         changes.record(.jobs)
     }
+
+    /// The people a substitute's place is offered to, until the request runs out.
+    func substituteOffer(
+        _ event: Event, request: SubstituteRequest, to people: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws {
+        guard !people.isEmpty else { return }
+        let languages = try await accounts.languages(of: people, on: sql)
+        let messages = people.map { user in
+            let language = languages[user] ?? .en
+            let when = Texts.localWhen(language, request.expiresAt, timeZone: event.timeZone, now: now)
+            return (
+                NotificationMessage(
+                    to: user, .substituteOffer, title: Catalogue.text(.substituteOfferTitle, ["event": .text(event.title)], in: language),
+                    body: Catalogue.text(
+                        .substituteOfferBody, ["person": .text(request.requester.name), "when": .text(when)], in: language),
+                    data: [
+                        "event_id": .id(event.id), "event_title": .string(event.title),
+                        "starts_at": .string(RFC3339.format(event.startsAt)),
+                        "request_id": .id(request.id), "expires_at": .string(RFC3339.format(request.expiresAt)),
+                        "requester": .person(request.requester.id, request.requester.name),
+                    ]
+                ), "substitute_offer:\(request.id.lowercased):\(user.lowercased)"
+            )
+        }
+        try await jobs.enqueue(messages, on: sql)
+        changes.record(.jobs)
+    }
+
+    /// The player who asked hears who took their place.
+    func substituteFound(
+        _ event: Event, by person: UserSummary, to requester: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws {
+        let language = try await accounts.languages(of: [requester], on: sql)[requester] ?? .en
+        let message = NotificationMessage(
+            to: requester, .substituteFound, title: Catalogue.text(.substituteFoundTitle, ["person": .text(person.name)], in: language),
+            body: Catalogue.text(.substituteFoundBody, ["person": .text(person.name), "event": .text(event.title)], in: language),
+            data: ["event_id": .id(event.id), "event_title": .string(event.title), "substitute": .person(person.id, person.name)])
+        try await jobs.enqueue(
+            message, dedupeKey: "substitute_found:\(event.id.lowercased):\(requester.lowercased):\(person.id.lowercased)", on: sql)
+        changes.record(.jobs)
+    }
 }

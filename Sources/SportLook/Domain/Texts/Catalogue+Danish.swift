@@ -91,5 +91,9 @@ extension Catalogue {
         .teamMovedBody: "Nogen meldte fra eller kom til: du spiller nu på hold {team}.",
         .resultEnteredTitle: "Resultat for {event}: {score}",
         .resultEnteredBody: "{person} har indtastet resultatet. Bekræft eller bestrid det inden for et døgn, ellers står det.",
+        .substituteOfferTitle: "En plads til dig: {event}",
+        .substituteOfferBody: "{person} kan ikke komme. Tag pladsen senest {when}; den første, der siger ja, får den.",
+        .substituteFoundTitle: "{person} tager din plads",
+        .substituteFoundBody: "{person} spiller {event} i dit sted: du er ikke længere tilmeldt.",
     ]
 }

@@ -90,5 +90,9 @@ extension Catalogue {
         .teamMovedBody: "Someone left or joined: you now play on team {team}.",
         .resultEnteredTitle: "Score for {event}: {score}",
         .resultEnteredBody: "{person} entered the score. Confirm or dispute it within a day, or it stands.",
+        .substituteOfferTitle: "A place for you: {event}",
+        .substituteOfferBody: "{person} cannot come. Take their place by {when}; the first to accept gets it.",
+        .substituteFoundTitle: "{person} takes your place",
+        .substituteFoundBody: "{person} plays {event} in your stead: you are no longer going.",
     ]
 }

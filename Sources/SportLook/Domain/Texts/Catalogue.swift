@@ -78,6 +78,10 @@ enum Catalogue {
         case teamMovedBody = "team_moved.body"
         case resultEnteredTitle = "result_entered.title"
         case resultEnteredBody = "result_entered.body"
+        case substituteOfferTitle = "substitute_offer.title"
+        case substituteOfferBody = "substitute_offer.body"
+        case substituteFoundTitle = "substitute_found.title"
+        case substituteFoundBody = "substitute_found.body"
     }
 
     /// `key` in `language` with `arguments` put in.

@@ -2925,6 +2925,90 @@ extension Components {
             case noShow = "no_show"
             case excused = "excused"
         }
+        /// - Remark: Generated from `#/components/schemas/SubstituteRequest`.
+        public struct SubstituteRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/requester`.
+            public var requester: Components.Schemas.UserSummary
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case open = "open"
+                case filled = "filled"
+                case withdrawn = "withdrawn"
+                case expired = "expired"
+            }
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/status`.
+            public var status: Components.Schemas.SubstituteRequest.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/expires_at`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/filled_by`.
+            public struct FilledByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubstituteRequest/filled_by/value1`.
+                public var value1: Components.Schemas.UserSummary
+                /// Creates a new `FilledByPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.UserSummary) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/filled_by`.
+            public var filledBy: Components.Schemas.SubstituteRequest.FilledByPayload?
+            /// - Remark: Generated from `#/components/schemas/SubstituteRequest/offered_count`.
+            public var offeredCount: Swift.Int
+            /// Creates a new `SubstituteRequest`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - eventId:
+            ///   - requester:
+            ///   - status:
+            ///   - createdAt:
+            ///   - expiresAt:
+            ///   - filledBy:
+            ///   - offeredCount:
+            public init(
+                id: Swift.String,
+                eventId: Swift.String,
+                requester: Components.Schemas.UserSummary,
+                status: Components.Schemas.SubstituteRequest.StatusPayload,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                filledBy: Components.Schemas.SubstituteRequest.FilledByPayload? = nil,
+                offeredCount: Swift.Int
+            ) {
+                self.id = id
+                self.eventId = eventId
+                self.requester = requester
+                self.status = status
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+                self.filledBy = filledBy
+                self.offeredCount = offeredCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case eventId = "event_id"
+                case requester
+                case status
+                case createdAt = "created_at"
+                case expiresAt = "expires_at"
+                case filledBy = "filled_by"
+                case offeredCount = "offered_count"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/GameResult`.
         public struct GameResult: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/GameResult/event_id`.
@@ -3806,6 +3890,8 @@ extension Components {
                 case teamsPublished = "teams_published"
                 case teamMoved = "team_moved"
                 case resultEntered = "result_entered"
+                case substituteOffer = "substitute_offer"
+                case substituteFound = "substitute_found"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload

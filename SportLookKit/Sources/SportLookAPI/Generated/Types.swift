@@ -704,6 +704,51 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/levels/history`.
     /// - Remark: Generated from `#/paths//v1/me/levels/history/get(myLevelHistory)`.
     func myLevelHistory(_ input: Operations.MyLevelHistory.Input) async throws -> Operations.MyLevelHistory.Output
+    /// A player going who cannot come asks for someone to take their place.
+    ///
+    /// Without `user_id`, the place is offered to up to 20 people the people index finds
+    /// within 15 km of the game, nearest first: discoverable, in its sport (with a level
+    /// range, by their level in it), of its audience, admitted by its rules (group, bans,
+    /// its record rule, else at most 2 no-shows in the last 10 games), not blocked by or
+    /// blocking anyone going. With `user_id`, to that person alone. Each is told
+    /// (`substitute_offer`); the first to accept (`POST /v1/substitutes/{id}/accept`) takes
+    /// the place, and the player leaves with no late cancellation. Offers run out 30
+    /// minutes before the start, at most 6 hours after the request. 403 `not_going`; 409
+    /// `organiser_cannot_leave`, `too_late`, `waitlist_first` (people are waiting: leave,
+    /// and the first of them takes the place), `substitute_asked` (one open request a
+    /// game), `no_substitutes`, `event_cancelled`; 422 for a named person who cannot take
+    /// it; 429 `too_many_substitute_requests` past 3 a day or 5 a game.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/substitute`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/substitute/post(askForSubstitute)`.
+    func askForSubstitute(_ input: Operations.AskForSubstitute.Input) async throws -> Operations.AskForSubstitute.Output
+    /// The places offered to the caller as a substitute that are still open, soonest game first.
+    ///
+    /// - Remark: HTTP `GET /v1/me/substitute-offers`.
+    /// - Remark: Generated from `#/paths//v1/me/substitute-offers/get(mySubstituteOffers)`.
+    func mySubstituteOffers(_ input: Operations.MySubstituteOffers.Input) async throws -> Operations.MySubstituteOffers.Output
+    /// A request for a substitute, to the player who made it (404 to anyone else).
+    ///
+    /// - Remark: HTTP `GET /v1/substitutes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/get(substituteRequest)`.
+    func substituteRequest(_ input: Operations.SubstituteRequest.Input) async throws -> Operations.SubstituteRequest.Output
+    /// The player takes the request back (idempotent once closed); 404 to anyone else.
+    ///
+    /// - Remark: HTTP `DELETE /v1/substitutes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/delete(withdrawSubstituteRequest)`.
+    func withdrawSubstituteRequest(_ input: Operations.WithdrawSubstituteRequest.Input) async throws -> Operations.WithdrawSubstituteRequest.Output
+    /// An offered person takes the place, under the event's lock; 404 offer to anyone it was not offered to.
+    ///
+    /// The player's place becomes theirs (the player is no longer going). 403
+    /// `not_eligible` when the game's rules or a block refuse them now; 409 `offer_taken`
+    /// once someone else took it or the player withdrew, `offer_expired` after its time or
+    /// once the game started or was cancelled.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/substitutes/{id}/accept`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/accept/post(acceptSubstituteOffer)`.
+    func acceptSubstituteOffer(_ input: Operations.AcceptSubstituteOffer.Input) async throws -> Operations.AcceptSubstituteOffer.Output
     /// The caller's level per sport and gender. No other route shows the gender; a level is found by people nearby filtered by level (and shown there), never on a profile.
     ///
     /// - Remark: HTTP `GET /v1/me/player`.
@@ -2596,6 +2641,87 @@ extension APIProtocol {
     ) async throws -> Operations.MyLevelHistory.Output {
         try await myLevelHistory(Operations.MyLevelHistory.Input(
             query: query,
+            headers: headers
+        ))
+    }
+    /// A player going who cannot come asks for someone to take their place.
+    ///
+    /// Without `user_id`, the place is offered to up to 20 people the people index finds
+    /// within 15 km of the game, nearest first: discoverable, in its sport (with a level
+    /// range, by their level in it), of its audience, admitted by its rules (group, bans,
+    /// its record rule, else at most 2 no-shows in the last 10 games), not blocked by or
+    /// blocking anyone going. With `user_id`, to that person alone. Each is told
+    /// (`substitute_offer`); the first to accept (`POST /v1/substitutes/{id}/accept`) takes
+    /// the place, and the player leaves with no late cancellation. Offers run out 30
+    /// minutes before the start, at most 6 hours after the request. 403 `not_going`; 409
+    /// `organiser_cannot_leave`, `too_late`, `waitlist_first` (people are waiting: leave,
+    /// and the first of them takes the place), `substitute_asked` (one open request a
+    /// game), `no_substitutes`, `event_cancelled`; 422 for a named person who cannot take
+    /// it; 429 `too_many_substitute_requests` past 3 a day or 5 a game.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/substitute`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/substitute/post(askForSubstitute)`.
+    public func askForSubstitute(
+        path: Operations.AskForSubstitute.Input.Path,
+        headers: Operations.AskForSubstitute.Input.Headers = .init(),
+        body: Operations.AskForSubstitute.Input.Body? = nil
+    ) async throws -> Operations.AskForSubstitute.Output {
+        try await askForSubstitute(Operations.AskForSubstitute.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The places offered to the caller as a substitute that are still open, soonest game first.
+    ///
+    /// - Remark: HTTP `GET /v1/me/substitute-offers`.
+    /// - Remark: Generated from `#/paths//v1/me/substitute-offers/get(mySubstituteOffers)`.
+    public func mySubstituteOffers(headers: Operations.MySubstituteOffers.Input.Headers = .init()) async throws -> Operations.MySubstituteOffers.Output {
+        try await mySubstituteOffers(Operations.MySubstituteOffers.Input(headers: headers))
+    }
+    /// A request for a substitute, to the player who made it (404 to anyone else).
+    ///
+    /// - Remark: HTTP `GET /v1/substitutes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/get(substituteRequest)`.
+    public func substituteRequest(
+        path: Operations.SubstituteRequest.Input.Path,
+        headers: Operations.SubstituteRequest.Input.Headers = .init()
+    ) async throws -> Operations.SubstituteRequest.Output {
+        try await substituteRequest(Operations.SubstituteRequest.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The player takes the request back (idempotent once closed); 404 to anyone else.
+    ///
+    /// - Remark: HTTP `DELETE /v1/substitutes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/delete(withdrawSubstituteRequest)`.
+    public func withdrawSubstituteRequest(
+        path: Operations.WithdrawSubstituteRequest.Input.Path,
+        headers: Operations.WithdrawSubstituteRequest.Input.Headers = .init()
+    ) async throws -> Operations.WithdrawSubstituteRequest.Output {
+        try await withdrawSubstituteRequest(Operations.WithdrawSubstituteRequest.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// An offered person takes the place, under the event's lock; 404 offer to anyone it was not offered to.
+    ///
+    /// The player's place becomes theirs (the player is no longer going). 403
+    /// `not_eligible` when the game's rules or a block refuse them now; 409 `offer_taken`
+    /// once someone else took it or the player withdrew, `offer_expired` after its time or
+    /// once the game started or was cancelled.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/substitutes/{id}/accept`.
+    /// - Remark: Generated from `#/paths//v1/substitutes/{id}/accept/post(acceptSubstituteOffer)`.
+    public func acceptSubstituteOffer(
+        path: Operations.AcceptSubstituteOffer.Input.Path,
+        headers: Operations.AcceptSubstituteOffer.Input.Headers = .init()
+    ) async throws -> Operations.AcceptSubstituteOffer.Output {
+        try await acceptSubstituteOffer(Operations.AcceptSubstituteOffer.Input(
+            path: path,
             headers: headers
         ))
     }

@@ -1,0 +1,225 @@
+import Foundation
+import GeoGrid
+
+/// A substitute from nearby. A player going who cannot come asks for someone to take
+/// their place. With people on the waitlist, leaving gives it to them as always (409
+/// `waitlist_first`); otherwise the place is offered to one person the player names, or
+/// to up to ``maxOffers`` people the people index finds near the game — discoverable,
+/// playing its sport at a level inside its range, of its audience, not blocked by or
+/// blocking anyone going, with a record the game (or ``defaultRule``) accepts — nearest
+/// first. The first to accept takes the place under the event's lock, the others'
+/// offers end, and the player leaves with no late cancellation: the place was filled.
+/// Offers run out before the start (a `substitute_expiry` job); requests are limited per
+/// person and per game.
+struct Substitutes: Sendable {
+    let store: SubstituteStore
+    let events: EventService
+    let index: UserIndex
+    let sports: SportCatalog
+    let blocks: Blocks
+    let accounts: AccountStore
+    let notifier: Notifier
+    let scheduler: Scheduler
+    let write: Writer
+    let clock: any AppClock
+
+    static let maxOffers = 20
+    /// How far from the game the index looks, in kilometres.
+    static let radiusKm = 15.0
+    /// How many of the nearest people the index hands over to be checked.
+    static let candidates = 200
+    /// Requests a person may make in a day, and a game may have in all.
+    static let perPersonPerDay = 3
+    static let perGame = 5
+    /// Offers run out this long before the start, and hold at most ``holdFor``.
+    static let closesBeforeStart: TimeInterval = 30 * 60
+    static let holdFor: TimeInterval = 6 * 3_600
+    /// The record a substitute needs when the game asks for none.
+    static let defaultRule = RecordRule(lastGames: 10, maxNoShows: 2)
+
+    struct Input: Decodable, Sendable {
+        /// Offer the place to this person alone.
+        var userID: UUID?
+        // Keys arrive converted from snake case (`user_id` as `userId`).
+        enum CodingKeys: String, CodingKey { case userID = "userId" }
+    }
+
+    /// The caller asks for a substitute at game `id`.
+    func request(_ id: UUID, by user: UUID, _ input: Input) async throws -> SubstituteRequest {
+        let now = clock.now()
+        return try await write { [self] sql, changes in
+            guard let event = try await events.store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard event.organiserID != user else {
+                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot hand the game on; cancel the event instead.")
+            }
+            guard try await events.store.attendance(event: id, user: user, on: sql)?.status == .going else {
+                throw DomainError.forbidden("not_going", "Only a player going can ask for a substitute.")
+            }
+            let closes = event.startsAt.addingTimeInterval(-Self.closesBeforeStart)
+            guard now < closes else {
+                throw DomainError.conflict("too_late", "Substitutes are asked for until 30 minutes before the start.")
+            }
+            guard event.waitlistCount == 0 else {
+                throw DomainError.conflict("waitlist_first", "People are waiting for a place: leave, and the first of them takes yours.")
+            }
+            if try await store.open(event: id, requester: user, on: sql) != nil {
+                throw DomainError.conflict("substitute_asked", "You already asked for a substitute for this game.")
+            }
+            let counts = try await store.counts(requester: user, since: now.addingTimeInterval(-86_400), event: id, on: sql)
+            guard counts.byPerson < Self.perPersonPerDay, counts.forEvent < Self.perGame else {
+                throw DomainError.tooManyRequests(
+                    retryAfter: 3_600, code: "too_many_substitute_requests",
+                    message: "Substitutes are asked for at most \(Self.perPersonPerDay) times a day, and \(Self.perGame) times a game.")
+            }
+            let going = Set(try await events.store.goingIDs(event: id, on: sql))
+            let people: [UUID]
+            if let named = input.userID {
+                guard named != user, let person = try await accounts.user(named, on: sql), !person.isDeleted,
+                    !person.suspended(at: now), try await eligible(named, for: event, going: going, at: now, on: sql)
+                else {
+                    throw DomainError.validation(["user_id": "cannot take this place (not found, already there, or not one the game takes)"]
+                    )
+                }
+                people = [named]
+            } else {
+                people = try await candidates(for: event, going: going, at: now, on: sql)
+                guard !people.isEmpty else {
+                    throw DomainError.conflict("no_substitutes", "Nobody nearby who plays this game can take the place now.")
+                }
+            }
+            let name = try await accounts.user(user, on: sql)?.name ?? ""
+            let request = SubstituteRequest(
+                id: UUID(), eventID: id, requester: UserSummary(id: user, name: name), status: .open, createdAt: now,
+                expiresAt: min(closes, now.addingTimeInterval(Self.holdFor)).wholeMilliseconds, offered: people.count)
+            try await store.insert(request, offeredTo: people, on: sql)
+            try await scheduler.schedule(
+                .substituteExpiry(event: id, request: request.id, expiresAt: request.expiresAt),
+                dedupeKey: "substitute_expiry:\(request.id.lowercased)", after: request.expiresAt.timeIntervalSince(now), on: sql)
+            try await notifier.substituteOffer(event, request: request, to: people, at: now, on: sql, changes: &changes)
+            return request
+        }
+    }
+
+    /// The people the index finds near the game, nearest first, who may take the place.
+    func candidates(for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> [UUID] {
+        guard index.isWarm else { throw DomainError.warmingUp }
+        guard let bit = sports[event.sport]?.bit else { return [] }
+        let hits: [GeoHit]
+        if let levels = event.levelRange {
+            guard let grid = index.levelGrid(sportBit: bit) else { return [] }
+            hits = grid.search(
+                within: Self.radiusKm * 1_000, of: event.location.geoPoint,
+                filter: GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0)), limit: Self.candidates)
+        } else {
+            hits = index.grid.search(
+                within: Self.radiusKm * 1_000, of: event.location.geoPoint, filter: GeoFilter(anyOf: sports.mask(of: [event.sport])),
+                limit: Self.candidates)
+        }
+        var out: [UUID] = []
+        for hit in hits where out.count < Self.maxOffers {
+            let person = UUID(geoKey: hit.entry.key)
+            if try await eligible(person, for: event, going: going, at: now, on: sql) { out.append(person) }
+        }
+        return out
+    }
+
+    /// Whether `person` may take a place at `event`: not there already, not blocked by or
+    /// blocking anyone going, and admitted by the game's rules (its group, bans, level,
+    /// audience, and a record: the game's rule, else ``defaultRule``).
+    func eligible(_ person: UUID, for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> Bool {
+        if going.contains(person) || person == event.organiserID { return false }
+        if try await events.store.attendance(event: event.id, user: person, on: sql) != nil { return false }
+        if !(try await blocks.eitherWay(person)).isDisjoint(with: going) { return false }
+        var ruled = event
+        ruled.recordRule = event.recordRule ?? Self.defaultRule
+        do {
+            try await events.requireInGroup(event, user: person, on: sql)
+            try await EventService.requireNotBanned(event, user: person, store: events.store, on: sql)
+            try await events.requireRecord(ruled, user: person, at: now, on: sql)
+            try await events.requireFit(event, user: person, on: sql)
+        } catch is DomainError {
+            return false
+        }
+        return true
+    }
+
+    /// An offered person takes the place: going, in the player's stead. 404 `offer` to
+    /// anyone it was not offered to; 409 `offer_taken` once filled or withdrawn,
+    /// `offer_expired` after its time.
+    func accept(_ requestID: UUID, by user: UUID) async throws -> SubstituteRequest {
+        let now = clock.now()
+        guard let found = try await store.request(requestID) else { throw DomainError.notFound("offer") }
+        return try await write { [self] sql, changes in
+            guard let event = try await events.store.lock(found.eventID, on: sql),
+                let request = try await store.request(requestID, on: sql), try await store.isOffered(requestID, to: user, on: sql)
+            else { throw DomainError.notFound("offer") }
+            guard request.status == .open else { throw DomainError.conflict("offer_taken", "Someone else took the place.") }
+            guard now < request.expiresAt else { throw DomainError.conflict("offer_expired", "The offer ran out.") }
+            guard event.status == .active, now < event.startsAt else {
+                throw DomainError.conflict("offer_expired", "The game is cancelled or has started.")
+            }
+            guard try await events.store.attendance(event: event.id, user: request.requester.id, on: sql)?.status == .going else {
+                _ = try await store.close(requestID, as: .withdrawn, at: now, on: sql)
+                throw DomainError.conflict("offer_taken", "The place is not free any more.")
+            }
+            let going = Set(try await events.store.goingIDs(event: event.id, on: sql)).subtracting([request.requester.id])
+            guard try await eligible(user, for: event, going: going, at: now, on: sql) else {
+                throw DomainError.forbidden("not_eligible", "This game does not take you now (its rules, a block or your record).")
+            }
+            // The swap: the player out (no late cancellation: the place is filled), the substitute in.
+            try await events.store.remove(event: event.id, user: request.requester.id, status: .going, at: now, on: sql)
+            _ = try await events.store.removeMaybe(event: event.id, user: user, on: sql)
+            try await events.store.addGoing(event: event.id, user: user, at: now, on: sql)
+            if let series = event.seriesID, let date = event.occurrenceDate {
+                try await events.series.optOut(request.requester.id, of: series, on: date, on: sql)
+            }
+            _ = try await store.close(requestID, as: .filled, filledBy: user, at: now, on: sql)
+            try await scheduler.unschedule(.substituteExpiry, of: .event(event.id), on: sql)
+            let updated = try await events.store.event(event.id, on: sql) ?? event
+            try await events.teams.follow(updated, at: now, on: sql, changes: &changes)
+            let name = try await accounts.user(user, on: sql)?.name ?? ""
+            try await notifier.substituteFound(
+                updated, by: UserSummary(id: user, name: name), to: request.requester.id, at: now, on: sql, changes: &changes)
+            changes.record(.attendance(user: request.requester.id))
+            changes.record(.attendance(user: user))
+            changes.event(updated)
+            return try await store.request(requestID, on: sql) ?? request
+        }
+    }
+
+    /// The player takes the request back (idempotent once closed).
+    func withdraw(_ requestID: UUID, by user: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            guard let request = try await store.request(requestID, on: sql), request.requester.id == user else {
+                throw DomainError.notFound("substitute request")
+            }
+            _ = try await store.close(requestID, as: .withdrawn, at: now, on: sql)
+        }
+    }
+
+    /// Runs a due `substitute_expiry` job: a request still open at its time runs out.
+    func expire(_ requestID: UUID) async throws {
+        let now = clock.now()
+        try await write { [store] sql, _ in
+            guard let request = try await store.request(requestID, on: sql), request.status == .open, now >= request.expiresAt else {
+                return
+            }
+            _ = try await store.close(requestID, as: .expired, at: now, on: sql)
+        }
+    }
+
+    /// The places offered to the caller that are still open.
+    func offers(for user: UUID) async throws -> [SubstituteOffer] {
+        try await store.offers(to: user, at: clock.now())
+    }
+
+    /// A request, to the player who made it.
+    func request(_ id: UUID, for user: UUID) async throws -> SubstituteRequest {
+        guard let request = try await store.request(id), request.requester.id == user else {
+            throw DomainError.notFound("substitute request")
+        }
+        return request
+    }
+}
