@@ -7,6 +7,8 @@ CREATE TABLE substitute_requests (
     requester_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     status text NOT NULL CHECK (status IN ('open', 'filled', 'withdrawn', 'expired')),
     created_at timestamptz NOT NULL,
+    -- As the player was told (a named person the game cannot take is counted, not told).
+    offered_count integer NOT NULL,
     expires_at timestamptz NOT NULL,
     filled_by uuid REFERENCES users(id) ON DELETE SET NULL,
     closed_at timestamptz

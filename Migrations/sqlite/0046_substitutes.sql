@@ -7,6 +7,8 @@ CREATE TABLE substitute_requests (
     requester_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     status TEXT NOT NULL CHECK (status IN ('open', 'filled', 'withdrawn', 'expired')),
     created_at REAL NOT NULL,
+    -- As the player was told (a named person the game cannot take is counted, not told).
+    offered_count INTEGER NOT NULL,
     expires_at REAL NOT NULL,
     filled_by TEXT REFERENCES users(id) ON DELETE SET NULL,
     closed_at REAL

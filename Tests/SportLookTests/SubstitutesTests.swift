@@ -175,8 +175,9 @@ struct SubstitutesTests {
                 Request.self, expecting: .created)
             #expect(named.offeredCount == 1)
             #expect(try await api.page(Offer.self, "/v1/me/substitute-offers", token: ann.token).items.isEmpty)
-            let notAPerson = try await api.post("/v1/events/\(other)/substitute", token: player.token, json: ["user_id": UUID().uuidString])
-            #expect(notAPerson.status == .unprocessableContent || notAPerson.status == .conflict)
+            // A misspelt field is refused rather than taken for "anyone nearby".
+            let misspelt = try await api.post("/v1/events/\(other)/substitute", token: player.token, json: ["user": bo.id])
+            #expect(misspelt.status == .unprocessableContent || misspelt.status == .badRequest, "\(misspelt.text)")
             clock.advance(by: 90 * 60 + 60)
             try await services.runDueJobs()
             #expect(
@@ -187,12 +188,25 @@ struct SubstitutesTests {
             #expect(
                 try await api.get("/v1/substitutes/\(named.id)", token: bo.token).status == .notFound, "a request is its player's to see")
 
-            // At most three requests a day.
-            for n in 0..<1 {
-                let game = try await api.createEvent(organiser.token, title: "Game \(n)", startsIn: 86_400, now: clock.now()).id
-                try await api.join(game, token: player.token)
-                #expect(try await api.post("/v1/events/\(game)/substitute", token: player.token).status == .created)
-            }
+            // Naming someone the game cannot take answers as naming anyone does, and nobody is
+            // told: Ann blocked the organiser of this game, so she is not offered it.
+            let blockedGame = try await api.createEvent(organiser.token, title: "Blocked game", startsIn: 86_400, now: clock.now()).id
+            try await api.join(blockedGame, token: player.token)
+            #expect(try await api.post("/v1/users/\(organiser.id)/block", token: ann.token).status == .noContent)
+            let quiet = try await api.post("/v1/events/\(blockedGame)/substitute", token: player.token, json: ["user_id": ann.id])
+                .decode(Request.self, expecting: .created)
+            #expect(quiet.offeredCount == 1)
+            #expect(
+                try await api.get("/v1/substitutes/\(quiet.id)", token: player.token).decode(Request.self, expecting: .ok).offeredCount == 1
+            )
+            #expect(try await api.page(Offer.self, "/v1/me/substitute-offers", token: ann.token).items.isEmpty)
+            // Leaving the game withdraws the request.
+            #expect(try await api.delete("/v1/events/\(blockedGame)/attendance", token: player.token).status == .noContent)
+            #expect(
+                try await api.get("/v1/substitutes/\(quiet.id)", token: player.token).decode(Request.self, expecting: .ok).status
+                    == "withdrawn")
+
+            // At most three requests a day (the quiet one counts).
             let fourth = try await api.createEvent(organiser.token, startsIn: 86_400, now: clock.now()).id
             try await api.join(fourth, token: player.token)
             let limited = try await api.post("/v1/events/\(fourth)/substitute", token: player.token)

@@ -167,6 +167,7 @@ public final class AppServices: Sendable {
         let playerStore = PlayerStore(database: database)
         self.players = Players(store: playerStore, accounts: accountStore, sports: sports, write: write, clock: clock)
         self.staff = StaffService(store: StaffStore(database: database), sessions: sessionStore, write: write, clock: clock)
+        let substituteStore = SubstituteStore(database: database)
         let teams = Teams(
             store: TeamStore(database: database), events: eventStore, notifier: notifier, scheduler: scheduler, blocks: blocks,
             access: eventAccess, write: write, clock: clock)
@@ -180,7 +181,7 @@ public final class AppServices: Sendable {
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,
             series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
-            groups: groupStore, teams: teams,
+            groups: groupStore, teams: teams, substituteRequests: substituteStore,
             lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
             offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
             offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
@@ -191,7 +192,7 @@ public final class AppServices: Sendable {
         self.series = series
         self.events = events
         let substitutes = Substitutes(
-            store: SubstituteStore(database: database), events: events, index: userIndex, sports: sports, blocks: blocks,
+            store: substituteStore, events: events, index: userIndex, sports: sports, blocks: blocks, access: eventAccess,
             accounts: accountStore, notifier: notifier, scheduler: scheduler, write: write, clock: clock)
         self.substitutes = substitutes
         let groups = GroupService(

@@ -225,6 +225,7 @@ extension EventService {
             try await records.lateCancel(event: id, user: user, at: now, on: sql)
         }
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
+        try await substituteRequests.withdrawOpen(event: id, requester: user, at: now, on: sql)
         changes.record(.attendance(user: user))
         // The place freed (or the offer given back) goes to the waitlist.
         let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) ?? event

@@ -22,6 +22,8 @@ struct EventService: Sendable {
     let groups: GroupStore
     /// Published teams follow who is going.
     let teams: Teams
+    /// A player's open requests for a substitute end when they leave.
+    let substituteRequests: SubstituteStore
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
     /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).

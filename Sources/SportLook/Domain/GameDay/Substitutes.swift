@@ -17,6 +17,7 @@ struct Substitutes: Sendable {
     let index: UserIndex
     let sports: SportCatalog
     let blocks: Blocks
+    let access: EventAccess
     let accounts: AccountStore
     let notifier: Notifier
     let scheduler: Scheduler
@@ -26,8 +27,9 @@ struct Substitutes: Sendable {
     static let maxOffers = 20
     /// How far from the game the index looks, in kilometres.
     static let radiusKm = 15.0
-    /// How many of the nearest people the index hands over to be checked.
+    /// How many of the nearest people the index hands over at a time, and checks at most.
     static let candidates = 200
+    static let maxChecked = 1_000
     /// Requests a person may make in a day, and a game may have in all.
     static let perPersonPerDay = 3
     static let perGame = 5
@@ -40,8 +42,26 @@ struct Substitutes: Sendable {
     struct Input: Decodable, Sendable {
         /// Offer the place to this person alone.
         var userID: UUID?
-        // Keys arrive converted from snake case (`user_id` as `userId`).
-        enum CodingKeys: String, CodingKey { case userID = "userId" }
+
+        init(userID: UUID? = nil) { self.userID = userID }
+
+        /// Keys arrive converted from snake case (`user_id` as `userId`). An unknown key
+        /// is refused: a misspelt `user_id` must not offer the place to twenty strangers.
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            if let unknown = c.allKeys.first(where: { $0.stringValue != "userId" }) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: unknown, in: c, debugDescription: "unknown field: only user_id may be given")
+            }
+            userID = try c.decodeIfPresent(UUID.self, forKey: Key(stringValue: "userId"))
+        }
     }
 
     /// The caller asks for a substitute at game `id`.
@@ -63,35 +83,41 @@ struct Substitutes: Sendable {
             guard event.waitlistCount == 0 else {
                 throw DomainError.conflict("waitlist_first", "People are waiting for a place: leave, and the first of them takes yours.")
             }
-            if try await store.open(event: id, requester: user, on: sql) != nil {
+            if try await store.open(event: id, requester: user, at: now, on: sql) != nil {
                 throw DomainError.conflict("substitute_asked", "You already asked for a substitute for this game.")
             }
             let counts = try await store.counts(requester: user, since: now.addingTimeInterval(-86_400), event: id, on: sql)
             guard counts.byPerson < Self.perPersonPerDay, counts.forEvent < Self.perGame else {
                 throw DomainError.tooManyRequests(
                     retryAfter: 3_600, code: "too_many_substitute_requests",
-                    message: "Substitutes are asked for at most \(Self.perPersonPerDay) times a day, and \(Self.perGame) times a game.")
+                    message:
+                        "Substitutes are asked for at most \(Self.perPersonPerDay) times a day, and \(Self.perGame) times for one game.")
             }
             let going = Set(try await events.store.goingIDs(event: id, on: sql))
-            let people: [UUID]
+            // An account staff limited reaches no one, and a named person the game cannot
+            // take is not told: either way the answer is the same as a delivered offer, so
+            // that nobody learns another's blocks, record, level or gender by naming them.
+            let limited = try await accounts.user(user, on: sql)?.limited ?? true
+            var people: [UUID] = []
+            var offeredCount = 0
             if let named = input.userID {
-                guard named != user, let person = try await accounts.user(named, on: sql), !person.isDeleted,
+                offeredCount = 1
+                if !limited, named != user, let person = try await accounts.user(named, on: sql), !person.isDeleted,
                     !person.suspended(at: now), try await eligible(named, for: event, going: going, at: now, on: sql)
-                else {
-                    throw DomainError.validation(["user_id": "cannot take this place (not found, already there, or not one the game takes)"]
-                    )
+                {
+                    people = [named]
                 }
-                people = [named]
             } else {
-                people = try await candidates(for: event, going: going, at: now, on: sql)
+                people = limited ? [] : try await candidates(for: event, going: going, at: now, on: sql)
                 guard !people.isEmpty else {
                     throw DomainError.conflict("no_substitutes", "Nobody nearby who plays this game can take the place now.")
                 }
+                offeredCount = people.count
             }
             let name = try await accounts.user(user, on: sql)?.name ?? ""
             let request = SubstituteRequest(
                 id: UUID(), eventID: id, requester: UserSummary(id: user, name: name), status: .open, createdAt: now,
-                expiresAt: min(closes, now.addingTimeInterval(Self.holdFor)).wholeMilliseconds, offered: people.count)
+                expiresAt: min(closes, now.addingTimeInterval(Self.holdFor)).wholeMilliseconds, offered: offeredCount)
             try await store.insert(request, offeredTo: people, on: sql)
             try await scheduler.schedule(
                 .substituteExpiry(event: id, request: request.id, expiresAt: request.expiresAt),
@@ -105,21 +131,31 @@ struct Substitutes: Sendable {
     func candidates(for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> [UUID] {
         guard index.isWarm else { throw DomainError.warmingUp }
         guard let bit = sports[event.sport]?.bit else { return [] }
-        let hits: [GeoHit]
+        let grid: GeoGrid
+        let filter: GeoFilter
         if let levels = event.levelRange {
-            guard let grid = index.levelGrid(sportBit: bit) else { return [] }
-            hits = grid.search(
-                within: Self.radiusKm * 1_000, of: event.location.geoPoint,
-                filter: GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0)), limit: Self.candidates)
+            guard let levelGrid = index.levelGrid(sportBit: bit) else { return [] }
+            grid = levelGrid
+            filter = GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0))
         } else {
-            hits = index.grid.search(
-                within: Self.radiusKm * 1_000, of: event.location.geoPoint, filter: GeoFilter(anyOf: sports.mask(of: [event.sport])),
-                limit: Self.candidates)
+            grid = index.grid
+            filter = GeoFilter(anyOf: sports.mask(of: [event.sport]))
         }
+        // Pages of the nearest, until enough pass or the disc (or the bound on the work
+        // done under the event's lock) is used up.
         var out: [UUID] = []
-        for hit in hits where out.count < Self.maxOffers {
-            let person = UUID(geoKey: hit.entry.key)
-            if try await eligible(person, for: event, going: going, at: now, on: sql) { out.append(person) }
+        var after: GeoCursor?
+        var checked = 0
+        while out.count < Self.maxOffers, checked < Self.maxChecked {
+            let hits = grid.search(
+                within: Self.radiusKm * 1_000, of: event.location.geoPoint, filter: filter, after: after, limit: Self.candidates)
+            for hit in hits where out.count < Self.maxOffers {
+                checked += 1
+                let person = UUID(geoKey: hit.entry.key)
+                if try await eligible(person, for: event, going: going, at: now, on: sql) { out.append(person) }
+            }
+            guard hits.count == Self.candidates, let last = hits.last else { break }
+            after = last.cursor
         }
         return out
     }
@@ -150,6 +186,8 @@ struct Substitutes: Sendable {
     func accept(_ requestID: UUID, by user: UUID) async throws -> SubstituteRequest {
         let now = clock.now()
         guard let found = try await store.request(requestID) else { throw DomainError.notFound("offer") }
+        // A game the caller may not see (a members-only game of a group they left) is not there.
+        do { try await access.require(found.eventID, for: user) } catch { throw DomainError.notFound("offer") }
         return try await write { [self] sql, changes in
             guard let event = try await events.store.lock(found.eventID, on: sql),
                 let request = try await store.request(requestID, on: sql), try await store.isOffered(requestID, to: user, on: sql)
@@ -160,27 +198,32 @@ struct Substitutes: Sendable {
                 throw DomainError.conflict("offer_expired", "The game is cancelled or has started.")
             }
             guard try await events.store.attendance(event: event.id, user: request.requester.id, on: sql)?.status == .going else {
-                _ = try await store.close(requestID, as: .withdrawn, at: now, on: sql)
                 throw DomainError.conflict("offer_taken", "The place is not free any more.")
             }
-            let going = Set(try await events.store.goingIDs(event: event.id, on: sql)).subtracting([request.requester.id])
+            guard event.waitlistCount == 0 else {
+                throw DomainError.conflict("waitlist_first", "People are waiting for a place now: it is theirs first.")
+            }
+            // Everyone going, the player among them: a block either way with any of them refuses.
+            let going = Set(try await events.store.goingIDs(event: event.id, on: sql))
             guard try await eligible(user, for: event, going: going, at: now, on: sql) else {
                 throw DomainError.forbidden("not_eligible", "This game does not take you now (its rules, a block or your record).")
             }
             // The swap: the player out (no late cancellation: the place is filled), the substitute in.
+            guard try await store.close(requestID, as: .filled, filledBy: user, at: now, on: sql) else {
+                throw DomainError.conflict("offer_taken", "The request was closed.")
+            }
             try await events.store.remove(event: event.id, user: request.requester.id, status: .going, at: now, on: sql)
             _ = try await events.store.removeMaybe(event: event.id, user: user, on: sql)
             try await events.store.addGoing(event: event.id, user: user, at: now, on: sql)
             if let series = event.seriesID, let date = event.occurrenceDate {
                 try await events.series.optOut(request.requester.id, of: series, on: date, on: sql)
             }
-            _ = try await store.close(requestID, as: .filled, filledBy: user, at: now, on: sql)
-            try await scheduler.unschedule(.substituteExpiry, of: .event(event.id), on: sql)
             let updated = try await events.store.event(event.id, on: sql) ?? event
             try await events.teams.follow(updated, at: now, on: sql, changes: &changes)
             let name = try await accounts.user(user, on: sql)?.name ?? ""
             try await notifier.substituteFound(
-                updated, by: UserSummary(id: user, name: name), to: request.requester.id, at: now, on: sql, changes: &changes)
+                updated, request: requestID, by: UserSummary(id: user, name: name), to: request.requester.id, at: now, on: sql,
+                changes: &changes)
             changes.record(.attendance(user: request.requester.id))
             changes.record(.attendance(user: user))
             changes.event(updated)
@@ -191,10 +234,12 @@ struct Substitutes: Sendable {
     /// The player takes the request back (idempotent once closed).
     func withdraw(_ requestID: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, _ in
-            guard let request = try await store.request(requestID, on: sql), request.requester.id == user else {
-                throw DomainError.notFound("substitute request")
-            }
+        guard let found = try await store.request(requestID), found.requester.id == user else {
+            throw DomainError.notFound("substitute request")
+        }
+        try await write { [store, events] sql, _ in
+            // Under the event's lock: a withdrawal and an acceptance take turns.
+            _ = try await events.store.lock(found.eventID, on: sql)
             _ = try await store.close(requestID, as: .withdrawn, at: now, on: sql)
         }
     }
@@ -202,7 +247,9 @@ struct Substitutes: Sendable {
     /// Runs a due `substitute_expiry` job: a request still open at its time runs out.
     func expire(_ requestID: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, _ in
+        guard let found = try await store.request(requestID) else { return }
+        try await write { [store, events] sql, _ in
+            _ = try await events.store.lock(found.eventID, on: sql)
             guard let request = try await store.request(requestID, on: sql), request.status == .open, now >= request.expiresAt else {
                 return
             }
@@ -212,14 +259,18 @@ struct Substitutes: Sendable {
 
     /// The places offered to the caller that are still open.
     func offers(for user: UUID) async throws -> [SubstituteOffer] {
-        try await store.offers(to: user, at: clock.now())
+        let offers = try await store.offers(to: user, at: clock.now())
+        let blocked = try await blocks.eitherWay(user)
+        let hidden = try await access.hidden(Set(offers.map(\.request.eventID)), from: user)
+        return offers.filter { !blocked.contains($0.request.requester.id) && !hidden.contains($0.request.eventID) }
     }
 
     /// A request, to the player who made it.
     func request(_ id: UUID, for user: UUID) async throws -> SubstituteRequest {
-        guard let request = try await store.request(id), request.requester.id == user else {
+        guard var request = try await store.request(id), request.requester.id == user else {
             throw DomainError.notFound("substitute request")
         }
+        if let person = request.filledBy, try await blocks.eitherWay(user).contains(person.id) { request.filledBy = nil }
         return request
     }
 }

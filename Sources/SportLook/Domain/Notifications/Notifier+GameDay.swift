@@ -94,7 +94,8 @@ extension Notifier {
 
     /// The player who asked hears who took their place.
     func substituteFound(
-        _ event: Event, by person: UserSummary, to requester: UUID, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+        _ event: Event, request: UUID, by person: UserSummary, to requester: UUID, at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
     ) async throws {
         let language = try await accounts.languages(of: [requester], on: sql)[requester] ?? .en
         let message = NotificationMessage(
@@ -102,7 +103,7 @@ extension Notifier {
             body: Catalogue.text(.substituteFoundBody, ["person": .text(person.name), "event": .text(event.title)], in: language),
             data: ["event_id": .id(event.id), "event_title": .string(event.title), "substitute": .person(person.id, person.name)])
         try await jobs.enqueue(
-            message, dedupeKey: "substitute_found:\(event.id.lowercased):\(requester.lowercased):\(person.id.lowercased)", on: sql)
+            message, dedupeKey: "substitute_found:\(request.lowercased)", on: sql)
         changes.record(.jobs)
     }
 }

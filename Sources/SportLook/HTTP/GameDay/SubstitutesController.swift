@@ -16,7 +16,7 @@ struct SubstitutesController {
     /// `POST /v1/events/{id}/substitute`
     @Sendable func ask(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "event")
-        let input = try await RequestBody.decodeIfPresent(Substitutes.Input.self, from: request, context: context) ?? .init(userID: nil)
+        let input = try await RequestBody.decodeIfPresent(Substitutes.Input.self, from: request, context: context) ?? .init()
         return JSONResponse(
             status: .created, SubstituteRequestRepresentation(request: try await substitutes.request(id, by: context.userID, input)))
     }

@@ -8,7 +8,7 @@ struct SubstituteStore: Store {
 
     private static let columns = """
         r.id, r.event_id, r.requester_id, q.name AS requester_name, r.status, r.created_at, r.expires_at, r.filled_by,
-        f.name AS filled_name, (SELECT COUNT(*) FROM substitute_offers o WHERE o.request_id = r.id) AS offered
+        f.name AS filled_name, r.offered_count AS offered
         """
     private static let from = """
         substitute_requests r JOIN users q ON q.id = r.requester_id LEFT JOIN users f ON f.id = r.filled_by
@@ -31,12 +31,12 @@ struct SubstituteStore: Store {
         }
     }
 
-    /// The requester's open request at the event, if any.
-    func open(event: UUID, requester: UUID, on sql: any SQLDatabase) async throws -> SubstituteRequest? {
+    /// The requester's open request at the event that has not run out, if any.
+    func open(event: UUID, requester: UUID, at now: Date, on sql: any SQLDatabase) async throws -> SubstituteRequest? {
         try await sql.raw(
             """
             SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from)
-            WHERE r.event_id = \(bind: event) AND r.requester_id = \(bind: requester) AND r.status = 'open'
+            WHERE r.event_id = \(bind: event) AND r.requester_id = \(bind: requester) AND r.status = 'open' AND r.expires_at > \(bind: now)
             """
         ).first().map(Self.decode)
     }
@@ -44,9 +44,9 @@ struct SubstituteStore: Store {
     func insert(_ request: SubstituteRequest, offeredTo people: [UUID], on sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
-            INSERT INTO substitute_requests (id, event_id, requester_id, status, created_at, expires_at)
+            INSERT INTO substitute_requests (id, event_id, requester_id, status, created_at, offered_count, expires_at)
             VALUES (\(bind: request.id), \(bind: request.eventID), \(bind: request.requester.id), 'open', \(bind: request.createdAt),
-                    \(bind: request.expiresAt))
+                    \(bind: request.offered), \(bind: request.expiresAt))
             """
         ).run()
         for chunk in people.chunks(of: Self.idsPerRead / 3) where !chunk.isEmpty {
@@ -54,6 +54,16 @@ struct SubstituteStore: Store {
                 chunk.map { SQLQueryString("(\(bind: request.id), \(bind: $0), \(bind: request.createdAt))") }, separator: SQLRaw(", "))
             try await sql.raw("INSERT INTO substitute_offers (request_id, user_id, created_at) VALUES \(values)").run()
         }
+    }
+
+    /// Withdraws the person's open requests at the event (they are no longer going).
+    func withdrawOpen(event: UUID, requester: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            UPDATE substitute_requests SET status = 'withdrawn', closed_at = \(bind: now)
+            WHERE event_id = \(bind: event) AND requester_id = \(bind: requester) AND status = 'open'
+            """
+        ).run()
     }
 
     /// Closes an open request; false when it was not open any more.
@@ -82,12 +92,12 @@ struct SubstituteStore: Store {
         }
     }
 
-    /// Requests the person made since `since`, and requests made for the event ever.
+    /// Requests the person made since `since`, and those they made for the event ever.
     func counts(requester: UUID, since: Date, event: UUID, on sql: any SQLDatabase) async throws -> (byPerson: Int, forEvent: Int) {
         let row = try await sql.raw(
             """
             SELECT (SELECT COUNT(*) FROM substitute_requests WHERE requester_id = \(bind: requester) AND created_at > \(bind: since)) AS mine,
-                   (SELECT COUNT(*) FROM substitute_requests WHERE event_id = \(bind: event)) AS theirs
+                   (SELECT COUNT(*) FROM substitute_requests WHERE event_id = \(bind: event) AND requester_id = \(bind: requester)) AS theirs
             """
         ).first()
         return (try row?.value("mine") ?? 0, try row?.value("theirs") ?? 0)

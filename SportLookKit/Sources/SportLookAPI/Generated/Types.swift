@@ -710,14 +710,16 @@ public protocol APIProtocol: Sendable {
     /// within 15 km of the game, nearest first: discoverable, in its sport (with a level
     /// range, by their level in it), of its audience, admitted by its rules (group, bans,
     /// its record rule, else at most 2 no-shows in the last 10 games), not blocked by or
-    /// blocking anyone going. With `user_id`, to that person alone. Each is told
+    /// blocking anyone going. With `user_id`, to that person alone — when the game cannot
+    /// take them (or the caller's account is limited) the answer is the same and nobody is
+    /// told, so that naming someone reveals nothing of them. Each is told
     /// (`substitute_offer`); the first to accept (`POST /v1/substitutes/{id}/accept`) takes
     /// the place, and the player leaves with no late cancellation. Offers run out 30
     /// minutes before the start, at most 6 hours after the request. 403 `not_going`; 409
     /// `organiser_cannot_leave`, `too_late`, `waitlist_first` (people are waiting: leave,
     /// and the first of them takes the place), `substitute_asked` (one open request a
-    /// game), `no_substitutes`, `event_cancelled`; 422 for a named person who cannot take
-    /// it; 429 `too_many_substitute_requests` past 3 a day or 5 a game.
+    /// game), `no_substitutes`, `event_cancelled`; 422 for a field other than `user_id`;
+    /// 429 `too_many_substitute_requests` past 3 a day, or 5 for one game.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/substitute`.
@@ -741,9 +743,10 @@ public protocol APIProtocol: Sendable {
     /// An offered person takes the place, under the event's lock; 404 offer to anyone it was not offered to.
     ///
     /// The player's place becomes theirs (the player is no longer going). 403
-    /// `not_eligible` when the game's rules or a block refuse them now; 409 `offer_taken`
-    /// once someone else took it or the player withdrew, `offer_expired` after its time or
-    /// once the game started or was cancelled.
+    /// `not_eligible` when the game's rules or a block with anyone going refuse them now;
+    /// 409 `offer_taken` once someone else took it, the player withdrew or left,
+    /// `offer_expired` after its time or once the game started or was cancelled,
+    /// `waitlist_first` when people have started waiting for a place since.
     ///
     ///
     /// - Remark: HTTP `POST /v1/substitutes/{id}/accept`.
@@ -2650,14 +2653,16 @@ extension APIProtocol {
     /// within 15 km of the game, nearest first: discoverable, in its sport (with a level
     /// range, by their level in it), of its audience, admitted by its rules (group, bans,
     /// its record rule, else at most 2 no-shows in the last 10 games), not blocked by or
-    /// blocking anyone going. With `user_id`, to that person alone. Each is told
+    /// blocking anyone going. With `user_id`, to that person alone — when the game cannot
+    /// take them (or the caller's account is limited) the answer is the same and nobody is
+    /// told, so that naming someone reveals nothing of them. Each is told
     /// (`substitute_offer`); the first to accept (`POST /v1/substitutes/{id}/accept`) takes
     /// the place, and the player leaves with no late cancellation. Offers run out 30
     /// minutes before the start, at most 6 hours after the request. 403 `not_going`; 409
     /// `organiser_cannot_leave`, `too_late`, `waitlist_first` (people are waiting: leave,
     /// and the first of them takes the place), `substitute_asked` (one open request a
-    /// game), `no_substitutes`, `event_cancelled`; 422 for a named person who cannot take
-    /// it; 429 `too_many_substitute_requests` past 3 a day or 5 a game.
+    /// game), `no_substitutes`, `event_cancelled`; 422 for a field other than `user_id`;
+    /// 429 `too_many_substitute_requests` past 3 a day, or 5 for one game.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/substitute`.
@@ -2709,9 +2714,10 @@ extension APIProtocol {
     /// An offered person takes the place, under the event's lock; 404 offer to anyone it was not offered to.
     ///
     /// The player's place becomes theirs (the player is no longer going). 403
-    /// `not_eligible` when the game's rules or a block refuse them now; 409 `offer_taken`
-    /// once someone else took it or the player withdrew, `offer_expired` after its time or
-    /// once the game started or was cancelled.
+    /// `not_eligible` when the game's rules or a block with anyone going refuse them now;
+    /// 409 `offer_taken` once someone else took it, the player withdrew or left,
+    /// `offer_expired` after its time or once the game started or was cancelled,
+    /// `waitlist_first` when people have started waiting for a place since.
     ///
     ///
     /// - Remark: HTTP `POST /v1/substitutes/{id}/accept`.
