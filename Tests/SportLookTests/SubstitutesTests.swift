@@ -139,6 +139,12 @@ struct SubstitutesTests {
             // Only a player going asks; the organiser cannot.
             #expect(try await api.post("/v1/events/\(event)/substitute", token: ann.token).status == .forbidden)
             #expect(try await api.post("/v1/events/\(event)/substitute", token: organiser.token).status == .conflict)
+            // Teams are out, the player fixed to team 2: the substitute takes that over too.
+            let teams = try await api.put(
+                "/v1/events/\(event)/teams", token: organiser.token, json: ["publish": true, "fixed": [["user_id": player.id, "team": 2]]]
+            ).decode(TeamsTests.Shown.self, expecting: .ok)
+            let playersTeam = try #require(teams.teamOf[player.id])
+            #expect(playersTeam == 2)
             let asked = try await api.post("/v1/events/\(event)/substitute", token: player.token).decode(Request.self, expecting: .created)
             #expect(asked.offeredCount == 2)
             let twice = try await api.post("/v1/events/\(event)/substitute", token: player.token)
@@ -153,6 +159,9 @@ struct SubstitutesTests {
             #expect(filled.status == "filled" && filled.filledBy?.id == winner.id)
             #expect(try await api.event(event, token: winner.token).myStatus == "going")
             #expect(try await api.event(event, token: player.token).myStatus == nil)
+            let after = try await api.get("/v1/events/\(event)/teams", token: organiser.token).decode(TeamsTests.Shown.self, expecting: .ok)
+            #expect(after.teamOf == [organiser.id: teams.teamOf[organiser.id]!, winner.id: playersTeam], "\(after.teamOf)")
+            #expect(after.teams[1].players.first { $0.id == winner.id }?.fixed == true, "the keeper's place is handed on whole")
             let shown = try await api.event(event, token: organiser.token)
             #expect(shown.goingCount == 1)
             try await eventually("the player told") { try await !TeamsTests.told(api, player.token, "substitute_found", event).isEmpty }

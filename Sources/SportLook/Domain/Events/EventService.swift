@@ -253,7 +253,9 @@ struct EventService: Sendable {
         case .absent: break
         }
         c.competitive = v.nonNull(input.competitive, "competitive")
-        if let competitive = c.competitive, let current, competitive != current.competitive, current.goingCount > 0 {
+        if let competitive = c.competitive, let current, competitive != current.competitive,
+            current.goingCount > 0 || current.waitlistCount > 0
+        {
             throw DomainError.conflict("competitive_fixed", "Whether a game is competitive is fixed once someone has joined.")
         }
         switch input.minPlayers {

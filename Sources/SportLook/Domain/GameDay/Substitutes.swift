@@ -218,6 +218,8 @@ struct Substitutes: Sendable {
             if let series = event.seriesID, let date = event.occurrenceDate {
                 try await events.series.optOut(request.requester.id, of: series, on: date, on: sql)
             }
+            // The substitute plays on the player's team, in their place: nobody else moves.
+            try await events.teams.store.handOn(event: event.id, from: request.requester.id, to: user, on: sql)
             let updated = try await events.store.event(event.id, on: sql) ?? event
             try await events.teams.follow(updated, at: now, on: sql, changes: &changes)
             let name = try await accounts.user(user, on: sql)?.name ?? ""

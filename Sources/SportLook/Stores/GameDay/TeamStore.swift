@@ -63,6 +63,14 @@ struct TeamStore: Store {
         }
     }
 
+    /// Puts `substitute` on the team `player` was on, as they were (fixed or not).
+    func handOn(event: UUID, from player: UUID, to substitute: UUID, on sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM team_players WHERE event_id = \(bind: event) AND user_id = \(bind: substitute)").run()
+        try await sql.raw(
+            "UPDATE team_players SET user_id = \(bind: substitute) WHERE event_id = \(bind: event) AND user_id = \(bind: player)"
+        ).run()
+    }
+
     /// How many team rows the event has (each a person placed or fixed).
     func placedCount(event: UUID, on sql: any SQLDatabase) async throws -> Int {
         try await sql.raw("SELECT COUNT(*) AS n FROM team_players WHERE event_id = \(bind: event)").first()?.value("n") ?? 0
