@@ -278,6 +278,28 @@ struct TeamsTests {
         }
     }
 
+    @Test("a published split weighs each player's level: the two strongest go to different teams, game after game", arguments: engines)
+    func strongestApart(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock) { api, _ in
+            for round in 0..<8 {
+                let organiser = try await api.register("Org\(round)")
+                try await Self.setLevel(api, organiser.token, 0)
+                let event = try await api.createEvent(organiser.token, startsIn: 86_400, now: clock.now()).id
+                var strong: [String] = []
+                for (n, level) in [7.0, 0, 7, 0, 0].enumerated() {
+                    let person = try await api.register("P\(round)-\(n)")
+                    try await Self.setLevel(api, person.token, level)
+                    try await api.join(event, token: person.token)
+                    if level == 7 { strong.append(person.id) }
+                }
+                let shown = try await api.put("/v1/events/\(event)/teams", token: organiser.token, json: ["publish": true]).decode(
+                    Shown.self, expecting: .ok)
+                #expect(shown.teamOf[strong[0]] != shown.teamOf[strong[1]], "round \(round): \(shown.teamOf)")
+            }
+        }
+    }
+
     @Test(
         "teams planned with publish_minutes are published by a job at that time, once; a draft's fixed players are the organiser's to see; a blocked person is left out of what the blocker sees",
         arguments: engines)

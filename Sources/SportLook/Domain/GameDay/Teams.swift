@@ -102,8 +102,12 @@ struct Teams: Sendable {
                 updatedAt: now)
             try await store.save(plan, on: sql)
             let pinned = Dictionary(uniqueKeysWithValues: fixed.map { ($0.userID, $0.team - 1) })
-            let members = lineup.map {
-                TeamMember(user: $0.user, team: pinned[$0.user.id], fixed: pinned[$0.user.id] != nil, level: $0.level)
+            // Each as the lineup has them (their rating with them), placed by the new plan alone.
+            let members = lineup.map { member in
+                var placed = member
+                placed.team = pinned[member.user.id]
+                placed.fixed = placed.team != nil
+                return placed
             }
             try await scheduler.unschedule(.teamsDue, of: .event(id), on: sql)
             if publish {
