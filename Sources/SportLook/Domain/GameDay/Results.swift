@@ -52,7 +52,7 @@ struct Results: Sendable {
             guard let plan = try await teams.plan(of: id, on: sql), plan.publishedAt != nil else {
                 throw DomainError.conflict("no_teams", "The game had no teams: there is no score to enter.")
             }
-            let teamOf = try await teams.teams(of: id, on: sql)
+            let teamOf = try await teams(of: event, on: sql)
             guard let mine = teamOf[user] else {
                 throw DomainError.forbidden("not_on_a_team", "Only the players of a team enter the score.")
             }
@@ -86,7 +86,7 @@ struct Results: Sendable {
             guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
             guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
             guard let result = try await store.result(of: id, on: sql) else { throw DomainError.notFound("result") }
-            let teamOf = try await teams.teams(of: id, on: sql)
+            let teamOf = try await teams(of: event, on: sql)
             guard let mine = teamOf[user], mine != result.enteredTeam else {
                 throw DomainError.forbidden("other_team_only", "A player of another team confirms or disputes the score.")
             }
@@ -114,8 +114,16 @@ struct Results: Sendable {
                 try await store.settle(id, as: .stood, by: nil, at: now, on: sql)
             else { return }
             try await apply(
-                event, scores: result.scores, teamOf: try await teams.teams(of: id, on: sql), at: now, on: sql, changes: &changes)
+                event, scores: result.scores, teamOf: try await teams(of: event, on: sql), at: now, on: sql, changes: &changes)
         }
+    }
+
+    /// Who of the people going is on which team (numbered from 0): someone who left or was
+    /// removed after the start keeps no say in the score.
+    private func teams(of event: Event, on sql: DatabaseSession) async throws -> [UUID: Int] {
+        var out: [UUID: Int] = [:]
+        for member in try await teams.lineup(event: event.id, sport: event.sport, on: sql) { out[member.user.id] = member.team }
+        return out
     }
 
     /// Moves the levels of a competitive game's players by its counting score, once.

@@ -109,10 +109,11 @@ struct Teams: Sendable {
                 placed.fixed = placed.team != nil
                 return placed
             }
-            try await scheduler.unschedule(.teamsDue, of: .event(id), on: sql)
             if publish {
+                try await scheduler.unschedule(.teamsDue, of: .event(id), on: sql)
                 try await self.publish(plan, event, members, at: now, on: sql, changes: &changes)
             } else {
+                // (``schedule(_:_:at:on:changes:)`` drops the job it replaces.)
                 try await store.setTeams(event: id, members.compactMap { m in m.team.map { (m.user.id, $0, true) } }, on: sql)
                 try await schedule(event, plan, at: now, on: sql, changes: &changes)
             }

@@ -87,24 +87,3 @@ struct TeamStore: Store {
         }
     }
 }
-
-extension TeamStore {
-    /// Who of the people going is on which team (numbered from 0): someone who left or was
-    /// removed after the start keeps no say in the score.
-    func teams(of event: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [UUID: Int] {
-        try await reading(on: sql) { sql in
-            var out: [UUID: Int] = [:]
-            for row in try await sql.raw(
-                """
-                SELECT t.user_id, t.team FROM team_players t
-                JOIN attendances a ON a.event_id = t.event_id AND a.user_id = t.user_id AND a.status = 'going'
-                JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
-                WHERE t.event_id = \(bind: event)
-                """
-            ).all() {
-                out[try row.value("user_id")] = try row.value("team")
-            }
-            return out
-        }
-    }
-}
