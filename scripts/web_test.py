@@ -736,7 +736,17 @@ def run(server, push):
         expect(bo.get_by_role("heading", name="Group chat")).to_be_visible()
         send(bo, "Anyone for Saturday?")
         expect(cy.locator("ol.messages").get_by_text("Anyone for Saturday?")).to_be_visible()
+        # A poll in the group's chat: Bo asks, Cy votes, and Bo sees the count move live.
+        bo.get_by_text("Ask a poll").click()
+        bo.get_by_role("textbox", name="Question").fill("Saturday or Sunday?")
+        bo.get_by_role("textbox", name="Options, one a line").fill("Saturday\nSunday")
+        bo.get_by_role("button", name="Ask", exact=True).click()
+        cy.get_by_role("button", name="Sunday, 0").click()
+        expect(cy.get_by_role("button", name="Sunday, 1")).to_have_attribute("aria-pressed", "true")
+        expect(bo.get_by_role("button", name="Sunday, 1")).to_be_visible()
+        expect(bo.get_by_text("1 answered")).to_be_visible()
         audit(cy, "group chat")
+        shoot(cy, "poll")
         cy.get_by_role("link", name=re.compile("^Chats")).click()
         expect(cy.locator("ul.rooms").get_by_role("link", name=re.compile("^Luxembourg tennis"))).to_be_visible()
 

@@ -22,7 +22,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Where a link opened while signed out (a group's invite link, an event) leads once signed in. */
+/** Where a link opened while signed out leads once signed in. */
 const AFTER_SIGN_IN = "sportlook.afterSignIn";
 export const afterSignIn = {
   remember(hash) { sessionStorage.setItem(AFTER_SIGN_IN, hash); },

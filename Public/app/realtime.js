@@ -1,9 +1,6 @@
-// One socket per tab for chat and live notifications. It reconnects by itself
-// (backing off up to 10 s) and subscribes again from the last seq each room holds and
-// the last change position it was sent, so nothing sent, edited or deleted meanwhile is
-// missed or repeated; messages not yet confirmed are sent again with the same
-// client_id, which the server answers with the original: nothing doubles. A room is an
-// event's chat (the event's id) or a conversation (its id).
+// One socket per tab for chat and live notifications. It reconnects by itself and
+// resumes each room from its last seq and change, so nothing is missed or repeated;
+// unconfirmed messages are sent again with the same client_id: nothing doubles.
 import {session} from "./api.js";
 
 /** Error codes after which the same frame is sent again (the server asks for it). */
@@ -103,7 +100,7 @@ class Realtime extends EventTarget {
     };
   }
 
-  /** Keeps a chats list live: `listener` gets `room_updated` and `room_removed` frames. */
+  /** Keeps a chats list live (`room_updated`, `room_removed`). */
   watchRooms(listener) {
     this.roomWatchers.add(listener);
     this.start();
@@ -111,7 +108,7 @@ class Realtime extends EventTarget {
     return () => this.roomWatchers.delete(listener);
   }
 
-  /** Sends a chat message (`extra`: e.g. its `reply_to`); kept until the server confirms it, and sent again after a reconnect. */
+  /** Sends a chat message, kept until confirmed and sent again after a reconnect. */
   say(roomID, clientID, body, extra = {}) {
     const frame = {...extra, type: "message", room_id: roomID, client_id: clientID, body};
     this.pending.set(clientID, frame);

@@ -16,7 +16,8 @@ struct SchedulerTests {
         .offerExpiry(event: event, user: user, expiresAt: start), .seriesExtension(series: series),
         .suspensionEnd(user: user, until: start), .dataExport(export: event, user: user), .exportExpiry(export: series, user: user),
         .teamsDue(event: event, startsAt: start), .resultStands(event: event, enteredAt: start),
-        .substituteExpiry(event: event, request: series, expiresAt: start),
+        .substituteExpiry(event: event, request: series, expiresAt: start), .pollClose(room: event, seq: 7, closesAt: start),
+        .pollReminder(room: series, seq: 9, closesAt: start),
     ]
 
     @Test("every kind is read back as it was written, under its own kind only; a job of an unknown kind or missing a field is refused")
@@ -33,7 +34,7 @@ struct SchedulerTests {
         #expect(
             Self.every.map(\.subject) == [
                 .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user), .user(Self.user),
-                .user(Self.user), .event(Self.event), .event(Self.event), .event(Self.event),
+                .user(Self.user), .event(Self.event), .event(Self.event), .event(Self.event), .room(Self.event), .room(Self.series),
             ])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
         for bad in [

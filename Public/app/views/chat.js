@@ -4,6 +4,7 @@
 import {api, get} from "../api.js";
 import {btn, h, replace} from "../dom.js";
 import {realtime, RETRY} from "../realtime.js";
+import {pollForm, pollView} from "./poll.js";
 import {reportControl} from "./report.js";
 
 /** The emoji a message can carry (the server's set, in its order). */
@@ -17,18 +18,17 @@ function quoted(body) {
   return characters.slice(0, 140).join("");
 }
 
-/** The chat: history, then live messages; typing and read markers; sending survives a dropped connection. */
 export function chatPanel(roomID, user, {left = "You can no longer write here."} = {}) {
   const messages = new Map(); // seq → message
   const pending = new Map(); // client_id → element
-  // In a log: new messages are announced, the history loaded at once is not read out.
+  // A log: new messages are announced.
   const list = h("ol", {class: "messages", "aria-label": "Messages", tabindex: "0"});
   const log = h("div", {role: "log"}, list);
   const typing = h("p", {class: "typing", "aria-live": "polite"});
   const readLine = h("p", {class: "read-by"});
   const connection = h("p", {class: "connection", role: "status"});
   const input = h("input", {name: "body", autocomplete: "off", maxlength: "2000", "aria-label": "Message"});
-  // Answering a message: the composer quotes it until the reply is sent or the answer called off.
+  // Answering a message: the composer quotes it.
   const replyText = h("span", {id: `replying-${roomID}`});
   const replyBar = h("p", {class: "replying", hidden: true}, replyText,
     btn({class: "link", onclick: () => replyingTo(null)}, "Cancel reply"));
@@ -43,8 +43,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   let typingTimer = null;
   let lastTyping = 0;
   let stopped = false;
-  // Read markers: at most one frame a second, the highest seq, only when it moved
-  // (a frame per message would outrun the socket's frame limit on a long history).
+  // Read markers: at most one frame a second, the highest seq, only when it moved.
   let readSent = 0;
   let readTimer = null;
   const markRead = () => {
@@ -58,7 +57,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   };
   document.addEventListener("visibilitychange", markRead);
 
-  /** Runs a change to a message (edit, delete, reaction) and shows the message as the server answers it. */
+  /** Changes a message (edit, delete, reaction, vote) and shows the server's answer. */
   const change = async (method, path, body) => {
     try { update(await api(method, `/v1/rooms/${roomID}/messages/${path}`, body)); } catch (e) { replace(connection, e.message); }
   };
@@ -68,7 +67,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     return mine ? change("DELETE", `${m.seq}/reactions?emoji=${encodeURIComponent(emoji)}`) : change("POST", `${m.seq}/reactions`, {emoji});
   };
 
-  /** Sets (or with null, calls off) the message the next one answers; `focus` puts the reader in the composer. */
+  /** Sets (null: calls off) the message the next one answers. */
   function replyingTo(m, {focus = true} = {}) {
     replyTo = m;
     replyBar.hidden = !m;
@@ -81,11 +80,11 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     if (focus) input.focus();
   }
 
-  /** The message's text replaced by a form that edits it (Escape or Cancel leaves it as it was). */
+  /** The message's text replaced by a form that edits it. */
   function edit(m, element) {
     editing?.close(); // one message at a time
     const text = h("input", {name: "body", value: m.body, maxlength: "2000", autocomplete: "off", "aria-label": "Edit message"});
-    // Closing draws the message as it is now (changes that came meanwhile included).
+    // Closing draws the message as it is now.
     const done = () => {
       if (editing?.seq !== m.seq) return;
       editing = null;
@@ -128,7 +127,8 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       h("span", {class: "body"}, m.deleted ? "Message deleted" : m.body),
       m.edited_at && !m.deleted ? h("span", {class: "meta"}, " (edited)") : null,
       m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
-      // Each emoji on the message, pressed when it is the reader's: pressing takes it off or puts it on.
+      m.poll ? pollView(m, user, change) : null,
+      // Each emoji, pressed when it is the reader's.
       m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) =>
         btn({class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
       live ? h("div", {class: "actions"},
@@ -143,10 +143,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     return element;
   };
 
-  /**
-   * Draws a shown message again; the control that had the focus in it keeps it (a
-   * reaction pressed, an edit closed), or else the message's first control does.
-   */
+  /** Draws a shown message again; the focused control keeps the focus, or else its first control takes it. */
   function redraw(m) {
     const shown = list.querySelector(`li[data-seq="${m.seq}"]`);
     if (!shown) return;
@@ -159,12 +156,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     (controls.find((c) => key(c) === key(focused)) ?? controls.find((c) => key(c).startsWith(key(focused).split(" ")[0])) ?? controls[0])?.focus();
   }
 
-  /**
-   * A message changed (edited, deleted, reacted to), from a frame or an answer: its
-   * bubble is drawn again, and so are the replies that quote it (shown or not, the
-   * message itself: the history holds the last 100). An answer older than what is
-   * held (its change_seq lower) changes nothing.
-   */
+  /** A message changed: it is drawn again with the replies quoting it; an older answer (lower change_seq) changes nothing. */
   function update(m) {
     const held = messages.get(m.seq);
     if (held?.change_seq > m.change_seq) return;
@@ -208,13 +200,13 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
     if (frame.type === "message") add(frame.message);
     else if (frame.type === "message_edited" || frame.type === "message_deleted") update(frame.message);
     else if (frame.type === "sent" && pending.has(frame.client_id) && !messages.has(frame.seq)) {
-      // Stored: the bubble is a message now (the copy the socket relays, if it comes, is the same seq).
+      // Stored: the bubble is a message now.
       const element = pending.get(frame.client_id);
       pending.delete(frame.client_id);
       element.classList.remove("pending");
       element.querySelector(".sending")?.remove();
       element.dataset.seq = frame.seq;
-      // lastSeq moves when the message itself arrives, in order: a resume from it misses nothing before it.
+      // lastSeq moves when the message itself arrives, in order.
       messages.set(frame.seq, {seq: frame.seq, client_id: frame.client_id, sender: user});
     }
     else if (frame.type === "typing" && frame.user.id !== user.id) {
@@ -227,7 +219,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       showReaders();
     } else if (frame.type === "unsubscribed") replace(connection, left);
     else if (frame.type === "error" && frame.client_id && !RETRY.has(frame.code)) {
-      // Refused for good (too long, not a member…): the bubble says so and keeps the text.
+      // Refused for good: the bubble says so.
       const element = pending.get(frame.client_id);
       pending.delete(frame.client_id);
       if (element) {
@@ -235,7 +227,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
         replace(element.querySelector(".sending"), ` · not sent: ${frame.message}`);
       }
     } else if (frame.type === "error" && !frame.client_id && RETRY.has(frame.code)) {
-      // A read marker refused for now (the server is at capacity): send it again later.
+      // A read marker refused for now: sent again later.
       readSent = 0;
       setTimeout(markRead, (frame.retry_after ?? 2) * 1000);
     } else if (frame.type === "error" && !frame.client_id) replace(connection, frame.message);
@@ -243,17 +235,19 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   const onState = () => replace(connection, realtime.open ? "" : "Reconnecting… your messages will be sent when the connection is back.");
   realtime.addEventListener("state", onState);
 
+  const asking = h("details", {class: "ask-poll"}, h("summary", "Ask a poll"));
+  asking.append(pollForm(roomID, () => { asking.open = false; }));
   let stop = () => {};
   get(`/v1/rooms/${roomID}/messages?limit=100`).then((page) => {
     if (stopped) return; // the screen was left before the history came
     for (const m of page.items) add(m);
-    // The page is one snapshot: every change up to its newest change_seq is in it.
+    // The page holds every change up to its newest change_seq.
     const afterChange = Math.max(0, ...page.items.map((m) => m.change_seq));
     stop = realtime.follow(roomID, () => lastSeq, afterChange, listener);
     onState();
   }).catch((e) => replace(connection, e.message));
 
-  /** Shows a message being sent and sends it: `upload`, when given, first stores its photo. */
+  /** Shows a message being sent and sends it (`upload` first stores its photo). */
   function sendNew(body, upload) {
     const clientID = crypto.randomUUID();
     const extra = replyTo ? {reply_to: replyTo.seq} : {};
@@ -294,7 +288,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   });
 
   return {
-    element: h("div", {class: "chat"}, connection, log, typing, readLine, form),
+    element: h("div", {class: "chat"}, connection, log, typing, readLine, form, asking),
     stop: () => {
       stopped = true;
       stop();

@@ -58,11 +58,11 @@ export function composeView(settings, id, groupID) {
     const locationError = fieldError("location");
     const summary = formError();
     const submit = h("button", {type: "submit", class: "primary"}, event ? "Save" : "Create event");
-    // A group's game: its members alone see it unless opened to everyone (fixed once made).
+    // A group's game: its members alone see it unless opened to everyone.
     const membersOnly = h("input", {name: "members_only", type: "checkbox", checked: true});
     const forGroup = group ? h("fieldset", h("legend", `For ${group.name}`),
       h("label", {class: "check"}, membersOnly, "Members only: nobody outside the group sees it")) : null;
-    // A new event may repeat every week: then it is a series, whose games are made ahead.
+    // A new event may repeat every week: a series.
     const dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
     const dayCodes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
     const weekly = h("input", {name: "weekly", type: "checkbox"});
@@ -74,7 +74,7 @@ export function composeView(settings, id, groupID) {
       const day = new Date(starts.value).getDay();
       if (weekly.checked && !Number.isNaN(day) && !dayBoxes.some((l) => l.querySelector("input").checked)) dayBoxes[day].querySelector("input").checked = true;
     });
-    // A competitive game's score moves its players' levels (fixed once someone joins).
+    // A competitive game's score moves levels.
     const competitive = h("input", {name: "competitive", type: "checkbox", checked: event?.competitive});
     const repeat = event ? null : h("fieldset", h("legend", "Repeat"), h("label", {class: "check"}, weekly, "Every week"), repeatDetails);
     const form = h("form", {class: "card", novalidate: true},
@@ -113,7 +113,7 @@ export function composeView(settings, id, groupID) {
           body.min_record = reliable.value ? {last_games: last, max_no_shows: most} : null;
         }
         if (place) body.location = {lat: Number(place.lat.toFixed(6)), lon: Number(place.lon.toFixed(6))};
-        // Local times in reminders are the organiser's zone's, where the game usually is.
+        // Reminders use the organiser's zone.
         if (!event) body.time_zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
         if (group) { body.group_id = group.id; body.members_only = membersOnly.checked; }
         if (cover.files[0]) {

@@ -28,7 +28,7 @@ export function eventView(id) {
     const place = event.capacity === null ? "No limit on places" : event.spots_left > 0 ? `${event.spots_left} of ${event.capacity} places left` : "Full: joining puts you on the waitlist";
     const summary = formError();
     const actions = h("div", {class: "actions"});
-    // The event in the phone's or computer's calendar (the session cookie goes with the link).
+    // The event in the device's calendar.
     actions.append(h("a", {class: "button", href: `/v1/events/${id}/calendar.ics`, download: "sportlook-event.ics"}, "Add to calendar"));
     if (event.i_organise) {
       actions.append(h("a", {class: "button", href: `#/events/${id}/edit`}, "Edit"),
@@ -54,7 +54,7 @@ export function eventView(id) {
       };
       actions.append(btn({class: joined ? "" : "primary", onclick: act(() => joined ? del(`/v1/events/${id}/attendance`) : post(`/v1/events/${id}/attendance`))},
         joined ? "Leave" : event.spots_left === 0 ? "Join the waitlist" : "Join"));
-      // Maybe takes no place (a held one is given up) and brings a reminder to decide.
+      // Maybe takes no place.
       if (event.my_status === "maybe") actions.append(btn({onclick: act(() => del(`/v1/events/${id}/attendance`))}, "Not coming"));
       else actions.append(btn({onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
     }
@@ -65,10 +65,10 @@ export function eventView(id) {
     const attendees = h("ul", {class: "attendees"});
     const chat = h("div", {class: "chat-slot"});
     const now = new Date(), starts = new Date(event.starts_at), ends = new Date(event.ends_at);
-    // Check-in: the people going, from 30 minutes before the start until the end, near the place.
+    // Check-in: the people going, near the place, around the start.
     const checkIn = event.status === "active" && event.my_status === "going" && !event.i_organise
       && now >= new Date(starts.getTime() - 30 * 60_000) && now <= ends ? checkInPanel() : null;
-    // The attendance sheet: the organiser's, from the start until two days after the end.
+    // The organiser's attendance sheet.
     const sheet = event.i_organise && event.status === "active" && now >= starts && now <= new Date(ends.getTime() + 48 * 3_600_000) ? sheetPanel() : null;
     replace(section,
       cover,
@@ -119,7 +119,7 @@ export function eventView(id) {
     }
   }
 
-  // A freed place offered from the waitlist: take it or decline it before the countdown ends.
+  // A freed place offered from the waitlist.
   function offerPanel(event) {
     const expires = new Date(event.my_offer_expires_at);
     const left = h("p", {"data-testid": "offer-countdown", role: "timer", "aria-live": "off"});
@@ -146,7 +146,7 @@ export function eventView(id) {
       "Ask for a substitute"), note);
   }
 
-  // The browser's position, sent once: the server says whether it is near enough.
+  // The browser's position: the server says whether it is near enough.
   function checkInPanel() {
     const note = status("");
     const button = btn({class: "primary"}, "Check in");
@@ -167,7 +167,7 @@ export function eventView(id) {
       h("p", "At the place? Check in so the organiser knows you came."), button, note);
   }
 
-  // Who came: a line a person, the check-in and the organiser's mark (which has the last say).
+  // Who came: the check-in and the organiser's mark.
   function sheetPanel() {
     const list = h("ul", {class: "sheet"}, h("li", "Loading…"));
     const labels = {attended: "Came", no_show: "No-show", excused: "Excused", late_cancel: "Left late"};
@@ -226,7 +226,7 @@ function inviteForm(eventID) {
 
 const dayWords = {MO: "Monday", TU: "Tuesday", WE: "Wednesday", TH: "Thursday", FR: "Friday", SA: "Saturday", SU: "Sunday"};
 
-/** "Every Tuesday and Thursday at 19:00" from the series' rule (weekly ones; others as written). */
+/** "Every Tuesday at 19:00" from the series' rule. */
 function ruleInWords(series) {
   const parts = Object.fromEntries(series.rule.split(";").map((p) => p.split("=")));
   if (parts.FREQ !== "WEEKLY") return `${series.rule} at ${series.start_time}`;
@@ -235,7 +235,7 @@ function ruleInWords(series) {
   return `${every} ${days.join(" and ")} at ${series.start_time}`;
 }
 
-/** "This and following": a new start time from this game on; the game stays, the series carries on as a new one. */
+/** "This and following": a new start time from this game on. */
 function changeFollowing(series, event, note, rerender) {
   const time = h("input", {name: "start_time", type: "time", required: true, value: series.start_time});
   const form = h("form", {class: "inline"}, h("h3", "Change this and following games"), field("New start time", time),
@@ -250,7 +250,7 @@ function changeFollowing(series, event, note, rerender) {
   return form;
 }
 
-/** The series a game belongs to: its rule, becoming a regular, and for the organiser the regulars and skipping this date. */
+/** The game's series: its rule, becoming a regular; the organiser's regulars and skips. */
 function seriesPanel(event, rerender) {
   const panel = h("section", {class: "card series", "aria-labelledby": "series-heading"}, h("h2", {id: "series-heading"}, "Weekly game"), status("Loading…"));
   (async () => {

@@ -1,6 +1,5 @@
-// Groups: groups nearby, the caller's groups and a new group; a group's page with
-// joining by its policy (or its invite link), and for admins the requests, members
-// and the link.
+// Groups: nearby, the caller's and a new one; a group's page with joining, and for
+// admins the requests, members and invite link.
 import {api, del, get, me, patch, post, query, sportCatalogue} from "../api.js";
 import {btn, distance, field, h, option, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";

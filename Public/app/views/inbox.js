@@ -3,7 +3,7 @@ import {get, post} from "../api.js";
 import {btn, h, replace, status, when} from "../dom.js";
 import {realtime} from "../realtime.js";
 
-// What a notification says is the server's, in the reader's language (older ones only have a kind).
+// What a notification says is the server's, in the reader's language.
 const describe = (n) => n.title ?? n.kind.replaceAll("_", " ");
 
 export function inboxView(onRead) {

@@ -1,6 +1,5 @@
-// Events nearby: a list (nearest first) and a map of the same place, with sport,
-// date, radius, level, audience and free-place filters. The place is the browser's location, the profile's, or
-// one picked on the map.
+// Events nearby: a list and a map of the same place, with filters. The place is the
+// browser's location, the profile's, or one picked on the map.
 import {get, me, query, sportCatalogue} from "../api.js";
 import {btn, distance, field, h, option, replace, status, when} from "../dom.js";
 import {SlippyMap} from "../map.js";

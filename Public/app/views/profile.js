@@ -99,8 +99,7 @@ function emailCard(user) {
   return card;
 }
 
-// Pushes to this browser (Web Push): offered where the Push API exists and the
-// server has a VAPID key. The registration's id is kept to turn it off again.
+// Pushes to this browser (Web Push), where the Push API and a VAPID key exist.
 function notificationsCard() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return null;
   const note = status("");
@@ -180,7 +179,7 @@ function passwordCard() {
   return form;
 }
 
-/** A copy of everything the server holds about the person: asked for once a day, built in the background, downloadable for a week. */
+/** A copy of everything the server holds about the person (once a day, kept a week). */
 function dataCard() {
   const list = h("ul", {class: "exports"});
   const said = status("");
@@ -208,7 +207,7 @@ function sessionsCard() {
   return card;
 }
 
-/** The calendar feed: a secret link a phone's calendar subscribes to; a new one ends the old. */
+/** The calendar feed: a secret link; a new one ends the old. */
 function calendarCard(user) {
   const link = h("input", {type: "text", readonly: true, "aria-label": "Your calendar link", hidden: true});
   const note = status("");
@@ -239,7 +238,7 @@ function calendarCard(user) {
     h("p", "The games you go to, in your phone's calendar."), make, link, stop, note);
 }
 
-/** The person's own record: their last 20 games that are over, of the last year. */
+/** The person's own record: their last 20 games. */
 function recordCard() {
   const labels = {attended: "came", no_show: "no-show", late_cancel: "left late", excused: "excused"};
   const body = h("div", status("Loading…"));
@@ -263,7 +262,7 @@ function levelsCard() {
   return h("div", {class: "card"}, h("h2", "Your levels"), list);
 }
 
-/** The player's level in each of their sports and, if they wish, their gender: theirs alone; games for a level range or an audience read them. */
+/** The player's level in each sport and, if they wish, their gender (theirs alone). */
 function playerCard(user, sports) {
   const card = h("form", {class: "card", novalidate: true}, h("h2", "Your game"), status("Loading…"));
   get("/v1/me/player").then((player) => {

@@ -44,6 +44,7 @@ public final class AppServices: Sendable {
     let results: Results
     /// Substitutes found nearby for a player who cannot come.
     let substitutes: Substitutes
+    let polls: Polls
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -297,8 +298,12 @@ public final class AppServices: Sendable {
             subscribing: ChatService.subscribing(chatStore), blockLists: ChatService.blockLists(safety), safety: safety, rooms: roomStore,
             events: eventStore, notifier: notifier, write: write, clock: clock,
             limiter: RateLimiter(limit: configuration.chatRateLimit, per: configuration.chatRateWindow, clock: clock), media: attachments,
-            access: eventAccess
+            access: eventAccess, scheduler: scheduler
         )
+        let polls = Polls(
+            chat: chat, store: chatStore, safety: safety, events: events, series: series, invitations: invitations, notifier: notifier,
+            write: write, clock: clock)
+        self.polls = polls
         let socketWatch = SocketWatch(
             period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))
         self.hub = ChatHub(
@@ -335,7 +340,7 @@ public final class AppServices: Sendable {
         self.exports = exports
         let scheduledWork = ScheduledWork(
             reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams,
-            results: results, substitutes: substitutes)
+            results: results, substitutes: substitutes, polls: polls)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

@@ -24,6 +24,9 @@ struct ChatMessage: Sendable, Hashable {
     var deletedAt: Date? = nil
     /// Reactions, by emoji in the order of the allowed set, with who reacted.
     var reactions: [ChatReaction] = []
+    /// Whether the message is a poll (its `poll` is read with it).
+    var isPoll: Bool = false
+    var poll: ChatPoll? = nil
 }
 
 /// The image a chat message carries: its variants and the largest one's size (so a

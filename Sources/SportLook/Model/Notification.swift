@@ -98,6 +98,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case substituteOffer = "substitute_offer"
     /// Someone took the place the person asked a substitute for.
     case substituteFound = "substitute_found"
+    /// A poll in one of the person's rooms closes soon and they have not answered.
+    case pollReminder = "poll_reminder"
+    /// The person's poll closed.
+    case pollClosed = "poll_closed"
 }
 
 /// One notification for one person: what a job delivers.

@@ -26,6 +26,10 @@ enum ScheduledJob: Sendable, Hashable {
     case resultStands(event: UUID, enteredAt: Date)
     /// The end of a request for a substitute that nobody took by `expiresAt`.
     case substituteExpiry(event: UUID, request: UUID, expiresAt: Date)
+    /// The close of a chat poll set to close at `closesAt`.
+    case pollClose(room: UUID, seq: Int64, closesAt: Date)
+    /// The reminder of a poll's non-voters before it closes at `closesAt`.
+    case pollReminder(room: UUID, seq: Int64, closesAt: Date)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -38,6 +42,8 @@ enum ScheduledJob: Sendable, Hashable {
         case teamsDue = "teams_due"
         case resultStands = "result_stands"
         case substituteExpiry = "substitute_expiry"
+        case pollClose = "poll_close"
+        case pollReminder = "poll_reminder_due"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -45,6 +51,7 @@ enum ScheduledJob: Sendable, Hashable {
         case event(UUID)
         case series(UUID)
         case user(UUID)
+        case room(UUID)
 
         /// As kept in `jobs.subject`.
         var key: String {
@@ -52,6 +59,7 @@ enum ScheduledJob: Sendable, Hashable {
             case .event(let id): "event:" + id.lowercased
             case .series(let id): "series:" + id.lowercased
             case .user(let id): "user:" + id.lowercased
+            case .room(let id): "room:" + id.lowercased
             }
         }
     }
@@ -68,6 +76,8 @@ enum ScheduledJob: Sendable, Hashable {
         case .teamsDue: .teamsDue
         case .resultStands: .resultStands
         case .substituteExpiry: .substituteExpiry
+        case .pollClose: .pollClose
+        case .pollReminder: .pollReminder
         }
     }
 
@@ -78,6 +88,7 @@ enum ScheduledJob: Sendable, Hashable {
             .event(event)
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
+        case .pollClose(let room, _, _), .pollReminder(let room, _, _): .room(room)
         }
     }
 }
@@ -88,7 +99,8 @@ extension ScheduledJob: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
-            until, exportID = "export_id", enteredAt = "entered_at", requestID = "request_id"
+            until, exportID = "export_id", enteredAt = "entered_at", requestID = "request_id", roomID = "room_id", seq, closesAt =
+            "closes_at"
     }
 
     init(from decoder: any Decoder) throws {
@@ -115,6 +127,12 @@ extension ScheduledJob: Codable {
             self = .substituteExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), request: try c.decode(UUID.self, forKey: .requestID),
                 expiresAt: try instant(.expiresAt))
+        case .pollClose, .pollReminder:
+            let (room, seq) = (try c.decode(UUID.self, forKey: .roomID), try c.decode(Int64.self, forKey: .seq))
+            let closesAt = try instant(.closesAt)
+            self =
+                kind == .pollClose
+                ? .pollClose(room: room, seq: seq, closesAt: closesAt) : .pollReminder(room: room, seq: seq, closesAt: closesAt)
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -151,6 +169,10 @@ extension ScheduledJob: Codable {
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(request.lowercased, forKey: .requestID)
             try c.encode(expiresAt.millisecondsSince1970, forKey: .expiresAt)
+        case .pollClose(let room, let seq, let closesAt), .pollReminder(let room, let seq, let closesAt):
+            try c.encode(room.lowercased, forKey: .roomID)
+            try c.encode(seq, forKey: .seq)
+            try c.encode(closesAt.millisecondsSince1970, forKey: .closesAt)
         case .resultStands(let event, let enteredAt):
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(enteredAt.millisecondsSince1970, forKey: .enteredAt)

@@ -257,10 +257,10 @@ actor ChatConnection {
         let hiding = hidden.withLock { $0 }
         switch frame {
         case .message(let message, let afterChange):
-            guard let seen = Blocks.view(message, hiding: hiding) else { return true }
-            return queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty))
+            guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
+            return queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty && seen.poll == nil))
         case .change(let message):
-            guard let seen = Blocks.view(message, hiding: hiding) else { return true }
+            guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
             return queue.push(Frames.change(seen, links: hub.links))
         }
     }

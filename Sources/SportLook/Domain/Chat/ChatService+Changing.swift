@@ -83,7 +83,7 @@ extension ChatService {
     /// A change that writes (an edit, a reaction) follows the rules of sending: not in a
     /// cancelled event's chat, not between people either of whom blocked the other, not
     /// from someone whose message request waits or was declined.
-    private func change(
+    func change(
         _ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?
     ) async throws -> ChatMessage {
@@ -123,13 +123,14 @@ extension ChatService {
             // a change that changed nothing included, is the caller's view.
             let hidden = try await safety.blockedBy(user, on: sql)
             guard let message = try await store.message(room: roomID, seq: seq, on: sql),
-                !writing || Blocks.view(message, hiding: hidden) != nil
+                !writing || Blocks.view(message, hiding: hidden, viewer: user) != nil
             else {
                 throw DomainError.notFound("message")
             }
             // (A deletion of a blocked person's message answers the tombstone the caller made.)
             let seen = { (message: ChatMessage) in
-                Blocks.view(message, hiding: hidden) ?? Blocks.view(message, hiding: hidden.subtracting([message.sender.id])) ?? message
+                Blocks.view(message, hiding: hidden, viewer: user)
+                    ?? Blocks.view(message, hiding: hidden.subtracting([message.sender.id]), viewer: user) ?? message
             }
             guard let change = try await body(room, message, sql) else { return seen(message) }
             changes.record(.chatChange(room: roomID, change: change))

@@ -63,7 +63,7 @@ extension ChatService {
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         }
-        return Page(items: items.compactMap { Blocks.view($0, hiding: blocked) }, nextCursor: next)
+        return Page(items: items.compactMap { Blocks.view($0, hiding: blocked, viewer: user) }, nextCursor: next)
     }
 
     /// Moves the reader's marker to `seq` and tells the room (and the reader's other

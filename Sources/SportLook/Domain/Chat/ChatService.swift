@@ -26,6 +26,8 @@ struct ChatService: Sendable {
     let media: MediaAttachments
     /// The room of a members-only event is not there for anyone outside its group.
     let access: EventAccess
+    /// A poll's close and reminder.
+    let scheduler: Scheduler
     /// Presence is about live sockets: it runs on the wall clock.
     let presenceClock: any AppClock = SystemClock()
     /// What the last sends found of rooms and senders, for the next send to expect.
@@ -85,6 +87,8 @@ struct ChatService: Sendable {
         var attachmentID: String? = nil
         var replyTo: Int64? = nil
         var mentions: [String]? = nil
+        /// A poll: the body is its question.
+        var poll: Polls.Draft? = nil
     }
 
     /// Stores a message: text, an image (an upload of the sender's made with
@@ -111,17 +115,21 @@ struct ChatService: Sendable {
         let mentions = (draft.mentions ?? []).compactMap(UUID.init(text:))
         v.check(mentions.count == draft.mentions?.count ?? 0, "mentions", "must be user ids")
         v.check(mentions.count <= Self.maxMentions, "mentions", "at most \(Self.maxMentions) people")
+        let now = clock.now()
+        let poll = draft.poll.flatMap { Polls.poll($0, at: now, into: &v) }
+        if draft.poll != nil, attachmentID != nil { v.fail("poll", "a poll carries no image") }
         try v.throwIfInvalid()
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
-        let now = clock.now()
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
-        if attachmentID == nil, mentions.isEmpty, draft.replyTo == nil,
+        if attachmentID == nil, mentions.isEmpty, draft.replyTo == nil, draft.poll == nil,
             let sent = try await quickSend(to: roomID, from: user, clientID: clientID, body: body, at: now, freshSince: fresh)
         {
             return sent
         }
         return try await write {
-            [store, rooms, notifier, limiter, media, recent, feed = write.feed, postgres = database.engine == .postgres] sql, changes in
+            [store, rooms, notifier, limiter, media, recent, scheduler, safety, feed = write.feed, postgres = database.engine == .postgres]
+            sql,
+            changes in
             // Locking the room first serialises senders, so a retried client_id finds its original.
             guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else {
                 throw DomainError.notFound("room")
@@ -171,7 +179,7 @@ struct ChatService: Sendable {
             }
             let sender = UserSummary(id: user, name: sending.senderName)
             // Those who blocked the sender are not told of the message (absentMembers leaves them out).
-            let (message, absent, announced) = try await store.store(
+            var (message, absent, announced) = try await store.store(
                 in: room,
                 .init(
                     sender: sender, clientID: clientID, body: body, attachment: attachment,
@@ -179,6 +187,13 @@ struct ChatService: Sendable {
                 // Announced by the statement that stores it, unless changes recorded before
                 // it (a conversation's state) must go on the bus first.
                 at: now, telling: fresh, notification: changes.isEmpty ? feed.chatNotification(room: roomID) : nil, on: sql)
+            if var poll {
+                try await store.insertPoll(poll, room: roomID, seq: message.seq, on: sql)
+                // As a read gives it: not there for those its author blocked.
+                poll.hiddenFrom = try await safety.blockedBy(user, on: sql)
+                try await Polls.schedule(poll, room: roomID, seq: message.seq, at: now, scheduler: scheduler, on: sql)
+                (message.isPoll, message.poll) = (true, poll)
+            }
             let heading: ChatHeading =
                 switch room.kind {
                 case .event: .event(id: room.eventID ?? room.id, title: sending.eventTitle ?? "")

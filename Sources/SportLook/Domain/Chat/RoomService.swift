@@ -88,10 +88,15 @@ struct RoomService: Sendable {
     private func seen(_ listings: [RoomListing], by user: UUID) async throws -> [RoomListing] {
         guard listings.contains(where: { $0.lastMessage != nil }) else { return listings }
         let hidden = try await safety.blockedBy(user)
-        guard !hidden.isEmpty else { return listings }
+        // A poll is not there for the people its author blocked (``Blocks/view(_:hiding:viewer:)``).
+        let polls = listings.contains { $0.lastMessage?.isPoll == true }
+        let blockers = polls ? try await safety.blockedEitherWay(user).subtracting(hidden) : []
+        guard !hidden.isEmpty || !blockers.isEmpty else { return listings }
         return listings.map { listing in
             var seen = listing
-            seen.lastMessage = listing.lastMessage.flatMap { Blocks.view($0, hiding: hidden) }
+            seen.lastMessage = listing.lastMessage.flatMap { message in
+                message.isPoll && blockers.contains(message.sender.id) ? nil : Blocks.view(message, hiding: hidden, viewer: user)
+            }
             return seen
         }
     }

@@ -11,6 +11,7 @@ struct ScheduledWork: Sendable {
     let teams: Teams
     let results: Results
     let substitutes: Substitutes
+    let polls: Polls
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -34,6 +35,10 @@ struct ScheduledWork: Sendable {
             try await results.stand(event, enteredAt: enteredAt)
         case .substituteExpiry(_, let request, _):
             try await substitutes.expire(request)
+        case .pollClose(let room, let seq, let closesAt):
+            try await polls.closeDue(room: room, seq: seq, closesAt: closesAt)
+        case .pollReminder(let room, let seq, let closesAt):
+            try await polls.remindDue(room: room, seq: seq, closesAt: closesAt)
         }
     }
 }

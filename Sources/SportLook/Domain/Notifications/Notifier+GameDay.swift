@@ -1,7 +1,8 @@
 import Foundation
 
 /// What game day tells the people going: their team when teams are published (or when
-/// they join a game whose teams are out), and their new team when a rebalance moved them.
+/// they join a game whose teams are out), their new team when a rebalance moved them, a
+/// score to answer, a substitute's place; and a poll's reminder and close.
 extension Notifier {
     enum TeamNotice: Sendable {
         case published
@@ -104,6 +105,46 @@ extension Notifier {
             data: ["event_id": .id(event.id), "event_title": .string(event.title), "substitute": .person(person.id, person.name)])
         try await jobs.enqueue(
             message, dedupeKey: "substitute_found:\(request.lowercased)", on: sql)
+        changes.record(.jobs)
+    }
+
+    enum PollNotice: Sendable {
+        /// To those who have not answered, before it closes.
+        case reminder
+        /// To its author, when it closed.
+        case closed
+    }
+
+    /// Tells `people` of the poll `message` holds.
+    func poll(
+        _ notice: PollNotice, _ message: ChatMessage, to people: [UUID], at now: Date, on sql: DatabaseSession, changes: inout ChangeSet
+    )
+        async throws
+    {
+        guard !people.isEmpty else { return }
+        let languages = try await accounts.languages(of: people, on: sql)
+        let question = String(message.body.prefix(80))
+        let (kind, titleKey, bodyKey): (NotificationKind, Catalogue.Key, Catalogue.Key) =
+            switch notice {
+            case .reminder: (.pollReminder, .pollReminderTitle, .pollReminderBody)
+            case .closed: (.pollClosed, .pollClosedTitle, .pollClosedBody)
+            }
+        var data: [String: JSONValue] = [
+            "room_id": .id(message.roomID), "seq": .number(Double(message.seq)), "question": .string(question),
+            // Named in data, so that blocks either way hold it back as any naming notification.
+            "sender": .person(message.sender.id, message.sender.name),
+        ]
+        if let event = message.eventID { data["event_id"] = .id(event) }
+        let messages = people.map { user in
+            let language = languages[user] ?? .en
+            return (
+                NotificationMessage(
+                    to: user, kind, title: Catalogue.text(titleKey, ["question": .text(question)], in: language),
+                    body: Catalogue.text(bodyKey, ["person": .text(message.sender.name)], in: language), data: data),
+                "\(kind.rawValue):\(message.roomID.lowercased):\(message.seq):\(user.lowercased)"
+            )
+        }
+        try await jobs.enqueue(messages, on: sql)
         changes.record(.jobs)
     }
 }

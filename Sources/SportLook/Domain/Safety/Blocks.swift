@@ -13,14 +13,23 @@ struct Blocks: Sendable {
 }
 
 extension Blocks {
-    /// A message as someone who blocked the people in `hidden` sees it: nothing when
+    /// A message as `viewer`, who blocked the people in `hidden`, sees it: nothing when
     /// one of them sent it; otherwise without their quoted text (the reply shows no
-    /// quote), their reactions or their ids among the mentions. What the blocker
-    /// receives never carries a blocked person's content or identity.
-    static func view(_ message: ChatMessage, hiding hidden: Set<UUID>) -> ChatMessage? {
-        guard !hidden.isEmpty else { return message }
+    /// quote), their reactions, their votes or their ids among the mentions. What the
+    /// blocker receives never carries a blocked person's content or identity. A poll is
+    /// not there for the people its author blocked either (it asks them to answer);
+    /// it carries the viewer's own choices.
+    static func view(_ message: ChatMessage, hiding hidden: Set<UUID>, viewer: UUID) -> ChatMessage? {
+        guard !hidden.isEmpty || message.poll != nil else { return message }
         if hidden.contains(message.sender.id) { return nil }
         var seen = message
+        if var poll = message.poll {
+            if poll.hiddenFrom.contains(viewer) { return nil }
+            poll.mine = poll.options.indices.filter { poll.options[$0].voters.contains(viewer) }
+            for i in poll.options.indices { poll.options[i].voters.removeAll { hidden.contains($0) } }
+            seen.poll = poll
+        }
+        guard !hidden.isEmpty else { return seen }
         if let reply = message.replyTo, hidden.contains(reply.sender.id) { seen.replyTo = nil }
         seen.mentions.removeAll { hidden.contains($0) }
         seen.reactions = message.reactions.compactMap { reaction in

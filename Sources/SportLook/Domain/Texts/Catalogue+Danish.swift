@@ -95,5 +95,9 @@ extension Catalogue {
         .substituteOfferBody: "{person} kan ikke komme. Tag pladsen senest {when}; den første, der siger ja, får den.",
         .substituteFoundTitle: "{person} tager din plads",
         .substituteFoundBody: "{person} spiller {event} i dit sted: du er ikke længere tilmeldt.",
+        .pollReminderTitle: "Afstemning: {question}",
+        .pollReminderBody: "{person} beder dig svare, før afstemningen lukker.",
+        .pollClosedTitle: "Din afstemning er lukket: {question}",
+        .pollClosedBody: "Se, hvad alle svarede.",
     ]
 }

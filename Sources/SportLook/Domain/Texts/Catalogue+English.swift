@@ -94,5 +94,9 @@ extension Catalogue {
         .substituteOfferBody: "{person} cannot come. Take their place by {when}; the first to accept gets it.",
         .substituteFoundTitle: "{person} takes your place",
         .substituteFoundBody: "{person} plays {event} in your stead: you are no longer going.",
+        .pollReminderTitle: "Poll: {question}",
+        .pollReminderBody: "{person} asks you to answer before the poll closes.",
+        .pollClosedTitle: "Your poll closed: {question}",
+        .pollClosedBody: "See what everyone answered.",
     ]
 }

@@ -82,6 +82,10 @@ enum Catalogue {
         case substituteOfferBody = "substitute_offer.body"
         case substituteFoundTitle = "substitute_found.title"
         case substituteFoundBody = "substitute_found.body"
+        case pollReminderTitle = "poll_reminder.title"
+        case pollReminderBody = "poll_reminder.body"
+        case pollClosedTitle = "poll_closed.title"
+        case pollClosedBody = "poll_closed.body"
     }
 
     /// `key` in `language` with `arguments` put in.

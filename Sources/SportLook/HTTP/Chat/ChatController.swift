@@ -17,6 +17,7 @@ struct ChatController {
         var attachmentId: String?
         var replyTo: Int64?
         var mentions: [String]?
+        var poll: Polls.Draft?
     }
     struct ReadInput: Decodable { var seq: Int64 }
     struct EditInput: Decodable { var body: String? }
@@ -91,7 +92,7 @@ extension ChatController {
             to: id, from: context.userID,
             .init(
                 body: input.body, clientID: input.clientId, attachmentID: input.attachmentId,
-                replyTo: input.replyTo, mentions: input.mentions))
+                replyTo: input.replyTo, mentions: input.mentions, poll: input.poll))
         return JSONResponse(status: sent.created ? .created : .ok, ChatMessageRepresentation(message: sent.message, links: links))
     }
 

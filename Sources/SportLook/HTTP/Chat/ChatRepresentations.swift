@@ -66,6 +66,51 @@ struct ChatMessageRepresentation: JSONEncodable {
         json.field("edited_at", message.editedAt)
         json.field("deleted", message.deletedAt != nil)
         json.field("deleted_at", message.deletedAt)
+        json.key("poll")
+        if let poll = message.poll { PollRepresentation(poll: poll).encode(to: &json) } else { json.null() }
+        json.objectEnd()
+    }
+}
+
+/// A poll as its viewer sees it (``Blocks/view(_:hiding:viewer:)``): counts, and who
+/// chose what unless it is anonymous.
+struct PollRepresentation: JSONEncodable {
+    var poll: ChatPoll
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("kind", poll.kind.rawValue)
+        json.field("multiple", poll.multiple)
+        json.field("anonymous", poll.anonymous)
+        json.field("one_per_option", poll.onePerOption)
+        json.field("closes_at", poll.closesAt)
+        json.field("closed", poll.closedAt != nil)
+        json.field("closed_at", poll.closedAt)
+        json.key("options")
+        json.arrayStart()
+        for (position, option) in poll.options.enumerated() {
+            json.objectStart()
+            json.field("position", position)
+            json.field("label", option.label)
+            json.field("starts_at", option.startsAt)
+            json.field("ends_at", option.endsAt)
+            json.field("count", option.voters.count)
+            json.key("user_ids")
+            json.arrayStart()
+            if !poll.anonymous { for user in option.voters { json.value(user) } }
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.field("voters_count", Set(poll.options.flatMap(\.voters)).count)
+        json.key("my_votes")
+        json.arrayStart()
+        for position in poll.mine { json.value(position) }
+        json.arrayEnd()
+        json.key("event_id")
+        if let event = poll.eventID { json.value(event) } else { json.null() }
+        json.key("series_id")
+        if let series = poll.seriesID { json.value(series) } else { json.null() }
         json.objectEnd()
     }
 }

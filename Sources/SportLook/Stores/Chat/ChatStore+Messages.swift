@@ -194,8 +194,10 @@ extension ChatStore {
         }
     }
 
-    /// Fills in the reactions of the messages that have any (only a changed message can).
+    /// Fills in the reactions of the messages that have any (only a changed message can),
+    /// and the polls.
     private func withReactions(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
+        let messages = try await withPolls(messages, room: room, on: sql)
         let changed = messages.filter { $0.changeSeq > 0 && $0.deletedAt == nil }.map(\.seq)
         guard !changed.isEmpty else { return messages }
         var byMessage: [Int64: [String: [UUID]]] = [:]
@@ -216,7 +218,7 @@ extension ChatStore {
     }
 
     /// Takes the room's next change number and gives it to the message.
-    private func nextChange(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> Int64 {
+    func nextChange(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> Int64 {
         guard
             let row = try await sql.raw(
                 "UPDATE rooms SET last_change_seq = last_change_seq + 1 WHERE id = \(bind: room) RETURNING last_change_seq"
@@ -249,6 +251,7 @@ extension ChatStore {
             """
         ).run()
         try await sql.raw("DELETE FROM chat_reactions WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
+        try await deletePoll(room: room, seq: seq, on: sql)
         return try await nextChange(room: room, seq: seq, on: sql)
     }
 

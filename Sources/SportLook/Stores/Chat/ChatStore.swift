@@ -10,7 +10,7 @@ struct ChatStore: Store {
     static let columns = """
         m.id, m.room_id, r.event_id AS room_event_id, m.seq, m.sender_id, u.name AS sender_name, m.client_id, m.body, m.created_at,
         m.attachment_id, m.attachment_variants, m.attachment_width, m.attachment_height, m.reply_to_seq, m.mentions,
-        m.change_seq, m.edited_at, m.deleted_at,
+        m.change_seq, m.edited_at, m.deleted_at, m.poll,
         q.sender_id AS reply_sender_id, qu.name AS reply_sender_name, q.body AS reply_body, q.deleted_at AS reply_deleted_at
         """
     static let from = """
@@ -46,7 +46,7 @@ struct ChatStore: Store {
             clientID: try row.value(name("client_id")), body: try row.value(name("body")), createdAt: try row.value(name("created_at")),
             attachment: attachment, replyTo: reply, mentions: mentions.split(separator: " ").compactMap { UUID(text: String($0)) },
             changeSeq: try row.value(name("change_seq")), editedAt: try row.optional(name("edited_at")),
-            deletedAt: try row.optional(name("deleted_at"))
+            deletedAt: try row.optional(name("deleted_at")), isPoll: try row.value(name("poll"), as: Bool.self)
         )
     }
 

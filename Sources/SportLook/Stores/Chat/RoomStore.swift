@@ -147,7 +147,7 @@ struct RoomStore: Store {
                     lmu.name AS lm_sender_name, lm.client_id AS lm_client_id, lm.body AS lm_body, lm.created_at AS lm_created_at,
                     lm.attachment_id AS lm_attachment_id, lm.attachment_variants AS lm_attachment_variants, lm.attachment_width AS lm_attachment_width,
                     lm.attachment_height AS lm_attachment_height, lm.reply_to_seq AS lm_reply_to_seq, lm.mentions AS lm_mentions,
-                    lm.change_seq AS lm_change_seq, lm.edited_at AS lm_edited_at, lm.deleted_at AS lm_deleted_at
+                    lm.change_seq AS lm_change_seq, lm.edited_at AS lm_edited_at, lm.deleted_at AS lm_deleted_at, lm.poll AS lm_poll
                 FROM (
                     SELECT r.id, r.kind, r.event_id, r.last_message_seq, r.last_change_seq, r.last_activity_at
                     FROM (\(Self.mine(user))) mine JOIN rooms r ON r.id = mine.room_id

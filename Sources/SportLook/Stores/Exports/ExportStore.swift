@@ -192,6 +192,13 @@ struct ExportStore: Store {
                 "reactions", "SELECT room_id, seq, emoji, created_at FROM chat_reactions WHERE user_id = \(bind: user) ORDER BY created_at",
                 [("room_id", .uuid), ("seq", .integer), ("emoji", .text), ("created_at", .date)])
             try await add(
+                "poll_votes",
+                """
+                SELECT v.room_id, v.seq, v.position, o.label, v.created_at FROM chat_poll_votes v
+                JOIN chat_poll_options o ON o.room_id = v.room_id AND o.seq = v.seq AND o.position = v.position
+                WHERE v.user_id = \(bind: user) ORDER BY v.created_at, v.room_id, v.seq
+                """, [("room_id", .uuid), ("seq", .integer), ("position", .integer), ("label", .text), ("created_at", .date)])
+            try await add(
                 "groups",
                 """
                 SELECT m.group_id, g.name, m.role, m.joined_at FROM group_members m JOIN sport_groups g ON g.id = m.group_id

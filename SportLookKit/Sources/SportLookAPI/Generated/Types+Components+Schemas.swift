@@ -3892,6 +3892,8 @@ extension Components {
                 case resultEntered = "result_entered"
                 case substituteOffer = "substitute_offer"
                 case substituteFound = "substitute_found"
+                case pollReminder = "poll_reminder"
+                case pollClosed = "poll_closed"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -3980,6 +3982,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewMessage/mentions`.
             public var mentions: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/NewMessage/poll`.
+            public var poll: Components.Schemas.NewPoll?
             /// Creates a new `NewMessage`.
             ///
             /// - Parameters:
@@ -3988,18 +3992,21 @@ extension Components {
             ///   - clientId: At most 100 characters and 400 bytes of UTF-8.
             ///   - replyTo: The seq of the message this one answers (a message of the same room).
             ///   - mentions: Members of the room the message mentions: they are notified even when they muted the room. 422 for anyone else.
+            ///   - poll:
             public init(
                 body: Swift.String? = nil,
                 attachmentId: Swift.String? = nil,
                 clientId: Swift.String,
                 replyTo: Swift.Int? = nil,
-                mentions: [Swift.String]? = nil
+                mentions: [Swift.String]? = nil,
+                poll: Components.Schemas.NewPoll? = nil
             ) {
                 self.body = body
                 self.attachmentId = attachmentId
                 self.clientId = clientId
                 self.replyTo = replyTo
                 self.mentions = mentions
+                self.poll = poll
             }
             public enum CodingKeys: String, CodingKey {
                 case body
@@ -4007,9 +4014,248 @@ extension Components {
                 case clientId = "client_id"
                 case replyTo = "reply_to"
                 case mentions
+                case poll
             }
         }
-        /// A message in its current state. An edited message has `edited_at`; a deleted one keeps its `seq` with `deleted` true, an empty `body` and no attachment, mentions or reactions. `change_seq` is the room's change number of its last edit, deletion or reaction (0 for none).
+        /// A poll, sent as a message whose `body` is its question: 2–10 options in words (`choice`) or time slots (`time`), one choice or several, optionally anonymous (counts only), or a sign-up list (`one_per_option`: each option taken by one person, never anonymous). It closes at `closes_at` (5 minutes to 30 days from now; by default a week, and a time poll by its first slot at the latest); the people who have not voted are reminded once, a day before (half-way for a shorter poll).
+        ///
+        /// - Remark: Generated from `#/components/schemas/NewPoll`.
+        public struct NewPoll: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewPoll/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case choice = "choice"
+                case time = "time"
+            }
+            /// - Remark: Generated from `#/components/schemas/NewPoll/kind`.
+            public var kind: Components.Schemas.NewPoll.KindPayload?
+            /// - Remark: Generated from `#/components/schemas/NewPoll/OptionsPayload`.
+            public struct OptionsPayloadPayload: Codable, Hashable, Sendable {
+                /// Required for a choice (distinct, not blank); optional for a time slot.
+                ///
+                /// - Remark: Generated from `#/components/schemas/NewPoll/OptionsPayload/label`.
+                public var label: Swift.String?
+                /// A time slot's start (required for a time poll, in the future, distinct).
+                ///
+                /// - Remark: Generated from `#/components/schemas/NewPoll/OptionsPayload/starts_at`.
+                public var startsAt: Foundation.Date?
+                /// A time slot's end, within a day of its start.
+                ///
+                /// - Remark: Generated from `#/components/schemas/NewPoll/OptionsPayload/ends_at`.
+                public var endsAt: Foundation.Date?
+                /// Creates a new `OptionsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - label: Required for a choice (distinct, not blank); optional for a time slot.
+                ///   - startsAt: A time slot's start (required for a time poll, in the future, distinct).
+                ///   - endsAt: A time slot's end, within a day of its start.
+                public init(
+                    label: Swift.String? = nil,
+                    startsAt: Foundation.Date? = nil,
+                    endsAt: Foundation.Date? = nil
+                ) {
+                    self.label = label
+                    self.startsAt = startsAt
+                    self.endsAt = endsAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case label
+                    case startsAt = "starts_at"
+                    case endsAt = "ends_at"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/NewPoll/options`.
+            public typealias OptionsPayload = [Components.Schemas.NewPoll.OptionsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/NewPoll/options`.
+            public var options: Components.Schemas.NewPoll.OptionsPayload
+            /// - Remark: Generated from `#/components/schemas/NewPoll/multiple`.
+            public var multiple: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NewPoll/anonymous`.
+            public var anonymous: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NewPoll/one_per_option`.
+            public var onePerOption: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NewPoll/closes_at`.
+            public var closesAt: Foundation.Date?
+            /// Creates a new `NewPoll`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - options:
+            ///   - multiple:
+            ///   - anonymous:
+            ///   - onePerOption:
+            ///   - closesAt:
+            public init(
+                kind: Components.Schemas.NewPoll.KindPayload? = nil,
+                options: Components.Schemas.NewPoll.OptionsPayload,
+                multiple: Swift.Bool? = nil,
+                anonymous: Swift.Bool? = nil,
+                onePerOption: Swift.Bool? = nil,
+                closesAt: Foundation.Date? = nil
+            ) {
+                self.kind = kind
+                self.options = options
+                self.multiple = multiple
+                self.anonymous = anonymous
+                self.onePerOption = onePerOption
+                self.closesAt = closesAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case options
+                case multiple
+                case anonymous
+                case onePerOption = "one_per_option"
+                case closesAt = "closes_at"
+            }
+        }
+        /// A poll as the caller sees it: counts (without the votes of people the caller blocked), who chose what unless it is anonymous, and the caller's own choices.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Poll`.
+        public struct Poll: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Poll/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case choice = "choice"
+                case time = "time"
+            }
+            /// - Remark: Generated from `#/components/schemas/Poll/kind`.
+            public var kind: Components.Schemas.Poll.KindPayload
+            /// - Remark: Generated from `#/components/schemas/Poll/multiple`.
+            public var multiple: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Poll/anonymous`.
+            public var anonymous: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Poll/one_per_option`.
+            public var onePerOption: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Poll/closes_at`.
+            public var closesAt: Foundation.Date
+            /// Closed by its author or at its time (votes are refused from closes_at on).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Poll/closed`.
+            public var closed: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Poll/closed_at`.
+            public var closedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload`.
+            public struct OptionsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/position`.
+                public var position: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/label`.
+                public var label: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/starts_at`.
+                public var startsAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/ends_at`.
+                public var endsAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/count`.
+                public var count: Swift.Int
+                /// Empty for an anonymous poll.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/user_ids`.
+                public var userIds: [Swift.String]
+                /// Creates a new `OptionsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - position:
+                ///   - label:
+                ///   - startsAt:
+                ///   - endsAt:
+                ///   - count:
+                ///   - userIds: Empty for an anonymous poll.
+                public init(
+                    position: Swift.Int,
+                    label: Swift.String,
+                    startsAt: Foundation.Date? = nil,
+                    endsAt: Foundation.Date? = nil,
+                    count: Swift.Int,
+                    userIds: [Swift.String]
+                ) {
+                    self.position = position
+                    self.label = label
+                    self.startsAt = startsAt
+                    self.endsAt = endsAt
+                    self.count = count
+                    self.userIds = userIds
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case position
+                    case label
+                    case startsAt = "starts_at"
+                    case endsAt = "ends_at"
+                    case count
+                    case userIds = "user_ids"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Poll/options`.
+            public typealias OptionsPayload = [Components.Schemas.Poll.OptionsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/Poll/options`.
+            public var options: Components.Schemas.Poll.OptionsPayload
+            /// - Remark: Generated from `#/components/schemas/Poll/voters_count`.
+            public var votersCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Poll/my_votes`.
+            public var myVotes: [Swift.Int]
+            /// The game a closed time poll became.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Poll/event_id`.
+            public var eventId: Swift.String?
+            /// The series a closed time poll became.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Poll/series_id`.
+            public var seriesId: Swift.String?
+            /// Creates a new `Poll`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - multiple:
+            ///   - anonymous:
+            ///   - onePerOption:
+            ///   - closesAt:
+            ///   - closed: Closed by its author or at its time (votes are refused from closes_at on).
+            ///   - closedAt:
+            ///   - options:
+            ///   - votersCount:
+            ///   - myVotes:
+            ///   - eventId: The game a closed time poll became.
+            ///   - seriesId: The series a closed time poll became.
+            public init(
+                kind: Components.Schemas.Poll.KindPayload,
+                multiple: Swift.Bool,
+                anonymous: Swift.Bool,
+                onePerOption: Swift.Bool,
+                closesAt: Foundation.Date,
+                closed: Swift.Bool,
+                closedAt: Foundation.Date? = nil,
+                options: Components.Schemas.Poll.OptionsPayload,
+                votersCount: Swift.Int,
+                myVotes: [Swift.Int],
+                eventId: Swift.String? = nil,
+                seriesId: Swift.String? = nil
+            ) {
+                self.kind = kind
+                self.multiple = multiple
+                self.anonymous = anonymous
+                self.onePerOption = onePerOption
+                self.closesAt = closesAt
+                self.closed = closed
+                self.closedAt = closedAt
+                self.options = options
+                self.votersCount = votersCount
+                self.myVotes = myVotes
+                self.eventId = eventId
+                self.seriesId = seriesId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case multiple
+                case anonymous
+                case onePerOption = "one_per_option"
+                case closesAt = "closes_at"
+                case closed
+                case closedAt = "closed_at"
+                case options
+                case votersCount = "voters_count"
+                case myVotes = "my_votes"
+                case eventId = "event_id"
+                case seriesId = "series_id"
+            }
+        }
+        /// A message in its current state. An edited message has `edited_at`; a deleted one keeps its `seq` with `deleted` true, an empty `body` and no attachment, mentions, reactions or poll. `change_seq` is the room's change number of its last edit, deletion, reaction or vote (0 for none).
         ///
         /// - Remark: Generated from `#/components/schemas/ChatMessage`.
         public struct ChatMessage: Codable, Hashable, Sendable {
@@ -4162,6 +4408,30 @@ extension Components {
             public var deleted: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/ChatMessage/deleted_at`.
             public var deletedAt: Foundation.Date?
+            /// A poll (its body is the question); null for any other message, and once deleted. A poll is not there for the people its author blocked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChatMessage/poll`.
+            public struct PollPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ChatMessage/poll/value1`.
+                public var value1: Components.Schemas.Poll
+                /// Creates a new `PollPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Poll) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// A poll (its body is the question); null for any other message, and once deleted. A poll is not there for the people its author blocked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChatMessage/poll`.
+            public var poll: Components.Schemas.ChatMessage.PollPayload?
             /// Creates a new `ChatMessage`.
             ///
             /// - Parameters:
@@ -4181,6 +4451,7 @@ extension Components {
             ///   - editedAt:
             ///   - deleted:
             ///   - deletedAt:
+            ///   - poll: A poll (its body is the question); null for any other message, and once deleted. A poll is not there for the people its author blocked.
             public init(
                 id: Swift.String,
                 roomId: Swift.String,
@@ -4197,7 +4468,8 @@ extension Components {
                 changeSeq: Swift.Int,
                 editedAt: Foundation.Date? = nil,
                 deleted: Swift.Bool,
-                deletedAt: Foundation.Date? = nil
+                deletedAt: Foundation.Date? = nil,
+                poll: Components.Schemas.ChatMessage.PollPayload? = nil
             ) {
                 self.id = id
                 self.roomId = roomId
@@ -4215,6 +4487,7 @@ extension Components {
                 self.editedAt = editedAt
                 self.deleted = deleted
                 self.deletedAt = deletedAt
+                self.poll = poll
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -4233,6 +4506,7 @@ extension Components {
                 case editedAt = "edited_at"
                 case deleted
                 case deletedAt = "deleted_at"
+                case poll
             }
         }
         /// A two-person conversation, as one of the two sees it. `new`: nobody wrote yet; `requested`: someone wrote first, and the other accepts, declines or writes back (which opens it); until then the one who asked may not send again, except while the two share an event (`shares_event`); `open`: both write freely; `declined`: the one who asked cannot write (until the other writes or accepts).

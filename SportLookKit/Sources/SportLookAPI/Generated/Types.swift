@@ -900,6 +900,8 @@ public protocol APIProtocol: Sendable {
     /// Text, an image, or both. The image is an upload of the sender's made with
     /// `use=chat` (`POST /v1/media?use=chat`), used by this one message; the message
     /// answers its variants as signed links (see `ChatAttachment`).
+    /// With `poll`, the message is a poll and `body` its question (see `NewPoll`); a poll
+    /// carries no image.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/messages`.
@@ -927,6 +929,8 @@ public protocol APIProtocol: Sendable {
     /// Text, an image, or both. The image is an upload of the sender's made with
     /// `use=chat` (`POST /v1/media?use=chat`), used by this one message; the message
     /// answers its variants as signed links (see `ChatAttachment`).
+    /// With `poll`, the message is a poll and `body` its question (see `NewPoll`); a poll
+    /// carries no image.
     ///
     ///
     /// - Remark: HTTP `POST /v1/rooms/{id}/messages`.
@@ -958,6 +962,40 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/rooms/{id}/messages/{seq}`.
     /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/delete(deleteMessage)`.
     func deleteMessage(_ input: Operations.DeleteMessage.Input) async throws -> Operations.DeleteMessage.Output
+    /// Make the caller's choices in a poll exactly these options (an empty list withdraws the vote).
+    ///
+    /// Members of the room vote while the poll is open; every socket in the room gets the
+    /// message again (`message_edited`) with the new counts. One option unless the poll is
+    /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
+    /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
+    /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
+    /// or by someone the caller blocked, is 404.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/rooms/{id}/messages/{seq}/poll/votes`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/votes/put(votePoll)`.
+    func votePoll(_ input: Operations.VotePoll.Input) async throws -> Operations.VotePoll.Output
+    /// Its author closes a poll before its time (closing again changes nothing).
+    ///
+    /// 403 `not_yours` for someone else's poll; 409 `not_a_poll` for a message that is no poll.
+    ///
+    /// - Remark: HTTP `POST /v1/rooms/{id}/messages/{seq}/poll/close`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/close/post(closePoll)`.
+    func closePoll(_ input: Operations.ClosePoll.Input) async throws -> Operations.ClosePoll.Output
+    /// Its author makes a closed time poll a game or a weekly series at one of its slots, once; the slot's voters are invited.
+    ///
+    /// `event` takes the fields of `POST /v1/events` and `series` those of `POST /v1/series`
+    /// (one of the two): the slot gives the game's `starts_at` (and `ends_at` when the slot
+    /// has an end and none is given), or the series' `first_date` and `start_time` in its
+    /// `time_zone` (and `duration_minutes`). The people who chose the slot are invited to the
+    /// game (or the series' first game), but its author and anyone blocked either way.
+    /// 409 `not_a_time_poll`, `poll_open` (close it first), `poll_made` (made already; two
+    /// calls at once make one); 403 `not_yours`; 422 for the game's or series' fields.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/rooms/{id}/messages/{seq}/poll/schedule`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/schedule/post(schedulePoll)`.
+    func schedulePoll(_ input: Operations.SchedulePoll.Input) async throws -> Operations.SchedulePoll.Output
     /// Put an emoji of the allowed set on a message (once per person and emoji; again changes nothing).
     ///
     /// - Remark: HTTP `POST /v1/rooms/{id}/messages/{seq}/reactions`.
@@ -3017,6 +3055,8 @@ extension APIProtocol {
     /// Text, an image, or both. The image is an upload of the sender's made with
     /// `use=chat` (`POST /v1/media?use=chat`), used by this one message; the message
     /// answers its variants as signed links (see `ChatAttachment`).
+    /// With `poll`, the message is a poll and `body` its question (see `NewPoll`); a poll
+    /// carries no image.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/messages`.
@@ -3074,6 +3114,8 @@ extension APIProtocol {
     /// Text, an image, or both. The image is an upload of the sender's made with
     /// `use=chat` (`POST /v1/media?use=chat`), used by this one message; the message
     /// answers its variants as signed links (see `ChatAttachment`).
+    /// With `poll`, the message is a poll and `body` its question (see `NewPoll`); a poll
+    /// carries no image.
     ///
     ///
     /// - Remark: HTTP `POST /v1/rooms/{id}/messages`.
@@ -3141,6 +3183,68 @@ extension APIProtocol {
         try await deleteMessage(Operations.DeleteMessage.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Make the caller's choices in a poll exactly these options (an empty list withdraws the vote).
+    ///
+    /// Members of the room vote while the poll is open; every socket in the room gets the
+    /// message again (`message_edited`) with the new counts. One option unless the poll is
+    /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
+    /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
+    /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
+    /// or by someone the caller blocked, is 404.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/rooms/{id}/messages/{seq}/poll/votes`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/votes/put(votePoll)`.
+    public func votePoll(
+        path: Operations.VotePoll.Input.Path,
+        headers: Operations.VotePoll.Input.Headers = .init(),
+        body: Operations.VotePoll.Input.Body
+    ) async throws -> Operations.VotePoll.Output {
+        try await votePoll(Operations.VotePoll.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Its author closes a poll before its time (closing again changes nothing).
+    ///
+    /// 403 `not_yours` for someone else's poll; 409 `not_a_poll` for a message that is no poll.
+    ///
+    /// - Remark: HTTP `POST /v1/rooms/{id}/messages/{seq}/poll/close`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/close/post(closePoll)`.
+    public func closePoll(
+        path: Operations.ClosePoll.Input.Path,
+        headers: Operations.ClosePoll.Input.Headers = .init()
+    ) async throws -> Operations.ClosePoll.Output {
+        try await closePoll(Operations.ClosePoll.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Its author makes a closed time poll a game or a weekly series at one of its slots, once; the slot's voters are invited.
+    ///
+    /// `event` takes the fields of `POST /v1/events` and `series` those of `POST /v1/series`
+    /// (one of the two): the slot gives the game's `starts_at` (and `ends_at` when the slot
+    /// has an end and none is given), or the series' `first_date` and `start_time` in its
+    /// `time_zone` (and `duration_minutes`). The people who chose the slot are invited to the
+    /// game (or the series' first game), but its author and anyone blocked either way.
+    /// 409 `not_a_time_poll`, `poll_open` (close it first), `poll_made` (made already; two
+    /// calls at once make one); 403 `not_yours`; 422 for the game's or series' fields.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/rooms/{id}/messages/{seq}/poll/schedule`.
+    /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/schedule/post(schedulePoll)`.
+    public func schedulePoll(
+        path: Operations.SchedulePoll.Input.Path,
+        headers: Operations.SchedulePoll.Input.Headers = .init(),
+        body: Operations.SchedulePoll.Input.Body
+    ) async throws -> Operations.SchedulePoll.Output {
+        try await schedulePoll(Operations.SchedulePoll.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Put an emoji of the allowed set on a message (once per person and emoji; again changes nothing).

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A poll: a chat message whose body is the question, with 2–10 options (or time
+/// slots) people vote on until it closes.
+struct ChatPoll: Sendable, Hashable {
+    enum Kind: String, Sendable, CaseIterable {
+        /// Options in words.
+        case choice
+        /// Time slots: a closed time poll can become a game or a weekly series.
+        case time
+    }
+
+    var kind: Kind
+    var options: [PollOption]
+    /// Whether a person may choose more than one option.
+    var multiple: Bool
+    /// Whether voters are shown (never for an anonymous poll: counts only).
+    var anonymous: Bool
+    /// A sign-up list: each option is taken by one person at most.
+    var onePerOption: Bool
+    var closesAt: Date
+    /// When it closed: at `closesAt`, or earlier by its author.
+    var closedAt: Date?
+    /// What a closed time poll became.
+    var eventID: UUID? = nil
+    var seriesID: UUID? = nil
+    /// People the poll's author blocked: the poll is not there for them.
+    var hiddenFrom: Set<UUID> = []
+    /// The viewer's own choices (positions), as ``Blocks/view(_:hiding:viewer:)`` sets them.
+    var mine: [Int] = []
+
+    /// Open for votes at `now`.
+    func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+}
+
+/// One option of a poll and who chose it.
+struct PollOption: Sendable, Hashable {
+    var label: String
+    /// A time poll's slot.
+    var startsAt: Date? = nil
+    var endsAt: Date? = nil
+    var voters: [UUID] = []
+}
