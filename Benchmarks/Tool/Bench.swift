@@ -9,7 +9,7 @@ struct SportLookBench: AsyncParsableCommand {
         abstract: "SportLook's benchmark harness (see BENCHMARKS.md).",
         subcommands: [
             GeoBench.self, JobsBench.self, ChatBench.self, ChatCapacityBench.self, HTTPCapacityBench.self, SoakBench.self, OutageBench.self,
-            LoginBench.self, RemindersBench.self, Centres.self,
+            LoginBench.self, RemindersBench.self, Centres.self, SubstituteBench.self, PollBench.self,
         ]
     )
 }

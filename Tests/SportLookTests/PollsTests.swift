@@ -82,6 +82,11 @@ struct PollsTests {
             #expect(Set(seen?.options[0].userIDs ?? []) == [people[0].id, people[1].id])
             try await watcher.waitFor("the counts, live") { $0.change?.message.poll?.counts == [2, 1, 0] }
 
+            // Once answered, its question stays as people read it.
+            let reworded = try await api.patch("/v1/rooms/\(event)/messages/\(poll.seq)", token: owner.token, json: ["body": "Which week?"])
+            #expect(reworded.status == .conflict)
+            #expect(try reworded.errorCode == "poll_answered")
+
             // A changed vote moves, a withdrawn one goes; one choice only.
             seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
@@ -129,6 +134,9 @@ struct PollsTests {
             let mine = try await api.messages(event, token: people[0].token)[0].poll
             #expect(mine?.counts == [1, 1] && mine?.myVotes == [1] && mine?.options.allSatisfy(\.userIDs.isEmpty) == true)
             #expect(try await api.messages(event, token: owner.token)[0].poll?.myVotes == [])
+            // Blocking a voter does not take their vote out of an anonymous poll's counts (which would name it).
+            #expect(try await api.post("/v1/users/\(people[0].id)/block", token: people[4].token).status == .noContent)
+            #expect(try await api.messages(event, token: people[4].token)[0].poll?.counts == [1, 1])
 
             let bring = try await Self.poll(
                 api, in: event, token: owner.token, "Who brings what?", options: ["Ball", "Bibs", "Cones"],
@@ -158,8 +166,9 @@ struct PollsTests {
     func remindedOnceAndClosed(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
         try await withApp(engine, clock: clock, queueClock: clock) { api, services in
-            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 4)
-            // Member3 blocked the owner: not reminded of the owner's poll.
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 5)
+            // Member4 muted the room, Member3 blocked the owner: neither is reminded.
+            #expect(try await api.put("/v1/rooms/\(event)/mute", token: people[4].token, json: [:]).status == .noContent)
             #expect(try await api.post("/v1/users/\(owner.id)/block", token: people[3].token).status == .noContent)
             let closesAt = clock.now().addingTimeInterval(3 * 86_400)
             let poll = try await Self.poll(api, in: event, token: owner.token, extra: ["closes_at": RFC3339.format(closesAt)])
@@ -250,6 +259,25 @@ struct PollsTests {
             let invitations = try await api.invitations(people[1].token)
             #expect(invitations.map(\.eventID) == [result.gameID])
             #expect(try await api.invitations(people[3].token).isEmpty)
+
+            // An anonymous time poll's game invites nobody: who chose the slot stays unknown.
+            let secret = try await api.post(
+                "/v1/rooms/\(event)/messages", token: owner.token,
+                json: [
+                    "body": "Which evening, quietly?", "client_id": "secret",
+                    "poll": ["kind": "time", "anonymous": true, "options": slots.map { ["starts_at": RFC3339.format($0)] }],
+                ]
+            ).decode(API.ChatMessage.self, expecting: .created)
+            #expect(try await Self.vote(api, event, secret.seq, [0], token: people[3].token).status == .ok)
+            _ = try await api.post("/v1/rooms/\(event)/messages/\(secret.seq)/poll/close", token: owner.token)
+            let game = try await api.post(
+                "/v1/rooms/\(event)/messages/\(secret.seq)/poll/schedule", token: owner.token,
+                json: [
+                    "option": 0, "event": ["title": "Tuesday game", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683]],
+                ]
+            ).decode(Made.self, expecting: .created)
+            #expect(game.invited.isEmpty && game.gameID != nil && game.message.poll?.eventID == game.gameID)
+            #expect(try await api.invitations(people[3].token).isEmpty)
             #expect(try await api.invitations(people[2].token).isEmpty)
         }
     }
@@ -257,16 +285,24 @@ struct PollsTests {
     @Test("a poll is not there for the people its author blocked, nor its votes for those who blocked the voters", arguments: engines)
     func blockedPeopleSeeNoPoll(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock, setup: .live) { api, _ in
-            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 3)
-            let (ann, bo, cy) = (people[0], people[1], people[2])
-            #expect(try await api.post("/v1/users/\(ann.id)/block", token: owner.token).status == .noContent)
+        try await withApp(engine, clock: clock, setup: .live) { api, services in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 4)
+            let (ann, bo, cy, di) = (people[0], people[1], people[2], people[3])
+            for person in [ann, di] {
+                #expect(try await api.post("/v1/users/\(person.id)/block", token: owner.token).status == .noContent)
+            }
             let annSocket = try await TestSocket.subscribed(try socketURL(api), token: ann.token, to: event)
             let poll = try await Self.poll(api, in: event, token: owner.token)
             try await api.say("after the poll", in: event, token: owner.token)
             try await annSocket.waitFor("the message after the poll") { $0.message?.message.body == "after the poll" }
             #expect(try annSocket.frames.allSatisfy { $0.message?.message.seq != poll.seq && $0.change?.message.seq != poll.seq })
             #expect(try await api.messages(event, token: ann.token).map(\.seq) == [2])
+            // Nor is it pushed to Di (no socket; Ann's is open): of the two messages, Di hears of the second only.
+            let toDi = "kind = 'chat_message' AND UPPER(payload) LIKE '%\(di.id.uppercased())%'"
+            #expect(try await count(services, "jobs", where: toDi + " AND payload LIKE '%Which evening%'") == 0)
+            #expect(try await count(services, "jobs", where: toDi + " AND payload LIKE '%after the poll%'") == 1)
+            #expect(
+                try await count(services, "jobs", where: "kind = 'chat_message' AND payload LIKE '%Which evening%'") == 2, "Bo's and Cy's")
             #expect(try await Self.vote(api, event, poll.seq, [0], token: ann.token).status == .notFound)
             // Cy blocked Bo: Cy sees the poll without Bo's vote.
             #expect(try await api.post("/v1/users/\(bo.id)/block", token: cy.token).status == .noContent)

@@ -50,6 +50,11 @@ extension ChatHub {
                 await connection.reloadRooms()
             }
         case .block(let blocker, _):
+            // The kept messages carry who each poll is hidden from: read again after a block.
+            state.withLock { s in
+                s.recent = [:]
+                for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
+            }
             // The blocked person's conversation leaves the blocker's chats list.
             for connection in connections(of: blocker) {
                 await connection.reloadBlocks()

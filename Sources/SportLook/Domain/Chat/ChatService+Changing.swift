@@ -20,6 +20,9 @@ extension ChatService {
                     "edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
             }
             guard message.body != text else { return nil }
+            if let poll = message.poll, poll.options.contains(where: { !$0.voters.isEmpty }) {
+                throw DomainError.conflict("poll_answered", "People answered the poll: its question stays as they read it.")
+            }
             try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: text, on: sql)
             return try await store.edit(room: room.id, seq: seq, body: text, at: now, on: sql)
         }

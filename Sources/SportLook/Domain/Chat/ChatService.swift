@@ -193,6 +193,8 @@ struct ChatService: Sendable {
                 poll.hiddenFrom = try await safety.blockedBy(user, on: sql)
                 try await Polls.schedule(poll, room: roomID, seq: message.seq, at: now, scheduler: scheduler, on: sql)
                 (message.isPoll, message.poll) = (true, poll)
+                // Nor is it pushed to them.
+                absent.removeAll { poll.hiddenFrom.contains($0) }
             }
             let heading: ChatHeading =
                 switch room.kind {

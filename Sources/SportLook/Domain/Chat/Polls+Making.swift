@@ -74,13 +74,14 @@ extension Polls {
             return try await store.nextChange(room: room.id, seq: seq, on: sql)
         }
         let game = event ?? view?.upcoming.first
-        let invited = try await game.asyncMap { try await invite(slot.voters, to: $0.id, by: user) } ?? []
+        // An anonymous poll's voters are nobody's to know: its game invites nobody.
+        let invited = poll.anonymous ? [] : try await game.asyncMap { try await invite(slot.voters, to: $0.id, by: user) } ?? []
         return Made(message: message, event: event, series: view, invited: invited)
     }
 
     /// Invites the slot's voters to the game: not its author, nobody blocked either way.
     /// Someone the game cannot take (left the group of a members-only game, already
-    /// going) is left out, and the rest are invited.
+    /// going, past the daily limit of invitations) is left out, and the rest are invited.
     private func invite(_ voters: [UUID], to game: UUID, by user: UUID) async throws -> [UUID] {
         let blocked = try await safety.blockedEitherWay(user)
         let people = voters.filter { $0 != user && !blocked.contains($0) }
@@ -88,14 +89,17 @@ extension Polls {
         for chunk in people.chunks(of: 50) {
             do {
                 invited += try await invitations.invite(to: game, by: user, userIDs: chunk.map(\.lowercased)).map(\.invitee.id)
-            } catch let error as DomainError where chunk.count > 1 && [.invalid, .conflict].contains(error.kind) {
+            } catch is DomainError where chunk.count > 1 {
                 for person in chunk {
+                    // The game is made: a refusal (the daily limit included) leaves that person out, not the rest.
                     do {
                         invited += try await invitations.invite(to: game, by: user, userIDs: [person.lowercased]).map(\.invitee.id)
-                    } catch let error as DomainError where [.invalid, .conflict].contains(error.kind) {
+                    } catch is DomainError {
                         continue
                     }
                 }
+            } catch is DomainError {
+                continue
             }
         }
         return invited

@@ -55,13 +55,13 @@ struct Polls: Sendable {
             if kind == .time {
                 // A slot's label is optional: clients show its time.
                 let label = (option.label ?? "").isEmpty ? "" : v.text(option.label, field + ".label", Self.labelLimit) ?? ""
-                guard let startsAt = option.startsAt.flatMap(RFC3339.parse), startsAt > now else {
+                guard let startsAt = option.startsAt.flatMap(RFC3339.parse)?.wholeMilliseconds, startsAt > now else {
                     v.fail(field + ".starts_at", "must be a coming date and time (RFC 3339)")
                     continue
                 }
                 var endsAt: Date?
                 if let text = option.endsAt {
-                    endsAt = RFC3339.parse(text)
+                    endsAt = RFC3339.parse(text)?.wholeMilliseconds
                     if endsAt.map({ $0 <= startsAt || $0.timeIntervalSince(startsAt) > 86_400 }) ?? true {
                         v.fail(field + ".ends_at", "must be a date and time after starts_at, within a day")
                     }
@@ -87,7 +87,7 @@ struct Polls: Sendable {
                 v.fail("poll.closes_at", "must be a date and time (RFC 3339)")
                 return nil
             }
-            closesAt = date
+            closesAt = date.wholeMilliseconds
         }
         if closesAt < now.addingTimeInterval(Self.shortest) || closesAt > now.addingTimeInterval(Self.longest) {
             v.fail("poll.closes_at", "must be between 5 minutes and 30 days from now")
@@ -173,10 +173,11 @@ struct Polls: Sendable {
     }
 
     /// The reminder of a poll closing at `closesAt`, once: to the people in the room
-    /// who have not voted (neither its author nor anyone blocked either way with them).
+    /// who have not voted, as a chat message's push would reach them (not muted, shown
+    /// the room), but its author and anyone blocked either way with them.
     func remindDue(room roomID: UUID, seq: Int64, closesAt: Date) async throws {
         let now = clock.now()
-        try await write { [store, safety, notifier] sql, changes in
+        try await write { [store, safety, events, notifier] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql),
                 let message = try await store.message(room: roomID, seq: seq, on: sql),
                 let poll = message.poll, poll.isOpen(at: now),
@@ -184,9 +185,15 @@ struct Polls: Sendable {
                 try await store.markPollReminded(room: roomID, seq: seq, at: now, on: sql)
             else { return }
             let author = message.sender.id
+            // A cancelled game's chat takes no votes.
+            if let event = room.eventID, try await events.store.event(event, on: sql)?.status != .active { return }
             let voted = Set(poll.options.flatMap(\.voters))
             let blocked = try await safety.blockedEitherWay(among: [author], on: sql)[author] ?? []
-            let people = try await store.allMembers(of: room, on: sql).subtracting(voted).subtracting(blocked).subtracting([author])
+            // Those a chat message would be pushed to (in the room and shown it, not muted),
+            // present or not: a reminder is not the message itself.
+            let members = try await store.absentMembers(
+                room: room, except: author, mentioned: [], freshSince: .distantFuture, now: now, on: sql)
+            let people = Set(members).subtracting(voted).subtracting(blocked)
             try await notifier.poll(
                 .reminder, message, to: people.sorted { $0.lowercased < $1.lowercased }, at: now, on: sql, changes: &changes)
         }

@@ -15,7 +15,8 @@ struct Blocks: Sendable {
 extension Blocks {
     /// A message as `viewer`, who blocked the people in `hidden`, sees it: nothing when
     /// one of them sent it; otherwise without their quoted text (the reply shows no
-    /// quote), their reactions, their votes or their ids among the mentions. What the
+    /// quote), their reactions, their votes (but in an anonymous poll's counts) or their
+    /// ids among the mentions. What the
     /// blocker receives never carries a blocked person's content or identity. A poll is
     /// not there for the people its author blocked either (it asks them to answer);
     /// it carries the viewer's own choices.
@@ -26,7 +27,8 @@ extension Blocks {
         if var poll = message.poll {
             if poll.hiddenFrom.contains(viewer) { return nil }
             poll.mine = poll.options.indices.filter { poll.options[$0].voters.contains(viewer) }
-            for i in poll.options.indices { poll.options[i].voters.removeAll { hidden.contains($0) } }
+            // An anonymous poll's counts are everyone's: a block must not tell whose vote is whose.
+            if !poll.anonymous { for i in poll.options.indices { poll.options[i].voters.removeAll { hidden.contains($0) } } }
             seen.poll = poll
         }
         guard !hidden.isEmpty else { return seen }

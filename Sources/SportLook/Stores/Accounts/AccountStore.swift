@@ -302,6 +302,12 @@ struct AccountStore: Store {
             "DELETE FROM notifications WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_reads WHERE user_id = \(bind: userID)",
             "DELETE FROM chat_presence WHERE user_id = \(bind: userID)",
+            // Their votes go; their open polls close (their jobs then do nothing).
+            "DELETE FROM chat_poll_votes WHERE user_id = \(bind: userID)",
+            """
+            UPDATE chat_polls SET closed_at = \(bind: now) WHERE closed_at IS NULL AND EXISTS (
+                SELECT 1 FROM chat_messages m WHERE m.room_id = chat_polls.room_id AND m.seq = chat_polls.seq AND m.sender_id = \(bind: userID))
+            """,
             "UPDATE access_tokens SET user_agent = NULL WHERE user_id = \(bind: userID)",
         ] {
             try await sql.raw(statement).run()

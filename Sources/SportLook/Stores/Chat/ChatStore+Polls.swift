@@ -126,13 +126,19 @@ extension ChatStore {
     }
 
     /// Claims the making of a game or a series from the poll; `false` when it was claimed.
+    /// A claim that made nothing within ``claimLifetime`` (its maker stopped midway) is
+    /// taken over.
     func claimPoll(room: UUID, seq: Int64, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw(
             """
-            UPDATE chat_polls SET made_at = \(bind: now) WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND made_at IS NULL RETURNING seq
+            UPDATE chat_polls SET made_at = \(bind: now) WHERE room_id = \(bind: room) AND seq = \(bind: seq)
+                AND (made_at IS NULL OR (made_at < \(bind: now.addingTimeInterval(-Self.claimLifetime)) AND made_event_id IS NULL AND made_series_id IS NULL))
+            RETURNING seq
             """
         ).first() != nil
     }
+
+    static let claimLifetime: TimeInterval = 10 * 60
 
     /// Gives a claim back (the game or series was refused).
     func releasePoll(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws {
@@ -154,23 +160,5 @@ extension ChatStore {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
         }
         try await sql.raw("UPDATE chat_messages SET poll = \(bind: false) WHERE room_id = \(bind: room) AND seq = \(bind: seq)").run()
-    }
-
-    /// Everyone who takes part in the room.
-    func allMembers(of room: Room, on sql: any SQLDatabase) async throws -> Set<UUID> {
-        let rows: [any SQLRow]
-        switch room.kind {
-        case .event:
-            rows = try await sql.raw(
-                "SELECT user_id FROM attendances WHERE event_id = \(bind: room.eventID ?? room.id) AND status = 'going'"
-            ).all()
-        case .conversation:
-            rows = try await sql.raw(
-                "SELECT user_low AS user_id FROM conversations WHERE room_id = \(bind: room.id) UNION SELECT user_high FROM conversations WHERE room_id = \(bind: room.id)"
-            ).all()
-        case .group:
-            rows = try await sql.raw("SELECT user_id FROM group_members WHERE group_id = \(bind: room.id)").all()
-        }
-        return Set(try rows.map { try $0.value("user_id") })
     }
 }

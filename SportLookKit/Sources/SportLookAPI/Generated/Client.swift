@@ -28208,7 +28208,8 @@ public struct Client: APIProtocol {
     /// Edit the text of one's own message, within 15 minutes of sending it.
     ///
     /// The room's members get a `message_edited` frame. 403 `not_yours` for someone else's
-    /// message, 409 `edit_window_closed` after 15 minutes, 409 `message_deleted` once deleted.
+    /// message, 409 `edit_window_closed` after 15 minutes, 409 `message_deleted` once deleted,
+    /// 409 `poll_answered` for a poll someone answered.
     ///
     ///
     /// - Remark: HTTP `PATCH /v1/rooms/{id}/messages/{seq}`.
@@ -29368,7 +29369,8 @@ public struct Client: APIProtocol {
     /// (one of the two): the slot gives the game's `starts_at` (and `ends_at` when the slot
     /// has an end and none is given), or the series' `first_date` and `start_time` in its
     /// `time_zone` (and `duration_minutes`). The people who chose the slot are invited to the
-    /// game (or the series' first game), but its author and anyone blocked either way.
+    /// game (or the series' first game), but its author and anyone blocked either way; an
+    /// anonymous poll's game invites nobody.
     /// 409 `not_a_time_poll`, `poll_open` (close it first), `poll_made` (made already; two
     /// calls at once make one); 403 `not_yours`; 422 for the game's or series' fields.
     ///

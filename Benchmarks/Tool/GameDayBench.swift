@@ -1,0 +1,219 @@
+import ArgumentParser
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Synchronization
+
+/// A substitute asked for over a seeded population: games at the demo places, each with
+/// one player going who asks (`POST /v1/events/{id}/substitute`), one request at a time;
+/// the time of each answer, and how many people each was offered to. The search walks
+/// the people index from the game outwards; each person it finds is checked against the
+/// game's rules before the place is offered.
+struct SubstituteBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "substitute", abstract: "A substitute from nearby: the request's latency over a seeded population.")
+    @OptionGroup var server: ServerOptions
+    @Option(help: "Requests, one game each.") var requests = 300
+    @Option(help: "A file of `lat lon` lines (sportlook-bench centres) the games are put at.") var centres: String
+    @Option(help: "The sport of the games (the demo people play it).") var sport = "football"
+    @Option(help: "A name for the row (the database).") var label = "database"
+
+    func run() async throws {
+        let process = try server.start(["JOB_WORKERS": "0"])
+        defer { process.terminate() }
+        let api = server.client
+        _ = try await api.waitUntilReady(of: process)
+        let places = try String(contentsOfFile: centres, encoding: .utf8).split(separator: "\n").compactMap { line -> (Double, Double)? in
+            let parts = line.split(separator: " ").compactMap { Double($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+        guard !places.isEmpty else { throw BenchError("no centres in \(centres)") }
+        let organiser = try await api.register("SubOrganiser")
+        // A person asks at most 3 times a day: a player for every 3 games.
+        var players: [(token: String, id: String)] = []
+        for n in 0..<((requests + 2) / 3) { players.append(try await api.register("SubPlayer\(n)")) }
+        var games: [(id: String, player: String)] = []
+        for n in 0..<requests {
+            let (lat, lon) = places[n % places.count]
+            let event = try await api.call(
+                "POST", "/v1/events", token: organiser.token,
+                json: [
+                    "title": "Game \(n)", "sport": sport, "location": ["lat": lat, "lon": lon],
+                    "starts_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(2 * 86_400)),
+                ])
+            guard let id = event.object["id"] as? String else { throw BenchError("event: \(event.status) \(event.object)") }
+            let player = players[n / 3].token
+            let joined = try await api.call("POST", "/v1/events/\(id)/attendance", token: player)
+            guard joined.status == 200 else { throw BenchError("join: \(joined.status)") }
+            games.append((id, player))
+        }
+        var latencies = Samples()
+        var offered: [Int] = []
+        var refused: [Int: Int] = [:]
+        for game in games {
+            let start = ContinuousClock.now
+            let reply = try await api.call("POST", "/v1/events/\(game.id)/substitute", token: game.player, json: [:])
+            latencies.add(seconds(ContinuousClock.now - start))
+            if reply.status == 201, let count = reply.object["offered_count"] as? Int {
+                offered.append(count)
+            } else {
+                refused[reply.status, default: 0] += 1
+            }
+        }
+        let mean = offered.isEmpty ? 0 : Double(offered.reduce(0, +)) / Double(offered.count)
+        print(
+            "SUB | \(label) | \(requests) | \(offered.count) | \(String(format: "%.1f", mean)) | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(formatLatency(latencies.percentile(100))) | \(refused.isEmpty ? "0" : refused.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) |"
+        )
+    }
+}
+
+/// A poll in one room with many sockets: votes at a steady rate over HTTP, each one a
+/// change of the poll's message that every socket gets as a `message_edited` frame. A
+/// frame carries the counts as they are, so one frame may bring several votes (those
+/// committed before it was read): each vote is delivered to a socket by the first frame
+/// whose `after_change` reaches it, and its latency runs from the vote's request to
+/// that frame. A frame that does not move a socket forward is a duplicate.
+struct PollBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "poll", abstract: "A poll in a room of many sockets: votes at a steady rate, every count change delivered once.")
+    @OptionGroup var server: ServerOptions
+    @Option var sockets = 1_000
+    @Option(help: "Votes per second.") var rate = 100
+    @Option(help: "Seconds of voting.") var duration = 30
+    @Option(help: "A name for the row (the database).") var label = "database"
+
+    func run() async throws {
+        let process = try server.start(["JOB_WORKERS": "1"])
+        defer { process.terminate() }
+        let api = server.client
+        _ = try await api.waitUntilReady(of: process)
+        let room = try await eventRooms(api, rooms: 1, perRoom: sockets, prefix: "P")[0]
+        let options = (1...10).map { ["label": "Option \($0)"] }
+        let poll = try await api.call(
+            "POST", "/v1/rooms/\(room.id)/messages", token: room.people[0].token,
+            json: ["body": "Which evening?", "client_id": "bench-poll", "poll": ["options": options, "multiple": false]])
+        guard poll.status == 201, let seq = poll.object["seq"] as? Int else { throw BenchError("poll: \(poll.status) \(poll.object)") }
+        let origin = ContinuousClock.now
+        let log = VoteLog()
+        let url = "ws://127.0.0.1:\(server.port)/v1/ws"
+        let clients = room.people.map { PollSocket(url: url, token: $0.token, room: room.id, origin: origin, log: log) }
+        try await log.waitForSubscriptions(clients.count)
+        let total = rate * duration
+        let voting = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            _ = try await onSchedule(rate: rate, count: total) { n in
+                // A voter moves to another option each time: every vote changes the counts.
+                let voter = room.people[1 + n % (room.people.count - 1)]
+                let option = (n / (room.people.count - 1) + n) % 10
+                let sent = seconds(ContinuousClock.now - origin)
+                group.addTask {
+                    let reply = try await api.call(
+                        "PUT", "/v1/rooms/\(room.id)/messages/\(seq)/poll/votes", token: voter.token, json: ["options": [option]])
+                    guard reply.status == 200, let change = reply.object["change_seq"] as? Int else {
+                        log.noteFailed()
+                        return
+                    }
+                    log.noteVote(change: change, sentAt: sent)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let votingSeconds = seconds(ContinuousClock.now - voting)
+        // Frames still on their way: wait until every socket holds the last change, or 10 s.
+        let last = log.lastChange
+        let deadline = ContinuousClock.now + .seconds(10)
+        while clients.contains(where: { $0.position < last }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        for client in clients { client.stop() }
+        let report = log.report(sockets: clients)
+        print(
+            "POLL | \(label) | \(clients.count) | \(rate)/s for \(duration) s | \(report.votes) (\(log.failed) failed) | \(report.frames) | \(report.delivered) / \(report.expected) | \(report.duplicates) | \(formatLatency(report.latencies.percentile(50))) | \(formatLatency(report.latencies.percentile(99))) | \(String(format: "%.1f", votingSeconds)) s |"
+        )
+    }
+}
+
+/// The votes sent (their change numbers and when), and the sockets' subscriptions.
+final class VoteLog: Sendable {
+    private let votes = Mutex<[Int: Double]>([:])
+    private let subscribed = Atomic<Int>(0)
+    private let failures = Atomic<Int>(0)
+
+    func noteVote(change: Int, sentAt: Double) { votes.withLock { $0[change] = sentAt } }
+    func noteFailed() { failures.add(1, ordering: .relaxed) }
+    func noteSubscribed() { subscribed.add(1, ordering: .relaxed) }
+    var failed: Int { failures.load(ordering: .relaxed) }
+    var lastChange: Int { votes.withLock { $0.keys.max() ?? 0 } }
+
+    func waitForSubscriptions(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while subscribed.load(ordering: .relaxed) < count {
+            guard ContinuousClock.now < deadline else { throw BenchError("\(subscribed.load(ordering: .relaxed)) of \(count) subscribed") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Each vote against each socket's frames: delivered by the first frame reaching its change.
+    func report(sockets: [PollSocket]) -> (votes: Int, frames: Int, delivered: Int, expected: Int, duplicates: Int, latencies: Samples) {
+        let sent = votes.withLock { $0 }.sorted { $0.key < $1.key }
+        var latencies = Samples()
+        var (frames, delivered, duplicates) = (0, 0, 0)
+        for socket in sockets {
+            let seen = socket.frames
+            frames += seen.count
+            duplicates += socket.duplicates
+            var i = 0
+            for (change, at) in sent {
+                while i < seen.count, seen[i].change < change { i += 1 }
+                guard i < seen.count else { break }
+                delivered += 1
+                latencies.add(seen[i].at - at)
+            }
+        }
+        return (sent.count, frames, delivered, sent.count * sockets.count, duplicates, latencies)
+    }
+}
+
+/// One socket subscribed to the poll's room: the `message_edited` frames it gets, in order.
+final class PollSocket: Sendable {
+    private let state = Mutex<(frames: [(change: Int, at: Double)], duplicates: Int)>(([], 0))
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    var frames: [(change: Int, at: Double)] { state.withLock { $0.frames } }
+    var duplicates: Int { state.withLock { $0.duplicates } }
+    var position: Int { state.withLock { $0.frames.last?.change ?? 0 } }
+
+    init(url: String, token: String, room: String, origin: ContinuousClock.Instant, log: VoteLog) {
+        let running = Task { [state] in
+            var logger = Logger(label: "bench-poll-socket")
+            logger.logLevel = .critical
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(token)"
+            _ = try? await WebSocketClient.connect(
+                url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
+            ) { inbound, outbound, _ in
+                let subscribe = try JSONSerialization.data(withJSONObject: ["type": "subscribe", "room_id": room, "after_seq": 1])
+                try await outbound.write(.text(String(decoding: subscribe, as: UTF8.self)))
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message,
+                        let frame = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                    else { continue }
+                    let at = seconds(ContinuousClock.now - origin)
+                    switch frame["type"] as? String {
+                    case "subscribed": log.noteSubscribed()
+                    case "message_edited":
+                        guard let change = frame["after_change"] as? Int else { continue }
+                        state.withLock { s in
+                            if change > (s.frames.last?.change ?? 0) { s.frames.append((change, at)) } else { s.duplicates += 1 }
+                        }
+                    default: break
+                    }
+                }
+            }
+        }
+        task.withLock { $0 = running }
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
