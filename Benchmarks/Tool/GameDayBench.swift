@@ -103,9 +103,9 @@ struct PollBench: AsyncParsableCommand {
         let voting = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             _ = try await onSchedule(rate: rate, count: total) { n in
-                // A voter moves to another option each time: every vote changes the counts.
+                // Each round of voters moves everyone to the next option: every vote changes the counts.
                 let voter = room.people[1 + n % (room.people.count - 1)]
-                let option = (n / (room.people.count - 1) + n) % 10
+                let option = (n / (room.people.count - 1)) % 10
                 let sent = seconds(ContinuousClock.now - origin)
                 group.addTask {
                     let reply = try await api.call(
@@ -177,15 +177,20 @@ final class VoteLog: Sendable {
 
 /// One socket subscribed to the poll's room: the `message_edited` frames it gets, in order.
 final class PollSocket: Sendable {
-    private let state = Mutex<(frames: [(change: Int, at: Double)], duplicates: Int)>(([], 0))
+    /// The frames received, and those that did not move the socket forward.
+    private final class Received: Sendable {
+        let state = Mutex<(frames: [(change: Int, at: Double)], duplicates: Int)>(([], 0))
+    }
+    private let received = Received()
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    var frames: [(change: Int, at: Double)] { state.withLock { $0.frames } }
-    var duplicates: Int { state.withLock { $0.duplicates } }
-    var position: Int { state.withLock { $0.frames.last?.change ?? 0 } }
+    var frames: [(change: Int, at: Double)] { received.state.withLock { $0.frames } }
+    var duplicates: Int { received.state.withLock { $0.duplicates } }
+    var position: Int { received.state.withLock { $0.frames.last?.change ?? 0 } }
 
     init(url: String, token: String, room: String, origin: ContinuousClock.Instant, log: VoteLog) {
-        let running = Task { [state] in
+        let received = self.received
+        let running = Task {
             var logger = Logger(label: "bench-poll-socket")
             logger.logLevel = .critical
             var headers = HTTPFields()
@@ -204,7 +209,7 @@ final class PollSocket: Sendable {
                     case "subscribed": log.noteSubscribed()
                     case "message_edited":
                         guard let change = frame["after_change"] as? Int else { continue }
-                        state.withLock { s in
+                        received.state.withLock { s in
                             if change > (s.frames.last?.change ?? 0) { s.frames.append((change, at)) } else { s.duplicates += 1 }
                         }
                     default: break

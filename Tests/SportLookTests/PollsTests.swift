@@ -125,7 +125,7 @@ struct PollsTests {
         arguments: engines)
     func anonymousAndSignUp(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
-        try await withApp(engine, clock: clock) { api, _ in
+        try await withApp(engine, clock: clock, configure: { $0.chatRateLimit = 3 }) { api, _ in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 5)
             let secret = try await Self.poll(
                 api, in: event, token: owner.token, "Captain?", options: ["Ann", "Bo"], extra: ["anonymous": true])
@@ -157,6 +157,10 @@ struct PollsTests {
             #expect(try await Self.vote(api, event, bring.seq, [0], token: people[0].token).status == .ok)
             let list = try await Self.vote(api, event, bring.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll
             #expect(list?.counts == [1, 1, 1] && list?.options[1].userIDs == [people[1].id])
+            // Votes count against the chat rate, as messages do (each goes to every socket in the room).
+            for option in [0, 1, 0] { #expect(try await Self.vote(api, event, secret.seq, [option], token: people[4].token).status == .ok) }
+            let fast = try await Self.vote(api, event, secret.seq, [1], token: people[4].token)
+            #expect(fast.status == .tooManyRequests && fast.headers[.retryAfter] != nil)
         }
     }
 

@@ -35,6 +35,18 @@ final class ChatHub: Sendable {
         /// Reads from the database in flight, by room and position: the sockets of
         /// a room all miss the cache for the same new message at once, and share one read.
         var loading: [Position: Task<[ChatMessage], any Error>] = [:]
+        /// Reads of changes in flight, by room, position and generation: every socket of a
+        /// room is offered the same change at once (a vote in a poll, a reaction), and
+        /// those that ask for the same changes share one read.
+        var changeReads: [ChangeRead: Task<[ChatMessage], any Error>] = [:]
+    }
+
+    struct ChangeRead: Hashable {
+        let room: UUID
+        let after: Int64
+        let limit: Int
+        /// A read that started before a change was heard of serves nobody asking after it.
+        let generation: Int
     }
 
     /// Recent messages a room keeps at most; past it the oldest quarter goes at once
@@ -328,10 +340,18 @@ final class ChatHub: Sendable {
         recent.removeFirst(recent.count - recentPerRoom * 3 / 4)
     }
 
-    /// Messages of the room changed after change number `change`, in change order
-    /// (changes are rare: read from the database each time).
+    /// Messages of the room changed after change number `change`, in change order: one
+    /// read for the sockets that ask for the same changes at once (``State/changeReads``).
     func changes(room: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {
-        try await chat.changes(of: room, after: change, limit: limit)
+        let read = state.withLock { s in
+            let key = ChangeRead(room: room, after: change, limit: limit, generation: s.generation[room] ?? 0)
+            if let running = s.changeReads[key] { return (key, running) }
+            let running = Task { [chat] in try await chat.changes(of: room, after: change, limit: limit) }
+            s.changeReads[key] = running
+            return (key, running)
+        }
+        defer { state.withLock { s in if s.changeReads[read.0] == read.1 { s.changeReads[read.0] = nil } } }
+        return try await read.1.value
     }
 
     /// The room has had changes up to `change` (a socket read so from the database, or

@@ -144,7 +144,9 @@ struct ChatService: Sendable {
                 guard let conversation, conversation.includes(user) else { throw DomainError.notFound("room") }
             }
             if let seq = sending.existingSeq, let original = try await store.message(room: roomID, seq: seq, on: sql) {
-                return Sent(message: original, created: false)
+                // A poll as its author sees it now (their choices, not the votes of those they blocked).
+                let hidden = original.isPoll ? try await safety.blockedBy(user, on: sql) : []
+                return Sent(message: Blocks.view(original, hiding: hidden, viewer: user) ?? original, created: false)
             }
             if room.kind == .event, !sending.eventActive {
                 throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")

@@ -125,7 +125,7 @@ struct Polls: Sendable {
             throw DomainError.validation(["options": "must be distinct positions of the poll's options"])
         }
         let now = clock.now()
-        return try await chat.change(roomID, seq: seq, by: user, writing: true) { [store] room, message, sql in
+        return try await chat.change(roomID, seq: seq, by: user, writing: true) { [store, limiter = chat.limiter] room, message, sql in
             let poll = try Self.poll(of: message)
             guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", "The poll is closed.") }
             guard chosen.allSatisfy({ $0 < poll.options.count }) else {
@@ -134,6 +134,10 @@ struct Polls: Sendable {
             if !poll.multiple, chosen.count > 1 { throw DomainError.validation(["options": "this poll takes one choice"]) }
             if poll.onePerOption, let taken = chosen.sorted().first(where: { !poll.options[$0].voters.allSatisfy { $0 == user } }) {
                 throw DomainError.conflict("option_taken", "Someone already took “\(poll.options[taken].label)”.")
+            }
+            // A vote is sent to every socket in the room: it counts against the sender's chat rate, as a message does.
+            if let wait = limiter.acquire(user.lowercased) {
+                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
             }
             guard try await store.setVotes(room: room.id, seq: seq, user: user, chosen, at: now, on: sql) else { return nil }
             return try await store.nextChange(room: room.id, seq: seq, on: sql)
