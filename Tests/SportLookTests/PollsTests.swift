@@ -64,6 +64,8 @@ struct PollsTests {
             // A second socket follows the room: every count change arrives as the message, changed.
             let watcher = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event)
             try await watcher.waitFor("the poll") { $0.message?.message.seq == poll.seq }
+            // A voter's own socket: the same frames, with their own choices in them.
+            let voter = try await TestSocket.subscribed(try socketURL(api), token: people[0].token, to: event)
 
             // Four taps each, at once: one vote each.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -90,6 +92,11 @@ struct PollsTests {
             // A changed vote moves, a withdrawn one goes; one choice only.
             seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
+            try await voter.waitFor("the voter's own choice, live") { $0.change?.message.poll?.myVotes == [2] }
+            try await watcher.waitFor("the same counts, without a choice") {
+                $0.change?.message.poll?.counts == [1, 1, 1] && $0.change?.message.poll?.myVotes == []
+            }
+            await voter.close()
             #expect(try await Self.vote(api, event, poll.seq, [0, 1], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [3], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [1, 1], token: people[0].token).errorFields["options"] != nil)

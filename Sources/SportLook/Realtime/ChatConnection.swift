@@ -259,6 +259,10 @@ actor ChatConnection {
         case .message(let message, let afterChange):
             guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
             return queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty && seen.poll == nil))
+        case .change(let message) where hiding.isEmpty && message.poll != nil:
+            // A vote reaches every socket of the room: its frame is encoded once for them all.
+            guard let frame = hub.pollChangeFrame(message, for: userID) else { return true }
+            return queue.push(frame)
         case .change(let message):
             guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
             return queue.push(Frames.change(seen, links: hub.links))

@@ -76,6 +76,9 @@ struct ChatMessageRepresentation: JSONEncodable {
 /// chose what unless it is anonymous.
 struct PollRepresentation: JSONEncodable {
     var poll: ChatPoll
+    /// Voters named for each option, the first to choose it (`count` has them all): a
+    /// vote goes to every socket in the room, and a room may hold thousands.
+    static let votersShown = 20
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -97,7 +100,7 @@ struct PollRepresentation: JSONEncodable {
             json.field("count", option.voters.count)
             json.key("user_ids")
             json.arrayStart()
-            if !poll.anonymous { for user in option.voters { json.value(user) } }
+            if !poll.anonymous { for user in option.voters.prefix(Self.votersShown) { json.value(user) } }
             json.arrayEnd()
             json.objectEnd()
         }

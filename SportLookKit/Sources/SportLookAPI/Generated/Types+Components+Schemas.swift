@@ -4145,7 +4145,7 @@ extension Components {
                 public var endsAt: Foundation.Date?
                 /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/count`.
                 public var count: Swift.Int
-                /// Empty for an anonymous poll.
+                /// The first 20 who chose it (count has them all); empty for an anonymous poll.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Poll/OptionsPayload/user_ids`.
                 public var userIds: [Swift.String]
@@ -4157,7 +4157,7 @@ extension Components {
                 ///   - startsAt:
                 ///   - endsAt:
                 ///   - count:
-                ///   - userIds: Empty for an anonymous poll.
+                ///   - userIds: The first 20 who chose it (count has them all); empty for an anonymous poll.
                 public init(
                     position: Swift.Int,
                     label: Swift.String,
