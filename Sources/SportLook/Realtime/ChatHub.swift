@@ -70,13 +70,7 @@ final class ChatHub: Sendable {
     private let frames = Mutex<[FrameKey: String]>([:])
     /// A poll's change frames, encoded once for the sockets with no blocks: the part before
     /// each viewer's own choices, the part after, and everyone's choices.
-    private let pollFrames = Mutex<[FrameKey: PollFrame]>([:])
-
-    struct PollFrame: Sendable {
-        let head: String
-        let tail: String
-        let mine: [UUID: [Int]]
-    }
+    let pollFrames = Mutex<[FrameKey: PollFrame]>([:])
     /// Frames kept at most; past it they are all let go (about 4 s at 1,000 messages/s).
     static let framesKept = 4_096
 
@@ -291,35 +285,6 @@ final class ChatHub: Sendable {
             kept[key] = frame
         }
         return frame
-    }
-
-    /// The change frame of a poll for `viewer`, who blocked nobody: encoded once for all
-    /// such sockets, with the viewer's own choices put in (``Blocks/view(_:hiding:viewer:)``
-    /// gives the same). `nil` when the poll is not there for the viewer (its author blocked them).
-    func pollChangeFrame(_ message: ChatMessage, for viewer: UUID) -> String? {
-        guard let poll = message.poll else { return Frames.change(message, links: links) }
-        if poll.hiddenFrom.contains(viewer) { return nil }
-        let key = FrameKey(room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: -1, sender: message.sender.name)
-        let frame: PollFrame
-        if let kept = pollFrames.withLock({ $0[key] }) {
-            frame = kept
-        } else {
-            var general = message
-            general.poll?.mine = []
-            let text = Frames.change(general, links: links)
-            // Strings are escaped in JSON: the field's own text, quotes unescaped, is the field.
-            guard let at = text.range(of: "\"my_votes\":[]", options: .backwards) else {
-                return Blocks.view(message, hiding: [], viewer: viewer).map { Frames.change($0, links: links) }
-            }
-            var mine: [UUID: [Int]] = [:]
-            for (position, option) in poll.options.enumerated() { for voter in option.voters { mine[voter, default: []].append(position) } }
-            frame = PollFrame(head: text[..<at.lowerBound] + "\"my_votes\":[", tail: "]" + text[at.upperBound...], mine: mine)
-            pollFrames.withLock { kept in
-                if kept.count >= Self.framesKept / 16 { kept.removeAll(keepingCapacity: true) }
-                kept[key] = frame
-            }
-        }
-        return frame.head + (frame.mine[viewer]?.map(String.init).joined(separator: ",") ?? "") + frame.tail
     }
 
     /// `message` as it is kept: the names it shows are the ones the kept messages show

@@ -4,35 +4,6 @@ import Foundation
 
 /// Chat, people, safety, media and socket frames as the tests read them.
 extension API {
-    /// A poll as its viewer sees it.
-    struct Poll: Decodable, Sendable {
-        struct Option: Decodable, Sendable {
-            var position: Int
-            var label: String
-            @Nullable var startsAt: String?
-            var count: Int
-            var userIDs: [String]
-            enum CodingKeys: String, CodingKey { case position, label, count, startsAt = "starts_at", userIDs = "user_ids" }
-        }
-        var kind: String
-        var multiple: Bool
-        var anonymous: Bool
-        var onePerOption: Bool
-        var closesAt: String
-        var closed: Bool
-        var options: [Option]
-        var votersCount: Int
-        var myVotes: [Int]
-        @Nullable var eventID: String?
-        @Nullable var seriesID: String?
-        enum CodingKeys: String, CodingKey {
-            case kind, multiple, anonymous, closed, options
-            case onePerOption = "one_per_option", closesAt = "closes_at", votersCount = "voters_count", myVotes = "my_votes"
-            case eventID = "event_id", seriesID = "series_id"
-        }
-        var counts: [Int] { options.map(\.count) }
-    }
-
     struct ChatMessage: Decodable, Sendable {
         var id: String
         var roomID: String

@@ -6,7 +6,7 @@ extension Polls {
     /// What the poll's author asks for: a game (`event`, as `POST /v1/events` takes it)
     /// or a weekly series (`series`, as `POST /v1/series`), at the slot `option`. The
     /// slot gives the start (and the end, or the series' duration, when it has one).
-    struct Making: Sendable {
+    struct Making: Decodable, Sendable {
         var option: Int?
         var event: EventService.Input?
         var series: SeriesService.Input?

@@ -45,15 +45,6 @@ struct ChatController {
         routes.post("/v1/conversations/:id/accept", use: acceptConversation)
         routes.post("/v1/conversations/:id/decline", use: declineConversation)
     }
-
-    /// The room and the message's seq named by the path.
-    private func message(_ context: AuthenticatedContext) throws -> (UUID, Int64) {
-        let id = try context.uuid("id", "room")
-        guard let text = context.parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else {
-            throw DomainError.notFound("message")
-        }
-        return (id, seq)
-    }
 }
 
 // MARK: Handlers
@@ -106,7 +97,7 @@ extension ChatController {
 
     /// `PATCH /v1/rooms/{id}/messages/{seq}`
     @Sendable func editMessage(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try message(context)
+        let (id, seq) = try context.roomMessage()
         let input = try await RequestBody.decode(EditInput.self, from: request, context: context)
         return JSONResponse(
             ChatMessageRepresentation(message: try await chat.edit(id, seq: seq, by: context.userID, body: input.body), links: links))
@@ -114,13 +105,13 @@ extension ChatController {
 
     /// `DELETE /v1/rooms/{id}/messages/{seq}`
     @Sendable func deleteMessage(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try message(context)
+        let (id, seq) = try context.roomMessage()
         return JSONResponse(ChatMessageRepresentation(message: try await chat.delete(id, seq: seq, by: context.userID), links: links))
     }
 
     /// `POST /v1/rooms/{id}/messages/{seq}/reactions`
     @Sendable func addReaction(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try message(context)
+        let (id, seq) = try context.roomMessage()
         let input = try await RequestBody.decode(ReactionInput.self, from: request, context: context)
         return JSONResponse(
             ChatMessageRepresentation(
@@ -129,7 +120,7 @@ extension ChatController {
 
     /// `DELETE /v1/rooms/{id}/messages/{seq}/reactions`
     @Sendable func removeReaction(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try message(context)
+        let (id, seq) = try context.roomMessage()
         let emoji = QueryReader(request).raw("emoji")
         return JSONResponse(
             ChatMessageRepresentation(

@@ -8,11 +8,6 @@ struct PollsController {
     let links: MediaLinks
 
     struct VoteInput: Decodable { var options: [Int]? }
-    struct MakeInput: Decodable {
-        var option: Int?
-        var event: EventService.Input?
-        var series: SeriesService.Input?
-    }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.put("/v1/rooms/:id/messages/:seq/poll/votes", use: vote)
@@ -20,18 +15,9 @@ struct PollsController {
         routes.post("/v1/rooms/:id/messages/:seq/poll/schedule", use: schedule)
     }
 
-    /// The room and the poll message's seq named by the path.
-    private func poll(_ context: AuthenticatedContext) throws -> (UUID, Int64) {
-        let id = try context.uuid("id", "room")
-        guard let text = context.parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else {
-            throw DomainError.notFound("message")
-        }
-        return (id, seq)
-    }
-
     /// `PUT /v1/rooms/{id}/messages/{seq}/poll/votes`
     @Sendable func vote(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try poll(context)
+        let (id, seq) = try context.roomMessage()
         let input = try await RequestBody.decode(VoteInput.self, from: request, context: context)
         let message = try await polls.vote(id, seq: seq, by: context.userID, positions: input.options)
         return JSONResponse(ChatMessageRepresentation(message: message, links: links))
@@ -39,16 +25,15 @@ struct PollsController {
 
     /// `POST /v1/rooms/{id}/messages/{seq}/poll/close`
     @Sendable func close(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try poll(context)
+        let (id, seq) = try context.roomMessage()
         return JSONResponse(ChatMessageRepresentation(message: try await polls.close(id, seq: seq, by: context.userID), links: links))
     }
 
     /// `POST /v1/rooms/{id}/messages/{seq}/poll/schedule`
     @Sendable func schedule(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (id, seq) = try poll(context)
-        let input = try await RequestBody.decode(MakeInput.self, from: request, context: context)
-        let made = try await polls.make(
-            id, seq: seq, by: context.userID, .init(option: input.option, event: input.event, series: input.series))
+        let (id, seq) = try context.roomMessage()
+        let making = try await RequestBody.decode(Polls.Making.self, from: request, context: context)
+        let made = try await polls.make(id, seq: seq, by: context.userID, making)
         return JSONResponse(status: .created, MadeRepresentation(made: made, links: links))
     }
 }

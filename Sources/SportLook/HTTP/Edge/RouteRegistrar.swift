@@ -63,4 +63,13 @@ extension RequestContext {
         guard let text = parameters.get(name), let id = UUID(text: text) else { throw DomainError.notFound(what) }
         return id
     }
+
+    /// A room's message named by the path (`/v1/rooms/{id}/messages/{seq}…`): the room and the seq.
+    func roomMessage() throws -> (room: UUID, seq: Int64) {
+        let id = try uuid("id", "room")
+        guard let text = parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else {
+            throw DomainError.notFound("message")
+        }
+        return (id, seq)
+    }
 }
