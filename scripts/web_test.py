@@ -750,6 +750,52 @@ def run(server, push):
         cy.get_by_role("link", name=re.compile("^Chats")).click()
         expect(cy.locator("ul.rooms").get_by_role("link", name=re.compile("^Luxembourg tennis"))).to_be_visible()
 
+        # Money: Ann prices a weekly game at 50 kr. each (free to leave until 24 hours before);
+        # Bo, Cy and Flo join; Cy leaves three hours before the start, late, so she still owes.
+        # Bo says he paid by transfer and Ann confirms it; Ann marks Cy paid in cash; the sheet
+        # and each player's balance agree.
+        ann.get_by_role("link", name="New event").click()
+        ann.get_by_label("Title").fill("Pitch money")
+        ann.get_by_label("Sport").select_option("football")
+        ann.get_by_label("Starts").fill((datetime.datetime.now() + datetime.timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M"))
+        ann.get_by_label("Amount").fill("50")
+        ann.get_by_label("Currency").select_option("DKK")
+        ann.get_by_label("Every week").check()
+        ann.get_by_role("button", name="Create event").click()
+        expect(ann.get_by_role("heading", name="Pitch money")).to_be_visible()
+        expect(ann.get_by_test_id("price")).to_contain_text("each")
+        money_url = ann.url
+        game = money_url.rsplit("/", 1)[1]
+        flo = api(server, "POST", "/v1/auth/register", None, {"name": "Flo", "email": f"flo-{suffix}@example.com", "password": PASSWORD})["access_token"]
+        for token in (session_token(bo), session_token(cy), flo):
+            api(server, "POST", f"/v1/events/{game}/attendance", token, None)
+        api(server, "DELETE", f"/v1/events/{game}/attendance", session_token(cy), None)
+        bo.goto(money_url)
+        expect(bo.get_by_test_id("my-balance")).to_have_text(re.compile(r"^You owe .*50"))
+        bo.get_by_role("button", name="I paid").click()
+        expect(bo.get_by_text(re.compile("^You said you paid"))).to_be_visible()
+        ann.reload()
+        ann.get_by_test_id("claim").get_by_role("button", name="Confirm").click()
+        expect(ann.get_by_test_id("claim")).to_have_count(0)
+        ann.get_by_role("button", name="Cy paid in cash").click()
+        sheet = ann.get_by_test_id("money-sheet")
+        expect(sheet.get_by_role("row", name=re.compile(r"^Cy \(left\)"))).to_contain_text("50")
+        expect(sheet.get_by_role("button", name="Cy paid in cash")).to_have_count(0)
+        expect(sheet.get_by_role("button", name="Flo paid in cash")).to_be_visible()
+        expect(ann.get_by_test_id("money-total")).to_contain_text(re.compile(r"Still owed \D*50"))
+        audit(ann, "money sheet")
+        ann.get_by_role("heading", name="Money").scroll_into_view_if_needed()
+        shoot(ann, "money-sheet")
+        cy.goto(money_url)
+        expect(cy.get_by_test_id("my-balance")).to_have_text("You owe nothing here")
+        bo.get_by_role("link", name="Money").click()
+        expect(bo.get_by_role("heading", name="Money")).to_be_visible()
+        expect(bo.get_by_text("You owe nothing, and nobody owes you.")).to_be_visible()
+        audit(bo, "money")
+        owes = api(server, "GET", "/v1/me/balances", flo, None)["items"]
+        if [(b["event_id"], b["amount"], b["currency"]) for b in owes] != [(game, 5000, "DKK")]:
+            problems.append(f"Flo's balances are {owes}")
+
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"
         ann.get_by_role("link", name="New event").click()

@@ -1,7 +1,7 @@
 // SportLook's web client: a hash router over the screens, the session in the server's
 // HttpOnly cookie (a reload stays signed in), the live socket for chat and notifications.
 import {afterSignIn, get, session} from "./api.js";
-import {h, replace} from "./dom.js";
+import {h, later, replace} from "./dom.js";
 import {realtime} from "./realtime.js";
 import {finishProviderSignIn} from "./providers.js";
 import {authView} from "./views/auth.js";
@@ -37,6 +37,7 @@ const routes = [
   [/^#\/chats\/([0-9a-f-]{36})$/, (id) => conversationView(id)],
   [/^#\/me$/, () => profileView(settings)],
   [/^#\/groups$/, () => groupsView()],
+  [/^#\/money$/, () => ({element: later("money", (m) => m.balancesView())})],
   [/^#\/groups\/([0-9a-f-]{36})(?:\/join\/([A-Za-z0-9_-]{43}))?$/, (id, invite) => groupView(id, invite)],
 ];
 
@@ -53,6 +54,7 @@ function renderNav() {
     h("li", link("#/people", "People")),
     h("li", link("#/groups", "Groups")),
     h("li", link("#/chats", "Chats")),
+    h("li", link("#/money", "Money")),
     h("li", link("#/inbox", "Inbox", unread ? h("span", {class: "badge"}, String(unread), h("span", {class: "visually-hidden"}, " unread")) : null)),
     h("li", link("#/me", "Me"))));
 }

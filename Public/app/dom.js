@@ -86,3 +86,10 @@ export function distance(metres) {
 export function status(text) {
   return h("p", {class: "status", role: "status"}, text);
 }
+
+/** A part of a screen from `later/NAME.js`, fetched when first shown (not with the page): a slot that `make(module)` fills. */
+export function later(name, make) {
+  const slot = h("div", status("Loading…"));
+  import(`./later/${name}.js`).then((m) => replace(slot, make(m)), (e) => replace(slot, status(e.message)));
+  return slot;
+}

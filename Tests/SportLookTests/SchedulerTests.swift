@@ -17,7 +17,7 @@ struct SchedulerTests {
         .suspensionEnd(user: user, until: start), .dataExport(export: event, user: user), .exportExpiry(export: series, user: user),
         .teamsDue(event: event, startsAt: start), .resultStands(event: event, enteredAt: start),
         .substituteExpiry(event: event, request: series, expiresAt: start), .pollClose(room: event, seq: 7, closesAt: start),
-        .pollReminder(room: series, seq: 9, closesAt: start),
+        .pollReminder(room: series, seq: 9, closesAt: start), .paymentReminder(event: event, round: 2),
     ]
 
     @Test("every kind is read back as it was written, under its own kind only; a job of an unknown kind or missing a field is refused")
@@ -35,6 +35,7 @@ struct SchedulerTests {
             Self.every.map(\.subject) == [
                 .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user), .user(Self.user),
                 .user(Self.user), .event(Self.event), .event(Self.event), .event(Self.event), .room(Self.event), .room(Self.series),
+                .event(Self.event),
             ])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
         for bad in [

@@ -1,6 +1,6 @@
 // Create or edit an event: the place picked on the map, a cover photo uploaded.
 import {api, get, me, patch, post, sportCatalogue} from "../api.js";
-import {field, fieldError, formError, h, option, replace, showErrors, status} from "../dom.js";
+import {field, fieldError, formError, h, later, option, replace, showErrors, status} from "../dom.js";
 import {SlippyMap} from "../map.js";
 
 /** "2026-07-12T18:30" for a datetime-local input, in local time. */
@@ -84,7 +84,7 @@ export function composeView(settings, id, groupID) {
       h("fieldset", h("legend", "Place"), map.element, where, locationError),
       field("Cover photo", cover), field("Answers close (optional)", deadline), field("Who may join", reliable), field("Players needed (besides you)", needed),
       h("fieldset", h("legend", "Level (0 to 7)"), field("From", levelFrom), field("To", levelTo)), field("For", audience),
-      h("label", {class: "check"}, competitive, "Competitive: the score moves levels"), repeat, submit);
+      h("label", {class: "check"}, competitive, "Competitive: the score moves levels"), later("money", (m) => m.priceFields(event)), repeat, submit);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       submit.disabled = true;
@@ -106,6 +106,8 @@ export function composeView(settings, id, groupID) {
         else if (event?.level) body.level = null;
         if (audience.value !== (event?.audience ?? "anyone")) body.audience = audience.value;
         if (competitive.checked !== (event?.competitive ?? false)) body.competitive = competitive.checked;
+        const price = form.querySelector("fieldset.price")?.price();
+        if (price !== undefined) body.price = price;
         if (needed.value) body.min_players = Number(needed.value);
         else if (event?.min_players) body.min_players = null;
         if (reliable.value !== current) {
@@ -130,7 +132,7 @@ export function composeView(settings, id, groupID) {
             capacity: body.capacity ?? undefined, time_zone: body.time_zone, first_date: date, start_time: time,
             duration_minutes: Math.round(Number(hours.value || 2) * 60),
             rule: `FREQ=WEEKLY;BYDAY=${days.join(",")}` + (until.value ? `;UNTIL=${until.value.replaceAll("-", "")}` : ""),
-            group_id: body.group_id, members_only: body.members_only,
+            group_id: body.group_id, members_only: body.members_only, price: body.price ?? undefined,
           });
           location.hash = series.upcoming.length ? `#/events/${series.upcoming[0].event_id}` : "#/";
           return;

@@ -1,10 +1,9 @@
 // One event: details, cover, attendees, join / leave (with the waitlist position),
 // invitations, and the live chat.
 import {api, del, get, me, post, query} from "../api.js";
-import {btn, field, formError, h, option, replace, showErrors, status, when} from "../dom.js";
+import {btn, field, formError, h, later, option, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
 import {reportControl} from "./report.js";
-import {teamsPanel} from "./teams.js";
 
 export function eventView(id) {
   const section = h("section", {class: "event"}, status("Loading the event…"));
@@ -92,7 +91,8 @@ export function eventView(id) {
       ].filter(Boolean).join(", ")) : null,
       event.min_record ? h("p", {class: "pill"}, `For players with at most ${event.min_record.max_no_shows} no-show${event.min_record.max_no_shows === 1 ? "" : "s"} in their last ${event.min_record.last_games} games`) : null,
       myPlace, event.my_offer_expires_at && event.status === "active" ? offerPanel(event) : null, summary, actions, checkIn, sheet,
-      event.status === "active" && event.my_status === "going" && now < new Date(ends.getTime() + 48 * 3_600_000) ? teamsPanel(id, event.i_organise, now >= starts) : null,
+      event.status === "active" && event.my_status === "going" && now < new Date(ends.getTime() + 48 * 3_600_000) ? later("teams", (m) => m.teamsPanel(id, event.i_organise, now >= starts)) : null,
+      event.price ? later("money", (m) => m.moneyPanel(event)) : null,
       event.status === "active" && event.my_status === "going" && !event.i_organise && now < starts ? substitute() : null,
       event.series_id ? seriesPanel(event, render) : null,
       h("h2", "Who is coming"), attendees,

@@ -45,6 +45,8 @@ public final class AppServices: Sendable {
     /// Substitutes found nearby for a player who cannot come.
     let substitutes: Substitutes
     let polls: Polls
+    /// Prices and each game's ledger.
+    let ledger: Ledger
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -178,11 +180,15 @@ public final class AppServices: Sendable {
             accounts: accountStore, notifier: notifier, scheduler: scheduler, access: eventAccess, blocks: blocks, write: write,
             clock: clock)
         self.results = results
+        let ledger = Ledger(
+            database: database, store: LedgerStore(database: database), events: eventStore, accounts: accountStore, access: eventAccess,
+            notifier: notifier, scheduler: scheduler, write: write, clock: clock)
+        self.ledger = ledger
         let events = EventService(
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,
             series: seriesStore, write: write, clock: clock, media: attachments, records: recordStore, players: playerStore,
-            groups: groupStore, teams: teams, substituteRequests: substituteStore,
+            groups: groupStore, teams: teams, substituteRequests: substituteStore, ledger: ledger,
             lateCancel: TimeInterval(configuration.lateCancelHours) * 3_600,
             offerWindow: TimeInterval(configuration.waitlistOfferHours) * 3_600,
             offerTime: TimeInterval(configuration.waitlistOfferMinutes) * 60)
@@ -340,7 +346,7 @@ public final class AppServices: Sendable {
         self.exports = exports
         let scheduledWork = ScheduledWork(
             reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams,
-            results: results, substitutes: substitutes, polls: polls)
+            results: results, substitutes: substitutes, polls: polls, ledger: ledger)
         self.scheduledWork = scheduledWork
         self.workers = (0..<configuration.effectiveJobWorkers).map { index in
             JobWorker(

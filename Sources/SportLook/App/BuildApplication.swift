@@ -135,6 +135,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     TeamsController(teams: services.teams).addRoutes(to: authenticated)
     ResultsController(results: services.results, sports: services.sports).addRoutes(to: authenticated)
     SubstitutesController(substitutes: services.substitutes).addRoutes(to: authenticated)
+    LedgerController(ledger: services.ledger).addRoutes(to: authenticated)
     PlayerController(players: services.players).addRoutes(to: authenticated)
     GroupsController(groups: services.groups, sports: services.sports, links: links).addRoutes(to: authenticated)
     SeriesController(series: services.series, sports: services.sports, links: links).addRoutes(to: authenticated)

@@ -54,6 +54,8 @@ public struct Event: Sendable, Hashable {
     public var membersOnly: Bool = false
     /// Whether its result moves the players' levels (fixed once someone has joined).
     public var competitive: Bool = false
+    /// What playing costs (none: free), and when leaving stops taking back what one owes.
+    public var price: Price?
 
     public static let defaultDecideMinutes = 120
 

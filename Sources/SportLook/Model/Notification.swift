@@ -102,6 +102,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case pollReminder = "poll_reminder"
     /// The person's poll closed.
     case pollClosed = "poll_closed"
+    /// The person still owes money at a game (up to three reminders).
+    case paymentDue = "payment_due"
+    /// A player says they paid the organiser: confirm or decline it.
+    case paymentClaimed = "payment_claimed"
 }
 
 /// One notification for one person: what a job delivers.

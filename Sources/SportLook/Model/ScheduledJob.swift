@@ -30,6 +30,8 @@ enum ScheduledJob: Sendable, Hashable {
     case pollClose(room: UUID, seq: Int64, closesAt: Date)
     /// The reminder of a poll's non-voters before it closes at `closesAt`.
     case pollReminder(room: UUID, seq: Int64, closesAt: Date)
+    /// Reminder `round` (1 to 3) of what is still owed at a priced game.
+    case paymentReminder(event: UUID, round: Int)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -44,6 +46,7 @@ enum ScheduledJob: Sendable, Hashable {
         case substituteExpiry = "substitute_expiry"
         case pollClose = "poll_close"
         case pollReminder = "poll_reminder_due"
+        case paymentReminder = "payment_reminder_due"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -78,13 +81,14 @@ enum ScheduledJob: Sendable, Hashable {
         case .substituteExpiry: .substituteExpiry
         case .pollClose: .pollClose
         case .pollReminder: .pollReminder
+        case .paymentReminder: .paymentReminder
         }
     }
 
     var subject: Subject {
         switch self {
         case .reminder(let event, _, _), .gameDecision(let event, _), .offerExpiry(let event, _, _), .teamsDue(let event, _),
-            .resultStands(let event, _), .substituteExpiry(let event, _, _):
+            .resultStands(let event, _), .substituteExpiry(let event, _, _), .paymentReminder(let event, _):
             .event(event)
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
@@ -100,7 +104,7 @@ extension ScheduledJob: Codable {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
             until, exportID = "export_id", enteredAt = "entered_at", requestID = "request_id", roomID = "room_id", seq, closesAt =
-            "closes_at"
+            "closes_at", round
     }
 
     init(from decoder: any Decoder) throws {
@@ -133,6 +137,8 @@ extension ScheduledJob: Codable {
             self =
                 kind == .pollClose
                 ? .pollClose(room: room, seq: seq, closesAt: closesAt) : .pollReminder(room: room, seq: seq, closesAt: closesAt)
+        case .paymentReminder:
+            self = .paymentReminder(event: try c.decode(UUID.self, forKey: .eventID), round: try c.decode(Int.self, forKey: .round))
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -176,6 +182,9 @@ extension ScheduledJob: Codable {
         case .resultStands(let event, let enteredAt):
             try c.encode(event.lowercased, forKey: .eventID)
             try c.encode(enteredAt.millisecondsSince1970, forKey: .enteredAt)
+        case .paymentReminder(let event, let round):
+            try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(round, forKey: .round)
         case .suspensionEnd(let user, let until):
             try c.encode(user.lowercased, forKey: .userID)
             try c.encode(until.millisecondsSince1970, forKey: .until)

@@ -29,6 +29,8 @@ public struct Series: Sendable, Hashable {
     public var madeThrough: LocalDate
     /// After a split ("this and following"), the series that carries its games on.
     public var followedBy: UUID?
+    /// What each game costs (none: free).
+    public var price: Price?
     public var version: Int64
     public var createdAt: Date
     public var updatedAt: Date

@@ -162,9 +162,19 @@ extension API {
         /// The group it belongs to, and whether its members alone see it.
         @Nullable var groupID: String?
         var membersOnly: Bool
+        /// What playing costs (null: free).
+        @Nullable var price: Price?
+
+        struct Price: Decodable, Sendable, Hashable {
+            var amount: Int
+            var currency: String
+            var split: Bool
+            var lateCancelHours: Int
+            enum CodingKeys: String, CodingKey { case amount, currency, split, lateCancelHours = "late_cancel_hours" }
+        }
 
         enum CodingKeys: String, CodingKey {
-            case id, title, sport, organiser, location, address, description, capacity, status, reminders
+            case id, title, sport, organiser, location, address, description, capacity, status, reminders, price
             case groupID = "group_id"
             case membersOnly = "members_only"
             case startsAt = "starts_at"

@@ -37,10 +37,13 @@ extension EventService {
             joined = Joined(status: .waitlisted, position: try await store.waitlistPosition(event: event.id, queueNumber: number, on: sql))
         } else {
             try await store.addGoing(event: event.id, user: user, at: now, on: sql)
-            try await teams.follow(event, at: now, on: sql, changes: &changes)
             joined = Joined(status: .going, position: nil)
         }
-        if let updated = try await gameOnIfReached(event.id, at: now, on: sql, changes: &changes) { changes.event(updated) }
+        let updated = try await gameOnIfReached(event.id, at: now, on: sql, changes: &changes)
+        if joined.status == .going {
+            try await followGoing(try await store.event(event.id, on: sql) ?? event, at: now, on: sql, changes: &changes)
+        }
+        if let updated { changes.event(updated) }
         changes.record(.attendance(user: user))
         return joined
     }
@@ -229,7 +232,20 @@ extension EventService {
         changes.record(.attendance(user: user))
         // The place freed (or the offer given back) goes to the waitlist.
         let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) ?? event
-        try await teams.follow(updated, at: now, on: sql, changes: &changes)
+        try await followGoing(updated, excused: byChoice ? [] : [user], at: now, on: sql, changes: &changes)
         changes.event(updated)
+    }
+
+    /// After the people going changed (inside the change's transaction, the event
+    /// locked): published teams and the ledger of a priced game follow them.
+    /// `excused`: people who left not by choice (removed, out of the group), who owe
+    /// nothing for leaving; `replacedBy`: a player and the substitute who took their
+    /// place, who owes instead.
+    func followGoing(
+        _ event: Event, excused: Set<UUID> = [], replacedBy: [UUID: UUID] = [:], at now: Date, on sql: DatabaseSession,
+        changes: inout ChangeSet
+    ) async throws {
+        try await teams.follow(event, at: now, on: sql, changes: &changes)
+        try await ledger.settle(event, excused: excused, replacedBy: replacedBy, at: now, on: sql, changes: &changes)
     }
 }

@@ -39,7 +39,8 @@ extension EventService {
             decideMinutes: c.decideMinutes ?? Event.defaultDecideMinutes,
             levelRange: c.levelRange.given,
             audience: c.audience ?? .anyone,
-            groupID: choice?.group, membersOnly: choice?.membersOnly ?? false, competitive: c.competitive ?? false
+            groupID: choice?.group, membersOnly: choice?.membersOnly ?? false, competitive: c.competitive ?? false,
+            price: c.price.given
         )
         event = try await write { [store, media, groups, notifier, event] sql, changes in
             var event = event
@@ -126,6 +127,9 @@ extension EventService {
             try await scheduleDecision(event, at: now, on: sql, changes: &changes)
         }
         event = try await gameOnIfReached(current.id, at: now, on: sql, changes: &changes) ?? event
+        if event.price != current.price || event.startsAt != current.startsAt {
+            try await ledger.settle(event, priceChanged: current.price != nil, at: now, on: sql, changes: &changes)
+        }
         var changed: [String] = []
         if event.startsAt != current.startsAt { changed.append("starts_at") }
         if event.endsAt != current.endsAt { changed.append("ends_at") }

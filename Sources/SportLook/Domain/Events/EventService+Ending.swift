@@ -16,7 +16,9 @@ extension EventService {
         try await scheduler.unschedule(.teamsDue, of: .event(current.id), on: sql)
         try await scheduler.unschedule(.resultStands, of: .event(current.id), on: sql)
         try await scheduler.unschedule(.substituteExpiry, of: .event(current.id), on: sql)
+        try await scheduler.unschedule(.paymentReminder, of: .event(current.id), on: sql)
         guard let event = try await store.event(current.id, on: sql) else { return }
+        try await ledger.settle(event, at: now, on: sql, changes: &changes)
         let attendees = try await store.attendeeIDs(event: current.id, on: sql)
         let told =
             reason == .organiser

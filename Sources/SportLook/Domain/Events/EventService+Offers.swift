@@ -55,7 +55,7 @@ extension EventService {
         guard var event = try await store.event(id, on: sql) else { return nil }
         guard !moved.isEmpty else { return event }
         try await notifier.waitlistPromoted(event, users: moved, at: now, on: sql, changes: &changes)
-        try await teams.follow(event, at: now, on: sql, changes: &changes)
+        try await followGoing(event, at: now, on: sql, changes: &changes)
         changes.attendance(of: moved)
         event = try await gameOnIfReached(id, at: now, on: sql, changes: &changes) ?? event
         changes.event(event)

@@ -24,6 +24,8 @@ struct EventService: Sendable {
     let teams: Teams
     /// A player's open requests for a substitute end when they leave.
     let substituteRequests: SubstituteStore
+    /// What people owe at a priced game follows who is going.
+    let ledger: Ledger
     /// Leaving a game this close to its start is a late cancellation (`LATE_CANCEL_HOURS`).
     var lateCancel: TimeInterval = 4 * 3_600
     /// How close to the start a freed place is offered rather than given (`WAITLIST_OFFER_HOURS`; 0: never).
@@ -62,11 +64,13 @@ struct EventService: Sendable {
         var membersOnly: Patch<Bool> = .absent
         /// Whether the result moves levels: fixed once someone has joined.
         var competitive: Patch<Bool> = .absent
+        /// What playing costs: `{amount, currency, split, late_cancel_hours}`, or null for free.
+        var price: Patch<PriceInput> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, startsAt, endsAt, location, address, description, capacity, coverId, imageUrl, timeZone, reminders,
                 answerDeadline, minRecord
-            case minPlayers, decideMinutes, level, audience, groupId, membersOnly, competitive
+            case minPlayers, decideMinutes, level, audience, groupId, membersOnly, competitive, price
         }
 
         init(from decoder: any Decoder) throws {
@@ -92,6 +96,7 @@ struct EventService: Sendable {
             groupId = try c.patch(.groupId)
             membersOnly = try c.patch(.membersOnly)
             competitive = try c.patch(.competitive)
+            price = try c.patch(.price)
         }
     }
 
@@ -257,6 +262,15 @@ struct EventService: Sendable {
             current.goingCount > 0 || current.waitlistCount > 0
         {
             throw DomainError.conflict("competitive_fixed", "Whether a game is competitive is fixed once someone has joined.")
+        }
+        switch input.price {
+        case .value(let price):
+            if let price = price.validated(into: &v) { c.price = .value(price) }
+        case .null: c.price = .null
+        case .absent: break
+        }
+        if !c.price.isAbsent, let current, now >= current.startsAt {
+            throw DomainError.conflict("price_frozen", "The game has started: what each person owes stands.")
         }
         switch input.minPlayers {
         case .value(let n):

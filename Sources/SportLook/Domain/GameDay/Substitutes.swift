@@ -221,7 +221,7 @@ struct Substitutes: Sendable {
             // The substitute plays on the player's team, in their place: nobody else moves.
             try await events.teams.store.handOn(event: event.id, from: request.requester.id, to: user, on: sql)
             let updated = try await events.store.event(event.id, on: sql) ?? event
-            try await events.teams.follow(updated, at: now, on: sql, changes: &changes)
+            try await events.followGoing(updated, replacedBy: [request.requester.id: user], at: now, on: sql, changes: &changes)
             let name = try await accounts.user(user, on: sql)?.name ?? ""
             try await notifier.substituteFound(
                 updated, request: requestID, by: UserSummary(id: user, name: name), to: request.requester.id, at: now, on: sql,

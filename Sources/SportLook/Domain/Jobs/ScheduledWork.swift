@@ -12,6 +12,7 @@ struct ScheduledWork: Sendable {
     let results: Results
     let substitutes: Substitutes
     let polls: Polls
+    let ledger: Ledger
 
     func run(_ job: ScheduledJob) async throws {
         switch job {
@@ -39,6 +40,8 @@ struct ScheduledWork: Sendable {
             try await polls.closeDue(room: room, seq: seq, closesAt: closesAt)
         case .pollReminder(let room, let seq, let closesAt):
             try await polls.remindDue(room: room, seq: seq, closesAt: closesAt)
+        case .paymentReminder(let event, let round):
+            try await ledger.remindDue(event, round: round)
         }
     }
 }

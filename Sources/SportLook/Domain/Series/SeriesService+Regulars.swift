@@ -163,6 +163,7 @@ extension SeriesService {
         if series.timeZone != event.timeZone { c.timeZone = series.timeZone }
         if series.reminders != event.reminders { c.reminders = series.reminders }
         if let deadline = event.answerDeadline, deadline > start { c.answerDeadline = .null }
+        if series.price != event.price { c.price = series.price.map { .value($0) } ?? .null }
         return c
     }
 

@@ -44,11 +44,13 @@ struct SeriesService: Sendable {
         /// The group it is made for, and whether its members alone see it (new series only).
         var groupId: Patch<String> = .absent
         var membersOnly: Patch<Bool> = .absent
+        /// What each game costs, or null for free (a split keeps the series' own when absent).
+        var price: Patch<PriceInput> = .absent
 
         enum CodingKeys: String, CodingKey {
             case title, sport, location, address, description, capacity, timeZone, firstDate, startTime, durationMinutes, rule, reminders,
                 from
-            case groupId, membersOnly
+            case groupId, membersOnly, price
         }
 
         init(from decoder: any Decoder) throws {
@@ -68,6 +70,7 @@ struct SeriesService: Sendable {
             from = try c.decodeIfPresent(String.self, forKey: .from)
             groupId = try c.patch(.groupId)
             membersOnly = try c.patch(.membersOnly)
+            price = try c.patch(.price)
         }
     }
 
@@ -154,13 +157,19 @@ struct SeriesService: Sendable {
             v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
         }
         let reminders = input.reminders.map { v.reminders($0) } ?? base?.reminders ?? Event.defaultReminders
+        var price = base?.price
+        switch input.price {
+        case .value(let given): price = given.validated(into: &v)
+        case .null: price = nil
+        case .absent: break
+        }
         guard let title, let sport, let location, let zoneName, let first, let minutes, let rule, let reminders else { return nil }
         return Series(
             id: UUID(), organiserID: organiser, organiserName: base?.organiserName ?? "", groupID: base?.groupID,
             membersOnly: base?.membersOnly ?? false, title: title, sport: sport,
             description: description, address: address, location: location, capacity: capacity, timeZone: zoneName,
             reminders: reminders, startMinutes: minutes, durationMinutes: duration, firstDate: first, rule: rule,
-            status: .active, madeThrough: first.adding(days: -1), version: 1, createdAt: now, updatedAt: now
+            status: .active, madeThrough: first.adding(days: -1), price: price, version: 1, createdAt: now, updatedAt: now
         )
     }
 
@@ -280,7 +289,7 @@ struct SeriesService: Sendable {
             endsAt: start.addingTimeInterval(Double(series.durationMinutes) * 60), capacity: series.capacity, status: .active,
             goingCount: 0, waitlistCount: 0, version: 1, createdAt: now, updatedAt: now,
             timeZone: series.timeZone, reminders: series.reminders, seriesID: series.id, occurrenceDate: date.description,
-            groupID: series.groupID, membersOnly: series.membersOnly
+            groupID: series.groupID, membersOnly: series.membersOnly, price: series.price
         )
         try await events.insert(event, at: now, on: sql, changes: &changes)
         let away = try await store.optedOut(of: series.id, on: date, on: sql)

@@ -99,5 +99,9 @@ extension Catalogue {
         .pollReminderBody: "{person} beder dig svare, før afstemningen lukker.",
         .pollClosedTitle: "Din afstemning er lukket: {question}",
         .pollClosedBody: "Se, hvad alle svarede.",
+        .paymentDueTitle: "Du skylder {amount} for {event}",
+        .paymentDueBody: "Betal {organiser}, som arrangerede den, og sig så på kampens side, at du har betalt.",
+        .paymentClaimedTitle: "{person} siger at have betalt {amount}",
+        .paymentClaimedBody: "For {event}: bekræft eller afvis det på kampens betalingsoversigt.",
     ]
 }

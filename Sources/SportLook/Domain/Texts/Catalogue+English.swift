@@ -98,5 +98,9 @@ extension Catalogue {
         .pollReminderBody: "{person} asks you to answer before the poll closes.",
         .pollClosedTitle: "Your poll closed: {question}",
         .pollClosedBody: "See what everyone answered.",
+        .paymentDueTitle: "You owe {amount} for {event}",
+        .paymentDueBody: "Pay {organiser}, who organised it, then say you paid on the game's page.",
+        .paymentClaimedTitle: "{person} says they paid {amount}",
+        .paymentClaimedBody: "For {event}: confirm or decline it on the game's money sheet.",
     ]
 }

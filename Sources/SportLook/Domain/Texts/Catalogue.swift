@@ -86,6 +86,10 @@ enum Catalogue {
         case pollReminderBody = "poll_reminder.body"
         case pollClosedTitle = "poll_closed.title"
         case pollClosedBody = "poll_closed.body"
+        case paymentDueTitle = "payment_due.title"
+        case paymentDueBody = "payment_due.body"
+        case paymentClaimedTitle = "payment_claimed.title"
+        case paymentClaimedBody = "payment_claimed.body"
     }
 
     /// `key` in `language` with `arguments` put in.

@@ -22,6 +22,14 @@ enum Texts {
         )
     }
 
+    /// An amount as people write it: `DKK 80.00` in English, `80,00 DKK` in Danish.
+    static func money(_ minor: Int, currency: String, in language: Language) -> String {
+        switch language {
+        case .en: currency + " " + Price.decimal(minor, currency: currency)
+        case .da: Price.decimal(minor, currency: currency, separator: ",") + " " + currency
+        }
+    }
+
     /// A moment as people say it, in the place's time zone: "today at 19:00", "tomorrow
     /// at 07:30", "on Tuesday 14 May at 19:00" (Danish: "i dag kl. 19:00"…).
     static func localWhen(_ language: Language, _ instant: Date, timeZone identifier: String, now: Date) -> String {

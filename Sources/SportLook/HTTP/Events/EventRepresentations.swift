@@ -51,6 +51,7 @@ enum EventJSON {
         }
         json.field("audience", event.audience.rawValue)
         json.field("competitive", event.competitive)
+        PriceJSON.write(event.price, to: &json)
         json.key("min_record")
         if let rule = event.recordRule {
             json.objectStart()

@@ -100,6 +100,7 @@ struct SeriesRepresentation: JSONEncodable {
         UserSummaryRepresentation(id: s.organiserID, name: s.organiserName).encode(to: &json)
         json.field("group_id", s.groupID)
         json.field("members_only", s.membersOnly)
+        PriceJSON.write(s.price, to: &json)
         json.field("description", s.description)
         json.field("address", s.address)
         EventJSON.writeLocation(s.location, to: &json)

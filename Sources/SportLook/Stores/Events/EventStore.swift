@@ -10,7 +10,7 @@ struct EventStore: Store {
         e.lat, e.lon, e.starts_at, e.ends_at, e.capacity, e.status, e.going_count, e.waitlist_count,
         e.version, e.created_at, e.updated_at, e.time_zone, e.reminders, e.series_id, e.occurrence_date, e.answer_deadline,
         e.record_last_games, e.record_max_no_shows, e.min_players, e.decide_minutes, e.game_on_at, e.offered_count,
-        e.level_min_half, e.level_max_half, e.audience, e.group_id, e.members_only, e.competitive
+        e.level_min_half, e.level_max_half, e.audience, e.group_id, e.members_only, e.competitive, e.price
         """
     static let from = "events e JOIN users u ON u.id = e.organiser_id"
 
@@ -60,7 +60,8 @@ struct EventStore: Store {
             gameOnAt: try row.optional("game_on_at"),
             offeredCount: try row.value("offered_count"),
             levelRange: try Self.decodeLevels(row), audience: Audience(rawValue: try row.value("audience")) ?? .anyone,
-            groupID: try row.optional("group_id"), membersOnly: try row.value("members_only"), competitive: try row.value("competitive")
+            groupID: try row.optional("group_id"), membersOnly: try row.value("members_only"), competitive: try row.value("competitive"),
+            price: Price(stored: try row.optional("price"))
         )
     }
 
@@ -94,7 +95,7 @@ struct EventStore: Store {
                                 capacity, status, going_count, waitlist_count, waitlist_counter, version, created_at, updated_at, time_zone, reminders,
                                 series_id, occurrence_date, answer_deadline, record_last_games, record_max_no_shows,
                                 min_players, decide_minutes, level_min_half, level_max_half, audience, group_id, members_only,
-                                competitive)
+                                competitive, price)
             VALUES (\(bind: event.id), \(bind: event.organiserID), \(bind: event.sport), \(bind: event.title), \(bind: event.description),
                     \(bind: event.address), \(bind: event.cover?.id), \(bind: event.cover?.stored), \(bind: event.location.lat), \(bind: event.location.lon),
                     \(bind: event.startsAt), \(bind: event.endsAt), \(bind: event.capacity), 'active', 0, 0, 0, 1,
@@ -102,7 +103,7 @@ struct EventStore: Store {
                     \(bind: event.seriesID), \(bind: event.occurrenceDate), \(bind: event.answerDeadline),
                     \(bind: event.recordRule?.lastGames), \(bind: event.recordRule?.maxNoShows), \(bind: event.minPlayers), \(bind: event.decideMinutes),
                     \(bind: event.levelRange?.lowerBound.halves), \(bind: event.levelRange?.upperBound.halves), \(bind: event.audience.rawValue),
-                    \(bind: event.groupID), \(bind: event.membersOnly), \(bind: event.competitive))
+                    \(bind: event.groupID), \(bind: event.membersOnly), \(bind: event.competitive), \(bind: event.price?.stored))
             """
         ).run()
         try await sql.raw(
@@ -164,6 +165,7 @@ struct EventStore: Store {
         var levelRange: Patch<ClosedRange<Level>> = .absent
         var audience: Audience?
         var competitive: Bool?
+        var price: Patch<Price> = .absent
     }
 
     func update(_ id: UUID, _ c: Changes, at now: Date, on sql: any SQLDatabase) async throws {
@@ -215,6 +217,11 @@ struct EventStore: Store {
         }
         if let v = c.audience { set.append("audience = \(bind: v.rawValue)") }
         if let v = c.competitive { set.append("competitive = \(bind: v)") }
+        if case .value(let v) = c.price {
+            set.append("price = \(bind: v.stored)")
+        } else if case .null = c.price {
+            set.append("price = NULL")
+        }
         try await sql.raw("UPDATE events SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
     }
 

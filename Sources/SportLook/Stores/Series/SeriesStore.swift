@@ -9,7 +9,7 @@ struct SeriesStore: Store {
 
     static let columns = """
         s.id, s.organiser_id, u.name AS organiser_name, s.group_id, s.title, s.sport_slug, s.description, s.address, s.lat, s.lon, s.capacity,
-        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.followed_by, s.version, s.created_at, s.updated_at, s.members_only
+        s.time_zone, s.reminders, s.start_minutes, s.duration_minutes, s.first_date, s.rule, s.status, s.made_through, s.followed_by, s.version, s.created_at, s.updated_at, s.members_only, s.price
         """
     static let from = "series s JOIN users u ON u.id = s.organiser_id"
 
@@ -27,6 +27,7 @@ struct SeriesStore: Store {
             startMinutes: try row.value("start_minutes"), durationMinutes: try row.value("duration_minutes"), firstDate: first, rule: rule,
             status: Series.Status(rawValue: try row.value("status")) ?? .ended,
             madeThrough: LocalDate(try row.value("made_through", as: String.self)) ?? first, followedBy: try row.optional("followed_by"),
+            price: Price(stored: try row.optional("price")),
             version: try row.value("version"), createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
         )
     }
@@ -35,12 +36,12 @@ struct SeriesStore: Store {
         try await sql.raw(
             """
             INSERT INTO series (id, organiser_id, group_id, title, sport_slug, description, address, lat, lon, capacity, time_zone, reminders,
-                                start_minutes, duration_minutes, first_date, rule, status, made_through, version, created_at, updated_at, members_only)
+                                start_minutes, duration_minutes, first_date, rule, status, made_through, version, created_at, updated_at, members_only, price)
             VALUES (\(bind: series.id), \(bind: series.organiserID), \(bind: series.groupID), \(bind: series.title), \(bind: series.sport), \(bind: series.description),
                     \(bind: series.address), \(bind: series.location.lat), \(bind: series.location.lon), \(bind: series.capacity), \(bind: series.timeZone),
                     \(bind: EventStore.encodeReminders(series.reminders)), \(bind: series.startMinutes), \(bind: series.durationMinutes),
                     \(bind: series.firstDate.description), \(bind: series.rule.text), 'active', \(bind: series.madeThrough.description), 1,
-                    \(bind: series.createdAt), \(bind: series.updatedAt), \(bind: series.membersOnly))
+                    \(bind: series.createdAt), \(bind: series.updatedAt), \(bind: series.membersOnly), \(bind: series.price?.stored))
             """
         ).run()
     }

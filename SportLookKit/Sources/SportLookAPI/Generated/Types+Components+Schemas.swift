@@ -1126,6 +1126,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewEvent/competitive`.
             public var competitive: Swift.Bool?
+            /// What playing costs; null or absent - free. See Money (docs/rules.md#money).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewEvent/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NewEvent/price/value1`.
+                public var value1: Components.Schemas.PriceInput
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.PriceInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What playing costs; null or absent - free. See Money (docs/rules.md#money).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewEvent/price`.
+            public var price: Components.Schemas.NewEvent.PricePayload?
             /// Makes it the group's game: only the group's owner and admins may (403 admins_only; 404 for no live group). Cannot be changed later (422).
             ///
             /// - Remark: Generated from `#/components/schemas/NewEvent/group_id`.
@@ -1155,6 +1179,7 @@ extension Components {
             ///   - level: Joining needs a level in the event's sport within it (403 level_required / level_out_of_range); null removes it.
             ///   - audience: Default anyone; otherwise joining needs the self-declared gender it asks for (403 audience_only).
             ///   - competitive: Default false. A competitive game's confirmed or standing result moves its players' levels.
+            ///   - price: What playing costs; null or absent - free. See Money (docs/rules.md#money).
             ///   - groupId: Makes it the group's game: only the group's owner and admins may (403 admins_only; 404 for no live group). Cannot be changed later (422).
             ///   - membersOnly: With group_id: whether only the group's members see it (default true). A members-only game is not there for anyone else, by any route: search leaves it out, and every route that names it answers 404. Only members may join or be invited (422 naming the invitee); someone who leaves the group or is removed is taken off its coming members-only games, and those they organise are cancelled. Needs group_id (422); cannot be changed later (422).
             public init(
@@ -1176,6 +1201,7 @@ extension Components {
                 level: Components.Schemas.NewEvent.LevelPayload? = nil,
                 audience: Components.Schemas.NewEvent.AudiencePayload? = nil,
                 competitive: Swift.Bool? = nil,
+                price: Components.Schemas.NewEvent.PricePayload? = nil,
                 groupId: Swift.String? = nil,
                 membersOnly: Swift.Bool? = nil
             ) {
@@ -1197,6 +1223,7 @@ extension Components {
                 self.level = level
                 self.audience = audience
                 self.competitive = competitive
+                self.price = price
                 self.groupId = groupId
                 self.membersOnly = membersOnly
             }
@@ -1219,6 +1246,7 @@ extension Components {
                 case level
                 case audience
                 case competitive
+                case price
                 case groupId = "group_id"
                 case membersOnly = "members_only"
             }
@@ -1338,6 +1366,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventChanges/competitive`.
             public var competitive: Swift.Bool?
+            /// A new price (or null: free) changes what everyone owes at once; from the start, 409 price_frozen.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventChanges/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EventChanges/price/value1`.
+                public var value1: Components.Schemas.PriceInput
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.PriceInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// A new price (or null: free) changes what everyone owes at once; from the start, 409 price_frozen.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventChanges/price`.
+            public var price: Components.Schemas.EventChanges.PricePayload?
             /// Fixed when made: present, it is refused (422).
             ///
             /// - Remark: Generated from `#/components/schemas/EventChanges/group_id`.
@@ -1367,6 +1419,7 @@ extension Components {
             ///   - level: Joining needs a level in the event's sport within it (403 level_required / level_out_of_range); null removes it.
             ///   - audience: Default anyone; otherwise joining needs the self-declared gender it asks for (403 audience_only).
             ///   - competitive: Fixed once someone has joined (409 competitive_fixed).
+            ///   - price: A new price (or null: free) changes what everyone owes at once; from the start, 409 price_frozen.
             ///   - groupId: Fixed when made: present, it is refused (422).
             ///   - membersOnly: Fixed when made: present, it is refused (422).
             public init(
@@ -1388,6 +1441,7 @@ extension Components {
                 level: Components.Schemas.EventChanges.LevelPayload? = nil,
                 audience: Components.Schemas.EventChanges.AudiencePayload? = nil,
                 competitive: Swift.Bool? = nil,
+                price: Components.Schemas.EventChanges.PricePayload? = nil,
                 groupId: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                 membersOnly: OpenAPIRuntime.OpenAPIValueContainer? = nil
             ) {
@@ -1409,6 +1463,7 @@ extension Components {
                 self.level = level
                 self.audience = audience
                 self.competitive = competitive
+                self.price = price
                 self.groupId = groupId
                 self.membersOnly = membersOnly
             }
@@ -1431,6 +1486,7 @@ extension Components {
                 case level
                 case audience
                 case competitive
+                case price
                 case groupId = "group_id"
                 case membersOnly = "members_only"
             }
@@ -1550,6 +1606,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Event/competitive`.
             public var competitive: Swift.Bool
+            /// What playing costs; null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Event/price/value1`.
+                public var value1: Components.Schemas.Price
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Price) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What playing costs; null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/price`.
+            public var price: Components.Schemas.Event.PricePayload?
             /// Minutes before the start at which the people going are reminded, largest first.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/reminders`.
@@ -1647,6 +1727,7 @@ extension Components {
             ///   - level: The levels in the event's sport a player needs to join; null - any.
             ///   - audience: Who may join: women or men (by their self-declared gender), mixed teams (anyone who declared one), or anyone.
             ///   - competitive: Its confirmed or standing result moves the levels of its players who gave one (fixed once someone has joined).
+            ///   - price: What playing costs; null - free.
             ///   - reminders: Minutes before the start at which the people going are reminded, largest first.
             ///   - location:
             ///   - address:
@@ -1685,6 +1766,7 @@ extension Components {
                 level: Components.Schemas.Event.LevelPayload? = nil,
                 audience: Components.Schemas.Event.AudiencePayload,
                 competitive: Swift.Bool,
+                price: Components.Schemas.Event.PricePayload? = nil,
                 reminders: [Swift.Int],
                 location: Components.Schemas.Location,
                 address: Swift.String? = nil,
@@ -1723,6 +1805,7 @@ extension Components {
                 self.level = level
                 self.audience = audience
                 self.competitive = competitive
+                self.price = price
                 self.reminders = reminders
                 self.location = location
                 self.address = address
@@ -1762,6 +1845,7 @@ extension Components {
                 case level
                 case audience
                 case competitive
+                case price
                 case reminders
                 case location
                 case address
@@ -1780,6 +1864,536 @@ extension Components {
                 case myOfferExpiresAt = "my_offer_expires_at"
                 case iOrganise = "i_organise"
                 case distanceM = "distance_m"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PriceInput`.
+        public struct PriceInput: Codable, Hashable, Sendable {
+            /// In the currency's minor units (øre, cents; yen and krónur are whole).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PriceInput/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PriceInput/currency`.
+            @frozen public enum CurrencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case aud = "AUD"
+                case bgn = "BGN"
+                case brl = "BRL"
+                case cad = "CAD"
+                case chf = "CHF"
+                case cny = "CNY"
+                case czk = "CZK"
+                case dkk = "DKK"
+                case eur = "EUR"
+                case gbp = "GBP"
+                case hkd = "HKD"
+                case huf = "HUF"
+                case inr = "INR"
+                case isk = "ISK"
+                case jpy = "JPY"
+                case krw = "KRW"
+                case mxn = "MXN"
+                case nok = "NOK"
+                case nzd = "NZD"
+                case pln = "PLN"
+                case ron = "RON"
+                case sek = "SEK"
+                case sgd = "SGD"
+                case usd = "USD"
+                case zar = "ZAR"
+            }
+            /// - Remark: Generated from `#/components/schemas/PriceInput/currency`.
+            public var currency: Components.Schemas.PriceInput.CurrencyPayload
+            /// Default false: amount is each player's price. True: amount is the whole game's cost, divided between the organiser and everyone going (to the minor unit, the first in id order paying one more), again as people come and go until the start.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PriceInput/split`.
+            public var split: Swift.Bool?
+            /// Default 24. Leaving later than this before the start keeps what one owes (unless the place is filled or the organiser waives it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PriceInput/late_cancel_hours`.
+            public var lateCancelHours: Swift.Int?
+            /// Creates a new `PriceInput`.
+            ///
+            /// - Parameters:
+            ///   - amount: In the currency's minor units (øre, cents; yen and krónur are whole).
+            ///   - currency:
+            ///   - split: Default false: amount is each player's price. True: amount is the whole game's cost, divided between the organiser and everyone going (to the minor unit, the first in id order paying one more), again as people come and go until the start.
+            ///   - lateCancelHours: Default 24. Leaving later than this before the start keeps what one owes (unless the place is filled or the organiser waives it).
+            public init(
+                amount: Swift.Int,
+                currency: Components.Schemas.PriceInput.CurrencyPayload,
+                split: Swift.Bool? = nil,
+                lateCancelHours: Swift.Int? = nil
+            ) {
+                self.amount = amount
+                self.currency = currency
+                self.split = split
+                self.lateCancelHours = lateCancelHours
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case currency
+                case split
+                case lateCancelHours = "late_cancel_hours"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Price`.
+        public struct Price: Codable, Hashable, Sendable {
+            /// In the currency's minor units.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Price/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Price/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Price/split`.
+            public var split: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Price/late_cancel_hours`.
+            public var lateCancelHours: Swift.Int
+            /// Creates a new `Price`.
+            ///
+            /// - Parameters:
+            ///   - amount: In the currency's minor units.
+            ///   - currency:
+            ///   - split:
+            ///   - lateCancelHours:
+            public init(
+                amount: Swift.Int,
+                currency: Swift.String,
+                split: Swift.Bool,
+                lateCancelHours: Swift.Int
+            ) {
+                self.amount = amount
+                self.currency = currency
+                self.split = split
+                self.lateCancelHours = lateCancelHours
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case currency
+                case split
+                case lateCancelHours = "late_cancel_hours"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LedgerLine`.
+        public struct LedgerLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/user`.
+            public var user: Components.Schemas.UserSummary?
+            /// Going now (absent on the total).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/going`.
+            public var going: Swift.Bool?
+            /// Owed by the game's rules, less what was waived (minor units).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/charged`.
+            public var charged: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/paid`.
+            public var paid: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/waived`.
+            public var waived: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/refunded`.
+            public var refunded: Swift.Int
+            /// charged + refunded - paid: positive, they owe; negative, they are owed back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerLine/balance`.
+            public var balance: Swift.Int
+            /// Creates a new `LedgerLine`.
+            ///
+            /// - Parameters:
+            ///   - user:
+            ///   - going: Going now (absent on the total).
+            ///   - charged: Owed by the game's rules, less what was waived (minor units).
+            ///   - paid:
+            ///   - waived:
+            ///   - refunded:
+            ///   - balance: charged + refunded - paid: positive, they owe; negative, they are owed back.
+            public init(
+                user: Components.Schemas.UserSummary? = nil,
+                going: Swift.Bool? = nil,
+                charged: Swift.Int,
+                paid: Swift.Int,
+                waived: Swift.Int,
+                refunded: Swift.Int,
+                balance: Swift.Int
+            ) {
+                self.user = user
+                self.going = going
+                self.charged = charged
+                self.paid = paid
+                self.waived = waived
+                self.refunded = refunded
+                self.balance = balance
+            }
+            public enum CodingKeys: String, CodingKey {
+                case user
+                case going
+                case charged
+                case paid
+                case waived
+                case refunded
+                case balance
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
+        public struct LedgerEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/id`.
+            public var id: Swift.String
+            /// Rows in the order they were added (across games).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/seq`.
+            public var seq: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/user`.
+            public var user: Components.Schemas.UserSummary
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owed = "owed"
+                case paid = "paid"
+                case waived = "waived"
+                case refunded = "refunded"
+            }
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
+            public var kind: Components.Schemas.LedgerEntry.KindPayload
+            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case joined = "joined"
+                case shareChanged = "share_changed"
+                case leftInTime = "left_in_time"
+                case lateCancel = "late_cancel"
+                case replaced = "replaced"
+                case cancelled = "cancelled"
+                case waived = "waived"
+                case paid = "paid"
+                case refunded = "refunded"
+            }
+            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/reason`.
+            public var reason: Components.Schemas.LedgerEntry.ReasonPayload
+            /// What the row adds to the person's balance, in minor units: positive, they owe more.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/means`.
+            @frozen public enum MeansPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case cash = "cash"
+                case transfer = "transfer"
+                case card = "card"
+                case _empty_ = ""
+            }
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/means`.
+            public var means: Components.Schemas.LedgerEntry.MeansPayload?
+            /// Who entered it; null - the game's rules.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/recorded_by`.
+            public struct RecordedByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LedgerEntry/recorded_by/value1`.
+                public var value1: Components.Schemas.UserSummary
+                /// Creates a new `RecordedByPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.UserSummary) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// Who entered it; null - the game's rules.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/recorded_by`.
+            public var recordedBy: Components.Schemas.LedgerEntry.RecordedByPayload?
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/note`.
+            public var note: Swift.String
+            /// On replaced: who took the place.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/related_user_id`.
+            public var relatedUserId: Swift.String?
+            /// Creates a new `LedgerEntry`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - seq: Rows in the order they were added (across games).
+            ///   - user:
+            ///   - kind:
+            ///   - reason: joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            ///   - amount: What the row adds to the person's balance, in minor units: positive, they owe more.
+            ///   - currency:
+            ///   - means:
+            ///   - recordedBy: Who entered it; null - the game's rules.
+            ///   - at:
+            ///   - note:
+            ///   - relatedUserId: On replaced: who took the place.
+            public init(
+                id: Swift.String,
+                seq: Swift.Int,
+                user: Components.Schemas.UserSummary,
+                kind: Components.Schemas.LedgerEntry.KindPayload,
+                reason: Components.Schemas.LedgerEntry.ReasonPayload,
+                amount: Swift.Int,
+                currency: Swift.String,
+                means: Components.Schemas.LedgerEntry.MeansPayload? = nil,
+                recordedBy: Components.Schemas.LedgerEntry.RecordedByPayload? = nil,
+                at: Foundation.Date,
+                note: Swift.String,
+                relatedUserId: Swift.String? = nil
+            ) {
+                self.id = id
+                self.seq = seq
+                self.user = user
+                self.kind = kind
+                self.reason = reason
+                self.amount = amount
+                self.currency = currency
+                self.means = means
+                self.recordedBy = recordedBy
+                self.at = at
+                self.note = note
+                self.relatedUserId = relatedUserId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case seq
+                case user
+                case kind
+                case reason
+                case amount
+                case currency
+                case means
+                case recordedBy = "recorded_by"
+                case at
+                case note
+                case relatedUserId = "related_user_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PaymentClaim`.
+        public struct PaymentClaim: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/user`.
+            public var user: Components.Schemas.UserSummary
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/means`.
+            @frozen public enum MeansPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case cash = "cash"
+                case transfer = "transfer"
+            }
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/means`.
+            public var means: Components.Schemas.PaymentClaim.MeansPayload
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/note`.
+            public var note: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pending = "pending"
+                case confirmed = "confirmed"
+                case declined = "declined"
+            }
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/status`.
+            public var status: Components.Schemas.PaymentClaim.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/decided_at`.
+            public var decidedAt: Foundation.Date?
+            /// Creates a new `PaymentClaim`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - eventId:
+            ///   - user:
+            ///   - amount:
+            ///   - currency:
+            ///   - means:
+            ///   - note:
+            ///   - status:
+            ///   - createdAt:
+            ///   - decidedAt:
+            public init(
+                id: Swift.String,
+                eventId: Swift.String,
+                user: Components.Schemas.UserSummary,
+                amount: Swift.Int,
+                currency: Swift.String,
+                means: Components.Schemas.PaymentClaim.MeansPayload,
+                note: Swift.String,
+                status: Components.Schemas.PaymentClaim.StatusPayload,
+                createdAt: Foundation.Date,
+                decidedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.eventId = eventId
+                self.user = user
+                self.amount = amount
+                self.currency = currency
+                self.means = means
+                self.note = note
+                self.status = status
+                self.createdAt = createdAt
+                self.decidedAt = decidedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case eventId = "event_id"
+                case user
+                case amount
+                case currency
+                case means
+                case note
+                case status
+                case createdAt = "created_at"
+                case decidedAt = "decided_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LedgerSheet`.
+        public struct LedgerSheet: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LedgerSheet/price/value1`.
+                public var value1: Components.Schemas.Price
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Price) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/price`.
+            public var price: Components.Schemas.LedgerSheet.PricePayload?
+            /// The price's (or, once the price is gone, the rows').
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/currency`.
+            public var currency: Swift.String?
+            /// True: everyone's lines, rows and waiting claims (the organiser). False: the caller's own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/organiser_view`.
+            public var organiserView: Swift.Bool
+            /// One per person with rows, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/lines`.
+            public var lines: [Components.Schemas.LedgerLine]
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/total`.
+            public var total: Components.Schemas.LedgerLine
+            /// The latest 500 rows, oldest first (the CSV has all).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/entries`.
+            public var entries: [Components.Schemas.LedgerEntry]
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/entries_truncated`.
+            public var entriesTruncated: Swift.Bool
+            /// Claims waiting for the organiser.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/claims`.
+            public var claims: [Components.Schemas.PaymentClaim]
+            /// Creates a new `LedgerSheet`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - price:
+            ///   - currency: The price's (or, once the price is gone, the rows').
+            ///   - organiserView: True: everyone's lines, rows and waiting claims (the organiser). False: the caller's own.
+            ///   - lines: One per person with rows, by name.
+            ///   - total:
+            ///   - entries: The latest 500 rows, oldest first (the CSV has all).
+            ///   - entriesTruncated:
+            ///   - claims: Claims waiting for the organiser.
+            public init(
+                eventId: Swift.String,
+                price: Components.Schemas.LedgerSheet.PricePayload? = nil,
+                currency: Swift.String? = nil,
+                organiserView: Swift.Bool,
+                lines: [Components.Schemas.LedgerLine],
+                total: Components.Schemas.LedgerLine,
+                entries: [Components.Schemas.LedgerEntry],
+                entriesTruncated: Swift.Bool,
+                claims: [Components.Schemas.PaymentClaim]
+            ) {
+                self.eventId = eventId
+                self.price = price
+                self.currency = currency
+                self.organiserView = organiserView
+                self.lines = lines
+                self.total = total
+                self.entries = entries
+                self.entriesTruncated = entriesTruncated
+                self.claims = claims
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case price
+                case currency
+                case organiserView = "organiser_view"
+                case lines
+                case total
+                case entries
+                case entriesTruncated = "entries_truncated"
+                case claims
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Balance`.
+        public struct Balance: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Balance/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Balance/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Balance/starts_at`.
+            public var startsAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Balance/organiser`.
+            public var organiser: Components.Schemas.UserSummary
+            /// - Remark: Generated from `#/components/schemas/Balance/currency`.
+            public var currency: Swift.String
+            /// Positive: the caller owes it; negative: they are owed it back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Balance/amount`.
+            public var amount: Swift.Int
+            /// Creates a new `Balance`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - title:
+            ///   - startsAt:
+            ///   - organiser:
+            ///   - currency:
+            ///   - amount: Positive: the caller owes it; negative: they are owed it back.
+            public init(
+                eventId: Swift.String,
+                title: Swift.String,
+                startsAt: Foundation.Date,
+                organiser: Components.Schemas.UserSummary,
+                currency: Swift.String,
+                amount: Swift.Int
+            ) {
+                self.eventId = eventId
+                self.title = title
+                self.startsAt = startsAt
+                self.organiser = organiser
+                self.currency = currency
+                self.amount = amount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case title
+                case startsAt = "starts_at"
+                case organiser
+                case currency
+                case amount
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewSeries`.
@@ -1828,6 +2442,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewSeries/members_only`.
             public var membersOnly: Swift.Bool?
+            /// What each game costs; null or absent - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewSeries/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NewSeries/price/value1`.
+                public var value1: Components.Schemas.PriceInput
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.PriceInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What each game costs; null or absent - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewSeries/price`.
+            public var price: Components.Schemas.NewSeries.PricePayload?
             /// Creates a new `NewSeries`.
             ///
             /// - Parameters:
@@ -1845,6 +2483,7 @@ extension Components {
             ///   - reminders:
             ///   - groupId: Makes it the group's weekly game (owner and admins only: 403 admins_only); every game of it belongs to the group, and the group's members are told of its first game.
             ///   - membersOnly: With group_id: only the group's members see the series and its games (default true); only members become regulars, and someone who leaves the group stops being one.
+            ///   - price: What each game costs; null or absent - free.
             public init(
                 title: Swift.String,
                 sport: Components.Schemas.SportSlug,
@@ -1859,7 +2498,8 @@ extension Components {
                 rule: Swift.String,
                 reminders: [Swift.Int]? = nil,
                 groupId: Swift.String? = nil,
-                membersOnly: Swift.Bool? = nil
+                membersOnly: Swift.Bool? = nil,
+                price: Components.Schemas.NewSeries.PricePayload? = nil
             ) {
                 self.title = title
                 self.sport = sport
@@ -1875,6 +2515,7 @@ extension Components {
                 self.reminders = reminders
                 self.groupId = groupId
                 self.membersOnly = membersOnly
+                self.price = price
             }
             public enum CodingKeys: String, CodingKey {
                 case title
@@ -1891,6 +2532,7 @@ extension Components {
                 case reminders
                 case groupId = "group_id"
                 case membersOnly = "members_only"
+                case price
             }
         }
         /// What changes from `from` on; absent fields stay as they are.
@@ -1929,6 +2571,30 @@ extension Components {
             public var rule: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SeriesChange/reminders`.
             public var reminders: [Swift.Int]?
+            /// What each game costs from `from` on (its games made already follow); null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SeriesChange/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SeriesChange/price/value1`.
+                public var value1: Components.Schemas.PriceInput
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.PriceInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What each game costs from `from` on (its games made already follow); null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SeriesChange/price`.
+            public var price: Components.Schemas.SeriesChange.PricePayload?
             /// Fixed when made: present, it is refused (422).
             ///
             /// - Remark: Generated from `#/components/schemas/SeriesChange/group_id`.
@@ -1952,6 +2618,7 @@ extension Components {
             ///   - durationMinutes:
             ///   - rule: The new rule, read from `from`.
             ///   - reminders:
+            ///   - price: What each game costs from `from` on (its games made already follow); null - free.
             ///   - groupId: Fixed when made: present, it is refused (422).
             ///   - membersOnly: Fixed when made: present, it is refused (422).
             public init(
@@ -1967,6 +2634,7 @@ extension Components {
                 durationMinutes: Swift.Int? = nil,
                 rule: Swift.String? = nil,
                 reminders: [Swift.Int]? = nil,
+                price: Components.Schemas.SeriesChange.PricePayload? = nil,
                 groupId: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                 membersOnly: OpenAPIRuntime.OpenAPIValueContainer? = nil
             ) {
@@ -1982,6 +2650,7 @@ extension Components {
                 self.durationMinutes = durationMinutes
                 self.rule = rule
                 self.reminders = reminders
+                self.price = price
                 self.groupId = groupId
                 self.membersOnly = membersOnly
             }
@@ -1998,6 +2667,7 @@ extension Components {
                 case durationMinutes = "duration_minutes"
                 case rule
                 case reminders
+                case price
                 case groupId = "group_id"
                 case membersOnly = "members_only"
             }
@@ -2035,6 +2705,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Series/members_only`.
             public var membersOnly: Swift.Bool
+            /// What each game costs; null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Series/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Series/price/value1`.
+                public var value1: Components.Schemas.Price
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Price) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What each game costs; null - free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Series/price`.
+            public var price: Components.Schemas.Series.PricePayload?
             /// - Remark: Generated from `#/components/schemas/Series/description`.
             public var description: Swift.String
             /// - Remark: Generated from `#/components/schemas/Series/address`.
@@ -2135,6 +2829,7 @@ extension Components {
             ///   - organiser:
             ///   - groupId: The group whose weekly game it is.
             ///   - membersOnly: Only the group's members see it and its games.
+            ///   - price: What each game costs; null - free.
             ///   - description:
             ///   - address:
             ///   - location:
@@ -2158,6 +2853,7 @@ extension Components {
                 organiser: Components.Schemas.UserSummary,
                 groupId: Swift.String? = nil,
                 membersOnly: Swift.Bool,
+                price: Components.Schemas.Series.PricePayload? = nil,
                 description: Swift.String,
                 address: Swift.String? = nil,
                 location: Components.Schemas.Location,
@@ -2181,6 +2877,7 @@ extension Components {
                 self.organiser = organiser
                 self.groupId = groupId
                 self.membersOnly = membersOnly
+                self.price = price
                 self.description = description
                 self.address = address
                 self.location = location
@@ -2205,6 +2902,7 @@ extension Components {
                 case organiser
                 case groupId = "group_id"
                 case membersOnly = "members_only"
+                case price
                 case description
                 case address
                 case location
@@ -3894,6 +4592,8 @@ extension Components {
                 case substituteFound = "substitute_found"
                 case pollReminder = "poll_reminder"
                 case pollClosed = "poll_closed"
+                case paymentDue = "payment_due"
+                case paymentClaimed = "payment_claimed"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload

@@ -725,6 +725,94 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/events/{id}/substitute`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/substitute/post(askForSubstitute)`.
     func askForSubstitute(_ input: Operations.AskForSubstitute.Input) async throws -> Operations.AskForSubstitute.Output
+    /// A game's ledger - the organiser's sheet, or the caller's own rows.
+    ///
+    /// Every amount owed, paid, waived or refunded at the game is a row that is never
+    /// changed or removed; a balance is a sum of rows. The organiser sees everyone's lines,
+    /// the latest 500 rows and the claims waiting for them; anyone else who may see the game
+    /// sees only their own (none: empty lists). The rules that add rows as people come and
+    /// go are in docs/rules.md#money.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/ledger`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/get(eventLedger)`.
+    func eventLedger(_ input: Operations.EventLedger.Input) async throws -> Operations.EventLedger.Output
+    /// A game's ledger as CSV (organiser only).
+    ///
+    /// RFC 4180, CRLF line ends, a header line: game_id, game, starts_at, seq, at,
+    /// person_id, person, kind, reason, amount (in units, `-25.50`), amount_minor, currency,
+    /// means, recorded_by, note. Text a spreadsheet would run as a formula (starting with =,
+    /// +, - or @) begins with an apostrophe. 403 for anyone but the organiser.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger.csv/get(eventLedgerCSV)`.
+    func eventLedgerCSV(_ input: Operations.EventLedgerCSV.Input) async throws -> Operations.EventLedgerCSV.Output
+    /// The organiser records payments received, for one person or many.
+    ///
+    /// Each named person's balance is marked paid (cash or transfer); with one person,
+    /// `amount` may be part of it. People who owe nothing are passed over; one named alone
+    /// who owes nothing is 409 `nothing_owed`. Runs under the game's lock: two taps at once
+    /// record one payment. 403 for anyone but the organiser; 409 `no_price` for a free game;
+    /// 422 for an amount above what is owed, `means` card (card payments are entered by the
+    /// card provider), or more than 100 people.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/payments`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/payments/post(markPaid)`.
+    func markPaid(_ input: Operations.MarkPaid.Input) async throws -> Operations.MarkPaid.Output
+    /// The organiser lets a person off what they owe at the game.
+    ///
+    /// They play it for free: their charge is taken back, and a split is divided again between
+    /// the others (before the start). 409 `nothing_to_waive`; 403 for anyone but the organiser.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/waivers`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/waivers/post(waiveDebt)`.
+    func waiveDebt(_ input: Operations.WaiveDebt.Input) async throws -> Operations.WaiveDebt.Output
+    /// The organiser gives money back.
+    ///
+    /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
+    /// The refund adds to their balance: a refund of an overpayment brings it to 0.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/refunds`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/refunds/post(refundPayment)`.
+    func refundPayment(_ input: Operations.RefundPayment.Input) async throws -> Operations.RefundPayment.Output
+    /// A player says they paid, for the organiser to confirm.
+    ///
+    /// What they owe, or `amount` of it, by cash or transfer; the organiser is told
+    /// (`payment_claimed`) and confirms or declines. One waiting claim per game (409
+    /// `claim_pending`); 409 `nothing_owed`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/claims`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/claims/post(claimPayment)`.
+    func claimPayment(_ input: Operations.ClaimPayment.Input) async throws -> Operations.ClaimPayment.Output
+    /// The organiser confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
+    ///
+    /// - Remark: HTTP `POST /v1/payment-claims/{id}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)`.
+    func confirmPaymentClaim(_ input: Operations.ConfirmPaymentClaim.Input) async throws -> Operations.ConfirmPaymentClaim.Output
+    /// The organiser declines a player's claim; what they owe stays. 409 claim_decided when answered already.
+    ///
+    /// - Remark: HTTP `POST /v1/payment-claims/{id}/decline`.
+    /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)`.
+    func declinePaymentClaim(_ input: Operations.DeclinePaymentClaim.Input) async throws -> Operations.DeclinePaymentClaim.Output
+    /// Every game of a weekly series, its ledger rows as CSV (the series' organiser only).
+    ///
+    /// The columns of `GET /v1/events/{id}/ledger.csv`, one line per row of every game the
+    /// series made, in the order rows were added.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/series/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/series/{id}/ledger.csv/get(seriesLedgerCSV)`.
+    func seriesLedgerCSV(_ input: Operations.SeriesLedgerCSV.Input) async throws -> Operations.SeriesLedgerCSV.Output
+    /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
+    ///
+    /// - Remark: HTTP `GET /v1/me/balances`.
+    /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)`.
+    func myBalances(_ input: Operations.MyBalances.Input) async throws -> Operations.MyBalances.Output
     /// The places offered to the caller as a substitute that are still open, soonest game first.
     ///
     /// - Remark: HTTP `GET /v1/me/substitute-offers`.
@@ -2717,6 +2805,176 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// A game's ledger - the organiser's sheet, or the caller's own rows.
+    ///
+    /// Every amount owed, paid, waived or refunded at the game is a row that is never
+    /// changed or removed; a balance is a sum of rows. The organiser sees everyone's lines,
+    /// the latest 500 rows and the claims waiting for them; anyone else who may see the game
+    /// sees only their own (none: empty lists). The rules that add rows as people come and
+    /// go are in docs/rules.md#money.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/ledger`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/get(eventLedger)`.
+    public func eventLedger(
+        path: Operations.EventLedger.Input.Path,
+        headers: Operations.EventLedger.Input.Headers = .init()
+    ) async throws -> Operations.EventLedger.Output {
+        try await eventLedger(Operations.EventLedger.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A game's ledger as CSV (organiser only).
+    ///
+    /// RFC 4180, CRLF line ends, a header line: game_id, game, starts_at, seq, at,
+    /// person_id, person, kind, reason, amount (in units, `-25.50`), amount_minor, currency,
+    /// means, recorded_by, note. Text a spreadsheet would run as a formula (starting with =,
+    /// +, - or @) begins with an apostrophe. 403 for anyone but the organiser.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/events/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger.csv/get(eventLedgerCSV)`.
+    public func eventLedgerCSV(
+        path: Operations.EventLedgerCSV.Input.Path,
+        headers: Operations.EventLedgerCSV.Input.Headers = .init()
+    ) async throws -> Operations.EventLedgerCSV.Output {
+        try await eventLedgerCSV(Operations.EventLedgerCSV.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The organiser records payments received, for one person or many.
+    ///
+    /// Each named person's balance is marked paid (cash or transfer); with one person,
+    /// `amount` may be part of it. People who owe nothing are passed over; one named alone
+    /// who owes nothing is 409 `nothing_owed`. Runs under the game's lock: two taps at once
+    /// record one payment. 403 for anyone but the organiser; 409 `no_price` for a free game;
+    /// 422 for an amount above what is owed, `means` card (card payments are entered by the
+    /// card provider), or more than 100 people.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/payments`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/payments/post(markPaid)`.
+    public func markPaid(
+        path: Operations.MarkPaid.Input.Path,
+        headers: Operations.MarkPaid.Input.Headers = .init(),
+        body: Operations.MarkPaid.Input.Body
+    ) async throws -> Operations.MarkPaid.Output {
+        try await markPaid(Operations.MarkPaid.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The organiser lets a person off what they owe at the game.
+    ///
+    /// They play it for free: their charge is taken back, and a split is divided again between
+    /// the others (before the start). 409 `nothing_to_waive`; 403 for anyone but the organiser.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/waivers`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/waivers/post(waiveDebt)`.
+    public func waiveDebt(
+        path: Operations.WaiveDebt.Input.Path,
+        headers: Operations.WaiveDebt.Input.Headers = .init(),
+        body: Operations.WaiveDebt.Input.Body
+    ) async throws -> Operations.WaiveDebt.Output {
+        try await waiveDebt(Operations.WaiveDebt.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The organiser gives money back.
+    ///
+    /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
+    /// The refund adds to their balance: a refund of an overpayment brings it to 0.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/refunds`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/refunds/post(refundPayment)`.
+    public func refundPayment(
+        path: Operations.RefundPayment.Input.Path,
+        headers: Operations.RefundPayment.Input.Headers = .init(),
+        body: Operations.RefundPayment.Input.Body
+    ) async throws -> Operations.RefundPayment.Output {
+        try await refundPayment(Operations.RefundPayment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A player says they paid, for the organiser to confirm.
+    ///
+    /// What they owe, or `amount` of it, by cash or transfer; the organiser is told
+    /// (`payment_claimed`) and confirms or declines. One waiting claim per game (409
+    /// `claim_pending`); 409 `nothing_owed`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/claims`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/claims/post(claimPayment)`.
+    public func claimPayment(
+        path: Operations.ClaimPayment.Input.Path,
+        headers: Operations.ClaimPayment.Input.Headers = .init(),
+        body: Operations.ClaimPayment.Input.Body
+    ) async throws -> Operations.ClaimPayment.Output {
+        try await claimPayment(Operations.ClaimPayment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The organiser confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
+    ///
+    /// - Remark: HTTP `POST /v1/payment-claims/{id}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)`.
+    public func confirmPaymentClaim(
+        path: Operations.ConfirmPaymentClaim.Input.Path,
+        headers: Operations.ConfirmPaymentClaim.Input.Headers = .init()
+    ) async throws -> Operations.ConfirmPaymentClaim.Output {
+        try await confirmPaymentClaim(Operations.ConfirmPaymentClaim.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The organiser declines a player's claim; what they owe stays. 409 claim_decided when answered already.
+    ///
+    /// - Remark: HTTP `POST /v1/payment-claims/{id}/decline`.
+    /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)`.
+    public func declinePaymentClaim(
+        path: Operations.DeclinePaymentClaim.Input.Path,
+        headers: Operations.DeclinePaymentClaim.Input.Headers = .init()
+    ) async throws -> Operations.DeclinePaymentClaim.Output {
+        try await declinePaymentClaim(Operations.DeclinePaymentClaim.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Every game of a weekly series, its ledger rows as CSV (the series' organiser only).
+    ///
+    /// The columns of `GET /v1/events/{id}/ledger.csv`, one line per row of every game the
+    /// series made, in the order rows were added.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/series/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/series/{id}/ledger.csv/get(seriesLedgerCSV)`.
+    public func seriesLedgerCSV(
+        path: Operations.SeriesLedgerCSV.Input.Path,
+        headers: Operations.SeriesLedgerCSV.Input.Headers = .init()
+    ) async throws -> Operations.SeriesLedgerCSV.Output {
+        try await seriesLedgerCSV(Operations.SeriesLedgerCSV.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
+    ///
+    /// - Remark: HTTP `GET /v1/me/balances`.
+    /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)`.
+    public func myBalances(headers: Operations.MyBalances.Input.Headers = .init()) async throws -> Operations.MyBalances.Output {
+        try await myBalances(Operations.MyBalances.Input(headers: headers))
     }
     /// The places offered to the caller as a substitute that are still open, soonest game first.
     ///

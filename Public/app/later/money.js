@@ -1,0 +1,73 @@
+// Money at a game: its price, the organiser's sheet (mark paid, waive, answer "I paid",
+// the CSV), a player's own balance and "I paid"; what the caller owes across games; the
+// price fields of the event form. Amounts travel in minor units and show in the reader's locale.
+import {get, post} from "../api.js";
+import {btn, field, formError, h, option, replace, showErrors, status, when} from "../dom.js";
+
+const digits = (currency) => ({ISK: 0, JPY: 0, KRW: 0})[currency] ?? 2;
+export const money = (minor, currency) =>
+  new Intl.NumberFormat(undefined, {style: "currency", currency}).format(minor / 10 ** digits(currency));
+
+const priceText = (p) => `${money(p.amount, p.currency)} ${p.split ? "for the game, split between the players" : "each"}`
+  + ` · leaving later than ${p.late_cancel_hours} h before the start keeps what you owe`;
+
+/** The event page's money section: the price, and the sheet or the caller's own balance. */
+export function moneyPanel(event) {
+  const path = `/v1/events/${event.id}/ledger`, body = h("div", status("Loading…")), error = formError();
+  const fail = (e) => { error.hidden = false; error.textContent = e.message; };
+  const act = (url, data) => post(url, data).then(show, fail);
+  function show(s) {
+    error.hidden = true;
+    const c = s.currency;
+    if (!s.organiser_view) {
+      const mine = s.lines[0]?.balance ?? 0, claim = s.claims[0];
+      return replace(body, h("p", {"data-testid": "my-balance"}, mine > 0 ? `You owe ${money(mine, c)}` : mine < 0 ? `You are owed ${money(-mine, c)}` : "You owe nothing here"),
+        claim ? h("p", {class: "pill"}, `You said you paid ${money(claim.amount, c)}: the organiser confirms it`) : mine > 0 ? claimForm() : null);
+    }
+    replace(body, s.lines.length ? h("table", {class: "sheet", "data-testid": "money-sheet"},
+      h("thead", h("tr", ["Player", "Owed", "Paid", "Balance", ""].map((t) => h("th", {scope: "col"}, t)))),
+      h("tbody", s.lines.map((l) => h("tr", {"data-testid": "money-line"},
+        h("th", {scope: "row"}, l.user.name, l.going ? "" : " (left)"), h("td", money(l.charged, c)), h("td", money(l.paid, c)), h("td", money(l.balance, c)),
+        h("td", l.balance > 0 ? [
+          btn({"aria-label": `${l.user.name} paid in cash`, onclick: () => act(`${path}/payments`, {user_ids: [l.user.id], means: "cash"})}, "Paid in cash"),
+          l.charged > 0 ? btn({"aria-label": `Waive what ${l.user.name} owes`, onclick: () => act(`${path}/waivers`, {user_id: l.user.id})}, "Waive") : null] : null))))) : h("p", "Nobody owes anything yet."),
+    h("p", {"data-testid": "money-total"}, `Still owed ${money(s.total.balance, c)} · paid ${money(s.total.paid, c)}`),
+    s.claims.map((x) => h("p", {"data-testid": "claim"}, `${x.user.name} says they paid ${money(x.amount, c)} by ${x.means}`, x.note ? ` (${x.note}) ` : " ",
+      btn({onclick: () => act(`/v1/payment-claims/${x.id}/confirm`)}, "Confirm"), btn({onclick: () => act(`/v1/payment-claims/${x.id}/decline`)}, "Decline"))),
+    h("p", h("a", {href: `${path}.csv`, download: `ledger-${event.id}.csv`}, "Download the ledger (CSV)")));
+  }
+  function claimForm() {
+    const means = h("select", {name: "means"}, option("transfer", "by transfer"), option("cash", "in cash"));
+    const f = h("form", {class: "actions", onsubmit: (e) => { e.preventDefault(); post(`${path}/claims`, {means: means.value}).then(load, (x) => showErrors(f, x, error)); }},
+      h("label", "I paid ", means), h("button", {class: "primary"}, "I paid"));
+    return f;
+  }
+  const load = () => get(path).then(show, (e) => replace(body, status(e.message)));
+  load();
+  return h("section", {class: "card", "aria-labelledby": "money-heading"}, h("h2", {id: "money-heading"}, "Money"),
+    h("p", {"data-testid": "price"}, priceText(event.price)), body, error);
+}
+
+/** `#/money`: what the caller owes, or is owed, at each game. */
+export function balancesView() {
+  const list = h("ul", {class: "balances"}, h("li", status("Loading…")));
+  get("/v1/me/balances").then((page) => replace(list, page.items.length ? page.items.map((b) => h("li", {"data-testid": "balance"},
+    h("a", {href: `#/events/${b.event_id}`}, b.title), ` · ${when(b.starts_at)} · `,
+    b.amount > 0 ? `you owe ${b.organiser.name} ${money(b.amount, b.currency)}` : `${b.organiser.name} owes you ${money(-b.amount, b.currency)}`))
+    : h("li", "You owe nothing, and nobody owes you.")), (e) => replace(list, h("li", e.message)));
+  return h("section", {class: "card"}, h("h1", "Money"), list);
+}
+
+/** The event form's price: a fieldset whose `price()` is the body's `price` (undefined: unchanged). */
+export function priceFields(event) {
+  const p = event?.price;
+  const amount = h("input", {name: "price.amount", type: "number", min: 0, step: "0.01", inputmode: "decimal", value: p ? p.amount / 10 ** digits(p.currency) : ""});
+  const currency = h("select", {name: "price.currency"}, ["DKK", "EUR", "SEK", "NOK", "GBP", "USD", "CHF", "PLN"].map((x) => option(x, x, (p?.currency ?? "DKK") === x)));
+  const split = h("input", {type: "checkbox", checked: p?.split});
+  const hours = h("input", {name: "price.late_cancel_hours", type: "number", min: 0, max: 168, value: p?.late_cancel_hours ?? 24});
+  const set = h("fieldset", {class: "price"}, h("legend", "Price (empty: free)"), field("Amount", amount), field("Currency", currency),
+    h("label", {class: "check"}, split, "The whole game's cost, split between the players"), field("Free to leave until (hours before)", hours));
+  set.price = () => amount.value === "" ? (p ? null : undefined)
+    : {amount: Math.round(Number(amount.value) * 10 ** digits(currency.value)), currency: currency.value, split: split.checked, late_cancel_hours: Number(hours.value || 24)};
+  return set;
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Who paid for the pitch: each priced game's ledger (``LedgerRules`` keep what people
+/// owe as they come and go; the organiser records payments, waivers and refunds; a
+/// player may say they paid), reminders of what is owed, and what a person owes across
+/// their games. A game's ledger is the organiser's to see; a player sees their own rows.
+struct Ledger: Sendable {
+    let database: Database
+    let store: LedgerStore
+    let events: EventStore
+    let accounts: AccountStore
+    let access: EventAccess
+    let notifier: Notifier
+    let scheduler: Scheduler
+    let write: Writer
+    let clock: any AppClock
+
+    /// How many reminders of what is owed go out, and when: a day after the game, then
+    /// three days and a week after the one before.
+    static let reminderDelays: [TimeInterval] = [86_400, 3 * 86_400, 7 * 86_400]
+
+    /// After a change to who is going, the price, the start or the status of a locked
+    /// event (inside the change's transaction): adds the rows ``LedgerRules`` ask for.
+    /// A game never priced costs nothing to follow; `priceChanged` follows one whose price
+    /// just went. `excused`: people who left not by choice; `replacedBy`: a player and the
+    /// substitute who took their place.
+    func settle(
+        _ event: Event, excused: Set<UUID> = [], replacedBy: [UUID: UUID] = [:], priceChanged: Bool = false, at now: Date,
+        on sql: DatabaseSession, changes: inout ChangeSet
+    ) async throws {
+        guard event.price != nil || priceChanged else { return }
+        let entries = try await store.entries(event: event.id, on: sql)
+        guard event.price != nil || !entries.isEmpty else { return }
+        let going = Set(try await events.goingIDs(event: event.id, on: sql))
+        let game = LedgerRules.Game(
+            price: event.price, startsAt: event.startsAt, active: event.status == .active, organiser: event.organiserID,
+            full: event.capacity.map { event.goingCount + event.offeredCount >= $0 } ?? false)
+        let rows = LedgerRules.settle(game, going: going, entries: entries, excused: excused, replacedBy: replacedBy, at: now)
+        guard !rows.isEmpty, let currency = event.price?.currency ?? entries.first?.currency else { return }
+        try await store.append(rows, event: event.id, currency: currency, at: now, on: sql)
+        if event.status == .active, rows.contains(where: { $0.reason == .joined }) {
+            try await scheduleReminder(event, round: 1, after: event.endsAt.addingTimeInterval(Self.reminderDelays[0]), at: now, on: sql)
+        }
+    }
+
+    private func scheduleReminder(_ event: Event, round: Int, after due: Date, at now: Date, on sql: DatabaseSession) async throws {
+        try await scheduler.schedule(
+            .paymentReminder(event: event.id, round: round), dedupeKey: "payment_reminder:\(event.id.lowercased):\(round)",
+            after: max(0, due.timeIntervalSince(now)), on: sql)
+    }
+
+    /// Runs a due reminder: everyone who still owes at the game is told how much; the next
+    /// round is queued while someone owes, three rounds at most.
+    func remindDue(_ id: UUID, round: Int) async throws {
+        let now = clock.now()
+        try await write { [self] sql, changes in
+            guard let event = try await events.lock(id, on: sql), event.status == .active else { return }
+            let balances = try await store.entries(event: id, on: sql).reduce(into: [UUID: (String, Int)]()) {
+                $0[$1.user.id, default: ($1.currency, 0)].1 += $1.amount
+            }
+            let owing = balances.filter { $0.value.1 > 0 }.map { (user: $0.key, currency: $0.value.0, amount: $0.value.1) }
+            guard !owing.isEmpty else { return }
+            try await notifier.paymentDue(event, owing: owing, round: round, at: now, on: sql, changes: &changes)
+            if round < Self.reminderDelays.count {
+                try await scheduleReminder(
+                    event, round: round + 1, after: now.addingTimeInterval(Self.reminderDelays[round]), at: now, on: sql)
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// A game's ledger as `viewer` may see it: the organiser, everyone's lines, rows and
+    /// waiting claims; anyone else, their own. 404 for a game they may not see.
+    func sheet(_ id: UUID, for viewer: UUID) async throws -> LedgerSheet {
+        try await access.require(id, for: viewer)
+        return try await database.read { [store, events] sql in
+            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound("event") }
+            let organiser = event.organiserID == viewer
+            let mine = organiser ? nil : viewer
+            let entries = try await store.entries(event: id, user: mine, on: sql)
+            let going = Set(try await events.goingIDs(event: id, on: sql))
+            return LedgerSheet(
+                event: event, organiserView: organiser, entries: entries, going: going,
+                claims: try await store.pendingClaims(event: id, user: mine, on: sql))
+        }
+    }
+
+    /// What the caller owes, or is owed, at each game where it is not 0.
+    func balances(of user: UUID) async throws -> [Balance] {
+        try await store.balances(of: user)
+    }
+
+    /// The organiser's game, locked, for a change to its ledger; 404 for one the caller
+    /// may not see, 403 for anyone but its organiser, 409 for a game without a price.
+    func organisersGame(_ id: UUID, _ user: UUID, on sql: DatabaseSession) async throws -> Event {
+        guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
+        guard event.organiserID == user else { throw DomainError.forbidden("Only the organiser keeps this game's ledger.") }
+        let hasRows = event.price != nil ? true : !(try await store.entries(event: id, on: sql)).isEmpty
+        guard hasRows else {
+            throw DomainError.conflict("no_price", "This game has no price: set one on the event first.")
+        }
+        return event
+    }
+}
+
+/// A game's ledger as one viewer sees it.
+struct LedgerSheet: Sendable {
+    var event: Event
+    /// Everyone's (the organiser), or only the viewer's own.
+    var organiserView: Bool
+    var entries: [LedgerEntry]
+    var lines: [LedgerLine]
+    var claims: [PaymentClaim]
+    /// The game's currency (the price's, else the rows').
+    var currency: String?
+
+    init(event: Event, organiserView: Bool, entries: [LedgerEntry], going: Set<UUID>, claims: [PaymentClaim]) {
+        self.event = event
+        self.organiserView = organiserView
+        self.entries = entries
+        self.claims = claims
+        var lines: [UUID: LedgerLine] = [:]
+        for entry in entries {
+            lines[entry.user.id, default: LedgerLine(user: entry.user, going: going.contains(entry.user.id))].add(entry)
+        }
+        self.lines = lines.values.sorted { ($0.user.name, $0.user.id.uuidString) < ($1.user.name, $1.user.id.uuidString) }
+        currency = event.price?.currency ?? entries.first?.currency
+    }
+
+    /// The lines added up.
+    var total: LedgerLine {
+        lines.reduce(into: LedgerLine(user: UserSummary(id: event.id, name: ""))) { sum, line in
+            sum.charged += line.charged
+            sum.paid += line.paid
+            sum.waived += line.waived
+            sum.refunded += line.refunded
+        }
+    }
+}

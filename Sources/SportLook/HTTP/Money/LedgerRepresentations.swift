@@ -1,0 +1,136 @@
+import Foundation
+
+/// `"price": {amount, currency, split, late_cancel_hours}` or `"price": null`.
+enum PriceJSON {
+    static func write(_ price: Price?, to json: inout JSONWriter) {
+        json.key("price")
+        guard let price else { return json.null() }
+        json.objectStart()
+        json.field("amount", price.amount)
+        json.field("currency", price.currency)
+        json.field("split", price.split)
+        json.field("late_cancel_hours", price.lateCancelHours)
+        json.objectEnd()
+    }
+}
+
+/// `{event_id, price, currency, organiser_view, lines, total, entries, claims}`: the
+/// organiser sees everyone's; a player, their own.
+struct LedgerSheetRepresentation: JSONEncodable {
+    var sheet: LedgerSheet
+    /// Rows shown at most, the latest (the CSV has them all).
+    static let maxEntries = 500
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("event_id", sheet.event.id)
+        PriceJSON.write(sheet.event.price, to: &json)
+        json.field("currency", sheet.currency)
+        json.field("organiser_view", sheet.organiserView)
+        json.key("lines")
+        json.arrayStart()
+        for line in sheet.lines { LedgerLineRepresentation(line: line, person: true).encode(to: &json) }
+        json.arrayEnd()
+        json.key("total")
+        LedgerLineRepresentation(line: sheet.total, person: false).encode(to: &json)
+        json.key("entries")
+        json.arrayStart()
+        for entry in sheet.entries.suffix(Self.maxEntries) { LedgerEntryRepresentation(entry: entry).encode(to: &json) }
+        json.arrayEnd()
+        json.field("entries_truncated", sheet.entries.count > Self.maxEntries)
+        json.key("claims")
+        json.arrayStart()
+        for claim in sheet.claims { PaymentClaimRepresentation(claim: claim).encode(to: &json) }
+        json.arrayEnd()
+        json.objectEnd()
+    }
+}
+
+/// `{user?, going?, charged, paid, waived, refunded, balance}`.
+struct LedgerLineRepresentation: JSONEncodable {
+    var line: LedgerLine
+    var person: Bool
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        if person {
+            json.key("user")
+            UserSummaryRepresentation(id: line.user.id, name: line.user.name).encode(to: &json)
+            json.field("going", line.going)
+        }
+        json.field("charged", line.charged)
+        json.field("paid", line.paid)
+        json.field("waived", line.waived)
+        json.field("refunded", line.refunded)
+        json.field("balance", line.balance)
+        json.objectEnd()
+    }
+}
+
+/// `{id, seq, user, kind, reason, amount, currency, means, recorded_by, at, note, related_user_id}`.
+struct LedgerEntryRepresentation: JSONEncodable {
+    var entry: LedgerEntry
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", entry.id)
+        json.field("seq", Int(entry.seq))
+        json.key("user")
+        UserSummaryRepresentation(id: entry.user.id, name: entry.user.name).encode(to: &json)
+        json.field("kind", entry.kind.rawValue)
+        json.field("reason", entry.reason.rawValue)
+        json.field("amount", entry.amount)
+        json.field("currency", entry.currency)
+        json.field("means", entry.means?.rawValue)
+        json.key("recorded_by")
+        if let by = entry.recordedBy {
+            UserSummaryRepresentation(id: by.id, name: by.name).encode(to: &json)
+        } else {
+            json.null()
+        }
+        json.field("at", entry.at)
+        json.field("note", entry.note)
+        json.field("related_user_id", entry.related)
+        json.objectEnd()
+    }
+}
+
+/// `{id, event_id, user, amount, currency, means, note, status, created_at, decided_at}`.
+struct PaymentClaimRepresentation: JSONEncodable {
+    var claim: PaymentClaim
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("id", claim.id)
+        json.field("event_id", claim.eventID)
+        json.key("user")
+        UserSummaryRepresentation(id: claim.user.id, name: claim.user.name).encode(to: &json)
+        json.field("amount", claim.amount)
+        json.field("currency", claim.currency)
+        json.field("means", claim.means.rawValue)
+        json.field("note", claim.note)
+        json.field("status", claim.status.rawValue)
+        json.field("created_at", claim.createdAt)
+        json.field("decided_at", claim.decidedAt)
+        json.objectEnd()
+    }
+}
+
+/// `{event_id, title, starts_at, organiser, currency, amount}`: positive, the caller owes.
+struct BalanceRepresentation: JSONEncodable {
+    var balance: Balance
+
+    init(_ balance: Balance) { self.balance = balance }
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("event_id", balance.eventID)
+        json.field("title", balance.title)
+        json.field("starts_at", balance.startsAt)
+        json.key("organiser")
+        UserSummaryRepresentation(id: balance.organiser.id, name: balance.organiser.name).encode(to: &json)
+        json.field("currency", balance.currency)
+        json.field("amount", balance.amount)
+        json.objectEnd()
+    }
+}

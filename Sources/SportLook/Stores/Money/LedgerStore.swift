@@ -1,0 +1,163 @@
+import Foundation
+import SQLKit
+
+/// The ledger in SQL: `ledger_entries` (append-only: rows are added, never changed; the
+/// database's triggers refuse an UPDATE or DELETE, as for the audit log) and
+/// `payment_claims` (a player's "I paid" and what the organiser decided).
+struct LedgerStore: Store {
+    let database: Database
+
+    private static let columns = """
+        l.seq, l.id, l.event_id, l.user_id, u.name AS user_name, l.kind, l.reason, l.amount, l.currency, l.means,
+        l.recorded_by, r.name AS recorded_name, l.at, l.note, l.related_id, l.reference
+        """
+    private static let from = "ledger_entries l JOIN users u ON u.id = l.user_id LEFT JOIN users r ON r.id = l.recorded_by"
+
+    private static func decode(_ row: any SQLRow) throws -> LedgerEntry {
+        LedgerEntry(
+            seq: try row.value("seq"), id: try row.value("id"), eventID: try row.value("event_id"),
+            user: UserSummary(id: try row.value("user_id"), name: try row.value("user_name")),
+            kind: LedgerEntry.Kind(rawValue: try row.value("kind")) ?? .owed,
+            reason: LedgerEntry.Reason(rawValue: try row.value("reason")) ?? .shareChanged,
+            amount: try row.value("amount"), currency: try row.value("currency"),
+            means: try row.optional("means", as: String.self).flatMap(LedgerEntry.Means.init),
+            recordedBy: try row.optional("recorded_by", as: UUID.self).map {
+                UserSummary(id: $0, name: try row.optional("recorded_name") ?? "")
+            },
+            at: try row.value("at"), note: try row.value("note"), related: try row.optional("related_id"),
+            reference: try row.optional("reference"))
+    }
+
+    /// Adds rows for one game, in order, at `now` (in whole milliseconds, as it reads back).
+    func append(_ rows: [NewLedgerEntry], event: UUID, currency: String, at now: Date, on sql: any SQLDatabase) async throws {
+        let at = now.wholeMilliseconds
+        for row in rows {
+            try await sql.raw(
+                """
+                INSERT INTO ledger_entries (id, event_id, user_id, kind, reason, amount, currency, means, recorded_by, at, note, related_id, reference)
+                VALUES (\(bind: UUID()), \(bind: event), \(bind: row.user), \(bind: row.kind.rawValue), \(bind: row.reason.rawValue),
+                        \(bind: row.amount), \(bind: currency), \(bind: row.means?.rawValue), \(bind: row.recordedBy), \(bind: at),
+                        \(bind: row.note), \(bind: row.related), \(bind: row.reference))
+                """
+            ).run()
+        }
+    }
+
+    /// A game's rows in the order they were added (one person's, if named).
+    func entries(event: UUID, user: UUID? = nil, on sql: (any SQLDatabase)? = nil) async throws -> [LedgerEntry] {
+        try await reading(on: sql) { sql in
+            var filter: SQLQueryString = "WHERE l.event_id = \(bind: event)"
+            if let user { filter = filter + " AND l.user_id = \(bind: user)" }
+            return try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) \(filter) ORDER BY l.seq").all().map(
+                Self.decode)
+        }
+    }
+
+    /// The rows of every game of a series (or a group), in the order they were added.
+    func entries(ofGamesIn column: GamesOf, _ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [LedgerEntry] {
+        try await reading(on: sql) { sql in
+            try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.columns) FROM \(unsafeRaw: Self.from) JOIN events e ON e.id = l.event_id
+                WHERE e.\(unsafeRaw: column.rawValue) = \(bind: id) ORDER BY l.seq
+                """
+            ).all().map(Self.decode)
+        }
+    }
+
+    enum GamesOf: String, Sendable {
+        case series = "series_id"
+        case group = "group_id"
+    }
+
+    /// Whether the reference (`claim:<id>`) already has its row.
+    func hasReference(_ reference: String, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS one FROM ledger_entries WHERE reference = \(bind: reference)").first() != nil
+    }
+
+    /// What `user` owes or is owed at each game whose rows do not add up to 0, soonest game first.
+    func balances(of user: UUID, on sql: (any SQLDatabase)? = nil) async throws -> [Balance] {
+        try await reading(on: sql) { sql in
+            try await sql.raw(
+                """
+                SELECT e.id, e.title, e.starts_at, e.organiser_id, o.name AS organiser_name, b.currency, b.amount
+                FROM (SELECT event_id, currency, CAST(SUM(amount) AS BIGINT) AS amount FROM ledger_entries WHERE user_id = \(bind: user)
+                      GROUP BY event_id, currency) b
+                JOIN events e ON e.id = b.event_id JOIN users o ON o.id = e.organiser_id
+                WHERE b.amount <> 0 ORDER BY e.starts_at, e.id
+                """
+            ).all().map { row in
+                Balance(
+                    eventID: try row.value("id"), title: try row.value("title"), startsAt: try row.value("starts_at"),
+                    organiser: UserSummary(id: try row.value("organiser_id"), name: try row.value("organiser_name")),
+                    currency: try row.value("currency"), amount: try row.value("amount"))
+            }
+        }
+    }
+
+    /// Games with someone owing, whose payment reminders are due: used by the reminder job.
+    func debtors(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw(
+            """
+            SELECT user_id FROM ledger_entries WHERE event_id = \(bind: event) GROUP BY user_id HAVING SUM(amount) > 0 ORDER BY user_id
+            """
+        ).all().map { try $0.value("user_id") }
+    }
+
+    // MARK: - Claims
+
+    private static let claimColumns = """
+        c.id, c.event_id, c.user_id, u.name AS user_name, c.amount, c.currency, c.means, c.note, c.status, c.created_at, c.decided_at
+        """
+
+    private static func claim(_ row: any SQLRow) throws -> PaymentClaim {
+        PaymentClaim(
+            id: try row.value("id"), eventID: try row.value("event_id"),
+            user: UserSummary(id: try row.value("user_id"), name: try row.value("user_name")), amount: try row.value("amount"),
+            currency: try row.value("currency"), means: LedgerEntry.Means(rawValue: try row.value("means")) ?? .cash,
+            note: try row.value("note"), status: PaymentClaim.Status(rawValue: try row.value("status")) ?? .declined,
+            createdAt: try row.value("created_at"), decidedAt: try row.optional("decided_at"))
+    }
+
+    func insert(_ claim: PaymentClaim, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO payment_claims (id, event_id, user_id, amount, currency, means, note, status, created_at)
+            VALUES (\(bind: claim.id), \(bind: claim.eventID), \(bind: claim.user.id), \(bind: claim.amount), \(bind: claim.currency),
+                    \(bind: claim.means.rawValue), \(bind: claim.note), 'pending', \(bind: claim.createdAt))
+            """
+        ).run()
+    }
+
+    func claim(_ id: UUID, on sql: (any SQLDatabase)? = nil) async throws -> PaymentClaim? {
+        try await reading(on: sql) { sql in
+            try await sql.raw(
+                "SELECT \(unsafeRaw: Self.claimColumns) FROM payment_claims c JOIN users u ON u.id = c.user_id WHERE c.id = \(bind: id)"
+            ).first().map(Self.claim)
+        }
+    }
+
+    /// A game's claims waiting for the organiser (one person's, if named), oldest first.
+    func pendingClaims(event: UUID, user: UUID? = nil, on sql: (any SQLDatabase)? = nil) async throws -> [PaymentClaim] {
+        try await reading(on: sql) { sql in
+            var filter: SQLQueryString = "WHERE c.event_id = \(bind: event) AND c.status = 'pending'"
+            if let user { filter = filter + " AND c.user_id = \(bind: user)" }
+            return try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.claimColumns) FROM payment_claims c JOIN users u ON u.id = c.user_id
+                \(filter) ORDER BY c.created_at, c.id
+                """
+            ).all().map(Self.claim)
+        }
+    }
+
+    /// Decides a pending claim; false when it was decided already.
+    func decide(_ id: UUID, _ status: PaymentClaim.Status, by user: UUID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            """
+            UPDATE payment_claims SET status = \(bind: status.rawValue), decided_by = \(bind: user), decided_at = \(bind: now)
+            WHERE id = \(bind: id) AND status = 'pending' RETURNING id
+            """
+        ).first() != nil
+    }
+}
