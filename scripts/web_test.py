@@ -155,16 +155,41 @@ class PushService:
         self.process.wait(timeout=10)
 
 
+class FakeStripe:
+    """Tests/fakes/stripe_server.py: Stripe's API, onboarding and Checkout pages, and signed
+    webhooks delivered to the server."""
+    KEY, SECRET = "sk_test_web", "whsec_test_web"
+
+    def __init__(self, folder, server_url):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        ready = os.path.join(folder, "stripe-ready")
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "fakes", "stripe_server.py")
+        self.process = subprocess.Popen([sys.executable, script, str(self.port), self.KEY, self.SECRET, ready, server_url + "/v1/stripe/webhook"])
+        for _ in range(100):
+            if os.path.exists(ready):
+                return
+            time.sleep(0.05)
+        raise SystemExit("the Stripe fake did not start")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
 class Server:
     def __init__(self, folder, google, push):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.stripe = FakeStripe(folder, self.url)
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:{folder}/web.sqlite", PORT=str(self.port), BCRYPT_COST="4",
                         TILE_URL="none", MAIL_TRANSPORT="log", LOG_LEVEL=os.environ.get("WEB_TEST_LOG_LEVEL", "notice"), RATE_LIMIT_USER="0", RATE_LIMIT_GLOBAL="0", OVERLOAD_LAG="0", DATABASE_WRITE_WAIT="0",
                         REGISTER_MAX_PER_ADDRESS="0", CHAT_RATE_LIMIT="1000", MEDIA_STORE=f"file:{folder}/media",
                         AUTH_GOOGLE_CLIENT_IDS=FakeGoogle.CLIENT_ID, AUTH_GOOGLE_JWKS_URL=f"{google.url}/jwks",
                         AUTH_GOOGLE_ISSUER=google.url, AUTH_GOOGLE_AUTHORIZE_URL=f"{google.url}/authorize",
-                        VAPID_SUBJECT="mailto:ops@sportlook.test", PUSH_CA_FILE=os.path.join(push.folder, "ca.pem"), PUSH_ALLOW_LOOPBACK="true")
+                        VAPID_SUBJECT="mailto:ops@sportlook.test", PUSH_CA_FILE=os.path.join(push.folder, "ca.pem"), PUSH_ALLOW_LOOPBACK="true",
+                        STRIPE_SECRET_KEY=FakeStripe.KEY, STRIPE_WEBHOOK_SECRET=FakeStripe.SECRET, STRIPE_RETURN_URL=self.url + "/",
+                        STRIPE_API_URL=self.stripe.url)
         self.log = open(f"{folder}/serve.log", "ab")
         self.process = None
 
@@ -205,10 +230,15 @@ def audit(page, name):
             problems.append(f"axe on {name}: {violation['id']} ({violation['impact']}): {violation['help']} {targets}")
 
 
-def shoot(page, name):
+def shoot(page, name, at=None):
+    """Photographs the screen at both sizes (scrolled to `at`, a locator, when given)."""
     for label, size in (("mobile", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 800})):
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
+        if at is not None:
+            at.scroll_into_view_if_needed()
+            # Below the sticky navigation, not under it.
+            at.evaluate("e => { e.scrollIntoView({block: 'start'}); scrollBy(0, -(document.querySelector('body > header')?.offsetHeight ?? 0) - 16); }")
         page.screenshot(path=os.path.join(SHOTS, f"{name}-{label}.png"), full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
 
@@ -272,6 +302,7 @@ def main():
             raise
         finally:
             server.stop()
+            server.stripe.stop()
             push.stop()
     if problems:
         print("\n".join(problems))
@@ -750,10 +781,14 @@ def run(server, push):
         cy.get_by_role("link", name=re.compile("^Chats")).click()
         expect(cy.locator("ul.rooms").get_by_role("link", name=re.compile("^Luxembourg tennis"))).to_be_visible()
 
-        # Money: Ann prices a weekly game at 50 kr. each (free to leave until 24 hours before);
-        # Bo, Cy and Flo join; Cy leaves three hours before the start, late, so she still owes.
-        # Bo says he paid by transfer and Ann confirms it; Ann marks Cy paid in cash; the sheet
-        # and each player's balance agree.
+        # Money: Ann takes card payments (connecting to the Stripe fake) and prices a weekly
+        # game at 50 kr. each (free to leave until 24 hours before); Bo, Cy and Flo join; Cy
+        # leaves three hours before the start, late, so she still owes. Bo pays by card
+        # through the fake's Checkout page; Flo says she paid by transfer and Ann confirms
+        # it; Ann marks Cy paid in cash. The sheet and each player's balance agree.
+        ann.get_by_role("link", name="Money").click()
+        ann.get_by_role("button", name="Take card payments: connect with Stripe").click()
+        expect(ann.get_by_test_id("payouts")).to_have_text("You take card payments for your games.")
         ann.get_by_role("link", name="New event").click()
         ann.get_by_label("Title").fill("Pitch money")
         ann.get_by_label("Sport").select_option("football")
@@ -772,28 +807,37 @@ def run(server, push):
         api(server, "DELETE", f"/v1/events/{game}/attendance", session_token(cy), None)
         bo.goto(money_url)
         expect(bo.get_by_test_id("my-balance")).to_have_text(re.compile(r"^You owe .*50"))
-        bo.get_by_role("button", name="I paid").click()
-        expect(bo.get_by_text(re.compile("^You said you paid"))).to_be_visible()
+        bo.get_by_role("button", name="Pay by card").click()
+        bo.get_by_role("button", name="Pay DKK 50.00").click()
+        expect(bo.get_by_role("heading", name="Pitch money")).to_be_visible()
+        for _ in range(50):
+            if bo.get_by_test_id("my-balance").text_content() == "You owe nothing here":
+                break
+            bo.wait_for_timeout(100)
+            bo.reload()
+        expect(bo.get_by_test_id("my-balance")).to_have_text("You owe nothing here")
+        api(server, "POST", f"/v1/events/{game}/ledger/claims", flo, {"means": "transfer", "note": "MobilePay"})
         ann.reload()
         ann.get_by_test_id("claim").get_by_role("button", name="Confirm").click()
         expect(ann.get_by_test_id("claim")).to_have_count(0)
         ann.get_by_role("button", name="Cy paid in cash").click()
         sheet = ann.get_by_test_id("money-sheet")
         expect(sheet.get_by_role("row", name=re.compile(r"^Cy \(left\)"))).to_contain_text("50")
-        expect(sheet.get_by_role("button", name="Cy paid in cash")).to_have_count(0)
-        expect(sheet.get_by_role("button", name="Flo paid in cash")).to_be_visible()
-        expect(ann.get_by_test_id("money-total")).to_contain_text(re.compile(r"Still owed \D*50"))
+        expect(sheet.get_by_role("button", name=re.compile("paid in cash$"))).to_have_count(0)
+        expect(ann.get_by_test_id("money-total")).to_contain_text(re.compile(r"Still owed \D*0\.00 · paid \D*150"))
         audit(ann, "money sheet")
-        ann.get_by_role("heading", name="Money").scroll_into_view_if_needed()
-        shoot(ann, "money-sheet")
+        shoot(ann, "money-sheet", at=ann.get_by_role("heading", name="Money", exact=True))
         cy.goto(money_url)
         expect(cy.get_by_test_id("my-balance")).to_have_text("You owe nothing here")
         bo.get_by_role("link", name="Money").click()
         expect(bo.get_by_role("heading", name="Money")).to_be_visible()
         expect(bo.get_by_text("You owe nothing, and nobody owes you.")).to_be_visible()
         audit(bo, "money")
+        means = sorted(e["means"] for e in api(server, "GET", f"/v1/events/{game}/ledger", session_token(ann), None)["entries"] if e["kind"] == "paid")
+        if means != ["card", "cash", "transfer"]:
+            problems.append(f"the payments were entered as {means}")
         owes = api(server, "GET", "/v1/me/balances", flo, None)["items"]
-        if [(b["event_id"], b["amount"], b["currency"]) for b in owes] != [(game, 5000, "DKK")]:
+        if owes:
             problems.append(f"Flo's balances are {owes}")
 
         # A title that is markup shows as text, and runs nothing.

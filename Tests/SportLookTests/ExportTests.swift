@@ -58,6 +58,9 @@ struct ExportTests {
             try await api.sendMessage("Ann here: bring bibs", clientID: "a-1", to: game, token: ann.token)
             try await api.sendMessage("Ben here: my secret plans", clientID: "b-1", to: game, token: ben.token)
 
+            // Ann owes at Ben's priced game: her rows of its ledger are hers.
+            let priced = try await MoneyTests.pricedGame(api, ben.token, now: clock.now(), amount: 1_500)
+            try await api.join(priced, token: ann.token)
             let asked = try await api.post("/v1/me/export", token: ann.token)
             #expect(asked.status == .accepted)
             let again = try await api.post("/v1/me/export", token: ann.token)
@@ -86,6 +89,9 @@ struct ExportTests {
             #expect(messages.compactMap { $0["body"]?.string } == ["Ann here: bring bibs"])
             let organised = try JSONDecoder().decode([[String: JSONValue]].self, from: try #require(files["events_organised.json"]))
             #expect(organised.compactMap { $0["title"]?.string } == ["Tuesday football"])
+            let money = try JSONDecoder().decode([[String: JSONValue]].self, from: try #require(files["money.json"]))
+            #expect(money.count == 1 && money.first?["amount"]?.int == 1_500 && money.first?["currency"]?.string == "DKK")
+            #expect(money.first?["reason"]?.string == "joined")
             #expect(files["photos/\(photo.id.lowercased()).jpg"]?.prefix(2) == Data([0xFF, 0xD8]))
             // Nothing of Ben's is in it: not his message, not his email.
             for (name, bytes) in files where name.hasSuffix(".json") {

@@ -1,6 +1,7 @@
 // Money at a game: its price, the organiser's sheet (mark paid, waive, answer "I paid",
-// the CSV), a player's own balance and "I paid"; what the caller owes across games; the
-// price fields of the event form. Amounts travel in minor units and show in the reader's locale.
+// the CSV), a player's own balance, card payment and "I paid"; what the caller owes across
+// games, and connecting to Stripe; the price fields of the event form. Amounts travel in
+// minor units and show in the reader's locale.
 import {get, post} from "../api.js";
 import {btn, field, formError, h, option, replace, showErrors, status, when} from "../dom.js";
 
@@ -22,9 +23,10 @@ export function moneyPanel(event) {
     if (!s.organiser_view) {
       const mine = s.lines[0]?.balance ?? 0, claim = s.claims[0];
       return replace(body, h("p", {"data-testid": "my-balance"}, mine > 0 ? `You owe ${money(mine, c)}` : mine < 0 ? `You are owed ${money(-mine, c)}` : "You owe nothing here"),
+        mine > 0 && s.pay_by_card ? btn({class: "primary", onclick: () => post(`${path}/checkout`).then((r) => location.assign(r.url), fail)}, "Pay by card") : null,
         claim ? h("p", {class: "pill"}, `You said you paid ${money(claim.amount, c)}: the organiser confirms it`) : mine > 0 ? claimForm() : null);
     }
-    replace(body, s.lines.length ? h("table", {class: "sheet", "data-testid": "money-sheet"},
+    replace(body, s.lines.length ? h("table", {class: "sheet", "data-testid": "money-sheet", tabindex: 0, "aria-label": "Who owes what"},
       h("thead", h("tr", ["Player", "Owed", "Paid", "Balance", ""].map((t) => h("th", {scope: "col"}, t)))),
       h("tbody", s.lines.map((l) => h("tr", {"data-testid": "money-line"},
         h("th", {scope: "row"}, l.user.name, l.going ? "" : " (left)"), h("td", money(l.charged, c)), h("td", money(l.paid, c)), h("td", money(l.balance, c)),
@@ -48,14 +50,18 @@ export function moneyPanel(event) {
     h("p", {"data-testid": "price"}, priceText(event.price)), body, error);
 }
 
-/** `#/money`: what the caller owes, or is owed, at each game. */
+/** `#/money`: what the caller owes, or is owed, at each game; taking card payments as an organiser. */
 export function balancesView() {
-  const list = h("ul", {class: "balances"}, h("li", status("Loading…")));
+  const list = h("ul", {class: "balances"}, h("li", status("Loading…"))), cards = h("div");
+  get("/v1/me/payouts").then((p) => p.card_payments && replace(cards, h("h2", "Card payments"), p.charges_enabled
+    ? h("p", {"data-testid": "payouts"}, "You take card payments for your games.")
+    : btn({onclick: () => post("/v1/me/payouts").then((r) => location.assign(r.url), (e) => cards.append(status(e.message)))},
+      p.connected ? "Finish connecting with Stripe" : "Take card payments: connect with Stripe")), () => {});
   get("/v1/me/balances").then((page) => replace(list, page.items.length ? page.items.map((b) => h("li", {"data-testid": "balance"},
     h("a", {href: `#/events/${b.event_id}`}, b.title), ` · ${when(b.starts_at)} · `,
     b.amount > 0 ? `you owe ${b.organiser.name} ${money(b.amount, b.currency)}` : `${b.organiser.name} owes you ${money(-b.amount, b.currency)}`))
     : h("li", "You owe nothing, and nobody owes you.")), (e) => replace(list, h("li", e.message)));
-  return h("section", {class: "card"}, h("h1", "Money"), list);
+  return h("section", {class: "card"}, h("h1", "Money"), list, cards);
 }
 
 /** The event form's price: a fieldset whose `price()` is the body's `price` (undefined: unchanged). */

@@ -107,7 +107,7 @@ export function composeView(settings, id, groupID) {
         if (audience.value !== (event?.audience ?? "anyone")) body.audience = audience.value;
         if (competitive.checked !== (event?.competitive ?? false)) body.competitive = competitive.checked;
         const price = form.querySelector("fieldset.price")?.price();
-        if (price !== undefined) body.price = price;
+        if (price !== undefined && JSON.stringify(price) !== JSON.stringify(event?.price ?? null)) body.price = price;
         if (needed.value) body.min_players = Number(needed.value);
         else if (event?.min_players) body.min_players = null;
         if (reliable.value !== current) {

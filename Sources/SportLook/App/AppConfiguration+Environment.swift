@@ -109,6 +109,7 @@ extension AppConfiguration {
         mediaUploadTimeout = TimeInterval(try reader.integer("MEDIA_UPLOAD_TIMEOUT", in: 1...3_600) ?? Int(mediaUploadTimeout))
         seriesHorizonDays = try reader.integer("SERIES_HORIZON", in: 7...366) ?? seriesHorizonDays
         lateCancelHours = try reader.integer("LATE_CANCEL_HOURS", in: 0...168) ?? lateCancelHours
+        stripe = try Self.readStripe(reader)
         waitlistOfferHours = try reader.integer("WAITLIST_OFFER_HOURS", in: 0...168) ?? waitlistOfferHours
         waitlistOfferMinutes = try reader.integer("WAITLIST_OFFER_MINUTES", in: 1...1_440) ?? waitlistOfferMinutes
         mediaWorkers = try reader.integer("MEDIA_WORKERS", in: 1...256) ?? mediaWorkers
@@ -230,5 +231,36 @@ extension AppConfiguration {
         settings.timeout = try reader.duration("SMTP_TIMEOUT", in: 1...600) ?? settings.timeout
         settings.allowsPlaintext = AddressRange.isLoopback(host: settings.host)
         return .smtp(settings)
+    }
+
+    /// Card payments: all of the key, the webhook's secret and where people come back, or none.
+    static func readStripe(_ reader: SettingReader) throws -> StripeClient.Settings? {
+        guard let key = try reader.string("STRIPE_SECRET_KEY") else {
+            for name in ["STRIPE_WEBHOOK_SECRET", "STRIPE_RETURN_URL", "STRIPE_API_URL"] where try reader.string(name) != nil {
+                throw ConfigurationError(setting: name, message: "needs STRIPE_SECRET_KEY")
+            }
+            return nil
+        }
+        guard let secret = try reader.string("STRIPE_WEBHOOK_SECRET") else {
+            throw ConfigurationError(
+                setting: "STRIPE_WEBHOOK_SECRET", message: "is required with STRIPE_SECRET_KEY (the webhook endpoint's signing secret)")
+        }
+        func web(_ name: String) throws -> URL? {
+            guard let text = try reader.string(name) else { return nil }
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil, url.fragment == nil else {
+                throw ConfigurationError(setting: name, message: "must be an http(s) URL without a fragment")
+            }
+            return url
+        }
+        guard let back = try web("STRIPE_RETURN_URL") else {
+            throw ConfigurationError(
+                setting: "STRIPE_RETURN_URL",
+                message: "is required with STRIPE_SECRET_KEY: the web client's address, such as https://sportlook.example/")
+        }
+        var settings = StripeClient.Settings(secretKey: key, webhookSecret: secret, returnURL: back)
+        if let api = try web("STRIPE_API_URL") {
+            settings.apiURL = URL(string: api.absoluteString.hasSuffix("/") ? String(api.absoluteString.dropLast()) : api.absoluteString)!
+        }
+        return settings
     }
 }

@@ -133,6 +133,9 @@ public struct AppConfiguration: Sendable {
     /// Leaving a game within this many hours of its start is a late cancellation on the
     /// player's record (`LATE_CANCEL_HOURS`, default 4).
     public var lateCancelHours = 4
+    /// Card payments through Stripe (`STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`,
+    /// `STRIPE_RETURN_URL`; `STRIPE_API_URL`); unset: cash and transfers alone.
+    var stripe: StripeClient.Settings?
     /// In this many hours before the start a freed place is offered to the first in line
     /// rather than given (`WAITLIST_OFFER_HOURS`, default 24; 0: always given).
     public var waitlistOfferHours = 24
@@ -225,7 +228,7 @@ public struct AppConfiguration: Sendable {
         "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
         "APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_URL", "APNS_SANDBOX_URL", "FCM_SERVICE_ACCOUNT_FILE", "FCM_URL",
         "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT", "SERIES_HORIZON",
-        "LATE_CANCEL_HOURS",
+        "LATE_CANCEL_HOURS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_RETURN_URL", "STRIPE_API_URL",
         "WAITLIST_OFFER_HOURS", "WAITLIST_OFFER_MINUTES",
     ]
 }

@@ -45,8 +45,9 @@ public final class AppServices: Sendable {
     /// Substitutes found nearby for a player who cannot come.
     let substitutes: Substitutes
     let polls: Polls
-    /// Prices and each game's ledger.
+    /// Prices and each game's ledger; card payments through Stripe.
     let ledger: Ledger
+    let cards: CardPayments
     let players: Players
     /// Staff roles and the audit log.
     let staff: StaffService
@@ -184,6 +185,10 @@ public final class AppServices: Sendable {
             database: database, store: LedgerStore(database: database), events: eventStore, accounts: accountStore, access: eventAccess,
             notifier: notifier, scheduler: scheduler, write: write, clock: clock)
         self.ledger = ledger
+        self.cards = CardPayments(
+            stripe: configuration.stripe.map { StripeClient(settings: $0, client: httpClient) },
+            store: CardPaymentStore(database: database),
+            ledger: ledger, accounts: accountStore, write: write, clock: clock)
         let events = EventService(
             database: database, store: eventStore, accounts: accountStore, sports: sports, notifier: notifier, reminders: reminders,
             scheduler: scheduler,

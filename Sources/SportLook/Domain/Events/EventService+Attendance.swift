@@ -230,6 +230,10 @@ extension EventService {
         try await store.remove(event: id, user: user, status: existing.status, at: now, on: sql)
         try await substituteRequests.withdrawOpen(event: id, requester: user, at: now, on: sql)
         changes.record(.attendance(user: user))
+        // What the leaver owes is settled before anyone moves up into the place.
+        if existing.status == .going, let left = try await store.event(id, on: sql) {
+            try await ledger.settle(left, excused: byChoice ? [] : [user], at: now, on: sql, changes: &changes)
+        }
         // The place freed (or the offer given back) goes to the waitlist.
         let updated = try await fillPlaces(id, at: now, on: sql, changes: &changes) ?? event
         try await followGoing(updated, excused: byChoice ? [] : [user], at: now, on: sql, changes: &changes)

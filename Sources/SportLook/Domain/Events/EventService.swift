@@ -269,7 +269,7 @@ struct EventService: Sendable {
         case .null: c.price = .null
         case .absent: break
         }
-        if !c.price.isAbsent, let current, now >= current.startsAt {
+        if !c.price.isAbsent, let current, now >= current.startsAt, c.price.over(current.price) != current.price {
             throw DomainError.conflict("price_frozen", "The game has started: what each person owes stands.")
         }
         switch input.minPlayers {

@@ -41,11 +41,11 @@ extension Ledger {
     /// who owe nothing are passed over; one named alone who owes nothing is a 409
     /// `nothing_owed`.
     func markPaid(_ id: UUID, by organiser: UUID, _ input: PaymentInput) async throws -> LedgerSheet {
+        guard (1...Self.maxPayments).contains(input.userIds.count) else {
+            throw DomainError.validation(["user_ids": "must name 1 to \(Self.maxPayments) people"])
+        }
         var v = Validator()
         let users = Self.ids(input.userIds, "user_ids", into: &v)
-        if input.userIds.isEmpty || input.userIds.count > Self.maxPayments {
-            v.fail("user_ids", "must name 1 to \(Self.maxPayments) people")
-        }
         let means = Self.means(input.means, into: &v)
         let note = Self.note(input.note, into: &v)
         if let amount = input.amount {
@@ -170,7 +170,10 @@ extension Ledger {
     /// declines it; once. 409 `claim_decided` for one already answered.
     func decide(claim claimID: UUID, confirm: Bool, by organiser: UUID) async throws -> LedgerSheet {
         let now = clock.now()
-        guard let found = try await store.claim(claimID) else { throw DomainError.notFound("claim") }
+        // A claim is its game's organiser's to see: to anyone else it is not there.
+        guard let found = try await store.claim(claimID), try await events.event(found.eventID)?.organiserID == organiser else {
+            throw DomainError.notFound("claim")
+        }
         try await write { [self] sql, _ in
             let event = try await organisersGame(found.eventID, organiser, on: sql)
             guard let claim = try await store.claim(claimID, on: sql), claim.status == .pending,
@@ -208,12 +211,13 @@ extension Ledger {
 
     static func ids(_ texts: [String], _ field: String, into v: inout Validator) -> [UUID] {
         var ids: [UUID] = []
+        var seen: Set<UUID> = []
         for text in texts {
             guard let id = UUID(uuidString: text) else {
                 v.fail(field, "must be user ids")
                 return []
             }
-            if !ids.contains(id) { ids.append(id) }
+            if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
     }

@@ -35,17 +35,25 @@ struct Ledger: Sendable {
         let game = LedgerRules.Game(
             price: event.price, startsAt: event.startsAt, active: event.status == .active, organiser: event.organiserID,
             full: event.capacity.map { event.goingCount + event.offeredCount >= $0 } ?? false)
+        // One currency a game: a price in another is refused while rows exist.
+        if let price = event.price, let first = entries.first, first.currency != price.currency {
+            throw DomainError.conflict("currency_fixed", "People owe at this game in \(first.currency) already: the price stays in it.")
+        }
         let rows = LedgerRules.settle(game, going: going, entries: entries, excused: excused, replacedBy: replacedBy, at: now)
-        guard !rows.isEmpty, let currency = event.price?.currency ?? entries.first?.currency else { return }
-        try await store.append(rows, event: event.id, currency: currency, at: now, on: sql)
-        if event.status == .active, rows.contains(where: { $0.reason == .joined }) {
-            try await scheduleReminder(event, round: 1, after: event.endsAt.addingTimeInterval(Self.reminderDelays[0]), at: now, on: sql)
+        guard let currency = event.price?.currency ?? entries.first?.currency else { return }
+        if !rows.isEmpty { try await store.append(rows, event: event.id, currency: currency, at: now, on: sql) }
+        // The first reminder a day after the game (again when the game moves: each round reaches each person once).
+        if event.status == .active, !rows.isEmpty || !entries.isEmpty {
+            let due = event.endsAt.addingTimeInterval(Self.reminderDelays[0])
+            try await scheduleReminder(event, round: 1, after: due, key: "\(due.millisecondsSince1970)", at: now, on: sql)
         }
     }
 
-    private func scheduleReminder(_ event: Event, round: Int, after due: Date, at now: Date, on sql: DatabaseSession) async throws {
+    private func scheduleReminder(_ event: Event, round: Int, after due: Date, key: String = "", at now: Date, on sql: DatabaseSession)
+        async throws
+    {
         try await scheduler.schedule(
-            .paymentReminder(event: event.id, round: round), dedupeKey: "payment_reminder:\(event.id.lowercased):\(round)",
+            .paymentReminder(event: event.id, round: round), dedupeKey: "payment_reminder:\(event.id.lowercased):\(round):\(key)",
             after: max(0, due.timeIntervalSince(now)), on: sql)
     }
 
@@ -54,7 +62,8 @@ struct Ledger: Sendable {
     func remindDue(_ id: UUID, round: Int) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard let event = try await events.lock(id, on: sql), event.status == .active else { return }
+            // A game moved later: its own reminder comes a day after its new end.
+            guard let event = try await events.lock(id, on: sql), event.status == .active, now >= event.endsAt else { return }
             let balances = try await store.entries(event: id, on: sql).reduce(into: [UUID: (String, Int)]()) {
                 $0[$1.user.id, default: ($1.currency, 0)].1 += $1.amount
             }
@@ -88,7 +97,11 @@ struct Ledger: Sendable {
 
     /// What the caller owes, or is owed, at each game where it is not 0.
     func balances(of user: UUID) async throws -> [Balance] {
-        try await store.balances(of: user)
+        var balances = try await store.balances(of: user)
+        // A game the caller can no longer see (out of its group) is owed all the same, untitled.
+        let hidden = try await access.hidden(Set(balances.map(\.eventID)), from: user)
+        for i in balances.indices where hidden.contains(balances[i].eventID) { balances[i].title = "" }
+        return balances
     }
 
     /// The organiser's game, locked, for a change to its ledger; 404 for one the caller

@@ -72,18 +72,21 @@ enum LedgerRules {
             return rows
         }
         let started = now >= game.startsAt
-        let late = now >= price.lateCancelTime(startsAt: game.startsAt)
+        let late = started || now >= price.lateCancelTime(startsAt: game.startsAt)
         var owes: [UUID: Standing] = [:]
         var lateCancellers: [(UUID, Int64)] = []
         var newcomers: [UUID] = []
         for (user, s) in standings {
             if going.contains(user) {
                 if s.holdsPlace { owes[user] = s } else if s.last != .waived { newcomers.append(user) }
+                // Back after a late cancellation: one place, owed once (a row of 0 says so).
+                if s.last == .lateCancel { rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .joined, amount: 0)) }
             } else if s.last == .joined {
                 // Left since the last settling: for a substitute, in time, excused, or late.
-                if let substitute = replacedBy[user] {
+                // From the start nobody leaves in time, whatever the reason (a game played is owed).
+                if let substitute = replacedBy[user], !started {
                     rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .replaced, amount: -s.charged, related: substitute))
-                } else if !late || excused.contains(user) {
+                } else if !late || (excused.contains(user) && !started) {
                     rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .leftInTime, amount: -s.charged))
                 } else {
                     rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .lateCancel, amount: 0))

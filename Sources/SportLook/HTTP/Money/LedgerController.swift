@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -6,6 +7,13 @@ import NIOCore
 /// waivers, refunds and "I paid", CSV exports, and what the caller owes across games.
 struct LedgerController {
     let ledger: Ledger
+    let cards: CardPayments
+
+    /// The sheet as JSON, saying whether its organiser takes cards.
+    private func represent(_ sheet: LedgerSheet, status: HTTPResponse.Status = .ok) async throws -> JSONResponse {
+        JSONResponse(
+            status: status, LedgerSheetRepresentation(sheet: sheet, payByCard: try await cards.takesCards(sheet.event.organiserID)))
+    }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
         routes.get("/v1/events/:id/ledger", use: sheet)
@@ -22,28 +30,36 @@ struct LedgerController {
 
     /// `GET /v1/events/{id}/ledger`
     @Sendable func sheet(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.sheet(try context.uuid("id", "event"), for: context.userID)))
+        try await represent(try await ledger.sheet(try context.uuid("id", "event"), for: context.userID))
     }
 
     /// `POST /v1/events/{id}/ledger/payments`
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "event")
         let input = try await RequestBody.decode(Ledger.PaymentInput.self, from: request, context: context)
-        return JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.markPaid(id, by: context.userID, input)))
+        return try await represent(try await ledger.markPaid(id, by: context.userID, input))
     }
 
     /// `POST /v1/events/{id}/ledger/waivers`
     @Sendable func waive(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "event")
         let input = try await RequestBody.decode(Ledger.WaiverInput.self, from: request, context: context)
-        return JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.waive(id, by: context.userID, input)))
+        return try await represent(try await ledger.waive(id, by: context.userID, input))
     }
 
     /// `POST /v1/events/{id}/ledger/refunds`
     @Sendable func refund(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "event")
         let input = try await RequestBody.decode(Ledger.RefundInput.self, from: request, context: context)
-        return JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.refund(id, by: context.userID, input)))
+        guard input.means == LedgerEntry.Means.card.rawValue else {
+            return try await represent(try await ledger.refund(id, by: context.userID, input))
+        }
+        // A card refund goes back through Stripe; the ledger has it when Stripe says it went through.
+        guard (1...Price.maxMinorUnits).contains(input.amount), let person = UUID(uuidString: input.userId) else {
+            throw DomainError.validation(["amount": "must be 1 to \(Price.maxMinorUnits) minor units, for a user_id"])
+        }
+        try await cards.refund(id, to: person, amount: input.amount, by: context.userID)
+        return try await represent(try await ledger.sheet(id, for: context.userID), status: .accepted)
     }
 
     /// `POST /v1/events/{id}/ledger/claims`
@@ -56,13 +72,13 @@ struct LedgerController {
     /// `POST /v1/payment-claims/{id}/confirm`
     @Sendable func confirm(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "claim")
-        return JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.decide(claim: id, confirm: true, by: context.userID)))
+        return try await represent(try await ledger.decide(claim: id, confirm: true, by: context.userID))
     }
 
     /// `POST /v1/payment-claims/{id}/decline`
     @Sendable func decline(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let id = try context.uuid("id", "claim")
-        return JSONResponse(LedgerSheetRepresentation(sheet: try await ledger.decide(claim: id, confirm: false, by: context.userID)))
+        return try await represent(try await ledger.decide(claim: id, confirm: false, by: context.userID))
     }
 
     /// `GET /v1/events/{id}/ledger.csv`

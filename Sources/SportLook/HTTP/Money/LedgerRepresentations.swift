@@ -14,10 +14,12 @@ enum PriceJSON {
     }
 }
 
-/// `{event_id, price, currency, organiser_view, lines, total, entries, claims}`: the
+/// `{event_id, price, currency, organiser_view, pay_by_card, lines, total, entries, claims}`: the
 /// organiser sees everyone's; a player, their own.
 struct LedgerSheetRepresentation: JSONEncodable {
     var sheet: LedgerSheet
+    /// Whether the organiser takes card payments now.
+    var payByCard: Bool
     /// Rows shown at most, the latest (the CSV has them all).
     static let maxEntries = 500
 
@@ -27,6 +29,7 @@ struct LedgerSheetRepresentation: JSONEncodable {
         PriceJSON.write(sheet.event.price, to: &json)
         json.field("currency", sheet.currency)
         json.field("organiser_view", sheet.organiserView)
+        json.field("pay_by_card", payByCard)
         json.key("lines")
         json.arrayStart()
         for line in sheet.lines { LedgerLineRepresentation(line: line, person: true).encode(to: &json) }
@@ -35,7 +38,9 @@ struct LedgerSheetRepresentation: JSONEncodable {
         LedgerLineRepresentation(line: sheet.total, person: false).encode(to: &json)
         json.key("entries")
         json.arrayStart()
-        for entry in sheet.entries.suffix(Self.maxEntries) { LedgerEntryRepresentation(entry: entry).encode(to: &json) }
+        for entry in sheet.entries.suffix(Self.maxEntries) {
+            LedgerEntryRepresentation(entry: entry, showsRelated: sheet.organiserView).encode(to: &json)
+        }
         json.arrayEnd()
         json.field("entries_truncated", sheet.entries.count > Self.maxEntries)
         json.key("claims")
@@ -70,6 +75,8 @@ struct LedgerLineRepresentation: JSONEncodable {
 /// `{id, seq, user, kind, reason, amount, currency, means, recorded_by, at, note, related_user_id}`.
 struct LedgerEntryRepresentation: JSONEncodable {
     var entry: LedgerEntry
+    /// Who took a place is the organiser's to see.
+    var showsRelated: Bool
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -90,7 +97,7 @@ struct LedgerEntryRepresentation: JSONEncodable {
         }
         json.field("at", entry.at)
         json.field("note", entry.note)
-        json.field("related_user_id", entry.related)
+        json.field("related_user_id", showsRelated ? entry.related : nil)
         json.objectEnd()
     }
 }

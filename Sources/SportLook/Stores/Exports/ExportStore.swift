@@ -199,6 +199,26 @@ struct ExportStore: Store {
                 WHERE v.user_id = \(bind: user) ORDER BY v.created_at, v.room_id, v.seq
                 """, [("room_id", .uuid), ("seq", .integer), ("position", .integer), ("label", .text), ("created_at", .date)])
             try await add(
+                "money",
+                """
+                SELECT event_id, kind, reason, amount, currency, means, at, note FROM ledger_entries
+                WHERE user_id = \(bind: user) ORDER BY seq
+                """,
+                [
+                    ("event_id", .uuid), ("kind", .text), ("reason", .text), ("amount", .integer), ("currency", .text), ("means", .text),
+                    ("at", .date), ("note", .text),
+                ])
+            try await add(
+                "payment_claims",
+                """
+                SELECT event_id, amount, currency, means, note, status, created_at FROM payment_claims
+                WHERE user_id = \(bind: user) ORDER BY created_at
+                """,
+                [
+                    ("event_id", .uuid), ("amount", .integer), ("currency", .text), ("means", .text), ("note", .text), ("status", .text),
+                    ("created_at", .date),
+                ])
+            try await add(
                 "groups",
                 """
                 SELECT m.group_id, g.name, m.role, m.joined_at FROM group_members m JOIN sport_groups g ON g.id = m.group_id

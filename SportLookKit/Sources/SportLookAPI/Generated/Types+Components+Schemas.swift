@@ -2286,6 +2286,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/organiser_view`.
             public var organiserView: Swift.Bool
+            /// The organiser takes card payments now (POST /v1/events/{id}/ledger/checkout).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/pay_by_card`.
+            public var payByCard: Swift.Bool
             /// One per person with rows, by name.
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/lines`.
@@ -2309,6 +2313,7 @@ extension Components {
             ///   - price:
             ///   - currency: The price's (or, once the price is gone, the rows').
             ///   - organiserView: True: everyone's lines, rows and waiting claims (the organiser). False: the caller's own.
+            ///   - payByCard: The organiser takes card payments now (POST /v1/events/{id}/ledger/checkout).
             ///   - lines: One per person with rows, by name.
             ///   - total:
             ///   - entries: The latest 500 rows, oldest first (the CSV has all).
@@ -2319,6 +2324,7 @@ extension Components {
                 price: Components.Schemas.LedgerSheet.PricePayload? = nil,
                 currency: Swift.String? = nil,
                 organiserView: Swift.Bool,
+                payByCard: Swift.Bool,
                 lines: [Components.Schemas.LedgerLine],
                 total: Components.Schemas.LedgerLine,
                 entries: [Components.Schemas.LedgerEntry],
@@ -2329,6 +2335,7 @@ extension Components {
                 self.price = price
                 self.currency = currency
                 self.organiserView = organiserView
+                self.payByCard = payByCard
                 self.lines = lines
                 self.total = total
                 self.entries = entries
@@ -2340,11 +2347,39 @@ extension Components {
                 case price
                 case currency
                 case organiserView = "organiser_view"
+                case payByCard = "pay_by_card"
                 case lines
                 case total
                 case entries
                 case entriesTruncated = "entries_truncated"
                 case claims
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StripeLink`.
+        public struct StripeLink: Codable, Hashable, Sendable {
+            /// A page at Stripe to send the person to.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeLink/url`.
+            public var url: Swift.String
+            /// The Checkout Session's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeLink/session_id`.
+            public var sessionId: Swift.String?
+            /// Creates a new `StripeLink`.
+            ///
+            /// - Parameters:
+            ///   - url: A page at Stripe to send the person to.
+            ///   - sessionId: The Checkout Session's id.
+            public init(
+                url: Swift.String,
+                sessionId: Swift.String? = nil
+            ) {
+                self.url = url
+                self.sessionId = sessionId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case url
+                case sessionId = "session_id"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Balance`.

@@ -773,7 +773,11 @@ public protocol APIProtocol: Sendable {
     /// The organiser gives money back.
     ///
     /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
-    /// The refund adds to their balance: a refund of an overpayment brings it to 0.
+    /// The refund adds to their balance: a refund of an overpayment brings it to 0. With
+    /// `means: card`, the money goes back through Stripe from the person's card payments (at
+    /// most what they paid by card and was not refunded, 422): the answer is 202 with the
+    /// sheet as it is, and the ledger has the refund once Stripe's webhook says it went
+    /// through.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/ledger/refunds`.
@@ -808,6 +812,47 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/series/{id}/ledger.csv`.
     /// - Remark: Generated from `#/paths//v1/series/{id}/ledger.csv/get(seriesLedgerCSV)`.
     func seriesLedgerCSV(_ input: Operations.SeriesLedgerCSV.Input) async throws -> Operations.SeriesLedgerCSV.Output
+    /// A Stripe Checkout page for what the caller owes at the game, on its organiser's account.
+    ///
+    /// Send the player to `url`; Checkout brings them back to the game's page in the web
+    /// client (`STRIPE_RETURN_URL`). The payment enters the ledger only when Stripe's signed
+    /// webhook says it went through (`POST /v1/stripe/webhook`). A second tap for the same
+    /// debt gets the same session. 409 `card_payments_off` (the server has no Stripe keys),
+    /// `organiser_not_connected`, `nothing_owed`; 503 `payment_provider_unavailable`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/checkout`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/checkout/post(payByCard)`.
+    func payByCard(_ input: Operations.PayByCard.Input) async throws -> Operations.PayByCard.Output
+    /// Whether the server takes cards, and whether the caller's games do (their Stripe account).
+    ///
+    /// - Remark: HTTP `GET /v1/me/payouts`.
+    /// - Remark: Generated from `#/paths//v1/me/payouts/get(myPayouts)`.
+    func myPayouts(_ input: Operations.MyPayouts.Input) async throws -> Operations.MyPayouts.Output
+    /// A Stripe onboarding link for the caller to take card payments (an Express account is made the first time).
+    ///
+    /// Onboarding at Stripe sends the organiser back to the web client's money page. 409
+    /// `card_payments_off`; 503 `payment_provider_unavailable`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/payouts`.
+    /// - Remark: Generated from `#/paths//v1/me/payouts/post(connectPayouts)`.
+    func connectPayouts(_ input: Operations.ConnectPayouts.Input) async throws -> Operations.ConnectPayouts.Output
+    /// Stripe's webhook (no session; its signature is the proof).
+    ///
+    /// `Stripe-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" with
+    /// STRIPE_WEBHOOK_SECRET>` must match the body as sent and be at most 5 minutes old
+    /// (400 `bad_signature`, `stale_signature`). Each event is applied once by its id: a
+    /// repeated delivery answers 200 and changes nothing. Read: `checkout.session.completed`
+    /// and `checkout.session.async_payment_succeeded` (a card payment, once per payment),
+    /// `refund.created` and `refund.updated` with status succeeded (a card refund the
+    /// organiser asked for, once per refund), `account.updated` (whether an organiser takes
+    /// cards); others are acknowledged. 409 `card_payments_off` without Stripe's keys.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/stripe/webhook`.
+    /// - Remark: Generated from `#/paths//v1/stripe/webhook/post(stripeWebhook)`.
+    func stripeWebhook(_ input: Operations.StripeWebhook.Input) async throws -> Operations.StripeWebhook.Output
     /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
     ///
     /// - Remark: HTTP `GET /v1/me/balances`.
@@ -2890,7 +2935,11 @@ extension APIProtocol {
     /// The organiser gives money back.
     ///
     /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
-    /// The refund adds to their balance: a refund of an overpayment brings it to 0.
+    /// The refund adds to their balance: a refund of an overpayment brings it to 0. With
+    /// `means: card`, the money goes back through Stripe from the person's card payments (at
+    /// most what they paid by card and was not refunded, 422): the answer is 202 with the
+    /// sheet as it is, and the ledger has the refund once Stripe's webhook says it went
+    /// through.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/ledger/refunds`.
@@ -2967,6 +3016,67 @@ extension APIProtocol {
         try await seriesLedgerCSV(Operations.SeriesLedgerCSV.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// A Stripe Checkout page for what the caller owes at the game, on its organiser's account.
+    ///
+    /// Send the player to `url`; Checkout brings them back to the game's page in the web
+    /// client (`STRIPE_RETURN_URL`). The payment enters the ledger only when Stripe's signed
+    /// webhook says it went through (`POST /v1/stripe/webhook`). A second tap for the same
+    /// debt gets the same session. 409 `card_payments_off` (the server has no Stripe keys),
+    /// `organiser_not_connected`, `nothing_owed`; 503 `payment_provider_unavailable`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/events/{id}/ledger/checkout`.
+    /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/checkout/post(payByCard)`.
+    public func payByCard(
+        path: Operations.PayByCard.Input.Path,
+        headers: Operations.PayByCard.Input.Headers = .init()
+    ) async throws -> Operations.PayByCard.Output {
+        try await payByCard(Operations.PayByCard.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Whether the server takes cards, and whether the caller's games do (their Stripe account).
+    ///
+    /// - Remark: HTTP `GET /v1/me/payouts`.
+    /// - Remark: Generated from `#/paths//v1/me/payouts/get(myPayouts)`.
+    public func myPayouts(headers: Operations.MyPayouts.Input.Headers = .init()) async throws -> Operations.MyPayouts.Output {
+        try await myPayouts(Operations.MyPayouts.Input(headers: headers))
+    }
+    /// A Stripe onboarding link for the caller to take card payments (an Express account is made the first time).
+    ///
+    /// Onboarding at Stripe sends the organiser back to the web client's money page. 409
+    /// `card_payments_off`; 503 `payment_provider_unavailable`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/payouts`.
+    /// - Remark: Generated from `#/paths//v1/me/payouts/post(connectPayouts)`.
+    public func connectPayouts(headers: Operations.ConnectPayouts.Input.Headers = .init()) async throws -> Operations.ConnectPayouts.Output {
+        try await connectPayouts(Operations.ConnectPayouts.Input(headers: headers))
+    }
+    /// Stripe's webhook (no session; its signature is the proof).
+    ///
+    /// `Stripe-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" with
+    /// STRIPE_WEBHOOK_SECRET>` must match the body as sent and be at most 5 minutes old
+    /// (400 `bad_signature`, `stale_signature`). Each event is applied once by its id: a
+    /// repeated delivery answers 200 and changes nothing. Read: `checkout.session.completed`
+    /// and `checkout.session.async_payment_succeeded` (a card payment, once per payment),
+    /// `refund.created` and `refund.updated` with status succeeded (a card refund the
+    /// organiser asked for, once per refund), `account.updated` (whether an organiser takes
+    /// cards); others are acknowledged. 409 `card_payments_off` without Stripe's keys.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/stripe/webhook`.
+    /// - Remark: Generated from `#/paths//v1/stripe/webhook/post(stripeWebhook)`.
+    public func stripeWebhook(
+        headers: Operations.StripeWebhook.Input.Headers = .init(),
+        body: Operations.StripeWebhook.Input.Body
+    ) async throws -> Operations.StripeWebhook.Output {
+        try await stripeWebhook(Operations.StripeWebhook.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
