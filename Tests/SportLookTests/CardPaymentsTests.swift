@@ -91,19 +91,82 @@ struct CardPaymentsTests {
                 "/v1/events/\(game)/ledger/refunds", token: organiser.token, json: ["user_id": player.id, "amount": 2_000, "means": "card"])
             #expect(refund.status == .accepted)
             #expect(try await MoneyTests.sheet(api, game, organiser.token).balance(player.id) == 0)
+            // What is asked back and not made yet counts: no more than was paid.
             let tooMuch = try await api.post(
                 "/v1/events/\(game)/ledger/refunds", token: organiser.token, json: ["user_id": player.id, "amount": 3_001, "means": "card"])
             #expect(tooMuch.status == .unprocessableContent)
-            // Out of order: the charge's event first (not what the ledger reads), then the refund's, twice.
+            // Out of order: the charge's event first (not what the ledger reads), the made refund before its creation, twice.
             let charge = try #require(try await stripe.events("charge.refunded").first)
-            let refunded = try #require(try await stripe.events("refund.created").first)
-            for event in [charge, refunded, refunded] {
+            let made = try #require(try await stripe.events("refund.updated").first)
+            let created = try #require(try await stripe.events("refund.created").first)
+            for event in [charge, made, created, made] {
                 #expect(try await Self.deliver(api, event.payload, signature: event.signature).status == .ok)
             }
             sheet = try await MoneyTests.sheet(api, game, organiser.token)
-            #expect(sheet.balance(player.id) == 2_000 && sheet.line(player.id)?.refunded == 2_000)
-            #expect(sheet.entries.filter { $0.kind == "refunded" }.count == 1)
-            #expect(try await count(services, "stripe_events") == 4)
+            #expect(sheet.line(player.id)?.refunded == 2_000 && sheet.entries.filter { $0.kind == "refunded" }.count == 1)
+            #expect(sheet.balance(player.id) == 2_000)
+            // A cash refund on top may give back what is left of the payment, not more.
+            let cash = try await api.post(
+                "/v1/events/\(game)/ledger/refunds", token: organiser.token, json: ["user_id": player.id, "amount": 3_001, "means": "cash"])
+            #expect(cash.status == .unprocessableContent)
+            #expect(try await count(services, "stripe_events") == 5)
+        }
+    }
+
+    @Test(
+        "webhooks that come before our own record, of another account, or for a second session of one debt: each payment counts once as Stripe took it, nothing from another account",
+        arguments: engines)
+    func webhooksOutOfStep(engine: DatabaseEngine) async throws {
+        let stripe = try await StripeFake()
+        let clock = ManualClock(Date().wholeMilliseconds)
+        try await withApp(engine, clock: clock, queueClock: clock, configure: { $0.stripe = stripe.settings }) { api, _ in
+            let organiser = try await api.register("Org")
+            let other = try await api.register("Otto")
+            let player = try await api.register("Payer")
+            var accounts: [String] = []
+            for person in [organiser, other] {
+                let link = try await api.post("/v1/me/payouts", token: person.token).decode(Link.self, expecting: .created)
+                accounts.append(String(link.url.split(separator: "/").last!.split(separator: "?").first!))
+                #expect(try await stripe.post("/_test/onboard/\(accounts.last!)").status == 200)
+            }
+            let game = try await MoneyTests.pricedGame(api, organiser.token, now: clock.now(), amount: 5_000)
+            try await api.join(game, token: player.token)
+            let checkoutPath = "/v1/events/\(game)/ledger/checkout"
+            func elsewhere(_ account: String, amount: Int) async throws -> String {
+                let made = try await stripe.post("/_test/session/\(account)?event_id=\(game)&user_id=\(player.id)&amount=\(amount)")
+                #expect(made.status == 200)
+                let id = try #require((try JSONSerialization.jsonObject(with: made.body) as? [String: Any])?["id"] as? String)
+                #expect(try await stripe.post("/_test/pay/\(id)").status == 200)
+                return id
+            }
+
+            // A session on another organiser's account that names this game: paid, delivered, not ours.
+            _ = try await elsewhere(accounts[1], amount: 5_000)
+            for event in try await stripe.events("checkout.session.completed") {
+                #expect(try await Self.deliver(api, event.payload, signature: event.signature).status == .ok)
+            }
+            #expect(try await MoneyTests.sheet(api, game, organiser.token).balance(player.id) == 5_000, "another account's payment")
+
+            // A session at Stripe on this game's organiser's account that we have no record of (told before ours was
+            // kept, or made elsewhere): read from its metadata.
+            _ = try await elsewhere(accounts[0], amount: 1_000)
+            // Our own session for what is left, and a second one after the debt changed: both paid.
+            let first = try await api.post(checkoutPath, token: player.token).decode(Link.self, expecting: .created)
+            _ = try await api.post(
+                "/v1/events/\(game)/ledger/payments", token: organiser.token,
+                json: ["user_ids": [player.id], "means": "cash", "amount": 2_000])
+            let second = try await api.post(checkoutPath, token: player.token).decode(Link.self, expecting: .created)
+            #expect(first.sessionId != second.sessionId)
+            for session in [first, second] { #expect(try await stripe.post("/_test/pay/\(session.sessionId!)").status == 200) }
+            let paid = try await stripe.events("checkout.session.completed", count: 4)
+            for event in paid.reversed() + paid {
+                #expect(try await Self.deliver(api, event.payload, signature: event.signature).status == .ok)
+            }
+            // 5,000 owed; 1,000 elsewhere, 5,000 (first session) and 3,000 (second) by card, 2,000 in cash:
+            // 6,000 more than owed, shown as owed back.
+            let sheet = try await MoneyTests.sheet(api, game, organiser.token)
+            #expect(sheet.entries.filter { $0.means == "card" }.map(\.amount).sorted() == [-5_000, -3_000, -1_000])
+            #expect(sheet.balance(player.id) == -6_000)
         }
     }
 

@@ -18,11 +18,12 @@ Errors are Stripe's shape: `{"error": {"type", "code"?, "message", "param"?}}`.
 Pages a browser visits: /onboard/{account} (finishes onboarding: charges enabled, then back
 to return_url) and /pay/{session} (a Pay button; paying completes the session and goes to
 success_url). Each change makes an event (`account.updated`, `checkout.session.completed`,
-`refund.created`, `charge.refunded`) signed as Stripe signs webhooks
+`refund.created` while pending, `refund.updated` once it succeeded, `charge.refunded`) signed as Stripe signs webhooks
 (`Stripe-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.payload" with the webhook secret>`),
 kept in an outbox (GET /_test/events) and, when a webhook URL is set, POSTed to it.
 POST /_test/pay/{session} pays, and POST /_test/onboard/{account} finishes onboarding,
-without a browser.
+without a browser; POST /_test/session/{account}?event_id=&user_id=&amount= makes a session
+as someone other than the server would.
 
 Usage: stripe_server.py PORT SECRET_KEY WEBHOOK_SECRET READY_FILE [WEBHOOK_URL]
 """
@@ -215,10 +216,12 @@ def refund(params, account):
     if amount > intent["amount"] - intent["refunded"]:
         raise StripeError(400, "Refund amount is greater than the unrefunded amount.", "amount", code="amount_too_large")
     intent["refunded"] += amount
-    result = {"id": ident("re"), "object": "refund", "amount": amount, "payment_intent": intent["id"], "status": "succeeded",
+    result = {"id": ident("re"), "object": "refund", "amount": amount, "payment_intent": intent["id"], "status": "pending",
               "metadata": metadata(params), "currency": next(s["currency"] for s in sessions.values() if s["payment_intent"] == intent["id"])}
     refunds[result["id"]] = result
-    threading.Thread(target=lambda: (event("refund.created", result, account),
+    made = dict(result, status="succeeded")
+    # As Stripe does: the refund made (pending), then its update once it went through, and the charge's event.
+    threading.Thread(target=lambda: (event("refund.created", dict(result), account), event("refund.updated", made, account),
                                      event("charge.refunded", {"id": ident("ch"), "object": "charge", "payment_intent": intent["id"],
                                                                "amount_refunded": intent["refunded"]}, account)), daemon=True).start()
     return result
@@ -311,6 +314,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parsed = urllib.parse.urlparse(self.path)
         if parsed.path.startswith("/v1/"):
             return self.guarded("POST")
+        match = re.fullmatch(r"/_test/session/(acct_[A-Za-z0-9_]+)", parsed.path)
+        if match and match.group(1) in accounts:
+            # A session made at Stripe by someone else than the server under test.
+            self.body()
+            query = dict(urllib.parse.parse_qsl(parsed.query))
+            with lock:
+                made = checkout({"mode": "payment", "success_url": "http://127.0.0.1/", "line_items": {"0": {"quantity": "1", "price_data": {
+                    "currency": "dkk", "unit_amount": query["amount"], "product_data": {"name": "Elsewhere"}}}},
+                    "metadata": {"event_id": query["event_id"], "user_id": query["user_id"]}}, match.group(1))
+            return self.answer(200, made)
         match = re.fullmatch(r"/_test/onboard/(acct_[A-Za-z0-9_]+)", parsed.path)
         if match and match.group(1) in accounts:
             self.body()

@@ -29,6 +29,8 @@ struct StripeClient: Sendable {
         var status: Int
         var message: String
         var description: String { "Stripe answered \(status): \(message)" }
+        /// Stripe refused the request itself (a 4xx but 429): trying again changes nothing.
+        var isRefusal: Bool { (400..<500).contains(status) && status != 429 }
     }
 
     let settings: Settings
@@ -101,7 +103,11 @@ struct StripeClient: Sendable {
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(settings.secretKey)")
         if let account { request.headers.add(name: "Stripe-Account", value: account) }
-        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        if let idempotencyKey, let form {
+            // The key names the request's parameters too: a retry is the same request, a changed one another.
+            let digest = SHA256.hash(data: Array(Self.encode(form).utf8)).prefix(16).hexString
+            request.headers.add(name: "Idempotency-Key", value: "\(idempotencyKey)-\(digest)")
+        }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: Self.encode(form)))

@@ -41,7 +41,9 @@ extension EventService {
         }
         let updated = try await gameOnIfReached(event.id, at: now, on: sql, changes: &changes)
         if joined.status == .going {
-            try await followGoing(try await store.event(event.id, on: sql) ?? event, at: now, on: sql, changes: &changes)
+            // A priced game's ledger needs the counts as they are now (whether it is full); teams need only the game.
+            let current = event.price == nil ? event : try await store.event(event.id, on: sql) ?? event
+            try await followGoing(current, at: now, on: sql, changes: &changes)
         }
         if let updated { changes.event(updated) }
         changes.record(.attendance(user: user))
@@ -231,7 +233,7 @@ extension EventService {
         try await substituteRequests.withdrawOpen(event: id, requester: user, at: now, on: sql)
         changes.record(.attendance(user: user))
         // What the leaver owes is settled before anyone moves up into the place.
-        if existing.status == .going, let left = try await store.event(id, on: sql) {
+        if existing.status == .going, event.price != nil, let left = try await store.event(id, on: sql) {
             try await ledger.settle(left, excused: byChoice ? [] : [user], at: now, on: sql, changes: &changes)
         }
         // The place freed (or the offer given back) goes to the waitlist.

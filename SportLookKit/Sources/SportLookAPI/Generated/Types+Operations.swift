@@ -28370,9 +28370,9 @@ public enum Operations {
     /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
     /// The refund adds to their balance: a refund of an overpayment brings it to 0. With
     /// `means: card`, the money goes back through Stripe from the person's card payments (at
-    /// most what they paid by card and was not refunded, 422): the answer is 202 with the
-    /// sheet as it is, and the ledger has the refund once Stripe's webhook says it went
-    /// through.
+    /// most what they paid by card and was not refunded, refunds still pending counted, 422):
+    /// the answer is 202 with the sheet as it is, and the ledger has the refund once Stripe's
+    /// webhook says it went through; 409 `payment_refused` when Stripe says no.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/ledger/refunds`.
@@ -30143,8 +30143,10 @@ public enum Operations {
     /// Send the player to `url`; Checkout brings them back to the game's page in the web
     /// client (`STRIPE_RETURN_URL`). The payment enters the ledger only when Stripe's signed
     /// webhook says it went through (`POST /v1/stripe/webhook`). A second tap for the same
-    /// debt gets the same session. 409 `card_payments_off` (the server has no Stripe keys),
-    /// `organiser_not_connected`, `nothing_owed`; 503 `payment_provider_unavailable`.
+    /// debt gets the same session; a player who pays two sessions paid twice (the sheet shows
+    /// what is owed back). 409 `card_payments_off` (the server has no Stripe keys),
+    /// `organiser_not_connected`, `nothing_owed`, `payment_refused` (Stripe said no, and why);
+    /// 503 `payment_provider_unavailable`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/events/{id}/ledger/checkout`.
@@ -30881,12 +30883,17 @@ public enum Operations {
     ///
     /// `Stripe-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" with
     /// STRIPE_WEBHOOK_SECRET>` must match the body as sent and be at most 5 minutes old
-    /// (400 `bad_signature`, `stale_signature`). Each event is applied once by its id: a
-    /// repeated delivery answers 200 and changes nothing. Read: `checkout.session.completed`
-    /// and `checkout.session.async_payment_succeeded` (a card payment, once per payment),
-    /// `refund.created` and `refund.updated` with status succeeded (a card refund the
-    /// organiser asked for, once per refund), `account.updated` (whether an organiser takes
-    /// cards); others are acknowledged. 409 `card_payments_off` without Stripe's keys.
+    /// (400 `bad_signature`, `stale_signature`; 400 `bad_event` for a body that is no event).
+    /// Each event is applied once by its id, in the transaction that notes it: a repeated
+    /// delivery answers 200 and changes nothing. Read: `checkout.session.completed` and
+    /// `checkout.session.async_payment_succeeded` (a card payment of what Stripe took, once
+    /// per payment, on the game's organiser's account alone; a session we have no record of
+    /// is read from its metadata), `refund.created` and `refund.updated` (a card refund,
+    /// entered once it succeeded; a failed one frees its amount), `account.updated` (whether
+    /// an organiser takes cards, as Stripe has it when the event arrives); events of the
+    /// other mode (test or live) and others are acknowledged. 503 `not_ready` for a refund of
+    /// a payment not recorded yet (Stripe delivers it again); 409 `card_payments_off` without
+    /// Stripe's keys.
     ///
     ///
     /// - Remark: HTTP `POST /v1/stripe/webhook`.
