@@ -21,20 +21,15 @@ CREATE TABLE card_payments (
     created_at timestamptz NOT NULL
 );
 CREATE INDEX card_payments_event ON card_payments (event_id, user_id);
--- A refund asked of Stripe: ours first (its id is the request's idempotency key, and it
--- counts against what may still be refunded while pending), Stripe's id once it answered.
 CREATE TABLE card_refunds (
-    id uuid PRIMARY KEY,
-    refund_id text UNIQUE,
+    refund_id text PRIMARY KEY,
     event_id uuid NOT NULL REFERENCES events(id),
     user_id uuid NOT NULL REFERENCES users(id),
     payment_intent_id text NOT NULL,
     amount bigint NOT NULL,
-    status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
     recorded_by uuid REFERENCES users(id),
     created_at timestamptz NOT NULL
 );
-CREATE INDEX card_refunds_intent ON card_refunds (payment_intent_id);
 CREATE TABLE stripe_events (
     id text PRIMARY KEY,
     type text NOT NULL,

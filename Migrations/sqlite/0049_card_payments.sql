@@ -21,20 +21,15 @@ CREATE TABLE card_payments (
     created_at REAL NOT NULL
 );
 CREATE INDEX card_payments_event ON card_payments (event_id, user_id);
--- A refund asked of Stripe: ours first (its id is the request's idempotency key, and it
--- counts against what may still be refunded while pending), Stripe's id once it answered.
 CREATE TABLE card_refunds (
-    id TEXT PRIMARY KEY,
-    refund_id TEXT UNIQUE,
+    refund_id TEXT PRIMARY KEY,
     event_id TEXT NOT NULL REFERENCES events(id),
     user_id TEXT NOT NULL REFERENCES users(id),
     payment_intent_id TEXT NOT NULL,
     amount INTEGER NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
     recorded_by TEXT REFERENCES users(id),
     created_at REAL NOT NULL
 );
-CREATE INDEX card_refunds_intent ON card_refunds (payment_intent_id);
 CREATE TABLE stripe_events (
     id TEXT PRIMARY KEY,
     type TEXT NOT NULL,
