@@ -49,14 +49,7 @@ final class PushServer: Sendable {
         pid.withLock { $0 = started }
     }
 
-    deinit {
-        if let running = pid.withLock({ $0 }) {
-            kill(running, SIGKILL)
-            var status: Int32 = 0
-            waitpid(running, &status, 0)
-        }
-        try? FileManager.default.removeItem(atPath: folder)
-    }
+    deinit { stopFake(pid.withLock { $0 }, folder: folder) }
 
     var origin: String { "https://localhost:\(port)" }
 

@@ -57,14 +57,7 @@ final class SMTPServer: Sendable {
         waitpid(running, &status, 0)
     }
 
-    deinit {
-        if let running = pid.withLock({ $0 }) {
-            kill(running, SIGKILL)
-            var status: Int32 = 0
-            waitpid(running, &status, 0)
-        }
-        try? FileManager.default.removeItem(atPath: folder)
-    }
+    deinit { stopFake(pid.withLock { $0 }, folder: folder) }
 
     /// One message as received: the envelope recipient, the headers, the decoded text.
     struct Message: Sendable {
@@ -102,6 +95,16 @@ final class SMTPServer: Sendable {
         try await eventually("\(count) message(s) to \(address)") { try self.messages().filter { $0.recipient == address }.count >= count }
         return try messages().filter { $0.recipient == address }
     }
+}
+
+/// Stops a fake ``startFake(script:arguments:port:readyFile:log:what:)`` started (if it did) and removes its folder.
+func stopFake(_ running: pid_t?, folder: String) {
+    if let running {
+        kill(running, SIGKILL)
+        var status: Int32 = 0
+        waitpid(running, &status, 0)
+    }
+    try? FileManager.default.removeItem(atPath: folder)
 }
 
 /// Starts one of `Tests/fakes`' Python servers and waits (a minute at most) until it

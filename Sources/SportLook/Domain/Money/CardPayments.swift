@@ -126,8 +126,7 @@ struct CardPayments: Sendable {
         let now = clock.now()
         let asks: [CardPaymentStore.Refund] = try await write { [self] sql, _ in
             _ = try await ledger.organisersGame(id, organiser, on: sql)
-            var line = LedgerLine(user: UserSummary(id: person, name: ""))
-            for entry in try await ledger.store.entries(event: id, user: person, on: sql) { line.add(entry) }
+            let line = try await ledger.line(of: person, at: id, on: sql)
             let pending = try await store.pendingRefunds(event: id, user: person, on: sql)
             guard amount <= line.paid - line.refunded - pending else {
                 throw DomainError.validation(["amount": "must not be more than what they paid and was not given back"])

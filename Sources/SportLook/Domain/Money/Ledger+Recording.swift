@@ -114,8 +114,7 @@ extension Ledger {
         try await write { [self] sql, _ in
             let event = try await organisersGame(id, organiser, on: sql)
             guard let user else { return }
-            var line = LedgerLine(user: UserSummary(id: user, name: ""))
-            for entry in try await store.entries(event: id, user: user, on: sql) { line.add(entry) }
+            let line = try await line(of: user, at: id, on: sql)
             let refundable = line.paid - line.refunded
             guard refundable > 0 else { throw DomainError.conflict("nothing_paid", "They paid nothing at this game to give back.") }
             guard input.amount <= refundable else {
@@ -195,6 +194,13 @@ extension Ledger {
     }
 
     // MARK: - Helpers
+
+    /// One person's rows at the game, added up.
+    func line(of user: UUID, at id: UUID, on sql: DatabaseSession) async throws -> LedgerLine {
+        var line = LedgerLine(user: UserSummary(id: user, name: ""))
+        for entry in try await store.entries(event: id, user: user, on: sql) { line.add(entry) }
+        return line
+    }
 
     /// Each person's balance at the game.
     func balances(at id: UUID, on sql: DatabaseSession) async throws -> [UUID: Int] {

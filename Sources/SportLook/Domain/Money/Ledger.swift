@@ -64,10 +64,10 @@ struct Ledger: Sendable {
         try await write { [self] sql, changes in
             // A game moved later: its own reminder comes a day after its new end.
             guard let event = try await events.lock(id, on: sql), event.status == .active, now >= event.endsAt else { return }
-            let balances = try await store.entries(event: id, on: sql).reduce(into: [UUID: (String, Int)]()) {
-                $0[$1.user.id, default: ($1.currency, 0)].1 += $1.amount
+            let currency = try await currency(of: event, on: sql)
+            let owing = try await balances(at: id, on: sql).filter { $0.value > 0 }.map {
+                (user: $0.key, currency: currency, amount: $0.value)
             }
-            let owing = balances.filter { $0.value.1 > 0 }.map { (user: $0.key, currency: $0.value.0, amount: $0.value.1) }
             guard !owing.isEmpty else { return }
             try await notifier.paymentDue(event, owing: owing, round: round, at: now, on: sql, changes: &changes)
             if round < Self.reminderDelays.count {

@@ -95,15 +95,6 @@ struct LedgerStore: Store {
         }
     }
 
-    /// Games with someone owing, whose payment reminders are due: used by the reminder job.
-    func debtors(event: UUID, on sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw(
-            """
-            SELECT user_id FROM ledger_entries WHERE event_id = \(bind: event) GROUP BY user_id HAVING SUM(amount) > 0 ORDER BY user_id
-            """
-        ).all().map { try $0.value("user_id") }
-    }
-
     // MARK: - Claims
 
     private static let claimColumns = """
