@@ -840,6 +840,30 @@ def run(server, push):
         if owes:
             problems.append(f"Flo's balances are {owes}")
 
+        # Dues: Ann sets her group's monthly dues; Bo owes them, says he paid, Ann confirms;
+        # Cy finds them among what he owes.
+        ann.goto(group_url)
+        ann.get_by_label("Amount").fill("40")
+        ann.get_by_label("Every").select_option("month")
+        ann.get_by_role("button", name="Save dues").click()
+        expect(ann.get_by_test_id("price")).to_contain_text("Dues:")
+        dues = ann.get_by_test_id("money-sheet")
+        expect(dues.get_by_role("row", name=re.compile(r"^Bo"))).to_contain_text("40")
+        expect(dues.get_by_role("row", name=re.compile(r"^Ann"))).to_have_count(0)
+        bo.goto(group_url)
+        expect(bo.get_by_test_id("my-balance")).to_contain_text("You owe")
+        bo.get_by_role("button", name="I paid").click()
+        expect(bo.get_by_text(re.compile("it waits to be confirmed"))).to_be_visible()
+        ann.reload()
+        ann.get_by_test_id("claim").get_by_role("button", name="Confirm").click()
+        expect(ann.get_by_test_id("claim")).to_have_count(0)
+        expect(dues.get_by_role("button", name="Bo paid in cash")).to_have_count(0)
+        expect(dues.get_by_role("button", name="Cy paid in cash")).to_be_visible()
+        audit(ann, "group dues")
+        shoot(ann, "group-dues", at=ann.get_by_role("heading", name="Money", exact=True))
+        cy.get_by_role("link", name="Money").click()
+        expect(cy.get_by_test_id("balance").filter(has_text="Luxembourg tennis")).to_contain_text("dues")
+
         # A title that is markup shows as text, and runs nothing.
         payload = "<img src=x onerror=alert(1)>"
         ann.get_by_role("link", name="New event").click()

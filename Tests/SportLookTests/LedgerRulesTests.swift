@@ -29,7 +29,8 @@ struct LedgerRulesTests {
                 for row in LedgerRules.settle(game, going: going, entries: entries, excused: excused, at: now) {
                     entries.append(
                         LedgerEntry(
-                            seq: Int64(entries.count + 1), id: UUID(), eventID: organiser, user: UserSummary(id: row.user, name: ""),
+                            seq: Int64(entries.count + 1), id: UUID(), account: .event(organiser),
+                            user: UserSummary(id: row.user, name: ""),
                             kind: row.kind, reason: row.reason, amount: row.amount, currency: "EUR", at: now, note: "",
                             related: row.related))
                 }
@@ -87,7 +88,7 @@ struct LedgerRulesTests {
         #expect(rows.map(\.amount) == [3_000, 3_000] && rows.allSatisfy { $0.reason == .joined })
         let entries = rows.enumerated().map { n, row in
             LedgerEntry(
-                seq: Int64(n + 1), id: UUID(), eventID: organiser, user: UserSummary(id: row.user, name: ""), kind: row.kind,
+                seq: Int64(n + 1), id: UUID(), account: .event(organiser), user: UserSummary(id: row.user, name: ""), kind: row.kind,
                 reason: row.reason, amount: row.amount, currency: "EUR", at: now, note: "")
         }
         game.active = false

@@ -204,7 +204,7 @@ struct MoneyTests {
                     group.addTask {
                         do {
                             _ = try await services.ledger.markPaid(
-                                gameID, by: organiserID, .init(userIds: [playerID], means: "cash", amount: nil, note: nil))
+                                .event(gameID), by: organiserID, .init(userIds: [playerID], means: "cash", amount: nil, note: nil))
                             return true
                         } catch let error as DomainError where error.kind == .conflict { return false }
                     }

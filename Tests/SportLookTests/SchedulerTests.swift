@@ -18,6 +18,8 @@ struct SchedulerTests {
         .teamsDue(event: event, startsAt: start), .resultStands(event: event, enteredAt: start),
         .substituteExpiry(event: event, request: series, expiresAt: start), .pollClose(room: event, seq: 7, closesAt: start),
         .pollReminder(room: series, seq: 9, closesAt: start), .paymentReminder(event: event, round: 2),
+        .duesDue(group: series, startsAt: start),
+        .duesReminder(group: series, period: "2026-11-01", round: 3),
     ]
 
     @Test("every kind is read back as it was written, under its own kind only; a job of an unknown kind or missing a field is refused")
@@ -35,7 +37,7 @@ struct SchedulerTests {
             Self.every.map(\.subject) == [
                 .event(Self.event), .event(Self.event), .event(Self.event), .series(Self.series), .user(Self.user), .user(Self.user),
                 .user(Self.user), .event(Self.event), .event(Self.event), .event(Self.event), .room(Self.event), .room(Self.series),
-                .event(Self.event),
+                .event(Self.event), .group(Self.series), .group(Self.series),
             ])
         #expect(ScheduledJob.Subject.event(Self.event).key == "event:" + Self.event.lowercased)
         for bad in [

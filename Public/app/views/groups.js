@@ -1,7 +1,7 @@
 // Groups: nearby, the caller's and a new one; a group's page with joining, and for
 // admins the requests, members and invite link.
 import {api, del, get, me, patch, post, query, sportCatalogue} from "../api.js";
-import {btn, distance, field, h, option, replace, showErrors, status, when} from "../dom.js";
+import {btn, distance, field, h, later, option, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
 
 const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
@@ -99,7 +99,7 @@ export function groupView(id, invite) {
       h("p", {class: "meta"}, `${POLICY[group.policy]} · ${group.member_count} member${group.member_count === 1 ? "" : "s"} · owner ${group.owner.name}`),
       group.sports.length ? h("p", {class: "meta"}, group.sports.join(", ")) : null,
       group.description ? h("p", group.description) : null,
-      standing, actions, feedback, await gamesPanel(admin));
+      standing, actions, feedback, await gamesPanel(admin), group.my_role && (group.dues || admin) ? later("money", (m) => m.duesPanel(group, admin)) : null);
     replace(feedback, "");
     if (admin) section.append(await adminPanel(group));
     if (group.my_role) section.append(await membersPanel(group));

@@ -182,7 +182,8 @@ public final class AppServices: Sendable {
             clock: clock)
         self.results = results
         let ledger = Ledger(
-            database: database, store: LedgerStore(database: database), events: eventStore, accounts: accountStore, access: eventAccess,
+            database: database, store: LedgerStore(database: database), events: eventStore, groups: groupStore, accounts: accountStore,
+            access: eventAccess,
             notifier: notifier, scheduler: scheduler, write: write, clock: clock)
         self.ledger = ledger
         self.cards = CardPayments(
@@ -210,7 +211,7 @@ public final class AppServices: Sendable {
         let groups = GroupService(
             store: groupStore, index: groupIndex, accounts: accountStore, sports: sports, notifier: notifier, media: attachments,
             events: events,
-            blocks: blocks, write: write, clock: clock)
+            blocks: blocks, ledger: ledger, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
         let accountService = AccountService(

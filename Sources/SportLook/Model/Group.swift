@@ -54,6 +54,8 @@ public struct Group: Sendable, Hashable {
     public var owner: UserSummary
     /// The cover photo, an upload of this service.
     public var cover: MediaRef? = nil
+    /// What members pay each period, if anything.
+    public var dues: Dues? = nil
     public var memberCount: Int
     public var isDeleted: Bool
     public var version: Int64

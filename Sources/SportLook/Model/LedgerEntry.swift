@@ -1,8 +1,25 @@
 import Foundation
 
-/// One row of a game's ledger: an amount owed, paid, waived or refunded, never changed
-/// once written. A person's balance at a game is the sum of their rows' `amount`s
-/// (positive: they owe; negative: they are owed).
+/// Whose ledger a row, a claim or a sheet belongs to: a priced game's, or a group's
+/// (its dues).
+enum LedgerAccount: Sendable, Hashable {
+    case event(UUID)
+    case group(UUID)
+
+    var eventID: UUID? {
+        if case .event(let id) = self { return id }
+        return nil
+    }
+
+    var groupID: UUID? {
+        if case .group(let id) = self { return id }
+        return nil
+    }
+}
+
+/// One row of a game's or a group's ledger: an amount owed, paid, waived or refunded,
+/// never changed once written. A person's balance at a game (or in a group) is the sum
+/// of their rows' `amount`s (positive: they owe; negative: they are owed).
 struct LedgerEntry: Sendable, Hashable {
     enum Kind: String, Sendable, CaseIterable {
         /// What the game's rules put on the person (joining, a new share, leaving in time).
@@ -33,6 +50,8 @@ struct LedgerEntry: Sendable, Hashable {
         case replaced
         /// The game was cancelled: nothing owed.
         case cancelled
+        /// A group's dues for a period.
+        case dues
         case waived
         case paid
         case refunded
@@ -40,7 +59,9 @@ struct LedgerEntry: Sendable, Hashable {
 
     var seq: Int64
     var id: UUID
-    var eventID: UUID
+    var account: LedgerAccount
+    /// The period a group's dues row is for (its first day, `2026-11-01`).
+    var period: String?
     var user: UserSummary
     var kind: Kind
     var reason: Reason
@@ -71,6 +92,7 @@ struct NewLedgerEntry: Sendable, Hashable {
     var note: String = ""
     var related: UUID? = nil
     var reference: String? = nil
+    var period: String? = nil
 }
 
 /// A player's "I paid", for the organiser to confirm or decline.
@@ -78,7 +100,7 @@ struct PaymentClaim: Sendable, Hashable {
     enum Status: String, Sendable { case pending, confirmed, declined }
 
     var id: UUID
-    var eventID: UUID
+    var account: LedgerAccount
     var user: UserSummary
     var amount: Int
     var currency: String
@@ -89,7 +111,7 @@ struct PaymentClaim: Sendable, Hashable {
     var decidedAt: Date?
 }
 
-/// A person's money at one game: what the rows add up to, by kind.
+/// A person's money at one game (or in one group): what the rows add up to, by kind.
 struct LedgerLine: Sendable, Hashable {
     var user: UserSummary
     /// Owed by the rules, less what was waived.
@@ -97,7 +119,7 @@ struct LedgerLine: Sendable, Hashable {
     var paid: Int = 0
     var waived: Int = 0
     var refunded: Int = 0
-    /// Whether they are going now.
+    /// Whether they are going now (a member now, in a group).
     var going: Bool = false
 
     /// What they owe now (negative: what they are owed back).
@@ -121,6 +143,15 @@ struct Balance: Sendable, Hashable {
     var title: String
     var startsAt: Date
     var organiser: UserSummary
+    var currency: String
+    var amount: Int
+}
+
+/// What a person owes (or is owed) in one group's dues.
+struct GroupBalance: Sendable, Hashable {
+    var groupID: UUID
+    var name: String
+    var owner: UserSummary
     var currency: String
     var amount: Int
 }

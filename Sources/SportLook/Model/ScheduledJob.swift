@@ -32,6 +32,10 @@ enum ScheduledJob: Sendable, Hashable {
     case pollReminder(room: UUID, seq: Int64, closesAt: Date)
     /// Reminder `round` (1 to 3) of what is still owed at a priced game.
     case paymentReminder(event: UUID, round: Int)
+    /// The start of a period of a group's dues, at `startsAt`: its dues are charged.
+    case duesDue(group: UUID, startsAt: Date)
+    /// Reminder `round` (1 to 3) of a group's dues still owed in `period` (its first day).
+    case duesReminder(group: UUID, period: String, round: Int)
 
     enum Kind: String, CaseIterable, Sendable {
         case reminder = "reminder_due"
@@ -47,6 +51,8 @@ enum ScheduledJob: Sendable, Hashable {
         case pollClose = "poll_close"
         case pollReminder = "poll_reminder_due"
         case paymentReminder = "payment_reminder_due"
+        case duesDue = "dues_due"
+        case duesReminder = "dues_reminder_due"
     }
 
     /// What a job belongs to: when it changes or goes, its waiting jobs are dropped.
@@ -55,6 +61,7 @@ enum ScheduledJob: Sendable, Hashable {
         case series(UUID)
         case user(UUID)
         case room(UUID)
+        case group(UUID)
 
         /// As kept in `jobs.subject`.
         var key: String {
@@ -63,6 +70,7 @@ enum ScheduledJob: Sendable, Hashable {
             case .series(let id): "series:" + id.lowercased
             case .user(let id): "user:" + id.lowercased
             case .room(let id): "room:" + id.lowercased
+            case .group(let id): "group:" + id.lowercased
             }
         }
     }
@@ -82,6 +90,8 @@ enum ScheduledJob: Sendable, Hashable {
         case .pollClose: .pollClose
         case .pollReminder: .pollReminder
         case .paymentReminder: .paymentReminder
+        case .duesDue: .duesDue
+        case .duesReminder: .duesReminder
         }
     }
 
@@ -93,6 +103,7 @@ enum ScheduledJob: Sendable, Hashable {
         case .seriesExtension(let series): .series(series)
         case .suspensionEnd(let user, _), .dataExport(_, let user), .exportExpiry(_, let user): .user(user)
         case .pollClose(let room, _, _), .pollReminder(let room, _, _): .room(room)
+        case .duesDue(let group, _), .duesReminder(let group, _, _): .group(group)
         }
     }
 }
@@ -104,7 +115,7 @@ extension ScheduledJob: Codable {
         case kind
         case eventID = "event_id", userID = "user_id", seriesID = "series_id", minutes, startsAt = "starts_at", expiresAt = "expires_at",
             until, exportID = "export_id", enteredAt = "entered_at", requestID = "request_id", roomID = "room_id", seq, closesAt =
-            "closes_at", round
+            "closes_at", round, groupID = "group_id", period
     }
 
     init(from decoder: any Decoder) throws {
@@ -139,6 +150,12 @@ extension ScheduledJob: Codable {
                 ? .pollClose(room: room, seq: seq, closesAt: closesAt) : .pollReminder(room: room, seq: seq, closesAt: closesAt)
         case .paymentReminder:
             self = .paymentReminder(event: try c.decode(UUID.self, forKey: .eventID), round: try c.decode(Int.self, forKey: .round))
+        case .duesDue:
+            self = .duesDue(group: try c.decode(UUID.self, forKey: .groupID), startsAt: try instant(.startsAt))
+        case .duesReminder:
+            self = .duesReminder(
+                group: try c.decode(UUID.self, forKey: .groupID), period: try c.decode(String.self, forKey: .period),
+                round: try c.decode(Int.self, forKey: .round))
         case .offerExpiry:
             self = .offerExpiry(
                 event: try c.decode(UUID.self, forKey: .eventID), user: try c.decode(UUID.self, forKey: .userID),
@@ -184,6 +201,13 @@ extension ScheduledJob: Codable {
             try c.encode(enteredAt.millisecondsSince1970, forKey: .enteredAt)
         case .paymentReminder(let event, let round):
             try c.encode(event.lowercased, forKey: .eventID)
+            try c.encode(round, forKey: .round)
+        case .duesDue(let group, let startsAt):
+            try c.encode(group.lowercased, forKey: .groupID)
+            try c.encode(startsAt.millisecondsSince1970, forKey: .startsAt)
+        case .duesReminder(let group, let period, let round):
+            try c.encode(group.lowercased, forKey: .groupID)
+            try c.encode(period, forKey: .period)
             try c.encode(round, forKey: .round)
         case .suspensionEnd(let user, let until):
             try c.encode(user.lowercased, forKey: .userID)

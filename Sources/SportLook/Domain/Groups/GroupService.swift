@@ -20,13 +20,16 @@ struct GroupService: Sendable {
     let events: EventService
     /// People blocked either way are not on each other's member lists or request lists.
     let blocks: Blocks
+    /// The group's dues, charged as members come and periods start.
+    let ledger: Ledger
     let write: Writer
     let clock: any AppClock
 
     static let maxSports = 10
 
-    /// `{name, description?, sports?, location, policy?, visibility?, cover_id?}`; in an
-    /// edit every field is optional. No field may be null but `cover_id` (no cover).
+    /// `{name, description?, sports?, location, policy?, visibility?, cover_id?, dues?}`; in
+    /// an edit every field is optional. No field may be null but `cover_id` (no cover) and
+    /// `dues` (none).
     struct Input: Decodable, Sendable {
         var name: Patch<String> = .absent
         var description: Patch<String> = .absent
@@ -35,8 +38,9 @@ struct GroupService: Sendable {
         var policy: Patch<String> = .absent
         var visibility: Patch<String> = .absent
         var coverId: Patch<String> = .absent
+        var dues: Patch<Ledger.DuesInput> = .absent
 
-        enum CodingKeys: String, CodingKey { case name, description, sports, location, policy, visibility, coverId }
+        enum CodingKeys: String, CodingKey { case name, description, sports, location, policy, visibility, coverId, dues }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +51,7 @@ struct GroupService: Sendable {
             policy = try c.patch(.policy)
             visibility = try c.patch(.visibility)
             coverId = try c.patch(.coverId)
+            dues = try c.patch(.dues)
         }
     }
 
@@ -97,6 +102,11 @@ struct GroupService: Sendable {
                 v.fail("visibility", "must be listed or unlisted")
             }
         }
+        switch input.dues {
+        case .value(let dues): c.dues = dues.validated(into: &v)
+        case .null: c.clearsDues = true
+        case .absent: break
+        }
         try v.throwIfInvalid()
         return (c, cover)
     }
@@ -105,7 +115,7 @@ struct GroupService: Sendable {
     func create(by user: UUID, _ input: Input) async throws -> Group {
         let (c, cover) = try validate(input, creating: true)
         let now = clock.now()
-        return try await write { [store, accounts, media] sql, changes in
+        return try await write { [store, accounts, media, ledger] sql, changes in
             guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else {
                 throw DomainError.notFound("user")
             }
@@ -115,10 +125,12 @@ struct GroupService: Sendable {
                 policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
+            group.dues = c.dues
             if case .value(let id) = cover {
                 group.cover = try await media.attach(id, use: .cover, owner: user, field: "cover_id", at: now, on: sql)
             }
             try await store.insert(group, on: sql)
+            try await ledger.chargeDues(group, at: now, on: sql)
             changes.record(.membership(user: user, group: group.id))
             changes.group(group)
             return group
@@ -152,9 +164,10 @@ struct GroupService: Sendable {
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> Group {
         let (asked, cover) = try validate(input, creating: false)
         let now = clock.now()
-        let (group, released) = try await write { [store, media] sql, changes in
+        let (group, released) = try await write { [store, media, ledger] sql, changes in
             var c = asked
             let (current, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
+            if let dues = c.dues { try await ledger.checkDues(dues, of: id, on: sql) }
             var released: [String] = []
             if !cover.isAbsent, cover.given != current.cover?.id {
                 if case .value(let upload) = cover {
@@ -166,6 +179,8 @@ struct GroupService: Sendable {
             }
             try await store.update(id, c, at: now, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            // New dues are owed for the period running now (once: a period is charged once a person).
+            if c.dues != nil { try await ledger.chargeDues(group, at: now, on: sql) }
             changes.group(group)
             return (group, released)
         }
@@ -253,6 +268,10 @@ struct GroupService: Sendable {
     /// `person` becomes a member, in the group's lock; their new groups travel the change feed.
     func admit(_ person: UUID, to id: UUID, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
         _ = try await store.addMember(person, to: id, at: now, on: sql)
+        // Dues: the period running now is owed from the day one joins.
+        if let group = try await store.group(id, on: sql), group.dues != nil {
+            try await ledger.chargeDues(group, people: [person], at: now, on: sql)
+        }
         changes.record(.membership(user: person, group: id))
         try await changed(id, on: sql, &changes)
     }

@@ -42,6 +42,10 @@ struct ScheduledWork: Sendable {
             try await polls.remindDue(room: room, seq: seq, closesAt: closesAt)
         case .paymentReminder(let event, let round):
             try await ledger.remindDue(event, round: round)
+        case .duesDue(let group, _):
+            try await ledger.duesDue(group)
+        case .duesReminder(let group, let period, let round):
+            try await ledger.remindDues(group, period: period, round: round)
         }
     }
 }

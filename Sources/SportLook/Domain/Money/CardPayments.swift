@@ -88,12 +88,13 @@ struct CardPayments: Sendable {
     func checkout(_ id: UUID, by user: UUID) async throws -> (session: String, url: URL) {
         let stripe = try requireStripe()
         let sheet = try await ledger.sheet(id, for: user)
-        guard !sheet.organiserView, let line = sheet.lines.first, line.balance > 0, let currency = sheet.currency else {
+        guard let event = sheet.event, !sheet.organiserView, let line = sheet.lines.first, line.balance > 0, let currency = sheet.currency
+        else {
             throw DomainError.conflict("nothing_owed", "You owe nothing at this game.")
         }
         // Asked of Stripe while not known here to be enabled: its webhook may still be on the way.
-        guard try await payoutStatus(of: sheet.event.organiserID).chargesEnabled,
-            let account = try await store.payoutAccount(of: sheet.event.organiserID)
+        guard try await payoutStatus(of: event.organiserID).chargesEnabled,
+            let account = try await store.payoutAccount(of: event.organiserID)
         else {
             throw DomainError.conflict("organiser_not_connected", "The organiser does not take card payments.")
         }
@@ -102,7 +103,7 @@ struct CardPayments: Sendable {
         let key = "checkout-\(id.lowercased)-\(user.lowercased)-\(line.balance)-\(sheet.entries.last?.seq ?? 0)"
         let made = try await calling {
             try await stripe.checkoutSession(
-                account: account.stripeID, amount: line.balance, currency: currency, name: String(sheet.event.title.prefix(200)),
+                account: account.stripeID, amount: line.balance, currency: currency, name: String(event.title.prefix(200)),
                 successURL: URL(string: back)!, cancelURL: URL(string: back)!,
                 metadata: ["event_id": id.lowercased, "user_id": user.lowercased], idempotencyKey: key)
         }
@@ -126,7 +127,7 @@ struct CardPayments: Sendable {
         let now = clock.now()
         let asks: [CardPaymentStore.Refund] = try await write { [self] sql, _ in
             _ = try await ledger.organisersGame(id, organiser, on: sql)
-            let line = try await ledger.line(of: person, at: id, on: sql)
+            let line = try await ledger.line(of: person, at: .event(id), on: sql)
             let pending = try await store.pendingRefunds(event: id, user: person, on: sql)
             guard amount <= line.paid - line.refunded - pending else {
                 throw DomainError.validation(["amount": "must not be more than what they paid and was not given back"])
@@ -280,7 +281,7 @@ struct CardPayments: Sendable {
         guard !(try await ledger.store.hasReference(reference, on: sql)) else { return }
         try await ledger.store.append(
             [NewLedgerEntry(user: session.user, kind: .paid, reason: .paid, amount: -amount, means: .card, reference: reference)],
-            event: game.id, currency: session.currency, at: now, on: sql)
+            to: .event(game.id), currency: session.currency, at: now, on: sql)
     }
 
     /// A refund made (or failed): in the ledger once when it went through.
@@ -311,7 +312,7 @@ struct CardPayments: Sendable {
                     NewLedgerEntry(
                         user: refund.user, kind: .refunded, reason: .refunded, amount: amount, means: .card, recordedBy: refund.recordedBy,
                         reference: reference)
-                ], event: game.id, currency: session.currency, at: now, on: sql)
+                ], to: .event(game.id), currency: session.currency, at: now, on: sql)
         case "failed", "canceled":
             try await store.setStatus(.failed, of: refund.id, on: sql)
         default:

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A game's ledger, or every game's of a weekly series, as CSV for a spreadsheet: one
-/// line per row, in the order rows were added, amounts in the currency's units and in
-/// minor units. For the organiser alone.
+/// A game's ledger, every game's of a weekly series, or a group's dues, as CSV for a
+/// spreadsheet: one line per row, in the order rows were added, amounts in the currency's
+/// units and in minor units. For the organiser (a group's owner and admins) alone.
 extension Ledger {
     static let csvHeader = "game_id,game,starts_at,seq,at,person_id,person,kind,reason,amount,amount_minor,currency,means,recorded_by,note"
 
@@ -24,21 +24,44 @@ extension Ledger {
             guard series.organiserID == organiser else { throw DomainError.forbidden("Only the organiser keeps this series' ledger.") }
             let entries = try await store.entries(ofGamesIn: .series, id, on: sql)
             var games: [UUID: Event] = [:]
-            for gameID in Set(entries.map(\.eventID)) { games[gameID] = try await events.event(gameID, on: sql) }
+            for gameID in Set(entries.compactMap(\.account.eventID)) { games[gameID] = try await events.event(gameID, on: sql) }
             return Self.csv(entries, games: games)
         }
     }
 
+    static let groupCSVHeader =
+        "group_id,group,period,seq,at,person_id,person,kind,reason,amount,amount_minor,currency,means,recorded_by,note"
+
+    /// `GET /v1/groups/{id}/ledger.csv`: the group's dues, for its owner and admins.
+    func csv(group id: UUID, for user: UUID) async throws -> String {
+        try await database.read { [store, groups] sql in
+            guard let group = try await groups.group(id, on: sql), !group.isDeleted,
+                let role = try await groups.standing(of: user, in: id, on: sql).role
+            else { throw DomainError.notFound("group") }
+            guard role.isAdmin else { throw DomainError.forbidden("admins_only", "Only the group's owner and admins keep its dues.") }
+            return Self.csv(try await store.entries(.group(id), on: sql), header: Self.groupCSVHeader) { entry in
+                [id.lowercased, group.name, entry.period ?? ""]
+            }
+        }
+    }
+
     static func csv(_ entries: [LedgerEntry], games: [UUID: Event]) -> String {
-        var lines = [csvHeader]
+        csv(entries, header: csvHeader) { e in
+            let game = e.account.eventID.flatMap { games[$0] }
+            return [e.account.eventID?.lowercased ?? "", game?.title ?? "", game.map { RFC3339.format($0.startsAt) } ?? ""]
+        }
+    }
+
+    /// One line per row: what `owner` says of the row's game or group, then the row.
+    private static func csv(_ entries: [LedgerEntry], header: String, owner: (LedgerEntry) -> [String]) -> String {
+        var lines = [header]
         for e in entries {
-            let game = games[e.eventID]
-            let fields: [String] = [
-                e.eventID.lowercased, game?.title ?? "", game.map { RFC3339.format($0.startsAt) } ?? "", String(e.seq),
-                RFC3339.format(e.at),
-                e.user.id.lowercased, e.user.name, e.kind.rawValue, e.reason.rawValue, Price.decimal(e.amount, currency: e.currency),
-                String(e.amount), e.currency, e.means?.rawValue ?? "", e.recordedBy?.name ?? "", e.note,
-            ]
+            let fields: [String] =
+                owner(e) + [
+                    String(e.seq), RFC3339.format(e.at), e.user.id.lowercased, e.user.name, e.kind.rawValue, e.reason.rawValue,
+                    Price.decimal(e.amount, currency: e.currency), String(e.amount), e.currency, e.means?.rawValue ?? "",
+                    e.recordedBy?.name ?? "", e.note,
+                ]
             lines.append(fields.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"

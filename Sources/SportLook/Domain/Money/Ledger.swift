@@ -2,12 +2,14 @@ import Foundation
 
 /// Who paid for the pitch: each priced game's ledger (``LedgerRules`` keep what people
 /// owe as they come and go; the organiser records payments, waivers and refunds; a
-/// player may say they paid), reminders of what is owed, and what a person owes across
-/// their games. A game's ledger is the organiser's to see; a player sees their own rows.
+/// player may say they paid), each group's dues (``Ledger+Dues``), reminders of what is
+/// owed, and what a person owes across their games and groups. A game's ledger is the
+/// organiser's to see (a group's, its owner's and admins'); a player sees their own rows.
 struct Ledger: Sendable {
     let database: Database
     let store: LedgerStore
     let events: EventStore
+    let groups: GroupStore
     let accounts: AccountStore
     let access: EventAccess
     let notifier: Notifier
@@ -41,7 +43,7 @@ struct Ledger: Sendable {
         }
         let rows = LedgerRules.settle(game, going: going, entries: entries, excused: excused, replacedBy: replacedBy, at: now)
         guard let currency = event.price?.currency ?? entries.first?.currency else { return }
-        if !rows.isEmpty { try await store.append(rows, event: event.id, currency: currency, at: now, on: sql) }
+        if !rows.isEmpty { try await store.append(rows, to: .event(event.id), currency: currency, at: now, on: sql) }
         // The first reminder a day after the game (again when the game moves: each round reaches each person once).
         if event.status == .active, !rows.isEmpty || !entries.isEmpty {
             let due = event.endsAt.addingTimeInterval(Self.reminderDelays[0])
@@ -65,11 +67,11 @@ struct Ledger: Sendable {
             // A game moved later: its own reminder comes a day after its new end.
             guard let event = try await events.lock(id, on: sql), event.status == .active, now >= event.endsAt else { return }
             let currency = try await currency(of: event, on: sql)
-            let owing = try await balances(at: id, on: sql).filter { $0.value > 0 }.map {
+            let owing = try await balances(at: .event(id), on: sql).filter { $0.value > 0 }.map {
                 (user: $0.key, currency: currency, amount: $0.value)
             }
             guard !owing.isEmpty else { return }
-            try await notifier.paymentDue(event, owing: owing, round: round, at: now, on: sql, changes: &changes)
+            try await notifier.paymentDue(LedgerSubject(event), owing: owing, round: String(round), at: now, on: sql, changes: &changes)
             if round < Self.reminderDelays.count {
                 try await scheduleReminder(
                     event, round: round + 1, after: now.addingTimeInterval(Self.reminderDelays[round]), at: now, on: sql)
@@ -78,6 +80,14 @@ struct Ledger: Sendable {
     }
 
     // MARK: - Reading
+
+    /// A game's or a group's ledger as `viewer` may see it.
+    func sheet(_ account: LedgerAccount, for viewer: UUID) async throws -> LedgerSheet {
+        switch account {
+        case .event(let id): try await sheet(id, for: viewer)
+        case .group(let id): try await groupSheet(id, for: viewer)
+        }
+    }
 
     /// A game's ledger as `viewer` may see it: the organiser, everyone's lines, rows and
     /// waiting claims; anyone else, their own. 404 for a game they may not see.
@@ -91,7 +101,7 @@ struct Ledger: Sendable {
             let going = Set(try await events.goingIDs(event: id, on: sql))
             return LedgerSheet(
                 event: event, organiserView: organiser, entries: entries, going: going,
-                claims: try await store.pendingClaims(event: id, user: mine, on: sql))
+                claims: try await store.pendingClaims(.event(id), user: mine, on: sql))
         }
     }
 
@@ -117,10 +127,14 @@ struct Ledger: Sendable {
     }
 }
 
-/// A game's ledger as one viewer sees it.
+/// A game's (or a group's) ledger as one viewer sees it.
 struct LedgerSheet: Sendable {
-    var event: Event
-    /// Everyone's (the organiser), or only the viewer's own.
+    var account: LedgerAccount
+    /// The game, for a game's ledger.
+    var event: Event?
+    /// The group, for a group's.
+    var group: Group?
+    /// Everyone's (the organiser, a group's owner and admins), or only the viewer's own.
     var organiserView: Bool
     var entries: [LedgerEntry]
     var lines: [LedgerLine]
@@ -129,7 +143,25 @@ struct LedgerSheet: Sendable {
     var currency: String?
 
     init(event: Event, organiserView: Bool, entries: [LedgerEntry], going: Set<UUID>, claims: [PaymentClaim]) {
+        self.init(
+            account: .event(event.id), event: event, organiserView: organiserView, entries: entries, going: going, claims: claims,
+            currency: event.price?.currency)
+    }
+
+    /// A group's: `members` are "going".
+    init(group: Group, organiserView: Bool, entries: [LedgerEntry], members: Set<UUID>, claims: [PaymentClaim]) {
+        self.init(
+            account: .group(group.id), group: group, organiserView: organiserView, entries: entries, going: members, claims: claims,
+            currency: group.dues?.currency)
+    }
+
+    private init(
+        account: LedgerAccount, event: Event? = nil, group: Group? = nil, organiserView: Bool, entries: [LedgerEntry], going: Set<UUID>,
+        claims: [PaymentClaim], currency: String?
+    ) {
+        self.account = account
         self.event = event
+        self.group = group
         self.organiserView = organiserView
         self.entries = entries
         self.claims = claims
@@ -138,12 +170,15 @@ struct LedgerSheet: Sendable {
             lines[entry.user.id, default: LedgerLine(user: entry.user, going: going.contains(entry.user.id))].add(entry)
         }
         self.lines = lines.values.sorted { ($0.user.name, $0.user.id.uuidString) < ($1.user.name, $1.user.id.uuidString) }
-        currency = event.price?.currency ?? entries.first?.currency
+        self.currency = currency ?? entries.first?.currency
     }
+
+    /// Who keeps this ledger: the game's organiser, or the group's owner.
+    var keeper: UUID { event?.organiserID ?? group?.owner.id ?? UUID() }
 
     /// The lines added up.
     var total: LedgerLine {
-        lines.reduce(into: LedgerLine(user: UserSummary(id: event.id, name: ""))) { sum, line in
+        lines.reduce(into: LedgerLine(user: UserSummary(id: account.eventID ?? account.groupID ?? UUID(), name: ""))) { sum, line in
             sum.charged += line.charged
             sum.paid += line.paid
             sum.waived += line.waived

@@ -141,6 +141,17 @@ struct PriceInput: Decodable, Sendable {
     var lateCancelHours: Int?
 
     func validated(field: String = "price", into v: inout Validator) -> Price? {
+        guard let (amount, currency) = Self.money(amount, currency, field: field, into: &v) else { return nil }
+        let hours = lateCancelHours ?? Price.defaultLateCancelHours
+        guard Price.lateCancelRange.contains(hours) else {
+            v.fail(field + ".late_cancel_hours", "must be 0 to \(Price.lateCancelRange.upperBound)")
+            return nil
+        }
+        return Price(amount: amount, currency: currency, split: split ?? false, lateCancelHours: hours)
+    }
+
+    /// An amount in minor units and a currency, as a price or dues take them (`field.amount`, `field.currency`).
+    static func money(_ amount: Int?, _ currency: String?, field: String, into v: inout Validator) -> (Int, String)? {
         guard let amount, (1...Price.maxMinorUnits).contains(amount) else {
             v.fail(field + ".amount", "must be 1 to \(Price.maxMinorUnits), in the currency's minor units (cents, øre)")
             return nil
@@ -149,11 +160,6 @@ struct PriceInput: Decodable, Sendable {
             v.fail(field + ".currency", "must be one of " + Price.currencies.keys.sorted().joined(separator: ", "))
             return nil
         }
-        let hours = lateCancelHours ?? Price.defaultLateCancelHours
-        guard Price.lateCancelRange.contains(hours) else {
-            v.fail(field + ".late_cancel_hours", "must be 0 to \(Price.lateCancelRange.upperBound)")
-            return nil
-        }
-        return Price(amount: amount, currency: currency, split: split ?? false, lateCancelHours: hours)
+        return (amount, currency)
     }
 }

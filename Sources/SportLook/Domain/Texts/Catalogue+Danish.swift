@@ -103,5 +103,8 @@ extension Catalogue {
         .paymentDueBody: "Betal {organiser}, som arrangerede den, og sig så på kampens side, at du har betalt.",
         .paymentClaimedTitle: "{person} siger at have betalt {amount}",
         .paymentClaimedBody: "For {event}: bekræft eller afvis det på kampens betalingsoversigt.",
+        .duesDueTitle: "Du skylder {amount} i kontingent til {group}",
+        .duesDueBody: "Betal {owner}, som styrer gruppens penge, og sig så på gruppens side, at du har betalt.",
+        .duesClaimedBody: "Kontingent til {group}: bekræft eller afvis det på gruppens betalingsoversigt.",
     ]
 }

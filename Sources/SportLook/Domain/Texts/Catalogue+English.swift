@@ -102,5 +102,8 @@ extension Catalogue {
         .paymentDueBody: "Pay {organiser}, who organised it, then say you paid on the game's page.",
         .paymentClaimedTitle: "{person} says they paid {amount}",
         .paymentClaimedBody: "For {event}: confirm or decline it on the game's money sheet.",
+        .duesDueTitle: "You owe {amount} in dues to {group}",
+        .duesDueBody: "Pay {owner}, who keeps the group's money, then say you paid on the group's page.",
+        .duesClaimedBody: "Dues of {group}: confirm or decline it on the group's money sheet.",
     ]
 }

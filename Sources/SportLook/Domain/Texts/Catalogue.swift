@@ -90,6 +90,9 @@ enum Catalogue {
         case paymentDueBody = "payment_due.body"
         case paymentClaimedTitle = "payment_claimed.title"
         case paymentClaimedBody = "payment_claimed.body"
+        case duesDueTitle = "dues_due.title"
+        case duesDueBody = "dues_due.body"
+        case duesClaimedBody = "dues_claimed.body"
     }
 
     /// `key` in `language` with `arguments` put in.

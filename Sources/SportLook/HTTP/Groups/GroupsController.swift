@@ -66,7 +66,7 @@ struct GroupsController {
 }
 
 /// A group as the caller sees it: `{id, name, description, sports, location, policy,
-/// visibility, image_url, image_urls, member_count, owner, created_at, my_role,
+/// visibility, image_url, image_urls, member_count, owner, dues, created_at, my_role,
 /// my_request, muted, distance_m?}`.
 struct GroupRepresentation: JSONEncodable {
     var group: Group
@@ -95,6 +95,7 @@ struct GroupRepresentation: JSONEncodable {
         json.field("member_count", group.memberCount)
         json.key("owner")
         UserSummaryRepresentation(id: group.owner.id, name: group.owner.name).encode(to: &json)
+        DuesJSON.write(group.dues, to: &json)
         json.field("created_at", group.createdAt)
         json.field("my_role", standing.role?.rawValue)
         json.field("my_request", standing.requested)

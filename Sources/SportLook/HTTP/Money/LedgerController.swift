@@ -3,56 +3,66 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Money: a game's ledger (the organiser's sheet, or a player's own rows), payments,
-/// waivers, refunds and "I paid", CSV exports, and what the caller owes across games.
+/// Money: a game's or a group's ledger (its keeper's sheet, or a player's own rows),
+/// payments, waivers, refunds and "I paid", CSV exports, and what the caller owes across
+/// games and groups.
 struct LedgerController {
     let ledger: Ledger
     let cards: CardPayments
 
-    /// The sheet as JSON, saying whether its organiser takes cards.
+    /// The sheet as JSON, saying whether its organiser takes cards (a game's: dues are
+    /// paid in cash or by transfer).
     private func represent(_ sheet: LedgerSheet, status: HTTPResponse.Status = .ok) async throws -> JSONResponse {
-        JSONResponse(
-            status: status, LedgerSheetRepresentation(sheet: sheet, payByCard: try await cards.takesCards(sheet.event.organiserID)))
+        let cards = sheet.event != nil ? try await cards.takesCards(sheet.keeper) : false
+        return JSONResponse(status: status, LedgerSheetRepresentation(sheet: sheet, payByCard: cards))
     }
 
     func addRoutes(to routes: RouteRegistrar<AuthenticatedContext>) {
-        routes.get("/v1/events/:id/ledger", use: sheet)
+        for owner in ["events", "groups"] {
+            routes.get("/v1/\(owner)/:id/ledger", use: sheet)
+            routes.post("/v1/\(owner)/:id/ledger/payments", use: pay)
+            routes.post("/v1/\(owner)/:id/ledger/waivers", use: waive)
+            routes.post("/v1/\(owner)/:id/ledger/refunds", use: refund)
+            routes.post("/v1/\(owner)/:id/ledger/claims", use: claim)
+        }
         routes.get("/v1/events/:id/ledger.csv", use: eventCSV)
-        routes.post("/v1/events/:id/ledger/payments", use: pay)
-        routes.post("/v1/events/:id/ledger/waivers", use: waive)
-        routes.post("/v1/events/:id/ledger/refunds", use: refund)
-        routes.post("/v1/events/:id/ledger/claims", use: claim)
+        routes.get("/v1/groups/:id/ledger.csv", use: groupCSV)
         routes.post("/v1/payment-claims/:id/confirm", use: confirm)
         routes.post("/v1/payment-claims/:id/decline", use: decline)
         routes.get("/v1/series/:id/ledger.csv", use: seriesCSV)
         routes.get("/v1/me/balances", use: balances)
     }
 
-    /// `GET /v1/events/{id}/ledger`
-    @Sendable func sheet(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await represent(try await ledger.sheet(try context.uuid("id", "event"), for: context.userID))
+    /// The game (`/v1/events/…`) or group (`/v1/groups/…`) whose ledger the path names.
+    private func account(_ request: Request, _ context: AuthenticatedContext) throws -> LedgerAccount {
+        request.uri.path.hasPrefix("/v1/groups/") ? .group(try context.uuid("id", "group")) : .event(try context.uuid("id", "event"))
     }
 
-    /// `POST /v1/events/{id}/ledger/payments`
+    /// `GET /v1/events/{id}/ledger`, `GET /v1/groups/{id}/ledger`
+    @Sendable func sheet(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await represent(try await ledger.sheet(try account(request, context), for: context.userID))
+    }
+
+    /// `POST /v1/events/{id}/ledger/payments`, `POST /v1/groups/{id}/ledger/payments`
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let account = try account(request, context)
         let input = try await RequestBody.decode(Ledger.PaymentInput.self, from: request, context: context)
-        return try await represent(try await ledger.markPaid(id, by: context.userID, input))
+        return try await represent(try await ledger.markPaid(account, by: context.userID, input))
     }
 
-    /// `POST /v1/events/{id}/ledger/waivers`
+    /// `POST /v1/events/{id}/ledger/waivers`, `POST /v1/groups/{id}/ledger/waivers`
     @Sendable func waive(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let account = try account(request, context)
         let input = try await RequestBody.decode(Ledger.WaiverInput.self, from: request, context: context)
-        return try await represent(try await ledger.waive(id, by: context.userID, input))
+        return try await represent(try await ledger.waive(account, by: context.userID, input))
     }
 
-    /// `POST /v1/events/{id}/ledger/refunds`
+    /// `POST /v1/events/{id}/ledger/refunds`, `POST /v1/groups/{id}/ledger/refunds`
     @Sendable func refund(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let account = try account(request, context)
         let input = try await RequestBody.decode(Ledger.RefundInput.self, from: request, context: context)
-        guard input.means == LedgerEntry.Means.card.rawValue else {
-            return try await represent(try await ledger.refund(id, by: context.userID, input))
+        guard input.means == LedgerEntry.Means.card.rawValue, case .event(let id) = account else {
+            return try await represent(try await ledger.refund(account, by: context.userID, input))
         }
         // A card refund goes back through Stripe; the ledger has it when Stripe says it went through.
         guard (1...Price.maxMinorUnits).contains(input.amount), let person = UUID(uuidString: input.userId) else {
@@ -62,11 +72,12 @@ struct LedgerController {
         return try await represent(try await ledger.sheet(id, for: context.userID), status: .accepted)
     }
 
-    /// `POST /v1/events/{id}/ledger/claims`
+    /// `POST /v1/events/{id}/ledger/claims`, `POST /v1/groups/{id}/ledger/claims`
     @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let account = try account(request, context)
         let input = try await RequestBody.decode(Ledger.ClaimInput.self, from: request, context: context)
-        return JSONResponse(status: .created, PaymentClaimRepresentation(claim: try await ledger.claim(id, by: context.userID, input)))
+        return JSONResponse(
+            status: .created, PaymentClaimRepresentation(claim: try await ledger.claim(account, by: context.userID, input)))
     }
 
     /// `POST /v1/payment-claims/{id}/confirm`
@@ -87,6 +98,12 @@ struct LedgerController {
         return Self.csvResponse(try await ledger.csv(event: id, for: context.userID), filename: "ledger-\(id.lowercased).csv")
     }
 
+    /// `GET /v1/groups/{id}/ledger.csv`
+    @Sendable func groupCSV(_: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.uuid("id", "group")
+        return Self.csvResponse(try await ledger.csv(group: id, for: context.userID), filename: "ledger-group-\(id.lowercased).csv")
+    }
+
     /// `GET /v1/series/{id}/ledger.csv`
     @Sendable func seriesCSV(_: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try context.uuid("id", "series")
@@ -95,7 +112,9 @@ struct LedgerController {
 
     /// `GET /v1/me/balances`
     @Sendable func balances(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(ItemList(items: try await ledger.balances(of: context.userID).map(BalanceRepresentation.init)))
+        JSONResponse(
+            BalancesRepresentation(
+                games: try await ledger.balances(of: context.userID), groups: try await ledger.groupBalances(of: context.userID)))
     }
 
     static func csvResponse(_ text: String, filename: String) -> Response {

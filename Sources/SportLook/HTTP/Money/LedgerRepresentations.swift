@@ -14,8 +14,23 @@ enum PriceJSON {
     }
 }
 
-/// `{event_id, price, currency, organiser_view, pay_by_card, lines, total, entries, claims}`: the
-/// organiser sees everyone's; a player, their own.
+/// `"dues": {amount, currency, period, time_zone}` or `"dues": null`.
+enum DuesJSON {
+    static func write(_ dues: Dues?, to json: inout JSONWriter) {
+        json.key("dues")
+        guard let dues else { return json.null() }
+        json.objectStart()
+        json.field("amount", dues.amount)
+        json.field("currency", dues.currency)
+        json.field("period", dues.period.rawValue)
+        json.field("time_zone", dues.timeZone)
+        json.objectEnd()
+    }
+}
+
+/// A game's `{event_id, price, …}` or a group's `{group_id, dues, period, …}` ledger, then
+/// `{currency, organiser_view, pay_by_card, lines, total, entries, claims}`: the organiser
+/// (a group's owner and admins) sees everyone's; a player, their own.
 struct LedgerSheetRepresentation: JSONEncodable {
     var sheet: LedgerSheet
     /// Whether the organiser takes card payments now.
@@ -25,8 +40,14 @@ struct LedgerSheetRepresentation: JSONEncodable {
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
-        json.field("event_id", sheet.event.id)
-        PriceJSON.write(sheet.event.price, to: &json)
+        if let event = sheet.event {
+            json.field("event_id", event.id)
+            PriceJSON.write(event.price, to: &json)
+        } else if let group = sheet.group {
+            json.field("group_id", group.id)
+            json.field("group_name", group.name)
+            DuesJSON.write(group.dues, to: &json)
+        }
         json.field("currency", sheet.currency)
         json.field("organiser_view", sheet.organiserView)
         json.field("pay_by_card", payByCard)
@@ -72,7 +93,7 @@ struct LedgerLineRepresentation: JSONEncodable {
     }
 }
 
-/// `{id, seq, user, kind, reason, amount, currency, means, recorded_by, at, note, related_user_id}`.
+/// `{id, seq, user, kind, reason, amount, currency, means, recorded_by, at, note, related_user_id, period}`.
 struct LedgerEntryRepresentation: JSONEncodable {
     var entry: LedgerEntry
     /// Who took a place is the organiser's to see.
@@ -98,18 +119,21 @@ struct LedgerEntryRepresentation: JSONEncodable {
         json.field("at", entry.at)
         json.field("note", entry.note)
         json.field("related_user_id", showsRelated ? entry.related : nil)
+        json.field("period", entry.period)
         json.objectEnd()
     }
 }
 
-/// `{id, event_id, user, amount, currency, means, note, status, created_at, decided_at}`.
+/// `{id, event_id, group_id, user, amount, currency, means, note, status, created_at, decided_at}`:
+/// a game's claim or a group's (the other id null).
 struct PaymentClaimRepresentation: JSONEncodable {
     var claim: PaymentClaim
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
         json.field("id", claim.id)
-        json.field("event_id", claim.eventID)
+        json.field("event_id", claim.account.eventID)
+        json.field("group_id", claim.account.groupID)
         json.key("user")
         UserSummaryRepresentation(id: claim.user.id, name: claim.user.name).encode(to: &json)
         json.field("amount", claim.amount)
@@ -138,6 +162,43 @@ struct BalanceRepresentation: JSONEncodable {
         UserSummaryRepresentation(id: balance.organiser.id, name: balance.organiser.name).encode(to: &json)
         json.field("currency", balance.currency)
         json.field("amount", balance.amount)
+        json.objectEnd()
+    }
+}
+
+/// `{group_id, name, owner, currency, amount}`: positive, the caller owes dues.
+struct GroupBalanceRepresentation: JSONEncodable {
+    var balance: GroupBalance
+
+    init(_ balance: GroupBalance) { self.balance = balance }
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.field("group_id", balance.groupID)
+        json.field("name", balance.name)
+        json.key("owner")
+        UserSummaryRepresentation(id: balance.owner.id, name: balance.owner.name).encode(to: &json)
+        json.field("currency", balance.currency)
+        json.field("amount", balance.amount)
+        json.objectEnd()
+    }
+}
+
+/// `{items, groups}`: what the caller owes at games, and in groups' dues.
+struct BalancesRepresentation: JSONEncodable {
+    var games: [Balance]
+    var groups: [GroupBalance]
+
+    func encode(to json: inout JSONWriter) {
+        json.objectStart()
+        json.key("items")
+        json.arrayStart()
+        for balance in games { BalanceRepresentation(balance).encode(to: &json) }
+        json.arrayEnd()
+        json.key("groups")
+        json.arrayStart()
+        for balance in groups { GroupBalanceRepresentation(balance).encode(to: &json) }
+        json.arrayEnd()
         json.objectEnd()
     }
 }

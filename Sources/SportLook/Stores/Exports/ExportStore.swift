@@ -201,21 +201,23 @@ struct ExportStore: Store {
             try await add(
                 "money",
                 """
-                SELECT event_id, kind, reason, amount, currency, means, at, note FROM ledger_entries
+                SELECT event_id, group_id, period, kind, reason, amount, currency, means, at, note FROM ledger_entries
                 WHERE user_id = \(bind: user) ORDER BY seq
                 """,
                 [
-                    ("event_id", .uuid), ("kind", .text), ("reason", .text), ("amount", .integer), ("currency", .text), ("means", .text),
+                    ("event_id", .uuid), ("group_id", .uuid), ("period", .text), ("kind", .text), ("reason", .text), ("amount", .integer),
+                    ("currency", .text), ("means", .text),
                     ("at", .date), ("note", .text),
                 ])
             try await add(
                 "payment_claims",
                 """
-                SELECT event_id, amount, currency, means, note, status, created_at FROM payment_claims
+                SELECT event_id, group_id, amount, currency, means, note, status, created_at FROM payment_claims
                 WHERE user_id = \(bind: user) ORDER BY created_at
                 """,
                 [
-                    ("event_id", .uuid), ("amount", .integer), ("currency", .text), ("means", .text), ("note", .text), ("status", .text),
+                    ("event_id", .uuid), ("group_id", .uuid), ("amount", .integer), ("currency", .text), ("means", .text), ("note", .text),
+                    ("status", .text),
                     ("created_at", .date),
                 ])
             try await add(

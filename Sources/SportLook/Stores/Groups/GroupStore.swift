@@ -8,7 +8,7 @@ struct GroupStore: Store {
 
     static let columns = """
         g.id, g.name, g.description, g.lat, g.lon, g.policy, g.visibility, g.owner_id, o.name AS owner_name,
-        g.member_count, g.status, g.version, g.created_at, g.updated_at, g.cover_id, g.cover_variants
+        g.member_count, g.status, g.version, g.created_at, g.updated_at, g.cover_id, g.cover_variants, g.dues
         """
     static let from = "sport_groups g JOIN users o ON o.id = g.owner_id"
 
@@ -20,6 +20,7 @@ struct GroupStore: Store {
             visibility: GroupVisibility(rawValue: try row.value("visibility")) ?? .unlisted,
             owner: UserSummary(id: try row.value("owner_id"), name: try row.value("owner_name")),
             cover: MediaRef(id: try row.optional("cover_id"), stored: try row.optional("cover_variants")),
+            dues: Dues(stored: try row.optional("dues")),
             memberCount: try row.value("member_count"), isDeleted: try row.value("status", as: String.self) == "deleted",
             version: try row.value("version"), createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at")
         )
@@ -92,10 +93,11 @@ struct GroupStore: Store {
         try await sql.raw(
             """
             INSERT INTO sport_groups (id, name, description, lat, lon, policy, visibility, owner_id, member_count, status, version, created_at, updated_at,
-                                      cover_id, cover_variants)
+                                      cover_id, cover_variants, dues)
             VALUES (\(bind: group.id), \(bind: group.name), \(bind: group.description), \(bind: group.location.lat), \(bind: group.location.lon),
                     \(bind: group.policy.rawValue), \(bind: group.visibility.rawValue), \(bind: group.owner.id), 1, 'active', 1,
-                    \(bind: group.createdAt), \(bind: group.updatedAt), \(bind: group.cover?.id), \(bind: group.cover?.stored))
+                    \(bind: group.createdAt), \(bind: group.updatedAt), \(bind: group.cover?.id), \(bind: group.cover?.stored),
+                    \(bind: group.dues?.stored))
             """
         ).run()
         try await setSports(group.sports, of: group.id, on: sql)
@@ -128,6 +130,9 @@ struct GroupStore: Store {
         var policy: GroupPolicy?
         var visibility: GroupVisibility?
         var cover: Patch<MediaRef> = .absent
+        /// New dues; `clearsDues`: none from now on.
+        var dues: Dues?
+        var clearsDues = false
     }
 
     /// Applies the changes and bumps the version.
@@ -142,6 +147,11 @@ struct GroupStore: Store {
             set.append("cover_id = \(bind: v.id), cover_variants = \(bind: v.stored)")
         } else if case .null = c.cover {
             set.append("cover_id = NULL, cover_variants = NULL")
+        }
+        if let dues = c.dues {
+            set.append("dues = \(bind: dues.stored)")
+        } else if c.clearsDues {
+            set.append("dues = NULL")
         }
         try await sql.raw("UPDATE sport_groups SET \(set.joined(separator: ", ")) WHERE id = \(bind: id)").run()
         if let sports = c.sports { try await setSports(sports, of: id, on: sql) }

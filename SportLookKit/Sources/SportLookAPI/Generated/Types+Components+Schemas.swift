@@ -1972,6 +1972,126 @@ extension Components {
                 case lateCancelHours = "late_cancel_hours"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DuesInput`.
+        public struct DuesInput: Codable, Hashable, Sendable {
+            /// Each member's dues per period, in the currency's minor units.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DuesInput/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DuesInput/currency`.
+            @frozen public enum CurrencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case aud = "AUD"
+                case bgn = "BGN"
+                case brl = "BRL"
+                case cad = "CAD"
+                case chf = "CHF"
+                case cny = "CNY"
+                case czk = "CZK"
+                case dkk = "DKK"
+                case eur = "EUR"
+                case gbp = "GBP"
+                case hkd = "HKD"
+                case huf = "HUF"
+                case inr = "INR"
+                case isk = "ISK"
+                case jpy = "JPY"
+                case krw = "KRW"
+                case mxn = "MXN"
+                case nok = "NOK"
+                case nzd = "NZD"
+                case pln = "PLN"
+                case ron = "RON"
+                case sek = "SEK"
+                case sgd = "SGD"
+                case usd = "USD"
+                case zar = "ZAR"
+            }
+            /// - Remark: Generated from `#/components/schemas/DuesInput/currency`.
+            public var currency: Components.Schemas.DuesInput.CurrencyPayload
+            /// Weeks start on Monday; each period at midnight in time_zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DuesInput/period`.
+            @frozen public enum PeriodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case week = "week"
+                case month = "month"
+                case year = "year"
+            }
+            /// Weeks start on Monday; each period at midnight in time_zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DuesInput/period`.
+            public var period: Components.Schemas.DuesInput.PeriodPayload
+            /// An IANA zone (Europe/Copenhagen) whose calendar the periods follow.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DuesInput/time_zone`.
+            public var timeZone: Swift.String?
+            /// Creates a new `DuesInput`.
+            ///
+            /// - Parameters:
+            ///   - amount: Each member's dues per period, in the currency's minor units.
+            ///   - currency:
+            ///   - period: Weeks start on Monday; each period at midnight in time_zone.
+            ///   - timeZone: An IANA zone (Europe/Copenhagen) whose calendar the periods follow.
+            public init(
+                amount: Swift.Int,
+                currency: Components.Schemas.DuesInput.CurrencyPayload,
+                period: Components.Schemas.DuesInput.PeriodPayload,
+                timeZone: Swift.String? = nil
+            ) {
+                self.amount = amount
+                self.currency = currency
+                self.period = period
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case currency
+                case period
+                case timeZone = "time_zone"
+            }
+        }
+        /// What each member but the owner owes the group each period: charged at the period's start, and on joining during one (once a person and period).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Dues`.
+        public struct Dues: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Dues/amount`.
+            public var amount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Dues/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Dues/period`.
+            @frozen public enum PeriodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case week = "week"
+                case month = "month"
+                case year = "year"
+            }
+            /// - Remark: Generated from `#/components/schemas/Dues/period`.
+            public var period: Components.Schemas.Dues.PeriodPayload
+            /// - Remark: Generated from `#/components/schemas/Dues/time_zone`.
+            public var timeZone: Swift.String
+            /// Creates a new `Dues`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - currency:
+            ///   - period:
+            ///   - timeZone:
+            public init(
+                amount: Swift.Int,
+                currency: Swift.String,
+                period: Components.Schemas.Dues.PeriodPayload,
+                timeZone: Swift.String
+            ) {
+                self.amount = amount
+                self.currency = currency
+                self.period = period
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case currency
+                case period
+                case timeZone = "time_zone"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/LedgerLine`.
         public struct LedgerLine: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LedgerLine/user`.
@@ -2050,7 +2170,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
             public var kind: Components.Schemas.LedgerEntry.KindPayload
-            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was; dues: a group's dues for a period.
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/reason`.
             @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2060,11 +2180,12 @@ extension Components {
                 case lateCancel = "late_cancel"
                 case replaced = "replaced"
                 case cancelled = "cancelled"
+                case dues = "dues"
                 case waived = "waived"
                 case paid = "paid"
                 case refunded = "refunded"
             }
-            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            /// joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was; dues: a group's dues for a period.
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/reason`.
             public var reason: Components.Schemas.LedgerEntry.ReasonPayload
@@ -2115,6 +2236,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/related_user_id`.
             public var relatedUserId: Swift.String?
+            /// On a group's dues: the period's first day (2026-11-01).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/period`.
+            public var period: Swift.String?
             /// Creates a new `LedgerEntry`.
             ///
             /// - Parameters:
@@ -2122,7 +2247,7 @@ extension Components {
             ///   - seq: Rows in the order they were added (across games).
             ///   - user:
             ///   - kind:
-            ///   - reason: joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was.
+            ///   - reason: joined: a place taken; share_changed: the split or the price changed; left_in_time: left before the late-cancel time (or taken off by the organiser or the group); late_cancel: left after it, what was owed stands (0); replaced: someone filled the place and owes instead; cancelled: the game was; dues: a group's dues for a period.
             ///   - amount: What the row adds to the person's balance, in minor units: positive, they owe more.
             ///   - currency:
             ///   - means:
@@ -2130,6 +2255,7 @@ extension Components {
             ///   - at:
             ///   - note:
             ///   - relatedUserId: On replaced: who took the place.
+            ///   - period: On a group's dues: the period's first day (2026-11-01).
             public init(
                 id: Swift.String,
                 seq: Swift.Int,
@@ -2142,7 +2268,8 @@ extension Components {
                 recordedBy: Components.Schemas.LedgerEntry.RecordedByPayload? = nil,
                 at: Foundation.Date,
                 note: Swift.String,
-                relatedUserId: Swift.String? = nil
+                relatedUserId: Swift.String? = nil,
+                period: Swift.String? = nil
             ) {
                 self.id = id
                 self.seq = seq
@@ -2156,6 +2283,7 @@ extension Components {
                 self.at = at
                 self.note = note
                 self.relatedUserId = relatedUserId
+                self.period = period
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2170,14 +2298,21 @@ extension Components {
                 case at
                 case note
                 case relatedUserId = "related_user_id"
+                case period
             }
         }
         /// - Remark: Generated from `#/components/schemas/PaymentClaim`.
         public struct PaymentClaim: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PaymentClaim/id`.
             public var id: Swift.String
+            /// The game's claim; null for a group's dues.
+            ///
             /// - Remark: Generated from `#/components/schemas/PaymentClaim/event_id`.
-            public var eventId: Swift.String
+            public var eventId: Swift.String?
+            /// The group's (dues) claim; null for a game's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentClaim/group_id`.
+            public var groupId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PaymentClaim/user`.
             public var user: Components.Schemas.UserSummary
             /// - Remark: Generated from `#/components/schemas/PaymentClaim/amount`.
@@ -2209,7 +2344,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
-            ///   - eventId:
+            ///   - eventId: The game's claim; null for a group's dues.
+            ///   - groupId: The group's (dues) claim; null for a game's.
             ///   - user:
             ///   - amount:
             ///   - currency:
@@ -2220,7 +2356,8 @@ extension Components {
             ///   - decidedAt:
             public init(
                 id: Swift.String,
-                eventId: Swift.String,
+                eventId: Swift.String? = nil,
+                groupId: Swift.String? = nil,
                 user: Components.Schemas.UserSummary,
                 amount: Swift.Int,
                 currency: Swift.String,
@@ -2232,6 +2369,7 @@ extension Components {
             ) {
                 self.id = id
                 self.eventId = eventId
+                self.groupId = groupId
                 self.user = user
                 self.amount = amount
                 self.currency = currency
@@ -2244,6 +2382,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case eventId = "event_id"
+                case groupId = "group_id"
                 case user
                 case amount
                 case currency
@@ -2254,10 +2393,12 @@ extension Components {
                 case decidedAt = "decided_at"
             }
         }
+        /// A game's ledger (event_id and price) or a group's dues ledger (group_id, group_name and dues).
+        ///
         /// - Remark: Generated from `#/components/schemas/LedgerSheet`.
         public struct LedgerSheet: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/event_id`.
-            public var eventId: Swift.String
+            public var eventId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/price`.
             public struct PricePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/LedgerSheet/price/value1`.
@@ -2278,11 +2419,35 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/price`.
             public var price: Components.Schemas.LedgerSheet.PricePayload?
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/group_id`.
+            public var groupId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/group_name`.
+            public var groupName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/dues`.
+            public struct DuesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LedgerSheet/dues/value1`.
+                public var value1: Components.Schemas.Dues
+                /// Creates a new `DuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Dues) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LedgerSheet/dues`.
+            public var dues: Components.Schemas.LedgerSheet.DuesPayload?
             /// The price's (or, once the price is gone, the rows').
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/currency`.
             public var currency: Swift.String?
-            /// True: everyone's lines, rows and waiting claims (the organiser). False: the caller's own.
+            /// True: everyone's lines, rows and waiting claims (the organiser; a group's owner and admins). False: the caller's own.
             ///
             /// - Remark: Generated from `#/components/schemas/LedgerSheet/organiser_view`.
             public var organiserView: Swift.Bool
@@ -2311,8 +2476,11 @@ extension Components {
             /// - Parameters:
             ///   - eventId:
             ///   - price:
+            ///   - groupId:
+            ///   - groupName:
+            ///   - dues:
             ///   - currency: The price's (or, once the price is gone, the rows').
-            ///   - organiserView: True: everyone's lines, rows and waiting claims (the organiser). False: the caller's own.
+            ///   - organiserView: True: everyone's lines, rows and waiting claims (the organiser; a group's owner and admins). False: the caller's own.
             ///   - payByCard: The organiser takes card payments now (POST /v1/events/{id}/ledger/checkout).
             ///   - lines: One per person with rows, by name.
             ///   - total:
@@ -2320,8 +2488,11 @@ extension Components {
             ///   - entriesTruncated:
             ///   - claims: Claims waiting for the organiser.
             public init(
-                eventId: Swift.String,
+                eventId: Swift.String? = nil,
                 price: Components.Schemas.LedgerSheet.PricePayload? = nil,
+                groupId: Swift.String? = nil,
+                groupName: Swift.String? = nil,
+                dues: Components.Schemas.LedgerSheet.DuesPayload? = nil,
                 currency: Swift.String? = nil,
                 organiserView: Swift.Bool,
                 payByCard: Swift.Bool,
@@ -2333,6 +2504,9 @@ extension Components {
             ) {
                 self.eventId = eventId
                 self.price = price
+                self.groupId = groupId
+                self.groupName = groupName
+                self.dues = dues
                 self.currency = currency
                 self.organiserView = organiserView
                 self.payByCard = payByCard
@@ -2345,6 +2519,9 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case eventId = "event_id"
                 case price
+                case groupId = "group_id"
+                case groupName = "group_name"
+                case dues
                 case currency
                 case organiserView = "organiser_view"
                 case payByCard = "pay_by_card"
@@ -2380,6 +2557,49 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case url
                 case sessionId = "session_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupBalance`.
+        public struct GroupBalance: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/group_id`.
+            public var groupId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/owner`.
+            public var owner: Components.Schemas.UserSummary
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/currency`.
+            public var currency: Swift.String
+            /// Positive: the caller owes dues; negative: they are owed back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/amount`.
+            public var amount: Swift.Int
+            /// Creates a new `GroupBalance`.
+            ///
+            /// - Parameters:
+            ///   - groupId:
+            ///   - name:
+            ///   - owner:
+            ///   - currency:
+            ///   - amount: Positive: the caller owes dues; negative: they are owed back.
+            public init(
+                groupId: Swift.String,
+                name: Swift.String,
+                owner: Components.Schemas.UserSummary,
+                currency: Swift.String,
+                amount: Swift.Int
+            ) {
+                self.groupId = groupId
+                self.name = name
+                self.owner = owner
+                self.currency = currency
+                self.amount = amount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case groupId = "group_id"
+                case name
+                case owner
+                case currency
+                case amount
             }
         }
         /// - Remark: Generated from `#/components/schemas/Balance`.
@@ -4151,6 +4371,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewGroup/cover_id`.
             public var coverId: Swift.String?
+            /// What members pay each period; null or absent - none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewGroup/dues`.
+            public struct DuesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NewGroup/dues/value1`.
+                public var value1: Components.Schemas.DuesInput
+                /// Creates a new `DuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.DuesInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What members pay each period; null or absent - none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewGroup/dues`.
+            public var dues: Components.Schemas.NewGroup.DuesPayload?
             /// Creates a new `NewGroup`.
             ///
             /// - Parameters:
@@ -4161,6 +4405,7 @@ extension Components {
             ///   - policy:
             ///   - visibility:
             ///   - coverId: An upload of the caller's with use=cover (POST /v1/media).
+            ///   - dues: What members pay each period; null or absent - none.
             public init(
                 name: Swift.String,
                 description: Swift.String? = nil,
@@ -4168,7 +4413,8 @@ extension Components {
                 location: Components.Schemas.Location,
                 policy: Components.Schemas.NewGroup.PolicyPayload? = nil,
                 visibility: Components.Schemas.NewGroup.VisibilityPayload? = nil,
-                coverId: Swift.String? = nil
+                coverId: Swift.String? = nil,
+                dues: Components.Schemas.NewGroup.DuesPayload? = nil
             ) {
                 self.name = name
                 self.description = description
@@ -4177,6 +4423,7 @@ extension Components {
                 self.policy = policy
                 self.visibility = visibility
                 self.coverId = coverId
+                self.dues = dues
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -4186,6 +4433,7 @@ extension Components {
                 case policy
                 case visibility
                 case coverId = "cover_id"
+                case dues
             }
         }
         /// - Remark: Generated from `#/components/schemas/GroupChanges`.
@@ -4217,6 +4465,30 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GroupChanges/cover_id`.
             public var coverId: Swift.String?
+            /// New dues (owed for the period running now, and each period from then); null - none from now on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupChanges/dues`.
+            public struct DuesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GroupChanges/dues/value1`.
+                public var value1: Components.Schemas.DuesInput
+                /// Creates a new `DuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.DuesInput) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// New dues (owed for the period running now, and each period from then); null - none from now on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupChanges/dues`.
+            public var dues: Components.Schemas.GroupChanges.DuesPayload?
             /// Creates a new `GroupChanges`.
             ///
             /// - Parameters:
@@ -4227,6 +4499,7 @@ extension Components {
             ///   - policy:
             ///   - visibility:
             ///   - coverId: An upload of the caller's with use=cover; null removes the cover. The cover it replaces is deleted.
+            ///   - dues: New dues (owed for the period running now, and each period from then); null - none from now on.
             public init(
                 name: Swift.String? = nil,
                 description: Swift.String? = nil,
@@ -4234,7 +4507,8 @@ extension Components {
                 location: Components.Schemas.Location? = nil,
                 policy: Components.Schemas.GroupChanges.PolicyPayload? = nil,
                 visibility: Components.Schemas.GroupChanges.VisibilityPayload? = nil,
-                coverId: Swift.String? = nil
+                coverId: Swift.String? = nil,
+                dues: Components.Schemas.GroupChanges.DuesPayload? = nil
             ) {
                 self.name = name
                 self.description = description
@@ -4243,6 +4517,7 @@ extension Components {
                 self.policy = policy
                 self.visibility = visibility
                 self.coverId = coverId
+                self.dues = dues
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -4252,6 +4527,7 @@ extension Components {
                 case policy
                 case visibility
                 case coverId = "cover_id"
+                case dues
             }
         }
         /// - Remark: Generated from `#/components/schemas/JoinGroup`.
@@ -4318,6 +4594,30 @@ extension Components {
             public var memberCount: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Group/owner`.
             public var owner: Components.Schemas.UserSummary
+            /// What members but the owner pay each period; null - none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Group/dues`.
+            public struct DuesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Group/dues/value1`.
+                public var value1: Components.Schemas.Dues
+                /// Creates a new `DuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.Dues) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// What members but the owner pay each period; null - none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Group/dues`.
+            public var dues: Components.Schemas.Group.DuesPayload?
             /// - Remark: Generated from `#/components/schemas/Group/created_at`.
             public var createdAt: Foundation.Date
             /// The caller's role; null for someone who is not a member.
@@ -4370,6 +4670,7 @@ extension Components {
             ///   - imageUrls:
             ///   - memberCount:
             ///   - owner:
+            ///   - dues: What members but the owner pay each period; null - none.
             ///   - createdAt:
             ///   - myRole: The caller's role; null for someone who is not a member.
             ///   - myRequest: The caller asked to join and waits for an answer.
@@ -4387,6 +4688,7 @@ extension Components {
                 imageUrls: Components.Schemas.ImageURLs? = nil,
                 memberCount: Swift.Int,
                 owner: Components.Schemas.UserSummary,
+                dues: Components.Schemas.Group.DuesPayload? = nil,
                 createdAt: Foundation.Date,
                 myRole: Components.Schemas.Group.MyRolePayload? = nil,
                 myRequest: Swift.Bool,
@@ -4404,6 +4706,7 @@ extension Components {
                 self.imageUrls = imageUrls
                 self.memberCount = memberCount
                 self.owner = owner
+                self.dues = dues
                 self.createdAt = createdAt
                 self.myRole = myRole
                 self.myRequest = myRequest
@@ -4422,6 +4725,7 @@ extension Components {
                 case imageUrls = "image_urls"
                 case memberCount = "member_count"
                 case owner
+                case dues
                 case createdAt = "created_at"
                 case myRole = "my_role"
                 case myRequest = "my_request"

@@ -11686,6 +11686,12 @@ public enum Operations {
     }
     /// Edit a group (owner and admins).
     ///
+    /// New `dues` are owed for the period running now by every member but the owner (once a
+    /// person and period), and from then on at each period's start; `dues: null` stops them
+    /// (the rows stand). 409 `currency_fixed` for dues in another currency than the group's
+    /// ledger rows.
+    ///
+    ///
     /// - Remark: HTTP `PATCH /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/patch(updateGroup)`.
     public enum UpdateGroup {
@@ -11900,6 +11906,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/patch(updateGroup)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -29284,7 +29313,7 @@ public enum Operations {
             }
         }
     }
-    /// The organiser confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/confirm`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)`.
@@ -29573,7 +29602,7 @@ public enum Operations {
             }
         }
     }
-    /// The organiser declines a player's claim; what they owe stays. 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) declines a player's claim; what they owe stays. 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)`.
@@ -29811,6 +29840,2251 @@ public enum Operations {
             /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A group's dues ledger - the owner's and admins' sheet, or the caller's own rows.
+    ///
+    /// Dues are rows of the group's ledger as a game's money is of its ledger: never changed or
+    /// removed. The owner and admins see everyone's lines, the latest 500 rows and the claims
+    /// waiting for them; a member (or a former one with rows) sees their own; anyone else 404.
+    /// `going` on a line: a member who owes dues now. `pay_by_card` is false: dues are paid in
+    /// cash or by transfer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)`.
+    public enum GroupLedger {
+        public static let id: Swift.String = "groupLedger"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/GET/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GroupLedger.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupLedger.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupLedger.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GroupLedger.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GroupLedger.Input.Path,
+                headers: Operations.GroupLedger.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LedgerSheet)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LedgerSheet {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GroupLedger.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GroupLedger.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The ledger.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GroupLedger.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GroupLedger.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A group's dues ledger as CSV (owner and admins).
+    ///
+    /// RFC 4180, CRLF line ends, a header line: group_id, group, period, seq, at, person_id,
+    /// person, kind, reason, amount (in units), amount_minor, currency, means, recorded_by, note.
+    /// 403 for a member, 404 for anyone else.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)`.
+    public enum GroupLedgerCSV {
+        public static let id: Swift.String = "groupLedgerCSV"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger.csv/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger.csv/GET/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GroupLedgerCSV.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger.csv/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupLedgerCSV.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GroupLedgerCSV.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GroupLedgerCSV.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GroupLedgerCSV.Input.Path,
+                headers: Operations.GroupLedgerCSV.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger.csv/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger.csv/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GroupLedgerCSV.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GroupLedgerCSV.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The rows.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GroupLedgerCSV.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GroupLedgerCSV.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The owner or an admin records dues received, for one person or many.
+    ///
+    /// As for a game (POST /v1/events/{id}/ledger/payments), against what each person owes the
+    /// group. 403 for a member, 404 for anyone else; 409 `no_dues` for a group that never had dues.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/payments`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)`.
+    public enum MarkDuesPaid {
+        public static let id: Swift.String = "markDuesPaid"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.MarkDuesPaid.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MarkDuesPaid.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MarkDuesPaid.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.MarkDuesPaid.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json/user_ids`.
+                    public var userIds: [Swift.String]
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json/means`.
+                    @frozen public enum MeansPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case cash = "cash"
+                        case transfer = "transfer"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json/means`.
+                    public var means: Operations.MarkDuesPaid.Input.Body.JsonPayload.MeansPayload
+                    /// One person only; default what they owe.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json/amount`.
+                    public var amount: Swift.Int?
+                    /// At most 200 characters and 500 bytes.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/json/note`.
+                    public var note: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - userIds:
+                    ///   - means:
+                    ///   - amount: One person only; default what they owe.
+                    ///   - note: At most 200 characters and 500 bytes.
+                    public init(
+                        userIds: [Swift.String],
+                        means: Operations.MarkDuesPaid.Input.Body.JsonPayload.MeansPayload,
+                        amount: Swift.Int? = nil,
+                        note: Swift.String? = nil
+                    ) {
+                        self.userIds = userIds
+                        self.means = means
+                        self.amount = amount
+                        self.note = note
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case userIds = "user_ids"
+                        case means
+                        case amount
+                        case note
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/requestBody/content/application\/json`.
+                case json(Operations.MarkDuesPaid.Input.Body.JsonPayload)
+            }
+            public var body: Operations.MarkDuesPaid.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.MarkDuesPaid.Input.Path,
+                headers: Operations.MarkDuesPaid.Input.Headers = .init(),
+                body: Operations.MarkDuesPaid.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/payments/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LedgerSheet)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LedgerSheet {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.MarkDuesPaid.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.MarkDuesPaid.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The group's ledger as its owner and admins see it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.MarkDuesPaid.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.MarkDuesPaid.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The owner or an admin lets a person off the dues they owe now.
+    ///
+    /// A waived row of what they owe (of what they were charged). 409 `nothing_to_waive`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/waivers`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)`.
+    public enum WaiveDues {
+        public static let id: Swift.String = "waiveDues"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.WaiveDues.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WaiveDues.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WaiveDues.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.WaiveDues.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/requestBody/json/user_id`.
+                    public var userId: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/requestBody/json/note`.
+                    public var note: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - userId:
+                    ///   - note:
+                    public init(
+                        userId: Swift.String,
+                        note: Swift.String? = nil
+                    ) {
+                        self.userId = userId
+                        self.note = note
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case userId = "user_id"
+                        case note
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/requestBody/content/application\/json`.
+                case json(Operations.WaiveDues.Input.Body.JsonPayload)
+            }
+            public var body: Operations.WaiveDues.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.WaiveDues.Input.Path,
+                headers: Operations.WaiveDues.Input.Headers = .init(),
+                body: Operations.WaiveDues.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/waivers/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LedgerSheet)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LedgerSheet {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.WaiveDues.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.WaiveDues.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The group's ledger as its owner and admins see it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.WaiveDues.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.WaiveDues.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The owner or an admin gives dues back (cash or transfer).
+    ///
+    /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
+    /// Card refunds are for games' card payments (422 here).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/refunds`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)`.
+    public enum RefundDues {
+        public static let id: Swift.String = "refundDues"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.RefundDues.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundDues.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundDues.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RefundDues.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json/user_id`.
+                    public var userId: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json/amount`.
+                    public var amount: Swift.Int
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json/means`.
+                    @frozen public enum MeansPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case cash = "cash"
+                        case transfer = "transfer"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json/means`.
+                    public var means: Operations.RefundDues.Input.Body.JsonPayload.MeansPayload
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/json/note`.
+                    public var note: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - userId:
+                    ///   - amount:
+                    ///   - means:
+                    ///   - note:
+                    public init(
+                        userId: Swift.String,
+                        amount: Swift.Int,
+                        means: Operations.RefundDues.Input.Body.JsonPayload.MeansPayload,
+                        note: Swift.String? = nil
+                    ) {
+                        self.userId = userId
+                        self.amount = amount
+                        self.means = means
+                        self.note = note
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case userId = "user_id"
+                        case amount
+                        case means
+                        case note
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/requestBody/content/application\/json`.
+                case json(Operations.RefundDues.Input.Body.JsonPayload)
+            }
+            public var body: Operations.RefundDues.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.RefundDues.Input.Path,
+                headers: Operations.RefundDues.Input.Headers = .init(),
+                body: Operations.RefundDues.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/refunds/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LedgerSheet)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LedgerSheet {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RefundDues.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.RefundDues.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The group's ledger as its owner and admins see it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RefundDues.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.RefundDues.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A member says they paid their dues, for the owner to confirm.
+    ///
+    /// As for a game: the group's owner is told (`payment_claimed`, with `group_id`) and the
+    /// owner or an admin confirms or declines (POST /v1/payment-claims/{id}/confirm). One waiting
+    /// claim per group (409 `claim_pending`); 409 `nothing_owed`; 404 for someone who is not a
+    /// member and has no rows.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/claims`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)`.
+    public enum ClaimDuesPayment {
+        public static let id: Swift.String = "claimDuesPayment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ClaimDuesPayment.Input.Path
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ClaimDuesPayment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ClaimDuesPayment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ClaimDuesPayment.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/json/means`.
+                    @frozen public enum MeansPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case cash = "cash"
+                        case transfer = "transfer"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/json/means`.
+                    public var means: Operations.ClaimDuesPayment.Input.Body.JsonPayload.MeansPayload
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/json/amount`.
+                    public var amount: Swift.Int?
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/json/note`.
+                    public var note: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - means:
+                    ///   - amount:
+                    ///   - note:
+                    public init(
+                        means: Operations.ClaimDuesPayment.Input.Body.JsonPayload.MeansPayload,
+                        amount: Swift.Int? = nil,
+                        note: Swift.String? = nil
+                    ) {
+                        self.means = means
+                        self.amount = amount
+                        self.note = note
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case means
+                        case amount
+                        case note
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/requestBody/content/application\/json`.
+                case json(Operations.ClaimDuesPayment.Input.Body.JsonPayload)
+            }
+            public var body: Operations.ClaimDuesPayment.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.ClaimDuesPayment.Input.Path,
+                headers: Operations.ClaimDuesPayment.Input.Headers = .init(),
+                body: Operations.ClaimDuesPayment.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/{id}/ledger/claims/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.PaymentClaim)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PaymentClaim {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ClaimDuesPayment.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ClaimDuesPayment.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The claim, waiting.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.ClaimDuesPayment.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.ClaimDuesPayment.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state does not allow it (e.g. email_taken, event_cancelled, event_finished, already_attending).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)
@@ -31168,7 +33442,7 @@ public enum Operations {
             }
         }
     }
-    /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
+    /// What the caller owes, or is owed back, at each game (soonest first) and in each group's dues (by name) where it is not 0.
     ///
     /// - Remark: HTTP `GET /v1/me/balances`.
     /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)`.
@@ -31226,15 +33500,23 @@ public enum Operations {
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/v1/me/balances/GET/responses/200/content/json/items`.
                         public var items: [Components.Schemas.Balance]
+                        /// - Remark: Generated from `#/paths/v1/me/balances/GET/responses/200/content/json/groups`.
+                        public var groups: [Components.Schemas.GroupBalance]
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - items:
-                        public init(items: [Components.Schemas.Balance]) {
+                        ///   - groups:
+                        public init(
+                            items: [Components.Schemas.Balance],
+                            groups: [Components.Schemas.GroupBalance]
+                        ) {
                             self.items = items
+                            self.groups = groups
                         }
                         public enum CodingKeys: String, CodingKey {
                             case items
+                            case groups
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/me/balances/GET/responses/200/content/application\/json`.

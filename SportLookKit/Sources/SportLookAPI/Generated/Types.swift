@@ -345,6 +345,12 @@ public protocol APIProtocol: Sendable {
     func getGroup(_ input: Operations.GetGroup.Input) async throws -> Operations.GetGroup.Output
     /// Edit a group (owner and admins).
     ///
+    /// New `dues` are owed for the period running now by every member but the owner (once a
+    /// person and period), and from then on at each period's start; `dues: null` stops them
+    /// (the rows stand). 409 `currency_fixed` for dues in another currency than the group's
+    /// ledger rows.
+    ///
+    ///
     /// - Remark: HTTP `PATCH /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/patch(updateGroup)`.
     func updateGroup(_ input: Operations.UpdateGroup.Input) async throws -> Operations.UpdateGroup.Output
@@ -793,16 +799,75 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/events/{id}/ledger/claims`.
     /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/claims/post(claimPayment)`.
     func claimPayment(_ input: Operations.ClaimPayment.Input) async throws -> Operations.ClaimPayment.Output
-    /// The organiser confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/confirm`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)`.
     func confirmPaymentClaim(_ input: Operations.ConfirmPaymentClaim.Input) async throws -> Operations.ConfirmPaymentClaim.Output
-    /// The organiser declines a player's claim; what they owe stays. 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) declines a player's claim; what they owe stays. 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)`.
     func declinePaymentClaim(_ input: Operations.DeclinePaymentClaim.Input) async throws -> Operations.DeclinePaymentClaim.Output
+    /// A group's dues ledger - the owner's and admins' sheet, or the caller's own rows.
+    ///
+    /// Dues are rows of the group's ledger as a game's money is of its ledger: never changed or
+    /// removed. The owner and admins see everyone's lines, the latest 500 rows and the claims
+    /// waiting for them; a member (or a former one with rows) sees their own; anyone else 404.
+    /// `going` on a line: a member who owes dues now. `pay_by_card` is false: dues are paid in
+    /// cash or by transfer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)`.
+    func groupLedger(_ input: Operations.GroupLedger.Input) async throws -> Operations.GroupLedger.Output
+    /// A group's dues ledger as CSV (owner and admins).
+    ///
+    /// RFC 4180, CRLF line ends, a header line: group_id, group, period, seq, at, person_id,
+    /// person, kind, reason, amount (in units), amount_minor, currency, means, recorded_by, note.
+    /// 403 for a member, 404 for anyone else.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)`.
+    func groupLedgerCSV(_ input: Operations.GroupLedgerCSV.Input) async throws -> Operations.GroupLedgerCSV.Output
+    /// The owner or an admin records dues received, for one person or many.
+    ///
+    /// As for a game (POST /v1/events/{id}/ledger/payments), against what each person owes the
+    /// group. 403 for a member, 404 for anyone else; 409 `no_dues` for a group that never had dues.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/payments`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)`.
+    func markDuesPaid(_ input: Operations.MarkDuesPaid.Input) async throws -> Operations.MarkDuesPaid.Output
+    /// The owner or an admin lets a person off the dues they owe now.
+    ///
+    /// A waived row of what they owe (of what they were charged). 409 `nothing_to_waive`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/waivers`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)`.
+    func waiveDues(_ input: Operations.WaiveDues.Input) async throws -> Operations.WaiveDues.Output
+    /// The owner or an admin gives dues back (cash or transfer).
+    ///
+    /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
+    /// Card refunds are for games' card payments (422 here).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/refunds`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)`.
+    func refundDues(_ input: Operations.RefundDues.Input) async throws -> Operations.RefundDues.Output
+    /// A member says they paid their dues, for the owner to confirm.
+    ///
+    /// As for a game: the group's owner is told (`payment_claimed`, with `group_id`) and the
+    /// owner or an admin confirms or declines (POST /v1/payment-claims/{id}/confirm). One waiting
+    /// claim per group (409 `claim_pending`); 409 `nothing_owed`; 404 for someone who is not a
+    /// member and has no rows.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/claims`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)`.
+    func claimDuesPayment(_ input: Operations.ClaimDuesPayment.Input) async throws -> Operations.ClaimDuesPayment.Output
     /// Every game of a weekly series, its ledger rows as CSV (the series' organiser only).
     ///
     /// The columns of `GET /v1/events/{id}/ledger.csv`, one line per row of every game the
@@ -860,7 +925,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/stripe/webhook`.
     /// - Remark: Generated from `#/paths//v1/stripe/webhook/post(stripeWebhook)`.
     func stripeWebhook(_ input: Operations.StripeWebhook.Input) async throws -> Operations.StripeWebhook.Output
-    /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
+    /// What the caller owes, or is owed back, at each game (soonest first) and in each group's dues (by name) where it is not 0.
     ///
     /// - Remark: HTTP `GET /v1/me/balances`.
     /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)`.
@@ -2056,6 +2121,12 @@ extension APIProtocol {
     }
     /// Edit a group (owner and admins).
     ///
+    /// New `dues` are owed for the period running now by every member but the owner (once a
+    /// person and period), and from then on at each period's start; `dues: null` stops them
+    /// (the rows stand). 409 `currency_fixed` for dues in another currency than the group's
+    /// ledger rows.
+    ///
+    ///
     /// - Remark: HTTP `PATCH /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/patch(updateGroup)`.
     public func updateGroup(
@@ -2982,7 +3053,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The organiser confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) confirms a player's claim - a payment row (of what is still owed, if less); 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/confirm`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)`.
@@ -2995,7 +3066,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The organiser declines a player's claim; what they owe stays. 409 claim_decided when answered already.
+    /// The organiser (for dues, the group's owner or an admin) declines a player's claim; what they owe stays. 409 claim_decided when answered already.
     ///
     /// - Remark: HTTP `POST /v1/payment-claims/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)`.
@@ -3006,6 +3077,121 @@ extension APIProtocol {
         try await declinePaymentClaim(Operations.DeclinePaymentClaim.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// A group's dues ledger - the owner's and admins' sheet, or the caller's own rows.
+    ///
+    /// Dues are rows of the group's ledger as a game's money is of its ledger: never changed or
+    /// removed. The owner and admins see everyone's lines, the latest 500 rows and the claims
+    /// waiting for them; a member (or a former one with rows) sees their own; anyone else 404.
+    /// `going` on a line: a member who owes dues now. `pay_by_card` is false: dues are paid in
+    /// cash or by transfer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)`.
+    public func groupLedger(
+        path: Operations.GroupLedger.Input.Path,
+        headers: Operations.GroupLedger.Input.Headers = .init()
+    ) async throws -> Operations.GroupLedger.Output {
+        try await groupLedger(Operations.GroupLedger.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A group's dues ledger as CSV (owner and admins).
+    ///
+    /// RFC 4180, CRLF line ends, a header line: group_id, group, period, seq, at, person_id,
+    /// person, kind, reason, amount (in units), amount_minor, currency, means, recorded_by, note.
+    /// 403 for a member, 404 for anyone else.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups/{id}/ledger.csv`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)`.
+    public func groupLedgerCSV(
+        path: Operations.GroupLedgerCSV.Input.Path,
+        headers: Operations.GroupLedgerCSV.Input.Headers = .init()
+    ) async throws -> Operations.GroupLedgerCSV.Output {
+        try await groupLedgerCSV(Operations.GroupLedgerCSV.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The owner or an admin records dues received, for one person or many.
+    ///
+    /// As for a game (POST /v1/events/{id}/ledger/payments), against what each person owes the
+    /// group. 403 for a member, 404 for anyone else; 409 `no_dues` for a group that never had dues.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/payments`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)`.
+    public func markDuesPaid(
+        path: Operations.MarkDuesPaid.Input.Path,
+        headers: Operations.MarkDuesPaid.Input.Headers = .init(),
+        body: Operations.MarkDuesPaid.Input.Body
+    ) async throws -> Operations.MarkDuesPaid.Output {
+        try await markDuesPaid(Operations.MarkDuesPaid.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The owner or an admin lets a person off the dues they owe now.
+    ///
+    /// A waived row of what they owe (of what they were charged). 409 `nothing_to_waive`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/waivers`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)`.
+    public func waiveDues(
+        path: Operations.WaiveDues.Input.Path,
+        headers: Operations.WaiveDues.Input.Headers = .init(),
+        body: Operations.WaiveDues.Input.Body
+    ) async throws -> Operations.WaiveDues.Output {
+        try await waiveDues(Operations.WaiveDues.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The owner or an admin gives dues back (cash or transfer).
+    ///
+    /// At most what the person paid and was not given back (422 above it; 409 `nothing_paid`).
+    /// Card refunds are for games' card payments (422 here).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/refunds`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)`.
+    public func refundDues(
+        path: Operations.RefundDues.Input.Path,
+        headers: Operations.RefundDues.Input.Headers = .init(),
+        body: Operations.RefundDues.Input.Body
+    ) async throws -> Operations.RefundDues.Output {
+        try await refundDues(Operations.RefundDues.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A member says they paid their dues, for the owner to confirm.
+    ///
+    /// As for a game: the group's owner is told (`payment_claimed`, with `group_id`) and the
+    /// owner or an admin confirms or declines (POST /v1/payment-claims/{id}/confirm). One waiting
+    /// claim per group (409 `claim_pending`); 409 `nothing_owed`; 404 for someone who is not a
+    /// member and has no rows.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/groups/{id}/ledger/claims`.
+    /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)`.
+    public func claimDuesPayment(
+        path: Operations.ClaimDuesPayment.Input.Path,
+        headers: Operations.ClaimDuesPayment.Input.Headers = .init(),
+        body: Operations.ClaimDuesPayment.Input.Body
+    ) async throws -> Operations.ClaimDuesPayment.Output {
+        try await claimDuesPayment(Operations.ClaimDuesPayment.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Every game of a weekly series, its ledger rows as CSV (the series' organiser only).
@@ -3093,7 +3279,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// What the caller owes, or is owed back, at each game where it is not 0, soonest game first.
+    /// What the caller owes, or is owed back, at each game (soonest first) and in each group's dues (by name) where it is not 0.
     ///
     /// - Remark: HTTP `GET /v1/me/balances`.
     /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)`.

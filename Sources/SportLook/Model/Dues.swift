@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a group's members pay each period (a week, a month or a year, as the calendar
+/// has them in the group's IANA zone), in the currency's minor units. Each period's dues
+/// are owed by everyone who is a member during it but the owner, who collects them.
+public struct Dues: Sendable, Hashable {
+    public enum Period: String, Sendable, CaseIterable {
+        case week, month, year
+
+        var component: Calendar.Component {
+            switch self {
+            case .week: .weekOfYear
+            case .month: .month
+            case .year: .year
+            }
+        }
+    }
+
+    public var amount: Int
+    public var currency: String
+    public var period: Period
+    /// The IANA zone whose calendar the periods follow (a month starts at midnight there).
+    public var timeZone: String
+
+    /// One period: its first instant, the first of the next, and its key (its first day there, `2026-11-01`).
+    struct Span: Sendable, Hashable {
+        var key: String
+        var start: Date
+        var end: Date
+    }
+
+    /// The period `now` falls in (weeks start on Monday, as ISO 8601's do).
+    func span(containing now: Date) -> Span {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+        let interval =
+            calendar.dateInterval(of: period.component, for: now) ?? DateInterval(start: now, duration: 86_400)
+        let day = calendar.dateComponents([.year, .month, .day], from: interval.start)
+        let key = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+        return Span(key: key, start: interval.start, end: interval.end)
+    }
+
+    /// As kept in the `dues` column.
+    var stored: String {
+        #"{"amount":\#(amount),"currency":"\#(currency)","period":"\#(period.rawValue)","time_zone":"\#(timeZone)"}"#
+    }
+
+    /// From the `dues` column (nil for none, or for a value no version wrote).
+    init?(stored: String?) {
+        guard let stored, let data = stored.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let amount = object["amount"] as? Int, let currency = object["currency"] as? String,
+            let period = (object["period"] as? String).flatMap(Period.init), let zone = object["time_zone"] as? String
+        else { return nil }
+        self.init(amount: amount, currency: currency, period: period, timeZone: zone)
+    }
+
+    public init(amount: Int, currency: String, period: Period, timeZone: String) {
+        self.amount = amount
+        self.currency = currency
+        self.period = period
+        self.timeZone = timeZone
+    }
+}
