@@ -94,7 +94,7 @@ struct DuesTests {
             try await services.runDueJobs()
             // The same period's work again, twice at once (two instances): nothing more.
             try await withThrowingTaskGroup(of: Void.self) { tasks in
-                for _ in 0..<2 { tasks.addTask { try await services.ledger.duesDue(groupID) } }
+                for _ in 0..<2 { tasks.addTask { try await services.ledger.duesDue(groupID, startsAt: november) } }
                 try await tasks.waitForAll()
             }
             try await services.runDueJobs()
@@ -106,14 +106,25 @@ struct DuesTests {
             let balances = try await api.get("/v1/me/balances", token: a.token).decode(GroupBalances.self, expecting: .ok)
             #expect(balances.groups.map(\.amount) == [20_000] && balances.groups.first?.groupId == group.id)
 
+            // Dues changed during November stand from December: November is not priced twice.
+            var dearer = Self.monthly
+            dearer["amount"] = 12_000
+            #expect(try await api.patch("/v1/groups/\(group.id)", token: owner.token, json: ["dues": dearer]).status == .ok)
+            #expect(try await count(services, "ledger_entries", where: "period = '2026-11-01'") == 2)
+            // A late run (the service down over December's start) makes up the month it missed.
+            clock.advance(by: 62 * 86_400)
+            try await services.runDueJobs()
+            for month in ["2026-12-01", "2027-01-01"] {
+                #expect(try await count(services, "ledger_entries", where: "period = '\(month)' AND amount = 12000") == 2, "\(month)")
+            }
+
             // Dues taken off stop the next month's; the rows stand.
-            let off = try await api.patch("/v1/groups/\(group.id)", token: owner.token, json: ["dues": NSNull()])
-            #expect(off.status == .ok)
-            #expect(try await Self.sheet(api, group.id, owner.token).dues == nil)
+            let off = try JSONDecoder().decode(GroupService.Input.self, from: Data(#"{"dues": null}"#.utf8))
+            #expect(try await services.groups.update(groupID, by: try #require(UUID(uuidString: owner.id)), off).dues == nil)
             let rows = try await count(services, "ledger_entries")
             clock.advance(by: 31 * 86_400)
             try await services.runDueJobs()
-            #expect(try await count(services, "ledger_entries", where: "period = '2026-12-01'") == 0)
+            #expect(try await count(services, "ledger_entries", where: "period = '2027-02-01'") == 0)
             #expect(try await count(services, "ledger_entries") == rows)
 
             // A group's rows are as append-only as a game's.
@@ -161,6 +172,11 @@ struct DuesTests {
                 json: ["user_ids": [b.id], "means": "transfer", "amount": 4_000]
             ).decode(GroupLedgerBody.self, expecting: .ok)
             #expect(sheet.balance(b.id) == 6_000 && sheet.line(admin.id)?.balance == 10_000)
+            // An admin owes dues as members do: their own line is for another keeper.
+            let own = try await api.post(
+                "/v1/groups/\(group.id)/ledger/payments", token: admin.token, json: ["user_ids": [admin.id], "means": "cash"])
+            #expect(own.status == .forbidden)
+            #expect(try own.errorCode == "own_dues")
             sheet = try await api.post("/v1/groups/\(group.id)/ledger/waivers", token: owner.token, json: ["user_id": admin.id])
                 .decode(GroupLedgerBody.self, expecting: .ok)
             #expect(sheet.balance(admin.id) == 0 && sheet.line(admin.id)?.waived == 10_000)
@@ -215,6 +231,15 @@ struct DuesTests {
             #expect(due.count == 1)
             #expect(due.first?.title == "You owe DKK 60.00 in dues to Dues club")
             #expect(try await api.notifications(a.token).filter { $0.kind == "payment_due" }.isEmpty, "paid: no reminder")
+
+            // Handed over, the owner owes the month as a member; the group ended, what is owed is let off.
+            #expect(try await api.post("/v1/groups/\(group.id)/owner", token: owner.token, json: ["user_id": admin.id]).status == .ok)
+            let handed = try await Self.sheet(api, group.id, admin.token)
+            #expect(handed.balance(owner.id) == 10_000 && handed.balance(b.id) == 6_000)
+            #expect(try await api.delete("/v1/groups/\(group.id)", token: admin.token).status == .noContent)
+            let left = try await api.get("/v1/me/balances", token: b.token).decode(GroupBalances.self, expecting: .ok)
+            #expect(left.groups.isEmpty)
+            #expect(try await count(services, "ledger_entries", where: "kind = 'waived' AND note = 'The group ended.'") == 2)
         }
     }
 }

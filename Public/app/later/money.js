@@ -15,38 +15,42 @@ const priceText = (p) => `${money(p.amount, p.currency)} ${p.split ? "for the ga
 
 const PERIOD = {week: "a week", month: "a month", year: "a year"};
 const duesText = (d) => `Dues: ${money(d.amount, d.currency)} ${PERIOD[d.period]}, from the start of each (${d.time_zone}); the owner pays none`;
+const CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "GBP", "USD", "CHF", "PLN"];
+const currencies = (current) => [...new Set([current ?? "DKK", ...CURRENCIES])].map((x) => option(x, x, (current ?? "DKK") === x));
 
 /** The event page's money section: the price, and the sheet or the caller's own balance. */
 export const moneyPanel = (event) => ledgerPanel(`/v1/events/${event.id}/ledger`, priceText(event.price), `ledger-${event.id}.csv`);
 
 /** A group's dues: what they are, the sheet (owner and admins) or one's own; admins set them. */
 export function duesPanel(group, admin) {
-  const d = group.dues, panel = d ? ledgerPanel(`/v1/groups/${group.id}/ledger`, duesText(d), `dues-${group.id}.csv`) : h("section", {class: "card"}, h("h2", "Dues"), h("p", "No dues."));
+  const d = group.dues, panel = ledgerPanel(`/v1/groups/${group.id}/ledger`, d ? duesText(d) : "No dues now.", `dues-${group.id}.csv`, !d && !admin);
   if (admin) panel.append(duesForm(group));
   return panel;
 }
 
 function duesForm(group) {
   const d = group.dues, error = formError();
-  const amount = h("input", {name: "dues.amount", type: "number", min: 0, step: "0.01", inputmode: "decimal", value: d ? d.amount / 10 ** digits(d.currency) : ""});
-  const currency = h("select", {name: "dues.currency"}, ["DKK", "EUR", "SEK", "NOK", "GBP", "USD", "CHF", "PLN"].map((x) => option(x, x, (d?.currency ?? "DKK") === x)));
+  const amount = h("input", {name: "dues.amount", type: "number", min: 0.01, step: "0.01", inputmode: "decimal", value: d ? d.amount / 10 ** digits(d.currency) : ""});
+  const currency = h("select", {name: "dues.currency"}, currencies(d?.currency));
   const period = h("select", {name: "dues.period"}, Object.entries(PERIOD).map(([v, t]) => option(v, t, (d?.period ?? "month") === v)));
   const save = (dues) => patch(`/v1/groups/${group.id}`, {dues}).then(() => location.reload(), (x) => showErrors(f, x, error));
   const f = h("form", {class: "dues", onsubmit: (e) => { e.preventDefault();
     save(amount.value === "" ? null : {amount: Math.round(Number(amount.value) * 10 ** digits(currency.value)), currency: currency.value, period: period.value,
       time_zone: d?.time_zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC"}); }},
-  h("fieldset", h("legend", "Set the dues (empty: none)"), field("Amount", amount), field("Currency", currency), field("Every", period)),
+  h("fieldset", h("legend", "Set the dues (empty: none; a change stands from the next period)"), field("Amount", amount), field("Currency", currency), field("Every", period)),
   h("button", {class: "primary"}, "Save dues"), error);
   return f;
 }
 
-function ledgerPanel(path, intro, csvName) {
+// `quiet`: shown only once there is money to show (a member of a group without dues).
+function ledgerPanel(path, intro, csvName, quiet = false) {
   const body = h("div", status("Loading…")), error = formError();
   const fail = (e) => { error.hidden = false; error.textContent = e.message; };
   const act = (url, data) => post(url, data).then(show, fail);
   function show(s) {
     error.hidden = true;
     const c = s.currency;
+    panel.hidden = quiet && !s.lines.length;
     if (!s.organiser_view) {
       const mine = s.lines[0]?.balance ?? 0, claim = s.claims[0];
       return replace(body, h("p", {"data-testid": "my-balance"}, mine > 0 ? `You owe ${money(mine, c)}` : mine < 0 ? `You are owed ${money(-mine, c)}` : "You owe nothing here"),
@@ -72,9 +76,10 @@ function ledgerPanel(path, intro, csvName) {
     return f;
   }
   const load = () => get(path).then(show, (e) => replace(body, status(e.message)));
-  load();
-  return h("section", {class: "card", "aria-labelledby": "money-heading"}, h("h2", {id: "money-heading"}, "Money"),
+  const panel = h("section", {class: "card", "aria-labelledby": "money-heading"}, h("h2", {id: "money-heading"}, "Money"),
     h("p", {"data-testid": "price"}, intro), body, error);
+  load();
+  return panel;
 }
 
 /** `#/money`: what the caller owes, or is owed, at each game and in each group's dues; taking card payments as an organiser. */
@@ -96,7 +101,7 @@ export function balancesView() {
 export function priceFields(event) {
   const p = event?.price;
   const amount = h("input", {name: "price.amount", type: "number", min: 0, step: "0.01", inputmode: "decimal", value: p ? p.amount / 10 ** digits(p.currency) : ""});
-  const currency = h("select", {name: "price.currency"}, ["DKK", "EUR", "SEK", "NOK", "GBP", "USD", "CHF", "PLN"].map((x) => option(x, x, (p?.currency ?? "DKK") === x)));
+  const currency = h("select", {name: "price.currency"}, currencies(p?.currency));
   const split = h("input", {type: "checkbox", checked: p?.split});
   const hours = h("input", {name: "price.late_cancel_hours", type: "number", min: 0, max: 168, value: p?.late_cancel_hours ?? 24});
   const set = h("fieldset", {class: "price"}, h("legend", "Price (empty: free)"), field("Amount", amount), field("Currency", currency),

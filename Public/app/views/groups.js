@@ -99,7 +99,7 @@ export function groupView(id, invite) {
       h("p", {class: "meta"}, `${POLICY[group.policy]} · ${group.member_count} member${group.member_count === 1 ? "" : "s"} · owner ${group.owner.name}`),
       group.sports.length ? h("p", {class: "meta"}, group.sports.join(", ")) : null,
       group.description ? h("p", group.description) : null,
-      standing, actions, feedback, await gamesPanel(admin), group.my_role && (group.dues || admin) ? later("money", (m) => m.duesPanel(group, admin)) : null);
+      standing, actions, feedback, await gamesPanel(admin), group.my_role ? later("money", (m) => m.duesPanel(group, admin)) : null);
     replace(feedback, "");
     if (admin) section.append(await adminPanel(group));
     if (group.my_role) section.append(await membersPanel(group));

@@ -64,9 +64,14 @@ extension EventService {
     func requireRecord(_ event: Event, user: UUID, at now: Date, on sql: DatabaseSession) async throws {
         guard let rule = event.recordRule, user != event.organiserID else { return }
         let record = try await records.records(of: [user], at: now, on: sql)[user] ?? Reliability(entries: [])
+        if let problem = Self.recordProblem(rule, record) { throw problem }
+    }
+
+    /// Why a record keeps its person out of a game with `rule` (nil: it does not).
+    static func recordProblem(_ rule: RecordRule, _ record: Reliability) -> DomainError? {
         let noShows = record.count(.noShow, last: rule.lastGames)
-        guard noShows > rule.maxNoShows else { return }
-        throw DomainError.forbidden(
+        guard noShows > rule.maxNoShows else { return nil }
+        return DomainError.forbidden(
             "record_required",
             """
             This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
@@ -80,28 +85,33 @@ extension EventService {
     func requireFit(_ event: Event, user: UUID, on sql: DatabaseSession) async throws {
         guard event.levelRange != nil || event.audience != .anyone, user != event.organiserID else { return }
         let player = try await players.profile(of: user, on: sql) ?? PlayerProfile(gender: nil, levels: [:])
+        if let problem = fitProblem(event, player) { throw problem }
+    }
+
+    /// Why a player's level or gender keeps them out of the game (nil: it does not).
+    func fitProblem(_ event: Event, _ player: PlayerProfile) -> DomainError? {
         if let range = event.levelRange {
             let sport = sports[event.sport]?.name ?? event.sport
             let wanted = "levels \(range.lowerBound)–\(range.upperBound) in \(sport)"
             guard let level = player.levels[event.sport] else {
-                throw DomainError.forbidden(
+                return DomainError.forbidden(
                     "level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
             }
             guard range.contains(level) else {
-                throw DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(level).")
+                return DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(level).")
             }
         }
         switch event.audience {
-        case .anyone: break
+        case .anyone: return nil
         case .women where player.gender != .woman, .men where player.gender != .man:
-            throw DomainError.forbidden(
+            return DomainError.forbidden(
                 "audience_only",
                 "This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
         case .mixed where player.gender == nil:
-            throw DomainError.forbidden(
+            return DomainError.forbidden(
                 "audience_only",
                 "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.")
-        default: break
+        default: return nil
         }
     }
 

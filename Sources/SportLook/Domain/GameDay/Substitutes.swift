@@ -30,6 +30,8 @@ struct Substitutes: Sendable {
     /// How many of the nearest people the index hands over at a time, and checks at most.
     static let candidates = 200
     static let maxChecked = 1_000
+    /// People whose rules are read at once.
+    static let batch = 32
     /// Requests a person may make in a day, and a game may have in all.
     static let perPersonPerDay = 3
     static let perGame = 5
@@ -142,17 +144,24 @@ struct Substitutes: Sendable {
             filter = GeoFilter(anyOf: sports.mask(of: [event.sport]))
         }
         // Pages of the nearest, until enough pass or the disc (or the bound on the work
-        // done under the event's lock) is used up.
+        // done under the event's lock) is used up; the game's rules read for a batch of
+        // them at once.
         var out: [UUID] = []
         var after: GeoCursor?
         var checked = 0
+        let blocked = try await blockedByGoing(going)
         while out.count < Self.maxOffers, checked < Self.maxChecked {
             let hits = grid.search(
                 within: Self.radiusKm * 1_000, of: event.location.geoPoint, filter: filter, after: after, limit: Self.candidates)
-            for hit in hits where out.count < Self.maxOffers {
-                checked += 1
-                let person = UUID(geoKey: hit.entry.key)
-                if try await eligible(person, for: event, going: going, at: now, on: sql) { out.append(person) }
+            var batch = hits[...]
+            while out.count < Self.maxOffers, !batch.isEmpty {
+                // A few more than are still wanted: most people near a game may take it.
+                let take = batch.prefix(Swift.max(Self.batch, 2 * (Self.maxOffers - out.count)))
+                batch = batch.dropFirst(take.count)
+                checked += take.count
+                let people = take.map { UUID(geoKey: $0.entry.key) }
+                let passed = try await eligible(among: people, for: event, going: going, blocked: blocked, at: now, on: sql)
+                out += people.filter(passed.contains).prefix(Self.maxOffers - out.count)
             }
             guard hits.count == Self.candidates, let last = hits.last else { break }
             after = last.cursor
@@ -160,24 +169,50 @@ struct Substitutes: Sendable {
         return out
     }
 
-    /// Whether `person` may take a place at `event`: not there already, not blocked by or
-    /// blocking anyone going, and admitted by the game's rules (its group, bans, level,
-    /// audience, and a record: the game's rule, else ``defaultRule``).
+    /// Whether `person` may take a place at `event` (``eligible(among:for:going:blocked:at:on:)``).
     func eligible(_ person: UUID, for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> Bool {
-        if going.contains(person) || person == event.organiserID { return false }
-        if try await events.store.attendance(event: event.id, user: person, on: sql) != nil { return false }
-        if !(try await blocks.eitherWay(person)).isDisjoint(with: going) { return false }
-        var ruled = event
-        ruled.recordRule = event.recordRule ?? Self.defaultRule
-        do {
-            try await events.requireInGroup(event, user: person, on: sql)
-            try await EventService.requireNotBanned(event, user: person, store: events.store, on: sql)
-            try await events.requireRecord(ruled, user: person, at: now, on: sql)
-            try await events.requireFit(event, user: person, on: sql)
-        } catch is DomainError {
+        let blocked = try await blockedByGoing(going)
+        guard try await eligible(among: [person], for: event, going: going, blocked: blocked, at: now, on: sql).contains(person) else {
             return false
         }
+        // The membership held as a join holds it: a removal from the group waits for this write.
+        do { try await events.requireInGroup(event, user: person, on: sql) } catch is DomainError { return false }
         return true
+    }
+
+    /// Everyone blocked by, or blocking, someone going.
+    private func blockedByGoing(_ going: Set<UUID>) async throws -> Set<UUID> {
+        var blocked: Set<UUID> = []
+        for person in going { blocked.formUnion(try await blocks.eitherWay(person)) }
+        return blocked
+    }
+
+    /// Those of `people` who may take a place at `event`: not there already, not blocked
+    /// by or blocking anyone going (`blocked`), and admitted by the game's rules (its
+    /// group, bans, level, audience, and a record: the game's rule, else
+    /// ``defaultRule``), each rule read for them all at once.
+    func eligible(
+        among people: [UUID], for event: Event, going: Set<UUID>, blocked: Set<UUID>, at now: Date, on sql: DatabaseSession
+    ) async throws -> Set<UUID> {
+        var left = people.filter { !going.contains($0) && $0 != event.organiserID && !blocked.contains($0) }
+        guard !left.isEmpty else { return [] }
+        let present = try await events.store.attending(event: event.id, among: left, on: sql)
+        left.removeAll { present.contains($0) }
+        if event.membersOnly {
+            guard let group = event.groupID else { return [] }
+            let members = try await events.groups.memberships(of: Set(left), in: [group], on: sql)
+            left.removeAll { members[$0]?.groups.contains(group) != true }
+        }
+        let banned = try await events.store.banned(event: event.id, among: left, on: sql)
+        left.removeAll { banned.contains($0) }
+        let rule = event.recordRule ?? Self.defaultRule
+        let records = try await events.records.records(of: left, at: now, on: sql)
+        left.removeAll { EventService.recordProblem(rule, records[$0] ?? Reliability(entries: [])) != nil }
+        if event.levelRange != nil || event.audience != .anyone {
+            let profiles = try await events.players.profiles(of: left, on: sql)
+            left.removeAll { events.fitProblem(event, profiles[$0] ?? PlayerProfile(gender: nil, levels: [:])) != nil }
+        }
+        return Set(left)
     }
 
     /// An offered person takes the place: going, in the player's stead. 404 `offer` to

@@ -85,13 +85,15 @@ extension GroupService {
     /// The owner hands the group to a member, staying on as an admin.
     func handOver(_ id: UUID, to person: UUID, by user: UUID) async throws -> Group {
         let now = clock.now()
-        return try await write { [store] sql, _ in
-            _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
+        return try await write { [store, ledger] sql, _ in
+            let (current, _) = try await locked(id, by: user, needs: .owner, at: now, on: sql)
             guard person != user, try await store.standing(of: person, in: id, on: sql).role != nil else {
                 throw DomainError.notFound("member")
             }
             try await store.setRole(.owner, of: person, in: id, on: sql)
             try await store.setRole(.admin, of: user, in: id, on: sql)
+            // No longer the owner: they owe the period's dues as members do.
+            try await ledger.chargeDues(current, people: [user], at: now, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
             return group
         }

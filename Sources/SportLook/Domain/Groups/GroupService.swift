@@ -125,7 +125,7 @@ struct GroupService: Sendable {
                 policy: c.policy ?? .approval, visibility: c.visibility ?? .listed, owner: UserSummary(id: owner.id, name: owner.name),
                 memberCount: 1, isDeleted: false, version: 1, createdAt: now, updatedAt: now
             )
-            group.dues = c.dues
+            group.dues = c.dues?.starting(replacing: nil, at: now)
             if case .value(let id) = cover {
                 group.cover = try await media.attach(id, use: .cover, owner: user, field: "cover_id", at: now, on: sql)
             }
@@ -167,7 +167,10 @@ struct GroupService: Sendable {
         let (group, released) = try await write { [store, media, ledger] sql, changes in
             var c = asked
             let (current, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
-            if let dues = c.dues { try await ledger.checkDues(dues, of: id, on: sql) }
+            if let dues = c.dues {
+                try await ledger.checkDues(dues, of: id, on: sql)
+                c.dues = dues.starting(replacing: current.dues, at: now)
+            }
             var released: [String] = []
             if !cover.isAbsent, cover.given != current.cover?.id {
                 if case .value(let upload) = cover {
@@ -179,7 +182,7 @@ struct GroupService: Sendable {
             }
             try await store.update(id, c, at: now, on: sql)
             guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
-            // New dues are owed for the period running now (once: a period is charged once a person).
+            // Dues set anew are owed for the period running now; changed ones from the next.
             if c.dues != nil { try await ledger.chargeDues(group, at: now, on: sql) }
             changes.group(group)
             return (group, released)
@@ -298,6 +301,7 @@ struct GroupService: Sendable {
     /// are cancelled with a notice and its series end.
     func end(_ group: Group, at now: Date, on sql: DatabaseSession, _ changes: inout ChangeSet) async throws {
         try await events.groupEnded(group, at: now, on: sql, changes: &changes)
+        try await ledger.endDues(group, at: now, on: sql)
         // Its cover goes (its files are queued for the collector).
         if let cover = group.cover?.id { _ = try await media.release([cover], on: sql) }
         for member in try await store.markDeleted(group.id, at: now, on: sql) { changes.record(.membership(user: member, group: group.id)) }
@@ -330,6 +334,8 @@ struct GroupService: Sendable {
             }
             try await store.setRole(.owner, of: heir, in: id, on: sql)
             try await store.setRole(.member, of: user, in: id, on: sql)
+            // No longer the owner: they owe the period's dues as members do.
+            try await ledger.chargeDues(group, people: [user], at: now, on: sql)
             try await changed(id, on: sql, &changes)
         }
     }

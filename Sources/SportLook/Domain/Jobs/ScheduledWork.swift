@@ -42,8 +42,8 @@ struct ScheduledWork: Sendable {
             try await polls.remindDue(room: room, seq: seq, closesAt: closesAt)
         case .paymentReminder(let event, let round):
             try await ledger.remindDue(event, round: round)
-        case .duesDue(let group, _):
-            try await ledger.duesDue(group)
+        case .duesDue(let group, let startsAt):
+            try await ledger.duesDue(group, startsAt: startsAt)
         case .duesReminder(let group, let period, let round):
             try await ledger.remindDues(group, period: period, round: round)
         }

@@ -25,30 +25,40 @@ extension Ledger {
                 return nil
             }
             guard let zone = v.timeZone(timeZone ?? "UTC", field + ".time_zone") else { return nil }
-            return Dues(amount: amount, currency: currency, period: period, timeZone: zone.identifier)
+            // When they start is decided against the group's current dues (``Dues/starting(replacing:at:)``).
+            return Dues(amount: amount, currency: currency, period: period, timeZone: zone.identifier, from: .distantPast)
         }
     }
 
     /// Charges the period running at `now` to `people` (nil: every member who owes dues),
-    /// once each; for everyone, also queues the next period's start and this period's
-    /// first reminder. In the group's lock.
+    /// once each, if it is owed; for everyone, also queues the next period's start and
+    /// this period's first reminder. In the group's lock.
     func chargeDues(_ group: Group, people: [UUID]? = nil, at now: Date, on sql: DatabaseSession) async throws {
         guard let dues = group.dues, !group.isDeleted else { return }
         let span = dues.span(containing: now)
-        var rows: [NewLedgerEntry] = []
-        for user in try await store.duesPayers(of: group.id, among: people, on: sql) {
-            let reference = "dues:\(group.id.lowercased):\(span.key):\(user.lowercased)"
-            guard !(try await store.hasReference(reference, on: sql)) else { continue }
-            rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .dues, amount: dues.amount, reference: reference, period: span.key))
-        }
-        if !rows.isEmpty { try await store.append(rows, to: .group(group.id), currency: dues.currency, at: now, on: sql) }
+        if dues.owes(span) { try await charge(group.id, dues, span, people: people, at: now, on: sql) }
         guard people == nil else { return }
         try await scheduler.schedule(
             .duesDue(group: group.id, startsAt: span.end), dedupeKey: "dues_due:\(group.id.lowercased):\(span.end.millisecondsSince1970)",
             after: max(0, span.end.timeIntervalSince(now)), on: sql)
+        guard dues.owes(span) else { return }
         // Three days into the period, or after the dues were set during it.
         let first = max(span.start, now).addingTimeInterval(Self.duesReminderDelays[0])
         try await scheduleDuesReminder(group.id, span: span, round: 1, after: first, at: now, on: sql)
+    }
+
+    /// One period's dues for `people` (nil: every member but the owner), once a person:
+    /// the row's reference names the group, the kind of period, the period and the person.
+    private func charge(_ id: UUID, _ dues: Dues, _ span: Dues.Span, people: [UUID]?, at now: Date, on sql: DatabaseSession)
+        async throws
+    {
+        var rows: [NewLedgerEntry] = []
+        for user in try await store.duesPayers(of: id, among: people, on: sql) {
+            let reference = "dues:\(id.lowercased):\(dues.period.rawValue):\(span.key):\(user.lowercased)"
+            guard !(try await store.hasReference(reference, on: sql)) else { continue }
+            rows.append(NewLedgerEntry(user: user, kind: .owed, reason: .dues, amount: dues.amount, reference: reference, period: span.key))
+        }
+        if !rows.isEmpty { try await store.append(rows, to: .group(id), currency: dues.currency, at: now, on: sql) }
     }
 
     private func scheduleDuesReminder(_ id: UUID, span: Dues.Span, round: Int, after due: Date, at now: Date, on sql: DatabaseSession)
@@ -60,13 +70,33 @@ extension Ledger {
             after: max(0, due.timeIntervalSince(now)), on: sql)
     }
 
-    /// The job at a period's start: charges it, while the group has dues, and queues the next.
-    func duesDue(_ id: UUID) async throws {
+    /// The job at a period's start (`startsAt`): charges it, while the group has dues, and
+    /// any period since that a late run missed (to today's members), then queues the next.
+    func duesDue(_ id: UUID, startsAt: Date) async throws {
         let now = clock.now()
         try await write { [self] sql, _ in
-            guard let group = try await groups.lock(id, at: now, on: sql), group.dues != nil else { return }
+            guard let group = try await groups.lock(id, at: now, on: sql), let dues = group.dues else { return }
+            var span = dues.span(containing: max(startsAt, dues.from))
+            for _ in 0..<Self.catchUp where span.end <= now {
+                if dues.owes(span) { try await charge(id, dues, span, people: nil, at: now, on: sql) }
+                span = dues.span(containing: span.end)
+            }
             try await chargeDues(group, at: now, on: sql)
         }
+    }
+
+    /// Periods a late period job makes up at most (a year of weeks).
+    static let catchUp = 53
+
+    /// A group that ends lets its members off the dues they still owe (nobody could take
+    /// them any more); money owed back stays in each person's balances. In the end's transaction.
+    func endDues(_ group: Group, at now: Date, on sql: DatabaseSession) async throws {
+        guard let currency = try await currency(of: group, on: sql) else { return }
+        let rows = try await balances(at: .group(group.id), on: sql).filter { $0.value > 0 }.sorted {
+            $0.key.lowercased < $1.key.lowercased
+        }
+        .map { NewLedgerEntry(user: $0.key, kind: .waived, reason: .waived, amount: -$0.value, note: "The group ended.") }
+        if !rows.isEmpty { try await store.append(rows, to: .group(group.id), currency: currency, at: now, on: sql) }
     }
 
     /// A due reminder of a period's dues: everyone who owes dues in the group is told how
@@ -121,13 +151,13 @@ extension Ledger {
         try await store.groupBalances(of: user)
     }
 
-    /// The group, locked, for a change to its ledger by its owner or an admin: 404 for a
-    /// group the caller is not in, 403 for a member.
-    func duesGroup(_ id: UUID, keptBy user: UUID, on sql: DatabaseSession) async throws -> Group {
+    /// The group, locked, for a change to its ledger by its owner or an admin, and the
+    /// caller's role: 404 for a group the caller is not in, 403 for a member.
+    func duesGroup(_ id: UUID, keptBy user: UUID, on sql: DatabaseSession) async throws -> (Group, GroupRole) {
         guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound("group") }
         guard let role = try await groups.standing(of: user, in: id, on: sql).role else { throw DomainError.notFound("group") }
         guard role.isAdmin else { throw DomainError.forbidden("admins_only", "Only the group's owner and admins keep its dues.") }
-        return group
+        return (group, role)
     }
 
     /// The group, locked, for a payer's "I paid": a member, or a former one with rows; 404 otherwise.

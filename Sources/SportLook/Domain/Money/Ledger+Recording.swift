@@ -12,6 +12,16 @@ extension Ledger {
         var currency: String
         /// The game, for a game's ledger.
         var event: Event?
+        /// A group's admin, who owes dues as a member does: their own line is another keeper's
+        /// to record (the owner, who collects, owes none).
+        var keeper: UUID? = nil
+
+        /// 403 `own_dues` when the keeper would record on their own line.
+        func check(_ people: [UUID]) throws {
+            if let keeper, people.contains(keeper) {
+                throw DomainError.forbidden("own_dues", "Your own dues are recorded by the group's owner or another admin.")
+            }
+        }
     }
 
     /// Locks the game or group for a change by its keeper: 404 for one the caller may not
@@ -22,11 +32,11 @@ extension Ledger {
             let event = try await organisersGame(id, user, on: sql)
             return Book(account: account, currency: try await currency(of: event, on: sql), event: event)
         case .group(let id):
-            let group = try await duesGroup(id, keptBy: user, on: sql)
+            let (group, role) = try await duesGroup(id, keptBy: user, on: sql)
             guard let currency = try await currency(of: group, on: sql) else {
                 throw DomainError.conflict("no_dues", "This group has no dues: set them on the group first.")
             }
-            return Book(account: account, currency: currency)
+            return Book(account: account, currency: currency, keeper: role == .owner ? nil : user)
         }
     }
 
@@ -81,6 +91,7 @@ extension Ledger {
         let now = clock.now()
         try await write { [self] sql, _ in
             let book = try await keep(account, by: organiser, on: sql)
+            try book.check(users)
             let balances = try await balances(at: account, on: sql)
             var rows: [NewLedgerEntry] = []
             for user in users {
@@ -114,6 +125,7 @@ extension Ledger {
         try await write { [self] sql, changes in
             let book = try await keep(account, by: organiser, on: sql)
             guard let user else { return }
+            try book.check([user])
             let rows = try await store.entries(account, user: user, on: sql)
             let waived: Int
             if book.event != nil {
@@ -151,6 +163,7 @@ extension Ledger {
         try await write { [self] sql, _ in
             let book = try await keep(account, by: organiser, on: sql)
             guard let user else { return }
+            try book.check([user])
             let line = try await line(of: user, at: account, on: sql)
             let refundable = line.paid - line.refunded
             guard refundable > 0 else { throw DomainError.conflict("nothing_paid", "They paid nothing here to give back.") }
@@ -218,7 +231,8 @@ extension Ledger {
             throw DomainError.notFound("claim")
         }
         try await write { [self] sql, _ in
-            _ = try await keep(found.account, by: organiser, on: sql)
+            let book = try await keep(found.account, by: organiser, on: sql)
+            try book.check([found.user.id])
             guard let claim = try await store.claim(claimID, on: sql), claim.status == .pending,
                 try await store.decide(claimID, confirm ? .confirmed : .declined, by: organiser, at: now, on: sql)
             else { throw DomainError.conflict("claim_decided", "This claim was answered already.") }

@@ -14,7 +14,7 @@ enum PriceJSON {
     }
 }
 
-/// `"dues": {amount, currency, period, time_zone}` or `"dues": null`.
+/// `"dues": {amount, currency, period, time_zone, from}` or `"dues": null`.
 enum DuesJSON {
     static func write(_ dues: Dues?, to json: inout JSONWriter) {
         json.key("dues")
@@ -24,6 +24,7 @@ enum DuesJSON {
         json.field("currency", dues.currency)
         json.field("period", dues.period.rawValue)
         json.field("time_zone", dues.timeZone)
+        json.field("from", dues.from)
         json.objectEnd()
     }
 }

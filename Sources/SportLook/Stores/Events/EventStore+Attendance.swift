@@ -28,6 +28,16 @@ extension EventStore {
         var offerExpiresAt: Date? = nil
     }
 
+    /// Those of `users` going or waitlisted at the event.
+    func attending(event: UUID, among users: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !users.isEmpty else { return [] }
+        return Set(
+            try await sql.raw("SELECT user_id FROM attendances WHERE event_id = \(bind: event) AND user_id IN (\(binds: users))").all().map
+            {
+                try $0.value("user_id")
+            })
+    }
+
     func attendance(event: UUID, user: UUID, on sql: any SQLDatabase) async throws -> Attendance? {
         guard
             let row = try await sql.raw(

@@ -7,6 +7,15 @@ extension EventStore {
         try await sql.raw("SELECT 1 AS one FROM event_bans WHERE event_id = \(bind: event) AND user_id = \(bind: user)").first() != nil
     }
 
+    /// Those of `users` banned from the event.
+    func banned(event: UUID, among users: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
+        guard !users.isEmpty else { return [] }
+        return Set(
+            try await sql.raw("SELECT user_id FROM event_bans WHERE event_id = \(bind: event) AND user_id IN (\(binds: users))").all().map {
+                try $0.value("user_id")
+            })
+    }
+
     /// Bans `user` from `event` (kept as first banned when banned again).
     func ban(event: UUID, user: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw(

@@ -16,6 +16,19 @@ struct PlayerStore: Store {
         }
     }
 
+    /// The profiles of those of `users` who have an account, by person.
+    func profiles(of users: [UUID], on sql: any SQLDatabase) async throws -> [UUID: PlayerProfile] {
+        guard !users.isEmpty else { return [:] }
+        let levels = try await Self.levels(of: users, on: sql)
+        var out: [UUID: PlayerProfile] = [:]
+        for row in try await sql.raw("SELECT id, gender FROM users WHERE id IN (\(binds: users)) AND deleted_at IS NULL").all() {
+            let id: UUID = try row.value("id")
+            out[id] = PlayerProfile(
+                gender: (try row.optional("gender", as: String.self)).flatMap(Gender.init(rawValue:)), levels: levels[id] ?? [:])
+        }
+        return out
+    }
+
     /// The levels of these people, by person and sport.
     static func levels(of users: [UUID], on sql: any SQLDatabase) async throws -> [UUID: [String: Level]] {
         guard !users.isEmpty else { return [:] }

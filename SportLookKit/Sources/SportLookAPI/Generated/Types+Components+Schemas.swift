@@ -2067,6 +2067,10 @@ extension Components {
             public var period: Components.Schemas.Dues.PeriodPayload
             /// - Remark: Generated from `#/components/schemas/Dues/time_zone`.
             public var timeZone: Swift.String
+            /// The start of the first period owed: the one running when dues were set, or the next one after a change.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Dues/from`.
+            public var from: Foundation.Date
             /// Creates a new `Dues`.
             ///
             /// - Parameters:
@@ -2074,22 +2078,26 @@ extension Components {
             ///   - currency:
             ///   - period:
             ///   - timeZone:
+            ///   - from: The start of the first period owed: the one running when dues were set, or the next one after a change.
             public init(
                 amount: Swift.Int,
                 currency: Swift.String,
                 period: Components.Schemas.Dues.PeriodPayload,
-                timeZone: Swift.String
+                timeZone: Swift.String,
+                from: Foundation.Date
             ) {
                 self.amount = amount
                 self.currency = currency
                 self.period = period
                 self.timeZone = timeZone
+                self.from = from
             }
             public enum CodingKeys: String, CodingKey {
                 case amount
                 case currency
                 case period
                 case timeZone = "time_zone"
+                case from
             }
         }
         /// - Remark: Generated from `#/components/schemas/LedgerLine`.

@@ -11686,10 +11686,12 @@ public enum Operations {
     }
     /// Edit a group (owner and admins).
     ///
-    /// New `dues` are owed for the period running now by every member but the owner (once a
-    /// person and period), and from then on at each period's start; `dues: null` stops them
-    /// (the rows stand). 409 `currency_fixed` for dues in another currency than the group's
-    /// ledger rows.
+    /// Dues set where there were none are owed for the period running now by every member but
+    /// the owner (once a person and period), and from then on at each period's start; changed
+    /// dues (amount, period or zone) stand from the next period of the new dues, so no period
+    /// is priced twice; `dues: null` stops them (the rows stand). 409 `currency_fixed` for dues
+    /// in another currency than the group's ledger rows. A group that ends lets its members off
+    /// the dues they still owe.
     ///
     ///
     /// - Remark: HTTP `PATCH /v1/groups/{id}`.
@@ -29896,8 +29898,9 @@ public enum Operations {
     /// Dues are rows of the group's ledger as a game's money is of its ledger: never changed or
     /// removed. The owner and admins see everyone's lines, the latest 500 rows and the claims
     /// waiting for them; a member (or a former one with rows) sees their own; anyone else 404.
-    /// `going` on a line: a member who owes dues now. `pay_by_card` is false: dues are paid in
-    /// cash or by transfer.
+    /// `going` on a line: a member now who owes dues (everyone but the owner). An admin's own
+    /// line is recorded by the owner or another admin (403 `own_dues`). `pay_by_card` is
+    /// false: dues are paid in cash or by transfer.
     ///
     ///
     /// - Remark: HTTP `GET /v1/groups/{id}/ledger`.
