@@ -51,6 +51,8 @@ function ledgerPanel(path, intro, csvName, quiet = false) {
     error.hidden = true;
     const c = s.currency;
     panel.hidden = quiet && !s.lines.length;
+    // No price or dues yet, nor ever: nothing to add up.
+    if (!c) return replace(body, h("p", "Nobody owes anything here."));
     if (!s.organiser_view) {
       const mine = s.lines[0]?.balance ?? 0, claim = s.claims[0];
       return replace(body, h("p", {"data-testid": "my-balance"}, mine > 0 ? `You owe ${money(mine, c)}` : mine < 0 ? `You are owed ${money(-mine, c)}` : "You owe nothing here"),
