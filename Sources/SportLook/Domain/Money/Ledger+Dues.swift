@@ -108,9 +108,7 @@ extension Ledger {
             guard let group = try await groups.group(id, on: sql), !group.isDeleted, let dues = group.dues else { return }
             let span = dues.span(containing: now)
             guard span.key == period, let currency = try await currency(of: group, on: sql) else { return }
-            let owing = try await balances(at: .group(id), on: sql).filter { $0.value > 0 }.map {
-                (user: $0.key, currency: currency, amount: $0.value)
-            }
+            let owing = try await owing(at: .group(id), in: currency, on: sql)
             guard !owing.isEmpty else { return }
             try await notifier.paymentDue(
                 LedgerSubject(group), owing: owing, round: "\(period):\(round)", at: now, on: sql, changes: &changes)
@@ -155,9 +153,14 @@ extension Ledger {
     /// caller's role: 404 for a group the caller is not in, 403 for a member.
     func duesGroup(_ id: UUID, keptBy user: UUID, on sql: DatabaseSession) async throws -> (Group, GroupRole) {
         guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound("group") }
-        guard let role = try await groups.standing(of: user, in: id, on: sql).role else { throw DomainError.notFound("group") }
+        return (group, try Self.keeper(try await groups.standing(of: user, in: id, on: sql).role))
+    }
+
+    /// A caller's role in a group, as a keeper of its dues: 404 for someone not in it, 403 for a member.
+    static func keeper(_ role: GroupRole?) throws -> GroupRole {
+        guard let role else { throw DomainError.notFound("group") }
         guard role.isAdmin else { throw DomainError.forbidden("admins_only", "Only the group's owner and admins keep its dues.") }
-        return (group, role)
+        return role
     }
 
     /// The group, locked, for a payer's "I paid": a member, or a former one with rows; 404 otherwise.

@@ -265,6 +265,13 @@ extension Ledger {
         try await store.entries(account, on: sql).reduce(into: [:]) { $0[$1.user.id, default: 0] += $1.amount }
     }
 
+    /// Who owes at the game (or in the group), and how much, in its currency: for a reminder.
+    func owing(at account: LedgerAccount, in currency: String, on sql: DatabaseSession) async throws -> [(
+        user: UUID, currency: String, amount: Int
+    )] {
+        try await balances(at: account, on: sql).filter { $0.value > 0 }.map { (user: $0.key, currency: currency, amount: $0.value) }
+    }
+
     /// Whether `user` keeps the game's or the group's ledger.
     func keeps(_ account: LedgerAccount, _ user: UUID) async throws -> Bool {
         switch account {

@@ -67,9 +67,7 @@ struct Ledger: Sendable {
             // A game moved later: its own reminder comes a day after its new end.
             guard let event = try await events.lock(id, on: sql), event.status == .active, now >= event.endsAt else { return }
             let currency = try await currency(of: event, on: sql)
-            let owing = try await balances(at: .event(id), on: sql).filter { $0.value > 0 }.map {
-                (user: $0.key, currency: currency, amount: $0.value)
-            }
+            let owing = try await owing(at: .event(id), in: currency, on: sql)
             guard !owing.isEmpty else { return }
             try await notifier.paymentDue(LedgerSubject(event), owing: owing, round: String(round), at: now, on: sql, changes: &changes)
             if round < Self.reminderDelays.count {
