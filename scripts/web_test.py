@@ -754,6 +754,10 @@ def run(server, push):
         eli.goto(group_url)
         expect(eli.get_by_role("heading", name="Luxembourg tennis")).to_be_visible()
         expect(eli.get_by_text("No games coming.")).to_be_visible()
+        # A group can be reported to the moderators, as a game or a message can.
+        eli.get_by_label("Report the group Luxembourg tennis", exact=True).click()
+        eli.get_by_role("button", name="Report the group Luxembourg tennis: Spam").click()
+        expect(eli.get_by_text("Reported: a moderator will look.")).to_be_visible()
         eli.goto(members_game_url)
         expect(eli.get_by_text("This event does not exist, or is not visible to you.")).to_be_visible()
         eli.context.close()
@@ -778,6 +782,28 @@ def run(server, push):
         expect(bo.get_by_text("1 answered")).to_be_visible()
         audit(cy, "group chat")
         shoot(cy, "poll")
+        # A time poll: Bo offers two evenings, Cy takes the second, and Bo sees it live (the
+        # votes alone). Bo closes it and makes it a game at the time most chosen; Cy is
+        # invited and sees what the poll became.
+        bo.get_by_text("Ask a poll").click()
+        bo.get_by_role("textbox", name="Question").fill("Which evening next week?")
+        bo.get_by_label("Kind").select_option("time")
+        evenings = [(datetime.datetime.now() + datetime.timedelta(days=d)).replace(hour=18, minute=0) for d in (6, 7)]
+        for box, at in zip(bo.locator("div.slots input").all(), evenings):
+            box.fill(at.strftime("%Y-%m-%dT%H:%M"))
+        bo.get_by_role("button", name="Ask", exact=True).click()
+        times = "Poll: Which evening next week?"
+        cy.get_by_role("list", name=times).get_by_role("button").nth(1).click()
+        expect(cy.get_by_role("list", name=times).get_by_role("button").nth(1)).to_have_attribute("aria-pressed", "true")
+        expect(bo.get_by_role("list", name=times).get_by_role("button").nth(1)).to_have_attribute("aria-label", re.compile(", 1$"))
+        asked = bo.locator("ol.messages > li", has=bo.get_by_role("list", name=times))
+        asked.get_by_role("button", name="Close poll").click()
+        asked.get_by_text("Make it a game").click()
+        expect(asked.get_by_label("Title")).to_have_value("Which evening next week?")
+        asked.get_by_role("button", name="Make the game").click()
+        expect(bo.get_by_role("heading", name="Which evening next week?")).to_be_visible()
+        expect(cy.locator("ol.messages > li", has=cy.get_by_role("list", name=times)).get_by_role("link", name="The game it became")).to_be_visible()
+        audit(cy, "a time poll made a game")
         cy.get_by_role("link", name=re.compile("^Chats")).click()
         expect(cy.locator("ul.rooms").get_by_role("link", name=re.compile("^Luxembourg tennis"))).to_be_visible()
 

@@ -61,7 +61,7 @@ struct PollsTests {
             #expect(poll.poll?.options.map(\.label) == ["Tue", "Wed", "Thu"] && poll.poll?.counts == [0, 0, 0])
             #expect(poll.poll?.closed == false && poll.poll?.multiple == false && poll.body == "Which evening?")
 
-            // A second socket follows the room: every count change arrives as the message, changed.
+            // A second socket follows the room: once it holds the poll, only its votes come (`poll_votes`).
             let watcher = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event)
             try await watcher.waitFor("the poll") { $0.message?.message.seq == poll.seq }
             // A voter's own socket: the same frames, with their own choices in them.
@@ -77,7 +77,13 @@ struct PollsTests {
             var seen = try await api.messages(event, token: people[0].token)[0].poll
             #expect(seen?.counts == [2, 1, 0] && seen?.votersCount == 3 && seen?.myVotes == [0])
             #expect(Set(seen?.options[0].userIDs ?? []) == [people[0].id, people[1].id])
-            try await watcher.waitFor("the counts, live") { $0.change?.message.poll?.counts == [2, 1, 0] }
+            try await watcher.waitFor("the counts, live") { $0.votes?.counts == [2, 1, 0] && $0.votes?.votersCount == 3 }
+
+            // A reaction is more than votes: the poll comes whole, then its votes alone again.
+            let reacted = try await api.post(
+                "/v1/rooms/\(event)/messages/\(poll.seq)/reactions", token: people[3].token, json: ["emoji": "👍"])
+            #expect(reacted.status == .ok, "\(reacted.status): \(reacted.text)")
+            try await watcher.waitFor("the reaction, whole") { $0.change?.message.reactions.isEmpty == false }
 
             // Once answered, its question stays as people read it.
             let reworded = try await api.patch("/v1/rooms/\(event)/messages/\(poll.seq)", token: owner.token, json: ["body": "Which week?"])
@@ -87,17 +93,27 @@ struct PollsTests {
             // A changed vote moves, a withdrawn one goes; one choice only.
             seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
-            try await voter.waitFor("the voter's own choice, live") { $0.change?.message.poll?.myVotes == [2] }
-            try await watcher.waitFor("the same counts, without a choice") {
-                $0.change?.message.poll?.counts == [1, 1, 1] && $0.change?.message.poll?.myVotes == []
-            }
+            try await voter.waitFor("the voter's own choice, live") { $0.votes?.myVotes == [2] }
+            try await watcher.waitFor("the same counts, without a choice") { $0.votes?.counts == [1, 1, 1] && $0.votes?.myVotes == [] }
+            // Every change came once, in order, and none of the votes brought the message again.
+            let positions = try watcher.frames.compactMap { $0.votes?.afterChange ?? $0.change?.afterChange }
+            #expect(positions == positions.sorted() && Set(positions).count == positions.count, "\(positions)")
+            #expect(try watcher.frames.filter { $0.change != nil }.count == 1, "only the reaction came whole")
+            #expect(try watcher.frames.allSatisfy { $0.votes.map { $0.seq == poll.seq && $0.takenBy == [nil, nil, nil] } ?? true })
+
+            // A socket resuming from before the votes is sent the poll whole first.
+            let resumed = try await TestSocket.connect(try socketURL(api), token: people[3].token)
+            resumed.send(["type": "subscribe", "room_id": event, "after_seq": poll.seq, "after_change": 0])
+            let first = try await resumed.waitFor("the poll, as it is now") { $0.change?.message.seq == poll.seq || $0.votes != nil }
+            #expect(first.change?.message.poll?.counts == [1, 1, 1])
+            await resumed.close()
             await voter.close()
             #expect(try await Self.vote(api, event, poll.seq, [0, 1], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [3], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [1, 1], token: people[0].token).errorFields["options"] != nil)
             seen = try await Self.vote(api, event, poll.seq, [], token: people[1].token).decode(API.ChatMessage.self).poll
             #expect(seen?.counts == [0, 1, 1] && seen?.myVotes == [])
-            try await watcher.waitFor("the withdrawal, live") { $0.change?.message.poll?.counts == [0, 1, 1] }
+            try await watcher.waitFor("the withdrawal, live") { $0.votes?.counts == [0, 1, 1] }
 
             // Only the people in the room vote; a message that is no poll takes no votes.
             let (outsider, _) = try await api.register("Outsider")
@@ -312,7 +328,10 @@ struct PollsTests {
             let poll = try await Self.poll(api, in: event, token: owner.token)
             try await api.say("after the poll", in: event, token: owner.token)
             try await annSocket.waitFor("the message after the poll") { $0.message?.message.body == "after the poll" }
-            #expect(try annSocket.frames.allSatisfy { $0.message?.message.seq != poll.seq && $0.change?.message.seq != poll.seq })
+            #expect(
+                try annSocket.frames.allSatisfy {
+                    $0.message?.message.seq != poll.seq && $0.change?.message.seq != poll.seq && $0.votes == nil
+                })
             #expect(try await api.messages(event, token: ann.token).map(\.seq) == [2])
             // Nor is it pushed to Di (no socket; Ann's is open): of the two messages, Di hears of the second only.
             let toDi = "kind = 'chat_message' AND UPPER(payload) LIKE '%\(di.id.uppercased())%'"
@@ -359,7 +378,7 @@ struct PollsTests {
                 let socket = try await TestSocket.connect(try socketURL(api), token: person.token)
                 socket.send(["type": "subscribe", "room_id": group.id, "after_seq": 0])
                 try await socket.waitFor("the refusal") { $0.type == "error" }
-                #expect(try socket.frames.allSatisfy { $0.message == nil && $0.change == nil })
+                #expect(try socket.frames.allSatisfy { $0.message == nil && $0.change == nil && $0.votes == nil })
                 await socket.close()
             }
             let kept = try await api.page(API.ChatMessage.self, "/v1/rooms/\(group.id)/messages", token: owner.token).items

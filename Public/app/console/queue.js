@@ -4,7 +4,7 @@ import {get, post} from "../api.js";
 import {btn, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {due, personLink, reasonField} from "./common.js";
 
-const KIND = {message: "Message", event: "Event", user: "Person"};
+const KIND = {message: "Message", event: "Event", group: "Group", user: "Person"};
 
 export function queueView() {
   const list = h("div", {class: "queue"});
@@ -24,6 +24,9 @@ export function queueView() {
     if (c.kind === "event") {
       return h("p", h("strong", c.event.title), ` · ${when(c.event.starts_at)} · organised by `, personLink(c.event.organiser),
         c.event.status === "cancelled" ? h("span", {class: "pill"}, " Cancelled") : null);
+    }
+    if (c.kind === "group") {
+      return h("p", h("strong", c.group.name), ` · ${c.group.member_count} member${c.group.member_count === 1 ? "" : "s"} · owned by `, personLink(c.group.owner));
     }
     if (c.kind === "user") {
       const u = c.user;
@@ -48,7 +51,7 @@ export function queueView() {
     };
     const about = `${KIND[group.target_type].toLowerCase()} reported`;
     const buttons = [["dismiss", "Dismiss"]];
-    if (group.target_type !== "user") buttons.push(["remove", `Remove the ${group.target_type}`]);
+    if (group.target_type !== "user") buttons.push(["remove", group.target_type === "group" ? "Close the group" : `Remove the ${group.target_type}`]);
     if (group.subject) buttons.push(["warn", `Warn ${group.subject.name}`], ["limit", `Limit ${group.subject.name}`]);
     form.append(h("div", {class: "actions"}, buttons.map(([action, label]) =>
       btn({class: action === "dismiss" ? "" : "danger", "aria-label": `${label} (${about})`, onclick: decide(action)}, label))));

@@ -2,9 +2,8 @@
 // messages, edits and deletions; typing and read markers; sending survives a dropped
 // connection.
 import {api, get} from "../api.js";
-import {btn, h, replace} from "../dom.js";
+import {btn, h, later, replace} from "../dom.js";
 import {realtime, RETRY} from "../realtime.js";
-import {pollForm, pollView} from "./poll.js";
 import {reportControl} from "./report.js";
 
 /** The emoji a message can carry (the server's set, in its order). */
@@ -12,13 +11,20 @@ const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🎉", "🔥", "�
 /** A message can be edited this long after it was sent (the server's window). */
 const EDIT_WINDOW_MS = 15 * 60 * 1000;
 
+/** Polls are a part loaded when first shown; once it is here, polls are drawn at once
+ * (a vote redraws its message, and must not show "Loading…" each time). */
+let polls = null;
+function withPolls(draw) {
+  return polls ? draw(polls) : later("poll", (part) => draw(polls = part));
+}
+
 /** The start of a message as the server quotes it: its first 140 characters. */
 function quoted(body) {
   const characters = typeof Intl.Segmenter === "function" ? Array.from(new Intl.Segmenter().segment(body), (s) => s.segment) : [...body];
   return characters.slice(0, 140).join("");
 }
 
-export function chatPanel(roomID, user, {left = "You can no longer write here."} = {}) {
+export function chatPanel(roomID, user, {left = "You can no longer write here.", place = user.location ?? null, sport = null} = {}) {
   const messages = new Map(); // seq → message
   const pending = new Map(); // client_id → element
   // A log: new messages are announced.
@@ -61,6 +67,12 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   const change = async (method, path, body) => {
     try { update(await api(method, `/v1/rooms/${roomID}/messages/${path}`, body)); } catch (e) { replace(connection, e.message); }
   };
+  // A closed time poll made a game: where and what, from the room's game or group.
+  const game = {place, sport, schedule: async (m, body) => {
+    const made = await api("POST", `/v1/rooms/${roomID}/messages/${m.seq}/poll/schedule`, body);
+    update(made.message);
+    return made;
+  }};
   const remove = (m) => change("DELETE", m.seq);
   const toggle = (m, emoji) => {
     const mine = m.reactions?.some((r) => r.emoji === emoji && r.user_ids.includes(user.id));
@@ -127,7 +139,7 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
       h("span", {class: "body"}, m.deleted ? "Message deleted" : m.body),
       m.edited_at && !m.deleted ? h("span", {class: "meta"}, " (edited)") : null,
       m.attachment ? h("img", {src: m.attachment.urls["320"], alt: "An image", class: "attachment"}) : null,
-      m.poll ? pollView(m, user, change) : null,
+      m.poll ? withPolls((p) => p.pollView(m, user, change, game)) : null,
       // Each emoji, pressed when it is the reader's.
       m.reactions?.length ? h("span", {class: "reactions"}, m.reactions.map((r) =>
         btn({class: "reaction", "aria-pressed": String(r.user_ids.includes(user.id)), disabled: !live, onclick: () => toggle(m, r.emoji)}, `${r.emoji} ${r.count}`))) : null,
@@ -199,6 +211,14 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   const listener = (frame) => {
     if (frame.type === "message") add(frame.message);
     else if (frame.type === "message_edited" || frame.type === "message_deleted") update(frame.message);
+    else if (frame.type === "poll_votes") {
+      // Only the votes changed: the counts go into the poll held.
+      const held = messages.get(frame.seq);
+      if (!held?.poll) return;
+      const options = held.poll.options.map((o, i) => ({...o, count: frame.counts[i] ?? o.count,
+        user_ids: held.poll.one_per_option ? (frame.taken_by[i] ? [frame.taken_by[i]] : []) : o.user_ids}));
+      update({...held, change_seq: frame.after_change, poll: {...held.poll, options, voters_count: frame.voters_count, my_votes: frame.my_votes}});
+    }
     else if (frame.type === "sent" && pending.has(frame.client_id) && !messages.has(frame.seq)) {
       // Stored: the bubble is a message now.
       const element = pending.get(frame.client_id);
@@ -236,7 +256,10 @@ export function chatPanel(roomID, user, {left = "You can no longer write here."}
   realtime.addEventListener("state", onState);
 
   const asking = h("details", {class: "ask-poll"}, h("summary", "Ask a poll"));
-  asking.append(pollForm(roomID, () => { asking.open = false; }));
+  // The form's part is fetched when the poll is first asked.
+  asking.addEventListener("toggle", () => {
+    if (asking.open && asking.children.length === 1) asking.append(withPolls((p) => p.pollForm(roomID, () => { asking.open = false; })));
+  });
   let stop = () => {};
   get(`/v1/rooms/${roomID}/messages?limit=100`).then((page) => {
     if (stopped) return; // the screen was left before the history came

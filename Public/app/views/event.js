@@ -109,7 +109,7 @@ export function eventView(id) {
     }
     stopChat?.();
     if (event.i_organise || event.my_status === "going") {
-      const room = chatPanel(id, user, {left: "You no longer attend this event."});
+      const room = chatPanel(id, user, {left: "You no longer attend this event.", place: event.location, sport: event.sport.slug});
       chat.append(room.element);
       stopChat = room.stop;
     } else if (event.my_status === "waitlisted") {

@@ -3,6 +3,7 @@
 import {api, del, get, me, patch, post, query, sportCatalogue} from "../api.js";
 import {btn, distance, field, h, later, option, replace, showErrors, status, when} from "../dom.js";
 import {chatPanel} from "./chat.js";
+import {reportControl} from "./report.js";
 
 const POLICY = {public: "Anyone can join", approval: "Admins accept new members", invite: "By invite link only"};
 
@@ -92,7 +93,8 @@ export function groupView(id, invite) {
         ? btn({class: "primary", onclick: () => act(join)}, group.policy === "approval" && !invite ? "Ask to join" : "Join group") : null,
       group.my_role || group.my_request ? btn({onclick: () => act(() => del(`/v1/groups/${id}/membership`))}, group.my_role ? "Leave group" : "Withdraw request") : null,
       group.my_role ? btn({"aria-pressed": String(group.muted), onclick: () => act(() => group.muted ? del(`/v1/groups/${id}/mute`) : api("PUT", `/v1/groups/${id}/mute`))},
-        group.muted ? "Hear of new games again" : "Mute new games") : null);
+        group.muted ? "Hear of new games again" : "Mute new games") : null,
+      group.my_role !== "owner" ? reportControl("group", id, `the group ${group.name}`) : null);
     replace(section,
       group.image_urls ? h("img", {class: "cover", src: group.image_urls["1280"] ?? group.image_url, alt: ""}) : null,
       h("h1", group.name),
@@ -106,7 +108,7 @@ export function groupView(id, invite) {
     // The group's chat: its members talk there, as in an event's chat.
     if (group.my_role && !gone) {
       const user = await me();
-      const chat = chatPanel(id, user, {left: "You are no longer in this group."});
+      const chat = chatPanel(id, user, {left: "You are no longer in this group.", place: group.location, sport: group.sports[0]});
       stopChat = chat.stop;
       section.append(h("h2", "Group chat"), chat.element);
     }

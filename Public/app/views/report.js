@@ -1,4 +1,4 @@
-// Reporting something to the moderators: a person, an event or a message, with a reason.
+// Reporting something to the moderators: a person, an event, a message or a group, with a reason.
 import {post} from "../api.js";
 import {btn, h, replace} from "../dom.js";
 

@@ -98,6 +98,8 @@ enum ReportContext: Sendable {
     case message(ModeratedMessage, around: [ModeratedMessage], reported: String?)
     /// The event, with its organiser and state.
     case event(id: UUID, title: String, startsAt: Date, status: String, organiser: UserSummary)
+    /// The group, open, with its owner and how many are in it.
+    case group(id: UUID, name: String, memberCount: Int, owner: UserSummary)
     /// The person, their standing and how often they were reported.
     case user(ModeratedPerson)
     /// The thing is gone.

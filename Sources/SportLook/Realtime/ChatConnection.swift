@@ -30,6 +30,15 @@ actor ChatConnection {
     var protocolState = ChatSession()
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     static let typingInterval: Duration = .seconds(2)
+    /// What this socket's subscriptions were last sent of each poll, but its votes: a
+    /// subscription starts with none, so a client is sent each poll whole before its votes
+    /// alone. Past ``pollsKept`` they are all let go (the next change of each goes whole).
+    private var pollsSent: [PollKey: ChatMessage] = [:]
+    static let pollsKept = 256
+    struct PollKey: Hashable {
+        let room: UUID
+        let seq: Int64
+    }
     /// The chats list kept live (`watch_rooms`).
     var roomsList = LiveRoomsList()
     static let roomUpdateDelay: Duration = .milliseconds(200)
@@ -142,6 +151,7 @@ actor ChatConnection {
                 return
             }
             events.withLock { $0[id] = room.eventID }
+            pollsSent = pollsSent.filter { $0.key.room != id }
             let blocked = try await chat.blockedBySubscribing(userID)
             hidden.withLock { $0 = blocked }
             // The member may have left meanwhile (the read above came first): no subscription outlives the attendance.
@@ -258,15 +268,41 @@ actor ChatConnection {
         switch frame {
         case .message(let message, let afterChange):
             guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
-            return queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty && seen.poll == nil))
+            guard queue.push(hub.messageFrame(seen, afterChange: afterChange, sharedView: hiding.isEmpty && seen.poll == nil)) else {
+                return false
+            }
+            if seen.poll != nil { notePollSent(seen, shape: ChatHub.pollShape(seen)) }
+            return true
         case .change(let message) where hiding.isEmpty && message.poll != nil:
-            // A vote reaches every socket of the room: its frame is encoded once for them all.
-            guard let frame = hub.pollChangeFrame(message, for: userID) else { return true }
-            return queue.push(frame)
+            // A vote reaches every socket of the room: its frames are encoded once for them all.
+            guard let frame = hub.pollFrame(message) else {
+                guard let seen = Blocks.view(message, hiding: [], viewer: userID) else { return true }
+                return queue.push(Frames.change(seen, links: hub.links))
+            }
+            if frame.hiddenFrom.contains(userID) { return true }
+            let key = PollKey(room: message.roomID, seq: message.seq)
+            if pollsSent[key] == frame.shape { return queue.push(frame.votes(for: userID)) }
+            guard queue.push(frame.whole(for: userID)) else { return false }
+            notePollSent(message, shape: frame.shape)
+            return true
+        case .change(let message) where message.poll != nil:
+            guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
+            let shape = ChatHub.pollShape(seen)
+            if pollsSent[PollKey(room: message.roomID, seq: message.seq)] == shape { return queue.push(Frames.pollVotes(seen)) }
+            guard queue.push(Frames.change(seen, links: hub.links)) else { return false }
+            notePollSent(seen, shape: shape)
+            return true
         case .change(let message):
             guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
             return queue.push(Frames.change(seen, links: hub.links))
         }
+    }
+
+    /// The client holds this shape of the poll (``ChatHub/pollShape(_:)``): while only its
+    /// votes change, it is sent them alone (`poll_votes`). Kept per subscription.
+    private func notePollSent(_ message: ChatMessage, shape: ChatMessage) {
+        if pollsSent.count >= Self.pollsKept { pollsSent.removeAll(keepingCapacity: true) }
+        pollsSent[PollKey(room: message.roomID, seq: message.seq)] = shape
     }
 
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {

@@ -14,8 +14,7 @@ extension ChatHub {
             for connection in watchers(of: room) { await connection.roomActivity(room) }
         case .chatChange(let room, let change):
             noteChange(room, upTo: change)
-            for connection in members(of: room) { await connection.offer(room: room, change: change) }
-            for connection in watchers(of: room) { await connection.roomActivity(room) }
+            await offerChange(room, change)
         case .roomState(let user, let room):
             for connection in connections(of: user) { await connection.roomActivity(room, reload: true) }
         case .typing(let room, let user, let name):
@@ -53,6 +52,7 @@ extension ChatHub {
             // The kept messages carry who each poll is hidden from: read again after a block.
             state.withLock { s in
                 s.recent = [:]
+                s.changeReads = [:]
                 for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
             }
             // The blocked person's conversation leaves the blocker's chats list.
@@ -76,6 +76,7 @@ extension ChatHub {
                 s.recent = [:]
                 s.names = [:]
                 s.renames = [:]
+                s.changeReads = [:]
                 for room in s.rooms.keys { s.generation[room, default: 0] += 1 }
                 return Array(s.rooms.keys)
             }

@@ -35,19 +35,34 @@ final class ChatHub: Sendable {
         /// Reads from the database in flight, by room and position: the sockets of
         /// a room all miss the cache for the same new message at once, and share one read.
         var loading: [Position: Task<[ChatMessage], any Error>] = [:]
-        /// Reads of changes in flight, by room, position and generation: every socket of a
-        /// room is offered the same change at once (a vote in a poll, a reaction), and
-        /// those that ask for the same changes share one read.
-        var changeReads: [ChangeRead: Task<[ChatMessage], any Error>] = [:]
+        /// Reads of changes, by room, then position: every socket of a room is offered
+        /// the same change at once (a vote in a poll, a reaction), and those that ask for
+        /// the same changes share one read, in flight or done. A room's reads serve until
+        /// its next change is heard of (``noteChange(_:upTo:)``).
+        var changeReads: [UUID: [ChangeRead: Task<[ChatMessage], any Error>]] = [:]
+        /// When each room's sockets were last offered a change, and the change waiting
+        /// for its turn (``changePace``).
+        var paces: [UUID: Pace] = [:]
+    }
+
+    struct Pace {
+        var last: ContinuousClock.Instant
+        var waiting: Int64?
     }
 
     struct ChangeRead: Hashable {
-        let room: UUID
         let after: Int64
         let limit: Int
         /// A read that started before a change was heard of serves nobody asking after it.
         let generation: Int
     }
+
+    /// A room's sockets are offered its changes at most this often: a burst of them (a
+    /// poll voted on a hundred times a second) reaches each socket as one read and one
+    /// frame per pace, carrying every change of it. A change after a quiet spell goes at once.
+    static let changePace: Duration = .milliseconds(80)
+    /// Rooms whose pace is remembered before the quiet ones are let go.
+    static let pacesKept = 4_096
 
     /// Recent messages a room keeps at most; past it the oldest quarter goes at once
     /// (not one at a time: each removal moves all the others down).
@@ -170,6 +185,7 @@ final class ChatHub: Sendable {
             s.recent[room] = nil
             s.generation[room] = nil
             s.changeMark[room] = nil
+            s.changeReads[room] = nil
         }
     }
 
@@ -344,17 +360,73 @@ final class ChatHub: Sendable {
     }
 
     /// Messages of the room changed after change number `change`, in change order: one
-    /// read for the sockets that ask for the same changes at once (``State/changeReads``).
+    /// read for the sockets that ask for the same changes (``State/changeReads``).
     func changes(room: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {
-        let read = state.withLock { s in
-            let key = ChangeRead(room: room, after: change, limit: limit, generation: s.generation[room] ?? 0)
-            if let running = s.changeReads[key] { return (key, running) }
-            let running = Task { [chat] in try await chat.changes(of: room, after: change, limit: limit) }
-            s.changeReads[key] = running
-            return (key, running)
+        let (key, read) = state.withLock { s in
+            let key = ChangeRead(after: change, limit: limit, generation: s.generation[room] ?? 0)
+            if let kept = s.changeReads[room]?[key] { return (key, kept) }
+            let read = Task { [chat] in try await chat.changes(of: room, after: change, limit: limit) }
+            // Reads are kept only for rooms with sockets here (``leave(_:_:)`` lets them go).
+            if s.rooms[room] != nil { s.changeReads[room, default: [:]][key] = read }
+            return (key, read)
         }
-        defer { state.withLock { s in if s.changeReads[read.0] == read.1 { s.changeReads[read.0] = nil } } }
-        return try await read.1.value
+        do {
+            return try await read.value
+        } catch {
+            // A failed read serves nobody: the next caller reads again.
+            state.withLock { s in if s.changeReads[room]?[key] == read { s.changeReads[room]?[key] = nil } }
+            throw error
+        }
+    }
+
+    /// A change numbered `change` was heard of in `room`: its sockets are offered it, at
+    /// most once per ``changePace`` (a change in the pause waits for its end, with any
+    /// later ones).
+    func offerChange(_ room: UUID, _ change: Int64) async {
+        enum Step {
+            case now
+            /// Another change already waits for the end of the pause: this one goes with it.
+            case waiting
+            case after(Duration)
+        }
+        let now = ContinuousClock.now
+        let step: Step = state.withLock { s in
+            if var pace = s.paces[room] {
+                if let waiting = pace.waiting {
+                    pace.waiting = max(waiting, change)
+                    s.paces[room] = pace
+                    return .waiting
+                }
+                let next = pace.last + Self.changePace
+                if next > now {
+                    pace.waiting = change
+                    s.paces[room] = pace
+                    return .after(next - now)
+                }
+            }
+            if s.paces.count >= Self.pacesKept { s.paces = s.paces.filter { $0.value.waiting != nil } }
+            s.paces[room] = Pace(last: now, waiting: nil)
+            return .now
+        }
+        switch step {
+        case .now: await deliverChange(room, change)
+        case .waiting: break
+        case .after(let pause):
+            Task {
+                try? await Task.sleep(for: pause)
+                let due = state.withLock { s -> Int64? in
+                    guard let waiting = s.paces[room]?.waiting else { return nil }
+                    s.paces[room] = Pace(last: .now, waiting: nil)
+                    return waiting
+                }
+                if let due { await deliverChange(room, due) }
+            }
+        }
+    }
+
+    private func deliverChange(_ room: UUID, _ change: Int64) async {
+        for connection in members(of: room) { await connection.offer(room: room, change: change) }
+        for connection in watchers(of: room) { await connection.roomActivity(room) }
     }
 
     /// The room has had changes up to `change` (a socket read so from the database, or
@@ -366,6 +438,7 @@ final class ChatHub: Sendable {
             s.changeMark[room] = change
             s.recent[room] = nil
             s.generation[room, default: 0] += 1
+            s.changeReads[room] = nil
         }
     }
 

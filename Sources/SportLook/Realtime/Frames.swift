@@ -41,6 +41,37 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
+    /// Only the votes of a poll the client holds changed (``ChatConnection`` keeps what
+    /// each subscription was sent of each poll): its counts, not the message again.
+    /// `taken_by` names who took each option of a sign-up list (null elsewhere: who
+    /// voted comes with the message).
+    static func pollVotes(_ message: ChatMessage) -> String {
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("type", "poll_votes")
+        RoomAddress(id: message.roomID, eventID: message.eventID).write(to: &json)
+        json.field("seq", Int(message.seq))
+        json.field("after_change", Int(message.changeSeq))
+        let poll = message.poll
+        json.key("counts")
+        json.arrayStart()
+        for option in poll?.options ?? [] { json.value(option.voters.count) }
+        json.arrayEnd()
+        json.key("taken_by")
+        json.arrayStart()
+        for option in poll?.options ?? [] {
+            if poll?.onePerOption == true, let taker = option.voters.first { json.value(taker) } else { json.null() }
+        }
+        json.arrayEnd()
+        json.field("voters_count", Set((poll?.options ?? []).flatMap(\.voters)).count)
+        json.key("my_votes")
+        json.arrayStart()
+        for position in poll?.mine ?? [] { json.value(position) }
+        json.arrayEnd()
+        json.objectEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     static func typing(room: RoomAddress, user: UUID, name: String) -> String {
         var json = JSONWriter()
         json.objectStart()

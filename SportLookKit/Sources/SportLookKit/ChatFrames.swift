@@ -16,6 +16,8 @@ public enum ChatEvent: Sendable, Hashable {
     case edited(ChatMessage)
     /// A message delivered before was deleted (it stays, without its body).
     case deleted(ChatMessage)
+    /// Only the votes of a poll delivered before changed: its counts now.
+    case pollVotes(PollVotes)
     /// One of this session's messages was stored with this seq (its `message` event comes too).
     case sent(clientID: String, seq: Int)
     /// A message of this session was refused for good (not retried): `code` and the server's words.
@@ -26,6 +28,27 @@ public enum ChatEvent: Sendable, Hashable {
     case read(user: String, seq: Int)
     /// The server ended the subscription (`not_attending`, `not_a_member`…); the session does not resume it.
     case ended(reason: String)
+}
+
+/// A poll's votes as they are now (`poll_votes`): the rest of its message is as delivered.
+public struct PollVotes: Sendable, Hashable, Decodable {
+    /// The poll's message.
+    public var seq: Int
+    /// The message's change number with these votes (its `change_seq`).
+    public var changeSeq: Int
+    /// The votes of each option, in the options' order.
+    public var counts: [Int]
+    /// Who took each option of a sign-up list (nil elsewhere: who voted comes with the message).
+    public var takenBy: [String?]
+    /// How many people voted.
+    public var votersCount: Int
+    /// The positions this user chose.
+    public var myVotes: [Int]
+
+    enum CodingKeys: String, CodingKey {
+        case seq, counts
+        case changeSeq = "after_change", takenBy = "taken_by", votersCount = "voters_count", myVotes = "my_votes"
+    }
 }
 
 /// One frame the server sends, decoded (the kinds the session acts on).
@@ -42,6 +65,7 @@ struct ServerFrame: Decodable {
     var retryAfter: Double?
     var user: Person?
     var room: RoomEntry?
+    var votes: PollVotes?
 
     struct Person: Decodable {
         var id: String
@@ -66,6 +90,7 @@ struct ServerFrame: Decodable {
         retryAfter = try c.decodeIfPresent(Double.self, forKey: .retryAfter)
         user = try c.decodeIfPresent(Person.self, forKey: .user)
         room = try c.decodeIfPresent(RoomEntry.self, forKey: .room)
+        if type == "poll_votes" { votes = try PollVotes(from: decoder) }
         // A `message` frame carries the message; an `error` frame a sentence under "message".
         if type == "error" {
             text = try c.decodeIfPresent(String.self, forKey: .message)

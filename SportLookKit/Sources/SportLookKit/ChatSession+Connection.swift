@@ -167,6 +167,13 @@ extension ChatSession {
             room.lastChange = change
             room.continuation.yield(frame.type == "message_deleted" ? .deleted(message) : .edited(message))
             rooms[message.roomId] = room
+        case "poll_votes":
+            guard let id = frame.roomID, let votes = frame.votes, var room = rooms[id], room.active, !room.staleUntilUnsubscribed,
+                votes.changeSeq > room.lastChange, votes.seq <= room.lastSeq
+            else { return }
+            room.lastChange = votes.changeSeq
+            room.continuation.yield(.pollVotes(votes))
+            rooms[id] = room
         case "sent":
             healthy = true
             guard let clientID = frame.clientID, let index = outbox.firstIndex(where: { $0.clientID == clientID }) else { return }

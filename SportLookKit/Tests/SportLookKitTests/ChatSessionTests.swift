@@ -314,6 +314,8 @@ actor Transcript {
             case .edited(let message), .deleted(let message):
                 current[message.seq] = message
                 changes.append(ChangeSeen(seq: message.seq, change: message.changeSeq))
+            case .pollVotes(let votes):
+                changes.append(ChangeSeen(seq: votes.seq, change: votes.changeSeq))
             case .sent(let clientID, let seq): sent[clientID] = seq
             case .refused(let clientID, _, _): refused.append(clientID)
             case .typing(let user, _): typing.insert(user)

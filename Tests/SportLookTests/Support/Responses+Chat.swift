@@ -237,6 +237,7 @@ extension API {
         var message: Message?
         /// `message_edited` and `message_deleted`.
         var change: Message?
+        var votes: PollVotes?
         var sent: Sent?
         var typing: Typing?
         var read: Read?
@@ -254,6 +255,7 @@ extension API {
             case "subscribed": subscribed = try Subscribed(from: decoder)
             case "message": message = try Message(from: decoder)
             case "message_edited", "message_deleted": change = try Message(from: decoder)
+            case "poll_votes": votes = try PollVotes(from: decoder)
             case "sent": sent = try Sent(from: decoder)
             case "typing": typing = try Typing(from: decoder)
             case "read": read = try Read(from: decoder)
@@ -306,6 +308,28 @@ extension API {
                 case roomID = "room_id"
                 case eventID = "event_id"
                 case afterChange = "after_change"
+            }
+        }
+
+        /// A poll's votes alone: the rest of its message is as the socket was sent it.
+        struct PollVotes: Decodable, Sendable {
+            var roomID: String
+            var eventID: String?
+            var seq: Int
+            var afterChange: Int
+            var counts: [Int]
+            var takenBy: [String?]
+            var votersCount: Int
+            var myVotes: [Int]
+
+            enum CodingKeys: String, CodingKey {
+                case seq, counts
+                case roomID = "room_id"
+                case eventID = "event_id"
+                case afterChange = "after_change"
+                case takenBy = "taken_by"
+                case votersCount = "voters_count"
+                case myVotes = "my_votes"
             }
         }
 

@@ -48,16 +48,29 @@ extension API {
         var organiser: StaffPerson
     }
 
+    struct ReportedGroup: Decodable, Sendable {
+        var id: String
+        var name: String
+        var memberCount: Int
+        var owner: StaffPerson
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, owner
+            case memberCount = "member_count"
+        }
+    }
+
     struct ReportContext: Decodable, Sendable {
         var kind: String
         var message: ModeratedMessage?
         var around: [ModeratedMessage]?
         var asReported: [String: JSONValue]?
         var event: ReportedEvent?
+        var group: ReportedGroup?
         var user: ModeratedAccount?
 
         enum CodingKeys: String, CodingKey {
-            case kind, message, around, event, user
+            case kind, message, around, event, group, user
             case asReported = "as_reported"
         }
     }

@@ -8,6 +8,7 @@ extension Notifier {
         case warned
         case messageRemoved
         case eventRemoved(title: String)
+        case groupRemoved(name: String)
         case limited
         case suspended(until: Date?)
         case lifted
@@ -15,7 +16,7 @@ extension Notifier {
         var action: ModerationAction {
             switch self {
             case .warned: .warn
-            case .messageRemoved, .eventRemoved: .remove
+            case .messageRemoved, .eventRemoved, .groupRemoved: .remove
             case .limited: .limit
             case .suspended: .suspend
             case .lifted: .lift
@@ -29,6 +30,8 @@ extension Notifier {
             case .messageRemoved: Catalogue.text(.moderationMessageRemoved, why, in: language)
             case .eventRemoved(let title):
                 Catalogue.text(.moderationEventRemoved, why.merging(["event": .text(title)]) { a, _ in a }, in: language)
+            case .groupRemoved(let name):
+                Catalogue.text(.moderationGroupRemoved, why.merging(["group": .text(name)]) { a, _ in a }, in: language)
             case .limited: Catalogue.text(.moderationLimited, why, in: language)
             case .suspended(let until?):
                 Catalogue.text(.moderationSuspended, why.merging(["until": .text(Self.utc(until))]) { a, _ in a }, in: language)

@@ -216,6 +216,8 @@ struct PeopleService: Sendable {
     }
 
     static let reportReasons = ["spam", "harassment", "inappropriate", "impersonation", "safety", "other"]
+    /// What can be reported: a person, a game, a chat message, a group.
+    static let reportTargets = ["user", "event", "message", "group"]
 
     struct ReportInput: Decodable, Sendable {
         var targetType: String?
@@ -230,8 +232,8 @@ struct PeopleService: Sendable {
         let type = input.targetType
         if type == nil {
             v.fail("target_type", "is required")
-        } else if !["user", "event", "message"].contains(type!) {
-            v.fail("target_type", "must be one of user, event, message")
+        } else if !Self.reportTargets.contains(type!) {
+            v.fail("target_type", "must be one of \(Self.reportTargets.joined(separator: ", "))")
         }
         let target = input.targetId.flatMap(UUID.init(text:))
         if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }

@@ -69,6 +69,10 @@ struct ModerationService: Sendable {
             guard let event = try await store.event(id, on: sql) else { return (nil, .gone) }
             if case .event(_, _, _, _, let organiser) = event { return (organiser, event) }
             return (nil, event)
+        case "group":
+            guard let group = try await store.group(id, on: sql) else { return (nil, .gone) }
+            if case .group(_, _, _, let owner) = group { return (owner, group) }
+            return (nil, group)
         default:
             guard let person = try await store.person(id, on: sql) else { return (nil, .gone) }
             return (person.summary, .user(person))
@@ -231,7 +235,7 @@ struct ModerationService: Sendable {
     }
 
     /// Takes the reported content down as its owner would: a message becomes a tombstone,
-    /// an event is cancelled and its people told.
+    /// an event is cancelled and its people told, a group is closed.
     private func remove(_ type: String, _ context: ReportContext, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws -> Notifier.ModerationNotice?
     {
@@ -248,6 +252,13 @@ struct ModerationService: Sendable {
             }
             try await events.cancel(event, at: now, on: sql, changes: &changes)
             return .eventRemoved(title: title)
+        case .group(let id, let name, _, _):
+            // Closed as its owner would: its games are cancelled with a notice, its members go.
+            guard let group = try await groups.store.lock(id, at: now, on: sql) else {
+                throw DomainError.conflict("already_removed", "The group was closed already.")
+            }
+            try await groups.end(group, at: now, on: sql, &changes)
+            return .groupRemoved(name: name)
         case .user, .gone:
             throw DomainError.conflict("target_gone", "There is nothing left to remove; dismiss its reports.")
         }

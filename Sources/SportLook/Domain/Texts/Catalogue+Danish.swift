@@ -72,6 +72,7 @@ extension Catalogue {
         .moderationWarned: "En advarsel om det, du har skrevet: {reason}",
         .moderationMessageRemoved: "Din besked blev fjernet: {reason}",
         .moderationEventRemoved: "Din kamp {event} blev aflyst: {reason}",
+        .moderationGroupRemoved: "Din gruppe {group} blev lukket: {reason}",
         .moderationLimited:
             "Din konto er begrænset: folk i nærheden ser dig ikke længere, og dine invitationer når ingen. Hvorfor: {reason}",
         .moderationSuspended: "Din konto er suspenderet indtil {until} (UTC): {reason}",

@@ -72,6 +72,7 @@ extension Catalogue {
         .moderationWarned: "A warning about what you posted: {reason}",
         .moderationMessageRemoved: "Your message was removed: {reason}",
         .moderationEventRemoved: "Your game {event} was cancelled: {reason}",
+        .moderationGroupRemoved: "Your group {group} was closed: {reason}",
         .moderationLimited: "Your account is limited: people nearby no longer show you and your invitations reach no one. Why: {reason}",
         .moderationSuspended: "Your account is suspended until {until} (UTC): {reason}",
         .moderationSuspendedForGood: "Your account is suspended: {reason}",

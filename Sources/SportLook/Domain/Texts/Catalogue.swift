@@ -60,6 +60,7 @@ enum Catalogue {
         case moderationWarned = "moderation.warn.body"
         case moderationMessageRemoved = "moderation.remove.message.body"
         case moderationEventRemoved = "moderation.remove.event.body"
+        case moderationGroupRemoved = "moderation.remove.group.body"
         case moderationLimited = "moderation.limit.body"
         case moderationSuspended = "moderation.suspend.body"
         case moderationSuspendedForGood = "moderation.suspend.for_good.body"

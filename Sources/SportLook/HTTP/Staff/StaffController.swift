@@ -98,7 +98,9 @@ extension StaffController {
     @Sendable func decide(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
         var v = Validator()
-        if !["user", "event", "message"].contains(input.targetType ?? "") { v.fail("target_type", "must be user, event or message") }
+        if !PeopleService.reportTargets.contains(input.targetType ?? "") {
+            v.fail("target_type", "must be one of \(PeopleService.reportTargets.joined(separator: ", "))")
+        }
         let target = input.targetId.flatMap { UUID(text: $0) }
         if target == nil { v.fail("target_id", "must be the reported thing's id") }
         try v.throwIfInvalid()

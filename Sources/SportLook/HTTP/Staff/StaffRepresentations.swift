@@ -55,6 +55,16 @@ struct ReportGroupRepresentation: JSONEncodable {
             json.key("organiser")
             Self.person(organiser, to: &json)
             json.objectEnd()
+        case .group(let id, let name, let memberCount, let owner):
+            json.field("kind", "group")
+            json.key("group")
+            json.objectStart()
+            json.field("id", id)
+            json.field("name", name)
+            json.field("member_count", memberCount)
+            json.key("owner")
+            Self.person(owner, to: &json)
+            json.objectEnd()
         case .user(let person):
             json.field("kind", "user")
             json.key("user")

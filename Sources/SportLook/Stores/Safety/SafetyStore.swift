@@ -159,6 +159,10 @@ struct SafetyStore: Store {
 
     /// Whether the target of a report exists.
     func exists(_ targetType: String, _ id: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        // A closed group is no more there than an unknown one.
+        if targetType == "group" {
+            return try await sql.raw("SELECT id FROM sport_groups WHERE id = \(bind: id) AND status = 'active'").first() != nil
+        }
         let table = ["user": "users", "event": "events", "message": "chat_messages"][targetType] ?? "users"
         return try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: id)").first() != nil
     }

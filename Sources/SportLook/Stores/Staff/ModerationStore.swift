@@ -101,6 +101,21 @@ struct ModerationStore: Store {
             createdAt: try row.value("created_at"), deletedAt: try row.optional("deleted_at"))
     }
 
+    /// An open group with its owner, as the queue shows it (a closed one is gone).
+    func group(_ id: UUID, on sql: any SQLDatabase) async throws -> ReportContext? {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT g.id, g.name, g.member_count, g.owner_id, u.name AS owner_name FROM sport_groups g JOIN users u ON u.id = g.owner_id
+                WHERE g.id = \(bind: id) AND g.status = 'active'
+                """
+            ).first()
+        else { return nil }
+        return .group(
+            id: try row.value("id"), name: try row.value("name"), memberCount: try row.value("member_count"),
+            owner: UserSummary(id: try row.value("owner_id"), name: try row.value("owner_name")))
+    }
+
     /// An event with its organiser, as the queue shows it.
     func event(_ id: UUID, on sql: any SQLDatabase) async throws -> ReportContext? {
         guard

@@ -6403,7 +6403,7 @@ extension Components {
                 case action
             }
         }
-        /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `user` (with `user`) or `gone`.
+        /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `group` (with `group`, open), `user` (with `user`) or `gone` (deleted, or a group closed).
         ///
         /// - Remark: Generated from `#/components/schemas/ReportContext`.
         public struct ReportContext: Codable, Hashable, Sendable {
@@ -6411,6 +6411,7 @@ extension Components {
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case message = "message"
                 case event = "event"
+                case group = "group"
                 case user = "user"
                 case gone = "gone"
             }
@@ -6492,6 +6493,43 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/ReportContext/event`.
             public var event: Components.Schemas.ReportContext.EventPayload?
+            /// - Remark: Generated from `#/components/schemas/ReportContext/group`.
+            public struct GroupPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReportContext/group/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReportContext/group/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReportContext/group/member_count`.
+                public var memberCount: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ReportContext/group/owner`.
+                public var owner: Components.Schemas.StaffPerson
+                /// Creates a new `GroupPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                ///   - memberCount:
+                ///   - owner:
+                public init(
+                    id: Swift.String,
+                    name: Swift.String,
+                    memberCount: Swift.Int,
+                    owner: Components.Schemas.StaffPerson
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.memberCount = memberCount
+                    self.owner = owner
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case memberCount = "member_count"
+                    case owner
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportContext/group`.
+            public var group: Components.Schemas.ReportContext.GroupPayload?
             /// - Remark: Generated from `#/components/schemas/ReportContext/user`.
             public var user: Components.Schemas.ModeratedAccount?
             /// Creates a new `ReportContext`.
@@ -6502,6 +6540,7 @@ extension Components {
             ///   - around:
             ///   - asReported: The message as it read when first reported.
             ///   - event:
+            ///   - group:
             ///   - user:
             public init(
                 kind: Components.Schemas.ReportContext.KindPayload,
@@ -6509,6 +6548,7 @@ extension Components {
                 around: [Components.Schemas.ModeratedMessage]? = nil,
                 asReported: Components.Schemas.ReportContext.AsReportedPayload? = nil,
                 event: Components.Schemas.ReportContext.EventPayload? = nil,
+                group: Components.Schemas.ReportContext.GroupPayload? = nil,
                 user: Components.Schemas.ModeratedAccount? = nil
             ) {
                 self.kind = kind
@@ -6516,6 +6556,7 @@ extension Components {
                 self.around = around
                 self.asReported = asReported
                 self.event = event
+                self.group = group
                 self.user = user
             }
             public enum CodingKeys: String, CodingKey {
@@ -6524,6 +6565,7 @@ extension Components {
                 case around
                 case asReported = "as_reported"
                 case event
+                case group
                 case user
             }
         }
@@ -6575,12 +6617,13 @@ extension Components {
                 case user = "user"
                 case event = "event"
                 case message = "message"
+                case group = "group"
             }
             /// - Remark: Generated from `#/components/schemas/ReportGroup/target_type`.
             public var targetType: Components.Schemas.ReportGroup.TargetTypePayload
             /// - Remark: Generated from `#/components/schemas/ReportGroup/target_id`.
             public var targetId: Swift.String
-            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
             ///
             /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
             public struct SubjectPayload: Codable, Hashable, Sendable {
@@ -6600,7 +6643,7 @@ extension Components {
                     try self.value1.encode(to: encoder)
                 }
             }
-            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
             ///
             /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
             public var subject: Components.Schemas.ReportGroup.SubjectPayload?
@@ -6619,7 +6662,7 @@ extension Components {
             /// - Parameters:
             ///   - targetType:
             ///   - targetId:
-            ///   - subject: Whom warn, limit and suspend reach - the message's author, the event's organiser, the person reported; null when the thing is gone.
+            ///   - subject: Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
             ///   - oldestAt:
             ///   - dueAt: 24 hours after the oldest report.
             ///   - reports:
@@ -7101,6 +7144,7 @@ extension Components {
                 case user = "user"
                 case event = "event"
                 case message = "message"
+                case group = "group"
             }
             /// - Remark: Generated from `#/components/schemas/Report/target_type`.
             public var targetType: Components.Schemas.Report.TargetTypePayload

@@ -43145,7 +43145,8 @@ public enum Operations {
     /// Make the caller's choices in a poll exactly these options (an empty list withdraws the vote).
     ///
     /// Members of the room vote while the poll is open; every socket in the room gets the
-    /// message again (`message_edited`) with the new counts. One option unless the poll is
+    /// new counts (`poll_votes`, or the message again as `message_edited` when more than its
+    /// votes changed since the socket was sent it). One option unless the poll is
     /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
     /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
     /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
@@ -47289,14 +47290,19 @@ public enum Operations {
     /// `typing {room_id}`, `read {room_id, seq}`, `watch_rooms` (keep the chats list live).
     /// Server frames: `subscribed {room_id, last_seq, last_change_seq}`, `message {room_id, message, after_change}`,
     /// `message_edited` and `message_deleted {room_id, message, after_change}` (the message whole, as it is now),
+    /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (only the votes of a
+    /// poll changed since this subscription was sent it whole: `counts` per option in order, `taken_by` the
+    /// person who took each option of a sign-up list or null, the rest of the message as held; a subscription
+    /// is sent each poll whole before its votes alone), a room's changes at most every 80 ms (a burst arrives
+    /// as one frame per message with its latest state),
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
     /// the message again with the same `client_id` —, `unavailable`, and `rate_limited` for messages sent
     /// too fast). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
-    /// `after_change` = the `after_change` of the last `message`, `message_edited` or
-    /// `message_deleted` frame received: the missed messages come in their current state, and each
+    /// `after_change` = the `after_change` of the last `message`, `message_edited`,
+    /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each
     /// edit, deletion or reaction change of a message already held comes once. Without
     /// `after_change`, a subscription from seq 0 replays nothing; one from a later seq replays every
     /// change of the messages it holds.
@@ -50282,10 +50288,11 @@ public enum Operations {
             }
         }
     }
-    /// Report a user, event or message to moderators; a repeat returns the first report (200).
+    /// Report a user, event, message or group to moderators; a repeat returns the first report (200).
     ///
     /// A message can be reported only by someone who can read it (a member of its room);
-    /// any other message is 404 as if it did not exist. At most 20 new reports an hour per
+    /// any other message is 404 as if it did not exist. An event the reporter may not see,
+    /// and a closed group, are 404 too. At most 20 new reports an hour per
     /// person: past that, 429 `too_many_reports` with `Retry-After` (a repeat of a report
     /// already filed is not a new one).
     ///
@@ -50316,6 +50323,7 @@ public enum Operations {
                         case user = "user"
                         case event = "event"
                         case message = "message"
+                        case group = "group"
                     }
                     /// - Remark: Generated from `#/paths/v1/reports/POST/requestBody/json/target_type`.
                     public var targetType: Operations.Report.Input.Body.JsonPayload.TargetTypePayload
@@ -51040,7 +51048,8 @@ public enum Operations {
     /// Decide every open report on one thing.
     ///
     /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
-    /// message becomes a tombstone, an event is cancelled and its people told; 409
+    /// message becomes a tombstone, an event is cancelled and its people told, a group is
+    /// closed as its owner would: its games cancelled with a notice, its members gone; 409
     /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
     /// `subject` as on the account route. Every open report on the thing is closed with
     /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
@@ -51074,6 +51083,7 @@ public enum Operations {
                         case user = "user"
                         case event = "event"
                         case message = "message"
+                        case group = "group"
                     }
                     /// - Remark: Generated from `#/paths/v1/staff/reports/decisions/POST/requestBody/json/target_type`.
                     public var targetType: Operations.StaffDecide.Input.Body.JsonPayload.TargetTypePayload
@@ -56112,7 +56122,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
                 ///
                 /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query/action`.
                 public var action: Swift.String?
@@ -56125,7 +56135,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
                 ///   - targetId: Only rows about this target.
                 ///   - limit:
                 public init(
