@@ -93,6 +93,10 @@ struct PollsTests {
             // A changed vote moves, a withdrawn one goes; one choice only.
             seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
+            // The answer is the message as a read gives it, voters in the order they voted.
+            let read = try await api.messages(event, token: people[0].token).first { $0.seq == poll.seq }?.poll
+            #expect(read?.options.map(\.userIDs) == seen?.options.map(\.userIDs) && read?.myVotes == seen?.myVotes)
+            #expect(read?.options.map(\.userIDs) == [[people[1].id], [people[2].id], [people[0].id]])
             try await voter.waitFor("the voter's own choice, live") { $0.votes?.myVotes == [2] }
             try await watcher.waitFor("the same counts, without a choice") { $0.votes?.counts == [1, 1, 1] && $0.votes?.myVotes == [] }
             // Every change came once, in order, and none of the votes brought the message again.

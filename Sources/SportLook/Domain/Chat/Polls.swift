@@ -125,7 +125,9 @@ struct Polls: Sendable {
             throw DomainError.validation(["options": "must be distinct positions of the poll's options"])
         }
         let now = clock.now()
-        return try await chat.change(roomID, seq: seq, by: user, writing: true) { [store, limiter = chat.limiter] room, message, sql in
+        return try await chat.change(
+            roomID, seq: seq, by: user, writing: true, applied: { Self.voted($0, change: $1, by: user, chosen) }
+        ) { [store, limiter = chat.limiter] room, message, sql in
             let poll = try Self.poll(of: message)
             guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", "The poll is closed.") }
             guard chosen.allSatisfy({ $0 < poll.options.count }) else {
@@ -142,6 +144,22 @@ struct Polls: Sendable {
             guard try await store.setVotes(room: room.id, seq: seq, user: user, chosen, at: now, on: sql) else { return nil }
             return try await store.nextChange(room: room.id, seq: seq, on: sql)
         }
+    }
+
+    /// The poll message after `user`'s choices became `chosen` with change number
+    /// `change`, as a read would give it: a choice kept stays where it was among the
+    /// option's voters, one dropped goes, a new one comes last (votes are read in the order cast).
+    static func voted(_ message: ChatMessage, change: Int64, by user: UUID, _ chosen: Set<Int>) -> ChatMessage {
+        var out = message
+        out.changeSeq = change
+        guard var poll = message.poll else { return out }
+        for position in poll.options.indices {
+            let had = poll.options[position].voters.contains(user)
+            if had, !chosen.contains(position) { poll.options[position].voters.removeAll { $0 == user } }
+            if !had, chosen.contains(position) { poll.options[position].voters.append(user) }
+        }
+        out.poll = poll
+        return out
     }
 
     /// Its author closes the poll before its time.
