@@ -199,7 +199,9 @@ final class PollSocket: Sendable {
             _ = try? await WebSocketClient.connect(
                 url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
             ) { inbound, outbound, _ in
-                let subscribe = try JSONSerialization.data(withJSONObject: ["type": "subscribe", "room_id": room, "after_seq": 1])
+                let subscribe = try JSONSerialization.data(withJSONObject: [
+                    "type": "subscribe", "room_id": room, "after_seq": 1, "poll_votes": true,
+                ])
                 try await outbound.write(.text(String(decoding: subscribe, as: UTF8.self)))
                 // The server writes compact JSON with `type` first: the fields this counts are read
                 // where they stand, not by decoding each frame whole (the load generator shares the

@@ -29,7 +29,7 @@ class Realtime extends EventTarget {
       this.delay = 500;
       this.dispatchEvent(new Event("state"));
       this.dispatchEvent(new Event("reconnected"));
-      for (const [roomID, chat] of this.chats) this.raw({type: "subscribe", room_id: roomID, after_seq: chat.afterSeq(), after_change: chat.afterChange});
+      for (const [roomID, chat] of this.chats) this.raw({type: "subscribe", room_id: roomID, after_seq: chat.afterSeq(), after_change: chat.afterChange, poll_votes: true});
       if (this.roomWatchers.size) this.raw({type: "watch_rooms"});
       for (const frame of this.pending.values()) this.raw(frame);
     });
@@ -92,7 +92,7 @@ class Realtime extends EventTarget {
   follow(roomID, afterSeq, afterChange, listener) {
     this.chats.set(roomID, {afterSeq, afterChange, listener});
     this.start();
-    this.raw({type: "subscribe", room_id: roomID, after_seq: afterSeq(), after_change: afterChange});
+    this.raw({type: "subscribe", room_id: roomID, after_seq: afterSeq(), after_change: afterChange, poll_votes: true});
     return () => {
       if (this.chats.get(roomID)?.listener !== listener) return;
       this.chats.delete(roomID);

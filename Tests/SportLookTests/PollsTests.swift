@@ -62,10 +62,12 @@ struct PollsTests {
             #expect(poll.poll?.closed == false && poll.poll?.multiple == false && poll.body == "Which evening?")
 
             // A second socket follows the room: once it holds the poll, only its votes come (`poll_votes`).
-            let watcher = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event)
+            let watcher = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event, pollVotes: true)
             try await watcher.waitFor("the poll") { $0.message?.message.seq == poll.seq }
+            // An older client, which does not ask for votes alone, gets the message whole each time.
+            let older = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event)
             // A voter's own socket: the same frames, with their own choices in them.
-            let voter = try await TestSocket.subscribed(try socketURL(api), token: people[0].token, to: event)
+            let voter = try await TestSocket.subscribed(try socketURL(api), token: people[0].token, to: event, pollVotes: true)
 
             // Two taps each: one vote each (taps at once: remindedOnceAndClosed, where requests run concurrently).
             for (n, person) in people.prefix(3).enumerated() {
@@ -78,6 +80,9 @@ struct PollsTests {
             #expect(seen?.counts == [2, 1, 0] && seen?.votersCount == 3 && seen?.myVotes == [0])
             #expect(Set(seen?.options[0].userIDs ?? []) == [people[0].id, people[1].id])
             try await watcher.waitFor("the counts, live") { $0.votes?.counts == [2, 1, 0] && $0.votes?.votersCount == 3 }
+            try await older.waitFor("the counts, in the message") { $0.change?.message.poll?.counts == [2, 1, 0] }
+            #expect(try older.frames.allSatisfy { $0.votes == nil })
+            await older.close()
 
             // A reaction is more than votes: the poll comes whole, then its votes alone again.
             let reacted = try await api.post(
@@ -107,7 +112,7 @@ struct PollsTests {
 
             // A socket resuming from before the votes is sent the poll whole first.
             let resumed = try await TestSocket.connect(try socketURL(api), token: people[3].token)
-            resumed.send(["type": "subscribe", "room_id": event, "after_seq": poll.seq, "after_change": 0])
+            resumed.send(["type": "subscribe", "room_id": event, "after_seq": poll.seq, "after_change": 0, "poll_votes": true])
             let first = try await resumed.waitFor("the poll, as it is now") { $0.change?.message.seq == poll.seq || $0.votes != nil }
             #expect(first.change?.message.poll?.counts == [1, 1, 1])
             await resumed.close()

@@ -76,6 +76,8 @@ extension ChatConnection {
         do {
             let updated = try await chat.blockedBy(userID)
             hidden.withLock { $0 = updated }
+            // Polls' voters as seen changed: each poll goes whole again.
+            forgetPollsSent()
         } catch {
             logger.warning("could not reload blocks", metadata: ["error": "\(error)"])
         }

@@ -34,6 +34,8 @@ actor ChatConnection {
     /// subscription starts with none, so a client is sent each poll whole before its votes
     /// alone. Past ``pollsKept`` they are all let go (the next change of each goes whole).
     private var pollsSent: [PollKey: ChatMessage] = [:]
+    /// The rooms whose subscription asked for `poll_votes`.
+    private var votesAlone: Set<UUID> = []
     static let pollsKept = 256
     struct PollKey: Hashable {
         let room: UUID
@@ -88,6 +90,8 @@ actor ChatConnection {
         var eventId: String?
         var afterSeq: Int64?
         var afterChange: Int64?
+        /// The client takes `poll_votes` frames (older clients get the whole message).
+        var pollVotes: Bool?
         var body: String?
         var clientId: String?
         var attachmentId: String?
@@ -122,7 +126,10 @@ actor ChatConnection {
             return
         }
         switch frame.type {
-        case "subscribe": await subscribe(room, after: max(0, frame.afterSeq ?? 0), afterChange: frame.afterChange.map { max(0, $0) })
+        case "subscribe":
+            await subscribe(
+                room, after: max(0, frame.afterSeq ?? 0), afterChange: frame.afterChange.map { max(0, $0) },
+                pollVotes: frame.pollVotes ?? false)
         case "unsubscribe": await unsubscribe(room, reason: "requested")
         case "message":
             await post(
@@ -136,7 +143,7 @@ actor ChatConnection {
         }
     }
 
-    private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?) async {
+    private func subscribe(_ id: UUID, after: Int64, afterChange: Int64?, pollVotes: Bool) async {
         // Live traffic first, then the room: nothing stored in between is missed.
         hub.join(self, id)
         protocolState.beginSubscribe(id)
@@ -152,6 +159,7 @@ actor ChatConnection {
             }
             events.withLock { $0[id] = room.eventID }
             pollsSent = pollsSent.filter { $0.key.room != id }
+            if pollVotes { votesAlone.insert(id) } else { votesAlone.remove(id) }
             let blocked = try await chat.blockedBySubscribing(userID)
             hidden.withLock { $0 = blocked }
             // The member may have left meanwhile (the read above came first): no subscription outlives the attendance.
@@ -255,6 +263,8 @@ actor ChatConnection {
                 // again shortly, more slowly each time, while the socket lives; stopping
                 // here would leave the client short until another message happened to come.
                 failures += 1
+                // The kept reads of the room's changes are older than what is wanted: read again.
+                hub.forgetChangeReads(room)
                 try? await Task.sleep(for: .milliseconds(min(2_000, 10 << min(failures, 8))))
             }
         }
@@ -279,16 +289,20 @@ actor ChatConnection {
                 guard let seen = Blocks.view(message, hiding: [], viewer: userID) else { return true }
                 return queue.push(Frames.change(seen, links: hub.links))
             }
-            if frame.hiddenFrom.contains(userID) { return true }
-            let key = PollKey(room: message.roomID, seq: message.seq)
-            if pollsSent[key] == frame.shape { return queue.push(frame.votes(for: userID)) }
+            // Who the poll is hidden from is read with the message (a block since the frame was made counts).
+            if message.poll?.hiddenFrom.contains(userID) == true { return true }
+            if votesAlone.contains(message.roomID), pollsSent[PollKey(room: message.roomID, seq: message.seq)] == frame.shape {
+                return queue.push(frame.votes(for: userID))
+            }
             guard queue.push(frame.whole(for: userID)) else { return false }
             notePollSent(message, shape: frame.shape)
             return true
         case .change(let message) where message.poll != nil:
             guard let seen = Blocks.view(message, hiding: hiding, viewer: userID) else { return true }
             let shape = ChatHub.pollShape(seen)
-            if pollsSent[PollKey(room: message.roomID, seq: message.seq)] == shape { return queue.push(Frames.pollVotes(seen)) }
+            if votesAlone.contains(message.roomID), pollsSent[PollKey(room: message.roomID, seq: message.seq)] == shape {
+                return queue.push(Frames.pollVotes(seen))
+            }
             guard queue.push(Frames.change(seen, links: hub.links)) else { return false }
             notePollSent(seen, shape: shape)
             return true
@@ -297,6 +311,8 @@ actor ChatConnection {
             return queue.push(Frames.change(seen, links: hub.links))
         }
     }
+
+    func forgetPollsSent() { pollsSent = [:] }
 
     /// The client holds this shape of the poll (``ChatHub/pollShape(_:)``): while only its
     /// votes change, it is sent them alone (`poll_votes`). Kept per subscription.

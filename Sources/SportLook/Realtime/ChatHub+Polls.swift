@@ -14,7 +14,6 @@ extension ChatHub {
         /// The message but its votes (``pollShape(_:)``): a socket sent this shape of the
         /// message before is sent `votes`, else `whole`.
         let shape: ChatMessage
-        let hiddenFrom: Set<UUID>
 
         func whole(for viewer: UUID) -> String { whole.with(mine[viewer]) }
         func votes(for viewer: UUID) -> String { votes.with(mine[viewer]) }
@@ -60,7 +59,7 @@ extension ChatHub {
         guard let whole = Spliced(Frames.change(general, links: links)), let votes = Spliced(Frames.pollVotes(general)) else { return nil }
         var mine: [UUID: [Int]] = [:]
         for (position, option) in poll.options.enumerated() { for voter in option.voters { mine[voter, default: []].append(position) } }
-        let frame = PollFrame(whole: whole, votes: votes, mine: mine, shape: Self.pollShape(message), hiddenFrom: poll.hiddenFrom)
+        let frame = PollFrame(whole: whole, votes: votes, mine: mine, shape: Self.pollShape(message))
         pollFrames.withLock { kept in
             if kept.count >= Self.framesKept / 16 { kept.removeAll(keepingCapacity: true) }
             kept[key] = frame

@@ -340,6 +340,8 @@ final class ChatHub: Sendable {
         state.withLock { s in
             if s.renames.count >= Self.renamesKept, s.renames[person] == nil { s.renames = [:] }
             s.renames[person] = name
+            // Kept change reads show the name they were read with.
+            s.changeReads = [:]
             guard let old = s.names[person], old != name else { return }
             s.names[person] = name
             for (room, messages) in s.recent where messages.contains(where: { $0.sender.id == person || $0.replyTo?.sender.id == person }) {
@@ -377,6 +379,11 @@ final class ChatHub: Sendable {
             state.withLock { s in if s.changeReads[room]?[key] == read { s.changeReads[room]?[key] = nil } }
             throw error
         }
+    }
+
+    /// Lets the room's kept change reads go: the next caller reads the database.
+    func forgetChangeReads(_ room: UUID) {
+        state.withLock { _ = $0.changeReads.removeValue(forKey: room) }
     }
 
     /// A change numbered `change` was heard of in `room`: its sockets are offered it, at

@@ -86,7 +86,7 @@ extension ChatSession {
 
     func sendSubscribe(_ room: String) {
         guard let position = rooms[room] else { return }
-        var frame: [String: Any] = ["type": "subscribe", "room_id": room, "after_seq": position.lastSeq]
+        var frame: [String: Any] = ["type": "subscribe", "room_id": room, "after_seq": position.lastSeq, "poll_votes": true]
         // From the start, every message comes in its current state: no change to replay.
         if position.lastSeq > 0 || position.lastChange > 0 { frame["after_change"] = position.lastChange }
         rooms[room]?.awaitingSubscribed = true

@@ -65,9 +65,12 @@ final class TestSocket: Sendable {
     }
 
     /// Connects and subscribes to `room` from its first message, and waits until subscribed.
-    static func subscribed(_ url: String, token: String, to room: String) async throws -> TestSocket {
+    /// A socket subscribed to `room` from its start; `pollVotes` takes a poll's votes alone (`poll_votes`).
+    static func subscribed(_ url: String, token: String, to room: String, pollVotes: Bool = false) async throws -> TestSocket {
         let socket = try await connect(url, token: token)
-        socket.send(["type": "subscribe", "room_id": room, "after_seq": 0])
+        var frame: [String: Any] = ["type": "subscribe", "room_id": room, "after_seq": 0]
+        if pollVotes { frame["poll_votes"] = true }
+        socket.send(frame)
         try await socket.waitFor("subscribed") { $0.type == "subscribed" }
         return socket
     }

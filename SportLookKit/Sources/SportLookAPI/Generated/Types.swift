@@ -1174,8 +1174,8 @@ public protocol APIProtocol: Sendable {
     /// Make the caller's choices in a poll exactly these options (an empty list withdraws the vote).
     ///
     /// Members of the room vote while the poll is open; every socket in the room gets the
-    /// new counts (`poll_votes`, or the message again as `message_edited` when more than its
-    /// votes changed since the socket was sent it). One option unless the poll is
+    /// new counts (`poll_votes` to a subscription that asked for them, when only votes changed
+    /// since it was sent the poll whole; else the message again as `message_edited`). One option unless the poll is
     /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
     /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
     /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
@@ -1272,13 +1272,14 @@ public protocol APIProtocol: Sendable {
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is
     /// accepted for an event's room. Client frames:
-    /// `subscribe {room_id, after_seq, after_change?}`, `unsubscribe {room_id}`,
+    /// `subscribe {room_id, after_seq, after_change?, poll_votes?}` (`poll_votes: true` to be sent a poll's
+    /// votes alone, `poll_votes` frames; without it, the message whole as `message_edited`), `unsubscribe {room_id}`,
     /// `message {room_id, client_id, body?, attachment_id?, reply_to?, mentions?}` (text, an image or both),
     /// `typing {room_id}`, `read {room_id, seq}`, `watch_rooms` (keep the chats list live).
     /// Server frames: `subscribed {room_id, last_seq, last_change_seq}`, `message {room_id, message, after_change}`,
     /// `message_edited` and `message_deleted {room_id, message, after_change}` (the message whole, as it is now),
-    /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (only the votes of a
-    /// poll changed since this subscription was sent it whole: `counts` per option in order, `taken_by` the
+    /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (to a subscription
+    /// that asked for them, when only the votes of a poll changed since it was sent the poll whole: `counts` per option in order, `taken_by` the
     /// person who took each option of a sign-up list or null, the rest of the message as held; a subscription
     /// is sent each poll whole before its votes alone), a room's changes at most every 80 ms (a burst arrives
     /// as one frame per message with its latest state),
@@ -3773,8 +3774,8 @@ extension APIProtocol {
     /// Make the caller's choices in a poll exactly these options (an empty list withdraws the vote).
     ///
     /// Members of the room vote while the poll is open; every socket in the room gets the
-    /// new counts (`poll_votes`, or the message again as `message_edited` when more than its
-    /// votes changed since the socket was sent it). One option unless the poll is
+    /// new counts (`poll_votes` to a subscription that asked for them, when only votes changed
+    /// since it was sent the poll whole; else the message again as `message_edited`). One option unless the poll is
     /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
     /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
     /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
@@ -3977,13 +3978,14 @@ extension APIProtocol {
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is
     /// accepted for an event's room. Client frames:
-    /// `subscribe {room_id, after_seq, after_change?}`, `unsubscribe {room_id}`,
+    /// `subscribe {room_id, after_seq, after_change?, poll_votes?}` (`poll_votes: true` to be sent a poll's
+    /// votes alone, `poll_votes` frames; without it, the message whole as `message_edited`), `unsubscribe {room_id}`,
     /// `message {room_id, client_id, body?, attachment_id?, reply_to?, mentions?}` (text, an image or both),
     /// `typing {room_id}`, `read {room_id, seq}`, `watch_rooms` (keep the chats list live).
     /// Server frames: `subscribed {room_id, last_seq, last_change_seq}`, `message {room_id, message, after_change}`,
     /// `message_edited` and `message_deleted {room_id, message, after_change}` (the message whole, as it is now),
-    /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (only the votes of a
-    /// poll changed since this subscription was sent it whole: `counts` per option in order, `taken_by` the
+    /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (to a subscription
+    /// that asked for them, when only the votes of a poll changed since it was sent the poll whole: `counts` per option in order, `taken_by` the
     /// person who took each option of a sign-up list or null, the rest of the message as held; a subscription
     /// is sent each poll whole before its votes alone), a room's changes at most every 80 ms (a burst arrives
     /// as one frame per message with its latest state),
