@@ -45,24 +45,12 @@ final class ChatHub: Sendable {
         var paces: [UUID: Pace] = [:]
     }
 
-    struct Pace {
-        var last: ContinuousClock.Instant
-        var waiting: Int64?
-    }
-
     struct ChangeRead: Hashable {
         let after: Int64
         let limit: Int
         /// A read that started before a change was heard of serves nobody asking after it.
         let generation: Int
     }
-
-    /// A room's sockets are offered its changes at most this often: a burst of them (a
-    /// poll voted on a hundred times a second) reaches each socket as one read and one
-    /// frame per pace, carrying every change of it. A change after a quiet spell goes at once.
-    static let changePace: Duration = .milliseconds(80)
-    /// Rooms whose pace is remembered before the quiet ones are let go.
-    static let pacesKept = 4_096
 
     /// Recent messages a room keeps at most; past it the oldest quarter goes at once
     /// (not one at a time: each removal moves all the others down).
@@ -384,56 +372,6 @@ final class ChatHub: Sendable {
     /// Lets the room's kept change reads go: the next caller reads the database.
     func forgetChangeReads(_ room: UUID) {
         state.withLock { _ = $0.changeReads.removeValue(forKey: room) }
-    }
-
-    /// A change numbered `change` was heard of in `room`: its sockets are offered it, at
-    /// most once per ``changePace`` (a change in the pause waits for its end, with any
-    /// later ones).
-    func offerChange(_ room: UUID, _ change: Int64) async {
-        enum Step {
-            case now
-            /// Another change already waits for the end of the pause: this one goes with it.
-            case waiting
-            case after(Duration)
-        }
-        let now = ContinuousClock.now
-        let step: Step = state.withLock { s in
-            if var pace = s.paces[room] {
-                if let waiting = pace.waiting {
-                    pace.waiting = max(waiting, change)
-                    s.paces[room] = pace
-                    return .waiting
-                }
-                let next = pace.last + Self.changePace
-                if next > now {
-                    pace.waiting = change
-                    s.paces[room] = pace
-                    return .after(next - now)
-                }
-            }
-            if s.paces.count >= Self.pacesKept { s.paces = s.paces.filter { $0.value.waiting != nil } }
-            s.paces[room] = Pace(last: now, waiting: nil)
-            return .now
-        }
-        switch step {
-        case .now: await deliverChange(room, change)
-        case .waiting: break
-        case .after(let pause):
-            Task {
-                try? await Task.sleep(for: pause)
-                let due = state.withLock { s -> Int64? in
-                    guard let waiting = s.paces[room]?.waiting else { return nil }
-                    s.paces[room] = Pace(last: .now, waiting: nil)
-                    return waiting
-                }
-                if let due { await deliverChange(room, due) }
-            }
-        }
-    }
-
-    private func deliverChange(_ room: UUID, _ change: Int64) async {
-        for connection in members(of: room) { await connection.offer(room: room, change: change) }
-        for connection in watchers(of: room) { await connection.roomActivity(room) }
     }
 
     /// The room has had changes up to `change` (a socket read so from the database, or

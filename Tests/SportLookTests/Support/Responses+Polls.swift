@@ -33,3 +33,28 @@ extension API {
         var counts: [Int] { options.map(\.count) }
     }
 }
+
+/// A socket frame of a poll.
+extension API.Frame {
+    /// A poll's votes alone: the rest of its message is as the socket was sent it.
+    struct PollVotes: Decodable, Sendable {
+        var roomID: String
+        var eventID: String?
+        var seq: Int
+        var afterChange: Int
+        var counts: [Int]
+        var takenBy: [String?]
+        var votersCount: Int
+        var myVotes: [Int]
+
+        enum CodingKeys: String, CodingKey {
+            case seq, counts
+            case roomID = "room_id"
+            case eventID = "event_id"
+            case afterChange = "after_change"
+            case takenBy = "taken_by"
+            case votersCount = "voters_count"
+            case myVotes = "my_votes"
+        }
+    }
+}
