@@ -2,8 +2,9 @@
 """The moderation console in a real browser: Debian's Chromium driven by Playwright
 against a fresh `sportlook serve` (SQLite; only loopback).
 
-Rita reports Sam's message and Sam's event from the web client. Mo, a moderator, sees both
-in the console with their context, removes the message and suspends Sam for a day from his
+Rita reports Sam's message, a photo he sent and Sam's event from the web client. Mo, a
+moderator, sees them in the console with their context, takes the photo down (it leaves
+Rita's open chat), removes the message and suspends Sam for a day from his
 account page: Sam's open page loses its socket (closed as a session that ended) and his
 next request is refused with 403 `account_suspended`. Mo dismisses the event's report.
 Rita's inbox tells her both outcomes. Sam, refused at sign-in, appeals from the sign-in
@@ -70,6 +71,13 @@ class Console:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
+    def upload(self, token, use, image):
+        """A PNG uploaded as the raw body (POST /v1/media?use=…); the upload's id."""
+        request = urllib.request.Request(self.url + f"/v1/media?use={use}", method="POST", data=image,
+                                         headers={"Content-Type": "image/png", "Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())["id"]
+
     def register(self, name, email):
         status, body = self.call("POST", "/v1/auth/register", body={"name": name, "email": email, "password": PASSWORD})
         assert status == 201, (status, body)
@@ -132,6 +140,8 @@ def walk(console):
     assert console.call("POST", f"/v1/events/{event['id']}/attendance", rita_token)[0] == 200
     for n, text in enumerate(["Who brings the ball?", "You are all useless, stay home", "See you at ten"]):
         assert console.call("POST", f"/v1/events/{event['id']}/messages", sam_token, {"body": text, "client_id": f"c-{n}"})[0] == 201
+    photo = console.upload(sam_token, "chat", web_test.png(640, 480))
+    assert console.call("POST", f"/v1/events/{event['id']}/messages", sam_token, {"body": "Our pitch", "client_id": "c-photo", "attachment_id": photo})[0] == 201
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"])
@@ -152,6 +162,11 @@ def walk(console):
         rita.get_by_role("button", name="Report the event Sunday five-a-side: Something else").click()
         expect(rita.get_by_text("Reported: a moderator will look.")).to_have_count(2)
 
+        # And the photo Sam sent, from its own control beside the message's.
+        rita.get_by_label("Report the image in Sam’s message “Our pitch”", exact=True).click()
+        rita.get_by_role("button", name="Report the image in Sam’s message “Our pitch”: Inappropriate").click()
+        expect(rita.get_by_text("Reported: a moderator will look.")).to_have_count(3)
+
         # Sam has the game open: his page holds a socket.
         sam = console.browser_of(browser, "Sam", sam_token)
         closes = []
@@ -170,6 +185,19 @@ def walk(console):
         event_report = mo.locator("article.report-group").filter(has_text="organised by")
         expect(event_report).to_contain_text("Sunday five-a-side")
         screen(mo, "console-reports")
+
+        # He takes the photo down: it is shown to him with where it was, and leaves Rita's page.
+        photo_report = mo.locator("article.report-group").filter(has_text="Shown as an image in a chat message")
+        expect(photo_report.locator("figure.photo img")).to_be_visible()
+        mo.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=photo_report.locator("figure.photo img").element_handle())
+        photo_report.get_by_label("Reason (kept in the audit log and told to the person)").fill("Not a photo for this chat")
+        photo_report.get_by_role("button", name="Take the photo down (photo reported)").click()
+        expect(mo.get_by_text("Done: 1 report closed.")).to_be_visible()
+        expect(rita.locator("ol.messages").get_by_text("Our pitch")).to_be_visible()
+        expect(rita.locator("ol.messages img.attachment")).to_have_count(0, timeout=10_000)
+        mo.goto("/admin#/")
+        expect(mo.get_by_role("heading", name="Reports")).to_be_visible()
+        message_report = mo.locator("article.report-group").filter(has_text="You are all useless")
 
         # He removes the message.
         message_report.get_by_label("Reason (kept in the audit log and told to the person)").fill("Insults other players")
@@ -203,9 +231,9 @@ def walk(console):
         event_report.get_by_role("button", name="Dismiss (event reported)").click()
         expect(mo.get_by_text("No open reports.")).to_be_visible()
 
-        # Rita is told both outcomes.
+        # Rita is told each outcome (the photo and the message acted on, the event not).
         rita.goto("/#/inbox")
-        expect(rita.get_by_text("Thank you: the moderators acted on what you reported.")).to_be_visible(timeout=10_000)
+        expect(rita.get_by_text("Thank you: the moderators acted on what you reported.")).to_have_count(2, timeout=10_000)
         expect(rita.get_by_text("Thank you: the moderators looked at what you reported and found nothing against the rules.")).to_be_visible(timeout=10_000)
 
         # Sam is refused at sign-in, and appeals from there.
@@ -244,9 +272,10 @@ def walk(console):
         # The audit log shows every step, newest first.
         ada.goto("/admin#/audit")
         rows = ada.locator("table.audit tbody tr")
-        expect(rows).to_have_count(7)
+        expect(rows).to_have_count(8)
         actions = [row.locator("td").nth(2).inner_text() for row in rows.all()]
-        expected = ["Appeal reversed", "Appeal filed", "Reports dismissed", "Suspended", "Message removed", "Role given", "Role given"]
+        expected = ["Appeal reversed", "Appeal filed", "Reports dismissed", "Suspended", "Message removed", "Photo taken down", "Role given",
+                    "Role given"]
         if actions != expected:
             problems.append(f"the audit log reads {actions}, not {expected}")
         screen(ada, "console-audit")

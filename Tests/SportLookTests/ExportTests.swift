@@ -142,4 +142,44 @@ struct ExportTests {
             #expect(try await api.get(link).status == .notFound)
         }
     }
+
+    @Test(
+        "with PUBLIC_URL and a mail transport, the ready archive's link is mailed to the person and opens it; a mail composed after the link expired is not sent",
+        arguments: engines)
+    func mailedLink(engine: DatabaseEngine) async throws {
+        let smtp = try await SMTPServer()
+        let clock = ManualClock()
+        try await withApp(
+            engine, clock: clock, queueClock: clock,
+            configure: {
+                smtp.configure(&$0)
+                $0.publicURL = "https://sportlook.test"
+                $0.jobWorkers = 0
+            }
+        ) { api, services in
+            let ann = try await api.register("Ann", email: "ann.export@example.com")
+            #expect(try await api.post("/v1/me/export", token: ann.token).status == .accepted)
+            try await services.runDueJobs()
+            let path = try #require(try await api.notifications(ann.token).first { $0.kind == "data_export_ready" }?.data["path"]?.string)
+            let mail = try #require(try await smtp.messages(to: "ann.export@example.com").first)
+            #expect(mail.headers["subject"] == "Your SportLook data is ready")
+            let link = try #require(
+                mail.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first {
+                    $0.hasPrefix("https://")
+                })
+            #expect(link == "https://sportlook.test" + path)
+            let download = try await api.get(String(link.dropFirst("https://sportlook.test".count)))
+            #expect(download.status == .ok && download.headers[.contentType] == "application/zip")
+
+            // Ben's export is ready, but its mail waits until the link has expired: nothing is sent.
+            let ben = try await api.register("Ben", email: "ben.export@example.com")
+            let asked = try await api.post("/v1/me/export", token: ben.token).decode(JSONValue.self, expecting: .accepted)
+            try await services.exports.build(try #require(asked["id"]?.string.flatMap(UUID.init(uuidString:))))
+            clock.advance(by: ExportService.lifetime + 1)
+            try await services.runDueJobs()
+            #expect(try smtp.messages().filter { $0.recipient == "ben.export@example.com" }.isEmpty)
+            #expect(try smtp.messages().count == 1)
+        }
+        await smtp.stop()
+    }
 }

@@ -4,7 +4,8 @@ import {get, post} from "../api.js";
 import {btn, formError, h, replace, showErrors, status, when} from "../dom.js";
 import {due, personLink, reasonField} from "./common.js";
 
-const KIND = {message: "Message", event: "Event", group: "Group", user: "Person"};
+const KIND = {message: "Message", event: "Event", group: "Group", photo: "Photo", user: "Person"};
+const SHOWN_ON = {profile: "the profile photo of its owner", event: "an event's cover", group: "a group's cover", message: "an image in a chat message"};
 
 export function queueView() {
   const list = h("div", {class: "queue"});
@@ -27,6 +28,12 @@ export function queueView() {
     }
     if (c.kind === "group") {
       return h("p", h("strong", c.group.name), ` · ${c.group.member_count} member${c.group.member_count === 1 ? "" : "s"} · owned by `, personLink(c.group.owner));
+    }
+    if (c.kind === "photo") {
+      const urls = Object.values(c.photo.urls);
+      return h("figure", {class: "photo"},
+        h("img", {src: urls[urls.length - 1], alt: "The reported photo", width: 160, loading: "lazy"}),
+        h("figcaption", `Shown as ${SHOWN_ON[c.photo.shown_on]} · uploaded by `, personLink(c.photo.owner)));
     }
     if (c.kind === "user") {
       const u = c.user;
@@ -51,7 +58,7 @@ export function queueView() {
     };
     const about = `${KIND[group.target_type].toLowerCase()} reported`;
     const buttons = [["dismiss", "Dismiss"]];
-    if (group.target_type !== "user") buttons.push(["remove", group.target_type === "group" ? "Close the group" : `Remove the ${group.target_type}`]);
+    if (group.target_type !== "user") buttons.push(["remove", group.target_type === "group" ? "Close the group" : group.target_type === "photo" ? "Take the photo down" : `Remove the ${group.target_type}`]);
     if (group.subject) buttons.push(["warn", `Warn ${group.subject.name}`], ["limit", `Limit ${group.subject.name}`]);
     form.append(h("div", {class: "actions"}, buttons.map(([action, label]) =>
       btn({class: action === "dismiss" ? "" : "danger", "aria-label": `${label} (${about})`, onclick: decide(action)}, label))));

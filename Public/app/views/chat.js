@@ -151,7 +151,8 @@ export function chatPanel(roomID, user, {left = "You can no longer write here.",
               onclick: (e) => { e.target.closest("details").open = false; toggle(m, emoji); }}, emoji)))),
         mine && Date.now() - Date.parse(m.created_at) < EDIT_WINDOW_MS
           ? btn({class: "link", "aria-label": `Edit ${about}`, onclick: () => edit(m, element)}, "Edit") : null,
-        mine ? btn({class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : reportControl("message", m.id, about)) : null);
+        mine ? btn({class: "link", "aria-label": `Delete ${about}`, onclick: () => remove(m)}, "Delete") : reportControl("message", m.id, about),
+        m.attachment && !mine ? reportControl("photo", m.attachment.id, `the image in ${about}`) : null) : null);
     return element;
   };
 

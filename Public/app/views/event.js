@@ -58,6 +58,7 @@ export function eventView(id) {
       else actions.append(btn({onclick: act(() => post(`/v1/events/${id}/maybe`))}, "Maybe"));
     }
     if (!event.i_organise) actions.append(reportControl("event", id, `the event ${event.title}`));
+    if (!event.i_organise && event.image_url) actions.append(reportControl("photo", id, `the cover of ${event.title}`));
     const myPlace = event.my_status === "going" ? h("p", {class: "pill going"}, "You are going")
       : event.my_status === "waitlisted" ? h("p", {class: "pill waitlisted", "data-testid": "waitlist-position"}, `You are number ${event.my_position} on the waitlist`)
       : event.my_status === "maybe" ? h("p", {class: "pill"}, "You said maybe: you will be asked to decide") : null;

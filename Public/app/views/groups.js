@@ -94,7 +94,8 @@ export function groupView(id, invite) {
       group.my_role || group.my_request ? btn({onclick: () => act(() => del(`/v1/groups/${id}/membership`))}, group.my_role ? "Leave group" : "Withdraw request") : null,
       group.my_role ? btn({"aria-pressed": String(group.muted), onclick: () => act(() => group.muted ? del(`/v1/groups/${id}/mute`) : api("PUT", `/v1/groups/${id}/mute`))},
         group.muted ? "Hear of new games again" : "Mute new games") : null,
-      group.my_role !== "owner" ? reportControl("group", id, `the group ${group.name}`) : null);
+      group.my_role !== "owner" ? reportControl("group", id, `the group ${group.name}`) : null,
+      group.my_role !== "owner" && group.image_url ? reportControl("photo", id, `the cover of ${group.name}`) : null);
     replace(section,
       group.image_urls ? h("img", {class: "cover", src: group.image_urls["1280"] ?? group.image_url, alt: ""}) : null,
       h("h1", group.name),

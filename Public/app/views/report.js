@@ -1,4 +1,4 @@
-// Reporting something to the moderators: a person, an event, a message or a group, with a reason.
+// Reporting something to the moderators: a person, an event, a message, a group or a photo, with a reason.
 import {post} from "../api.js";
 import {btn, h, replace} from "../dom.js";
 

@@ -119,6 +119,12 @@ extension AppConfiguration {
             }
             mediaPublicURL = base
         }
+        if let base = try reader.string("PUBLIC_URL") {
+            guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
+                throw ConfigurationError(setting: "PUBLIC_URL", message: "must be an http(s) URL such as https://sportlook.example")
+            }
+            publicURL = base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
         if let secret = try reader.string("MEDIA_URL_SECRET") {
             guard secret.utf8.count >= 32 else {
                 throw ConfigurationError(setting: "MEDIA_URL_SECRET", message: "must be at least 32 bytes")

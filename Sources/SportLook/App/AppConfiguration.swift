@@ -168,6 +168,9 @@ public struct AppConfiguration: Sendable {
     /// (`MAIL_TRANSPORT=log`, for development); unset: no mail, and asking for a code
     /// answers 422 `mail_not_enabled`.
     public var mail: MailSetting?
+    /// This server's address as people reach it (`PUBLIC_URL`, e.g. https://sportlook.example),
+    /// for links in mail: with a mail transport, a ready data export's link is mailed too.
+    public var publicURL = ""
 
     /// Pushes straight to Apple's, Google's and the browsers' services (`APNS_*`,
     /// `FCM_*`, `VAPID_*`, `PUSH_CA_FILE`, `PUSH_ALLOW_LOOPBACK`, `PUSH_TIMEOUT`).
@@ -225,7 +228,8 @@ public struct AppConfiguration: Sendable {
         "AUTH_FACEBOOK_CLIENT_IDS", "AUTH_FACEBOOK_JWKS_URL", "AUTH_FACEBOOK_ISSUER", "FACEBOOK_APP_SECRET", "FACEBOOK_GRAPH_URL",
         "AUTH_APPLE_WEB_CLIENT_ID", "AUTH_GOOGLE_WEB_CLIENT_ID", "AUTH_FACEBOOK_WEB_CLIENT_ID", "AUTH_APPLE_AUTHORIZE_URL",
         "AUTH_GOOGLE_AUTHORIZE_URL", "AUTH_FACEBOOK_AUTHORIZE_URL",
-        "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL", "TILE_ATTRIBUTION",
+        "MAIL_TRANSPORT", "SMTP_URL", "MAIL_FROM", "PUBLIC_URL", "SMTP_CA_FILE", "SMTP_TIMEOUT", "WEB_CLIENT", "TILE_URL",
+        "TILE_ATTRIBUTION",
         "APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_URL", "APNS_SANDBOX_URL", "FCM_SERVICE_ACCOUNT_FILE", "FCM_URL",
         "VAPID_SUBJECT", "VAPID_PRIVATE_KEY_FILE", "PUSH_CA_FILE", "PUSH_ALLOW_LOOPBACK", "PUSH_TIMEOUT", "SERIES_HORIZON",
         "LATE_CANCEL_HOURS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_RETURN_URL", "STRIPE_API_URL",

@@ -323,7 +323,7 @@ public final class AppServices: Sendable {
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,
-            chat: chatStore, blocks: blocks,
+            chat: chatStore, media: mediaStore, blocks: blocks,
             access: eventAccess, sports: sports, write: write, clock: clock
         )
         let mediaWorkers = NIOThreadPool(numberOfThreads: configuration.mediaWorkers)
@@ -341,14 +341,15 @@ public final class AppServices: Sendable {
         )
         let moderation = ModerationService(
             store: ModerationStore(database: database, clock: clock), staff: StaffStore(database: database), sessions: sessionStore,
-            accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, notifier: notifier,
-            scheduler: scheduler, write: write, clock: clock, deletion: accountService)
+            accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, media: attachments,
+            notifier: notifier, scheduler: scheduler, write: write, clock: clock, deletion: accountService)
         self.moderation = moderation
         self.staffJobs = StaffJobs(jobs: jobStore, staff: StaffStore(database: database), write: write, clock: clock)
         let exports = ExportService(
             store: ExportStore(database: database), staff: StaffStore(database: database), accounts: accountStore, blobs: blobs,
             scheduler: scheduler, notifier: notifier, write: write, clock: clock,
-            secret: Array(try await SecretStore(database: database).secret("export_url_key").utf8))
+            secret: Array(try await SecretStore(database: database).secret("export_url_key").utf8),
+            mailLinks: mailer == nil || configuration.publicURL.isEmpty ? nil : configuration.publicURL)
         self.exports = exports
         let scheduledWork = ScheduledWork(
             reminders: reminders, events: events, series: series, moderation: moderation, exports: exports, teams: teams,

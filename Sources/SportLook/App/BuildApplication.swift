@@ -151,8 +151,9 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ChatController(chat: services.chat, rooms: services.rooms, links: links, clock: services.clock).addRoutes(to: authenticated)
     PollsController(polls: services.polls, links: links).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
-    StaffController(staff: services.staff, moderation: services.moderation, exports: services.exports, jobs: services.staffJobs).addRoutes(
-        to: authenticated)
+    StaffController(
+        staff: services.staff, moderation: services.moderation, exports: services.exports, jobs: services.staffJobs, links: links
+    ).addRoutes(to: authenticated)
     let exports = ExportsController(exports: services.exports)
     exports.addRoutes(to: authenticated)
     exports.addPublicRoutes(to: publicRoutes)

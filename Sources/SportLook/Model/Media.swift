@@ -65,3 +65,22 @@ public struct MediaRef: Sendable, Hashable, Decodable {
         self.variants = variants
     }
 }
+
+/// Where an upload in use shows: a person's profile, an event's or a group's cover, a
+/// chat message's image.
+enum PhotoPlace: Sendable, Hashable {
+    case profile(person: UUID)
+    case event(UUID)
+    case group(UUID)
+    case message(room: UUID, seq: Int64)
+
+    /// Its name in the contract.
+    var kind: String {
+        switch self {
+        case .profile: "profile"
+        case .event: "event"
+        case .group: "group"
+        case .message: "message"
+        }
+    }
+}

@@ -100,6 +100,8 @@ enum ReportContext: Sendable {
     case event(id: UUID, title: String, startsAt: Date, status: String, organiser: UserSummary)
     /// The group, open, with its owner and how many are in it.
     case group(id: UUID, name: String, memberCount: Int, owner: UserSummary)
+    /// The photo (an upload), where it shows, and who uploaded it.
+    case photo(id: UUID, place: PhotoPlace, image: MediaRef, owner: UserSummary)
     /// The person, their standing and how often they were reported.
     case user(ModeratedPerson)
     /// The thing is gone.

@@ -67,11 +67,31 @@ extension API {
         var asReported: [String: JSONValue]?
         var event: ReportedEvent?
         var group: ReportedGroup?
+        var photo: ReportedPhoto?
         var user: ModeratedAccount?
 
         enum CodingKeys: String, CodingKey {
-            case kind, message, around, event, group, user
+            case kind, message, around, event, group, photo, user
             case asReported = "as_reported"
+        }
+    }
+
+    struct ReportedPhoto: Decodable, Sendable {
+        var id: String
+        var shownOn: String
+        var personID: String?
+        var eventID: String?
+        var roomID: String?
+        var seq: Int?
+        var urls: [String: String]
+        var owner: StaffPerson
+
+        enum CodingKeys: String, CodingKey {
+            case id, seq, urls, owner
+            case shownOn = "shown_on"
+            case personID = "person_id"
+            case eventID = "event_id"
+            case roomID = "room_id"
         }
     }
 

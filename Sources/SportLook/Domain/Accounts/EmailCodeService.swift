@@ -102,7 +102,7 @@ struct EmailCodeService: Sendable {
             throw error
         }
         for taken in reserved { try await taken.throttle.settle(taken.attempt) }
-        let request = CodeMailRequest(
+        let request = MailRequest(
             purpose: purpose.rawValue, email: normalized, request: requestDigest, knownPlace: knownPlace != nil ? true : nil)
         try await write { [jobs] sql, changes in
             try await jobs.enqueue(request, dedupeKey: "mail:\(purpose.rawValue):\(normalized):\(UUID().lowercased)", on: sql)
@@ -113,7 +113,7 @@ struct EmailCodeService: Sendable {
     /// For a `mail` job: issues a new code to the account the request names and
     /// returns the mail that carries it; nil when there is nothing to send (no such
     /// account, an email verified already).
-    func mail(for request: CodeMailRequest) async throws -> MailMessage? {
+    func mail(for request: MailRequest) async throws -> MailMessage? {
         guard let purpose = Purpose(rawValue: request.purpose) else { return nil }
         let code = Self.newCode()
         let now = clock.now()

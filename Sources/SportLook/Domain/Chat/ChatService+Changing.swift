@@ -58,6 +58,18 @@ extension ChatService {
         return true
     }
 
+    /// Staff take a message's image down (in the caller's transaction): the upload goes
+    /// with every link to it, the message keeps its text and reaches its room as changed.
+    /// Returns the blob keys to remove once the transaction committed.
+    func takeDownImage(_ upload: UUID, room roomID: UUID, seq: Int64, on sql: DatabaseSession, changes: inout ChangeSet) async throws
+        -> [String]
+    {
+        guard try await store.lockRoom(roomID, on: sql) != nil else { return try await media.release([upload], on: sql) }
+        let released = try await media.release([upload], on: sql)
+        changes.record(.chatChange(room: roomID, change: try await store.nextChange(room: roomID, seq: seq, on: sql)))
+        return released
+    }
+
     /// Erases a message's text and image, keeping its row and seq; returns the change number.
     private static func tombstone(
         _ message: ChatMessage, in room: UUID, at now: Date, on sql: DatabaseSession, store: ChatStore, notifier: Notifier,

@@ -16,6 +16,9 @@ struct ExportService: Sendable {
     let clock: any AppClock
     /// The HMAC key download links are signed with.
     let secret: [UInt8]
+    /// The server's public address (`PUBLIC_URL`) when mail can be sent: a ready archive's
+    /// link is mailed too. Nil: the notification alone tells the person.
+    var mailLinks: String? = nil
 
     /// How long an archive stays downloadable.
     static let lifetime: TimeInterval = 7 * 86_400
@@ -107,7 +110,26 @@ struct ExportService: Sendable {
             try await notifier.dataExportReady(
                 id, to: export.userID, path: path(id, expiresAt: expiresAt), expiresAt: expiresAt, size: archive.count, at: now, on: sql,
                 changes: &changes)
+            if mailLinks != nil { try await notifier.mailExportLink(id, on: sql, changes: &changes) }
         }
+    }
+
+    /// The mail carrying a ready archive's link (the mail job composes it when it sends):
+    /// nil once the archive expired, or for an account erased or without an email.
+    func mail(for id: UUID) async throws -> MailMessage? {
+        let now = clock.now()
+        guard let base = mailLinks, let export = try await store.export(id), export.status == .ready,
+            let expiresAt = export.expiresAt, expiresAt > now, let person = try await accounts.user(export.userID),
+            !person.isDeleted, !person.email.isEmpty
+        else { return nil }
+        let arguments: [String: MessageArgument] = [
+            "link": .text(base + path(id, expiresAt: expiresAt)),
+            "days": .number(max(1, (expiresAt.timeIntervalSince(now) / 86_400).rounded(.down))),
+            "date": .text(RFC3339.format(expiresAt)),
+        ]
+        return MailMessage(
+            to: person.email, subject: Catalogue.text(.exportMailSubject, in: person.language),
+            text: Catalogue.text(.exportMailText, arguments, in: person.language))
     }
 
     /// Drops an archive whose time is up (the job).

@@ -116,7 +116,7 @@ final class JobWorker: Service, Sendable {
 
     private func deliver(_ claimed: [JobStore.Claimed]) async throws {
         var work: [Work] = []
-        var mails: [(job: JobStore.Claimed, request: CodeMailRequest)] = []
+        var mails: [(job: JobStore.Claimed, request: MailRequest)] = []
         var readable: [JobStore.Claimed] = []
         var later: [UUID] = []
         var outcomes: [UUID: DeliveryOutcome] = [:]
@@ -135,14 +135,13 @@ final class JobWorker: Service, Sendable {
                 } catch {
                     outcomes[job.id] = .retry(after: nil, reason: "\(String(describing: error).prefix(200))")
                 }
-            } else if job.kind == CodeMailRequest.jobKind, mails.count == Self.mailsPerBatch {
+            } else if job.kind == MailRequest.jobKind, mails.count == Self.mailsPerBatch {
                 // Mails are slow to send: the batch's share is full, the rest wait their turn.
                 later.append(job.id)
                 continue
-            } else if job.kind == CodeMailRequest.jobKind, let request = try? JSONDecoder().decode(CodeMailRequest.self, from: payload) {
+            } else if job.kind == MailRequest.jobKind, let request = try? JSONDecoder().decode(MailRequest.self, from: payload) {
                 mails.append((job, request))
-            } else if job.kind != CodeMailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload)
-            {
+            } else if job.kind != MailRequest.jobKind, let message = try? JSONDecoder().decode(NotificationMessage.self, from: payload) {
                 work.append(Work(job: job, message: message))
             } else {
                 try await jobs.fail(job.id, worker: name, error: "payload cannot be read", retryAt: nil, at: queueClock.now())
@@ -330,11 +329,11 @@ final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Code mails, a few at a time: each issues its code, then sends it. A mail job
-    /// with no transport configured is dead (queue it again with `sportlook jobs
-    /// retry-dead --kind mail` once there is one).
-    private func send(_ mails: [(job: JobStore.Claimed, request: CodeMailRequest)]) async -> [UUID: DeliveryOutcome] {
-        guard let mailer, let codes else {
+    /// Mails, a few at a time: each is composed (a code issued, an export's link read),
+    /// then sent. A mail job with no transport configured is dead (queue it again with
+    /// `sportlook jobs retry-dead --kind mail` once there is one).
+    private func send(_ mails: [(job: JobStore.Claimed, request: MailRequest)]) async -> [UUID: DeliveryOutcome] {
+        guard let mailer else {
             return Dictionary(
                 uniqueKeysWithValues: mails.map {
                     ($0.job.id, .failed(reason: "no mail transport is configured (SMTP_URL, or MAIL_TRANSPORT=log)"))
@@ -344,12 +343,22 @@ final class JobWorker: Service, Sendable {
         for chunk in mails.chunks(of: Self.mailsAtOnce) {
             await withTaskGroup(of: (UUID, DeliveryOutcome).self) { group in
                 for (job, request) in chunk {
-                    group.addTask {
+                    group.addTask { [codes, scheduled] in
                         do {
-                            guard let mail = try await codes.mail(for: request) else { return (job.id, .delivered) }
+                            let composed: MailMessage?
+                            if request.purpose == "export" {
+                                guard let exports = scheduled?.exports, let id = request.export else {
+                                    return (job.id, .failed(reason: "this worker does not compose export mails"))
+                                }
+                                composed = try await exports.mail(for: id)
+                            } else {
+                                guard let codes else { return (job.id, .failed(reason: "this worker does not issue codes")) }
+                                composed = try await codes.mail(for: request)
+                            }
+                            guard let mail = composed else { return (job.id, .delivered) }
                             return (job.id, await mailer.send(mail, id: job.id))
                         } catch {
-                            return (job.id, .retry(after: nil, reason: "cannot issue the code: \(String(describing: error).prefix(200))"))
+                            return (job.id, .retry(after: nil, reason: "cannot compose the mail: \(String(describing: error).prefix(200))"))
                         }
                     }
                 }

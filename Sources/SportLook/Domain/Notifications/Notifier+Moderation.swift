@@ -9,6 +9,7 @@ extension Notifier {
         case messageRemoved
         case eventRemoved(title: String)
         case groupRemoved(name: String)
+        case photoRemoved
         case limited
         case suspended(until: Date?)
         case lifted
@@ -16,7 +17,7 @@ extension Notifier {
         var action: ModerationAction {
             switch self {
             case .warned: .warn
-            case .messageRemoved, .eventRemoved, .groupRemoved: .remove
+            case .messageRemoved, .eventRemoved, .groupRemoved, .photoRemoved: .remove
             case .limited: .limit
             case .suspended: .suspend
             case .lifted: .lift
@@ -32,6 +33,7 @@ extension Notifier {
                 Catalogue.text(.moderationEventRemoved, why.merging(["event": .text(title)]) { a, _ in a }, in: language)
             case .groupRemoved(let name):
                 Catalogue.text(.moderationGroupRemoved, why.merging(["group": .text(name)]) { a, _ in a }, in: language)
+            case .photoRemoved: Catalogue.text(.moderationPhotoRemoved, why, in: language)
             case .limited: Catalogue.text(.moderationLimited, why, in: language)
             case .suspended(let until?):
                 Catalogue.text(.moderationSuspended, why.merging(["until": .text(Self.utc(until))]) { a, _ in a }, in: language)
@@ -127,6 +129,13 @@ extension Notifier {
                 "size": .number(Double(size)),
             ])
         try await jobs.enqueue(message, dedupeKey: "data_export_ready:\(export.lowercased)", on: sql)
+        changes.record(.jobs)
+    }
+
+    /// Queues the mail with a ready archive's link (composed when sent, from the export
+    /// and the account as they are then).
+    func mailExportLink(_ export: UUID, on sql: DatabaseSession, changes: inout ChangeSet) async throws {
+        try await jobs.enqueue(MailRequest.export(export), dedupeKey: "data_export_mail:\(export.lowercased)", on: sql)
         changes.record(.jobs)
     }
 }

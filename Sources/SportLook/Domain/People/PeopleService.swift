@@ -50,6 +50,7 @@ struct PeopleService: Sendable {
     let events: EventStore
     let safety: SafetyStore
     let chat: ChatStore
+    let media: MediaStore
     let blocks: Blocks
     /// A members-only game is not there to report for anyone outside its group.
     let access: EventAccess
@@ -216,8 +217,8 @@ struct PeopleService: Sendable {
     }
 
     static let reportReasons = ["spam", "harassment", "inappropriate", "impersonation", "safety", "other"]
-    /// What can be reported: a person, a game, a chat message, a group.
-    static let reportTargets = ["user", "event", "message", "group"]
+    /// What can be reported: a person, a game, a chat message, a group, a photo.
+    static let reportTargets = ["user", "event", "message", "group", "photo"]
 
     struct ReportInput: Decodable, Sendable {
         var targetType: String?
@@ -246,12 +247,14 @@ struct PeopleService: Sendable {
         try v.throwIfInvalid()
         guard let type, let target, let reason = input.reason else { throw DomainError.validation(v.fields) }
         let now = clock.now()
+        // A photo is named by its upload's id or by whoever shows it; the report is on the upload.
+        let reported = type == "photo" ? try await photo(target, seenBy: user) : target
         let report = SafetyStore.NewReport(
-            targetType: type, targetID: target, reason: reason, details: details?.isEmpty == false ? details : nil)
+            targetType: type, targetID: reported, reason: reason, details: details?.isEmpty == false ? details : nil)
         // An event the reporter may not see is no more there than an unknown one (the same 404).
         if type == "event" { try await access.require(target, for: user) }
         return try await database.transaction { [safety, chat] sql in
-            guard try await safety.exists(type, target, on: sql) else { throw DomainError.notFound(type) }
+            guard try await safety.exists(type, reported, on: sql) else { throw DomainError.notFound(type) }
             // Only a message the reporter could read: one of a room they are in.
             if type == "message" {
                 guard let room = try await chat.roomOfMessage(target, on: sql), try await chat.isMember(room: room, user: user, on: sql)
@@ -259,7 +262,7 @@ struct PeopleService: Sendable {
                     throw DomainError.notFound("message")
                 }
             }
-            if let existing = try await safety.report(by: user, on: type, target, on: sql) { return (existing, false) }
+            if let existing = try await safety.report(by: user, on: type, reported, on: sql) { return (existing, false) }
             // One reporter's reports are counted one at a time (PostgreSQL; SQLite's writer is already alone).
             try await safety.lockReporter(user, on: sql)
             let recent = try await safety.reportTimes(by: user, since: now.addingTimeInterval(-Self.reportWindow), on: sql)
@@ -270,9 +273,36 @@ struct PeopleService: Sendable {
             }
             if let filed = try await safety.insert(report, by: user, at: now, on: sql) { return (filed, true) }
             // The same report, filed meanwhile by the same reporter on another instance.
-            guard let existing = try await safety.report(by: user, on: type, target, on: sql) else { throw DomainError.notFound("report") }
+            guard let existing = try await safety.report(by: user, on: type, reported, on: sql) else {
+                throw DomainError.notFound("report")
+            }
             return (existing, false)
         }
+    }
+
+    /// The upload a photo report is about — `id` is the upload's (a chat image's
+    /// `attachment.id`) or that of the person, event or group it shows on — when the
+    /// reporter can see it there: a chat image in a room of theirs, a cover of an event
+    /// they may see; 404 otherwise, as for a photo that does not exist.
+    private func photo(_ id: UUID, seenBy user: UUID) async throws -> UUID {
+        guard let (upload, place) = try await database.read({ [media] sql in try await media.shown(id, on: sql) }) else {
+            throw DomainError.notFound("photo")
+        }
+        switch place {
+        case .message(let room, _):
+            let member = try await database.read { [chat] sql in
+                guard let room = try await chat.room(room, on: sql) else { return false }
+                return try await chat.isMember(room: room, user: user, on: sql)
+            }
+            guard member else { throw DomainError.notFound("photo") }
+        case .event(let event):
+            do { try await access.require(event, for: user) } catch let error as DomainError where error.kind == .notFound {
+                throw DomainError.notFound("photo")
+            }
+        case .profile, .group:
+            break
+        }
+        return upload
     }
 
     /// Reports a person may file in ``reportWindow``.

@@ -5,7 +5,9 @@ import Foundation
 /// upholds it or reverses it, which lifts a limit or a suspension.
 extension ModerationService {
     /// The actions a person may appeal.
-    static let appealable = ["message_removed", "event_removed", "group_removed", "user_warned", "user_limited", "user_suspended"]
+    static let appealable = [
+        "message_removed", "event_removed", "group_removed", "photo_removed", "user_warned", "user_limited", "user_suspended",
+    ]
 
     /// Files `user`'s appeal of `actionID` (nil: the latest action that reached them and
     /// is not appealed yet).

@@ -13,6 +13,7 @@ struct ModerationService: Sendable {
     let eventStore: EventStore
     let groups: GroupService
     let chat: ChatService
+    let media: MediaAttachments
     let notifier: Notifier
     let scheduler: Scheduler
     let write: Writer
@@ -46,7 +47,7 @@ struct ModerationService: Sendable {
             var out: [ReportGroup] = []
             for key in order {
                 guard let reports = grouped[key], let first = reports.first?.report else { continue }
-                let (subject, context) = try await Self.context(first.targetType, first.targetID, store: store, on: sql)
+                let (subject, context) = try await Self.context(first.targetType, first.targetID, store: store, media: media.store, on: sql)
                 out.append(
                     ReportGroup(
                         targetType: first.targetType, targetID: first.targetID, subject: subject, reports: reports, context: context))
@@ -56,9 +57,9 @@ struct ModerationService: Sendable {
     }
 
     /// The reported thing as a moderator sees it, and whom an action on a person reaches.
-    private static func context(_ type: String, _ id: UUID, store: ModerationStore, on sql: DatabaseSession) async throws -> (
-        UserSummary?, ReportContext
-    ) {
+    private static func context(_ type: String, _ id: UUID, store: ModerationStore, media: MediaStore, on sql: DatabaseSession)
+        async throws -> (UserSummary?, ReportContext)
+    {
         switch type {
         case "message":
             guard let message = try await store.message(id, on: sql) else { return (nil, .gone) }
@@ -73,6 +74,10 @@ struct ModerationService: Sendable {
             guard let group = try await store.group(id, on: sql) else { return (nil, .gone) }
             if case .group(_, _, _, let owner) = group { return (owner, group) }
             return (nil, group)
+        case "photo":
+            guard let photo = try await store.photo(id, media: media, on: sql) else { return (nil, .gone) }
+            if case .photo(_, _, _, let owner) = photo { return (owner, photo) }
+            return (nil, photo)
         default:
             guard let person = try await store.person(id, on: sql) else { return (nil, .gone) }
             return (person.summary, .user(person))
@@ -136,22 +141,23 @@ struct ModerationService: Sendable {
         try Self.check(action, days: days, onContent: targetType)
         // Whole milliseconds: a standing set now reads back equal to its audit row's time.
         let now = clock.now().wholeMilliseconds
-        return try await write { [self] sql, changes in
+        let (decision, released) = try await write { [self] sql, changes in
             // The reports first, under their locks: two staff deciding the same thing go
             // one after the other, and the second finds nothing left open.
             guard try await store.lockOpenReports(targetType, targetID, on: sql) else { throw DomainError.notFound("open report") }
-            let (subject, context) = try await Self.context(targetType, targetID, store: store, on: sql)
+            let (subject, context) = try await Self.context(targetType, targetID, store: store, media: media.store, on: sql)
             // Nobody decides on their own content or account.
             if let subject, subject.id == actor.id {
                 throw DomainError.conflict("own_account", "Staff do not decide reports about themselves.")
             }
             let actorName = try await requireStaff(actor, alsoLocking: subject?.id, on: sql)
             var notice: Notifier.ModerationNotice?
+            var released: [String] = []
             switch action {
             case .dismiss:
                 break
             case .remove:
-                notice = try await remove(targetType, context, at: now, on: sql, changes: &changes)
+                (notice, released) = try await remove(targetType, context, at: now, on: sql, changes: &changes)
             case .warn, .limit, .suspend, .lift:
                 guard let subject else { throw DomainError.conflict("target_gone", "The reported thing is gone; dismiss its reports.") }
                 notice = try await standing(of: subject.id, action, days: days, by: actor, at: now, on: sql, changes: &changes)
@@ -169,8 +175,11 @@ struct ModerationService: Sendable {
                     notice, to: subject.id, reason: reason, actionID: entry.id, target: (targetType, targetID), at: now, on: sql,
                     changes: &changes)
             }
-            return Decision(entry: entry, resolved: reports.count)
+            return (Decision(entry: entry, resolved: reports.count), released)
         }
+        // A photo taken down: its stored variants go once the removal committed.
+        await media.removeBlobs(released)
+        return decision
     }
 
     /// Warns, limits, suspends or lifts a person directly (from their account page).
@@ -235,9 +244,10 @@ struct ModerationService: Sendable {
     }
 
     /// Takes the reported content down as its owner would: a message becomes a tombstone,
-    /// an event is cancelled and its people told, a group is closed.
+    /// an event is cancelled and its people told, a group is closed, a photo is deleted
+    /// from every place it shows (the blob keys to remove after the commit come back).
     private func remove(_ type: String, _ context: ReportContext, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
-        async throws -> Notifier.ModerationNotice?
+        async throws -> (Notifier.ModerationNotice, [String])
     {
         switch context {
         case .message(let message, _, _):
@@ -245,22 +255,56 @@ struct ModerationService: Sendable {
             guard try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes) else {
                 throw DomainError.conflict("already_removed", "The message was deleted already.")
             }
-            return .messageRemoved
+            return (.messageRemoved, [])
         case .event(let id, let title, _, _, _):
             guard let event = try await eventStore.lock(id, on: sql), event.status == .active else {
                 throw DomainError.conflict("already_removed", "The event was cancelled already.")
             }
             try await events.cancel(event, at: now, on: sql, changes: &changes)
-            return .eventRemoved(title: title)
+            return (.eventRemoved(title: title), [])
         case .group(let id, let name, _, _):
             // Closed as its owner would: its games are cancelled with a notice, its members go.
             guard let group = try await groups.store.lock(id, at: now, on: sql) else {
                 throw DomainError.conflict("already_removed", "The group was closed already.")
             }
             try await groups.end(group, at: now, on: sql, &changes)
-            return .groupRemoved(name: name)
+            return (.groupRemoved(name: name), [])
+        case .photo(let id, let place, _, _):
+            return (.photoRemoved, try await takeDown(photo: id, shownOn: place, at: now, on: sql, changes: &changes))
         case .user, .gone:
             throw DomainError.conflict("target_gone", "There is nothing left to remove; dismiss its reports.")
+        }
+    }
+
+    /// Deletes a photo's upload and every link to it, as its owner's removal would, and
+    /// tells the caches of the place that showed it: the profile, the event or the group
+    /// has no picture from now on; a chat message keeps its text and loses its image.
+    private func takeDown(photo id: UUID, shownOn place: PhotoPlace, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
+        async throws -> [String]
+    {
+        switch place {
+        case .message(let room, let seq):
+            return try await chat.takeDownImage(id, room: room, seq: seq, on: sql, changes: &changes)
+        case .profile(let person):
+            var edits = AccountStore.ProfileChanges()
+            edits.photo = .null
+            try await accounts.update(person, edits, at: now, on: sql)
+            let released = try await media.release([id], on: sql)
+            if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
+            return released
+        case .event(let eventID):
+            guard let event = try await eventStore.lock(eventID, on: sql) else { return try await media.release([id], on: sql) }
+            var edits = EventStore.Changes()
+            edits.cover = .null
+            _ = try await events.apply(edits, to: event, by: event.organiserID, at: now, on: sql, changes: &changes)
+            return try await media.release([id], on: sql)
+        case .group(let groupID):
+            var edits = GroupStore.Changes()
+            edits.cover = .null
+            try await groups.store.update(groupID, edits, at: now, on: sql)
+            let released = try await media.release([id], on: sql)
+            if let group = try await groups.store.group(groupID, on: sql) { changes.group(group) }
+            return released
         }
     }
 

@@ -73,6 +73,7 @@ extension Catalogue {
         .moderationMessageRemoved: "Din besked blev fjernet: {reason}",
         .moderationEventRemoved: "Din kamp {event} blev aflyst: {reason}",
         .moderationGroupRemoved: "Din gruppe {group} blev lukket: {reason}",
+        .moderationPhotoRemoved: "Dit billede blev fjernet: {reason}",
         .moderationLimited:
             "Din konto er begrænset: folk i nærheden ser dig ikke længere, og dine invitationer når ingen. Hvorfor: {reason}",
         .moderationSuspended: "Din konto er suspenderet indtil {until} (UTC): {reason}",
@@ -86,6 +87,14 @@ extension Catalogue {
         .appealReversed: "En anden moderator har set på sagen igen og omgør afgørelsen: {reason}",
         .exportReadyTitle: "Dine data er klar",
         .exportReadyBody: "Hent arkivet med dine SportLook-data i appen inden for {days, plural, one {# dag} other {# dage}}.",
+        .exportMailSubject: "Dine SportLook-data er klar",
+        .exportMailText: """
+        Arkivet med dine SportLook-data, som du bad om, er klar. Hent det her:
+
+            {link}
+
+        Linket virker indtil {date} (UTC), om {days, plural, one {# dag} other {# dage}}; så slettes arkivet. Del ikke linket: alle, der har det, kan hente dine data. Hvis du ikke bad om dine data, så skift din adgangskode.
+        """,
         .teamsPublishedTitle: "Hold til {event}",
         .teamsPublishedBody: "Du spiller på hold {team}.",
         .teamMovedTitle: "Nyt hold til {event}",

@@ -73,6 +73,7 @@ extension Catalogue {
         .moderationMessageRemoved: "Your message was removed: {reason}",
         .moderationEventRemoved: "Your game {event} was cancelled: {reason}",
         .moderationGroupRemoved: "Your group {group} was closed: {reason}",
+        .moderationPhotoRemoved: "Your photo was taken down: {reason}",
         .moderationLimited: "Your account is limited: people nearby no longer show you and your invitations reach no one. Why: {reason}",
         .moderationSuspended: "Your account is suspended until {until} (UTC): {reason}",
         .moderationSuspendedForGood: "Your account is suspended: {reason}",
@@ -85,6 +86,14 @@ extension Catalogue {
         .appealReversed: "Another moderator looked again and reversed the decision: {reason}",
         .exportReadyTitle: "Your data is ready",
         .exportReadyBody: "Download the archive of your SportLook data from the app within {days, plural, one {# day} other {# days}}.",
+        .exportMailSubject: "Your SportLook data is ready",
+        .exportMailText: """
+        The archive of your SportLook data that you asked for is ready. Download it here:
+
+            {link}
+
+        The link works until {date} (UTC), {days, plural, one {# day} other {# days}} from now; the archive is deleted then. Keep the link to yourself: anyone who has it can download your data. If you did not ask for your data, change your password.
+        """,
         .teamsPublishedTitle: "Teams for {event}",
         .teamsPublishedBody: "You play on team {team}.",
         .teamMovedTitle: "New team for {event}",

@@ -9,6 +9,7 @@ struct StaffController {
     let moderation: ModerationService
     let exports: ExportService
     let jobs: StaffJobs
+    let links: MediaLinks
 
     /// A guard for every route under `/v1/staff`: 404, as for no such route, unless the
     /// caller is staff now.
@@ -91,7 +92,7 @@ extension StaffController {
         let limit = q.limit(default: 50, max: 200)
         try q.throwIfInvalid()
         let groups = try await moderation.queue(limit: limit)
-        return JSONResponse(Page(items: groups.map { ReportGroupRepresentation(group: $0) }, nextCursor: nil))
+        return JSONResponse(Page(items: groups.map { ReportGroupRepresentation(group: $0, links: links) }, nextCursor: nil))
     }
 
     /// `POST /v1/staff/reports/decisions`

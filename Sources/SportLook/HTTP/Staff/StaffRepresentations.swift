@@ -3,6 +3,8 @@ import Foundation
 /// One group of the reports queue (`ReportGroup` in the contract).
 struct ReportGroupRepresentation: JSONEncodable {
     var group: ReportGroup
+    /// A reported photo's links (a chat image's signed as for the room's members).
+    var links: MediaLinks
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -62,6 +64,25 @@ struct ReportGroupRepresentation: JSONEncodable {
             json.field("id", id)
             json.field("name", name)
             json.field("member_count", memberCount)
+            json.key("owner")
+            Self.person(owner, to: &json)
+            json.objectEnd()
+        case .photo(let id, let place, let image, let owner):
+            json.field("kind", "photo")
+            json.key("photo")
+            json.objectStart()
+            json.field("id", id)
+            json.field("shown_on", place.kind)
+            switch place {
+            case .profile(let person): json.field("person_id", person)
+            case .event(let event): json.field("event_id", event)
+            case .group(let group): json.field("group_id", group)
+            case .message(let room, let seq):
+                json.field("room_id", room)
+                json.field("seq", Int(seq))
+            }
+            json.key("urls")
+            links.writeURLs(image, to: &json)
             json.key("owner")
             Self.person(owner, to: &json)
             json.objectEnd()

@@ -53,16 +53,16 @@ struct JobStore: Store {
     }
 
     /// Queues a code mail.
-    func enqueue(_ request: CodeMailRequest, dedupeKey: String, on sql: any SQLDatabase) async throws {
+    func enqueue(_ request: MailRequest, dedupeKey: String, on sql: any SQLDatabase) async throws {
         let now = clock.now()
         try await sql.raw(
             """
             INSERT INTO jobs (id, kind, payload, dedupe_key, state, attempts, run_at, enqueued_at)
-            VALUES (\(bind: UUID()), \(bind: CodeMailRequest.jobKind), \(bind: request.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now), \(bind: now))
+            VALUES (\(bind: UUID()), \(bind: MailRequest.jobKind), \(bind: request.encoded), \(bind: dedupeKey), 'queued', 0, \(bind: now), \(bind: now))
             ON CONFLICT (dedupe_key) DO NOTHING
             """
         ).run()
-        Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", CodeMailRequest.jobKind)]).increment()
+        Counter(label: "sportlook_jobs_enqueued_total", dimensions: [("kind", MailRequest.jobKind)]).increment()
     }
 
     /// The jobs whose dedupe key starts with `dedupePrefix` and whose payload holds

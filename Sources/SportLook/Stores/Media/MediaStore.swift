@@ -145,6 +145,35 @@ struct MediaStore: Store {
         return orphans
     }
 
+    /// Where the upload `id` shows, or — given the id of a person, event or group — the
+    /// upload that shows as its photo or cover, and where: a chat message's image (not a
+    /// deleted message's), a live person's photo, an event's cover, an open group's cover.
+    func shown(_ id: UUID, on sql: any SQLDatabase) async throws -> (media: UUID, place: PhotoPlace)? {
+        if let row = try await sql.raw(
+            "SELECT room_id, seq FROM chat_messages WHERE attachment_id = \(bind: id) AND deleted_at IS NULL LIMIT 1"
+        ).first() {
+            return (id, .message(room: try row.value("room_id"), seq: try row.value("seq")))
+        }
+        let owners: [(table: String, column: String, live: String, place: (UUID) -> PhotoPlace)] = [
+            ("users", "photo_id", "deleted_at IS NULL", { .profile(person: $0) }),
+            ("events", "cover_id", "1 = 1", { .event($0) }),
+            ("sport_groups", "cover_id", "status = 'active'", { .group($0) }),
+        ]
+        for owner in owners {
+            for match in [owner.column, "id"] {
+                if let row = try await sql.raw(
+                    """
+                    SELECT id, \(unsafeRaw: owner.column) AS media FROM \(unsafeRaw: owner.table)
+                    WHERE \(unsafeRaw: match) = \(bind: id) AND \(unsafeRaw: owner.column) IS NOT NULL AND \(unsafeRaw: owner.live) LIMIT 1
+                    """
+                ).first() {
+                    return (try row.value("media"), owner.place(try row.value("id")))
+                }
+            }
+        }
+        return nil
+    }
+
     // MARK: Blobs and their rows
 
     /// Takes the keys' locks for the rest of the caller's transaction. An upload takes

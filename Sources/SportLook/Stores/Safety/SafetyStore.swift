@@ -163,7 +163,7 @@ struct SafetyStore: Store {
         if targetType == "group" {
             return try await sql.raw("SELECT id FROM sport_groups WHERE id = \(bind: id) AND status = 'active'").first() != nil
         }
-        let table = ["user": "users", "event": "events", "message": "chat_messages"][targetType] ?? "users"
+        let table = ["user": "users", "event": "events", "message": "chat_messages", "photo": "media"][targetType] ?? "users"
         return try await sql.raw("SELECT id FROM \(unsafeRaw: table) WHERE id = \(bind: id)").first() != nil
     }
 

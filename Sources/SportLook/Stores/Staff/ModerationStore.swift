@@ -101,6 +101,16 @@ struct ModerationStore: Store {
             createdAt: try row.value("created_at"), deletedAt: try row.optional("deleted_at"))
     }
 
+    /// A photo in use, where it shows and who uploaded it, as the queue shows it (an
+    /// upload deleted, or shown nowhere now, is gone).
+    func photo(_ id: UUID, media: MediaStore, on sql: any SQLDatabase) async throws -> ReportContext? {
+        guard let upload = try await media.media(id, on: sql), let (_, place) = try await media.shown(id, on: sql),
+            let row = try await sql.raw("SELECT name FROM users WHERE id = \(bind: upload.ownerID)").first()
+        else { return nil }
+        return .photo(
+            id: id, place: place, image: upload.reference, owner: UserSummary(id: upload.ownerID, name: try row.value("name")))
+    }
+
     /// An open group with its owner, as the queue shows it (a closed one is gone).
     func group(_ id: UUID, on sql: any SQLDatabase) async throws -> ReportContext? {
         guard

@@ -6403,7 +6403,7 @@ extension Components {
                 case action
             }
         }
-        /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `group` (with `group`, open), `user` (with `user`) or `gone` (deleted, or a group closed).
+        /// The reported thing: `message` (with `message`, `around` and `as_reported`), `event` (with `event`), `group` (with `group`, open), `photo` (with `photo`, in use), `user` (with `user`) or `gone` (deleted, a group closed, a photo no longer shown).
         ///
         /// - Remark: Generated from `#/components/schemas/ReportContext`.
         public struct ReportContext: Codable, Hashable, Sendable {
@@ -6412,6 +6412,7 @@ extension Components {
                 case message = "message"
                 case event = "event"
                 case group = "group"
+                case photo = "photo"
                 case user = "user"
                 case gone = "gone"
             }
@@ -6530,6 +6531,106 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/ReportContext/group`.
             public var group: Components.Schemas.ReportContext.GroupPayload?
+            /// The reported upload, where it shows (with the id of the person, event or group, or the message's room and seq) and who uploaded it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportContext/photo`.
+            public struct PhotoPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/shown_on`.
+                @frozen public enum ShownOnPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case profile = "profile"
+                    case event = "event"
+                    case group = "group"
+                    case message = "message"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/shown_on`.
+                public var shownOn: Components.Schemas.ReportContext.PhotoPayload.ShownOnPayload
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/person_id`.
+                public var personId: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/event_id`.
+                public var eventId: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/group_id`.
+                public var groupId: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/room_id`.
+                public var roomId: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/seq`.
+                public var seq: Swift.Int?
+                /// Each variant's URL by name, largest first (a chat image's signed, as its room's members get them).
+                ///
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/urls`.
+                public struct UrlsPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.String]
+                    /// Creates a new `UrlsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.String] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// Each variant's URL by name, largest first (a chat image's signed, as its room's members get them).
+                ///
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/urls`.
+                public var urls: Components.Schemas.ReportContext.PhotoPayload.UrlsPayload
+                /// - Remark: Generated from `#/components/schemas/ReportContext/photo/owner`.
+                public var owner: Components.Schemas.StaffPerson
+                /// Creates a new `PhotoPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - shownOn:
+                ///   - personId:
+                ///   - eventId:
+                ///   - groupId:
+                ///   - roomId:
+                ///   - seq:
+                ///   - urls: Each variant's URL by name, largest first (a chat image's signed, as its room's members get them).
+                ///   - owner:
+                public init(
+                    id: Swift.String,
+                    shownOn: Components.Schemas.ReportContext.PhotoPayload.ShownOnPayload,
+                    personId: Swift.String? = nil,
+                    eventId: Swift.String? = nil,
+                    groupId: Swift.String? = nil,
+                    roomId: Swift.String? = nil,
+                    seq: Swift.Int? = nil,
+                    urls: Components.Schemas.ReportContext.PhotoPayload.UrlsPayload,
+                    owner: Components.Schemas.StaffPerson
+                ) {
+                    self.id = id
+                    self.shownOn = shownOn
+                    self.personId = personId
+                    self.eventId = eventId
+                    self.groupId = groupId
+                    self.roomId = roomId
+                    self.seq = seq
+                    self.urls = urls
+                    self.owner = owner
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case shownOn = "shown_on"
+                    case personId = "person_id"
+                    case eventId = "event_id"
+                    case groupId = "group_id"
+                    case roomId = "room_id"
+                    case seq
+                    case urls
+                    case owner
+                }
+            }
+            /// The reported upload, where it shows (with the id of the person, event or group, or the message's room and seq) and who uploaded it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportContext/photo`.
+            public var photo: Components.Schemas.ReportContext.PhotoPayload?
             /// - Remark: Generated from `#/components/schemas/ReportContext/user`.
             public var user: Components.Schemas.ModeratedAccount?
             /// Creates a new `ReportContext`.
@@ -6541,6 +6642,7 @@ extension Components {
             ///   - asReported: The message as it read when first reported.
             ///   - event:
             ///   - group:
+            ///   - photo: The reported upload, where it shows (with the id of the person, event or group, or the message's room and seq) and who uploaded it.
             ///   - user:
             public init(
                 kind: Components.Schemas.ReportContext.KindPayload,
@@ -6549,6 +6651,7 @@ extension Components {
                 asReported: Components.Schemas.ReportContext.AsReportedPayload? = nil,
                 event: Components.Schemas.ReportContext.EventPayload? = nil,
                 group: Components.Schemas.ReportContext.GroupPayload? = nil,
+                photo: Components.Schemas.ReportContext.PhotoPayload? = nil,
                 user: Components.Schemas.ModeratedAccount? = nil
             ) {
                 self.kind = kind
@@ -6557,6 +6660,7 @@ extension Components {
                 self.asReported = asReported
                 self.event = event
                 self.group = group
+                self.photo = photo
                 self.user = user
             }
             public enum CodingKeys: String, CodingKey {
@@ -6566,6 +6670,7 @@ extension Components {
                 case asReported = "as_reported"
                 case event
                 case group
+                case photo
                 case user
             }
         }
@@ -6618,12 +6723,13 @@ extension Components {
                 case event = "event"
                 case message = "message"
                 case group = "group"
+                case photo = "photo"
             }
             /// - Remark: Generated from `#/components/schemas/ReportGroup/target_type`.
             public var targetType: Components.Schemas.ReportGroup.TargetTypePayload
             /// - Remark: Generated from `#/components/schemas/ReportGroup/target_id`.
             public var targetId: Swift.String
-            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the photo's uploader, the person reported; null when the thing is gone.
             ///
             /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
             public struct SubjectPayload: Codable, Hashable, Sendable {
@@ -6643,7 +6749,7 @@ extension Components {
                     try self.value1.encode(to: encoder)
                 }
             }
-            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
+            /// Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the photo's uploader, the person reported; null when the thing is gone.
             ///
             /// - Remark: Generated from `#/components/schemas/ReportGroup/subject`.
             public var subject: Components.Schemas.ReportGroup.SubjectPayload?
@@ -6662,7 +6768,7 @@ extension Components {
             /// - Parameters:
             ///   - targetType:
             ///   - targetId:
-            ///   - subject: Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the person reported; null when the thing is gone.
+            ///   - subject: Whom warn, limit and suspend reach - the message's author, the event's organiser, the group's owner, the photo's uploader, the person reported; null when the thing is gone.
             ///   - oldestAt:
             ///   - dueAt: 24 hours after the oldest report.
             ///   - reports:
@@ -7145,6 +7251,7 @@ extension Components {
                 case event = "event"
                 case message = "message"
                 case group = "group"
+                case photo = "photo"
             }
             /// - Remark: Generated from `#/components/schemas/Report/target_type`.
             public var targetType: Components.Schemas.Report.TargetTypePayload

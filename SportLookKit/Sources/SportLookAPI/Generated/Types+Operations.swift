@@ -50289,11 +50289,15 @@ public enum Operations {
             }
         }
     }
-    /// Report a user, event, message or group to moderators; a repeat returns the first report (200).
+    /// Report a user, event, message, group or photo to moderators; a repeat returns the first report (200).
     ///
     /// A message can be reported only by someone who can read it (a member of its room);
     /// any other message is 404 as if it did not exist. An event the reporter may not see,
-    /// and a closed group, are 404 too. At most 20 new reports an hour per
+    /// and a closed group, are 404 too. A photo is named by its upload's id (a chat image's
+    /// `attachment.id`) or by the id of the person, event or group whose photo or cover it
+    /// is; the report is filed on the upload (its `target_id` is the upload's id), so reports
+    /// naming it either way are one. A photo shown nowhere, a chat image of a room the
+    /// reporter is not in and the cover of an event they may not see are 404. At most 20 new reports an hour per
     /// person: past that, 429 `too_many_reports` with `Retry-After` (a repeat of a report
     /// already filed is not a new one).
     ///
@@ -50325,6 +50329,7 @@ public enum Operations {
                         case event = "event"
                         case message = "message"
                         case group = "group"
+                        case photo = "photo"
                     }
                     /// - Remark: Generated from `#/paths/v1/reports/POST/requestBody/json/target_type`.
                     public var targetType: Operations.Report.Input.Body.JsonPayload.TargetTypePayload
@@ -51050,7 +51055,9 @@ public enum Operations {
     ///
     /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
     /// message becomes a tombstone, an event is cancelled and its people told, a group is
-    /// closed as its owner would: its games cancelled with a notice, its members gone; 409
+    /// closed as its owner would: its games cancelled with a notice, its members gone, a
+    /// photo is deleted with every variant, and the profile, cover or message that showed it
+    /// has no picture from then on (a message keeps its text); 409
     /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
     /// `subject` as on the account route. Every open report on the thing is closed with
     /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
@@ -51085,6 +51092,7 @@ public enum Operations {
                         case event = "event"
                         case message = "message"
                         case group = "group"
+                        case photo = "photo"
                     }
                     /// - Remark: Generated from `#/paths/v1/staff/reports/decisions/POST/requestBody/json/target_type`.
                     public var targetType: Operations.StaffDecide.Input.Body.JsonPayload.TargetTypePayload
@@ -52501,7 +52509,8 @@ public enum Operations {
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
     /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
-    /// `download_path`, a link signed for 7 days. A second request within 24 hours
+    /// `download_path`, a link signed for 7 days; where the server has a public address
+    /// (`PUBLIC_URL`) and mail, the whole link is mailed to the account's email too. A second request within 24 hours
     /// answers 429 `export_limit` with `Retry-After`.
     ///
     ///
@@ -56123,7 +56132,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
                 ///
                 /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query/action`.
                 public var action: Swift.String?
@@ -56136,7 +56145,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
                 ///   - targetId: Only rows about this target.
                 ///   - limit:
                 public init(

@@ -1395,11 +1395,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/blocks`.
     /// - Remark: Generated from `#/paths//v1/me/blocks/get(myBlocks)`.
     func myBlocks(_ input: Operations.MyBlocks.Input) async throws -> Operations.MyBlocks.Output
-    /// Report a user, event, message or group to moderators; a repeat returns the first report (200).
+    /// Report a user, event, message, group or photo to moderators; a repeat returns the first report (200).
     ///
     /// A message can be reported only by someone who can read it (a member of its room);
     /// any other message is 404 as if it did not exist. An event the reporter may not see,
-    /// and a closed group, are 404 too. At most 20 new reports an hour per
+    /// and a closed group, are 404 too. A photo is named by its upload's id (a chat image's
+    /// `attachment.id`) or by the id of the person, event or group whose photo or cover it
+    /// is; the report is filed on the upload (its `target_id` is the upload's id), so reports
+    /// naming it either way are one. A photo shown nowhere, a chat image of a room the
+    /// reporter is not in and the cover of an event they may not see are 404. At most 20 new reports an hour per
     /// person: past that, 429 `too_many_reports` with `Retry-After` (a repeat of a report
     /// already filed is not a new one).
     ///
@@ -1422,7 +1426,9 @@ public protocol APIProtocol: Sendable {
     ///
     /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
     /// message becomes a tombstone, an event is cancelled and its people told, a group is
-    /// closed as its owner would: its games cancelled with a notice, its members gone; 409
+    /// closed as its owner would: its games cancelled with a notice, its members gone, a
+    /// photo is deleted with every variant, and the profile, cover or message that showed it
+    /// has no picture from then on (a message keeps its text); 409
     /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
     /// `subject` as on the account route. Every open report on the thing is closed with
     /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
@@ -1467,7 +1473,8 @@ public protocol APIProtocol: Sendable {
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
     /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
-    /// `download_path`, a link signed for 7 days. A second request within 24 hours
+    /// `download_path`, a link signed for 7 days; where the server has a public address
+    /// (`PUBLIC_URL`) and mail, the whole link is mailed to the account's email too. A second request within 24 hours
     /// answers 429 `export_limit` with `Retry-After`.
     ///
     ///
@@ -4187,11 +4194,15 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Report a user, event, message or group to moderators; a repeat returns the first report (200).
+    /// Report a user, event, message, group or photo to moderators; a repeat returns the first report (200).
     ///
     /// A message can be reported only by someone who can read it (a member of its room);
     /// any other message is 404 as if it did not exist. An event the reporter may not see,
-    /// and a closed group, are 404 too. At most 20 new reports an hour per
+    /// and a closed group, are 404 too. A photo is named by its upload's id (a chat image's
+    /// `attachment.id`) or by the id of the person, event or group whose photo or cover it
+    /// is; the report is filed on the upload (its `target_id` is the upload's id), so reports
+    /// naming it either way are one. A photo shown nowhere, a chat image of a room the
+    /// reporter is not in and the cover of an event they may not see are 404. At most 20 new reports an hour per
     /// person: past that, 429 `too_many_reports` with `Retry-After` (a repeat of a report
     /// already filed is not a new one).
     ///
@@ -4230,7 +4241,9 @@ extension APIProtocol {
     ///
     /// `dismiss` changes nothing; `remove` takes the content down as its owner would (a
     /// message becomes a tombstone, an event is cancelled and its people told, a group is
-    /// closed as its owner would: its games cancelled with a notice, its members gone; 409
+    /// closed as its owner would: its games cancelled with a notice, its members gone, a
+    /// photo is deleted with every variant, and the profile, cover or message that showed it
+    /// has no picture from then on (a message keeps its text); 409
     /// `already_removed` when it is gone already); `warn`, `limit` and `suspend` act on the
     /// `subject` as on the account route. Every open report on the thing is closed with
     /// the outcome, each reporter is told it (`report_outcome`), the person acted on is told
@@ -4309,7 +4322,8 @@ extension APIProtocol {
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
     /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
-    /// `download_path`, a link signed for 7 days. A second request within 24 hours
+    /// `download_path`, a link signed for 7 days; where the server has a public address
+    /// (`PUBLIC_URL`) and mail, the whole link is mailed to the account's email too. A second request within 24 hours
     /// answers 429 `export_limit` with `Retry-After`.
     ///
     ///
