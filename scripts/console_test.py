@@ -10,7 +10,9 @@ next request is refused with 403 `account_suspended`. Mo dismisses the event's r
 Rita's inbox tells her both outcomes. Sam, refused at sign-in, appeals from the sign-in
 screen; Mo, who suspended him, cannot decide the appeal; Ada, an admin, reverses it, and
 Sam signs in again and reads what was done and decided. The audit log shows every step;
-someone who is not staff gets 404 for the console. Rita downloads a copy of her data. Every console screen is checked with
+someone who is not staff gets 404 for the console. The abuse panel counts the walk's
+sign-ups and a wrong password per network; Ada blocks an email domain from registering and
+lifts it again. Rita downloads a copy of her data. Every console screen is checked with
 axe-core (no serious or critical violation) and photographed at 390x844 and 1280x800.
 
 Usage: scripts/console_test.py BINARY SCREENSHOT_FOLDER
@@ -298,9 +300,34 @@ def walk(console):
         screen(ada, "console-accounts")
         ada.get_by_role("link", name="Sam").click()
         expect(ada.get_by_text(re.compile(r"^1 organised, \d+ joined$"))).to_be_visible()
+        expect(ada.get_by_text(re.compile(r"^127\.0\.0\.0\/24 \("))).to_be_visible()
+        expect(ada.get_by_text("No game counted yet")).to_be_visible()
         ada.goto("/admin#/jobs")
         expect(ada.get_by_role("heading", name="Dead jobs")).to_be_visible()
         screen(ada, "console-jobs")
+
+        # The abuse panel: the walk's sign-ups from this machine's network, and a wrong
+        # password; Ada blocks an email domain (a sign-up with it is refused), then lifts it.
+        assert console.call("POST", "/v1/auth/login", body={"email": "rita@console.test", "password": "not her password"})[0] == 401
+        ada.goto("/admin#/abuse")
+        networks = ada.get_by_role("table", name="Registrations and failed sign-ins per network (last hour)")
+        expect(networks.get_by_role("row", name=re.compile(r"^127\.0\.0\.0\/24 \d+ 1$"))).to_be_visible()
+        ada.get_by_label("Kind").select_option("email_domain")
+        ada.get_by_label("Range or domain").fill("spam.test")
+        ada.get_by_label("Reason (kept in the audit log)").fill("Sign-ups from a throwaway mail service")
+        ada.get_by_role("button", name="Block", exact=True).click()
+        expect(ada.get_by_text("Blocked spam.test.")).to_be_visible()
+        expect(ada.locator("ul.blocks")).to_contain_text("spam.test")
+        screen(ada, "console-abuse")
+        status, body = console.call("POST", "/v1/auth/register", body={"name": "Spammer", "email": "x@spam.test", "password": PASSWORD})
+        if status != 403 or body["error"]["code"] != "registration_blocked":
+            problems.append(f"a sign-up with a blocked domain answered {status} {body}")
+        ada.get_by_label("Reason to lift a block (kept in the audit log)").fill("Blocked by mistake")
+        ada.get_by_role("button", name="Lift the block on spam.test").click()
+        expect(ada.get_by_text("Lifted the block on spam.test.")).to_be_visible()
+        expect(ada.get_by_text("Nothing is blocked.")).to_be_visible()
+        if console.call("POST", "/v1/auth/register", body={"name": "Welcome", "email": "y@spam.test", "password": PASSWORD})[0] != 201:
+            problems.append("a sign-up with a lifted domain was still refused")
 
         # Rita asks for a copy of her data from her profile, and downloads it.
         rita.goto("/#/me")

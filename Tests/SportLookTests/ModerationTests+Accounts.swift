@@ -67,7 +67,8 @@ extension ModerationTests {
     /// The staff routes only admins may use (the rest are for moderators too).
     static let adminRoutes: Set<String> = [
         "GET /v1/staff/members", "PUT /v1/staff/members", "GET /v1/staff/jobs", "POST /v1/staff/jobs/retry", "POST /v1/staff/jobs/drop",
-        "POST /v1/staff/accounts/:id/export", "POST /v1/staff/accounts/:id/erase",
+        "POST /v1/staff/accounts/:id/export", "POST /v1/staff/accounts/:id/erase", "POST /v1/staff/abuse/blocks",
+        "POST /v1/staff/abuse/blocks/:id/lift",
     ]
 
     @Test("every staff route is no route to someone who is not staff, and refuses a moderator where only admins may", arguments: engines)

@@ -60,6 +60,8 @@ export function accountView(id) {
           h("dt", "Games"), h("dd", `${a.games_organised} organised, ${a.games_joined} joined`),
           h("dt", "Groups"), h("dd", String(a.groups)),
           h("dt", "Signed in on"), h("dd", `${a.live_sessions} session${a.live_sessions === 1 ? "" : "s"}, ${a.devices} device${a.devices === 1 ? "" : "s"} for pushes`),
+          h("dt", "Showing up"), h("dd", a.record?.games ? `${a.record.attended} of ${a.record.games} games attended, ${a.record.no_shows} no-show${a.record.no_shows === 1 ? "" : "s"}, ${a.record.late_cancellations} late cancellation${a.record.late_cancellations === 1 ? "" : "s"}` : "No game counted yet"),
+          h("dt", "Signed in from"), h("dd", a.sign_in_networks?.length ? a.sign_in_networks.map((n) => `${n.network} (${when(n.last_used_at)})`).join(", ") : "—"),
           h("dt", "Reports about them"), h("dd", String(a.reports_received)),
           h("dt", "Reports they made"), h("dd", String(a.reports_made))));
       const log = await get(`/v1/staff/audit${query({target_id: id, limit: 50})}`);

@@ -8,7 +8,7 @@ export function personLink(person) {
 
 const ACTIONS = {
   staff_granted: "Role given", staff_revoked: "Role taken", report_dismissed: "Reports dismissed", message_removed: "Message removed",
-  event_removed: "Event removed", group_removed: "Group closed", photo_removed: "Photo taken down", user_removed: "Removed", user_warned: "Warned", user_limited: "Limited", user_suspended: "Suspended",
+  event_removed: "Event removed", group_removed: "Group closed", photo_removed: "Photo taken down", registration_blocked: "Registrations blocked", registration_unblocked: "Registrations let in", user_removed: "Removed", user_warned: "Warned", user_limited: "Limited", user_suspended: "Suspended",
   user_lifted: "Limit or suspension lifted", appeal_filed: "Appeal filed", appeal_upheld: "Appeal upheld", appeal_reversed: "Appeal reversed",
 };
 

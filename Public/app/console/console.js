@@ -1,5 +1,5 @@
 // The moderation console at /admin: the reports queue, appeals, an account, the audit
-// log and (admins) the staff. The server serves this page only to staff; every call it
+// log, the abuse panel and (admins) the staff. The server serves this page only to staff; every call it
 // makes is a staff route of the public API, checked again on the server.
 import {h, replace} from "../dom.js";
 import {queueView} from "./queue.js";
@@ -9,6 +9,7 @@ import {auditView} from "./audit.js";
 import {staffView} from "./staff.js";
 import {accountsView} from "./accounts.js";
 import {jobsView} from "./jobs.js";
+import {abuseView} from "./abuse.js";
 
 const main = document.getElementById("view");
 const nav = document.getElementById("nav");
@@ -19,6 +20,7 @@ const routes = [
   [/^#\/accounts$/, () => accountsView()],
   [/^#\/accounts\/([0-9a-f-]{36})$/, (id) => accountView(id)],
   [/^#\/jobs$/, () => jobsView()],
+  [/^#\/abuse$/, () => abuseView()],
   [/^#\/audit$/, () => auditView()],
   [/^#\/staff$/, () => staffView()],
 ];
@@ -29,7 +31,7 @@ function link(href, label) {
 }
 
 function render() {
-  replace(nav, h("ul", link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/accounts", "Accounts"), link("#/audit", "Audit log"), link("#/staff", "Staff"), link("#/jobs", "Jobs"),
+  replace(nav, h("ul", link("#/", "Reports"), link("#/appeals", "Appeals"), link("#/accounts", "Accounts"), link("#/audit", "Audit log"), link("#/staff", "Staff"), link("#/jobs", "Jobs"), link("#/abuse", "Abuse"),
     h("li", h("a", {href: "/"}, "App"))));
   const hash = location.hash || "#/";
   for (const [pattern, view] of routes) {

@@ -57,6 +57,9 @@ public final class AppServices: Sendable {
     let exports: ExportService
     /// The job queue in the console.
     let staffJobs: StaffJobs
+    /// Refusals (429, 503) of this instance by code, for the abuse panel.
+    let refusals: RefusalCounts
+    let abuse: AbuseService
     let groups: GroupService
     let jobStore: JobStore
     let reminders: Reminders
@@ -214,7 +217,12 @@ public final class AppServices: Sendable {
             blocks: blocks, ledger: ledger, write: write, clock: clock)
         self.groups = groups
         let known = KnownSignIns(store: KnownSignInStore(database: database))
-        let accountService = AccountService(
+        let refusals = RefusalCounts(clock: clock)
+        self.refusals = refusals
+        let abuse = AbuseService(
+            store: AbuseStore(database: database), staff: StaffStore(database: database), refusals: refusals, write: write, clock: clock)
+        self.abuse = abuse
+        var accountService = AccountService(
             database: database, accounts: accountStore, sessions: sessionStore, hasher: hasher, policy: policy,
             throttle: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow),
@@ -232,6 +240,7 @@ public final class AppServices: Sendable {
                 providers: configuration.identityProviders, facebook: configuration.facebookGraph, client: httpClient, clock: clock),
             known: known, groups: groups
         )
+        accountService.abuse = abuse
         self.accounts = accountService
         let codes = EmailCodeService(
             accounts: accountStore, sessions: sessionStore, identities: IdentityStore(database: database), codes: EmailCodeStore(),
@@ -342,7 +351,8 @@ public final class AppServices: Sendable {
         let moderation = ModerationService(
             store: ModerationStore(database: database, clock: clock), staff: StaffStore(database: database), sessions: sessionStore,
             accounts: accountStore, events: events, eventStore: eventStore, groups: groups, chat: chat, media: attachments,
-            notifier: notifier, scheduler: scheduler, write: write, clock: clock, deletion: accountService)
+            records: recordStore, known: KnownSignInStore(database: database), notifier: notifier, scheduler: scheduler, write: write,
+            clock: clock, deletion: accountService)
         self.moderation = moderation
         self.staffJobs = StaffJobs(jobs: jobStore, staff: StaffStore(database: database), write: write, clock: clock)
         let exports = ExportService(

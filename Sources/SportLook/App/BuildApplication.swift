@@ -90,7 +90,7 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(
         middleware: EdgeMiddleware(
             cors: CORSPolicy(allowed: services.configuration.corsAllowedOrigins, routes: services.routes),
-            errors: ErrorResponses(routes: services.routes),
+            errors: ErrorResponses(routes: services.routes, refusals: services.refusals),
             overload: OverloadGate(lag: services.schedulerLag),
             addresses: ClientAddress(trustedProxies: services.configuration.trustedProxies),
             limits: RateLimits(
@@ -152,7 +152,8 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     PollsController(polls: services.polls, links: links).addRoutes(to: authenticated)
     PeopleController(people: services.people, sports: services.sports, links: links).addRoutes(to: authenticated)
     StaffController(
-        staff: services.staff, moderation: services.moderation, exports: services.exports, jobs: services.staffJobs, links: links
+        staff: services.staff, moderation: services.moderation, exports: services.exports, jobs: services.staffJobs, links: links,
+        abuse: services.abuse
     ).addRoutes(to: authenticated)
     let exports = ExportsController(exports: services.exports)
     exports.addRoutes(to: authenticated)

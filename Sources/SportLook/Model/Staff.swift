@@ -126,7 +126,7 @@ struct ModeratedPerson: Sendable {
     var limited: Bool
     var suspendedAt: Date?
     var suspendedUntil: Date?
-    /// Reports on them, their messages and their events, ever.
+    /// Reports on them, their messages, events and groups, ever, and on the photos of theirs still kept.
     var reportsReceived: Int
     var reportsMade: Int
     var email: String = ""
@@ -137,6 +137,15 @@ struct ModeratedPerson: Sendable {
     var groups = 0
     var gamesOrganised = 0
     var gamesJoined = 0
+    /// What their own page shows besides (nil in lists).
+    var detail: Detail? = nil
+
+    struct Detail: Sendable {
+        /// Their record of showing up.
+        var record: Reliability?
+        /// The networks they signed in from (an IPv4 /24, an IPv6 /48), the latest first.
+        var networks: [(network: String, lastUsedAt: Date)]
+    }
 }
 
 /// A person's appeal of a staff action that reached them: once per action, decided by

@@ -83,12 +83,14 @@ extension AccountService {
             // A new account: the provider's email only when it vouches for it.
             let id = UUID()
             let kept = identity.emailVerified ? email : nil
+            try await abuse?.check(registrationFrom: address, email: email ?? "", on: sql)
             let user = User(
                 id: id, name: name ?? Self.newAccountName(identity, email: kept), email: kept ?? "", bio: "", photo: nil, sports: [],
                 location: nil, discoverable: false, createdAt: now, emailVerified: kept != nil)
             try await accounts.insertUser(
                 user, passwordHash: "", normalizedEmail: kept.map(Self.normalize(email:)) ?? "none:" + id.lowercased, on: sql)
             try await identities.insert(identity, userID: id, at: now, on: sql)
+            try await abuse?.registered(from: address, on: sql)
             return (try await openSession(for: id, userAgent: userAgent, address: address, at: now, on: sql, changes: &changes), true)
         }
         return issued.map { ProviderSignIn(issued: $0, created: created) }

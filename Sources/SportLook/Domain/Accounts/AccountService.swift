@@ -21,6 +21,8 @@ struct AccountService: Sendable {
     let verifier: IdentityVerifier
     let known: KnownSignIns
     let groups: GroupService
+    /// Blocks on registration, and the abuse panel's counts of registrations and failed sign-ins.
+    var abuse: AbuseService? = nil
 
     struct Issued: Sendable {
         var user: User
@@ -76,6 +78,7 @@ struct AccountService: Sendable {
         }
         try v.throwIfInvalid()
         guard let name, let email, let password else { throw DomainError.validation(v.fields) }
+        try await abuse?.check(registrationFrom: address, email: email)
         // Counted before the hash, kept afterwards (an email already taken counts
         // too): registrations per address. Given back when nothing was tried.
         let hash: String
@@ -100,6 +103,7 @@ struct AccountService: Sendable {
                     throw DomainError.conflict("email_taken", "An account already uses this email.")
                 }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
+                try await abuse?.registered(from: address, on: sql)
                 try await sessions.insertToken(
                     id: tokenID, userID: user.id, hash: AccessToken.digest(token), userAgent: userAgent, createdAt: now,
                     expiresAt: expiresAt, on: sql)
@@ -150,6 +154,7 @@ struct AccountService: Sendable {
         }
         guard ok, let credentials else {
             try await throttle.settle(attempt)
+            try await abuse?.failedSignIn(from: address)
             throw DomainError.invalidCredentials
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)

@@ -33,7 +33,10 @@ struct KnownSignIns: Sendable {
             try await store.record(user: user, .device, digest: AccessToken.digest(fresh), at: now, on: sql)
             key = fresh
         }
-        if let address { try await store.record(user: user, .address, digest: Self.digest(address: address), at: now, on: sql) }
+        if let address {
+            try await store.record(user: user, .address, digest: Self.digest(address: address), at: now, on: sql)
+            if let network = AddressRange.panelNetwork(address) { try await store.record(user: user, network: network, at: now, on: sql) }
+        }
         return key
     }
 

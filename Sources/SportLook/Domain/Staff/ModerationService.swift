@@ -14,6 +14,9 @@ struct ModerationService: Sendable {
     let groups: GroupService
     let chat: ChatService
     let media: MediaAttachments
+    /// The records of showing up and the sign-in networks an account shows.
+    let records: RecordStore
+    let known: KnownSignInStore
     let notifier: Notifier
     let scheduler: Scheduler
     let write: Writer
@@ -117,9 +120,15 @@ struct ModerationService: Sendable {
 
     /// A person as staff see them (404 for no such account).
     func person(_ id: UUID) async throws -> ModeratedPerson {
-        guard let person = try await write.database.read({ [store] sql in try await store.person(id, on: sql) }) else {
-            throw DomainError.notFound("account")
-        }
+        let now = clock.now()
+        guard
+            let person = try await write.database.read({ [store, records, known] sql -> ModeratedPerson? in
+                guard var person = try await store.person(id, on: sql) else { return nil }
+                person.detail = ModeratedPerson.Detail(
+                    record: try await records.records(of: [id], at: now, on: sql)[id], networks: try await known.networks(of: id, on: sql))
+                return person
+            })
+        else { throw DomainError.notFound("account") }
         return person
     }
 

@@ -19,30 +19,11 @@ struct ErrorResponses {
     }
 
     let routes: RouteTable
+    /// Where each 429 and 503 is counted by its code (the console's abuse panel).
+    var refusals: RefusalCounts? = nil
 
     func response(for error: any Error, request: Request, context: AppRequestContext) -> Response {
-        switch error {
-        case let error as APIError:
-            return error.response(requestID: nil)
-        case let error as DomainError:
-            return APIError(error).response(requestID: nil)
-        case let error as HTTPError:
-            return map(error, request: request, context: context).response(requestID: nil)
-        case is HiddenRoute:
-            return Self.noRoute(request).response(requestID: nil)
-        case is HashingQueueFull:
-            return APIError(DomainError.busy).response(requestID: nil)
-        case let error as DatabaseUnavailable:
-            context.logger.warning(
-                "database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
-            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        case _ where Database.isConnectivityFailure(error):
-            context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "error": "\(error)"])
-            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        case is CancellationError:
-            context.logger.warning("request cancelled", metadata: ["path": "\(Self.loggable(request.uri.path))"])
-            return APIError(DomainError.serviceUnavailable).response(requestID: nil)
-        default:
+        guard let refusal = refusal(for: error, request: request, context: context) else {
             context.logger.error(
                 "unhandled error",
                 metadata: [
@@ -50,6 +31,36 @@ struct ErrorResponses {
                     "error": "\(String(reflecting: error))",
                 ])
             return APIError.internalError.response(requestID: context.id)
+        }
+        if refusal.status == .tooManyRequests || refusal.status == .serviceUnavailable { refusals?.record(refusal.code) }
+        return refusal.response(requestID: nil)
+    }
+
+    /// The answer to a known error; nil for an error nobody expected (a 500).
+    private func refusal(for error: any Error, request: Request, context: AppRequestContext) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as DomainError:
+            return APIError(error)
+        case let error as HTTPError:
+            return map(error, request: request, context: context)
+        case is HiddenRoute:
+            return Self.noRoute(request)
+        case is HashingQueueFull:
+            return APIError(DomainError.busy)
+        case let error as DatabaseUnavailable:
+            context.logger.warning(
+                "database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "reason": "\(error.reason)"])
+            return APIError(DomainError.serviceUnavailable)
+        case _ where Database.isConnectivityFailure(error):
+            context.logger.warning("database unavailable", metadata: ["path": "\(Self.loggable(request.uri.path))", "error": "\(error)"])
+            return APIError(DomainError.serviceUnavailable)
+        case is CancellationError:
+            context.logger.warning("request cancelled", metadata: ["path": "\(Self.loggable(request.uri.path))"])
+            return APIError(DomainError.serviceUnavailable)
+        default:
+            return nil
         }
     }
 

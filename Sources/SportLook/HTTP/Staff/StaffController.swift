@@ -10,6 +10,7 @@ struct StaffController {
     let exports: ExportService
     let jobs: StaffJobs
     let links: MediaLinks
+    let abuse: AbuseService
 
     /// A guard for every route under `/v1/staff`: 404, as for no such route, unless the
     /// caller is staff now.
@@ -35,6 +36,9 @@ struct StaffController {
         routes.get("/v1/staff/audit", use: audit)
         routes.get("/v1/staff/members", use: members)
         routes.put("/v1/staff/members", use: setRole)
+        routes.get("/v1/staff/abuse", use: abusePanel)
+        routes.post("/v1/staff/abuse/blocks", use: blockRegistrations)
+        routes.post("/v1/staff/abuse/blocks/:id/lift", use: liftBlock)
     }
 
     struct DecisionInput: Decodable, Sendable {
@@ -66,7 +70,7 @@ struct StaffController {
     }
 
     /// The caller as the audit log names them (their name is read again when they act).
-    private func actor(_ context: AuthenticatedContext) -> AuditActor { .person(context.userID, name: "") }
+    func actor(_ context: AuthenticatedContext) -> AuditActor { .person(context.userID, name: "") }
 
     /// 403 unless the caller is an admin now.
     private func requireAdmin(_ context: AuthenticatedContext) async throws {

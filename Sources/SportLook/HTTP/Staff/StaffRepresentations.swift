@@ -138,6 +138,18 @@ struct ModeratedPersonRepresentation: JSONEncodable {
         json.field("groups", person.groups)
         json.field("games_organised", person.gamesOrganised)
         json.field("games_joined", person.gamesJoined)
+        if let detail = person.detail {
+            RecordSummaryRepresentation.write(detail.record, to: &json)
+            json.key("sign_in_networks")
+            json.arrayStart()
+            for (network, lastUsedAt) in detail.networks {
+                json.objectStart()
+                json.field("network", network)
+                json.field("last_used_at", lastUsedAt)
+                json.objectEnd()
+            }
+            json.arrayEnd()
+        }
         json.objectEnd()
     }
 }

@@ -53,8 +53,33 @@ struct KnownSignInStore: Store {
         }
     }
 
-    /// Forgets the account's devices and addresses.
+    /// Records (or refreshes) the network the user signed in from, in clear (an IPv4 /24,
+    /// an IPv6 /48: what staff see of an account); the ``keptPerKind`` latest are kept.
+    func record(user: UUID, network: String, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO sign_in_networks (user_id, network, last_used_at) VALUES (\(bind: user), \(bind: network), \(bind: now))
+            ON CONFLICT (user_id, network) DO UPDATE SET last_used_at = excluded.last_used_at
+            """
+        ).run()
+        try await sql.raw(
+            """
+            DELETE FROM sign_in_networks WHERE user_id = \(bind: user) AND network NOT IN (
+                SELECT network FROM sign_in_networks WHERE user_id = \(bind: user) ORDER BY last_used_at DESC, network LIMIT \(bind: Self.keptPerKind))
+            """
+        ).run()
+    }
+
+    /// The networks the user signed in from, the latest first.
+    func networks(of user: UUID, on sql: any SQLDatabase) async throws -> [(network: String, lastUsedAt: Date)] {
+        try await sql.raw(
+            "SELECT network, last_used_at FROM sign_in_networks WHERE user_id = \(bind: user) ORDER BY last_used_at DESC, network"
+        ).all().map { (try $0.value("network"), try $0.value("last_used_at")) }
+    }
+
+    /// Forgets the account's devices, addresses and networks.
     func forget(user: UUID, on sql: any SQLDatabase) async throws {
         try await sql.raw("DELETE FROM known_sign_ins WHERE user_id = \(bind: user)").run()
+        try await sql.raw("DELETE FROM sign_in_networks WHERE user_id = \(bind: user)").run()
     }
 }

@@ -136,6 +136,10 @@ struct ExportStore: Store {
                     ("revoked_at", .date),
                 ])
             try await add(
+                "sign_in_networks",
+                "SELECT network, last_used_at FROM sign_in_networks WHERE user_id = \(bind: user) ORDER BY last_used_at DESC, network",
+                [("network", .text), ("last_used_at", .date)])
+            try await add(
                 "devices", "SELECT id, platform, environment, created_at FROM devices WHERE user_id = \(bind: user) ORDER BY created_at",
                 [("id", .uuid), ("platform", .text), ("environment", .text), ("created_at", .date)])
             let event: [(String, Kind)] = [

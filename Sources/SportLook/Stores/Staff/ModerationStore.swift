@@ -158,6 +158,7 @@ struct ModerationStore: Store {
               + (SELECT count(*) FROM reports r JOIN chat_messages m ON m.id = r.target_id WHERE r.target_type = 'message' AND m.sender_id = \(bind: id))
               + (SELECT count(*) FROM reports r JOIN events e ON e.id = r.target_id WHERE r.target_type = 'event' AND e.organiser_id = \(bind: id))
               + (SELECT count(*) FROM reports r JOIN sport_groups g ON g.id = r.target_id WHERE r.target_type = 'group' AND g.owner_id = \(bind: id))
+              + (SELECT count(*) FROM reports r JOIN media md ON md.id = r.target_id WHERE r.target_type = 'photo' AND md.owner_id = \(bind: id))
               AS received,
               (SELECT count(*) FROM reports WHERE reporter_id = \(bind: id)) AS made,
               (SELECT count(*) FROM devices WHERE user_id = \(bind: id)) AS devices,

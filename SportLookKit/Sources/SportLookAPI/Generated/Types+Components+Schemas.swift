@@ -6150,7 +6150,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ModeratedAccount/suspended_until`.
             public var suspendedUntil: Foundation.Date?
-            /// Reports on them, their messages and their events, ever.
+            /// Reports on them, their messages, events and groups, ever, and on the photos of theirs still kept.
             ///
             /// - Remark: Generated from `#/components/schemas/ModeratedAccount/reports_received`.
             public var reportsReceived: Swift.Int
@@ -6172,6 +6172,61 @@ extension Components {
             public var gamesOrganised: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ModeratedAccount/games_joined`.
             public var gamesJoined: Swift.Int
+            /// On the account's own page (GET /v1/staff/accounts/{id}) only: their record of showing up (games 0 before any game counts).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/record`.
+            public struct RecordPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ModeratedAccount/record/value1`.
+                public var value1: Components.Schemas.RecordSummary
+                /// Creates a new `RecordPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.RecordSummary) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// On the account's own page (GET /v1/staff/accounts/{id}) only: their record of showing up (games 0 before any game counts).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/record`.
+            public var record: Components.Schemas.ModeratedAccount.RecordPayload?
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/SignInNetworksPayload`.
+            public struct SignInNetworksPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ModeratedAccount/SignInNetworksPayload/network`.
+                public var network: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ModeratedAccount/SignInNetworksPayload/last_used_at`.
+                public var lastUsedAt: Foundation.Date
+                /// Creates a new `SignInNetworksPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - network:
+                ///   - lastUsedAt:
+                public init(
+                    network: Swift.String,
+                    lastUsedAt: Foundation.Date
+                ) {
+                    self.network = network
+                    self.lastUsedAt = lastUsedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case network
+                    case lastUsedAt = "last_used_at"
+                }
+            }
+            /// On the account's own page only - the networks they signed in from or registered from (an IPv4 /24, an IPv6 /48), the 20 latest, latest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/sign_in_networks`.
+            public typealias SignInNetworksPayload = [Components.Schemas.ModeratedAccount.SignInNetworksPayloadPayload]
+            /// On the account's own page only - the networks they signed in from or registered from (an IPv4 /24, an IPv6 /48), the 20 latest, latest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ModeratedAccount/sign_in_networks`.
+            public var signInNetworks: Components.Schemas.ModeratedAccount.SignInNetworksPayload?
             /// Creates a new `ModeratedAccount`.
             ///
             /// - Parameters:
@@ -6182,7 +6237,7 @@ extension Components {
             ///   - limited:
             ///   - suspendedAt:
             ///   - suspendedUntil: Null with suspended_at set: for good.
-            ///   - reportsReceived: Reports on them, their messages and their events, ever.
+            ///   - reportsReceived: Reports on them, their messages, events and groups, ever, and on the photos of theirs still kept.
             ///   - reportsMade:
             ///   - email:
             ///   - lookAlikeScripts: The look-alike scripts the name mixes ("Latin, Cyrillic"), if any.
@@ -6191,6 +6246,8 @@ extension Components {
             ///   - groups:
             ///   - gamesOrganised:
             ///   - gamesJoined:
+            ///   - record: On the account's own page (GET /v1/staff/accounts/{id}) only: their record of showing up (games 0 before any game counts).
+            ///   - signInNetworks: On the account's own page only - the networks they signed in from or registered from (an IPv4 /24, an IPv6 /48), the 20 latest, latest first.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -6207,7 +6264,9 @@ extension Components {
                 liveSessions: Swift.Int,
                 groups: Swift.Int,
                 gamesOrganised: Swift.Int,
-                gamesJoined: Swift.Int
+                gamesJoined: Swift.Int,
+                record: Components.Schemas.ModeratedAccount.RecordPayload? = nil,
+                signInNetworks: Components.Schemas.ModeratedAccount.SignInNetworksPayload? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -6225,6 +6284,8 @@ extension Components {
                 self.groups = groups
                 self.gamesOrganised = gamesOrganised
                 self.gamesJoined = gamesJoined
+                self.record = record
+                self.signInNetworks = signInNetworks
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -6243,6 +6304,8 @@ extension Components {
                 case groups
                 case gamesOrganised = "games_organised"
                 case gamesJoined = "games_joined"
+                case record
+                case signInNetworks = "sign_in_networks"
             }
         }
         /// - Remark: Generated from `#/components/schemas/ModeratedAccountPage`.
@@ -6378,6 +6441,230 @@ extension Components {
                 case counts
                 case oldestQueuedAt = "oldest_queued_at"
                 case dead
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AbusePanel`.
+        public struct AbusePanel: Codable, Hashable, Sendable {
+            /// The start of the hour the counts cover.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/since`.
+            public var since: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/RefusalsPayload`.
+            public struct RefusalsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AbusePanel/RefusalsPayload/code`.
+                public var code: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AbusePanel/RefusalsPayload/count`.
+                public var count: Swift.Int
+                /// Creates a new `RefusalsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - code:
+                ///   - count:
+                public init(
+                    code: Swift.String,
+                    count: Swift.Int
+                ) {
+                    self.code = code
+                    self.count = count
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case code
+                    case count
+                }
+            }
+            /// This instance's 429 and 503 answers by code, the most first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/refusals`.
+            public typealias RefusalsPayload = [Components.Schemas.AbusePanel.RefusalsPayloadPayload]
+            /// This instance's 429 and 503 answers by code, the most first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/refusals`.
+            public var refusals: Components.Schemas.AbusePanel.RefusalsPayload
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/NetworksPayload`.
+            public struct NetworksPayloadPayload: Codable, Hashable, Sendable {
+                /// An IPv4 /24 or an IPv6 /48, in CIDR notation.
+                ///
+                /// - Remark: Generated from `#/components/schemas/AbusePanel/NetworksPayload/network`.
+                public var network: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AbusePanel/NetworksPayload/registrations`.
+                public var registrations: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/AbusePanel/NetworksPayload/failed_sign_ins`.
+                public var failedSignIns: Swift.Int
+                /// Creates a new `NetworksPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - network: An IPv4 /24 or an IPv6 /48, in CIDR notation.
+                ///   - registrations:
+                ///   - failedSignIns:
+                public init(
+                    network: Swift.String,
+                    registrations: Swift.Int,
+                    failedSignIns: Swift.Int
+                ) {
+                    self.network = network
+                    self.registrations = registrations
+                    self.failedSignIns = failedSignIns
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case network
+                    case registrations
+                    case failedSignIns = "failed_sign_ins"
+                }
+            }
+            /// Every instance's registrations and failed sign-ins per network, the most active first (at most 50).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/networks`.
+            public typealias NetworksPayload = [Components.Schemas.AbusePanel.NetworksPayloadPayload]
+            /// Every instance's registrations and failed sign-ins per network, the most active first (at most 50).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/networks`.
+            public var networks: Components.Schemas.AbusePanel.NetworksPayload
+            /// - Remark: Generated from `#/components/schemas/AbusePanel/blocks`.
+            public var blocks: [Components.Schemas.RegistrationBlock]
+            /// Creates a new `AbusePanel`.
+            ///
+            /// - Parameters:
+            ///   - since: The start of the hour the counts cover.
+            ///   - refusals: This instance's 429 and 503 answers by code, the most first.
+            ///   - networks: Every instance's registrations and failed sign-ins per network, the most active first (at most 50).
+            ///   - blocks:
+            public init(
+                since: Foundation.Date,
+                refusals: Components.Schemas.AbusePanel.RefusalsPayload,
+                networks: Components.Schemas.AbusePanel.NetworksPayload,
+                blocks: [Components.Schemas.RegistrationBlock]
+            ) {
+                self.since = since
+                self.refusals = refusals
+                self.networks = networks
+                self.blocks = blocks
+            }
+            public enum CodingKeys: String, CodingKey {
+                case since
+                case refusals
+                case networks
+                case blocks
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RegistrationBlock`.
+        public struct RegistrationBlock: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case network = "network"
+                case emailDomain = "email_domain"
+            }
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/kind`.
+            public var kind: Components.Schemas.RegistrationBlock.KindPayload
+            /// The range in canonical CIDR notation, or the domain in lower case.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/value`.
+            public var value: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/reason`.
+            public var reason: Swift.String
+            /// Null when made from the command line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/created_by`.
+            public struct CreatedByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RegistrationBlock/created_by/value1`.
+                public var value1: Components.Schemas.StaffPerson
+                /// Creates a new `CreatedByPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.StaffPerson) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// Null when made from the command line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/created_by`.
+            public var createdBy: Components.Schemas.RegistrationBlock.CreatedByPayload?
+            /// - Remark: Generated from `#/components/schemas/RegistrationBlock/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `RegistrationBlock`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - kind:
+            ///   - value: The range in canonical CIDR notation, or the domain in lower case.
+            ///   - reason:
+            ///   - createdBy: Null when made from the command line.
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                kind: Components.Schemas.RegistrationBlock.KindPayload,
+                value: Swift.String,
+                reason: Swift.String,
+                createdBy: Components.Schemas.RegistrationBlock.CreatedByPayload? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.kind = kind
+                self.value = value
+                self.reason = reason
+                self.createdBy = createdBy
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case kind
+                case value
+                case reason
+                case createdBy = "created_by"
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BlockMade`.
+        public struct BlockMade: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BlockMade/block`.
+            public var block: Components.Schemas.RegistrationBlock
+            /// The audit row; null when it was blocked already.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BlockMade/action`.
+            public struct ActionPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BlockMade/action/value1`.
+                public var value1: Components.Schemas.AuditEntry
+                /// Creates a new `ActionPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.AuditEntry) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try .init(from: decoder)
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1.encode(to: encoder)
+                }
+            }
+            /// The audit row; null when it was blocked already.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BlockMade/action`.
+            public var action: Components.Schemas.BlockMade.ActionPayload?
+            /// Creates a new `BlockMade`.
+            ///
+            /// - Parameters:
+            ///   - block:
+            ///   - action: The audit row; null when it was blocked already.
+            public init(
+                block: Components.Schemas.RegistrationBlock,
+                action: Components.Schemas.BlockMade.ActionPayload? = nil
+            ) {
+                self.block = block
+                self.action = action
+            }
+            public enum CodingKeys: String, CodingKey {
+                case block
+                case action
             }
         }
         /// - Remark: Generated from `#/components/schemas/JobsSettled`.

@@ -3030,6 +3030,10 @@ public enum Operations {
     }
     /// Create an account; answers a token.
     ///
+    /// 403 `registration_blocked` when staff blocked the client's address range or the
+    /// email's domain (`POST /v1/staff/abuse/blocks`).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
     public enum Register {
@@ -3189,6 +3193,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -3733,7 +3760,8 @@ public enum Operations {
     ///
     /// Send the provider's OpenID Connect ID token (Apple, Google, Facebook Limited
     /// Login), or a classic Facebook Login access token. The first sign-in makes an
-    /// account (201): its name from `name`, else the token's; its email only when the
+    /// account (201; 403 `registration_blocked` when staff blocked the client's address
+    /// range or the email's domain): its name from `name`, else the token's; its email only when the
     /// provider vouches for it (Apple; Google for Gmail addresses and Workspace accounts,
     /// whose tokens carry `hd`; never Facebook). A vouched-for email that belongs to an
     /// account whose email is verified too joins that account; any other email that
@@ -4001,6 +4029,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/provider/post(signInWithProvider)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -52504,7 +52555,7 @@ public enum Operations {
     /// Ask for a copy of everything the server holds about the caller - at most once a day.
     ///
     /// A job builds one ZIP archive: readable JSON, one file per kind of thing (account,
-    /// sports and levels, sign-in providers, sessions, devices, events organised and joined,
+    /// sports and levels, sign-in providers, sessions, the networks signed in from, devices, events organised and joined,
     /// attendance record, series, messages and reactions, groups, invitations, reports
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
@@ -56132,7 +56183,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                /// Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped, registration_blocked, registration_unblocked).
                 ///
                 /// - Remark: Generated from `#/paths/v1/staff/audit/GET/query/action`.
                 public var action: Swift.String?
@@ -56145,7 +56196,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped).
+                ///   - action: Only rows of this action (staff_granted, staff_revoked, report_dismissed, message_removed, event_removed, group_removed, photo_removed, user_warned, user_limited, user_suspended, user_lifted, appeal_filed, appeal_upheld, appeal_reversed, data_exported, account_erased, jobs_retried, jobs_dropped, registration_blocked, registration_unblocked).
                 ///   - targetId: Only rows about this target.
                 ///   - limit:
                 public init(
@@ -56377,6 +56428,1074 @@ public enum Operations {
             /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/audit/get(staffAudit)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The abuse panel - refusals by limit, registrations and failed sign-ins per network over the last hour, and the blocks on registration.
+    ///
+    /// `refusals` counts this instance's 429 and 503 answers of the last hour by their
+    /// error code (`rate_limited`, `too_many_attempts`, `too_many_registrations`,
+    /// `overloaded`…), the most first: each instance counts its own. `networks` sums every
+    /// instance's registrations and sign-ins refused for a wrong password (or an unknown
+    /// email) per network - an IPv4 /24, an IPv6 /48 - over the last hour, the 50 most
+    /// active first. `blocks` lists the address ranges and email domains no account may be
+    /// registered from, newest first.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/staff/abuse`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)`.
+    public enum StaffAbusePanel {
+        public static let id: Swift.String = "staffAbusePanel"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffAbusePanel.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffAbusePanel.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StaffAbusePanel.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.StaffAbusePanel.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AbusePanel)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AbusePanel {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StaffAbusePanel.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StaffAbusePanel.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The panel.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StaffAbusePanel.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StaffAbusePanel.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Refuse new accounts from an address range or with an email domain (admins); in the audit log as registration_blocked.
+    ///
+    /// From then on `POST /v1/auth/register` and a first sign-in with a provider that would
+    /// make an account answer 403 `registration_blocked` when the client's address is in
+    /// the range, or the email's domain is the one blocked or one of its subdomains.
+    /// Existing accounts are not touched. A range is CIDR notation (`203.0.113.0/24`, one
+    /// address, `2001:db8::/32`; an IPv6 range a /64 or wider, as limits count an IPv6
+    /// client by its /64) and is kept as written canonically; a domain is kept in lower
+    /// case. The same range or domain again answers 200 with the block as it was made and
+    /// no audit row.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)`.
+    public enum StaffBlockRegistrations {
+        public static let id: Swift.String = "staffBlockRegistrations"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffBlockRegistrations.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffBlockRegistrations.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StaffBlockRegistrations.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/json/kind`.
+                    @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case network = "network"
+                        case emailDomain = "email_domain"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/json/kind`.
+                    public var kind: Operations.StaffBlockRegistrations.Input.Body.JsonPayload.KindPayload
+                    /// An address range (network) or a domain (email_domain).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/json/value`.
+                    public var value: Swift.String
+                    /// Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/json/reason`.
+                    public var reason: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - kind:
+                    ///   - value: An address range (network) or a domain (email_domain).
+                    ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
+                    public init(
+                        kind: Operations.StaffBlockRegistrations.Input.Body.JsonPayload.KindPayload,
+                        value: Swift.String,
+                        reason: Swift.String
+                    ) {
+                        self.kind = kind
+                        self.value = value
+                        self.reason = reason
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case kind
+                        case value
+                        case reason
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/requestBody/content/application\/json`.
+                case json(Operations.StaffBlockRegistrations.Input.Body.JsonPayload)
+            }
+            public var body: Operations.StaffBlockRegistrations.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.StaffBlockRegistrations.Input.Headers = .init(),
+                body: Operations.StaffBlockRegistrations.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.BlockMade)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.BlockMade {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StaffBlockRegistrations.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StaffBlockRegistrations.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// Blocked, with the audit row.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.StaffBlockRegistrations.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.StaffBlockRegistrations.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.BlockMade)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.BlockMade {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StaffBlockRegistrations.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StaffBlockRegistrations.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Blocked already; `action` is null.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StaffBlockRegistrations.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StaffBlockRegistrations.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Let accounts be made from a blocked range or domain again (admins); in the audit log as registration_unblocked.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks/{id}/lift`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)`.
+    public enum StaffLiftBlock {
+        public static let id: Swift.String = "staffLiftBlock"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.StaffLiftBlock.Input.Path
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffLiftBlock.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StaffLiftBlock.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StaffLiftBlock.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/requestBody/json/reason`.
+                    public var reason: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - reason: Why, as the audit log keeps it: at most 1,000 bytes of UTF-8, not blank.
+                    public init(reason: Swift.String) {
+                        self.reason = reason
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case reason
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/requestBody/content/application\/json`.
+                case json(Operations.StaffLiftBlock.Input.Body.JsonPayload)
+            }
+            public var body: Operations.StaffLiftBlock.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.StaffLiftBlock.Input.Path,
+                headers: Operations.StaffLiftBlock.Input.Headers = .init(),
+                body: Operations.StaffLiftBlock.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The request line or headers are over the server's limits (16 KiB a field, the URL included; 32 KiB in all; 100 fields). The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/staff/abuse/blocks/{id}/lift/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AuditEntry)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AuditEntry {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StaffLiftBlock.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StaffLiftBlock.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Lifted; the audit row.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StaffLiftBlock.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StaffLiftBlock.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not valid JSON, or nested too deeply.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid access token is required (or the credentials are wrong).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed for the caller.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (a malformed id names nothing either).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than 1 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Some fields or parameters are not valid; `fields` says which and why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A rate limit or the login throttle was reached.
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

@@ -116,6 +116,10 @@ public protocol APIProtocol: Sendable {
     func webClientNestedAssetHead(_ input: Operations.WebClientNestedAssetHead.Input) async throws -> Operations.WebClientNestedAssetHead.Output
     /// Create an account; answers a token.
     ///
+    /// 403 `registration_blocked` when staff blocked the client's address range or the
+    /// email's domain (`POST /v1/staff/abuse/blocks`).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output
@@ -136,7 +140,8 @@ public protocol APIProtocol: Sendable {
     ///
     /// Send the provider's OpenID Connect ID token (Apple, Google, Facebook Limited
     /// Login), or a classic Facebook Login access token. The first sign-in makes an
-    /// account (201): its name from `name`, else the token's; its email only when the
+    /// account (201; 403 `registration_blocked` when staff blocked the client's address
+    /// range or the email's domain): its name from `name`, else the token's; its email only when the
     /// provider vouches for it (Apple; Google for Gmail addresses and Workspace accounts,
     /// whose tokens carry `hd`; never Facebook). A vouched-for email that belongs to an
     /// account whose email is verified too joins that account; any other email that
@@ -1468,7 +1473,7 @@ public protocol APIProtocol: Sendable {
     /// Ask for a copy of everything the server holds about the caller - at most once a day.
     ///
     /// A job builds one ZIP archive: readable JSON, one file per kind of thing (account,
-    /// sports and levels, sign-in providers, sessions, devices, events organised and joined,
+    /// sports and levels, sign-in providers, sessions, the networks signed in from, devices, events organised and joined,
     /// attendance record, series, messages and reactions, groups, invitations, reports
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
@@ -1554,6 +1559,40 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/staff/audit`.
     /// - Remark: Generated from `#/paths//v1/staff/audit/get(staffAudit)`.
     func staffAudit(_ input: Operations.StaffAudit.Input) async throws -> Operations.StaffAudit.Output
+    /// The abuse panel - refusals by limit, registrations and failed sign-ins per network over the last hour, and the blocks on registration.
+    ///
+    /// `refusals` counts this instance's 429 and 503 answers of the last hour by their
+    /// error code (`rate_limited`, `too_many_attempts`, `too_many_registrations`,
+    /// `overloaded`…), the most first: each instance counts its own. `networks` sums every
+    /// instance's registrations and sign-ins refused for a wrong password (or an unknown
+    /// email) per network - an IPv4 /24, an IPv6 /48 - over the last hour, the 50 most
+    /// active first. `blocks` lists the address ranges and email domains no account may be
+    /// registered from, newest first.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/staff/abuse`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)`.
+    func staffAbusePanel(_ input: Operations.StaffAbusePanel.Input) async throws -> Operations.StaffAbusePanel.Output
+    /// Refuse new accounts from an address range or with an email domain (admins); in the audit log as registration_blocked.
+    ///
+    /// From then on `POST /v1/auth/register` and a first sign-in with a provider that would
+    /// make an account answer 403 `registration_blocked` when the client's address is in
+    /// the range, or the email's domain is the one blocked or one of its subdomains.
+    /// Existing accounts are not touched. A range is CIDR notation (`203.0.113.0/24`, one
+    /// address, `2001:db8::/32`; an IPv6 range a /64 or wider, as limits count an IPv6
+    /// client by its /64) and is kept as written canonically; a domain is kept in lower
+    /// case. The same range or domain again answers 200 with the block as it was made and
+    /// no audit row.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)`.
+    func staffBlockRegistrations(_ input: Operations.StaffBlockRegistrations.Input) async throws -> Operations.StaffBlockRegistrations.Output
+    /// Let accounts be made from a blocked range or domain again (admins); in the audit log as registration_unblocked.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks/{id}/lift`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)`.
+    func staffLiftBlock(_ input: Operations.StaffLiftBlock.Input) async throws -> Operations.StaffLiftBlock.Output
     /// Every member of staff (admins).
     ///
     /// - Remark: HTTP `GET /v1/staff/members`.
@@ -1725,6 +1764,10 @@ extension APIProtocol {
     }
     /// Create an account; answers a token.
     ///
+    /// 403 `registration_blocked` when staff blocked the client's address range or the
+    /// email's domain (`POST /v1/staff/abuse/blocks`).
+    ///
+    ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
     public func register(
@@ -1761,7 +1804,8 @@ extension APIProtocol {
     ///
     /// Send the provider's OpenID Connect ID token (Apple, Google, Facebook Limited
     /// Login), or a classic Facebook Login access token. The first sign-in makes an
-    /// account (201): its name from `name`, else the token's; its email only when the
+    /// account (201; 403 `registration_blocked` when staff blocked the client's address
+    /// range or the email's domain): its name from `name`, else the token's; its email only when the
     /// provider vouches for it (Apple; Google for Gmail addresses and Workspace accounts,
     /// whose tokens carry `hd`; never Facebook). A vouched-for email that belongs to an
     /// account whose email is verified too joins that account; any other email that
@@ -4317,7 +4361,7 @@ extension APIProtocol {
     /// Ask for a copy of everything the server holds about the caller - at most once a day.
     ///
     /// A job builds one ZIP archive: readable JSON, one file per kind of thing (account,
-    /// sports and levels, sign-in providers, sessions, devices, events organised and joined,
+    /// sports and levels, sign-in providers, sessions, the networks signed in from, devices, events organised and joined,
     /// attendance record, series, messages and reactions, groups, invitations, reports
     /// made, blocks, notifications, uploads) and the photos the caller uploaded. Others'
     /// messages in the same chats are not in it. When it is ready the caller is told
@@ -4487,6 +4531,60 @@ extension APIProtocol {
         try await staffAudit(Operations.StaffAudit.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// The abuse panel - refusals by limit, registrations and failed sign-ins per network over the last hour, and the blocks on registration.
+    ///
+    /// `refusals` counts this instance's 429 and 503 answers of the last hour by their
+    /// error code (`rate_limited`, `too_many_attempts`, `too_many_registrations`,
+    /// `overloaded`…), the most first: each instance counts its own. `networks` sums every
+    /// instance's registrations and sign-ins refused for a wrong password (or an unknown
+    /// email) per network - an IPv4 /24, an IPv6 /48 - over the last hour, the 50 most
+    /// active first. `blocks` lists the address ranges and email domains no account may be
+    /// registered from, newest first.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/staff/abuse`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)`.
+    public func staffAbusePanel(headers: Operations.StaffAbusePanel.Input.Headers = .init()) async throws -> Operations.StaffAbusePanel.Output {
+        try await staffAbusePanel(Operations.StaffAbusePanel.Input(headers: headers))
+    }
+    /// Refuse new accounts from an address range or with an email domain (admins); in the audit log as registration_blocked.
+    ///
+    /// From then on `POST /v1/auth/register` and a first sign-in with a provider that would
+    /// make an account answer 403 `registration_blocked` when the client's address is in
+    /// the range, or the email's domain is the one blocked or one of its subdomains.
+    /// Existing accounts are not touched. A range is CIDR notation (`203.0.113.0/24`, one
+    /// address, `2001:db8::/32`; an IPv6 range a /64 or wider, as limits count an IPv6
+    /// client by its /64) and is kept as written canonically; a domain is kept in lower
+    /// case. The same range or domain again answers 200 with the block as it was made and
+    /// no audit row.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)`.
+    public func staffBlockRegistrations(
+        headers: Operations.StaffBlockRegistrations.Input.Headers = .init(),
+        body: Operations.StaffBlockRegistrations.Input.Body
+    ) async throws -> Operations.StaffBlockRegistrations.Output {
+        try await staffBlockRegistrations(Operations.StaffBlockRegistrations.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Let accounts be made from a blocked range or domain again (admins); in the audit log as registration_unblocked.
+    ///
+    /// - Remark: HTTP `POST /v1/staff/abuse/blocks/{id}/lift`.
+    /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)`.
+    public func staffLiftBlock(
+        path: Operations.StaffLiftBlock.Input.Path,
+        headers: Operations.StaffLiftBlock.Input.Headers = .init(),
+        body: Operations.StaffLiftBlock.Input.Body
+    ) async throws -> Operations.StaffLiftBlock.Output {
+        try await staffLiftBlock(Operations.StaffLiftBlock.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Every member of staff (admins).
