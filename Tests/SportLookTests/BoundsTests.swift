@@ -42,6 +42,12 @@ struct BoundsTests {
                 #expect(reply.status == .unprocessableContent, "\(field)")
                 #expect(try reply.errorFields[field] != nil, "\(field)")
             }
+            // Measured as sent, as the contract's maxLength counts code points: one space more is one too many.
+            var padded = base
+            padded["title"] = " " + String(repeating: "t", count: 120)
+            let tooLong = try await api.post("/v1/events", token: token, json: padded)
+            #expect(tooLong.status == .unprocessableContent)
+            #expect(try tooLong.errorFields["title"] != nil)
             // Line breaks belong in a description; text is stored composed (NFC).
             var body = base
             body["title"] = "Cafe\u{301} run"
@@ -154,7 +160,7 @@ struct BoundsTests {
     }
 
     @Test(
-        "a socket over its frame budget gets an error frame, then close 1008; read markers that do not move are not relayed",
+        "a socket over its frame budget gets an error frame, then close 1008, counted on the abuse panel; read markers that do not move are not relayed",
         arguments: engines)
     func frameBudget(engine: DatabaseEngine) async throws {
         let clock = ManualClock()
@@ -164,7 +170,7 @@ struct BoundsTests {
                 $0.webSocketFrameBurst = 20
                 $0.webSocketFrameRate = 1
             }
-        ) { api, _ in
+        ) { api, services in
             let (event, owner, people) = try await chatRoom(api, clock: clock, members: 1)
             _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "one", "client_id": "one"])
             let url = try socketURL(api)
@@ -186,6 +192,9 @@ struct BoundsTests {
             #expect(reader.closedWith?.code == 1008)
             #expect(try reader.frames.contains { $0.error?.code == "rate_limited" })
             #expect(!watcher.isClosed)
+            let (_, mo) = try await ModerationTests.staff(api, services)
+            let panel = try await api.get("/v1/staff/abuse", token: mo.token).decode(JSONValue.self, expecting: .ok)
+            #expect(panel["refusals"]?.array?.contains { $0["code"]?.string == "socket_rate_limited" && $0["count"]?.int == 1 } == true)
             await watcher.close()
         }
     }

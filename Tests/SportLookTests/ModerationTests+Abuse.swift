@@ -83,7 +83,8 @@ extension ModerationTests {
             #expect(again["action"] == .null && again["block"]?["id"] == made["block"]?["id"])
             #expect(try await block("email_domain", "@Spam.Example.", token: ada.token).status == .created)
             for (kind, value) in [
-                ("network", "2001:db8::/96"), ("network", "203.0.113.300"), ("email_domain", "localhost"), ("other", "x.y"),
+                ("network", "2001:db8::/96"), ("network", "203.0.113.300"), ("network", "0.0.0.0/0"), ("network", "2000::/8"),
+                ("email_domain", "localhost"), ("other", "x.y"),
             ] {
                 let bad = try await block(kind, value, token: ada.token)
                 #expect(bad.status == .unprocessableContent, "\(kind) \(value)")
@@ -100,6 +101,7 @@ extension ModerationTests {
             // Nothing was made for the refused ones: not even a count on the panel.
             let panel = try await api.get("/v1/staff/abuse", token: mo.token).decode(JSONValue.self, expecting: .ok)
             #expect(panel["blocks"]?.array?.count == 2)
+            #expect(panel["refusals"]?.array?.contains { $0["code"]?.string == "registration_blocked" && $0["count"]?.int == 3 } == true)
             #expect(panel["networks"]?.array?.contains { $0["network"]?.string == "203.0.113.0/24" } == false)
 
             let id = try #require(made["block"]?["id"]?.string)

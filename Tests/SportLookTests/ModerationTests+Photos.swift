@@ -46,6 +46,9 @@ extension ModerationTests {
             #expect(try await report(picture.id, by: ben.token).status == .notFound)
             #expect(try await report(ben.id, by: rita.token).status == .notFound, "Ben has no photo")
             #expect(try await report(UUID().uuidString, by: rita.token).status == .notFound)
+            // Across a block a profile is not there, nor its photo.
+            #expect(try await api.post("/v1/users/\(ben.id)/block", token: olga.token).status == .noContent)
+            #expect(try await report(olga.id, by: ben.token).status == .notFound)
 
             let queue = try await api.get("/v1/staff/reports", token: mo.token).decode(API.Page<API.ReportGroup>.self, expecting: .ok).items
             let photos = queue.filter { $0.targetType == "photo" }

@@ -120,8 +120,12 @@ extension AppConfiguration {
             mediaPublicURL = base
         }
         if let base = try reader.string("PUBLIC_URL") {
-            guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil else {
-                throw ConfigurationError(setting: "PUBLIC_URL", message: "must be an http(s) URL such as https://sportlook.example")
+            guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil, url.query == nil,
+                url.fragment == nil, url.user == nil, url.password == nil
+            else {
+                throw ConfigurationError(
+                    setting: "PUBLIC_URL",
+                    message: "must be an http(s) URL such as https://sportlook.example, without credentials, query or fragment")
             }
             publicURL = base.hasSuffix("/") ? String(base.dropLast()) : base
         }

@@ -195,7 +195,8 @@ func webSocketEndpoint(_ services: AppServices) -> WebSocketEndpoint {
         origins: OriginPolicy(allowed: services.configuration.corsAllowedOrigins),
         limits: SocketLimits(
             queueFrames: services.configuration.webSocketMaxQueue, queueBytes: services.configuration.webSocketMaxQueueBytes,
-            frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst
+            frameRate: services.configuration.webSocketFrameRate, frameBurst: services.configuration.webSocketFrameBurst,
+            refusals: services.refusals
         ),
         stallTimeout: services.configuration.webSocketTimes.stall, pingInterval: services.configuration.webSocketTimes.ping,
         clock: services.clock

@@ -47,6 +47,12 @@ struct Validator {
                     : "must not contain control characters" + (multiline ? " other than tab and line breaks" : ""))
             return nil
         }
+        // The contract's maxLength counts the code points of the text as sent: past it, the
+        // text is refused whatever its trimmed, composed length would be.
+        if value.unicodeScalars.count > range.upperBound {
+            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
+            return nil
+        }
         let trimmed = value.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.count < range.lowerBound {
             fail(field, range.lowerBound <= 1 ? "must not be empty" : "must be at least \(range.lowerBound) characters")

@@ -48,9 +48,7 @@ extension AddressRange {
     static func panelNetwork(_ address: String) -> String? {
         let literal = address.hasSuffix("/64") ? String(address.dropLast(3)) : address
         guard let bytes = bytes(of: literal) else { return nil }
-        if bytes.count == 4 { return "\(bytes[0]).\(bytes[1]).\(bytes[2]).0/24" }
-        return stride(from: 0, to: 6, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(
-            separator: ":") + "::/48"
+        return AddressRange(cidr: "\(literal)/\(bytes.count == 4 ? 24 : 48)")?.canonical
     }
 
     /// The range as written canonically: its address bits past the prefix cleared.

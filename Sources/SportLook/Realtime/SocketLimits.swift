@@ -10,6 +10,9 @@ struct SocketLimits: Sendable {
     var frameRate: Double
     /// Frames the client may send at once.
     var frameBurst: Int
+    /// Where a socket closed for sending too many frames is counted (`socket_rate_limited`,
+    /// on the abuse panel).
+    var refusals: RefusalCounts? = nil
 }
 
 /// A token bucket: `burst` frames at once, refilled at `rate` a second.

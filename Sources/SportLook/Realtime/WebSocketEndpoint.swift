@@ -103,7 +103,10 @@ struct WebSocketEndpoint {
                     do { try await outbound.write(.text(frame)) } catch { break }
                 }
                 // Closed with a reason (session ended, too many frames): say it.
-                if let ending = connection.queue.ending { await close(.init(codeNumber: ending.code), reason: ending.reason) }
+                if let ending = connection.queue.ending {
+                    if ending == .tooManyFrames { limits.refusals?.record("socket_rate_limited") }
+                    await close(.init(codeNumber: ending.code), reason: ending.reason)
+                }
             }
             // A client that stops reading is closed with a reason; it reconnects with after_seq and loses nothing.
             // Its socket is full, so the close frame may not get out: the connection is cut a second later anyway.

@@ -154,7 +154,8 @@ struct AccountService: Sendable {
         }
         guard ok, let credentials else {
             try await throttle.settle(attempt)
-            try await abuse?.failedSignIn(from: address)
+            // Counted for the abuse panel, best effort: a busy database never turns a wrong password into a 503.
+            try? await abuse?.failedSignIn(from: address)
             throw DomainError.invalidCredentials
         }
         try await throttle.recordSuccess(email: normalized, attempt: attempt, subjects: subjects)

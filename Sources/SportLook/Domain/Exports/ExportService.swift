@@ -115,12 +115,13 @@ struct ExportService: Sendable {
     }
 
     /// The mail carrying a ready archive's link (the mail job composes it when it sends):
-    /// nil once the archive expired, or for an account erased or without an email.
+    /// nil once the archive expired, or for an account erased or without a verified email
+    /// (the link opens the archive to whoever holds it: never to an address nobody confirmed).
     func mail(for id: UUID) async throws -> MailMessage? {
         let now = clock.now()
         guard let base = mailLinks, let export = try await store.export(id), export.status == .ready,
             let expiresAt = export.expiresAt, expiresAt > now, let person = try await accounts.user(export.userID),
-            !person.isDeleted, !person.email.isEmpty
+            !person.isDeleted, !person.email.isEmpty, person.emailVerified
         else { return nil }
         let arguments: [String: MessageArgument] = [
             "link": .text(base + path(id, expiresAt: expiresAt)),

@@ -347,8 +347,8 @@ final class JobWorker: Service, Sendable {
                         do {
                             let composed: MailMessage?
                             if request.purpose == "export" {
-                                guard let exports = scheduled?.exports, let id = request.export else {
-                                    return (job.id, .failed(reason: "this worker does not compose export mails"))
+                                guard let exports = scheduled?.exports, exports.mailLinks != nil, let id = request.export else {
+                                    return (job.id, .retry(after: nil, reason: "this instance has no PUBLIC_URL to write the link with"))
                                 }
                                 composed = try await exports.mail(for: id)
                             } else {

@@ -299,7 +299,10 @@ struct PeopleService: Sendable {
             do { try await access.require(event, for: user) } catch let error as DomainError where error.kind == .notFound {
                 throw DomainError.notFound("photo")
             }
-        case .profile, .group:
+        case .profile(let person):
+            // Across a block a profile is not there, nor its photo.
+            if person != user, try await blocked(user).contains(person) { throw DomainError.notFound("photo") }
+        case .group:
             break
         }
         return upload

@@ -15,6 +15,9 @@ struct AbuseService: Sendable {
     static let window: TimeInterval = 3_600
     /// Networks the panel lists at most.
     static let networksShown = 50
+    /// The widest range one block may cover.
+    static let widestIPv4 = 8
+    static let widestIPv6 = 32
 
     struct Panel: Sendable {
         var since: Date
@@ -45,7 +48,9 @@ struct AbuseService: Sendable {
                 id: UUID(), kind: kind, value: value, reason: reason, createdBy: actor.id.map { UserSummary(id: $0, name: name) },
                 createdAt: now)
             guard try await store.insert(block, on: sql), let made = try await store.block(kind, value, on: sql) else {
-                throw DomainError.conflict("block_exists", "This is blocked already.")
+                // Blocked by another admin at the same moment: theirs stands.
+                guard let existing = try await store.block(kind, value, on: sql) else { throw DomainError.notFound("block") }
+                return (existing, nil)
             }
             let entry = try await staff.record(
                 "registration_blocked", by: actor, name: name, target: ("registration_block", made.id.lowercased), reason: reason,
@@ -63,7 +68,7 @@ struct AbuseService: Sendable {
             guard let lifted = try await store.delete(id, on: sql) else { throw DomainError.notFound("block") }
             return try await staff.record(
                 "registration_unblocked", by: actor, name: name, target: ("registration_block", id.lowercased), reason: reason,
-                details: ["kind": lifted.kind.rawValue, "value": lifted.value], at: now, on: sql)
+                details: ["kind": lifted.kind, "value": lifted.value], at: now, on: sql)
         }
     }
 
@@ -82,6 +87,11 @@ struct AbuseService: Sendable {
             }
             if range.isIPv6, range.prefixLength > 64 {
                 throw DomainError.invalidParameter("value", "an IPv6 range must be a /64 or wider: addresses are counted by their /64")
+            }
+            // One block refuses a network, never the whole Internet.
+            guard range.prefixLength >= (range.isIPv6 ? Self.widestIPv6 : Self.widestIPv4) else {
+                throw DomainError.invalidParameter(
+                    "value", "a range may be at most a /\(Self.widestIPv4) (IPv4) or a /\(Self.widestIPv6) (IPv6)")
             }
             return (kind, range.canonical)
         case .emailDomain:
@@ -107,6 +117,8 @@ struct AbuseService: Sendable {
     func check(registrationFrom network: String?, email: String, on sql: DatabaseSession? = nil) async throws {
         let blocks = try await store.blocks(on: sql)
         guard let block = blocks.first(where: { $0.refuses(network: network, email: email) }) else { return }
+        // A 403, counted beside the limits' refusals: the panel shows a block being met.
+        refusals.record("registration_blocked")
         throw DomainError.forbidden(
             "registration_blocked",
             block.kind == .network

@@ -291,30 +291,33 @@ struct ModerationService: Sendable {
     private func takeDown(photo id: UUID, shownOn place: PhotoPlace, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet)
         async throws -> [String]
     {
+        // Each place is locked and read again: a photo its owner replaced meanwhile is
+        // shown there no more, and the one that took its place stays.
         switch place {
         case .message(let room, let seq):
             return try await chat.takeDownImage(id, room: room, seq: seq, on: sql, changes: &changes)
         case .profile(let person):
-            var edits = AccountStore.ProfileChanges()
-            edits.photo = .null
-            try await accounts.update(person, edits, at: now, on: sql)
-            let released = try await media.release([id], on: sql)
-            if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
-            return released
+            if try await accounts.lockLive(person, on: sql), try await accounts.user(person, on: sql)?.photo?.id == id {
+                var edits = AccountStore.ProfileChanges()
+                edits.photo = .null
+                try await accounts.update(person, edits, at: now, on: sql)
+                if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
+            }
         case .event(let eventID):
-            guard let event = try await eventStore.lock(eventID, on: sql) else { return try await media.release([id], on: sql) }
-            var edits = EventStore.Changes()
-            edits.cover = .null
-            _ = try await events.apply(edits, to: event, by: event.organiserID, at: now, on: sql, changes: &changes)
-            return try await media.release([id], on: sql)
+            if let event = try await eventStore.lock(eventID, on: sql), event.cover?.id == id {
+                var edits = EventStore.Changes()
+                edits.cover = .null
+                _ = try await events.apply(edits, to: event, by: event.organiserID, at: now, on: sql, changes: &changes)
+            }
         case .group(let groupID):
-            var edits = GroupStore.Changes()
-            edits.cover = .null
-            try await groups.store.update(groupID, edits, at: now, on: sql)
-            let released = try await media.release([id], on: sql)
-            if let group = try await groups.store.group(groupID, on: sql) { changes.group(group) }
-            return released
+            if let group = try await groups.store.lock(groupID, at: now, on: sql), group.cover?.id == id {
+                var edits = GroupStore.Changes()
+                edits.cover = .null
+                try await groups.store.update(groupID, edits, at: now, on: sql)
+                if let group = try await groups.store.group(groupID, on: sql) { changes.group(group) }
+            }
         }
+        return try await media.release([id], on: sql)
     }
 
     /// Changes a person's standing: a warning changes nothing, a limit hides them, a

@@ -18,6 +18,7 @@ extension StaffController {
     /// `POST /v1/staff/abuse/blocks` (admins): 201 with the block and its audit row; 200
     /// with the block alone when the range or domain is blocked already.
     @Sendable func blockRegistrations(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await requireAdmin(context)
         let input = try await RequestBody.decode(BlockInput.self, from: request, context: context)
         let (block, entry) = try await abuse.block(kind: input.kind, value: input.value, reason: input.reason, by: actor(context))
         return JSONResponse(status: entry == nil ? .ok : .created, BlockRepresentation(block: block, entry: entry))
@@ -25,6 +26,7 @@ extension StaffController {
 
     /// `POST /v1/staff/abuse/blocks/{id}/lift` (admins): its audit row.
     @Sendable func liftBlock(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
+        try await requireAdmin(context)
         let id = try context.uuid("id", "block")
         let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
         return JSONResponse(AuditEntryRepresentation(entry: try await abuse.lift(id, reason: input.reason, by: actor(context))))

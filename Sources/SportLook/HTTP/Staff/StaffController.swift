@@ -73,9 +73,9 @@ struct StaffController {
     func actor(_ context: AuthenticatedContext) -> AuditActor { .person(context.userID, name: "") }
 
     /// 403 unless the caller is an admin now.
-    private func requireAdmin(_ context: AuthenticatedContext) async throws {
+    func requireAdmin(_ context: AuthenticatedContext) async throws {
         guard try await staff.role(of: context.userID) == .admin else {
-            throw DomainError.forbidden("admins_only", "Only an admin manages staff.")
+            throw DomainError.forbidden("admins_only", "Only an admin may do this.")
         }
     }
 

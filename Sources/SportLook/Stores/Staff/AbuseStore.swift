@@ -96,17 +96,12 @@ struct AbuseStore: Store {
         ).first().map(Self.block)
     }
 
-    /// Removes a block; the block as it was, or nil when there is none.
-    func delete(_ id: UUID, on sql: any SQLDatabase) async throws -> RegistrationBlock? {
-        guard
-            let found = try await sql.raw(
-                """
-                SELECT \(unsafeRaw: Self.blockColumns) FROM registration_blocks b LEFT JOIN users u ON u.id = b.created_by
-                WHERE b.id = \(bind: id)
-                """
-            ).first().map(Self.block)
-        else { return nil }
-        try await sql.raw("DELETE FROM registration_blocks WHERE id = \(bind: id)").run()
-        return found
+    /// Removes a block; its kind and value, or nil when there is none (two lifts at once:
+    /// one removes it, the other finds nothing).
+    func delete(_ id: UUID, on sql: any SQLDatabase) async throws -> (kind: String, value: String)? {
+        try await sql.raw("DELETE FROM registration_blocks WHERE id = \(bind: id) RETURNING kind, value").first().map {
+            (try $0.value("kind"), try $0.value("value"))
+        }
     }
+
 }

@@ -50348,7 +50348,8 @@ public enum Operations {
     /// `attachment.id`) or by the id of the person, event or group whose photo or cover it
     /// is; the report is filed on the upload (its `target_id` is the upload's id), so reports
     /// naming it either way are one. A photo shown nowhere, a chat image of a room the
-    /// reporter is not in and the cover of an event they may not see are 404. At most 20 new reports an hour per
+    /// reporter is not in, the cover of an event they may not see and the photo of someone
+    /// blocked either way are 404. At most 20 new reports an hour per
     /// person: past that, 429 `too_many_reports` with `Retry-After` (a repeat of a report
     /// already filed is not a new one).
     ///
@@ -52561,7 +52562,8 @@ public enum Operations {
     /// messages in the same chats are not in it. When it is ready the caller is told
     /// (`data_export_ready`, with the link's path) and `GET /v1/me/exports` lists it with
     /// `download_path`, a link signed for 7 days; where the server has a public address
-    /// (`PUBLIC_URL`) and mail, the whole link is mailed to the account's email too. A second request within 24 hours
+    /// (`PUBLIC_URL`) and mail, the whole link is mailed to the account's email too when
+    /// that email is verified. A second request within 24 hours
     /// answers 429 `export_limit` with `Retry-After`.
     ///
     ///
@@ -56483,7 +56485,9 @@ public enum Operations {
     ///
     /// `refusals` counts this instance's 429 and 503 answers of the last hour by their
     /// error code (`rate_limited`, `too_many_attempts`, `too_many_registrations`,
-    /// `overloaded`…), the most first: each instance counts its own. `networks` sums every
+    /// `registration_blocked` — a 403 counted here too —
+    /// `overloaded`…) and its sockets closed for sending too many frames
+    /// (`socket_rate_limited`), the most first: each instance counts its own. `networks` sums every
     /// instance's registrations and sign-ins refused for a wrong password (or an unknown
     /// email) per network - an IPv4 /24, an IPv6 /48 - over the last hour, the 50 most
     /// active first. `blocks` lists the address ranges and email domains no account may be
@@ -56720,7 +56724,7 @@ public enum Operations {
     /// the range, or the email's domain is the one blocked or one of its subdomains.
     /// Existing accounts are not touched. A range is CIDR notation (`203.0.113.0/24`, one
     /// address, `2001:db8::/32`; an IPv6 range a /64 or wider, as limits count an IPv6
-    /// client by its /64) and is kept as written canonically; a domain is kept in lower
+    /// client by its /64; at most a /8 in IPv4, a /32 in IPv6) and is kept as written canonically; a domain is kept in lower
     /// case. The same range or domain again answers 200 with the block as it was made and
     /// no audit row.
     ///
