@@ -20,7 +20,7 @@ struct SubstituteBench: AsyncParsableCommand {
     @Option(help: "A name for the row (the database).") var label = "database"
 
     func run() async throws {
-        let process = try server.start(["JOB_WORKERS": "0"])
+        let process = try server.start(["JOB_WORKERS": "0", "METRICS_TOKEN": Self.metricsToken])
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
@@ -62,9 +62,38 @@ struct SubstituteBench: AsyncParsableCommand {
             }
         }
         let mean = offered.isEmpty ? 0 : Double(offered.reduce(0, +)) / Double(offered.count)
+        // The people index's share alone, as the server timed it (`/metrics`: the bucket each
+        // quantile falls in, so "≤ 1 ms" reads "at most a millisecond").
+        let metrics = try await api.call("GET", "/metrics", token: Self.metricsToken)
+        let search = Self.quantiles(of: "sportlook_substitute_search_seconds", in: String(decoding: metrics.body, as: UTF8.self))
+        print(
+            "SUBINDEX | \(label) | \(search.count) | ≤ \(search.p50) | ≤ \(search.p99) |"
+        )
         print(
             "SUB | \(label) | \(requests) | \(offered.count) | \(String(format: "%.1f", mean)) | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(formatLatency(latencies.percentile(100))) | \(refused.isEmpty ? "0" : refused.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) |"
         )
+    }
+
+    static let metricsToken = "bench-metrics-token"
+
+    /// The bucket bounds of a Prometheus histogram that hold its p50 and p99, and its count.
+    static func quantiles(of name: String, in text: String) -> (count: Int, p50: String, p99: String) {
+        var buckets: [(bound: Double, count: Int)] = []
+        for line in text.split(separator: "\n") where line.hasPrefix(name + "_bucket{") {
+            guard let open = line.range(of: "le=\""), let close = line[open.upperBound...].firstIndex(of: "\""),
+                let count = line.split(separator: " ").last.flatMap({ Int($0) })
+            else { continue }
+            let bound = line[open.upperBound..<close]
+            buckets.append((bound == "+Inf" ? .infinity : Double(bound) ?? .infinity, count))
+        }
+        buckets.sort { $0.bound < $1.bound }
+        let total = buckets.last?.count ?? 0
+        func bound(_ q: Double) -> String {
+            let wanted = Int((q * Double(total)).rounded(.up))
+            guard total > 0, let hit = buckets.first(where: { $0.count >= wanted }) else { return "-" }
+            return hit.bound.isFinite ? String(format: "%g ms", hit.bound * 1_000) : "+Inf"
+        }
+        return (total, bound(0.5), bound(0.99))
     }
 }
 

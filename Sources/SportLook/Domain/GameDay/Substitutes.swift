@@ -1,5 +1,6 @@
 import Foundation
 import GeoGrid
+import Metrics
 
 /// A substitute from nearby. A player going who cannot come asks for someone to take
 /// their place. With people on the waitlist, leaving gives it to them as always (409
@@ -150,9 +151,17 @@ struct Substitutes: Sendable {
         var after: GeoCursor?
         var checked = 0
         let blocked = try await blockedByGoing(going)
+        // The time spent in the index alone, the rules' reads aside (`/metrics`).
+        var searching: Duration = .zero
+        defer {
+            let (seconds, attoseconds) = searching.components
+            Timer(label: "sportlook_substitute_search_seconds").recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
         while out.count < Self.maxOffers, checked < Self.maxChecked {
+            let started = ContinuousClock.now
             let hits = grid.search(
                 within: Self.radiusKm * 1_000, of: event.location.geoPoint, filter: filter, after: after, limit: Self.candidates)
+            searching += ContinuousClock.now - started
             var batch = hits[...]
             while out.count < Self.maxOffers, !batch.isEmpty {
                 // A few more than are still wanted: most people near a game may take it.
