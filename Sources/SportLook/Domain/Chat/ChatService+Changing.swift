@@ -64,9 +64,9 @@ extension ChatService {
     func takeDownImage(_ upload: UUID, room roomID: UUID, seq: Int64, on sql: DatabaseSession, changes: inout ChangeSet) async throws
         -> [String]
     {
-        guard try await store.lockRoom(roomID, on: sql) != nil else { return try await media.release([upload], on: sql) }
+        let room = try await store.lockRoom(roomID, on: sql)
         let released = try await media.release([upload], on: sql)
-        changes.record(.chatChange(room: roomID, change: try await store.nextChange(room: roomID, seq: seq, on: sql)))
+        if room != nil { changes.record(.chatChange(room: roomID, change: try await store.nextChange(room: roomID, seq: seq, on: sql))) }
         return released
     }
 

@@ -47,15 +47,15 @@ struct AbuseService: Sendable {
             let block = RegistrationBlock(
                 id: UUID(), kind: kind, value: value, reason: reason, createdBy: actor.id.map { UserSummary(id: $0, name: name) },
                 createdAt: now)
-            guard try await store.insert(block, on: sql), let made = try await store.block(kind, value, on: sql) else {
+            guard try await store.insert(block, on: sql) else {
                 // Blocked by another admin at the same moment: theirs stands.
                 guard let existing = try await store.block(kind, value, on: sql) else { throw DomainError.notFound("block") }
                 return (existing, nil)
             }
             let entry = try await staff.record(
-                "registration_blocked", by: actor, name: name, target: ("registration_block", made.id.lowercased), reason: reason,
+                "registration_blocked", by: actor, name: name, target: ("registration_block", block.id.lowercased), reason: reason,
                 details: ["kind": kind.rawValue, "value": value], at: now, on: sql)
-            return (made, entry)
+            return (block, entry)
         }
     }
 

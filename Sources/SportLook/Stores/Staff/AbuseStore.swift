@@ -75,7 +75,7 @@ struct AbuseStore: Store {
         }
     }
 
-    /// Adds a block; nil when the same range or domain is blocked already.
+    /// Adds a block; `false` when the same range or domain is blocked already.
     func insert(_ block: RegistrationBlock, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw(
             """
