@@ -164,17 +164,19 @@ struct PollBench: AsyncParsableCommand {
     }
 }
 
-/// The votes sent (their change numbers and when), and the sockets' subscriptions.
+/// The votes sent (the change number each answer carried, and when each was sent), and
+/// the sockets' subscriptions. An answer is the poll as read after the vote's commit, so
+/// votes committed close together may carry the same (the later) change number.
 final class VoteLog: Sendable {
-    private let votes = Mutex<[Int: Double]>([:])
+    private let votes = Mutex<[(change: Int, sentAt: Double)]>([])
     private let subscribed = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
 
-    func noteVote(change: Int, sentAt: Double) { votes.withLock { $0[change] = sentAt } }
+    func noteVote(change: Int, sentAt: Double) { votes.withLock { $0.append((change, sentAt)) } }
     func noteFailed() { failures.add(1, ordering: .relaxed) }
     func noteSubscribed() { subscribed.add(1, ordering: .relaxed) }
     var failed: Int { failures.load(ordering: .relaxed) }
-    var lastChange: Int { votes.withLock { $0.keys.max() ?? 0 } }
+    var lastChange: Int { votes.withLock { $0.map(\.change).max() ?? 0 } }
 
     func waitForSubscriptions(_ count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(120)
@@ -186,7 +188,7 @@ final class VoteLog: Sendable {
 
     /// Each vote against each socket's frames: delivered by the first frame reaching its change.
     func report(sockets: [PollSocket]) -> (votes: Int, frames: Int, delivered: Int, expected: Int, duplicates: Int, latencies: Samples) {
-        let sent = votes.withLock { $0 }.sorted { $0.key < $1.key }
+        let sent = votes.withLock { $0 }.sorted { $0.change < $1.change }
         var latencies = Samples()
         var (frames, delivered, duplicates) = (0, 0, 0)
         for socket in sockets {

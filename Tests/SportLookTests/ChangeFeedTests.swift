@@ -72,13 +72,16 @@ struct ChangeFeedTests {
         #expect(name.count == 80)
     }
 
-    @Test("a chat message's notification, written out around its seq, is the encoder's wire form to the byte")
+    @Test("a chat message's notification and a message change's, written out around the number, are the encoder's wire form to the byte")
     func chatWire() {
         for seq: Int64 in [0, 1, 7, 255, 1_000_000, Int64(Int32.max) * 4, Int64.max, Int64.min, -1] {
             let room = UUID()
             let wire = Change.chatWire(room: room)
             #expect(wire.head + String(seq) + wire.tail == Change.chat(room: room, seq: seq).wire)
             #expect(Change(wire: Substring(wire.head + String(seq) + wire.tail)) == .chat(room: room, seq: seq))
+            let change = Change.chatChangeWire(room: room)
+            #expect(change.head + String(seq) + change.tail == Change.chatChange(room: room, change: seq).wire)
+            #expect(Change(wire: Substring(change.head + String(seq) + change.tail)) == .chatChange(room: room, change: seq))
         }
     }
 

@@ -166,6 +166,25 @@ struct ContractTests {
         }
     }
 
+    @Test("a migration splits at each line-ending `;` but inside a function's `$$` body, comment lines dropped")
+    func migrationStatements() {
+        let text = """
+            -- a comment;
+            CREATE TABLE t (a integer);
+            CREATE FUNCTION f() RETURNS integer LANGUAGE plpgsql AS $$
+            BEGIN
+                RETURN 1;
+            END
+            $$;
+            SELECT f();
+            """
+        #expect(
+            Migrator.splitStatements(text) == [
+                "CREATE TABLE t (a integer)",
+                "CREATE FUNCTION f() RETURNS integer LANGUAGE plpgsql AS $$\nBEGIN\n    RETURN 1;\nEND\n$$", "SELECT f()",
+            ])
+    }
+
     @Test("an edited migration, or a database newer than the code, stops start-up", arguments: engines)
     func migrations(engine: DatabaseEngine) async throws {
         try await withEmptyDatabase(engine) { database in

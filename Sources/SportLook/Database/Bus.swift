@@ -56,6 +56,15 @@ public final class Bus: Service, Sendable {
         return (instanceID + "|" + wire.head, wire.tail)
     }
 
+    /// The notification of a change of a message of `room` whose change number a
+    /// statement takes (``Change/chatChange(room:change:)``), as the text before the number
+    /// and the text after it. `nil` on SQLite.
+    func chatChangeNotification(room: UUID) -> (head: String, tail: String)? {
+        guard database.engine == .postgres else { return nil }
+        let wire = Change.chatChangeWire(room: room)
+        return (instanceID + "|" + wire.head, wire.tail)
+    }
+
     /// A change's notification for a statement to send itself (`pg_notify`); `nil` on SQLite.
     func notification(_ change: Change) -> String? {
         database.engine == .postgres ? payload(change) : nil

@@ -116,6 +116,11 @@ final class ChangeFeed: Service, Sendable {
         bus.chatNotification(room: room)
     }
 
+    /// A message change's notification for a statement to send itself (``Bus/chatChangeNotification(room:)``).
+    func chatChangeNotification(room: UUID) -> (head: String, tail: String)? {
+        bus.chatChangeNotification(room: room)
+    }
+
     /// A write committed these changes: hands them to this instance's handlers.
     func committed(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }

@@ -71,15 +71,18 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Splits on `;` at the end of a line; drops `--` comment lines.
+    /// Splits on `;` at the end of a line, but inside a `$$`-quoted body (a PostgreSQL
+    /// function's); drops `--` comment lines.
     static func splitStatements(_ text: String) -> [String] {
         var statements: [String] = []
         var current: [Substring] = []
+        var quoted = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("--") || trimmed.isEmpty { continue }
             current.append(line)
-            if trimmed.hasSuffix(";") {
+            if line.ranges(of: "$$").count % 2 == 1 { quoted.toggle() }
+            if !quoted, trimmed.hasSuffix(";") {
                 statements.append(current.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines).dropLast().description)
                 current = []
             }

@@ -97,6 +97,14 @@ public enum Change: Sendable, Hashable, Codable {
         ("\(wireVersion)|{\"chat\":{\"room\":\"\(room.uuidString)\",\"seq\":", "}}")
     }
 
+    /// The wire form of ``chatChange(room:change:)`` for `room`, as the text before the
+    /// change number and the text after it: a statement that takes the number announces it
+    /// itself (see `Bus.chatChangeNotification(room:)`). The same bytes as ``wire`` (a test
+    /// compares them).
+    static func chatChangeWire(room: UUID) -> (head: String, tail: String) {
+        ("\(wireVersion)|{\"chatChange\":{\"change\":", ",\"room\":\"\(room.uuidString)\"}}")
+    }
+
     /// Reads a change in the wire form; `nil` for one of another version or kind
     /// (from a newer instance, say), which the receiver answers with a resync.
     public init?(wire: Substring) {

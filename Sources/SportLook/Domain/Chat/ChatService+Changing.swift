@@ -93,49 +93,16 @@ extension ChatService {
         }
     }
 
-    /// Runs one change of a message in the room's lock: `body` returns the change
-    /// number it took, or nil for no change. Announces it; returns the message as it is now
-    /// (`applied` tells it from the message before and the change number, when that needs
-    /// no second read in the lock: a vote in a poll of a thousand voters).
-    /// A change that writes (an edit, a reaction) follows the rules of sending: not in a
-    /// cancelled event's chat, not between people either of whom blocked the other, not
-    /// from someone whose message request waits or was declined.
+    /// Runs one change of a message in the room's lock, by the rules of
+    /// ``admitChange(in:by:writing:on:)``: `body` returns the change number it took, or
+    /// nil for no change. Announces it; returns the message as it is now.
     func change(
         _ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,
-        applied: (@Sendable (ChatMessage, Int64) -> ChatMessage)? = nil,
         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?
     ) async throws -> ChatMessage {
-        try await write { [store, rooms, events, clock] sql, changes in
+        try await write { [store, safety] sql, changes in
             guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
-            guard try await store.isMember(room: room, user: user, on: sql) else { throw Self.refusal(room) }
-            if writing {
-                switch room.kind {
-                case .event:
-                    if let event = try await events.event(room.eventID ?? room.id, on: sql), event.status != .active {
-                        throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
-                    }
-                case .conversation:
-                    guard var conversation = try await rooms.conversation(room: room.id, on: sql),
-                        let other = conversation.other(than: user)
-                    else {
-                        throw DomainError.notFound("room")
-                    }
-                    if try await safety.eitherBlocked(user, other.id, on: sql) {
-                        throw DomainError.forbidden("blocked", "You cannot write to each other.")
-                    }
-                    if conversation.requestedBy == user, conversation.state == .requested {
-                        conversation.sharesAnEvent = try await rooms.shareAnEvent(
-                            user, other.id, endedAfter: Self.sharingSince(clock.now()), on: sql)
-                    }
-                    if !conversation.maySend(user) {
-                        throw DomainError.forbidden(
-                            conversation.state == .requested ? "request_pending" : "request_declined",
-                            "\(other.name) has not accepted your message request.")
-                    }
-                case .group:
-                    break
-                }
-            }
+            try await admitChange(in: room, by: user, writing: writing, on: sql)
             // A message of someone the caller blocked is not there for them to edit or react to
             // (as in the history); a deletion (the organiser's) still reaches it. Every answer,
             // a change that changed nothing included, is the caller's view.
@@ -152,9 +119,52 @@ extension ChatService {
             }
             guard let change = try await body(room, message, sql) else { return seen(message) }
             changes.record(.chatChange(room: roomID, change: change))
-            if let applied { return seen(applied(message, change)) }
             guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
             return seen(current)
+        }
+    }
+
+    /// The rules a change of a message in `room` follows, read on `sql`: the caller
+    /// takes part in the room; a change that writes (an edit, a reaction, a vote)
+    /// follows the rules of sending: not in a cancelled event's chat, not between people
+    /// either of whom blocked the other, not from someone whose message request waits
+    /// or was declined. `known` is what the caller read already: whether the person takes
+    /// part, and (an event's room) whether the event is on.
+    func admitChange(
+        in room: Room, by user: UUID, writing: Bool, known: (member: Bool, eventActive: Bool?)? = nil, on sql: DatabaseSession
+    ) async throws {
+        let member: Bool
+        if let known { member = known.member } else { member = try await store.isMember(room: room, user: user, on: sql) }
+        guard member else { throw Self.refusal(room) }
+        guard writing else { return }
+        switch room.kind {
+        case .event:
+            if let known {
+                if known.eventActive == false {
+                    throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+                }
+            } else if let event = try await events.event(room.eventID ?? room.id, on: sql), event.status != .active {
+                throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+            }
+        case .conversation:
+            guard var conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user)
+            else {
+                throw DomainError.notFound("room")
+            }
+            if try await safety.eitherBlocked(user, other.id, on: sql) {
+                throw DomainError.forbidden("blocked", "You cannot write to each other.")
+            }
+            if conversation.requestedBy == user, conversation.state == .requested {
+                conversation.sharesAnEvent = try await rooms.shareAnEvent(
+                    user, other.id, endedAfter: Self.sharingSince(clock.now()), on: sql)
+            }
+            if !conversation.maySend(user) {
+                throw DomainError.forbidden(
+                    conversation.state == .requested ? "request_pending" : "request_declined",
+                    "\(other.name) has not accepted your message request.")
+            }
+        case .group:
+            break
         }
     }
 }

@@ -118,6 +118,12 @@ struct Polls: Sendable {
     /// Makes the caller's choices exactly `positions` (empty: no vote). One choice
     /// unless the poll allows several; in a sign-up list, an option someone else took
     /// is refused. The message as the caller sees it now.
+    ///
+    /// Votes come many a second in one room, each taking the room's next change number
+    /// under its lock: what does not change while a poll is open (the room's rules, the
+    /// poll's options) is read before, without the lock, and the answer after the vote;
+    /// the lock covers only what the vote decides on and writes
+    /// (``ChatStore/castVote(room:seq:user:_:onePerOption:at:notification:on:)``).
     func vote(_ roomID: UUID, seq: Int64, by user: UUID, positions: [Int]?) async throws -> ChatMessage {
         guard let positions else { throw DomainError.validation(["options": "is required: the positions chosen (empty for none)"]) }
         let chosen = Set(positions)
@@ -125,41 +131,53 @@ struct Polls: Sendable {
             throw DomainError.validation(["options": "must be distinct positions of the poll's options"])
         }
         let now = clock.now()
-        return try await chat.change(
-            roomID, seq: seq, by: user, writing: true, applied: { Self.voted($0, change: $1, by: user, chosen) }
-        ) { [store, limiter = chat.limiter] room, message, sql in
-            let poll = try Self.poll(of: message)
-            guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", "The poll is closed.") }
-            guard chosen.allSatisfy({ $0 < poll.options.count }) else {
-                throw DomainError.validation(["options": "must be positions of the poll's options (0–\(poll.options.count - 1))"])
+        let poll = try await chat.database.read { [chat, store] sql in
+            guard let check = try await store.voteCheck(room: roomID, seq: seq, user: user, on: sql) else {
+                throw DomainError.notFound("room")
             }
-            if !poll.multiple, chosen.count > 1 { throw DomainError.validation(["options": "this poll takes one choice"]) }
-            if poll.onePerOption, let taken = chosen.sorted().first(where: { !poll.options[$0].voters.allSatisfy { $0 == user } }) {
-                throw DomainError.conflict("option_taken", "Someone already took “\(poll.options[taken].label)”.")
-            }
-            // A vote is sent to every socket in the room: it counts against the sender's chat rate, as a message does.
-            if let wait = limiter.acquire(user.lowercased) {
-                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
-            }
-            guard try await store.setVotes(room: room.id, seq: seq, user: user, chosen, at: now, on: sql) else { return nil }
-            return try await store.nextChange(room: room.id, seq: seq, on: sql)
+            try await chat.admitChange(in: check.room, by: user, writing: true, known: (check.member, check.eventActive), on: sql)
+            // A poll of someone the caller blocked, or whose author blocked the caller, is not there for them.
+            guard check.sender != nil, !check.hidden else { throw DomainError.notFound("message") }
+            guard let poll = check.poll else { throw DomainError.conflict("not_a_poll", "The message is not a poll.") }
+            return poll
         }
+        try Self.check(chosen, in: poll, at: now)
+        // A vote is sent to every socket in the room: it counts against the sender's chat rate, as a message does.
+        if let wait = chat.limiter.acquire(user.lowercased) {
+            throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
+        }
+        let notification = write.feed.chatChangeNotification(room: roomID)
+        let outcome = try await write.single { [store] sql, changes in
+            let outcome = try await store.castVote(
+                room: roomID, seq: seq, user: user, chosen, onePerOption: poll.onePerOption, at: now, notification: notification, on: sql)
+            if case .voted(let change, let announced) = outcome {
+                changes.record(.chatChange(room: roomID, change: change), announced: announced)
+            }
+            return outcome
+        }
+        switch outcome {
+        case .voted, .unchanged: break
+        case .gone: throw DomainError.notFound("message")
+        case .closed: throw DomainError.conflict("poll_closed", "The poll is closed.")
+        case .taken(let position):
+            let label = try await store.pollOptionLabel(room: roomID, seq: seq, position: position) ?? "option \(position + 1)"
+            throw DomainError.conflict("option_taken", "Someone already took “\(label)”.")
+        }
+        // The poll as it is after the vote (other votes committed since included, with their change number).
+        let (current, hidden) = try await chat.database.read { [store, safety] sql in
+            (try await store.message(room: roomID, seq: seq, on: sql), try await safety.blockedBy(user, on: sql))
+        }
+        guard let current, let seen = Blocks.view(current, hiding: hidden, viewer: user) else { throw DomainError.notFound("message") }
+        return seen
     }
 
-    /// The poll message after `user`'s choices became `chosen` with change number
-    /// `change`, as a read would give it: a choice kept stays where it was among the
-    /// option's voters, one dropped goes, a new one comes last (votes are read in the order cast).
-    static func voted(_ message: ChatMessage, change: Int64, by user: UUID, _ chosen: Set<Int>) -> ChatMessage {
-        var out = message
-        out.changeSeq = change
-        guard var poll = message.poll else { return out }
-        for position in poll.options.indices {
-            let had = poll.options[position].voters.contains(user)
-            if had, !chosen.contains(position) { poll.options[position].voters.removeAll { $0 == user } }
-            if !had, chosen.contains(position) { poll.options[position].voters.append(user) }
+    /// Whether `chosen` are positions the poll takes, while it is open.
+    private static func check(_ chosen: Set<Int>, in poll: ChatStore.PollRules, at now: Date) throws {
+        guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", "The poll is closed.") }
+        guard chosen.allSatisfy({ $0 < poll.options }) else {
+            throw DomainError.validation(["options": "must be positions of the poll's options (0–\(poll.options - 1))"])
         }
-        out.poll = poll
-        return out
+        if !poll.multiple, chosen.count > 1 { throw DomainError.validation(["options": "this poll takes one choice"]) }
     }
 
     /// Its author closes the poll before its time.

@@ -52,6 +52,28 @@ enum ChatStatements {
         """
     }
 
+    /// What a vote checks before it is cast, in one read: the room, whether the voter
+    /// `$2` takes part in it and its event's status (``isMember(_:)``), and the message at
+    /// seq `$3`: its sender, whether either of the two blocked the other, and its poll's
+    /// rules (no poll row: not a poll, or deleted).
+    struct VoteCheck: SharedStatement {
+        static let text = """
+            SELECT \(ChatStore.roomColumns), \(ChatStatements.isMember("$2")) AS is_member, e.status AS event_status,
+                   m.sender_id, CASE WHEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $2 AND b.blocked_id = m.sender_id)
+                                                                     OR (b.blocker_id = m.sender_id AND b.blocked_id = $2)) THEN 1 ELSE 0 END AS hidden,
+                   p.multiple, p.one_per_option, p.closes_at, p.closed_at,
+                   (SELECT count(*) FROM chat_poll_options o WHERE o.room_id = p.room_id AND o.seq = p.seq) AS options
+            FROM rooms r LEFT JOIN events e ON e.id = COALESCE(r.event_id, r.id)
+                 LEFT JOIN chat_messages m ON m.room_id = r.id AND m.seq = $3
+                 LEFT JOIN chat_polls p ON p.room_id = m.room_id AND p.seq = m.seq
+            WHERE r.id = $1
+            """
+        var room: UUID
+        var user: UUID
+        var seq: Int64
+        var values: [StatementValue] { [.uuid(room), .uuid(user), .integer(seq)] }
+    }
+
     /// Takes the room's next seq (the row update serialises concurrent senders).
     struct NextSeq: SharedStatement {
         static let text =

@@ -27,9 +27,9 @@ extension ChatStore {
         }
     }
 
-    /// Fills in the polls of the messages that are polls, with their votes and the
-    /// people each poll's author blocked.
-    func withPolls(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
+    /// Fills in the polls of the messages that are polls, with their votes (unless
+    /// `votes` is false: a poll's shape alone) and the people each poll's author blocked.
+    func withPolls(_ messages: [ChatMessage], room: UUID, votes: Bool = true, on sql: any SQLDatabase) async throws -> [ChatMessage] {
         let seqs = messages.filter { $0.isPoll && $0.deletedAt == nil }.map(\.seq)
         guard !seqs.isEmpty else { return messages }
         var polls: [Int64: ChatPoll] = [:]
@@ -55,15 +55,9 @@ extension ChatStore {
             polls[seq]?.options.append(
                 PollOption(label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at")))
         }
-        for row in try await sql.raw(
-            """
-            SELECT seq, position, user_id FROM chat_poll_votes
-            WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) ORDER BY created_at, user_id
-            """
-        ).all() {
-            let (seq, position): (Int64, Int) = (try row.value("seq"), try row.value("position"))
-            if let count = polls[seq]?.options.count, position < count {
-                polls[seq]?.options[position].voters.append(try row.value("user_id"))
+        if votes {
+            for (seq, position, voters) in try await Self.voters(room: room, seqs: seqs, on: sql) {
+                if let count = polls[seq]?.options.count, position < count { polls[seq]?.options[position].voters = voters }
             }
         }
         for row in try await sql.raw(
@@ -81,14 +75,182 @@ extension ChatStore {
         }
     }
 
-    /// Makes the user's choices in the poll exactly `positions`; whether anything changed.
-    func setVotes(room: UUID, seq: Int64, user: UUID, _ positions: Set<Int>, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
-        let before = Set(
+    /// What a vote is checked against before it is cast (``ChatStatements/VoteCheck``).
+    struct VoteCheck: Sendable {
+        var room: Room
+        var member: Bool
+        /// An event's room: whether the event is on.
+        var eventActive: Bool?
+        /// The message's sender; nil for no such message.
+        var sender: UUID?
+        /// Whether the voter or the sender blocked the other.
+        var hidden: Bool
+        /// The poll's rules; nil for a message that is no poll (or no longer: deleted).
+        var poll: PollRules?
+    }
+
+    /// A poll's rules, without its options' labels and votes.
+    struct PollRules: Sendable {
+        var multiple: Bool
+        var onePerOption: Bool
+        var closesAt: Date
+        var closedAt: Date?
+        var options: Int
+
+        func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+    }
+
+    func voteCheck(room: UUID, seq: Int64, user: UUID, on sql: any SQLDatabase) async throws -> VoteCheck? {
+        guard let row = try await sql.rows(ChatStatements.VoteCheck(room: room, user: user, seq: seq)).first else { return nil }
+        var poll: PollRules?
+        if let closesAt: Date = try row.optional("closes_at") {
+            poll = PollRules(
+                multiple: try row.value("multiple"), onePerOption: try row.value("one_per_option"), closesAt: closesAt,
+                closedAt: try row.optional("closed_at"), options: try row.value("options"))
+        }
+        let status: String? = try row.optional("event_status")
+        return VoteCheck(
+            room: try Self.decodeRoom(row), member: try row.value("is_member", as: Int.self) == 1,
+            eventActive: status.map { $0 == EventStatus.active.rawValue }, sender: try row.optional("sender_id"),
+            hidden: try row.value("hidden", as: Int.self) == 1, poll: poll)
+    }
+
+    /// The label of a poll's option.
+    func pollOptionLabel(room: UUID, seq: Int64, position: Int) async throws -> String? {
+        try await reading(on: nil) { sql in
             try await sql.raw(
-                "SELECT position FROM chat_poll_votes WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND user_id = \(bind: user)"
-            ).all().map { try $0.value("position", as: Int.self) })
-        guard before != positions else { return false }
-        let gone = Array(before.subtracting(positions))
+                """
+                SELECT label FROM chat_poll_options WHERE room_id = \(bind: room) AND seq = \(bind: seq) AND position = \(bind: position)
+                """
+            ).first().map { try $0.value("label", as: String.self) }
+        }
+    }
+
+    /// What became of a vote (``castVote(room:seq:user:_:onePerOption:at:notification:on:)``).
+    enum VoteOutcome: Equatable, Sendable {
+        /// The choices changed and took change number `change`; `announced` when the
+        /// statement put the change on the bus itself.
+        case voted(change: Int64, announced: Bool)
+        /// The choices were these already.
+        case unchanged
+        /// No such room, or no such poll (the message was deleted).
+        case gone
+        case closed
+        /// In a sign-up list, this option of those chosen is someone else's.
+        case taken(Int)
+    }
+
+    /// Makes `user`'s choices in the poll exactly `chosen` under the room's lock, the poll
+    /// read afresh after the lock: when it is there and open and, in a sign-up list
+    /// (`onePerOption`), no option chosen is someone else's. Takes the room's next change
+    /// number. Votes come many a second to one room: on PostgreSQL this is one round trip
+    /// (the function `chat_poll_vote`, which also puts the change on the bus with
+    /// `notification`), so the lock is never held across round trips; SQLite's single
+    /// writer runs the same steps here, one after another.
+    func castVote(
+        room: UUID, seq: Int64, user: UUID, _ chosen: Set<Int>, onePerOption: Bool, at now: Date,
+        notification: (head: String, tail: String)?, on sql: any SQLDatabase
+    ) async throws -> VoteOutcome {
+        if sql.isPostgres, let notification {
+            let positions = chosen.sorted().map(String.init).joined(separator: ",")
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT outcome, change, taken FROM chat_poll_vote(\(bind: room), \(bind: seq), \(bind: user),
+                        string_to_array(\(bind: positions), ',')::integer[], \(bind: onePerOption), \(bind: now),
+                        \(bind: Bus.channel), \(bind: notification.head), \(bind: notification.tail))
+                    """
+                ).first()
+            else { return .gone }
+            switch try row.value("outcome", as: String.self) {
+            case "voted": return .voted(change: try row.value("change"), announced: true)
+            case "unchanged": return .unchanged
+            case "closed": return .closed
+            case "taken": return .taken(try row.value("taken"))
+            default: return .gone
+            }
+        }
+        guard try await lockRoom(room, on: sql) != nil,
+            let ballot = try await ballot(room: room, seq: seq, user: user, asked: onePerOption ? chosen : [], on: sql)
+        else { return .gone }
+        guard ballot.isOpen(at: now) else { return .closed }
+        if let taken = chosen.sorted().first(where: ballot.takenByOthers.contains) { return .taken(taken) }
+        guard ballot.mine != chosen else { return .unchanged }
+        try await setVotes(room: room, seq: seq, user: user, from: ballot.mine, to: chosen, at: now, on: sql)
+        return .voted(change: try await nextChange(room: room, seq: seq, on: sql), announced: false)
+    }
+
+    /// What a vote checks under the room's lock, in one read: whether the poll is still
+    /// there (not deleted) and open, the options `user` chose, and whether anyone else
+    /// holds any of `asked` (a sign-up list's options): not the poll's thousand votes.
+    private struct Ballot: Sendable {
+        var closesAt: Date
+        var closedAt: Date?
+        var mine: Set<Int> = []
+        var takenByOthers: Set<Int> = []
+
+        func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+    }
+
+    private func ballot(room: UUID, seq: Int64, user: UUID, asked: Set<Int>, on sql: any SQLDatabase) async throws -> Ballot? {
+        let others: SQLQueryString = asked.isEmpty ? "" : " OR v.position IN (\(binds: asked.sorted()))"
+        let rows = try await sql.raw(
+            """
+            SELECT p.closes_at, p.closed_at, v.position, v.user_id FROM chat_polls p
+            LEFT JOIN chat_poll_votes v ON v.room_id = p.room_id AND v.seq = p.seq AND (v.user_id = \(bind: user)\(others))
+            WHERE p.room_id = \(bind: room) AND p.seq = \(bind: seq)
+            """
+        ).all()
+        guard let first = rows.first else { return nil }
+        var ballot = Ballot(closesAt: try first.value("closes_at"), closedAt: try first.optional("closed_at"))
+        for row in rows {
+            guard let position: Int = try row.optional("position") else { continue }
+            if try row.value("user_id", as: UUID.self) == user {
+                ballot.mine.insert(position)
+            } else {
+                ballot.takenByOthers.insert(position)
+            }
+        }
+        return ballot
+    }
+
+    /// Who chose each option of the polls at `seqs`, in the order they voted. A poll of a
+    /// thousand voters is read on every change of it (each vote's answer, the sockets'
+    /// frames): PostgreSQL hands each option's voters as one text, a row per option
+    /// rather than per vote; SQLite reads the rows in the server.
+    private static func voters(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [(Int64, Int, [UUID])] {
+        guard sql.isPostgres else {
+            var found: [Int64: [Int: [UUID]]] = [:]
+            for row in try await sql.raw(
+                """
+                SELECT seq, position, user_id FROM chat_poll_votes
+                WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) ORDER BY created_at, user_id
+                """
+            ).all() {
+                found[try row.value("seq"), default: [:]][try row.value("position"), default: []].append(try row.value("user_id"))
+            }
+            return found.flatMap { seq, options in options.map { (seq, $0.key, $0.value) } }
+        }
+        return try await sql.raw(
+            """
+            SELECT seq, position, string_agg(user_id::text, ',' ORDER BY created_at, user_id) AS voters FROM chat_poll_votes
+            WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) GROUP BY seq, position
+            """
+        ).all().map { row in
+            let voters: String = try row.value("voters")
+            return (
+                try row.value("seq"), try row.value("position"), voters.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
+            )
+        }
+    }
+
+    /// Makes the user's choices in the poll `positions`, where they were `before`.
+    private func setVotes(
+        room: UUID, seq: Int64, user: UUID, from before: Set<Int>, to positions: Set<Int>, at now: Date, on sql: any SQLDatabase
+    )
+        async throws
+    {
+        let gone = before.subtracting(positions).sorted()
         if !gone.isEmpty {
             try await sql.raw(
                 """
@@ -96,15 +258,12 @@ extension ChatStore {
                 """
             ).run()
         }
-        for position in positions.subtracting(before).sorted() {
-            try await sql.raw(
-                """
-                INSERT INTO chat_poll_votes (room_id, seq, position, user_id, created_at)
-                VALUES (\(bind: room), \(bind: seq), \(bind: position), \(bind: user), \(bind: now))
-                """
-            ).run()
-        }
-        return true
+        let added = positions.subtracting(before).sorted()
+        guard !added.isEmpty else { return }
+        let rows = added.map { "(\(bind: room), \(bind: seq), \(bind: $0), \(bind: user), \(bind: now))" as SQLQueryString }
+        try await sql.raw(
+            "INSERT INTO chat_poll_votes (room_id, seq, position, user_id, created_at) VALUES \(rows.joined(separator: ", "))"
+        ).run()
     }
 
     /// Closes the poll; `false` when it was closed already.
