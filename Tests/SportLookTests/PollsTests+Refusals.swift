@@ -42,4 +42,22 @@ extension PollsTests {
             #expect(counts == [0, 0, 0])
         }
     }
+
+    @Test(
+        "a vote that changed nothing (an option someone else took, the choice already made) does not count against the chat rate",
+        arguments: engines)
+    func refusedVotesAreNotCounted(engine: DatabaseEngine) async throws {
+        let clock = ManualClock()
+        try await withApp(engine, clock: clock, configure: { $0.chatRateLimit = 2 }) { api, _ in
+            let (event, owner, people) = try await chatRoom(api, clock: clock, members: 2)
+            let list = try await Self.poll(api, in: event, token: owner.token, "Who brings what?", extra: ["one_per_option": true])
+            #expect(try await Self.vote(api, event, list.seq, [0], token: people[0].token).status == .ok)
+            for _ in 0..<3 { #expect(try await Self.vote(api, event, list.seq, [0], token: people[1].token).errorCode == "option_taken") }
+            #expect(try await Self.vote(api, event, list.seq, [1], token: people[1].token).status == .ok)
+            for _ in 0..<3 { #expect(try await Self.vote(api, event, list.seq, [1], token: people[1].token).status == .ok) }
+            #expect(try await Self.vote(api, event, list.seq, [2], token: people[1].token).status == .ok)
+            let fast = try await Self.vote(api, event, list.seq, [1], token: people[1].token)
+            #expect(fast.status == .tooManyRequests && fast.headers[.retryAfter] != nil, "two changes in the window")
+        }
+    }
 }

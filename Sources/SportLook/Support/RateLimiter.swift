@@ -54,12 +54,15 @@ final class RateLimiter: Sendable {
         }
     }
 
-    private enum Taken {
+    /// One action counted (its place, which ``giveBack(_:)`` uncounts), or the seconds
+    /// to wait before the key may act again (nothing counted).
+    enum Taken {
         case counted(Place)
         case wait(Int)
     }
 
-    private func take(_ key: String) -> Taken {
+    /// Counts one action that may yet not happen, as ``reserve(_:)``, telling the wait when over the limit.
+    func take(_ key: String) -> Taken {
         let now = clock.now()
         return windows.withLock { windows in
             if windows.count > 100_000 { windows = windows.filter { now.timeIntervalSince($0.value.start) < window } }

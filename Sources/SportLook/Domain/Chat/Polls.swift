@@ -142,9 +142,12 @@ struct Polls: Sendable {
             return poll
         }
         try Self.check(chosen, in: poll, at: now)
-        // A vote is sent to every socket in the room: it counts against the sender's chat rate, as a message does.
-        if let wait = chat.limiter.acquire(user.lowercased) {
-            throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
+        // A vote is sent to every socket in the room: it counts against the sender's chat rate, as a message
+        // does. One that changed nothing (refused, or the choices already made) is not counted.
+        let place: RateLimiter.Place
+        switch chat.limiter.take(user.lowercased) {
+        case .counted(let counted): place = counted
+        case .wait(let wait): throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
         }
         let notification = write.feed.chatChangeNotification(room: roomID)
         let outcome = try await write.single { [store] sql, changes in
@@ -155,6 +158,7 @@ struct Polls: Sendable {
             }
             return outcome
         }
+        if case .voted = outcome {} else { chat.limiter.giveBack(place) }
         switch outcome {
         case .voted, .unchanged: break
         case .gone: throw DomainError.notFound("message")

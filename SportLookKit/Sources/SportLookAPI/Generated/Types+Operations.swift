@@ -43201,7 +43201,10 @@ public enum Operations {
     /// `multiple` (422 naming `options`); 409 `poll_closed` once it closed; 409
     /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
     /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
-    /// or by someone the caller blocked, is 404.
+    /// or by someone the caller blocked, is 404. A vote that changes the choices counts against
+    /// the chat rate (429 with `Retry-After` past it); one refused or changing nothing does not.
+    /// The answer is the poll as read after the vote: it may carry votes committed just after
+    /// it, with their `change_seq`.
     ///
     ///
     /// - Remark: HTTP `PUT /v1/rooms/{id}/messages/{seq}/poll/votes`.
