@@ -31,9 +31,14 @@ extension PollsTests {
                         room: room, seq: Int64(seq), user: voter, [1], onePerOption: false, at: now, notification: notification, on: sql)
                 }
             }
-            #expect(try await cast(poll.seq, at: clock.now().addingTimeInterval(8 * 86_400)) == .closed)
-            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(poll.seq)", token: owner.token).status == .ok)
-            #expect(try await cast(poll.seq, at: clock.now()) == .gone)
+            #expect(try await api.post("/v1/rooms/\(event)/messages/\(poll.seq)/poll/close", token: owner.token).status == .ok)
+            #expect(try await cast(poll.seq, at: clock.now()) == .closed)
+            let closed = try await api.messages(event, token: owner.token).first { $0.seq == poll.seq }
+            #expect(closed?.poll?.counts == [1, 0, 0] && closed?.poll?.closed == true)
+            let deleted = try await Self.poll(api, in: event, token: owner.token, clientID: "deleted")
+            #expect(try await api.delete("/v1/rooms/\(event)/messages/\(deleted.seq)", token: owner.token).status == .ok)
+            #expect(try await cast(deleted.seq, at: clock.now()) == .gone)
+            #expect(try await Self.vote(api, event, deleted.seq, [0], token: people[0].token).errorCode == "not_a_poll")
 
             let second = try await Self.poll(api, in: event, token: owner.token, clientID: "second")
             #expect(try await api.delete("/v1/events/\(event)", token: owner.token).status == .noContent)

@@ -72,7 +72,8 @@ public struct Migrator: Sendable {
     }
 
     /// Splits on `;` at the end of a line, but inside a `$$`-quoted body (a PostgreSQL
-    /// function's); drops `--` comment lines.
+    /// function's: quoted with `$$` only, never a named tag, and no `$$` in a string or a
+    /// comment at a line's end); drops `--` comment lines.
     static func splitStatements(_ text: String) -> [String] {
         var statements: [String] = []
         var current: [Substring] = []

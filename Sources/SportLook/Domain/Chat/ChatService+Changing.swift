@@ -94,7 +94,7 @@ extension ChatService {
     }
 
     /// Runs one change of a message in the room's lock, by the rules of
-    /// ``admitChange(in:by:writing:on:)``: `body` returns the change number it took, or
+    /// ``admitChange(in:by:writing:known:on:)``: `body` returns the change number it took, or
     /// nil for no change. Announces it; returns the message as it is now.
     func change(
         _ roomID: UUID, seq: Int64, by user: UUID, writing: Bool,

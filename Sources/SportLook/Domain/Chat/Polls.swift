@@ -120,10 +120,13 @@ struct Polls: Sendable {
     /// is refused. The message as the caller sees it now.
     ///
     /// Votes come many a second in one room, each taking the room's next change number
-    /// under its lock: what does not change while a poll is open (the room's rules, the
-    /// poll's options) is read before, without the lock, and the answer after the vote;
-    /// the lock covers only what the vote decides on and writes
-    /// (``ChatStore/castVote(room:seq:user:_:onePerOption:at:notification:on:)``).
+    /// under its lock: the room's rules (taking part, a cancelled game, a block either way)
+    /// and the poll's are read before, without the lock, and the answer after the vote; the
+    /// lock covers only what the vote decides on and writes
+    /// (``ChatStore/castVote(room:seq:user:_:onePerOption:at:notification:on:)``). So a vote
+    /// racing a leave, a cancellation or a block lands as if cast just before it (a vote
+    /// is kept when its voter leaves, as then), while the poll's close and deletion are
+    /// decided under the lock.
     func vote(_ roomID: UUID, seq: Int64, by user: UUID, positions: [Int]?) async throws -> ChatMessage {
         guard let positions else { throw DomainError.validation(["options": "is required: the positions chosen (empty for none)"]) }
         let chosen = Set(positions)
@@ -150,7 +153,7 @@ struct Polls: Sendable {
         case .wait(let wait): throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
         }
         let notification = write.feed.chatChangeNotification(room: roomID)
-        let outcome = try await write.single { [store] sql, changes in
+        let cast: @Sendable (DatabaseSession, inout ChangeSet) async throws -> ChatStore.VoteOutcome = { [store] sql, changes in
             let outcome = try await store.castVote(
                 room: roomID, seq: seq, user: user, chosen, onePerOption: poll.onePerOption, at: now, notification: notification, on: sql)
             if case .voted(let change, let announced) = outcome {
@@ -158,10 +161,14 @@ struct Polls: Sendable {
             }
             return outcome
         }
+        // PostgreSQL: one statement, no transaction around it. SQLite: the single writer's
+        // transaction, whose changes reach the sockets after its COMMIT.
+        let outcome = try await notification != nil ? write.single(cast) : write(cast)
         if case .voted = outcome {} else { chat.limiter.giveBack(place) }
         switch outcome {
         case .voted, .unchanged: break
-        case .gone: throw DomainError.notFound("message")
+        // (The room was there a moment ago: the poll went with its message's deletion, as a read now shows.)
+        case .gone: throw DomainError.conflict("not_a_poll", "The message is not a poll.")
         case .closed: throw DomainError.conflict("poll_closed", "The poll is closed.")
         case .taken(let position):
             let label = try await store.pollOptionLabel(room: roomID, seq: seq, position: position) ?? "option \(position + 1)"

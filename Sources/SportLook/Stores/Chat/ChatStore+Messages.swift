@@ -17,8 +17,7 @@ extension ChatStore {
         return try await withReactions([message], room: room, on: sql).first
     }
 
-    /// The message at `seq`; a poll's votes are left out when `votes` is false.
-    func message(room: UUID, seq: Int64, votes: Bool = true, on sql: any SQLDatabase) async throws -> ChatMessage? {
+    func message(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> ChatMessage? {
         guard
             let message = try await sql.raw(
                 """
@@ -26,7 +25,7 @@ extension ChatStore {
                 """
             ).first().map({ try Self.decode($0) })
         else { return nil }
-        return try await withReactions([message], room: room, votes: votes, on: sql).first
+        return try await withReactions([message], room: room, on: sql).first
     }
 
     /// The message with this id, for reports.
@@ -197,10 +196,8 @@ extension ChatStore {
 
     /// Fills in the reactions of the messages that have any (only a changed message can),
     /// and the polls.
-    private func withReactions(_ messages: [ChatMessage], room: UUID, votes: Bool = true, on sql: any SQLDatabase) async throws
-        -> [ChatMessage]
-    {
-        let messages = try await withPolls(messages, room: room, votes: votes, on: sql)
+    private func withReactions(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
+        let messages = try await withPolls(messages, room: room, on: sql)
         let changed = messages.filter { $0.changeSeq > 0 && $0.deletedAt == nil }.map(\.seq)
         guard !changed.isEmpty else { return messages }
         var byMessage: [Int64: [String: [UUID]]] = [:]

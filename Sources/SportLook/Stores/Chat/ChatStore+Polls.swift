@@ -27,9 +27,9 @@ extension ChatStore {
         }
     }
 
-    /// Fills in the polls of the messages that are polls, with their votes (unless
-    /// `votes` is false: a poll's shape alone) and the people each poll's author blocked.
-    func withPolls(_ messages: [ChatMessage], room: UUID, votes: Bool = true, on sql: any SQLDatabase) async throws -> [ChatMessage] {
+    /// Fills in the polls of the messages that are polls, with their votes and the
+    /// people each poll's author blocked.
+    func withPolls(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
         let seqs = messages.filter { $0.isPoll && $0.deletedAt == nil }.map(\.seq)
         guard !seqs.isEmpty else { return messages }
         var polls: [Int64: ChatPoll] = [:]
@@ -55,10 +55,8 @@ extension ChatStore {
             polls[seq]?.options.append(
                 PollOption(label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at")))
         }
-        if votes {
-            for (seq, position, voters) in try await Self.voters(room: room, seqs: seqs, on: sql) {
-                if let count = polls[seq]?.options.count, position < count { polls[seq]?.options[position].voters = voters }
-            }
+        for (seq, position, voters) in try await Self.voters(room: room, seqs: seqs, on: sql) {
+            if let count = polls[seq]?.options.count, position < count { polls[seq]?.options[position].voters = voters }
         }
         for row in try await sql.raw(
             """

@@ -43202,7 +43202,8 @@ public enum Operations {
     /// `option_taken` in a sign-up list (`one_per_option`) when someone else took an option;
     /// 409 `not_a_poll` for a message that is no poll. A poll whose author blocked the caller,
     /// or by someone the caller blocked, is 404. A vote that changes the choices counts against
-    /// the chat rate (429 with `Retry-After` past it); one refused or changing nothing does not.
+    /// the chat rate (429 with `Retry-After` past it, answered before the vote is tried); one
+    /// refused or changing nothing is not counted.
     /// The answer is the poll as read after the vote: it may carry votes committed just after
     /// it, with their `change_seq`.
     ///
