@@ -144,7 +144,7 @@ struct PollBench: AsyncParsableCommand {
                         log.noteFailed()
                         return
                     }
-                    log.noteVote(change: change, sentAt: sent)
+                    log.noteVote(change: change, sentAt: sent, answeredAt: seconds(ContinuousClock.now - origin))
                 }
             }
             try await group.waitForAll()
@@ -168,11 +168,11 @@ struct PollBench: AsyncParsableCommand {
 /// the sockets' subscriptions. An answer is the poll as read after the vote's commit, so
 /// votes committed close together may carry the same (the later) change number.
 final class VoteLog: Sendable {
-    private let votes = Mutex<[(change: Int, sentAt: Double)]>([])
+    private let votes = Mutex<[(change: Int, sentAt: Double, answeredAt: Double)]>([])
     private let subscribed = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
 
-    func noteVote(change: Int, sentAt: Double) { votes.withLock { $0.append((change, sentAt)) } }
+    func noteVote(change: Int, sentAt: Double, answeredAt: Double) { votes.withLock { $0.append((change, sentAt, answeredAt)) } }
     func noteFailed() { failures.add(1, ordering: .relaxed) }
     func noteSubscribed() { subscribed.add(1, ordering: .relaxed) }
     var failed: Int { failures.load(ordering: .relaxed) }
@@ -191,18 +191,35 @@ final class VoteLog: Sendable {
         let sent = votes.withLock { $0 }.sorted { $0.change < $1.change }
         var latencies = Samples()
         var (frames, delivered, duplicates) = (0, 0, 0)
+        // Where the time goes: the vote's own answer, its first socket, and the spread to its last.
+        var first = [Double](repeating: .infinity, count: sent.count)
+        var last = [Double](repeating: 0, count: sent.count)
         for socket in sockets {
             let seen = socket.frames
             frames += seen.count
             duplicates += socket.duplicates
             var i = 0
-            for (change, at) in sent {
+            for (n, (change, at, _)) in sent.enumerated() {
                 while i < seen.count, seen[i].change < change { i += 1 }
                 guard i < seen.count else { break }
                 delivered += 1
                 latencies.add(seen[i].at - at)
+                first[n] = min(first[n], seen[i].at - at)
+                last[n] = max(last[n], seen[i].at - at)
             }
         }
+        var answers = Samples()
+        var firsts = Samples()
+        var spreads = Samples()
+        for (n, vote) in sent.enumerated() where first[n].isFinite {
+            answers.add(vote.answeredAt - vote.sentAt)
+            firsts.add(first[n])
+            spreads.add(last[n] - first[n])
+        }
+        let parts = [("answer", answers), ("first socket", firsts), ("first to last socket", spreads)].map { name, samples in
+            "\(name) p50 \(formatLatency(samples.percentile(50))) p99 \(formatLatency(samples.percentile(99)))"
+        }
+        FileHandle.standardError.write(Data("poll: \(parts.joined(separator: "; "))\n".utf8))
         return (sent.count, frames, delivered, sent.count * sockets.count, duplicates, latencies)
     }
 }

@@ -30,7 +30,10 @@ struct ChatPoll: Sendable, Hashable {
     var mine: [Int] = []
 
     /// Open for votes at `now`.
-    func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+    func isOpen(at now: Date) -> Bool { Self.isOpen(closesAt: closesAt, closedAt: closedAt, at: now) }
+
+    /// A poll closing at `closesAt` and closed early at `closedAt` (if it was) is open at `now`.
+    static func isOpen(closesAt: Date, closedAt: Date?, at now: Date) -> Bool { closedAt == nil && now < closesAt }
 }
 
 /// One option of a poll and who chose it.

@@ -139,13 +139,14 @@ extension ChatService {
         guard writing else { return }
         switch room.kind {
         case .event:
+            // An event not found here is left to the caller's own checks, as an unknown status is.
+            let active: Bool
             if let known {
-                if known.eventActive == false {
-                    throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
-                }
-            } else if let event = try await events.event(room.eventID ?? room.id, on: sql), event.status != .active {
-                throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+                active = known.eventActive != false
+            } else {
+                active = try await events.event(room.eventID ?? room.id, on: sql).map { $0.status == .active } ?? true
             }
+            guard active else { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
         case .conversation:
             guard var conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user)
             else {

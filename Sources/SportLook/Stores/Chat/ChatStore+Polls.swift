@@ -32,6 +32,49 @@ extension ChatStore {
     func withPolls(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
         let seqs = messages.filter { $0.isPoll && $0.deletedAt == nil }.map(\.seq)
         guard !seqs.isEmpty else { return messages }
+        let polls: [Int64: ChatPoll]
+        if sql.isPostgres {
+            polls = try await Self.pollsInOneRead(room: room, seqs: seqs, on: sql)
+        } else {
+            polls = try await Self.polls(room: room, seqs: seqs, on: sql)
+        }
+        return messages.map { message in
+            var out = message
+            out.poll = polls[message.seq]
+            return out
+        }
+    }
+
+    /// PostgreSQL's read of the polls at `seqs` (``ChatStatements/PollsRead``): one round trip.
+    private static func pollsInOneRead(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [Int64: ChatPoll] {
+        func ids(_ text: String?) -> [UUID] { text?.split(separator: ",").compactMap { UUID(uuidString: String($0)) } ?? [] }
+        var polls: [Int64: ChatPoll] = [:]
+        for row in try await sql.rows(ChatStatements.PollsRead(room: room, seqs: seqs)) {
+            let seq: Int64 = try row.value("seq")
+            if polls[seq] == nil {
+                var poll = try decodePoll(row)
+                poll.hiddenFrom = Set(ids(try row.optional("hidden")))
+                polls[seq] = poll
+            }
+            var option = PollOption(
+                label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
+            option.voters = ids(try row.optional("voters"))
+            polls[seq]?.options.append(option)
+        }
+        return polls
+    }
+
+    /// A poll's own fields (its options come apart).
+    private static func decodePoll(_ row: any SQLRow) throws -> ChatPoll {
+        ChatPoll(
+            kind: ChatPoll.Kind(rawValue: try row.value("kind")) ?? .choice, options: [], multiple: try row.value("multiple"),
+            anonymous: try row.value("anonymous"), onePerOption: try row.value("one_per_option"), closesAt: try row.value("closes_at"),
+            closedAt: try row.optional("closed_at"), eventID: try row.optional("made_event_id"),
+            seriesID: try row.optional("made_series_id"))
+    }
+
+    /// SQLite's read of the polls at `seqs`: four statements, in the process.
+    private static func polls(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [Int64: ChatPoll] {
         var polls: [Int64: ChatPoll] = [:]
         for row in try await sql.raw(
             """
@@ -39,11 +82,7 @@ extension ChatStore {
             FROM chat_polls WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs))
             """
         ).all() {
-            polls[try row.value("seq")] = ChatPoll(
-                kind: ChatPoll.Kind(rawValue: try row.value("kind")) ?? .choice, options: [], multiple: try row.value("multiple"),
-                anonymous: try row.value("anonymous"), onePerOption: try row.value("one_per_option"), closesAt: try row.value("closes_at"),
-                closedAt: try row.optional("closed_at"), eventID: try row.optional("made_event_id"),
-                seriesID: try row.optional("made_series_id"))
+            polls[try row.value("seq")] = try decodePoll(row)
         }
         for row in try await sql.raw(
             """
@@ -55,7 +94,7 @@ extension ChatStore {
             polls[seq]?.options.append(
                 PollOption(label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at")))
         }
-        for (seq, position, voters) in try await Self.voters(room: room, seqs: seqs, on: sql) {
+        for (seq, position, voters) in try await voters(room: room, seqs: seqs, on: sql) {
             if let count = polls[seq]?.options.count, position < count { polls[seq]?.options[position].voters = voters }
         }
         for row in try await sql.raw(
@@ -66,11 +105,7 @@ extension ChatStore {
         ).all() {
             polls[try row.value("seq")]?.hiddenFrom.insert(try row.value("blocked_id"))
         }
-        return messages.map { message in
-            var out = message
-            out.poll = polls[message.seq]
-            return out
-        }
+        return polls
     }
 
     /// What a vote is checked against before it is cast (``ChatStatements/VoteCheck``).
@@ -95,7 +130,7 @@ extension ChatStore {
         var closedAt: Date?
         var options: Int
 
-        func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+        func isOpen(at now: Date) -> Bool { ChatPoll.isOpen(closesAt: closesAt, closedAt: closedAt, at: now) }
     }
 
     func voteCheck(room: UUID, seq: Int64, user: UUID, on sql: any SQLDatabase) async throws -> VoteCheck? {
@@ -187,7 +222,7 @@ extension ChatStore {
         var mine: Set<Int> = []
         var takenByOthers: Set<Int> = []
 
-        func isOpen(at now: Date) -> Bool { closedAt == nil && now < closesAt }
+        func isOpen(at now: Date) -> Bool { ChatPoll.isOpen(closesAt: closesAt, closedAt: closedAt, at: now) }
     }
 
     private func ballot(room: UUID, seq: Int64, user: UUID, asked: Set<Int>, on sql: any SQLDatabase) async throws -> Ballot? {
@@ -212,34 +247,19 @@ extension ChatStore {
         return ballot
     }
 
-    /// Who chose each option of the polls at `seqs`, in the order they voted. A poll of a
-    /// thousand voters is read on every change of it (each vote's answer, the sockets'
-    /// frames): PostgreSQL hands each option's voters as one text, a row per option
-    /// rather than per vote; SQLite reads the rows in the server.
+    /// Who chose each option of the polls at `seqs`, in the order they voted (SQLite: the
+    /// rows, read in the process; PostgreSQL hands each option's voters as one text).
     private static func voters(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [(Int64, Int, [UUID])] {
-        guard sql.isPostgres else {
-            var found: [Int64: [Int: [UUID]]] = [:]
-            for row in try await sql.raw(
-                """
-                SELECT seq, position, user_id FROM chat_poll_votes
-                WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) ORDER BY created_at, user_id
-                """
-            ).all() {
-                found[try row.value("seq"), default: [:]][try row.value("position"), default: []].append(try row.value("user_id"))
-            }
-            return found.flatMap { seq, options in options.map { (seq, $0.key, $0.value) } }
-        }
-        return try await sql.raw(
+        var found: [Int64: [Int: [UUID]]] = [:]
+        for row in try await sql.raw(
             """
-            SELECT seq, position, string_agg(user_id::text, ',' ORDER BY created_at, user_id) AS voters FROM chat_poll_votes
-            WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) GROUP BY seq, position
+            SELECT seq, position, user_id FROM chat_poll_votes
+            WHERE room_id = \(bind: room) AND seq IN (\(binds: seqs)) ORDER BY created_at, user_id
             """
-        ).all().map { row in
-            let voters: String = try row.value("voters")
-            return (
-                try row.value("seq"), try row.value("position"), voters.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
-            )
+        ).all() {
+            found[try row.value("seq"), default: [:]][try row.value("position"), default: []].append(try row.value("user_id"))
         }
+        return found.flatMap { seq, options in options.map { (seq, $0.key, $0.value) } }
     }
 
     /// Makes the user's choices in the poll `positions`, where they were `before`.
