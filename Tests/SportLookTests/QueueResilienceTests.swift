@@ -133,8 +133,7 @@ struct QueueResilienceTests {
         let gateway = TestGateway()
         let url = try await gateway.start()
         defer { gateway.stop() }
-        var configuration = try await testConfiguration(.sqlite)
-        configuration.database = .postgres(address)
+        var configuration = testConfiguration(on: .postgres(address))
         configuration.pushGatewayURL = url
         configuration.pushGatewaySecret = "shared"
         configuration.jobWorkers = 2
