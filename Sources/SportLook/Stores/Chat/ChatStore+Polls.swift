@@ -247,8 +247,9 @@ extension ChatStore {
         return ballot
     }
 
-    /// Who chose each option of the polls at `seqs`, in the order they voted (SQLite: the
-    /// rows, read in the process; PostgreSQL hands each option's voters as one text).
+    /// Who chose each option of the polls at `seqs`, in the order they voted: SQLite's
+    /// read, in the process. PostgreSQL reads them with the poll in one statement
+    /// (`ChatStatements.PollsRead`), each option's voters as one text.
     private static func voters(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [(Int64, Int, [UUID])] {
         var found: [Int64: [Int: [UUID]]] = [:]
         for row in try await sql.raw(
