@@ -12,6 +12,7 @@ Usage: python3 scripts/python_client_journey.py BASE_URL   (the client on PYTHON
 import datetime
 import struct
 import sys
+import time
 import traceback
 import uuid
 import zlib
@@ -52,6 +53,19 @@ class JourneyFailure(Exception):
 def expect(condition, message):
     if not condition:
         raise JourneyFailure(message)
+
+
+def eventually(read, condition, message, seconds=20):
+    """Reads until `condition` holds of the answer. A notification is made by a job the
+    call queued, a moment after that call answered, as a client polling its inbox sees."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = read()
+        if condition(answer):
+            return answer
+        if time.monotonic() > deadline:
+            raise JourneyFailure(message)
+        time.sleep(0.1)
 
 
 def call(operation, status, model, *args, **kwargs):
@@ -265,13 +279,13 @@ def journey():
     expect(accepted.status == m.InvitationStatus.ACCEPTED and accepted.attendance.status == m.AttendanceStatus.GOING, "accept: going")
 
     # notifications
-    inbox = call(my_notifications, 200, m.NotificationPage, client=cy)
-    expect(any(n.kind == m.NotificationKind.INVITATION for n in inbox.items), "inbox: the invitation")
+    inbox = eventually(lambda: call(my_notifications, 200, m.NotificationPage, client=cy),
+                       lambda page: any(n.kind == m.NotificationKind.INVITATION for n in page.items), "inbox: the invitation")
     call(mark_notifications_read, 204, None, client=cy, body=m.MarkNotificationsReadBodyType0(ids=[n.id for n in inbox.items]))
     unread = call(my_notifications, 200, m.NotificationPage, client=cy, unread=True)
     expect(unread.items == [], "inbox: all read")
-    expect(any(n.kind == m.NotificationKind.INVITATION_ACCEPTED for n in call(my_notifications, 200, m.NotificationPage, client=ann).items),
-           "Ann's inbox: the invitation accepted")
+    eventually(lambda: call(my_notifications, 200, m.NotificationPage, client=ann),
+               lambda page: any(n.kind == m.NotificationKind.INVITATION_ACCEPTED for n in page.items), "Ann's inbox: the invitation accepted")
     expect(call(list_devices, 200, m.ListDevicesResponse200, client=cy).items == [], "devices: none")
 
     # people
