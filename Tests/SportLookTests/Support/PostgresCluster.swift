@@ -33,7 +33,8 @@ actor PostgresCluster {
         nextDatabase += 1
         let name = "test_\(nextDatabase)"
         // A copy of the template's files (FILE_COPY), not its pages written through the log
-        // (WAL_LOG, the default): with durability off that is a third of the work.
+        // (WAL_LOG, the default): on tmpfs with durability off, a database made and dropped
+        // took 0.09 s this way against 0.13 s.
         _ = try await cluster.admin.query(
             "CREATE DATABASE \(unescaped: name) TEMPLATE sportlook_template STRATEGY FILE_COPY", logger: Self.logger)
         return PostgresAddress(host: "127.0.0.1", port: cluster.port, user: "sportlook", password: nil, database: name)
