@@ -55,6 +55,16 @@ extension AppConfiguration {
         databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", in: 1...500) ?? databasePoolSize
         databaseWriteQueue = try reader.integer("DATABASE_WRITE_QUEUE", in: 0...100_000) ?? databaseWriteQueue
         databaseWriteWait = try reader.duration("DATABASE_WRITE_WAIT", in: 0...60) ?? databaseWriteWait
+        databaseReadReplicas = try reader.list("DATABASE_READ_URLS").map { url in
+            guard case .postgres(let address) = try DatabaseLocation(parsing: url, setting: "DATABASE_READ_URLS") else {
+                throw ConfigurationError(setting: "DATABASE_READ_URLS", message: "replicas are PostgreSQL's: postgres://…")
+            }
+            return address
+        }
+        if !databaseReadReplicas.isEmpty, !database.isPostgres {
+            throw ConfigurationError(setting: "DATABASE_READ_URLS", message: "needs DATABASE_URL on PostgreSQL")
+        }
+        readMaxLag = try reader.duration("READ_MAX_LAG", in: 0.1...3_600) ?? readMaxLag
         globalRateLimit = try reader.integer("RATE_LIMIT_GLOBAL", in: 0...10_000_000) ?? globalRateLimit
         overloadLag = try reader.duration("OVERLOAD_LAG", in: 0...60) ?? overloadLag
         userRateLimit = try reader.integer("RATE_LIMIT_USER", in: 0...10_000_000) ?? userRateLimit

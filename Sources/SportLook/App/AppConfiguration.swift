@@ -48,6 +48,10 @@ public struct AppConfiguration: Sendable {
     /// standing queue, 503 `overloaded` at once for new work while writes are waiting
     /// (`DATABASE_WRITE_WAIT`, default 50ms; 0: no such bound).
     public var databaseWriteWait: TimeInterval = 0.05
+    /// PostgreSQL read replicas for reads that tolerate lag (`DATABASE_READ_URLS`, comma-separated; none by default).
+    public var databaseReadReplicas: [PostgresAddress] = []
+    /// The most a replica may lag behind the primary and still answer (`READ_MAX_LAG`, default 5s).
+    public var readMaxLag: TimeInterval = 5
     /// How late this process's tasks may run, for 100 ms on end, before new requests
     /// are answered 503 `overloaded` at once (`OVERLOAD_LAG`, default 20ms; 0: never).
     public var overloadLag: TimeInterval = 0.02
@@ -212,7 +216,8 @@ public struct AppConfiguration: Sendable {
     public static let settingNames = [
         "HOST", "PORT", "DATABASE_URL", "BCRYPT_COST", "TOKEN_TTL", "CORS_ALLOWED_ORIGINS", "LOG_LEVEL",
         "JOB_WORKERS", "JOB_MAX_ATTEMPTS", "JOB_LEASE", "JOB_POLL_INTERVAL", "JOB_RETRY_BASE", "PUSH_GATEWAY_URL", "PUSH_GATEWAY_SECRET",
-        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT", "OVERLOAD_LAG",
+        "PUSH_GATEWAY_TIMEOUT", "DATABASE_TIMEOUT", "DATABASE_POOL_SIZE", "DATABASE_WRITE_QUEUE", "DATABASE_WRITE_WAIT",
+        "DATABASE_READ_URLS", "READ_MAX_LAG", "OVERLOAD_LAG",
         "RATE_LIMIT_GLOBAL", "RATE_LIMIT_USER",
         "LOGIN_MAX_FAILURES", "LOGIN_WINDOW", "CHAT_RATE_LIMIT", "CHAT_RATE_WINDOW", "WS_PING_INTERVAL", "WS_MAX_QUEUE", "WS_STALL_TIMEOUT",
         "GEO_CELL_SIZE",

@@ -38,7 +38,8 @@ public func makeApplication(
     let database = try await Database.open(
         configuration.database, poolSize: configuration.databasePoolSize, timeout: configuration.databaseTimeout,
         writeQueue: configuration.databaseWriteQueue,
-        writeWait: configuration.databaseWriteWait, logger: logger)
+        writeWait: configuration.databaseWriteWait, readReplicas: configuration.databaseReadReplicas,
+        readMaxLag: configuration.readMaxLag, clock: clock, logger: logger)
     do {
         try await prepare(database, resources: resources, migrate: migrate, logger: logger)
         let services = try await AppServices(

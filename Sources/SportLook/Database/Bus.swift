@@ -121,6 +121,14 @@ public final class Bus: Service, Sendable {
                                     }
                                 }
                             }
+                            if let replicas = self.database.replicas {
+                                // Other instances' callers' commits, which their next reads here must see.
+                                group.addTask {
+                                    try await connection.listen(on: ReplicaSet.channel) { notifications in
+                                        for try await notification in notifications { replicas.heard(notification.payload) }
+                                    }
+                                }
+                            }
                             group.addTask {
                                 // After the server restarts, the notification stream of
                                 // the dropped connection can stay open, silent, for ever:

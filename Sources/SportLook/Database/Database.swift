@@ -46,8 +46,10 @@ public final class Database: Sendable {
     /// The engine.
     public let engine: DatabaseEngine
     let logger: Logger
-    private let backend: Backend
-    private let timeout: Duration
+    let backend: Backend
+    let timeout: Duration
+    /// Read replicas (PostgreSQL only), for reads that tolerate lag.
+    let replicas: ReplicaSet?
     /// Writes waiting or running, and whether they are slow: a client's first write
     /// is refused past them.
     private let writes: WriteQueue
@@ -61,16 +63,19 @@ public final class Database: Sendable {
     /// and wait their turn.
     @TaskLocal public static var admission: WriteAdmission?
 
-    private enum Backend: Sendable {
+    enum Backend: Sendable {
         case sqlite(SQLiteStore)
         /// The pool, and the task running it (it runs until ``close()``).
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    private init(engine: DatabaseEngine, backend: Backend, timeout: Duration, writeQueueLimit: Int, writeWait: TimeInterval, logger: Logger)
-    {
+    private init(
+        engine: DatabaseEngine, backend: Backend, replicas: ReplicaSet? = nil, timeout: Duration, writeQueueLimit: Int,
+        writeWait: TimeInterval, logger: Logger
+    ) {
         self.engine = engine
         self.backend = backend
+        self.replicas = replicas
         self.timeout = timeout
         self.writes = WriteQueue(limit: writeQueueLimit, slowWrite: writeWait)
         self.logger = logger
@@ -85,10 +90,13 @@ public final class Database: Sendable {
     ///   - writeWait: When writes have all taken longer than this (waiting included)
     ///     for 100 ms (a standing queue), a client's first write is refused while others wait
     ///     (0: no such bound).
+    ///   - readReplicas: PostgreSQL's read replicas (``ReplicaSet``).
+    ///   - readMaxLag: The most a replica may lag and still answer.
+    ///   - clock: The time replicas' lag is measured by.
     ///   - logger: Where to log.
     public static func open(
         _ location: DatabaseLocation, poolSize: Int = 16, timeout: TimeInterval = 5, writeQueue: Int = 0, writeWait: TimeInterval = 0,
-        logger: Logger
+        readReplicas: [PostgresAddress] = [], readMaxLag: TimeInterval = 5, clock: any AppClock = SystemClock(), logger: Logger
     ) async throws -> Database {
         let limit = Duration.milliseconds(Int64(timeout * 1000))
         switch location {
@@ -101,25 +109,18 @@ public final class Database: Sendable {
                 engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit,
                 writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .postgres(let address):
-            var configuration = PostgresClient.Configuration(
-                host: address.host, port: address.port, username: address.user,
-                password: address.password, database: address.database, tls: .disable
-            )
-            configuration.options.maximumConnections = poolSize
-            // A connection attempt may take longer than one call may wait: calls stay
-            // bounded by their deadline, while an attempt cut at a short request timeout
-            // (50 ms in a test, on a loaded machine) failed, backed off and failed again
-            // until even a 30-s bulk read found no connection.
-            configuration.options.connectTimeout = max(limit, .seconds(10))
-            // Keep-alives find connections a restarted server dropped before a request does.
-            configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+            let configuration = PostgresClient.Configuration.sportLook(address, poolSize: poolSize, timeout: limit)
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             // The pool runs for the life of this handle, so migrations and warm-up
             // can use it before the application's services start.
             let runner = Task { await client.run() }
+            let replicas =
+                readReplicas.isEmpty
+                ? nil
+                : ReplicaSet.onPrimary(client, readReplicas, poolSize: poolSize, maxLag: readMaxLag, clock: clock, logger: logger)
             return Database(
-                engine: .postgres, backend: .postgres(client, runner), timeout: limit, writeQueueLimit: writeQueue, writeWait: writeWait,
-                logger: logger)
+                engine: .postgres, backend: .postgres(client, runner), replicas: replicas, timeout: limit, writeQueueLimit: writeQueue,
+                writeWait: writeWait, logger: logger)
         }
     }
 
@@ -136,7 +137,20 @@ public final class Database: Sendable {
     public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
         -> R
     {
-        try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
+        if let replicas, Database.lagTolerance,
+            let replica = replicas.replica(
+                for: Database.admission?.callerKey,
+                after: Database.admission?.committedPosition ?? 0)
+        {
+            do {
+                return try await bounded(timeout: timeout ?? self.timeout) { [logger] in
+                    try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+                }
+            } catch  where Self.isConnectivityFailure(error) {
+                replicas.lost(replica)
+            }
+        }
+        return try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.read(body)
             case .postgres(let client, _):
@@ -218,7 +232,9 @@ public final class Database: Sendable {
                 while true {
                     do {
                         return try await client.withConnection { connection in
-                            try await postgres(PostgresSession(connection, logger: logger))
+                            let result = try await postgres(PostgresSession(connection, logger: logger))
+                            await self.noteCommit(on: connection, of: admission)
+                            return result
                         }
                     } catch  where Self.isDeadlock(error) && attempt < 3 {
                         logger.info(
@@ -319,6 +335,7 @@ public final class Database: Sendable {
         switch backend {
         case .sqlite(let store): await store.close()
         case .postgres(_, let runner):
+            await replicas?.close()
             runner.cancel()
             // The pool closes its connections; give it a few seconds, not for ever.
             if !(await waitAtMost(.seconds(5), for: runner)) {

@@ -10,32 +10,34 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     case postgres(PostgresAddress)
 
     /// Parses `sqlite:PATH`, `sqlite::memory:` or `postgres://user:pass@host:port/db`.
-    /// - Parameter url: The value of `DATABASE_URL`.
+    /// - Parameters:
+    ///   - url: The value of `DATABASE_URL`.
+    ///   - setting: The setting named in an error (`DATABASE_READ_URLS` for a replica's).
     /// - Throws: ``ConfigurationError`` for anything else.
-    public init(parsing url: String) throws {
+    public init(parsing url: String, setting: String = "DATABASE_URL") throws {
         if url == "sqlite::memory:" {
             self = .sqliteMemory
         } else if url.hasPrefix("sqlite:") {
             let path = String(url.dropFirst("sqlite:".count))
             guard !path.isEmpty else {
-                throw ConfigurationError(setting: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite")
+                throw ConfigurationError(setting: setting, message: "sqlite: needs a file path, e.g. sqlite:sportlook.sqlite")
             }
             self = .sqliteFile(path)
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
                 let user = components.user, !user.isEmpty
             else {
-                throw ConfigurationError(setting: "DATABASE_URL", message: "expected postgres://user:password@host:port/database")
+                throw ConfigurationError(setting: setting, message: "expected postgres://user:password@host:port/database")
             }
             let database = String(components.path.drop(while: { $0 == "/" }))
-            guard !database.isEmpty else { throw ConfigurationError(setting: "DATABASE_URL", message: "names no database (…/database)") }
+            guard !database.isEmpty else { throw ConfigurationError(setting: setting, message: "names no database (…/database)") }
             self = .postgres(
                 PostgresAddress(
                     host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
                     password: components.password?.removingPercentEncoding, database: database
                 ))
         } else {
-            throw ConfigurationError(setting: "DATABASE_URL", message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
+            throw ConfigurationError(setting: setting, message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
         }
     }
 

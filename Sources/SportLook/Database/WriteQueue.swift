@@ -16,10 +16,46 @@ public struct DatabaseBusy: Error, CustomStringConvertible {
 /// queue is concerned: its first write may be refused past capacity; once one was
 /// let in, the rest are part of accepted work and wait their turn, so a refusal
 /// never leaves half a request written.
+///
+/// It also says whose work it is, once known, for read-your-writes on replicas
+/// (``ReplicaSet``): a commit made before the caller is known (signing up) is
+/// remembered for them when they are.
 public final class WriteAdmission: Sendable {
     private let admitted = Atomic<Bool>(false)
+    private struct Caller {
+        var key: String?
+        /// The latest commit's WAL position, and where to remember it.
+        var committed: (position: UInt64, replicas: ReplicaSet, told: Bool)?
+    }
+    private let caller = Mutex(Caller())
 
-    public init() {}
+    public init(caller: String? = nil) { self.caller.withLock { $0.key = caller } }
+
+    /// Whose work this is (a user's id), as the request's credential or a new session says.
+    public func identify(_ key: String) {
+        let committed = caller.withLock { caller -> (position: UInt64, replicas: ReplicaSet, told: Bool)? in
+            caller.key = key
+            return caller.committed
+        }
+        if let committed { committed.replicas.committed(key, at: committed.position, tell: !committed.told) }
+    }
+
+    /// The caller, if known.
+    var callerKey: String? { caller.withLock { $0.key } }
+
+    /// The latest commit of this work (0: none).
+    var committedPosition: UInt64 { caller.withLock { $0.committed?.position ?? 0 } }
+
+    /// Notes a commit of this work at `position` on the primary; `told`: the other
+    /// instances were told already.
+    func committed(at position: UInt64, replicas: ReplicaSet, told: Bool) {
+        let key = caller.withLock { caller -> String? in
+            let previous = caller.committed
+            caller.committed = (max(position, previous?.position ?? 0), replicas, told && (previous?.told ?? true))
+            return caller.key
+        }
+        if let key { replicas.committed(key, at: position, tell: !told) }
+    }
 
     /// Whether a write now may be refused: none of this work's writes got in yet.
     var refusable: Bool { !admitted.load(ordering: .relaxed) }

@@ -9,11 +9,14 @@ import Foundation
 /// half of it written. Work the service owes whatever the load (a socket's presence,
 /// which decides who is sent a push) is never refused.
 enum Admission {
-    /// Runs a client's request or frame under the rule above.
+    /// Runs a client's request or frame under the rule above; `caller`: whose it is, when
+    /// known already (a socket's user), for read-your-writes on replicas.
     @discardableResult
-    static func clientWork<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
+    static func clientWork<R>(
+        isolation: isolated (any Actor)? = #isolation, of caller: UUID? = nil, _ body: () async throws -> R
+    ) async throws -> R {
         do {
-            return try await Database.$admission.withValue(WriteAdmission()) { try await body() }
+            return try await Database.$admission.withValue(WriteAdmission(caller: caller?.uuidString)) { try await body() }
         } catch is DatabaseBusy {
             throw DomainError.overloaded
         }

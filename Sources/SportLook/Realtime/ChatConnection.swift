@@ -324,7 +324,7 @@ actor ChatConnection {
     private func post(_ room: UUID, _ draft: ChatService.Draft) async {
         do {
             // Past capacity the message is refused (an `overloaded` frame): the client sends it again.
-            let sent = try await Admission.clientWork { try await chat.send(to: room, from: userID, draft) }
+            let sent = try await Admission.clientWork(of: userID) { try await chat.send(to: room, from: userID, draft) }
             var json = JSONWriter()
             json.objectStart()
             json.field("type", "sent")
@@ -364,7 +364,7 @@ actor ChatConnection {
         }
         do {
             // A marker that does not move forward is neither written nor announced.
-            try await Admission.clientWork { try await chat.markRead(room, user: userID, seq: seq) }
+            try await Admission.clientWork(of: userID) { try await chat.markRead(room, user: userID, seq: seq) }
         } catch {
             send(ephemeral: refusal(error, "read marker failed", room: room))
         }

@@ -24,8 +24,13 @@ actor PostgresCluster {
     private var running: Running?
     private var starting: Task<Running, any Error>?
     private var nextDatabase = 0
-    /// Where the running cluster is, for the exit handler.
-    static let location = Mutex<(directory: String, pgCtl: String, asPostgres: Bool)?>(nil)
+    /// Where the running clusters are (this one, the replicated one), for the exit handler.
+    static let locations = Mutex<[(directory: String, pgCtl: String, asPostgres: Bool)]>([])
+
+    /// The cluster in `directory`, if this process started it.
+    static func location(of directory: String) -> (directory: String, pgCtl: String, asPostgres: Bool)? {
+        locations.withLock { $0.first { $0.directory == directory } }
+    }
 
     /// A new, migrated database of its own.
     func freshDatabase() async throws -> PostgresAddress {
@@ -61,8 +66,8 @@ actor PostgresCluster {
     /// Runs `pg_ctl` on the cluster (tests that stop and start the server).
     func control(_ arguments: [String]) async throws {
         let cluster = try await start()
-        guard let location = Self.location.withLock({ $0 }) else { return }
         let directory = cluster.directory
+        guard let location = Self.location(of: directory) else { return }
         try await blocking {
             try Self.run(
                 location.pgCtl, ["-D", directory + "/data", "-w", "-t", "60", "-l", directory + "/log"] + arguments,
@@ -83,12 +88,30 @@ actor PostgresCluster {
     }
 
     private static func boot() async throws -> Running {
+        // The suites run in parallel, each app with a pool of up to 8 and a listener: a
+        // run held 683 connections at its peak. At the old limit of 400, new connections
+        // were refused ("too many clients") and pools waited out their 30 s.
+        let (directory, _, _, port) = try await bootServer(
+            prefix: "sportlook-pg-", extraOptions: "-c synchronous_commit=off -c full_page_writes=off -c max_connections=1500")
+        let admin = try await PostgresConnection.connect(
+            configuration: .init(host: "127.0.0.1", port: port, username: "sportlook", password: nil, database: "postgres", tls: .disable),
+            id: 1, logger: logger
+        )
+        try await makeTemplate(port: port, admin: admin, logger: logger)
+        return Running(port: port, directory: directory, admin: admin)
+    }
+
+    /// `initdb` into a new folder of ``scratchFolder`` named `prefix` and this process's id,
+    /// and a server started there on a free loopback port, durability off; stopped at exit.
+    static func bootServer(prefix: String, extraOptions: String) async throws -> (
+        directory: String, pgCtl: String, asPostgres: Bool, port: Int
+    ) {
         let initdb = try binary("initdb")
         let pgCtl = try binary("pg_ctl")
         let asPostgres = geteuid() == 0
         // Programs are waited for on a thread of their own, never on the cooperative pool.
         try await blocking { removeAbandonedClusters(pgCtl: pgCtl, asPostgres: asPostgres) }
-        var template = "\(scratchFolder)sportlook-pg-\(getpid())-XXXXXX".utf8CString
+        var template = "\(scratchFolder)\(prefix)\(getpid())-XXXXXX".utf8CString
         let directory: String = template.withUnsafeMutableBufferPointer { buffer in
             guard let path = mkdtemp(buffer.baseAddress!) else { return "" }
             return String(cString: path)
@@ -104,30 +127,36 @@ actor PostgresCluster {
                 asPostgres: asPostgres)
         }
         let port = try freePort()
-        // The suites run in parallel, each app with a pool of up to 8 and a listener: a
-        // run held 683 connections at its peak. At the old limit of 400, new connections
-        // were refused ("too many clients") and pools waited out their 30 s.
         let options =
-            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1500 -c shared_buffers=128MB"
+            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=128MB " + extraOptions
+        let first = locations.withLock { locations in
+            locations.append((directory, pgCtl, asPostgres))
+            return locations.count == 1
+        }
+        if first { atexit { PostgresCluster.stopAtExit() } }
         try await blocking {
             try run(
                 pgCtl, ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"],
                 asPostgres: asPostgres)
         }
-        location.withLock { $0 = (directory, pgCtl, asPostgres) }
-        atexit { PostgresCluster.stopAtExit() }
+        return (directory, pgCtl, asPostgres, port)
+    }
 
-        let admin = try await PostgresConnection.connect(
-            configuration: .init(host: "127.0.0.1", port: port, username: "sportlook", password: nil, database: "postgres", tls: .disable),
-            id: 1, logger: logger
-        )
+    /// The template every test database is copied from, migrated once.
+    static func makeTemplate(port: Int, admin: PostgresConnection, logger: Logger) async throws {
         _ = try await admin.query("CREATE DATABASE sportlook_template", logger: logger)
         let templateAddress = PostgresAddress(
             host: "127.0.0.1", port: port, user: "sportlook", password: nil, database: "sportlook_template")
         let database = try await Database.open(.postgres(templateAddress), poolSize: 2, timeout: 30, logger: logger)
         try await prepare(database, resources: try Resources.locate(), migrate: true, logger: logger)
         await database.close()
-        return Running(port: port, directory: directory, admin: admin)
+    }
+
+    /// The servers of a cluster's folder: the primary's data and any replica's.
+    static func serverFolders(in directory: String) -> [String] {
+        (ReplicatedCluster.replicaFolders + ["data"]).map { directory + "/" + $0 }.filter {
+            FileManager.default.fileExists(atPath: $0 + "/PG_VERSION")
+        }
     }
 
     /// Stops clusters left by test runs that were killed before their exit handler ran.
@@ -136,16 +165,21 @@ actor PostgresCluster {
         for name in names where name.hasPrefix("sportlook-pg-") {
             let parts = name.split(separator: "-")
             guard parts.count >= 4, let pid = Int32(parts[2]), kill(pid, 0) != 0 else { continue }
-            try? run(pgCtl, ["-D", scratchFolder + name + "/data", "-m", "immediate", "stop"], asPostgres: asPostgres)
+            for folder in serverFolders(in: scratchFolder + name) {
+                try? run(pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: asPostgres)
+            }
             try? FileManager.default.removeItem(atPath: scratchFolder + name)
         }
     }
 
-    /// Stops the cluster and removes its folder (registered with `atexit`).
+    /// Stops the clusters and removes their folders (registered with `atexit`).
     static func stopAtExit() {
-        guard let location = location.withLock({ $0 }) else { return }
-        try? run(location.pgCtl, ["-D", location.directory + "/data", "-m", "immediate", "stop"], asPostgres: location.asPostgres)
-        try? FileManager.default.removeItem(atPath: location.directory)
+        for location in locations.withLock({ $0 }) {
+            for folder in serverFolders(in: location.directory) {
+                try? run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
+            }
+            try? FileManager.default.removeItem(atPath: location.directory)
+        }
     }
 
     static func binary(_ name: String) throws -> String {

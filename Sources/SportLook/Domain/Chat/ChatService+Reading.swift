@@ -40,6 +40,7 @@ extension ChatService {
     }
 
     /// A page of history, ascending by `seq`, without messages of people the reader blocked.
+    /// The page may come from a replica; who may read it is decided on the primary.
     func history(of roomID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
         try await requireMember(roomID, user)
         let blocked = try await safety.blockedBy(user)
@@ -47,19 +48,21 @@ extension ChatService {
         var next: String?
         switch direction {
         case .between(let low, let high):
-            let rows = try await store.messages(room: roomID, after: low, limit: limit + 1).filter { $0.seq < high }
+            let rows = try await Database.lagTolerant { try await store.messages(room: roomID, after: low, limit: limit + 1) }.filter {
+                $0.seq < high
+            }
             items = Array(rows.prefix(limit))
             if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
         case .after(let seq):
-            let rows = try await store.messages(room: roomID, after: seq, limit: limit + 1)
+            let rows = try await Database.lagTolerant { try await store.messages(room: roomID, after: seq, limit: limit + 1) }
             items = Array(rows.prefix(limit))
             if rows.count > limit, let last = items.last { next = ChatCursor(after: last.seq).cursor }
         case .before(let seq):
-            let rows = try await store.messages(room: roomID, before: seq, limit: limit + 1)
+            let rows = try await Database.lagTolerant { try await store.messages(room: roomID, before: seq, limit: limit + 1) }
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         case .latest:
-            let rows = try await store.messages(room: roomID, before: .max, limit: limit + 1)
+            let rows = try await Database.lagTolerant { try await store.messages(room: roomID, before: .max, limit: limit + 1) }
             items = Array(rows.suffix(limit))
             if rows.count > limit, let first = items.first { next = ChatCursor(before: first.seq).cursor }
         }

@@ -70,7 +70,11 @@ struct RoomService: Sendable {
 
     /// A page of the user's rooms, most recent activity first.
     func list(for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<RoomListing> {
-        let rows = try await store.listing(user: user, after: cursor, limit: limit + 1, sharingSince: ChatService.sharingSince(clock.now()))
+        let sharingSince = ChatService.sharingSince(clock.now())
+        // The list may come from a replica (the caller's own changes are there).
+        let rows = try await Database.lagTolerant {
+            try await store.listing(user: user, after: cursor, limit: limit + 1, sharingSince: sharingSince)
+        }
         let items = try await seen(Array(rows.prefix(limit)), by: user)
         let next = rows.count > limit ? items.last.map { TimeCursor(time: $0.room.lastActivityAt, id: $0.room.id).cursor } : nil
         return Page(items: items, nextCursor: next)

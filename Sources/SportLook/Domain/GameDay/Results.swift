@@ -170,7 +170,7 @@ struct Results: Sendable {
 
     /// The caller's level moves, newest first: in one sport, or every sport.
     func history(of user: UUID, sport: String?) async throws -> [LevelChange] {
-        var moves = try await store.history(of: user, sport: sport, limit: 100)
+        var moves = try await Database.lagTolerant { try await store.history(of: user, sport: sport, limit: 100) }
         // A game of a group they have left keeps its place without its title.
         let hidden = try await access.hidden(Set(moves.compactMap(\.eventID)), from: user)
         for i in moves.indices where moves[i].eventID.map(hidden.contains) == true { moves[i].eventTitle = nil }

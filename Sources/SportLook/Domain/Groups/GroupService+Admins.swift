@@ -192,7 +192,7 @@ extension GroupService {
     func members(_ id: UUID, for user: UUID, cursor: MemberCursor?, limit: Int) async throws -> Page<GroupMember> {
         try await requireRole(.member, of: user, in: id)
         let hidden = try await blocks.eitherWay(user)
-        let page = try await store.members(of: id, cursor: cursor, limit: limit)
+        let page = try await Database.lagTolerant { try await store.members(of: id, cursor: cursor, limit: limit) }
         return Page(items: page.items.filter { !hidden.contains($0.user.id) }, nextCursor: page.nextCursor)
     }
 

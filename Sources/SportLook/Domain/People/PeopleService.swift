@@ -192,7 +192,14 @@ struct PeopleService: Sendable {
     func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
         if id != caller, try await blocked(caller).contains(id) { throw DomainError.notFound("user") }
         let now = clock.now()
-        return try await database.read { [accounts, events] sql in
+        // The profile may come from a replica; the block above is decided on the primary.
+        return try await Database.lagTolerant {
+            try await profileRead(of: id, for: caller, now: now)
+        }
+    }
+
+    private func profileRead(of id: UUID, for caller: UUID, now: Date) async throws -> PublicProfile {
+        try await database.read { [accounts, events] sql in
             guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw DomainError.notFound("user") }
             let upcoming = try await events.upcoming(of: id, sharedWith: caller, now: now, limit: 20, on: sql)
             return PublicProfile(user: user, events: upcoming)

@@ -47,6 +47,8 @@ extension [UInt8] {
 }
 
 /// What `/ready` checks: the database answers, and the in-memory indexes are warm.
+/// Read replicas are shown with their state and lag, and never make the instance
+/// unready: without them, reads go to the primary.
 ///
 /// The database is probed at most once a second, whatever the number of callers
 /// (a load balancer's checks, or a flood of them): every answer comes from a
@@ -74,6 +76,9 @@ public final class Readiness: Sendable {
         return (checks.allSatisfy(\.1), checks)
     }
 
+    /// Each read replica's state at the last probe.
+    func replicas() -> [ReplicaSet.Report] { database.replicaReport() }
+
     private func databaseReachable() async -> Bool {
         let task = probe.withLock { p -> Task<Bool, Never>? in
             if let last = p.last, ContinuousClock.now - last.at < Self.maxAge { return nil }
@@ -81,6 +86,7 @@ public final class Readiness: Sendable {
             let task = Task { [self] in
                 let started = ContinuousClock.now
                 let reachable = await database.isReachable()
+                await database.replicas?.check()
                 probe.withLock { $0 = Probe(last: (started, reachable), running: nil) }
                 return reachable
             }
@@ -113,6 +119,19 @@ extension OperationsController {
         json.objectStart()
         for (name, passed) in report.checks { json.field(name, passed) }
         json.objectEnd()
+        let replicas = readiness.replicas()
+        if !replicas.isEmpty {
+            json.key("replicas")
+            json.arrayStart()
+            for replica in replicas {
+                json.objectStart()
+                json.field("name", replica.name)
+                json.field("state", replica.state)
+                if let lag = replica.lag { json.field("lag_seconds", (lag * 1000).rounded() / 1000) }
+                json.objectEnd()
+            }
+            json.arrayEnd()
+        }
         json.objectEnd()
         return JSONResponse(status: report.ready ? .ok : .serviceUnavailable, bytes: json.bytes)
     }

@@ -471,21 +471,80 @@ extension Components {
                     }
                     /// - Remark: Generated from `#/components/responses/Readiness/content/json/checks`.
                     public var checks: Components.Responses.Readiness.Body.JsonPayload.ChecksPayload
+                    /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload`.
+                    public struct ReplicasPayloadPayload: Codable, Hashable, Sendable {
+                        /// `host:port`.
+                        ///
+                        /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload/name`.
+                        public var name: Swift.String
+                        /// `lagging`: more than `READ_MAX_LAG` behind the primary; `down`: it did not answer.
+                        ///
+                        /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload/state`.
+                        @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case up = "up"
+                            case lagging = "lagging"
+                            case down = "down"
+                        }
+                        /// `lagging`: more than `READ_MAX_LAG` behind the primary; `down`: it did not answer.
+                        ///
+                        /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload/state`.
+                        public var state: Components.Responses.Readiness.Body.JsonPayload.ReplicasPayloadPayload.StatePayload
+                        /// Behind the primary, in seconds; absent until known.
+                        ///
+                        /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload/lag_seconds`.
+                        public var lagSeconds: Swift.Double?
+                        /// Creates a new `ReplicasPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - name: `host:port`.
+                        ///   - state: `lagging`: more than `READ_MAX_LAG` behind the primary; `down`: it did not answer.
+                        ///   - lagSeconds: Behind the primary, in seconds; absent until known.
+                        public init(
+                            name: Swift.String,
+                            state: Components.Responses.Readiness.Body.JsonPayload.ReplicasPayloadPayload.StatePayload,
+                            lagSeconds: Swift.Double? = nil
+                        ) {
+                            self.name = name
+                            self.state = state
+                            self.lagSeconds = lagSeconds
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case name
+                            case state
+                            case lagSeconds = "lag_seconds"
+                        }
+                    }
+                    /// With `DATABASE_READ_URLS` only: each read replica at the last probe. A replica
+                    /// never makes the instance unready: without one, reads go to the primary.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/components/responses/Readiness/content/json/replicas`.
+                    public typealias ReplicasPayload = [Components.Responses.Readiness.Body.JsonPayload.ReplicasPayloadPayload]
+                    /// With `DATABASE_READ_URLS` only: each read replica at the last probe. A replica
+                    /// never makes the instance unready: without one, reads go to the primary.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/components/responses/Readiness/content/json/replicas`.
+                    public var replicas: Components.Responses.Readiness.Body.JsonPayload.ReplicasPayload?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - status:
                     ///   - checks:
+                    ///   - replicas: With `DATABASE_READ_URLS` only: each read replica at the last probe. A replica
                     public init(
                         status: Components.Responses.Readiness.Body.JsonPayload.StatusPayload,
-                        checks: Components.Responses.Readiness.Body.JsonPayload.ChecksPayload
+                        checks: Components.Responses.Readiness.Body.JsonPayload.ChecksPayload,
+                        replicas: Components.Responses.Readiness.Body.JsonPayload.ReplicasPayload? = nil
                     ) {
                         self.status = status
                         self.checks = checks
+                        self.replicas = replicas
                     }
                     public enum CodingKeys: String, CodingKey {
                         case status
                         case checks
+                        case replicas
                     }
                 }
                 /// - Remark: Generated from `#/components/responses/Readiness/content/application\/json`.

@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Reads on PostgreSQL's replicas (``ReplicaSet``): which reads may go there is the
+/// domain's decision (``lagTolerant(_:)``); every other read, every write and every
+/// transaction stays on the primary.
+extension Database {
+    /// Whether this task's plain reads tolerate a little lag (set by ``lagTolerant(_:)``).
+    @TaskLocal static var lagTolerance = false
+
+    /// Runs `body` with its plain reads allowed on a replica: for reads that show data and
+    /// decide no write (history pages, profiles, lists). The caller's own commits are
+    /// still seen (``ReplicaSet``).
+    static func lagTolerant<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
+        try await $lagTolerance.withValue(true) { try await body() }
+    }
+
+    /// After a client's commit, with replicas: the primary's WAL position, read on the
+    /// connection that committed, so that the caller's next reads wait for a replica past
+    /// it. The same statement tells the other instances (`pg_notify` on
+    /// ``ReplicaSet/channel``), whose replicas the caller's next request may read; it is
+    /// delivered as the statement commits, before the caller has their answer.
+    ///
+    /// It never fails the write, which has committed: when the position cannot be read,
+    /// the caller's reads stay on the primary for `READ_MAX_LAG` (a position past any).
+    func noteCommit(on connection: PostgresConnection, of admission: WriteAdmission?) async {
+        guard let replicas, let admission else { return }
+        do {
+            guard let caller = admission.callerKey else {
+                // Told to the others once the caller is known (``WriteAdmission/identify(_:)``).
+                admission.committed(at: try await Self.walPosition(on: connection, logger: logger), replicas: replicas, told: false)
+                return
+            }
+            let announcement = replicas.instance + "|" + caller + "|"
+            let rows = try await connection.query(
+                """
+                SELECT pg_notify('\(unescaped: ReplicaSet.channel)', \(announcement) || p), p \
+                FROM (SELECT (\(unescaped: Self.position))::text AS p) AS position
+                """, logger: logger)
+            for try await (_, text) in rows.decode((String, String).self) {
+                admission.committed(at: ReplicaSet.walPosition(text) ?? .max, replicas: replicas, told: true)
+            }
+        } catch {
+            logger.warning("a commit's WAL position could not be read", metadata: ["error": "\(String(describing: error).prefix(200))"])
+            admission.committed(at: .max, replicas: replicas, told: false)
+        }
+    }
+
+    /// The primary's WAL position that holds every commit made so far on `connection`:
+    /// the flushed position, which is what replicas receive, once COMMIT waits for its
+    /// flush (`synchronous_commit` on, the default, `local` or a remote level); with
+    /// `synchronous_commit` off a commit may not be flushed when it returns, and only the
+    /// insert position is sure to be past it.
+    static func walPosition(on connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
+        let rows = try await connection.query("SELECT (\(unescaped: position))::text", logger: logger)
+        // Unread, a position past any: reads wait for the primary rather than risk a stale one.
+        for try await text in rows.decode(String.self) { return ReplicaSet.walPosition(text) ?? .max }
+        return .max
+    }
+
+    static let position =
+        "CASE WHEN current_setting('synchronous_commit') = 'off' THEN pg_current_wal_insert_lsn() ELSE pg_current_wal_flush_lsn() END"
+
+    /// The primary's WAL position (as above), on a pooled connection.
+    static func walPosition(on client: PostgresClient, logger: Logger) async throws -> UInt64 {
+        try await client.withConnection { try await walPosition(on: $0, logger: logger) }
+    }
+
+    /// Each replica's state, for `/ready` (empty without replicas).
+    func replicaReport() -> [ReplicaSet.Report] { replicas?.report() ?? [] }
+}
+
+extension ReplicaSet {
+    /// The replicas of the primary `client` reaches.
+    static func onPrimary(
+        _ client: PostgresClient, _ addresses: [PostgresAddress], poolSize: Int, maxLag: TimeInterval, clock: any AppClock,
+        logger: Logger
+    ) -> ReplicaSet {
+        let instance = String(UUID().uuidString.prefix(8)).lowercased()
+        return ReplicaSet(
+            addresses, poolSize: poolSize, maxLag: maxLag, clock: clock, logger: logger, instance: instance,
+            primaryPosition: { try await Database.walPosition(on: client, logger: logger) },
+            tell: { caller, position in
+                let announcement = announcement(instance: instance, caller: caller, position: position)
+                Task { _ = try? await client.query("SELECT pg_notify('\(unescaped: channel)', \(announcement))", logger: logger) }
+            })
+    }
+}

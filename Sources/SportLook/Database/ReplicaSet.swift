@@ -1,0 +1,284 @@
+import Foundation
+import Logging
+import Metrics
+import PostgresNIO
+import Synchronization
+
+/// PostgreSQL's read replicas (`DATABASE_READ_URLS`), and which of them may answer a read.
+///
+/// A replica answers a read that tolerates lag (``Database/lagTolerant(_:)``) when:
+/// - it was reachable at its last check;
+/// - its lag is at most `READ_MAX_LAG`. The lag is measured against samples of the
+///   primary's WAL position: it is the time since the primary was last seen at a position
+///   the replica has replayed, plus the time since the replica was checked;
+/// - it has replayed past the caller's last commit (read-your-writes), checked on *that*
+///   replica, never on "some replica": one replica catching up says nothing of another.
+///
+/// Otherwise the read goes to the primary. A caller's position is kept for `READ_MAX_LAG`
+/// only: past it, every replica that may answer has replayed it (its lag says so).
+///
+/// The positions are checked when a read wants them and the last check is older than
+/// ``checkEvery``: with no reads there is nothing to check, and no task sleeps.
+final class ReplicaSet: Sendable {
+    /// One replica's pool.
+    struct Replica: Sendable {
+        /// `host:port`, as `/ready` and `/metrics` name it.
+        let name: String
+        let client: PostgresClient
+        let runner: Task<Void, Never>
+    }
+
+    /// What the last check found of one replica.
+    struct Health: Sendable, Equatable {
+        /// Whether it answered.
+        var reachable = false
+        /// The WAL position it had replayed.
+        var replayed: UInt64 = 0
+        /// Its lag, in seconds, when it was checked (`nil`: not known yet).
+        var lag: TimeInterval?
+        /// When it was checked.
+        var checkedAt: Date?
+    }
+
+    /// A replica's state as `/ready` shows it.
+    struct Report: Sendable {
+        var name: String
+        /// `up`, `lagging` or `down`.
+        var state: String
+        var lag: TimeInterval?
+    }
+
+    private struct State {
+        var health: [Health]
+        /// The primary's WAL position, sampled at each check: (when the query was sent, position).
+        var samples: [(at: Date, position: UInt64)] = []
+        /// Each caller's last commit on the primary, and when it was made.
+        var callers: [String: (position: UInt64, at: Date)] = [:]
+        var next = 0
+        var checking: Task<Void, Never>?
+        var checkedAt: Date?
+    }
+
+    /// The channel on which instances tell each other their callers' commits, as
+    /// `INSTANCE|CALLER|POSITION` (a `pg_lsn`).
+    static let channel = "sportlook_commits"
+
+    let replicas: [Replica]
+    let maxLag: TimeInterval
+    /// This instance on ``channel`` (the bus's identity).
+    let instance: String
+    /// Tells the other instances a caller's commit (`pg_notify` on the primary).
+    private let tell: @Sendable (_ caller: String, _ position: UInt64) -> Void
+    private let clock: any AppClock
+    private let logger: Logger
+    private let state: Mutex<State>
+    /// The primary's WAL position now.
+    private let primaryPosition: @Sendable () async throws -> UInt64
+    /// How old a check may be before a read asks for another.
+    static let checkEvery: TimeInterval = 0.25
+    /// Longest a check may wait for one server.
+    static let checkTimeout: Duration = .seconds(1)
+
+    init(
+        _ addresses: [PostgresAddress], poolSize: Int, maxLag: TimeInterval, clock: any AppClock, logger: Logger,
+        instance: String, primaryPosition: @escaping @Sendable () async throws -> UInt64,
+        tell: @escaping @Sendable (_ caller: String, _ position: UInt64) -> Void
+    ) {
+        self.instance = instance
+        self.tell = tell
+        replicas = addresses.map { address in
+            let client = PostgresClient(
+                configuration: .sportLook(address, poolSize: poolSize, timeout: Self.checkTimeout), backgroundLogger: logger)
+            return Replica(name: "\(address.host):\(address.port)", client: client, runner: Task { await client.run() })
+        }
+        self.maxLag = maxLag
+        self.clock = clock
+        self.logger = logger
+        self.primaryPosition = primaryPosition
+        state = Mutex(State(health: Array(repeating: Health(), count: addresses.count)))
+    }
+
+    // MARK: Choosing
+
+    /// The replica that may answer `caller`'s read now, taken in turn among those that
+    /// may; `nil`: the primary answers. Asks for a check when the last one is old.
+    func replica(for caller: String?, after pending: UInt64) -> Replica? {
+        let now = clock.now()
+        let (chosen, stale) = state.withLock { state -> (Int?, Bool) in
+            let stale = state.checking == nil && (state.checkedAt.map { now.timeIntervalSince($0) >= Self.checkEvery } ?? true)
+            var floor = pending
+            if let caller, let last = state.callers[caller] {
+                if now.timeIntervalSince(last.at) > maxLag { state.callers[caller] = nil } else { floor = max(floor, last.position) }
+            }
+            for offset in 0..<replicas.count {
+                let index = (state.next + offset) % replicas.count
+                if Self.answers(state.health[index], after: floor, maxLag: maxLag, now: now) {
+                    state.next = index + 1
+                    return (index, stale)
+                }
+            }
+            return (nil, stale)
+        }
+        if stale { startCheck() }
+        guard let chosen else { return nil }
+        Counter(label: "sportlook_replica_reads_total", dimensions: [("replica", replicas[chosen].name)]).increment()
+        return replicas[chosen]
+    }
+
+    /// Whether a replica in `health` may answer a read that must see `position`.
+    static func answers(_ health: Health, after position: UInt64, maxLag: TimeInterval, now: Date) -> Bool {
+        guard health.reachable, let lag = health.lag, let checkedAt = health.checkedAt else { return false }
+        return lag + max(0, now.timeIntervalSince(checkedAt)) <= maxLag && health.replayed >= position
+    }
+
+    /// Remembers `caller`'s commit at `position`: their next reads go to a replica that has
+    /// replayed it. With `tell`, the other instances are told too (a moment later: this
+    /// is for a commit made before its caller was known, a new account's).
+    func committed(_ caller: String, at position: UInt64, tell: Bool = false) {
+        let now = clock.now()
+        state.withLock { state in
+            let known = state.callers[caller]?.position ?? 0
+            state.callers[caller] = (max(known, position), now)
+        }
+        if tell { self.tell(caller, position) }
+    }
+
+    /// What another instance said on ``channel``: one of its callers committed.
+    func heard(_ payload: String) {
+        let parts = payload.split(separator: "|")
+        guard parts.count == 3, parts[0] != instance, let position = Self.walPosition(String(parts[2])) else { return }
+        committed(String(parts[1]), at: position)
+    }
+
+    /// `caller`'s commit at `position` as told on ``channel``.
+    static func announcement(instance: String, caller: String, position: UInt64) -> String {
+        "\(instance)|\(caller)|\(String(position >> 32, radix: 16, uppercase: true))/\(String(position & 0xFFFF_FFFF, radix: 16, uppercase: true))"
+    }
+
+    /// A read on `replica` found it gone: it is skipped until a check finds it back.
+    func lost(_ replica: Replica) {
+        guard let index = replicas.firstIndex(where: { $0.name == replica.name }) else { return }
+        state.withLock { $0.health[index].reachable = false }
+        Gauge(label: "sportlook_replica_up", dimensions: [("replica", replica.name)]).record(0)
+        logger.warning("a read replica was lost; reads go elsewhere", metadata: ["replica": "\(replica.name)"])
+    }
+
+    // MARK: Checking
+
+    private func startCheck() {
+        state.withLock { state in
+            guard state.checking == nil else { return }
+            state.checking = Task { [self] in await check() }
+        }
+    }
+
+    /// Checks the primary's position and every replica's now (tests call it to decide when).
+    func check() async {
+        let sentAt = clock.now()
+        let primary = try? await withDeadline(Self.checkTimeout) { [primaryPosition] in try await primaryPosition() }
+        var found: [(reachable: Bool, replayed: UInt64)] = []
+        for replica in replicas {
+            let position = try? await withDeadline(Self.checkTimeout) { [logger] in
+                try await Self.replayed(on: replica.client, logger: logger)
+            }
+            found.append((position != nil, position ?? 0))
+        }
+        let now = clock.now()
+        let health = state.withLock { state -> [Health] in
+            for (index, result) in found.enumerated() {
+                var health = state.health[index]
+                health.reachable = result.reachable
+                if result.reachable {
+                    health.replayed = result.replayed
+                    health.lag = Self.lag(replayed: result.replayed, primary: primary, samples: state.samples, now: now)
+                    health.checkedAt = now
+                }
+                state.health[index] = health
+            }
+            if let primary {
+                state.samples.append((sentAt, primary))
+                // Samples older than the bound no longer tell a lag inside it; the newest is kept.
+                let oldest = now.addingTimeInterval(-2 * maxLag)
+                while state.samples.count > 1, state.samples[0].at < oldest { state.samples.removeFirst() }
+                if state.samples.count > 256 { state.samples.removeFirst(state.samples.count - 256) }
+            }
+            state.callers = state.callers.filter { now.timeIntervalSince($0.value.at) <= maxLag }
+            state.checking = nil
+            state.checkedAt = now
+            return state.health
+        }
+        for (replica, health) in zip(replicas, health) {
+            Gauge(label: "sportlook_replica_up", dimensions: [("replica", replica.name)]).record(health.reachable ? 1 : 0)
+            if let lag = health.lag {
+                Gauge(label: "sportlook_replica_lag_seconds", dimensions: [("replica", replica.name)]).record(lag)
+            }
+        }
+    }
+
+    /// A replica's lag: none when it has replayed the primary's position now; else the time
+    /// since the newest sample of the primary's position it has replayed (the primary had
+    /// no later commit it lacks before that sample was taken); else at least as old as the
+    /// oldest sample (`nil` with no sample yet: not known).
+    static func lag(replayed: UInt64, primary: UInt64?, samples: [(at: Date, position: UInt64)], now: Date) -> TimeInterval? {
+        if let primary, replayed >= primary { return 0 }
+        if let sample = samples.last(where: { $0.position <= replayed }) { return max(0, now.timeIntervalSince(sample.at)) }
+        return samples.first.map { max(0, now.timeIntervalSince($0.at)) }
+    }
+
+    /// The position `client`'s server has replayed; a server out of recovery (a promoted
+    /// replica) has everything it holds.
+    static func replayed(on client: PostgresClient, logger: Logger) async throws -> UInt64 {
+        let rows = try await client.query(
+            """
+            SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text
+            """, logger: logger)
+        for try await text in rows.decode(String?.self) { return text.flatMap(walPosition) ?? 0 }
+        return 0
+    }
+
+    /// A `pg_lsn` text (`16/B374D848`) as one number.
+    static func walPosition(_ text: String) -> UInt64? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let high = UInt64(parts[0], radix: 16), let low = UInt64(parts[1], radix: 16) else { return nil }
+        return high << 32 | low
+    }
+
+    // MARK: Reporting
+
+    /// Each replica's state, for `/ready`.
+    func report() -> [Report] {
+        let now = clock.now()
+        let health = state.withLock { $0.health }
+        return zip(replicas, health).map { replica, health in
+            let lag = health.lag.map { lag in health.checkedAt.map { lag + max(0, now.timeIntervalSince($0)) } ?? lag }
+            let state = !health.reachable ? "down" : (lag.map { $0 <= maxLag } ?? false) ? "up" : "lagging"
+            return Report(name: replica.name, state: state, lag: lag)
+        }
+    }
+
+    /// Closes the pools.
+    func close() async {
+        for replica in replicas { replica.runner.cancel() }
+        for replica in replicas { _ = await waitAtMost(.seconds(5), for: replica.runner) }
+    }
+}
+
+extension PostgresClient.Configuration {
+    /// How SportLook connects to a PostgreSQL server: `poolSize` connections at most, each
+    /// attempt given at least 10 s, keep-alives every 10 s.
+    static func sportLook(_ address: PostgresAddress, poolSize: Int, timeout: Duration) -> Self {
+        var configuration = PostgresClient.Configuration(
+            host: address.host, port: address.port, username: address.user,
+            password: address.password, database: address.database, tls: .disable
+        )
+        configuration.options.maximumConnections = poolSize
+        // A connection attempt may take longer than one call may wait: calls stay
+        // bounded by their deadline, while an attempt cut at a short request timeout
+        // (50 ms in a test, on a loaded machine) failed, backed off and failed again
+        // until even a 30-s bulk read found no connection.
+        configuration.options.connectTimeout = max(timeout, .seconds(10))
+        // Keep-alives find connections a restarted server dropped before a request does.
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
+        return configuration
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import SportLookTestSupport
+import Testing
+
+@testable import SportLook
+
+/// Reads on PostgreSQL's streaming replicas (`DATABASE_READ_URLS`): a primary and two
+/// replicas on loopback (``ReplicatedCluster``). A held-back replica
+/// (`recovery_min_apply_delay`) shows which server answered: it still has the old name.
+/// The clock that measures replicas' lag is the test's.
+@Suite("Read replicas", .serialized, .timeLimit(.minutes(5)))
+struct ReplicaTests {
+    struct Named: Decodable { var name: String }
+
+    /// An app on a fresh replicated database, both replicas applying as they go.
+    func withReplicas(
+        _ test: @Sendable (API, AppServices, ManualClock, _ database: String) async throws -> Void
+    ) async throws {
+        TestCounter.record(.postgres)
+        let cluster = ReplicatedCluster.shared
+        for index in 0..<2 { try await cluster.holdBack(index, false) }
+        let (primary, replicas) = try await cluster.freshDatabase()
+        var configuration = testConfiguration(on: .postgres(primary))
+        configuration.databaseReadReplicas = replicas
+        configuration.readMaxLag = 5
+        let clock = ManualClock(Date().wholeMilliseconds)
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let (application, services) = try await makeApplication(configuration, clock: clock, logger: logger)
+        do {
+            try await application.test(.router) { client in
+                try await services.waitUntilWarm()
+                try await test(API(client: client), services, clock, primary.database)
+            }
+        } catch {
+            for index in 0..<2 { try? await cluster.holdBack(index, false) }
+            await cluster.drop(primary)
+            throw error
+        }
+        for index in 0..<2 { try await cluster.holdBack(index, false) }
+        await cluster.drop(primary)
+    }
+
+    func name(of user: String, as token: String, _ api: API) async throws -> String {
+        try await api.get("/v1/users/\(user)", token: token).decode(Named.self, expecting: .ok).name
+    }
+
+    func rename(_ token: String, to name: String, _ api: API) async throws {
+        _ = try await api.patch("/v1/me", token: token, json: ["name": name]).decode(Named.self, expecting: .ok)
+    }
+
+    @Test("reads land on a replica; a caller's own write is seen at once, another's a moment later")
+    func readsOnReplicas() async throws {
+        try await withReplicas { api, services, _, database in
+            let cluster = ReplicatedCluster.shared
+            let replicas = try #require(services.database.replicas)
+            let alex = try await api.register("Alex")
+            let sam = try await api.register("Sam")
+            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
+            await replicas.check()
+            let before = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            // Both replicas hold the new name back.
+            for index in 0..<2 { try await cluster.holdBack(index, true) }
+            try await rename(alex.token, to: "Alexandra", api)
+            await replicas.check()
+            for _ in 0..<4 {
+                #expect(try await name(of: alex.id, as: alex.token, api) == "Alexandra")
+                #expect(try await name(of: alex.id, as: sam.token, api) == "Alex")
+            }
+            // Sam's four reads went to the replicas in turn; Alex's four to the primary.
+            let after = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            #expect(after[0] > before[0] && after[1] > before[1])
+            // Someone who signs up sees what they wrote before they had a session.
+            let casey = try await api.register("Casey")
+            #expect(try await name(of: casey.id, as: casey.token, api) == "Casey")
+        }
+    }
+
+    @Test("a caller's read goes to a replica only once that replica has replayed their write")
+    func readYourWritesPerReplica() async throws {
+        try await withReplicas { api, services, _, database in
+            let cluster = ReplicatedCluster.shared
+            let replicas = try #require(services.database.replicas)
+            let alex = try await api.register("Alex")
+            let sam = try await api.register("Sam")
+            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
+            try await states(of: replicas, are: ["up", "up"])
+            try await cluster.holdBack(1, true)
+            try await rename(alex.token, to: "Alexandra", api)
+            try await cluster.waitUntilReplayed(0)
+            await replicas.check()
+            // Both may answer others: the second has the old name.
+            #expect(
+                Set([try await name(of: alex.id, as: sam.token, api), try await name(of: alex.id, as: sam.token, api)]) == [
+                    "Alex", "Alexandra",
+                ])
+            let before = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            for _ in 0..<6 { #expect(try await name(of: alex.id, as: alex.token, api) == "Alexandra") }
+            let after = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            // The first replica, caught up, answered; the second, behind Alex's write, never did.
+            #expect(after[0] > before[0])
+            #expect(after[1] == before[1])
+        }
+    }
+
+    @Test("a replica past READ_MAX_LAG is skipped; a stopped one too, and both come back")
+    func lagAndLoss() async throws {
+        try await withReplicas { api, services, clock, database in
+            let cluster = ReplicatedCluster.shared
+            let replicas = try #require(services.database.replicas)
+            let alex = try await api.register("Alex")
+            let sam = try await api.register("Sam")
+            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
+            try await states(of: replicas, are: ["up", "up"])
+
+            // The second replica falls behind: ten seconds on the clock later it lags by ten.
+            try await cluster.holdBack(1, true)
+            try await rename(alex.token, to: "Alexandra", api)
+            try await cluster.waitUntilReplayed(0)
+            await replicas.check()
+            clock.advance(by: 10)
+            try await states(of: replicas, are: ["up", "lagging"])
+            let ready = try await api.get("/ready").decode(Readiness.self, expecting: .ok)
+            #expect(ready.replicas?.map(\.state) == ["up", "lagging"])
+            #expect((ready.replicas?[1].lagSeconds ?? 0) >= 10)
+            var lagging = try await cluster.statements(on: 1, in: database)
+            for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
+            #expect(try await cluster.statements(on: 1, in: database) == lagging)
+
+            // Caught up, it answers again.
+            try await cluster.holdBack(1, false)
+            try await states(of: replicas, are: ["up", "up"])
+            lagging = try await cluster.statements(on: 1, in: database)
+            for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
+            #expect(try await cluster.statements(on: 1, in: database) > lagging)
+
+            // Stopped, the first is skipped and reads still answer; started, it rejoins.
+            try await cluster.control(0, "stop")
+            try await states(of: replicas, are: ["down", "up"])
+            for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
+            try await cluster.control(0, "start")
+            try await cluster.waitUntilReplayed(0)
+            try await states(of: replicas, are: ["up", "up"])
+            let back = try await cluster.statements(on: 0, in: database)
+            for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
+            #expect(try await cluster.statements(on: 0, in: database) > back)
+        }
+    }
+
+    /// Checks until the replicas are in `states`: a write of the service's own (a job) may
+    /// land between a replica's check and the primary's, and the clock stands still.
+    func states(of replicas: ReplicaSet, are states: [String]) async throws {
+        try await eventually("replicas \(states)") {
+            await replicas.check()
+            return replicas.report().map(\.state) == states
+        }
+    }
+
+    struct Readiness: Decodable {
+        struct Replica: Decodable {
+            var name: String
+            var state: String
+            var lagSeconds: Double?
+            enum CodingKeys: String, CodingKey {
+                case name, state
+                case lagSeconds = "lag_seconds"
+            }
+        }
+        var status: String
+        var replicas: [Replica]?
+    }
+
+    @Test("the lag is the time since the primary was at a position the replica has replayed")
+    func lagFromSamples() {
+        let start = Date(timeIntervalSince1970: 1_000)
+        let samples = [(start, UInt64(100)), (start.addingTimeInterval(1), UInt64(200)), (start.addingTimeInterval(2), UInt64(300))]
+        let now = start.addingTimeInterval(3)
+        #expect(ReplicaSet.lag(replayed: 400, primary: 400, samples: samples, now: now) == 0)
+        #expect(ReplicaSet.lag(replayed: 250, primary: 400, samples: samples, now: now) == 2)
+        #expect(ReplicaSet.lag(replayed: 50, primary: 400, samples: samples, now: now) == 3)
+        #expect(ReplicaSet.lag(replayed: 50, primary: 400, samples: [], now: now) == nil)
+        #expect(ReplicaSet.walPosition("16/B374D848") == 0x16_B374_D848)
+        #expect(ReplicaSet.walPosition("nonsense") == nil)
+    }
+
+    @Test("DATABASE_READ_URLS names PostgreSQL replicas of a PostgreSQL primary")
+    func configuration() throws {
+        let primary = "postgres://app@127.0.0.1:5432/sportlook"
+        let parsed = try AppConfiguration(environment: [
+            "DATABASE_URL": primary,
+            "DATABASE_READ_URLS": "postgres://app@127.0.0.1:5433/sportlook, postgres://app@127.0.0.1:5434/sportlook",
+            "READ_MAX_LAG": "2s",
+        ])
+        #expect(parsed.databaseReadReplicas.map(\.port) == [5433, 5434])
+        #expect(parsed.readMaxLag == 2)
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration(environment: ["DATABASE_URL": primary, "DATABASE_READ_URLS": "sqlite:replica.sqlite"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration(environment: ["DATABASE_READ_URLS": "postgres://app@127.0.0.1:5433/sportlook"])
+        }
+    }
+}
+
+extension ReplicaTests {
+    @Test("a caller's write through one instance is seen by their next read through another")
+    func readYourWritesAcrossInstances() async throws {
+        TestCounter.record(.postgres)
+        let cluster = ReplicatedCluster.shared
+        for index in 0..<2 { try await cluster.holdBack(index, false) }
+        let (primary, replicas) = try await cluster.freshDatabase()
+        var configuration = testConfiguration(on: .postgres(primary))
+        configuration.databaseReadReplicas = replicas
+        let clock = ManualClock(Date().wholeMilliseconds)
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let (first, firstServices) = try await makeApplication(configuration, clock: clock, logger: logger)
+        let (second, secondServices) = try await makeApplication(configuration, clock: clock, logger: logger)
+        defer { Task { await cluster.drop(primary) } }
+        try await first.test(.router) { one in
+            try await second.test(.router) { two in
+                let (one, two) = (API(client: one), API(client: two))
+                try await firstServices.waitUntilWarm()
+                try await secondServices.waitUntilWarm()
+                try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                let alex = try await one.register("Alex")
+                let sam = try await one.register("Sam")
+                for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
+                for services in [firstServices, secondServices] {
+                    try await states(of: try #require(services.database.replicas), are: ["up", "up"])
+                }
+                for index in 0..<2 { try await cluster.holdBack(index, true) }
+                // Written through the first, read through the second at once.
+                try await rename(alex.token, to: "Alexandra", one)
+                await secondServices.database.replicas?.check()
+                #expect(try await name(of: alex.id, as: alex.token, two) == "Alexandra")
+                #expect(try await name(of: alex.id, as: sam.token, two) == "Alex")
+                // A new account made through the second is seen through the first.
+                let casey = try await two.register("Casey")
+                try await eventually("the first instance hears of Casey's commit") {
+                    (try? await name(of: casey.id, as: casey.token, one)) == "Casey"
+                }
+            }
+        }
+        for index in 0..<2 { try await cluster.holdBack(index, false) }
+    }
+}
