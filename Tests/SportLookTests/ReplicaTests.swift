@@ -33,6 +33,8 @@ struct ReplicaTests {
         do {
             try await application.test(.router) { client in
                 try await services.waitUntilWarm()
+                // Until it hears the other instances' commits, no replica answers.
+                try await eventually("the commits' listener") { services.database.replicas?.isListening == true }
                 try await test(API(client: client), services, clock, primary.database)
             }
         } catch {
@@ -137,10 +139,12 @@ struct ReplicaTests {
             for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
             #expect(try await cluster.statements(on: 1, in: database) > lagging)
 
-            // Stopped, the first is skipped and reads still answer; started, it rejoins.
+            // Stopped, the first is skipped and reads still answer: the first read that finds it
+            // gone goes to the primary and says so, before any check; started, it rejoins.
             try await cluster.control(0, "stop")
-            try await states(of: replicas, are: ["down", "up"])
             for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
+            #expect(replicas.report().map(\.state) == ["down", "up"])
+            try await states(of: replicas, are: ["down", "up"])
             try await cluster.control(0, "start")
             try await cluster.waitUntilReplayed(0)
             try await states(of: replicas, are: ["up", "up"])
@@ -178,12 +182,32 @@ struct ReplicaTests {
         let start = Date(timeIntervalSince1970: 1_000)
         let samples = [(start, UInt64(100)), (start.addingTimeInterval(1), UInt64(200)), (start.addingTimeInterval(2), UInt64(300))]
         let now = start.addingTimeInterval(3)
-        #expect(ReplicaSet.lag(replayed: 400, primary: 400, samples: samples, now: now) == 0)
-        #expect(ReplicaSet.lag(replayed: 250, primary: 400, samples: samples, now: now) == 2)
-        #expect(ReplicaSet.lag(replayed: 50, primary: 400, samples: samples, now: now) == 3)
-        #expect(ReplicaSet.lag(replayed: 50, primary: 400, samples: [], now: now) == nil)
+        let current = (position: UInt64(400), at: start.addingTimeInterval(2.5))
+        // Past this check's own sample: the time the check took.
+        #expect(ReplicaSet.lag(replayed: 400, primary: current, samples: samples, now: now) == 0.5)
+        #expect(ReplicaSet.lag(replayed: 250, primary: current, samples: samples, now: now) == 2)
+        // Behind every sample: not known (hours behind, for all it says).
+        #expect(ReplicaSet.lag(replayed: 50, primary: current, samples: samples, now: now) == nil)
+        #expect(ReplicaSet.lag(replayed: 50, primary: current, samples: [], now: now) == nil)
         #expect(ReplicaSet.walPosition("16/B374D848") == 0x16_B374_D848)
         #expect(ReplicaSet.walPosition("nonsense") == nil)
+    }
+
+    @Test("a replica answers when reachable, its lag and the time since its check within the bound, and past the position")
+    func answering() {
+        let checked = Date(timeIntervalSince1970: 1_000)
+        let health = ReplicaSet.Health(reachable: true, replayed: 500, lag: 1, checkedAt: checked)
+        #expect(ReplicaSet.answers(health, after: 500, maxLag: 5, now: checked.addingTimeInterval(3)))
+        #expect(!ReplicaSet.answers(health, after: 501, maxLag: 5, now: checked.addingTimeInterval(3)))
+        #expect(!ReplicaSet.answers(health, after: 0, maxLag: 5, now: checked.addingTimeInterval(4.5)))
+        // A clock that went back since the check.
+        #expect(!ReplicaSet.answers(health, after: 0, maxLag: 5, now: checked.addingTimeInterval(-1)))
+        var unknown = health
+        unknown.lag = nil
+        #expect(!ReplicaSet.answers(unknown, after: 0, maxLag: 5, now: checked))
+        var gone = health
+        gone.reachable = false
+        #expect(!ReplicaSet.answers(gone, after: 0, maxLag: 5, now: checked))
     }
 
     @Test("DATABASE_READ_URLS names PostgreSQL replicas of a PostgreSQL primary")
@@ -225,7 +249,10 @@ extension ReplicaTests {
                 let (one, two) = (API(client: one), API(client: two))
                 try await firstServices.waitUntilWarm()
                 try await secondServices.waitUntilWarm()
-                try await eventually("bus listeners") { firstServices.bus.isListening && secondServices.bus.isListening }
+                try await eventually("bus listeners") {
+                    firstServices.bus.isListening && secondServices.bus.isListening
+                        && firstServices.database.replicas?.isListening == true && secondServices.database.replicas?.isListening == true
+                }
                 let alex = try await one.register("Alex")
                 let sam = try await one.register("Sam")
                 for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
@@ -233,8 +260,13 @@ extension ReplicaTests {
                     try await states(of: try #require(services.database.replicas), are: ["up", "up"])
                 }
                 for index in 0..<2 { try await cluster.holdBack(index, true) }
-                // Written through the first, read through the second at once.
+                // Written through the first, read through the second once it has heard of it
+                // (NOTIFY, as the write answers).
                 try await rename(alex.token, to: "Alexandra", one)
+                let told = try #require(firstServices.database.replicas?.position(of: alex.id.uppercased()))
+                try await eventually("the second instance hears of Alex's commit") {
+                    (secondServices.database.replicas?.position(of: alex.id.uppercased()) ?? 0) >= told
+                }
                 await secondServices.database.replicas?.check()
                 #expect(try await name(of: alex.id, as: alex.token, two) == "Alexandra")
                 #expect(try await name(of: alex.id, as: sam.token, two) == "Alex")

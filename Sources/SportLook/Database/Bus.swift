@@ -125,6 +125,7 @@ public final class Bus: Service, Sendable {
                                 // Other instances' callers' commits, which their next reads here must see.
                                 group.addTask {
                                     try await connection.listen(on: ReplicaSet.channel) { notifications in
+                                        await replicas.listening(true)
                                         for try await notification in notifications { replicas.heard(notification.payload) }
                                     }
                                 }
@@ -151,6 +152,8 @@ public final class Bus: Service, Sendable {
                     logger.warning(
                         "bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
                 }
+                // Commits told while no one listens are not heard: replicas wait for the primary's position again.
+                await database.replicas?.listening(false)
                 // A connection that was up starts the backoff afresh.
                 if listening.load(ordering: .relaxed) { delay = .milliseconds(200) }
                 listening.store(false, ordering: .relaxed)

@@ -16,31 +16,33 @@ extension Database {
         try await $lagTolerance.withValue(true) { try await body() }
     }
 
-    /// After a client's commit, with replicas: the primary's WAL position, read on the
-    /// connection that committed, so that the caller's next reads wait for a replica past
-    /// it. The same statement tells the other instances (`pg_notify` on
-    /// ``ReplicaSet/channel``), whose replicas the caller's next request may read; it is
-    /// delivered as the statement commits, before the caller has their answer.
+    /// After a client's commit, with replicas: the primary's WAL position (any connection
+    /// tells it: the position is the server's), so that the caller's next reads wait for a
+    /// replica past it. The same statement tells the other instances (`pg_notify` on
+    /// ``ReplicaSet/channel``), whose replicas the caller's next request may read.
     ///
-    /// It never fails the write, which has committed: when the position cannot be read,
-    /// the caller's reads stay on the primary for `READ_MAX_LAG` (a position past any).
-    func noteCommit(on connection: PostgresConnection, of admission: WriteAdmission?) async {
-        guard let replicas, let admission else { return }
+    /// It never fails the write, which has committed: when the position cannot be read
+    /// within a second, the caller's reads stay on the primary for `READ_MAX_LAG` (a
+    /// position past any).
+    func noteCommit(of admission: WriteAdmission?) async {
+        guard let replicas, let admission, case .postgres(let client, _) = backend else { return }
+        let caller = admission.callerKey
         do {
-            guard let caller = admission.callerKey else {
-                // Told to the others once the caller is known (``WriteAdmission/identify(_:)``).
-                admission.committed(at: try await Self.walPosition(on: connection, logger: logger), replicas: replicas, told: false)
-                return
+            let position = try await withDeadline(ReplicaSet.checkTimeout) { [logger] in
+                try await client.withConnection { connection in
+                    // Told to the others once the caller is known (``WriteAdmission/identify(_:)``).
+                    guard let caller else { return try await Self.walPosition(on: connection, logger: logger) }
+                    let announcement = replicas.instance + "|" + caller + "|"
+                    let rows = try await connection.query(
+                        """
+                        SELECT pg_notify('\(unescaped: ReplicaSet.channel)', \(announcement) || p), p \
+                        FROM (SELECT (\(unescaped: Self.position))::text AS p) AS position
+                        """, logger: logger)
+                    for try await (_, text) in rows.decode((String, String).self) { return ReplicaSet.walPosition(text) ?? .max }
+                    return .max
+                }
             }
-            let announcement = replicas.instance + "|" + caller + "|"
-            let rows = try await connection.query(
-                """
-                SELECT pg_notify('\(unescaped: ReplicaSet.channel)', \(announcement) || p), p \
-                FROM (SELECT (\(unescaped: Self.position))::text AS p) AS position
-                """, logger: logger)
-            for try await (_, text) in rows.decode((String, String).self) {
-                admission.committed(at: ReplicaSet.walPosition(text) ?? .max, replicas: replicas, told: true)
-            }
+            admission.committed(at: position, replicas: replicas, told: caller != nil)
         } catch {
             logger.warning("a commit's WAL position could not be read", metadata: ["error": "\(String(describing: error).prefix(200))"])
             admission.committed(at: .max, replicas: replicas, told: false)

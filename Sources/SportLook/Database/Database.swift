@@ -143,11 +143,15 @@ public final class Database: Sendable {
                 after: Database.admission?.committedPosition ?? 0)
         {
             do {
-                return try await bounded(timeout: timeout ?? self.timeout) { [logger] in
+                // A replica gone quiet (stopped, its connections refused while the pool
+                // retries) is given up on soon: the primary answers within the read's own bound.
+                return try await bounded(timeout: min(timeout ?? self.timeout, ReplicaSet.readTimeout)) { [logger] in
                     try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
                 }
             } catch  where Self.isConnectivityFailure(error) {
                 replicas.lost(replica)
+            } catch  where Self.isRecoveryConflict(error) {
+                // Replay cancelled the read (it removed rows the read needed): the primary answers.
             }
         }
         return try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
@@ -209,7 +213,7 @@ public final class Database: Sendable {
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
         let admission = Database.admission
-        return try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
+        let result = try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
             let entered: UInt64
@@ -232,9 +236,7 @@ public final class Database: Sendable {
                 while true {
                     do {
                         return try await client.withConnection { connection in
-                            let result = try await postgres(PostgresSession(connection, logger: logger))
-                            await self.noteCommit(on: connection, of: admission)
-                            return result
+                            try await postgres(PostgresSession(connection, logger: logger))
                         }
                     } catch  where Self.isDeadlock(error) && attempt < 3 {
                         logger.info(
@@ -245,6 +247,10 @@ public final class Database: Sendable {
                 }
             }
         }
+        // Outside the write's deadline: the write has committed, and its answer is not to
+        // wait for (or fail on) what read-your-writes on replicas needs.
+        await noteCommit(of: admission)
+        return result
     }
 
     /// An operator sees that clients are refused, and why: a warning at most once a
@@ -371,6 +377,13 @@ public final class Database: Sendable {
         }
         if error is ChannelError || error is IOError || error is NIOConnectionError { return true }
         return false
+    }
+
+    /// Whether a replica's replay cancelled a read (40001, "conflict with recovery") or
+    /// broke a lock wait (40P01).
+    static func isRecoveryConflict(_ error: any Error) -> Bool {
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState]
+        return state == "40001" || state == "40P01"
     }
 
     /// Whether PostgreSQL rolled the transaction back to break a deadlock (40P01).

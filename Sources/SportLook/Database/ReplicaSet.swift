@@ -57,6 +57,11 @@ final class ReplicaSet: Sendable {
         var next = 0
         var checking: Task<Void, Never>?
         var checkedAt: Date?
+        /// Whether this instance hears the others' callers' commits (``channel``).
+        var listening = false
+        /// The primary's position when the listener last (re)started: what was committed
+        /// before, while no one listened, every read waits for, for `READ_MAX_LAG`.
+        var floor: (position: UInt64, at: Date)?
     }
 
     /// The channel on which instances tell each other their callers' commits, as
@@ -76,6 +81,8 @@ final class ReplicaSet: Sendable {
     private let primaryPosition: @Sendable () async throws -> UInt64
     /// How old a check may be before a read asks for another.
     static let checkEvery: TimeInterval = 0.25
+    /// Longest a read may wait for a replica before the primary answers it instead.
+    static let readTimeout: Duration = .seconds(2)
     /// Longest a check may wait for one server.
     static let checkTimeout: Duration = .seconds(1)
 
@@ -105,11 +112,16 @@ final class ReplicaSet: Sendable {
     func replica(for caller: String?, after pending: UInt64) -> Replica? {
         let now = clock.now()
         let (chosen, stale) = state.withLock { state -> (Int?, Bool) in
-            let stale = state.checking == nil && (state.checkedAt.map { now.timeIntervalSince($0) >= Self.checkEvery } ?? true)
+            let stale =
+                state.checking == nil
+                && (state.checkedAt.map { now.timeIntervalSince($0) >= Self.checkEvery || now < $0 } ?? true)
+            // Not hearing the other instances, a caller's commit through one of them is unknown.
+            guard state.listening else { return (nil, stale) }
             var floor = pending
             if let caller, let last = state.callers[caller] {
                 if now.timeIntervalSince(last.at) > maxLag { state.callers[caller] = nil } else { floor = max(floor, last.position) }
             }
+            if let since = state.floor, now.timeIntervalSince(since.at) <= maxLag { floor = max(floor, since.position) }
             for offset in 0..<replicas.count {
                 let index = (state.next + offset) % replicas.count
                 if Self.answers(state.health[index], after: floor, maxLag: maxLag, now: now) {
@@ -125,10 +137,12 @@ final class ReplicaSet: Sendable {
         return replicas[chosen]
     }
 
-    /// Whether a replica in `health` may answer a read that must see `position`.
+    /// Whether a replica in `health` may answer a read that must see `position`: reachable,
+    /// its lag known, and with the time since its check, within `maxLag` (a clock that went
+    /// back since the check says nothing: not until the next).
     static func answers(_ health: Health, after position: UInt64, maxLag: TimeInterval, now: Date) -> Bool {
-        guard health.reachable, let lag = health.lag, let checkedAt = health.checkedAt else { return false }
-        return lag + max(0, now.timeIntervalSince(checkedAt)) <= maxLag && health.replayed >= position
+        guard health.reachable, let lag = health.lag, let checkedAt = health.checkedAt, now >= checkedAt else { return false }
+        return lag + now.timeIntervalSince(checkedAt) <= maxLag && health.replayed >= position
     }
 
     /// Remembers `caller`'s commit at `position`: their next reads go to a replica that has
@@ -142,6 +156,9 @@ final class ReplicaSet: Sendable {
         }
         if tell { self.tell(caller, position) }
     }
+
+    /// The position `caller`'s reads must see, as far as this instance knows (`nil`: none).
+    func position(of caller: String) -> UInt64? { state.withLock { $0.callers[caller]?.position } }
 
     /// What another instance said on ``channel``: one of its callers committed.
     func heard(_ payload: String) {
@@ -163,17 +180,47 @@ final class ReplicaSet: Sendable {
         logger.warning("a read replica was lost; reads go elsewhere", metadata: ["replica": "\(replica.name)"])
     }
 
-    // MARK: Checking
-
-    private func startCheck() {
+    /// Whether this instance hears the others' callers' commits: the bus's listener on
+    /// ``channel`` started (again), or stopped. Until it starts, and while it is stopped,
+    /// replicas answer no one; once it starts, they answer reads only past the primary's
+    /// position then, for `READ_MAX_LAG` (what was committed while no one listened).
+    func listening(_ on: Bool) async {
+        guard on else {
+            state.withLock { $0.listening = false }
+            return
+        }
+        let position = (try? await withDeadline(Self.checkTimeout) { [primaryPosition] in try await primaryPosition() }) ?? .max
+        let now = clock.now()
         state.withLock { state in
-            guard state.checking == nil else { return }
-            state.checking = Task { [self] in await check() }
+            state.floor = (position, now)
+            state.listening = true
         }
     }
 
-    /// Checks the primary's position and every replica's now (tests call it to decide when).
+    /// Whether this instance hears the others' callers' commits.
+    var isListening: Bool { state.withLock { $0.listening } }
+
+    // MARK: Checking
+
+    /// Starts a check unless one is running (a read that found the last one old, `/ready`).
+    func startCheck() {
+        state.withLock { state in
+            guard state.checking == nil else { return }
+            state.checking = Task { [self] in
+                await runCheck()
+                self.state.withLock { $0.checking = nil }
+            }
+        }
+    }
+
+    /// A check of the primary's position and every replica's, after any running one
+    /// (tests call it to decide when).
     func check() async {
+        while let running = state.withLock({ $0.checking }) { await running.value }
+        await runCheck()
+    }
+
+    private func runCheck() async {
         let sentAt = clock.now()
         let primary = try? await withDeadline(Self.checkTimeout) { [primaryPosition] in try await primaryPosition() }
         var found: [(reachable: Bool, replayed: UInt64)] = []
@@ -190,20 +237,22 @@ final class ReplicaSet: Sendable {
                 health.reachable = result.reachable
                 if result.reachable {
                     health.replayed = result.replayed
-                    health.lag = Self.lag(replayed: result.replayed, primary: primary, samples: state.samples, now: now)
+                    health.lag = Self.lag(
+                        replayed: result.replayed, primary: primary.map { ($0, sentAt) }, samples: state.samples, now: now)
                     health.checkedAt = now
                 }
                 state.health[index] = health
             }
             if let primary {
                 state.samples.append((sentAt, primary))
+                // Two checks at once (a test's and a read's) may end out of order.
+                if state.samples.count > 1, state.samples[state.samples.count - 2].at > sentAt { state.samples.sort { $0.at < $1.at } }
                 // Samples older than the bound no longer tell a lag inside it; the newest is kept.
                 let oldest = now.addingTimeInterval(-2 * maxLag)
                 while state.samples.count > 1, state.samples[0].at < oldest { state.samples.removeFirst() }
                 if state.samples.count > 256 { state.samples.removeFirst(state.samples.count - 256) }
             }
             state.callers = state.callers.filter { now.timeIntervalSince($0.value.at) <= maxLag }
-            state.checking = nil
             state.checkedAt = now
             return state.health
         }
@@ -215,14 +264,16 @@ final class ReplicaSet: Sendable {
         }
     }
 
-    /// A replica's lag: none when it has replayed the primary's position now; else the time
-    /// since the newest sample of the primary's position it has replayed (the primary had
-    /// no later commit it lacks before that sample was taken); else at least as old as the
-    /// oldest sample (`nil` with no sample yet: not known).
-    static func lag(replayed: UInt64, primary: UInt64?, samples: [(at: Date, position: UInt64)], now: Date) -> TimeInterval? {
-        if let primary, replayed >= primary { return 0 }
-        if let sample = samples.last(where: { $0.position <= replayed }) { return max(0, now.timeIntervalSince(sample.at)) }
-        return samples.first.map { max(0, now.timeIntervalSince($0.at)) }
+    /// A replica's lag: the time since the newest sample of the primary's position it has
+    /// replayed, this check's own (`primary`, sent at its time) first. Every commit made
+    /// before a sample's query was sent is at or before its position, so the replica has
+    /// every commit older than its lag. `nil` when it is behind every sample (not known,
+    /// and so never within the bound: a replica hours behind after a quiet spell).
+    static func lag(
+        replayed: UInt64, primary: (position: UInt64, at: Date)?, samples: [(at: Date, position: UInt64)], now: Date
+    ) -> TimeInterval? {
+        if let primary, replayed >= primary.position { return max(0, now.timeIntervalSince(primary.at)) }
+        return samples.last(where: { $0.position <= replayed }).map { max(0, now.timeIntervalSince($0.at)) }
     }
 
     /// The position `client`'s server has replayed; a server out of recovery (a promoted

@@ -26,4 +26,10 @@ enum Admission {
     static func owedWork<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
         try await Database.$admission.withValue(nil) { try await body() }
     }
+
+    /// Whose work this is, once known (a credential read, a session made, a calendar
+    /// feed's owner): what it wrote and writes, they read back from replicas.
+    static func identify(_ user: UUID) {
+        Database.admission?.identify(user.uuidString)
+    }
 }

@@ -184,7 +184,7 @@ struct AccountService: Sendable {
     /// Lets the new session's token in at once, without a database read.
     func remember(_ issued: Issued) {
         // The request that made the session is now its user's: what it wrote, they see on a replica.
-        Database.admission?.identify(issued.user.id.uuidString)
+        Admission.identify(issued.user.id)
         tokens.remember(issued.token, as: Identity(userID: issued.user.id, tokenID: issued.tokenID, expiresAt: issued.expiresAt))
     }
 

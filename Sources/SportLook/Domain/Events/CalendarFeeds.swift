@@ -33,6 +33,8 @@ struct CalendarFeeds: Sendable {
     func feed(_ secret: String) async throws -> (name: String, events: [Event])? {
         guard secret.utf8.count == 43 else { return nil }
         guard let owner = try await accounts.calendarFeedOwner(Self.digest(secret)) else { return nil }
+        // The owner's own changes are in what the feed shows, replica or not.
+        Admission.identify(owner.id)
         let since = clock.now().addingTimeInterval(-Self.keepPast)
         // Calendar apps poll: their games come from a replica when one is there.
         let games = try await Database.lagTolerant { try await events.calendar(of: owner.id, since: since, limit: Self.limit) }

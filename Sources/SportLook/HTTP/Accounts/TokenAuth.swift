@@ -29,7 +29,7 @@ struct TokenAuth {
             }
         }
         // Whose reads must see their own writes (a replica answers them only once past them).
-        if let identity = context.identity { Database.admission?.identify(identity.userID.uuidString) }
+        if let identity = context.identity { Admission.identify(identity.userID) }
         // Checked once the cookie is known to open a session (a stale cookie is no one's: 401 where a session is needed).
         if context.identity != nil, credential?.fromCookie == true, ![.get, .head, .options].contains(request.method),
             !origins.allowsCookieWrite(request)
