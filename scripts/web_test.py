@@ -357,7 +357,22 @@ def run(server, push):
         except urllib.error.HTTPError as error:
             if error.code != 403:
                 problems.append(f"a change with the cookie from another origin answered {error.code}")
+        # While the database fails over, a save is answered 503 read_only (as the server
+        # answers it, here from a stand-in for that one request): the page says saving is
+        # paused, keeps reading, and the banner goes at the next save that goes through.
+        def read_only(route):
+            if route.request.method != "PATCH":
+                return route.continue_()
+            route.fulfill(status=503, headers={"Retry-After": "5", "Content-Type": "application/json"},
+                          body=json.dumps({"error": {"code": "read_only", "message": "The service is read-only for a moment while its database fails over; try again shortly."}}))
+        ann.route("**/v1/me", read_only)
+        ann.get_by_role("button", name="Save profile").click()
+        banner = ann.get_by_role("status").filter(has_text="Saving is paused")
+        expect(banner).to_be_visible()
+        audit(ann, "read-only banner")
+        ann.unroute("**/v1/me", read_only)
         set_profile(ann, "Tennis")
+        expect(banner).to_be_hidden()
         audit(ann, "profile")
         shoot(ann, "profile")
 

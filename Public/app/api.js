@@ -53,6 +53,9 @@ export async function api(method, path, body, {signal} = {}) {
   }
   if (response.status === 204) return null;
   const json = await response.json().catch(() => null);
+  // While the database fails over, writes are refused and reads go on: the page says so.
+  if (response.status === 503 && json?.error?.code === "read_only") dispatchEvent(new Event("readonly"));
+  else if (response.ok && method !== "GET") dispatchEvent(new Event("writable"));
   if (!response.ok) {
     if (response.status === 401 && session.signedIn) { session.signedIn = false; session.user = null; dispatchEvent(new Event("signedout")); }
     throw new ApiError(response.status, json);

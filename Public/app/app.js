@@ -118,6 +118,12 @@ addEventListener("signedout", () => { realtime.stop(); setUnread(0); localStorag
 realtime.addEventListener("notification", () => setUnread(unread + 1));
 // What arrived while the socket was down is counted again.
 realtime.addEventListener("reconnected", () => refreshInbox());
+// Saving paused while the database fails over; gone at the next write that goes through.
+const readOnly = h("p", {class: "banner", role: "status", hidden: true},
+  "Saving is paused for a moment while the service switches databases. You can keep reading; messages you send are kept and sent when it is back.");
+document.querySelector(".top").after(readOnly);
+addEventListener("readonly", () => { readOnly.hidden = false; });
+addEventListener("writable", () => { readOnly.hidden = true; });
 realtime.addEventListener("state", () => document.body.classList.toggle("offline", !realtime.open && !!session.signedIn));
 
 // Back from a provider's sign-in page: finish it, then show where it led.

@@ -4,7 +4,7 @@
 import {session} from "./api.js";
 
 /** Error codes after which the same frame is sent again (the server asks for it). */
-export const RETRY = new Set(["unavailable", "rate_limited", "overloaded"]);
+export const RETRY = new Set(["unavailable", "rate_limited", "overloaded", "read_only"]);
 
 class Realtime extends EventTarget {
   constructor() {
@@ -36,7 +36,12 @@ class Realtime extends EventTarget {
     socket.addEventListener("message", (e) => {
       let frame;
       try { frame = JSON.parse(e.data); } catch { return; }
-      if (frame.type === "sent") this.pending.delete(frame.client_id);
+      if (frame.type === "sent") {
+        this.pending.delete(frame.client_id);
+        dispatchEvent(new Event("writable"));
+      }
+      // The database fails over: saving is paused, and what is pending is sent again after.
+      if (frame.type === "error" && frame.code === "read_only") dispatchEvent(new Event("readonly"));
       if (frame.type === "error" && frame.client_id) {
         const pending = this.pending.get(frame.client_id);
         if (pending && RETRY.has(frame.code)) {

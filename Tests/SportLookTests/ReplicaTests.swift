@@ -223,6 +223,15 @@ struct ReplicaTests {
         #expect(throws: ConfigurationError.self) {
             try AppConfiguration(environment: ["DATABASE_URL": primary, "DATABASE_READ_URLS": "sqlite:replica.sqlite"])
         }
+        // Several hosts, as libpq writes them: the primary is whichever takes writes.
+        let hosts = try DatabaseLocation(parsing: "postgres://app:s%40cret@db1:5432,db2:5433,db3/sportlook")
+        guard case .postgres(let address) = hosts else { throw ClusterError("not PostgreSQL") }
+        #expect(address.hosts == [.init(host: "db1", port: 5432), .init(host: "db2", port: 5433), .init(host: "db3", port: 5432)])
+        #expect(address.password == "s@cret" && address.database == "sportlook" && address.user == "app")
+        #expect(hosts.description == "postgres://app@db1:5432,db2:5433,db3:5432/sportlook")
+        for bad in ["postgres://app@db1:5432,/sportlook", "postgres://app@db1,db2:99999/sportlook", "postgres://app@db1,db2:x/sportlook"] {
+            #expect(throws: ConfigurationError.self) { try DatabaseLocation(parsing: bad) }
+        }
         #expect(throws: ConfigurationError.self) {
             try AppConfiguration(environment: ["DATABASE_READ_URLS": "postgres://app@127.0.0.1:5433/sportlook"])
         }

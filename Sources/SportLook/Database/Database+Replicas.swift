@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SQLKit
 
 /// Reads on PostgreSQL's replicas (``ReplicaSet``): which reads may go there is the
 /// domain's decision (``lagTolerant(_:)``); every other read, every write and every
@@ -16,6 +17,36 @@ extension Database {
         try await $lagTolerance.withValue(true) { try await body() }
     }
 
+    /// The read on a replica, when one may answer it (`nil`: the primary answers): a read
+    /// that tolerates lag on one past the caller's commits, or any read on any replica
+    /// that answers while the database is read-only.
+    func readOnReplica<R: Sendable>(timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
+        -> R?
+    {
+        guard let replicas, case .postgres(let primary) = backend else { return nil }
+        let replica: ReplicaSet.Replica?
+        if primary.isReadOnly {
+            replica = replicas.anyReachable()
+        } else if Database.lagTolerance {
+            replica = replicas.replica(for: Database.admission?.callerKey, after: Database.admission?.committedPosition ?? 0)
+        } else {
+            return nil
+        }
+        guard let replica else { return nil }
+        do {
+            // A replica gone quiet (stopped, its connections refused while the pool
+            // retries) is given up on soon: the primary answers within the read's own bound.
+            return try await withDeadline(min(timeout ?? self.timeout, ReplicaSet.readTimeout)) { [logger] in
+                try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+            }
+        } catch  where error is DeadlineExceeded || Self.isConnectivityFailure(error) {
+            replicas.lost(replica)
+        } catch  where Self.isRecoveryConflict(error) {
+            // Replay cancelled the read (it removed rows the read needed): the primary answers.
+        }
+        return nil
+    }
+
     /// After a client's commit, with replicas: the primary's WAL position (any connection
     /// tells it: the position is the server's), so that the caller's next reads wait for a
     /// replica past it. The same statement tells the other instances (`pg_notify` on
@@ -25,7 +56,8 @@ extension Database {
     /// within a second, the caller's reads stay on the primary for `READ_MAX_LAG` (a
     /// position past any).
     func noteCommit(of admission: WriteAdmission?) async {
-        guard let replicas, let admission, case .postgres(let client, _) = backend else { return }
+        guard let replicas, let admission, case .postgres(let primary) = backend else { return }
+        let client = primary.client
         let caller = admission.callerKey
         do {
             let position = try await withDeadline(ReplicaSet.checkTimeout) { [logger] in
@@ -69,23 +101,29 @@ extension Database {
         try await client.withConnection { try await walPosition(on: $0, logger: logger) }
     }
 
+    /// Whether no PostgreSQL server takes writes now (``PostgresPrimary``).
+    var isReadOnly: Bool {
+        guard case .postgres(let primary) = backend else { return false }
+        return primary.isReadOnly
+    }
+
     /// Each replica's state, for `/ready` (empty without replicas).
     func replicaReport() -> [ReplicaSet.Report] { replicas?.report() ?? [] }
 }
 
 extension ReplicaSet {
-    /// The replicas of the primary `client` reaches.
+    /// The replicas of `primary`.
     static func onPrimary(
-        _ client: PostgresClient, _ addresses: [PostgresAddress], poolSize: Int, maxLag: TimeInterval, clock: any AppClock,
+        _ primary: PostgresPrimary, _ addresses: [PostgresAddress], poolSize: Int, maxLag: TimeInterval, clock: any AppClock,
         logger: Logger
     ) -> ReplicaSet {
         let instance = String(UUID().uuidString.prefix(8)).lowercased()
         return ReplicaSet(
             addresses, poolSize: poolSize, maxLag: maxLag, clock: clock, logger: logger, instance: instance,
-            primaryPosition: { try await Database.walPosition(on: client, logger: logger) },
+            primaryPosition: { try await Database.walPosition(on: primary.client, logger: logger) },
             tell: { caller, position in
                 let announcement = announcement(instance: instance, caller: caller, position: position)
-                Task { _ = try? await client.query("SELECT pg_notify('\(unescaped: channel)', \(announcement))", logger: logger) }
+                Task { _ = try? await primary.client.query("SELECT pg_notify('\(unescaped: channel)', \(announcement))", logger: logger) }
             })
     }
 }

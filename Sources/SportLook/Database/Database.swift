@@ -65,8 +65,8 @@ public final class Database: Sendable {
 
     enum Backend: Sendable {
         case sqlite(SQLiteStore)
-        /// The pool, and the task running it (it runs until ``close()``).
-        case postgres(PostgresClient, Task<Void, Never>)
+        /// The servers' pools, the primary among them (they run until ``close()``).
+        case postgres(PostgresPrimary)
     }
 
     private init(
@@ -109,17 +109,16 @@ public final class Database: Sendable {
                 engine: .sqlite, backend: .sqlite(try await SQLiteStore(storage: .memory, logger: logger)), timeout: limit,
                 writeQueueLimit: writeQueue, writeWait: writeWait, logger: logger)
         case .postgres(let address):
-            let configuration = PostgresClient.Configuration.sportLook(address, poolSize: poolSize, timeout: limit)
-            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            // The pool runs for the life of this handle, so migrations and warm-up
-            // can use it before the application's services start.
-            let runner = Task { await client.run() }
+            // The pools run for the life of this handle, so migrations and warm-up
+            // can use them before the application's services start.
+            let primary = PostgresPrimary(address, poolSize: poolSize, timeout: limit, hasReplicas: !readReplicas.isEmpty, logger: logger)
+            if primary.servers.count > 1 { await primary.locate() }
             let replicas =
                 readReplicas.isEmpty
                 ? nil
-                : ReplicaSet.onPrimary(client, readReplicas, poolSize: poolSize, maxLag: readMaxLag, clock: clock, logger: logger)
+                : ReplicaSet.onPrimary(primary, readReplicas, poolSize: poolSize, maxLag: readMaxLag, clock: clock, logger: logger)
             return Database(
-                engine: .postgres, backend: .postgres(client, runner), replicas: replicas, timeout: limit, writeQueueLimit: writeQueue,
+                engine: .postgres, backend: .postgres(primary), replicas: replicas, timeout: limit, writeQueueLimit: writeQueue,
                 writeWait: writeWait, logger: logger)
         }
     }
@@ -137,29 +136,36 @@ public final class Database: Sendable {
     public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
         -> R
     {
-        if let replicas, Database.lagTolerance,
-            let replica = replicas.replica(
-                for: Database.admission?.callerKey,
-                after: Database.admission?.committedPosition ?? 0)
-        {
-            do {
-                // A replica gone quiet (stopped, its connections refused while the pool
-                // retries) is given up on soon: the primary answers within the read's own bound.
-                return try await bounded(timeout: min(timeout ?? self.timeout, ReplicaSet.readTimeout)) { [logger] in
-                    try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
-                }
-            } catch  where Self.isConnectivityFailure(error) {
-                replicas.lost(replica)
-            } catch  where Self.isRecoveryConflict(error) {
-                // Replay cancelled the read (it removed rows the read needed): the primary answers.
+        if let answered = try await readOnReplica(timeout: timeout, body) { return answered }
+        do {
+            return try await readOnPrimary(timeout: timeout, body)
+        } catch let error as DatabaseUnavailable {
+            // The primary lost: asked for again; read-only, the replicas answer.
+            guard case .postgres(let primary) = backend, primary.failsOver else { throw error }
+            let was = primary.name
+            // Asked again on the primary only when another server took its place: a slow
+            // primary is not waited for twice.
+            if await primary.lost() {
+                guard primary.name != was else { throw error }
+                return try await readOnPrimary(timeout: timeout, body)
             }
+            if let answered = try await readOnReplica(timeout: timeout, body) { return answered }
+            throw error
         }
-        return try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
+    }
+
+    private func readOnPrimary<R: Sendable>(timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
+        async throws
+        -> R
+    {
+        try await bounded(timeout: timeout ?? self.timeout) { [backend, logger] in
             switch backend {
             case .sqlite(let store): return try await store.read(body)
-            case .postgres(let client, _):
+            case .postgres(let primary):
                 // A session that runs hot statements prepared, as a write's does.
-                return try await client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+                return try await primary.client.withConnection { connection in
+                    try await body(PostgresSession(connection, logger: logger))
+                }
             }
         }
     }
@@ -213,7 +219,28 @@ public final class Database: Sendable {
         postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
     ) async throws -> R {
         let admission = Database.admission
-        let result = try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
+        if case .postgres(let primary) = backend { try await primary.ensureWritable() }
+        let result: R
+        do {
+            result = try await writeBounded(
+                site: site, timeout: timeout, body, afterCommit: afterCommit, admission: admission, postgres: postgres)
+        } catch let error as DatabaseUnavailable {
+            // The primary lost: with nowhere to write, the write is refused as read-only.
+            if case .postgres(let primary) = backend, primary.failsOver, !(await primary.lost()) { throw DatabaseReadOnly() }
+            throw error
+        }
+        // Outside the write's deadline: the write has committed, and its answer is not to
+        // wait for (or fail on) what read-your-writes on replicas needs.
+        await noteCommit(of: admission)
+        return result
+    }
+
+    private func writeBounded<R: Sendable>(
+        site: String, timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R,
+        afterCommit: (@Sendable (R) -> Void)?, admission: WriteAdmission?,
+        postgres: @escaping @Sendable (any SQLDatabase) async throws -> R
+    ) async throws -> R {
+        try await bounded(timeout: timeout ?? self.timeout) { [self, backend, logger] in
             // Counted in the operation's own task, which a missed deadline does not end:
             // a write answered 503 holds its place until it is really done.
             let entered: UInt64
@@ -229,13 +256,13 @@ public final class Database: Sendable {
             }
             switch backend {
             case .sqlite(let store): return try await store.transaction(site: site, body, afterCommit: afterCommit)
-            case .postgres(let client, _):
+            case .postgres(let primary):
                 // A deadlock rolls one of the transactions back whole: it runs again (twice at
                 // most), as PostgreSQL's documentation advises, instead of failing its request.
                 var attempt = 1
                 while true {
                     do {
-                        return try await client.withConnection { connection in
+                        return try await primary.client.withConnection { connection in
                             try await postgres(PostgresSession(connection, logger: logger))
                         }
                     } catch  where Self.isDeadlock(error) && attempt < 3 {
@@ -247,10 +274,6 @@ public final class Database: Sendable {
                 }
             }
         }
-        // Outside the write's deadline: the write has committed, and its answer is not to
-        // wait for (or fail on) what read-your-writes on replicas needs.
-        await noteCommit(of: admission)
-        return result
     }
 
     /// An operator sees that clients are refused, and why: a warning at most once a
@@ -316,10 +339,17 @@ public final class Database: Sendable {
         let values: [StatementValue] = []
     }
 
-    /// Holds one PostgreSQL connection for as long as `body` runs (for LISTEN); `nil` on SQLite.
-    func withDedicatedConnection<R: Sendable>(_ body: (PostgresConnection) async throws -> R) async throws -> R? {
-        guard case .postgres(let client, _) = backend else { return nil }
-        return try await client.withConnection { try await body($0) }
+    /// Holds one connection to the primary for as long as `body` runs (for LISTEN); `nil`
+    /// on SQLite. A connection not had within the handle's timeout (the primary lost: its
+    /// pool would wait for ever) fails, and the primary is asked for again.
+    func withDedicatedConnection<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R? {
+        guard case .postgres(let primary) = backend else { return nil }
+        do {
+            return try await primary.withConnection(acquiredWithin: timeout, body)
+        } catch  where Self.isConnectivityFailure(error) {
+            await primary.lost()
+            throw error
+        }
     }
 
     /// After a bulk load, on PostgreSQL: `VACUUM (ANALYZE)` the tables, so that the
@@ -340,11 +370,10 @@ public final class Database: Sendable {
     public func close() async {
         switch backend {
         case .sqlite(let store): await store.close()
-        case .postgres(_, let runner):
+        case .postgres(let primary):
             await replicas?.close()
-            runner.cancel()
-            // The pool closes its connections; give it a few seconds, not for ever.
-            if !(await waitAtMost(.seconds(5), for: runner)) {
+            // The pools close their connections; give them a few seconds, not for ever.
+            if !(await primary.close()) {
                 logger.warning("the PostgreSQL pool did not close within 5 s; leaving it")
             }
         }
@@ -360,41 +389,5 @@ public final class Database: Sendable {
         } catch  where Self.isConnectivityFailure(error) {
             throw DatabaseUnavailable(reason: String(describing: error))
         }
-    }
-
-    /// Errors that mean "the database is not there" rather than "the query is wrong".
-    static func isConnectivityFailure(_ error: any Error) -> Bool {
-        if error is DatabaseUnavailable { return true }
-        if let psql = error as? PSQLError {
-            switch psql.code {
-            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
-                return true
-            default:
-                // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
-                if let state = psql.serverInfo?[.sqlState] { return state.hasPrefix("57P") || state.hasPrefix("08") }
-                return false
-            }
-        }
-        if error is ChannelError || error is IOError || error is NIOConnectionError { return true }
-        return false
-    }
-
-    /// Whether a replica's replay cancelled a read (40001, "conflict with recovery") or
-    /// broke a lock wait (40P01).
-    static func isRecoveryConflict(_ error: any Error) -> Bool {
-        let state = (error as? PSQLError)?.serverInfo?[.sqlState]
-        return state == "40001" || state == "40P01"
-    }
-
-    /// Whether PostgreSQL rolled the transaction back to break a deadlock (40P01).
-    static func isDeadlock(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
-    }
-
-    /// Whether `error` is a violation of a unique constraint (a concurrent duplicate).
-    public static func isUniqueViolation(_ error: any Error) -> Bool {
-        if let psql = error as? PSQLError { return psql.serverInfo?[.sqlState] == "23505" }
-        if let sqlite = error as? SQLiteFailure { return sqlite.isUniqueViolation }
-        return false
     }
 }

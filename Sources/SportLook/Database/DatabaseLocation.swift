@@ -24,6 +24,24 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             }
             self = .sqliteFile(path)
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            // Several hosts, as libpq writes them (`host1:5432,host2:5433`): the first is
+            // parsed with the URL, the others after it.
+            var url = url
+            var others: [PostgresHost] = []
+            let scheme = url.range(of: "://")!.upperBound
+            let authority = url[scheme...].prefix { $0 != "/" && $0 != "?" }
+            let hostsStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+            let hostList = authority[hostsStart...].split(separator: ",", omittingEmptySubsequences: false)
+            if hostList.count > 1 {
+                for entry in hostList.dropFirst() {
+                    let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+                    guard !entry.isEmpty, parts.count <= 2, !parts[0].isEmpty, let port = parts.count == 2 ? Int(parts[1]) : 5432,
+                        (1...65_535).contains(port)
+                    else { throw ConfigurationError(setting: setting, message: "expected host:port,host:port for several hosts") }
+                    others.append(PostgresHost(host: String(parts[0]), port: port))
+                }
+                url.replaceSubrange(hostsStart..<authority.endIndex, with: hostList[0])
+            }
             guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
                 let user = components.user, !user.isEmpty
             else {
@@ -34,7 +52,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             self = .postgres(
                 PostgresAddress(
                     host: host, port: components.port ?? 5432, user: user.removingPercentEncoding ?? user,
-                    password: components.password?.removingPercentEncoding, database: database
+                    password: components.password?.removingPercentEncoding, database: database, otherHosts: others
                 ))
         } else {
             throw ConfigurationError(setting: setting, message: "must start with sqlite: or postgres:// (got '\(url.prefix(30))')")
@@ -49,7 +67,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sqliteFile(let path): "sqlite:\(path)"
         case .sqliteMemory: "sqlite::memory:"
-        case .postgres(let a): "postgres://\(a.user)@\(a.host):\(a.port)/\(a.database)"
+        case .postgres(let a): "postgres://\(a.user)@\(a.hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(a.database)"
         }
     }
 }
@@ -66,19 +84,37 @@ public struct PostgresAddress: Sendable, Equatable {
     public var password: String?
     /// Database name.
     public var database: String
+    /// More servers of the cluster, after ``host``: the primary is whichever takes writes
+    /// (``PostgresPrimary``).
+    public var otherHosts: [PostgresHost]
+
+    /// Every server named, the first first.
+    public var hosts: [PostgresHost] { [PostgresHost(host: host, port: port)] + otherHosts }
 
     /// Creates an address.
-    public init(host: String, port: Int, user: String, password: String?, database: String) {
+    public init(host: String, port: Int, user: String, password: String?, database: String, otherHosts: [PostgresHost] = []) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.database = database
+        self.otherHosts = otherHosts
     }
 
     /// The `postgres://` URL.
     public var url: String {
         let secret = password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
-        return "postgres://\(user)\(secret)@\(host):\(port)/\(database)"
+        return "postgres://\(user)\(secret)@\(hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(database)"
+    }
+}
+
+/// One PostgreSQL server's host and port.
+public struct PostgresHost: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
     }
 }

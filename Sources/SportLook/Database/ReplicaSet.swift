@@ -137,6 +137,23 @@ final class ReplicaSet: Sendable {
         return replicas[chosen]
     }
 
+    /// Any replica that answered its last check, in turn: while no primary takes writes,
+    /// the freshest data there is.
+    func anyReachable() -> Replica? {
+        let chosen = state.withLock { state -> Int? in
+            for offset in 0..<replicas.count {
+                let index = (state.next + offset) % replicas.count
+                if state.health[index].reachable {
+                    state.next = index + 1
+                    return index
+                }
+            }
+            return nil
+        }
+        if state.withLock({ $0.checking == nil }) { startCheck() }
+        return chosen.map { replicas[$0] }
+    }
+
     /// Whether a replica in `health` may answer a read that must see `position`: reachable,
     /// its lag known, and with the time since its check, within `maxLag` (a clock that went
     /// back since the check says nothing: not until the next).

@@ -19,6 +19,8 @@ enum Admission {
             return try await Database.$admission.withValue(WriteAdmission(caller: caller?.uuidString)) { try await body() }
         } catch is DatabaseBusy {
             throw DomainError.overloaded
+        } catch is DatabaseReadOnly {
+            throw DomainError.readOnly
         }
     }
 

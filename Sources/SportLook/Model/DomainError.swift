@@ -96,6 +96,12 @@ extension DomainError {
     static let serviceUnavailable = DomainError(
         .unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
 
+    /// No database server takes writes now (the primary is lost, none promoted yet): a
+    /// write is refused at once while reads go on.
+    static let readOnly = DomainError(
+        .unavailable, code: "read_only", message: "The service is read-only for a moment while its database fails over; try again shortly.",
+        retryAfter: 5)
+
     /// Past capacity (too many writes already waiting for the database): refused at
     /// once, so that what is accepted stays quick.
     static let overloaded = DomainError(

@@ -380,6 +380,7 @@ actor ChatConnection {
         let refusal: DomainError
         switch error {
         case let error as DomainError: refusal = error
+        case is DatabaseReadOnly: refusal = .readOnly
         default:
             logger.warning("\(what)", metadata: ["room": "\(room)", "error": "\(error)"])
             refusal = DomainError(.unavailable, code: "unavailable", message: message, retryAfter: 5)

@@ -98,6 +98,40 @@ actor ReplicatedCluster {
         }
     }
 
+    /// Stops the primary as a crash would leave it to the replicas: `pg_ctl stop -m fast`
+    /// (what it had sent, they have; what it had not, is lost).
+    func stopPrimary() async throws {
+        let cluster = try await start()
+        guard let location = PostgresCluster.location(of: cluster.directory) else { return }
+        try? await cluster.admin.close()
+        try await blocking {
+            try PostgresCluster.run(
+                location.pgCtl, ["-D", cluster.directory + "/data", "-m", "fast", "-w", "stop"], asPostgres: location.asPostgres)
+        }
+    }
+
+    /// Stops every server of this cluster and removes its folder (a cluster a test broke).
+    func stopAll() async {
+        guard let cluster = running, let location = PostgresCluster.location(of: cluster.directory) else { return }
+        try? await cluster.admin.close()
+        try? await blocking {
+            for folder in PostgresCluster.serverFolders(in: cluster.directory) {
+                try? PostgresCluster.run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
+            }
+            try? FileManager.default.removeItem(atPath: cluster.directory)
+        }
+        running = nil
+        starting = nil
+    }
+
+    /// Promotes replica `index` to a primary (`pg_ctl promote`), as Patroni would.
+    func promote(_ index: Int) async throws {
+        let cluster = try await start()
+        guard let location = PostgresCluster.location(of: cluster.directory) else { return }
+        let folder = cluster.directory + "/" + Self.replicaFolders[index]
+        try await blocking { try PostgresCluster.run(location.pgCtl, ["-D", folder, "-w", "promote"], asPostgres: location.asPostgres) }
+    }
+
     private func onReplica<R: Sendable>(_ index: Int, _ body: @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         try await Self.onReplica(port: try await start().replicaPorts[index], body)
     }

@@ -47,6 +47,8 @@ struct ErrorResponses {
             return map(error, request: request, context: context)
         case is HiddenRoute:
             return Self.noRoute(request)
+        case is DatabaseReadOnly:
+            return APIError(DomainError.readOnly)
         case is HashingQueueFull:
             return APIError(DomainError.busy)
         case let error as DatabaseUnavailable:

@@ -76,6 +76,9 @@ public final class Readiness: Sendable {
         return (checks.allSatisfy(\.1), checks)
     }
 
+    /// Whether no primary takes writes now (reads go on from replicas).
+    var readOnly: Bool { database.isReadOnly }
+
     /// Each read replica's state at the last probe.
     func replicas() -> [ReplicaSet.Report] { database.replicaReport() }
 
@@ -120,6 +123,7 @@ extension OperationsController {
         json.objectStart()
         for (name, passed) in report.checks { json.field(name, passed) }
         json.objectEnd()
+        if readiness.readOnly { json.field("read_only", true) }
         let replicas = readiness.replicas()
         if !replicas.isEmpty {
             json.key("replicas")

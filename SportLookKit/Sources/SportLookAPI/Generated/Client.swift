@@ -25,7 +25,8 @@ import HTTPTypes
 /// Every route but `/health`, `/ready` and `/metrics` may answer 429 when a rate limit
 /// is reached, and routes that need the database 503 when it cannot be reached
 /// (`unavailable`) or, for a write, when too many writes already wait for it
-/// (`overloaded`, refused at once): both with `Retry-After`. Every `/v1/` route but
+/// (`overloaded`, refused at once) or while no database server takes writes during a
+/// failover (`read_only`, refused at once; reads go on): all with `Retry-After`. Every `/v1/` route but
 /// the socket upgrade may also answer 503 `overloaded` at once while the instance is past
 /// its CPU capacity.
 ///
@@ -37466,8 +37467,8 @@ public struct Client: APIProtocol {
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
-    /// the message again with the same `client_id` —, `unavailable`, and `rate_limited` for messages sent
-    /// too fast). Room frames of an event's room carry `event_id` too.
+    /// the message again with the same `client_id` —, `unavailable`, `read_only` while the database fails
+    /// over, and `rate_limited` for messages sent too fast). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
     /// `after_change` = the `after_change` of the last `message`, `message_edited`,
     /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each

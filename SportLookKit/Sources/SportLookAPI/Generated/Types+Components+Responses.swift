@@ -471,6 +471,12 @@ extension Components {
                     }
                     /// - Remark: Generated from `#/components/responses/Readiness/content/json/checks`.
                     public var checks: Components.Responses.Readiness.Body.JsonPayload.ChecksPayload
+                    /// Present (true) while no PostgreSQL server takes writes: the primary is lost and none
+                    /// was promoted yet. Reads answer from replicas; writes answer 503 `read_only`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/components/responses/Readiness/content/json/read_only`.
+                    public var readOnly: Swift.Bool?
                     /// - Remark: Generated from `#/components/responses/Readiness/content/json/ReplicasPayload`.
                     public struct ReplicasPayloadPayload: Codable, Hashable, Sendable {
                         /// `host:port`.
@@ -531,19 +537,23 @@ extension Components {
                     /// - Parameters:
                     ///   - status:
                     ///   - checks:
+                    ///   - readOnly: Present (true) while no PostgreSQL server takes writes: the primary is lost and none
                     ///   - replicas: With `DATABASE_READ_URLS` only: each read replica at the last probe. A replica
                     public init(
                         status: Components.Responses.Readiness.Body.JsonPayload.StatusPayload,
                         checks: Components.Responses.Readiness.Body.JsonPayload.ChecksPayload,
+                        readOnly: Swift.Bool? = nil,
                         replicas: Components.Responses.Readiness.Body.JsonPayload.ReplicasPayload? = nil
                     ) {
                         self.status = status
                         self.checks = checks
+                        self.readOnly = readOnly
                         self.replicas = replicas
                     }
                     public enum CodingKeys: String, CodingKey {
                         case status
                         case checks
+                        case readOnly = "read_only"
                         case replicas
                     }
                 }

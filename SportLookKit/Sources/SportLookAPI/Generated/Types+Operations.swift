@@ -1235,7 +1235,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//admin/get(staffConsole)/responses/503`.
             ///
@@ -3336,7 +3336,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/503`.
             ///
@@ -3702,7 +3702,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/503`.
             ///
@@ -4172,7 +4172,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/provider/post(signInWithProvider)/responses/503`.
             ///
@@ -4436,7 +4436,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/email/verify/start/post(startEmailVerification)/responses/503`.
             ///
@@ -4777,7 +4777,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/email/verify/finish/post(finishEmailVerification)/responses/503`.
             ///
@@ -5096,7 +5096,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/password/reset/start/post(startPasswordReset)/responses/503`.
             ///
@@ -5376,7 +5376,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/password/reset/finish/post(finishPasswordReset)/responses/503`.
             ///
@@ -5621,7 +5621,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)/responses/503`.
             ///
@@ -5869,7 +5869,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/get(getMe)/responses/503`.
             ///
@@ -6220,7 +6220,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/patch(updateMe)/responses/503`.
             ///
@@ -6458,7 +6458,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/delete(deleteMe)/responses/503`.
             ///
@@ -6675,7 +6675,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/identities/get(listIdentities)/responses/503`.
             ///
@@ -7084,7 +7084,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/identities/post(linkIdentity)/responses/503`.
             ///
@@ -7359,7 +7359,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)/responses/503`.
             ///
@@ -7576,7 +7576,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/sessions/get(listSessions)/responses/503`.
             ///
@@ -7787,7 +7787,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/sessions/delete(revokeOtherSessions)/responses/503`.
             ///
@@ -8203,7 +8203,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/password/post(changePassword)/responses/503`.
             ///
@@ -8453,7 +8453,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/sessions/{id}/delete(revokeSession)/responses/503`.
             ///
@@ -8647,7 +8647,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/sports/get(listSports)/responses/503`.
             ///
@@ -9017,7 +9017,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/post(createEvent)/responses/503`.
             ///
@@ -9333,7 +9333,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/nearby/get(eventsNearby)/responses/503`.
             ///
@@ -9652,7 +9652,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/in-box/get(eventsInBox)/responses/503`.
             ///
@@ -9895,7 +9895,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/get(getEvent)/responses/503`.
             ///
@@ -10285,7 +10285,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/patch(updateEvent)/responses/503`.
             ///
@@ -10558,7 +10558,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/delete(cancelEvent)/responses/503`.
             ///
@@ -10882,7 +10882,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/post(createGroup)/responses/503`.
             ///
@@ -11134,7 +11134,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/groups/get(myGroups)/responses/503`.
             ///
@@ -11415,7 +11415,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/nearby/get(groupsNearby)/responses/503`.
             ///
@@ -11681,7 +11681,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)/responses/503`.
             ///
@@ -12079,7 +12079,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/patch(updateGroup)/responses/503`.
             ///
@@ -12329,7 +12329,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/delete(deleteGroup)/responses/503`.
             ///
@@ -12718,7 +12718,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/membership/post(joinGroup)/responses/503`.
             ///
@@ -12968,7 +12968,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/membership/delete(leaveGroup)/responses/503`.
             ///
@@ -13282,7 +13282,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/members/get(listGroupMembers)/responses/503`.
             ///
@@ -13660,7 +13660,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/members/{user_id}/patch(setGroupRole)/responses/503`.
             ///
@@ -13917,7 +13917,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/members/{user_id}/delete(removeGroupMember)/responses/503`.
             ///
@@ -14231,7 +14231,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/requests/get(listGroupRequests)/responses/503`.
             ///
@@ -14488,7 +14488,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/requests/{user_id}/post(acceptGroupRequest)/responses/503`.
             ///
@@ -14745,7 +14745,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/requests/{user_id}/delete(refuseGroupRequest)/responses/503`.
             ///
@@ -15059,7 +15059,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/bans/get(listGroupBans)/responses/503`.
             ///
@@ -15425,7 +15425,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/bans/post(banFromGroup)/responses/503`.
             ///
@@ -15682,7 +15682,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/bans/{user_id}/delete(liftGroupBan)/responses/503`.
             ///
@@ -16064,7 +16064,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/owner/post(handOverGroup)/responses/503`.
             ///
@@ -16355,7 +16355,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/events/get(groupEvents)/responses/503`.
             ///
@@ -16582,7 +16582,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/mute/put(muteGroup)/responses/503`.
             ///
@@ -16809,7 +16809,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/mute/delete(unmuteGroup)/responses/503`.
             ///
@@ -17090,7 +17090,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/invite/post(newGroupInvite)/responses/503`.
             ///
@@ -17340,7 +17340,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/invite/delete(revokeGroupInvite)/responses/503`.
             ///
@@ -17717,7 +17717,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/post(createSeries)/responses/503`.
             ///
@@ -17960,7 +17960,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/get(getSeries)/responses/503`.
             ///
@@ -18210,7 +18210,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/delete(endSeries)/responses/503`.
             ///
@@ -18633,7 +18633,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/split/post(splitSeries)/responses/503`.
             ///
@@ -18945,7 +18945,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/regulars/get(listRegulars)/responses/503`.
             ///
@@ -19234,7 +19234,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/regulars/post(joinSeries)/responses/503`.
             ///
@@ -19484,7 +19484,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/regulars/delete(leaveSeries)/responses/503`.
             ///
@@ -19862,7 +19862,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/skips/post(skipSeriesDate)/responses/503`.
             ///
@@ -20218,7 +20218,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/opt-outs/post(optOutOfSeriesDate)/responses/503`.
             ///
@@ -20467,7 +20467,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/calendar.ics/get(eventCalendar)/responses/503`.
             ///
@@ -20715,7 +20715,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/calendar/post(openCalendarFeed)/responses/503`.
             ///
@@ -20924,7 +20924,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/calendar/delete(closeCalendarFeed)/responses/503`.
             ///
@@ -21152,7 +21152,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/calendar/{file}/get(calendarFeed)/responses/503`.
             ///
@@ -21455,7 +21455,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/maybe/post(answerMaybe)/responses/503`.
             ///
@@ -21751,7 +21751,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/offer/post(acceptOffer)/responses/503`.
             ///
@@ -22024,7 +22024,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/offer/delete(declineOffer)/responses/503`.
             ///
@@ -22303,7 +22303,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/remind/post(remindEveryone)/responses/503`.
             ///
@@ -22594,7 +22594,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/attendance/post(joinEvent)/responses/503`.
             ///
@@ -22849,7 +22849,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/attendance/delete(leaveEvent)/responses/503`.
             ///
@@ -23260,7 +23260,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/check-in/post(checkIn)/responses/503`.
             ///
@@ -23541,7 +23541,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/sheet/get(attendanceSheet)/responses/503`.
             ///
@@ -23981,7 +23981,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/sheet/{user_id}/put(markAttendee)/responses/503`.
             ///
@@ -24255,7 +24255,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/teams/get(eventTeams)/responses/503`.
             ///
@@ -24733,7 +24733,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/teams/put(planTeams)/responses/503`.
             ///
@@ -25006,7 +25006,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/teams/delete(clearTeams)/responses/503`.
             ///
@@ -25272,7 +25272,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/result/get(eventResult)/responses/503`.
             ///
@@ -25686,7 +25686,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/result/post(enterResult)/responses/503`.
             ///
@@ -25975,7 +25975,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/result/confirm/post(confirmResult)/responses/503`.
             ///
@@ -26264,7 +26264,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/result/dispute/post(disputeResult)/responses/503`.
             ///
@@ -26583,7 +26583,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/levels/history/get(myLevelHistory)/responses/503`.
             ///
@@ -27006,7 +27006,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/substitute/post(askForSubstitute)/responses/503`.
             ///
@@ -27256,7 +27256,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/get(eventLedger)/responses/503`.
             ///
@@ -27528,7 +27528,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger.csv/get(eventLedgerCSV)/responses/503`.
             ///
@@ -27976,7 +27976,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/payments/post(markPaid)/responses/503`.
             ///
@@ -28393,7 +28393,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/waivers/post(waiveDebt)/responses/503`.
             ///
@@ -28883,7 +28883,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/refunds/post(refundPayment)/responses/503`.
             ///
@@ -29312,7 +29312,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/claims/post(claimPayment)/responses/503`.
             ///
@@ -29601,7 +29601,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/confirm/post(confirmPaymentClaim)/responses/503`.
             ///
@@ -29890,7 +29890,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/payment-claims/{id}/decline/post(declinePaymentClaim)/responses/503`.
             ///
@@ -30141,7 +30141,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/get(groupLedger)/responses/503`.
             ///
@@ -30412,7 +30412,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger.csv/get(groupLedgerCSV)/responses/503`.
             ///
@@ -30856,7 +30856,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/payments/post(markDuesPaid)/responses/503`.
             ///
@@ -31272,7 +31272,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/waivers/post(waiveDues)/responses/503`.
             ///
@@ -31706,7 +31706,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/refunds/post(refundDues)/responses/503`.
             ///
@@ -32136,7 +32136,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/ledger/claims/post(claimDuesPayment)/responses/503`.
             ///
@@ -32406,7 +32406,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/series/{id}/ledger.csv/get(seriesLedgerCSV)/responses/503`.
             ///
@@ -32687,7 +32687,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/ledger/checkout/post(payByCard)/responses/503`.
             ///
@@ -32924,7 +32924,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/payouts/get(myPayouts)/responses/503`.
             ///
@@ -33153,7 +33153,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/payouts/post(connectPayouts)/responses/503`.
             ///
@@ -33442,7 +33442,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/stripe/webhook/post(stripeWebhook)/responses/503`.
             ///
@@ -33667,7 +33667,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/balances/get(myBalances)/responses/503`.
             ///
@@ -33936,7 +33936,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/substitute-offers/get(mySubstituteOffers)/responses/503`.
             ///
@@ -34225,7 +34225,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/substitutes/{id}/get(substituteRequest)/responses/503`.
             ///
@@ -34498,7 +34498,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/substitutes/{id}/delete(withdrawSubstituteRequest)/responses/503`.
             ///
@@ -34794,7 +34794,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/substitutes/{id}/accept/post(acceptSubstituteOffer)/responses/503`.
             ///
@@ -34996,7 +34996,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/player/get(getPlayer)/responses/503`.
             ///
@@ -35391,7 +35391,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/player/patch(updatePlayer)/responses/503`.
             ///
@@ -35603,7 +35603,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/record/get(myRecord)/responses/503`.
             ///
@@ -35923,7 +35923,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/attendees/get(listAttendees)/responses/503`.
             ///
@@ -36251,7 +36251,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/attendees/{user_id}/delete(removeAttendee)/responses/503`.
             ///
@@ -36565,7 +36565,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/bans/get(listBans)/responses/503`.
             ///
@@ -36822,7 +36822,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/bans/{user_id}/delete(liftBan)/responses/503`.
             ///
@@ -37094,7 +37094,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/events/get(myEvents)/responses/503`.
             ///
@@ -37514,7 +37514,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/invitations/post(invite)/responses/503`.
             ///
@@ -37778,7 +37778,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/invitations/get(myInvitations)/responses/503`.
             ///
@@ -38067,7 +38067,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/invitations/{id}/accept/post(acceptInvitation)/responses/503`.
             ///
@@ -38356,7 +38356,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/invitations/{id}/decline/post(declineInvitation)/responses/503`.
             ///
@@ -38613,7 +38613,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/notifications/get(myNotifications)/responses/503`.
             ///
@@ -39010,7 +39010,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/notifications/read/post(markNotificationsRead)/responses/503`.
             ///
@@ -39227,7 +39227,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/devices/get(listDevices)/responses/503`.
             ///
@@ -39680,7 +39680,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/devices/post(registerDevice)/responses/503`.
             ///
@@ -39930,7 +39930,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/devices/{device}/delete(removeDevice)/responses/503`.
             ///
@@ -40149,7 +40149,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/push/vapid-public-key/get(vapidPublicKey)/responses/503`.
             ///
@@ -40477,7 +40477,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/messages/get(listMessages)/responses/503`.
             ///
@@ -40925,7 +40925,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/messages/post(sendMessage)/responses/503`.
             ///
@@ -41291,7 +41291,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/events/{id}/read/post(markChatRead)/responses/503`.
             ///
@@ -41619,7 +41619,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/get(listRoomMessages)/responses/503`.
             ///
@@ -42074,7 +42074,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/post(sendRoomMessage)/responses/503`.
             ///
@@ -42440,7 +42440,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/read/post(markRoomRead)/responses/503`.
             ///
@@ -42859,7 +42859,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/patch(editMessage)/responses/503`.
             ///
@@ -43139,7 +43139,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/delete(deleteMessage)/responses/503`.
             ///
@@ -43566,7 +43566,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/votes/put(votePoll)/responses/503`.
             ///
@@ -43864,7 +43864,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/close/post(closePoll)/responses/503`.
             ///
@@ -44389,7 +44389,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/poll/schedule/post(schedulePoll)/responses/503`.
             ///
@@ -44812,7 +44812,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/reactions/post(addReaction)/responses/503`.
             ///
@@ -45158,7 +45158,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/messages/{seq}/reactions/delete(removeReaction)/responses/503`.
             ///
@@ -45526,7 +45526,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/mute/put(muteRoom)/responses/503`.
             ///
@@ -45776,7 +45776,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/rooms/{id}/mute/delete(unmuteRoom)/responses/503`.
             ///
@@ -46034,7 +46034,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/rooms/get(listMyRooms)/responses/503`.
             ///
@@ -46456,7 +46456,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/post(startConversation)/responses/503`.
             ///
@@ -46699,7 +46699,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/get(getConversation)/responses/503`.
             ///
@@ -46990,7 +46990,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/accept/post(acceptConversation)/responses/503`.
             ///
@@ -47281,7 +47281,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/decline/post(declineConversation)/responses/503`.
             ///
@@ -47354,8 +47354,8 @@ public enum Operations {
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
-    /// the message again with the same `client_id` —, `unavailable`, and `rate_limited` for messages sent
-    /// too fast). Room frames of an event's room carry `event_id` too.
+    /// the message again with the same `client_id` —, `unavailable`, `read_only` while the database fails
+    /// over, and `rate_limited` for messages sent too fast). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
     /// `after_change` = the `after_change` of the last `message`, `message_edited`,
     /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each
@@ -47622,7 +47622,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/ws/get(webSocket)/responses/503`.
             ///
@@ -48037,7 +48037,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/media/post(uploadMedia)/responses/503`.
             ///
@@ -48280,7 +48280,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/media/{id}/get(getMedia)/responses/503`.
             ///
@@ -49309,7 +49309,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(peopleNearby)/responses/503`.
             ///
@@ -49552,7 +49552,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/503`.
             ///
@@ -49811,7 +49811,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/block/post(blockUser)/responses/503`.
             ///
@@ -50038,7 +50038,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/block/delete(unblockUser)/responses/503`.
             ///
@@ -50290,7 +50290,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/blocks/get(myBlocks)/responses/503`.
             ///
@@ -50758,7 +50758,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/reports/post(report)/responses/503`.
             ///
@@ -51053,7 +51053,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/reports/get(staffReports)/responses/503`.
             ///
@@ -51500,7 +51500,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/reports/decisions/post(staffDecide)/responses/503`.
             ///
@@ -51796,7 +51796,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/accounts/get(staffSearchAccounts)/responses/503`.
             ///
@@ -52062,7 +52062,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/get(staffAccount)/responses/503`.
             ///
@@ -52503,7 +52503,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/actions/post(staffAct)/responses/503`.
             ///
@@ -52740,7 +52740,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/export/post(requestExport)/responses/503`.
             ///
@@ -52965,7 +52965,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/me/exports/get(myExports)/responses/503`.
             ///
@@ -53208,7 +53208,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/exports/{id}/get(downloadExport)/responses/503`.
             ///
@@ -53613,7 +53613,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/appeals/post(appeal)/responses/503`.
             ///
@@ -53902,7 +53902,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/appeals/get(staffAppeals)/responses/503`.
             ///
@@ -54327,7 +54327,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/appeals/{id}/decision/post(staffDecideAppeal)/responses/503`.
             ///
@@ -54734,7 +54734,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/erase/post(staffErase)/responses/503`.
             ///
@@ -55122,7 +55122,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/accounts/{id}/export/post(staffExport)/responses/503`.
             ///
@@ -55370,7 +55370,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/jobs/get(staffJobs)/responses/503`.
             ///
@@ -55748,7 +55748,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/jobs/retry/post(staffRetryJobs)/responses/503`.
             ///
@@ -56126,7 +56126,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/jobs/drop/post(staffDropJobs)/responses/503`.
             ///
@@ -56431,7 +56431,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/audit/get(staffAudit)/responses/503`.
             ///
@@ -56667,7 +56667,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/abuse/get(staffAbusePanel)/responses/503`.
             ///
@@ -57117,7 +57117,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/post(staffBlockRegistrations)/responses/503`.
             ///
@@ -57501,7 +57501,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/abuse/blocks/{id}/lift/post(staffLiftBlock)/responses/503`.
             ///
@@ -57749,7 +57749,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/members/get(staffMembers)/responses/503`.
             ///
@@ -58165,7 +58165,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The database cannot be reached (`unavailable`), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
+            /// The database cannot be reached (`unavailable`), no database server takes writes for a moment while it fails over (`read_only`, a write; reads go on), too many writes already wait for it, it is behind, or the instance is past its CPU capacity (`overloaded`, answered at once; retry after `Retry-After`), or an index is still warming up (`warming_up`).
             ///
             /// - Remark: Generated from `#/paths//v1/staff/members/put(staffSetRole)/responses/503`.
             ///

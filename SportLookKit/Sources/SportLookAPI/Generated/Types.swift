@@ -1295,8 +1295,8 @@ public protocol APIProtocol: Sendable {
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
-    /// the message again with the same `client_id` —, `unavailable`, and `rate_limited` for messages sent
-    /// too fast). Room frames of an event's room carry `event_id` too.
+    /// the message again with the same `client_id` —, `unavailable`, `read_only` while the database fails
+    /// over, and `rate_limited` for messages sent too fast). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
     /// `after_change` = the `after_change` of the last `message`, `message_edited`,
     /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each
@@ -4055,8 +4055,8 @@ extension APIProtocol {
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
-    /// the message again with the same `client_id` —, `unavailable`, and `rate_limited` for messages sent
-    /// too fast). Room frames of an event's room carry `event_id` too.
+    /// the message again with the same `client_id` —, `unavailable`, `read_only` while the database fails
+    /// over, and `rate_limited` for messages sent too fast). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
     /// `after_change` = the `after_change` of the last `message`, `message_edited`,
     /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each
