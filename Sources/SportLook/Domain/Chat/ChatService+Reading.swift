@@ -43,7 +43,9 @@ extension ChatService {
     /// The page may come from a replica; who may read it is decided on the primary.
     func history(of roomID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
         try await requireMember(roomID, user)
-        let blocked = try await safety.blockedBy(user)
+        // Whom the reader blocked is theirs alone to write: a replica past their own
+        // commits has it (read-your-writes), so it may come from one.
+        let blocked = try await Database.lagTolerant { try await safety.blockedBy(user) }
         let items: [ChatMessage]
         var next: String?
         switch direction {

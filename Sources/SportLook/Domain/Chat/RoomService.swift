@@ -91,7 +91,8 @@ struct RoomService: Sendable {
     /// they blocked they carry (the store already chose a last message not theirs).
     private func seen(_ listings: [RoomListing], by user: UUID) async throws -> [RoomListing] {
         guard listings.contains(where: { $0.lastMessage != nil }) else { return listings }
-        let hidden = try await safety.blockedBy(user)
+        // The reader's own blocks: a replica past their commits has them (read-your-writes).
+        let hidden = try await Database.lagTolerant { try await safety.blockedBy(user) }
         // A poll is not there for the people its author blocked (``Blocks/view(_:hiding:viewer:)``).
         let polls = listings.contains { $0.lastMessage?.isPoll == true }
         let blockers = polls ? try await safety.blockedEitherWay(user).subtracting(hidden) : []
