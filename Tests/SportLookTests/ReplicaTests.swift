@@ -46,6 +46,25 @@ struct ReplicaTests {
         await cluster.drop(primary)
     }
 
+    /// Alex and Sam, signed up, with both replicas past them and up.
+    func twoPlayers(_ api: API, _ replicas: ReplicaSet) async throws -> (
+        alex: (token: String, id: String), sam: (token: String, id: String)
+    ) {
+        let alex = try await api.register("Alex")
+        let sam = try await api.register("Sam")
+        for index in 0..<2 { try await ReplicatedCluster.shared.waitUntilReplayed(index) }
+        try await states(of: replicas, are: ["up", "up"])
+        return (alex, sam)
+    }
+
+    /// The statements each replica ran in `database` so far.
+    func statements(in database: String) async throws -> [Int] {
+        [
+            try await ReplicatedCluster.shared.statements(on: 0, in: database),
+            try await ReplicatedCluster.shared.statements(on: 1, in: database),
+        ]
+    }
+
     func name(of user: String, as token: String, _ api: API) async throws -> String {
         try await api.get("/v1/users/\(user)", token: token).decode(Named.self, expecting: .ok).name
     }
@@ -59,11 +78,8 @@ struct ReplicaTests {
         try await withReplicas { api, services, _, database in
             let cluster = ReplicatedCluster.shared
             let replicas = try #require(services.database.replicas)
-            let alex = try await api.register("Alex")
-            let sam = try await api.register("Sam")
-            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
-            await replicas.check()
-            let before = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            let (alex, sam) = try await twoPlayers(api, replicas)
+            let before = try await statements(in: database)
             // Both replicas hold the new name back.
             for index in 0..<2 { try await cluster.holdBack(index, true) }
             try await rename(alex.token, to: "Alexandra", api)
@@ -73,7 +89,7 @@ struct ReplicaTests {
                 #expect(try await name(of: alex.id, as: sam.token, api) == "Alex")
             }
             // Sam's four reads went to the replicas in turn; Alex's four to the primary.
-            let after = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            let after = try await statements(in: database)
             #expect(after[0] > before[0] && after[1] > before[1])
             // Someone who signs up sees what they wrote before they had a session.
             let casey = try await api.register("Casey")
@@ -86,10 +102,7 @@ struct ReplicaTests {
         try await withReplicas { api, services, _, database in
             let cluster = ReplicatedCluster.shared
             let replicas = try #require(services.database.replicas)
-            let alex = try await api.register("Alex")
-            let sam = try await api.register("Sam")
-            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
-            try await states(of: replicas, are: ["up", "up"])
+            let (alex, sam) = try await twoPlayers(api, replicas)
             try await cluster.holdBack(1, true)
             try await rename(alex.token, to: "Alexandra", api)
             try await cluster.waitUntilReplayed(0)
@@ -99,9 +112,9 @@ struct ReplicaTests {
                 Set([try await name(of: alex.id, as: sam.token, api), try await name(of: alex.id, as: sam.token, api)]) == [
                     "Alex", "Alexandra",
                 ])
-            let before = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            let before = try await statements(in: database)
             for _ in 0..<6 { #expect(try await name(of: alex.id, as: alex.token, api) == "Alexandra") }
-            let after = [try await cluster.statements(on: 0, in: database), try await cluster.statements(on: 1, in: database)]
+            let after = try await statements(in: database)
             // The first replica, caught up, answered; the second, behind Alex's write, never did.
             #expect(after[0] > before[0])
             #expect(after[1] == before[1])
@@ -113,10 +126,7 @@ struct ReplicaTests {
         try await withReplicas { api, services, clock, database in
             let cluster = ReplicatedCluster.shared
             let replicas = try #require(services.database.replicas)
-            let alex = try await api.register("Alex")
-            let sam = try await api.register("Sam")
-            for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
-            try await states(of: replicas, are: ["up", "up"])
+            let (alex, sam) = try await twoPlayers(api, replicas)
 
             // The second replica falls behind: ten seconds on the clock later it lags by ten.
             try await cluster.holdBack(1, true)

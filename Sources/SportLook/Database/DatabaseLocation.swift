@@ -67,7 +67,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sqliteFile(let path): "sqlite:\(path)"
         case .sqliteMemory: "sqlite::memory:"
-        case .postgres(let a): "postgres://\(a.user)@\(a.hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(a.database)"
+        case .postgres(let a): "postgres://\(a.user)@\(a.hostList)/\(a.database)"
         }
     }
 }
@@ -91,6 +91,9 @@ public struct PostgresAddress: Sendable, Equatable {
     /// Every server named, the first first.
     public var hosts: [PostgresHost] { [PostgresHost(host: host, port: port)] + otherHosts }
 
+    /// The servers as a URL names them: `host1:5432,host2:5432`.
+    var hostList: String { hosts.map(\.description).joined(separator: ",") }
+
     /// Creates an address.
     public init(host: String, port: Int, user: String, password: String?, database: String, otherHosts: [PostgresHost] = []) {
         self.host = host
@@ -104,14 +107,17 @@ public struct PostgresAddress: Sendable, Equatable {
     /// The `postgres://` URL.
     public var url: String {
         let secret = password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
-        return "postgres://\(user)\(secret)@\(hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(database)"
+        return "postgres://\(user)\(secret)@\(hostList)/\(database)"
     }
 }
 
 /// One PostgreSQL server's host and port.
-public struct PostgresHost: Sendable, Equatable {
+public struct PostgresHost: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
+
+    /// `host:port`.
+    public var description: String { "\(host):\(port)" }
 
     public init(host: String, port: Int) {
         self.host = host

@@ -18,14 +18,7 @@ import Synchronization
 /// With one host and no replica, a lost primary is an outage, as before (503
 /// `unavailable`).
 final class PostgresPrimary: Sendable {
-    struct Server: Sendable {
-        /// `host:port`.
-        let name: String
-        let client: PostgresClient
-        let runner: Task<Void, Never>
-    }
-
-    let servers: [Server]
+    let servers: [PostgresPool]
     /// Whether a lost primary makes the database read-only rather than unavailable.
     let failsOver: Bool
     private let current = Atomic<Int>(0)
@@ -45,8 +38,7 @@ final class PostgresPrimary: Sendable {
         servers = address.hosts.map { host in
             var one = address
             (one.host, one.port) = (host.host, host.port)
-            let client = PostgresClient(configuration: .sportLook(one, poolSize: poolSize, timeout: timeout), backgroundLogger: logger)
-            return Server(name: "\(host.host):\(host.port)", client: client, runner: Task { await client.run() })
+            return PostgresPool(one, poolSize: poolSize, timeout: timeout, logger: logger)
         }
         failsOver = hasReplicas || servers.count > 1
         self.logger = logger
@@ -162,12 +154,7 @@ final class PostgresPrimary: Sendable {
     }
 
     /// Closes the pools.
-    func close() async -> Bool {
-        for server in servers { server.runner.cancel() }
-        var closed = true
-        for server in servers where !(await waitAtMost(.seconds(5), for: server.runner)) { closed = false }
-        return closed
-    }
+    func close() async -> Bool { await PostgresPool.close(servers) }
 }
 
 /// A flag tasks share.

@@ -20,13 +20,8 @@ import Synchronization
 /// The positions are checked when a read wants them and the last check is older than
 /// ``checkEvery``: with no reads there is nothing to check, and no task sleeps.
 final class ReplicaSet: Sendable {
-    /// One replica's pool.
-    struct Replica: Sendable {
-        /// `host:port`, as `/ready` and `/metrics` name it.
-        let name: String
-        let client: PostgresClient
-        let runner: Task<Void, Never>
-    }
+    /// One replica's pool, named `host:port` as `/ready` and `/metrics` name it.
+    typealias Replica = PostgresPool
 
     /// What the last check found of one replica.
     struct Health: Sendable, Equatable {
@@ -93,11 +88,7 @@ final class ReplicaSet: Sendable {
     ) {
         self.instance = instance
         self.tell = tell
-        replicas = addresses.map { address in
-            let client = PostgresClient(
-                configuration: .sportLook(address, poolSize: poolSize, timeout: Self.checkTimeout), backgroundLogger: logger)
-            return Replica(name: "\(address.host):\(address.port)", client: client, runner: Task { await client.run() })
-        }
+        replicas = addresses.map { PostgresPool($0, poolSize: poolSize, timeout: Self.checkTimeout, logger: logger) }
         self.maxLag = maxLag
         self.clock = clock
         self.logger = logger
@@ -325,28 +316,5 @@ final class ReplicaSet: Sendable {
     }
 
     /// Closes the pools.
-    func close() async {
-        for replica in replicas { replica.runner.cancel() }
-        for replica in replicas { _ = await waitAtMost(.seconds(5), for: replica.runner) }
-    }
-}
-
-extension PostgresClient.Configuration {
-    /// How SportLook connects to a PostgreSQL server: `poolSize` connections at most, each
-    /// attempt given at least 10 s, keep-alives every 10 s.
-    static func sportLook(_ address: PostgresAddress, poolSize: Int, timeout: Duration) -> Self {
-        var configuration = PostgresClient.Configuration(
-            host: address.host, port: address.port, username: address.user,
-            password: address.password, database: address.database, tls: .disable
-        )
-        configuration.options.maximumConnections = poolSize
-        // A connection attempt may take longer than one call may wait: calls stay
-        // bounded by their deadline, while an attempt cut at a short request timeout
-        // (50 ms in a test, on a loaded machine) failed, backed off and failed again
-        // until even a 30-s bulk read found no connection.
-        configuration.options.connectTimeout = max(timeout, .seconds(10))
-        // Keep-alives find connections a restarted server dropped before a request does.
-        configuration.options.keepAliveBehavior = .init(frequency: .seconds(10))
-        return configuration
-    }
+    func close() async { _ = await PostgresPool.close(replicas) }
 }
