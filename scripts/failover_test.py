@@ -260,14 +260,20 @@ def walk(cluster, servers):
     bound = TIMEOUT + 3 * 1 + 2  # the deadline, a probe of each host, and slack
 
     def record(kind, status, seconds, at_instance):
+        """One answer; `seconds` from its sending to its answer."""
+        answered = time.monotonic()
+        sent = answered - seconds
         with lock:
             counts[(kind, status)] = counts.get((kind, status), 0) + 1
+            since_kill = f"sent {sent - killed_at[0]:+.1f} s from the kill" if killed_at[0] else "sent before the kill"
             if status >= 500 and status != 503:
-                problems.append(f"{kind} answered {status}")
+                problems.append(f"{kind} answered {status} ({since_kill})")
             if seconds > bound:
-                problems.append(f"{kind} took {seconds:.1f} s (bound {bound} s)")
-            if killed_at[0] and kind in ("message", "join") and status in (200, 201) and at_instance not in first_write_after:
-                first_write_after[at_instance] = time.monotonic() - killed_at[0]
+                problems.append(f"{kind} took {seconds:.1f} s (bound {bound} s; {since_kill}, answered {status}, instance {at_instance + 1})")
+            # The first write *sent* after the kill and accepted: one sent before it and
+            # answered after proves nothing about the failover.
+            if killed_at[0] and sent >= killed_at[0] and kind in ("message", "join") and status in (200, 201) and at_instance not in first_write_after:
+                first_write_after[at_instance] = answered - killed_at[0]
 
     def load(worker, server_index):
         base = servers[server_index].base

@@ -17,34 +17,53 @@ extension Database {
         try await $lagTolerance.withValue(true) { try await body() }
     }
 
-    /// The read on a replica, when one may answer it (`nil`: the primary answers): a read
-    /// that tolerates lag on one past the caller's commits, or any read on any replica
-    /// that answers while the database is read-only.
-    func readOnReplica<R: Sendable>(timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
-        -> R?
+    /// The read on a replica, when one may answer it before `ends` (`nil`: the primary
+    /// answers): a read that tolerates lag on one past the caller's commits, or any read
+    /// on any replica that answers while the database is read-only (each in turn until
+    /// one does).
+    func readOnReplica<R: Sendable>(until ends: ContinuousClock.Instant, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
+        async throws -> R?
     {
         guard let replicas, case .postgres(let primary) = backend else { return nil }
-        let replica: ReplicaSet.Replica?
-        if primary.isReadOnly {
-            replica = replicas.anyReachable()
-        } else if Database.lagTolerance {
-            replica = replicas.replica(for: Database.admission?.callerKey, after: Database.admission?.committedPosition ?? 0)
-        } else {
-            return nil
-        }
-        guard let replica else { return nil }
-        do {
-            // A replica gone quiet (stopped, its connections refused while the pool
-            // retries) is given up on soon: the primary answers within the read's own bound.
-            return try await withDeadline(min(timeout ?? self.timeout, ReplicaSet.readTimeout)) { [logger] in
-                try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+        for _ in replicas.replicas.indices {
+            let readOnly = primary.isReadOnly
+            let replica: ReplicaSet.Replica?
+            if readOnly {
+                replica = replicas.anyReachable()
+            } else if Database.lagTolerance {
+                replica = replicas.replica(for: Database.admission?.callerKey, after: Database.admission?.committedPosition ?? 0)
+            } else {
+                return nil
             }
-        } catch  where error is DeadlineExceeded || Self.isConnectivityFailure(error) {
-            replicas.lost(replica)
-        } catch  where Self.isRecoveryConflict(error) {
-            // Replay cancelled the read (it removed rows the read needed): the primary answers.
+            let left = ends - ContinuousClock.now
+            guard let replica, left > .zero else { return nil }
+            // A replica gone quiet (stopped, its connections refused while the pool
+            // retries) is given up on soon, within half the read's time while the primary
+            // may answer instead; read-only, nothing else can.
+            let share = readOnly ? left : min(ReplicaSet.readTimeout, left / 2)
+            do {
+                return try await withDeadline(share) { [logger] in
+                    try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+                }
+            } catch  where error is DeadlineExceeded || Self.isConnectivityFailure(error) {
+                replicas.lost(replica)
+                if !readOnly { return nil }
+            } catch  where Self.isRecoveryConflict(error) {
+                // Replay cancelled the read (it removed rows the read needed): the primary answers.
+                return nil
+            }
         }
         return nil
+    }
+
+    /// The primary failed a call: the hosts are asked again (``PostgresPrimary/lost()``),
+    /// and a host that did not answer is no replica to read from either. `true` when a
+    /// primary was found.
+    @discardableResult
+    func relocate(_ primary: PostgresPrimary) async -> Bool {
+        let found = await primary.lost()
+        for name in primary.silentHosts { replicas?.lost(named: name) }
+        return found
     }
 
     /// After a client's commit, with replicas: the primary's WAL position (any connection

@@ -136,22 +136,32 @@ public final class Database: Sendable {
     public func read<R: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
         -> R
     {
-        if let answered = try await readOnReplica(timeout: timeout, body) { return answered }
+        // One deadline for the whole read: a replica tried first, the primary, and the
+        // primary looked for again all come out of it.
+        let ends = ContinuousClock.now + (timeout ?? self.timeout)
+        if let answered = try await readOnReplica(until: ends, body) { return answered }
         do {
-            return try await readOnPrimary(timeout: timeout, body)
+            return try await readOnPrimary(timeout: Self.left(until: ends), body)
         } catch let error as DatabaseUnavailable {
             // The primary lost: asked for again; read-only, the replicas answer.
             guard case .postgres(let primary) = backend, primary.failsOver else { throw error }
             let was = primary.name
             // Asked again on the primary only when another server took its place: a slow
             // primary is not waited for twice.
-            if await primary.lost() {
+            if await relocate(primary) {
                 guard primary.name != was else { throw error }
-                return try await readOnPrimary(timeout: timeout, body)
+                return try await readOnPrimary(timeout: Self.left(until: ends), body)
             }
-            if let answered = try await readOnReplica(timeout: timeout, body) { return answered }
+            if let answered = try await readOnReplica(until: ends, body) { return answered }
             throw error
         }
+    }
+
+    /// The time left until `ends` (none: ``DatabaseUnavailable`` at once).
+    static func left(until ends: ContinuousClock.Instant) throws -> Duration {
+        let left = ends - ContinuousClock.now
+        guard left > .zero else { throw DatabaseUnavailable(reason: "no answer within the call's time") }
+        return left
     }
 
     private func readOnPrimary<R: Sendable>(timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
@@ -226,7 +236,7 @@ public final class Database: Sendable {
                 site: site, timeout: timeout, body, afterCommit: afterCommit, admission: admission, postgres: postgres)
         } catch let error as DatabaseUnavailable {
             // The primary lost: with nowhere to write, the write is refused as read-only.
-            if case .postgres(let primary) = backend, primary.failsOver, !(await primary.lost()) { throw DatabaseReadOnly() }
+            if case .postgres(let primary) = backend, primary.failsOver, !(await relocate(primary)) { throw DatabaseReadOnly() }
             throw error
         }
         // Outside the write's deadline: the write has committed, and its answer is not to
@@ -347,7 +357,7 @@ public final class Database: Sendable {
         do {
             return try await primary.withConnection(acquiredWithin: timeout, body)
         } catch  where Self.isConnectivityFailure(error) {
-            await primary.lost()
+            await relocate(primary)
             throw error
         }
     }

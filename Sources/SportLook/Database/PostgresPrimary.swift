@@ -26,6 +26,8 @@ final class PostgresPrimary: Sendable {
         var locating: Task<Bool, Never>?
         var readOnly = false
         var lastLocated: ContinuousClock.Instant?
+        /// The hosts that did not answer at the last look.
+        var silent: [String] = []
     }
     private let state = Mutex(State())
     private let logger: Logger
@@ -49,6 +51,9 @@ final class PostgresPrimary: Sendable {
 
     /// The server taken for the primary now.
     var name: String { servers[current.load(ordering: .relaxed)].name }
+
+    /// The hosts (`host:port`) that did not answer at the last look.
+    var silentHosts: [String] { state.withLock { $0.silent } }
 
     /// Whether no primary was found at the last look.
     var isReadOnly: Bool { state.withLock { $0.readOnly } }
@@ -87,10 +92,12 @@ final class PostgresPrimary: Sendable {
     private func look() async -> Bool {
         let start = current.load(ordering: .relaxed)
         var found: Int?
+        var silent: [String] = []
         for offset in 0..<servers.count {
             let index = (start + offset) % servers.count
             let client = servers[index].client
             let recovering = try? await withDeadline(Self.probeTimeout) { [logger] in try await Self.inRecovery(client, logger: logger) }
+            if recovering == nil { silent.append(servers[index].name) }
             if recovering == false {
                 found = index
                 break
@@ -101,6 +108,7 @@ final class PostgresPrimary: Sendable {
             let was = state.readOnly
             state.readOnly = found == nil
             state.lastLocated = .now
+            state.silent = silent
             state.locating = nil
             return was
         }

@@ -103,9 +103,7 @@ final class ReplicaSet: Sendable {
     func replica(for caller: String?, after pending: UInt64) -> Replica? {
         let now = clock.now()
         let (chosen, stale) = state.withLock { state -> (Int?, Bool) in
-            let stale =
-                state.checking == nil
-                && (state.checkedAt.map { now.timeIntervalSince($0) >= Self.checkEvery || now < $0 } ?? true)
+            let stale = Self.wantsCheck(state, now: now)
             // Not hearing the other instances, a caller's commit through one of them is unknown.
             guard state.listening else { return (nil, stale) }
             var floor = pending
@@ -131,18 +129,26 @@ final class ReplicaSet: Sendable {
     /// Any replica that answered its last check, in turn: while no primary takes writes,
     /// the freshest data there is.
     func anyReachable() -> Replica? {
-        let chosen = state.withLock { state -> Int? in
+        let now = clock.now()
+        let (chosen, stale) = state.withLock { state -> (Int?, Bool) in
+            let stale = Self.wantsCheck(state, now: now)
             for offset in 0..<replicas.count {
                 let index = (state.next + offset) % replicas.count
                 if state.health[index].reachable {
                     state.next = index + 1
-                    return index
+                    return (index, stale)
                 }
             }
-            return nil
+            return (nil, stale)
         }
-        if state.withLock({ $0.checking == nil }) { startCheck() }
+        if stale { startCheck() }
         return chosen.map { replicas[$0] }
+    }
+
+    /// Whether a read should ask for a check: none running, and the last older than
+    /// ``checkEvery`` (or made at a time the clock has since gone back past).
+    private static func wantsCheck(_ state: State, now: Date) -> Bool {
+        state.checking == nil && (state.checkedAt.map { now.timeIntervalSince($0) >= checkEvery || now < $0 } ?? true)
     }
 
     /// Whether a replica in `health` may answer a read that must see `position`: reachable,
@@ -181,11 +187,17 @@ final class ReplicaSet: Sendable {
     }
 
     /// A read on `replica` found it gone: it is skipped until a check finds it back.
-    func lost(_ replica: Replica) {
-        guard let index = replicas.firstIndex(where: { $0.name == replica.name }) else { return }
-        state.withLock { $0.health[index].reachable = false }
-        Gauge(label: "sportlook_replica_up", dimensions: [("replica", replica.name)]).record(0)
-        logger.warning("a read replica was lost; reads go elsewhere", metadata: ["replica": "\(replica.name)"])
+    func lost(_ replica: Replica) { lost(named: replica.name) }
+
+    /// The replica named `name` (`host:port`), if one is, did not answer: as ``lost(_:)``.
+    func lost(named name: String) {
+        guard let index = replicas.firstIndex(where: { $0.name == name }) else { return }
+        let was = state.withLock { state in
+            defer { state.health[index].reachable = false }
+            return state.health[index].reachable
+        }
+        Gauge(label: "sportlook_replica_up", dimensions: [("replica", name)]).record(0)
+        if was { logger.warning("a read replica was lost; reads go elsewhere", metadata: ["replica": "\(name)"]) }
     }
 
     /// Whether this instance hears the others' callers' commits: the bus's listener on
