@@ -19,7 +19,6 @@ import os
 import pathlib
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from loopback import free_port, wait_for
 
 BINARY = os.path.abspath(sys.argv[1])
 RESULTS = sys.argv[2] if len(sys.argv) > 2 else None
@@ -36,22 +36,6 @@ AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 problems = []
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(what, condition, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return
-        except Exception:
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"timed out waiting for {what}")
 
 
 def http(method, url, token=None, body=None, timeout=30):

@@ -40,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
+from loopback import free_port
 
 BINARY, SHOTS = sys.argv[1], sys.argv[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -57,12 +58,6 @@ def png(width, height):
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class FakeGoogle:
@@ -554,18 +549,27 @@ def run(server, push):
         # client_id, and it is shown once. The refusal is made in a second tab of Ann's,
         # whose socket goes through a route (the server's own refusal is tested on both
         # databases in the Swift suite).
-        sent = []
+        # The message bodies the stand-in refuses the first time, with the refusal, and the
+        # client_ids each was sent with.
+        refusals = {"Sent past capacity": ("overloaded", 1, "Too many writes are waiting; try again shortly."),
+                    "Sent while read-only": ("read_only", 60, "The database is read-only for a moment.")}
+        sends = {body: [] for body in refusals}
+        sent, read_only_sends = sends["Sent past capacity"], sends["Sent while read-only"]
+        tab_sockets = []
 
         def refuse_first(ws):
             upstream = ws.connect_to_server()
+            tab_sockets.append(ws)
 
             def from_page(message):
                 frame = json.loads(message)
-                if frame.get("type") == "message" and frame.get("body") == "Sent past capacity":
-                    sent.append(frame["client_id"])
-                    if len(sent) == 1:
-                        ws.send(json.dumps({"type": "error", "code": "overloaded", "message": "Too many writes are waiting; try again shortly.",
-                                            "retry_after": 1, "client_id": frame["client_id"], "room_id": frame["room_id"]}))
+                if frame.get("type") == "message" and frame.get("body") in refusals:
+                    seen = sends[frame["body"]]
+                    seen.append(frame["client_id"])
+                    if len(seen) == 1:
+                        code, retry_after, text = refusals[frame["body"]]
+                        ws.send(json.dumps({"type": "error", "code": code, "message": text, "retry_after": retry_after,
+                                            "client_id": frame["client_id"], "room_id": frame["room_id"]}))
                         return
                 upstream.send(message)
 
@@ -581,6 +585,20 @@ def run(server, push):
         # (exact: only a bubble's text itself counts, not what else names the message)
         expect(tab.locator("ol.messages").get_by_text("Sent past capacity", exact=True)).to_have_count(1)
         assert len(sent) == 2 and sent[0] == sent[1], f"refused once, then sent again with the same client_id: {sent}"
+        # The database fails over: the socket says so in a frame (here from the stand-in),
+        # the banner shows, a message sent meanwhile is refused read_only and held; when
+        # the socket says writes resumed, the banner goes and the message is sent at once
+        # (not after its minute's retry_after), once.
+        tab_sockets[-1].send(json.dumps({"type": "database", "writable": False}))
+        paused = tab.get_by_role("status").filter(has_text="Saving is paused")
+        expect(paused).to_be_visible()
+        send(tab, "Sent while read-only")
+        expect(tab.locator("ol.messages li.pending")).to_have_count(1)
+        tab_sockets[-1].send(json.dumps({"type": "database", "writable": True}))
+        expect(paused).to_be_hidden()
+        expect(bo.locator("ol.messages").get_by_text("Sent while read-only", exact=True)).to_have_count(1, timeout=15_000)
+        expect(tab.locator("ol.messages li.pending")).to_have_count(0)
+        assert len(read_only_sends) == 2 and read_only_sends[0] == read_only_sends[1], f"held, then sent again with the same client_id: {read_only_sends}"
         tab.close()
 
         # A long history (more than a socket's frame burst) opens without the socket
@@ -603,7 +621,7 @@ def run(server, push):
         expect(bo.locator("ol.messages").get_by_text("Sent while the server was down")).to_be_visible(timeout=60_000)
         send(bo, "Back again")
         expect(ann.locator("ol.messages").get_by_text("Back again")).to_be_visible(timeout=60_000)
-        expected = ["Hello from Ann", "Hi Ann, see you there", "Sent past capacity"] + [f"history {n}" for n in range(70)] + ["<img src=x onerror=alert(2)>", "Sent while the server was down", "Back again"]
+        expected = ["Hello from Ann", "Hi Ann, see you there", "Sent past capacity", "Sent while read-only"] + [f"history {n}" for n in range(70)] + ["<img src=x onerror=alert(2)>", "Sent while the server was down", "Back again"]
         for name, page in (("Ann", ann), ("Bo", bo)):
             expect(page.locator("ol.messages li.pending")).to_have_count(0, timeout=60_000)
             held = messages(page)

@@ -42,6 +42,11 @@ class Realtime extends EventTarget {
       }
       // The database fails over: saving is paused, and what is pending is sent again after.
       if (frame.type === "error" && frame.code === "read_only") dispatchEvent(new Event("readonly"));
+      if (frame.type === "database") {
+        dispatchEvent(new Event(frame.writable ? "writable" : "readonly"));
+        // Writes resumed: what waits for an answer goes again now (stored at most once by client_id).
+        if (frame.writable) for (const pending of this.pending.values()) this.raw(pending);
+      }
       if (frame.type === "error" && frame.client_id) {
         const pending = this.pending.get(frame.client_id);
         if (pending && RETRY.has(frame.code)) {

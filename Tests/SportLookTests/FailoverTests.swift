@@ -35,14 +35,13 @@ struct FailoverTests {
                 host: primary.host, port: primary.port, user: primary.user, password: nil, database: primary.database,
                 otherHosts: [PostgresHost(host: replicas[0].host, port: replicas[0].port)]))
         configuration.databaseReadReplicas = [replicas[1]]
-        // How long an outage takes to be told (DATABASE_TIMEOUT) is measured by
-        // scripts/failover_test.py; here the test's own bound stands, as the whole suite
-        // loads the machine.
+        // How long an outage takes to be told is measured by scripts/failover_test.py;
+        // here the test's own bound stands, as the whole suite loads the machine.
         var logger = Logger(label: "test")
         logger.logLevel =
             ProcessInfo.processInfo.environment["SPORTLOOK_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let (application, services) = try await makeApplication(configuration, logger: logger)
-        try await application.test(.router) { client in
+        try await application.test(.live) { client in
             let api = API(client: client)
             try await services.waitUntilWarm()
             let alex = try await api.register("Alex")
@@ -56,12 +55,22 @@ struct FailoverTests {
             for index in 0..<2 { try await cluster.waitUntilReplayed(index) }
             await services.database.replicas?.check()
 
+            let socket = try await TestSocket.subscribed(try socketURL(api), token: alex.token, to: game.id)
             try await cluster.stopPrimary()
-            // The first write after the loss finds no primary: refused as read-only.
+            // The bus's listener loses its connection: the instance looks for the primary
+            // at once, finds none, and turns read-only before any call waits for one.
+            try await eventually("the instance notices the loss by itself") { services.database.isReadOnly }
+            // A write finds no primary: refused as read-only, at once.
             let refused = try await api.patch("/v1/me", token: sam.token, json: ["name": "Samuel"])
             #expect(refused.status == .serviceUnavailable)
             #expect(try refused.errorCode == "read_only")
             #expect(refused.headers[.retryAfter] != nil)
+            // The socket stays open and is told, once.
+            #expect(try await socket.waitFor("told writes stopped") { $0.type == "database" }.database?.writable == false)
+            // One opened meanwhile is told as it opens.
+            let during = try await TestSocket.connect(try socketURL(api), token: sam.token)
+            #expect(try await during.waitFor("told on opening") { $0.type == "database" }.database?.writable == false)
+            await during.close()
             // Read-only, later writes are refused at once and reads still answer.
             let chat = try await api.post(
                 "/v1/events/\(game.id)/messages", token: sam.token, json: ["body": "lost?", "client_id": "during-1"])
@@ -79,6 +88,10 @@ struct FailoverTests {
                 #expect(reply.status == .serviceUnavailable)
                 return false
             }
+            #expect(try await socket.waitFor("told writes resumed") { $0.database?.writable == true }.type == "database")
+            #expect(try socket.frames.filter { $0.type == "database" }.map { $0.database?.writable } == [false, true])
+            // A socket opened now is not told anything of it.
+            let later = try await TestSocket.subscribed(try socketURL(api), token: sam.token, to: game.id)
             let history = try await api.chatHistory(game.id, token: alex.token)
             // Every message acknowledged before the loss, once, and the seqs without a gap.
             #expect(history.map(\.body) == (1...5).map { "before \($0)" } + ["after"])
@@ -86,6 +99,9 @@ struct FailoverTests {
             #expect(try await api.get("/v1/users/\(alex.id)", token: alex.token).decode(Named.self, expecting: .ok).name == "Alexandra")
             // The bus listens again, on the new primary.
             try await eventually("the bus listens on the new primary") { services.bus.isListening }
+            #expect(try !later.frames.contains { $0.type == "database" })
+            await socket.close()
+            await later.close()
         }
     }
 }

@@ -148,7 +148,8 @@ public final class AppServices: Sendable {
         let membershipCache = MembershipCache(load: { [groupStore] user, _ in try await groupStore.memberships(of: user) })
         self.membershipCache = membershipCache
         let eventAccess = EventAccess(
-            events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache, clock: clock)
+            events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache,
+            attendance: attendanceCache, clock: clock)
         self.eventAccess = eventAccess
         let userIndex = UserIndex(
             cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
@@ -327,8 +328,11 @@ public final class AppServices: Sendable {
         self.polls = polls
         let socketWatch = SocketWatch(
             period: SocketWatch.period(stallTimeout: configuration.webSocketTimes.stall, pingInterval: configuration.webSocketTimes.ping))
-        self.hub = ChatHub(
+        let hub = ChatHub(
             chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, sockets: socketWatch, logger: logger)
+        self.hub = hub
+        // Every socket is told when writes stop and resume.
+        database.observeWritability { [hub] writable in hub.broadcast(Frames.database(writable: writable)) }
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,

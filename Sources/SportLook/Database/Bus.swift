@@ -151,6 +151,8 @@ public final class Bus: Service, Sendable {
                     if Task.isCancelled { break }
                     logger.warning(
                         "bus listener lost its connection; reconnecting", metadata: ["error": "\(String(describing: error).prefix(200))"])
+                    // The primary may be gone: found out now, not by the next call that waits for it.
+                    await database.listenerLost()
                 }
                 // Commits told while no one listens are not heard: replicas wait for the primary's position again.
                 await database.replicas?.listening(false)

@@ -56,6 +56,14 @@ extension Database {
         return nil
     }
 
+    /// The bus's connection to the primary was lost: with other hosts or replicas to turn
+    /// to, the hosts are asked again now (the service turns read-only, or moves to a
+    /// promoted one, without a call first waiting out `DATABASE_TIMEOUT`).
+    func listenerLost() async {
+        guard case .postgres(let primary) = backend, primary.failsOver else { return }
+        await relocate(primary)
+    }
+
     /// The primary failed a call: the hosts are asked again (``PostgresPrimary/lost()``),
     /// and a host that did not answer is no replica to read from either. `true` when a
     /// primary was found.
@@ -118,6 +126,13 @@ extension Database {
     /// The primary's WAL position (as above), on a pooled connection.
     static func walPosition(on client: PostgresClient, logger: Logger) async throws -> UInt64 {
         try await client.withConnection { try await walPosition(on: $0, logger: logger) }
+    }
+
+    /// Calls `observe` each time the database turns read-only (`false`) or takes writes
+    /// again (`true`); never on SQLite.
+    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool) -> Void) {
+        guard case .postgres(let primary) = backend else { return }
+        primary.observeWritability(observe)
     }
 
     /// Whether no PostgreSQL server takes writes now (``PostgresPrimary``).

@@ -141,7 +141,7 @@ public final class Database: Sendable {
         let ends = ContinuousClock.now + (timeout ?? self.timeout)
         if let answered = try await readOnReplica(until: ends, body) { return answered }
         do {
-            return try await readOnPrimary(timeout: Self.left(until: ends), body)
+            return try await readOnPrimary(timeout: timeLeft(until: ends), body)
         } catch let error as DatabaseUnavailable {
             // The primary lost: asked for again; read-only, the replicas answer.
             guard case .postgres(let primary) = backend, primary.failsOver else { throw error }
@@ -150,18 +150,11 @@ public final class Database: Sendable {
             // primary is not waited for twice.
             if await relocate(primary) {
                 guard primary.name != was else { throw error }
-                return try await readOnPrimary(timeout: Self.left(until: ends), body)
+                return try await readOnPrimary(timeout: timeLeft(until: ends), body)
             }
             if let answered = try await readOnReplica(until: ends, body) { return answered }
             throw error
         }
-    }
-
-    /// The time left until `ends` (none: ``DatabaseUnavailable`` at once).
-    static func left(until ends: ContinuousClock.Instant) throws -> Duration {
-        let left = ends - ContinuousClock.now
-        guard left > .zero else { throw DatabaseUnavailable(reason: "no answer within the call's time") }
-        return left
     }
 
     private func readOnPrimary<R: Sendable>(timeout: Duration?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R)

@@ -224,3 +224,10 @@ func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async -> Bool {
 func answer(within limit: Duration, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
     (try? await withDeadline(limit) { await operation() }) ?? false
 }
+
+/// The time left until `ends` (none: ``DatabaseUnavailable`` at once).
+func timeLeft(until ends: ContinuousClock.Instant) throws -> Duration {
+    let left = ends - ContinuousClock.now
+    guard left > .zero else { throw DatabaseUnavailable(reason: "no answer within the call's time") }
+    return left
+}

@@ -114,6 +114,7 @@ public struct Migrator: Sendable {
         _ = try await verify()
         var applied: [Int] = []
         for migration in migrations {
+            let started = ContinuousClock.now
             // Not bounded by DATABASE_TIMEOUT: a migration may rewrite a table of millions
             // of rows (dropping a column on SQLite does), and start-up waits for it.
             let didApply = try await database.migrationTransaction(
@@ -137,7 +138,14 @@ public struct Migrator: Sendable {
                 return true
             }
             if didApply {
-                logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                // How long it held its tables: what an upgrade of a large database waits for.
+                let took = ContinuousClock.now - started
+                let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                logger.info(
+                    "applied migration",
+                    metadata: [
+                        "version": "\(migration.version)", "name": "\(migration.name)", "seconds": "\(String(format: "%.3f", seconds))",
+                    ])
                 applied.append(migration.version)
             }
         }

@@ -28,6 +28,8 @@ final class PostgresPrimary: Sendable {
         var lastLocated: ContinuousClock.Instant?
         /// The hosts that did not answer at the last look.
         var silent: [String] = []
+        /// Told when writes stop or resume (``observeWritability(_:)``).
+        var observers: [@Sendable (_ writable: Bool) -> Void] = []
     }
     private let state = Mutex(State())
     private let logger: Logger
@@ -51,6 +53,12 @@ final class PostgresPrimary: Sendable {
 
     /// The server taken for the primary now.
     var name: String { servers[current.load(ordering: .relaxed)].name }
+
+    /// Calls `observe` each time the database turns read-only (`false`) or takes writes
+    /// again (`true`).
+    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool) -> Void) {
+        state.withLock { $0.observers.append(observe) }
+    }
 
     /// The hosts (`host:port`) that did not answer at the last look.
     var silentHosts: [String] { state.withLock { $0.silent } }
@@ -104,13 +112,16 @@ final class PostgresPrimary: Sendable {
             }
         }
         Gauge(label: "sportlook_read_only").record(found == nil ? 1 : 0)
-        let wasReadOnly = state.withLock { state in
+        let (wasReadOnly, observers) = state.withLock { state in
             let was = state.readOnly
             state.readOnly = found == nil
             state.lastLocated = .now
             state.silent = silent
             state.locating = nil
-            return was
+            return (was, state.observers)
+        }
+        if wasReadOnly != (found == nil) {
+            for observe in observers { observe(found != nil) }
         }
         if let found {
             let moved = found != start

@@ -128,6 +128,11 @@ final class ChatHub: Sendable {
         }
     }
 
+    /// Sends `frame` to every socket on this instance.
+    func broadcast(_ frame: String) {
+        for connection in state.withLock({ Array($0.connections.values) }) { connection.send(ephemeral: frame) }
+    }
+
     func unregister(_ connection: ChatConnection) {
         let id = ObjectIdentifier(connection)
         state.withLock { s in

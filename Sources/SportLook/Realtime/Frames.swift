@@ -117,6 +117,17 @@ enum Frames {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
+    /// Whether the database takes writes: sent to every socket when that changes, and to a
+    /// new socket while it does not (writes are refused with `read_only` meanwhile).
+    static func database(writable: Bool) -> String {
+        var json = JSONWriter()
+        json.objectStart()
+        json.field("type", "database")
+        json.field("writable", writable)
+        json.objectEnd()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     static func simple(_ type: String, room: RoomAddress?, fields: [(String, String)] = [], numbers: [(String, Int)] = []) -> String {
         var json = JSONWriter()
         json.objectStart()

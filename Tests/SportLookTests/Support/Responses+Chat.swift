@@ -246,6 +246,8 @@ extension API {
         var roomUpdated: RoomUpdated?
         var roomRemoved: Addressed?
         var error: Failure?
+        /// `database`: whether writes are taken.
+        var database: Database?
 
         private enum TypeKey: String, CodingKey { case type }
 
@@ -265,10 +267,15 @@ extension API {
             case "room_removed": roomRemoved = try Addressed(from: decoder)
             case "watching_rooms": break
             case "error": error = try Failure(from: decoder)
+            case "database": database = try Database(from: decoder)
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .type, in: try decoder.container(keyedBy: TypeKey.self), debugDescription: "unknown frame type \(type)")
             }
+        }
+
+        struct Database: Decodable, Sendable {
+            var writable: Bool
         }
 
         /// Every room frame names its room; an event's room also its event (the same id).

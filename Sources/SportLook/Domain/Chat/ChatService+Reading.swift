@@ -40,9 +40,10 @@ extension ChatService {
     }
 
     /// A page of history, ascending by `seq`, without messages of people the reader blocked.
-    /// The page may come from a replica; who may read it is decided on the primary.
+    /// The page may come from a replica; who may read it is decided from memory for a
+    /// live game's room (``EventAccess/takesPart(inRoomOf:_:)``), else on the primary.
     func history(of roomID: UUID, for user: UUID, direction: Direction, limit: Int) async throws -> Page<ChatMessage> {
-        try await requireMember(roomID, user)
+        if try await !access.takesPart(inRoomOf: roomID, user) { try await requireMember(roomID, user) }
         // Whom the reader blocked is theirs alone to write: a replica past their own
         // commits has it (read-your-writes), so it may come from one.
         let blocked = try await Database.lagTolerant { try await safety.blockedBy(user) }
@@ -95,6 +96,9 @@ extension ChatService {
     func changes(of roomID: UUID, after change: Int64, limit: Int) async throws -> [ChatMessage] {
         try await store.changes(room: roomID, after: change, limit: limit)
     }
+
+    /// Whether the database refuses writes now (no primary is reachable).
+    var isReadOnly: Bool { database.isReadOnly }
 
     /// The room's counters; nil for no such room.
     func room(_ roomID: UUID) async throws -> Room? {

@@ -16,6 +16,9 @@ struct EventAccess: Sendable {
     let groups: GroupStore
     let index: EventIndex
     let memberships: MembershipCache
+    /// Each caller's statuses at the events they attend, until the change feed says
+    /// they changed.
+    let attendance: AttendanceCache
     let clock: any AppClock
 
     /// The one rule.
@@ -66,6 +69,18 @@ struct EventAccess: Sendable {
         guard Self.mayView(group: series.groupID, membersOnly: true, in: try await memberships(of: user)) else {
             throw DomainError.notFound("series")
         }
+    }
+
+    /// Whether memory knows that `user` takes part in the chat of the event `id` (its
+    /// room has the event's id): going to a live event they may see, which is the room's
+    /// rule (``ChatStatements/isMember(_:)``) as the caches hold it, dropped for a user as
+    /// soon as the change feed says their attendance or groups changed. `false` says only
+    /// that memory cannot tell: the room's rule is read from the primary.
+    func takesPart(inRoomOf id: UUID, _ user: UUID) async throws -> Bool {
+        guard let restriction = index.restriction(of: id),
+            try await attendance.value(of: user, now: clock.now())[id]?.status == .going
+        else { return false }
+        return try await allows(restriction, user)
     }
 
     /// Who may see the event `id`; nil for no such event.
