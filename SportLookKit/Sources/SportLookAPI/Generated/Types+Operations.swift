@@ -47355,7 +47355,9 @@ public enum Operations {
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
     /// (`retry_after` in seconds when sending again later can succeed: `overloaded` past capacity — send
     /// the message again with the same `client_id` —, `unavailable`, `read_only` while the database fails
-    /// over, and `rate_limited` for messages sent too fast). Room frames of an event's room carry `event_id` too.
+    /// over, and `rate_limited` for messages sent too fast), `database {writable}` (sent to every socket when the
+    /// database stops taking writes, `false`, and when it takes them again, `true`; and to a socket opened
+    /// while it does not: writes answer `read_only` meanwhile, reads go on). Room frames of an event's room carry `event_id` too.
     /// To resume after a disconnect, subscribe with `after_seq` = the last message's seq and
     /// `after_change` = the `after_change` of the last `message`, `message_edited`,
     /// `message_deleted` or `poll_votes` frame received: the missed messages come in their current state, and each
