@@ -44,8 +44,13 @@ class Realtime extends EventTarget {
       if (frame.type === "error" && frame.code === "read_only") dispatchEvent(new Event("readonly"));
       if (frame.type === "database") {
         dispatchEvent(new Event(frame.writable ? "writable" : "readonly"));
-        // Writes resumed: what waits for an answer goes again now (stored at most once by client_id).
-        if (frame.writable) for (const pending of this.pending.values()) this.raw(pending);
+        // Writes resumed: what waits for an answer goes again within a second (stored at
+        // most once by client_id), spread so that every client does not come back at once.
+        if (frame.writable) {
+          for (const [clientID, pending] of this.pending) {
+            setTimeout(() => { if (this.pending.get(clientID) === pending) this.raw(pending); }, Math.random() * 1000);
+          }
+        }
       }
       if (frame.type === "error" && frame.client_id) {
         const pending = this.pending.get(frame.client_id);

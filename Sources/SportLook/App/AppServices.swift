@@ -149,7 +149,8 @@ public final class AppServices: Sendable {
         self.membershipCache = membershipCache
         let eventAccess = EventAccess(
             events: eventStore, seriesStore: seriesStore, groups: groupStore, index: eventIndex, memberships: membershipCache,
-            attendance: attendanceCache, clock: clock)
+            attendance: attendanceCache,
+            cachesHearChanges: { [bus = changes.bus] in bus.isListening }, clock: clock)
         self.eventAccess = eventAccess
         let userIndex = UserIndex(
             cellSize: configuration.geoCellSize, sports: sports, encodeCard: PublicUserJSON.cardEncoder(links: mediaLinks))
@@ -332,7 +333,9 @@ public final class AppServices: Sendable {
             chat: chat, rooms: rooms, inbox: notifications, accounts: accounts, links: mediaLinks, sockets: socketWatch, logger: logger)
         self.hub = hub
         // Every socket is told when writes stop and resume.
-        database.observeWritability { [hub] writable in hub.broadcast(Frames.database(writable: writable)) }
+        database.observeWritability { [hub] writable, epoch in hub.databaseTurned(writable: writable, epoch: epoch) }
+        let (writable, epoch) = database.writability
+        hub.databaseTurned(writable: writable, epoch: epoch)
         self.schedulerLag = SchedulerLag(bound: .milliseconds(Int64(configuration.overloadLag * 1_000)))
         self.people = PeopleService(
             database: database, index: userIndex, cache: peopleCache, accounts: accountStore, events: eventStore, safety: safety,

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// Reads on PostgreSQL's replicas (``ReplicaSet``): which reads may go there is the
 /// domain's decision (``lagTolerant(_:)``); every other read, every write and every
@@ -25,7 +26,7 @@ extension Database {
         async throws -> R?
     {
         guard let replicas, case .postgres(let primary) = backend else { return nil }
-        for _ in replicas.replicas.indices {
+        for attempt in replicas.replicas.indices {
             let readOnly = primary.isReadOnly
             let replica: ReplicaSet.Replica?
             if readOnly {
@@ -38,15 +39,21 @@ extension Database {
             let left = ends - ContinuousClock.now
             guard let replica, left > .zero else { return nil }
             // A replica gone quiet (stopped, its connections refused while the pool
-            // retries) is given up on soon, within half the read's time while the primary
-            // may answer instead; read-only, nothing else can.
-            let share = readOnly ? left : min(ReplicaSet.readTimeout, left / 2)
+            // retries) is given up on soon: within half the read's time while the primary
+            // may answer instead; read-only, within its part of the time among the replicas
+            // not tried yet.
+            let share = readOnly ? left / (replicas.replicas.count - attempt) : min(ReplicaSet.readTimeout, left / 2)
+            let connected = Flag()
             do {
                 return try await withDeadline(share) { [logger] in
-                    try await replica.client.withConnection { connection in try await body(PostgresSession(connection, logger: logger)) }
+                    try await replica.client.withConnection { connection in
+                        connected.value.store(true, ordering: .relaxed)
+                        return try await body(PostgresSession(connection, logger: logger))
+                    }
                 }
             } catch  where error is DeadlineExceeded || Self.isConnectivityFailure(error) {
-                replicas.lost(replica)
+                // A replica that gave a connection and was slow to answer is not lost.
+                if Self.isConnectivityFailure(error) || !connected.value.load(ordering: .relaxed) { replicas.lost(replica) }
                 if !readOnly { return nil }
             } catch  where Self.isRecoveryConflict(error) {
                 // Replay cancelled the read (it removed rows the read needed): the primary answers.
@@ -129,10 +136,17 @@ extension Database {
     }
 
     /// Calls `observe` each time the database turns read-only (`false`) or takes writes
-    /// again (`true`); never on SQLite.
-    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool) -> Void) {
+    /// again (`true`), with the turn's number (the higher, the later); never on SQLite.
+    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool, _ epoch: Int) -> Void) {
         guard case .postgres(let primary) = backend else { return }
         primary.observeWritability(observe)
+    }
+
+    /// Whether the database takes writes now, and the number of its last turn
+    /// (``observeWritability(_:)``).
+    var writability: (writable: Bool, epoch: Int) {
+        guard case .postgres(let primary) = backend else { return (true, 0) }
+        return primary.writability
     }
 
     /// Whether no PostgreSQL server takes writes now (``PostgresPrimary``).

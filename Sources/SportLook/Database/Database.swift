@@ -140,8 +140,10 @@ public final class Database: Sendable {
         // primary looked for again all come out of it.
         let ends = ContinuousClock.now + (timeout ?? self.timeout)
         if let answered = try await readOnReplica(until: ends, body) { return answered }
+        // The replica took the time: answered 503 without taking the primary for lost.
+        let left = try timeLeft(until: ends)
         do {
-            return try await readOnPrimary(timeout: timeLeft(until: ends), body)
+            return try await readOnPrimary(timeout: left, body)
         } catch let error as DatabaseUnavailable {
             // The primary lost: asked for again; read-only, the replicas answer.
             guard case .postgres(let primary) = backend, primary.failsOver else { throw error }

@@ -29,7 +29,9 @@ final class PostgresPrimary: Sendable {
         /// The hosts that did not answer at the last look.
         var silent: [String] = []
         /// Told when writes stop or resume (``observeWritability(_:)``).
-        var observers: [@Sendable (_ writable: Bool) -> Void] = []
+        var observers: [@Sendable (_ writable: Bool, _ epoch: Int) -> Void] = []
+        /// Counts the turns between read-only and writable.
+        var epoch = 0
     }
     private let state = Mutex(State())
     private let logger: Logger
@@ -55,13 +57,17 @@ final class PostgresPrimary: Sendable {
     var name: String { servers[current.load(ordering: .relaxed)].name }
 
     /// Calls `observe` each time the database turns read-only (`false`) or takes writes
-    /// again (`true`).
-    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool) -> Void) {
+    /// again (`true`), with the turn's number: calls of two turns close together may
+    /// arrive out of order, and the higher number is the later.
+    func observeWritability(_ observe: @escaping @Sendable (_ writable: Bool, _ epoch: Int) -> Void) {
         state.withLock { $0.observers.append(observe) }
     }
 
     /// The hosts (`host:port`) that did not answer at the last look.
     var silentHosts: [String] { state.withLock { $0.silent } }
+
+    /// Whether a primary was found at the last look, and the number of the last turn.
+    var writability: (writable: Bool, epoch: Int) { state.withLock { (!$0.readOnly, $0.epoch) } }
 
     /// Whether no primary was found at the last look.
     var isReadOnly: Bool { state.withLock { $0.readOnly } }
@@ -112,20 +118,22 @@ final class PostgresPrimary: Sendable {
             }
         }
         Gauge(label: "sportlook_read_only").record(found == nil ? 1 : 0)
-        let (wasReadOnly, observers) = state.withLock { state in
+        // Writes go to the new primary before they are let through, and before anyone is told.
+        if let found { current.store(found, ordering: .relaxed) }
+        let (wasReadOnly, observers, epoch) = state.withLock { state in
             let was = state.readOnly
             state.readOnly = found == nil
             state.lastLocated = .now
             state.silent = silent
             state.locating = nil
-            return (was, state.observers)
+            if was != state.readOnly { state.epoch += 1 }
+            return (was, state.observers, state.epoch)
         }
         if wasReadOnly != (found == nil) {
-            for observe in observers { observe(found != nil) }
+            for observe in observers { observe(found != nil, epoch) }
         }
         if let found {
             let moved = found != start
-            current.store(found, ordering: .relaxed)
             if moved || wasReadOnly {
                 logger.warning("the primary is \(servers[found].name); writes go there", metadata: ["moved": "\(moved)"])
             }
@@ -177,7 +185,7 @@ final class PostgresPrimary: Sendable {
 }
 
 /// A flag tasks share.
-private final class Flag: Sendable {
+final class Flag: Sendable {
     let value = Atomic<Bool>(false)
 }
 

@@ -13,6 +13,8 @@ final class PerUserCache<Value: Sendable>: Sendable {
         var byUser: [UUID: Value] = [:]
         /// Bumped on every invalidation, so a load that raced one is not kept.
         var generation: [UUID: Int] = [:]
+        /// Bumped when everything is dropped (``invalidateAll()``), for the same reason.
+        var everyone = 0
     }
 
     private let state = Mutex(State())
@@ -23,11 +25,11 @@ final class PerUserCache<Value: Sendable>: Sendable {
 
     /// The user's value, loaded when not cached.
     func value(of user: UUID, now: Date) async throws -> Value {
-        let (cached, generation) = state.withLock { s in (s.byUser[user], s.generation[user, default: 0]) }
+        let (cached, generation, everyone) = state.withLock { s in (s.byUser[user], s.generation[user, default: 0], s.everyone) }
         if let cached { return cached }
         let loaded = try await load(user, now)
         state.withLock { s in
-            guard s.generation[user, default: 0] == generation else { return }
+            guard s.generation[user, default: 0] == generation, s.everyone == everyone else { return }
             if s.byUser.count >= Self.maxUsers { s.byUser.removeAll(keepingCapacity: true) }
             s.byUser[user] = loaded
         }
@@ -45,7 +47,7 @@ final class PerUserCache<Value: Sendable>: Sendable {
 
     func invalidateAll() {
         state.withLock { s in
-            for user in s.byUser.keys { s.generation[user, default: 0] += 1 }
+            s.everyone += 1
             s.byUser.removeAll()
         }
     }

@@ -9,6 +9,9 @@ import Synchronization
 final class ChatHub: Sendable {
     struct State {
         var connections: [ObjectIdentifier: ChatConnection] = [:]
+        /// Whether the database takes writes, as last told (``databaseTurned(writable:epoch:)``).
+        var writable = true
+        var writableEpoch = -1
         var rooms: [UUID: Set<ObjectIdentifier>] = [:]
         var byUser: [UUID: Set<ObjectIdentifier>] = [:]
         /// Sockets keeping their chats list live (`watch_rooms`), by room, and the
@@ -125,12 +128,25 @@ final class ChatHub: Sendable {
         state.withLock { s in
             s.connections[id] = connection
             s.byUser[connection.userID, default: []].insert(id)
+            // Opened while writes are refused: told once, here (its queue is empty).
+            if !s.writable { connection.queue.push(Frames.database(writable: false)) }
         }
     }
 
-    /// Sends `frame` to every socket on this instance.
-    func broadcast(_ frame: String) {
-        for connection in state.withLock({ Array($0.connections.values) }) { connection.send(ephemeral: frame) }
+    /// The database stopped (`false`) or resumed taking writes: every socket is told
+    /// (``Frames/database(writable:)``), and one opened later while writes are refused
+    /// (``register(_:)``); under the one lock, so no socket misses a turn or gets two in
+    /// the wrong order. A turn older than the last one told is dropped. A socket too far
+    /// behind to take the frame is closed: it is told as it opens again.
+    func databaseTurned(writable: Bool, epoch: Int) {
+        let frame = Frames.database(writable: writable)
+        let behind = state.withLock { s -> [ChatConnection] in
+            guard epoch > s.writableEpoch else { return [] }
+            s.writableEpoch = epoch
+            s.writable = writable
+            return s.connections.values.filter { !$0.queue.push(frame) }
+        }
+        for connection in behind { connection.end(.tooSlow) }
     }
 
     func unregister(_ connection: ChatConnection) {

@@ -36,6 +36,8 @@ final class FrameQueue: Sendable {
         static let sessionEnded = Ending(code: 4001, reason: "session_ended")
         /// The client sent frames faster than its budget.
         static let tooManyFrames = Ending(code: 1008, reason: "too_many_frames")
+        /// The client is too far behind to be sent a frame it must have.
+        static let tooSlow = Ending(code: 1008, reason: "too_slow: reconnect with after_seq")
     }
 
     let capacity: Int

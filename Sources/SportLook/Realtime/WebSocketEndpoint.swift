@@ -73,9 +73,6 @@ struct WebSocketEndpoint {
             let connection = ChatConnection(
                 identity: identity, userName: name, hub: hub, chat: chat, feed: feed, limits: limits, logger: context.logger)
             hub.register(connection)
-            // Opened while writes are refused: the client is told once, here; every socket
-            // is told when that changes (``ChatHub/broadcast(_:)``).
-            if chat.isReadOnly { connection.send(ephemeral: Frames.database(writable: false)) }
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
             do {

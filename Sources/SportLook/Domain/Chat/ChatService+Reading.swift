@@ -97,9 +97,6 @@ extension ChatService {
         try await store.changes(room: roomID, after: change, limit: limit)
     }
 
-    /// Whether the database refuses writes now (no primary is reachable).
-    var isReadOnly: Bool { database.isReadOnly }
-
     /// The room's counters; nil for no such room.
     func room(_ roomID: UUID) async throws -> Room? {
         try await store.room(roomID)

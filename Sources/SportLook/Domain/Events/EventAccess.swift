@@ -19,6 +19,9 @@ struct EventAccess: Sendable {
     /// Each caller's statuses at the events they attend, until the change feed says
     /// they changed.
     let attendance: AttendanceCache
+    /// Whether the caches hear every change now: on PostgreSQL, only while the bus
+    /// listens (another instance's changes reach them through it).
+    let cachesHearChanges: @Sendable () -> Bool
     let clock: any AppClock
 
     /// The one rule.
@@ -77,7 +80,7 @@ struct EventAccess: Sendable {
     /// soon as the change feed says their attendance or groups changed. `false` says only
     /// that memory cannot tell: the room's rule is read from the primary.
     func takesPart(inRoomOf id: UUID, _ user: UUID) async throws -> Bool {
-        guard let restriction = index.restriction(of: id),
+        guard cachesHearChanges(), let restriction = index.restriction(of: id),
             try await attendance.value(of: user, now: clock.now())[id]?.status == .going
         else { return false }
         return try await allows(restriction, user)

@@ -2,7 +2,6 @@
 -- PostgreSQL database dump
 --
 
-\restrict er2yzbhIPrr6LO0JpPgcxCBT3kVEHypgLtmq4M2oir0IsTrebQuHazUnrOPNZOB
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -1952,5 +1951,4 @@ ALTER TABLE ONLY public.users
 -- PostgreSQL database dump complete
 --
 
-\unrestrict er2yzbhIPrr6LO0JpPgcxCBT3kVEHypgLtmq4M2oir0IsTrebQuHazUnrOPNZOB
 

@@ -2,7 +2,6 @@
 -- PostgreSQL database dump
 --
 
-\restrict AgrJKGawgTqeBO1HBYxvLKGkqlStLnhZ0lhazXtCJeQkFQxWk68Xdhhw5yhX5wh
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -4081,5 +4080,4 @@ ALTER TABLE ONLY public.users
 -- PostgreSQL database dump complete
 --
 
-\unrestrict AgrJKGawgTqeBO1HBYxvLKGkqlStLnhZ0lhazXtCJeQkFQxWk68Xdhhw5yhX5wh
 
