@@ -51,7 +51,7 @@ public struct PollVotes: Sendable, Hashable, Decodable {
     }
 }
 
-/// One frame the server sends, decoded (the kinds the session acts on).
+/// One frame the server sends, as JSON has it (``SocketEvent`` is what it means).
 struct ServerFrame: Decodable {
     var type: String
     var roomID: String?
@@ -66,6 +66,8 @@ struct ServerFrame: Decodable {
     var user: Person?
     var room: RoomEntry?
     var votes: PollVotes?
+    var notification: InboxNotification?
+    var writable: Bool?
 
     struct Person: Decodable {
         var id: String
@@ -73,7 +75,7 @@ struct ServerFrame: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, message, seq, reason, code, user, room
+        case type, message, seq, reason, code, user, room, notification, writable
         case roomID = "room_id", afterChange = "after_change", clientID = "client_id"
         case retryAfter = "retry_after"
     }
@@ -90,6 +92,8 @@ struct ServerFrame: Decodable {
         retryAfter = try c.decodeIfPresent(Double.self, forKey: .retryAfter)
         user = try c.decodeIfPresent(Person.self, forKey: .user)
         room = try c.decodeIfPresent(RoomEntry.self, forKey: .room)
+        notification = try c.decodeIfPresent(InboxNotification.self, forKey: .notification)
+        writable = try c.decodeIfPresent(Bool.self, forKey: .writable)
         if type == "poll_votes" { votes = try PollVotes(from: decoder) }
         // A `message` frame carries the message; an `error` frame a sentence under "message".
         if type == "error" {

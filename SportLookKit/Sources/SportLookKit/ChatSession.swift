@@ -54,11 +54,6 @@ public actor ChatSession {
             self.longest = longest
             self.connectTimeout = connectTimeout
         }
-
-        func delay(attempt: Int) -> Double {
-            let cap = min(longest, first * pow(2, Double(min(attempt, 30))))
-            return cap / 2 + Double.random(in: 0...(cap / 2))
-        }
     }
 
     /// How fast frames go out, and how long an unanswered message waits before it is
@@ -80,71 +75,33 @@ public actor ChatSession {
         }
     }
 
-    struct Room {
-        var lastSeq: Int
-        var lastChange: Int
-        var continuation: AsyncStream<ChatEvent>.Continuation
-        /// Which stream this is (a stream ended by the app leaves only if it is still the room's).
-        var stream: Int
-        /// Subscribed (or to be, once online); false once the server ended it or the app left.
-        var active = true
-        /// A `subscribe` went out on this connection and neither `subscribed` nor a
-        /// refusal has come back (an error naming the room then refuses it).
-        var awaitingSubscribed = false
-        /// Followed again on the same connection: until the server confirms the earlier
-        /// subscription's end (`unsubscribed`, `requested`), the room's frames are that
-        /// subscription's, and are ignored.
-        var staleUntilUnsubscribed = false
-        /// The read marker to send when the socket is back.
-        var pendingRead: Int?
-    }
-
-    struct Outgoing {
-        var room: String
-        var clientID: String
-        var body: String
-        var replyTo: Int?
-        /// Not sent again before this (a `retry_after`).
-        var notBefore: ContinuousClock.Instant?
-        /// The connection it was last sent on, and when: once per connection, again
-        /// after a drop or when unanswered for the answer timeout.
-        var sentOn: Int?
-        var sentAt: ContinuousClock.Instant?
-    }
-
     let url: URL
     let token: @Sendable () async -> String?
     let connector: any ChatSocketConnector
-    let backoff: Backoff
-    let pacing: Pacing
-    var rooms: [String: Room] = [:]
-    private var streams = 0
-    var outbox: [Outgoing] = []
+    /// The rules: rooms, positions, the outbox, pacing and pauses (the session carries out what they say).
+    var rules: ChatProtocol
+    /// Each room's stream, by its number.
+    var streams: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
     var socket: (any ChatSocket)?
-    /// Frames to send, in order, on the current socket (one sender drains it).
-    var outgoing: AsyncStream<String>.Continuation?
-    /// Counts connections.
-    var connection = 0
+    /// Frames to send, in order, on the current socket, each not before its time (one sender drains it).
+    var outgoing: AsyncStream<(SocketCommand, ContinuousClock.Instant)>.Continuation?
     /// Counts runs (start after stop): a run that was stopped touches nothing of the next.
     var runID = 0
     private var runner: Task<Void, Never>?
     var stopped = false
-    /// The connection answered (a `subscribed` or `sent`): the pause before the next try starts small again.
-    var healthy = false
     var watching: AsyncStream<RoomListEvent>.Continuation?
-    private var lastTyping: [String: ContinuousClock.Instant] = [:]
+    private var eventContinuations: [UUID: AsyncStream<SocketEvent>.Continuation] = [:]
     private var stateContinuations: [UUID: AsyncStream<State>.Continuation] = [:]
     var state: State = .stopped {
         didSet { for continuation in stateContinuations.values { continuation.yield(state) } }
     }
-    /// The pending wake-up of the outbox, and when it is due.
+    /// The pending wake-up of the rules, and when it is due.
     var timer: (task: Task<Void, Never>, due: ContinuousClock.Instant)?
-    var pendingTasks: [Task<Void, Never>] = []
 
     /// Typing is sent at most this often per room.
-    public static let typingInterval: Duration = .seconds(3)
+    public static let typingInterval = ChatProtocol.typingInterval
     /// The longest message body the server takes, in characters and in bytes of UTF-8.
-    public static let maxBody = (characters: 2000, bytes: 8000)
+    public static let maxBody = ChatProtocol.maxBody
 
     /// - Parameters:
     ///   - server: The server's base URL (`https://sportlook.example`); the socket is its `/v1/ws`.
@@ -163,8 +120,7 @@ public actor ChatSession {
         self.url = components.url ?? server
         self.token = token
         self.connector = connector
-        self.backoff = backoff
-        self.pacing = pacing
+        rules = ChatProtocol(backoff: backoff, pacing: pacing, now: .now)
     }
 
     // MARK: Life
@@ -186,19 +142,17 @@ public actor ChatSession {
         runner = nil
         timer?.task.cancel()
         timer = nil
-        for task in pendingTasks { task.cancel() }
-        pendingTasks = []
         outgoing?.finish()
         outgoing = nil
         let socket = socket
         self.socket = nil
         await socket?.close()
-        state = .stopped
-        for room in rooms.values { room.continuation.finish() }
-        rooms = [:]
-        outbox = []
+        rules.stop()
+        apply()
         watching?.finish()
         watching = nil
+        for continuation in eventContinuations.values { continuation.finish() }
+        eventContinuations = [:]
         for continuation in stateContinuations.values { continuation.finish() }
         stateContinuations = [:]
     }
@@ -229,6 +183,26 @@ public actor ChatSession {
 
     private func forgetStateStream(_ id: UUID) { stateContinuations[id] = nil }
 
+    /// Every frame the server sends, decoded, as it arrives: notifications, the
+    /// database's state, and the rest (what the rooms' streams tell comes in them too).
+    public func socketEvents() -> AsyncStream<SocketEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SocketEvent.self)
+        let id = UUID()
+        eventContinuations[id] = continuation
+        continuation.onTermination = { _ in Task { await self.forgetEventStream(id) } }
+        return stream
+    }
+
+    private func forgetEventStream(_ id: UUID) { eventContinuations[id] = nil }
+
+    /// A frame arrived: the rules act on it, and the app's listeners hear it.
+    func received(_ text: String) {
+        let event = SocketEvent(decoding: text)
+        for continuation in eventContinuations.values { continuation.yield(event) }
+        rules.received(event, now: .now)
+        apply()
+    }
+
     // MARK: Rooms
 
     /// Follows a room: its messages after `afterSeq`, then live ones, and the changes
@@ -236,48 +210,33 @@ public actor ChatSession {
     /// the earlier stream and starts from the given position; so does ending the
     /// stream (a SwiftUI `.task` that goes away): the room is left.
     public func join(_ room: String, afterSeq: Int = 0, afterChange: Int = 0) -> AsyncStream<ChatEvent> {
-        let room = Self.canonical(room)
         let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
-        streams += 1
-        let id = streams
-        let wasFollowed = rooms[room]?.active == true
-        rooms[room]?.continuation.finish()
-        rooms[room] = Room(lastSeq: afterSeq, lastChange: afterChange, continuation: continuation, stream: id)
+        let room = ChatProtocol.canonical(room)
+        let id = rules.join(room, afterSeq: afterSeq, afterChange: afterChange, now: .now)
+        streams[id] = continuation
         continuation.onTermination = { _ in Task { await self.streamEnded(room, stream: id) } }
-        if state == .online {
-            // The earlier subscription's frames still on their way are not this stream's.
-            if wasFollowed {
-                transmit(["type": "unsubscribe", "room_id": room])
-                rooms[room]?.staleUntilUnsubscribed = true
-            }
-            sendSubscribe(room)
-        }
+        apply()
         return stream
     }
 
     private func streamEnded(_ room: String, stream: Int) {
-        guard rooms[room]?.stream == stream else { return }
-        leave(room)
+        rules.streamEnded(room, stream: stream, now: .now)
+        apply()
     }
 
     /// Stops following a room (its stream ends).
     public func leave(_ room: String) {
-        let room = Self.canonical(room)
-        guard let found = rooms.removeValue(forKey: room) else { return }
-        found.continuation.finish()
-        if state == .online, found.active { transmit(["type": "unsubscribe", "room_id": room]) }
+        rules.leave(room, now: .now)
+        apply()
     }
 
     /// The last `seq` and change a room's stream was given: keep them with what you
     /// show, to ``join(_:afterSeq:afterChange:)`` from there next time.
-    public func position(of room: String) -> (seq: Int, change: Int)? {
-        let room = Self.canonical(room)
-        return rooms[room].map { ($0.lastSeq, $0.lastChange) }
-    }
+    public func position(of room: String) -> (seq: Int, change: Int)? { rules.position(of: room) }
 
     /// Messages not yet confirmed stored (`sent`), oldest first.
     public var unsent: [(room: String, clientID: String, body: String, replyTo: Int?)] {
-        outbox.map { ($0.room, $0.clientID, $0.body, $0.replyTo) }
+        rules.outbox.map { ($0.room, $0.clientID, $0.body, $0.replyTo) }
     }
 
     // MARK: Sending
@@ -294,43 +253,21 @@ public actor ChatSession {
     public func send(_ body: String, to room: String, clientID: String = UUID().uuidString.lowercased(), replyTo: Int? = nil) throws
         -> String
     {
-        let room = Self.canonical(room)
-        guard rooms[room]?.active == true else { throw ChatSessionError.notFollowed }
-        // As the server stores them: trimmed, NFC (so its `sent` names the same id).
-        let text = body.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
-        let id = clientID.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw ChatSessionError.invalidMessage("the body is empty") }
-        guard text.count <= Self.maxBody.characters, text.utf8.count <= Self.maxBody.bytes else {
-            throw ChatSessionError.invalidMessage(
-                "the body is longer than \(Self.maxBody.characters) characters or \(Self.maxBody.bytes) bytes")
-        }
-        guard (1...100).contains(id.count), id.utf8.count <= 400 else {
-            throw ChatSessionError.invalidMessage("a client_id has 1 to 100 characters")
-        }
-        outbox.append(Outgoing(room: room, clientID: id, body: text, replyTo: replyTo))
-        flush()
+        let id = try rules.send(body, to: room, clientID: clientID, replyTo: replyTo, now: .now)
+        apply()
         return id
     }
 
     /// Says the user is typing (at most once every ``typingInterval`` per room; nothing while offline).
     public func typing(in room: String) {
-        let room = Self.canonical(room)
-        let now = ContinuousClock.now
-        guard state == .online, rooms[room]?.active == true else { return }
-        if let last = lastTyping[room], now - last < Self.typingInterval { return }
-        lastTyping[room] = now
-        transmit(["type": "typing", "room_id": room])
+        rules.typing(in: room, now: .now)
+        apply()
     }
 
     /// Moves the user's read marker in a room (sent when the socket is up).
     public func markRead(_ room: String, upTo seq: Int) {
-        let room = Self.canonical(room)
-        guard rooms[room] != nil else { return }
-        if state == .online {
-            transmit(["type": "read", "room_id": room, "seq": seq])
-        } else {
-            rooms[room]?.pendingRead = max(rooms[room]?.pendingRead ?? 0, seq)
-        }
+        rules.markRead(room, upTo: seq, now: .now)
+        apply()
     }
 
     /// The chats list's changes, live (one watcher; asking again replaces it).
@@ -338,10 +275,41 @@ public actor ChatSession {
         let (stream, continuation) = AsyncStream.makeStream(of: RoomListEvent.self)
         watching?.finish()
         watching = continuation
-        if state == .online { transmit(["type": "watch_rooms"]) }
+        rules.watchRooms(now: .now)
+        apply()
         return stream
     }
 
+    // MARK: Carrying out the rules
+
+    /// Does what the rules said, and wakes them when something is next due.
+    func apply() {
+        for effect in rules.takeEffects() {
+            switch effect {
+            case .send(let frame, let at): outgoing?.yield((frame, at))
+            case .deliver(let event, let stream): streams[stream]?.yield(event)
+            case .finish(let stream): streams.removeValue(forKey: stream)?.finish()
+            case .roomList(let event): watching?.yield(event)
+            case .state(let new): state = new
+            }
+        }
+        guard let next = rules.nextWake else { return }
+        // One wake-up, at the earliest time something is due.
+        if let timer, timer.due <= next { return }
+        timer?.task.cancel()
+        timer = (
+            Task { [weak self] in
+                do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
+                await self?.wake()
+            }, next
+        )
+    }
+
+    private func wake() {
+        timer = nil
+        rules.tick(now: .now)
+        apply()
+    }
 }
 
 /// Why a session could not connect or send.
@@ -354,28 +322,4 @@ public enum ChatSessionError: Error, Sendable, Equatable {
     case notFollowed
     /// A message the server would refuse; the reason.
     case invalidMessage(String)
-}
-
-/// Frames a second on average, `burst` at once: how long to wait before the next.
-struct TokenBucket {
-    let rate: Double
-    let burst: Double
-    private var tokens: Double
-    private var last = ContinuousClock.now
-
-    init(rate: Double, burst: Double) {
-        self.rate = rate
-        self.burst = burst
-        tokens = burst
-    }
-
-    /// Takes one token; the seconds to wait first when there was none.
-    mutating func take() -> Double? {
-        let now = ContinuousClock.now
-        let elapsed = now - last
-        last = now
-        tokens = min(burst, tokens + (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * rate)
-        tokens -= 1
-        return tokens >= 0 ? nil : -tokens / rate
-    }
 }
