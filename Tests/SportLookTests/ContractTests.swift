@@ -69,6 +69,23 @@ struct ContractTests {
         }
     }
 
+    @Test("every notification kind the server makes is in the contract, with the fields of its data told")
+    func notificationKindsMatchTheDocument() throws {
+        let text = try String(contentsOf: Resources.locate().root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let kindLine = try #require(lines.drop { $0 != "    Notification:" }.first { $0.hasPrefix("        kind:") })
+        let documented = kindLine.split(separator: "[")[1].split(separator: "]")[0].split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(documented.sorted() == NotificationKind.allCases.map(\.rawValue).sorted())
+        // NotificationData's description lists each kind's fields (the suite's answers are held
+        // against its properties by scripts/contract-check).
+        let data = lines.drop { $0 != "    NotificationData:" }.prefix { !$0.hasPrefix("      properties:") }.joined(separator: "\n")
+        for kind in NotificationKind.allCases {
+            #expect(data.contains("`\(kind.rawValue)`"), "NotificationData does not tell \(kind.rawValue)'s fields")
+        }
+    }
+
     @Test("operations answer health, readiness and metrics", arguments: engines)
     func operations(engine: DatabaseEngine) async throws {
         try await withApp(engine, configure: { $0.metricsToken = "a-metrics-token-for-tests" }) { api, _ in

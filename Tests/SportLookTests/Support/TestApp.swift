@@ -357,6 +357,16 @@ enum ContractLog {
             line.append(contentsOf: Array("null".utf8))
         }
         line.append(contentsOf: Array("}\n".utf8))
+        append(line)
+    }
+
+    /// A frame a test socket received, as `{"frame": …}`, held against `ServerFrame`.
+    static func record(frame text: String) {
+        guard descriptor >= 0, (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil else { return }
+        append(Data(Array(#"{"frame":"#.utf8) + text.utf8.map { $0 == 10 || $0 == 13 ? UInt8(ascii: " ") : $0 } + Array("}\n".utf8)))
+    }
+
+    private static func append(_ line: Data) {
         lock.withLock { _ in
             line.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress else { return }

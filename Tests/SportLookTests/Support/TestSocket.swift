@@ -76,6 +76,7 @@ final class TestSocket: Sendable {
     }
 
     private func receive(_ text: String) {
+        ContractLog.record(frame: text)
         let frame: API.Frame
         do {
             frame = try API.decoder.decode(API.Frame.self, from: Data(text.utf8))

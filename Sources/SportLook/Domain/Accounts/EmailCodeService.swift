@@ -149,8 +149,18 @@ struct EmailCodeService: Sendable {
     /// too); every session of the account ends, and every provider linked to it is
     /// unlinked: whoever made the account with someone else's email, or held a session
     /// of it, may have linked their own.
+    ///
+    /// Without a `reset_id` (an app from before it was asked for), until
+    /// ``Deprecation/resetWithoutRequest``'s sunset, the code is taken when it is the
+    /// account's newest reset code, as it was then. Its wrong codes count against the
+    /// email and the address alone, never against a request's tries: a stranger guessing
+    /// that way can hold up only the old shape, never an owner who sends their `reset_id`.
+    /// - Returns: The deprecation the answer must tell of, for the old shape.
+    @discardableResult
     func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws
+        -> Deprecation?
     {
+        let legacy = Deprecation.resetWithoutRequest
         var v = Validator()
         let normalized = check(email, into: &v)
         check(code: code, into: &v)
@@ -164,14 +174,15 @@ struct EmailCodeService: Sendable {
         check(deviceKey: deviceKey, into: &v)
         if let resetID {
             if resetID.utf8.count > 64 || resetID.isEmpty { v.fail("reset_id", "must be the reset_id the start answered") }
-        } else {
+        } else if !legacy.works(at: clock.now()) {
             v.fail("reset_id", "is required: the reset_id POST /v1/auth/password/reset/start answered")
         }
         try v.throwIfInvalid()
         let place = try await known.recognised(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
         try await take(
-            .reset, code: code ?? "", normalized: normalized, request: Self.requestDigest(resetID ?? ""), knownPlace: place,
+            .reset, code: code ?? "", normalized: normalized, request: resetID.map(Self.requestDigest), knownPlace: place,
             address: address, newPassword: password)
+        return resetID == nil ? legacy : nil
     }
 
     /// Takes the code and does what it was for, all in one transaction. A wrong one
@@ -197,12 +208,17 @@ struct EmailCodeService: Sendable {
                 let now = clock.now()
                 return try await write { [hash] sql, changes in
                     guard let account = try await accounts.account(normalizedEmail: normalized, on: sql) else { return false }
-                    guard
-                        try await codes.take(
-                            user: account.id, purpose: purpose.rawValue, request: request ?? "",
-                            digest: Self.digest(code, user: account.id, purpose: purpose),
-                            maxTries: Self.maxTries, at: now, on: sql)
-                    else { return false }
+                    let digest = Self.digest(code, user: account.id, purpose: purpose)
+                    // A reset without its request (the deprecated shape) takes the newest code.
+                    let took =
+                        if purpose == .reset && request == nil {
+                            try await codes.takeNewest(user: account.id, purpose: purpose.rawValue, digest: digest, at: now, on: sql)
+                        } else {
+                            try await codes.take(
+                                user: account.id, purpose: purpose.rawValue, request: request ?? "", digest: digest,
+                                maxTries: Self.maxTries, at: now, on: sql)
+                        }
+                    guard took else { return false }
                     try await accounts.confirmEmail(of: account.id, newPasswordHash: hash, at: now, on: sql)
                     if hash != nil {
                         // Every provider linked goes too: whoever held a session may have linked their own

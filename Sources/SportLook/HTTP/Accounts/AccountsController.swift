@@ -129,10 +129,10 @@ extension AccountsController {
     /// `POST /v1/auth/password/reset/finish`
     @Sendable func finishPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-        try await codes.finishReset(
+        let deprecated = try await codes.finishReset(
             email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
             address: context.remoteAddress.map(ClientAddress.throttleKey))
-        return Response(status: .noContent)
+        return Response(status: .noContent, headers: deprecated.map(DeprecationHeaders.fields) ?? [:])
     }
 
     /// `GET /v1/sports`

@@ -58,6 +58,29 @@ struct EmailCodeStore: Sendable {
         ).first() != nil
     }
 
+    /// Takes the code when it is the account's newest live one of `purpose`, whatever its
+    /// request, counting no try on it (the caller bounds the guesses elsewhere, so that
+    /// they cannot use up a request's own tries).
+    /// - Returns: Whether the code was taken.
+    func takeNewest(user: UUID, purpose: String, digest: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        guard
+            let newest = try await sql.raw(
+                """
+                SELECT request, digest FROM email_codes
+                WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND expires_at > \(bind: now)
+                ORDER BY created_at DESC, request LIMIT 1
+                """
+            ).first(), try newest.decode(column: "digest", as: String.self) == digest
+        else { return false }
+        let request = try newest.decode(column: "request", as: String.self)
+        return try await sql.raw(
+            """
+            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND digest = \(bind: digest)
+            RETURNING user_id
+            """
+        ).first() != nil
+    }
+
     /// Removes expired codes.
     func purge(before now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("DELETE FROM email_codes WHERE expires_at <= \(bind: now)").run()

@@ -3583,6 +3583,14 @@ public struct Client: APIProtocol {
     /// own). A reset forgets the devices and addresses the account knew but this one, and
     /// ends every session and the calendar feed.
     ///
+    /// **Deprecated shape:** a finish without `reset_id` (as apps sent it before it was
+    /// asked for) keeps working until its sunset, 2027-06-01T00:00:00Z: it takes the code
+    /// only when it is the account's newest reset code, its wrong codes count against the
+    /// email (`LOGIN_MAX_FAILURES` a window) and the address, never a request's tries, and
+    /// its 204 carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
+    /// `rel="deprecation"` to this contract. From the sunset on it is 422 with a
+    /// `reset_id` field error. CHANGELOG.md lists it.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/finish`.
     /// - Remark: Generated from `#/paths//v1/auth/password/reset/finish/post(finishPasswordReset)`.
@@ -3640,7 +3648,24 @@ public struct Client: APIProtocol {
                     }
                     return .requestHeaderFieldsTooLarge(.init(body: body))
                 case 204:
-                    return .noContent(.init())
+                    let headers: Operations.FinishPasswordReset.Output.NoContent.Headers = .init(
+                        deprecation: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Deprecation",
+                            as: Swift.String.self
+                        ),
+                        sunset: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Sunset",
+                            as: Swift.String.self
+                        ),
+                        link: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Link",
+                            as: Swift.String.self
+                        )
+                    )
+                    return .noContent(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -37448,7 +37473,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (every frame the server sends is a ServerFrame, below; docs/socket.md tells the protocol). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is

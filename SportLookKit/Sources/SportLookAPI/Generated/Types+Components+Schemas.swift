@@ -295,10 +295,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PasswordReset/password`.
             public var password: Swift.String
-            /// What POST /v1/auth/password/reset/start answered: the code belongs to that request.
+            /// What POST /v1/auth/password/reset/start answered: the code belongs to that request. Send it: without it the finish is the deprecated shape (see the operation), refused from 2027-06-01.
             ///
             /// - Remark: Generated from `#/components/schemas/PasswordReset/reset_id`.
-            public var resetId: Swift.String
+            public var resetId: Swift.String?
             /// This device's key from an earlier sign-in: the account knows the device, so strangers' wrong codes for the email do not use up its share.
             ///
             /// - Remark: Generated from `#/components/schemas/PasswordReset/device_key`.
@@ -309,13 +309,13 @@ extension Components {
             ///   - email:
             ///   - code: The 6 digits of the mail.
             ///   - password: The new password: 8 to 72 UTF-8 bytes, no NUL, not a common password, not one repeated character.
-            ///   - resetId: What POST /v1/auth/password/reset/start answered: the code belongs to that request.
+            ///   - resetId: What POST /v1/auth/password/reset/start answered: the code belongs to that request. Send it: without it the finish is the deprecated shape (see the operation), refused from 2027-06-01.
             ///   - deviceKey: This device's key from an earlier sign-in: the account knows the device, so strangers' wrong codes for the email do not use up its share.
             public init(
                 email: Swift.String,
                 code: Swift.String,
                 password: Swift.String,
-                resetId: Swift.String,
+                resetId: Swift.String? = nil,
                 deviceKey: Swift.String? = nil
             ) {
                 self.email = email
@@ -4949,25 +4949,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Notification/read_at`.
             public var readAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Notification/data`.
-            public struct DataPayload: Codable, Hashable, Sendable {
-                /// A container of undocumented properties.
-                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-                /// Creates a new `DataPayload`.
-                ///
-                /// - Parameters:
-                ///   - additionalProperties: A container of undocumented properties.
-                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
-                    self.additionalProperties = additionalProperties
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-                }
-                public func encode(to encoder: any Swift.Encoder) throws {
-                    try encoder.encodeAdditionalProperties(additionalProperties)
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/Notification/data`.
-            public var data: Components.Schemas.Notification.DataPayload
+            public var data: Components.Schemas.NotificationData
             /// Creates a new `Notification`.
             ///
             /// - Parameters:
@@ -4985,7 +4967,7 @@ extension Components {
                 kind: Components.Schemas.Notification.KindPayload,
                 createdAt: Foundation.Date,
                 readAt: Foundation.Date? = nil,
-                data: Components.Schemas.Notification.DataPayload
+                data: Components.Schemas.NotificationData
             ) {
                 self.id = id
                 self.title = title
@@ -5300,6 +5282,1802 @@ extension Components {
                 case myVotes = "my_votes"
                 case eventId = "event_id"
                 case seriesId = "series_id"
+            }
+        }
+        /// One frame the server sends on the WebSocket (`GET /v1/ws`), told apart by `type`. A
+        /// client keeps the kinds it does not know as unknown and goes on: newer servers may add
+        /// kinds and fields. Every room frame carries `room_id`, and an event's room `event_id`
+        /// too (the same id). The test suite holds every frame it receives against these schemas.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServerFrame`.
+        @frozen public enum ServerFrame: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case1`.
+            case FrameSubscribed(Components.Schemas.FrameSubscribed)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case2`.
+            case FrameUnsubscribed(Components.Schemas.FrameUnsubscribed)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case3`.
+            case FrameMessage(Components.Schemas.FrameMessage)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case4`.
+            case FrameMessageChanged(Components.Schemas.FrameMessageChanged)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case5`.
+            case FramePollVotes(Components.Schemas.FramePollVotes)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case6`.
+            case FrameSent(Components.Schemas.FrameSent)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case7`.
+            case FrameTyping(Components.Schemas.FrameTyping)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case8`.
+            case FrameRead(Components.Schemas.FrameRead)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case9`.
+            case FrameWatchingRooms(Components.Schemas.FrameWatchingRooms)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case10`.
+            case FrameRoomUpdated(Components.Schemas.FrameRoomUpdated)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case11`.
+            case FrameRoomRemoved(Components.Schemas.FrameRoomRemoved)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case12`.
+            case FrameNotification(Components.Schemas.FrameNotification)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case13`.
+            case FrameDatabase(Components.Schemas.FrameDatabase)
+            /// - Remark: Generated from `#/components/schemas/ServerFrame/case14`.
+            case FrameError(Components.Schemas.FrameError)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .FrameSubscribed(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameUnsubscribed(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameMessage(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameMessageChanged(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FramePollVotes(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameSent(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameTyping(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameRead(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameWatchingRooms(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameRoomUpdated(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameRoomRemoved(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameNotification(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameDatabase(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .FrameError(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .FrameSubscribed(value):
+                    try value.encode(to: encoder)
+                case let .FrameUnsubscribed(value):
+                    try value.encode(to: encoder)
+                case let .FrameMessage(value):
+                    try value.encode(to: encoder)
+                case let .FrameMessageChanged(value):
+                    try value.encode(to: encoder)
+                case let .FramePollVotes(value):
+                    try value.encode(to: encoder)
+                case let .FrameSent(value):
+                    try value.encode(to: encoder)
+                case let .FrameTyping(value):
+                    try value.encode(to: encoder)
+                case let .FrameRead(value):
+                    try value.encode(to: encoder)
+                case let .FrameWatchingRooms(value):
+                    try value.encode(to: encoder)
+                case let .FrameRoomUpdated(value):
+                    try value.encode(to: encoder)
+                case let .FrameRoomRemoved(value):
+                    try value.encode(to: encoder)
+                case let .FrameNotification(value):
+                    try value.encode(to: encoder)
+                case let .FrameDatabase(value):
+                    try value.encode(to: encoder)
+                case let .FrameError(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// A subscription began; the room's history after the position asked for follows, then live frames.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameSubscribed`.
+        public struct FrameSubscribed: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case subscribed = "subscribed"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/type`.
+            public var _type: Components.Schemas.FrameSubscribed._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/event_id`.
+            public var eventId: Swift.String?
+            /// The room's newest message now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/last_seq`.
+            public var lastSeq: Swift.Int
+            /// The room's newest change now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FrameSubscribed/last_change_seq`.
+            public var lastChangeSeq: Swift.Int
+            /// Creates a new `FrameSubscribed`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - lastSeq: The room's newest message now.
+            ///   - lastChangeSeq: The room's newest change now.
+            public init(
+                _type: Components.Schemas.FrameSubscribed._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                lastSeq: Swift.Int,
+                lastChangeSeq: Swift.Int
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.lastSeq = lastSeq
+                self.lastChangeSeq = lastChangeSeq
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case lastSeq = "last_seq"
+                case lastChangeSeq = "last_change_seq"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameSubscribed._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.lastSeq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .lastSeq
+                )
+                self.lastChangeSeq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .lastChangeSeq
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "last_seq",
+                    "last_change_seq"
+                ])
+            }
+        }
+        /// A subscription ended. `requested`: the client's `unsubscribe`; `not_attending`: the
+        /// person is no longer going to the event; `not_a_member`: no longer in the group (or its
+        /// members-only game); `unavailable`: the membership could not be checked just now,
+        /// subscribe again after a pause. A client does not resume the others.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed`.
+        public struct FrameUnsubscribed: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case unsubscribed = "unsubscribed"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/type`.
+            public var _type: Components.Schemas.FrameUnsubscribed._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case requested = "requested"
+                case notAttending = "not_attending"
+                case notAMember = "not_a_member"
+                case unavailable = "unavailable"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameUnsubscribed/reason`.
+            public var reason: Components.Schemas.FrameUnsubscribed.ReasonPayload
+            /// Creates a new `FrameUnsubscribed`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - reason:
+            public init(
+                _type: Components.Schemas.FrameUnsubscribed._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                reason: Components.Schemas.FrameUnsubscribed.ReasonPayload
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case reason
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameUnsubscribed._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.reason = try container.decode(
+                    Components.Schemas.FrameUnsubscribed.ReasonPayload.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "reason"
+                ])
+            }
+        }
+        /// A message, in its current state, with the change position to resume from once it is held.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameMessage`.
+        public struct FrameMessage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case message = "message"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/type`.
+            public var _type: Components.Schemas.FrameMessage._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/message`.
+            public var message: Components.Schemas.ChatMessage
+            /// - Remark: Generated from `#/components/schemas/FrameMessage/after_change`.
+            public var afterChange: Swift.Int
+            /// Creates a new `FrameMessage`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - message:
+            ///   - afterChange:
+            public init(
+                _type: Components.Schemas.FrameMessage._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                message: Components.Schemas.ChatMessage,
+                afterChange: Swift.Int
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.message = message
+                self.afterChange = afterChange
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case message
+                case afterChange = "after_change"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameMessage._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.message = try container.decode(
+                    Components.Schemas.ChatMessage.self,
+                    forKey: .message
+                )
+                self.afterChange = try container.decode(
+                    Swift.Int.self,
+                    forKey: .afterChange
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "message",
+                    "after_change"
+                ])
+            }
+        }
+        /// A message the client holds was edited or reacted to (`message_edited`) or deleted (`message_deleted`); it comes whole, as it is now.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameMessageChanged`.
+        public struct FrameMessageChanged: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case messageEdited = "message_edited"
+                case messageDeleted = "message_deleted"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/type`.
+            public var _type: Components.Schemas.FrameMessageChanged._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/message`.
+            public var message: Components.Schemas.ChatMessage
+            /// - Remark: Generated from `#/components/schemas/FrameMessageChanged/after_change`.
+            public var afterChange: Swift.Int
+            /// Creates a new `FrameMessageChanged`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - message:
+            ///   - afterChange:
+            public init(
+                _type: Components.Schemas.FrameMessageChanged._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                message: Components.Schemas.ChatMessage,
+                afterChange: Swift.Int
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.message = message
+                self.afterChange = afterChange
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case message
+                case afterChange = "after_change"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameMessageChanged._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.message = try container.decode(
+                    Components.Schemas.ChatMessage.self,
+                    forKey: .message
+                )
+                self.afterChange = try container.decode(
+                    Swift.Int.self,
+                    forKey: .afterChange
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "message",
+                    "after_change"
+                ])
+            }
+        }
+        /// Only the votes of a poll the subscription was sent whole changed (to subscriptions that asked with `poll_votes`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/FramePollVotes`.
+        public struct FramePollVotes: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pollVotes = "poll_votes"
+            }
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/type`.
+            public var _type: Components.Schemas.FramePollVotes._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/seq`.
+            public var seq: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/after_change`.
+            public var afterChange: Swift.Int
+            /// Votes per option, in the options' order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/counts`.
+            public var counts: [Swift.Int]
+            /// Who took each option of a sign-up list (`one_per_option`); null elsewhere.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/taken_by`.
+            public var takenBy: [Swift.String?]
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/voters_count`.
+            public var votersCount: Swift.Int
+            /// The positions this person chose.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FramePollVotes/my_votes`.
+            public var myVotes: [Swift.Int]
+            /// Creates a new `FramePollVotes`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - seq:
+            ///   - afterChange:
+            ///   - counts: Votes per option, in the options' order.
+            ///   - takenBy: Who took each option of a sign-up list (`one_per_option`); null elsewhere.
+            ///   - votersCount:
+            ///   - myVotes: The positions this person chose.
+            public init(
+                _type: Components.Schemas.FramePollVotes._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                seq: Swift.Int,
+                afterChange: Swift.Int,
+                counts: [Swift.Int],
+                takenBy: [Swift.String?],
+                votersCount: Swift.Int,
+                myVotes: [Swift.Int]
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.seq = seq
+                self.afterChange = afterChange
+                self.counts = counts
+                self.takenBy = takenBy
+                self.votersCount = votersCount
+                self.myVotes = myVotes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case seq
+                case afterChange = "after_change"
+                case counts
+                case takenBy = "taken_by"
+                case votersCount = "voters_count"
+                case myVotes = "my_votes"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FramePollVotes._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.seq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .seq
+                )
+                self.afterChange = try container.decode(
+                    Swift.Int.self,
+                    forKey: .afterChange
+                )
+                self.counts = try container.decode(
+                    [Swift.Int].self,
+                    forKey: .counts
+                )
+                self.takenBy = try container.decode(
+                    [Swift.String?].self,
+                    forKey: .takenBy
+                )
+                self.votersCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .votersCount
+                )
+                self.myVotes = try container.decode(
+                    [Swift.Int].self,
+                    forKey: .myVotes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "seq",
+                    "after_change",
+                    "counts",
+                    "taken_by",
+                    "voters_count",
+                    "my_votes"
+                ])
+            }
+        }
+        /// A `message` frame's message is stored; `created` is false when the same `client_id` had stored it before.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameSent`.
+        public struct FrameSent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameSent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case sent = "sent"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameSent/type`.
+            public var _type: Components.Schemas.FrameSent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameSent/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameSent/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameSent/client_id`.
+            public var clientId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameSent/seq`.
+            public var seq: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/FrameSent/created`.
+            public var created: Swift.Bool
+            /// Creates a new `FrameSent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - clientId:
+            ///   - seq:
+            ///   - created:
+            public init(
+                _type: Components.Schemas.FrameSent._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                clientId: Swift.String,
+                seq: Swift.Int,
+                created: Swift.Bool
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.clientId = clientId
+                self.seq = seq
+                self.created = created
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case clientId = "client_id"
+                case seq
+                case created
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameSent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.clientId = try container.decode(
+                    Swift.String.self,
+                    forKey: .clientId
+                )
+                self.seq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .seq
+                )
+                self.created = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .created
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "client_id",
+                    "seq",
+                    "created"
+                ])
+            }
+        }
+        /// Someone is typing (sent every few seconds while they type).
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameTyping`.
+        public struct FrameTyping: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameTyping/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case typing = "typing"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameTyping/type`.
+            public var _type: Components.Schemas.FrameTyping._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameTyping/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameTyping/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameTyping/user`.
+            public var user: Components.Schemas.UserSummary
+            /// Creates a new `FrameTyping`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - user:
+            public init(
+                _type: Components.Schemas.FrameTyping._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                user: Components.Schemas.UserSummary
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameTyping._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.user = try container.decode(
+                    Components.Schemas.UserSummary.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "user"
+                ])
+            }
+        }
+        /// Someone read the room up to `seq`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameRead`.
+        public struct FrameRead: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameRead/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case read = "read"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameRead/type`.
+            public var _type: Components.Schemas.FrameRead._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameRead/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameRead/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameRead/user`.
+            public struct UserPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/FrameRead/user/id`.
+                public var id: Swift.String
+                /// Creates a new `UserPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameRead/user`.
+            public var user: Components.Schemas.FrameRead.UserPayload
+            /// - Remark: Generated from `#/components/schemas/FrameRead/seq`.
+            public var seq: Swift.Int
+            /// Creates a new `FrameRead`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - user:
+            ///   - seq:
+            public init(
+                _type: Components.Schemas.FrameRead._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil,
+                user: Components.Schemas.FrameRead.UserPayload,
+                seq: Swift.Int
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+                self.user = user
+                self.seq = seq
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case user
+                case seq
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameRead._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.user = try container.decode(
+                    Components.Schemas.FrameRead.UserPayload.self,
+                    forKey: .user
+                )
+                self.seq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .seq
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id",
+                    "user",
+                    "seq"
+                ])
+            }
+        }
+        /// `watch_rooms` took effect: the chats list's changes follow.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameWatchingRooms`.
+        public struct FrameWatchingRooms: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameWatchingRooms/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case watchingRooms = "watching_rooms"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameWatchingRooms/type`.
+            public var _type: Components.Schemas.FrameWatchingRooms._TypePayload
+            /// Creates a new `FrameWatchingRooms`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.FrameWatchingRooms._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameWatchingRooms._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
+                ])
+            }
+        }
+        /// A chats-list entry as it is now.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameRoomUpdated`.
+        public struct FrameRoomUpdated: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameRoomUpdated/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case roomUpdated = "room_updated"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameRoomUpdated/type`.
+            public var _type: Components.Schemas.FrameRoomUpdated._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameRoomUpdated/room`.
+            public var room: Components.Schemas.RoomListing
+            /// Creates a new `FrameRoomUpdated`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - room:
+            public init(
+                _type: Components.Schemas.FrameRoomUpdated._TypePayload,
+                room: Components.Schemas.RoomListing
+            ) {
+                self._type = _type
+                self.room = room
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case room
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameRoomUpdated._TypePayload.self,
+                    forKey: ._type
+                )
+                self.room = try container.decode(
+                    Components.Schemas.RoomListing.self,
+                    forKey: .room
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room"
+                ])
+            }
+        }
+        /// A room left the chats list.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameRoomRemoved`.
+        public struct FrameRoomRemoved: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameRoomRemoved/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case roomRemoved = "room_removed"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameRoomRemoved/type`.
+            public var _type: Components.Schemas.FrameRoomRemoved._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameRoomRemoved/room_id`.
+            public var roomId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameRoomRemoved/event_id`.
+            public var eventId: Swift.String?
+            /// Creates a new `FrameRoomRemoved`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - roomId:
+            ///   - eventId:
+            public init(
+                _type: Components.Schemas.FrameRoomRemoved._TypePayload,
+                roomId: Swift.String,
+                eventId: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.roomId = roomId
+                self.eventId = eventId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case roomId = "room_id"
+                case eventId = "event_id"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameRoomRemoved._TypePayload.self,
+                    forKey: ._type
+                )
+                self.roomId = try container.decode(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "room_id",
+                    "event_id"
+                ])
+            }
+        }
+        /// A new notification in the person's inbox, as `GET /v1/me/notifications` lists it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameNotification`.
+        public struct FrameNotification: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameNotification/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case notification = "notification"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameNotification/type`.
+            public var _type: Components.Schemas.FrameNotification._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameNotification/notification`.
+            public var notification: Components.Schemas.Notification
+            /// Creates a new `FrameNotification`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - notification:
+            public init(
+                _type: Components.Schemas.FrameNotification._TypePayload,
+                notification: Components.Schemas.Notification
+            ) {
+                self._type = _type
+                self.notification = notification
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case notification
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameNotification._TypePayload.self,
+                    forKey: ._type
+                )
+                self.notification = try container.decode(
+                    Components.Schemas.Notification.self,
+                    forKey: .notification
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "notification"
+                ])
+            }
+        }
+        /// Whether the database takes writes; sent when that changes, and to a socket opened while it does not.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameDatabase`.
+        public struct FrameDatabase: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameDatabase/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case database = "database"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameDatabase/type`.
+            public var _type: Components.Schemas.FrameDatabase._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameDatabase/writable`.
+            public var writable: Swift.Bool
+            /// Creates a new `FrameDatabase`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - writable:
+            public init(
+                _type: Components.Schemas.FrameDatabase._TypePayload,
+                writable: Swift.Bool
+            ) {
+                self._type = _type
+                self.writable = writable
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case writable
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameDatabase._TypePayload.self,
+                    forKey: ._type
+                )
+                self.writable = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .writable
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "writable"
+                ])
+            }
+        }
+        /// A frame was refused. With `retry_after` (seconds), sending the same frame again later
+        /// can succeed: `overloaded`, `unavailable`, `read_only`, `rate_limited`. `client_id`
+        /// names a refused message; `room_id` the room a refused frame named.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/FrameError`.
+        public struct FrameError: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameError/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case error = "error"
+            }
+            /// - Remark: Generated from `#/components/schemas/FrameError/type`.
+            public var _type: Components.Schemas.FrameError._TypePayload
+            /// - Remark: Generated from `#/components/schemas/FrameError/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameError/message`.
+            public var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FrameError/room_id`.
+            public var roomId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameError/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameError/client_id`.
+            public var clientId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FrameError/retry_after`.
+            public var retryAfter: Swift.Int?
+            /// Creates a new `FrameError`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - code:
+            ///   - message:
+            ///   - roomId:
+            ///   - eventId:
+            ///   - clientId:
+            ///   - retryAfter:
+            public init(
+                _type: Components.Schemas.FrameError._TypePayload,
+                code: Swift.String,
+                message: Swift.String,
+                roomId: Swift.String? = nil,
+                eventId: Swift.String? = nil,
+                clientId: Swift.String? = nil,
+                retryAfter: Swift.Int? = nil
+            ) {
+                self._type = _type
+                self.code = code
+                self.message = message
+                self.roomId = roomId
+                self.eventId = eventId
+                self.clientId = clientId
+                self.retryAfter = retryAfter
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case code
+                case message
+                case roomId = "room_id"
+                case eventId = "event_id"
+                case clientId = "client_id"
+                case retryAfter = "retry_after"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.FrameError._TypePayload.self,
+                    forKey: ._type
+                )
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                self.message = try container.decode(
+                    Swift.String.self,
+                    forKey: .message
+                )
+                self.roomId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.clientId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .clientId
+                )
+                self.retryAfter = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retryAfter
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "code",
+                    "message",
+                    "room_id",
+                    "event_id",
+                    "client_id",
+                    "retry_after"
+                ])
+            }
+        }
+        /// What a notification is about, for an app to open the right screen. Which fields each
+        /// `kind` carries (`person` fields are `{id, name}`; times are RFC 3339):
+        ///
+        /// - `invitation`: invitation_id, event_id, event_title, starts_at, inviter.
+        /// - `invitation_accepted`: invitation_id, event_id, event_title, invitee, status.
+        /// - `waitlist_promoted`: event_id, event_title, starts_at.
+        /// - `waitlist_offer`: event_id, event_title, starts_at, expires_at.
+        /// - `waitlist_offer_expired`: event_id, event_title, expired_at.
+        /// - `event_updated`: event_id, event_title, changed (the fields that changed), starts_at.
+        /// - `event_cancelled`: event_id, event_title, reason.
+        /// - `game_on`: event_id, event_title, starts_at, going_count.
+        /// - `reminder`: event_id, event_title, starts_at, time_zone, minutes_before, title, body, answer (`going` or `maybe`).
+        /// - `chat_message`: room_id, seq, sender; event_id and event_title for an event's room,
+        ///   group_id and group_name for a group's; mentioned (true) when it names the reader.
+        /// - `group_request`: group_id, group_name, requester.
+        /// - `group_request_accepted`, `group_request_refused`: group_id, group_name.
+        /// - `group_event`: event_id, event_title, starts_at, group_id, group_name.
+        /// - `teams_published`, `team_moved`: event_id, event_title, starts_at, team (from 1).
+        /// - `result_entered`: event_id, event_title, scores (per team), entered_by.
+        /// - `substitute_offer`: event_id, event_title, starts_at, request_id, expires_at, requester.
+        /// - `substitute_found`: event_id, event_title, substitute.
+        /// - `poll_reminder`, `poll_closed`: room_id, seq, question, sender; event_id in an event's room.
+        /// - `payment_due`: event_id and event_title (a game) or group_id and group_name (dues), amount (minor units), currency, organiser.
+        /// - `payment_claimed`: the same subject, claim_id, amount, currency, claimed_by.
+        /// - `moderation`: action, reason, action_id; until (suspensions; null for no end); target_type and target_id when it concerns one.
+        /// - `report_outcome`: report_id, target_type, target_id, outcome (`acted` or `dismissed`).
+        /// - `appeal_decided`: appeal_id, action_id, decision (`reversed` or `upheld`), reason.
+        /// - `data_export_ready`: export_id, path, expires_at, size (bytes).
+        ///
+        /// Unread notifications with the same collapse key replace each other in the inbox (a
+        /// room's chat messages: the newest one stands for them).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationData`.
+        public struct NotificationData: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationData/event_id`.
+            public var eventId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/event_title`.
+            public var eventTitle: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/starts_at`.
+            public var startsAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/time_zone`.
+            public var timeZone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/invitation_id`.
+            public var invitationId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/inviter`.
+            public var inviter: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/invitee`.
+            public var invitee: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/status`.
+            public var status: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/expires_at`.
+            public var expiresAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/expired_at`.
+            public var expiredAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/changed`.
+            public var changed: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/going_count`.
+            public var goingCount: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/minutes_before`.
+            public var minutesBefore: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/title`.
+            public var title: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/body`.
+            public var body: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/answer`.
+            @frozen public enum AnswerPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case going = "going"
+                case maybe = "maybe"
+            }
+            /// - Remark: Generated from `#/components/schemas/NotificationData/answer`.
+            public var answer: Components.Schemas.NotificationData.AnswerPayload?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/room_id`.
+            public var roomId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/seq`.
+            public var seq: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/sender`.
+            public var sender: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/mentioned`.
+            public var mentioned: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/group_id`.
+            public var groupId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/group_name`.
+            public var groupName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/requester`.
+            public var requester: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/team`.
+            public var team: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/scores`.
+            public var scores: [Swift.Int]?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/entered_by`.
+            public var enteredBy: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/request_id`.
+            public var requestId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/substitute`.
+            public var substitute: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/question`.
+            public var question: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/amount`.
+            public var amount: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/currency`.
+            public var currency: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/organiser`.
+            public var organiser: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/claim_id`.
+            public var claimId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/claimed_by`.
+            public var claimedBy: Components.Schemas.NotificationPerson?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/action`.
+            public var action: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/action_id`.
+            public var actionId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/until`.
+            public var until: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/target_type`.
+            public var targetType: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/target_id`.
+            public var targetId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/report_id`.
+            public var reportId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/outcome`.
+            @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case acted = "acted"
+                case dismissed = "dismissed"
+            }
+            /// - Remark: Generated from `#/components/schemas/NotificationData/outcome`.
+            public var outcome: Components.Schemas.NotificationData.OutcomePayload?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/appeal_id`.
+            public var appealId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/decision`.
+            @frozen public enum DecisionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case reversed = "reversed"
+                case upheld = "upheld"
+            }
+            /// - Remark: Generated from `#/components/schemas/NotificationData/decision`.
+            public var decision: Components.Schemas.NotificationData.DecisionPayload?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/export_id`.
+            public var exportId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/path`.
+            public var path: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationData/size`.
+            public var size: Swift.Int?
+            /// Creates a new `NotificationData`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - eventTitle:
+            ///   - startsAt:
+            ///   - timeZone:
+            ///   - invitationId:
+            ///   - inviter:
+            ///   - invitee:
+            ///   - status:
+            ///   - expiresAt:
+            ///   - expiredAt:
+            ///   - changed:
+            ///   - reason:
+            ///   - goingCount:
+            ///   - minutesBefore:
+            ///   - title:
+            ///   - body:
+            ///   - answer:
+            ///   - roomId:
+            ///   - seq:
+            ///   - sender:
+            ///   - mentioned:
+            ///   - groupId:
+            ///   - groupName:
+            ///   - requester:
+            ///   - team:
+            ///   - scores:
+            ///   - enteredBy:
+            ///   - requestId:
+            ///   - substitute:
+            ///   - question:
+            ///   - amount:
+            ///   - currency:
+            ///   - organiser:
+            ///   - claimId:
+            ///   - claimedBy:
+            ///   - action:
+            ///   - actionId:
+            ///   - until:
+            ///   - targetType:
+            ///   - targetId:
+            ///   - reportId:
+            ///   - outcome:
+            ///   - appealId:
+            ///   - decision:
+            ///   - exportId:
+            ///   - path:
+            ///   - size:
+            public init(
+                eventId: Swift.String? = nil,
+                eventTitle: Swift.String? = nil,
+                startsAt: Foundation.Date? = nil,
+                timeZone: Swift.String? = nil,
+                invitationId: Swift.String? = nil,
+                inviter: Components.Schemas.NotificationPerson? = nil,
+                invitee: Components.Schemas.NotificationPerson? = nil,
+                status: Swift.String? = nil,
+                expiresAt: Foundation.Date? = nil,
+                expiredAt: Foundation.Date? = nil,
+                changed: [Swift.String]? = nil,
+                reason: Swift.String? = nil,
+                goingCount: Swift.Int? = nil,
+                minutesBefore: Swift.Int? = nil,
+                title: Swift.String? = nil,
+                body: Swift.String? = nil,
+                answer: Components.Schemas.NotificationData.AnswerPayload? = nil,
+                roomId: Swift.String? = nil,
+                seq: Swift.Int? = nil,
+                sender: Components.Schemas.NotificationPerson? = nil,
+                mentioned: Swift.Bool? = nil,
+                groupId: Swift.String? = nil,
+                groupName: Swift.String? = nil,
+                requester: Components.Schemas.NotificationPerson? = nil,
+                team: Swift.Int? = nil,
+                scores: [Swift.Int]? = nil,
+                enteredBy: Components.Schemas.NotificationPerson? = nil,
+                requestId: Swift.String? = nil,
+                substitute: Components.Schemas.NotificationPerson? = nil,
+                question: Swift.String? = nil,
+                amount: Swift.Int? = nil,
+                currency: Swift.String? = nil,
+                organiser: Components.Schemas.NotificationPerson? = nil,
+                claimId: Swift.String? = nil,
+                claimedBy: Components.Schemas.NotificationPerson? = nil,
+                action: Swift.String? = nil,
+                actionId: Swift.String? = nil,
+                until: Foundation.Date? = nil,
+                targetType: Swift.String? = nil,
+                targetId: Swift.String? = nil,
+                reportId: Swift.String? = nil,
+                outcome: Components.Schemas.NotificationData.OutcomePayload? = nil,
+                appealId: Swift.String? = nil,
+                decision: Components.Schemas.NotificationData.DecisionPayload? = nil,
+                exportId: Swift.String? = nil,
+                path: Swift.String? = nil,
+                size: Swift.Int? = nil
+            ) {
+                self.eventId = eventId
+                self.eventTitle = eventTitle
+                self.startsAt = startsAt
+                self.timeZone = timeZone
+                self.invitationId = invitationId
+                self.inviter = inviter
+                self.invitee = invitee
+                self.status = status
+                self.expiresAt = expiresAt
+                self.expiredAt = expiredAt
+                self.changed = changed
+                self.reason = reason
+                self.goingCount = goingCount
+                self.minutesBefore = minutesBefore
+                self.title = title
+                self.body = body
+                self.answer = answer
+                self.roomId = roomId
+                self.seq = seq
+                self.sender = sender
+                self.mentioned = mentioned
+                self.groupId = groupId
+                self.groupName = groupName
+                self.requester = requester
+                self.team = team
+                self.scores = scores
+                self.enteredBy = enteredBy
+                self.requestId = requestId
+                self.substitute = substitute
+                self.question = question
+                self.amount = amount
+                self.currency = currency
+                self.organiser = organiser
+                self.claimId = claimId
+                self.claimedBy = claimedBy
+                self.action = action
+                self.actionId = actionId
+                self.until = until
+                self.targetType = targetType
+                self.targetId = targetId
+                self.reportId = reportId
+                self.outcome = outcome
+                self.appealId = appealId
+                self.decision = decision
+                self.exportId = exportId
+                self.path = path
+                self.size = size
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case eventTitle = "event_title"
+                case startsAt = "starts_at"
+                case timeZone = "time_zone"
+                case invitationId = "invitation_id"
+                case inviter
+                case invitee
+                case status
+                case expiresAt = "expires_at"
+                case expiredAt = "expired_at"
+                case changed
+                case reason
+                case goingCount = "going_count"
+                case minutesBefore = "minutes_before"
+                case title
+                case body
+                case answer
+                case roomId = "room_id"
+                case seq
+                case sender
+                case mentioned
+                case groupId = "group_id"
+                case groupName = "group_name"
+                case requester
+                case team
+                case scores
+                case enteredBy = "entered_by"
+                case requestId = "request_id"
+                case substitute
+                case question
+                case amount
+                case currency
+                case organiser
+                case claimId = "claim_id"
+                case claimedBy = "claimed_by"
+                case action
+                case actionId = "action_id"
+                case until
+                case targetType = "target_type"
+                case targetId = "target_id"
+                case reportId = "report_id"
+                case outcome
+                case appealId = "appeal_id"
+                case decision
+                case exportId = "export_id"
+                case path
+                case size
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.eventTitle = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventTitle
+                )
+                self.startsAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .startsAt
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.invitationId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .invitationId
+                )
+                self.inviter = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .inviter
+                )
+                self.invitee = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .invitee
+                )
+                self.status = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .status
+                )
+                self.expiresAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .expiresAt
+                )
+                self.expiredAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .expiredAt
+                )
+                self.changed = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .changed
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.goingCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .goingCount
+                )
+                self.minutesBefore = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .minutesBefore
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.body = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .body
+                )
+                self.answer = try container.decodeIfPresent(
+                    Components.Schemas.NotificationData.AnswerPayload.self,
+                    forKey: .answer
+                )
+                self.roomId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .roomId
+                )
+                self.seq = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .seq
+                )
+                self.sender = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .sender
+                )
+                self.mentioned = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .mentioned
+                )
+                self.groupId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .groupId
+                )
+                self.groupName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .groupName
+                )
+                self.requester = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .requester
+                )
+                self.team = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .team
+                )
+                self.scores = try container.decodeIfPresent(
+                    [Swift.Int].self,
+                    forKey: .scores
+                )
+                self.enteredBy = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .enteredBy
+                )
+                self.requestId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .requestId
+                )
+                self.substitute = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .substitute
+                )
+                self.question = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .question
+                )
+                self.amount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .amount
+                )
+                self.currency = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .currency
+                )
+                self.organiser = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .organiser
+                )
+                self.claimId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .claimId
+                )
+                self.claimedBy = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPerson.self,
+                    forKey: .claimedBy
+                )
+                self.action = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .action
+                )
+                self.actionId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .actionId
+                )
+                self.until = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .until
+                )
+                self.targetType = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .targetType
+                )
+                self.targetId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .targetId
+                )
+                self.reportId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reportId
+                )
+                self.outcome = try container.decodeIfPresent(
+                    Components.Schemas.NotificationData.OutcomePayload.self,
+                    forKey: .outcome
+                )
+                self.appealId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .appealId
+                )
+                self.decision = try container.decodeIfPresent(
+                    Components.Schemas.NotificationData.DecisionPayload.self,
+                    forKey: .decision
+                )
+                self.exportId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .exportId
+                )
+                self.path = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .path
+                )
+                self.size = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .size
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event_id",
+                    "event_title",
+                    "starts_at",
+                    "time_zone",
+                    "invitation_id",
+                    "inviter",
+                    "invitee",
+                    "status",
+                    "expires_at",
+                    "expired_at",
+                    "changed",
+                    "reason",
+                    "going_count",
+                    "minutes_before",
+                    "title",
+                    "body",
+                    "answer",
+                    "room_id",
+                    "seq",
+                    "sender",
+                    "mentioned",
+                    "group_id",
+                    "group_name",
+                    "requester",
+                    "team",
+                    "scores",
+                    "entered_by",
+                    "request_id",
+                    "substitute",
+                    "question",
+                    "amount",
+                    "currency",
+                    "organiser",
+                    "claim_id",
+                    "claimed_by",
+                    "action",
+                    "action_id",
+                    "until",
+                    "target_type",
+                    "target_id",
+                    "report_id",
+                    "outcome",
+                    "appeal_id",
+                    "decision",
+                    "export_id",
+                    "path",
+                    "size"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationPerson`.
+        public struct NotificationPerson: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationPerson/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NotificationPerson/name`.
+            public var name: Swift.String
+            /// Creates a new `NotificationPerson`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            public init(
+                id: Swift.String,
+                name: Swift.String
+            ) {
+                self.id = id
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name"
+                ])
             }
         }
         /// A message in its current state. An edited message has `edited_at`; a deleted one keeps its `seq` with `deleted` true, an empty `body` and no attachment, mentions, reactions or poll. `change_seq` is the room's change number of its last edit, deletion, reaction or vote (0 for none).

@@ -5165,6 +5165,14 @@ public enum Operations {
     /// own). A reset forgets the devices and addresses the account knew but this one, and
     /// ends every session and the calendar feed.
     ///
+    /// **Deprecated shape:** a finish without `reset_id` (as apps sent it before it was
+    /// asked for) keeps working until its sunset, 2027-06-01T00:00:00Z: it takes the code
+    /// only when it is the account's newest reset code, its wrong codes count against the
+    /// email (`LOGIN_MAX_FAILURES` a window) and the address, never a request's tries, and
+    /// its 204 carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
+    /// `rel="deprecation"` to this contract. From the sunset on it is 422 with a
+    /// `reset_id` field error. CHANGELOG.md lists it.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/finish`.
     /// - Remark: Generated from `#/paths//v1/auth/password/reset/finish/post(finishPasswordReset)`.
@@ -5227,8 +5235,45 @@ public enum Operations {
                 }
             }
             public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/auth/password/reset/finish/POST/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Only for the deprecated shape (no reset_id): when it was deprecated, an RFC 9745 date (`@` and seconds since 1970).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/password/reset/finish/POST/responses/204/headers/Deprecation`.
+                    public var deprecation: Swift.String?
+                    /// Only for the deprecated shape: when it stops working, an HTTP date (RFC 8594).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/password/reset/finish/POST/responses/204/headers/Sunset`.
+                    public var sunset: Swift.String?
+                    /// Only for the deprecated shape: `</openapi.yaml>; rel="deprecation"`, with what replaces it as its title.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/password/reset/finish/POST/responses/204/headers/Link`.
+                    public var link: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - deprecation: Only for the deprecated shape (no reset_id): when it was deprecated, an RFC 9745 date (`@` and seconds since 1970).
+                    ///   - sunset: Only for the deprecated shape: when it stops working, an HTTP date (RFC 8594).
+                    ///   - link: Only for the deprecated shape: `</openapi.yaml>; rel="deprecation"`, with what replaces it as its title.
+                    public init(
+                        deprecation: Swift.String? = nil,
+                        sunset: Swift.String? = nil,
+                        link: Swift.String? = nil
+                    ) {
+                        self.deprecation = deprecation
+                        self.sunset = sunset
+                        self.link = link
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.FinishPasswordReset.Output.NoContent.Headers
                 /// Creates a new `NoContent`.
-                public init() {}
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.FinishPasswordReset.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
             }
             /// The password is set; every session has ended.
             ///
@@ -5236,14 +5281,6 @@ public enum Operations {
             ///
             /// HTTP response code: `204 noContent`.
             case noContent(Operations.FinishPasswordReset.Output.NoContent)
-            /// The password is set; every session has ended.
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/password/reset/finish/post(finishPasswordReset)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            public static var noContent: Self {
-                .noContent(.init())
-            }
             /// The associated value of the enum case if `self` is `.noContent`.
             ///
             /// - Throws: An error if `self` is not `.noContent`.
@@ -47335,7 +47372,7 @@ public enum Operations {
             }
         }
     }
-    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (every frame the server sends is a ServerFrame, below; docs/socket.md tells the protocol). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is

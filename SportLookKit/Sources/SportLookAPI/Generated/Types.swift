@@ -213,6 +213,14 @@ public protocol APIProtocol: Sendable {
     /// own). A reset forgets the devices and addresses the account knew but this one, and
     /// ends every session and the calendar feed.
     ///
+    /// **Deprecated shape:** a finish without `reset_id` (as apps sent it before it was
+    /// asked for) keeps working until its sunset, 2027-06-01T00:00:00Z: it takes the code
+    /// only when it is the account's newest reset code, its wrong codes count against the
+    /// email (`LOGIN_MAX_FAILURES` a window) and the address, never a request's tries, and
+    /// its 204 carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
+    /// `rel="deprecation"` to this contract. From the sunset on it is 422 with a
+    /// `reset_id` field error. CHANGELOG.md lists it.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/finish`.
     /// - Remark: Generated from `#/paths//v1/auth/password/reset/finish/post(finishPasswordReset)`.
@@ -1276,7 +1284,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/conversations/{id}/decline`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/decline/post(declineConversation)`.
     func declineConversation(_ input: Operations.DeclineConversation.Input) async throws -> Operations.DeclineConversation.Output
-    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (every frame the server sends is a ServerFrame, below; docs/socket.md tells the protocol). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is
@@ -1912,6 +1920,14 @@ extension APIProtocol {
     /// does not know together; a known device, or else a known address, has 30 of its
     /// own). A reset forgets the devices and addresses the account knew but this one, and
     /// ends every session and the calendar feed.
+    ///
+    /// **Deprecated shape:** a finish without `reset_id` (as apps sent it before it was
+    /// asked for) keeps working until its sunset, 2027-06-01T00:00:00Z: it takes the code
+    /// only when it is the account's newest reset code, its wrong codes count against the
+    /// email (`LOGIN_MAX_FAILURES` a window) and the address, never a request's tries, and
+    /// its 204 carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
+    /// `rel="deprecation"` to this contract. From the sunset on it is 422 with a
+    /// `reset_id` field error. CHANGELOG.md lists it.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/finish`.
@@ -4038,7 +4054,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The realtime WebSocket (the frames are in docs/socket.md). Over plain HTTP it answers 426.
+    /// The realtime WebSocket (every frame the server sends is a ServerFrame, below; docs/socket.md tells the protocol). Over plain HTTP it answers 426.
     ///
     /// Authenticate with the bearer header (apps), the session cookie (browsers; the Origin must be a page of this server or a configured origin) or `?access_token=`. Rooms are named by
     /// `room_id` (an event's chat: the event's id; a conversation: its id); `event_id` is

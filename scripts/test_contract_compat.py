@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""scripts/contract-compat on test branches: a repository whose v1.0.0 is today's
+openapi.yaml, and branches that change it the ways an app would or would not notice.
+
+    python3 scripts/test_contract_compat.py
+"""
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "contract-compat"
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def git(repo, *args):
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True)
+
+
+class ContractCompat(unittest.TestCase):
+    def setUp(self):
+        self.repo = Path(tempfile.mkdtemp(prefix="contract-compat-"))
+        (self.repo / "scripts").mkdir()
+        shutil.copy(SCRIPT, self.repo / "scripts" / "contract-compat")
+        shutil.copy(ROOT / "openapi.yaml", self.repo / "openapi.yaml")
+        (self.repo / "CHANGELOG.md").write_text("# Changelog\n")
+        git(self.repo, "init", "-q", "-b", "main")
+        git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-a", "-m", "release", "--allow-empty")
+        git(self.repo, "add", ".")
+        git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "release")
+        git(self.repo, "tag", "v1.0.0")
+
+    def tearDown(self):
+        shutil.rmtree(self.repo)
+
+    def branch(self, name, change, changelog=None):
+        """A branch whose openapi.yaml is today's with `change` applied; the check's answer on it."""
+        git(self.repo, "checkout", "-q", "-b", name, "v1.0.0")
+        document = yaml.load((self.repo / "openapi.yaml").read_text(), Loader=Loader)
+        change(document)
+        (self.repo / "openapi.yaml").write_text(yaml.dump(document, Dumper=Dumper, sort_keys=False))
+        if changelog is not None:
+            (self.repo / "CHANGELOG.md").write_text(changelog)
+        git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-a", "-m", name)
+        return subprocess.run([sys.executable, "scripts/contract-compat"], cwd=self.repo, capture_output=True, text=True)
+
+    def test_unchanged_passes(self):
+        result = self.branch("same", lambda d: None)
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_dropping_a_response_field_fails(self):
+        result = self.branch("drop", lambda d: d["components"]["schemas"]["Event"]["properties"].pop("title"))
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("BREAKING: removed response field GET /v1/events/{id} 200 title", result.stdout)
+
+    def test_adding_an_optional_field_passes(self):
+        def add(d):
+            d["components"]["schemas"]["Event"]["properties"]["weather"] = {"type": "string", "nullable": True}
+            d["components"]["schemas"]["CodeRequest"]["properties"]["locale"] = {"type": "string"}
+        result = self.branch("add", add)
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_a_newly_required_request_field_fails_unless_listed_with_a_sunset(self):
+        def require(d):
+            d["components"]["schemas"]["CodeRequest"]["required"].append("device_key")
+        name = "newly required request field POST /v1/auth/password/reset/start body.device_key"
+        result = self.branch("require", require)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("BREAKING: " + name, result.stdout)
+        git(self.repo, "checkout", "-q", "main")
+        listed = self.branch("require-listed", require, changelog=f"- `{name}`: old apps keep working. Sunset: 2027-06-01.\n")
+        self.assertEqual(listed.returncode, 0, listed.stdout)
+        self.assertIn("listed with a sunset: " + name, listed.stdout)
+        git(self.repo, "checkout", "-q", "main")
+        undated = self.branch("require-undated", require, changelog=f"- `{name}`: no sunset given.\n")
+        self.assertEqual(undated.returncode, 1, undated.stdout)
+
+    def test_removing_an_enum_value_path_or_operation_fails(self):
+        def remove(d):
+            d["components"]["schemas"]["Event"]["properties"]["audience"]["enum"].remove("mixed")
+            d["paths"].pop("/v1/sports")
+            d["paths"]["/v1/events/{id}"].pop("delete")
+        result = self.branch("remove", remove)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("BREAKING: removed enum value GET /v1/events/{id} 200 audience: mixed", result.stdout)
+        self.assertIn("BREAKING: removed path /v1/sports", result.stdout)
+        self.assertIn("BREAKING: removed operation DELETE /v1/events/{id}", result.stdout)
+
+    def test_a_field_no_longer_required_in_a_request_passes(self):
+        result = self.branch("relax", lambda d: d["components"]["schemas"]["PasswordReset"]["required"].remove("code"))
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
