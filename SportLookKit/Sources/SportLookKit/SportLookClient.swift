@@ -249,11 +249,6 @@ public struct SportLookClient: Sendable {
         pages { cursor in try await api.myEvents(query: .init(role: role, when: when, limit: 100, cursor: cursor)).ok.body.json }
     }
 
-    /// The signed-in user's notifications, newest first, every page.
-    public func notifications() -> Paged<Components.Schemas.NotificationPage> {
-        pages { cursor in try await api.myNotifications(query: .init(limit: 100, cursor: cursor)).ok.body.json }
-    }
-
     // MARK: Chat
 
     /// A chat session on this server's socket, connecting with ``credentials``' token

@@ -43,6 +43,11 @@ public struct SportLookError: Error, Sendable, Hashable, CustomStringConvertible
         SportLookError(status: 0, code: "unexpected_answer", message: "the server answered \(output)", fields: [:], retryAfter: nil)
     }
 
+    /// An answer that does not say what the contract says it does (an id that is not one).
+    static func malformed(_ message: String) -> SportLookError {
+        SportLookError(status: 0, code: "malformed_answer", message: message, fields: [:], retryAfter: nil)
+    }
+
     struct Body: Decodable {
         struct Detail: Decodable {
             var code: String

@@ -1,0 +1,115 @@
+import Foundation
+import SportLookAPI
+
+/// A two-person conversation.
+public struct Conversation: Hashable, Sendable, Identifiable {
+    public typealias ID = Identifier<Conversation>
+    public enum State: String, Hashable, Sendable, Codable, CaseIterable {
+        case new, requested, open, declined
+    }
+
+    public var id: ID
+    /// Its room (for ``ChatSession/join(_:afterSeq:afterChange:)`` and the history).
+    public var room: String
+    public var with: Person
+    public var state: State
+    /// Whether the signed-in person may write now.
+    public var canSend: Bool
+
+    init(_ conversation: Components.Schemas.Conversation) throws {
+        id = try .parse(conversation.id)
+        room = conversation.roomId
+        with = try Person(conversation.with)
+        state = State(rawValue: conversation.state.rawValue) ?? .requested
+        canSend = conversation.canSend
+    }
+}
+
+extension SportLookClient {
+    /// Chat rooms over HTTP: history, read markers, mutes, edits, reactions, conversations
+    /// (live chat is ``chatSession(connector:backoff:pacing:)``).
+    public var chat: Chat { Chat(client: self) }
+
+    /// Chat rooms over HTTP: history, read markers, mutes, edits, reactions, conversations.
+    public struct Chat: Sendable {
+        let client: SportLookClient
+
+        /// A room's messages after `afterSeq`, oldest first, page by page.
+        public func history(of room: String, after afterSeq: Int = 0) -> Pages<ChatMessage> {
+            Pages { cursor in
+                let page = try await client.call {
+                    try await $0.listRoomMessages(
+                        path: .init(id: room), query: .init(afterSeq: afterSeq, limit: 100, cursor: cursor)
+                    ).ok.body.json
+                }
+                return (page.items, page.nextCursor)
+            }
+        }
+
+        /// The chats list: every room, newest activity first.
+        public func rooms() -> Pages<RoomEntry> {
+            Pages { cursor in
+                let page = try await client.call { try await $0.listMyRooms(query: .init(cursor: cursor)).ok.body.json }
+                return (page.items, page.nextCursor)
+            }
+        }
+
+        /// Sends a message over HTTP (an image's `attachmentID`, mentions); stored once per `clientID`.
+        @discardableResult
+        public func send(
+            _ body: String?, to room: String, clientID: String = UUID().uuidString.lowercased(), attachmentID: String? = nil,
+            mentions: [Person.ID] = []
+        ) async throws -> ChatMessage {
+            let draft = Components.Schemas.NewMessage(
+                body: body, attachmentId: attachmentID, clientId: clientID, mentions: mentions.isEmpty ? nil : mentions.map(\.description))
+            switch try await client.call({ try await $0.sendRoomMessage(path: .init(id: room), body: .json(draft)) }) {
+            case .ok(let ok): return try ok.body.json
+            case .created(let created): return try created.body.json
+            case let other: throw SportLookError.unexpected(other)
+            }
+        }
+
+        /// Moves the read marker.
+        public func markRead(_ room: String, upTo seq: Int) async throws {
+            _ = try await client.call { try await $0.markRoomRead(path: .init(id: room), body: .json(.init(seq: seq))).noContent }
+        }
+
+        public func edit(_ room: String, seq: Int, body: String) async throws -> ChatMessage {
+            try await client.call { try await $0.editMessage(path: .init(id: room, seq: seq), body: .json(.init(body: body))).ok.body.json }
+        }
+
+        public func delete(_ room: String, seq: Int) async throws -> ChatMessage {
+            try await client.call { try await $0.deleteMessage(path: .init(id: room, seq: seq)).ok.body.json }
+        }
+
+        /// Starts (or finds) a conversation with someone.
+        public func conversation(with person: Person.ID) async throws -> Conversation {
+            switch try await client.call({ try await $0.startConversation(body: .json(.init(userId: person.description))) }) {
+            case .ok(let ok): return try Conversation(try ok.body.json)
+            case .created(let created): return try Conversation(try created.body.json)
+            case let other: throw SportLookError.unexpected(other)
+            }
+        }
+
+        /// Accepts a request to talk.
+        @discardableResult
+        public func accept(_ id: Conversation.ID) async throws -> Conversation {
+            try Conversation(try await client.call { try await $0.acceptConversation(path: .init(id: id.description)).ok.body.json })
+        }
+
+        /// Declines a request to talk.
+        @discardableResult
+        public func decline(_ id: Conversation.ID) async throws -> Conversation {
+            try Conversation(try await client.call { try await $0.declineConversation(path: .init(id: id.description)).ok.body.json })
+        }
+
+        /// Silences a room's notifications (until `until`, or for good).
+        public func mute(_ room: String, until: Date? = nil) async throws {
+            _ = try await client.call { try await $0.muteRoom(path: .init(id: room), body: .json(.init(until: until))).noContent }
+        }
+
+        public func unmute(_ room: String) async throws {
+            _ = try await client.call { try await $0.unmuteRoom(path: .init(id: room)).noContent }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import SportLookAPI
+
+/// A notification in the inbox.
+public struct InboxItem: Hashable, Sendable, Identifiable {
+    public typealias ID = Identifier<InboxItem>
+    public var id: ID
+    /// `invitation`, `chat_message`, `waitlist_offer`… (openapi.yaml lists them; a newer
+    /// server's kinds come through as they are).
+    public var kind: String
+    public var title: String?
+    public var body: String?
+    public var createdAt: Date
+    public var readAt: Date?
+    /// The game it is about, when it is about one.
+    public var event: Event.ID?
+    /// The room it is about (a chat message, a poll).
+    public var room: String?
+
+    init(_ item: InboxNotification) throws {
+        id = try .parse(item.id)
+        kind = item.kind.rawValue
+        title = item.title
+        body = item.body
+        createdAt = item.createdAt
+        readAt = item.readAt
+        event = item.data.eventId.flatMap(Event.ID.init)
+        room = item.data.roomId
+    }
+}
+
+/// Someone found nearby.
+public struct PersonNearby: Hashable, Sendable, Identifiable {
+    public var id: Person.ID { person.id }
+    public var person: Person
+    public var bio: String?
+    /// The slugs of the sports they play.
+    public var sports: [String]
+    public var distanceKilometres: Double
+}
+
+/// An invitation to a game.
+public struct Invitation: Hashable, Sendable, Identifiable {
+    public typealias ID = Identifier<Invitation>
+    public enum Status: String, Hashable, Sendable, Codable, CaseIterable {
+        case pending, accepted, declined, revoked
+    }
+
+    public var id: ID
+    public var event: Event.ID
+    public var inviter: Person
+    public var invitee: Person
+    public var status: Status
+    public var createdAt: Date
+
+    init(_ invitation: Components.Schemas.Invitation) throws {
+        id = try .parse(invitation.id)
+        event = try .parse(invitation.eventId)
+        inviter = try Person(invitation.inviter)
+        invitee = try Person(invitation.invitee)
+        status = Status(rawValue: invitation.status.rawValue) ?? .pending
+        createdAt = invitation.createdAt
+    }
+}
+
+extension SportLookClient {
+    /// People: find players nearby, see one, block and unblock.
+    public var people: People { People(client: self) }
+    /// The inbox.
+    public var notifications: Notifications { Notifications(client: self) }
+    /// Invitations to games, sent and received.
+    public var invitations: Invitations { Invitations(client: self) }
+
+    /// People: find players nearby, see one, block and unblock.
+    public struct People: Sendable {
+        let client: SportLookClient
+
+        /// Discoverable people within `kilometres` of `place`, nearest first, page by page.
+        public func nearby(around place: Place, within kilometres: Double = 10, pageSize: Int = 50) -> Pages<PersonNearby> {
+            Pages { cursor in
+                let page = try await client.call {
+                    try await $0.peopleNearby(
+                        query: .init(lat: place.latitude, lon: place.longitude, radiusKm: kilometres, limit: pageSize, cursor: cursor)
+                    ).ok.body.json
+                }
+                let people = try page.items.map {
+                    PersonNearby(
+                        person: Person(id: try .parse($0.id), name: $0.name), bio: $0.bio, sports: $0.sports,
+                        distanceKilometres: $0.distanceKm)
+                }
+                return (people, page.nextCursor)
+            }
+        }
+
+        /// Blocks someone: neither sees the other in lists, chats or searches.
+        public func block(_ person: Person.ID) async throws {
+            _ = try await client.call { try await $0.blockUser(path: .init(id: person.description)).noContent }
+        }
+
+        /// Lifts a block.
+        public func unblock(_ person: Person.ID) async throws {
+            _ = try await client.call { try await $0.unblockUser(path: .init(id: person.description)).noContent }
+        }
+
+        /// The people the signed-in person blocked, page by page.
+        public func blocked() -> Pages<Person> {
+            Pages { cursor in
+                let page = try await client.call { try await $0.myBlocks(query: .init(cursor: cursor)).ok.body.json }
+                return (try page.items.map { Person(id: try .parse($0.id), name: $0.name) }, page.nextCursor)
+            }
+        }
+    }
+
+    /// The inbox.
+    public struct Notifications: Sendable {
+        let client: SportLookClient
+
+        /// Notifications, newest first, page by page (`unreadOnly`: those not read yet).
+        public func list(unreadOnly: Bool = false) -> Pages<InboxItem> {
+            Pages { cursor in
+                let page = try await client.call {
+                    try await $0.myNotifications(query: .init(unread: unreadOnly ? true : nil, limit: 100, cursor: cursor))
+                        .ok.body.json
+                }
+                return (try page.items.map(InboxItem.init), page.nextCursor)
+            }
+        }
+
+        /// Marks these notifications read.
+        public func markRead(_ ids: [InboxItem.ID]) async throws {
+            guard !ids.isEmpty else { return }
+            _ = try await client.call {
+                try await $0.markNotificationsRead(body: .json(.case1(.init(ids: ids.map(\.description))))).noContent
+            }
+        }
+
+        /// Marks every notification read.
+        public func markAllRead() async throws {
+            _ = try await client.call { try await $0.markNotificationsRead(body: .json(.case2(.init(all: true)))).noContent }
+        }
+    }
+
+    /// Invitations to games, sent and received.
+    public struct Invitations: Sendable {
+        let client: SportLookClient
+
+        /// Invites people to a game (each is notified).
+        @discardableResult
+        public func invite(_ people: [Person.ID], to event: Event.ID) async throws -> [Invitation] {
+            try await client.call {
+                try await $0.invite(path: .init(id: event.description), body: .json(.init(userIds: people.map(\.description))))
+                    .created.body.json.items.map(Invitation.init)
+            }
+        }
+
+        /// The signed-in person's invitations, page by page.
+        public func received(_ status: Invitation.Status? = nil) -> Pages<Invitation> {
+            Pages { cursor in
+                let page = try await client.call {
+                    try await $0.myInvitations(
+                        query: .init(status: status.flatMap { .init(rawValue: $0.rawValue) }, limit: 100, cursor: cursor)
+                    ).ok.body.json
+                }
+                return (try page.items.map(Invitation.init), page.nextCursor)
+            }
+        }
+
+        /// Accepts: a place is taken (or one on the waitlist).
+        @discardableResult
+        public func accept(_ id: Invitation.ID) async throws -> Invitation {
+            try Invitation(try await client.call { try await $0.acceptInvitation(path: .init(id: id.description)).ok.body.json })
+        }
+
+        @discardableResult
+        public func decline(_ id: Invitation.ID) async throws -> Invitation {
+            try Invitation(try await client.call { try await $0.declineInvitation(path: .init(id: id.description)).ok.body.json })
+        }
+    }
+}

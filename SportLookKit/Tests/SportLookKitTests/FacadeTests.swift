@@ -1,0 +1,133 @@
+import Foundation
+import SportLookKit
+import SportLookTestSupport
+import Testing
+
+/// The facade against a real server: what an app does, in plain models.
+@Suite("The facade against a real server", .serialized)
+struct FacadeTests {
+    static let copenhagen = Place(latitude: 55.6761, longitude: 12.5683)
+
+    @Test("games: made, found nearby with a filter, joined to the waitlist, left; invitations and the inbox; people and blocks")
+    func eventsPeopleInbox() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let cy = try await signedUp(server, "Cy")
+            let benProfile = try await ben.me.profile()
+            let cyProfile = try await cy.me.update(bio: "Keeper, most Sundays", discoverable: true)
+            #expect(cyProfile.bio == "Keeper, most Sundays" && cyProfile.discoverable)
+
+            let game = try await ada.events.create(
+                .init(
+                    title: "Padel at eight", sport: "padel", startsAt: .now + 86_400, place: Self.copenhagen, capacity: 1,
+                    level: LevelRange(min: 2, max: 5)))
+            #expect(game.sport.slug == "padel" && game.level == LevelRange(min: 2, max: 5) && game.iOrganise)
+            let football = try await ada.events.create(
+                .init(title: "Football", sport: "football", startsAt: .now + 2 * 86_400, place: Self.copenhagen))
+
+            // Found nearby, filtered by sport; a level outside the range finds nothing.
+            let padel = try await cy.events.nearby(around: Self.copenhagen, within: 3, filter: .init(sport: "padel")).all()
+            #expect(padel.map(\.id) == [game.id])
+            #expect(try #require(padel.first?.distanceMetres) < 100)
+            let tooGood = try await cy.events.nearby(around: Self.copenhagen, filter: .init(sport: "padel", level: 6.5)).all()
+            #expect(tooGood.isEmpty)
+            await #expect(throws: SportLookError.self) {
+                try await cy.events.nearby(around: Self.copenhagen, filter: .init(sport: "quidditch")).all()
+            }
+
+            // One place (the organiser holds none): Ben, a level-3 padel player, takes it; Cy
+            // goes on the waitlist, then leaves it.
+            await #expect(throws: SportLookError.self) { try await ben.events.join(game.id) }
+            #expect(try await ben.me.setLevels(["padel": 3]) == ["padel": 3])
+            #expect(try await ben.me.levels() == ["padel": 3])
+            #expect(try await ben.events.join(game.id).attendance == .going)
+            try await cy.me.setLevels(["padel": 4.5])
+            let (attendance, position) = try await cy.events.join(game.id)
+            #expect(attendance == .waitlisted && position == 1)
+            #expect(try await cy.events.get(game.id).myAttendance == .waitlisted)
+            let attendees = try await ada.events.attendees(of: game.id).all()
+            #expect(attendees.map(\.person.name) == ["Ada", "Ben", "Cy"], "the organiser listed first")
+            #expect(attendees.map(\.attendance) == [.going, .going, .waitlisted])
+            try await cy.events.leave(game.id)
+            #expect(try await cy.events.get(game.id).myAttendance == nil)
+
+            // Ada invites Ben to the football; Ben accepts and it is among his games.
+            let sent = try await ada.invitations.invite([benProfile.id], to: football.id)
+            #expect(sent.map(\.invitee.id) == [benProfile.id])
+            let received = try await ben.invitations.received(.pending).all()
+            #expect(received.map(\.event) == [football.id])
+            let accepted = try await ben.invitations.accept(received[0].id)
+            #expect(accepted.status == .accepted)
+            #expect(try await ben.events.mine().all().map(\.id) == [game.id, football.id], "soonest first")
+
+            // The invitation reached Ben's inbox, about the game; marking it read.
+            let inbox = try await ben.notifications.list(unreadOnly: true).all()
+            let invitation = try #require(inbox.first { $0.kind == "invitation" })
+            #expect(invitation.event == football.id)
+            try await ben.notifications.markRead([invitation.id])
+            #expect(try await ben.notifications.list(unreadOnly: true).all().contains { $0.id == invitation.id } == false)
+
+            // People: Ben finds Cy nearby once Cy has a place; blocks and unblocks.
+            try await ben.people.block(cyProfile.id)
+            #expect(try await ben.people.blocked().all().map(\.id) == [cyProfile.id])
+            try await ben.people.unblock(cyProfile.id)
+            #expect(try await ben.people.blocked().all().isEmpty)
+
+            // Sessions: the one in use is listed as current.
+            let sessions = try await ada.me.sessions()
+            #expect(sessions.contains { $0.isCurrent })
+            #expect(try await ada.me.record().games == 0)
+        }
+    }
+
+    @Test("groups, series and chat over HTTP: a group made and joined, a weekly series with a regular, a conversation")
+    func groupsSeriesChat() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let adaID = try await ada.me.profile().id
+            let benID = try await ben.me.profile().id
+
+            let group = try await ada.groups.create(
+                name: "Sunday footballers", place: Self.copenhagen, sports: ["football"], policy: .public)
+            #expect(group.myRole == .owner && group.memberCount == 1)
+            try await ben.groups.requestToJoin(group.id)
+            #expect(try await ben.groups.get(group.id).myRole == .member)
+            let members = try await ada.groups.members(of: group.id).all()
+            #expect(Set(members.map(\.person.id)) == [adaID, benID])
+            #expect(try await ben.groups.mine().all().map(\.id) == [group.id])
+            try await ben.groups.leave(group.id)
+            #expect(try await ben.groups.get(group.id).myRole == nil)
+
+            let series = try await ada.series.create(
+                title: "Tuesday football", sport: "football", place: Self.copenhagen, timeZone: "Europe/Copenhagen",
+                firstDate: Self.localDate(daysAhead: 3), startTime: "19:30")
+            #expect(series.rule.hasPrefix("FREQ=WEEKLY") && !series.upcoming.isEmpty)
+            let joined = try await ben.series.becomeRegular(series.id)
+            #expect(joined.iAmRegular)
+            #expect(try await ada.series.regulars(of: series.id).map(\.id).contains(benID))
+            try await ben.series.stopBeingRegular(series.id)
+            #expect(try await ben.series.get(series.id).iAmRegular == false)
+
+            let conversation = try await ada.chat.conversation(with: benID)
+            #expect(conversation.with.id == benID)
+            let message = try await ada.chat.send("Fancy a game?", to: conversation.room, clientID: "hello-1")
+            #expect(message.seq == 1)
+            let again = try await ada.chat.send("Fancy a game?", to: conversation.room, clientID: "hello-1")
+            #expect(again.seq == 1, "the same client_id is stored once")
+            let history = try await ada.chat.history(of: conversation.room).all()
+            #expect(history.map(\.body) == ["Fancy a game?"])
+            #expect(try await ada.chat.rooms().all().contains { $0.id == conversation.room })
+        }
+    }
+
+    /// A local date `days` ahead, as a series names its first date.
+    static func localDate(daysAhead days: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Copenhagen")!
+        let date = calendar.date(byAdding: .day, value: days, to: Date())!
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+}
