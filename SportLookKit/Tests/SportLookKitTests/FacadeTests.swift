@@ -131,3 +131,64 @@ struct FacadeTests {
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
     }
 }
+
+/// Organising through the facade: a game's teams, sheet, changes and removals; a group run
+/// by its admins; a poll and reactions.
+@Suite("The facade for organisers", .serialized)
+struct FacadeOrganiserTests {
+    @Test(
+        "teams planned with a fixed player, a sheet marked, a game changed, someone removed and banned; a group's admins; a poll voted on, a reaction"
+    )
+    func organising() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let cy = try await signedUp(server, "Cy")
+            let benID = try await ben.me.profile().id
+            let cyID = try await cy.me.profile().id
+            let game = try await ada.events.create(
+                .init(title: "Five-a-side", sport: "football", startsAt: .now + 86_400, place: FacadeTests.copenhagen))
+            try await ben.events.join(game.id)
+            try await cy.events.join(game.id)
+
+            let teams = try await ada.events.planTeams(game.id, count: 2, fixed: [benID: 2], publish: true)
+            #expect(teams.teams.count == 2 && teams.teams[1].map(\.id).contains(benID), "Ben stays on team 2")
+            #expect(try await cy.events.teams(of: game.id) == teams, "published: everyone going sees them")
+            try await ada.events.clearTeams(game.id)
+
+            let renamed = try await ada.events.update(game.id, title: "Five-a-side, pitch 3", capacity: 12)
+            #expect(renamed.title == "Five-a-side, pitch 3" && renamed.capacity == 12)
+
+            try await ada.events.remove(cyID, from: game.id, ban: true)
+            #expect(try await ada.events.bans(of: game.id).all().map(\.id) == [cyID])
+            await #expect(throws: SportLookError.self, "banned") { try await cy.events.join(game.id) }
+            try await ada.events.liftBan(of: cyID, in: game.id)
+            #expect(try await cy.events.join(game.id).attendance == .going)
+
+            // A group whose owner makes Ben an admin; Ben takes the requests; an invite code.
+            let group = try await ada.groups.create(name: "Padel crew", place: FacadeTests.copenhagen, policy: .approval)
+            try await ben.groups.requestToJoin(group.id, message: "Hi!")
+            #expect(try await ada.groups.requests(of: group.id).all().map(\.id) == [benID])
+            try await ada.groups.accept(benID, into: group.id)
+            try await ada.groups.setRole(of: benID, in: group.id, admin: true)
+            #expect(try await ben.groups.get(group.id).myRole == .admin)
+            try await cy.groups.requestToJoin(group.id)
+            try await ben.groups.refuse(cyID, from: group.id)
+            #expect(try await ada.groups.requests(of: group.id).all().isEmpty)
+            let code = try await ada.groups.newInviteCode(group.id)
+            try await cy.groups.requestToJoin(group.id, invite: code)
+            #expect(try await cy.groups.get(group.id).myRole == .member, "an invite code lets in at once")
+            let updated = try await ben.groups.update(group.id, description: "Thursdays at eight")
+            #expect(updated.description == "Thursdays at eight")
+
+            // A poll in the game's chat: Ben votes, Cy reacts.
+            let poll = try await ada.chat.sendPoll("Who brings the ball?", answers: ["Ada", "Ben"], in: game.id.description)
+            let voted = try await ben.chat.vote(in: game.id.description, poll: poll.seq, for: [1])
+            #expect(voted.poll?.value1.options.map(\.count) == [0, 1])
+            let reacted = try await cy.chat.react(.thumbsUp, to: poll.seq, in: game.id.description)
+            #expect(reacted.reactions.first?.count == 1)
+            let unreacted = try await cy.chat.removeReaction(.thumbsUp, from: poll.seq, in: game.id.description)
+            #expect(unreacted.reactions.isEmpty)
+        }
+    }
+}
