@@ -74,9 +74,14 @@ class ContractCompat(unittest.TestCase):
         self.assertEqual(result.returncode, 1, result.stdout)
         self.assertIn("BREAKING: " + name, result.stdout)
         git(self.repo, "checkout", "-q", "main")
-        listed = self.branch("require-listed", require, changelog=f"- `{name}`: old apps keep working. Sunset: 2027-06-01.\n")
+        listed = self.branch("require-listed", require, changelog=f"- `{name}`: old apps kept working. Sunset: 2026-06-01.\n")
         self.assertEqual(listed.returncode, 0, listed.stdout)
-        self.assertIn("listed with a sunset: " + name, listed.stdout)
+        self.assertIn(name, listed.stdout)
+        self.assertIn("its sunset (2026-06-01) come", listed.stdout)
+        git(self.repo, "checkout", "-q", "main")
+        early = self.branch("require-early", require, changelog=f"- `{name}`: old apps keep working. Sunset: 2999-06-01.\n")
+        self.assertEqual(early.returncode, 1, early.stdout)
+        self.assertIn("BREAKING before its sunset (2999-06-01): " + name, early.stdout)
         git(self.repo, "checkout", "-q", "main")
         undated = self.branch("require-undated", require, changelog=f"- `{name}`: no sunset given.\n")
         self.assertEqual(undated.returncode, 1, undated.stdout)
@@ -91,6 +96,27 @@ class ContractCompat(unittest.TestCase):
         self.assertIn("BREAKING: removed enum value GET /v1/events/{id} 200 audience: mixed", result.stdout)
         self.assertIn("BREAKING: removed path /v1/sports", result.stdout)
         self.assertIn("BREAKING: removed operation DELETE /v1/events/{id}", result.stdout)
+
+    def test_an_answer_field_made_nullable_optional_or_retyped_fails(self):
+        def loosen(d):
+            event = d["components"]["schemas"]["Event"]
+            event["properties"]["title"]["nullable"] = True
+            event["required"].remove("description")
+            event["properties"]["going_count"] = {"type": "string"}
+        result = self.branch("loosen", loosen)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("BREAKING: response field made nullable GET /v1/events/{id} 200 title", result.stdout)
+        self.assertIn("BREAKING: response field no longer required GET /v1/events/{id} 200 description", result.stdout)
+        self.assertIn("BREAKING: changed type GET /v1/events/{id} 200 going_count: integer -> string", result.stdout)
+
+    def test_renamed_path_parameters_and_quoted_statuses_pass(self):
+        def rename(d):
+            item = d["paths"].pop("/v1/events/{id}/attendance")
+            d["paths"]["/v1/events/{event_id}/attendance"] = item
+            responses = item["post"]["responses"]
+            responses["200"] = responses.pop("200") if "200" in responses else responses.pop(200)
+        result = self.branch("rename", rename)
+        self.assertEqual(result.returncode, 0, result.stdout)
 
     def test_a_field_no_longer_required_in_a_request_passes(self):
         result = self.branch("relax", lambda d: d["components"]["schemas"]["PasswordReset"]["required"].remove("code"))

@@ -75,10 +75,64 @@ extension MailCodesTests {
             #expect(named.status == .noContent)
             #expect(named.headers[Self.deprecation] == nil && named.headers[Self.sunset] == nil, "the current shape is not deprecated")
 
+            // A code voided by 5 wrong tries of its request stays void in the old shape (a
+            // window later: the stranger used up the old shape's share of this one).
+            clock.advance(by: 16 * 60)
+            let voided = try await api.startReset(email, headers: home)
+            let voidedCode = try #require(try await smtp.messages(to: email, count: 4)[3].code)
+            for guess in 1...5 {
+                let wrong = String(format: "%06d", ((Int(voidedCode) ?? 0) + guess) % 1_000_000)
+                _ = try await api.request(
+                    .post, "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": wrong, "password": "the owner's passphrase", "reset_id": voided], headers: home)
+            }
+            let afterVoid = try await api.request(
+                .post, "/v1/auth/password/reset/finish", json: ["email": email, "code": voidedCode, "password": "the stranger's password"],
+                headers: home)
+            #expect(afterVoid.status == .unprocessableContent, "void after 5 wrong tries, whichever shape")
+
+            // A stranger who spends the old shape's whole day (three windows of wrong codes)
+            // leaves the owner's own share whole: the owner, on a phone the account does not
+            // know, resets with a reset_id.
+            var refusedForTheDay = false
+            for _ in 0..<3 {
+                clock.advance(by: 16 * 60)
+                for guess in 0..<11 {
+                    let answer = try await api.request(
+                        .post, "/v1/auth/password/reset/finish",
+                        json: ["email": email, "code": String(format: "%06d", guess), "password": "the stranger's password"],
+                        headers: from("198.51.100.\(20 + guess)"))
+                    refusedForTheDay = refusedForTheDay || (try? answer.errorCode) == "too_many_attempts"
+                }
+            }
+            #expect(refusedForTheDay)
+            let phone = from("203.0.113.50")
+            let fromPhone = try await api.startReset(email, headers: phone)
+            let phoneCode = try #require(try await smtp.messages(to: email, count: 5)[4].code)
+            #expect(
+                try await api.request(
+                    .post, "/v1/auth/password/reset/finish",
+                    json: ["email": email, "code": phoneCode, "password": "the owner's new passphrase", "reset_id": fromPhone],
+                    headers: phone
+                ).status == .noContent)
+
+            // Nor do the old shape's wrong codes touch an email's verification.
+            let vera = "vera.\(UUID().uuidString.prefix(6))@example.com"
+            let (veraToken, _) = try await api.register("Vera", email: vera)
+            for guess in 0..<11 {
+                _ = try await api.request(
+                    .post, "/v1/auth/password/reset/finish",
+                    json: ["email": vera, "code": String(format: "%06d", guess), "password": "the stranger's password"],
+                    headers: from("198.51.100.\(40 + guess)"))
+            }
+            #expect(try await api.post("/v1/auth/email/verify/start", token: veraToken).status == .accepted)
+            let veraCode = try #require(try await smtp.messages(to: vera)[0].code)
+            #expect(try await api.post("/v1/auth/email/verify/finish", token: veraToken, json: ["code": veraCode]).status == .noContent)
+
             // After the sunset the old shape is refused, naming the field it lacks.
             clock.advance(by: old.sunset.timeIntervalSince(clock.now()) + 1)
             _ = try await api.startReset(email, headers: home)
-            let lateCode = try #require(try await smtp.messages(to: email, count: 4)[3].code)
+            let lateCode = try #require(try await smtp.messages(to: email, count: 6)[5].code)
             let late = try await api.request(
                 .post, "/v1/auth/password/reset/finish", json: ["email": email, "code": lateCode, "password": "too late a passphrase"],
                 headers: home)

@@ -68,6 +68,15 @@ extension SportLookClient {
         /// Makes a game; the organiser is going.
         public func create(_ draft: Draft) async throws -> Event {
             let sport = try Self.slug(draft.sport)
+            var price: Components.Schemas.NewEvent.PricePayload?
+            if let money = draft.price {
+                guard let currency = Components.Schemas.PriceInput.CurrencyPayload(rawValue: money.currency) else {
+                    throw SportLookError(
+                        status: 0, code: "unknown_currency", message: "\(money.currency) is not a currency the server takes",
+                        fields: ["price": "is not a known currency"], retryAfter: nil)
+                }
+                price = .init(value1: .init(amount: money.minorUnits, currency: currency, split: draft.splitPrice))
+            }
             return try Event(
                 try await client.call {
                     try await $0.createEvent(
@@ -77,7 +86,8 @@ extension SportLookClient {
                                 location: .init(lat: draft.place.latitude, lon: draft.place.longitude), address: draft.address,
                                 description: draft.description, capacity: draft.capacity,
                                 level: draft.level.map { .init(value1: .init(min: $0.min, max: $0.max)) },
-                                audience: draft.audience.flatMap { .init(rawValue: $0.rawValue) }, competitive: draft.competitive
+                                audience: draft.audience.flatMap { .init(rawValue: $0.rawValue) }, competitive: draft.competitive,
+                                price: price
                             ))
                     ).created.body.json
                 })
@@ -98,11 +108,14 @@ extension SportLookClient {
             public var level: LevelRange?
             public var audience: Audience?
             public var competitive: Bool?
+            /// Each player's price (`splitPrice`: the whole game's cost, shared by everyone going).
+            public var price: Money?
+            public var splitPrice: Bool
 
             public init(
                 title: String, sport: String, startsAt: Date, endsAt: Date? = nil, place: Place, address: String? = nil,
                 description: String? = nil, capacity: Int? = nil, level: LevelRange? = nil, audience: Audience? = nil,
-                competitive: Bool? = nil
+                competitive: Bool? = nil, price: Money? = nil, splitPrice: Bool = false
             ) {
                 self.title = title
                 self.sport = sport
@@ -115,6 +128,8 @@ extension SportLookClient {
                 self.level = level
                 self.audience = audience
                 self.competitive = competitive
+                self.price = price
+                self.splitPrice = splitPrice
             }
         }
 

@@ -20,15 +20,12 @@ struct FacadeCoverageTests {
 
     /// Operations the facade does not wrap yet (each is still on the generated `api`).
     static let awaitingFacade: Set<String> = [
-        "attendanceSheet", "calendarFeed", "claimDuesPayment", "claimPayment", "confirmPaymentClaim", "connectPayouts",
-        "declinePaymentClaim", "downloadExport", "eventCalendar", "eventLedger", "eventLedgerCSV", "eventResult", "eventsInBox",
-        "getMediaFile", "groupLedger", "groupLedgerCSV", "headMediaFile", "listMessages", "markChatRead", "markDuesPaid",
-        "markPaid", "myBalances", "myPayouts", "payByCard", "refundDues", "refundPayment", "schedulePoll", "sendMessage",
-        "seriesLedgerCSV", "splitSeries", "staffAbusePanel", "staffAccount", "staffAct", "staffAppeals", "staffAudit",
-        "staffBlockRegistrations", "staffDecide", "staffDecideAppeal", "staffDropJobs", "staffErase",
-        "staffExport", "staffJobs", "staffLiftBlock", "staffMembers", "staffReports", "staffRetryJobs", "staffSearchAccounts",
-        "staffSetRole", "waiveDebt", "waiveDues",
-
+        "attendanceSheet", "calendarFeed", "claimDuesPayment", "connectPayouts", "downloadExport", "eventResult", "eventsInBox",
+        "getMediaFile", "headMediaFile", "listMessages", "markChatRead", "markDuesPaid", "myPayouts", "refundDues",
+        "refundPayment", "schedulePoll", "sendMessage", "splitSeries", "staffAbusePanel", "staffAccount", "staffAct",
+        "staffAppeals", "staffAudit", "staffBlockRegistrations", "staffDecide", "staffDecideAppeal", "staffDropJobs",
+        "staffErase", "staffExport", "staffJobs", "staffLiftBlock", "staffMembers", "staffReports", "staffRetryJobs",
+        "staffSearchAccounts", "staffSetRole", "waiveDues",
     ]
 
     @Test("every operation in openapi.yaml has a facade method, or is listed as awaiting one")

@@ -192,3 +192,45 @@ struct FacadeOrganiserTests {
         }
     }
 }
+
+/// Who paid for the pitch, through the facade.
+@Suite("The facade for money", .serialized)
+struct FacadeMoneyTests {
+    @Test("a priced game's sheet: a share owed, a cash payment recorded, a claim confirmed, a debt waived, balances and the CSV")
+    func money() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let cy = try await signedUp(server, "Cy")
+            let dee = try await signedUp(server, "Dee")
+            let benID = try await ben.me.profile().id
+            let deeID = try await dee.me.profile().id
+            let game = try await ada.events.create(
+                .init(
+                    title: "Pitch night", sport: "football", startsAt: .now + 3 * 86_400, place: FacadeTests.copenhagen,
+                    price: Money(minorUnits: 5_000, currency: "DKK")))
+            #expect(game.price?.amount == Money(minorUnits: 5_000, currency: "DKK"))
+            for player in [ben, cy, dee] { try await player.events.join(game.id) }
+
+            let owed = try await ben.money.sheet(of: game.id)
+            #expect(!owed.organiserView && owed.lines.map(\.balance) == [5_000], "Ben sees his own line: 50 kr owed")
+            #expect(try await ben.money.balances().games.map(\.amount) == [Money(minorUnits: 5_000, currency: "DKK")])
+
+            let paid = try await ada.money.markPaid([benID], for: game.id, by: .cash)
+            #expect(paid.organiserView && paid.lines.first { $0.person?.id == benID }?.balance == 0)
+            let claim = try await cy.money.claimPaid(for: game.id, by: .transfer, note: "MobilePay")
+            #expect(try await ada.money.sheet(of: game.id).claims.map(\.id) == [claim.id])
+            let confirmed = try await ada.money.confirm(claim.id)
+            #expect(confirmed.claims.isEmpty && confirmed.total.paid == 10_000)
+            let waived = try await ada.money.waive(deeID, for: game.id, note: "First game")
+            #expect(waived.lines.first { $0.person?.id == deeID }?.balance == 0)
+            #expect(waived.total.balance == 0)
+            #expect(try await dee.money.balances().games.isEmpty)
+
+            let csv = String(decoding: try await ada.money.sheetCSV(of: game.id), as: UTF8.self)
+            #expect(csv.contains("Ben") && csv.contains("Cy") && csv.contains("Dee"))
+            let calendar = String(decoding: try await ben.events.calendarFile(game.id), as: UTF8.self)
+            #expect(calendar.hasPrefix("BEGIN:VCALENDAR") && calendar.contains("Pitch night"))
+        }
+    }
+}

@@ -152,9 +152,11 @@ struct EmailCodeService: Sendable {
     ///
     /// Without a `reset_id` (an app from before it was asked for), until
     /// ``Deprecation/resetWithoutRequest``'s sunset, the code is taken when it is the
-    /// account's newest reset code, as it was then. Its wrong codes count against the
-    /// email and the address alone, never against a request's tries: a stranger guessing
-    /// that way can hold up only the old shape, never an owner who sends their `reset_id`.
+    /// account's newest reset code (and not voided by 5 wrong tries), as it was then. Its
+    /// wrong codes count in limits of their own — per email in a window, per email in a
+    /// day, and the address's — never against a request's tries, the email's verification
+    /// or the daily share of the owner's `reset_id` finishes: a stranger guessing that way
+    /// can hold up only the old shape.
     /// - Returns: The deprecation the answer must tell of, for the old shape.
     @discardableResult
     func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws
@@ -193,12 +195,16 @@ struct EmailCodeService: Sendable {
         _ purpose: Purpose, code: String, normalized: String, request: String?, knownPlace: [String]? = nil, address: String?,
         newPassword: String?
     ) async throws {
+        // The deprecated reset (no request named) has shares of its own, apart from the
+        // verification's and the daily share of resets that name their request.
+        let legacy = purpose == .reset && request == nil
         let daily = [
-            (purpose == .verify ? "code-verify-day:" : "code-day:") + normalized
+            (legacy ? "code-legacy-day:" : purpose == .verify ? "code-verify-day:" : "code-day:") + normalized
                 + (knownPlace.map { ":" + $0.joined(separator: ",") } ?? "")
         ]
         let today = try await dailyGuesses.reserve(daily)
-        let subjects = [request.map { "code-request:" + $0 } ?? "code:" + normalized] + (address.map { ["code-address:" + $0] } ?? [])
+        let own = request.map { "code-request:" + $0 } ?? (legacy ? "code-legacy:" : "code:") + normalized
+        let subjects = [own] + (address.map { ["code-address:" + $0] } ?? [])
         let attempt: UUID
         let taken: Bool
         do {
@@ -211,8 +217,9 @@ struct EmailCodeService: Sendable {
                     let digest = Self.digest(code, user: account.id, purpose: purpose)
                     // A reset without its request (the deprecated shape) takes the newest code.
                     let took =
-                        if purpose == .reset && request == nil {
-                            try await codes.takeNewest(user: account.id, purpose: purpose.rawValue, digest: digest, at: now, on: sql)
+                        if legacy {
+                            try await codes.takeNewest(
+                                user: account.id, purpose: purpose.rawValue, digest: digest, maxTries: Self.maxTries, at: now, on: sql)
                         } else {
                             try await codes.take(
                                 user: account.id, purpose: purpose.rawValue, request: request ?? "", digest: digest,

@@ -18,7 +18,9 @@ struct CORSPolicy {
     /// conditional and range headers of media downloads.
     static var requestHeaders: String { "Authorization, Content-Type, If-None-Match, If-Range, Range" }
     /// Response headers a script may read besides the safelisted ones.
-    static var exposedHeaders: String { "Retry-After, Location, ETag, Content-Range, Accept-Ranges, WWW-Authenticate" }
+    static var exposedHeaders: String {
+        "Retry-After, Location, ETag, Content-Range, Accept-Ranges, WWW-Authenticate, Deprecation, Sunset, Link"
+    }
 
     /// The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`) from
     /// an origin, when this is one.

@@ -13,8 +13,13 @@ enum DeprecationHeaders {
         [
             Self.deprecation: "@\(Int(deprecation.since.timeIntervalSince1970))",
             Self.sunset: httpDate(deprecation.sunset),
-            Self.link: "</openapi.yaml>; rel=\"deprecation\"; type=\"application/yaml\"; title=\"\(deprecation.replacement)\"",
+            Self.link: "</openapi.yaml>; rel=\"deprecation\"; type=\"application/yaml\"; title=\"\(quoted(deprecation.replacement))\"",
         ]
+    }
+
+    /// A quoted-string's content (RFC 9110): `"` and `\` escaped.
+    static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     /// An IMF-fixdate (RFC 9110): `Tue, 01 Jun 2027 00:00:00 GMT`.

@@ -59,18 +59,23 @@ struct EmailCodeStore: Sendable {
     }
 
     /// Takes the code when it is the account's newest live one of `purpose`, whatever its
-    /// request, counting no try on it (the caller bounds the guesses elsewhere, so that
-    /// they cannot use up a request's own tries).
+    /// request, and not voided by `maxTries` wrong tries, counting no try on it (the caller
+    /// bounds the guesses elsewhere, so that they cannot use up a request's own tries).
+    /// The newest is chosen before its tries are looked at: voiding one's own newer code
+    /// never makes an older one the newest.
     /// - Returns: Whether the code was taken.
-    func takeNewest(user: UUID, purpose: String, digest: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+    func takeNewest(user: UUID, purpose: String, digest: String, maxTries: Int, at now: Date, on sql: any SQLDatabase) async throws
+        -> Bool
+    {
         guard
             let newest = try await sql.raw(
                 """
-                SELECT request, digest FROM email_codes
+                SELECT request, digest, tries FROM email_codes
                 WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND expires_at > \(bind: now)
                 ORDER BY created_at DESC, request LIMIT 1
                 """
-            ).first(), try newest.decode(column: "digest", as: String.self) == digest
+            ).first(), try newest.decode(column: "digest", as: String.self) == digest,
+            try newest.decode(column: "tries", as: Int.self) < maxTries
         else { return false }
         let request = try newest.decode(column: "request", as: String.self)
         return try await sql.raw(

@@ -5167,9 +5167,11 @@ public enum Operations {
     ///
     /// **Deprecated shape:** a finish without `reset_id` (as apps sent it before it was
     /// asked for) keeps working until its sunset, 2027-06-01T00:00:00Z: it takes the code
-    /// only when it is the account's newest reset code, its wrong codes count against the
-    /// email (`LOGIN_MAX_FAILURES` a window) and the address, never a request's tries, and
-    /// its 204 carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
+    /// only when it is the account's newest reset code (and not voided by 5 wrong tries);
+    /// its wrong codes count in shares of their own (`LOGIN_MAX_FAILURES` a window and 30 a
+    /// day per email, and the address's), never against a request's tries, the email's
+    /// verification or the daily share of finishes that name their request; and its 204
+    /// carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` with
     /// `rel="deprecation"` to this contract. From the sunset on it is 422 with a
     /// `reset_id` field error. CHANGELOG.md lists it.
     ///
