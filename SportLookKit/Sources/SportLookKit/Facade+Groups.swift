@@ -88,18 +88,27 @@ extension SportLookClient {
             try Group(try await client.call { try await $0.getGroup(path: .init(id: id.description)).ok.body.json })
         }
 
-        /// Makes a group; the signed-in person owns it.
-        public func create(name: String, place: Place, sports: [String] = [], policy: Group.Policy = .approval, listed: Bool = true)
-            async throws -> Group
-        {
+        /// Makes a group; the signed-in person owns it. `dues`: each member's dues per
+        /// `duesPeriod` (`week`, `month`, `year`, in `timeZone`'s calendar).
+        public func create(
+            name: String, place: Place, sports: [String] = [], policy: Group.Policy = .approval, listed: Bool = true, dues: Money? = nil,
+            duesPeriod: String = "month", timeZone: String? = nil
+        ) async throws -> Group {
             let slugs = try sports.map(Events.slug)
+            var duesInput: Components.Schemas.NewGroup.DuesPayload?
+            if let dues {
+                guard let currency = Components.Schemas.DuesInput.CurrencyPayload(rawValue: dues.currency),
+                    let period = Components.Schemas.DuesInput.PeriodPayload(rawValue: duesPeriod)
+                else { throw SportLookError.malformed("dues in \(dues.currency) per \(duesPeriod) are not what the server takes") }
+                duesInput = .init(value1: .init(amount: dues.minorUnits, currency: currency, period: period, timeZone: timeZone))
+            }
             return try Group(
                 try await client.call {
                     try await $0.createGroup(
                         body: .json(
                             .init(
                                 name: name, sports: slugs, location: .init(lat: place.latitude, lon: place.longitude),
-                                policy: .init(rawValue: policy.rawValue), visibility: listed ? .listed : .unlisted))
+                                policy: .init(rawValue: policy.rawValue), visibility: listed ? .listed : .unlisted, dues: duesInput))
                     ).created.body.json
                 })
         }

@@ -20,12 +20,10 @@ struct FacadeCoverageTests {
 
     /// Operations the facade does not wrap yet (each is still on the generated `api`).
     static let awaitingFacade: Set<String> = [
-        "attendanceSheet", "calendarFeed", "claimDuesPayment", "connectPayouts", "downloadExport", "eventResult", "eventsInBox",
-        "getMediaFile", "headMediaFile", "listMessages", "markChatRead", "markDuesPaid", "myPayouts", "refundDues",
-        "refundPayment", "schedulePoll", "sendMessage", "splitSeries", "staffAbusePanel", "staffAccount", "staffAct",
-        "staffAppeals", "staffAudit", "staffBlockRegistrations", "staffDecide", "staffDecideAppeal", "staffDropJobs",
-        "staffErase", "staffExport", "staffJobs", "staffLiftBlock", "staffMembers", "staffReports", "staffRetryJobs",
-        "staffSearchAccounts", "staffSetRole", "waiveDues",
+        "attendanceSheet", "calendarFeed", "downloadExport", "getMediaFile", "headMediaFile", "listMessages", "markChatRead",
+        "schedulePoll", "sendMessage", "staffAbusePanel", "staffAccount", "staffAct", "staffAppeals", "staffAudit",
+        "staffBlockRegistrations", "staffDecide", "staffDecideAppeal", "staffDropJobs", "staffErase", "staffExport",
+        "staffJobs", "staffLiftBlock", "staffMembers", "staffReports", "staffRetryJobs", "staffSearchAccounts", "staffSetRole",
     ]
 
     @Test("every operation in openapi.yaml has a facade method, or is listed as awaiting one")

@@ -234,3 +234,53 @@ struct FacadeMoneyTests {
         }
     }
 }
+
+/// A group's dues, a map's box and a series changed from a date, through the facade.
+@Suite("The facade for dues, the map and series changes", .serialized)
+struct FacadeDuesTests {
+    @Test("dues owed, claimed, confirmed, refunded and waived; games in a map's box; a series changed from a date on")
+    func duesBoxSeries() async throws {
+        try await withServer { server in
+            let ada = try await signedUp(server, "Ada")
+            let ben = try await signedUp(server, "Ben")
+            let cy = try await signedUp(server, "Cy")
+            let benID = try await ben.me.profile().id
+            let cyID = try await cy.me.profile().id
+            let group = try await ada.groups.create(
+                name: "Club", place: FacadeTests.copenhagen, policy: .public, dues: Money(minorUnits: 10_000, currency: "DKK"),
+                timeZone: "Europe/Copenhagen")
+            try await ben.groups.requestToJoin(group.id)
+            try await cy.groups.requestToJoin(group.id)
+            let owed = try await ben.money.dues(of: group.id)
+            #expect(owed.lines.map(\.balance) == [10_000], "this month's dues")
+
+            let claim = try await ben.money.claimDuesPaid(in: group.id, by: .transfer)
+            let confirmed = try await ada.money.confirm(claim.id)
+            #expect(confirmed.lines.first { $0.person?.id == benID }?.balance == 0)
+            let refunded = try await ada.money.refundDues(2_500, to: benID, in: group.id, by: .cash, note: "Half a month away")
+            #expect(refunded.lines.first { $0.person?.id == benID }?.refunded == 2_500)
+            _ = try await ada.money.markDuesPaid([cyID], in: group.id, by: .cash, amount: 4_000)
+            let waived = try await ada.money.waiveDues(of: cyID, in: group.id)
+            #expect(waived.lines.first { $0.person?.id == cyID }?.balance == 0)
+
+            // The map: a game inside the box is found, one outside is not.
+            let inside = try await ada.events.create(
+                .init(title: "Inside", sport: "football", startsAt: .now + 86_400, place: FacadeTests.copenhagen))
+            _ = try await ada.events.create(
+                .init(title: "Outside", sport: "football", startsAt: .now + 86_400, place: Place(latitude: 56.16, longitude: 10.2)))
+            let boxed = try await ben.events.inBox(
+                southWest: Place(latitude: 55.6, longitude: 12.5), northEast: Place(latitude: 55.8, longitude: 12.7)
+            ).all()
+            #expect(boxed.map(\.id) == [inside.id])
+
+            // A series changed from its second date: the first game stays, a new series takes the rest.
+            let series = try await ada.series.create(
+                title: "Tuesday football", sport: "football", place: FacadeTests.copenhagen, timeZone: "Europe/Copenhagen",
+                firstDate: FacadeTests.localDate(daysAhead: 2), startTime: "19:30")
+            let second = try #require(series.upcoming.dropFirst().first?.date)
+            let changed = try await ada.series.change(series.id, from: second, title: "Tuesday football, new pitch")
+            #expect(changed.title == "Tuesday football, new pitch" && changed.firstDate == second)
+            #expect(try await ada.series.get(series.id).upcoming.count == 1)
+        }
+    }
+}
