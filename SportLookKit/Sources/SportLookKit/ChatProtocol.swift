@@ -194,12 +194,21 @@ struct ChatProtocol: Sendable {
         var heads = Set<String>()
         for i in outbox.indices where heads.insert(outbox[i].room).inserted {
             let item = outbox[i]
-            if item.sentOn == connection, let sentAt = item.sentAt, now - sentAt < .seconds(pacing.answerTimeout) { continue }
-            if let notBefore = item.notBefore, notBefore > now { continue }
+            if let due = due(item), due > now { continue }
             transmit(.message(room: item.room, clientID: item.clientID, body: item.body, replyTo: item.replyTo), now: now)
             outbox[i].sentOn = connection
             outbox[i].sentAt = now
         }
+    }
+
+    /// When a room's oldest unconfirmed message may go (again): after its `retry_after`,
+    /// and, once sent on this connection, when the answer timeout has passed; nil: now.
+    private func due(_ item: Outgoing) -> Instant? {
+        var due = item.notBefore
+        if item.sentOn == connection, let sentAt = item.sentAt {
+            due = max(due ?? sentAt, sentAt + .seconds(pacing.answerTimeout))
+        }
+        return due
     }
 
     // MARK: Time
@@ -210,11 +219,7 @@ struct ChatProtocol: Sendable {
         var next: Instant?
         var heads = Set<String>()
         for item in outbox where heads.insert(item.room).inserted {
-            var due = item.notBefore
-            if item.sentOn == connection, let sentAt = item.sentAt {
-                due = max(due ?? sentAt, sentAt + .seconds(pacing.answerTimeout))
-            }
-            if let due { next = min(next ?? due, due) }
+            if let due = due(item) { next = min(next ?? due, due) }
         }
         for room in rooms.values {
             if let again = room.resubscribe, again.connection == connection { next = min(next ?? again.at, again.at) }

@@ -62,6 +62,11 @@ extension SportLookClient {
         ) async throws -> ChatMessage {
             let draft = Components.Schemas.NewMessage(
                 body: body, attachmentId: attachmentID, clientId: clientID, mentions: mentions.isEmpty ? nil : mentions.map(\.description))
+            return try await post(draft, to: room)
+        }
+
+        /// Stores a message in a room: a new one, or the one its `client_id` stored before.
+        func post(_ draft: Components.Schemas.NewMessage, to room: String) async throws -> ChatMessage {
             switch try await client.call({ try await $0.sendRoomMessage(path: .init(id: room), body: .json(draft)) }) {
             case .ok(let ok): return try ok.body.json
             case .created(let created): return try created.body.json

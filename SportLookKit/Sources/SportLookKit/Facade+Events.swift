@@ -39,7 +39,6 @@ extension SportLookClient {
         public func nearby(around place: Place, within kilometres: Double = 10, filter: Filter = .init(), pageSize: Int = 50)
             -> Pages<Event>
         {
-            let sport = try? filter.sport.map { try Self.slug($0) }
             let audiences =
                 filter.audiences.isEmpty
                 ? nil
@@ -47,11 +46,11 @@ extension SportLookClient {
                     Components.Parameters.GameAudiencePayload(rawValue: $0.rawValue)
                 }
             return Pages { cursor in
-                if filter.sport != nil, sport == nil { throw SportLookError.unknownSport(filter.sport ?? "") }
+                let sport = try filter.sport.map(Self.slug)
                 let page = try await client.call {
                     try await $0.eventsNearby(
                         query: .init(
-                            lat: place.latitude, lon: place.longitude, radiusKm: kilometres, sport: sport ?? nil,
+                            lat: place.latitude, lon: place.longitude, radiusKm: kilometres, sport: sport,
                             startsAfter: filter.startsAfter, startsBefore: filter.startsBefore, level: filter.level, audience: audiences,
                             freePlaces: filter.freePlacesOnly ? true : nil, limit: pageSize, cursor: cursor)
                     ).ok.body.json

@@ -143,11 +143,7 @@ extension SportLookClient.Chat {
     ) async throws -> ChatMessage {
         let poll = Components.Schemas.NewPoll(options: answers.map { .init(label: $0) }, multiple: multiple, closesAt: closesAt)
         let draft = Components.Schemas.NewMessage(body: question, clientId: clientID, poll: poll)
-        switch try await client.call({ try await $0.sendRoomMessage(path: .init(id: room), body: .json(draft)) }) {
-        case .ok(let ok): return try ok.body.json
-        case .created(let created): return try created.body.json
-        case let other: throw SportLookError.unexpected(other)
-        }
+        return try await post(draft, to: room)
     }
 
     /// One conversation, as it stands.

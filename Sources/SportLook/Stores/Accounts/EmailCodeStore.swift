@@ -50,12 +50,7 @@ struct EmailCodeStore: Sendable {
                 """
             ).first()?.value("digest", as: String.self), live == digest
         else { return false }
-        return try await sql.raw(
-            """
-            DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND digest = \(bind: digest)
-            RETURNING user_id
-            """
-        ).first() != nil
+        return try await remove(user: user, purpose: purpose, request: request, digest: digest, on: sql)
     }
 
     /// Takes the code when it is the account's newest live one of `purpose`, whatever its
@@ -78,7 +73,13 @@ struct EmailCodeStore: Sendable {
             try newest.decode(column: "tries", as: Int.self) < maxTries
         else { return false }
         let request = try newest.decode(column: "request", as: String.self)
-        return try await sql.raw(
+        return try await remove(user: user, purpose: purpose, request: request, digest: digest, on: sql)
+    }
+
+    /// Deletes the request's code if it still has this digest (a code issued again
+    /// meanwhile is not taken); whether it did.
+    private func remove(user: UUID, purpose: String, request: String, digest: String, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
             """
             DELETE FROM email_codes WHERE user_id = \(bind: user) AND purpose = \(bind: purpose) AND request = \(bind: request) AND digest = \(bind: digest)
             RETURNING user_id
