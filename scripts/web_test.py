@@ -889,7 +889,7 @@ def run(server, push):
         cy.goto(money_url)
         expect(cy.get_by_test_id("my-balance")).to_have_text("You owe nothing here")
         bo.get_by_role("link", name="Money").click()
-        expect(bo.get_by_role("heading", name="Money")).to_be_visible()
+        expect(bo.get_by_role("heading", name="Money", exact=True)).to_be_visible()
         expect(bo.get_by_text("You owe nothing, and nobody owes you.")).to_be_visible()
         audit(bo, "money")
         means = sorted(e["means"] for e in api(server, "GET", f"/v1/events/{game}/ledger", session_token(ann), None)["entries"] if e["kind"] == "paid")
