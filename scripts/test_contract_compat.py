@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""scripts/contract-compat on test branches: a repository whose v1.0.0 is today's
-openapi.yaml, and branches that change it the ways an app would or would not notice.
+"""scripts/contract-compat on test branches: a repository whose release v1.0.0 is today's
+openapi.yaml (kept in releases/, with no tag, as a tagless CI clone sees it), and branches
+that change it the ways an app would or would not notice.
 
     python3 scripts/test_contract_compat.py
 """
@@ -29,19 +30,20 @@ class ContractCompat(unittest.TestCase):
         (self.repo / "scripts").mkdir()
         shutil.copy(SCRIPT, self.repo / "scripts" / "contract-compat")
         shutil.copy(ROOT / "openapi.yaml", self.repo / "openapi.yaml")
+        (self.repo / "releases" / "v1.0.0").mkdir(parents=True)
+        shutil.copy(ROOT / "openapi.yaml", self.repo / "releases" / "v1.0.0" / "openapi.yaml")
         (self.repo / "CHANGELOG.md").write_text("# Changelog\n")
         git(self.repo, "init", "-q", "-b", "main")
         git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-a", "-m", "release", "--allow-empty")
         git(self.repo, "add", ".")
         git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "release")
-        git(self.repo, "tag", "v1.0.0")
 
     def tearDown(self):
         shutil.rmtree(self.repo)
 
     def branch(self, name, change, changelog=None):
         """A branch whose openapi.yaml is today's with `change` applied; the check's answer on it."""
-        git(self.repo, "checkout", "-q", "-b", name, "v1.0.0")
+        git(self.repo, "checkout", "-q", "-b", name, "main")
         document = yaml.load((self.repo / "openapi.yaml").read_text(), Loader=Loader)
         change(document)
         (self.repo / "openapi.yaml").write_text(yaml.dump(document, Dumper=Dumper, sort_keys=False))
@@ -53,6 +55,33 @@ class ContractCompat(unittest.TestCase):
     def test_unchanged_passes(self):
         result = self.branch("same", lambda d: None)
         self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_the_newest_release_counts_by_number(self):
+        """v1.10.0 is newer than v1.9.0: a field v1.10.0 added may not go, one only an
+        older, larger-looking name lacked changes nothing."""
+        def add(d):
+            d["components"]["schemas"]["Event"]["properties"]["weather"] = {"type": "string", "nullable": True}
+        document = yaml.load((self.repo / "openapi.yaml").read_text(), Loader=Loader)
+        add(document)
+        for name in ("v1.9.0", "v1.10.0"):
+            (self.repo / "releases" / name).mkdir()
+        shutil.copy(self.repo / "openapi.yaml", self.repo / "releases" / "v1.9.0" / "openapi.yaml")
+        (self.repo / "releases" / "v1.10.0" / "openapi.yaml").write_text(yaml.dump(document, Dumper=Dumper, sort_keys=False))
+        git(self.repo, "add", ".")
+        git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "two releases")
+        result = self.branch("after-two", lambda d: None)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("BREAKING: removed response field GET /v1/events/{id} 200 weather", result.stdout)
+        self.assertIn("against v1.10.0", result.stdout)
+
+    def test_a_kept_release_edited_after_its_tag_is_refused(self):
+        git(self.repo, "tag", "v1.0.0")
+        release = self.repo / "releases" / "v1.0.0" / "openapi.yaml"
+        release.write_text(release.read_text().replace("title: SportLook", "title: SportLook edited", 1))
+        git(self.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-a", "-m", "edit a release")
+        result = subprocess.run([sys.executable, "scripts/contract-compat"], cwd=self.repo, capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn("differs from what tag v1.0.0 holds", result.stderr)
 
     def test_dropping_a_response_field_fails(self):
         result = self.branch("drop", lambda d: d["components"]["schemas"]["Event"]["properties"].pop("title"))
