@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SportLook", targets: ["SportLook"]),
         .library(name: "GeoGrid", targets: ["GeoGrid"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .executable(name: "sportlook-sample", targets: ["SportLookSample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -41,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The Swift client, built in the same build: its tests run against the server built here.
         .package(path: "SportLookKit"),
+        // `swift package generate-documentation --target SportLookKit` (CI: warnings as errors).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "GeoGrid", swiftSettings: optimized),
@@ -132,10 +135,18 @@ let package = Package(
             name: "SportLookKitTests",
             dependencies: [
                 .product(name: "SportLookKit", package: "SportLookKit"),
-                .product(name: "SportLookAPI", package: "SportLookKit"),
                 .product(name: "SportLookTestSupport", package: "SportLookKit"),
             ],
             path: "SportLookKit/Tests/SportLookKitTests"
+        ),
+        // SportLookKit's command-line sample (SportLookKit/Examples), built here so that CI
+        // runs two of it against a live server (scripts/sample-chat).
+        .executableTarget(
+            name: "SportLookSample",
+            dependencies: [.product(name: "SportLookKit", package: "SportLookKit")],
+            path: "SportLookKit/Examples",
+            exclude: ["SwiftUI", "README.md"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,10 @@
 // swift-tools-version:6.1
 // SportLookKit: the Swift client of a SportLook server, for iOS 17+, macOS 14+ and
-// Linux. A package of its own (building the server never builds it): the REST API
-// generated from the server's openapi.yaml by Apple's swift-openapi-generator (the
+// Linux. A package of its own (building the server never builds it): a facade of plain
+// models over the REST API (`client.events`, `client.chat`…), the API itself generated
+// from the server's openapi.yaml by Apple's swift-openapi-generator and kept internal (the
 // generated code is committed, so an app's build needs no plugin: SportLookKit/generate
-// makes it again), a thin layer over it (sign-in, typed errors, paging), and
-// ChatSession, the chat protocol's exactly-once client.
+// makes it again), and ChatSession, the chat protocol's exactly-once client.
 import PackageDescription
 
 let package = Package(
@@ -12,8 +12,6 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "SportLookKit", targets: ["SportLookKit"]),
-        // The generated types alone (the tests here use them; an app may too).
-        .library(name: "SportLookAPI", targets: ["SportLookAPI"]),
         // For tests on macOS and Linux: a real `sportlook serve` on a free loopback port,
         // waiting for a condition, and a test image (the server's tests and these share it).
         .library(name: "SportLookTestSupport", targets: ["SportLookTestSupport"]),
@@ -26,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target SportLookKit`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The generated types and client (SportLookKit/generate).
@@ -49,9 +49,17 @@ let package = Package(
             ]
         ),
         .target(name: "SportLookTestSupport"),
+        // The command-line sample (`swift run SportLookSample --server …`); the SwiftUI
+        // sample beside it builds on Apple platforms only, in an app project.
+        .executableTarget(
+            name: "SportLookSample",
+            dependencies: ["SportLookKit"],
+            path: "Examples",
+            exclude: ["SwiftUI", "README.md"]
+        ),
         .testTarget(
             name: "SportLookKitTests",
-            dependencies: ["SportLookKit", "SportLookAPI", "SportLookTestSupport"]
+            dependencies: ["SportLookKit", "SportLookTestSupport"]
         ),
     ]
 )

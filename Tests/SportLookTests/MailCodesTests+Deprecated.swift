@@ -56,6 +56,8 @@ extension MailCodesTests {
                 headers: home)
             #expect(older.status == .unprocessableContent)
             #expect(try older.errorCode == "invalid_code")
+            #expect(older.headers[Self.deprecation] == "@1795996800", "a refusal in the old shape says it is deprecated too")
+            #expect(older.headers[Self.sunset] == "Tue, 01 Jun 2027 00:00:00 GMT")
 
             // A stranger guessing in the old shape (at the newest code) is stopped by the email's
             // and their address's limits; the newest request's own 5 tries are untouched.

@@ -1,21 +1,14 @@
 import Foundation
-import SportLookAPI
-
-/// A chat message in its current state, as the socket and the history carry it (the
-/// API's `ChatMessage`).
-public typealias ChatMessage = Components.Schemas.ChatMessage
-
-/// A chats-list entry, as `GET /v1/me/rooms` lists it and `watch_rooms` keeps it live.
-public typealias RoomEntry = Components.Schemas.RoomListing
+internal import SportLookAPI
 
 /// What a room's stream tells its reader, each once, in the order it happened.
 public enum ChatEvent: Sendable, Hashable {
     /// A new message (seq after every one delivered before, none skipped).
-    case message(ChatMessage)
+    case message(Message)
     /// A message delivered before, as it is now: edited or reacted to.
-    case edited(ChatMessage)
+    case edited(Message)
     /// A message delivered before was deleted (it stays, without its body).
-    case deleted(ChatMessage)
+    case deleted(Message)
     /// Only the votes of a poll delivered before changed: its counts now.
     case pollVotes(PollVotes)
     /// One of this session's messages was stored with this seq (its `message` event comes too).
@@ -31,7 +24,7 @@ public enum ChatEvent: Sendable, Hashable {
 }
 
 /// A poll's votes as they are now (`poll_votes`): the rest of its message is as delivered.
-public struct PollVotes: Sendable, Hashable, Decodable {
+public struct PollVotes: Sendable, Hashable, Codable {
     /// The poll's message.
     public var seq: Int
     /// The message's change number with these votes (its `change_seq`).
@@ -55,7 +48,7 @@ public struct PollVotes: Sendable, Hashable, Decodable {
 struct ServerFrame: Decodable {
     var type: String
     var roomID: String?
-    var message: ChatMessage?
+    var message: Components.Schemas.ChatMessage?
     var afterChange: Int?
     var clientID: String?
     var seq: Int?
@@ -64,9 +57,9 @@ struct ServerFrame: Decodable {
     var text: String?
     var retryAfter: Double?
     var user: Person?
-    var room: RoomEntry?
+    var room: Components.Schemas.RoomListing?
     var votes: PollVotes?
-    var notification: InboxNotification?
+    var notification: Components.Schemas.Notification?
     var writable: Bool?
 
     struct Person: Decodable {
@@ -91,15 +84,15 @@ struct ServerFrame: Decodable {
         code = try c.decodeIfPresent(String.self, forKey: .code)
         retryAfter = try c.decodeIfPresent(Double.self, forKey: .retryAfter)
         user = try c.decodeIfPresent(Person.self, forKey: .user)
-        room = try c.decodeIfPresent(RoomEntry.self, forKey: .room)
-        notification = try c.decodeIfPresent(InboxNotification.self, forKey: .notification)
+        room = try c.decodeIfPresent(Components.Schemas.RoomListing.self, forKey: .room)
+        notification = try c.decodeIfPresent(Components.Schemas.Notification.self, forKey: .notification)
         writable = try c.decodeIfPresent(Bool.self, forKey: .writable)
         if type == "poll_votes" { votes = try PollVotes(from: decoder) }
         // A `message` frame carries the message; an `error` frame a sentence under "message".
         if type == "error" {
             text = try c.decodeIfPresent(String.self, forKey: .message)
         } else {
-            message = try c.decodeIfPresent(ChatMessage.self, forKey: .message)
+            message = try c.decodeIfPresent(Components.Schemas.ChatMessage.self, forKey: .message)
         }
     }
 
@@ -120,7 +113,7 @@ struct ServerFrame: Decodable {
 /// A change to the chats list.
 public enum RoomListEvent: Sendable, Hashable {
     /// An entry as it is now: a new message, a read on another device, a request or its answer, a mute.
-    case updated(RoomEntry)
+    case updated(ChatRoom)
     /// The room (its id) is no longer in the list.
     case removed(String)
 }

@@ -15,7 +15,9 @@ import Foundation
     public final class ChatRoomModel {
         /// Someone typing, and when they last said so.
         public struct Typing: Sendable, Hashable {
+            /// Their name.
             public var name: String
+            /// When they last said they were typing.
             public var at: Date
         }
 
@@ -23,7 +25,7 @@ import Foundation
         public let room: String
         /// Every message delivered, in `seq` order, each as it is now (edits, reactions,
         /// deletions and poll votes applied).
-        public private(set) var messages: [ChatMessage] = []
+        public private(set) var messages: [Message] = []
         /// Who is typing, by person id (typing frames come every few seconds while they
         /// type: show those of the last few seconds).
         public private(set) var typing: [String: Typing] = [:]
@@ -39,7 +41,9 @@ import Foundation
 
         /// - Parameters:
         ///   - room: The room to follow (an event's id for its chat, a group's, a conversation's).
-        ///   - afterSeq, afterChange: Where what the app holds ends (0: from the start).
+        ///   - session: The app's chat session.
+        ///   - afterSeq: The last message the app holds (0: from the start).
+        ///   - afterChange: The last change the app holds (0: from the start).
         public init(room: String, session: ChatSession, afterSeq: Int = 0, afterChange: Int = 0) {
             self.room = room.lowercased()
             self.session = session
@@ -70,14 +74,8 @@ import Foundation
             case .edited(let message), .deleted(let message):
                 replace(message)
             case .pollVotes(let votes):
-                guard let index = index(of: votes.seq), var poll = messages[index].poll?.value1 else { return }
-                for i in poll.options.indices where i < votes.counts.count {
-                    poll.options[i].count = votes.counts[i]
-                    if i < votes.takenBy.count, let taker = votes.takenBy[i] { poll.options[i].userIds = [taker] }
-                }
-                poll.votersCount = votes.votersCount
-                poll.myVotes = votes.myVotes
-                messages[index].poll = .init(value1: poll)
+                guard let index = index(of: votes.seq), let poll = messages[index].poll else { return }
+                messages[index].poll = poll.with(votes)
                 messages[index].changeSeq = votes.changeSeq
             case .typing(let user, let name):
                 typing[user] = Typing(name: name, at: now)
@@ -103,7 +101,7 @@ import Foundation
             return low < messages.count && messages[low].seq == seq ? low : nil
         }
 
-        private func replace(_ message: ChatMessage) {
+        private func replace(_ message: Message) {
             if let index = index(of: message.seq) { messages[index] = message }
         }
     }
@@ -113,21 +111,23 @@ import Foundation
     @MainActor @Observable
     public final class ChatsListModel {
         /// The entries, newest activity first.
-        public private(set) var rooms: [RoomEntry] = []
+        public private(set) var rooms: [ChatRoom] = []
 
         private let session: ChatSession
-        private let load: @Sendable () async throws -> [RoomEntry]
+        private let load: @Sendable () async throws -> [ChatRoom]
 
-        /// - Parameter client: Reads the list whole (`GET /v1/me/rooms`) when watching begins
-        ///   and whenever the socket comes back (changes while offline are not told).
+        /// - Parameters:
+        ///   - client: Reads the list whole (`GET /v1/me/rooms`) when watching begins and
+        ///     whenever the socket comes back (changes while offline are not told).
+        ///   - session: The app's chat session, whose socket tells the changes.
         public init(client: SportLookClient, session: ChatSession) {
             self.session = session
             load = {
-                try await client.pages { cursor in try await client.api.listMyRooms(query: .init(cursor: cursor)).ok.body.json }.all()
+                try await client.chat.rooms().all()
             }
         }
 
-        init(session: ChatSession, load: @escaping @Sendable () async throws -> [RoomEntry]) {
+        init(session: ChatSession, load: @escaping @Sendable () async throws -> [ChatRoom]) {
             self.session = session
             self.load = load
         }
@@ -163,7 +163,7 @@ import Foundation
         }
 
         private func sort() {
-            rooms.sort { ($0.lastActivityAt ?? .distantPast, $0.id) > ($1.lastActivityAt ?? .distantPast, $1.id) }
+            rooms.sort { ($0.lastActivityAt, $0.id) > ($1.lastActivityAt, $1.id) }
         }
     }
 #endif

@@ -72,13 +72,13 @@ extension ChatProtocol {
             healthy = true
             rooms[id]?.awaitingSubscribed = false
         case .message(let message, let afterChange):
-            guard var room = live(message.roomId) else { return }
+            guard var room = live(message.room) else { return }
             if message.seq > room.lastSeq {
                 room.lastSeq = message.seq
                 effects.append(.deliver(.message(message), stream: room.stream))
             }
             room.lastChange = max(room.lastChange, afterChange ?? 0)
-            rooms[message.roomId] = room
+            rooms[message.room] = room
         case .edited(let message, let afterChange):
             changed(message, afterChange: afterChange, as: .edited(message))
         case .deleted(let message, let afterChange):
@@ -122,14 +122,14 @@ extension ChatProtocol {
     }
 
     /// A message delivered before changed (an edit, a reaction, a deletion): told once, in change order.
-    private mutating func changed(_ message: ChatMessage, afterChange: Int?, as event: ChatEvent) {
-        guard var room = live(message.roomId) else { return }
+    private mutating func changed(_ message: Message, afterChange: Int?, as event: ChatEvent) {
+        guard var room = live(message.room) else { return }
         let change = afterChange ?? message.changeSeq
         // A change to a message not delivered yet arrives with the message itself.
         guard change > room.lastChange, message.seq <= room.lastSeq else { return }
         room.lastChange = change
         effects.append(.deliver(event, stream: room.stream))
-        rooms[message.roomId] = room
+        rooms[message.room] = room
     }
 
     /// The room's subscription, when its frames are this stream's.

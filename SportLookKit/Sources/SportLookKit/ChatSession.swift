@@ -49,6 +49,7 @@ public actor ChatSession {
         /// A connection not open after this many seconds is given up, and tried again.
         public var connectTimeout: Double
 
+        /// Pauses between connection attempts (seconds): the first, the longest, and how long an attempt may take.
         public init(first: Double = 0.5, longest: Double = 30, connectTimeout: Double = 15) {
             self.first = first
             self.longest = longest
@@ -68,6 +69,7 @@ public actor ChatSession {
         /// seconds is sent again (the server stores it once whatever happens).
         public var answerTimeout: Double
 
+        /// Frames a second and in one burst (keep them within the server's `WS_FRAME_RATE` and `WS_FRAME_BURST`), and how long a sent message waits for its answer before it is sent again (seconds).
         public init(framesPerSecond: Double = 15, burst: Int = 40, answerTimeout: Double = 10) {
             self.framesPerSecond = framesPerSecond
             self.burst = burst

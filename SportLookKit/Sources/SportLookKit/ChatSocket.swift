@@ -126,6 +126,7 @@ public enum ChatSocketError: Error, Sendable {
 #else
     /// A socket through SwiftNIO (Hummingbird's WebSocket client).
     public struct StandardChatSocketConnector: ChatSocketConnector {
+        /// The standard sockets of this platform.
         public init() {}
 
         /// Opens the socket; a cancelled wait (the session's connect timeout) ends the attempt.

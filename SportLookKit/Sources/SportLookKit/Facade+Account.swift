@@ -1,32 +1,47 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A level change after a rated game.
-public struct LevelChange: Hashable, Sendable {
+public struct LevelChange: Hashable, Sendable, Codable {
+    /// The sport's slug.
     public var sport: String
     /// The game; nil for one the person may no longer see.
     public var event: Event.ID?
+    /// The game's title, when the person may see it.
     public var eventTitle: String?
     /// The rating before and after, in levels with two decimals.
     public var before: Double
+    /// The rating after the game.
     public var after: Double
     /// The level after, in half steps.
     public var level: Double
+    /// When the level changed.
     public var at: Date
 }
 
 /// A copy of an account's data.
-public struct DataExport: Hashable, Sendable, Identifiable {
+public struct DataExport: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<DataExport>
     public var id: ID
     /// `pending`, `ready`, `expired`…
     public var status: String
+    /// When it was asked for.
     public var requestedAt: Date
     /// Where to fetch it under the server, once ready (a signed path that expires).
     public var downloadPath: String?
+    /// When its link stops working.
     public var expiresAt: Date?
     /// Its size in bytes, once ready.
     public var size: Int?
+
+    init(_ export: Components.Schemas.DataExport) throws {
+        id = try .parse(export.id)
+        status = export.status.rawValue
+        requestedAt = export.requestedAt
+        downloadPath = export.downloadPath
+        expiresAt = export.expiresAt
+        size = export.size
+    }
 }
 
 extension SportLookClient.Me {
@@ -60,11 +75,7 @@ extension SportLookClient.Me {
 
     /// The copies of the account's data asked for, newest first.
     public func dataExports() async throws -> [DataExport] {
-        try await client.call { try await $0.myExports().ok.body.json }.items.map {
-            DataExport(
-                id: try .parse($0.id), status: $0.status.rawValue, requestedAt: $0.requestedAt, downloadPath: $0.downloadPath,
-                expiresAt: $0.expiresAt, size: $0.size)
-        }
+        try await client.call { try await $0.myExports().ok.body.json }.items.map(DataExport.init)
     }
 
     /// Substitute places offered to the signed-in person now.
@@ -80,10 +91,5 @@ extension SportLookClient {
         _ = try await call {
             try await $0.appeal(body: .json(.init(email: email, password: password, actionId: action, statement: statement))).created
         }
-    }
-
-    /// A photo uploaded before, with its variants' URLs.
-    public func media(_ id: String) async throws -> Components.Schemas.Media {
-        try await call { try await $0.getMedia(path: .init(id: id)).ok.body.json }
     }
 }

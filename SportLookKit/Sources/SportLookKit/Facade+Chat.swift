@@ -1,17 +1,29 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A two-person conversation.
-public struct Conversation: Hashable, Sendable, Identifiable {
+public struct Conversation: Hashable, Sendable, Codable, Identifiable {
+    /// A conversation's id.
     public typealias ID = Identifier<Conversation>
+    /// Where a conversation stands.
     public enum State: String, Hashable, Sendable, Codable, CaseIterable {
-        case new, requested, open, declined
+        /// Nothing was written yet.
+        case new
+        /// One asked to talk; the other has not answered.
+        case requested
+        /// Both may write.
+        case open
+        /// The request was declined.
+        case declined
     }
 
+    /// The conversation's id.
     public var id: ID
     /// Its room (for ``ChatSession/join(_:afterSeq:afterChange:)`` and the history).
     public var room: String
+    /// The other person.
     public var with: Person
+    /// Where it stands.
     public var state: State
     /// Whether the signed-in person may write now.
     public var canSend: Bool
@@ -35,22 +47,22 @@ extension SportLookClient {
         let client: SportLookClient
 
         /// A room's messages after `afterSeq`, oldest first, page by page.
-        public func history(of room: String, after afterSeq: Int = 0) -> Pages<ChatMessage> {
+        public func history(of room: String, after afterSeq: Int = 0) -> Pages<Message> {
             Pages { cursor in
                 let page = try await client.call {
                     try await $0.listRoomMessages(
                         path: .init(id: room), query: .init(afterSeq: afterSeq, limit: 100, cursor: cursor)
                     ).ok.body.json
                 }
-                return (page.items, page.nextCursor)
+                return (try page.items.map(Message.init), page.nextCursor)
             }
         }
 
         /// The chats list: every room, newest activity first.
-        public func rooms() -> Pages<RoomEntry> {
+        public func rooms() -> Pages<ChatRoom> {
             Pages { cursor in
                 let page = try await client.call { try await $0.listMyRooms(query: .init(cursor: cursor)).ok.body.json }
-                return (page.items, page.nextCursor)
+                return (try page.items.map(ChatRoom.init), page.nextCursor)
             }
         }
 
@@ -59,17 +71,17 @@ extension SportLookClient {
         public func send(
             _ body: String?, to room: String, clientID: String = UUID().uuidString.lowercased(), attachmentID: String? = nil,
             mentions: [Person.ID] = []
-        ) async throws -> ChatMessage {
+        ) async throws -> Message {
             let draft = Components.Schemas.NewMessage(
                 body: body, attachmentId: attachmentID, clientId: clientID, mentions: mentions.isEmpty ? nil : mentions.map(\.description))
             return try await post(draft, to: room)
         }
 
         /// Stores a message in a room: a new one, or the one its `client_id` stored before.
-        func post(_ draft: Components.Schemas.NewMessage, to room: String) async throws -> ChatMessage {
+        func post(_ draft: Components.Schemas.NewMessage, to room: String) async throws -> Message {
             switch try await client.call({ try await $0.sendRoomMessage(path: .init(id: room), body: .json(draft)) }) {
-            case .ok(let ok): return try ok.body.json
-            case .created(let created): return try created.body.json
+            case .ok(let ok): return try Message(try ok.body.json)
+            case .created(let created): return try Message(try created.body.json)
             case let other: throw SportLookError.unexpected(other)
             }
         }
@@ -79,12 +91,19 @@ extension SportLookClient {
             _ = try await client.call { try await $0.markRoomRead(path: .init(id: room), body: .json(.init(seq: seq))).noContent }
         }
 
-        public func edit(_ room: String, seq: Int, body: String) async throws -> ChatMessage {
-            try await client.call { try await $0.editMessage(path: .init(id: room, seq: seq), body: .json(.init(body: body))).ok.body.json }
+        /// Changes a message's text (its sender).
+        @discardableResult
+        public func edit(_ room: String, seq: Int, body: String) async throws -> Message {
+            try Message(
+                try await client.call {
+                    try await $0.editMessage(path: .init(id: room, seq: seq), body: .json(.init(body: body))).ok.body.json
+                })
         }
 
-        public func delete(_ room: String, seq: Int) async throws -> ChatMessage {
-            try await client.call { try await $0.deleteMessage(path: .init(id: room, seq: seq)).ok.body.json }
+        /// Deletes a message (its sender, or the room's organiser or admins): it stays, without its text.
+        @discardableResult
+        public func delete(_ room: String, seq: Int) async throws -> Message {
+            try Message(try await client.call { try await $0.deleteMessage(path: .init(id: room, seq: seq)).ok.body.json })
         }
 
         /// Starts (or finds) a conversation with someone.
@@ -113,6 +132,7 @@ extension SportLookClient {
             _ = try await client.call { try await $0.muteRoom(path: .init(id: room), body: .json(.init(until: until))).noContent }
         }
 
+        /// Lets a room's notifications through again.
         public func unmute(_ room: String) async throws {
             _ = try await client.call { try await $0.unmuteRoom(path: .init(id: room)).noContent }
         }

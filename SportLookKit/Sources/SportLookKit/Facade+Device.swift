@@ -1,10 +1,13 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// What can be reported.
-public enum ReportTarget: Sendable, Hashable {
+public enum ReportTarget: Sendable, Hashable, Codable {
+    /// A person.
     case person(Person.ID)
+    /// A game.
     case event(Event.ID)
+    /// A group.
     case group(Group.ID)
     /// A chat message, by its id.
     case message(String)
@@ -12,9 +15,43 @@ public enum ReportTarget: Sendable, Hashable {
     case photo(String)
 }
 
-/// Why.
-public enum ReportReason: String, Sendable, Hashable, CaseIterable {
-    case spam, harassment, inappropriate, impersonation, safety, other
+extension ReportTarget {
+    /// Its type as the contract names it (`user`, `event`…).
+    var type: String {
+        switch self {
+        case .person: "user"
+        case .event: "event"
+        case .group: "group"
+        case .message: "message"
+        case .photo: "photo"
+        }
+    }
+
+    /// Its id as the contract writes it.
+    var id: String {
+        switch self {
+        case .person(let id): id.description
+        case .event(let id): id.description
+        case .group(let id): id.description
+        case .message(let id), .photo(let id): id
+        }
+    }
+}
+
+/// Why something is reported.
+public enum ReportReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Advertising, scams, the same thing over and over.
+    case spam
+    /// Insults, threats, unwanted contact.
+    case harassment
+    /// Content that does not belong here.
+    case inappropriate
+    /// Pretending to be someone else.
+    case impersonation
+    /// Someone may get hurt.
+    case safety
+    /// Something else (say what in the details).
+    case other
 }
 
 extension SportLookClient.Me {
@@ -63,24 +100,20 @@ extension SportLookClient.Me {
         }
     }
 
-    /// Asks for a copy of everything the account holds; the inbox says when it is ready.
-    public func requestDataExport() async throws {
-        _ = try await client.call { try await $0.requestExport().accepted }
+    /// Asks for a copy of everything the account holds; the inbox says when it is ready
+    /// (then ``dataExports()`` has its ``DataExport/downloadPath``).
+    @discardableResult
+    public func requestDataExport() async throws -> DataExport {
+        try DataExport(try await client.call { try await $0.requestExport().accepted.body.json })
     }
 
     /// Reports something to the moderators.
     public func report(_ target: ReportTarget, because reason: ReportReason, details: String? = nil) async throws {
-        let (type, id): (Operations.Report.Input.Body.JsonPayload.TargetTypePayload, String) =
-            switch target {
-            case .person(let id): (.user, id.description)
-            case .event(let id): (.event, id.description)
-            case .group(let id): (.group, id.description)
-            case .message(let id): (.message, id)
-            case .photo(let id): (.photo, id)
-            }
+        let type = try SportLookClient.wire(target.type, as: Operations.Report.Input.Body.JsonPayload.TargetTypePayload.self)
         _ = try await client.call {
             try await $0.report(
-                body: .json(.init(targetType: type, targetId: id, reason: .init(rawValue: reason.rawValue) ?? .other, details: details)))
+                body: .json(
+                    .init(targetType: type, targetId: target.id, reason: .init(rawValue: reason.rawValue) ?? .other, details: details)))
         }
     }
 }

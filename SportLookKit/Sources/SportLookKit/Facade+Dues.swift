@@ -1,12 +1,13 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A game's score as entered, and where it stands.
-public struct GameScore: Hashable, Sendable {
+public struct GameScore: Hashable, Sendable, Codable {
     /// One per team, in the teams' order.
     public var scores: [Int]
     /// `pending` (the other side may confirm or dispute), `confirmed`, `disputed` (counts for nothing), `stood`.
     public var status: String
+    /// Who entered it.
     public var enteredBy: Person?
     /// Whether the game moved levels.
     public var levelsMoved: Bool
@@ -14,6 +15,7 @@ public struct GameScore: Hashable, Sendable {
 
 /// A group's dues: the owner and admins record payments, waive, refund; members claim.
 extension SportLookClient.MoneyClient {
+    /// Records dues paid outside the app for these members (their owner or an admin); the sheet after.
     @discardableResult
     public func markDuesPaid(_ people: [Person.ID], in id: Group.ID, by means: PaidBy, amount: Int? = nil) async throws -> MoneySheet {
         let body = Operations.MarkDuesPaid.Input.Body.JsonPayload(
@@ -22,6 +24,7 @@ extension SportLookClient.MoneyClient {
             try await client.call { try await $0.markDuesPaid(path: .init(id: id.description), body: .json(body)).ok.body.json })
     }
 
+    /// Lets a member off this month's dues; the sheet after.
     @discardableResult
     public func waiveDues(of person: Person.ID, in id: Group.ID, note: String? = nil) async throws -> MoneySheet {
         try MoneySheet(

@@ -1,5 +1,5 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 extension SportLookClient {
     /// Games: find them near a place, make one, join, leave.
@@ -10,17 +10,21 @@ extension SportLookClient {
         let client: SportLookClient
 
         /// Which games a search keeps.
-        public struct Filter: Hashable, Sendable {
+        public struct Filter: Hashable, Sendable, Codable {
             /// Only this sport (a slug of `GET /v1/sports`).
             public var sport: String?
+            /// Only games starting at or after this.
             public var startsAfter: Date?
+            /// Only games starting before this.
             public var startsBefore: Date?
             /// Games open to a player of this level.
             public var level: Double?
+            /// Only games for these audiences (empty: any).
             public var audiences: Set<Audience>
             /// Only games with a place free now.
             public var freePlacesOnly: Bool
 
+            /// A filter; what is left out does not filter.
             public init(
                 sport: String? = nil, startsAfter: Date? = nil, startsBefore: Date? = nil, level: Double? = nil,
                 audiences: Set<Audience> = [], freePlacesOnly: Bool = false
@@ -93,24 +97,34 @@ extension SportLookClient {
         }
 
         /// What a new game is.
-        public struct Draft: Hashable, Sendable {
+        public struct Draft: Hashable, Sendable, Codable {
+            /// What the game is called.
             public var title: String
             /// A slug of `GET /v1/sports`.
             public var sport: String
+            /// When it starts.
             public var startsAt: Date
             /// Default: two hours after the start.
             public var endsAt: Date?
+            /// Where it is played.
             public var place: Place
+            /// The address, in words.
             public var address: String?
             public var description: String?
+            /// Places in all; nil for no limit.
             public var capacity: Int?
+            /// The levels it is for.
             public var level: LevelRange?
+            /// Who may join (default: anyone).
             public var audience: Audience?
+            /// Whether results move levels (fixed once someone joined).
             public var competitive: Bool?
             /// Each player's price (`splitPrice`: the whole game's cost, shared by everyone going).
             public var price: Money?
+            /// Whether `price` is the whole game's cost, shared by everyone going.
             public var splitPrice: Bool
 
+            /// A new game; what is not given takes the server's default.
             public init(
                 title: String, sport: String, startsAt: Date, endsAt: Date? = nil, place: Place, address: String? = nil,
                 description: String? = nil, capacity: Int? = nil, level: LevelRange? = nil, audience: Audience? = nil,
@@ -155,13 +169,14 @@ extension SportLookClient {
             _ = try await client.call { try await $0.cancelEvent(path: .init(id: id.description)).noContent }
         }
 
-        /// The signed-in person's games, page by page.
-        public func mine(organising: Bool = false, past: Bool = false) -> Pages<Event> {
+        /// The signed-in person's games (those they go to or wait for, or those they
+        /// organise), coming ones soonest first or past ones latest first, page by page.
+        public func mine(organising: Bool = false, past: Bool = false, pageSize: Int = 100) -> Pages<Event> {
             Pages { cursor in
                 let page = try await client.call {
                     try await $0.myEvents(
                         query: .init(
-                            role: organising ? .organising : .attending, when: past ? .past : .upcoming, limit: 100, cursor: cursor)
+                            role: organising ? .organising : .attending, when: past ? .past : .upcoming, limit: pageSize, cursor: cursor)
                     ).ok.body.json
                 }
                 return (try page.items.map(Event.init), page.nextCursor)
@@ -180,37 +195,5 @@ extension SportLookError {
         SportLookError(
             status: 0, code: "unknown_sport", message: "\(slug) is not a sport of this version's list (GET /v1/sports)",
             fields: ["sport": "is not a known sport"], retryAfter: nil)
-    }
-}
-
-/// A list read page by page as it is iterated: each element is a page of plain models
-/// (an app shows one page, then asks for the next); ``all()`` reads them all.
-public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = [Item]
-    let fetch: @Sendable (_ cursor: String?) async throws -> (items: [Item], next: String?)
-
-    init(fetch: @escaping @Sendable (_ cursor: String?) async throws -> (items: [Item], next: String?)) { self.fetch = fetch }
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let fetch: @Sendable (_ cursor: String?) async throws -> (items: [Item], next: String?)
-        var cursor: String?
-        var done = false
-
-        public mutating func next() async throws -> [Item]? {
-            guard !done else { return nil }
-            let page = try await fetch(cursor)
-            cursor = page.next
-            done = page.next == nil
-            return page.items
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(fetch: fetch) }
-
-    /// Every item of every page.
-    public func all() async throws -> [Item] {
-        var items: [Item] = []
-        for try await page in self { items += page }
-        return items
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// Asking for someone to take one's place in a game.
-public struct SubstituteRequest: Hashable, Sendable, Identifiable {
+public struct SubstituteRequest: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<SubstituteRequest>
     public var id: ID
+    /// The game.
     public var event: Event.ID
+    /// Who asked for a substitute.
     public var requester: Person
     /// `open`, `filled`, `expired`, `withdrawn`…
     public var status: String
+    /// When the offers end (before the start).
     public var expiresAt: Date
     /// Who took the place, once someone has.
     public var filledBy: Person?

@@ -1,5 +1,5 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// Running a group: its details, roles, requests, bans, invite link, owner, mute.
 extension SportLookClient.Groups {
@@ -62,6 +62,7 @@ extension SportLookClient.Groups {
         }
     }
 
+    /// Lets a banned person ask to join again.
     public func liftBan(of person: Person.ID, in id: Group.ID) async throws {
         _ = try await client.call { try await $0.liftGroupBan(path: .init(id: id.description, userId: person.description)).noContent }
     }
@@ -96,42 +97,64 @@ extension SportLookClient.Groups {
 }
 
 /// A reaction a message can carry.
-public enum Reaction: String, Hashable, Sendable, CaseIterable {
-    case thumbsUp = "👍", heart = "❤️", laugh = "😂", wow = "😮", sad = "😢", party = "🎉", fire = "🔥", thanks = "🙏"
+public enum Reaction: String, Hashable, Sendable, Codable, CaseIterable {
+    /// 👍
+    case thumbsUp = "👍"
+    /// ❤️
+    case heart = "❤️"
+    /// 😂
+    case laugh = "😂"
+    /// 😮
+    case wow = "😮"
+    /// 😢
+    case sad = "😢"
+    /// 🎉
+    case party = "🎉"
+    /// 🔥
+    case fire = "🔥"
+    /// 🙏
+    case thanks = "🙏"
 }
 
 /// Polls and reactions in a room.
 extension SportLookClient.Chat {
     /// Votes: the positions of the options chosen (none takes the vote back).
     @discardableResult
-    public func vote(in room: String, poll seq: Int, for options: [Int]) async throws -> ChatMessage {
-        try await client.call { try await $0.votePoll(path: .init(id: room, seq: seq), body: .json(.init(options: options))).ok.body.json }
+    public func vote(in room: String, poll seq: Int, for options: [Int]) async throws -> Message {
+        try Message(
+            try await client.call {
+                try await $0.votePoll(path: .init(id: room, seq: seq), body: .json(.init(options: options))).ok.body.json
+            })
     }
 
     /// Closes a poll early (its author).
     @discardableResult
-    public func closePoll(in room: String, seq: Int) async throws -> ChatMessage {
-        try await client.call { try await $0.closePoll(path: .init(id: room, seq: seq)).ok.body.json }
+    public func closePoll(in room: String, seq: Int) async throws -> Message {
+        try Message(try await client.call { try await $0.closePoll(path: .init(id: room, seq: seq)).ok.body.json })
     }
 
+    /// Puts a reaction on a message (once per person and emoji).
     @discardableResult
-    public func react(_ reaction: Reaction, to seq: Int, in room: String) async throws -> ChatMessage {
+    public func react(_ reaction: Reaction, to seq: Int, in room: String) async throws -> Message {
         guard let emoji = Operations.AddReaction.Input.Body.JsonPayload.EmojiPayload(rawValue: reaction.rawValue) else {
             throw SportLookError.malformed("not a reaction of the contract: \(reaction.rawValue)")
         }
-        return try await client.call {
-            try await $0.addReaction(path: .init(id: room, seq: seq), body: .json(.init(emoji: emoji))).ok.body.json
-        }
+        return try Message(
+            try await client.call {
+                try await $0.addReaction(path: .init(id: room, seq: seq), body: .json(.init(emoji: emoji))).ok.body.json
+            })
     }
 
+    /// Takes one's reaction off a message.
     @discardableResult
-    public func removeReaction(_ reaction: Reaction, from seq: Int, in room: String) async throws -> ChatMessage {
+    public func removeReaction(_ reaction: Reaction, from seq: Int, in room: String) async throws -> Message {
         guard let emoji = Operations.RemoveReaction.Input.Query.EmojiPayload(rawValue: reaction.rawValue) else {
             throw SportLookError.malformed("not a reaction of the contract: \(reaction.rawValue)")
         }
-        return try await client.call {
-            try await $0.removeReaction(path: .init(id: room, seq: seq), query: .init(emoji: emoji)).ok.body.json
-        }
+        return try Message(
+            try await client.call {
+                try await $0.removeReaction(path: .init(id: room, seq: seq), query: .init(emoji: emoji)).ok.body.json
+            })
     }
 
     /// Asks a question with 2–10 answers (`multiple`: several may be chosen); it closes
@@ -140,7 +163,7 @@ extension SportLookClient.Chat {
     public func sendPoll(
         _ question: String, answers: [String], in room: String, multiple: Bool = false, closesAt: Date? = nil,
         clientID: String = UUID().uuidString.lowercased()
-    ) async throws -> ChatMessage {
+    ) async throws -> Message {
         let poll = Components.Schemas.NewPoll(options: answers.map { .init(label: $0) }, multiple: multiple, closesAt: closesAt)
         let draft = Components.Schemas.NewMessage(body: question, clientId: clientID, poll: poll)
         return try await post(draft, to: room)

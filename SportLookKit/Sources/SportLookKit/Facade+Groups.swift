@@ -1,8 +1,8 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A group: people who play together, with its own chat and games.
-public struct Group: Hashable, Sendable, Identifiable {
+public struct Group: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<Group>
     /// How people get in.
     public enum Policy: String, Hashable, Sendable, Codable, CaseIterable {
@@ -16,26 +16,39 @@ public struct Group: Hashable, Sendable, Identifiable {
 
     /// A member's role.
     public enum Role: String, Hashable, Sendable, Codable, CaseIterable {
-        case owner, admin, member
+        /// Made it, or was handed it; may do everything.
+        case owner
+        /// Takes requests, bans, changes the group.
+        case admin
+        /// Plays.
+        case member
     }
 
     public var id: ID
+    /// Its name.
     public var name: String
     public var description: String
     /// The slugs of its sports.
     public var sports: [String]
+    /// Where it plays.
     public var place: Place
+    /// How people join.
     public var policy: Policy
     /// Whether it is found in searches.
     public var listed: Bool
+    /// How many members it has.
     public var memberCount: Int
+    /// Its owner.
     public var owner: Person
+    /// When it was made.
     public var createdAt: Date
     /// The signed-in person's role; nil when not a member.
     public var myRole: Role?
     /// Whether the signed-in person's request to join waits.
     public var myRequestWaits: Bool
+    /// Whether the signed-in member silenced its notifications.
     public var muted: Bool
+    /// How far from the searched point, in metres (nearby searches only).
     public var distanceMetres: Double?
 
     init(_ group: Components.Schemas.Group) throws {
@@ -84,6 +97,7 @@ extension SportLookClient {
             }
         }
 
+        /// One group (a members-only group's details to its members only).
         public func get(_ id: Group.ID) async throws -> Group {
             try Group(try await client.call { try await $0.getGroup(path: .init(id: id.description)).ok.body.json })
         }
@@ -121,6 +135,7 @@ extension SportLookClient {
             }
         }
 
+        /// Leaves the group (its owner hands it over first).
         public func leave(_ id: Group.ID) async throws {
             _ = try await client.call { try await $0.leaveGroup(path: .init(id: id.description)).noContent }
         }

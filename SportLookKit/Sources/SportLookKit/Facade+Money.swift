@@ -1,26 +1,33 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// Who owes what for a game (or a group's dues): one line per person, in minor units.
-public struct MoneySheet: Hashable, Sendable {
+public struct MoneySheet: Hashable, Sendable, Codable {
     /// One person's account.
-    public struct Line: Hashable, Sendable {
+    public struct Line: Hashable, Sendable, Codable {
         /// Nil on the total line.
         public var person: Person?
+        /// What they owe in all.
         public var charged: Int
+        /// What they paid.
         public var paid: Int
+        /// What was let off.
         public var waived: Int
+        /// What was paid back to them.
         public var refunded: Int
         /// What is still owed (negative: owed to them).
         public var balance: Int
     }
 
+    /// The currency of every amount.
     public var currency: String
     /// Whether the signed-in person sees everyone's lines (the organiser) or only their own.
     public var organiserView: Bool
     /// Whether a share can be paid by card here.
     public var payByCard: Bool
+    /// Each person's line.
     public var lines: [Line]
+    /// The sheet's totals.
     public var total: Line
     /// Claims of payment that wait for the organiser.
     public var claims: [PaymentClaim]
@@ -41,13 +48,16 @@ public struct MoneySheet: Hashable, Sendable {
 }
 
 /// Someone saying they paid (cash or a transfer), for the organiser to confirm.
-public struct PaymentClaim: Hashable, Sendable, Identifiable {
+public struct PaymentClaim: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<PaymentClaim>
     public var id: ID
+    /// Who says they paid.
     public var person: Person
+    /// How much, in minor units.
     public var amount: Money
     /// `cash` or `transfer`.
     public var means: String
+    /// Their words.
     public var note: String?
     /// `pending`, `confirmed`, `declined`.
     public var status: String
@@ -63,8 +73,11 @@ public struct PaymentClaim: Hashable, Sendable, Identifiable {
 }
 
 /// How a payment was made outside the app.
-public enum PaidBy: String, Hashable, Sendable, CaseIterable {
-    case cash, transfer
+public enum PaidBy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// In cash.
+    case cash
+    /// By bank transfer or a payment app.
+    case transfer
 }
 
 extension SportLookClient {

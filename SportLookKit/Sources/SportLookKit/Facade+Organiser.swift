@@ -1,27 +1,77 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A game's teams: who plays on which (numbered from 1), and who is on none yet.
-public struct Teams: Hashable, Sendable {
+public struct Teams: Hashable, Sendable, Codable {
+    /// The teams in order, each its players.
     public var teams: [[Person]]
+    /// The people going who are on no team yet.
     public var unplaced: [Person]
 }
 
 /// How an organiser marks someone on the attendance sheet.
-public enum SheetMark: String, Hashable, Sendable, CaseIterable {
+public enum SheetMark: String, Hashable, Sendable, Codable, CaseIterable {
+    /// They came.
     case attended
+    /// They did not come.
     case noShow = "no_show"
+    /// They did not come, for a reason the organiser accepts.
     case excused
+}
+
+/// How a game ended for someone on its record.
+public enum Outcome: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Checked in, or marked so.
+    case attended
+    /// Marked as not come.
+    case noShow = "no_show"
+    /// Left within the late-cancel window before the start.
+    case lateCancel = "late_cancel"
+    /// Marked excused.
+    case excused
+}
+
+/// One person on a game's attendance sheet.
+public struct SheetRow: Hashable, Sendable, Codable, Identifiable {
+    /// The person.
+    public var id: Person.ID { person.id }
+    /// Who.
+    public var person: Person
+    /// Whether they are going now.
+    public var going: Bool
+    /// When they checked in.
+    public var checkedInAt: Date?
+    /// The organiser's mark.
+    public var mark: SheetMark?
+    /// When they left late.
+    public var lateCancelledAt: Date?
+    /// How the game counts on their record.
+    public var outcome: Outcome?
+    /// Their record over their last games.
+    public var record: ReliabilityRecord?
+
+    init(_ row: Components.Schemas.SheetRow) throws {
+        person = try Person(row.user)
+        going = row.going
+        checkedInAt = row.checkedInAt
+        mark = row.mark.flatMap { SheetMark(rawValue: $0.value1.rawValue) }
+        lateCancelledAt = row.lateCancelledAt
+        outcome = row.outcome.flatMap { Outcome(rawValue: $0.value1.rawValue) }
+        record = row.record.map { ReliabilityRecord($0.value1) }
+    }
 }
 
 /// Organising a game: changing it, its teams, the sheet, reminders, removing people.
 extension SportLookClient.Events {
     /// Changes what is given; the rest stays. The people going are told what changed.
+    /// `cover` is a photo uploaded for `.cover`.
     @discardableResult
-    public func update(_ id: Event.ID, title: String? = nil, description: String? = nil, capacity: Int? = nil, startsAt: Date? = nil)
-        async throws -> Event
-    {
-        let changes = Components.Schemas.EventChanges(title: title, startsAt: startsAt, description: description, capacity: capacity)
+    public func update(
+        _ id: Event.ID, title: String? = nil, description: String? = nil, capacity: Int? = nil, startsAt: Date? = nil,
+        cover: Photo.ID? = nil
+    ) async throws -> Event {
+        let changes = Components.Schemas.EventChanges(
+            title: title, startsAt: startsAt, description: description, capacity: capacity, coverId: cover?.description)
         return try Event(
             try await client.call { try await $0.updateEvent(path: .init(id: id.description), body: .json(changes)).ok.body.json })
     }
@@ -57,6 +107,12 @@ extension SportLookClient.Events {
                 body: .json(.init(outcome: mark.flatMap { Components.Schemas.SheetMark(rawValue: $0.rawValue) }.map { .init(value1: $0) }))
             ).ok
         }
+    }
+
+    /// The attendance sheet, by name (the organiser): everyone going, and everyone who
+    /// checked in, was marked or left late.
+    public func attendanceSheet(_ id: Event.ID) async throws -> [SheetRow] {
+        try await client.call { try await $0.attendanceSheet(path: .init(id: id.description)).ok.body.json }.items.map(SheetRow.init)
     }
 
     /// Reminds everyone going now (at most once an hour).

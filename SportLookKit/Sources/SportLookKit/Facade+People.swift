@@ -1,23 +1,27 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A notification in the inbox.
-public struct InboxItem: Hashable, Sendable, Identifiable {
+public struct InboxItem: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<InboxItem>
     public var id: ID
     /// `invitation`, `chat_message`, `waitlist_offer`… (openapi.yaml lists them; a newer
     /// server's kinds come through as they are).
     public var kind: String
+    /// Its title, in the person's language.
     public var title: String?
+    /// Its text.
     public var body: String?
+    /// When it came.
     public var createdAt: Date
+    /// When it was read; nil while unread.
     public var readAt: Date?
     /// The game it is about, when it is about one.
     public var event: Event.ID?
     /// The room it is about (a chat message, a poll).
     public var room: String?
 
-    init(_ item: InboxNotification) throws {
+    init(_ item: Components.Schemas.Notification) throws {
         id = try .parse(item.id)
         kind = item.kind.rawValue
         title = item.title
@@ -30,27 +34,43 @@ public struct InboxItem: Hashable, Sendable, Identifiable {
 }
 
 /// Someone found nearby.
-public struct PersonNearby: Hashable, Sendable, Identifiable {
+public struct PersonNearby: Hashable, Sendable, Codable, Identifiable {
     public var id: Person.ID { person.id }
+    /// Who.
     public var person: Person
+    /// What they say about themselves.
     public var bio: String?
     /// The slugs of the sports they play.
     public var sports: [String]
+    /// How far away, in kilometres (rounded, so that no one is placed exactly).
     public var distanceKilometres: Double
 }
 
 /// An invitation to a game.
-public struct Invitation: Hashable, Sendable, Identifiable {
+public struct Invitation: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<Invitation>
+    /// Where an invitation stands.
     public enum Status: String, Hashable, Sendable, Codable, CaseIterable {
-        case pending, accepted, declined, revoked
+        /// Not answered yet.
+        case pending
+        /// Accepted.
+        case accepted
+        /// Declined.
+        case declined
+        /// Taken back by who sent it.
+        case revoked
     }
 
     public var id: ID
+    /// The game.
     public var event: Event.ID
+    /// Who invited.
     public var inviter: Person
+    /// Who was invited.
     public var invitee: Person
+    /// Where it stands.
     public var status: Status
+    /// When it was sent.
     public var createdAt: Date
 
     init(_ invitation: Components.Schemas.Invitation) throws {
@@ -171,6 +191,7 @@ extension SportLookClient {
             try Invitation(try await client.call { try await $0.acceptInvitation(path: .init(id: id.description)).ok.body.json })
         }
 
+        /// Declines an invitation.
         @discardableResult
         public func decline(_ id: Invitation.ID) async throws -> Invitation {
             try Invitation(try await client.call { try await $0.declineInvitation(path: .init(id: id.description)).ok.body.json })

@@ -1,35 +1,49 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// A weekly (or other) game series: its games are made ahead, its regulars go to each.
-public struct Series: Hashable, Sendable, Identifiable {
+public struct Series: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<Series>
     /// One of its next games.
-    public struct Game: Hashable, Sendable {
+    public struct Game: Hashable, Sendable, Codable {
+        /// The game.
         public var event: Event.ID
         /// Its local date (`2026-12-06`).
         public var date: String?
+        /// When it starts.
         public var startsAt: Date
+        /// Whether it was cancelled.
         public var isCancelled: Bool
+        /// How many are going.
         public var goingCount: Int
     }
 
     public var id: ID
+    /// What the games are called.
     public var title: String
+    /// Their sport.
     public var sport: Sport
+    /// Who organises them.
     public var organiser: Person
+    /// Where they are played.
     public var place: Place
     /// The IANA zone its local times are in.
     public var timeZone: String
     /// The first game's local date (`2026-12-06`) and its local start (`19:30`).
     public var firstDate: String
+    /// The local start time (`19:30`).
     public var startTime: String
+    /// How long each game lasts.
     public var durationMinutes: Int
     /// `FREQ=WEEKLY;BYDAY=TU` and the like.
     public var rule: String
+    /// Whether the series has ended.
     public var hasEnded: Bool
+    /// How many regulars it has.
     public var regularsCount: Int
+    /// Whether the signed-in person is a regular.
     public var iAmRegular: Bool
+    /// Its next games.
     public var upcoming: [Game]
 
     init(_ series: Components.Schemas.Series) throws {
@@ -64,9 +78,14 @@ extension SportLookClient {
 
         /// Starts a series; its games are made ahead in the place's zone.
         /// - Parameters:
+        ///   - title: What the games are called.
+        ///   - sport: A slug of `GET /v1/sports`.
+        ///   - place: Where they are played.
+        ///   - timeZone: The place's IANA zone (`Europe/Copenhagen`): the games keep their local time across DST.
         ///   - firstDate: The first game's local date, `2026-12-06`.
         ///   - startTime: Its local start, `19:30`.
         ///   - rule: `FREQ=WEEKLY` (every week on the first date's weekday), `FREQ=WEEKLY;BYDAY=TU,TH`…
+        ///   - capacity: Places in each game; nil for no limit.
         public func create(
             title: String, sport: String, place: Place, timeZone: String, firstDate: String, startTime: String,
             rule: String = "FREQ=WEEKLY", capacity: Int? = nil
@@ -82,6 +101,7 @@ extension SportLookClient {
                 })
         }
 
+        /// One series.
         public func get(_ id: Series.ID) async throws -> Series {
             try Series(try await client.call { try await $0.getSeries(path: .init(id: id.description)).ok.body.json })
         }

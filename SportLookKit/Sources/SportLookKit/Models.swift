@@ -1,11 +1,13 @@
 import Foundation
-import SportLookAPI
+internal import SportLookAPI
 
 /// An id that names one kind of thing: an `Event.ID` is not a `Person.ID`, though both
 /// wrap a UUID. Written as the server writes ids (lowercase).
 public struct Identifier<Subject>: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The UUID it wraps.
     public let uuid: UUID
 
+    /// The id of a UUID.
     public init(_ uuid: UUID) { self.uuid = uuid }
 
     /// The id in a server's text; nil for text that is not a UUID.
@@ -38,9 +40,12 @@ public struct Identifier<Subject>: Hashable, Sendable, Codable, CustomStringConv
 
 /// A place on the map.
 public struct Place: Hashable, Sendable, Codable {
+    /// Degrees north (negative: south).
     public var latitude: Double
+    /// Degrees east (negative: west).
     public var longitude: Double
 
+    /// A place at these coordinates.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
@@ -49,10 +54,12 @@ public struct Place: Hashable, Sendable, Codable {
 
 /// An amount of money in a currency's minor units (`2550` EUR is 25.50 €).
 public struct Money: Hashable, Sendable, Codable {
+    /// The amount in the currency's smallest unit (cents, øre).
     public var minorUnits: Int
     /// The ISO 4217 code (`EUR`, `DKK`).
     public var currency: String
 
+    /// An amount in minor units of a currency.
     public init(minorUnits: Int, currency: String) {
         self.minorUnits = minorUnits
         self.currency = currency
@@ -61,9 +68,12 @@ public struct Money: Hashable, Sendable, Codable {
 
 /// Levels on the 0–7 scale, in half steps.
 public struct LevelRange: Hashable, Sendable, Codable {
+    /// The lowest level.
     public var min: Double
+    /// The highest level.
     public var max: Double
 
+    /// Levels from `min` to `max`.
     public init(min: Double, max: Double) {
         self.min = min
         self.max = max
@@ -77,8 +87,10 @@ public struct LevelRange: Hashable, Sendable, Codable {
 public struct Person: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<Person>
     public var id: ID
+    /// Their name.
     public var name: String
 
+    /// Someone with this id and name.
     public init(id: ID, name: String) {
         self.id = id
         self.name = name
@@ -96,6 +108,7 @@ public struct Sport: Hashable, Sendable, Codable {
     /// Its name in English.
     public var name: String
 
+    /// A sport of the list.
     public init(slug: String, name: String) {
         self.slug = slug
         self.name = name
@@ -104,12 +117,24 @@ public struct Sport: Hashable, Sendable, Codable {
 
 /// Who may join a game.
 public enum Audience: String, Hashable, Sendable, Codable, CaseIterable {
-    case anyone, women, men, mixed
+    /// Everyone.
+    case anyone
+    /// Women only.
+    case women
+    /// Men only.
+    case men
+    /// Mixed teams.
+    case mixed
 }
 
 /// Where the signed-in person stands on a game.
 public enum Attendance: String, Hashable, Sendable, Codable, CaseIterable {
-    case going, waitlisted, maybe
+    /// Has a place.
+    case going
+    /// Waits for a place.
+    case waitlisted
+    /// Might come (no place taken).
+    case maybe
 }
 
 /// What playing a game costs.
@@ -127,26 +152,42 @@ public struct Price: Hashable, Sendable, Codable {
 public struct Event: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<Event>
     public var id: ID
+    /// What the game is called.
     public var title: String
+    /// Its sport.
     public var sport: Sport
+    /// Who organises it.
     public var organiser: Person
+    /// When it starts.
     public var startsAt: Date
+    /// When it ends.
     public var endsAt: Date
     /// The IANA zone of the place (local times are computed in it).
     public var timeZone: String
+    /// Where it is played.
     public var place: Place
+    /// The address, in words.
     public var address: String?
     public var description: String
     /// Places in all; nil when there is no limit.
     public var capacity: Int?
+    /// How many are going.
     public var goingCount: Int
+    /// How many wait for a place.
     public var waitlistCount: Int
+    /// Places free; nil when there is no limit.
     public var spotsLeft: Int?
+    /// The levels it is for.
     public var level: LevelRange?
+    /// Who may join.
     public var audience: Audience
+    /// Whether results move levels.
     public var competitive: Bool
+    /// What playing costs.
     public var price: Price?
+    /// Whether it was cancelled.
     public var isCancelled: Bool
+    /// Whether only its group's members may see and join it.
     public var membersOnly: Bool
     /// Where the signed-in person stands; nil when nowhere.
     public var myAttendance: Attendance?
@@ -156,6 +197,8 @@ public struct Event: Hashable, Sendable, Codable, Identifiable {
     public var iOrganise: Bool
     /// How far from the searched point, in metres (nearby searches only).
     public var distanceMetres: Double?
+    /// The cover photo's largest variant (relative to the server, or absolute).
+    public var imageURL: String?
 
     init(_ event: Components.Schemas.Event) throws {
         id = try .parse(event.id)
@@ -186,5 +229,6 @@ public struct Event: Hashable, Sendable, Codable, Identifiable {
         myWaitlistPosition = event.myPosition
         iOrganise = event.iOrganise ?? false
         distanceMetres = event.distanceM
+        imageURL = event.imageUrl
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
-import SportLookAPI
-
-/// A notification in the inbox, as `GET /v1/me/notifications` lists it and the socket's
-/// `notification` frame carries it.
-public typealias InboxNotification = Components.Schemas.Notification
+internal import SportLookAPI
 
 /// One frame the chat socket (`GET /v1/ws`) sends, decoded once. A kind this version of
 /// the package does not know (a newer server's) is ``unknown(type:)``, never an error.
@@ -15,11 +11,11 @@ public enum SocketEvent: Sendable, Hashable {
     case unsubscribed(room: String, reason: String)
     /// A message, in its current state; `afterChange` is the room's change number it
     /// accounts for, when the frame says so.
-    case message(ChatMessage, afterChange: Int?)
+    case message(Message, afterChange: Int?)
     /// A message delivered before, as it is now (an edit or a reaction).
-    case edited(ChatMessage, afterChange: Int?)
+    case edited(Message, afterChange: Int?)
     /// A message delivered before was deleted.
-    case deleted(ChatMessage, afterChange: Int?)
+    case deleted(Message, afterChange: Int?)
     /// A poll's votes alone changed (asked for with `poll_votes` on `subscribe`).
     case pollVotes(room: String, PollVotes)
     /// A message of this socket was stored (or had been, under the same `client_id`).
@@ -33,11 +29,11 @@ public enum SocketEvent: Sendable, Hashable {
     /// `watch_rooms` took effect: changes to the chats list follow.
     case watchingRooms
     /// A chats-list entry as it is now.
-    case roomUpdated(RoomEntry)
+    case roomUpdated(ChatRoom)
     /// A room left the chats list.
     case roomRemoved(room: String)
     /// A new notification in the user's inbox.
-    case notification(InboxNotification)
+    case notification(InboxItem)
     /// Whether the database takes writes (messages are refused with `read_only` while it does not).
     case database(writable: Bool)
     /// A frame of a kind this package does not know, or one it could not read.
@@ -70,6 +66,7 @@ public struct SocketError: Sendable, Hashable {
     /// Seconds to wait before sending again.
     public var retryAfter: Double?
 
+    /// A refusal with its code and words.
     public init(code: String, message: String, room: String? = nil, clientID: String? = nil, retryAfter: Double? = nil) {
         self.code = code
         self.message = message
@@ -123,6 +120,10 @@ public enum SocketCommand: Sendable, Hashable {
 }
 
 extension ServerFrame {
+    /// The message it carries, as the package's model (nil when it carries none, or one
+    /// that cannot be read).
+    private var typedMessage: Message? { message.flatMap { try? Message($0) } }
+
     /// The frame as a typed event; nil for a known kind missing what it must carry.
     var event: SocketEvent? {
         switch type {
@@ -130,9 +131,9 @@ extension ServerFrame {
         case "unsubscribed":
             guard let roomID, let reason else { return nil }
             return .unsubscribed(room: roomID, reason: reason)
-        case "message": return message.map { .message($0, afterChange: afterChange) }
-        case "message_edited": return message.map { .edited($0, afterChange: afterChange) }
-        case "message_deleted": return message.map { .deleted($0, afterChange: afterChange) }
+        case "message": return typedMessage.map { .message($0, afterChange: afterChange) }
+        case "message_edited": return typedMessage.map { .edited($0, afterChange: afterChange) }
+        case "message_deleted": return typedMessage.map { .deleted($0, afterChange: afterChange) }
         case "poll_votes":
             guard let roomID, let votes else { return nil }
             return .pollVotes(room: roomID, votes)
@@ -147,9 +148,9 @@ extension ServerFrame {
             guard let roomID, let user, let seq else { return nil }
             return .read(room: roomID, user: user.id, seq: seq)
         case "watching_rooms": return .watchingRooms
-        case "room_updated": return room.map { .roomUpdated($0) }
+        case "room_updated": return room.flatMap { try? ChatRoom($0) }.map { .roomUpdated($0) }
         case "room_removed": return roomID.map { .roomRemoved(room: $0) }
-        case "notification": return notification.map { .notification($0) }
+        case "notification": return notification.flatMap { try? InboxItem($0) }.map { .notification($0) }
         case "database": return writable.map { .database(writable: $0) }
         default: return .unknown(type: type)
         }

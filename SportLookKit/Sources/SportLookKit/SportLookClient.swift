@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-@_exported import SportLookAPI
+internal import SportLookAPI
 
 #if canImport(Darwin)
     import OpenAPIURLSession
@@ -9,27 +9,26 @@ import OpenAPIRuntime
     import OpenAPIAsyncHTTPClient
 #endif
 
-/// A SportLook server, from an app: every operation of its API (``api``, generated from
-/// the server's `openapi.yaml`), sign-in that keeps the token in ``credentials``,
-/// uploads, paging as `AsyncSequence`, and the chat session.
+/// A SportLook server, from an app: every operation of its API, grouped by what a person
+/// does (``auth``, ``events``, ``series``, ``groups``, ``people``, ``chat``, ``media``,
+/// ``notifications``, ``me``…), taking and returning plain models; sign-in that keeps the
+/// token in ``credentials``; and the live chat (``chatSession(connector:backoff:pacing:)``).
 ///
 /// A call the server refuses throws a ``SportLookError`` carrying the error's `code`, its
-/// fields and `Retry-After`: directly from this type's methods and ``call(retries:_:)``;
-/// wrapped in OpenAPIRuntime's `ClientError` from ``api`` used bare (`error.sportLookError`
-/// reads it). A call returns only what it asked for.
+/// fields and `Retry-After`. A call returns only what it asked for.
 ///
 /// ```swift
 /// let sportlook = SportLookClient(server: URL(string: "https://sportlook.example")!)
-/// try await sportlook.logIn(email: "ada@example.com", password: "correct horse")
-/// let nearby = try await sportlook.call { try await $0.eventsNearby(query: .init(lat: 52.52, lon: 13.40, radiusKm: 5)).ok.body.json }
+/// try await sportlook.auth.logIn(email: "ada@example.com", password: "correct horse")
+/// for try await page in sportlook.events.nearby(around: Place(latitude: 52.52, longitude: 13.40)) { … }
 /// ```
 public struct SportLookClient: Sendable {
     /// The server's base URL.
     public let server: URL
-    /// The token (and device key) the calls use: sign-in sets it, ``logOut()`` forgets it.
+    /// The token (and device key) the calls use: sign-in sets it, ``SportLookClient/Auth/logOut()`` forgets it.
     public let credentials: Credentials
-    /// Every operation of the API, as `openapi.yaml` names it (`api.createEvent(…)`, `api.joinEvent(…)`…).
-    public let api: Client
+    /// The generated client: every operation as `openapi.yaml` names it (the facade calls it).
+    let api: Client
 
     /// - Parameters:
     ///   - server: The server's base URL.
@@ -53,38 +52,52 @@ public struct SportLookClient: Sendable {
         )
     }
 
-    /// Runs calls of ``api``, throwing a refusal as the ``SportLookError`` it is. A
-    /// transient refusal (`overloaded`, `rate_limited`…: 429 or 503 with `Retry-After`)
-    /// is tried again after the pause the server asked for, up to `retries` times: pass
-    /// a number only for calls that are safe to repeat.
-    ///
-    /// ```swift
-    /// let event = try await sportlook.call { try await $0.getEvent(path: .init(id: id)).ok.body.json }
-    /// ```
-    public func call<Result: Sendable>(retries: Int = 0, _ body: (Client) async throws -> Result) async throws -> Result {
-        var attempt = 0
-        while true {
+    /// Runs calls of the generated client, throwing a refusal as the ``SportLookError`` it is.
+    func call<Result: Sendable>(retries: Int = 0, _ body: (Client) async throws -> Result) async throws -> Result {
+        try await retrying(retries) {
             do {
                 return try await body(api)
             } catch {
-                guard let refusal = SportLookError.from(error) else { throw error }
-                guard refusal.isTransient, attempt < retries else { throw refusal }
+                throw SportLookError.from(error) ?? error
+            }
+        }
+    }
+
+    /// Runs `body` and, when the server refuses it for now (`overloaded`, `rate_limited`…:
+    /// 429 or 503 with `Retry-After`), runs it again after the pause the server asked for,
+    /// up to `retries` times. Use it only for calls that are safe to repeat.
+    ///
+    /// ```swift
+    /// try await sportlook.retrying { try await sportlook.chat.delete(room, seq: 7) }
+    /// ```
+    public func retrying<Result: Sendable>(_ retries: Int = 3, _ body: () async throws -> Result) async throws -> Result {
+        var attempt = 0
+        while true {
+            do {
+                return try await body()
+            } catch let refusal as SportLookError where refusal.isTransient && attempt < retries {
                 attempt += 1
                 try await Task.sleep(for: .seconds(min(max(refusal.retryAfter ?? 1, 1), Self.longestRetryWait)))
             }
         }
     }
 
-    /// The longest pause ``call(retries:_:)`` waits before trying again, in seconds,
+    /// The generated client's value with the same raw value.
+    static func wire<Value: RawRepresentable>(_ raw: String, as: Value.Type) throws -> Value where Value.RawValue == String {
+        guard let value = Value(rawValue: raw) else { throw SportLookError.unknownValue(raw) }
+        return value
+    }
+
+    /// The longest pause ``retrying(_:_:)`` waits before trying again, in seconds,
     /// whatever `Retry-After` says.
     public static let longestRetryWait = 60
 
     // MARK: Accounts
 
     /// The account signed in to, and whether this sign-in made it.
-    public struct SignIn: Sendable {
+    public struct SignIn: Sendable, Hashable, Codable {
         /// The account, as the signed-in user sees it.
-        public var user: Components.Schemas.PrivateProfile
+        public var user: Profile
         /// True when the account was made by this call (registration, or a provider's first sign-in).
         public var created: Bool
         /// When the token stops working (sign in again then).
@@ -93,7 +106,7 @@ public struct SportLookClient: Sendable {
 
     /// Makes an account and signs in to it.
     @discardableResult
-    public func register(name: String, email: String, password: String) async throws -> SignIn {
+    func register(name: String, email: String, password: String) async throws -> SignIn {
         let result = try await call {
             try await $0.register(body: .json(.init(name: name, email: email, password: password))).created.body.json
         }
@@ -103,7 +116,7 @@ public struct SportLookClient: Sendable {
     /// Signs in with email and password. The device key of earlier sign-ins is sent, so
     /// that strangers guessing the password elsewhere cannot lock this device out.
     @discardableResult
-    public func logIn(email: String, password: String) async throws -> SignIn {
+    func logIn(email: String, password: String) async throws -> SignIn {
         let deviceKey = await credentials.deviceKey
         let result = try await call {
             try await $0.login(body: .json(.init(email: email, password: password, deviceKey: deviceKey))).ok.body.json
@@ -112,7 +125,7 @@ public struct SportLookClient: Sendable {
     }
 
     /// A sign-in provider.
-    public enum Provider: String, Sendable, CaseIterable {
+    public enum Provider: String, Sendable, Codable, CaseIterable {
         /// Sign in with Apple (`AUTH_APPLE_CLIENT_IDS` on the server).
         case apple
         /// Google Sign-In (`AUTH_GOOGLE_CLIENT_IDS`).
@@ -128,13 +141,13 @@ public struct SportLookClient: Sendable {
     ///     carry its SHA-256; pass the nonce itself).
     ///   - name: The name for a new account (Apple gives it to the app once, not in the token).
     @discardableResult
-    public func signIn(with provider: Provider, idToken: String, nonce: String? = nil, name: String? = nil) async throws -> SignIn {
+    func signIn(with provider: Provider, idToken: String, nonce: String? = nil, name: String? = nil) async throws -> SignIn {
         try await signIn(.init(provider: provider.payload, idToken: idToken, nonce: nonce, name: name))
     }
 
     /// Signs in with a classic Facebook Login access token.
     @discardableResult
-    public func signIn(facebookAccessToken: String, name: String? = nil) async throws -> SignIn {
+    func signIn(facebookAccessToken: String, name: String? = nil) async throws -> SignIn {
         try await signIn(.init(provider: .facebook, accessToken: facebookAccessToken, name: name))
     }
 
@@ -147,12 +160,12 @@ public struct SportLookClient: Sendable {
     }
 
     /// Mails a code that verifies the signed-in account's email.
-    public func requestEmailVerification() async throws {
+    func requestEmailVerification() async throws {
         _ = try await call { try await $0.startEmailVerification().accepted }
     }
 
     /// Verifies the signed-in account's email with the mailed code.
-    public func verifyEmail(code: String) async throws {
+    func verifyEmail(code: String) async throws {
         _ = try await call { try await $0.finishEmailVerification(body: .json(.init(code: code))).noContent }
     }
 
@@ -166,6 +179,7 @@ public struct SportLookClient: Sendable {
         /// Four letters the mail's subject carries, to tell it from others: show them.
         public var mark: String
 
+        /// A request kept from an earlier run of the app.
         public init(email: String, resetID: String, mark: String) {
             self.email = email
             self.resetID = resetID
@@ -175,7 +189,7 @@ public struct SportLookClient: Sendable {
 
     /// Mails a code that sets a new password (the answer is the same whether or not the
     /// email has an account).
-    public func requestPasswordReset(email: String) async throws -> PasswordResetRequest {
+    func requestPasswordReset(email: String) async throws -> PasswordResetRequest {
         let deviceKey = await credentials.deviceKey
         let body = try await call {
             try await $0.startPasswordReset(body: .json(.init(email: email, deviceKey: deviceKey))).accepted.body.json
@@ -185,7 +199,7 @@ public struct SportLookClient: Sendable {
 
     /// Sets a new password with the mailed code. Every session of the account ends: sign
     /// in again with the new password.
-    public func resetPassword(_ request: PasswordResetRequest, code: String, newPassword: String) async throws {
+    func resetPassword(_ request: PasswordResetRequest, code: String, newPassword: String) async throws {
         let deviceKey = await credentials.deviceKey
         _ = try await call {
             try await $0.finishPasswordReset(
@@ -196,7 +210,7 @@ public struct SportLookClient: Sendable {
     }
 
     /// Ends this session on the server and forgets the token (the device key stays).
-    public func logOut() async throws {
+    func logOut() async throws {
         do {
             _ = try await call { try await $0.logout().noContent }
         } catch let error as SportLookError where error.status == 401 {
@@ -211,42 +225,7 @@ public struct SportLookClient: Sendable {
                 status: 200, code: "no_token", message: "the server answered a cookie session, not a token", fields: [:], retryAfter: nil)
         }
         await credentials.set(token: token, deviceKey: result.deviceKey)
-        return SignIn(user: result.user, created: created, expiresAt: result.expiresAt)
-    }
-
-    // MARK: Photos
-
-    /// What an uploaded photo is for.
-    public typealias PhotoUse = Operations.UploadMedia.Input.Query.UsePayload
-
-    /// Uploads a JPEG or PNG photo (what it is is read from its bytes). Put it to use
-    /// within a day: `photo_id` on the profile, `cover_id` on an event or group,
-    /// `attachment_id` on a chat message.
-    public func upload(photo data: Data, for use: PhotoUse) async throws -> Components.Schemas.Media {
-        let body = HTTPBody(data)
-        let isPNG = data.starts(with: [0x89, 0x50, 0x4E, 0x47])
-        return try await call { try await $0.uploadMedia(query: .init(use: use), body: isPNG ? .png(body) : .jpeg(body)).created.body.json }
-    }
-
-    // MARK: Lists
-
-    /// Every item of a list the server answers a page at a time (`{"items", "next_cursor"}`),
-    /// read as the sequence is iterated: `page` fetches the page after a cursor (nil: the first).
-    ///
-    /// ```swift
-    /// for try await event in sportlook.pages({ cursor in
-    ///     try await sportlook.api.myEvents(query: .init(cursor: cursor)).ok.body.json
-    /// }) { … }
-    /// ```
-    public func pages<Page: CursorPage>(_ page: @escaping @Sendable (_ cursor: String?) async throws -> Page) -> Paged<Page> {
-        Paged(fetch: page)
-    }
-
-    /// The signed-in user's games (coming ones first by default), every page.
-    public func myEvents(
-        role: Operations.MyEvents.Input.Query.RolePayload = .attending, when: Operations.MyEvents.Input.Query.WhenPayload = .upcoming
-    ) -> Paged<Components.Schemas.EventPage> {
-        pages { cursor in try await api.myEvents(query: .init(role: role, when: when, limit: 100, cursor: cursor)).ok.body.json }
+        return SignIn(user: try Profile(result.user), created: created, expiresAt: result.expiresAt)
     }
 
     // MARK: Chat

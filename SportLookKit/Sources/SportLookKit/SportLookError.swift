@@ -43,6 +43,11 @@ public struct SportLookError: Error, Sendable, Hashable, CustomStringConvertible
         SportLookError(status: 0, code: "unexpected_answer", message: "the server answered \(output)", fields: [:], retryAfter: nil)
     }
 
+    /// A value this package sends that the contract does not know (a version mismatch).
+    static func unknownValue(_ raw: String) -> SportLookError {
+        SportLookError(status: 0, code: "unknown_value", message: "not a value of the contract: \(raw)", fields: [:], retryAfter: nil)
+    }
+
     /// An answer that does not say what the contract says it does (an id that is not one).
     static func malformed(_ message: String) -> SportLookError {
         SportLookError(status: 0, code: "malformed_answer", message: message, fields: [:], retryAfter: nil)
@@ -106,6 +111,7 @@ public actor Credentials {
         /// The key the server knows this device by.
         public var deviceKey: String?
 
+        /// What to keep: the token and the device key.
         public init(token: String?, deviceKey: String?) {
             self.token = token
             self.deviceKey = deviceKey
@@ -141,10 +147,4 @@ public actor Credentials {
 
     /// `observer` is called with what to save after every sign-in and sign-out: where the app keeps it.
     public func onChange(_ observer: @escaping @Sendable (Saved) -> Void) { observers.append(observer) }
-}
-
-extension Error {
-    /// The server's refusal this error is, or wraps (a call of `SportLookClient.api` throws
-    /// it inside OpenAPIRuntime's `ClientError`); nil for a failure of another kind.
-    public var sportLookError: SportLookError? { SportLookError.from(self) }
 }

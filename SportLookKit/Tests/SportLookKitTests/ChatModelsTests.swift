@@ -11,7 +11,7 @@
     struct ChatModelsTests {
         static let room = ChatProtocolTests.room
 
-        static func message(seq: Int, change: Int = 0, body: String? = nil) throws -> ChatMessage {
+        static func message(seq: Int, change: Int = 0, body: String? = nil) throws -> Message {
             guard case .message(var message, _) = SocketEvent(decoding: Frame.message(room, seq: seq)) else {
                 throw SupportError("not a message frame")
             }
@@ -46,13 +46,15 @@
 
         @Test("the chats list: an update moves a room to its place by activity, a removal takes it out")
         func chatsList() throws {
-            func entry(_ id: String, at seconds: Double) throws -> RoomEntry {
-                let json = """
-                    {"id":"\(id)","kind":"conversation","title":"t","event":null,"group":null,"conversation":null,"last_seq":1,
-                    "last_change_seq":0,"last_read_seq":0,"unread_count":1,"last_activity_at":"\(Date(timeIntervalSince1970: seconds).ISO8601Format())",
-                    "last_message":null,"muted":false,"muted_until":null}
+            func entry(_ id: String, at seconds: Double) throws -> ChatRoom {
+                let frame = """
+                    {"type":"room_updated","room":{"id":"\(id)","kind":"conversation","title":"t","event":null,"group":null,
+                    "conversation":null,"last_seq":1,"last_change_seq":0,"last_read_seq":0,"unread_count":1,
+                    "last_activity_at":"\(Date(timeIntervalSince1970: seconds).ISO8601Format())","last_message":null,"muted":false,
+                    "muted_until":null}}
                     """
-                return try ServerFrame.decoder.decode(RoomEntry.self, from: Data(json.utf8))
+                guard case .roomUpdated(let room) = SocketEvent(decoding: frame) else { throw SupportError("not a room_updated frame") }
+                return room
             }
             let model = ChatsListModel(
                 session: ChatSession(server: URL(string: "http://127.0.0.1:9")!, token: { nil }), load: { [] })

@@ -245,7 +245,7 @@ struct ChatProtocolTests {
             Issue.record("a message frame")
             return
         }
-        #expect(message.seq == 7 && message.roomId == Self.room)
+        #expect(message.seq == 7 && message.room == Self.room)
         let subscribe = try JSONDecoder().decode(
             SubscribeFrame.self,
             from: Data(SocketCommand.subscribe(room: Self.room, afterSeq: 3, afterChange: 4, pollVotes: true).text.utf8))

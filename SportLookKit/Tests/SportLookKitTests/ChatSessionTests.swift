@@ -17,13 +17,14 @@ struct ChatSessionTests {
             let ada = try await signedUp(server, "Ada")
             let ben = try await signedUp(server, "Ben")
             let game = try await newGame(by: ada)
-            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
-            let benID = try await ben.api.getMe().ok.body.json.id
+            let room = game.id.description
+            try await ben.events.join(game.id)
+            let benID = try await ben.me.profile().id.description
 
             let adaChat = ada.chatSession(backoff: Self.backoff, pacing: Self.unpaced)
             let benChat = ben.chatSession(backoff: Self.backoff, pacing: Self.unpaced)
-            let adaRoom = Transcript(await adaChat.join(game.id))
-            let benRoom = Transcript(await benChat.join(game.id))
+            let adaRoom = Transcript(await adaChat.join(room))
+            let benRoom = Transcript(await benChat.join(room))
             let benList = RoomList(await benChat.watchRooms())
             await adaChat.start()
             await benChat.start()
@@ -33,9 +34,9 @@ struct ChatSessionTests {
                 return adaOnline && benOnline
             }
 
-            let hello = try await adaChat.send("Hello, who brings the ball?", to: game.id)
+            let hello = try await adaChat.send("Hello, who brings the ball?", to: room)
             try await eventually("Ben has Ada's message") { await benRoom.messages.count == 1 }
-            let ballAnswer = try await benChat.send("I do", to: game.id.uppercased())
+            let ballAnswer = try await benChat.send("I do", to: room.uppercased())
             try await eventually("both have both") {
                 let a = await adaRoom.messages.count
                 let b = await benRoom.messages.count
@@ -44,7 +45,7 @@ struct ChatSessionTests {
             for room in [adaRoom, benRoom] {
                 let messages = await room.messages
                 #expect(messages.map(\.seq) == [1, 2])
-                #expect(messages.map(\.clientId) == [hello, ballAnswer])
+                #expect(messages.map(\.clientID) == [hello, ballAnswer])
                 #expect(messages.map(\.sender.name) == ["Ada", "Ben"])
             }
             #expect(await adaRoom.sent == [hello: 1])
@@ -52,54 +53,54 @@ struct ChatSessionTests {
             #expect(await adaChat.unsent.isEmpty)
 
             // Edits and deletions made anywhere (here through the REST API) arrive as changes.
-            _ = try await ada.api.editMessage(path: .init(id: game.id, seq: 1), body: .json(.init(body: "Hello! Who brings the ball?"))).ok
-            _ = try await ben.api.deleteMessage(path: .init(id: game.id, seq: 2)).ok
+            try await ada.chat.edit(room, seq: 1, body: "Hello! Who brings the ball?")
+            try await ben.chat.delete(room, seq: 2)
             try await eventually("Ada sees the edit and the deletion") {
                 let current = await adaRoom.current
-                return current.count == 2 && current[2]?.deleted == true && current[1]?.editedAt != nil
+                return current.count == 2 && current[2]?.isDeleted == true && current[1]?.editedAt != nil
             }
             try await eventually("Ben too") {
                 let current = await benRoom.current
-                return current[2]?.deleted == true && current[1]?.body == "Hello! Who brings the ball?"
+                return current[2]?.isDeleted == true && current[1]?.body == "Hello! Who brings the ball?"
             }
             #expect(await adaRoom.current[1]?.body == "Hello! Who brings the ball?")
 
             // A reaction is a change too.
-            _ = try await ben.call { try await $0.addReaction(path: .init(id: game.id, seq: 1), body: .json(.init(emoji: ._x1F44D_))) }
+            try await ben.chat.react(.thumbsUp, to: 1, in: room)
             try await eventually("Ada sees Ben's reaction") { await adaRoom.current[1]?.reactions.first?.count == 1 }
 
             // Typing and read markers reach the other side.
-            await benChat.typing(in: game.id)
+            await benChat.typing(in: room)
             try await eventually("Ada sees Ben typing") { await adaRoom.typing.contains(benID) }
-            await benChat.markRead(game.id, upTo: 2)
+            await benChat.markRead(room, upTo: 2)
             try await eventually("Ada sees Ben's read marker") { await adaRoom.reads[benID] == 2 }
 
             // Ben's chats list is live: the room with its last message.
-            try await eventually("Ben's chats list shows the room") { await benList.entries[game.id] != nil }
-            #expect(await benList.entries[game.id]?.title == game.title)
+            try await eventually("Ben's chats list shows the room") { await benList.entries[room] != nil }
+            #expect(await benList.entries[room]?.title == game.title)
 
             // Where each side stands, to resume from next time.
-            #expect(await adaChat.position(of: game.id)?.seq == 2)
+            #expect(await adaChat.position(of: room)?.seq == 2)
 
             // Following the room again from the start (a view that appears again): the
             // new stream gets every message once, as it is now; the old one ends.
-            let again = Transcript(await benChat.join(game.id))
+            let again = Transcript(await benChat.join(room))
             try await eventually("Ben's second stream has the room") { await again.messages.count == 2 }
             #expect(await again.messages.map(\.seq) == [1, 2])
-            #expect(await again.messages.map(\.deleted) == [false, true])
+            #expect(await again.messages.map(\.isDeleted) == [false, true])
             #expect(await again.messages.first?.body == "Hello! Who brings the ball?")
             try await eventually("the first stream ended") { await benRoom.finished }
-            _ = try await adaChat.send("See you there", to: game.id)
+            _ = try await adaChat.send("See you there", to: room)
             try await eventually("the new stream goes on live") { await again.messages.count == 3 }
             #expect(await benRoom.messages.count == 2)
 
             // Not followed, or not a message the server would take: refused at once.
             await #expect(throws: ChatSessionError.notFollowed) { try await adaChat.send("hello?", to: UUID().uuidString) }
-            await #expect(throws: ChatSessionError.self) { try await adaChat.send("   ", to: game.id) }
-            await #expect(throws: ChatSessionError.self) { try await adaChat.send(String(repeating: "x", count: 2001), to: game.id) }
+            await #expect(throws: ChatSessionError.self) { try await adaChat.send("   ", to: room) }
+            await #expect(throws: ChatSessionError.self) { try await adaChat.send(String(repeating: "x", count: 2001), to: room) }
 
             // Leaving: the stream ends, and nothing more comes.
-            await benChat.leave(game.id)
+            await benChat.leave(room)
             try await eventually("the stream ended") { await again.finished }
             await adaChat.stop()
             await benChat.stop()
@@ -116,7 +117,7 @@ struct ChatSessionTests {
             server in
             let ada = try await signedUp(server, "Ada")
             var games: [String] = []
-            for i in 0..<70 { games.append(try await newGame(by: ada, title: "Game \(i)").id) }
+            for i in 0..<70 { games.append(try await newGame(by: ada, title: "Game \(i)").id.description) }
             let chat = ada.chatSession(backoff: Self.backoff)
             let connections = Counter()
             let states = await chat.states()
@@ -131,7 +132,7 @@ struct ChatSessionTests {
             try await eventually("all 66 stored", timeout: .seconds(120)) { await transcripts[0].messages.count == 66 }
             let messages = await transcripts[0].messages
             #expect(messages.map(\.seq) == Array(1...66))
-            #expect(messages.map(\.clientId) == (0..<66).map { "m-\($0)" }, "stored in the order sent")
+            #expect(messages.map(\.clientID) == (0..<66).map { "m-\($0)" }, "stored in the order sent")
             #expect(await chat.unsent.isEmpty)
             #expect(await transcripts[0].refused.isEmpty)
             // Seventy subscriptions and the messages never tripped the frame limit: one connection all along.
@@ -148,7 +149,8 @@ struct ChatSessionTests {
             let ada = try await signedUp(server, "Ada")
             let ben = try await signedUp(server, "Ben")
             let game = try await newGame(by: ada)
-            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
+            let room = game.id.description
+            try await ben.events.join(game.id)
             // The sessions reach the server through a proxy that cuts their connections.
             let proxy = try CuttingProxy(to: server.port)
             defer { proxy.stop() }
@@ -161,7 +163,7 @@ struct ChatSessionTests {
             var transcripts: [Transcript] = []
             let connections = Counter()
             for (_, _, chat) in people {
-                transcripts.append(Transcript(await chat.join(game.id)))
+                transcripts.append(Transcript(await chat.join(room)))
                 let states = await chat.states()
                 Task { for await state in states where state == .online { connections.add() } }
                 await chat.start()
@@ -193,7 +195,7 @@ struct ChatSessionTests {
                         for i in 0..<perSide {
                             if i % 37 == 0 { await chat.dropConnection() }
                             if await !chat.isOnline { offlineSends.add() }
-                            try await chat.send("\(name) \(i)", to: game.id, clientID: "\(name)-\(i)")
+                            try await chat.send("\(name) \(i)", to: room, clientID: "\(name)-\(i)")
                             if i % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
                         }
                     }
@@ -211,15 +213,11 @@ struct ChatSessionTests {
                             for (clientID, seq) in await transcript.sent where !done.contains(clientID) {
                                 let i = Int(clientID.split(separator: "-")[1])!
                                 if i % 25 == 7 {
-                                    _ = try await client.call(retries: 20) {
-                                        try await $0.deleteMessage(path: .init(id: game.id, seq: seq)).ok
-                                    }
+                                    _ = try await client.retrying(20) { try await client.chat.delete(room, seq: seq) }
                                     done.insert(clientID)
                                 } else if i % 10 == 3 {
-                                    _ = try await client.call(retries: 20) {
-                                        try await $0.editMessage(
-                                            path: .init(id: game.id, seq: seq), body: .json(.init(body: "\(name) \(i) (edited)"))
-                                        ).ok
+                                    _ = try await client.retrying(20) {
+                                        try await client.chat.edit(room, seq: seq, body: "\(name) \(i) (edited)")
                                     }
                                     done.insert(clientID)
                                 }
@@ -241,20 +239,16 @@ struct ChatSessionTests {
             // The server's history, every page: what both sides must hold.
             let total = 2 * perSide
             try await eventually("every message stored", timeout: .seconds(300)) {
-                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: total - 1)).ok.body.json.items.count
-                    == 1
+                try await ada.chat.history(of: room, after: total - 1).all().count == 1
             }
-            let history = try await ada.pages { cursor in
-                try await ada.api.listRoomMessages(path: .init(id: game.id), query: .init(afterSeq: 0, limit: 100, cursor: cursor)).ok.body
-                    .json
-            }.all()
+            let history = try await ada.chat.history(of: room).all()
             #expect(history.map(\.seq) == Array(1...total), "stored once each, no gaps")
-            #expect(Set(history.map(\.clientId)).count == total, "each client_id stored once")
-            #expect(history.filter(\.deleted).count == 2 * 20)
+            #expect(Set(history.map(\.clientID)).count == total, "each client_id stored once")
+            #expect(history.filter(\.isDeleted).count == 2 * 20)
             #expect(history.filter { $0.body.hasSuffix("(edited)") }.count == 2 * 50)
             // Each side's messages in the order it sent them.
             for name in ["Ada", "Ben"] {
-                let own = history.filter { $0.clientId.hasPrefix(name + "-") }.map { Int($0.clientId.split(separator: "-")[1])! }
+                let own = history.filter { $0.clientID.hasPrefix(name + "-") }.map { Int($0.clientID.split(separator: "-")[1])! }
                 #expect(own == Array(0..<perSide), "\(name)'s messages in the order sent")
             }
 
@@ -264,13 +258,13 @@ struct ChatSessionTests {
                     try await eventually("\(name) holds every message and change", timeout: .seconds(300)) {
                         let current = await transcript.current
                         return current.count == total
-                            && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.deleted == $0.deleted }
+                            && history.allSatisfy { current[$0.seq]?.body == $0.body && current[$0.seq]?.isDeleted == $0.isDeleted }
                     }
                 } catch {
                     let current = await transcript.current
-                    let wrong = history.filter { current[$0.seq]?.body != $0.body || current[$0.seq]?.deleted != $0.deleted }
+                    let wrong = history.filter { current[$0.seq]?.body != $0.body || current[$0.seq]?.isDeleted != $0.isDeleted }
                     print(
-                        "\(name): \(current.count) held, \(await chat.currentState), position \(String(describing: await chat.position(of: game.id))), wrong: \(wrong.prefix(5).map { ($0.seq, $0.body, $0.changeSeq, current[$0.seq]?.body ?? "-", current[$0.seq]?.changeSeq ?? -1) })"
+                        "\(name): \(current.count) held, \(await chat.currentState), position \(String(describing: await chat.position(of: room))), wrong: \(wrong.prefix(5).map { ($0.seq, $0.body, $0.changeSeq, current[$0.seq]?.body ?? "-", current[$0.seq]?.changeSeq ?? -1) })"
                     )
                     throw error
                 }
@@ -289,9 +283,9 @@ struct ChatSessionTests {
 
 /// What a room's stream delivered, kept as it arrives.
 actor Transcript {
-    private(set) var messages: [ChatMessage] = []
+    private(set) var messages: [Message] = []
     /// Every message as it is now, by seq (edits and deletions applied).
-    private(set) var current: [Int: ChatMessage] = [:]
+    private(set) var current: [Int: Message] = [:]
     /// Every change delivered: which message, at which change number.
     private(set) var changes: [ChangeSeen] = []
     private(set) var sent: [String: Int] = [:]
@@ -334,7 +328,7 @@ struct ChangeSeen: Hashable, Sendable {
 
 /// The chats list as `watchRooms` keeps it.
 actor RoomList {
-    private(set) var entries: [String: RoomEntry] = [:]
+    private(set) var entries: [String: ChatRoom] = [:]
 
     init(_ stream: AsyncStream<RoomListEvent>) {
         Task { await self.read(stream) }

@@ -18,48 +18,52 @@ struct ClientTests {
             let cy = try await signedUp(server, "Cy")
             #expect(await ada.credentials.token != nil)
             #expect(await ada.credentials.deviceKey != nil)
-            let me = try await ada.api.getMe().ok.body.json
+            let me = try await ada.me.profile()
             #expect(me.name == "Ada")
 
             // A game with one place: Ben takes it, Cy is told it is full (a typed error).
             let game = try await newGame(by: ada, capacity: 1)
             #expect(game.organiser.name == "Ada")
-            let joined = try await ben.api.joinEvent(path: .init(id: game.id)).ok.body.json
-            #expect(joined.status == .going)
-            let seen = try await cy.api.getEvent(path: .init(id: game.id)).ok.body.json
+            let joined = try await ben.events.join(game.id)
+            #expect(joined.attendance == .going)
+            let seen = try await cy.events.get(game.id)
             #expect(seen.goingCount == 1)
             #expect(seen.spotsLeft == 0)
 
             // Ada invites Cy to a second game; Cy finds the invitation and accepts it.
             let second = try await newGame(by: ada, title: "Tuesday padel")
-            let cyID = try await cy.api.getMe().ok.body.json.id
-            let sent = try await ada.api.invite(path: .init(id: second.id), body: .json(.init(userIds: [cyID]))).created.body.json
-            #expect(sent.items.count == 1)
-            let invitations = try await cy.pages { cursor in
-                try await cy.api.myInvitations(query: .init(cursor: cursor)).ok.body.json
-            }.all()
-            #expect(invitations.map(\.eventId) == [second.id])
-            _ = try await cy.api.acceptInvitation(path: .init(id: invitations[0].id)).ok
-            let cysGames = try await cy.myEvents().all()
+            let cyID = try await cy.me.profile().id
+            let sent = try await ada.invitations.invite([cyID], to: second.id)
+            #expect(sent.count == 1)
+            let invitations = try await cy.invitations.received().all()
+            #expect(invitations.map(\.event) == [second.id])
+            try await cy.invitations.accept(invitations[0].id)
+            let cysGames = try await cy.events.mine().all()
             #expect(cysGames.map(\.id) == [second.id])
 
             // A cover photo: uploaded, set on the game, served.
-            let photo = try await ada.upload(photo: pngImage(), for: .cover)
+            let photo = try await ada.media.upload(pngImage(), for: .cover)
             #expect(photo.width == 64 && photo.height == 48)
-            let covered = try await ada.api.updateEvent(path: .init(id: game.id), body: .json(.init(coverId: photo.id))).ok.body.json
-            let imageURL = try #require(covered.imageUrl)
+            #expect(try await ada.media.get(photo.id) == photo)
+            let covered = try await ada.events.update(game.id, cover: photo.id)
+            let imageURL = try #require(covered.imageURL)
             let (bytes, response) = try await URLSession.shared.data(from: URL(string: imageURL, relativeTo: server.url)!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(bytes.starts(with: [0xFF, 0xD8]), "a JPEG")
+            let largest = try #require(photo.variants.last)
+            #expect(try await ada.media.download(largest.url).starts(with: [0xFF, 0xD8]))
+            #expect(try await ada.media.isAvailable(largest.url))
+            #expect(try await ada.media.isAvailable("/media/no-such-key.jpg") == false)
 
             // Paging: five games, read two at a time (three pages), each once, in order.
             for i in 1...3 { _ = try await newGame(by: ada, title: "Game \(i)") }
-            let fetches = Counter()
-            let organising = try await ada.pages { cursor in
-                fetches.add()
-                return try await ada.api.myEvents(query: .init(role: .organising, limit: 2, cursor: cursor)).ok.body.json
-            }.all()
-            #expect(fetches.value == 3)
+            var pages = 0
+            var organising: [Event] = []
+            for try await page in ada.events.mine(organising: true, pageSize: 2) {
+                pages += 1
+                organising += page
+            }
+            #expect(pages == 3)
             #expect(organising.count == 5)
             #expect(Set(organising.map(\.id)).count == 5)
             #expect(organising.map(\.startsAt) == organising.map(\.startsAt).sorted())
@@ -72,27 +76,22 @@ struct ClientTests {
             let ada = try await signedUp(server, "Ada")
             let game = try await newGame(by: ada, capacity: 1)
             let ben = try await signedUp(server, "Ben")
-            _ = try await ben.api.joinEvent(path: .init(id: game.id)).ok
+            try await ben.events.join(game.id)
 
             // A field the server refuses, named.
             let invalid = await #expect(throws: SportLookError.self) {
-                _ = try await ada.call {
-                    try await $0.createEvent(
-                        body: .json(
-                            .init(
-                                title: " ", sport: .football, startsAt: Date().addingTimeInterval(3600), location: .init(lat: 55, lon: 12)))
-                    )
-                }
+                _ = try await ada.events.create(
+                    .init(
+                        title: " ", sport: "football", startsAt: Date().addingTimeInterval(3600), place: Place(latitude: 55, longitude: 12))
+                )
             }
             #expect(invalid?.status == 422)
             #expect(invalid?.fields["title"] != nil)
 
-            // Not found; from `api` used bare, the refusal is inside OpenAPIRuntime's error.
-            let missing = await #expect(throws: (any Error).self) {
-                _ = try await ada.api.getEvent(path: .init(id: UUID().uuidString.lowercased()))
-            }
-            #expect(missing?.sportLookError?.status == 404)
-            #expect(missing?.sportLookError?.code == "not_found")
+            // Not found.
+            let missing = await #expect(throws: SportLookError.self) { _ = try await ada.events.get(Event.ID(UUID())) }
+            #expect(missing?.status == 404)
+            #expect(missing?.code == "not_found")
 
             // Too many registrations from one address: 429 with Retry-After.
             let limited = await #expect(throws: SportLookError.self) {
@@ -104,10 +103,10 @@ struct ClientTests {
 
             // Signed out: the token is forgotten and the server refuses the old one.
             let token = try #require(await ada.credentials.token)
-            try await ada.logOut()
+            try await ada.auth.logOut()
             #expect(await ada.credentials.token == nil)
             let stale = SportLookClient(server: server.url, credentials: Credentials(token: token))
-            let refused = await #expect(throws: SportLookError.self) { _ = try await stale.call { try await $0.getMe() } }
+            let refused = await #expect(throws: SportLookError.self) { _ = try await stale.me.profile() }
             #expect(refused?.status == 401)
         }
     }
@@ -118,36 +117,38 @@ struct ClientTests {
             let email = "dana-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             let saved = Credentials()
             let dana = SportLookClient(server: server.url, credentials: saved)
-            let signUp = try await dana.register(name: "Dana", email: email, password: "first password 1")
+            let signUp = try await dana.auth.register(name: "Dana", email: email, password: "first password 1")
             #expect(signUp.created)
             #expect(signUp.user.emailVerified == false)
 
             // What the app stores comes through the observer, and starts a client signed in.
             let keep = Keep()
             await saved.onChange { keep.value = $0 }
-            try await dana.requestEmailVerification()
+            try await dana.auth.requestEmailVerification()
             let code = try await server.mailedCode(to: email, after: 0)
-            try await dana.verifyEmail(code: code)
-            #expect(try await dana.api.getMe().ok.body.json.emailVerified == true)
+            try await dana.auth.verifyEmail(code: code)
+            #expect(try await dana.me.profile().emailVerified == true)
 
-            let reset = try await dana.requestPasswordReset(email: email)
+            let reset = try await dana.auth.requestPasswordReset(email: email)
             #expect(reset.mark.count == 4)
             let resetCode = try await server.mailedCode(to: email, after: 1)
             let oldToken = try #require(await dana.credentials.token)
-            try await dana.resetPassword(reset, code: resetCode, newPassword: "second password 2")
+            try await dana.auth.resetPassword(reset, code: resetCode, newPassword: "second password 2")
             let afterReset = try #require(keep.value, "the observer was told")
             #expect(afterReset.token == nil, "the token is forgotten")
             #expect(afterReset.deviceKey != nil, "the device key stays")
             let ended = SportLookClient(server: server.url, credentials: Credentials(token: oldToken))
-            let refused = await #expect(throws: SportLookError.self) { _ = try await ended.call { try await $0.getMe() } }
+            let refused = await #expect(throws: SportLookError.self) { _ = try await ended.me.profile() }
             #expect(refused?.status == 401, "a reset ends every session on the server")
-            let again = try await dana.logIn(email: email, password: "second password 2")
+            let again = try await dana.auth.logIn(email: email, password: "second password 2")
             #expect(!again.created)
             #expect(again.user.emailVerified == true)
             let restarted = SportLookClient(server: server.url, credentials: Credentials(try #require(keep.value)))
-            #expect(try await restarted.api.getMe().ok.body.json.name == "Dana")
+            #expect(try await restarted.me.profile().name == "Dana")
 
-            let wrong = await #expect(throws: SportLookError.self) { _ = try await dana.logIn(email: email, password: "first password 1") }
+            let wrong = await #expect(throws: SportLookError.self) {
+                _ = try await dana.auth.logIn(email: email, password: "first password 1")
+            }
             #expect(wrong?.status == 401)
         }
     }
@@ -160,12 +161,12 @@ struct ClientTests {
         ]) { server in
             let client = SportLookClient(server: server.url)
             let refused = await #expect(throws: SportLookError.self) {
-                _ = try await client.signIn(with: .google, idToken: "not.a.token")
+                _ = try await client.auth.signIn(with: .google, idToken: "not.a.token")
             }
             #expect(refused?.status == 401)
             #expect(refused?.code == "invalid_token")
             let off = await #expect(throws: SportLookError.self) {
-                _ = try await client.signIn(with: .apple, idToken: "not.a.token", nonce: "n")
+                _ = try await client.auth.signIn(with: .apple, idToken: "not.a.token", nonce: "n")
             }
             #expect(off?.code == "provider_not_enabled")
             #expect(await client.credentials.token == nil)

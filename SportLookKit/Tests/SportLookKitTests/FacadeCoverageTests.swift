@@ -18,13 +18,9 @@ struct FacadeCoverageTests {
         "webClientNestedAsset", "webClientServiceWorker", "webSocket",
     ]
 
-    /// Operations the facade does not wrap yet (each is still on the generated `api`).
-    static let awaitingFacade: Set<String> = [
-        "attendanceSheet", "calendarFeed", "downloadExport", "getMediaFile", "headMediaFile", "listMessages", "markChatRead",
-        "schedulePoll", "sendMessage", "staffAbusePanel", "staffAccount", "staffAct", "staffAppeals", "staffAudit",
-        "staffBlockRegistrations", "staffDecide", "staffDecideAppeal", "staffDropJobs", "staffErase", "staffExport",
-        "staffJobs", "staffLiftBlock", "staffMembers", "staffReports", "staffRetryJobs", "staffSearchAccounts", "staffSetRole",
-    ]
+    /// Operations the facade does not wrap yet (each would be reachable only through the
+    /// internal generated client): none. A new operation must come with its facade method.
+    static let awaitingFacade: Set<String> = []
 
     @Test("every operation in openapi.yaml has a facade method, or is listed as awaiting one")
     func everyOperationWrapped() throws {

@@ -184,7 +184,7 @@ struct FacadeOrganiserTests {
             // A poll in the game's chat: Ben votes, Cy reacts.
             let poll = try await ada.chat.sendPoll("Who brings the ball?", answers: ["Ada", "Ben"], in: game.id.description)
             let voted = try await ben.chat.vote(in: game.id.description, poll: poll.seq, for: [1])
-            #expect(voted.poll?.value1.options.map(\.count) == [0, 1])
+            #expect(voted.poll?.options.map(\.count) == [0, 1])
             let reacted = try await cy.chat.react(.thumbsUp, to: poll.seq, in: game.id.description)
             #expect(reacted.reactions.first?.count == 1)
             let unreacted = try await cy.chat.removeReaction(.thumbsUp, from: poll.seq, in: game.id.description)

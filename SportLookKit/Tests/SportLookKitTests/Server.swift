@@ -8,6 +8,7 @@ import Testing
 final class Server: Sendable {
     let live: LiveServer
     private let folder: URL
+    private let settings: [String: String]
     var url: URL { live.url }
     var port: Int { live.port }
 
@@ -15,9 +16,10 @@ final class Server: Sendable {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    private init(live: LiveServer, folder: URL) {
+    private init(live: LiveServer, folder: URL, settings: [String: String]) {
         self.live = live
         self.folder = folder
+        self.settings = settings
     }
 
     /// Starts a server and waits until it is ready.
@@ -33,7 +35,7 @@ final class Server: Sendable {
         let live = try LiveServer(
             executable: LiveServer.executable(repository: repository), environment: settings,
             logPath: folder.appendingPathComponent("server.log").path)
-        let server = Server(live: live, folder: folder)
+        let server = Server(live: live, folder: folder, settings: settings)
         do {
             try await live.waitUntilReady()
         } catch {
@@ -57,6 +59,20 @@ final class Server: Sendable {
             return true
         }
         return try #require(found)
+    }
+
+    /// Runs `sportlook ARGUMENTS` on the server's database (`staff grant …`), waiting for
+    /// it to end; its output.
+    @discardableResult
+    func command(_ arguments: [String]) async throws -> String {
+        let output = folder.appendingPathComponent("command-\(UUID().uuidString).log").path
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in settings { environment[key] = value }
+        let pid = try spawn([LiveServer.executable(repository: Self.repository)] + arguments, environment: environment, output: output)
+        let status = try await blocking { exitStatus(of: pid) }
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw SupportError("sportlook \(arguments.joined(separator: " ")) failed (\(status)): \(printed)") }
+        return printed
     }
 
     func stop() async {

@@ -145,6 +145,12 @@ struct EmailCodeService: Sendable {
             newPassword: nil)
     }
 
+    /// The deprecation a finish in this shape answers with: the old one (no `reset_id`)
+    /// while it still works, nil otherwise.
+    func deprecatedReset(resetID: String?) -> Deprecation? {
+        resetID == nil && Deprecation.resetWithoutRequest.works(at: clock.now()) ? .resetWithoutRequest : nil
+    }
+
     /// Sets a new password with the code sent to the email (which is then verified
     /// too); every session of the account ends, and every provider linked to it is
     /// unlinked: whoever made the account with someone else's email, or held a session
@@ -157,10 +163,7 @@ struct EmailCodeService: Sendable {
     /// day, and the address's — never against a request's tries, the email's verification
     /// or the daily share of the owner's `reset_id` finishes: a stranger guessing that way
     /// can hold up only the old shape.
-    /// - Returns: The deprecation the answer must tell of, for the old shape.
-    @discardableResult
     func finishReset(email: String?, code: String?, password: String?, resetID: String?, deviceKey: String?, address: String?) async throws
-        -> Deprecation?
     {
         let legacy = Deprecation.resetWithoutRequest
         var v = Validator()
@@ -184,7 +187,6 @@ struct EmailCodeService: Sendable {
         try await take(
             .reset, code: code ?? "", normalized: normalized, request: resetID.map(Self.requestDigest), knownPlace: place,
             address: address, newPassword: password)
-        return resetID == nil ? legacy : nil
     }
 
     /// Takes the code and does what it was for, all in one transaction. A wrong one

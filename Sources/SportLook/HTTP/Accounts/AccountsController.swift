@@ -129,10 +129,19 @@ extension AccountsController {
     /// `POST /v1/auth/password/reset/finish`
     @Sendable func finishPasswordReset(_ request: Request, context: AppRequestContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CodeAnswer.self, from: request, context: context)
-        let deprecated = try await codes.finishReset(
-            email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
-            address: context.remoteAddress.map(ClientAddress.throttleKey))
-        return Response(status: .noContent, headers: deprecated.map(DeprecationHeaders.fields) ?? [:])
+        // Every answer in the deprecated shape says so while it works, its refusals too.
+        let legacy = codes.deprecatedReset(resetID: input.resetId)
+        do {
+            try await codes.finishReset(
+                email: input.email, code: input.code, password: input.password, resetID: input.resetId, deviceKey: input.deviceKey,
+                address: context.remoteAddress.map(ClientAddress.throttleKey))
+        } catch let refusal as DomainError {
+            guard let legacy else { throw refusal }
+            var answer = APIError(refusal)
+            answer.headers.append(contentsOf: DeprecationHeaders.fields(legacy))
+            throw answer
+        }
+        return Response(status: .noContent, headers: legacy.map(DeprecationHeaders.fields) ?? [:])
     }
 
     /// `GET /v1/sports`
