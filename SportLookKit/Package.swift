@@ -49,7 +49,8 @@ let package = Package(
             ]
         ),
         .target(name: "SportLookTestSupport"),
-        // The command-line sample (`swift run SportLookSample --server …`); the SwiftUI
+        // The command-line sample (`swift run SportLookSample --server …` here; at the
+        // repository's root, `swift run sportlook-sample`); the SwiftUI
         // sample beside it builds on Apple platforms only, in an app project.
         .executableTarget(
             name: "SportLookSample",

@@ -8,13 +8,18 @@
         let me: Profile
         @State private var games: [Event] = []
         @State private var joined: Event?
+        @State private var failure: String?
 
         var body: some View {
             List(games) { game in
                 Button {
                     Task {
-                        _ = try? await night.join(game)
-                        joined = game
+                        do {
+                            _ = try await night.join(game)
+                            joined = game
+                        } catch {
+                            failure = (error as? SportLookError)?.message ?? error.localizedDescription
+                        }
                     }
                 } label: {
                     VStack(alignment: .leading) {
@@ -24,6 +29,11 @@
                 }
             }
             .navigationTitle("Nearby games")
+            .alert("Could not join", isPresented: .constant(failure != nil)) {
+                Button("OK") { failure = nil }
+            } message: {
+                Text(failure ?? "")
+            }
             .navigationDestination(item: $joined) { game in
                 ChatView(night: night, game: game, me: me)
             }
@@ -57,12 +67,17 @@
                 .padding()
             }
             .navigationTitle(game.title)
+            .overlay {
+                if let reason = room?.endedBecause { Text("The chat ended: \(reason)") }
+            }
             .task {
                 let session = night.sportlook.chatSession()
                 let model = ChatRoomModel(room: game.id.description, session: session)
                 room = model
                 await session.start()
+                // Until the view goes away (the task is cancelled) or the server ends the room.
                 await model.follow()
+                await session.stop()
             }
         }
     }

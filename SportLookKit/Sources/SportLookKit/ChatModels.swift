@@ -7,7 +7,7 @@ import Foundation
     /// the main actor: bind a SwiftUI list to ``messages``.
     ///
     /// ```swift
-    /// @State var room = ChatRoomModel(room: game.id, session: chat)
+    /// @State var room = ChatRoomModel(room: game.id.description, session: chat)
     /// List(room.messages, id: \.seq) { Text($0.body) }
     ///     .task { await room.follow() }
     /// ```

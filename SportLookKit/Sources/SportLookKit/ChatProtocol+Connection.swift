@@ -116,6 +116,9 @@ extension ChatProtocol {
             if watching { effects.append(.roomList(.updated(entry))) }
         case .roomRemoved(let id):
             if watching { effects.append(.roomList(.removed(id))) }
+        case .unreadable(let id, _):
+            // Skipping it would leave a gap the app never learns of: the stream ends instead.
+            if rooms[id]?.active == true { end(id, reason: "unreadable_message") }
         case .watchingRooms, .notification, .database, .unknown:
             break
         }

@@ -121,6 +121,6 @@ extension SportLookClient.Me {
 extension SportLookClient {
     /// The sports the server knows, in its order.
     public func sports() async throws -> [Sport] {
-        try await api.listSports().ok.body.json.items.map { Sport(slug: $0.slug, name: $0.name) }
+        try await call { try await $0.listSports().ok.body.json }.items.map { Sport(slug: $0.slug, name: $0.name) }
     }
 }

@@ -138,7 +138,8 @@ extension SportLookClient {
             try MoneySheet(try await client.call { try await $0.declinePaymentClaim(path: .init(id: claim.description)).ok.body.json })
         }
 
-        /// A card payment page for one's share (open it in a browser); nil when this server takes no cards.
+        /// A card payment page for one's share (open it in a browser); a server that takes no
+        /// cards refuses (``MoneySheet/payByCard`` says which).
         public func payByCard(_ id: Event.ID) async throws -> URL {
             let link = try await client.call { try await $0.payByCard(path: .init(id: id.description)).created.body.json }
             guard let url = URL(string: link.url) else { throw SportLookError.malformed("not a URL: \(link.url)") }

@@ -101,11 +101,15 @@ extension SportLookClient.Events {
 
     /// Marks someone on the attendance sheet (nil takes the mark back).
     public func mark(_ person: Person.ID, in id: Event.ID, as mark: SheetMark?) async throws {
-        _ = try await client.call {
-            try await $0.markAttendee(
-                path: .init(id: id.description, userId: person.description),
-                body: .json(.init(outcome: mark.flatMap { Components.Schemas.SheetMark(rawValue: $0.rawValue) }.map { .init(value1: $0) }))
-            ).ok
+        let outcome = try mark.map {
+            Operations.MarkAttendee.Input.Body.JsonPayload.OutcomePayload(
+                value1: try SportLookClient.wire($0.rawValue, as: Components.Schemas.SheetMark.self))
+        }
+        _ = try await ExplicitNulls.sending(mark == nil ? ["outcome"] : []) {
+            try await client.call {
+                try await $0.markAttendee(path: .init(id: id.description, userId: person.description), body: .json(.init(outcome: outcome)))
+                    .ok
+            }
         }
     }
 

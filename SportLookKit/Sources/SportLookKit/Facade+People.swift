@@ -5,8 +5,7 @@ internal import SportLookAPI
 public struct InboxItem: Hashable, Sendable, Codable, Identifiable {
     public typealias ID = Identifier<InboxItem>
     public var id: ID
-    /// `invitation`, `chat_message`, `waitlist_offer`… (openapi.yaml lists them; a newer
-    /// server's kinds come through as they are).
+    /// `invitation`, `chat_message`, `waitlist_offer`… (the kinds openapi.yaml lists).
     public var kind: String
     /// Its title, in the person's language.
     public var title: String?

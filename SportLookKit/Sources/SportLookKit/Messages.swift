@@ -101,7 +101,7 @@ public struct Attachment: Hashable, Sendable, Codable, Identifiable {
     public var width: Int
     /// The largest variant's height in pixels.
     public var height: Int
-    /// Each variant's link by name (`thumb`, `large`…).
+    /// Each variant's link by its name (its longest side in pixels: `"2048"`, `"320"`…).
     public var urls: [String: String]
     /// When the links stop working.
     public var expiresAt: Date
@@ -191,8 +191,9 @@ public struct Poll: Hashable, Sendable, Codable {
         var poll = self
         for index in poll.options.indices where index < votes.counts.count {
             poll.options[index].count = votes.counts[index]
-            if index < votes.takenBy.count, let taker = votes.takenBy[index].flatMap(Person.ID.init) {
-                poll.options[index].people = [taker]
+            if poll.onePerOption, index < votes.takenBy.count {
+                // A sign-up list's slot: its taker now, or no one once it was given up.
+                poll.options[index].people = votes.takenBy[index].flatMap(Person.ID.init).map { [$0] } ?? []
             }
         }
         poll.votersCount = votes.votersCount
@@ -281,7 +282,7 @@ public struct Photo: Hashable, Sendable, Codable, Identifiable {
 
     /// One size of the photo.
     public struct Variant: Hashable, Sendable, Codable {
-        /// `thumb`, `large`…
+        /// Its name: its longest side in pixels (`"1280"`, `"480"`…).
         public var name: String
         /// In pixels.
         public var width: Int

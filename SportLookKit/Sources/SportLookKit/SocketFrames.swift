@@ -36,20 +36,46 @@ public enum SocketEvent: Sendable, Hashable {
     case notification(InboxItem)
     /// Whether the database takes writes (messages are refused with `read_only` while it does not).
     case database(writable: Bool)
+    /// A room's message this package could not read (a newer server's field values): the
+    /// session ends the room's stream rather than skip it (``ChatEvent/ended(reason:)``
+    /// with `unreadable_message`); update the app.
+    case unreadable(room: String, type: String)
     /// A frame of a kind this package does not know, or one it could not read.
     case unknown(type: String)
 
     /// Decodes one text frame; never fails (what cannot be read is ``unknown(type:)``).
     public init(decoding text: String) {
         guard let frame = try? ServerFrame.decoder.decode(ServerFrame.self, from: Data(text.utf8)) else {
-            let type = (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type ?? ""
-            self = .unknown(type: type)
+            let kind = try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8))
+            if let kind, let room = kind.roomID, ServerFrame.messageTypes.contains(kind.type) {
+                self = .unreadable(room: room, type: kind.type)
+            } else {
+                self = .unknown(type: kind?.type ?? "")
+            }
             return
         }
         self = frame.event ?? .unknown(type: frame.type)
     }
 
-    private struct FrameType: Decodable { var type: String }
+    /// A frame's type, and its room (named by the frame, or by the message it carries).
+    private struct FrameType: Decodable {
+        var type: String
+        var roomID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, message
+            case roomID = "room_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try c.decode(String.self, forKey: .type)
+            let message = try? c.nestedContainer(keyedBy: CodingKeys.self, forKey: .message)
+            roomID =
+                (try? c.decodeIfPresent(String.self, forKey: .roomID)) ?? (try? message?.decodeIfPresent(String.self, forKey: .roomID))
+                ?? nil
+        }
+    }
 }
 
 /// A refusal on the socket (`error`).
@@ -120,9 +146,15 @@ public enum SocketCommand: Sendable, Hashable {
 }
 
 extension ServerFrame {
-    /// The message it carries, as the package's model (nil when it carries none, or one
-    /// that cannot be read).
-    private var typedMessage: Message? { message.flatMap { try? Message($0) } }
+    /// The frames that carry a room's message.
+    static let messageTypes: Set<String> = ["message", "message_edited", "message_deleted"]
+
+    /// The frame's message as the package's model, or the room of one it cannot read.
+    private func typed(_ make: (Message) -> SocketEvent) -> SocketEvent? {
+        guard let message else { return nil }
+        guard let typed = try? Message(message) else { return .unreadable(room: message.roomId, type: type) }
+        return make(typed)
+    }
 
     /// The frame as a typed event; nil for a known kind missing what it must carry.
     var event: SocketEvent? {
@@ -131,9 +163,9 @@ extension ServerFrame {
         case "unsubscribed":
             guard let roomID, let reason else { return nil }
             return .unsubscribed(room: roomID, reason: reason)
-        case "message": return typedMessage.map { .message($0, afterChange: afterChange) }
-        case "message_edited": return typedMessage.map { .edited($0, afterChange: afterChange) }
-        case "message_deleted": return typedMessage.map { .deleted($0, afterChange: afterChange) }
+        case "message": return typed { .message($0, afterChange: afterChange) }
+        case "message_edited": return typed { .edited($0, afterChange: afterChange) }
+        case "message_deleted": return typed { .deleted($0, afterChange: afterChange) }
         case "poll_votes":
             guard let roomID, let votes else { return nil }
             return .pollVotes(room: roomID, votes)

@@ -48,7 +48,7 @@ public struct SportLookClient: Sendable {
             serverURL: server,
             configuration: Configuration(dateTranscoder: RFC3339Dates(), jsonEncodingOptions: []),
             transport: transport ?? standard,
-            middlewares: [ErrorMiddleware(), AuthMiddleware(credentials: credentials)]
+            middlewares: [ErrorMiddleware(), AuthMiddleware(credentials: credentials), ExplicitNullsMiddleware()]
         )
     }
 

@@ -86,6 +86,37 @@ struct ErrorMiddleware: ClientMiddleware {
     }
 }
 
+/// Request fields the facade sends as JSON `null`. The generated client leaves out a nil
+/// field, and the contract gives some fields a meaning for `null` that absence has not
+/// (`null` takes an attendance mark back): a facade call names them for its task, and
+/// this middleware writes them into the body.
+enum ExplicitNulls {
+    @TaskLocal static var fields: Set<String> = []
+
+    /// Runs `body` with `fields` sent as `null` in its requests' JSON bodies.
+    static func sending<Result: Sendable>(_ fields: Set<String>, _ body: () async throws -> Result) async throws -> Result {
+        try await $fields.withValue(fields) { try await body() }
+    }
+}
+
+struct ExplicitNullsMiddleware: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let fields = ExplicitNulls.fields
+        guard !fields.isEmpty, let body, request.headerFields[.contentType]?.hasPrefix("application/json") == true else {
+            return try await next(request, body, baseURL)
+        }
+        let bytes = try await Data(collecting: body, upTo: 1 << 20)
+        guard var object = try JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
+            return try await next(request, HTTPBody(bytes), baseURL)
+        }
+        for field in fields where object[field] == nil { object[field] = NSNull() }
+        return try await next(request, HTTPBody(try JSONSerialization.data(withJSONObject: object)), baseURL)
+    }
+}
+
 /// Adds the bearer token the app holds, when it holds one.
 struct AuthMiddleware: ClientMiddleware {
     let credentials: Credentials

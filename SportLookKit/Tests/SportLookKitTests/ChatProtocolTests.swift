@@ -231,6 +231,22 @@ struct ChatProtocolTests {
         #expect(chat.rules.lost(now: chat.now, jitter: 1) == 1, "up 30 s: from the first pause again")
     }
 
+    @Test(
+        "a message this version cannot read (a newer server's reaction) ends the room's stream: no message after it is told, so none is skipped unseen"
+    )
+    func unreadableMessage() {
+        let chat = Harness()
+        let stream = chat.join(Self.room)
+        chat.connect()
+        var newer = Frame.chatMessage(Self.room, seq: 2, clientID: "other-2", change: 0, deleted: false)
+        newer["reactions"] = [["emoji": "🦄", "count": 1, "user_ids": ["5f0c1d2e-0000-4000-8000-000000000001"]]]
+        let unreadable = Frame.json(["type": "message", "message": newer])
+        #expect(SocketEvent(decoding: unreadable) == .unreadable(room: Self.room, type: "message"))
+        chat.receive(Frame.subscribed(Self.room), Frame.message(Self.room, seq: 1), unreadable, Frame.message(Self.room, seq: 3))
+        #expect(chat.messages(stream) == [1])
+        #expect(chat.events[stream]?.last == .ended(reason: "unreadable_message"))
+    }
+
     @Test("socket frames decode once into typed events; a newer server's kinds are unknown, never an error")
     func typedEvents() throws {
         #expect(SocketEvent(decoding: #"{"type":"database","writable":false}"#) == .database(writable: false))

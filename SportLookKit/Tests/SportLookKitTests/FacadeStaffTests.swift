@@ -93,7 +93,8 @@ struct FacadeStaffTests {
 /// A game's chat by the game, the attendance sheet, a time poll made into a game, and files.
 @Suite("The facade for game chat, sheets and files", .serialized)
 struct FacadeFilesTests {
-    @Test("a game's chat by the game, the attendance sheet, a time poll made into a game, the calendar feed and a data export")
+    @Test(
+        "a game's chat by the game, the attendance sheet and its marks, a time poll made into a game, the calendar feed and a data export")
     func gameChatSheetPollFiles() async throws {
         try await withServer { server in
             let ada = try await signedUp(server, "Ada")
@@ -118,6 +119,14 @@ struct FacadeFilesTests {
             #expect(sheet.allSatisfy { $0.going && $0.mark == nil })
             let refused = await #expect(throws: SportLookError.self) { _ = try await ben.events.attendanceSheet(game.id) }
             #expect(refused?.status == 403)
+            // Marks open at the start: a game that began half a minute ago takes one, and nil takes it back.
+            let started = try await ada.events.create(
+                .init(title: "Kick-off", sport: "football", startsAt: .now - 30, place: copenhagen))
+            try await ben.events.join(started.id)
+            try await ada.events.mark(benID, in: started.id, as: .noShow)
+            #expect(try await ada.events.attendanceSheet(started.id).first { $0.id == benID }?.mark == .noShow)
+            try await ada.events.mark(benID, in: started.id, as: nil)
+            #expect(try await ada.events.attendanceSheet(started.id).first { $0.id == benID }?.mark == nil)
 
             // A time poll: Ben picks the first slot; closed, it becomes a game Ben is invited to, once.
             let start = Date(timeIntervalSince1970: (Date.now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3 * 86_400)
