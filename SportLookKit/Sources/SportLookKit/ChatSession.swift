@@ -234,11 +234,11 @@ public actor ChatSession {
 
     /// The last `seq` and change a room's stream was given: keep them with what you
     /// show, to ``join(_:afterSeq:afterChange:)`` from there next time.
-    public func position(of room: String) -> (seq: Int, change: Int)? { rules.position(of: room) }
+    public func position(of room: String) -> RoomPosition? { rules.position(of: room).map { RoomPosition(seq: $0.seq, change: $0.change) } }
 
     /// Messages not yet confirmed stored (`sent`), oldest first.
-    public var unsent: [(room: String, clientID: String, body: String, replyTo: Int?)] {
-        rules.outbox.map { ($0.room, $0.clientID, $0.body, $0.replyTo) }
+    public var unsent: [UnsentMessage] {
+        rules.outbox.map { UnsentMessage(room: $0.room, clientID: $0.clientID, body: $0.body, replyTo: $0.replyTo) }
     }
 
     // MARK: Sending

@@ -46,8 +46,10 @@ public struct DataExport: Hashable, Sendable, Codable, Identifiable {
 
 extension SportLookClient.Me {
     /// The sign-in providers linked to the account: each provider and the email it gave.
-    public func linkedProviders() async throws -> [(provider: String, email: String?)] {
-        try await client.call { try await $0.listIdentities().ok.body.json }.items.map { ($0.provider.rawValue, $0.email) }
+    public func linkedProviders() async throws -> [LinkedProvider] {
+        try await client.call { try await $0.listIdentities().ok.body.json }.items.map {
+            LinkedProvider(provider: $0.provider.rawValue, email: $0.email)
+        }
     }
 
     /// Links a provider's account (its ID token), to sign in with it too.

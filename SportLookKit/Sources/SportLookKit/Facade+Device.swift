@@ -72,8 +72,10 @@ extension SportLookClient.Me {
     }
 
     /// The devices registered for pushes: their ids and platforms.
-    public func devices() async throws -> [(id: String, platform: String)] {
-        try await client.call { try await $0.listDevices().ok.body.json }.items.map { ($0.id, $0.platform.rawValue) }
+    public func devices() async throws -> [RegisteredDevice] {
+        try await client.call { try await $0.listDevices().ok.body.json }.items.map {
+            RegisteredDevice(id: $0.id, platform: $0.platform.rawValue)
+        }
     }
 
     /// Opens (or renews) the personal calendar feed: its path under the server, for a calendar app to subscribe to.

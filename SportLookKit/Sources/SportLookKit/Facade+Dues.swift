@@ -72,9 +72,9 @@ extension SportLookClient.MoneyClient {
     }
 
     /// Whether this server takes cards, and whether the signed-in person can be paid by card.
-    public func payouts() async throws -> (cardPayments: Bool, connected: Bool, chargesEnabled: Bool) {
+    public func payouts() async throws -> Payouts {
         let body = try await client.call { try await $0.myPayouts().ok.body.json }
-        return (body.cardPayments, body.connected, body.chargesEnabled)
+        return Payouts(cardPayments: body.cardPayments, connected: body.connected, chargesEnabled: body.chargesEnabled)
     }
 
     /// A Stripe page where the signed-in person sets up being paid by card (open it in a browser).

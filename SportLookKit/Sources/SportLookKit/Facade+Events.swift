@@ -149,9 +149,9 @@ extension SportLookClient {
         /// Takes a place, or a place on the waitlist when the game is full: where the
         /// signed-in person stands now, and their waitlist position.
         @discardableResult
-        public func join(_ id: Event.ID) async throws -> (attendance: Attendance, waitlistPosition: Int?) {
+        public func join(_ id: Event.ID) async throws -> Joined {
             let joined = try await client.call { try await $0.joinEvent(path: .init(id: id.description)).ok.body.json }
-            return (Attendance(rawValue: joined.status.rawValue) ?? .going, joined.position)
+            return Joined(attendance: Attendance(rawValue: joined.status.rawValue) ?? .going, waitlistPosition: joined.position)
         }
 
         /// Answers maybe (no place taken).

@@ -32,13 +32,14 @@ public struct SubstituteRequest: Hashable, Sendable, Codable, Identifiable {
 /// Game day: the people going, a waitlist offer, checking in, a substitute, the score.
 extension SportLookClient.Events {
     /// The people going (and waiting), page by page, each with where they stand.
-    public func attendees(of id: Event.ID) -> Pages<(person: Person, attendance: Attendance)> {
+    public func attendees(of id: Event.ID) -> Pages<Attendee> {
         Pages { cursor in
             let page = try await client.call {
                 try await $0.listAttendees(path: .init(id: id.description), query: .init(cursor: cursor)).ok.body.json
             }
             let people = try page.items.map {
-                (Person(id: try .parse($0.id), name: $0.name), Attendance(rawValue: $0.status.rawValue) ?? .going)
+                Attendee(
+                    person: Person(id: try .parse($0.id), name: $0.name), attendance: Attendance(rawValue: $0.status.rawValue) ?? .going)
             }
             return (people, page.nextCursor)
         }

@@ -177,8 +177,8 @@ extension SportLookClient.Chat {
 
 extension SportLookClient.People {
     /// Someone's public profile: their name, bio and sports.
-    public func get(_ id: Person.ID) async throws -> (person: Person, bio: String, sports: [String]) {
+    public func get(_ id: Person.ID) async throws -> PublicProfile {
         let profile = try await client.call { try await $0.getUser(path: .init(id: id.description)).ok.body.json }
-        return (Person(id: try .parse(profile.id), name: profile.name), profile.bio, profile.sports)
+        return PublicProfile(person: Person(id: try .parse(profile.id), name: profile.name), bio: profile.bio, sports: profile.sports)
     }
 }

@@ -141,13 +141,14 @@ extension SportLookClient {
         }
 
         /// Its members, page by page, with their roles.
-        public func members(of id: Group.ID) -> Pages<(person: Person, role: Group.Role)> {
+        public func members(of id: Group.ID) -> Pages<Member> {
             Pages { cursor in
                 let page = try await client.call {
                     try await $0.listGroupMembers(path: .init(id: id.description), query: .init(cursor: cursor)).ok.body.json
                 }
                 return (
-                    try page.items.map { (try Person($0.user), Group.Role(rawValue: $0.role.rawValue) ?? .member) }, page.nextCursor
+                    try page.items.map { Member(person: try Person($0.user), role: Group.Role(rawValue: $0.role.rawValue) ?? .member) },
+                    page.nextCursor
                 )
             }
         }

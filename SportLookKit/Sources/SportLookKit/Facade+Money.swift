@@ -147,14 +147,15 @@ extension SportLookClient {
         }
 
         /// What the signed-in person owes (positive) or is owed, per game and per group.
-        public func balances() async throws -> (
-            games: [(event: Event.ID, title: String, amount: Money)], groups: [(group: Group.ID, name: String, amount: Money)]
-        ) {
+        public func balances() async throws -> Balances {
             let body = try await client.call { try await $0.myBalances().ok.body.json }
-            return (
-                try body.items.map { (try .parse($0.eventId), $0.title, Money(minorUnits: $0.amount, currency: $0.currency)) },
-                try body.groups.map { (try .parse($0.groupId), $0.name, Money(minorUnits: $0.amount, currency: $0.currency)) }
-            )
+            return Balances(
+                games: try body.items.map {
+                    .init(event: try .parse($0.eventId), title: $0.title, amount: Money(minorUnits: $0.amount, currency: $0.currency))
+                },
+                groups: try body.groups.map {
+                    .init(group: try .parse($0.groupId), name: $0.name, amount: Money(minorUnits: $0.amount, currency: $0.currency))
+                })
         }
     }
 }

@@ -45,15 +45,13 @@ extension SportLookClient {
 
         /// Decides every open report about `target`; the number of reports it settled and the act.
         @discardableResult
-        public func decide(_ target: ReportTarget, _ decision: Decision, reason: String, days: Int? = nil) async throws -> (
-            resolved: Int, action: AuditEntry
-        ) {
+        public func decide(_ target: ReportTarget, _ decision: Decision, reason: String, days: Int? = nil) async throws -> Settled {
             let type = try SportLookClient.wire(target.type, as: Operations.StaffDecide.Input.Body.JsonPayload.TargetTypePayload.self)
             let action = try SportLookClient.wire(decision.rawValue, as: Operations.StaffDecide.Input.Body.JsonPayload.ActionPayload.self)
             let body = Operations.StaffDecide.Input.Body.json(
                 .init(targetType: type, targetId: target.id, action: action, reason: reason, days: days))
             let answer = try await client.call { try await $0.staffDecide(body: body).ok.body.json }
-            return (answer.resolved, try AuditEntry(answer.action))
+            return Settled(count: answer.resolved, action: try AuditEntry(answer.action))
         }
 
         /// Accounts whose name or email holds `text`.
@@ -124,16 +122,16 @@ extension SportLookClient {
 
         /// Queues the dead jobs again (of one kind, or all); how many, and the act.
         @discardableResult
-        public func retryDeadJobs(kind: String? = nil, reason: String) async throws -> (count: Int, action: AuditEntry) {
+        public func retryDeadJobs(kind: String? = nil, reason: String) async throws -> Settled {
             let settled = try await client.call { try await $0.staffRetryJobs(body: .json(.init(kind: kind, reason: reason))).ok.body.json }
-            return (settled.count, try AuditEntry(settled.action))
+            return Settled(count: settled.count, action: try AuditEntry(settled.action))
         }
 
         /// Forgets the dead jobs (of one kind, or all); how many, and the act.
         @discardableResult
-        public func dropDeadJobs(kind: String? = nil, reason: String) async throws -> (count: Int, action: AuditEntry) {
+        public func dropDeadJobs(kind: String? = nil, reason: String) async throws -> Settled {
             let settled = try await client.call { try await $0.staffDropJobs(body: .json(.init(kind: kind, reason: reason))).ok.body.json }
-            return (settled.count, try AuditEntry(settled.action))
+            return Settled(count: settled.count, action: try AuditEntry(settled.action))
         }
 
         /// Registrations and sign-ins refused lately, the busiest networks, the blocks in force.

@@ -48,8 +48,12 @@ struct ChatSessionTests {
                 #expect(messages.map(\.clientID) == [hello, ballAnswer])
                 #expect(messages.map(\.sender.name) == ["Ada", "Ben"])
             }
-            #expect(await adaRoom.sent == [hello: 1])
-            #expect(await benRoom.sent == [ballAnswer: 2])
+            // Each sender's confirmation (`sent`) follows its message on the socket: wait for it too.
+            try await eventually("each send confirmed with its seq") {
+                let ada = await adaRoom.sent
+                let ben = await benRoom.sent
+                return ada == [hello: 1] && ben == [ballAnswer: 2]
+            }
             #expect(await adaChat.unsent.isEmpty)
 
             // Edits and deletions made anywhere (here through the REST API) arrive as changes.

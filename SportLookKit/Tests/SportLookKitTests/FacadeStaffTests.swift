@@ -33,7 +33,7 @@ struct FacadeStaffTests {
             #expect(reported.reports.map(\.reporter.name) == ["Ben"])
             #expect(reported.reports.first?.reason == "harassment")
             let decided = try await ada.staff.decide(.person(cyProfile.id), .warn, reason: "A first warning")
-            #expect(decided.resolved == 1)
+            #expect(decided.count == 1)
             #expect(decided.action.targetID == cyProfile.id.description && decided.action.reason == "A first warning")
             #expect(try await ada.staff.reports().contains { $0.target == .person(cyProfile.id) } == false)
 
