@@ -3,7 +3,9 @@ internal import SportLookAPI
 
 /// A notification in the inbox.
 public struct InboxItem: Hashable, Sendable, Codable, Identifiable {
+    /// A notification's id.
     public typealias ID = Identifier<InboxItem>
+    /// The notification's id.
     public var id: ID
     /// `invitation`, `chat_message`, `waitlist_offer`… (the kinds openapi.yaml lists).
     public var kind: String
@@ -19,6 +21,21 @@ public struct InboxItem: Hashable, Sendable, Codable, Identifiable {
     public var event: Event.ID?
     /// The room it is about (a chat message, a poll).
     public var room: String?
+    /// The message it is about, in ``room``.
+    public var seq: Int?
+    /// The group it is about (a request to join, its answer, a group's new game).
+    public var group: Group.ID?
+    /// The invitation it is about.
+    public var invitation: Invitation.ID?
+    /// The substitute request it is about (an offered place, a place filled).
+    public var substituteRequest: SubstituteRequest.ID?
+    /// The payment claim it is about.
+    public var claim: PaymentClaim.ID?
+    /// The staff's act it tells of (the `action` an appeal names).
+    public var action: AuditEntry.ID?
+    /// The person it is about: who wrote, invited, asked, claimed, entered a score or
+    /// took a place.
+    public var person: Person?
 
     init(_ item: Components.Schemas.Notification) throws {
         id = try .parse(item.id)
@@ -27,8 +44,17 @@ public struct InboxItem: Hashable, Sendable, Codable, Identifiable {
         body = item.body
         createdAt = item.createdAt
         readAt = item.readAt
-        event = item.data.eventId.flatMap(Event.ID.init)
-        room = item.data.roomId
+        let data = item.data
+        event = data.eventId.flatMap(Event.ID.init)
+        room = data.roomId
+        seq = data.seq
+        group = data.groupId.flatMap(Group.ID.init)
+        invitation = data.invitationId.flatMap(Invitation.ID.init)
+        substituteRequest = data.requestId.flatMap(SubstituteRequest.ID.init)
+        claim = data.claimId.flatMap(PaymentClaim.ID.init)
+        action = data.actionId.flatMap(AuditEntry.ID.init)
+        let named = data.sender ?? data.inviter ?? data.requester ?? data.claimedBy ?? data.enteredBy ?? data.substitute
+        person = named.flatMap { someone in Person.ID(someone.id).map { Person(id: $0, name: someone.name) } }
     }
 }
 

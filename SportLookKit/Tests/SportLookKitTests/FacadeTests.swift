@@ -65,6 +65,8 @@ struct FacadeTests {
             let inbox = try await ben.notifications.list(unreadOnly: true).all()
             let invitation = try #require(inbox.first { $0.kind == "invitation" })
             #expect(invitation.event == football.id)
+            #expect(invitation.invitation == sent.first?.id, "the invitation to open")
+            #expect(invitation.person?.name == "Ada", "who invited")
             try await ben.notifications.markRead([invitation.id])
             #expect(try await ben.notifications.list(unreadOnly: true).all().contains { $0.id == invitation.id } == false)
 
