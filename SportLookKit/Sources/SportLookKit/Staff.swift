@@ -154,12 +154,12 @@ public struct ReportCase: Hashable, Sendable, Codable {
         case .photo: target = .photo(id)
         case .message: target = .message(id)
         }
-        subject = try group.subject.map { Person(id: try .parse($0.value1.id), name: $0.value1.name) }
+        subject = try group.subject.map { try Person($0.value1) }
         oldestAt = group.oldestAt
         dueAt = group.dueAt
         reports = try group.reports.map {
             Report(
-                reporter: Person(id: try .parse($0.reporter.id), name: $0.reporter.name), reason: $0.reason, details: $0.details,
+                reporter: try Person($0.reporter), reason: $0.reason, details: $0.details,
                 createdAt: $0.createdAt)
         }
         contextKind = group.context.kind.rawValue
@@ -169,11 +169,18 @@ public struct ReportCase: Hashable, Sendable, Codable {
     }
 }
 
+extension Person {
+    /// Someone as the staff's answers name them.
+    init(_ person: Components.Schemas.StaffPerson) throws {
+        self.init(id: try .parse(person.id), name: person.name)
+    }
+}
+
 extension ReportCase.ReportedMessage {
     init(_ message: Components.Schemas.ModeratedMessage) throws {
         room = message.roomId
         seq = message.seq
-        sender = Person(id: try .parse(message.sender.id), name: message.sender.name)
+        sender = try Person(message.sender)
         body = message.body
         createdAt = message.createdAt
         deletedAt = message.deletedAt
@@ -292,7 +299,7 @@ public struct RegistrationBlock: Hashable, Sendable, Codable, Identifiable {
         kind = Kind(rawValue: block.kind.rawValue) ?? .network
         value = block.value
         reason = block.reason
-        createdBy = try block.createdBy.map { Person(id: try .parse($0.value1.id), name: $0.value1.name) }
+        createdBy = try block.createdBy.map { try Person($0.value1) }
         createdAt = block.createdAt
     }
 }
