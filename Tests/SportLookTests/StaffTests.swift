@@ -21,7 +21,8 @@ struct StaffTests {
             // A role goes only to an account whose email is verified: someone who signed
             // up first with a future moderator's address does not get it.
             await #expect(
-                throws: DomainError.conflict("email_not_verified", "A staff role goes only to an account whose email is verified.")
+                throws: DomainError.conflict(
+                    "email_not_verified", Sentence("A staff role goes only to an account whose email is verified."))
             ) { try await staff.grant(.admin, to: "ada@example.com", by: .commandLine, reason: "founder") }
             try await Self.verify(["ada@example.com", "ben@example.com", "cy@example.com"], services)
 
@@ -36,22 +37,22 @@ struct StaffTests {
             let benActs = AuditActor.person(try #require(UUID(uuidString: ben.id)), name: "Ben")
             clock.advance(by: 60)
             try await staff.grant(.moderator, to: "ben@example.com", by: adaActs, reason: "runs the Tuesday game")
-            await #expect(throws: DomainError.forbidden("admins_only", "Only an admin gives or takes staff roles.")) {
+            await #expect(throws: DomainError.forbidden("admins_only", Sentence("Only an admin gives or takes staff roles."))) {
                 try await staff.grant(.moderator, to: "cy@example.com", by: benActs, reason: "friend")
             }
             // What cannot be done leaves no row: no reason, no such account, no change.
             await #expect(
-                throws: DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes, without control characters")
+                throws: DomainError.invalidParameter("reason", Sentence("must say why, in at most 1,000 bytes, without control characters"))
             ) {
                 try await staff.grant(.moderator, to: "cy@example.com", by: adaActs, reason: " ")
             }
-            await #expect(throws: DomainError.notFound("account")) {
+            await #expect(throws: DomainError.notFound(.account)) {
                 try await staff.grant(.moderator, to: "nobody@example.com", by: adaActs, reason: "x")
             }
-            await #expect(throws: DomainError.conflict("unchanged", "The account has that role already.")) {
+            await #expect(throws: DomainError.conflict("unchanged", Sentence("The account has that role already."))) {
                 try await staff.grant(.moderator, to: "ben@example.com", by: adaActs, reason: "again")
             }
-            await #expect(throws: DomainError.conflict("not_staff", "The account has no staff role.")) {
+            await #expect(throws: DomainError.conflict("not_staff", Sentence("The account has no staff role."))) {
                 try await staff.revoke(from: "cy@example.com", by: adaActs, reason: "never was")
             }
             #expect(try await staff.staff().map { "\($0.name) \($0.role.rawValue)" } == ["Ada admin", "Ben moderator"])

@@ -50,7 +50,8 @@ public struct AdminTool: Sendable {
     /// Gives a staff role; returns the audit log's line for it.
     public func grantStaff(_ role: String, to email: String, reason: String) async throws -> String {
         guard let role = StaffRole(rawValue: role) else {
-            throw DomainError.invalidParameter("role", "must be one of " + StaffRole.allCases.map(\.rawValue).joined(separator: ", "))
+            throw DomainError.invalidParameter(
+                "role", Sentence("must be one of \(StaffRole.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         return Self.line(try await staff.grant(role, to: email, by: .commandLine, reason: reason))
     }

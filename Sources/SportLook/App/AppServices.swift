@@ -233,7 +233,7 @@ public final class AppServices: Sendable {
                 : AttemptThrottle(
                     attempts: attempts, clock: clock, maxAttempts: configuration.registerMaxPerAddress,
                     window: configuration.registerWindow,
-                    code: "too_many_registrations", message: "Too many accounts were made from this address; try again later."
+                    code: "too_many_registrations", message: Sentence("Too many accounts were made from this address; try again later.")
                 ),
             events: events, tokens: tokens, sports: sports, write: write, clock: clock, tokenTTL: configuration.tokenTTL,
             media: attachments,
@@ -249,19 +249,19 @@ public final class AppServices: Sendable {
             jobs: jobStore, hasher: hasher, policy: policy,
             requestsPerEmail: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: 5, window: 3_600,
-                code: "too_many_codes", message: "Too many codes were asked for this email from here; try again later."),
+                code: "too_many_codes", message: Sentence("Too many codes were asked for this email from here; try again later.")),
             requestsPerInbox: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: 12, window: 3_600,
-                code: "too_many_codes", message: "Too many codes were asked for this email; try again later."),
+                code: "too_many_codes", message: Sentence("Too many codes were asked for this email; try again later.")),
             requestsPerAddress: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: 30, window: 3_600,
-                code: "too_many_codes", message: "Too many codes were asked for from this address; try again later."),
+                code: "too_many_codes", message: Sentence("Too many codes were asked for from this address; try again later.")),
             guesses: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: configuration.loginMaxFailures, window: configuration.loginWindow,
-                code: "too_many_attempts", message: "Too many wrong codes; try again later."),
+                code: "too_many_attempts", message: Sentence("Too many wrong codes; try again later.")),
             dailyGuesses: AttemptThrottle(
                 attempts: attempts, clock: clock, maxAttempts: 30, window: 86_400,
-                code: "too_many_attempts", message: "Too many wrong codes for this email today; try again tomorrow."),
+                code: "too_many_attempts", message: Sentence("Too many wrong codes for this email today; try again tomorrow.")),
             known: known, write: write, clock: clock, mailEnabled: configuration.mail != nil
         )
         self.codes = codes

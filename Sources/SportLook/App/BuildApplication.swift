@@ -114,12 +114,12 @@ func makeRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let authenticated = RouteRegistrar(
         group: v1.group(context: AuthenticatedContext.self), prefix: "/v1", table: services.routes,
         guards: [
-            RouteGuard(path: "/v1/events/:id") { context in try await access.require(try context.uuid("id", "event"), for: context.userID)
+            RouteGuard(path: "/v1/events/:id") { context in try await access.require(try context.uuid("id", .event), for: context.userID)
             },
-            RouteGuard(path: "/v1/rooms/:id") { context in try await access.requireRoom(try context.uuid("id", "room"), for: context.userID)
+            RouteGuard(path: "/v1/rooms/:id") { context in try await access.requireRoom(try context.uuid("id", .room), for: context.userID)
             },
             RouteGuard(path: "/v1/series/:id") { context in
-                try await access.requireSeries(try context.uuid("id", "series"), for: context.userID)
+                try await access.requireSeries(try context.uuid("id", .series), for: context.userID)
             },
             // Staff routes are no route at all to anyone who is not staff now.
             StaffController.guardRoute(services.staff),

@@ -2,19 +2,19 @@ import Foundation
 
 /// Collects per-field problems and throws them together as one 422.
 struct Validator {
-    private(set) var fields: [String: String] = [:]
+    private(set) var fields: [String: Sentence] = [:]
 
-    mutating func fail(_ field: String, _ message: String) {
+    mutating func fail(_ field: String, _ message: Sentence) {
         if fields[field] == nil { fields[field] = message }
     }
 
-    mutating func check(_ condition: Bool, _ field: String, _ message: String) {
+    mutating func check(_ condition: Bool, _ field: String, _ message: Sentence) {
         if !condition { fail(field, message) }
     }
 
     /// The value of a field that may be left out but not be null.
     mutating func nonNull<Value>(_ patch: Patch<Value>, _ field: String) -> Value? {
-        if case .null = patch { fail(field, "must not be null") }
+        if case .null = patch { fail(field, Sentence("must not be null")) }
         return patch.given
     }
 
@@ -29,37 +29,39 @@ struct Validator {
         _ value: String?, _ field: String, _ range: ClosedRange<Int>, maxBytes: Int? = nil, multiline: Bool = false, required: Bool = true
     ) -> String? {
         guard let value else {
-            if required { fail(field, "is required") }
+            if required { fail(field, Sentence("is required")) }
             return nil
         }
         let byteLimit = maxBytes ?? TextLimits.bytes(forCharacters: range.upperBound)
         // Checked before normalising: NFC never more than triples the bytes, and
         // a huge input should cost no normalisation at all.
         if value.utf8.count > byteLimit * 3 {
-            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
+            fail(field, Sentence("must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8"))
             return nil
         }
         if let control = value.unicodeScalars.first(where: { TextLimits.isForbidden($0, multiline: multiline) }) {
             fail(
                 field,
                 control.value == 0
-                    ? "must not contain NUL characters"
-                    : "must not contain control characters" + (multiline ? " other than tab and line breaks" : ""))
+                    ? Sentence("must not contain NUL characters")
+                    : multiline
+                        ? Sentence("must not contain control characters other than tab and line breaks")
+                        : Sentence("must not contain control characters"))
             return nil
         }
         // The contract's maxLength counts the code points of the text as sent: past it, the
         // text is refused whatever its trimmed, composed length would be.
         if value.unicodeScalars.count > range.upperBound {
-            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
+            fail(field, Sentence("must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8"))
             return nil
         }
         let trimmed = value.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.count < range.lowerBound {
-            fail(field, range.lowerBound <= 1 ? "must not be empty" : "must be at least \(range.lowerBound) characters")
+            fail(field, range.lowerBound <= 1 ? Sentence("must not be empty") : Sentence("must be at least \(range.lowerBound) characters"))
             return nil
         }
         if trimmed.count > range.upperBound || trimmed.utf8.count > byteLimit {
-            fail(field, "must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8")
+            fail(field, Sentence("must be at most \(range.upperBound) characters and \(byteLimit) bytes of UTF-8"))
             return nil
         }
         return trimmed
@@ -73,14 +75,16 @@ struct Validator {
         var previous: Unicode.Scalar?
         for scalar in name.unicodeScalars {
             if TextLimits.isInvisibleInNames(scalar, after: previous) {
-                fail(field, "must not contain invisible or format characters (U+\(String(scalar.value, radix: 16, uppercase: true)))")
+                fail(
+                    field,
+                    Sentence("must not contain invisible or format characters (U+\(String(scalar.value, radix: 16, uppercase: true)))"))
                 return nil
             }
             previous = scalar
         }
         // Something to see: a letter, a digit, a symbol or a punctuation mark.
         guard name.unicodeScalars.contains(where: TextLimits.isVisible) else {
-            fail(field, "must contain a letter, digit or symbol")
+            fail(field, Sentence("must contain a letter, digit or symbol"))
             return nil
         }
         return name
@@ -93,7 +97,7 @@ struct Validator {
         {
             return zone
         }
-        fail(field, identifier == nil ? "is required" : "must be an IANA time zone such as Europe/Copenhagen")
+        fail(field, identifier == nil ? Sentence("is required") : Sentence("must be an IANA time zone such as Europe/Copenhagen"))
         return nil
     }
 
@@ -101,7 +105,7 @@ struct Validator {
     /// 14 days before the start; kept distinct, largest first.
     mutating func reminders(_ minutes: [Int], _ field: String = "reminders") -> [Int]? {
         guard minutes.count <= Self.maxReminders, minutes.allSatisfy(Self.reminderRange.contains) else {
-            fail(field, "must be at most \(Self.maxReminders) times, each 5 to 20160 minutes (14 days) before the start")
+            fail(field, Sentence("must be at most \(Self.maxReminders) times, each 5 to 20160 minutes (14 days) before the start"))
             return nil
         }
         return Array(Set(minutes)).sorted(by: >)
@@ -120,7 +124,7 @@ struct Validator {
             host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0) }),
             !host.hasPrefix("."), !host.hasPrefix("-")
         else {
-            fail(field, "must be an http(s) URL of at most 2048 characters")
+            fail(field, Sentence("must be an http(s) URL of at most 2048 characters"))
             return nil
         }
         return value
@@ -200,11 +204,11 @@ struct LocationInput: Decodable, Sendable {
 
     func validated(_ field: String, into validator: inout Validator) -> Coordinate? {
         guard lat.isFinite, (-90...90).contains(lat) else {
-            validator.fail("\(field).lat", "must be between -90 and 90")
+            validator.fail("\(field).lat", Sentence("must be between -90 and 90"))
             return nil
         }
         guard lon.isFinite, (-180...180).contains(lon) else {
-            validator.fail("\(field).lon", "must be between -180 and 180")
+            validator.fail("\(field).lon", Sentence("must be between -180 and 180"))
             return nil
         }
         return Coordinate(lat: lat, lon: lon)

@@ -82,15 +82,17 @@ struct PushEndpointPolicy: Sendable {
 
     /// Why `url` cannot be an endpoint as written, or nil. A name passes here; its
     /// addresses are checked with ``refuses(address:port:)`` when a push is sent.
-    func problem(with url: URL) -> String? {
-        guard url.scheme?.lowercased() == "https" else { return "must be an https URL" }
-        guard let host = url.host, !host.isEmpty else { return "must name a host" }
-        guard url.user == nil, url.password == nil else { return "must not carry credentials" }
+    func problem(with url: URL) -> Sentence? {
+        guard url.scheme?.lowercased() == "https" else { return Sentence("must be an https URL") }
+        guard let host = url.host, !host.isEmpty else { return Sentence("must name a host") }
+        guard url.user == nil, url.password == nil else { return Sentence("must not carry credentials") }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         if AddressRange.bytes(of: bare) != nil {
-            if refuses(address: bare, port: url.port ?? 443) { return "must not point at a private, loopback or reserved address" }
+            if refuses(address: bare, port: url.port ?? 443) {
+                return Sentence("must not point at a private, loopback or reserved address")
+            }
         } else if url.port.map({ $0 != 443 }) ?? false, !allowsLoopback {
-            return "must use port 443"
+            return Sentence("must use port 443")
         }
         return nil
     }

@@ -33,37 +33,40 @@ public struct DomainError: Error, Sendable, Equatable {
     public var kind: Kind
     /// A stable, machine-readable code (`email_taken`, `validation_failed`…).
     public var code: String
-    /// A sentence for people.
-    public var message: String
-    /// Per-field messages (keys are the request's field names).
-    public var fields: [String: String]?
+    /// A sentence for people, put in the reader's language where it is answered.
+    public var sentence: Sentence
+    /// Per-field problems (keys are the request's field names).
+    public var fields: [String: Sentence]?
     /// Seconds after which trying again may succeed.
     public var retryAfter: Int?
 
-    public init(_ kind: Kind, code: String, message: String, fields: [String: String]? = nil, retryAfter: Int? = nil) {
+    public init(_ kind: Kind, code: String, message: Sentence, fields: [String: Sentence]? = nil, retryAfter: Int? = nil) {
         self.kind = kind
         self.code = code
-        self.message = message
+        self.sentence = message
         self.fields = fields
         self.retryAfter = retryAfter
     }
+
+    /// The sentence in English (the command line, logs).
+    public var message: String { sentence.english }
 }
 
 extension DomainError {
-    static func notFound(_ what: String = "resource") -> DomainError {
-        DomainError(.notFound, code: "not_found", message: "No such \(what).")
+    static func notFound(_ thing: Thing) -> DomainError {
+        DomainError(.notFound, code: "not_found", message: thing.notFound)
     }
 
-    static let unauthorized = DomainError(.unauthenticated, code: "unauthorized", message: "A valid access token is required.")
+    static let unauthorized = DomainError(.unauthenticated, code: "unauthorized", message: Sentence("A valid access token is required."))
 
     static let invalidCredentials = DomainError(
-        .rejectedCredentials, code: "invalid_credentials", message: "The email or the password is wrong.")
+        .rejectedCredentials, code: "invalid_credentials", message: Sentence("The email or the password is wrong."))
 
-    static func forbidden(_ message: String) -> DomainError {
+    static func forbidden(_ message: Sentence) -> DomainError {
         DomainError(.forbidden, code: "forbidden", message: message)
     }
 
-    static func forbidden(_ code: String, _ message: String) -> DomainError {
+    static func forbidden(_ code: String, _ message: Sentence) -> DomainError {
         DomainError(.forbidden, code: code, message: message)
     }
 
@@ -72,52 +75,56 @@ extension DomainError {
     static func accountSuspended(until: Date?) -> DomainError {
         DomainError(
             .forbidden, code: "account_suspended",
-            message: until.map { "This account is suspended until \(RFC3339.format($0))." } ?? "This account is suspended.")
+            message: until.map { Sentence("This account is suspended until \(RFC3339.format($0)).") }
+                ?? Sentence("This account is suspended."))
     }
 
-    static func conflict(_ code: String, _ message: String) -> DomainError {
+    static func conflict(_ code: String, _ message: Sentence) -> DomainError {
         DomainError(.conflict, code: code, message: message)
     }
 
-    static func validation(_ fields: [String: String]) -> DomainError {
-        DomainError(.invalid, code: "validation_failed", message: "Some fields are not valid.", fields: fields)
+    static func validation(_ fields: [String: Sentence]) -> DomainError {
+        DomainError(.invalid, code: "validation_failed", message: Sentence("Some fields are not valid."), fields: fields)
     }
 
-    static func invalidParameter(_ name: String, _ message: String) -> DomainError {
-        DomainError(.invalid, code: "validation_failed", message: "Some parameters are not valid.", fields: [name: message])
+    static func invalidParameter(_ name: String, _ message: Sentence) -> DomainError {
+        DomainError(.invalid, code: "validation_failed", message: Sentence("Some parameters are not valid."), fields: [name: message])
     }
 
     static func tooManyRequests(
-        retryAfter seconds: Int, code: String = "rate_limited", message: String = "Too many requests; try again later."
+        retryAfter seconds: Int, code: String = "rate_limited", message: Sentence = Sentence("Too many requests; try again later.")
     ) -> DomainError {
         DomainError(.tooMany, code: code, message: message, retryAfter: max(1, seconds))
     }
 
     static let serviceUnavailable = DomainError(
-        .unavailable, code: "unavailable", message: "The service cannot reach its database right now; try again shortly.", retryAfter: 5)
+        .unavailable, code: "unavailable", message: Sentence("The service cannot reach its database right now; try again shortly."),
+        retryAfter: 5)
 
     /// No database server takes writes now (the primary is lost, none promoted yet): a
     /// write is refused at once while reads go on.
     static let readOnly = DomainError(
-        .unavailable, code: "read_only", message: "The service is read-only for a moment while its database fails over; try again shortly.",
+        .unavailable, code: "read_only",
+        message: Sentence("The service is read-only for a moment while its database fails over; try again shortly."),
         retryAfter: 5)
 
     /// Past capacity (too many writes already waiting for the database): refused at
     /// once, so that what is accepted stays quick.
     static let overloaded = DomainError(
-        .unavailable, code: "overloaded", message: "The service is at capacity; try again in a moment.", retryAfter: 1)
+        .unavailable, code: "overloaded", message: Sentence("The service is at capacity; try again in a moment."), retryAfter: 1)
 
     static let busy = DomainError(
-        .unavailable, code: "busy", message: "Too many sign-ins are being checked right now; try again in a moment.", retryAfter: 1)
+        .unavailable, code: "busy", message: Sentence("Too many sign-ins are being checked right now; try again in a moment."),
+        retryAfter: 1)
 
     static let warmingUp = DomainError(
-        .unavailable, code: "warming_up", message: "The index is loading; try again in a few seconds.", retryAfter: 2)
+        .unavailable, code: "warming_up", message: Sentence("The index is loading; try again in a few seconds."), retryAfter: 2)
 }
 
 extension DomainError: CustomStringConvertible {
     /// The sentence and its code, as the command line and logs show it.
     public var description: String {
-        let fields = (fields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let fields = (fields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.english)" }
         return "\(message) (\(code))" + (fields.isEmpty ? "" : " — " + fields.joined(separator: "; "))
     }
 }

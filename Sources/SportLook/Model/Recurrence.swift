@@ -33,24 +33,26 @@ public struct Recurrence: Sendable, Hashable {
     public init(parsing text: String, first: LocalDate) throws(RecurrenceError) {
         var value = Substring(text.trimmingCharacters(in: .whitespaces))
         if value.uppercased().hasPrefix("RRULE:") { value = value.dropFirst(6) }
-        guard value.utf8.count <= 200, !value.isEmpty else { throw RecurrenceError("must be an RRULE of at most 200 characters") }
+        guard value.utf8.count <= 200, !value.isEmpty else { throw RecurrenceError(Sentence("must be an RRULE of at most 200 characters")) }
         var parts: [String: String] = [:]
         for part in value.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { throw RecurrenceError("'\(part.prefix(20))' is not NAME=VALUE") }
+            guard pair.count == 2 else { throw RecurrenceError(Sentence("'\(part.prefix(20))' is not NAME=VALUE")) }
             let name = pair[0].uppercased()
-            guard parts[name] == nil else { throw RecurrenceError("\(name) is given twice") }
+            guard parts[name] == nil else { throw RecurrenceError(Sentence("\(name) is given twice")) }
             parts[name] = pair[1].uppercased()
         }
         for name in parts.keys where !["FREQ", "INTERVAL", "BYDAY", "UNTIL", "COUNT", "WKST"].contains(name) {
-            throw RecurrenceError("\(name.prefix(20)) is not supported (FREQ, INTERVAL, BYDAY, UNTIL and COUNT are)")
+            throw RecurrenceError(Sentence("\(name.prefix(20)) is not supported (FREQ, INTERVAL, BYDAY, UNTIL and COUNT are)"))
         }
-        guard let freq = parts["FREQ"].flatMap(Frequency.init(rawValue:)) else { throw RecurrenceError("FREQ must be WEEKLY or MONTHLY") }
+        guard let freq = parts["FREQ"].flatMap(Frequency.init(rawValue:)) else {
+            throw RecurrenceError(Sentence("FREQ must be WEEKLY or MONTHLY"))
+        }
         frequency = freq
         interval = 1
         if let text = parts["INTERVAL"] {
             guard let n = Int(text), (1...(freq == .weekly ? 52 : 12)).contains(n) else {
-                throw RecurrenceError("INTERVAL must be 1 to \(freq == .weekly ? 52 : 12)")
+                throw RecurrenceError(Sentence("INTERVAL must be 1 to \(freq == .weekly ? 52 : 12)"))
             }
             interval = n
         }
@@ -61,7 +63,7 @@ public struct Recurrence: Sendable, Hashable {
             if let list = parts["BYDAY"] {
                 for code in list.split(separator: ",") {
                     guard let index = Self.dayCodes.firstIndex(of: String(code)) else {
-                        throw RecurrenceError("BYDAY of a weekly rule lists weekdays: MO,TU,WE,TH,FR,SA,SU")
+                        throw RecurrenceError(Sentence("BYDAY of a weekly rule lists weekdays: MO,TU,WE,TH,FR,SA,SU"))
                     }
                     if !weekdays.contains(index + 1) { weekdays.append(index + 1) }
                 }
@@ -71,26 +73,26 @@ public struct Recurrence: Sendable, Hashable {
             }
         case .monthly:
             guard let code = parts["BYDAY"], !code.contains(",") else {
-                throw RecurrenceError("a monthly rule needs one BYDAY such as 2TU or -1FR")
+                throw RecurrenceError(Sentence("a monthly rule needs one BYDAY such as 2TU or -1FR"))
             }
             let day = String(code.suffix(2))
             let number = Int(code.dropLast(2))
             guard let index = Self.dayCodes.firstIndex(of: day), let number, number == -1 || (1...5).contains(number) else {
-                throw RecurrenceError("BYDAY of a monthly rule is 1 to 5 or -1, then a weekday (2TU, -1FR)")
+                throw RecurrenceError(Sentence("BYDAY of a monthly rule is 1 to 5 or -1, then a weekday (2TU, -1FR)"))
             }
             monthlyDay = OrdinalDay(number: number, weekday: index + 1)
         }
-        if parts["UNTIL"] != nil && parts["COUNT"] != nil { throw RecurrenceError("UNTIL and COUNT cannot both be given") }
+        if parts["UNTIL"] != nil && parts["COUNT"] != nil { throw RecurrenceError(Sentence("UNTIL and COUNT cannot both be given")) }
         until = nil
         count = nil
         if let text = parts["UNTIL"] {
             guard let date = LocalDate(compact: String(text.prefix(8))), date >= first else {
-                throw RecurrenceError("UNTIL must be a date (YYYYMMDD) on or after the first game")
+                throw RecurrenceError(Sentence("UNTIL must be a date (YYYYMMDD) on or after the first game"))
             }
             until = date
         }
         if let text = parts["COUNT"] {
-            guard let n = Int(text), (1...500).contains(n) else { throw RecurrenceError("COUNT must be 1 to 500") }
+            guard let n = Int(text), (1...500).contains(n) else { throw RecurrenceError(Sentence("COUNT must be 1 to 500")) }
             count = n
         }
     }
@@ -162,8 +164,8 @@ public struct Recurrence: Sendable, Hashable {
 
 /// Why a recurrence rule was refused.
 public struct RecurrenceError: Error, Sendable, Equatable {
-    public var message: String
-    init(_ message: String) { self.message = message }
+    public var message: Sentence
+    init(_ message: Sentence) { self.message = message }
 }
 
 /// A day on the calendar, with no time and no zone: the local date a game is on.

@@ -9,6 +9,8 @@ import Synchronization
 /// slow reader costs a position, not a backlog), and joins and leaves rooms' traffic.
 actor ChatConnection {
     nonisolated let userID: UUID
+    /// The language its error frames are written in (the upgrade's `Accept-Language`).
+    nonisolated let language: Language
     /// The session (access token) the socket was opened with: it closes when the session ends.
     nonisolated let session: UUID
     nonisolated let userName: String
@@ -45,8 +47,12 @@ actor ChatConnection {
     var roomsList = LiveRoomsList()
     static let roomUpdateDelay: Duration = .milliseconds(200)
 
-    init(identity: Identity, userName: String, hub: ChatHub, chat: ChatService, feed: ChangeFeed, limits: SocketLimits, logger: Logger) {
+    init(
+        identity: Identity, userName: String, language: Language, hub: ChatHub, chat: ChatService, feed: ChangeFeed, limits: SocketLimits,
+        logger: Logger
+    ) {
         self.userID = identity.userID
+        self.language = language
         self.session = identity.tokenID
         self.userName = userName
         self.hub = hub
@@ -105,7 +111,7 @@ actor ChatConnection {
         // A socket being closed (its session ended, it broke the rules) acts on nothing more.
         guard !queue.isClosed else { return }
         guard budget.take(at: .now) else {
-            send(ephemeral: Frames.error("rate_limited", "Too many frames; this socket is closed."))
+            send(ephemeral: errorFrame("rate_limited", Sentence("Too many frames; this socket is closed.")))
             end(.tooManyFrames)
             logger.info("closing a socket that sent too many frames")
             return
@@ -113,7 +119,7 @@ actor ChatConnection {
         guard text.utf8.count <= 16_384, (try? RequestBody.checkDepth(Array(text.utf8))) != nil,
             let frame = try? RequestBody.decoder.decode(ClientFrame.self, from: Data(text.utf8))
         else {
-            send(ephemeral: Frames.error("invalid_frame", "Frames are JSON objects with a type."))
+            send(ephemeral: errorFrame("invalid_frame", Sentence("Frames are JSON objects with a type.")))
             return
         }
         if frame.type == "watch_rooms" {
@@ -122,7 +128,7 @@ actor ChatConnection {
         }
         // A room is named by `room_id`; an event's room also by `event_id` (the same id).
         guard let room = (frame.roomId ?? frame.eventId).flatMap(UUID.init(text:)) else {
-            send(ephemeral: Frames.error("invalid_frame", "room_id must be a room id (an event's id for its chat)."))
+            send(ephemeral: errorFrame("invalid_frame", Sentence("room_id must be a room id (an event's id for its chat).")))
             return
         }
         switch frame.type {
@@ -139,7 +145,7 @@ actor ChatConnection {
                     replyTo: frame.replyTo, mentions: frame.mentions))
         case "typing": await typing(room)
         case "read": await read(room, seq: frame.seq)
-        default: send(ephemeral: Frames.error("invalid_frame", "Unknown frame type.", room: address(of: room)))
+        default: send(ephemeral: errorFrame("invalid_frame", Sentence("Unknown frame type."), room: address(of: room)))
         }
     }
 
@@ -152,8 +158,8 @@ actor ChatConnection {
             let room = try await chat.requireMemberSubscribing(id, userID)
             guard protocolState.admits(id) else {
                 send(
-                    ephemeral: Frames.error(
-                        "too_many_subscriptions", "At most \(ChatSession.maxSubscriptions) chats at once.",
+                    ephemeral: errorFrame(
+                        "too_many_subscriptions", Sentence("At most \(ChatSession.maxSubscriptions) chats at once."),
                         room: RoomAddress(id: id, eventID: room.eventID)))
                 return
             }
@@ -338,13 +344,13 @@ actor ChatConnection {
             send(
                 ephemeral: refusal(
                     error, "chat message not stored", room: room, clientID: draft.clientID,
-                    otherwise: "The message was not stored; send it again with the same client_id."))
+                    otherwise: Sentence("The message was not stored; send it again with the same client_id.")))
         }
     }
 
     private func typing(_ room: UUID) async {
         guard protocolState.subscriptions[room] != nil else {
-            send(ephemeral: Frames.error("not_subscribed", "Subscribe to the room first.", room: address(of: room)))
+            send(ephemeral: errorFrame("not_subscribed", Sentence("Subscribe to the room first."), room: address(of: room)))
             return
         }
         let now = ContinuousClock.now
@@ -359,7 +365,7 @@ actor ChatConnection {
 
     private func read(_ room: UUID, seq: Int64?) async {
         guard let seq else {
-            send(ephemeral: Frames.error("invalid_frame", "read needs a seq.", room: address(of: room)))
+            send(ephemeral: errorFrame("invalid_frame", Sentence("read needs a seq."), room: address(of: room)))
             return
         }
         do {
@@ -368,24 +374,6 @@ actor ChatConnection {
         } catch {
             send(ephemeral: refusal(error, "read marker failed", room: room))
         }
-    }
-
-    /// The error frame answering a client's frame that failed: a domain refusal as
-    /// it is (with its retry hint; past capacity that is `overloaded`, see ``Admission``),
-    /// anything else logged with its context and answered `unavailable`.
-    private func refusal(
-        _ error: any Error, _ what: String, room: UUID, clientID: String? = nil,
-        otherwise message: String = "Try again shortly."
-    ) -> String {
-        let refusal: DomainError
-        switch error {
-        case let error as DomainError: refusal = error
-        case is DatabaseReadOnly: refusal = .readOnly
-        default:
-            logger.warning("\(what)", metadata: ["room": "\(room)", "error": "\(error)"])
-            refusal = DomainError(.unavailable, code: "unavailable", message: message, retryAfter: 5)
-        }
-        return Frames.error(refusal.code, refusal.message, room: address(of: room), clientID: clientID, retryAfter: refusal.retryAfter)
     }
 
     /// Cleans up after the socket closed.

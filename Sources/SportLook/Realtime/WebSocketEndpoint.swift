@@ -71,7 +71,8 @@ struct WebSocketEndpoint {
                 return
             }
             let connection = ChatConnection(
-                identity: identity, userName: name, hub: hub, chat: chat, feed: feed, limits: limits, logger: context.logger)
+                identity: identity, userName: name, language: Language.asked(by: context.request), hub: hub, chat: chat, feed: feed,
+                limits: limits, logger: context.logger)
             hub.register(connection)
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
@@ -164,9 +165,10 @@ struct WebSocketEndpoint {
 
     /// `GET /v1/ws` without an upgrade: 426, once the origin and the token are checked.
     @Sendable func notUpgraded(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard origins.allowsSocket(request) else { throw DomainError.forbidden("This origin may not open sockets.") }
+        guard origins.allowsSocket(request) else { throw DomainError.forbidden(Sentence("This origin may not open sockets.")) }
         guard try await identity(request) != nil else { throw DomainError.unauthorized }
         throw APIError(
-            .upgradeRequired, code: "upgrade_required", message: "Open this URL as a WebSocket.", headers: [.upgrade: "websocket"])
+            .upgradeRequired, code: "upgrade_required", message: Sentence("Open this URL as a WebSocket."), headers: [.upgrade: "websocket"]
+        )
     }
 }

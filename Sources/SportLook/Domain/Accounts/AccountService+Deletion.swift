@@ -17,7 +17,7 @@ extension AccountService {
         let now = clock.now()
         let released = try await write { [accounts, events, media, groups] sql, changes in
             try await first?(sql)
-            guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound("user") }
+            guard try await accounts.lockLive(id, on: sql) else { throw DomainError.notFound(.user) }
             try await events.withdraw(id, at: now, on: sql, changes: &changes)
             try await groups.leaveAll(id, at: now, on: sql, changes: &changes)
             // Every upload goes: photos, covers (past events keep no picture of theirs).

@@ -64,14 +64,17 @@ extension AccountService {
                 guard identity.emailVerified && existing.emailVerified else {
                     throw DomainError.conflict(
                         "account_exists",
-                        "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities)."
+                        Sentence(
+                            "An account already uses this email. Sign in to it and link \(identity.provider.rawValue) from there (POST /v1/me/identities)."
+                        )
                     )
                 }
                 guard try await accounts.lockLive(existing.id, on: sql) else { throw DomainError.invalidCredentials }
                 // The account has another account of this provider (a person deleted and made again there).
                 guard try await identities.identity(of: existing.id, provider: identity.provider, on: sql) == nil else {
                     throw DomainError.conflict(
-                        "account_exists", "An account already uses this email and has another \(identity.provider.rawValue) account linked."
+                        "account_exists",
+                        Sentence("An account already uses this email and has another \(identity.provider.rawValue) account linked.")
                     )
                 }
                 try await identities.insert(identity, userID: existing.id, at: now, on: sql)
@@ -106,7 +109,8 @@ extension AccountService {
             return try await link(verified, to: caller, at: now)
         } catch  where Database.isUniqueViolation(error) {
             throw DomainError.conflict(
-                "identity_taken", "This \(verified.identity.provider.rawValue) account was just linked to another SportLook account.")
+                "identity_taken",
+                Sentence("This \(verified.identity.provider.rawValue) account was just linked to another SportLook account."))
         }
     }
 
@@ -118,7 +122,7 @@ extension AccountService {
         guard now.timeIntervalSince(began) <= Self.recentSession else {
             throw DomainError(
                 .forbidden, code: "reauthentication_required",
-                message: "Sign in again (within 15 minutes) to change how this account signs in.")
+                message: Sentence("Sign in again (within 15 minutes) to change how this account signs in."))
         }
         guard try await accounts.lockLive(caller.userID, on: sql) else { throw DomainError.unauthorized }
     }
@@ -130,16 +134,16 @@ extension AccountService {
             if let owner = try await identities.user(provider: identity.provider, subject: identity.subject, on: sql) {
                 guard owner == caller.userID else {
                     throw DomainError.conflict(
-                        "identity_taken", "This \(identity.provider.rawValue) account signs in to another SportLook account.")
+                        "identity_taken", Sentence("This \(identity.provider.rawValue) account signs in to another SportLook account."))
                 }
                 guard let linked = try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) else {
-                    throw DomainError.notFound("linked account")
+                    throw DomainError.notFound(.linkedAccount)
                 }
                 return (linked, false)
             }
             if try await identities.identity(of: caller.userID, provider: identity.provider, on: sql) != nil {
                 throw DomainError.conflict(
-                    "provider_linked", "Another \(identity.provider.rawValue) account is linked already; remove it first.")
+                    "provider_linked", Sentence("Another \(identity.provider.rawValue) account is linked already; remove it first."))
             }
             try await use(verified.replayKey, until: identity.expiresAt, at: now, on: sql)
             try await identities.insert(identity, userID: caller.userID, at: now, on: sql)
@@ -153,16 +157,16 @@ extension AccountService {
 
     /// Removes a linked provider account; refused for the last way to sign in.
     func unlink(_ providerName: String, from caller: Identity) async throws {
-        guard let provider = IdentityProvider(rawValue: providerName) else { throw DomainError.notFound("linked account") }
+        guard let provider = IdentityProvider(rawValue: providerName) else { throw DomainError.notFound(.linkedAccount) }
         let now = clock.now()
         try await write { [accounts, identities] sql, _ in
             try await requireRecent(caller, at: now, on: sql)
             let linked = try await identities.identities(of: caller.userID, on: sql)
-            guard linked.contains(where: { $0.provider == provider }) else { throw DomainError.notFound("linked account") }
+            guard linked.contains(where: { $0.provider == provider }) else { throw DomainError.notFound(.linkedAccount) }
             let hasPassword = try await accounts.hasPassword(caller.userID, on: sql)
             guard linked.count > 1 || hasPassword else {
                 throw DomainError.conflict(
-                    "last_sign_in_method", "This is the only way to sign in to the account; link another provider first.")
+                    "last_sign_in_method", Sentence("This is the only way to sign in to the account; link another provider first."))
             }
             _ = try await identities.delete(provider, of: caller.userID, on: sql)
         }
@@ -184,24 +188,26 @@ extension AccountService {
         var provider: IdentityProvider?
         if let name = credential.provider {
             provider = IdentityProvider(rawValue: name)
-            if provider == nil { v.fail("provider", "must be apple, google or facebook") }
+            if provider == nil { v.fail("provider", Sentence("must be apple, google or facebook")) }
         } else {
-            v.fail("provider", "is required")
+            v.fail("provider", Sentence("is required"))
         }
         switch (credential.idToken, credential.accessToken) {
-        case (nil, nil): v.fail("id_token", "is required (or access_token, for classic Facebook Login)")
-        case (.some, .some): v.fail("access_token", "send either id_token or access_token, not both")
-        case (nil, .some) where provider != nil && provider != .facebook: v.fail("access_token", "is for Facebook only; send the id_token")
+        case (nil, nil): v.fail("id_token", Sentence("is required (or access_token, for classic Facebook Login)"))
+        case (.some, .some): v.fail("access_token", Sentence("send either id_token or access_token, not both"))
+        case (nil, .some) where provider != nil && provider != .facebook:
+            v.fail("access_token", Sentence("is for Facebook only; send the id_token"))
         default: break
         }
-        if let nonce = credential.nonce, nonce.isEmpty || nonce.utf8.count > 512 { v.fail("nonce", "must be 1 to 512 bytes") }
+        if let nonce = credential.nonce, nonce.isEmpty || nonce.utf8.count > 512 { v.fail("nonce", Sentence("must be 1 to 512 bytes")) }
         try v.throwIfInvalid()
         guard let provider else { throw DomainError.validation(v.fields) }
         let enabled = credential.idToken != nil ? verifier.enabled.contains(provider) : verifier.acceptsFacebookAccessTokens
         guard enabled else {
             throw DomainError(
-                .invalid, code: "provider_not_enabled", message: "Sign-in with \(provider.rawValue) is not enabled on this server.",
-                fields: ["provider": "is not enabled"])
+                .invalid, code: "provider_not_enabled",
+                message: Sentence("Sign-in with \(provider.rawValue) is not enabled on this server."),
+                fields: ["provider": Sentence("is not enabled")])
         }
         guard let address else { return try await check(credential, from: provider) }
         let subjects = ["provider:" + address]
@@ -235,15 +241,16 @@ extension AccountService {
         } catch let problem as IdentityTokenProblem {
             switch problem {
             case .invalid(let reason):
-                throw DomainError(.rejectedCredentials, code: "invalid_token", message: "The provider's token is refused: \(reason).")
+                throw DomainError(
+                    .rejectedCredentials, code: "invalid_token", message: Sentence("The provider's token is refused: \(reason)."))
             case .expired:
                 throw DomainError(
                     .rejectedCredentials, code: "token_expired",
-                    message: "The provider's token has expired; sign in with the provider again.")
+                    message: Sentence("The provider's token has expired; sign in with the provider again."))
             case .providerUnavailable(let reason):
                 throw DomainError(
                     .unavailable, code: "provider_unavailable",
-                    message: "The provider cannot be asked right now (\(reason)); try again shortly.", retryAfter: 5)
+                    message: Sentence("The provider cannot be asked right now (\(reason)); try again shortly."), retryAfter: 5)
             }
         }
         // The nonce: the client's must be the token's (Apple's tokens carry its SHA-256 in
@@ -254,10 +261,11 @@ extension AccountService {
         case (let sent?, let claimed?):
             let expected = provider == .apple ? SHA256.hash(data: Array(sent.utf8)).hexString : sent
             guard claimed == expected else {
-                throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The nonce is not the one in the token.")
+                throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: Sentence("The nonce is not the one in the token."))
             }
-        case (nil, .some): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries a nonce; send it.")
-        case (.some, nil): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: "The token carries no nonce.")
+        case (nil, .some):
+            throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: Sentence("The token carries a nonce; send it."))
+        case (.some, nil): throw DomainError(.rejectedCredentials, code: "nonce_mismatch", message: Sentence("The token carries no nonce."))
         }
         // Only an email that is one is kept (the token's claim is any text).
         if let email = identity.email, !Self.validEmail(email) {
@@ -277,7 +285,8 @@ extension AccountService {
         let digest = SHA256.hash(data: Array(replayKey.utf8)).hexString
         guard try await identities.useToken(digest, expiresAt: expiresAt, at: now, on: sql) else {
             throw DomainError(
-                .rejectedCredentials, code: "token_reused", message: "This token has been used already; sign in with the provider again.")
+                .rejectedCredentials, code: "token_reused",
+                message: Sentence("This token has been used already; sign in with the provider again."))
         }
     }
 

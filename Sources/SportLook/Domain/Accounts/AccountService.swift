@@ -70,11 +70,15 @@ struct AccountService: Sendable {
         var v = Validator()
         let name = v.name(name)
         let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let email { v.check(Self.validEmail(email), "email", "must be an email address") } else { v.fail("email", "is required") }
+        if let email {
+            v.check(Self.validEmail(email), "email", Sentence("must be an email address"))
+        } else {
+            v.fail("email", Sentence("is required"))
+        }
         if let password {
             if let problem = policy.problem(with: password, email: email) { v.fail("password", problem) }
         } else {
-            v.fail("password", "is required")
+            v.fail("password", Sentence("is required"))
         }
         try v.throwIfInvalid()
         guard let name, let email, let password else { throw DomainError.validation(v.fields) }
@@ -100,7 +104,7 @@ struct AccountService: Sendable {
         do {
             deviceKey = try await database.transaction { [accounts, known] sql in
                 if try await accounts.emailExists(normalized, on: sql) {
-                    throw DomainError.conflict("email_taken", "An account already uses this email.")
+                    throw DomainError.conflict("email_taken", Sentence("An account already uses this email."))
                 }
                 try await accounts.insertUser(user, passwordHash: hash, normalizedEmail: normalized, on: sql)
                 try await abuse?.registered(from: address, on: sql)
@@ -110,7 +114,7 @@ struct AccountService: Sendable {
                 return try await known.record(user.id, deviceKey: true, address: address, at: now, on: sql)
             }
         } catch  where Database.isUniqueViolation(error) {
-            throw DomainError.conflict("email_taken", "An account already uses this email.")
+            throw DomainError.conflict("email_taken", Sentence("An account already uses this email."))
         }
         let issued = Issued(user: user, token: token, expiresAt: expiresAt, tokenID: tokenID, deviceKey: deviceKey)
         remember(issued)
@@ -139,8 +143,8 @@ struct AccountService: Sendable {
     /// what a suspended person's appeal is signed with.
     func checkCredentials(email: String?, password: String?, deviceKey: String? = nil, address: String?) async throws -> UUID {
         var v = Validator()
-        if email == nil { v.fail("email", "is required") }
-        if password == nil { v.fail("password", "is required") }
+        if email == nil { v.fail("email", Sentence("is required")) }
+        if password == nil { v.fail("password", Sentence("is required")) }
         try v.throwIfInvalid()
         guard let email, let password else { throw DomainError.validation(v.fields) }
         let normalized = Self.normalize(email: email)
@@ -208,7 +212,7 @@ struct AccountService: Sendable {
             changes.record(.session(id: session))
             return true
         }
-        guard revoked else { throw DomainError.notFound("session") }
+        guard revoked else { throw DomainError.notFound(.session) }
     }
 
     /// Ends every session of the caller but the current one.
@@ -225,13 +229,13 @@ struct AccountService: Sendable {
     /// Changes the password (the current one is required) and ends every other session.
     func changePassword(of identity: Identity, current: String?, new: String?) async throws {
         var v = Validator()
-        if current == nil { v.fail("current_password", "is required") }
-        if new == nil { v.fail("new_password", "is required") }
+        if current == nil { v.fail("current_password", Sentence("is required")) }
+        if new == nil { v.fail("new_password", Sentence("is required")) }
         try v.throwIfInvalid()
         guard let current, let new else { throw DomainError.validation(v.fields) }
-        guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw DomainError.notFound("user") }
+        guard let stored = try await accounts.passwordHash(of: identity.userID) else { throw DomainError.notFound(.user) }
         guard !stored.isEmpty else {
-            throw DomainError.conflict("no_password", "This account has no password: it signs in with Apple, Google or Facebook.")
+            throw DomainError.conflict("no_password", Sentence("This account has no password: it signs in with Apple, Google or Facebook."))
         }
         let email = try await accounts.user(identity.userID)?.email
         if let problem = policy.problem(with: new, email: email) { throw DomainError.validation(["new_password": problem]) }
@@ -243,7 +247,8 @@ struct AccountService: Sendable {
         guard ok else {
             try await throttle.settle(attempt)
             throw DomainError(
-                .forbidden, code: "wrong_password", message: "The current password is wrong.", fields: ["current_password": "is wrong"])
+                .forbidden, code: "wrong_password", message: Sentence("The current password is wrong."),
+                fields: ["current_password": Sentence("is wrong")])
         }
         try await throttle.release(attempt, subjects: passwordSubjects)
         let now = clock.now()
@@ -252,7 +257,7 @@ struct AccountService: Sendable {
             // of two changes at once, the second finds the first's and stops.
             guard try await sessions.lockLiveSession(identity.tokenID, at: now, on: sql) else { throw DomainError.unauthorized }
             guard try await accounts.setPassword(of: identity.userID, from: stored, to: hash, at: now, on: sql) else {
-                throw DomainError.conflict("password_changed", "The password changed meanwhile; try again with the new one.")
+                throw DomainError.conflict("password_changed", Sentence("The password changed meanwhile; try again with the new one."))
             }
             let ended = try await sessions.revokeTokens(of: identity.userID, except: identity.tokenID, at: now, on: sql)
             changes.sessionsEnded(ended)
@@ -270,7 +275,7 @@ struct AccountService: Sendable {
     }
 
     func profile(_ userID: UUID) async throws -> User {
-        guard let user = try await accounts.user(userID), !user.isDeleted else { throw DomainError.notFound("user") }
+        guard let user = try await accounts.user(userID), !user.isDeleted else { throw DomainError.notFound(.user) }
         return user
     }
 
@@ -307,7 +312,7 @@ struct AccountService: Sendable {
         var edits = AccountStore.ProfileChanges()
         switch input.name {
         case .absent: break
-        case .null: v.fail("name", "must not be null")
+        case .null: v.fail("name", Sentence("must not be null"))
         case .value(let name): edits.name = v.name(name)
         }
         switch input.bio {
@@ -316,7 +321,7 @@ struct AccountService: Sendable {
         case .value(let bio): edits.bio = v.text(bio, "bio", 0...1_000, multiline: true)
         }
         if !input.imageUrl.isAbsent {
-            v.fail("image_url", "is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id")
+            v.fail("image_url", Sentence("is set by the server; upload the photo (POST /v1/media?use=profile) and send photo_id"))
         }
         var photo = Patch<UUID>.absent
         switch input.photoId {
@@ -329,9 +334,9 @@ struct AccountService: Sendable {
         case .null: edits.sports = []
         case .value(let slugs):
             if slugs.count > 64 {
-                v.fail("sports", "must list at most 64 sports")
+                v.fail("sports", Sentence("must list at most 64 sports"))
             } else if let unknown = slugs.first(where: { sports[$0] == nil }) {
-                v.fail("sports", "unknown sport '\(unknown.prefix(64))'")
+                v.fail("sports", Sentence("unknown sport '\(unknown.prefix(64))'"))
             } else {
                 edits.sports = slugs
             }
@@ -345,22 +350,22 @@ struct AccountService: Sendable {
         }
         switch input.discoverable {
         case .absent: break
-        case .null: v.fail("discoverable", "must be true or false")
+        case .null: v.fail("discoverable", Sentence("must be true or false"))
         case .value(let flag): edits.discoverable = flag
         }
         switch input.reminders {
         case .absent: break
-        case .null: v.fail("reminders", "must be true or false")
+        case .null: v.fail("reminders", Sentence("must be true or false"))
         case .value(let flag): edits.reminders = flag
         }
         switch input.language {
         case .absent: break
-        case .null: v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", "))
+        case .null: v.fail("language", Sentence("must be one of \(Language.allCases.map(\.rawValue).joined(separator: ", "))"))
         case .value(let tag):
             if let language = Language(rawValue: tag) {
                 edits.language = language
             } else {
-                v.fail("language", "must be one of " + Language.allCases.map(\.rawValue).joined(separator: ", "))
+                v.fail("language", Sentence("must be one of \(Language.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
         }
         try v.throwIfInvalid()
@@ -369,7 +374,7 @@ struct AccountService: Sendable {
             var edits = edits
             var released: [String] = []
             if !photo.isAbsent {
-                guard let current = try await accounts.user(userID, on: sql), !current.isDeleted else { throw DomainError.notFound("user") }
+                guard let current = try await accounts.user(userID, on: sql), !current.isDeleted else { throw DomainError.notFound(.user) }
                 if case .value(let id) = photo, id != current.photo?.id {
                     edits.photo = .value(try await media.attach(id, use: .profile, owner: userID, field: "photo_id", at: now, on: sql))
                 } else if case .null = photo {
@@ -379,7 +384,7 @@ struct AccountService: Sendable {
                 if !edits.photo.isAbsent, let replaced = current.photo?.id { released = try await media.release([replaced], on: sql) }
             }
             try await accounts.update(userID, edits, at: now, on: sql)
-            guard let user = try await accounts.user(userID, on: sql) else { throw DomainError.notFound("user") }
+            guard let user = try await accounts.user(userID, on: sql) else { throw DomainError.notFound(.user) }
             changes.profile(user)
             return (user, released)
         }

@@ -28,7 +28,7 @@ struct AttemptThrottle: Sendable {
     let window: TimeInterval
     /// The 429's code and message.
     var code = "too_many_attempts"
-    var message = "Too many failed logins; try again later."
+    var message = Sentence("Too many failed logins; try again later.")
     /// Subjects refused, and until when.
     let refused = RefusedSubjects()
     /// How long a refusal caused by reservations is remembered.

@@ -59,8 +59,8 @@ struct EmailCodeService: Sendable {
         try requireMail()
         guard let user = try await accounts.user(identity.userID), !user.isDeleted else { throw DomainError.unauthorized }
         let email = user.email
-        guard !email.isEmpty else { throw DomainError.conflict("no_email", "This account has no email to verify.") }
-        guard !user.emailVerified else { throw DomainError.conflict("email_verified", "This email is verified already.") }
+        guard !email.isEmpty else { throw DomainError.conflict("no_email", Sentence("This account has no email to verify.")) }
+        guard !user.emailVerified else { throw DomainError.conflict("email_verified", Sentence("This email is verified already.")) }
         try await request(.verify, normalized: AccountService.normalize(email: email), address: address)
     }
 
@@ -138,7 +138,7 @@ struct EmailCodeService: Sendable {
         check(code: code, into: &v)
         try v.throwIfInvalid()
         guard let email = try await accounts.user(identity.userID)?.email, !email.isEmpty else {
-            throw DomainError.conflict("no_email", "This account has no email to verify.")
+            throw DomainError.conflict("no_email", Sentence("This account has no email to verify."))
         }
         try await take(
             .verify, code: code ?? "", normalized: AccountService.normalize(email: email), request: nil, knownPlace: nil, address: address,
@@ -174,13 +174,13 @@ struct EmailCodeService: Sendable {
                 v.fail("password", problem)
             }
         } else {
-            v.fail("password", "is required")
+            v.fail("password", Sentence("is required"))
         }
         check(deviceKey: deviceKey, into: &v)
         if let resetID {
-            if resetID.utf8.count > 64 || resetID.isEmpty { v.fail("reset_id", "must be the reset_id the start answered") }
+            if resetID.utf8.count > 64 || resetID.isEmpty { v.fail("reset_id", Sentence("must be the reset_id the start answered")) }
         } else if !legacy.works(at: clock.now()) {
-            v.fail("reset_id", "is required: the reset_id POST /v1/auth/password/reset/start answered")
+            v.fail("reset_id", Sentence("is required: the reset_id POST /v1/auth/password/reset/start answered"))
         }
         try v.throwIfInvalid()
         let place = try await known.recognised(email: normalized, deviceKey: deviceKey, address: address, now: clock.now())
@@ -254,8 +254,8 @@ struct EmailCodeService: Sendable {
             try await guesses.settle(attempt)
             try await dailyGuesses.settle(today)
             throw DomainError(
-                .invalid, code: "invalid_code", message: "The code is wrong, used or expired; ask for a new one.",
-                fields: ["code": "is wrong, used or expired"])
+                .invalid, code: "invalid_code", message: Sentence("The code is wrong, used or expired; ask for a new one."),
+                fields: ["code": Sentence("is wrong, used or expired")])
         }
         try await guesses.release(attempt, subjects: subjects)
         try await dailyGuesses.release(today, subjects: daily)
@@ -265,29 +265,33 @@ struct EmailCodeService: Sendable {
 
     private func requireMail() throws {
         guard mailEnabled else {
-            throw DomainError(.invalid, code: "mail_not_enabled", message: "This server sends no mail, so it cannot send codes.")
+            throw DomainError(.invalid, code: "mail_not_enabled", message: Sentence("This server sends no mail, so it cannot send codes."))
         }
     }
 
     /// The normalized email; a problem with it goes into `v`.
     private func check(_ email: String?, into v: inout Validator) -> String {
         if let email {
-            v.check(AccountService.validEmail(email.trimmingCharacters(in: .whitespacesAndNewlines)), "email", "must be an email address")
+            v.check(
+                AccountService.validEmail(email.trimmingCharacters(in: .whitespacesAndNewlines)), "email",
+                Sentence("must be an email address"))
         } else {
-            v.fail("email", "is required")
+            v.fail("email", Sentence("is required"))
         }
         return AccountService.normalize(email: email ?? "")
     }
 
     private func check(deviceKey: String?, into v: inout Validator) {
-        if let deviceKey, deviceKey.utf8.count > 64 { v.fail("device_key", "must be the device_key a sign-in gave this device") }
+        if let deviceKey, deviceKey.utf8.count > 64 { v.fail("device_key", Sentence("must be the device_key a sign-in gave this device")) }
     }
 
     private func check(code: String?, into v: inout Validator) {
         if let code {
-            v.check(code.utf8.count == 6 && code.utf8.allSatisfy { (0x30...0x39).contains($0) }, "code", "must be the 6 digits of the mail")
+            v.check(
+                code.utf8.count == 6 && code.utf8.allSatisfy { (0x30...0x39).contains($0) }, "code",
+                Sentence("must be the 6 digits of the mail"))
         } else {
-            v.fail("code", "is required")
+            v.fail("code", Sentence("is required"))
         }
     }
 

@@ -127,15 +127,15 @@ public struct PasswordPolicy: Sendable {
     /// - Parameters:
     ///   - password: The candidate.
     ///   - email: The account's email (a password equal to it is refused).
-    public func problem(with password: String, email: String?) -> String? {
+    public func problem(with password: String, email: String?) -> Sentence? {
         let bytes = password.utf8.count
-        if password.utf8.contains(0) { return "must not contain NUL characters" }
-        if bytes < 8 { return "must be at least 8 bytes long" }
-        if bytes > 72 { return "must be at most 72 bytes long (bcrypt ignores the rest)" }
+        if password.utf8.contains(0) { return Sentence("must not contain NUL characters") }
+        if bytes < 8 { return Sentence("must be at least 8 bytes long") }
+        if bytes > 72 { return Sentence("must be at most 72 bytes long (bcrypt ignores the rest)") }
         let lowered = password.lowercased()
-        if common.contains(lowered) { return "is too common; choose another" }
-        if let email, lowered == email.lowercased() { return "must not be your email" }
-        if Set(password).count == 1 { return "must not repeat one character" }
+        if common.contains(lowered) { return Sentence("is too common; choose another") }
+        if let email, lowered == email.lowercased() { return Sentence("must not be your email") }
+        if Set(password).count == 1 { return Sentence("must not repeat one character") }
         return nil
     }
 }

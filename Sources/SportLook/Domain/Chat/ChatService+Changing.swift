@@ -13,15 +13,17 @@ extension ChatService {
         guard let text else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         return try await change(roomID, seq: seq, by: user, writing: true) { [store, notifier] room, message, sql in
-            guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can edit a message.") }
-            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
+            guard message.sender.id == user else {
+                throw DomainError.forbidden("not_yours", Sentence("Only its author can edit a message."))
+            }
+            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", Sentence("The message was deleted.")) }
             guard now.timeIntervalSince(message.createdAt) <= Self.editWindow else {
                 throw DomainError.conflict(
-                    "edit_window_closed", "Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending.")
+                    "edit_window_closed", Sentence("Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending."))
             }
             guard message.body != text else { return nil }
             if let poll = message.poll, poll.options.contains(where: { !$0.voters.isEmpty }) {
-                throw DomainError.conflict("poll_answered", "People answered the poll: its question stays as they read it.")
+                throw DomainError.conflict("poll_answered", Sentence("People answered the poll: its question stays as they read it."))
             }
             try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: text, on: sql)
             return try await store.edit(room: room.id, seq: seq, body: text, at: now, on: sql)
@@ -39,7 +41,7 @@ extension ChatService {
             if message.sender.id != user {
                 let organiser = try await room.eventID.asyncMap { try await events.event($0, on: sql)?.organiserID }
                 guard organiser == user else {
-                    throw DomainError.forbidden("not_yours", "Only its author or the event's organiser can delete a message.")
+                    throw DomainError.forbidden("not_yours", Sentence("Only its author or the event's organiser can delete a message."))
                 }
             }
             guard message.deletedAt == nil else { return nil }
@@ -84,11 +86,11 @@ extension ChatService {
     /// Puts an emoji of the allowed set on a message (`on`), or takes it off.
     func react(_ roomID: UUID, seq: Int64, by user: UUID, emoji: String?, on: Bool) async throws -> ChatMessage {
         guard let emoji, ChatReactions.allowed.contains(emoji) else {
-            throw DomainError.validation(["emoji": "must be one of \(ChatReactions.allowed.joined(separator: " "))"])
+            throw DomainError.validation(["emoji": Sentence("must be one of \(ChatReactions.allowed.joined(separator: " "))")])
         }
         let now = clock.now()
         return try await change(roomID, seq: seq, by: user, writing: true) { [store] room, message, sql in
-            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", "The message was deleted.") }
+            guard message.deletedAt == nil else { throw DomainError.conflict("message_deleted", Sentence("The message was deleted.")) }
             return try await store.react(room: room.id, seq: seq, user: user, emoji: emoji, on: on, at: now, on: sql)
         }
     }
@@ -101,7 +103,7 @@ extension ChatService {
         _ body: @escaping @Sendable (Room, ChatMessage, DatabaseSession) async throws -> Int64?
     ) async throws -> ChatMessage {
         try await write { [store, safety] sql, changes in
-            guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound("room") }
+            guard let room = try await store.lockRoom(roomID, on: sql) else { throw DomainError.notFound(.room) }
             try await admitChange(in: room, by: user, writing: writing, on: sql)
             // A message of someone the caller blocked is not there for them to edit or react to
             // (as in the history); a deletion (the organiser's) still reaches it. Every answer,
@@ -110,7 +112,7 @@ extension ChatService {
             guard let message = try await store.message(room: roomID, seq: seq, on: sql),
                 !writing || Blocks.view(message, hiding: hidden, viewer: user) != nil
             else {
-                throw DomainError.notFound("message")
+                throw DomainError.notFound(.message)
             }
             // (A deletion of a blocked person's message answers the tombstone the caller made.)
             let seen = { (message: ChatMessage) in
@@ -119,7 +121,7 @@ extension ChatService {
             }
             guard let change = try await body(room, message, sql) else { return seen(message) }
             changes.record(.chatChange(room: roomID, change: change))
-            guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound("message") }
+            guard let current = try await store.message(room: roomID, seq: seq, on: sql) else { throw DomainError.notFound(.message) }
             return seen(current)
         }
     }
@@ -146,14 +148,14 @@ extension ChatService {
             } else {
                 active = try await events.event(room.eventID ?? room.id, on: sql).map { $0.status == .active } ?? true
             }
-            guard active else { throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.") }
+            guard active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled: its chat is read-only.")) }
         case .conversation:
             guard var conversation = try await rooms.conversation(room: room.id, on: sql), let other = conversation.other(than: user)
             else {
-                throw DomainError.notFound("room")
+                throw DomainError.notFound(.room)
             }
             if try await safety.eitherBlocked(user, other.id, on: sql) {
-                throw DomainError.forbidden("blocked", "You cannot write to each other.")
+                throw DomainError.forbidden("blocked", Sentence("You cannot write to each other."))
             }
             if conversation.requestedBy == user, conversation.state == .requested {
                 conversation.sharesAnEvent = try await rooms.shareAnEvent(
@@ -162,7 +164,7 @@ extension ChatService {
             if !conversation.maySend(user) {
                 throw DomainError.forbidden(
                     conversation.state == .requested ? "request_pending" : "request_declined",
-                    "\(other.name) has not accepted your message request.")
+                    Sentence("\(other.name) has not accepted your message request."))
             }
         case .group:
             break

@@ -23,7 +23,7 @@ extension ChatService {
     }
 
     private func requireMember(_ roomID: UUID, _ user: UUID, found: (room: Room, member: Bool)?) async throws -> Room {
-        guard let (room, member) = found else { throw DomainError.notFound("room") }
+        guard let (room, member) = found else { throw DomainError.notFound(.room) }
         guard member else {
             if room.kind == .event { try await access.requireRoom(roomID, for: user) }
             throw Self.refusal(room)
@@ -78,7 +78,7 @@ extension ChatService {
     func markRead(_ roomID: UUID, user: UUID, seq: Int64) async throws -> Bool {
         let room = try await requireMember(roomID, user)
         guard seq >= 0, seq <= room.lastMessageSeq else {
-            throw DomainError.invalidParameter("seq", "must be between 0 and the last message's seq (\(room.lastMessageSeq))")
+            throw DomainError.invalidParameter("seq", Sentence("must be between 0 and the last message's seq (\(room.lastMessageSeq))"))
         }
         guard try await reads.markRead(room: roomID, user: user, seq: seq, at: clock.now()) else { return false }
         try await write.feed.publish([.read(room: roomID, user: user, seq: seq)])

@@ -60,9 +60,9 @@ struct ChatService: Sendable {
     static let maxMentions = 20
     static let bodyLimit = 1...2_000
 
-    static let eventMembersOnly =
-        "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one."
-    static let groupMembersOnly = "Only the group's members take part in its chat."
+    static let eventMembersOnly = Sentence(
+        "Only the organiser and the people going take part in this chat; a place on the waitlist opens it when it becomes one.")
+    static let groupMembersOnly = Sentence("Only the group's members take part in its chat.")
 
     /// The answer to someone not taking part in a room: an event's or a group's room
     /// is there to know about (403), a conversation is not (404). (An event someone
@@ -71,7 +71,7 @@ struct ChatService: Sendable {
         switch room.kind {
         case .event: DomainError.forbidden(eventMembersOnly)
         case .group: DomainError.forbidden("group_members_only", groupMembersOnly)
-        case .conversation: DomainError.notFound("room")
+        case .conversation: DomainError.notFound(.room)
         }
     }
 
@@ -111,13 +111,13 @@ struct ChatService: Sendable {
         let imageOnly = attachmentID != nil && (draft.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         let body = imageOnly ? "" : v.text(draft.body, "body", Self.bodyLimit, multiline: true)
         let clientID = v.text(draft.clientID, "client_id", 1...100)
-        if let reply = draft.replyTo { v.check(reply >= 1, "reply_to", "must be the seq of a message in this room") }
+        if let reply = draft.replyTo { v.check(reply >= 1, "reply_to", Sentence("must be the seq of a message in this room")) }
         let mentions = (draft.mentions ?? []).compactMap(UUID.init(text:))
-        v.check(mentions.count == draft.mentions?.count ?? 0, "mentions", "must be user ids")
-        v.check(mentions.count <= Self.maxMentions, "mentions", "at most \(Self.maxMentions) people")
+        v.check(mentions.count == draft.mentions?.count ?? 0, "mentions", Sentence("must be user ids"))
+        v.check(mentions.count <= Self.maxMentions, "mentions", Sentence("at most \(Self.maxMentions) people"))
         let now = clock.now()
         let poll = draft.poll.flatMap { Polls.poll($0, at: now, into: &v) }
-        if draft.poll != nil, attachmentID != nil { v.fail("poll", "a poll carries no image") }
+        if draft.poll != nil, attachmentID != nil { v.fail("poll", Sentence("a poll carries no image")) }
         try v.throwIfInvalid()
         guard let body, let clientID else { throw DomainError.validation(v.fields) }
         let fresh = presenceClock.now().addingTimeInterval(-Self.presenceLifetime)
@@ -132,7 +132,7 @@ struct ChatService: Sendable {
             changes in
             // Locking the room first serialises senders, so a retried client_id finds its original.
             guard let sending = try await store.lockForSending(roomID, user: user, clientID: clientID, on: sql) else {
-                throw DomainError.notFound("room")
+                throw DomainError.notFound(.room)
             }
             let room = sending.room
             var conversation: Conversation?
@@ -141,7 +141,7 @@ struct ChatService: Sendable {
                 guard sending.member else { throw Self.refusal(room) }
             case .conversation:
                 conversation = try await rooms.conversation(room: room.id, on: sql)
-                guard let conversation, conversation.includes(user) else { throw DomainError.notFound("room") }
+                guard let conversation, conversation.includes(user) else { throw DomainError.notFound(.room) }
             }
             if let seq = sending.existingSeq, let original = try await store.message(room: roomID, seq: seq, on: sql) {
                 // A poll as its author sees it now (their choices, not the votes of those they blocked).
@@ -149,7 +149,7 @@ struct ChatService: Sendable {
                 return Sent(message: Blocks.view(original, hiding: hidden, viewer: user) ?? original, created: false)
             }
             if room.kind == .event, !sending.eventActive {
-                throw DomainError.conflict("event_cancelled", "The event is cancelled: its chat is read-only.")
+                throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled: its chat is read-only."))
             }
             if let current = conversation {
                 let admitted = try await admit(user, to: current, at: now, on: sql)
@@ -161,11 +161,11 @@ struct ChatService: Sendable {
                 conversation = admitted
             }
             if let reply = draft.replyTo, reply > room.lastMessageSeq {
-                throw DomainError.validation(["reply_to": "must be the seq of a message in this room (1–\(room.lastMessageSeq))"])
+                throw DomainError.validation(["reply_to": Sentence("must be the seq of a message in this room (1–\(room.lastMessageSeq))")])
             }
             let mentioned = Array(try await store.members(of: room, among: mentions.filter { $0 != user }, on: sql))
             guard mentioned.count == Set(mentions.filter { $0 != user }).count else {
-                throw DomainError.validation(["mentions": "may name only people in this room"])
+                throw DomainError.validation(["mentions": Sentence("may name only people in this room")])
             }
             var attachment: ChatAttachment?
             if let attachmentID {
@@ -177,7 +177,7 @@ struct ChatService: Sendable {
             // Last of the checks, so a refused message costs no place in the rate (a
             // refusal here rolls the attachment back).
             if let wait = limiter.acquire(user.lowercased) {
-                throw DomainError.tooManyRequests(retryAfter: wait, message: "You are sending messages too fast.")
+                throw DomainError.tooManyRequests(retryAfter: wait, message: Sentence("You are sending messages too fast."))
             }
             let sender = UserSummary(id: user, name: sending.senderName)
             // Those who blocked the sender are not told of the message (absentMembers leaves them out).
@@ -277,9 +277,9 @@ struct ChatService: Sendable {
     /// again. A decline stands until the one who declined writes or accepts. Blocking
     /// ends it both ways.
     private func admit(_ user: UUID, to conversation: Conversation, at now: Date, on sql: DatabaseSession) async throws -> Conversation {
-        guard let other = conversation.other(than: user) else { throw DomainError.notFound("room") }
+        guard let other = conversation.other(than: user) else { throw DomainError.notFound(.room) }
         if try await safety.eitherBlocked(user, other.id, on: sql) {
-            throw DomainError.forbidden("blocked", "You cannot write to each other.")
+            throw DomainError.forbidden("blocked", Sentence("You cannot write to each other."))
         }
         guard conversation.state != .open else { return conversation }
         var updated = conversation
@@ -290,11 +290,11 @@ struct ChatService: Sendable {
             updated.requestedBy = user
         case .requested where conversation.requestedBy == user:
             guard updated.sharesAnEvent else {
-                throw DomainError.forbidden("request_pending", "\(other.name) has not accepted your message request yet.")
+                throw DomainError.forbidden("request_pending", Sentence("\(other.name) has not accepted your message request yet."))
             }
             return updated
         case .declined where conversation.requestedBy == user:
-            throw DomainError.forbidden("request_declined", "\(other.name) declined your message request.")
+            throw DomainError.forbidden("request_declined", Sentence("\(other.name) declined your message request."))
         case .requested, .declined, .open:
             // The one asked writes back: that accepts.
             updated.state = .open

@@ -24,26 +24,32 @@ extension Polls {
     /// one; a creation refused (its fields) gives the claim back.
     func make(_ roomID: UUID, seq: Int64, by user: UUID, _ making: Making) async throws -> Made {
         guard (making.event == nil) != (making.series == nil) else {
-            throw DomainError.validation(["event": "give either event or series"])
+            throw DomainError.validation(["event": Sentence("give either event or series")])
         }
-        guard let position = making.option else { throw DomainError.validation(["option": "is required: the position of a slot"]) }
+        guard let position = making.option else {
+            throw DomainError.validation(["option": Sentence("is required: the position of a slot")])
+        }
         let now = clock.now()
         // Claimed under the room's lock, with the checks.
         let claimed = try await chat.change(roomID, seq: seq, by: user, writing: false) { [store] room, message, sql in
             guard let poll = message.poll, poll.kind == .time else {
-                throw DomainError.conflict("not_a_time_poll", "Only a poll of times becomes a game.")
+                throw DomainError.conflict("not_a_time_poll", Sentence("Only a poll of times becomes a game."))
             }
-            guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can make the poll a game.") }
-            guard !poll.isOpen(at: now) else { throw DomainError.conflict("poll_open", "Close the poll first.") }
+            guard message.sender.id == user else {
+                throw DomainError.forbidden("not_yours", Sentence("Only its author can make the poll a game."))
+            }
+            guard !poll.isOpen(at: now) else { throw DomainError.conflict("poll_open", Sentence("Close the poll first.")) }
             guard position >= 0, position < poll.options.count else {
-                throw DomainError.validation(["option": "must be the position of one of the poll's slots (0–\(poll.options.count - 1))"])
+                throw DomainError.validation([
+                    "option": Sentence("must be the position of one of the poll's slots (0–\(poll.options.count - 1))")
+                ])
             }
             guard try await store.claimPoll(room: room.id, seq: seq, at: now, on: sql) else {
-                throw DomainError.conflict("poll_made", "The poll was already made a game or a series.")
+                throw DomainError.conflict("poll_made", Sentence("The poll was already made a game or a series."))
             }
             return nil
         }
-        guard let poll = claimed.poll else { throw DomainError.notFound("message") }
+        guard let poll = claimed.poll else { throw DomainError.notFound(.message) }
         let slot = poll.options[position]
         var event: Event?
         var view: SeriesService.View?
@@ -54,7 +60,7 @@ extension Polls {
                 event = try await events.create(by: user, input)
             } else if var input = making.series {
                 guard let zone = input.timeZone.flatMap(TimeZone.init(identifier:)) else {
-                    throw DomainError.validation(["series.time_zone": "is required: the place's IANA time zone"])
+                    throw DomainError.validation(["series.time_zone": Sentence("is required: the place's IANA time zone")])
                 }
                 let local = Self.local(slot.startsAt ?? now, in: zone)
                 (input.firstDate, input.startTime) = (local.date, local.time)

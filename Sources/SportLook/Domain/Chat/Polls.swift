@@ -43,10 +43,10 @@ struct Polls: Sendable {
     /// The poll a draft asks for, checked, as of `now`.
     static func poll(_ draft: Draft, at now: Date, into v: inout Validator) -> ChatPoll? {
         let kind = ChatPoll.Kind(rawValue: draft.kind ?? "choice")
-        if kind == nil { v.fail("poll.kind", "must be choice or time") }
+        if kind == nil { v.fail("poll.kind", Sentence("must be choice or time")) }
         let drafts = draft.options ?? []
         guard Self.options.contains(drafts.count) else {
-            v.fail("poll.options", "must list \(Self.options.lowerBound)–\(Self.options.upperBound) options")
+            v.fail("poll.options", Sentence("must list \(Self.options.lowerBound)–\(Self.options.upperBound) options"))
             return nil
         }
         var options: [PollOption] = []
@@ -56,43 +56,47 @@ struct Polls: Sendable {
                 // A slot's label is optional: clients show its time.
                 let label = (option.label ?? "").isEmpty ? "" : v.text(option.label, field + ".label", Self.labelLimit) ?? ""
                 guard let startsAt = option.startsAt.flatMap(RFC3339.parse)?.wholeMilliseconds, startsAt > now else {
-                    v.fail(field + ".starts_at", "must be a coming date and time (RFC 3339)")
+                    v.fail(field + ".starts_at", Sentence("must be a coming date and time (RFC 3339)"))
                     continue
                 }
                 var endsAt: Date?
                 if let text = option.endsAt {
                     endsAt = RFC3339.parse(text)?.wholeMilliseconds
                     if endsAt.map({ $0 <= startsAt || $0.timeIntervalSince(startsAt) > 86_400 }) ?? true {
-                        v.fail(field + ".ends_at", "must be a date and time after starts_at, within a day")
+                        v.fail(field + ".ends_at", Sentence("must be a date and time after starts_at, within a day"))
                     }
                 }
-                if options.contains(where: { $0.startsAt == startsAt }) { v.fail(field + ".starts_at", "is another option's time too") }
+                if options.contains(where: { $0.startsAt == startsAt }) {
+                    v.fail(field + ".starts_at", Sentence("is another option's time too"))
+                }
                 options.append(PollOption(label: label, startsAt: startsAt, endsAt: endsAt))
             } else {
                 guard let label = v.text(option.label, field + ".label", Self.labelLimit) else { continue }
                 if options.contains(where: { $0.label.lowercased() == label.lowercased() }) {
-                    v.fail(field + ".label", "is another option's label too")
+                    v.fail(field + ".label", Sentence("is another option's label too"))
                 }
                 options.append(PollOption(label: label))
             }
         }
         let onePerOption = draft.onePerOption ?? false
         let anonymous = draft.anonymous ?? false
-        if onePerOption, anonymous { v.fail("poll.anonymous", "a sign-up list shows who took each option: it cannot be anonymous") }
+        if onePerOption, anonymous {
+            v.fail("poll.anonymous", Sentence("a sign-up list shows who took each option: it cannot be anonymous"))
+        }
         // A time poll closes by its first slot at the latest.
         let firstSlot = options.compactMap(\.startsAt).min()
         var closesAt = min(now.addingTimeInterval(Self.usual), firstSlot ?? .distantFuture)
         if let text = draft.closesAt {
             guard let date = RFC3339.parse(text) else {
-                v.fail("poll.closes_at", "must be a date and time (RFC 3339)")
+                v.fail("poll.closes_at", Sentence("must be a date and time (RFC 3339)"))
                 return nil
             }
             closesAt = date.wholeMilliseconds
         }
         if closesAt < now.addingTimeInterval(Self.shortest) || closesAt > now.addingTimeInterval(Self.longest) {
-            v.fail("poll.closes_at", "must be between 5 minutes and 30 days from now")
+            v.fail("poll.closes_at", Sentence("must be between 5 minutes and 30 days from now"))
         } else if let firstSlot, closesAt > firstSlot {
-            v.fail("poll.closes_at", "must be no later than the first time offered")
+            v.fail("poll.closes_at", Sentence("must be no later than the first time offered"))
         }
         guard let kind, options.count == drafts.count else { return nil }
         return ChatPoll(
@@ -128,20 +132,22 @@ struct Polls: Sendable {
     /// is kept when its voter leaves, as then), while the poll's close and deletion are
     /// decided under the lock.
     func vote(_ roomID: UUID, seq: Int64, by user: UUID, positions: [Int]?) async throws -> ChatMessage {
-        guard let positions else { throw DomainError.validation(["options": "is required: the positions chosen (empty for none)"]) }
+        guard let positions else {
+            throw DomainError.validation(["options": Sentence("is required: the positions chosen (empty for none)")])
+        }
         let chosen = Set(positions)
         guard chosen.count == positions.count, positions.allSatisfy({ $0 >= 0 && $0 < Self.options.upperBound }) else {
-            throw DomainError.validation(["options": "must be distinct positions of the poll's options"])
+            throw DomainError.validation(["options": Sentence("must be distinct positions of the poll's options")])
         }
         let now = clock.now()
         let poll = try await chat.database.read { [chat, store] sql in
             guard let check = try await store.voteCheck(room: roomID, seq: seq, user: user, on: sql) else {
-                throw DomainError.notFound("room")
+                throw DomainError.notFound(.room)
             }
             try await chat.admitChange(in: check.room, by: user, writing: true, known: (check.member, check.eventActive), on: sql)
             // A poll of someone the caller blocked, or whose author blocked the caller, is not there for them.
-            guard check.sender != nil, !check.hidden else { throw DomainError.notFound("message") }
-            guard let poll = check.poll else { throw DomainError.conflict("not_a_poll", "The message is not a poll.") }
+            guard check.sender != nil, !check.hidden else { throw DomainError.notFound(.message) }
+            guard let poll = check.poll else { throw DomainError.conflict("not_a_poll", Sentence("The message is not a poll.")) }
             return poll
         }
         try Self.check(chosen, in: poll, at: now)
@@ -150,7 +156,7 @@ struct Polls: Sendable {
         let place: RateLimiter.Place
         switch chat.limiter.take(user.lowercased) {
         case .counted(let counted): place = counted
-        case .wait(let wait): throw DomainError.tooManyRequests(retryAfter: wait, message: "You are voting too fast.")
+        case .wait(let wait): throw DomainError.tooManyRequests(retryAfter: wait, message: Sentence("You are voting too fast."))
         }
         let notification = write.feed.chatChangeNotification(room: roomID)
         let cast: @Sendable (DatabaseSession, inout ChangeSet) async throws -> ChatStore.VoteOutcome = { [store] sql, changes in
@@ -168,27 +174,27 @@ struct Polls: Sendable {
         switch outcome {
         case .voted, .unchanged: break
         // (The room was there a moment ago: the poll went with its message's deletion, as a read now shows.)
-        case .gone: throw DomainError.conflict("not_a_poll", "The message is not a poll.")
-        case .closed: throw DomainError.conflict("poll_closed", "The poll is closed.")
+        case .gone: throw DomainError.conflict("not_a_poll", Sentence("The message is not a poll."))
+        case .closed: throw DomainError.conflict("poll_closed", Sentence("The poll is closed."))
         case .taken(let position):
             let label = try await store.pollOptionLabel(room: roomID, seq: seq, position: position) ?? "option \(position + 1)"
-            throw DomainError.conflict("option_taken", "Someone already took “\(label)”.")
+            throw DomainError.conflict("option_taken", Sentence("Someone already took “\(label)”."))
         }
         // The poll as it is after the vote (other votes committed since included, with their change number).
         let (current, hidden) = try await chat.database.read { [store, safety] sql in
             (try await store.message(room: roomID, seq: seq, on: sql), try await safety.blockedBy(user, on: sql))
         }
-        guard let current, let seen = Blocks.view(current, hiding: hidden, viewer: user) else { throw DomainError.notFound("message") }
+        guard let current, let seen = Blocks.view(current, hiding: hidden, viewer: user) else { throw DomainError.notFound(.message) }
         return seen
     }
 
     /// Whether `chosen` are positions the poll takes, while it is open.
     private static func check(_ chosen: Set<Int>, in poll: ChatStore.PollRules, at now: Date) throws {
-        guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", "The poll is closed.") }
+        guard poll.isOpen(at: now) else { throw DomainError.conflict("poll_closed", Sentence("The poll is closed.")) }
         guard chosen.allSatisfy({ $0 < poll.options }) else {
-            throw DomainError.validation(["options": "must be positions of the poll's options (0–\(poll.options - 1))"])
+            throw DomainError.validation(["options": Sentence("must be positions of the poll's options (0–\(poll.options - 1))")])
         }
-        if !poll.multiple, chosen.count > 1 { throw DomainError.validation(["options": "this poll takes one choice"]) }
+        if !poll.multiple, chosen.count > 1 { throw DomainError.validation(["options": Sentence("this poll takes one choice")]) }
     }
 
     /// Its author closes the poll before its time.
@@ -196,14 +202,14 @@ struct Polls: Sendable {
         let now = clock.now()
         return try await chat.change(roomID, seq: seq, by: user, writing: false) { [store] room, message, sql in
             let poll = try Self.poll(of: message)
-            guard message.sender.id == user else { throw DomainError.forbidden("not_yours", "Only its author can close a poll.") }
+            guard message.sender.id == user else { throw DomainError.forbidden("not_yours", Sentence("Only its author can close a poll.")) }
             guard poll.closedAt == nil, try await store.closePoll(room: room.id, seq: seq, at: now, on: sql) else { return nil }
             return try await store.nextChange(room: room.id, seq: seq, on: sql)
         }
     }
 
     private static func poll(of message: ChatMessage) throws -> ChatPoll {
-        guard let poll = message.poll else { throw DomainError.conflict("not_a_poll", "The message is not a poll.") }
+        guard let poll = message.poll else { throw DomainError.conflict("not_a_poll", Sentence("The message is not a poll.")) }
         return poll
     }
 

@@ -13,12 +13,12 @@ struct RoomService: Sendable {
     /// The pair's one conversation, made on first asking (`created` true). Not with
     /// oneself, a deleted account, or someone either of the two blocked.
     func start(with other: UUID, by user: UUID) async throws -> (conversation: Conversation, created: Bool) {
-        guard other != user else { throw DomainError.validation(["user_id": "must be someone else"]) }
+        guard other != user else { throw DomainError.validation(["user_id": Sentence("must be someone else")]) }
         let now = clock.now()
         return try await write { [store, chat, accounts] sql, changes in
-            guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound("user") }
+            guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound(.user) }
             if try await safety.eitherBlocked(user, other, on: sql) {
-                throw DomainError.forbidden("blocked", "You cannot write to each other.")
+                throw DomainError.forbidden("blocked", Sentence("You cannot write to each other."))
             }
             var result = try await store.findOrCreate(between: user, and: other, at: now, on: sql)
             if result.created { changes.record(.roomState(user: user, room: result.conversation.roomID)) }
@@ -33,7 +33,7 @@ struct RoomService: Sendable {
         try await store.reading(on: nil) { [store, clock] sql in
             guard var conversation = try await store.conversation(room: room, on: sql), conversation.includes(user),
                 let other = conversation.other(than: user)
-            else { throw DomainError.notFound("conversation") }
+            else { throw DomainError.notFound(.conversation) }
             conversation.sharesAnEvent = try await store.shareAnEvent(
                 user, other.id, endedAfter: ChatService.sharingSince(clock.now()), on: sql)
             return conversation
@@ -47,12 +47,12 @@ struct RoomService: Sendable {
             // In the room's lock: an answer and a message of the one asked take turns.
             _ = try await chat.lockRoom(room, on: sql)
             guard let conversation = try await store.conversation(room: room, on: sql), conversation.includes(user) else {
-                throw DomainError.notFound("conversation")
+                throw DomainError.notFound(.conversation)
             }
             let wanted: ConversationState = accept ? .open : .declined
             if conversation.state == wanted { return conversation }
             guard [.requested, .declined].contains(conversation.state), let asker = conversation.requestedBy, asker != user else {
-                throw DomainError.conflict("no_request", "There is no message request for you to answer in this conversation.")
+                throw DomainError.conflict("no_request", Sentence("There is no message request for you to answer in this conversation."))
             }
             let requestedBy: UUID? = accept ? nil : asker
             try await store.setState(room: room, wanted, requestedBy: requestedBy, on: sql)
@@ -122,7 +122,7 @@ struct RoomService: Sendable {
     func mute(_ room: UUID, user: UUID, until: Date?) async throws {
         let now = clock.now()
         if let until, until <= now || until > now.addingTimeInterval(Self.longestMute) {
-            throw DomainError.validation(["until": "must be in the future, within a year (leave it out to mute until unmuted)"])
+            throw DomainError.validation(["until": Sentence("must be in the future, within a year (leave it out to mute until unmuted)")])
         }
         try await requireMember(room, user)
         try await reads.mute(room: room, user: user, until: until ?? Self.indefinitely, at: now)
@@ -136,7 +136,7 @@ struct RoomService: Sendable {
     }
 
     private func requireMember(_ room: UUID, _ user: UUID) async throws {
-        guard let (found, member) = try await chat.membership(room: room, user: user) else { throw DomainError.notFound("room") }
+        guard let (found, member) = try await chat.membership(room: room, user: user) else { throw DomainError.notFound(.room) }
         guard member else { throw ChatService.refusal(found) }
     }
 }

@@ -52,7 +52,7 @@ struct EventAccess: Sendable {
     /// known to the index; another is read.
     func require(_ id: UUID, for user: UUID) async throws {
         guard let restriction = try await restriction(of: id), try await allows(restriction, user) else {
-            throw DomainError.notFound("event")
+            throw DomainError.notFound(.event)
         }
     }
 
@@ -61,16 +61,16 @@ struct EventAccess: Sendable {
     /// rules to answer.
     func requireRoom(_ id: UUID, for user: UUID) async throws {
         guard let restriction = try await restriction(of: id) else { return }
-        guard try await allows(restriction, user) else { throw DomainError.notFound("room") }
+        guard try await allows(restriction, user) else { throw DomainError.notFound(.room) }
     }
 
     /// Throws 404 `series` unless `user` may see the series `id`: a members-only
     /// series (and its games) is its group's members' alone.
     func requireSeries(_ id: UUID, for user: UUID) async throws {
-        guard let series = try await seriesStore.series(id) else { throw DomainError.notFound("series") }
+        guard let series = try await seriesStore.series(id) else { throw DomainError.notFound(.series) }
         guard series.membersOnly else { return }
         guard Self.mayView(group: series.groupID, membersOnly: true, in: try await memberships(of: user)) else {
-            throw DomainError.notFound("series")
+            throw DomainError.notFound(.series)
         }
     }
 

@@ -155,7 +155,7 @@ struct EventSearch: Sendable {
         filters.fingerprint(into: &query)
         let queryID = query.value
         if let cursor, cursor.query != queryID {
-            throw DomainError.invalidParameter("cursor", "belongs to another query")
+            throw DomainError.invalidParameter("cursor", Sentence("belongs to another query"))
         }
         let now = clock.now()
         var filter = filters.geoFilter(sports)
@@ -219,14 +219,15 @@ struct EventSearch: Sendable {
     /// A group's coming games the caller may see (members-only ones to members),
     /// soonest first, each with the caller's place. 404 for no live group.
     func groupEvents(of group: UUID, for user: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<(Event, MyAttendance?)> {
-        guard let found = try await groups.group(group), !found.isDeleted else { throw DomainError.notFound("group") }
+        guard let found = try await groups.group(group), !found.isDeleted else { throw DomainError.notFound(.group) }
         let now = clock.now()
         let page = try await store.groupEvents(of: group, viewer: user, now: now, cursor: cursor, limit: limit)
         let mine = page.items.isEmpty ? [:] : try await attendance.value(of: user, now: now)
         return page.map { ($0, mine[$0.id]) }
     }
 
-    static let attendeesPrivate = "Only the event's organiser and the people going see who they are; the event shows how many."
+    static let attendeesPrivate = Sentence(
+        "Only the event's organiser and the people going see who they are; the event shows how many.")
 
     /// An event's attendees: those going by arrival, then the waitlist in order.
     /// Only the people going (the organiser among them) see who they are: to anyone
@@ -234,7 +235,7 @@ struct EventSearch: Sendable {
     /// where people will be is private, and the event shows the counts.
     func attendees(of eventID: UUID, for viewer: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
         if !EventAccess.seesAttendance(try await store.attendances(user: viewer, events: [eventID])[eventID]) {
-            guard try await store.event(eventID) != nil else { throw DomainError.notFound("event") }
+            guard try await store.event(eventID) != nil else { throw DomainError.notFound(.event) }
             throw DomainError.forbidden("attendees_private", Self.attendeesPrivate)
         }
         // People blocked either way between the viewer and an attendee do not see each other.

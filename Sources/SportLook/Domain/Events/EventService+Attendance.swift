@@ -11,7 +11,7 @@ extension EventService {
     func join(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
             // Already there: the place as it is (with the waitlist position, which the join below does not read).
             if let existing = try await store.attendance(event: id, user: user, on: sql) {
                 let position =
@@ -51,10 +51,10 @@ extension EventService {
     }
 
     static func requireOpen(_ event: Event, now: Date) throws {
-        guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
-        guard event.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
+        guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
+        guard event.endsAt > now else { throw DomainError.conflict("event_finished", Sentence("The event is over.")) }
         if let deadline = event.answerDeadline, now > deadline {
-            throw DomainError.conflict("answers_closed", "Answers closed at \(RFC3339.format(deadline)): ask the organiser.")
+            throw DomainError.conflict("answers_closed", Sentence("Answers closed at \(RFC3339.format(deadline)): ask the organiser."))
         }
     }
 
@@ -73,10 +73,11 @@ extension EventService {
         guard noShows > rule.maxNoShows else { return nil }
         return DomainError.forbidden(
             "record_required",
-            """
-            This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
-            your record shows \(noShows). Your record: GET /v1/me/record.
-            """)
+            Sentence(
+                """
+                This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
+                your record shows \(noShows). Your record: GET /v1/me/record.
+                """))
     }
 
     /// A game for a level range or an audience takes only players it is for (403
@@ -95,10 +96,11 @@ extension EventService {
             let wanted = "levels \(range.lowerBound)–\(range.upperBound) in \(sport)"
             guard let level = player.levels[event.sport] else {
                 return DomainError.forbidden(
-                    "level_required", "This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join.")
+                    "level_required",
+                    Sentence("This game is for \(wanted): set your \(sport) level on your profile (PATCH /v1/me/player) to join."))
             }
             guard range.contains(level) else {
-                return DomainError.forbidden("level_out_of_range", "This game is for \(wanted); yours is \(level).")
+                return DomainError.forbidden("level_out_of_range", Sentence("This game is for \(wanted); yours is \(level)."))
             }
         }
         switch event.audience {
@@ -106,16 +108,18 @@ extension EventService {
         case .women where player.gender != .woman, .men where player.gender != .man:
             return DomainError.forbidden(
                 "audience_only",
-                "This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
+                Sentence("This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
+            )
         case .mixed where player.gender == nil:
             return DomainError.forbidden(
                 "audience_only",
-                "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.")
+                Sentence(
+                    "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join."))
         default: return nil
         }
     }
 
-    static let bannedMessage = "The organiser removed you from this event; you cannot join it again."
+    static let bannedMessage = Sentence("The organiser removed you from this event; you cannot join it again.")
 
     static func requireNotBanned(_ event: Event, user: UUID, store: EventStore, on sql: DatabaseSession) async throws {
         if try await store.isBanned(event: event.id, user: user, on: sql) { throw DomainError.forbidden("banned", bannedMessage) }
@@ -127,12 +131,12 @@ extension EventService {
     func remove(_ attendee: UUID, from id: UUID, by organiser: UUID, ban: Bool) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser may remove attendees.") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == organiser else { throw DomainError.forbidden(Sentence("Only the organiser may remove attendees.")) }
             guard attendee != organiser else {
-                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot be removed; cancel the event instead.")
+                throw DomainError.conflict("organiser_cannot_leave", Sentence("The organiser cannot be removed; cancel the event instead."))
             }
-            guard try await accounts.user(attendee, on: sql) != nil else { throw DomainError.notFound("user") }
+            guard try await accounts.user(attendee, on: sql) != nil else { throw DomainError.notFound(.user) }
             if ban { try await store.ban(event: id, user: attendee, at: now, on: sql) }
             try await leave(event, user: attendee, at: now, on: sql, changes: &changes)
             // A maybe goes too: removed is no answer.
@@ -143,8 +147,8 @@ extension EventService {
     /// Lets a banned person join again (organiser; idempotent).
     func unban(_ user: UUID, from id: UUID, by organiser: UUID) async throws {
         try await write { [store] sql, _ in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser may lift a ban.") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == organiser else { throw DomainError.forbidden(Sentence("Only the organiser may lift a ban.")) }
             try await store.unban(event: id, user: user, on: sql)
         }
     }
@@ -152,8 +156,8 @@ extension EventService {
     /// The people banned from an event, latest first (organiser only).
     func bans(of id: UUID, for organiser: UUID, cursor: TimeCursor?, limit: Int) async throws -> Page<Ban> {
         try await database.read { [store] sql in
-            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser sees who is banned.") }
+            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == organiser else { throw DomainError.forbidden(Sentence("Only the organiser sees who is banned.")) }
             return try await store.bans(event: id, cursor: cursor, limit: limit, on: sql)
         }
     }
@@ -177,7 +181,7 @@ extension EventService {
     /// event is not there (404, as on every route).
     func requireInGroup(_ event: Event, user: UUID, on sql: DatabaseSession) async throws {
         guard event.membersOnly else { return }
-        guard let group = event.groupID, try await groups.isMember(user, of: group, on: sql) else { throw DomainError.notFound("event") }
+        guard let group = event.groupID, try await groups.isMember(user, of: group, on: sql) else { throw DomainError.notFound(.event) }
     }
 
     /// Answers maybe: no place (one held is given up, the waitlist moving up), a
@@ -186,9 +190,9 @@ extension EventService {
     func answerMaybe(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
             guard event.organiserID != user else {
-                throw DomainError.conflict("organiser_is_going", "The organiser is going; cancel the event instead.")
+                throw DomainError.conflict("organiser_is_going", Sentence("The organiser is going; cancel the event instead."))
             }
             try await requireAdmissible(event, user: user, at: now, on: sql)
             if try await store.attendance(event: id, user: user, on: sql) != nil {
@@ -203,7 +207,7 @@ extension EventService {
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
             // A maybe taken back: nothing else to give up.
             if try await store.removeMaybe(event: id, user: user, on: sql) {
                 changes.record(.attendance(user: user))
@@ -211,12 +215,12 @@ extension EventService {
             }
             guard event.organiserID != user else {
                 if try await store.attendance(event: id, user: user, on: sql) == nil { return }
-                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot leave; cancel the event instead.")
+                throw DomainError.conflict("organiser_cannot_leave", Sentence("The organiser cannot leave; cancel the event instead."))
             }
             // A game that is over keeps who was going: its organiser marks them (a no-show
             // cannot leave to escape the mark).
             if event.endsAt <= now, try await store.attendance(event: id, user: user, on: sql) != nil {
-                throw DomainError.conflict("event_finished", "The game is over: who was going stays on its sheet.")
+                throw DomainError.conflict("event_finished", Sentence("The game is over: who was going stays on its sheet."))
             }
             try await leave(event, user: user, byChoice: true, at: now, on: sql, changes: &changes)
             // Leaving one game of a series leaves that date alone: a regular is not put back on it.

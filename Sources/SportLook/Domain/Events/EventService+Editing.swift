@@ -23,7 +23,7 @@ extension EventService {
         let (c, cover) = try validate(input, creating: true, current: nil, now: now)
         let choice = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: true)
         guard let title = c.title, let sport = c.sport, let location = c.location, let startsAt = c.startsAt, let endsAt = c.endsAt else {
-            throw DomainError.validation(["title": "is required"])
+            throw DomainError.validation(["title": Sentence("is required")])
         }
         var event = Event(
             id: UUID(), organiserID: organiser, organiserName: "", sport: sport, title: title, description: c.description ?? "",
@@ -63,7 +63,7 @@ extension EventService {
     @discardableResult
     func insert(_ event: Event, at now: Date, on sql: DatabaseSession, changes: inout ChangeSet) async throws -> Event {
         try await store.insert(event, on: sql)
-        guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound("user") }
+        guard let stored = try await store.event(event.id, on: sql) else { throw DomainError.notFound(.user) }
         try await reminders.schedule(stored, at: now, on: sql, changes: &changes)
         try await scheduleDecision(stored, at: now, on: sql, changes: &changes)
         changes.event(stored)
@@ -73,7 +73,7 @@ extension EventService {
 
     func event(_ id: UUID, for user: UUID) async throws -> (Event, MyAttendance?) {
         try await database.read { [store] sql in
-            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.event(id, on: sql) else { throw DomainError.notFound(.event) }
             return (event, try await Self.mine(event, user: user, store: store, on: sql))
         }
     }
@@ -95,10 +95,10 @@ extension EventService {
     func update(_ id: UUID, by user: UUID, _ input: Input) async throws -> (Event, MyAttendance?) {
         let now = clock.now()
         let (result, released) = try await write { [self] sql, changes in
-            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may edit this event.") }
-            guard current.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
-            guard current.endsAt > now else { throw DomainError.conflict("event_finished", "The event is over.") }
+            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard current.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may edit this event.")) }
+            guard current.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
+            guard current.endsAt > now else { throw DomainError.conflict("event_finished", Sentence("The event is over.")) }
             _ = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: false)
             var (edits, cover) = try validate(input, creating: false, current: current, now: now)
             let released = try await attachCover(cover, to: &edits, current: current.cover, owner: user, at: now, on: sql)
@@ -150,11 +150,11 @@ extension EventService {
     func cancel(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard current.organiserID == user else { throw DomainError.forbidden("Only the organiser may cancel this event.") }
+            guard let current = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard current.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may cancel this event.")) }
             // A game that is over stays as it was: its players' records count it.
             guard current.endsAt > now || current.status != .active else {
-                throw DomainError.conflict("event_finished", "The event is over.")
+                throw DomainError.conflict("event_finished", Sentence("The event is over."))
             }
             try await cancel(current, at: now, on: sql, changes: &changes)
         }

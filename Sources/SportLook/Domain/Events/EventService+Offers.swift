@@ -67,23 +67,25 @@ extension EventService {
     func acceptOffer(_ id: UUID, user: UUID) async throws -> Joined {
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
             let mine = try await store.attendance(event: id, user: user, on: sql)
             if mine?.status == .going { return Joined(status: .going, position: nil) }
             guard let expires = mine?.offerExpiresAt else {
-                throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
+                throw DomainError.conflict("no_offer", Sentence("No place is offered to you at this event."))
             }
-            guard now <= expires else { throw DomainError.conflict("offer_expired", "The offer ran out at \(RFC3339.format(expires)).") }
+            guard now <= expires else {
+                throw DomainError.conflict("offer_expired", Sentence("The offer ran out at \(RFC3339.format(expires))."))
+            }
             guard event.isOpen(at: now) else {
                 throw DomainError.conflict(
-                    event.status == .active ? "event_finished" : "event_cancelled", "The event is not open any more.")
+                    event.status == .active ? "event_finished" : "event_cancelled", Sentence("The event is not open any more."))
             }
             // The place is held for them; checked again all the same.
             guard event.capacity.map({ event.goingCount < $0 }) ?? true else {
-                throw DomainError.conflict("no_offer", "No place is free at this event.")
+                throw DomainError.conflict("no_offer", Sentence("No place is free at this event."))
             }
             guard try await store.acceptOffer(event: id, user: user, at: now, on: sql) else {
-                throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
+                throw DomainError.conflict("no_offer", Sentence("No place is offered to you at this event."))
             }
             _ = try await moveUp(id, [user], at: now, on: sql, changes: &changes)
             return Joined(status: .going, position: nil)
@@ -94,11 +96,11 @@ extension EventService {
     func declineOffer(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
         try await write { [self] sql, changes in
-            guard try await store.lock(id, on: sql) != nil else { throw DomainError.notFound("event") }
+            guard try await store.lock(id, on: sql) != nil else { throw DomainError.notFound(.event) }
             guard let mine = try await store.attendance(event: id, user: user, on: sql), mine.status == .waitlisted,
                 mine.offerExpiresAt != nil
             else {
-                throw DomainError.conflict("no_offer", "No place is offered to you at this event.")
+                throw DomainError.conflict("no_offer", Sentence("No place is offered to you at this event."))
             }
             try await store.remove(event: id, user: user, status: .waitlisted, at: now, on: sql)
             changes.record(.attendance(user: user))

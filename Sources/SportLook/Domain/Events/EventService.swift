@@ -113,11 +113,11 @@ struct EventService: Sendable {
 
         func validated(into v: inout Validator) -> RecordRule? {
             guard let lastGames, RecordRule.lastGamesRange.contains(lastGames) else {
-                v.fail("min_record.last_games", "must be 1 to \(Reliability.games)")
+                v.fail("min_record.last_games", Sentence("must be 1 to \(Reliability.games)"))
                 return nil
             }
             guard let maxNoShows, (0..<lastGames).contains(maxNoShows) else {
-                v.fail("min_record.max_no_shows", "must be 0 to one less than last_games")
+                v.fail("min_record.max_no_shows", Sentence("must be 0 to one less than last_games"))
                 return nil
             }
             return RecordRule(lastGames: lastGames, maxNoShows: maxNoShows)
@@ -134,29 +134,29 @@ struct EventService: Sendable {
             switch patch {
             case .value(let value): return value
             case .null:
-                v.fail(field, "must not be null")
+                v.fail(field, Sentence("must not be null"))
                 return nil
             case .absent:
-                if creating { v.fail(field, "is required") }
+                if creating { v.fail(field, Sentence("is required")) }
                 return nil
             }
         }
         if let title = required(input.title, "title") { c.title = v.text(title, "title", 1...120) }
         if let slug = required(input.sport, "sport") {
-            if sports[slug] == nil { v.fail("sport", "unknown sport '\(slug.prefix(64))'") } else { c.sport = slug }
+            if sports[slug] == nil { v.fail("sport", Sentence("unknown sport '\(slug.prefix(64))'")) } else { c.sport = slug }
         }
         if let location = required(input.location, "location") { c.location = location.validated("location", into: &v) }
         if let text = required(input.startsAt, "starts_at") {
             if let date = RFC3339.parse(text)?.wholeMilliseconds {
                 if date < now.addingTimeInterval(-Self.clockSkew) {
-                    v.fail("starts_at", "must not be in the past")
+                    v.fail("starts_at", Sentence("must not be in the past"))
                 } else if date > now.addingTimeInterval(Self.maxLeadTime) {
-                    v.fail("starts_at", "must be within two years")
+                    v.fail("starts_at", Sentence("must be within two years"))
                 } else {
                     c.startsAt = date
                 }
             } else {
-                v.fail("starts_at", "must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z")
+                v.fail("starts_at", Sentence("must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z"))
             }
         }
         switch input.endsAt {
@@ -164,9 +164,9 @@ struct EventService: Sendable {
             if let date = RFC3339.parse(text)?.wholeMilliseconds {
                 c.endsAt = date
             } else {
-                v.fail("ends_at", "must be an RFC 3339 date-time such as 2026-05-01T20:00:00Z")
+                v.fail("ends_at", Sentence("must be an RFC 3339 date-time such as 2026-05-01T20:00:00Z"))
             }
-        case .null: if !creating { v.fail("ends_at", "must not be null") }
+        case .null: if !creating { v.fail("ends_at", Sentence("must not be null")) }
         case .absent: break
         }
         switch input.description {
@@ -181,7 +181,7 @@ struct EventService: Sendable {
         case .absent: break
         }
         if !input.imageUrl.isAbsent {
-            v.fail("image_url", "is set by the server; upload the image (POST /v1/media?use=cover) and send cover_id")
+            v.fail("image_url", Sentence("is set by the server; upload the image (POST /v1/media?use=cover) and send cover_id"))
         }
         switch input.coverId {
         case .value(let text): if let id = MediaAttachments.parseID(text, field: "cover_id", into: &v) { cover = .value(id) }
@@ -191,9 +191,9 @@ struct EventService: Sendable {
         switch input.capacity {
         case .value(let capacity):
             if !(1...10_000).contains(capacity) {
-                v.fail("capacity", "must be between 1 and 10000, or null for no limit")
+                v.fail("capacity", Sentence("must be between 1 and 10000, or null for no limit"))
             } else if let current, capacity < current.goingCount + current.offeredCount {
-                v.fail("capacity", "must not be below the \(current.goingCount + current.offeredCount) places taken or offered")
+                v.fail("capacity", Sentence("must not be below the \(current.goingCount + current.offeredCount) places taken or offered"))
             } else {
                 c.capacity = .value(capacity)
             }
@@ -202,7 +202,7 @@ struct EventService: Sendable {
         }
         switch input.timeZone {
         case .value(let identifier): if v.timeZone(identifier) != nil { c.timeZone = identifier }
-        case .null: v.fail("time_zone", "must not be null")
+        case .null: v.fail("time_zone", Sentence("must not be null"))
         case .absent: break
         }
         switch input.reminders {
@@ -215,19 +215,19 @@ struct EventService: Sendable {
             if let date = RFC3339.parse(text)?.wholeMilliseconds {
                 let start = c.startsAt ?? current?.startsAt
                 if date <= now {
-                    v.fail("answer_deadline", "must be in the future")
+                    v.fail("answer_deadline", Sentence("must be in the future"))
                 } else if let start, date > start {
-                    v.fail("answer_deadline", "must not be after starts_at")
+                    v.fail("answer_deadline", Sentence("must not be after starts_at"))
                 } else {
                     c.answerDeadline = .value(date)
                 }
             } else {
-                v.fail("answer_deadline", "must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z")
+                v.fail("answer_deadline", Sentence("must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z"))
             }
         case .null: c.answerDeadline = .null
         case .absent:
             if let deadline = current?.answerDeadline, let start = c.startsAt, deadline > start {
-                v.fail("answer_deadline", "must not be after starts_at: move it with the start")
+                v.fail("answer_deadline", Sentence("must not be after starts_at: move it with the start"))
             }
         }
         switch input.minRecord {
@@ -239,10 +239,10 @@ struct EventService: Sendable {
         case .value(let range):
             let low = range.min.flatMap(Level.init)
             let high = range.max.flatMap(Level.init)
-            if low == nil { v.fail("level.min", "must be 0 to 7 in half steps, such as 2.5") }
-            if high == nil { v.fail("level.max", "must be 0 to 7 in half steps, such as 4") }
+            if low == nil { v.fail("level.min", Sentence("must be 0 to 7 in half steps, such as 2.5")) }
+            if high == nil { v.fail("level.max", Sentence("must be 0 to 7 in half steps, such as 4")) }
             if let low, let high {
-                if low > high { v.fail("level.max", "must not be below level.min") } else { c.levelRange = .value(low...high) }
+                if low > high { v.fail("level.max", Sentence("must not be below level.min")) } else { c.levelRange = .value(low...high) }
             }
         case .null: c.levelRange = .null
         case .absent: break
@@ -252,16 +252,16 @@ struct EventService: Sendable {
             if let audience = Audience(rawValue: text) {
                 c.audience = audience
             } else {
-                v.fail("audience", "must be anyone, women, men or mixed")
+                v.fail("audience", Sentence("must be anyone, women, men or mixed"))
             }
-        case .null: v.fail("audience", "must not be null: anyone, women, men or mixed")
+        case .null: v.fail("audience", Sentence("must not be null: anyone, women, men or mixed"))
         case .absent: break
         }
         c.competitive = v.nonNull(input.competitive, "competitive")
         if let competitive = c.competitive, let current, competitive != current.competitive,
             current.goingCount > 0 || current.waitlistCount > 0
         {
-            throw DomainError.conflict("competitive_fixed", "Whether a game is competitive is fixed once someone has joined.")
+            throw DomainError.conflict("competitive_fixed", Sentence("Whether a game is competitive is fixed once someone has joined."))
         }
         switch input.price {
         case .value(let price):
@@ -270,25 +270,29 @@ struct EventService: Sendable {
         case .absent: break
         }
         if !c.price.isAbsent, let current, now >= current.startsAt, c.price.over(current.price) != current.price {
-            throw DomainError.conflict("price_frozen", "The game has started: what each person owes stands.")
+            throw DomainError.conflict("price_frozen", Sentence("The game has started: what each person owes stands."))
         }
         switch input.minPlayers {
         case .value(let n):
-            if (1...10_000).contains(n) { c.minPlayers = .value(n) } else { v.fail("min_players", "must be 1 to 10000, or null for none") }
+            if (1...10_000).contains(n) {
+                c.minPlayers = .value(n)
+            } else {
+                v.fail("min_players", Sentence("must be 1 to 10000, or null for none"))
+            }
         case .null: c.minPlayers = .null
         case .absent: break
         }
         switch input.decideMinutes {
         case .value(let n):
-            if (15...10_080).contains(n) { c.decideMinutes = n } else { v.fail("decide_minutes", "must be 15 to 10080 (a week)") }
-        case .null: v.fail("decide_minutes", "must not be null")
+            if (15...10_080).contains(n) { c.decideMinutes = n } else { v.fail("decide_minutes", Sentence("must be 15 to 10080 (a week)")) }
+        case .null: v.fail("decide_minutes", Sentence("must not be null"))
         case .absent: break
         }
         // The minimum as it will be: not above the places, decided in the future.
         let minPlayers = c.minPlayers.over(current?.minPlayers)
         let capacity = c.capacity.over(current?.capacity)
         if let minPlayers, v.fields["min_players"] == nil, v.fields["capacity"] == nil {
-            if let capacity, minPlayers > capacity { v.fail("min_players", "must not be more than the \(capacity) places") }
+            if let capacity, minPlayers > capacity { v.fail("min_players", Sentence("must not be more than the \(capacity) places")) }
             let moved = !c.minPlayers.isAbsent || c.decideMinutes != nil || c.startsAt != nil
             if moved, current?.gameOnAt == nil, let start = c.startsAt ?? current?.startsAt, v.fields["starts_at"] == nil,
                 v.fields["decide_minutes"] == nil
@@ -296,7 +300,9 @@ struct EventService: Sendable {
                 let decision = start.addingTimeInterval(
                     -Double(c.decideMinutes ?? current?.decideMinutes ?? Event.defaultDecideMinutes) * 60)
                 if decision <= now {
-                    v.fail("decide_minutes", "puts the decision on the number of players in the past (at \(RFC3339.format(decision)))")
+                    v.fail(
+                        "decide_minutes",
+                        Sentence("puts the decision on the number of players in the past (at \(RFC3339.format(decision)))"))
                 }
             }
         }
@@ -309,11 +315,11 @@ struct EventService: Sendable {
             }
             let end = c.endsAt ?? current?.endsAt ?? start.addingTimeInterval(Self.defaultDuration)
             if end <= start {
-                v.fail("ends_at", "must be after starts_at")
+                v.fail("ends_at", Sentence("must be after starts_at"))
             } else if end.timeIntervalSince(start) > Self.maxDuration {
-                v.fail("ends_at", "must be at most 7 days after starts_at")
+                v.fail("ends_at", Sentence("must be at most 7 days after starts_at"))
             } else if !creating, c.endsAt != nil || c.startsAt != nil, end <= now {
-                v.fail("ends_at", "must be in the future")
+                v.fail("ends_at", Sentence("must be in the future"))
             }
         }
         try v.throwIfInvalid()

@@ -23,39 +23,39 @@ struct InvitationService: Sendable {
     /// limit), the invitee never sees it and is not notified.
     func invite(to eventID: UUID, by inviter: UUID, userIDs: [String]) async throws -> [Invitation] {
         var v = Validator()
-        if userIDs.isEmpty { v.fail("user_ids", "must list at least one user") }
-        if userIDs.count > 50 { v.fail("user_ids", "must list at most 50 users") }
+        if userIDs.isEmpty { v.fail("user_ids", Sentence("must list at least one user")) }
+        if userIDs.count > 50 { v.fail("user_ids", Sentence("must list at most 50 users")) }
         var invitees: [UUID] = []
         for (i, text) in userIDs.enumerated() {
             guard let id = UUID(text: text) else {
-                v.fail("user_ids[\(i)]", "is not a user id")
+                v.fail("user_ids[\(i)]", Sentence("is not a user id"))
                 continue
             }
-            if id == inviter { v.fail("user_ids[\(i)]", "is you: you cannot invite yourself") }
+            if id == inviter { v.fail("user_ids[\(i)]", Sentence("is you: you cannot invite yourself")) }
             if !invitees.contains(id) { invitees.append(id) }
         }
         try v.throwIfInvalid()
         let now = clock.now()
         return try await write { [store, accounts, invitations, notifier, groups, invitees, dailyLimit] sql, changes in
-            guard let event = try await store.lock(eventID, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(eventID, on: sql) else { throw DomainError.notFound(.event) }
             guard let mine = try await store.attendance(event: eventID, user: inviter, on: sql), mine.status == .going else {
-                throw DomainError.forbidden("Only the organiser and people going may invite.")
+                throw DomainError.forbidden(Sentence("Only the organiser and people going may invite."))
             }
             try EventService.requireOpen(event, now: now)
             let names = try await accounts.names(of: invitees + [inviter], on: sql)
             var missing = Validator()
-            for (i, id) in invitees.enumerated() where names[id] == nil { missing.fail("user_ids[\(i)]", "no such user") }
+            for (i, id) in invitees.enumerated() where names[id] == nil { missing.fail("user_ids[\(i)]", Sentence("no such user")) }
             try missing.throwIfInvalid()
             // A members-only game is for its group's members: nobody else is told of it.
             if event.membersOnly {
                 var outsiders = Validator()
                 for (i, id) in invitees.enumerated() where try await !groups.isMember(id, of: event.groupID ?? eventID, on: sql) {
-                    outsiders.fail("user_ids[\(i)]", "is not in the group: this game is for its members alone")
+                    outsiders.fail("user_ids[\(i)]", Sentence("is not in the group: this game is for its members alone"))
                 }
                 try outsiders.throwIfInvalid()
             }
             if try await invitations.blocked(by: inviter, among: invitees, on: sql) {
-                throw DomainError.forbidden("You cannot invite someone you blocked.")
+                throw DomainError.forbidden(Sentence("You cannot invite someone you blocked."))
             }
             // A limited inviter's invitations are kept hidden as a blocked one's are: they
             // see them sent, nobody receives them.
@@ -65,7 +65,7 @@ struct InvitationService: Sendable {
             // A set of queries for the whole list, not four per invitee.
             let attending = try await invitations.attending(event: eventID, among: invitees, on: sql)
             if let first = invitees.first(where: attending.contains) {
-                throw DomainError.conflict("already_attending", "\(names[first] ?? "Someone") already attends this event.")
+                throw DomainError.conflict("already_attending", Sentence("\(names[first] ?? "Someone") already attends this event."))
             }
             let pending = try await invitations.pending(event: eventID, invitees: invitees, on: sql)
             let inviterSummary = UserSummary(id: inviter, name: names[inviter] ?? "")
@@ -81,7 +81,7 @@ struct InvitationService: Sendable {
                 let sent = try await invitations.sent(by: inviter, since: now.addingTimeInterval(-86_400), on: sql)
                 if sent + created.count > dailyLimit {
                     throw DomainError.tooManyRequests(
-                        retryAfter: 3_600, code: "invite_limit", message: "You can send at most \(dailyLimit) invitations a day.")
+                        retryAfter: 3_600, code: "invite_limit", message: Sentence("You can send at most \(dailyLimit) invitations a day."))
                 }
                 try await invitations.insert(created, hidden: blockers, on: sql)
                 let shown = created.filter { !blockers.contains($0.invitee.id) }
@@ -100,8 +100,8 @@ struct InvitationService: Sendable {
     func answer(_ id: UUID, by user: UUID, accept: Bool) async throws -> Answer {
         let now = clock.now()
         return try await write { [store, events, invitations, notifier] sql, changes in
-            guard var invitation = try await invitations.visible(id, on: sql) else { throw DomainError.notFound("invitation") }
-            guard invitation.invitee.id == user else { throw DomainError.forbidden("Only the person invited may answer.") }
+            guard var invitation = try await invitations.visible(id, on: sql) else { throw DomainError.notFound(.invitation) }
+            guard invitation.invitee.id == user else { throw DomainError.forbidden(Sentence("Only the person invited may answer.")) }
             let wanted: Invitation.Status = accept ? .accepted : .declined
             if invitation.status == wanted {
                 let joined =
@@ -112,9 +112,9 @@ struct InvitationService: Sendable {
                 return Answer(invitation: invitation, attendance: joined)
             }
             guard invitation.status == .pending else {
-                throw DomainError.conflict("invitation_answered", "This invitation was already \(invitation.status.rawValue).")
+                throw DomainError.conflict("invitation_answered", Sentence("This invitation was already \(invitation.status.rawValue)."))
             }
-            guard let event = try await store.lock(invitation.eventID, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await store.lock(invitation.eventID, on: sql) else { throw DomainError.notFound(.event) }
             var joined: EventService.Joined?
             if accept {
                 joined = try await events.join(event, user: user, at: now, on: sql, changes: &changes)

@@ -28,7 +28,7 @@ struct Players: Sendable {
     }
 
     func profile(of user: UUID) async throws -> PlayerProfile {
-        guard let profile = try await store.profile(of: user) else { throw DomainError.notFound("user") }
+        guard let profile = try await store.profile(of: user) else { throw DomainError.notFound(.user) }
         return profile
     }
 
@@ -37,22 +37,26 @@ struct Players: Sendable {
         var gender: Gender??
         switch input.gender {
         case .value(let text):
-            if let chosen = Gender(rawValue: text) { gender = .some(chosen) } else { v.fail("gender", "must be woman, man or null") }
+            if let chosen = Gender(rawValue: text) {
+                gender = .some(chosen)
+            } else {
+                v.fail("gender", Sentence("must be woman, man or null"))
+            }
         case .null: gender = .some(nil)
         case .absent: gender = nil
         }
         var levels: [(String, Level?)] = []
-        if case .null = input.levels { v.fail("levels", "must be an object of levels by sport (null forgets one sport's level)") }
+        if case .null = input.levels { v.fail("levels", Sentence("must be an object of levels by sport (null forgets one sport's level)")) }
         if case .value(let given) = input.levels {
-            if given.count > 64 { v.fail("levels", "must rate at most 64 sports") }
+            if given.count > 64 { v.fail("levels", Sentence("must rate at most 64 sports")) }
             for (slug, number) in given.sorted(by: { $0.key < $1.key }) {
                 guard sports[slug] != nil else {
-                    v.fail("levels", "unknown sport '\(slug.prefix(64))'")
+                    v.fail("levels", Sentence("unknown sport '\(slug.prefix(64))'"))
                     break
                 }
                 if let number {
                     guard let level = Level(number) else {
-                        v.fail("levels.\(slug.prefix(64))", "must be 0 to 7 in half steps, such as 3.5")
+                        v.fail("levels.\(slug.prefix(64))", Sentence("must be 0 to 7 in half steps, such as 3.5"))
                         break
                     }
                     levels.append((slug, level))
@@ -66,7 +70,7 @@ struct Players: Sendable {
         return try await write { [store, accounts, gender, levels] sql, changes in
             if let gender { try await store.setGender(gender, of: user, on: sql) }
             for (slug, level) in levels { try await store.setLevel(level, in: slug, of: user, on: sql) }
-            guard let profile = try await store.profile(of: user, on: sql) else { throw DomainError.notFound("user") }
+            guard let profile = try await store.profile(of: user, on: sql) else { throw DomainError.notFound(.user) }
             if !levels.isEmpty {
                 // The people index files them under their levels.
                 try await store.touch(user, at: now, on: sql)

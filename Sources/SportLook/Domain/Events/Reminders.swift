@@ -82,14 +82,14 @@ struct Reminders: Sendable {
     func remindNow(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [events, scheduler] sql, changes in
-            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == user else { throw DomainError.forbidden("Only the organiser may remind everyone.") }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
-            guard event.startsAt > now else { throw DomainError.conflict("event_started", "The event has started.") }
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may remind everyone.")) }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
+            guard event.startsAt > now else { throw DomainError.conflict("event_started", Sentence("The event has started.")) }
             if let last = try await events.remindedAt(id, on: sql), now.timeIntervalSince(last) < Self.remindNowInterval {
                 let wait = Int((Self.remindNowInterval - now.timeIntervalSince(last)).rounded(.up))
                 throw DomainError.tooManyRequests(
-                    retryAfter: max(1, wait), code: "reminded_recently", message: "Everyone was reminded less than an hour ago.")
+                    retryAfter: max(1, wait), code: "reminded_recently", message: Sentence("Everyone was reminded less than an hour ago."))
             }
             try await events.markReminded(id, at: now, on: sql)
             try await scheduler.schedule(

@@ -31,33 +31,37 @@ struct ShowingUp: Sendable {
     func checkIn(_ id: UUID, user: UUID, location input: LocationInput?) async throws -> SheetRow {
         var v = Validator()
         let position = input?.validated("location", into: &v)
-        if input == nil { v.fail("location", "is required: where the device is") }
+        if input == nil { v.fail("location", Sentence("is required: where the device is")) }
         try v.throwIfInvalid()
         guard let position else { throw DomainError.validation(v.fields) }
         let now = clock.now()
         return try await write { [store, events] sql, _ in
             // Locked: a check-in and a leave of the same person take turns.
-            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
             guard event.organiserID != user else {
-                throw DomainError.forbidden("not_going", "The organiser does not check in: their own games are not on their record.")
+                throw DomainError.forbidden(
+                    "not_going", Sentence("The organiser does not check in: their own games are not on their record."))
             }
             guard try await events.attendance(event: id, user: user, on: sql)?.status == .going else {
-                throw DomainError.forbidden("not_going", "Only the people going can check in.")
+                throw DomainError.forbidden("not_going", Sentence("Only the people going can check in."))
             }
             let opens = event.startsAt.addingTimeInterval(-Self.checkInOpens)
             guard now >= opens else {
-                throw DomainError.conflict("check_in_not_open", "Check-in opens 30 minutes before the start, at \(RFC3339.format(opens)).")
+                throw DomainError.conflict(
+                    "check_in_not_open", Sentence("Check-in opens 30 minutes before the start, at \(RFC3339.format(opens))."))
             }
-            guard now <= event.endsAt else { throw DomainError.conflict("check_in_closed", "The game is over: check-in is closed.") }
+            guard now <= event.endsAt else {
+                throw DomainError.conflict("check_in_closed", Sentence("The game is over: check-in is closed."))
+            }
             let metres = Self.distance(position, event.location)
             guard metres <= Self.checkInRadius else {
                 throw DomainError.validation([
-                    "location": "is \(Int(metres.rounded())) m from the place; check in within \(Int(Self.checkInRadius)) m"
+                    "location": Sentence("is \(Int(metres.rounded())) m from the place; check in within \(Int(Self.checkInRadius)) m")
                 ])
             }
             try await store.checkIn(event: id, user: user, at: now, on: sql)
-            guard let row = try await store.row(event: id, user: user, on: sql) else { throw DomainError.notFound("event") }
+            guard let row = try await store.row(event: id, user: user, on: sql) else { throw DomainError.notFound(.event) }
             return row
         }
     }
@@ -69,7 +73,7 @@ struct ShowingUp: Sendable {
         if let text {
             chosen = Outcome(rawValue: text)
             if chosen == nil || chosen == .lateCancel {
-                throw DomainError.validation(["outcome": "must be attended, no_show, excused or null"])
+                throw DomainError.validation(["outcome": Sentence("must be attended, no_show, excused or null")])
             }
         }
         let outcome = chosen
@@ -77,19 +81,21 @@ struct ShowingUp: Sendable {
         // People blocked either way are not on each other's sheets.
         let hidden = try await blocks.eitherWay(organiser)
         return try await write { [store, events] sql, _ in
-            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == organiser else { throw DomainError.forbidden("sheet_private", "Only the organiser marks who came.") }
-            guard user != organiser else { throw DomainError.validation(["user_id": "is the organiser, who is not marked"]) }
-            guard !hidden.contains(user) else { throw DomainError.notFound("attendee") }
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == organiser else {
+                throw DomainError.forbidden("sheet_private", Sentence("Only the organiser marks who came."))
+            }
+            guard user != organiser else { throw DomainError.validation(["user_id": Sentence("is the organiser, who is not marked")]) }
+            guard !hidden.contains(user) else { throw DomainError.notFound(.attendee) }
             guard now >= event.startsAt else {
-                throw DomainError.conflict("marking_not_open", "Marking opens at the start, \(RFC3339.format(event.startsAt)).")
+                throw DomainError.conflict("marking_not_open", Sentence("Marking opens at the start, \(RFC3339.format(event.startsAt))."))
             }
             guard now <= event.endsAt.addingTimeInterval(Self.markingWindow) else {
-                throw DomainError.conflict("marking_closed", "Marking closed two days after the end.")
+                throw DomainError.conflict("marking_closed", Sentence("Marking closed two days after the end."))
             }
-            guard try await store.row(event: id, user: user, on: sql) != nil else { throw DomainError.notFound("attendee") }
+            guard try await store.row(event: id, user: user, on: sql) != nil else { throw DomainError.notFound(.attendee) }
             try await store.mark(event: id, user: user, outcome, at: now, on: sql)
-            guard let row = try await store.row(event: id, user: user, on: sql) else { throw DomainError.notFound("attendee") }
+            guard let row = try await store.row(event: id, user: user, on: sql) else { throw DomainError.notFound(.attendee) }
             return row
         }
     }
@@ -97,9 +103,9 @@ struct ShowingUp: Sendable {
     /// The organiser's attendance sheet, with each person's record in summary.
     func sheet(_ id: UUID, for organiser: UUID) async throws -> [(row: SheetRow, record: Reliability)] {
         let now = clock.now()
-        guard let event = try await events.event(id) else { throw DomainError.notFound("event") }
+        guard let event = try await events.event(id) else { throw DomainError.notFound(.event) }
         guard event.organiserID == organiser else {
-            throw DomainError.forbidden("sheet_private", "Only the organiser sees the attendance sheet.")
+            throw DomainError.forbidden("sheet_private", Sentence("Only the organiser sees the attendance sheet."))
         }
         let hidden = try await blocks.eitherWay(organiser)
         let rows = try await store.sheet(event: id).filter { !hidden.contains($0.user.id) }

@@ -36,7 +36,7 @@ struct ExportService: Sendable {
             if let last = try await store.requested(by: user, since: now.addingTimeInterval(-Self.interval), on: sql).first {
                 throw DomainError.tooManyRequests(
                     retryAfter: max(1, Int(last.requestedAt.addingTimeInterval(Self.interval).timeIntervalSince(now).rounded(.up))),
-                    code: "export_limit", message: "You can ask for your data once a day.")
+                    code: "export_limit", message: Sentence("You can ask for your data once a day."))
             }
             let export = DataExport(id: UUID(), userID: user, requestedBy: nil, status: .pending, requestedAt: now)
             try await store.insert(export, on: sql)
@@ -53,7 +53,7 @@ struct ExportService: Sendable {
         let now = clock.now()
         return try await write { [store, staff, scheduler] sql, changes in
             let actorName = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
-            guard try await accounts.lockLive(person, on: sql) else { throw DomainError.notFound("account") }
+            guard try await accounts.lockLive(person, on: sql) else { throw DomainError.notFound(.account) }
             let export = DataExport(id: UUID(), userID: person, requestedBy: actor.id, status: .pending, requestedAt: now)
             try await store.insert(export, on: sql)
             _ = try await scheduler.schedule(
@@ -160,7 +160,7 @@ struct ExportService: Sendable {
                 Hex.bytes(given) ?? [], authenticating: Self.signed(id, expires: expires),
                 using: SymmetricKey(data: secret)),
             let archive = try await store.archive(id)
-        else { throw DomainError.notFound("export") }
+        else { throw DomainError.notFound(.export) }
         return archive
     }
 

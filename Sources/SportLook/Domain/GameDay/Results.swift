@@ -35,32 +35,34 @@ struct Results: Sendable {
     func enter(_ id: UUID, by user: UUID, _ input: Input) async throws -> GameResult {
         var v = Validator()
         let scores = input.scores ?? []
-        if input.scores == nil { v.fail("scores", "is required: one score for each team, in the teams' order") }
-        v.check(scores.count <= Teams.teamCounts.upperBound, "scores", "must give one score for each team (2 to 4)")
-        v.check(scores.allSatisfy(Self.scores.contains), "scores", "must be whole numbers from 0 to 999")
+        if input.scores == nil { v.fail("scores", Sentence("is required: one score for each team, in the teams' order")) }
+        v.check(scores.count <= Teams.teamCounts.upperBound, "scores", Sentence("must give one score for each team (2 to 4)"))
+        v.check(scores.allSatisfy(Self.scores.contains), "scores", Sentence("must be whole numbers from 0 to 999"))
         try v.throwIfInvalid()
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
             guard now >= event.startsAt else {
-                throw DomainError.conflict("result_not_open", "The score is entered from the start, \(RFC3339.format(event.startsAt)).")
+                throw DomainError.conflict(
+                    "result_not_open", Sentence("The score is entered from the start, \(RFC3339.format(event.startsAt))."))
             }
             guard now <= event.endsAt.addingTimeInterval(Self.enterWindow) else {
-                throw DomainError.conflict("result_closed", "Scores are entered until two days after the end.")
+                throw DomainError.conflict("result_closed", Sentence("Scores are entered until two days after the end."))
             }
             guard let plan = try await teams.plan(of: id, on: sql), plan.publishedAt != nil else {
-                throw DomainError.conflict("no_teams", "The game had no teams: there is no score to enter.")
+                throw DomainError.conflict("no_teams", Sentence("The game had no teams: there is no score to enter."))
             }
             let teamOf = try await teams(of: event, on: sql)
             guard let mine = teamOf[user] else {
-                throw DomainError.forbidden("not_on_a_team", "Only the players of a team enter the score.")
+                throw DomainError.forbidden("not_on_a_team", Sentence("Only the players of a team enter the score."))
             }
             guard scores.count == plan.count else {
-                throw DomainError.validation(["scores": "must give one score for each of the \(plan.count) teams, in their order"])
+                throw DomainError.validation(["scores": Sentence("must give one score for each of the \(plan.count) teams, in their order")]
+                )
             }
             guard try await store.result(of: id, on: sql) == nil else {
-                throw DomainError.conflict("result_exists", "The score was entered already.")
+                throw DomainError.conflict("result_exists", Sentence("The score was entered already."))
             }
             let name = try await accounts.user(user, on: sql)?.name ?? ""
             let result = GameResult(
@@ -83,18 +85,18 @@ struct Results: Sendable {
     func answer(_ id: UUID, by user: UUID, confirming: Bool) async throws -> GameResult {
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
-            guard let result = try await store.result(of: id, on: sql) else { throw DomainError.notFound("result") }
+            guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
+            guard let result = try await store.result(of: id, on: sql) else { throw DomainError.notFound(.result) }
             let teamOf = try await teams(of: event, on: sql)
             guard let mine = teamOf[user], mine != result.enteredTeam else {
-                throw DomainError.forbidden("other_team_only", "A player of another team confirms or disputes the score.")
+                throw DomainError.forbidden("other_team_only", Sentence("A player of another team confirms or disputes the score."))
             }
             guard result.status == .pending else {
-                throw DomainError.conflict("result_settled", "The score is already \(result.status.rawValue).")
+                throw DomainError.conflict("result_settled", Sentence("The score is already \(result.status.rawValue)."))
             }
             guard now <= result.enteredAt.addingTimeInterval(Self.answerWindow) else {
-                throw DomainError.conflict("answer_closed", "A score is answered within a day of being entered.")
+                throw DomainError.conflict("answer_closed", Sentence("A score is answered within a day of being entered."))
             }
             _ = try await store.settle(id, as: confirming ? .confirmed : .disputed, by: user, at: now, on: sql)
             try await scheduler.unschedule(.resultStands, of: .event(id), on: sql)
@@ -158,9 +160,9 @@ struct Results: Sendable {
     func result(_ id: UUID, for viewer: UUID) async throws -> GameResult {
         try await access.require(id, for: viewer)
         guard EventAccess.seesAttendance(try await events.attendances(user: viewer, events: [id])[id]) else {
-            throw DomainError.forbidden("attendees_private", "Only the people going see the score.")
+            throw DomainError.forbidden("attendees_private", Sentence("Only the people going see the score."))
         }
-        guard var result = try await store.result(of: id) else { throw DomainError.notFound("result") }
+        guard var result = try await store.result(of: id) else { throw DomainError.notFound(.result) }
         // People blocked either way do not see each other's names.
         let hidden = try await blocks.eitherWay(viewer)
         if let person = result.enteredBy, hidden.contains(person.id) { result.enteredBy = nil }

@@ -71,30 +71,34 @@ struct Substitutes: Sendable {
     func request(_ id: UUID, by user: UUID, _ input: Input) async throws -> SubstituteRequest {
         let now = clock.now()
         return try await write { [self] sql, changes in
-            guard let event = try await events.store.lock(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+            guard let event = try await events.store.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
             guard event.organiserID != user else {
-                throw DomainError.conflict("organiser_cannot_leave", "The organiser cannot hand the game on; cancel the event instead.")
+                throw DomainError.conflict(
+                    "organiser_cannot_leave", Sentence("The organiser cannot hand the game on; cancel the event instead."))
             }
             guard try await events.store.attendance(event: id, user: user, on: sql)?.status == .going else {
-                throw DomainError.forbidden("not_going", "Only a player going can ask for a substitute.")
+                throw DomainError.forbidden("not_going", Sentence("Only a player going can ask for a substitute."))
             }
             let closes = event.startsAt.addingTimeInterval(-Self.closesBeforeStart)
             guard now < closes else {
-                throw DomainError.conflict("too_late", "Substitutes are asked for until 30 minutes before the start.")
+                throw DomainError.conflict("too_late", Sentence("Substitutes are asked for until 30 minutes before the start."))
             }
             guard event.waitlistCount == 0 else {
-                throw DomainError.conflict("waitlist_first", "People are waiting for a place: leave, and the first of them takes yours.")
+                throw DomainError.conflict(
+                    "waitlist_first", Sentence("People are waiting for a place: leave, and the first of them takes yours."))
             }
             if try await store.open(event: id, requester: user, at: now, on: sql) != nil {
-                throw DomainError.conflict("substitute_asked", "You already asked for a substitute for this game.")
+                throw DomainError.conflict("substitute_asked", Sentence("You already asked for a substitute for this game."))
             }
             let counts = try await store.counts(requester: user, since: now.addingTimeInterval(-86_400), event: id, on: sql)
             guard counts.byPerson < Self.perPersonPerDay, counts.forEvent < Self.perGame else {
                 throw DomainError.tooManyRequests(
                     retryAfter: 3_600, code: "too_many_substitute_requests",
                     message:
-                        "Substitutes are asked for at most \(Self.perPersonPerDay) times a day, and \(Self.perGame) times for one game.")
+                        Sentence(
+                            "Substitutes are asked for at most \(Self.perPersonPerDay) times a day, and \(Self.perGame) times for one game."
+                        ))
             }
             let going = Set(try await events.store.goingIDs(event: id, on: sql))
             // An account staff limited reaches no one, and a named person the game cannot
@@ -113,7 +117,7 @@ struct Substitutes: Sendable {
             } else {
                 people = limited ? [] : try await candidates(for: event, going: going, at: now, on: sql)
                 guard !people.isEmpty else {
-                    throw DomainError.conflict("no_substitutes", "Nobody nearby who plays this game can take the place now.")
+                    throw DomainError.conflict("no_substitutes", Sentence("Nobody nearby who plays this game can take the place now."))
                 }
                 offeredCount = people.count
             }
@@ -229,32 +233,33 @@ struct Substitutes: Sendable {
     /// `offer_expired` after its time.
     func accept(_ requestID: UUID, by user: UUID) async throws -> SubstituteRequest {
         let now = clock.now()
-        guard let found = try await store.request(requestID) else { throw DomainError.notFound("offer") }
+        guard let found = try await store.request(requestID) else { throw DomainError.notFound(.offer) }
         // A game the caller may not see (a members-only game of a group they left) is not there.
-        do { try await access.require(found.eventID, for: user) } catch { throw DomainError.notFound("offer") }
+        do { try await access.require(found.eventID, for: user) } catch { throw DomainError.notFound(.offer) }
         return try await write { [self] sql, changes in
             guard let event = try await events.store.lock(found.eventID, on: sql),
                 let request = try await store.request(requestID, on: sql), try await store.isOffered(requestID, to: user, on: sql)
-            else { throw DomainError.notFound("offer") }
-            guard request.status == .open else { throw DomainError.conflict("offer_taken", "Someone else took the place.") }
-            guard now < request.expiresAt else { throw DomainError.conflict("offer_expired", "The offer ran out.") }
+            else { throw DomainError.notFound(.offer) }
+            guard request.status == .open else { throw DomainError.conflict("offer_taken", Sentence("Someone else took the place.")) }
+            guard now < request.expiresAt else { throw DomainError.conflict("offer_expired", Sentence("The offer ran out.")) }
             guard event.status == .active, now < event.startsAt else {
-                throw DomainError.conflict("offer_expired", "The game is cancelled or has started.")
+                throw DomainError.conflict("offer_expired", Sentence("The game is cancelled or has started."))
             }
             guard try await events.store.attendance(event: event.id, user: request.requester.id, on: sql)?.status == .going else {
-                throw DomainError.conflict("offer_taken", "The place is not free any more.")
+                throw DomainError.conflict("offer_taken", Sentence("The place is not free any more."))
             }
             guard event.waitlistCount == 0 else {
-                throw DomainError.conflict("waitlist_first", "People are waiting for a place now: it is theirs first.")
+                throw DomainError.conflict("waitlist_first", Sentence("People are waiting for a place now: it is theirs first."))
             }
             // Everyone going, the player among them: a block either way with any of them refuses.
             let going = Set(try await events.store.goingIDs(event: event.id, on: sql))
             guard try await eligible(user, for: event, going: going, at: now, on: sql) else {
-                throw DomainError.forbidden("not_eligible", "This game does not take you now (its rules, a block or your record).")
+                throw DomainError.forbidden(
+                    "not_eligible", Sentence("This game does not take you now (its rules, a block or your record)."))
             }
             // The swap: the player out (no late cancellation: the place is filled), the substitute in.
             guard try await store.close(requestID, as: .filled, filledBy: user, at: now, on: sql) else {
-                throw DomainError.conflict("offer_taken", "The request was closed.")
+                throw DomainError.conflict("offer_taken", Sentence("The request was closed."))
             }
             try await events.store.remove(event: event.id, user: request.requester.id, status: .going, at: now, on: sql)
             _ = try await events.store.removeMaybe(event: event.id, user: user, on: sql)
@@ -281,7 +286,7 @@ struct Substitutes: Sendable {
     func withdraw(_ requestID: UUID, by user: UUID) async throws {
         let now = clock.now()
         guard let found = try await store.request(requestID), found.requester.id == user else {
-            throw DomainError.notFound("substitute request")
+            throw DomainError.notFound(.substituteRequest)
         }
         try await write { [store, events] sql, _ in
             // Under the event's lock: a withdrawal and an acceptance take turns.
@@ -314,7 +319,7 @@ struct Substitutes: Sendable {
     /// A request, to the player who made it.
     func request(_ id: UUID, for user: UUID) async throws -> SubstituteRequest {
         guard var request = try await store.request(id), request.requester.id == user else {
-            throw DomainError.notFound("substitute request")
+            throw DomainError.notFound(.substituteRequest)
         }
         if let person = request.filledBy, try await blocks.eitherWay(user).contains(person.id) { request.filledBy = nil }
         return request

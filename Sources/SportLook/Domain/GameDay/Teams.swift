@@ -65,19 +65,21 @@ struct Teams: Sendable {
     func plan(_ id: UUID, by organiser: UUID, _ input: Input) async throws -> Sheet {
         var v = Validator()
         let count = v.nonNull(input.count, "count") ?? 2
-        v.check(Self.teamCounts.contains(count), "count", "must be 2, 3 or 4")
+        v.check(Self.teamCounts.contains(count), "count", Sentence("must be 2, 3 or 4"))
         let methodText = v.nonNull(input.method, "method") ?? TeamMethod.balanced.rawValue
         let method = TeamMethod(rawValue: methodText)
-        if method == nil { v.fail("method", "must be balanced or random") }
+        if method == nil { v.fail("method", Sentence("must be balanced or random")) }
         let minutes = input.publishMinutes.given
-        if let minutes { v.check(Self.publishMinutes.contains(minutes), "publish_minutes", "must be 0 to 10080 (a week), or null") }
+        if let minutes {
+            v.check(Self.publishMinutes.contains(minutes), "publish_minutes", Sentence("must be 0 to 10080 (a week), or null"))
+        }
         let fixed = v.nonNull(input.fixed, "fixed") ?? []
-        v.check(fixed.count <= Self.maxFixed, "fixed", "must name at most \(Self.maxFixed) players")
+        v.check(fixed.count <= Self.maxFixed, "fixed", Sentence("must name at most \(Self.maxFixed) players"))
         // (A range of a count refused above would trap.)
         if Self.teamCounts.contains(count) {
-            v.check(fixed.allSatisfy { (1...count).contains($0.team) }, "fixed", "names a team from 1 to \(count)")
+            v.check(fixed.allSatisfy { (1...count).contains($0.team) }, "fixed", Sentence("names a team from 1 to \(count)"))
         }
-        v.check(Set(fixed.map(\.userID)).count == fixed.count, "fixed", "names a player twice")
+        v.check(Set(fixed.map(\.userID)).count == fixed.count, "fixed", Sentence("names a player twice"))
         let publishNow = v.nonNull(input.publish, "publish") ?? false
         try v.throwIfInvalid()
         let now = clock.now()
@@ -88,12 +90,12 @@ struct Teams: Sendable {
             // People blocked either way are not the organiser's to place, nor to see.
             let going = Set(lineup.map(\.user.id)).subtracting(hidden)
             var v = Validator()
-            v.check(fixed.allSatisfy { going.contains($0.userID) }, "fixed", "names someone who is not going")
+            v.check(fixed.allSatisfy { going.contains($0.userID) }, "fixed", Sentence("names someone who is not going"))
             let largest = (lineup.count + count - 1) / count
             for team in 1...count where fixed.filter({ $0.team == team }).count > max(largest, 1) {
-                v.fail("fixed", "fixes more players to team \(team) than a team of \(lineup.count) going holds (\(largest))")
+                v.fail("fixed", Sentence("fixes more players to team \(team) than a team of \(lineup.count) going holds (\(largest))"))
             }
-            v.check(count <= max(lineup.count, 2), "count", "must not be more teams than the \(lineup.count) people going")
+            v.check(count <= max(lineup.count, 2), "count", Sentence("must not be more teams than the \(lineup.count) people going"))
             try v.throwIfInvalid()
             let previous = try await store.plan(of: id, on: sql)
             let publish = publishNow || previous?.publishedAt != nil
@@ -134,13 +136,13 @@ struct Teams: Sendable {
 
     /// The locked event, when `organiser` is its organiser and it has not started.
     private func organised(_ id: UUID, by organiser: UUID, at now: Date, on sql: DatabaseSession) async throws -> Event {
-        guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
+        guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
         guard event.organiserID == organiser else {
-            throw DomainError.forbidden("organiser_only", "Only the organiser makes the teams.")
+            throw DomainError.forbidden("organiser_only", Sentence("Only the organiser makes the teams."))
         }
-        guard event.status == .active else { throw DomainError.conflict("event_cancelled", "The event is cancelled.") }
+        guard event.status == .active else { throw DomainError.conflict("event_cancelled", Sentence("The event is cancelled.")) }
         guard now < event.startsAt else {
-            throw DomainError.conflict("game_started", "The game has started: its teams stay as they are.")
+            throw DomainError.conflict("game_started", Sentence("The game has started: its teams stay as they are."))
         }
         return event
     }
@@ -151,10 +153,10 @@ struct Teams: Sendable {
     /// `attendees_private` unless they are going.
     func sheet(_ id: UUID, for viewer: UUID) async throws -> Sheet {
         try await access.require(id, for: viewer)
-        guard let event = try await events.event(id) else { throw DomainError.notFound("event") }
+        guard let event = try await events.event(id) else { throw DomainError.notFound(.event) }
         let lineup = try await store.lineup(event: id, sport: event.sport)
         guard lineup.contains(where: { $0.user.id == viewer }) else {
-            throw DomainError.forbidden("attendees_private", "Only the people going see who is on which team.")
+            throw DomainError.forbidden("attendees_private", Sentence("Only the people going see who is on which team."))
         }
         let plan = try await store.plan(of: id)
         let hidden = try await blocks.eitherWay(viewer)

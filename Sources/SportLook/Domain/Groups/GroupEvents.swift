@@ -14,8 +14,8 @@ struct GroupChoice: Sendable, Hashable {
     static func read(groupID: Patch<String>, membersOnly: Patch<Bool>, creating: Bool) throws -> GroupChoice? {
         var v = Validator()
         guard creating else {
-            if !groupID.isAbsent { v.fail("group_id", "cannot be changed: a group's event stays the group's") }
-            if !membersOnly.isAbsent { v.fail("members_only", "cannot be changed once made") }
+            if !groupID.isAbsent { v.fail("group_id", Sentence("cannot be changed: a group's event stays the group's")) }
+            if !membersOnly.isAbsent { v.fail("members_only", Sentence("cannot be changed once made")) }
             try v.throwIfInvalid()
             return nil
         }
@@ -25,17 +25,17 @@ struct GroupChoice: Sendable, Hashable {
             if let id = UUID(text: text) {
                 choice = GroupChoice(group: id, membersOnly: true)
             } else {
-                v.fail("group_id", "must be a group's id")
+                v.fail("group_id", Sentence("must be a group's id"))
             }
         case .null, .absent: break
         }
         switch membersOnly {
         case .value(let only):
             if choice == nil, only, v.fields["group_id"] == nil {
-                v.fail("members_only", "needs a group_id: only a group's event is for its members alone")
+                v.fail("members_only", Sentence("needs a group_id: only a group's event is for its members alone"))
             }
             choice?.membersOnly = only
-        case .null: v.fail("members_only", "must be true or false")
+        case .null: v.fail("members_only", Sentence("must be true or false"))
         case .absent: break
         }
         try v.throwIfInvalid()
@@ -46,9 +46,9 @@ struct GroupChoice: Sendable, Hashable {
     /// (its owner or an admin), holding the group's row so that it is not ended
     /// meanwhile; returns the group.
     func requireMaker(_ user: UUID, groups: GroupStore, at now: Date, on sql: DatabaseSession) async throws -> Group {
-        guard let group = try await groups.lock(self.group, at: now, on: sql) else { throw DomainError.notFound("group") }
+        guard let group = try await groups.lock(self.group, at: now, on: sql) else { throw DomainError.notFound(.group) }
         guard let role = try await groups.standing(of: user, in: self.group, on: sql).role, role.isAdmin else {
-            throw DomainError.forbidden("admins_only", "Only the group's owner and admins make its events.")
+            throw DomainError.forbidden("admins_only", Sentence("Only the group's owner and admins make its events."))
         }
         return group
     }

@@ -21,7 +21,7 @@ extension GroupService {
             // The person's row first, as a join does: a deleted account is not made a member.
             let live = try await accounts.lockLive(person, on: sql)
             let (group, _) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
-            guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound("request") }
+            guard try await store.removeRequest(person, from: id, on: sql), live else { throw DomainError.notFound(.request) }
             if accept {
                 try await admit(person, to: id, at: now, on: sql, &changes)
             }
@@ -36,19 +36,21 @@ extension GroupService {
         let now = clock.now()
         try await write { [store] sql, changes in
             let (group, mine) = try await locked(id, by: user, needs: .admin, at: now, on: sql)
-            guard person != user else { throw DomainError.validation(["user_id": "leave the group instead of removing yourself"]) }
+            guard person != user else {
+                throw DomainError.validation(["user_id": Sentence("leave the group instead of removing yourself")])
+            }
             let theirs = try await store.standing(of: person, in: id, on: sql)
             if let role = theirs.role {
-                guard role != .owner else { throw DomainError.forbidden("owner_only", "Nobody removes the group's owner.") }
+                guard role != .owner else { throw DomainError.forbidden("owner_only", Sentence("Nobody removes the group's owner.")) }
                 guard role == .member || mine.role == .owner else {
-                    throw DomainError.forbidden("owner_only", "Only the owner removes an admin.")
+                    throw DomainError.forbidden("owner_only", Sentence("Only the owner removes an admin."))
                 }
                 try await depart(person, role: role, from: group, byChoice: false, at: now, on: sql, &changes)
             } else if !ban {
-                throw DomainError.notFound("member")
+                throw DomainError.notFound(.member)
             }
             if ban {
-                guard try await accounts.user(person, on: sql) != nil else { throw DomainError.notFound("user") }
+                guard try await accounts.user(person, on: sql) != nil else { throw DomainError.notFound(.user) }
                 try await store.ban(person, from: id, by: user, at: now, on: sql)
             }
         }
@@ -58,7 +60,7 @@ extension GroupService {
         let now = clock.now()
         try await write { [store] sql, _ in
             _ = try await locked(id, by: user, needs: .admin, at: now, on: sql)
-            guard try await store.unban(person, from: id, on: sql) else { throw DomainError.notFound("ban") }
+            guard try await store.unban(person, from: id, on: sql) else { throw DomainError.notFound(.ban) }
         }
     }
 
@@ -70,13 +72,13 @@ extension GroupService {
     /// Makes a member an admin or an admin a member (owner only).
     func setRole(_ id: UUID, member person: UUID, role: GroupRole, by user: UUID) async throws {
         guard role != .owner else {
-            throw DomainError.validation(["role": "must be admin or member; hand the group over to make someone its owner"])
+            throw DomainError.validation(["role": Sentence("must be admin or member; hand the group over to make someone its owner")])
         }
         let now = clock.now()
         try await write { [store] sql, _ in
             _ = try await locked(id, by: user, needs: .owner, at: now, on: sql)
             guard let theirs = try await store.standing(of: person, in: id, on: sql).role, theirs != .owner else {
-                throw DomainError.notFound("member")
+                throw DomainError.notFound(.member)
             }
             try await store.setRole(role, of: person, in: id, on: sql)
         }
@@ -88,13 +90,13 @@ extension GroupService {
         return try await write { [store, ledger] sql, _ in
             let (current, _) = try await locked(id, by: user, needs: .owner, at: now, on: sql)
             guard person != user, try await store.standing(of: person, in: id, on: sql).role != nil else {
-                throw DomainError.notFound("member")
+                throw DomainError.notFound(.member)
             }
             try await store.setRole(.owner, of: person, in: id, on: sql)
             try await store.setRole(.admin, of: user, in: id, on: sql)
             // No longer the owner: they owe the period's dues as members do.
             try await ledger.chargeDues(current, people: [user], at: now, on: sql)
-            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound(.group) }
             return group
         }
     }
@@ -154,7 +156,7 @@ extension GroupService {
         query.add(text: sport)
         query.add(Int64(minMembers ?? 0))
         let queryID = query.value
-        if let cursor, cursor.query != queryID { throw DomainError.invalidParameter("cursor", "belongs to another query") }
+        if let cursor, cursor.query != queryID { throw DomainError.invalidParameter("cursor", Sentence("belongs to another query")) }
         let sportMask = sport.map { sports.mask(of: [$0]) }
         let filter = GeoFilter(anyOf: sportMask, timeFrom: Int64(minMembers ?? 0))
         var after = cursor?.position
@@ -203,11 +205,11 @@ extension GroupService {
     /// Throws unless `user` has at least `role` in the live group `id` (404 for a
     /// deleted or unknown group; 403 `members_only` or `admins_only` otherwise).
     func requireRole(_ role: GroupRole, of user: UUID, in id: UUID) async throws {
-        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound("group") }
+        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound(.group) }
         guard let mine = try await store.standing(of: user, in: id).role, mine <= role else {
             throw role == .member
-                ? DomainError.forbidden("members_only", "Only the group's members see this.")
-                : DomainError.forbidden("admins_only", "Only the group's owner and admins see this.")
+                ? DomainError.forbidden("members_only", Sentence("Only the group's members see this."))
+                : DomainError.forbidden("admins_only", Sentence("Only the group's owner and admins see this."))
         }
     }
 }

@@ -72,9 +72,9 @@ struct GroupService: Sendable {
         }
         if let list = v.nonNull(input.sports, "sports") {
             if list.count > Self.maxSports {
-                v.fail("sports", "must name at most \(Self.maxSports) sports")
+                v.fail("sports", Sentence("must name at most \(Self.maxSports) sports"))
             } else if let unknown = list.first(where: { sports[$0] == nil }) {
-                v.fail("sports", "unknown sport '\(unknown.prefix(64))'")
+                v.fail("sports", Sentence("unknown sport '\(unknown.prefix(64))'"))
             } else {
                 c.sports = Array(Set(list)).sorted()
             }
@@ -85,21 +85,21 @@ struct GroupService: Sendable {
                 // A home area, never a door: snapped as people's locations are.
                 c.location = at.snappedForPrivacy
             } else {
-                v.fail("location", location == nil ? "is required" : "must have lat -90…90 and lon -180…180")
+                v.fail("location", location == nil ? Sentence("is required") : Sentence("must have lat -90…90 and lon -180…180"))
             }
         }
         if let text = v.nonNull(input.policy, "policy") {
             if let policy = GroupPolicy(rawValue: text) {
                 c.policy = policy
             } else {
-                v.fail("policy", "must be public, approval or invite")
+                v.fail("policy", Sentence("must be public, approval or invite"))
             }
         }
         if let text = v.nonNull(input.visibility, "visibility") {
             if let visibility = GroupVisibility(rawValue: text) {
                 c.visibility = visibility
             } else {
-                v.fail("visibility", "must be listed or unlisted")
+                v.fail("visibility", Sentence("must be listed or unlisted"))
             }
         }
         switch input.dues {
@@ -117,7 +117,7 @@ struct GroupService: Sendable {
         let now = clock.now()
         return try await write { [store, accounts, media, ledger] sql, changes in
             guard try await accounts.lockLive(user, on: sql), let owner = try await accounts.user(user, on: sql) else {
-                throw DomainError.notFound("user")
+                throw DomainError.notFound(.user)
             }
             var group = Group(
                 id: UUID(), name: c.name ?? "", description: c.description ?? "", sports: c.sports ?? [],
@@ -139,7 +139,7 @@ struct GroupService: Sendable {
 
     /// A live group and the viewer's standing in it; a deleted group is 404.
     func group(_ id: UUID, for viewer: UUID) async throws -> (Group, GroupStanding) {
-        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound("group") }
+        guard let group = try await store.group(id), !group.isDeleted else { throw DomainError.notFound(.group) }
         return (group, try await store.standing(of: viewer, in: id))
     }
 
@@ -147,13 +147,14 @@ struct GroupService: Sendable {
     func locked(_ id: UUID, by user: UUID, needs role: GroupRole?, at now: Date, on sql: DatabaseSession) async throws -> (
         Group, GroupStanding
     ) {
-        guard let group = try await store.lock(id, at: now, on: sql) else { throw DomainError.notFound("group") }
+        guard let group = try await store.lock(id, at: now, on: sql) else { throw DomainError.notFound(.group) }
         let standing = try await store.standing(of: user, in: id, on: sql)
         if let role {
             guard let mine = standing.role, mine <= role else {
                 throw DomainError.forbidden(
                     role == .owner ? "owner_only" : "admins_only",
-                    role == .owner ? "Only the group's owner may do this." : "Only the group's owner and admins may do this.")
+                    role == .owner
+                        ? Sentence("Only the group's owner may do this.") : Sentence("Only the group's owner and admins may do this."))
             }
         }
         return (group, standing)
@@ -181,7 +182,7 @@ struct GroupService: Sendable {
                 if let old = current.cover?.id { released = try await media.release([old], on: sql) }
             }
             try await store.update(id, c, at: now, on: sql)
-            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound("group") }
+            guard let group = try await store.group(id, on: sql) else { throw DomainError.notFound(.group) }
             // Dues set anew are owed for the period running now; changed ones from the next.
             if c.dues != nil { try await ledger.chargeDues(group, at: now, on: sql) }
             changes.group(group)
@@ -220,14 +221,17 @@ struct GroupService: Sendable {
         return try await write { [store, accounts, notifier] sql, changes in
             // The person's row, then the group's: the order an account's deletion takes
             // them in, so a join cannot slip past a deletion that is leaving every group.
-            guard try await accounts.lockLive(user, on: sql) else { throw DomainError.notFound("user") }
+            guard try await accounts.lockLive(user, on: sql) else { throw DomainError.notFound(.user) }
             let (group, standing) = try await locked(id, by: user, needs: nil, at: now, on: sql)
             if standing.role != nil { return .member }
-            if standing.banned { throw DomainError.forbidden("banned", "You were removed from this group and cannot join it again.") }
+            if standing.banned {
+                throw DomainError.forbidden("banned", Sentence("You were removed from this group and cannot join it again."))
+            }
             var admitted = group.policy == .open
             if let invite {
                 guard AccessToken.isWellFormed(invite), try await store.inviteMatches(Self.digest(invite), group: id, on: sql) else {
-                    throw DomainError.forbidden("invite_invalid", "This invite link is not valid any more; ask the group for a new one.")
+                    throw DomainError.forbidden(
+                        "invite_invalid", Sentence("This invite link is not valid any more; ask the group for a new one."))
                 }
                 admitted = true
             }
@@ -236,7 +240,7 @@ struct GroupService: Sendable {
                 return .member
             }
             guard group.policy == .approval else {
-                throw DomainError.forbidden("invite_only", "This group takes new members by invite link only.")
+                throw DomainError.forbidden("invite_only", Sentence("This group takes new members by invite link only."))
             }
             if try await store.addRequest(user, to: id, message: note, at: now, on: sql) {
                 let name = try await accounts.names(of: [user], on: sql)[user] ?? ""
@@ -258,7 +262,7 @@ struct GroupService: Sendable {
             if let role = standing.role {
                 try await depart(user, role: role, from: group, byChoice: true, at: now, on: sql, &changes)
             } else if !(try await store.removeRequest(user, from: id, on: sql)) {
-                throw DomainError.notFound("membership")
+                throw DomainError.notFound(.membership)
             }
         }
     }
@@ -343,7 +347,7 @@ struct GroupService: Sendable {
     /// Mutes or unmutes news of the group's new events, for a member (404 `membership` otherwise).
     func setMuted(_ muted: Bool, group id: UUID, by user: UUID) async throws {
         try await write { [store] sql, _ in
-            guard try await store.setMuted(muted, user: user, in: id, on: sql) else { throw DomainError.notFound("membership") }
+            guard try await store.setMuted(muted, user: user, in: id, on: sql) else { throw DomainError.notFound(.membership) }
         }
     }
 }

@@ -15,14 +15,15 @@ struct MediaAttachments: Sendable {
     /// ``attach(_:use:owner:field:at:on:)``, answering the whole upload (its variants' sizes).
     func attachUpload(_ id: UUID, use: MediaUse, owner: UUID, field: String, at now: Date, on sql: DatabaseSession) async throws -> Media {
         guard let found = try await store.media(id, on: sql), found.ownerID == owner else {
-            throw DomainError.invalidParameter(field, "no upload of yours has this id")
+            throw DomainError.invalidParameter(field, Sentence("no upload of yours has this id"))
         }
         guard found.use == use else {
-            throw DomainError.invalidParameter(field, "this upload is a \(found.use.rawValue) image; upload one with use=\(use.rawValue)")
+            throw DomainError.invalidParameter(
+                field, Sentence("this upload is a \(found.use.rawValue) image; upload one with use=\(use.rawValue)"))
         }
         // One upload shows in one place: replacing it there deletes it.
         guard try await store.markAttached(id, at: now, on: sql) else {
-            throw DomainError.invalidParameter(field, "this upload is already in use; upload the image again")
+            throw DomainError.invalidParameter(field, Sentence("this upload is already in use; upload the image again"))
         }
         return found
     }
@@ -57,7 +58,7 @@ struct MediaAttachments: Sendable {
     /// A request's upload id field: a UUID, or a 422 naming the field.
     static func parseID(_ text: String, field: String, into v: inout Validator) -> UUID? {
         guard let id = UUID(text: text) else {
-            v.fail(field, "must be the id of an upload (POST /v1/media)")
+            v.fail(field, Sentence("must be the id of an upload (POST /v1/media)"))
             return nil
         }
         return id

@@ -110,16 +110,17 @@ struct MediaService: Sendable {
         let refusal: DomainError? = admission.state.withLock { state in
             if state.perUser[owner, default: 0] >= settings.inFlightPerUser {
                 return DomainError.tooManyRequests(
-                    retryAfter: 2, code: "uploads_in_progress", message: "Wait for your other uploads to finish.")
+                    retryAfter: 2, code: "uploads_in_progress", message: Sentence("Wait for your other uploads to finish."))
             }
             if state.perAddress[address, default: 0] >= settings.inFlightPerAddress {
                 return DomainError.tooManyRequests(
                     retryAfter: 2, code: "uploads_in_progress",
-                    message: "\(settings.inFlightPerAddress) uploads from your network are in progress; wait for one to finish.")
+                    message: Sentence("\(settings.inFlightPerAddress) uploads from your network are in progress; wait for one to finish."))
             }
             if state.total >= settings.inFlightLimit {
                 return DomainError(
-                    .unavailable, code: "busy", message: "Too many uploads are being processed; try again in a moment.", retryAfter: 2)
+                    .unavailable, code: "busy", message: Sentence("Too many uploads are being processed; try again in a moment."),
+                    retryAfter: 2)
             }
             state.total += 1
             state.perUser[owner, default: 0] += 1
@@ -153,9 +154,13 @@ struct MediaService: Sendable {
         Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "storage")]).increment()
         throw DomainError(
             .tooLarge, code: "storage_full",
-            message: "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep"
-                + (adding > 0 ? "; this one needs \(Self.megabytes(adding))" : "")
-                + ". Delete photos (or the messages that carry them) to make room.")
+            message: adding > 0
+                ? Sentence(
+                    "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep; this one needs \(Self.megabytes(adding)). Delete photos (or the messages that carry them) to make room."
+                )
+                : Sentence(
+                    "Your photos take \(Self.megabytes(used)) of the \(Self.megabytes(cap)) you may keep. Delete photos (or the messages that carry them) to make room."
+                ))
     }
 
     private static func megabytes(_ bytes: Int) -> String {
@@ -235,7 +240,7 @@ struct MediaService: Sendable {
 
     /// The caller's upload, for `GET /v1/media/{id}`.
     func upload(_ id: UUID, of owner: UUID) async throws -> Media {
-        guard let found = try await media.media(id), found.ownerID == owner else { throw DomainError.notFound("media") }
+        guard let found = try await media.media(id), found.ownerID == owner else { throw DomainError.notFound(.media) }
         return found
     }
 
@@ -245,7 +250,8 @@ struct MediaService: Sendable {
         if recent >= settings.uploadsPerHour {
             Counter(label: "sportlook_media_refused_total", dimensions: [("reason", "quota")]).increment()
             throw DomainError.tooManyRequests(
-                retryAfter: 600, code: "upload_quota", message: "At most \(settings.uploadsPerHour) uploads an hour; try again later.")
+                retryAfter: 600, code: "upload_quota",
+                message: Sentence("At most \(settings.uploadsPerHour) uploads an hour; try again later."))
         }
     }
 
@@ -298,15 +304,15 @@ struct MediaService: Sendable {
     static func refusal(_ error: ImageError, maxPixels: Int) -> DomainError {
         switch error {
         case .unsupported(let name?):
-            DomainError(.invalid, code: "unsupported_image", message: "\(name) images are not accepted; send a JPEG or a PNG.")
+            DomainError(.invalid, code: "unsupported_image", message: Sentence("\(name) images are not accepted; send a JPEG or a PNG."))
         case .unsupported(nil):
-            DomainError(.invalid, code: "unsupported_image", message: "The body is not a JPEG or PNG image.")
+            DomainError(.invalid, code: "unsupported_image", message: Sentence("The body is not a JPEG or PNG image."))
         case .malformed(let detail):
-            DomainError(.invalid, code: "invalid_image", message: "The image cannot be read (\(detail.prefix(120))).")
+            DomainError(.invalid, code: "invalid_image", message: Sentence("The image cannot be read (\(detail.prefix(120)))."))
         case .tooManyPixels(let width, let height):
             DomainError(
                 .invalid, code: "image_too_large",
-                message: "The image has \(width) × \(height) pixels; at most \(maxPixels / 1_000_000) million are accepted.")
+                message: Sentence("The image has \(width) × \(height) pixels; at most \(maxPixels / 1_000_000) million are accepted."))
         }
     }
 }

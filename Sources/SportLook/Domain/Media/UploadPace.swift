@@ -27,7 +27,9 @@ struct UploadPace: Sendable, Equatable {
         DomainError(
             .timedOut, code: "upload_too_slow",
             message:
-                "The upload arrived too slowly: after \(Int(grace)) s a body must arrive at \(minRate / 1_024) KiB/s or more on average, and all of it within \(Int(limit)) s."
+                Sentence(
+                    "The upload arrived too slowly: after \(Int(grace)) s a body must arrive at \(minRate / 1_024) KiB/s or more on average, and all of it within \(Int(limit)) s."
+                )
         )
     }
 }

@@ -18,14 +18,14 @@ struct CardPayments: Sendable {
     var enabled: Bool { stripe != nil }
 
     private func requireStripe() throws -> StripeClient {
-        guard let stripe else { throw DomainError.conflict("card_payments_off", "Card payments are not set up on this server.") }
+        guard let stripe else { throw DomainError.conflict("card_payments_off", Sentence("Card payments are not set up on this server.")) }
         return stripe
     }
 
     static func unavailable(_ error: any Error) -> DomainError {
         DomainError(
             .unavailable, code: "payment_provider_unavailable",
-            message: "The card payment provider did not answer as it should; try again shortly.",
+            message: Sentence("The card payment provider did not answer as it should; try again shortly."),
             retryAfter: 5)
     }
 
@@ -37,7 +37,7 @@ struct CardPayments: Sendable {
         } catch let error as DomainError {
             throw error
         } catch let failure as StripeClient.Failure where failure.isRefusal {
-            throw DomainError.conflict("payment_refused", "The card payment provider refused it: \(failure.message)")
+            throw DomainError.conflict("payment_refused", Sentence("The card payment provider refused it: \(failure.message)"))
         } catch {
             throw Self.unavailable(error)
         }
@@ -62,7 +62,7 @@ struct CardPayments: Sendable {
         let stripe = try requireStripe()
         var account = try await store.payoutAccount(of: user)
         if account == nil {
-            guard let person = try await accounts.user(user) else { throw DomainError.notFound("user") }
+            guard let person = try await accounts.user(user) else { throw DomainError.notFound(.user) }
             let id = try await calling { try await stripe.createAccount(email: person.email, user: user) }
             let now = clock.now()
             try await write { [store] sql, _ in
@@ -70,7 +70,7 @@ struct CardPayments: Sendable {
             }
             account = try await store.payoutAccount(of: user)
         }
-        guard let account else { throw DomainError.notFound("user") }
+        guard let account else { throw DomainError.notFound(.user) }
         let back = stripe.settings.returnURL.absoluteString + "#/money"
         return try await calling { try await stripe.onboardingLink(account.stripeID, returnTo: URL(string: back)!) }
     }
@@ -90,13 +90,13 @@ struct CardPayments: Sendable {
         let sheet = try await ledger.sheet(id, for: user)
         guard let event = sheet.event, !sheet.organiserView, let line = sheet.lines.first, line.balance > 0, let currency = sheet.currency
         else {
-            throw DomainError.conflict("nothing_owed", "You owe nothing at this game.")
+            throw DomainError.conflict("nothing_owed", Sentence("You owe nothing at this game."))
         }
         // Asked of Stripe while not known here to be enabled: its webhook may still be on the way.
         guard try await payoutStatus(of: event.organiserID).chargesEnabled,
             let account = try await store.payoutAccount(of: event.organiserID)
         else {
-            throw DomainError.conflict("organiser_not_connected", "The organiser does not take card payments.")
+            throw DomainError.conflict("organiser_not_connected", Sentence("The organiser does not take card payments."))
         }
         let back = stripe.settings.returnURL.absoluteString + "#/events/\(id.lowercased)"
         // One session per debt and amount: a double tap makes one.
@@ -130,7 +130,7 @@ struct CardPayments: Sendable {
             let line = try await ledger.line(of: person, at: .event(id), on: sql)
             let pending = try await store.pendingRefunds(event: id, user: person, on: sql)
             guard amount <= line.paid - line.refunded - pending else {
-                throw DomainError.validation(["amount": "must not be more than what they paid and was not given back"])
+                throw DomainError.validation(["amount": Sentence("must not be more than what they paid and was not given back")])
             }
             var left = amount
             var asks: [CardPaymentStore.Refund] = []
@@ -146,7 +146,7 @@ struct CardPayments: Sendable {
                 left -= part
             }
             guard left == 0 else {
-                throw DomainError.validation(["amount": "must not be more than what they paid by card and was not refunded"])
+                throw DomainError.validation(["amount": Sentence("must not be more than what they paid by card and was not refunded")])
             }
             return asks
         }
@@ -206,7 +206,7 @@ struct CardPayments: Sendable {
     /// A refund of a payment not known here yet (its event still on the way): 503, so that
     /// Stripe delivers it again.
     static let notReady = DomainError(
-        .unavailable, code: "not_ready", message: "This event names something not recorded here yet; deliver it again later.",
+        .unavailable, code: "not_ready", message: Sentence("This event names something not recorded here yet; deliver it again later."),
         retryAfter: 60)
 
     /// One webhook delivery: its signature and age checked (400 `bad_signature`,
@@ -221,12 +221,12 @@ struct CardPayments: Sendable {
                 payload: payload, header: signature ?? "", secret: stripe.settings.webhookSecret, now: now,
                 tolerance: stripe.settings.tolerance)
         } catch .stale {
-            throw DomainError(.invalid, code: "stale_signature", message: "The webhook's signature is too old.")
+            throw DomainError(.invalid, code: "stale_signature", message: Sentence("The webhook's signature is too old."))
         } catch {
-            throw DomainError(.invalid, code: "bad_signature", message: "The webhook's signature does not match.")
+            throw DomainError(.invalid, code: "bad_signature", message: Sentence("The webhook's signature does not match."))
         }
         guard let event = Event(payload) else {
-            throw DomainError(.invalid, code: "bad_event", message: "The webhook's body is not a Stripe event.")
+            throw DomainError(.invalid, code: "bad_event", message: Sentence("The webhook's body is not a Stripe event."))
         }
         // Account events may come out of order: the account as Stripe has it now decides.
         var current: Bool?

@@ -21,7 +21,7 @@ extension Ledger {
         func validated(field: String = "dues", into v: inout Validator) -> Dues? {
             guard let (amount, currency) = PriceInput.money(amount, currency, field: field, into: &v) else { return nil }
             guard let period = period.flatMap(Dues.Period.init) else {
-                v.fail(field + ".period", "must be week, month or year")
+                v.fail(field + ".period", Sentence("must be week, month or year"))
                 return nil
             }
             guard let zone = v.timeZone(timeZone ?? "UTC", field + ".time_zone") else { return nil }
@@ -122,7 +122,7 @@ extension Ledger {
     /// New dues for a group: refused in another currency than its rows' (409 `currency_fixed`).
     func checkDues(_ dues: Dues, of id: UUID, on sql: DatabaseSession) async throws {
         if let first = try await store.entries(.group(id), on: sql).first, first.currency != dues.currency {
-            throw DomainError.conflict("currency_fixed", "Members owe dues in \(first.currency) already: the dues stay in it.")
+            throw DomainError.conflict("currency_fixed", Sentence("Members owe dues in \(first.currency) already: the dues stay in it."))
         }
     }
 
@@ -132,12 +132,12 @@ extension Ledger {
     /// (or a former one who has rows), their own; anyone else, 404.
     func groupSheet(_ id: UUID, for viewer: UUID) async throws -> LedgerSheet {
         try await database.read { [store, groups] sql in
-            guard let group = try await groups.group(id, on: sql), !group.isDeleted else { throw DomainError.notFound("group") }
+            guard let group = try await groups.group(id, on: sql), !group.isDeleted else { throw DomainError.notFound(.group) }
             let role = try await groups.standing(of: viewer, in: id, on: sql).role
             let keeper = role?.isAdmin == true
             let mine = keeper ? nil : viewer
             let entries = try await store.entries(.group(id), user: mine, on: sql)
-            guard role != nil || !entries.isEmpty else { throw DomainError.notFound("group") }
+            guard role != nil || !entries.isEmpty else { throw DomainError.notFound(.group) }
             return LedgerSheet(
                 group: group, organiserView: keeper, entries: entries, members: Set(try await store.duesPayers(of: id, on: sql)),
                 claims: try await store.pendingClaims(.group(id), user: mine, on: sql))
@@ -152,24 +152,24 @@ extension Ledger {
     /// The group, locked, for a change to its ledger by its owner or an admin, and the
     /// caller's role: 404 for a group the caller is not in, 403 for a member.
     func duesGroup(_ id: UUID, keptBy user: UUID, on sql: DatabaseSession) async throws -> (Group, GroupRole) {
-        guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound("group") }
+        guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound(.group) }
         return (group, try Self.keeper(try await groups.standing(of: user, in: id, on: sql).role))
     }
 
     /// A caller's role in a group, as a keeper of its dues: 404 for someone not in it, 403 for a member.
     static func keeper(_ role: GroupRole?) throws -> GroupRole {
-        guard let role else { throw DomainError.notFound("group") }
-        guard role.isAdmin else { throw DomainError.forbidden("admins_only", "Only the group's owner and admins keep its dues.") }
+        guard let role else { throw DomainError.notFound(.group) }
+        guard role.isAdmin else { throw DomainError.forbidden("admins_only", Sentence("Only the group's owner and admins keep its dues.")) }
         return role
     }
 
     /// The group, locked, for a payer's "I paid": a member, or a former one with rows; 404 otherwise.
     func payersGroup(_ id: UUID, _ user: UUID, on sql: DatabaseSession) async throws -> Group {
-        guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound("group") }
+        guard let group = try await groups.lock(id, at: clock.now(), on: sql) else { throw DomainError.notFound(.group) }
         if try await groups.standing(of: user, in: id, on: sql).role == nil,
             try await store.entries(.group(id), user: user, on: sql).isEmpty
         {
-            throw DomainError.notFound("group")
+            throw DomainError.notFound(.group)
         }
         return group
     }

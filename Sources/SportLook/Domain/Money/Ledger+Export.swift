@@ -10,8 +10,10 @@ extension Ledger {
     func csv(event id: UUID, for organiser: UUID) async throws -> String {
         try await access.require(id, for: organiser)
         return try await database.read { [store, events] sql in
-            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound("event") }
-            guard event.organiserID == organiser else { throw DomainError.forbidden("Only the organiser keeps this game's ledger.") }
+            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound(.event) }
+            guard event.organiserID == organiser else {
+                throw DomainError.forbidden(Sentence("Only the organiser keeps this game's ledger."))
+            }
             return Self.csv(try await store.entries(event: id, on: sql), games: [id: event])
         }
     }
@@ -20,8 +22,10 @@ extension Ledger {
     func csv(series id: UUID, for organiser: UUID) async throws -> String {
         try await access.requireSeries(id, for: organiser)
         return try await database.read { [store, events, access] sql in
-            guard let series = try await access.seriesStore.series(id, on: sql) else { throw DomainError.notFound("series") }
-            guard series.organiserID == organiser else { throw DomainError.forbidden("Only the organiser keeps this series' ledger.") }
+            guard let series = try await access.seriesStore.series(id, on: sql) else { throw DomainError.notFound(.series) }
+            guard series.organiserID == organiser else {
+                throw DomainError.forbidden(Sentence("Only the organiser keeps this series' ledger."))
+            }
             let entries = try await store.entries(ofGamesIn: .series, id, on: sql)
             var games: [UUID: Event] = [:]
             for gameID in Set(entries.compactMap(\.account.eventID)) { games[gameID] = try await events.event(gameID, on: sql) }
@@ -35,7 +39,7 @@ extension Ledger {
     /// `GET /v1/groups/{id}/ledger.csv`: the group's dues, for its owner and admins.
     func csv(group id: UUID, for user: UUID) async throws -> String {
         try await database.read { [store, groups] sql in
-            guard let group = try await groups.group(id, on: sql), !group.isDeleted else { throw DomainError.notFound("group") }
+            guard let group = try await groups.group(id, on: sql), !group.isDeleted else { throw DomainError.notFound(.group) }
             _ = try Self.keeper(try await groups.standing(of: user, in: id, on: sql).role)
             return Self.csv(try await store.entries(.group(id), on: sql), header: Self.groupCSVHeader) { entry in
                 [id.lowercased, group.name, entry.period ?? ""]

@@ -19,7 +19,7 @@ extension Ledger {
         /// 403 `own_dues` when the keeper would record on their own line.
         func check(_ people: [UUID]) throws {
             if let keeper, people.contains(keeper) {
-                throw DomainError.forbidden("own_dues", "Your own dues are recorded by the group's owner or another admin.")
+                throw DomainError.forbidden("own_dues", Sentence("Your own dues are recorded by the group's owner or another admin."))
             }
         }
     }
@@ -34,7 +34,7 @@ extension Ledger {
         case .group(let id):
             let (group, role) = try await duesGroup(id, keptBy: user, on: sql)
             guard let currency = try await currency(of: group, on: sql) else {
-                throw DomainError.conflict("no_dues", "This group has no dues: set them on the group first.")
+                throw DomainError.conflict("no_dues", Sentence("This group has no dues: set them on the group first."))
             }
             return Book(account: account, currency: currency, keeper: role == .owner ? nil : user)
         }
@@ -77,15 +77,15 @@ extension Ledger {
     /// `nothing_owed`.
     func markPaid(_ account: LedgerAccount, by organiser: UUID, _ input: PaymentInput) async throws -> LedgerSheet {
         guard (1...Self.maxPayments).contains(input.userIds.count) else {
-            throw DomainError.validation(["user_ids": "must name 1 to \(Self.maxPayments) people"])
+            throw DomainError.validation(["user_ids": Sentence("must name 1 to \(Self.maxPayments) people")])
         }
         var v = Validator()
         let users = Self.ids(input.userIds, "user_ids", into: &v)
         let means = Self.means(input.means, into: &v)
         let note = Self.note(input.note, into: &v)
         if let amount = input.amount {
-            if users.count != 1 { v.fail("amount", "may be given for one person only") }
-            if amount < 1 || amount > Price.maxMinorUnits { v.fail("amount", "must be 1 to \(Price.maxMinorUnits) minor units") }
+            if users.count != 1 { v.fail("amount", Sentence("may be given for one person only")) }
+            if amount < 1 || amount > Price.maxMinorUnits { v.fail("amount", Sentence("must be 1 to \(Price.maxMinorUnits) minor units")) }
         }
         try v.throwIfInvalid()
         let now = clock.now()
@@ -97,12 +97,12 @@ extension Ledger {
             for user in users {
                 let owed = balances[user] ?? 0
                 if owed <= 0 {
-                    if users.count == 1 { throw DomainError.conflict("nothing_owed", "They owe nothing here.") }
+                    if users.count == 1 { throw DomainError.conflict("nothing_owed", Sentence("They owe nothing here.")) }
                     continue
                 }
                 let amount = input.amount ?? owed
                 if amount > owed {
-                    throw DomainError.validation(["amount": "must not be more than the \(owed) minor units owed"])
+                    throw DomainError.validation(["amount": Sentence("must not be more than the \(owed) minor units owed")])
                 }
                 rows.append(
                     NewLedgerEntry(user: user, kind: .paid, reason: .paid, amount: -amount, means: means, recordedBy: organiser, note: note)
@@ -131,7 +131,7 @@ extension Ledger {
             if book.event != nil {
                 let standing = LedgerRules.Standing.read(rows)[user]
                 guard let standing, standing.charged > 0, standing.last != .waived else {
-                    throw DomainError.conflict("nothing_to_waive", "They owe nothing by this game's price to waive.")
+                    throw DomainError.conflict("nothing_to_waive", Sentence("They owe nothing by this game's price to waive."))
                 }
                 waived = standing.charged
             } else {
@@ -139,7 +139,7 @@ extension Ledger {
                 var line = LedgerLine(user: UserSummary(id: user, name: ""))
                 for row in rows { line.add(row) }
                 waived = min(line.balance, line.charged)
-                guard waived > 0 else { throw DomainError.conflict("nothing_to_waive", "They owe no dues to waive.") }
+                guard waived > 0 else { throw DomainError.conflict("nothing_to_waive", Sentence("They owe no dues to waive.")) }
             }
             try await store.append(
                 [NewLedgerEntry(user: user, kind: .waived, reason: .waived, amount: -waived, recordedBy: organiser, note: note)],
@@ -156,7 +156,7 @@ extension Ledger {
         let means = Self.means(input.means, into: &v)
         let note = Self.note(input.note, into: &v)
         if input.amount < 1 || input.amount > Price.maxMinorUnits {
-            v.fail("amount", "must be 1 to \(Price.maxMinorUnits) minor units")
+            v.fail("amount", Sentence("must be 1 to \(Price.maxMinorUnits) minor units"))
         }
         try v.throwIfInvalid()
         let now = clock.now()
@@ -166,9 +166,9 @@ extension Ledger {
             try book.check([user])
             let line = try await line(of: user, at: account, on: sql)
             let refundable = line.paid - line.refunded
-            guard refundable > 0 else { throw DomainError.conflict("nothing_paid", "They paid nothing here to give back.") }
+            guard refundable > 0 else { throw DomainError.conflict("nothing_paid", Sentence("They paid nothing here to give back.")) }
             guard input.amount <= refundable else {
-                throw DomainError.validation(["amount": "must not be more than the \(refundable) minor units they paid"])
+                throw DomainError.validation(["amount": Sentence("must not be more than the \(refundable) minor units they paid")])
             }
             try await store.append(
                 [
@@ -189,7 +189,7 @@ extension Ledger {
         let means = Self.means(input.means, into: &v)
         let note = Self.note(input.note, into: &v)
         if let amount = input.amount, amount < 1 || amount > Price.maxMinorUnits {
-            v.fail("amount", "must be 1 to \(Price.maxMinorUnits) minor units")
+            v.fail("amount", Sentence("must be 1 to \(Price.maxMinorUnits) minor units"))
         }
         try v.throwIfInvalid()
         if case .event(let id) = account { try await access.require(id, for: user) }
@@ -198,19 +198,21 @@ extension Ledger {
             let subject: LedgerSubject
             switch account {
             case .event(let id):
-                guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
+                guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
                 subject = LedgerSubject(event)
             case .group(let id):
                 subject = LedgerSubject(try await payersGroup(id, user, on: sql))
             }
             let owed = try await balances(at: account, on: sql)[user] ?? 0
-            guard owed > 0 else { throw DomainError.conflict("nothing_owed", "You owe nothing here.") }
+            guard owed > 0 else { throw DomainError.conflict("nothing_owed", Sentence("You owe nothing here.")) }
             guard try await store.pendingClaims(account, user: user, on: sql).isEmpty else {
-                throw DomainError.conflict("claim_pending", "The organiser has not answered your last one yet.")
+                throw DomainError.conflict("claim_pending", Sentence("The organiser has not answered your last one yet."))
             }
             let amount = input.amount ?? owed
-            guard amount <= owed else { throw DomainError.validation(["amount": "must not be more than the \(owed) minor units you owe"]) }
-            guard let name = try await accounts.names(of: [user], on: sql)[user] else { throw DomainError.notFound("user") }
+            guard amount <= owed else {
+                throw DomainError.validation(["amount": Sentence("must not be more than the \(owed) minor units you owe")])
+            }
+            guard let name = try await accounts.names(of: [user], on: sql)[user] else { throw DomainError.notFound(.user) }
             let currency = try await balanceCurrency(of: account, on: sql)
             let claim = PaymentClaim(
                 id: UUID(), account: account, user: UserSummary(id: user, name: name), amount: amount,
@@ -228,14 +230,14 @@ extension Ledger {
         let now = clock.now()
         // A claim is its ledger's keeper's to see: to anyone else it is not there.
         guard let found = try await store.claim(claimID), try await keeps(found.account, organiser) else {
-            throw DomainError.notFound("claim")
+            throw DomainError.notFound(.claim)
         }
         try await write { [self] sql, _ in
             let book = try await keep(found.account, by: organiser, on: sql)
             try book.check([found.user.id])
             guard let claim = try await store.claim(claimID, on: sql), claim.status == .pending,
                 try await store.decide(claimID, confirm ? .confirmed : .declined, by: organiser, at: now, on: sql)
-            else { throw DomainError.conflict("claim_decided", "This claim was answered already.") }
+            else { throw DomainError.conflict("claim_decided", Sentence("This claim was answered already.")) }
             guard confirm else { return }
             let owed = try await balances(at: claim.account, on: sql)[claim.user.id] ?? 0
             let amount = min(owed, claim.amount)
@@ -283,7 +285,7 @@ extension Ledger {
     /// The currency a game's or a group's rows are kept in, for a claim (one that has rows).
     private func balanceCurrency(of account: LedgerAccount, on sql: DatabaseSession) async throws -> String {
         guard let currency = try await store.entries(account, on: sql).first?.currency else {
-            throw DomainError.conflict("nothing_owed", "You owe nothing here.")
+            throw DomainError.conflict("nothing_owed", Sentence("You owe nothing here."))
         }
         return currency
     }
@@ -291,7 +293,7 @@ extension Ledger {
     func currency(of event: Event, on sql: DatabaseSession) async throws -> String {
         if let currency = event.price?.currency { return currency }
         guard let currency = try await store.entries(event: event.id, on: sql).first?.currency else {
-            throw DomainError.conflict("no_price", "This game has no price: set one on the event first.")
+            throw DomainError.conflict("no_price", Sentence("This game has no price: set one on the event first."))
         }
         return currency
     }
@@ -301,7 +303,7 @@ extension Ledger {
         var seen: Set<UUID> = []
         for text in texts {
             guard let id = UUID(uuidString: text) else {
-                v.fail(field, "must be user ids")
+                v.fail(field, Sentence("must be user ids"))
                 return []
             }
             if seen.insert(id).inserted { ids.append(id) }
@@ -311,7 +313,7 @@ extension Ledger {
 
     static func means(_ text: String, into v: inout Validator) -> LedgerEntry.Means {
         guard let means = LedgerEntry.Means(rawValue: text), means != .card else {
-            v.fail("means", "must be cash or transfer (card payments are entered by the card provider)")
+            v.fail("means", Sentence("must be cash or transfer (card payments are entered by the card provider)"))
             return .cash
         }
         return means

@@ -39,7 +39,8 @@ struct Ledger: Sendable {
             full: event.capacity.map { event.goingCount + event.offeredCount >= $0 } ?? false)
         // One currency a game: a price in another is refused while rows exist.
         if let price = event.price, let first = entries.first, first.currency != price.currency {
-            throw DomainError.conflict("currency_fixed", "People owe at this game in \(first.currency) already: the price stays in it.")
+            throw DomainError.conflict(
+                "currency_fixed", Sentence("People owe at this game in \(first.currency) already: the price stays in it."))
         }
         let rows = LedgerRules.settle(game, going: going, entries: entries, excused: excused, replacedBy: replacedBy, at: now)
         guard let currency = event.price?.currency ?? entries.first?.currency else { return }
@@ -92,7 +93,7 @@ struct Ledger: Sendable {
     func sheet(_ id: UUID, for viewer: UUID) async throws -> LedgerSheet {
         try await access.require(id, for: viewer)
         return try await database.read { [store, events] sql in
-            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound("event") }
+            guard let event = try await events.event(id, on: sql) else { throw DomainError.notFound(.event) }
             let organiser = event.organiserID == viewer
             let mine = organiser ? nil : viewer
             let entries = try await store.entries(event: id, user: mine, on: sql)
@@ -115,11 +116,11 @@ struct Ledger: Sendable {
     /// The organiser's game, locked, for a change to its ledger; 404 for one the caller
     /// may not see, 403 for anyone but its organiser, 409 for a game without a price.
     func organisersGame(_ id: UUID, _ user: UUID, on sql: DatabaseSession) async throws -> Event {
-        guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound("event") }
-        guard event.organiserID == user else { throw DomainError.forbidden("Only the organiser keeps this game's ledger.") }
+        guard let event = try await events.lock(id, on: sql) else { throw DomainError.notFound(.event) }
+        guard event.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser keeps this game's ledger.")) }
         let hasRows = event.price != nil ? true : !(try await store.entries(event: id, on: sql)).isEmpty
         guard hasRows else {
-            throw DomainError.conflict("no_price", "This game has no price: set one on the event first.")
+            throw DomainError.conflict("no_price", Sentence("This game has no price: set one on the event first."))
         }
         return event
     }

@@ -144,7 +144,7 @@ struct PriceInput: Decodable, Sendable {
         guard let (amount, currency) = Self.money(amount, currency, field: field, into: &v) else { return nil }
         let hours = lateCancelHours ?? Price.defaultLateCancelHours
         guard Price.lateCancelRange.contains(hours) else {
-            v.fail(field + ".late_cancel_hours", "must be 0 to \(Price.lateCancelRange.upperBound)")
+            v.fail(field + ".late_cancel_hours", Sentence("must be 0 to \(Price.lateCancelRange.upperBound)"))
             return nil
         }
         return Price(amount: amount, currency: currency, split: split ?? false, lateCancelHours: hours)
@@ -153,11 +153,11 @@ struct PriceInput: Decodable, Sendable {
     /// An amount in minor units and a currency, as a price or dues take them (`field.amount`, `field.currency`).
     static func money(_ amount: Int?, _ currency: String?, field: String, into v: inout Validator) -> (Int, String)? {
         guard let amount, (1...Price.maxMinorUnits).contains(amount) else {
-            v.fail(field + ".amount", "must be 1 to \(Price.maxMinorUnits), in the currency's minor units (cents, øre)")
+            v.fail(field + ".amount", Sentence("must be 1 to \(Price.maxMinorUnits), in the currency's minor units (cents, øre)"))
             return nil
         }
         guard let currency, Price.currencies[currency] != nil else {
-            v.fail(field + ".currency", "must be one of " + Price.currencies.keys.sorted().joined(separator: ", "))
+            v.fail(field + ".currency", Sentence("must be one of \(Price.currencies.keys.sorted().joined(separator: ", "))"))
             return nil
         }
         return (amount, currency)

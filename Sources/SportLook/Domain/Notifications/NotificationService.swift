@@ -62,11 +62,11 @@ struct NotificationService: Sendable {
     static func validated(_ request: DeviceRequest, endpoints: PushEndpointPolicy, at now: Date) throws -> PushDevice {
         var v = Validator()
         guard let name = request.platform else {
-            v.fail("platform", "is required")
+            v.fail("platform", Sentence("is required"))
             throw DomainError.validation(v.fields)
         }
         guard let platform = PushPlatform(rawValue: name) else {
-            v.fail("platform", "must be one of ios, android, web")
+            v.fail("platform", Sentence("must be one of ios, android, web"))
             throw DomainError.validation(v.fields)
         }
         var device = PushDevice(id: UUID(), platform: platform, token: "", createdAt: now)
@@ -75,48 +75,48 @@ struct NotificationService: Sendable {
             // 32 bytes today; Apple says tokens may grow, so up to 100 bytes.
             let token = request.token?.lowercased() ?? ""
             if request.token == nil {
-                v.fail("token", "is required")
+                v.fail("token", Sentence("is required"))
             } else if !(64...200).contains(token.utf8.count) || token.utf8.count % 2 != 0 || Hex.bytes(token) == nil {
-                v.fail("token", "must be the APNs device token in hex (64 to 200 digits)")
+                v.fail("token", Sentence("must be the APNs device token in hex (64 to 200 digits)"))
             }
             let environment = request.environment ?? "production"
-            v.check(PushDevice.environments.contains(environment), "environment", "must be production or sandbox")
+            v.check(PushDevice.environments.contains(environment), "environment", Sentence("must be production or sandbox"))
             device.token = token
             device.environment = environment
         case .android:
             let token = request.token ?? ""
             if request.token == nil {
-                v.fail("token", "is required")
+                v.fail("token", Sentence("is required"))
             } else if !(16...4_096).contains(token.utf8.count) || !token.utf8.allSatisfy(Self.isTokenByte) {
-                v.fail("token", "must be an FCM registration token (16 to 4096 letters, digits and - _ : .)")
+                v.fail("token", Sentence("must be an FCM registration token (16 to 4096 letters, digits and - _ : .)"))
             }
             device.token = token
         case .web:
             if request.endpoint == nil {
-                v.fail("subscription.endpoint", "is required")
+                v.fail("subscription.endpoint", Sentence("is required"))
             } else if let text = request.endpoint {
                 if text.utf8.count > 2_048 || text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E }) {
-                    v.fail("subscription.endpoint", "must be an https URL of at most 2048 bytes")
+                    v.fail("subscription.endpoint", Sentence("must be an https URL of at most 2048 bytes"))
                 } else if let url = URL(string: text), let problem = endpoints.problem(with: url) {
                     v.fail("subscription.endpoint", problem)
                 } else if URL(string: text) == nil {
-                    v.fail("subscription.endpoint", "must be an https URL")
+                    v.fail("subscription.endpoint", Sentence("must be an https URL"))
                 }
                 device.token = text
             }
             let key = request.p256dh.flatMap { Data(base64URLEncoded: $0) }
             if request.p256dh == nil {
-                v.fail("subscription.keys.p256dh", "is required")
+                v.fail("subscription.keys.p256dh", Sentence("is required"))
             } else if !request.p256dh!.utf8.allSatisfy(Self.isBase64URLByte) || key?.count != 65 || key?.first != 4
                 || (try? P256.KeyAgreement.PublicKey(x963Representation: key!)) == nil
             {
-                v.fail("subscription.keys.p256dh", "must be an uncompressed P-256 public key (65 bytes, base64url)")
+                v.fail("subscription.keys.p256dh", Sentence("must be an uncompressed P-256 public key (65 bytes, base64url)"))
             }
             let secret = request.auth.flatMap { Data(base64URLEncoded: $0) }
             if request.auth == nil {
-                v.fail("subscription.keys.auth", "is required")
+                v.fail("subscription.keys.auth", Sentence("is required"))
             } else if !request.auth!.utf8.allSatisfy(Self.isBase64URLByte) || secret?.count != 16 {
-                v.fail("subscription.keys.auth", "must be 16 bytes, base64url")
+                v.fail("subscription.keys.auth", Sentence("must be 16 bytes, base64url"))
             }
             device.p256dh = key.map { $0.base64URLEncodedString() }
             device.auth = secret.map { $0.base64URLEncodedString() }
@@ -141,6 +141,6 @@ struct NotificationService: Sendable {
 
     /// Removes one of the user's registrations, by id or token; 404 when the user has no such device.
     func removeDevice(user: UUID, name: String) async throws {
-        guard !name.isEmpty, try await store.removeDevice(user: user, named: name) else { throw DomainError.notFound("device") }
+        guard !name.isEmpty, try await store.removeDevice(user: user, named: name) else { throw DomainError.notFound(.device) }
     }
 }

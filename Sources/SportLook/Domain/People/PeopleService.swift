@@ -128,12 +128,12 @@ struct PeopleService: Sendable {
         fingerprint.add(text: sport)
         fingerprint.add(levels.map { Int64($0.lowerBound.halves) << 8 | Int64($0.upperBound.halves) } ?? -1)
         let query = fingerprint.value
-        if let cursor, cursor.query != query { throw DomainError.invalidParameter("cursor", "belongs to another query") }
+        if let cursor, cursor.query != query { throw DomainError.invalidParameter("cursor", Sentence("belongs to another query")) }
         let grid: GeoGrid?
         let filter: GeoFilter
         if let levels {
             guard let bit = sport.flatMap({ sports[$0] })?.bit else {
-                throw DomainError.invalidParameter("sport", "is required with a level")
+                throw DomainError.invalidParameter("sport", Sentence("is required with a level"))
             }
             grid = index.levelGrid(sportBit: bit)
             filter = GeoFilter(traitGroups: SIMD4(GameTraits.levels(levels), 0, 0, 0))
@@ -190,7 +190,7 @@ struct PeopleService: Sendable {
     /// Whereabouts stay private: the events listed are those the user organises
     /// (public anyway), and those they go to only when the caller attends them too.
     func profile(of id: UUID, for caller: UUID) async throws -> PublicProfile {
-        if id != caller, try await blocked(caller).contains(id) { throw DomainError.notFound("user") }
+        if id != caller, try await blocked(caller).contains(id) { throw DomainError.notFound(.user) }
         let now = clock.now()
         // The profile may come from a replica; the block above is decided on the primary.
         return try await Database.lagTolerant {
@@ -200,17 +200,17 @@ struct PeopleService: Sendable {
 
     private func profileRead(of id: UUID, for caller: UUID, now: Date) async throws -> PublicProfile {
         try await database.read { [accounts, events] sql in
-            guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw DomainError.notFound("user") }
+            guard let user = try await accounts.user(id, on: sql), !user.isDeleted else { throw DomainError.notFound(.user) }
             let upcoming = try await events.upcoming(of: id, sharedWith: caller, now: now, limit: 20, on: sql)
             return PublicProfile(user: user, events: upcoming)
         }
     }
 
     func block(_ target: UUID, by user: UUID) async throws {
-        guard target != user else { throw DomainError.validation(["id": "you cannot block yourself"]) }
+        guard target != user else { throw DomainError.validation(["id": Sentence("you cannot block yourself")]) }
         let now = clock.now()
         try await write { [safety] sql, changes in
-            guard try await safety.block(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
+            guard try await safety.block(target, by: user, at: now, on: sql) else { throw DomainError.notFound(.user) }
             changes.record(.block(blocker: user, blocked: target))
         }
     }
@@ -218,7 +218,7 @@ struct PeopleService: Sendable {
     func unblock(_ target: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [safety] sql, changes in
-            guard try await safety.unblock(target, by: user, at: now, on: sql) else { throw DomainError.notFound("user") }
+            guard try await safety.unblock(target, by: user, at: now, on: sql) else { throw DomainError.notFound(.user) }
             changes.record(.block(blocker: user, blocked: target))
         }
     }
@@ -239,16 +239,16 @@ struct PeopleService: Sendable {
         var v = Validator()
         let type = input.targetType
         if type == nil {
-            v.fail("target_type", "is required")
+            v.fail("target_type", Sentence("is required"))
         } else if !Self.reportTargets.contains(type!) {
-            v.fail("target_type", "must be one of \(Self.reportTargets.joined(separator: ", "))")
+            v.fail("target_type", Sentence("must be one of \(Self.reportTargets.joined(separator: ", "))"))
         }
         let target = input.targetId.flatMap(UUID.init(text:))
-        if target == nil { v.fail("target_id", input.targetId == nil ? "is required" : "must be an id") }
+        if target == nil { v.fail("target_id", input.targetId == nil ? Sentence("is required") : Sentence("must be an id")) }
         if input.reason == nil {
-            v.fail("reason", "is required")
+            v.fail("reason", Sentence("is required"))
         } else if !Self.reportReasons.contains(input.reason!) {
-            v.fail("reason", "must be one of \(Self.reportReasons.joined(separator: ", "))")
+            v.fail("reason", Sentence("must be one of \(Self.reportReasons.joined(separator: ", "))"))
         }
         let details = input.details.flatMap { v.text($0, "details", 0...2_000, multiline: true, required: false) }
         try v.throwIfInvalid()
@@ -261,12 +261,14 @@ struct PeopleService: Sendable {
         // An event the reporter may not see is no more there than an unknown one (the same 404).
         if type == "event" { try await access.require(target, for: user) }
         return try await database.transaction { [safety, chat] sql in
-            guard try await safety.exists(type, reported, on: sql) else { throw DomainError.notFound(type) }
+            guard try await safety.exists(type, reported, on: sql) else {
+                throw DomainError.notFound(DomainError.Thing(rawValue: type) ?? .user)
+            }
             // Only a message the reporter could read: one of a room they are in.
             if type == "message" {
                 guard let room = try await chat.roomOfMessage(target, on: sql), try await chat.isMember(room: room, user: user, on: sql)
                 else {
-                    throw DomainError.notFound("message")
+                    throw DomainError.notFound(.message)
                 }
             }
             if let existing = try await safety.report(by: user, on: type, reported, on: sql) { return (existing, false) }
@@ -276,12 +278,13 @@ struct PeopleService: Sendable {
             if recent.count >= Self.reportsPerWindow, let oldest = recent.first {
                 throw DomainError.tooManyRequests(
                     retryAfter: max(1, Int(oldest.addingTimeInterval(Self.reportWindow).timeIntervalSince(now).rounded(.up))),
-                    code: "too_many_reports", message: "You have sent \(Self.reportsPerWindow) reports in the last hour; try again later.")
+                    code: "too_many_reports",
+                    message: Sentence("You have sent \(Self.reportsPerWindow) reports in the last hour; try again later."))
             }
             if let filed = try await safety.insert(report, by: user, at: now, on: sql) { return (filed, true) }
             // The same report, filed meanwhile by the same reporter on another instance.
             guard let existing = try await safety.report(by: user, on: type, reported, on: sql) else {
-                throw DomainError.notFound("report")
+                throw DomainError.notFound(.report)
             }
             return (existing, false)
         }
@@ -293,7 +296,7 @@ struct PeopleService: Sendable {
     /// they may see; 404 otherwise, as for a photo that does not exist.
     private func photo(_ id: UUID, seenBy user: UUID) async throws -> UUID {
         guard let (upload, place) = try await database.read({ [media] sql in try await media.shown(id, on: sql) }) else {
-            throw DomainError.notFound("photo")
+            throw DomainError.notFound(.photo)
         }
         switch place {
         case .message(let room, _):
@@ -301,14 +304,14 @@ struct PeopleService: Sendable {
                 guard let room = try await chat.room(room, on: sql) else { return false }
                 return try await chat.isMember(room: room, user: user, on: sql)
             }
-            guard member else { throw DomainError.notFound("photo") }
+            guard member else { throw DomainError.notFound(.photo) }
         case .event(let event):
             do { try await access.require(event, for: user) } catch let error as DomainError where error.kind == .notFound {
-                throw DomainError.notFound("photo")
+                throw DomainError.notFound(.photo)
             }
         case .profile(let person):
             // Across a block a profile is not there, nor its photo.
-            if person != user, try await blocked(user).contains(person) { throw DomainError.notFound("photo") }
+            if person != user, try await blocked(user).contains(person) { throw DomainError.notFound(.photo) }
         case .group:
             break
         }

@@ -9,12 +9,12 @@ extension SeriesService {
     func join(_ id: UUID, user: UUID) async throws -> View {
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
-            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound(.series) }
             // A members-only series takes the group's members alone (checked again here: they may have just left).
             if series.membersOnly, try await !groups.isMember(user, of: series.groupID ?? id, on: sql) {
-                throw DomainError.notFound("series")
+                throw DomainError.notFound(.series)
             }
-            guard series.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
+            guard series.status == .active else { throw DomainError.conflict("series_ended", Sentence("The series has ended.")) }
             guard try await store.addRegular(user, to: id, at: now, on: sql) else { return }
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
             where occurrence.isOpen(at: now) && occurrence.startsAt > now {
@@ -44,7 +44,7 @@ extension SeriesService {
     func leave(_ id: UUID, user: UUID) async throws {
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
-            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound(.series) }
             guard try await store.removeRegular(user, from: id, on: sql) else { return }
             guard user != series.organiserID else { return }
             for occurrence in try await store.occurrences(of: id, from: series.date(of: now), on: sql)
@@ -61,14 +61,15 @@ extension SeriesService {
     /// not put on it, and leave it if they were.
     func optOut(_ id: UUID, date text: String?, user: UUID) async throws {
         guard let date = text.flatMap({ LocalDate($0) }) else {
-            throw DomainError.validation(["date": "must be a date such as 2026-05-12"])
+            throw DomainError.validation(["date": Sentence("must be a date such as 2026-05-12")])
         }
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
-            guard let series = try await store.series(id, on: sql) else { throw DomainError.notFound("series") }
+            guard let series = try await store.series(id, on: sql) else { throw DomainError.notFound(.series) }
             guard try await store.isRegular(user, of: id, on: sql) else {
                 throw DomainError.forbidden(
-                    "not_regular", "Only the series' regulars say which dates they miss; leave a single game from the game itself.")
+                    "not_regular",
+                    Sentence("Only the series' regulars say which dates they miss; leave a single game from the game itself."))
             }
             try Self.requireComingDate(date, of: series, at: now)
             try await store.optOut(user, of: id, on: date.description, on: sql)
@@ -87,17 +88,17 @@ extension SeriesService {
     /// Skips a date: it is not made, and cancelled (everyone told) if it was.
     func skip(_ id: UUID, date text: String?, by user: UUID) async throws {
         guard let date = text.flatMap({ LocalDate($0) }) else {
-            throw DomainError.validation(["date": "must be a date such as 2026-05-12"])
+            throw DomainError.validation(["date": Sentence("must be a date such as 2026-05-12")])
         }
         let now = clock.now()
         try await write { [store, eventStore] sql, changes in
-            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
-            guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may skip a date.") }
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound(.series) }
+            guard series.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may skip a date.")) }
             try Self.requireComingDate(date, of: series, at: now)
             let game = try await store.occurrence(of: id, on: date, on: sql).asyncMap { try await eventStore.lock($0, on: sql) }
             // A game that has started is left alone: it stays on its players' records.
             if let game, game.startsAt <= now {
-                throw DomainError.conflict("game_started", "The game on \(date) has started; it cannot be skipped.")
+                throw DomainError.conflict("game_started", Sentence("The game on \(date) has started; it cannot be skipped."))
             }
             try await store.skip(date, of: id, on: sql)
             if let game { try await events.cancel(game, at: now, on: sql, changes: &changes) }
@@ -108,8 +109,8 @@ extension SeriesService {
     func end(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
         try await write { [store, eventStore, scheduler] sql, changes in
-            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
-            guard series.organiserID == user else { throw DomainError.forbidden("Only the organiser may end the series.") }
+            guard let series = try await store.lock(id, on: sql) else { throw DomainError.notFound(.series) }
+            guard series.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may end the series.")) }
             guard series.status == .active else { return }
             try await store.end(id, at: now, on: sql)
             try await scheduler.unschedule(.seriesExtension, of: .series(id), on: sql)
@@ -126,7 +127,7 @@ extension SeriesService {
 
     func view(_ id: UUID, for user: UUID) async throws -> View {
         let now = clock.now()
-        guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
+        guard let series = try await store.series(id) else { throw DomainError.notFound(.series) }
         let regulars = try await store.regulars(of: id)
         let upcoming = try await store.occurrences(of: id, from: series.date(of: now)).filter { $0.endsAt > now }
         return View(
@@ -136,9 +137,9 @@ extension SeriesService {
 
     /// The regulars in the order they joined: the organiser's to see.
     func regulars(of id: UUID, for user: UUID) async throws -> [SeriesRegular] {
-        guard let series = try await store.series(id) else { throw DomainError.notFound("series") }
+        guard let series = try await store.series(id) else { throw DomainError.notFound(.series) }
         guard series.organiserID == user else {
-            throw DomainError.forbidden("regulars_private", "Only the organiser sees who the regulars are.")
+            throw DomainError.forbidden("regulars_private", Sentence("Only the organiser sees who the regulars are."))
         }
         let hidden = try await blocks.eitherWay(user)
         return try await store.regulars(of: id).filter { !hidden.contains($0.user.id) }
@@ -175,7 +176,7 @@ extension SeriesService {
     static func requireComingDate(_ date: LocalDate, of series: Series, at now: Date) throws {
         let today = series.date(of: now)
         guard date >= today, date <= today.adding(days: planningDays), series.rule.dates(from: series.firstDate, through: date).last == date
-        else { throw DomainError.validation(["date": "must be a coming date the series has a game on, within two years"]) }
+        else { throw DomainError.validation(["date": Sentence("must be a coming date the series has a game on, within two years")]) }
     }
 
     /// `19:00` → 1140.

@@ -88,7 +88,7 @@ struct SeriesService: Sendable {
         let now = clock.now()
         var v = Validator()
         let first = input.firstDate.flatMap({ LocalDate($0) })
-        if first == nil { v.fail("first_date", "must be a date such as 2026-05-12") }
+        if first == nil { v.fail("first_date", Sentence("must be a date such as 2026-05-12")) }
         var series = template(input, base: nil, first: first, organiser: organiser, at: now, into: &v)
         try v.throwIfInvalid()
         let choice = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: true)
@@ -117,19 +117,19 @@ struct SeriesService: Sendable {
         let title = input.title == nil && base != nil ? base?.title : v.text(input.title, "title", 1...120)
         let sport = input.sport ?? base?.sport
         if let slug = input.sport, sports[slug] == nil {
-            v.fail("sport", "unknown sport '\(slug.prefix(64))'")
+            v.fail("sport", Sentence("unknown sport '\(slug.prefix(64))'"))
         } else if sport == nil {
-            v.fail("sport", "is required")
+            v.fail("sport", Sentence("is required"))
         }
         let location = input.location.map { $0.validated("location", into: &v) } ?? base?.location
-        if input.location == nil && base == nil { v.fail("location", "is required") }
+        if input.location == nil && base == nil { v.fail("location", Sentence("is required")) }
         let address = input.address.map { v.text($0, "address", 0...300).flatMap { $0.isEmpty ? nil : $0 } } ?? base?.address
         let description = input.description.flatMap { v.text($0, "description", 0...4_000, multiline: true) } ?? base?.description ?? ""
         let capacity: Int?
         switch input.capacity {
         case .value(let n):
             capacity = n
-            if !(1...10_000).contains(n) { v.fail("capacity", "must be between 1 and 10000, or null for no limit") }
+            if !(1...10_000).contains(n) { v.fail("capacity", Sentence("must be between 1 and 10000, or null for no limit")) }
         case .null: capacity = nil
         case .absent: capacity = base?.capacity
         }
@@ -137,13 +137,13 @@ struct SeriesService: Sendable {
         let zone = v.timeZone(zoneName)
         if let first, let zone, base == nil {
             let today = LocalDate(now, in: zone)
-            if first < today { v.fail("first_date", "must not be in the past") }
-            if first > today.adding(days: 730) { v.fail("first_date", "must be within two years") }
+            if first < today { v.fail("first_date", Sentence("must not be in the past")) }
+            if first > today.adding(days: 730) { v.fail("first_date", Sentence("must be within two years")) }
         }
         let minutes = input.startTime.map(Self.minutes) ?? base?.startMinutes
-        if minutes == nil { v.fail("start_time", "must be a local time such as 19:00") }
+        if minutes == nil { v.fail("start_time", Sentence("must be a local time such as 19:00")) }
         let duration = input.durationMinutes ?? base?.durationMinutes ?? 120
-        if !(15...1_440).contains(duration) { v.fail("duration_minutes", "must be 15 to 1440") }
+        if !(15...1_440).contains(duration) { v.fail("duration_minutes", Sentence("must be 15 to 1440")) }
         var rule: Recurrence?
         if let text = input.rule, let first {
             do throws(RecurrenceError) { rule = try Recurrence(parsing: text, first: first) } catch { v.fail("rule", error.message) }
@@ -154,7 +154,7 @@ struct SeriesService: Sendable {
                 rule?.count = count - before
             }
         } else if input.rule == nil {
-            v.fail("rule", "is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU")
+            v.fail("rule", Sentence("is required: an RRULE such as FREQ=WEEKLY;BYDAY=TU"))
         }
         let reminders = input.reminders.map { v.reminders($0) } ?? base?.reminders ?? Event.defaultReminders
         var price = base?.price
@@ -218,32 +218,33 @@ struct SeriesService: Sendable {
         let now = clock.now()
         // Within two years, checked before anything is read or locked.
         if let from = input.from.flatMap({ LocalDate($0) }), from > LocalDate(now, in: .gmt).adding(days: Self.planningDays) {
-            throw DomainError.validation(["from": "must be within two years"])
+            throw DomainError.validation(["from": Sentence("must be within two years")])
         }
         _ = try GroupChoice.read(groupID: input.groupId, membersOnly: input.membersOnly, creating: false)
         let next: Series = try await write { [self] sql, changes in
-            guard let old = try await store.lock(id, on: sql) else { throw DomainError.notFound("series") }
-            guard old.organiserID == user else { throw DomainError.forbidden("Only the organiser may change the series.") }
-            guard old.status == .active else { throw DomainError.conflict("series_ended", "The series has ended.") }
+            guard let old = try await store.lock(id, on: sql) else { throw DomainError.notFound(.series) }
+            guard old.organiserID == user else { throw DomainError.forbidden(Sentence("Only the organiser may change the series.")) }
+            guard old.status == .active else { throw DomainError.conflict("series_ended", Sentence("The series has ended.")) }
             var v = Validator()
             let from = input.from.flatMap({ LocalDate($0) })
             if let from {
                 if old.rule.dates(from: old.firstDate, through: from).last != from {
-                    v.fail("from", "must be a date the series has a game on")
+                    v.fail("from", Sentence("must be a date the series has a game on"))
                 }
             } else {
-                v.fail("from", "must be a date such as 2026-05-12")
+                v.fail("from", Sentence("must be a date such as 2026-05-12"))
             }
             guard var next = template(input, base: old, first: from, organiser: user, at: now, into: &v), let from else {
                 try v.throwIfInvalid()
                 throw DomainError.validation(v.fields)
             }
-            if next.start(on: from) <= now { v.fail("start_time", "would put the game on \(from) in the past") }
+            if next.start(on: from) <= now { v.fail("start_time", Sentence("would put the game on \(from) in the past")) }
             try v.throwIfInvalid()
             if let made = try await store.occurrence(of: id, on: from, on: sql), let game = try await eventStore.event(made, on: sql),
                 game.startsAt <= now
             {
-                throw DomainError.conflict("game_started", "The game on \(from) has started; change the series from a later date.")
+                throw DomainError.conflict(
+                    "game_started", Sentence("The game on \(from) has started; change the series from a later date."))
             }
             next.organiserName = old.organiserName
             try await store.insert(next, on: sql)

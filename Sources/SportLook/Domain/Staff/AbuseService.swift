@@ -49,7 +49,7 @@ struct AbuseService: Sendable {
                 createdAt: now)
             guard try await store.insert(block, on: sql) else {
                 // Blocked by another admin at the same moment: theirs stands.
-                guard let existing = try await store.block(kind, value, on: sql) else { throw DomainError.notFound("block") }
+                guard let existing = try await store.block(kind, value, on: sql) else { throw DomainError.notFound(.block) }
                 return (existing, nil)
             }
             let entry = try await staff.record(
@@ -65,7 +65,7 @@ struct AbuseService: Sendable {
         let now = clock.now().wholeMilliseconds
         return try await write { [store, staff] sql, _ in
             let name = try await StaffService.requireAdmin(actor, staff: staff, on: sql)
-            guard let lifted = try await store.delete(id, on: sql) else { throw DomainError.notFound("block") }
+            guard let lifted = try await store.delete(id, on: sql) else { throw DomainError.notFound(.block) }
             return try await staff.record(
                 "registration_unblocked", by: actor, name: name, target: ("registration_block", id.lowercased), reason: reason,
                 details: ["kind": lifted.kind, "value": lifted.value], at: now, on: sql)
@@ -77,21 +77,22 @@ struct AbuseService: Sendable {
     /// domain of at least two labels.
     static func target(kind: String?, value: String?) throws -> (RegistrationBlock.Kind, String) {
         guard let kind = kind.flatMap(RegistrationBlock.Kind.init(rawValue:)) else {
-            throw DomainError.invalidParameter("kind", "must be network or email_domain")
+            throw DomainError.invalidParameter("kind", Sentence("must be network or email_domain"))
         }
         let text = (value ?? "").trimmingCharacters(in: .whitespaces)
         switch kind {
         case .network:
             guard text.utf8.count <= 64, let range = AddressRange(cidr: text) else {
-                throw DomainError.invalidParameter("value", "must be an address range such as 203.0.113.0/24 or 2001:db8::/32")
+                throw DomainError.invalidParameter("value", Sentence("must be an address range such as 203.0.113.0/24 or 2001:db8::/32"))
             }
             if range.isIPv6, range.prefixLength > 64 {
-                throw DomainError.invalidParameter("value", "an IPv6 range must be a /64 or wider: addresses are counted by their /64")
+                throw DomainError.invalidParameter(
+                    "value", Sentence("an IPv6 range must be a /64 or wider: addresses are counted by their /64"))
             }
             // One block refuses a network, never the whole Internet.
             guard range.prefixLength >= (range.isIPv6 ? Self.widestIPv6 : Self.widestIPv4) else {
                 throw DomainError.invalidParameter(
-                    "value", "a range may be at most a /\(Self.widestIPv4) (IPv4) or a /\(Self.widestIPv6) (IPv6)")
+                    "value", Sentence("a range may be at most a /\(Self.widestIPv4) (IPv4) or a /\(Self.widestIPv6) (IPv6)"))
             }
             return (kind, range.canonical)
         case .emailDomain:
@@ -105,7 +106,7 @@ struct AbuseService: Sendable {
                     (1...63).contains(label.utf8.count) && !label.hasPrefix("-") && !label.hasSuffix("-")
                         && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
                 }
-            guard valid else { throw DomainError.invalidParameter("value", "must be a domain such as spam.example") }
+            guard valid else { throw DomainError.invalidParameter("value", Sentence("must be a domain such as spam.example")) }
             return (kind, domain)
         }
     }
@@ -122,7 +123,8 @@ struct AbuseService: Sendable {
         throw DomainError.forbidden(
             "registration_blocked",
             block.kind == .network
-                ? "Accounts cannot be made from this network." : "Accounts cannot be made with an email address of this domain.")
+                ? Sentence("Accounts cannot be made from this network.")
+                : Sentence("Accounts cannot be made with an email address of this domain."))
     }
 
     /// Counts a registration from `address` (in the registration's transaction).

@@ -23,11 +23,11 @@ extension ModerationService {
             // The action named, or else the latest that reached them (never an older one
             // in its place: a second appeal of the same is refused).
             let candidates = actionID.map { id in reaching.filter { $0.id == id } } ?? Array(reaching.prefix(1))
-            guard !candidates.isEmpty else { throw DomainError.notFound("action to appeal") }
+            guard !candidates.isEmpty else { throw DomainError.notFound(.actionToAppeal) }
             guard let action = candidates.first(where: { !appealed.contains($0.id) }),
                 let filed = try await store.insertAppeal(by: user, of: action.id, statement: text, at: now, on: sql)
             else {
-                throw DomainError.conflict("already_appealed", "An action is appealed once; this one was.")
+                throw DomainError.conflict("already_appealed", Sentence("An action is appealed once; this one was."))
             }
             let name = try await accounts.names(of: [user], on: sql)[user] ?? ""
             _ = try await audit(
@@ -59,12 +59,12 @@ extension ModerationService {
         return try await write { [self] sql, changes in
             guard let appeal = try await store.lockOpenAppeal(id, on: sql), let action = try await staff.entry(appeal.actionID, on: sql)
             else {
-                throw DomainError.notFound("open appeal")
+                throw DomainError.notFound(.openAppeal)
             }
-            if appeal.userID == actor.id { throw DomainError.conflict("own_account", "Staff do not decide their own appeal.") }
+            if appeal.userID == actor.id { throw DomainError.conflict("own_account", Sentence("Staff do not decide their own appeal.")) }
             let name = try await requireStaff(actor, alsoLocking: appeal.userID, on: sql)
             if let me = actor.id, action.actorID == me {
-                throw DomainError.conflict("same_staff", "Another member of staff decides the appeal of your own action.")
+                throw DomainError.conflict("same_staff", Sentence("Another member of staff decides the appeal of your own action."))
             }
             if reverse, let person = try await store.lockPerson(appeal.userID, on: sql) {
                 try await undo(action, of: person, at: now, on: sql, changes: &changes)

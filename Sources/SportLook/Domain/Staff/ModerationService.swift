@@ -92,7 +92,7 @@ struct ModerationService: Sendable {
     func search(_ query: String?, limit: Int) async throws -> [ModeratedPerson] {
         let text = (query ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 2, text.utf8.count <= 320 else {
-            throw DomainError.invalidParameter("q", "must be an id, an email or at least two characters of a name")
+            throw DomainError.invalidParameter("q", Sentence("must be an id, an email or at least two characters of a name"))
         }
         let id = UUID(text: text)
         let email = text.contains("@") ? AccountService.normalize(email: text) : nil
@@ -105,7 +105,7 @@ struct ModerationService: Sendable {
     /// (``AccountService/deleteAccount(_:first:)``); an admin only, in the audit log.
     func erase(_ person: UUID, by actor: AuditActor, reason: String?) async throws -> AuditEntry {
         let reason = try StaffService.reason(reason)
-        if person == actor.id { throw DomainError.conflict("own_account", "Staff do not erase their own account here.") }
+        if person == actor.id { throw DomainError.conflict("own_account", Sentence("Staff do not erase their own account here.")) }
         let now = clock.now().wholeMilliseconds
         let entry = Mutex<AuditEntry?>(nil)
         try await deletion.deleteAccount(person) { [staff] sql in
@@ -114,7 +114,7 @@ struct ModerationService: Sendable {
                 "account_erased", by: actor, name: name, target: ("user", person.lowercased), reason: reason, at: now, on: sql)
             entry.withLock { $0 = row }
         }
-        guard let row = entry.withLock({ $0 }) else { throw DomainError.notFound("account") }
+        guard let row = entry.withLock({ $0 }) else { throw DomainError.notFound(.account) }
         return row
     }
 
@@ -128,7 +128,7 @@ struct ModerationService: Sendable {
                     record: try await records.records(of: [id], at: now, on: sql)[id], networks: try await known.networks(of: id, on: sql))
                 return person
             })
-        else { throw DomainError.notFound("account") }
+        else { throw DomainError.notFound(.account) }
         return person
     }
 
@@ -153,11 +153,11 @@ struct ModerationService: Sendable {
         let (decision, released) = try await write { [self] sql, changes in
             // The reports first, under their locks: two staff deciding the same thing go
             // one after the other, and the second finds nothing left open.
-            guard try await store.lockOpenReports(targetType, targetID, on: sql) else { throw DomainError.notFound("open report") }
+            guard try await store.lockOpenReports(targetType, targetID, on: sql) else { throw DomainError.notFound(.openReport) }
             let (subject, context) = try await Self.context(targetType, targetID, store: store, media: media.store, on: sql)
             // Nobody decides on their own content or account.
             if let subject, subject.id == actor.id {
-                throw DomainError.conflict("own_account", "Staff do not decide reports about themselves.")
+                throw DomainError.conflict("own_account", Sentence("Staff do not decide reports about themselves."))
             }
             let actorName = try await requireStaff(actor, alsoLocking: subject?.id, on: sql)
             var notice: Notifier.ModerationNotice?
@@ -168,7 +168,9 @@ struct ModerationService: Sendable {
             case .remove:
                 (notice, released) = try await remove(targetType, context, at: now, on: sql, changes: &changes)
             case .warn, .limit, .suspend, .lift:
-                guard let subject else { throw DomainError.conflict("target_gone", "The reported thing is gone; dismiss its reports.") }
+                guard let subject else {
+                    throw DomainError.conflict("target_gone", Sentence("The reported thing is gone; dismiss its reports."))
+                }
                 notice = try await standing(of: subject.id, action, days: days, by: actor, at: now, on: sql, changes: &changes)
             }
             let reports = try await store.resolve(targetType, targetID, outcome: action, by: actor.id, at: now, on: sql)
@@ -195,12 +197,12 @@ struct ModerationService: Sendable {
     func act(on person: UUID, _ action: ModerationAction, reason: String?, days: Int?, by actor: AuditActor) async throws -> AuditEntry {
         let reason = try StaffService.reason(reason)
         guard action.onPerson else {
-            throw DomainError.invalidParameter("action", "must be warn, limit, suspend or lift")
+            throw DomainError.invalidParameter("action", Sentence("must be warn, limit, suspend or lift"))
         }
         try Self.check(action, days: days, onContent: "user")
         let now = clock.now().wholeMilliseconds
         return try await write { [self] sql, changes in
-            if person == actor.id { throw DomainError.conflict("own_account", "Staff do not act on their own account.") }
+            if person == actor.id { throw DomainError.conflict("own_account", Sentence("Staff do not act on their own account.")) }
             let actorName = try await requireStaff(actor, alsoLocking: person, on: sql)
             let notice = try await standing(of: person, action, days: days, by: actor, at: now, on: sql, changes: &changes)
             var details: [String: String] = [:]
@@ -228,16 +230,16 @@ struct ModerationService: Sendable {
 
     private static func check(_ action: ModerationAction, days: Int?, onContent type: String) throws {
         if let days {
-            guard action == .suspend else { throw DomainError.invalidParameter("days", "is for a suspension only") }
+            guard action == .suspend else { throw DomainError.invalidParameter("days", Sentence("is for a suspension only")) }
             guard (1...maxDays).contains(days) else {
-                throw DomainError.invalidParameter("days", "must be 1 to \(maxDays); leave it out to suspend for good")
+                throw DomainError.invalidParameter("days", Sentence("must be 1 to \(maxDays); leave it out to suspend for good"))
             }
         }
         if action == .remove, type == "user" {
-            throw DomainError.invalidParameter("action", "a person is not removed: warn, limit or suspend them")
+            throw DomainError.invalidParameter("action", Sentence("a person is not removed: warn, limit or suspend them"))
         }
         if action == .lift, type != "user" {
-            throw DomainError.invalidParameter("action", "lift is for a person's limit or suspension, from their account")
+            throw DomainError.invalidParameter("action", Sentence("lift is for a person's limit or suspension, from their account"))
         }
     }
 
@@ -247,7 +249,7 @@ struct ModerationService: Sendable {
     func requireStaff(_ actor: AuditActor, alsoLocking person: UUID? = nil, on sql: DatabaseSession) async throws -> String {
         guard let id = actor.id else { return actor.label }
         guard let account = try await staff.lock(Set([id] + [person].compactMap { $0 }), on: sql)[id], account.role != nil else {
-            throw DomainError.forbidden("staff_only", "Only staff act on reports and people.")
+            throw DomainError.forbidden("staff_only", Sentence("Only staff act on reports and people."))
         }
         return account.name
     }
@@ -260,28 +262,28 @@ struct ModerationService: Sendable {
     {
         switch context {
         case .message(let message, _, _):
-            guard message.deletedAt == nil else { throw DomainError.conflict("already_removed", "The message was deleted already.") }
-            guard try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes) else {
-                throw DomainError.conflict("already_removed", "The message was deleted already.")
-            }
+            // Deleted before, or while this was decided.
+            guard message.deletedAt == nil,
+                try await chat.takeDown(room: message.roomID, seq: message.seq, at: now, on: sql, changes: &changes)
+            else { throw DomainError.conflict("already_removed", Sentence("The message was deleted already.")) }
             return (.messageRemoved, [])
         case .event(let id, let title, _, _, _):
             guard let event = try await eventStore.lock(id, on: sql), event.status == .active else {
-                throw DomainError.conflict("already_removed", "The event was cancelled already.")
+                throw DomainError.conflict("already_removed", Sentence("The event was cancelled already."))
             }
             try await events.cancel(event, at: now, on: sql, changes: &changes)
             return (.eventRemoved(title: title), [])
         case .group(let id, let name, _, _):
             // Closed as its owner would: its games are cancelled with a notice, its members go.
             guard let group = try await groups.store.lock(id, at: now, on: sql) else {
-                throw DomainError.conflict("already_removed", "The group was closed already.")
+                throw DomainError.conflict("already_removed", Sentence("The group was closed already."))
             }
             try await groups.end(group, at: now, on: sql, &changes)
             return (.groupRemoved(name: name), [])
         case .photo(let id, let place, _, _):
             return (.photoRemoved, try await takeDown(photo: id, shownOn: place, at: now, on: sql, changes: &changes))
         case .user, .gone:
-            throw DomainError.conflict("target_gone", "There is nothing left to remove; dismiss its reports.")
+            throw DomainError.conflict("target_gone", Sentence("There is nothing left to remove; dismiss its reports."))
         }
     }
 
@@ -327,13 +329,13 @@ struct ModerationService: Sendable {
         of person: UUID, _ action: ModerationAction, days: Int?, by actor: AuditActor, at now: Date, on sql: DatabaseSession,
         changes: inout ChangeSet
     ) async throws -> Notifier.ModerationNotice {
-        if person == actor.id { throw DomainError.conflict("own_account", "Staff do not act on their own account.") }
-        guard let current = try await store.lockPerson(person, on: sql) else { throw DomainError.notFound("account") }
+        if person == actor.id { throw DomainError.conflict("own_account", Sentence("Staff do not act on their own account.")) }
+        guard let current = try await store.lockPerson(person, on: sql) else { throw DomainError.notFound(.account) }
         if action != .warn, let actorID = actor.id, let role = try await staff.role(of: person, on: sql) {
             let mine = try await staff.role(of: actorID, on: sql)
             if role == .admin || mine != .admin {
                 throw DomainError.forbidden(
-                    "staff_account", "Only an admin acts on a moderator, and no one on an admin; take the role first.")
+                    "staff_account", Sentence("Only an admin acts on a moderator, and no one on an admin; take the role first."))
             }
         }
         let notice: Notifier.ModerationNotice
@@ -341,7 +343,7 @@ struct ModerationService: Sendable {
         case .warn:
             return .warned
         case .limit:
-            guard !current.limited else { throw DomainError.conflict("already_limited", "The account is limited already.") }
+            guard !current.limited else { throw DomainError.conflict("already_limited", Sentence("The account is limited already.")) }
             try await store.setStanding(
                 person, limitedAt: now, suspendedAt: current.suspendedAt, suspendedUntil: current.suspendedUntil, at: now, on: sql)
             notice = .limited
@@ -363,13 +365,13 @@ struct ModerationService: Sendable {
             notice = .suspended(until: until)
         case .lift:
             guard current.limited || current.suspendedAt != nil else {
-                throw DomainError.conflict("not_restricted", "The account is neither limited nor suspended.")
+                throw DomainError.conflict("not_restricted", Sentence("The account is neither limited nor suspended."))
             }
             try await store.setStanding(person, limitedAt: nil, suspendedAt: nil, suspendedUntil: nil, at: now, on: sql)
             try await scheduler.unschedule(.suspensionEnd, of: .user(person), on: sql)
             notice = .lifted
         case .dismiss, .remove:
-            throw DomainError.invalidParameter("action", "must be warn, limit, suspend or lift")
+            throw DomainError.invalidParameter("action", Sentence("must be warn, limit, suspend or lift"))
         }
         if let user = try await accounts.user(person, on: sql) { changes.profile(user) }
         return notice

@@ -18,7 +18,7 @@ struct StaffJobs: Sendable {
     /// Queues the dead jobs (of `kind`) again, or removes them; an admin only.
     func settleDead(kind: String?, retry: Bool, by actor: AuditActor, reason: String?) async throws -> (count: Int, entry: AuditEntry) {
         let reason = try StaffService.reason(reason)
-        if let kind, kind.isEmpty || kind.utf8.count > 64 { throw DomainError.invalidParameter("kind", "must be a job kind") }
+        if let kind, kind.isEmpty || kind.utf8.count > 64 { throw DomainError.invalidParameter("kind", Sentence("must be a job kind")) }
         let now = clock.now().wholeMilliseconds
         return try await write { [jobs, staff] sql, changes in
             let name = try await StaffService.requireAdmin(actor, staff: staff, on: sql)

@@ -44,7 +44,7 @@ struct StaffService: Sendable {
     static func reason(_ text: String?) throws -> String {
         var v = Validator()
         guard let reason = v.text(text, "reason", 1...1_000, maxBytes: 1_000, multiline: true) else {
-            throw DomainError.invalidParameter("reason", "must say why, in at most 1,000 bytes, without control characters")
+            throw DomainError.invalidParameter("reason", Sentence("must say why, in at most 1,000 bytes, without control characters"))
         }
         return reason
     }
@@ -54,7 +54,7 @@ struct StaffService: Sendable {
     static func requireAdmin(_ actor: AuditActor, staff: StaffStore, on sql: DatabaseSession) async throws -> String {
         guard let id = actor.id else { return actor.label }
         guard let account = try await staff.lock([id], on: sql)[id], account.role == .admin else {
-            throw DomainError.forbidden("admins_only", "Only an admin may do this.")
+            throw DomainError.forbidden("admins_only", Sentence("Only an admin may do this."))
         }
         return account.name
     }
@@ -62,7 +62,9 @@ struct StaffService: Sendable {
     /// A person acting must be a live admin (as read in `locked`); the command line may.
     private static func requireAdmin(_ actor: AuditActor, in locked: [UUID: StaffStore.Account]) throws {
         guard let id = actor.id else { return }
-        guard locked[id]?.role == .admin else { throw DomainError.forbidden("admins_only", "Only an admin gives or takes staff roles.") }
+        guard locked[id]?.role == .admin else {
+            throw DomainError.forbidden("admins_only", Sentence("Only an admin gives or takes staff roles."))
+        }
     }
 
     private func change(_ email: String, to role: StaffRole?, by actor: AuditActor, reason: String) async throws -> AuditEntry {
@@ -73,20 +75,20 @@ struct StaffService: Sendable {
                 if actor.id != nil {
                     try await Self.requireAdmin(actor, in: try await store.lock(Set([actor.id].compactMap { $0 }), on: sql))
                 }
-                throw DomainError.notFound("account")
+                throw DomainError.notFound(.account)
             }
             // The actor and the account, locked and read again: two admins changing each
             // other at once go one after the other.
             let locked = try await store.lock(Set([found.id] + [actor.id].compactMap { $0 }), on: sql)
             try Self.requireAdmin(actor, in: locked)
-            guard let account = locked[found.id] else { throw DomainError.notFound("account") }
+            guard let account = locked[found.id] else { throw DomainError.notFound(.account) }
             if role != nil, !account.emailVerified {
-                throw DomainError.conflict("email_not_verified", "A staff role goes only to an account whose email is verified.")
+                throw DomainError.conflict("email_not_verified", Sentence("A staff role goes only to an account whose email is verified."))
             }
             if account.role == role {
                 throw role == nil
-                    ? DomainError.conflict("not_staff", "The account has no staff role.")
-                    : DomainError.conflict("unchanged", "The account has that role already.")
+                    ? DomainError.conflict("not_staff", Sentence("The account has no staff role."))
+                    : DomainError.conflict("unchanged", Sentence("The account has that role already."))
             }
             let actorName = actor.id.flatMap { locked[$0]?.name } ?? actor.label
             try await store.setRole(role, of: account.id, on: sql)

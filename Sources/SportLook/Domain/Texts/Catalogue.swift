@@ -1,10 +1,11 @@
 import Foundation
 
-/// Every sentence the server writes for people to read — notifications, reminders,
-/// mails — by key, in every ``Language``, as ``MessageFormat`` templates (CLDR plural
-/// rules choose a plural's branch). The recipient's language picks the text. A key
-/// without a template in some language, or whose templates name different arguments,
-/// fails `CatalogueTests`.
+/// Every sentence the server writes for people to read in every ``Language``: notifications,
+/// reminders and mails by key, as ``MessageFormat`` templates (CLDR plural rules choose a
+/// plural's branch); errors' messages and fields' problems by their English ``Sentence``.
+/// The recipient's language picks the text (a request's `Accept-Language` for its
+/// answer). A key or a sentence without a text in some language, or whose texts name
+/// different arguments, fails `CatalogueTests`.
 enum Catalogue {
     enum Key: String, CaseIterable, Sendable {
         case waitlistPromotedTitle = "waitlist_promoted.title"
@@ -98,6 +99,28 @@ enum Catalogue {
         case duesDueBody = "dues_due.body"
         case duesClaimedBody = "dues_claimed.body"
     }
+
+    /// A sentence of the code's (an error's message, a field's problem) in `language`:
+    /// its English template is its key among ``danishSentences``.
+    static func sentence(_ sentence: Sentence, in language: Language) -> String {
+        switch language {
+        case .en: sentence.english
+        case .da: sentence.filled { danishSentences[$0] }
+        }
+    }
+
+    /// The code's sentences in a language, by their English templates (English: none, the
+    /// code's own text is the English).
+    static func sentences(_ language: Language) -> [String: String] {
+        switch language {
+        case .en: [:]
+        case .da: danishSentences
+        }
+    }
+
+    /// The code's sentences in Danish, by their English templates: errors' messages and
+    /// fields' problems (a template is one or the other).
+    private static let danishSentences = danishErrors.merging(danishFieldProblems) { message, _ in message }
 
     /// `key` in `language` with `arguments` put in.
     static func text(_ key: Key, _ arguments: [String: MessageArgument] = [:], in language: Language) -> String {

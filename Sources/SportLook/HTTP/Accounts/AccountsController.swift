@@ -65,7 +65,7 @@ struct AccountsController {
     /// and not in the body, so no script on the page ever holds it.
     func session(_ issued: AccountService.Issued, status: HTTPResponse.Status, request: Request) async throws -> JSONResponse {
         var issued = issued
-        issued.user = try await accounts.remember(Self.language(request), for: issued.user)
+        issued.user = try await accounts.remember(Language.accepted(by: request), for: issued.user)
         guard SessionCookie.isRequested(by: request) else {
             return JSONResponse(status: status, IssuedToken(issued: issued, links: links, includesToken: true))
         }
@@ -74,11 +74,6 @@ struct AccountsController {
         return JSONResponse(
             status: status, IssuedToken(issued: issued, links: links, includesToken: false),
             headers: [.setCookie: cookie.description, .cacheControl: "no-store"])
-    }
-
-    /// The request's `Accept-Language`, among the languages texts come in.
-    static func language(_ request: Request) -> Language? {
-        request.headers[.acceptLanguage].flatMap { Language.preferred(in: String($0.prefix(500))) }
     }
 
     static func userAgent(_ request: Request) -> String? {
@@ -184,7 +179,7 @@ extension AccountsController {
         let input = try await RequestBody.decode(AccountService.ProfileInput.self, from: request, context: context)
         var user = try await accounts.updateProfile(context.userID, input)
         // A language set in the body wins over the header's.
-        if input.language.isAbsent { user = try await accounts.remember(Self.language(request), for: user) }
+        if input.language.isAbsent { user = try await accounts.remember(Language.accepted(by: request), for: user) }
         return JSONResponse(PrivateProfile(user: user, links: links))
     }
 
@@ -236,7 +231,7 @@ extension AccountsController {
 
     /// `DELETE /v1/me/sessions/{id}`
     @Sendable func revokeSession(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await accounts.revoke(session: try context.uuid("id", "session"), of: context.userID)
+        try await accounts.revoke(session: try context.uuid("id", .session), of: context.userID)
         return Response(status: .noContent)
     }
 }

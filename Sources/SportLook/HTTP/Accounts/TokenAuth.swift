@@ -35,7 +35,7 @@ struct TokenAuth {
             !origins.allowsCookieWrite(request)
         {
             throw DomainError.forbidden(
-                "origin_refused", "A request that changes something with the session cookie must come from this site's pages.")
+                "origin_refused", Sentence("A request that changes something with the session cookie must come from this site's pages."))
         }
     }
 }

@@ -52,7 +52,7 @@ struct ChatController {
 extension ChatController {
     /// `GET /v1/events/{id}/messages`, `GET /v1/rooms/{id}/messages`
     @Sendable func listMessages(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "room")
+        let id = try context.uuid("id", .room)
         var q = QueryReader(request)
         let after = q.int("after_seq", in: 0...Int(Int32.max))
         let before = q.int("before_seq", in: 1...Int(Int32.max))
@@ -77,7 +77,7 @@ extension ChatController {
 
     /// `POST /v1/events/{id}/messages`, `POST /v1/rooms/{id}/messages`
     @Sendable func sendMessage(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "room")
+        let id = try context.uuid("id", .room)
         let input = try await RequestBody.decode(SendInput.self, from: request, context: context)
         let sent = try await chat.send(
             to: id, from: context.userID,
@@ -89,7 +89,7 @@ extension ChatController {
 
     /// `POST /v1/events/{id}/read`, `POST /v1/rooms/{id}/read`
     @Sendable func markRead(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "room")
+        let id = try context.uuid("id", .room)
         let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
         try await chat.markRead(id, user: context.userID, seq: input.seq)
         return Response(status: .noContent)
@@ -129,11 +129,13 @@ extension ChatController {
 
     /// `PUT /v1/rooms/{id}/mute`
     @Sendable func muteRoom(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "room")
+        let id = try context.uuid("id", .room)
         let input = try await RequestBody.decode(MuteInput.self, from: request, context: context)
         var until: Date?
         if let text = input.until {
-            guard let date = RFC3339.parse(text) else { throw DomainError.validation(["until": "must be a date and time (RFC 3339)"]) }
+            guard let date = RFC3339.parse(text) else {
+                throw DomainError.validation(["until": Sentence("must be a date and time (RFC 3339)")])
+            }
             until = date
         }
         try await rooms.mute(id, user: context.userID, until: until)
@@ -142,7 +144,7 @@ extension ChatController {
 
     /// `DELETE /v1/rooms/{id}/mute`
     @Sendable func unmuteRoom(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await rooms.unmute(try context.uuid("id", "room"), user: context.userID)
+        try await rooms.unmute(try context.uuid("id", .room), user: context.userID)
         return Response(status: .noContent)
     }
 
@@ -162,8 +164,8 @@ extension ChatController {
     /// `POST /v1/conversations`
     @Sendable func startConversation(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(ConversationInput.self, from: request, context: context)
-        guard let text = input.userId else { throw DomainError.validation(["user_id": "is required"]) }
-        guard let other = UUID(text: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
+        guard let text = input.userId else { throw DomainError.validation(["user_id": Sentence("is required")]) }
+        guard let other = UUID(text: text) else { throw DomainError.validation(["user_id": Sentence("must be a user id")]) }
         let (conversation, created) = try await rooms.start(with: other, by: context.userID)
         return JSONResponse(
             status: created ? .created : .ok, ConversationRepresentation(conversation: conversation, viewer: context.userID))
@@ -171,7 +173,7 @@ extension ChatController {
 
     /// `GET /v1/conversations/{id}`
     @Sendable func getConversation(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let conversation = try await rooms.conversation(try context.uuid("id", "conversation"), for: context.userID)
+        let conversation = try await rooms.conversation(try context.uuid("id", .conversation), for: context.userID)
         return JSONResponse(ConversationRepresentation(conversation: conversation, viewer: context.userID))
     }
 
@@ -186,7 +188,7 @@ extension ChatController {
     }
 
     private func answerConversation(_ context: AuthenticatedContext, accept: Bool) async throws -> JSONResponse {
-        let conversation = try await rooms.answer(try context.uuid("id", "conversation"), by: context.userID, accept: accept)
+        let conversation = try await rooms.answer(try context.uuid("id", .conversation), by: context.userID, accept: accept)
         return JSONResponse(ConversationRepresentation(conversation: conversation, viewer: context.userID))
     }
 }

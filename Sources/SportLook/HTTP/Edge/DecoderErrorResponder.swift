@@ -34,8 +34,8 @@ final class DecoderErrorResponder: ChannelInboundHandler, RemovableChannelHandle
         let status: HTTPResponseStatus = tooLarge ? .requestHeaderFieldsTooLarge : .badRequest
         let body = APIError(
             tooLarge ? .requestHeaderFieldsTooLarge : .badRequest, code: tooLarge ? "headers_too_large" : "bad_request",
-            message: tooLarge ? "The request headers are too large." : "The request could not be read."
-        ).body(requestID: nil)
+            message: tooLarge ? Sentence("The request headers are too large.") : Sentence("The request could not be read.")
+        ).body(requestID: nil, language: .en)
         let head = HTTPResponseHead(
             version: .http1_1, status: status,
             headers: [

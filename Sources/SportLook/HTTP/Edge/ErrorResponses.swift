@@ -30,10 +30,10 @@ struct ErrorResponses {
                     "hb.request.id": "\(context.id)", "method": "\(request.method)", "path": "\(Self.loggable(request.uri.path))",
                     "error": "\(String(reflecting: error))",
                 ])
-            return APIError.internalError.response(requestID: context.id)
+            return APIError.internalError.response(requestID: context.id, language: Language.asked(by: request))
         }
         if refusal.status == .tooManyRequests || refusal.status == .serviceUnavailable { refusals?.record(refusal.code) }
-        return refusal.response(requestID: nil)
+        return refusal.response(requestID: nil, language: Language.asked(by: request))
     }
 
     /// The answer to a known error; nil for an error nobody expected (a 500).
@@ -68,7 +68,7 @@ struct ErrorResponses {
 
     /// What a path no route serves answers.
     static func noRoute(_ request: Request) -> APIError {
-        APIError(.notFound, code: "not_found", message: "No route for \(request.method) \(request.uri.path.prefix(200)).")
+        APIError(.notFound, code: "not_found", message: Sentence("No route for \(request.method) \(request.uri.path.prefix(200))."))
     }
 
     private func map(_ error: HTTPError, request: Request, context: AppRequestContext) -> APIError {
@@ -77,22 +77,25 @@ struct ErrorResponses {
             let allowed = routes.methods(matching: request.uri.path)
             if !allowed.isEmpty {
                 return APIError(
-                    .methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.",
+                    .methodNotAllowed, code: "method_not_allowed", message: Sentence("\(request.method) is not allowed here."),
                     headers: [.allow: allowed.map(\.rawValue).sorted().joined(separator: ", ")])
             }
             return Self.noRoute(request)
         case .contentTooLarge:
             return APIError(
-                .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
+                .contentTooLarge, code: "payload_too_large",
+                message: Sentence("The body is larger than \(context.maxUploadSize / 1024) KiB."))
         case .methodNotAllowed:
-            return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here.")
+            return APIError(.methodNotAllowed, code: "method_not_allowed", message: Sentence("\(request.method) is not allowed here."))
         case .unsupportedMediaType:
-            return APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+            return APIError(.unsupportedMediaType, code: "unsupported_media_type", message: Sentence("Send the body as application/json."))
         case .badRequest:
-            return APIError(.badRequest, code: "bad_request", message: "The request could not be read.")
+            return APIError(.badRequest, code: "bad_request", message: Sentence("The request could not be read."))
         default:
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
-            return APIError(error.status, code: code.isEmpty ? "error" : code, message: error.status.reasonPhrase)
+            return APIError(
+                error.status, code: code.isEmpty ? "error" : code,
+                message: Sentence("HTTP \(error.status.code): \(error.status.reasonPhrase)."))
         }
     }
 }

@@ -96,7 +96,7 @@ enum RequestBody {
     /// 400 for malformed JSON, 422 (with the field) for a value of the wrong type.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let body = try await collect(request, context: context)
-        guard body.readableBytes > 0 else { throw APIError.badRequest("invalid_json", "The request needs a JSON body.") }
+        guard body.readableBytes > 0 else { throw APIError.badRequest("invalid_json", Sentence("The request needs a JSON body.")) }
         return try decodeBody(type, body, request: request)
     }
 
@@ -105,20 +105,21 @@ enum RequestBody {
         if let contentType = request.headers[.contentType],
             !contentType.lowercased().hasPrefix("application/json") && !contentType.lowercased().contains("+json")
         {
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: Sentence("Send the body as application/json."))
         }
         do {
             return try await request.body.collect(upTo: context.maxUploadSize)
         } catch {
             throw APIError(
-                .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(context.maxUploadSize / 1024) KiB.")
+                .contentTooLarge, code: "payload_too_large",
+                message: Sentence("The body is larger than \(context.maxUploadSize / 1024) KiB."))
         }
     }
 
     private static func decodeBody<T: Decodable>(_ type: T.Type, _ body: ByteBuffer, request: Request) throws -> T {
         let bytes = body.readableBytesView
         guard request.headers[.contentType] != nil else {
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: Sentence("Send the body as application/json."))
         }
         try checkDepth(bytes)
         do {
@@ -128,7 +129,7 @@ enum RequestBody {
         } catch let error as DomainError {
             throw error
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw APIError.badRequest("invalid_json", "The body is not valid JSON.")
+            throw APIError.badRequest("invalid_json", Sentence("The body is not valid JSON."))
         } catch let error as DecodingError {
             throw describe(error)
         }
@@ -159,7 +160,7 @@ enum RequestBody {
             case 34: inString = true
             case 91, 123:
                 depth += 1
-                if depth > maxDepth { throw APIError.badRequest("too_deep", "JSON nested deeper than \(maxDepth) levels.") }
+                if depth > maxDepth { throw APIError.badRequest("too_deep", Sentence("JSON nested deeper than \(maxDepth) levels.")) }
             case 93, 125: depth -= 1
             default: break
             }
@@ -173,15 +174,15 @@ enum RequestBody {
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return APIError(DomainError.validation([name(context.codingPath): "must be \(describe(type))"]))
+            return APIError(DomainError.validation([name(context.codingPath): Sentence("must be \(describe(type))")]))
         case .valueNotFound(let type, let context):
-            return APIError(DomainError.validation([name(context.codingPath): "must be \(describe(type)), not null"]))
+            return APIError(DomainError.validation([name(context.codingPath): Sentence("must be \(describe(type)), not null")]))
         case .keyNotFound(let key, let context):
-            return APIError(DomainError.validation([name(context.codingPath + [key]): "is required"]))
+            return APIError(DomainError.validation([name(context.codingPath + [key]): Sentence("is required")]))
         case .dataCorrupted(let context):
-            return APIError(DomainError.validation([name(context.codingPath): "is not valid"]))
+            return APIError(DomainError.validation([name(context.codingPath): Sentence("is not valid")]))
         @unknown default:
-            return .badRequest("invalid_json", "The body could not be read.")
+            return .badRequest("invalid_json", Sentence("The body could not be read."))
         }
     }
 

@@ -14,11 +14,11 @@ struct QueryReader {
 
     mutating func double(_ name: String, in range: ClosedRange<Double>, required: Bool = false) -> Double? {
         guard let text = raw(name) else {
-            if required { validator.fail(name, "is required") }
+            if required { validator.fail(name, Sentence("is required")) }
             return nil
         }
         guard text.utf8.count <= 32, let value = Self.number(text), value.isFinite, range.contains(value) else {
-            validator.fail(name, "must be a number between \(range.lowerBound) and \(range.upperBound)")
+            validator.fail(name, Sentence("must be a number between \(range.lowerBound) and \(range.upperBound)"))
             return nil
         }
         return value
@@ -27,7 +27,7 @@ struct QueryReader {
     mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = raw(name) else { return nil }
         guard text.utf8.count <= 12, let value = Int(text), range.contains(value) else {
-            validator.fail(name, "must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+            validator.fail(name, Sentence("must be a whole number between \(range.lowerBound) and \(range.upperBound)"))
             return nil
         }
         return value
@@ -38,7 +38,7 @@ struct QueryReader {
     mutating func date(_ name: String) -> Date? {
         guard let text = raw(name) else { return nil }
         guard let date = RFC3339.parse(text) else {
-            validator.fail(name, "must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z")
+            validator.fail(name, Sentence("must be an RFC 3339 date-time such as 2026-05-01T18:00:00Z"))
             return nil
         }
         return date
@@ -47,7 +47,7 @@ struct QueryReader {
     mutating func oneOf(_ name: String, _ allowed: [String]) -> String? {
         guard let text = raw(name) else { return nil }
         guard allowed.contains(text) else {
-            validator.fail(name, "must be one of \(allowed.joined(separator: ", "))")
+            validator.fail(name, Sentence("must be one of \(allowed.joined(separator: ", "))"))
             return nil
         }
         return text
@@ -57,7 +57,7 @@ struct QueryReader {
     mutating func level(_ name: String) -> Level? {
         guard let text = raw(name) else { return nil }
         guard text.utf8.count <= 8, let number = Self.number(text), let level = Level(number) else {
-            validator.fail(name, "must be a level from 0 to 7 in half steps, such as 3.5")
+            validator.fail(name, Sentence("must be a level from 0 to 7 in half steps, such as 3.5"))
             return nil
         }
         return level
@@ -68,7 +68,8 @@ struct QueryReader {
         guard let text = raw(name) else { return [] }
         let values = text.split(separator: ",", omittingEmptySubsequences: false).map { V(rawValue: String($0)) }
         guard text.utf8.count <= 256, !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
-            validator.fail(name, "must be one or more of \(V.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
+            validator.fail(
+                name, Sentence("must be one or more of \(V.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas"))
             return []
         }
         return values.compactMap { $0 }
@@ -80,7 +81,7 @@ struct QueryReader {
         case "true", "1": return true
         case "false", "0": return false
         default:
-            validator.fail(name, "must be true or false")
+            validator.fail(name, Sentence("must be true or false"))
             return nil
         }
     }
@@ -88,7 +89,7 @@ struct QueryReader {
     mutating func cursor<C: CursorCodable>(_ type: C.Type) -> C? {
         guard let text = raw("cursor") else { return nil }
         guard let cursor = C(cursor: text) else {
-            validator.fail("cursor", "is not a cursor this list gave out")
+            validator.fail("cursor", Sentence("is not a cursor this list gave out"))
             return nil
         }
         return cursor

@@ -32,7 +32,7 @@ struct RateLimits {
         let path = request.uri.path
         if path == "/health" || path == "/ready" || path == "/metrics" { return }
         if let global, let wait = global.acquire("all") {
-            throw DomainError.tooManyRequests(retryAfter: wait, message: "The service is busy; try again shortly.")
+            throw DomainError.tooManyRequests(retryAfter: wait, message: Sentence("The service is busy; try again shortly."))
         }
         if let perCaller {
             let known = credential.flatMap { tokens.cachedIdentity(for: $0.token) }

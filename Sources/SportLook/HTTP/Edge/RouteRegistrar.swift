@@ -59,16 +59,16 @@ struct RouteGuard<Context: RequestContext>: Sendable {
 
 extension RequestContext {
     /// A path parameter that must be a UUID; anything else names nothing (404).
-    func uuid(_ name: String, _ what: String) throws -> UUID {
+    func uuid(_ name: String, _ what: DomainError.Thing) throws -> UUID {
         guard let text = parameters.get(name), let id = UUID(text: text) else { throw DomainError.notFound(what) }
         return id
     }
 
     /// A room's message named by the path (`/v1/rooms/{id}/messages/{seq}…`): the room and the seq.
     func roomMessage() throws -> (room: UUID, seq: Int64) {
-        let id = try uuid("id", "room")
+        let id = try uuid("id", .room)
         guard let text = parameters.get("seq"), text.count <= 12, let seq = Int64(text), seq >= 1 else {
-            throw DomainError.notFound("message")
+            throw DomainError.notFound(.message)
         }
         return (id, seq)
     }

@@ -32,7 +32,7 @@ struct CalendarController {
 
     /// `GET /v1/events/{id}/calendar.ics`
     @Sendable func eventCalendar(_: Request, context: AuthenticatedContext) async throws -> Response {
-        let (event, _) = try await events.event(try context.uuid("id", "event"), for: context.userID)
+        let (event, _) = try await events.event(try context.uuid("id", .event), for: context.userID)
         return Self.calendarResponse(
             ICalendar.calendar([event], name: event.title, now: clock.now()), filename: "\(event.id.lowercased).ics")
     }
@@ -53,7 +53,7 @@ struct CalendarController {
     @Sendable func calendarFeed(_: Request, context: AppRequestContext) async throws -> Response {
         guard let file = context.parameters.get("file"), file.hasSuffix(".ics"),
             let feed = try await feeds.feed(String(file.dropLast(4)))
-        else { throw DomainError.notFound("calendar") }
+        else { throw DomainError.notFound(.calendar) }
         return Self.calendarResponse(
             ICalendar.calendar(feed.events, name: "SportLook: \(feed.name)", now: clock.now()), filename: "sportlook.ics")
     }

@@ -34,7 +34,7 @@ struct EventsController {
     private func readFilters(_ q: inout QueryReader) -> EventSearch.Filters {
         var filters = EventSearch.Filters()
         if let sport = q.raw("sport") {
-            if sports[sport] == nil { q.validator.fail("sport", "unknown sport") } else { filters.sport = sport }
+            if sports[sport] == nil { q.validator.fail("sport", Sentence("unknown sport")) } else { filters.sport = sport }
         }
         filters.startsAfter = q.date("starts_after")
         filters.startsBefore = q.date("starts_before")
@@ -94,7 +94,7 @@ extension EventsController {
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
-            throw DomainError.invalidParameter("lat", "is required")
+            throw DomainError.invalidParameter("lat", Sentence("is required"))
         }
         let page = try await search.page(
             in: .radius(center: center, metres: radius * 1_000), filters: filters, limit: limit, cursor: cursor, for: context.userID)
@@ -111,24 +111,24 @@ extension EventsController {
         let filters = readFilters(&q)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
-        if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", "must not be above max_lat") }
+        if let minLat, let maxLat, minLat > maxLat { q.validator.fail("min_lat", Sentence("must not be above max_lat")) }
         try q.throwIfInvalid()
         guard let minLat, let maxLat, let minLon, let maxLon,
             let box = GeoBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
-        else { throw DomainError.invalidParameter("min_lat", "is required") }
+        else { throw DomainError.invalidParameter("min_lat", Sentence("is required")) }
         let page = try await search.page(in: .box(box), filters: filters, limit: limit, cursor: cursor, for: context.userID)
         return JSONResponse(body: EventJSON.nearby(page))
     }
 
     /// `GET /v1/events/{id}`
     @Sendable func getEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (event, mine) = try await events.event(try context.uuid("id", "event"), for: context.userID)
+        let (event, mine) = try await events.event(try context.uuid("id", .event), for: context.userID)
         return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
     }
 
     /// `PATCH /v1/events/{id}`
     @Sendable func updateEvent(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         let input = try await RequestBody.decode(EventService.Input.self, from: request, context: context)
         let (event, mine) = try await events.update(id, by: context.userID, input)
         return JSONResponse(EventRepresentation(event: event, sport: sports[event.sport], links: links, mine: mine))
@@ -136,47 +136,47 @@ extension EventsController {
 
     /// `DELETE /v1/events/{id}`
     @Sendable func cancelEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await events.cancel(try context.uuid("id", "event"), by: context.userID)
+        try await events.cancel(try context.uuid("id", .event), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/events/{id}/remind`
     @Sendable func remindEveryone(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await events.remindNow(try context.uuid("id", "event"), by: context.userID)
+        try await events.remindNow(try context.uuid("id", .event), by: context.userID)
         return Response(status: .accepted)
     }
 
     /// `POST /v1/events/{id}/attendance`
     @Sendable func joinEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let joined = try await events.join(try context.uuid("id", "event"), user: context.userID)
+        let joined = try await events.join(try context.uuid("id", .event), user: context.userID)
         return JSONResponse(JoinedRepresentation(joined: joined))
     }
 
     /// `POST /v1/events/{id}/maybe`
     @Sendable func answerMaybe(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(JoinedRepresentation(joined: try await events.answerMaybe(try context.uuid("id", "event"), user: context.userID)))
+        JSONResponse(JoinedRepresentation(joined: try await events.answerMaybe(try context.uuid("id", .event), user: context.userID)))
     }
 
     /// `POST /v1/events/{id}/offer`: take the place offered.
     @Sendable func acceptOffer(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(JoinedRepresentation(joined: try await events.acceptOffer(try context.uuid("id", "event"), user: context.userID)))
+        JSONResponse(JoinedRepresentation(joined: try await events.acceptOffer(try context.uuid("id", .event), user: context.userID)))
     }
 
     /// `DELETE /v1/events/{id}/offer`: decline it (off the waitlist).
     @Sendable func declineOffer(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await events.declineOffer(try context.uuid("id", "event"), user: context.userID)
+        try await events.declineOffer(try context.uuid("id", .event), user: context.userID)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/events/{id}/attendance`
     @Sendable func leaveEvent(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await events.leave(try context.uuid("id", "event"), user: context.userID)
+        try await events.leave(try context.uuid("id", .event), user: context.userID)
         return Response(status: .noContent)
     }
 
     /// `GET /v1/events/{id}/attendees`
     @Sendable func listAttendees(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         var q = QueryReader(request)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(EventSearch.AttendeeCursor.self)
@@ -188,8 +188,8 @@ extension EventsController {
 
     /// `DELETE /v1/events/{id}/attendees/{user_id}?ban=`
     @Sendable func removeAttendee(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
-        let user = try context.uuid("user_id", "user")
+        let id = try context.uuid("id", .event)
+        let user = try context.uuid("user_id", .user)
         var q = QueryReader(request)
         let ban = q.bool("ban") ?? false
         try q.throwIfInvalid()
@@ -199,7 +199,7 @@ extension EventsController {
 
     /// `GET /v1/events/{id}/bans`
     @Sendable func listBans(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         var q = QueryReader(request)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
@@ -210,13 +210,13 @@ extension EventsController {
 
     /// `DELETE /v1/events/{id}/bans/{user_id}`
     @Sendable func liftBan(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await events.unban(try context.uuid("user_id", "user"), from: try context.uuid("id", "event"), by: context.userID)
+        try await events.unban(try context.uuid("user_id", .user), from: try context.uuid("id", .event), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `GET /v1/groups/{id}/events`: the group's coming games the caller may see.
     @Sendable func groupEvents(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         var q = QueryReader(request)
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(TimeCursor.self)

@@ -23,26 +23,27 @@ struct ShowingUpController {
     /// `POST /v1/events/{id}/check-in`
     @Sendable func checkIn(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(CheckInInput.self, from: request, context: context)
-        let row = try await showingUp.checkIn(try context.uuid("id", "event"), user: context.userID, location: input.location)
+        let row = try await showingUp.checkIn(try context.uuid("id", .event), user: context.userID, location: input.location)
         return JSONResponse(SheetRowRepresentation(row: row, record: nil))
     }
 
     /// `GET /v1/events/{id}/sheet`
     @Sendable func sheet(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let rows = try await showingUp.sheet(try context.uuid("id", "event"), for: context.userID)
+        let rows = try await showingUp.sheet(try context.uuid("id", .event), for: context.userID)
         return JSONResponse(ItemList(items: rows.map { SheetRowRepresentation(row: $0.row, record: $0.record) }))
     }
 
     /// `PUT /v1/events/{id}/sheet/{user_id}`
     @Sendable func mark(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
-        let user = try context.uuid("user_id", "attendee")
+        let id = try context.uuid("id", .event)
+        let user = try context.uuid("user_id", .attendee)
         let input = try await RequestBody.decode(MarkInput.self, from: request, context: context)
         let outcome: String?
         switch input.outcome {
         case .value(let text): outcome = text
         case .null: outcome = nil
-        case .absent: throw DomainError.validation(["outcome": "is required: attended, no_show, excused, or null to take the mark back"])
+        case .absent:
+            throw DomainError.validation(["outcome": Sentence("is required: attended, no_show, excused, or null to take the mark back")])
         }
         let row = try await showingUp.mark(id, user: user, by: context.userID, outcome: outcome)
         return JSONResponse(SheetRowRepresentation(row: row, record: nil))

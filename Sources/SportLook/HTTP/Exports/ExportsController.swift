@@ -37,7 +37,7 @@ struct ExportsController {
 
     /// `GET /v1/exports/{id}?expires=…&signature=…`: the archive, to whoever holds the link.
     @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.uuid("id", "export")
+        let id = try context.uuid("id", .export)
         let query = QueryParameters(request.uri.query)
         let archive = try await exports.download(id, expires: query.get("expires"), signature: query.get("signature"))
         return Response(

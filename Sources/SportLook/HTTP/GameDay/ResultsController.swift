@@ -17,25 +17,25 @@ struct ResultsController {
 
     /// `GET /v1/events/{id}/result`
     @Sendable func show(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(ResultRepresentation(result: try await results.result(try context.uuid("id", "event"), for: context.userID)))
+        JSONResponse(ResultRepresentation(result: try await results.result(try context.uuid("id", .event), for: context.userID)))
     }
 
     /// `POST /v1/events/{id}/result`
     @Sendable func enter(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         let input = try await RequestBody.decode(Results.Input.self, from: request, context: context)
         return JSONResponse(status: .created, ResultRepresentation(result: try await results.enter(id, by: context.userID, input)))
     }
 
     /// `POST /v1/events/{id}/result/confirm`
     @Sendable func confirm(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         return JSONResponse(ResultRepresentation(result: try await results.answer(id, by: context.userID, confirming: true)))
     }
 
     /// `POST /v1/events/{id}/result/dispute`
     @Sendable func dispute(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         return JSONResponse(ResultRepresentation(result: try await results.answer(id, by: context.userID, confirming: false)))
     }
 
@@ -43,7 +43,7 @@ struct ResultsController {
     @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         var q = QueryReader(request)
         let sport = q.raw("sport")
-        if let sport, sports[sport] == nil { q.validator.fail("sport", "unknown sport") }
+        if let sport, sports[sport] == nil { q.validator.fail("sport", Sentence("unknown sport")) }
         try q.throwIfInvalid()
         return JSONResponse(LevelHistoryRepresentation(moves: try await results.history(of: context.userID, sport: sport)))
     }

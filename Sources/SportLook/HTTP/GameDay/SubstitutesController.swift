@@ -15,7 +15,7 @@ struct SubstitutesController {
 
     /// `POST /v1/events/{id}/substitute`
     @Sendable func ask(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         let input = try await RequestBody.decodeIfPresent(Substitutes.Input.self, from: request, context: context) ?? .init()
         return JSONResponse(
             status: .created, SubstituteRequestRepresentation(request: try await substitutes.request(id, by: context.userID, input)))
@@ -28,19 +28,19 @@ struct SubstitutesController {
 
     /// `GET /v1/substitutes/{id}`
     @Sendable func show(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "substitute request")
+        let id = try context.uuid("id", .substituteRequest)
         return JSONResponse(SubstituteRequestRepresentation(request: try await substitutes.request(id, for: context.userID)))
     }
 
     /// `POST /v1/substitutes/{id}/accept`
     @Sendable func accept(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "offer")
+        let id = try context.uuid("id", .offer)
         return JSONResponse(SubstituteRequestRepresentation(request: try await substitutes.accept(id, by: context.userID)))
     }
 
     /// `DELETE /v1/substitutes/{id}`
     @Sendable func withdraw(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await substitutes.withdraw(try context.uuid("id", "substitute request"), by: context.userID)
+        try await substitutes.withdraw(try context.uuid("id", .substituteRequest), by: context.userID)
         return Response(status: .noContent)
     }
 }

@@ -13,20 +13,20 @@ struct TeamsController {
 
     /// `GET /v1/events/{id}/teams`
     @Sendable func show(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         return JSONResponse(TeamsRepresentation(eventID: id, sheet: try await teams.sheet(id, for: context.userID)))
     }
 
     /// `PUT /v1/events/{id}/teams`
     @Sendable func plan(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         let input = try await RequestBody.decode(Teams.Input.self, from: request, context: context)
         return JSONResponse(TeamsRepresentation(eventID: id, sheet: try await teams.plan(id, by: context.userID, input)))
     }
 
     /// `DELETE /v1/events/{id}/teams`
     @Sendable func clear(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await teams.clear(try context.uuid("id", "event"), by: context.userID)
+        try await teams.clear(try context.uuid("id", .event), by: context.userID)
         return Response(status: .noContent)
     }
 }

@@ -54,8 +54,8 @@ struct GroupsController {
         var userId: String?
 
         func id() throws -> UUID {
-            guard let text = userId else { throw DomainError.validation(["user_id": "is required"]) }
-            guard let id = UUID(text: text) else { throw DomainError.validation(["user_id": "must be a user id"]) }
+            guard let text = userId else { throw DomainError.validation(["user_id": Sentence("is required")]) }
+            guard let id = UUID(text: text) else { throw DomainError.validation(["user_id": Sentence("must be a user id")]) }
             return id
         }
     }
@@ -153,14 +153,14 @@ extension GroupsController {
         let radius = q.double("radius_km", in: 0...100) ?? 10
         var sport: String?
         if let slug = q.raw("sport") {
-            if sports[slug] == nil { q.validator.fail("sport", "unknown sport") } else { sport = slug }
+            if sports[slug] == nil { q.validator.fail("sport", Sentence("unknown sport")) } else { sport = slug }
         }
         let minMembers = q.int("min_members", in: 1...1_000_000)
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(EventSearch.DistanceCursor.self)
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
-            throw DomainError.invalidParameter("lat", "is required")
+            throw DomainError.invalidParameter("lat", Sentence("is required"))
         }
         let page = try await groups.nearby(
             for: context.userID, center: center, metres: radius * 1_000, sport: sport, minMembers: minMembers, limit: limit, cursor: cursor)
@@ -169,25 +169,25 @@ extension GroupsController {
 
     /// `GET /v1/groups/{id}`
     @Sendable func getGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let (group, standing) = try await groups.group(try context.uuid("id", "group"), for: context.userID)
+        let (group, standing) = try await groups.group(try context.uuid("id", .group), for: context.userID)
         return JSONResponse(GroupRepresentation(group: group, standing: standing, links: links))
     }
 
     /// `PUT /v1/groups/{id}/mute`: no news of the group's new events (a member's choice).
     @Sendable func mute(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.setMuted(true, group: try context.uuid("id", "group"), by: context.userID)
+        try await groups.setMuted(true, group: try context.uuid("id", .group), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/groups/{id}/mute`
     @Sendable func unmute(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.setMuted(false, group: try context.uuid("id", "group"), by: context.userID)
+        try await groups.setMuted(false, group: try context.uuid("id", .group), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `PATCH /v1/groups/{id}`
     @Sendable func updateGroup(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         let input = try await RequestBody.decode(GroupService.Input.self, from: request, context: context)
         _ = try await groups.update(id, by: context.userID, input)
         let (group, standing) = try await groups.group(id, for: context.userID)
@@ -196,13 +196,13 @@ extension GroupsController {
 
     /// `DELETE /v1/groups/{id}`
     @Sendable func deleteGroup(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.delete(try context.uuid("id", "group"), by: context.userID)
+        try await groups.delete(try context.uuid("id", .group), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/groups/{id}/membership`: `{status: member | requested}`.
     @Sendable func join(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         let input = try await RequestBody.decodeIfPresent(JoinInput.self, from: request, context: context) ?? JoinInput()
         var v = Validator()
         let invite = v.nonNull(input.invite, "invite")
@@ -214,13 +214,13 @@ extension GroupsController {
 
     /// `DELETE /v1/groups/{id}/membership`: leaves, or takes back a request to join.
     @Sendable func leave(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.leave(try context.uuid("id", "group"), by: context.userID)
+        try await groups.leave(try context.uuid("id", .group), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `GET /v1/groups/{id}/members`
     @Sendable func listMembers(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         var q = QueryReader(request)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(MemberCursor.self)
@@ -231,11 +231,11 @@ extension GroupsController {
 
     /// `PATCH /v1/groups/{id}/members/{user_id}` `{role: admin | member}`
     @Sendable func setRole(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
-        let person = try context.uuid("user_id", "member")
+        let id = try context.uuid("id", .group)
+        let person = try context.uuid("user_id", .member)
         let input = try await RequestBody.decode(RoleInput.self, from: request, context: context)
         guard let text = input.role, let role = GroupRole(rawValue: text), role != .owner else {
-            throw DomainError.validation(["role": "must be admin or member"])
+            throw DomainError.validation(["role": Sentence("must be admin or member")])
         }
         try await groups.setRole(id, member: person, role: role, by: context.userID)
         return Response(status: .noContent)
@@ -244,13 +244,13 @@ extension GroupsController {
     /// `DELETE /v1/groups/{id}/members/{user_id}`
     @Sendable func removeMember(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await groups.remove(
-            try context.uuid("id", "group"), member: try context.uuid("user_id", "member"), ban: false, by: context.userID)
+            try context.uuid("id", .group), member: try context.uuid("user_id", .member), ban: false, by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `GET /v1/groups/{id}/requests`
     @Sendable func listRequests(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         var q = QueryReader(request)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
@@ -263,20 +263,20 @@ extension GroupsController {
     /// `POST /v1/groups/{id}/requests/{user_id}`: accepts.
     @Sendable func acceptRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await groups.answer(
-            try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: true, by: context.userID)
+            try context.uuid("id", .group), request: try context.uuid("user_id", .request), accept: true, by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/groups/{id}/requests/{user_id}`: refuses.
     @Sendable func refuseRequest(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await groups.answer(
-            try context.uuid("id", "group"), request: try context.uuid("user_id", "request"), accept: false, by: context.userID)
+            try context.uuid("id", .group), request: try context.uuid("user_id", .request), accept: false, by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `GET /v1/groups/{id}/bans`
     @Sendable func listBans(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         var q = QueryReader(request)
         let limit = q.limit(default: 50, max: 100)
         let cursor = q.cursor(TimeCursor.self)
@@ -286,7 +286,7 @@ extension GroupsController {
 
     /// `POST /v1/groups/{id}/bans` `{user_id}`: removes them if a member and keeps them out.
     @Sendable func ban(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         let person = try await RequestBody.decode(PersonInput.self, from: request, context: context).id()
         try await groups.remove(id, member: person, ban: true, by: context.userID)
         return Response(status: .noContent)
@@ -294,13 +294,13 @@ extension GroupsController {
 
     /// `DELETE /v1/groups/{id}/bans/{user_id}`
     @Sendable func liftBan(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.unban(try context.uuid("id", "group"), user: try context.uuid("user_id", "ban"), by: context.userID)
+        try await groups.unban(try context.uuid("id", .group), user: try context.uuid("user_id", .ban), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/groups/{id}/owner` `{user_id}`: the owner hands the group over.
     @Sendable func handOver(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         let person = try await RequestBody.decode(PersonInput.self, from: request, context: context).id()
         _ = try await groups.handOver(id, to: person, by: context.userID)
         let (group, standing) = try await groups.group(id, for: context.userID)
@@ -309,13 +309,13 @@ extension GroupsController {
 
     /// `POST /v1/groups/{id}/invite`: `{invite}`, a new secret (the old one stops working).
     @Sendable func newInvite(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let secret = try await groups.newInvite(try context.uuid("id", "group"), by: context.userID)
+        let secret = try await groups.newInvite(try context.uuid("id", .group), by: context.userID)
         return JSONResponse(status: .created, InviteRepresentation(invite: secret))
     }
 
     /// `DELETE /v1/groups/{id}/invite`
     @Sendable func revokeInvite(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await groups.revokeInvite(try context.uuid("id", "group"), by: context.userID)
+        try await groups.revokeInvite(try context.uuid("id", .group), by: context.userID)
         return Response(status: .noContent)
     }
 

@@ -23,14 +23,15 @@ struct MediaController {
     /// The image bytes of an upload: the raw body, or the file of a multipart form.
     func uploadedFile(_ request: Request, arrivedAt: Date) async throws -> [UInt8] {
         let limit = media.settings.maxBytes
-        let tooLarge = DomainError(.tooLarge, code: "payload_too_large", message: "An upload may be at most \(limit / 1_000_000) MB.")
+        let tooLarge = DomainError(
+            .tooLarge, code: "payload_too_large", message: Sentence("An upload may be at most \(limit / 1_000_000) MB."))
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit + 64 * 1024 { throw tooLarge }
         let contentType = request.headers[.contentType] ?? ""
         let boundary: String?
         do {
             boundary = try MultipartForm.boundary(contentType: contentType)
         } catch {
-            throw DomainError.invalidParameter("Content-Type", "a multipart/form-data body needs a boundary")
+            throw DomainError.invalidParameter("Content-Type", Sentence("a multipart/form-data body needs a boundary"))
         }
         // A form wraps the file in a few hundred bytes of headers: allow for them.
         let buffer = try await collect(
@@ -39,7 +40,7 @@ struct MediaController {
         let body = Array(buffer.readableBytesView)
         guard let boundary else {
             guard !body.isEmpty else {
-                throw DomainError(.invalid, code: "invalid_image", message: "The request needs the image as its body.")
+                throw DomainError(.invalid, code: "invalid_image", message: Sentence("The request needs the image as its body."))
             }
             return body
         }
@@ -47,10 +48,10 @@ struct MediaController {
         do {
             file = try MultipartForm.file(in: body, boundary: boundary)
         } catch {
-            throw DomainError(.invalid, code: "invalid_form", message: "The form cannot be read; send one file part.")
+            throw DomainError(.invalid, code: "invalid_form", message: Sentence("The form cannot be read; send one file part."))
         }
         guard file.count <= limit else { throw tooLarge }
-        guard !file.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: "The form's file is empty.") }
+        guard !file.isEmpty else { throw DomainError(.invalid, code: "invalid_image", message: Sentence("The form's file is empty.")) }
         return file
     }
 
@@ -78,28 +79,29 @@ struct MediaController {
         } catch let refusal as DomainError {
             throw refusal
         } catch {
-            throw DomainError(.invalid, code: "invalid_image", message: "The body did not arrive whole.")
+            throw DomainError(.invalid, code: "invalid_image", message: Sentence("The body did not arrive whole."))
         }
     }
 
     /// A stored variant: immutable, so cached for a year and validated by its own hash;
     /// a chat image only through a signed link, and cached privately until it ends.
     func serve(_ request: Request, context: AppRequestContext, body: Bool) async throws -> Response {
-        guard let key = context.parameters.get("key"), isBlobKey(key) else { throw DomainError.notFound("media") }
+        guard let key = context.parameters.get("key"), isBlobKey(key) else { throw DomainError.notFound(.media) }
         var cacheControl = "public, max-age=31536000, immutable"
         if isPrivateBlobKey(key) {
             let q = QueryReader(request)
             switch links.signer.check(key, expires: q.raw("expires"), signature: q.raw("signature")) {
             case .valid(let seconds): cacheControl = "private, max-age=\(seconds)"
             case .expired:
-                throw DomainError(.forbidden, code: "link_expired", message: "This link has expired; read the chat again for a fresh one.")
+                throw DomainError(
+                    .forbidden, code: "link_expired", message: Sentence("This link has expired; read the chat again for a fresh one."))
             case .invalid:
                 throw DomainError(
                     .forbidden, code: "invalid_link",
-                    message: "Chat images are served only through the signed links the chat gives its members.")
+                    message: Sentence("Chat images are served only through the signed links the chat gives its members."))
             }
             // A deleted message's image goes at once, its links with it.
-            guard try await media.isServed(key) else { throw DomainError.notFound("media") }
+            guard try await media.isServed(key) else { throw DomainError.notFound(.media) }
         }
         let etag = "\"\(key.prefix(64))\""
         var headers: HTTPFields = [
@@ -115,7 +117,7 @@ struct MediaController {
                 $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
             })
         {
-            guard try await media.storedSize(key) != nil else { throw DomainError.notFound("media") }
+            guard try await media.storedSize(key) != nil else { throw DomainError.notFound(.media) }
             return Response(status: .notModified, headers: headers)
         }
         // A range applies only to GET (RFC 9110 §14.2) and only while the validator in
@@ -123,13 +125,13 @@ struct MediaController {
         let range = request.headers[.range].flatMap { body ? ByteRange(header: $0) : nil }.flatMap { range in
             request.headers[.ifRange].map { $0 == etag } ?? true ? range : nil
         }
-        guard let size = try await media.storedSize(key) else { throw DomainError.notFound("media") }
+        guard let size = try await media.storedSize(key) else { throw DomainError.notFound(.media) }
         var status = HTTPResponse.Status.ok
         var wanted: ClosedRange<Int>?
         if let range {
             guard let resolved = range.resolve(size: size) else {
                 throw APIError(
-                    .rangeNotSatisfiable, code: "range_not_satisfiable", message: "The object has \(size) bytes.",
+                    .rangeNotSatisfiable, code: "range_not_satisfiable", message: Sentence("The object has \(size) bytes."),
                     headers: [.contentRange: "bytes */\(size)"])
             }
             status = .partialContent
@@ -140,7 +142,7 @@ struct MediaController {
             headers[.contentLength] = String(wanted?.count ?? size)
             return Response(status: status, headers: headers)
         }
-        guard let read = try await media.read(key, range: wanted) else { throw DomainError.notFound("media") }
+        guard let read = try await media.read(key, range: wanted) else { throw DomainError.notFound(.media) }
         headers[.contentLength] = String(read.bytes.count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: read.bytes)))
     }
@@ -153,7 +155,7 @@ extension MediaController {
     @Sendable func uploadMedia(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         var q = QueryReader(request)
         let use = q.raw("use").flatMap { MediaUse(rawValue: $0) }
-        if use == nil { q.validator.fail("use", "must be profile, cover or chat") }
+        if use == nil { q.validator.fail("use", Sentence("must be profile, cover or chat")) }
         try q.throwIfInvalid()
         // The body's pace counts from the request's arrival; quota and room are checked before it is read.
         let arrived = media.clock.now()
@@ -168,7 +170,7 @@ extension MediaController {
 
     /// `GET /v1/media/{id}`
     @Sendable func getMedia(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(MediaRepresentation(media: try await media.upload(try context.uuid("id", "media"), of: context.userID), links: links))
+        JSONResponse(MediaRepresentation(media: try await media.upload(try context.uuid("id", .media), of: context.userID), links: links))
     }
 
     /// `GET /media/{key}`

@@ -35,7 +35,7 @@ struct CardPaymentsController {
 
     /// `POST /v1/events/{id}/ledger/checkout`
     @Sendable func checkout(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let made = try await cards.checkout(try context.uuid("id", "event"), by: context.userID)
+        let made = try await cards.checkout(try context.uuid("id", .event), by: context.userID)
         return JSONResponse(status: .created, LinkRepresentation(url: made.url, session: made.session))
     }
 
@@ -46,13 +46,14 @@ struct CardPaymentsController {
             body = try await request.body.collect(upTo: Self.maxWebhookBytes)
         } catch {
             throw APIError(
-                .contentTooLarge, code: "payload_too_large", message: "The body is larger than \(Self.maxWebhookBytes / 1024) KiB.")
+                .contentTooLarge, code: "payload_too_large",
+                message: Sentence("The body is larger than \(Self.maxWebhookBytes / 1024) KiB."))
         }
         do {
             try await cards.receive(payload: Array(body.readableBytesView), signature: request.headers[HTTPField.Name("Stripe-Signature")!])
         } catch let refusal as DomainError where refusal.kind == .invalid {
             // A delivery that is not Stripe's: a bad request, not a field to correct.
-            throw APIError.badRequest(refusal.code, refusal.message)
+            throw APIError.badRequest(refusal.code, refusal.sentence)
         }
         return JSONResponse(WebhookReceived())
     }

@@ -35,7 +35,7 @@ struct LedgerController {
 
     /// The game (`/v1/events/…`) or group (`/v1/groups/…`) whose ledger the path names.
     private func account(_ request: Request, _ context: AuthenticatedContext) throws -> LedgerAccount {
-        request.uri.path.hasPrefix("/v1/groups/") ? .group(try context.uuid("id", "group")) : .event(try context.uuid("id", "event"))
+        request.uri.path.hasPrefix("/v1/groups/") ? .group(try context.uuid("id", .group)) : .event(try context.uuid("id", .event))
     }
 
     /// `GET /v1/events/{id}/ledger`, `GET /v1/groups/{id}/ledger`
@@ -66,7 +66,7 @@ struct LedgerController {
         }
         // A card refund goes back through Stripe; the ledger has it when Stripe says it went through.
         guard (1...Price.maxMinorUnits).contains(input.amount), let person = UUID(uuidString: input.userId) else {
-            throw DomainError.validation(["amount": "must be 1 to \(Price.maxMinorUnits) minor units, for a user_id"])
+            throw DomainError.validation(["amount": Sentence("must be 1 to \(Price.maxMinorUnits) minor units, for a user_id")])
         }
         try await cards.refund(id, to: person, amount: input.amount, by: context.userID)
         return try await represent(try await ledger.sheet(id, for: context.userID), status: .accepted)
@@ -82,31 +82,31 @@ struct LedgerController {
 
     /// `POST /v1/payment-claims/{id}/confirm`
     @Sendable func confirm(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "claim")
+        let id = try context.uuid("id", .claim)
         return try await represent(try await ledger.decide(claim: id, confirm: true, by: context.userID))
     }
 
     /// `POST /v1/payment-claims/{id}/decline`
     @Sendable func decline(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "claim")
+        let id = try context.uuid("id", .claim)
         return try await represent(try await ledger.decide(claim: id, confirm: false, by: context.userID))
     }
 
     /// `GET /v1/events/{id}/ledger.csv`
     @Sendable func eventCSV(_: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         return Self.csvResponse(try await ledger.csv(event: id, for: context.userID), filename: "ledger-\(id.lowercased).csv")
     }
 
     /// `GET /v1/groups/{id}/ledger.csv`
     @Sendable func groupCSV(_: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try context.uuid("id", "group")
+        let id = try context.uuid("id", .group)
         return Self.csvResponse(try await ledger.csv(group: id, for: context.userID), filename: "ledger-group-\(id.lowercased).csv")
     }
 
     /// `GET /v1/series/{id}/ledger.csv`
     @Sendable func seriesCSV(_: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try context.uuid("id", "series")
+        let id = try context.uuid("id", .series)
         return Self.csvResponse(try await ledger.csv(series: id, for: context.userID), filename: "ledger-series-\(id.lowercased).csv")
     }
 

@@ -126,14 +126,14 @@ extension NotificationsController {
     @Sendable func vapidPublicKey(_: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
         guard let key = inbox.webPushKey else {
             throw DomainError(
-                .notFound, code: "web_push_not_enabled", message: "Web Push is not configured on this server (VAPID_SUBJECT).")
+                .notFound, code: "web_push_not_enabled", message: Sentence("Web Push is not configured on this server (VAPID_SUBJECT)."))
         }
         return JSONResponse(VapidKeyRepresentation(key: key), headers: [.cacheControl: "public, max-age=300"])
     }
 
     /// `POST /v1/events/{id}/invitations`
     @Sendable func invite(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "event")
+        let id = try context.uuid("id", .event)
         let input = try await RequestBody.decode(InviteInput.self, from: request, context: context)
         let sent = try await invitations.invite(to: id, by: context.userID, userIDs: input.userIds)
         return JSONResponse(status: .created, ItemList(items: sent.map { InvitationRepresentation(invitation: $0) }))
@@ -157,13 +157,13 @@ extension NotificationsController {
 
     /// `POST /v1/invitations/{id}/accept`
     @Sendable func acceptInvitation(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: true)
+        let answer = try await invitations.answer(try context.uuid("id", .invitation), by: context.userID, accept: true)
         return JSONResponse(InvitationRepresentation(invitation: answer.invitation, attendance: answer.attendance))
     }
 
     /// `POST /v1/invitations/{id}/decline`
     @Sendable func declineInvitation(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let answer = try await invitations.answer(try context.uuid("id", "invitation"), by: context.userID, accept: false)
+        let answer = try await invitations.answer(try context.uuid("id", .invitation), by: context.userID, accept: false)
         return JSONResponse(InvitationRepresentation(invitation: answer.invitation))
     }
 
@@ -184,15 +184,15 @@ extension NotificationsController {
         let input = try await RequestBody.decode(ReadInput.self, from: request, context: context)
         var v = Validator()
         var ids: [UUID]?
-        for key in input.unknown.prefix(5) { v.fail(RequestBody.snakeCase(key), "is not a field of this request") }
+        for key in input.unknown.prefix(5) { v.fail(RequestBody.snakeCase(key), Sentence("is not a field of this request")) }
         switch (input.ids, input.all) {
         case (let list?, nil), (let list?, false?):
-            if list.isEmpty || list.count > 500 { v.fail("ids", "must list 1 to 500 notification ids") }
+            if list.isEmpty || list.count > 500 { v.fail("ids", Sentence("must list 1 to 500 notification ids")) }
             ids = list.compactMap(UUID.init(text:))
-            if ids?.count != list.count { v.fail("ids", "must be notification ids") }
+            if ids?.count != list.count { v.fail("ids", Sentence("must be notification ids")) }
         case (nil, true?): ids = nil
-        case (_?, true?): v.fail("all", "send either ids or all, not both")
-        default: v.fail("ids", "send ids, or all: true")
+        case (_?, true?): v.fail("all", Sentence("send either ids or all, not both"))
+        default: v.fail("ids", Sentence("send ids, or all: true"))
         }
         try v.throwIfInvalid()
         try await inbox.markRead(user: context.userID, ids: ids)

@@ -145,7 +145,7 @@ extension OperationsController {
     @Sendable func metrics(_ request: Request, _: AppRequestContext) async throws -> some ResponseGenerator {
         guard let metricsToken, let token = BearerToken.parse(request.headers),
             token.utf8.count == metricsToken.utf8.count, Array(token.utf8).constantTimeEquals(Array(metricsToken.utf8))
-        else { throw APIError(.notFound, code: "not_found", message: "No route for GET /metrics.") }
+        else { throw APIError(.notFound, code: "not_found", message: Sentence("No route for GET /metrics.")) }
         return Self.metrics()
     }
 

@@ -42,7 +42,7 @@ extension PeopleController {
         let radius = q.double("radius_km", in: 0...50) ?? 10
         var sport: String?
         if let slug = q.raw("sport") {
-            if sports[slug] == nil { q.validator.fail("sport", "unknown sport") } else { sport = slug }
+            if sports[slug] == nil { q.validator.fail("sport", Sentence("unknown sport")) } else { sport = slug }
         }
         let lowest = q.level("min_level")
         let highest = q.level("max_level")
@@ -50,16 +50,16 @@ extension PeopleController {
         if lowest != nil || highest != nil {
             let low = lowest ?? Level(halves: Level.range.lowerBound)
             let high = highest ?? Level(halves: Level.range.upperBound)
-            if low > high { q.validator.fail("min_level", "must not be above max_level") } else { levels = low...high }
+            if low > high { q.validator.fail("min_level", Sentence("must not be above max_level")) } else { levels = low...high }
             if q.raw("sport") == nil {
-                q.validator.fail("sport", "is required with min_level or max_level: a level is a level in one sport")
+                q.validator.fail("sport", Sentence("is required with min_level or max_level: a level is a level in one sport"))
             }
         }
         let limit = q.limit(default: 20, max: 100)
         let cursor = q.cursor(PeopleService.Cursor.self)
         try q.throwIfInvalid()
         guard let lat, let lon, let center = GeoPoint(latitude: lat, longitude: lon) else {
-            throw DomainError.invalidParameter("lat", "is required")
+            throw DomainError.invalidParameter("lat", Sentence("is required"))
         }
         let page = try await people.nearby(
             for: context.userID, center: center, radiusKm: radius, sport: sport, levels: levels, limit: limit, cursor: cursor)
@@ -70,19 +70,19 @@ extension PeopleController {
     @Sendable func getUser(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         JSONResponse(
             PublicProfileRepresentation(
-                profile: try await people.profile(of: try context.uuid("id", "user"), for: context.userID), sports: people.sports,
+                profile: try await people.profile(of: try context.uuid("id", .user), for: context.userID), sports: people.sports,
                 links: links))
     }
 
     /// `POST /v1/users/{id}/block`
     @Sendable func blockUser(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await people.block(try context.uuid("id", "user"), by: context.userID)
+        try await people.block(try context.uuid("id", .user), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/users/{id}/block`
     @Sendable func unblockUser(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await people.unblock(try context.uuid("id", "user"), by: context.userID)
+        try await people.unblock(try context.uuid("id", .user), by: context.userID)
         return Response(status: .noContent)
     }
 

@@ -35,51 +35,51 @@ struct SeriesController {
 
     /// `GET /v1/series/{id}`
     @Sendable func getSeries(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(representation(try await series.view(try context.uuid("id", "series"), for: context.userID)))
+        JSONResponse(representation(try await series.view(try context.uuid("id", .series), for: context.userID)))
     }
 
     /// `DELETE /v1/series/{id}`
     @Sendable func endSeries(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await series.end(try context.uuid("id", "series"), by: context.userID)
+        try await series.end(try context.uuid("id", .series), by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/series/{id}/split`: "this and following".
     @Sendable func splitSeries(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(SeriesService.Input.self, from: request, context: context)
-        let view = try await series.split(try context.uuid("id", "series"), by: context.userID, input)
+        let view = try await series.split(try context.uuid("id", .series), by: context.userID, input)
         return JSONResponse(status: .created, representation(view), headers: [.location: "/v1/series/\(view.series.id.lowercased)"])
     }
 
     /// `GET /v1/series/{id}/regulars`
     @Sendable func listRegulars(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let regulars = try await series.regulars(of: try context.uuid("id", "series"), for: context.userID)
+        let regulars = try await series.regulars(of: try context.uuid("id", .series), for: context.userID)
         return JSONResponse(
             ItemList(items: regulars.enumerated().map { RegularRepresentation(regular: $0.element, position: $0.offset + 1) }))
     }
 
     /// `POST /v1/series/{id}/regulars`
     @Sendable func joinSeries(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(representation(try await series.join(try context.uuid("id", "series"), user: context.userID)))
+        JSONResponse(representation(try await series.join(try context.uuid("id", .series), user: context.userID)))
     }
 
     /// `DELETE /v1/series/{id}/regulars`
     @Sendable func leaveSeries(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        try await series.leave(try context.uuid("id", "series"), user: context.userID)
+        try await series.leave(try context.uuid("id", .series), user: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/series/{id}/skips`
     @Sendable func skipDate(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(DateInput.self, from: request, context: context)
-        try await series.skip(try context.uuid("id", "series"), date: input.date, by: context.userID)
+        try await series.skip(try context.uuid("id", .series), date: input.date, by: context.userID)
         return Response(status: .noContent)
     }
 
     /// `POST /v1/series/{id}/opt-outs`
     @Sendable func optOut(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         let input = try await RequestBody.decode(DateInput.self, from: request, context: context)
-        try await series.optOut(try context.uuid("id", "series"), date: input.date, user: context.userID)
+        try await series.optOut(try context.uuid("id", .series), date: input.date, user: context.userID)
         return Response(status: .noContent)
     }
 }

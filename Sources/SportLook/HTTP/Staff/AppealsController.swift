@@ -24,7 +24,7 @@ struct AppealsController {
         let input = try await RequestBody.decode(Input.self, from: request, context: context)
         var action: UUID?
         if let text = input.actionId {
-            guard let id = UUID(text: text) else { throw DomainError.invalidParameter("action_id", "must be an action's id") }
+            guard let id = UUID(text: text) else { throw DomainError.invalidParameter("action_id", Sentence("must be an action's id")) }
             action = id
         }
         let user = try await accounts.checkCredentials(

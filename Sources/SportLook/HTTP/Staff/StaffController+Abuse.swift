@@ -27,7 +27,7 @@ extension StaffController {
     /// `POST /v1/staff/abuse/blocks/{id}/lift` (admins): its audit row.
     @Sendable func liftBlock(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
         try await requireAdmin(context)
-        let id = try context.uuid("id", "block")
+        let id = try context.uuid("id", .block)
         let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
         return JSONResponse(AuditEntryRepresentation(entry: try await abuse.lift(id, reason: input.reason, by: actor(context))))
     }

@@ -75,13 +75,13 @@ struct StaffController {
     /// 403 unless the caller is an admin now.
     func requireAdmin(_ context: AuthenticatedContext) async throws {
         guard try await staff.role(of: context.userID) == .admin else {
-            throw DomainError.forbidden("admins_only", "Only an admin may do this.")
+            throw DomainError.forbidden("admins_only", Sentence("Only an admin may do this."))
         }
     }
 
     private static func action(_ text: String?, allowed: [ModerationAction]) throws -> ModerationAction {
         guard let text, let action = ModerationAction(rawValue: text), allowed.contains(action) else {
-            throw DomainError.invalidParameter("action", "must be one of \(allowed.map(\.rawValue).joined(separator: ", "))")
+            throw DomainError.invalidParameter("action", Sentence("must be one of \(allowed.map(\.rawValue).joined(separator: ", "))"))
         }
         return action
     }
@@ -104,10 +104,10 @@ extension StaffController {
         let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
         var v = Validator()
         if !PeopleService.reportTargets.contains(input.targetType ?? "") {
-            v.fail("target_type", "must be one of \(PeopleService.reportTargets.joined(separator: ", "))")
+            v.fail("target_type", Sentence("must be one of \(PeopleService.reportTargets.joined(separator: ", "))"))
         }
         let target = input.targetId.flatMap { UUID(text: $0) }
-        if target == nil { v.fail("target_id", "must be the reported thing's id") }
+        if target == nil { v.fail("target_id", Sentence("must be the reported thing's id")) }
         try v.throwIfInvalid()
         let action = try Self.action(input.action, allowed: [.dismiss, .remove, .warn, .limit, .suspend])
         guard let targetType = input.targetType, let target else { throw DomainError.validation(v.fields) }
@@ -127,7 +127,7 @@ extension StaffController {
 
     /// `POST /v1/staff/accounts/{id}/erase` (admins): the account deleted on its owner's written request.
     @Sendable func eraseAccount(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let person = try context.uuid("id", "account")
+        let person = try context.uuid("id", .account)
         let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
         return JSONResponse(AuditEntryRepresentation(entry: try await moderation.erase(person, by: actor(context), reason: input.reason)))
     }
@@ -156,12 +156,12 @@ extension StaffController {
 
     /// `GET /v1/staff/accounts/{id}`
     @Sendable func account(_: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        JSONResponse(ModeratedPersonRepresentation(person: try await moderation.person(try context.uuid("id", "account"))))
+        JSONResponse(ModeratedPersonRepresentation(person: try await moderation.person(try context.uuid("id", .account))))
     }
 
     /// `POST /v1/staff/accounts/{id}/actions`
     @Sendable func act(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let person = try context.uuid("id", "account")
+        let person = try context.uuid("id", .account)
         let input = try await RequestBody.decode(DecisionInput.self, from: request, context: context)
         let action = try Self.action(input.action, allowed: [.warn, .limit, .suspend, .lift])
         let entry = try await moderation.act(on: person, action, reason: input.reason, days: input.days, by: actor(context))
@@ -171,7 +171,7 @@ extension StaffController {
     /// `POST /v1/staff/accounts/{id}/export` (admins): the person's export, on their
     /// written request; the link comes to them as to anyone who asks for their own.
     @Sendable func exportAccount(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let person = try context.uuid("id", "account")
+        let person = try context.uuid("id", .account)
         let input = try await RequestBody.decode(ReasonInput.self, from: request, context: context)
         let (export, _) = try await exports.request(for: person, by: actor(context), reason: input.reason)
         return JSONResponse(status: .accepted, ExportRepresentation(export: export, path: nil))
@@ -188,10 +188,10 @@ extension StaffController {
 
     /// `POST /v1/staff/appeals/{id}/decision`
     @Sendable func decideAppeal(_ request: Request, context: AuthenticatedContext) async throws -> some ResponseGenerator {
-        let id = try context.uuid("id", "open appeal")
+        let id = try context.uuid("id", .openAppeal)
         let input = try await RequestBody.decode(AppealDecisionInput.self, from: request, context: context)
         guard let decision = input.decision, ["uphold", "reverse"].contains(decision) else {
-            throw DomainError.invalidParameter("decision", "must be uphold or reverse")
+            throw DomainError.invalidParameter("decision", Sentence("must be uphold or reverse"))
         }
         let entry = try await moderation.decideAppeal(id, reverse: decision == "reverse", reason: input.reason, by: actor(context))
         return JSONResponse(AuditEntryRepresentation(entry: entry))
@@ -203,8 +203,8 @@ extension StaffController {
         let limit = q.limit(default: 100, max: 1_000)
         let action = q.raw("action")
         let target = q.raw("target_id")
-        if let action, action.utf8.count > 64 { q.validator.fail("action", "must be at most 64 bytes") }
-        if let target, target.utf8.count > 64 { q.validator.fail("target_id", "must be at most 64 bytes") }
+        if let action, action.utf8.count > 64 { q.validator.fail("action", Sentence("must be at most 64 bytes")) }
+        if let target, target.utf8.count > 64 { q.validator.fail("target_id", Sentence("must be at most 64 bytes")) }
         try q.throwIfInvalid()
         let entries = try await staff.log(action: action, targetID: target?.lowercased(), limit: limit)
         return JSONResponse(Page(items: entries.map { AuditEntryRepresentation(entry: $0) }, nextCursor: nil))
@@ -226,11 +226,11 @@ extension StaffController {
         try await requireAdmin(context)
         let input = try await RequestBody.decode(RoleInput.self, from: request, context: context)
         var v = Validator()
-        if (input.email ?? "").isEmpty || (input.email ?? "").utf8.count > 320 { v.fail("email", "is required") }
+        if (input.email ?? "").isEmpty || (input.email ?? "").utf8.count > 320 { v.fail("email", Sentence("is required")) }
         var role: StaffRole?
         if let text = input.role {
             role = StaffRole(rawValue: text)
-            if role == nil { v.fail("role", "must be moderator, admin or null") }
+            if role == nil { v.fail("role", Sentence("must be moderator, admin or null")) }
         }
         try v.throwIfInvalid()
         let email = input.email ?? ""

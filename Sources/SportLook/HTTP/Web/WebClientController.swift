@@ -119,7 +119,7 @@ struct WebClientController: Sendable {
     /// `GET`/`HEAD /sw.js`: the service worker, at the root so that its scope is the
     /// whole app; checked for a new version at each visit.
     @Sendable func serviceWorker(_ request: Request, context: AppRequestContext) throws -> Response {
-        guard let worker = assets["sw.js"] else { throw DomainError.notFound("file") }
+        guard let worker = assets["sw.js"] else { throw DomainError.notFound(.file) }
         return respond(worker, to: request, cache: "no-cache", body: request.method != .head)
     }
 
@@ -137,7 +137,7 @@ struct WebClientController: Sendable {
 
     private func asset(_ context: AppRequestContext, path: String, request: Request, body: Bool) throws -> Response {
         // Another build's file is not served as this one's: its URL would cache the wrong bytes for a year.
-        guard try context.parameters.require("build") == build, let asset = assets[path] else { throw DomainError.notFound("file") }
+        guard try context.parameters.require("build") == build, let asset = assets[path] else { throw DomainError.notFound(.file) }
         return respond(asset, to: request, cache: "public, max-age=31536000, immutable", body: body)
     }
 

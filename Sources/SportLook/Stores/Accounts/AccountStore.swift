@@ -221,7 +221,7 @@ struct AccountStore: Store {
                 "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id) AND deleted_at IS NULL RETURNING id"
             ).first() != nil
         else {
-            throw DomainError.notFound("user")
+            throw DomainError.notFound(.user)
         }
         if let name = changes.name { try await recordName(name, of: id, at: now, on: sql) }
         if let sports = changes.sports {

@@ -16,7 +16,7 @@ struct SecretStore: Store {
                 "INSERT INTO server_secrets (name, value) VALUES (\(bind: name), \(bind: made)) ON CONFLICT (name) DO NOTHING"
             ).run()
             guard let row = try await sql.raw("SELECT value FROM server_secrets WHERE name = \(bind: name)").first() else {
-                throw DomainError(.unavailable, code: "unavailable", message: "The secret \(name) could not be stored.")
+                throw DomainError(.unavailable, code: "unavailable", message: Sentence("The secret \(name) could not be stored."))
             }
             return try row.value("value")
         }

@@ -79,7 +79,7 @@ extension ChatStore {
                 absent.append(try row.value("user_id"))
             }
         }
-        guard let stored else { throw DomainError.notFound("room") }
+        guard let stored else { throw DomainError.notFound(.room) }
         return (
             try await message(id: id, room: room.id, seq: stored.seq, eventID: stored.eventID, new, createdAt: stored.createdAt, on: sql),
             absent, true
@@ -121,7 +121,7 @@ extension ChatStore {
     /// Takes the room's next `seq` (the row update serialises concurrent senders) and stores the message.
     func insert(room: UUID, _ new: NewMessage, at now: Date, on sql: any SQLDatabase) async throws -> ChatMessage {
         guard let row = try await sql.rows(ChatStatements.NextSeq(room: room, now: now)).first else {
-            throw DomainError.notFound("room")
+            throw DomainError.notFound(.room)
         }
         let seq: Int64 = try row.value("last_message_seq")
         let id = UUID()
@@ -224,7 +224,7 @@ extension ChatStore {
                 "UPDATE rooms SET last_change_seq = last_change_seq + 1 WHERE id = \(bind: room) RETURNING last_change_seq"
             ).first()
         else {
-            throw DomainError.notFound("room")
+            throw DomainError.notFound(.room)
         }
         let change: Int64 = try row.value("last_change_seq")
         try await sql.raw("UPDATE chat_messages SET change_seq = \(bind: change) WHERE room_id = \(bind: room) AND seq = \(bind: seq)")

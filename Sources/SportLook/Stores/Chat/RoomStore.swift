@@ -74,7 +74,7 @@ struct RoomStore: Store {
             // The other one made it first (PostgreSQL waited for their commit): theirs stands.
             try await sql.raw("DELETE FROM rooms WHERE id = \(bind: id)").run()
         }
-        guard let stored = try await conversation(between: creator, and: other, on: sql) else { throw DomainError.notFound("conversation") }
+        guard let stored = try await conversation(between: creator, and: other, on: sql) else { throw DomainError.notFound(.conversation) }
         return (stored, inserted)
     }
 

@@ -100,7 +100,7 @@ extension EventStore {
     func attendees(of eventID: UUID, cursor: AttendeeCursor?, limit: Int) async throws -> Page<Attendee> {
         try await database.read { sql in
             guard let organiserRow = try await sql.raw("SELECT organiser_id FROM events WHERE id = \(bind: eventID)").first() else {
-                throw DomainError.notFound("event")
+                throw DomainError.notFound(.event)
             }
             let organiser: UUID = try organiserRow.value("organiser_id")
             var items: [Attendee] = []

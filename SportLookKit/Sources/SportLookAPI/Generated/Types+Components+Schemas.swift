@@ -90,10 +90,16 @@ extension Components {
         public struct _Error: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Error/error`.
             public struct _ErrorPayload: Codable, Hashable, Sendable {
+                /// Stable and machine-readable: act on it.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/code`.
                 public var code: Swift.String
+                /// A sentence for people, in the language the request's Accept-Language asks for (en or da; English otherwise), named by the answer's Content-Language.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/message`.
                 public var message: Swift.String
+                /// On validation_failed: each field's (or query parameter's) problem, in the message's language.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/fields`.
                 public struct FieldsPayload: Codable, Hashable, Sendable {
                     /// A container of undocumented properties.
@@ -112,6 +118,8 @@ extension Components {
                         try encoder.encodeAdditionalProperties(additionalProperties)
                     }
                 }
+                /// On validation_failed: each field's (or query parameter's) problem, in the message's language.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Error/error/fields`.
                 public var fields: Components.Schemas._Error._ErrorPayload.FieldsPayload?
                 /// - Remark: Generated from `#/components/schemas/Error/error/request_id`.
@@ -119,9 +127,9 @@ extension Components {
                 /// Creates a new `_ErrorPayload`.
                 ///
                 /// - Parameters:
-                ///   - code:
-                ///   - message:
-                ///   - fields:
+                ///   - code: Stable and machine-readable: act on it.
+                ///   - message: A sentence for people, in the language the request's Accept-Language asks for (en or da; English otherwise), named by the answer's Content-Language.
+                ///   - fields: On validation_failed: each field's (or query parameter's) problem, in the message's language.
                 ///   - requestId:
                 public init(
                     code: Swift.String,
