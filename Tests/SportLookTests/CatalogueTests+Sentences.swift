@@ -79,6 +79,14 @@ struct SentenceCatalogueTests {
         #expect(written.english == #"at most 3 of a, b "quoted" \ done"#)
     }
 
+    @Test("a sentence the scan cannot read (multi-line, raw) fails it, naming its line")
+    func unreadableSentencesFail() {
+        let multiline = "let a = 1\nthrow E(Sentence(\n    \"\"\"\n    two\n    lines\n    \"\"\"))"
+        #expect(throws: SentenceScanner.Unreadable(line: 3)) { try SentenceScanner.templates(in: Array(multiline.unicodeScalars)) }
+        let raw = "x = Sentence(#\"raw \\(n)\"#)"
+        #expect(throws: SentenceScanner.Unreadable(line: 1)) { try SentenceScanner.templates(in: Array(raw.unicodeScalars)) }
+    }
+
     @Test("a sentence is put in the reader's language, a thing's name inside it too; English is the code's own text")
     func filling() {
         let thing = DomainError.notFound(.event).sentence
@@ -133,7 +141,7 @@ struct ErrorLanguageTests {
 /// `n`th interpolation, escapes as the compiler reads them. Comments and other literals
 /// (multi-line and raw ones too) are skipped whole.
 enum SentenceScanner {
-    struct Unreadable: Error { let line: Int }
+    struct Unreadable: Error, Equatable { let line: Int }
 
     static func templates(in text: [Unicode.Scalar]) throws -> [(template: String, line: Int)] {
         var found: [(String, Int)] = []
@@ -149,14 +157,15 @@ enum SentenceScanner {
                 while i + 1 < text.count, !(text[i] == "*" && text[i + 1] == "/") { i += 1 }
                 i += 2
             } else if c == "\"" || c == "#" {
-                i = try skipLiteral(text, from: i) ?? i + 1
+                do { i = try skipLiteral(text, from: i) ?? i + 1 } catch { throw Unreadable(line: line(i)) }
             } else if i + marker.count <= text.count, Array(text[i..<i + marker.count]) == marker,
                 i == 0 || !(text[i - 1].properties.isAlphabetic || text[i - 1] == "_")
             {
                 i += marker.count
                 while i < text.count, text[i].properties.isWhitespace { i += 1 }
-                guard i < text.count, text[i] == "\"", !isMultiline(text, at: i) else { continue }
-                let (end, template) = try literal(text, from: i + 1)
+                // Only a one-line literal is read: a sentence written otherwise would be missed, so it fails.
+                guard i < text.count, text[i] == "\"", !isMultiline(text, at: i) else { throw Unreadable(line: line(i)) }
+                guard let (end, template) = try? literal(text, from: i + 1) else { throw Unreadable(line: line(i)) }
                 found.append((template, line(i)))
                 i = end
             } else {

@@ -56,11 +56,12 @@ public struct FacebookGraphSettings: Sendable {
 /// Why a provider's token was refused (the domain turns each into a 401).
 enum IdentityTokenProblem: Error, Equatable {
     /// Not a token, a signature that does not hold, a key or algorithm not accepted,
-    /// another issuer or audience, issued in the future: the sentence says which.
-    case invalid(String)
+    /// another issuer or audience, issued in the future: the sentence says which (in the
+    /// reader's language, as the refusal's message).
+    case invalid(Sentence)
     case expired
     /// The provider could not be asked (its keys, or Facebook's Graph API).
-    case providerUnavailable(String)
+    case providerUnavailable(Sentence)
 }
 
 /// Checks provider ID tokens (OpenID Connect: Apple, Google, Facebook Limited Login)
@@ -109,39 +110,43 @@ final class IdentityVerifier: Sendable {
     /// The person an ID token names, once every check passed.
     func verify(idToken token: String, from provider: IdentityProvider) async throws -> ProviderIdentity {
         guard let settings = settings[provider], let keySet = keySets[provider] else {
-            throw IdentityTokenProblem.invalid("\(provider.rawValue) sign-in is not enabled")
+            throw IdentityTokenProblem.invalid(Sentence("\(provider.rawValue) sign-in is not enabled"))
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 16_384, parts.count == 3,
             let headerBytes = Data(base64URLEncoded: parts[0]),
             let header = try? JSONDecoder().decode(Header.self, from: headerBytes)
-        else { throw IdentityTokenProblem.invalid("the ID token is not a signed JWT") }
+        else { throw IdentityTokenProblem.invalid(Sentence("the ID token is not a signed JWT")) }
         guard Self.algorithms.contains(header.alg) else {
-            throw IdentityTokenProblem.invalid("tokens signed with \(header.alg.prefix(16)) are not accepted")
+            throw IdentityTokenProblem.invalid(Sentence("tokens signed with \(header.alg.prefix(16)) are not accepted"))
         }
         guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else {
-            throw IdentityTokenProblem.invalid("the token names no signing key")
+            throw IdentityTokenProblem.invalid(Sentence("the token names no signing key"))
         }
         guard let keys = try await keySet.keys(containing: kid) else {
-            throw IdentityTokenProblem.invalid("the token is signed with a key \(provider.rawValue) does not list")
+            throw IdentityTokenProblem.invalid(Sentence("the token is signed with a key \(provider.rawValue) does not list"))
         }
         let claims: ProviderClaims
         do {
             claims = try await keys.verify(token, as: ProviderClaims.self)
         } catch {
-            throw IdentityTokenProblem.invalid("the token's signature does not hold, or its claims cannot be read")
+            throw IdentityTokenProblem.invalid(Sentence("the token's signature does not hold, or its claims cannot be read"))
         }
         guard settings.issuers.contains(claims.iss) else {
-            throw IdentityTokenProblem.invalid("the token was issued by \(claims.iss.prefix(80)), not \(provider.rawValue)")
+            throw IdentityTokenProblem.invalid(Sentence("the token was issued by \(claims.iss.prefix(80)), not \(provider.rawValue)"))
         }
         // Every audience must be one of ours (a token also meant for someone else is not taken).
         guard !claims.aud.value.isEmpty, claims.aud.value.allSatisfy(settings.clientIDs.contains) else {
-            throw IdentityTokenProblem.invalid("the token was not issued for this app")
+            throw IdentityTokenProblem.invalid(Sentence("the token was not issued for this app"))
         }
         let now = clock.now().timeIntervalSince1970
         guard claims.exp + Self.skew > now else { throw IdentityTokenProblem.expired }
-        guard claims.iat <= now + Self.skew else { throw IdentityTokenProblem.invalid("the token claims to be issued in the future") }
-        guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw IdentityTokenProblem.invalid("the token names no subject") }
+        guard claims.iat <= now + Self.skew else {
+            throw IdentityTokenProblem.invalid(Sentence("the token claims to be issued in the future"))
+        }
+        guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else {
+            throw IdentityTokenProblem.invalid(Sentence("the token names no subject"))
+        }
         let name = claims.name ?? [claims.givenName, claims.familyName].compactMap { $0 }.joined(separator: " ")
         let email = claims.email.flatMap { $0.isEmpty ? nil : $0 }
         return ProviderIdentity(
@@ -170,9 +175,9 @@ final class IdentityVerifier: Sendable {
     /// app's token) says it is valid and for this app, `/me` gives the id and name.
     /// Facebook's email is not taken as verified.
     func verify(facebookAccessToken token: String) async throws -> ProviderIdentity {
-        guard let facebook else { throw IdentityTokenProblem.invalid("Facebook access tokens are not accepted here") }
+        guard let facebook else { throw IdentityTokenProblem.invalid(Sentence("Facebook access tokens are not accepted here")) }
         guard !token.isEmpty, token.utf8.count <= 4_096, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw IdentityTokenProblem.invalid("the access token is not one")
+            throw IdentityTokenProblem.invalid(Sentence("the access token is not one"))
         }
         let appID = facebook.appIDs[0]
         struct Debug: Decodable {
@@ -187,10 +192,10 @@ final class IdentityVerifier: Sendable {
         let debug: Debug = try await graph(
             facebook, path: "debug_token", query: ["input_token": token, "access_token": "\(appID)|\(facebook.appSecret)"])
         guard let data = debug.data, data.isValid == true, let user = data.userId, !user.isEmpty else {
-            throw IdentityTokenProblem.invalid("Facebook says the access token is not valid")
+            throw IdentityTokenProblem.invalid(Sentence("Facebook says the access token is not valid"))
         }
         guard let app = data.appId, facebook.appIDs.contains(app) else {
-            throw IdentityTokenProblem.invalid("the access token was not issued for this app")
+            throw IdentityTokenProblem.invalid(Sentence("the access token was not issued for this app"))
         }
         struct Me: Decodable {
             var id: String?
@@ -200,7 +205,9 @@ final class IdentityVerifier: Sendable {
         let proof = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(facebook.appSecret.utf8)))
             .hexString
         let me: Me = try await graph(facebook, path: "me", query: ["fields": "id,name", "access_token": token, "appsecret_proof": proof])
-        guard me.id == user else { throw IdentityTokenProblem.invalid("Facebook's answers do not agree on who the token belongs to") }
+        guard me.id == user else {
+            throw IdentityTokenProblem.invalid(Sentence("Facebook's answers do not agree on who the token belongs to"))
+        }
         let expires = data.expiresAt.flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil } ?? clock.now().addingTimeInterval(3_600)
         return ProviderIdentity(
             provider: .facebook, subject: user, email: nil, emailVerified: false, name: me.name, nonce: nil, expiresAt: expires)
@@ -218,15 +225,17 @@ final class IdentityVerifier: Sendable {
             status = response.status.code
             body = try await response.body.collect(upTo: 256 * 1024)
         } catch {
-            throw IdentityTokenProblem.providerUnavailable("Facebook cannot be reached")
+            throw IdentityTokenProblem.providerUnavailable(Sentence("Facebook cannot be reached"))
         }
         // The Graph API answers 400 for a token that is not valid.
-        if status == 400 || status == 401 || status == 403 { throw IdentityTokenProblem.invalid("Facebook refused the access token") }
-        guard status == 200 else { throw IdentityTokenProblem.providerUnavailable("Facebook answered \(status)") }
+        if status == 400 || status == 401 || status == 403 {
+            throw IdentityTokenProblem.invalid(Sentence("Facebook refused the access token"))
+        }
+        guard status == 200 else { throw IdentityTokenProblem.providerUnavailable(Sentence("Facebook answered \(status)")) }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let value = try? decoder.decode(T.self, from: Data(body.readableBytesView)) else {
-            throw IdentityTokenProblem.providerUnavailable("Facebook's answer cannot be read")
+            throw IdentityTokenProblem.providerUnavailable(Sentence("Facebook's answer cannot be read"))
         }
         return value
     }
@@ -301,7 +310,7 @@ actor ProviderKeySet {
                 // The provider is down: yesterday's keys still tell a good token.
             }
         }
-        guard fetchedAt != nil else { throw IdentityTokenProblem.providerUnavailable("the provider's keys could not be fetched") }
+        guard fetchedAt != nil else { throw IdentityTokenProblem.providerUnavailable(Sentence("the provider's keys could not be fetched")) }
         if kids.contains(kid) { return keys }
         guard unknownKidFetchAt.map({ now.timeIntervalSince($0) >= Self.refetchInterval }) ?? true, mayFetch(at: now) else { return nil }
         unknownKidFetchAt = now
@@ -334,16 +343,16 @@ actor ProviderKeySet {
         do {
             let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
             guard response.status == .ok else {
-                throw IdentityTokenProblem.providerUnavailable("the provider's keys answered \(response.status.code)")
+                throw IdentityTokenProblem.providerUnavailable(Sentence("the provider's keys answered \(response.status.code)"))
             }
             body = try await response.body.collect(upTo: 1 << 20)
         } catch let problem as IdentityTokenProblem {
             throw problem
         } catch {
-            throw IdentityTokenProblem.providerUnavailable("the provider's keys cannot be fetched")
+            throw IdentityTokenProblem.providerUnavailable(Sentence("the provider's keys cannot be fetched"))
         }
         guard let jwks = try? JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView)) else {
-            throw IdentityTokenProblem.providerUnavailable("the provider's keys cannot be read")
+            throw IdentityTokenProblem.providerUnavailable(Sentence("the provider's keys cannot be read"))
         }
         // Only RSA signing keys with an id; one the collection cannot take is skipped.
         let collection = JWTKeyCollection()

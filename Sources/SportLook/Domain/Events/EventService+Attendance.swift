@@ -71,13 +71,16 @@ extension EventService {
     static func recordProblem(_ rule: RecordRule, _ record: Reliability) -> DomainError? {
         let noShows = record.count(.noShow, last: rule.lastGames)
         guard noShows > rule.maxNoShows else { return nil }
+        let games = rule.lastGames
         return DomainError.forbidden(
             "record_required",
-            Sentence(
-                """
-                This game takes players with at most \(rule.maxNoShows) no-show\(rule.maxNoShows == 1 ? "" : "s") in their last \(rule.lastGames) games; \
-                your record shows \(noShows). Your record: GET /v1/me/record.
-                """))
+            rule.maxNoShows == 1
+                ? Sentence(
+                    "This game takes players with at most 1 no-show in their last \(games) games; your record shows \(noShows). Your record: GET /v1/me/record."
+                )
+                : Sentence(
+                    "This game takes players with at most \(rule.maxNoShows) no-shows in their last \(games) games; your record shows \(noShows). Your record: GET /v1/me/record."
+                ))
     }
 
     /// A game for a level range or an audience takes only players it is for (403
@@ -93,7 +96,7 @@ extension EventService {
     func fitProblem(_ event: Event, _ player: PlayerProfile) -> DomainError? {
         if let range = event.levelRange {
             let sport = sports[event.sport]?.name ?? event.sport
-            let wanted = "levels \(range.lowerBound)–\(range.upperBound) in \(sport)"
+            let wanted = Sentence("levels \(range.lowerBound)–\(range.upperBound) in \(sport)")
             guard let level = player.levels[event.sport] else {
                 return DomainError.forbidden(
                     "level_required",
@@ -105,11 +108,12 @@ extension EventService {
         }
         switch event.audience {
         case .anyone: return nil
-        case .women where player.gender != .woman, .men where player.gender != .man:
+        case .women where player.gender != .woman:
             return DomainError.forbidden(
-                "audience_only",
-                Sentence("This game is for \(event.audience.rawValue) only (gender is self-declared on your profile: PATCH /v1/me/player).")
-            )
+                "audience_only", Sentence("This game is for women only (gender is self-declared on your profile: PATCH /v1/me/player)."))
+        case .men where player.gender != .man:
+            return DomainError.forbidden(
+                "audience_only", Sentence("This game is for men only (gender is self-declared on your profile: PATCH /v1/me/player)."))
         case .mixed where player.gender == nil:
             return DomainError.forbidden(
                 "audience_only",

@@ -65,7 +65,9 @@ struct InvitationService: Sendable {
             // A set of queries for the whole list, not four per invitee.
             let attending = try await invitations.attending(event: eventID, among: invitees, on: sql)
             if let first = invitees.first(where: attending.contains) {
-                throw DomainError.conflict("already_attending", Sentence("\(names[first] ?? "Someone") already attends this event."))
+                throw DomainError.conflict(
+                    "already_attending",
+                    names[first].map { Sentence("\($0) already attends this event.") } ?? Sentence("Someone already attends this event."))
             }
             let pending = try await invitations.pending(event: eventID, invitees: invitees, on: sql)
             let inviterSummary = UserSummary(id: inviter, name: names[inviter] ?? "")
@@ -112,7 +114,13 @@ struct InvitationService: Sendable {
                 return Answer(invitation: invitation, attendance: joined)
             }
             guard invitation.status == .pending else {
-                throw DomainError.conflict("invitation_answered", Sentence("This invitation was already \(invitation.status.rawValue)."))
+                let answered =
+                    switch invitation.status {
+                    case .accepted: Sentence("This invitation was already accepted.")
+                    case .declined: Sentence("This invitation was already declined.")
+                    case .pending, .revoked: Sentence("This invitation was already revoked.")
+                    }
+                throw DomainError.conflict("invitation_answered", answered)
             }
             guard let event = try await store.lock(invitation.eventID, on: sql) else { throw DomainError.notFound(.event) }
             var joined: EventService.Joined?

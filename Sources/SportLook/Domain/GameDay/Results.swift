@@ -93,7 +93,13 @@ struct Results: Sendable {
                 throw DomainError.forbidden("other_team_only", Sentence("A player of another team confirms or disputes the score."))
             }
             guard result.status == .pending else {
-                throw DomainError.conflict("result_settled", Sentence("The score is already \(result.status.rawValue)."))
+                let settled =
+                    switch result.status {
+                    case .confirmed: Sentence("The score is already confirmed.")
+                    case .disputed: Sentence("The score is already disputed.")
+                    case .pending, .stood: Sentence("The score already stands.")
+                    }
+                throw DomainError.conflict("result_settled", settled)
             }
             guard now <= result.enteredAt.addingTimeInterval(Self.answerWindow) else {
                 throw DomainError.conflict("answer_closed", Sentence("A score is answered within a day of being entered."))

@@ -36,8 +36,14 @@ extension Catalogue {
         "Close the poll first.": "Luk afstemningen først.",
         "Everyone was reminded less than an hour ago.": "Alle blev mindet om det for under en time siden.",
         "FREQ must be WEEKLY or MONTHLY": "FREQ skal være WEEKLY eller MONTHLY",
+        "Facebook access tokens are not accepted here": "Facebook-adgangstokens accepteres ikke her",
+        "Facebook answered {0}": "Facebook svarede {0}",
+        "Facebook cannot be reached": "Facebook kan ikke nås",
+        "Facebook refused the access token": "Facebook afviste adgangstokenet",
+        "Facebook says the access token is not valid": "Facebook siger, at adgangstokenet ikke er gyldigt",
+        "Facebook's answer cannot be read": "Facebooks svar kan ikke læses",
+        "Facebook's answers do not agree on who the token belongs to": "Facebooks svar er uenige om, hvem tokenet tilhører",
         "Frames are JSON objects with a type.": "Frames er JSON-objekter med en type.",
-        "HTTP {0}: {1}.": "HTTP {0}: {1}.",
         "INTERVAL must be 1 to {0}": "INTERVAL skal være 1 til {0}",
         "JSON nested deeper than {0} levels.": "JSON er indlejret dybere end {0} niveauer.",
         "Marking closed two days after the end.": "Registreringen lukkede to dage efter slutningen.",
@@ -85,7 +91,7 @@ extension Catalogue {
         "Only a player going can ask for a substitute.": "Kun en spiller, der deltager, kan bede om en afløser.",
         "Only a poll of times becomes a game.": "Kun en afstemning om tidspunkter kan blive til en kamp.",
         "Only an admin acts on a moderator, and no one on an admin; take the role first.":
-            "Kun en administrator handler over for en moderator, og ingen over for en administrator; tag rollen først.",
+            "Kun en administrator handler over for en moderator, og ingen over for en administrator; fratag vedkommende rollen først.",
         "Only an admin gives or takes staff roles.": "Kun en administrator giver eller fratager personaleroller.",
         "Only an admin may do this.": "Kun en administrator må gøre dette.",
         "Only its author can close a poll.": "Kun dens forfatter kan lukke en afstemning.",
@@ -144,6 +150,7 @@ extension Catalogue {
         "Sign-in with {0} is not enabled on this server.": "Login med {0} er ikke slået til på denne server.",
         "Some fields are not valid.": "Nogle felter er ikke gyldige.",
         "Some parameters are not valid.": "Nogle parametre er ikke gyldige.",
+        "Someone already attends this event.": "Nogen deltager allerede i denne begivenhed.",
         "Someone already took “{0}”.": "Nogen har allerede taget “{0}”.",
         "Someone else took the place.": "En anden tog pladsen.",
         "Something went wrong on our side. It has been logged.": "Noget gik galt hos os. Det er blevet logget.",
@@ -218,12 +225,15 @@ extension Catalogue {
         "The provider's token has expired; sign in with the provider again.": "Udbyderens token er udløbet; log ind hos udbyderen igen.",
         "The provider's token is refused: {0}.": "Udbyderens token afvises: {0}.",
         "The reported thing is gone; dismiss its reports.": "Det anmeldte er væk; afvis anmeldelserne af det.",
+        "The request cannot be answered (HTTP {0}).": "Anmodningen kan ikke besvares (HTTP {0}).",
         "The request could not be read.": "Anmodningen kunne ikke læses.",
         "The request headers are too large.": "Anmodningens headere er for store.",
         "The request needs a JSON body.": "Anmodningen skal have et JSON-indhold.",
         "The request needs the image as its body.": "Anmodningen skal have billedet som indhold.",
         "The request was closed.": "Anmodningen var lukket.",
-        "The score is already {0}.": "Resultatet er allerede {0}.",
+        "The score already stands.": "Resultatet står allerede ved magt.",
+        "The score is already confirmed.": "Resultatet er allerede bekræftet.",
+        "The score is already disputed.": "Resultatet er allerede bestridt.",
         "The score is entered from the start, {0}.": "Resultatet indtastes fra start, {0}.",
         "The score was entered already.": "Resultatet var allerede indtastet.",
         "The secret {0} could not be stored.": "Hemmeligheden {0} kunne ikke gemmes.",
@@ -262,14 +272,22 @@ extension Catalogue {
         "This game has mixed teams: say on your profile whether you play as a woman or a man (PATCH /v1/me/player) to join.":
             "Denne kamp har mixede hold: angiv på din profil, om du spiller som kvinde eller mand (PATCH /v1/me/player), for at deltage.",
         "This game has no price: set one on the event first.": "Denne kamp har ingen pris: sæt en på begivenheden først.",
-        "This game is for {0} only (gender is self-declared on your profile: PATCH /v1/me/player).":
-            "Denne kamp er kun for {0} (køn angives selv på din profil: PATCH /v1/me/player).",
+        "This game is for men only (gender is self-declared on your profile: PATCH /v1/me/player).":
+            "Denne kamp er kun for mænd (køn angives selv på din profil: PATCH /v1/me/player).",
+        "This game is for women only (gender is self-declared on your profile: PATCH /v1/me/player).":
+            "Denne kamp er kun for kvinder (køn angives selv på din profil: PATCH /v1/me/player).",
         "This game is for {0}: set your {1} level on your profile (PATCH /v1/me/player) to join.":
             "Denne kamp er for {0}: angiv dit niveau i {1} på din profil (PATCH /v1/me/player) for at deltage.",
         "This game is for {0}; yours is {1}.": "Denne kamp er for {0}; dit er {1}.",
+        "This game takes players with at most 1 no-show in their last {0} games; your record shows {1}. Your record: GET /v1/me/record.":
+            "Denne kamp tager spillere med højst 1 udeblivelse i deres seneste {0} kampe; din historik viser {1}. Din historik: GET /v1/me/record.",
+        "This game takes players with at most {0} no-shows in their last {1} games; your record shows {2}. Your record: GET /v1/me/record.":
+            "Denne kamp tager spillere med højst {0} udeblivelser i deres seneste {1} kampe; din historik viser {2}. Din historik: GET /v1/me/record.",
         "This group has no dues: set them on the group first.": "Denne gruppe har intet kontingent: sæt det på gruppen først.",
         "This group takes new members by invite link only.": "Denne gruppe optager kun nye medlemmer via invitationslink.",
-        "This invitation was already {0}.": "Denne invitation var allerede {0}.",
+        "This invitation was already accepted.": "Denne invitation var allerede accepteret.",
+        "This invitation was already declined.": "Denne invitation var allerede afslået.",
+        "This invitation was already revoked.": "Denne invitation var allerede trukket tilbage.",
         "This invite link is not valid any more; ask the group for a new one.":
             "Dette invitationslink er ikke gyldigt længere; bed gruppen om et nyt.",
         "This is the only way to sign in to the account; link another provider first.":
@@ -303,7 +321,7 @@ extension Catalogue {
         "Wait for your other uploads to finish.": "Vent på, at dine andre uploads bliver færdige.",
         "Web Push is not configured on this server (VAPID_SUBJECT).": "Web Push er ikke sat op på denne server (VAPID_SUBJECT).",
         "Whether a game is competitive is fixed once someone has joined.":
-            "Om en kamp er turneringskamp, ligger fast, når nogen har tilmeldt sig.",
+            "Om en kamp tæller for niveauet, ligger fast, når nogen har tilmeldt sig.",
         "You already asked for a substitute for this game.": "Du har allerede bedt om en afløser til denne kamp.",
         "You are sending messages too fast.": "Du sender beskeder for hurtigt.",
         "You are voting too fast.": "Du stemmer for hurtigt.",
@@ -331,6 +349,7 @@ extension Catalogue {
         "{0} is not allowed here.": "{0} er ikke tilladt her.",
         "{0} is not supported (FREQ, INTERVAL, BYDAY, UNTIL and COUNT are)":
             "{0} understøttes ikke (FREQ, INTERVAL, BYDAY, UNTIL og COUNT gør)",
+        "{0} sign-in is not enabled": "login med {0} er ikke slået til",
         "{0} uploads from your network are in progress; wait for one to finish.":
             "{0} uploads fra dit netværk er i gang; vent på, at en bliver færdig.",
     ]

@@ -39,7 +39,8 @@ final class DecoderErrorResponder: ChannelInboundHandler, RemovableChannelHandle
         let head = HTTPResponseHead(
             version: .http1_1, status: status,
             headers: [
-                "Content-Type": "application/json; charset=utf-8", "Content-Length": String(body.count), "Connection": "close",
+                "Content-Type": "application/json; charset=utf-8", "Content-Language": "en", "Content-Length": String(body.count),
+                "Connection": "close",
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)

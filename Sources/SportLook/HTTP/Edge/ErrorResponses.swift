@@ -95,7 +95,7 @@ struct ErrorResponses {
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
             return APIError(
                 error.status, code: code.isEmpty ? "error" : code,
-                message: Sentence("HTTP \(error.status.code): \(error.status.reasonPhrase)."))
+                message: Sentence("The request cannot be answered (HTTP \(error.status.code))."))
         }
     }
 }

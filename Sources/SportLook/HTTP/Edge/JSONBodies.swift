@@ -186,14 +186,14 @@ enum RequestBody {
         }
     }
 
-    private static func describe(_ type: Any.Type) -> String {
+    private static func describe(_ type: Any.Type) -> Sentence {
         switch type {
-        case is String.Type: "a string"
-        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
-        case is Double.Type, is Float.Type: "a number"
-        case is Bool.Type: "true or false"
-        case is [Any].Type: "an array"
-        default: type == [String].self || type == [UUID].self ? "an array" : "an object or value of the documented type"
+        case is String.Type: Sentence("a string")
+        case is Int.Type, is Int64.Type, is Int32.Type: Sentence("an integer")
+        case is Double.Type, is Float.Type: Sentence("a number")
+        case is Bool.Type: Sentence("true or false")
+        case is [Any].Type: Sentence("an array")
+        default: type == [String].self || type == [UUID].self ? Sentence("an array") : Sentence("an object or value of the documented type")
         }
     }
 
