@@ -269,14 +269,15 @@ struct OverloadTests {
         try await withApp(
             engine,
             configure: {
-                $0.databaseWriteWait = 0.3
+                // Bounds far apart, so that a quick write on a loaded machine is still quick.
+                $0.databaseWriteWait = 1
                 $0.jobWorkers = 0
             }
         ) { _, services in
             let database = services.database
             // A background write (quick) may end the mark between the two lines: then again.
             try await eventually("a slow write to mark the writes slow") {
-                try await database.transaction { _ in try await Task.sleep(for: .milliseconds(400)) }
+                try await database.transaction { _ in try await Task.sleep(for: .milliseconds(1_200)) }
                 return database.writesSlow
             }
             try await eventually("a quick write to end it") {

@@ -28,9 +28,15 @@ extension Database {
         guard let replicas, case .postgres(let primary) = backend else { return nil }
         for attempt in replicas.replicas.indices {
             let readOnly = primary.isReadOnly
-            let replica: ReplicaSet.Replica?
+            var replica: ReplicaSet.Replica?
             if readOnly {
                 replica = replicas.anyReachable()
+                if replica == nil, attempt == 0, ends > ContinuousClock.now {
+                    // Every replica missed its last check (a busy moment is enough): with no
+                    // primary to answer, they are asked again before the read is refused.
+                    try? await withDeadline(ends - ContinuousClock.now) { await replicas.check() }
+                    replica = replicas.anyReachable()
+                }
             } else if Database.lagTolerance {
                 replica = replicas.replica(for: Database.admission?.callerKey, after: Database.admission?.committedPosition ?? 0)
             } else {

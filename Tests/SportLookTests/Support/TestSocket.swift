@@ -139,6 +139,13 @@ final class TestSocket: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let frame = try frames.first(where: predicate) { return frame }
+            // Closed: no frame comes any more; the failure says how it closed.
+            if isClosed {
+                if let frame = try frames.first(where: predicate) { return frame }
+                let error = state.withLock { $0.error ?? "no close frame" }
+                let how = closedWith.map { "closed \($0.code) \($0.reason ?? "")" } ?? "closed (\(error))"
+                throw ClusterError("no frame: \(description); \(how); got \(received.withLock { $0.suffix(5).map { $0.text } })")
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw ClusterError("no frame: \(description); got \(received.withLock { $0.suffix(5).map { $0.text } })")
