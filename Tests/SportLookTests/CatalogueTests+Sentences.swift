@@ -97,6 +97,17 @@ struct SentenceCatalogueTests {
         let danish = Catalogue.sentence(limit, in: .da)
         #expect(danish.contains("80") && danish.contains("320") && !danish.contains("{"))
     }
+
+    @Test("a template's holes are its {n} alone: other braces are text, a value holding braces is not read again")
+    func braces() {
+        let sentence = Sentence("{not a hole} \("{0}") and \(Sentence("inner \(7)")) {x")
+        #expect(sentence.template == "{not a hole} {0} and {1} {x")
+        #expect(Sentence.holes(in: sentence.template) == [0, 1])
+        #expect(sentence.english == "{not a hole} {0} and inner 7 {x")
+        // A translation may reorder the holes; one naming no argument stays as written.
+        #expect(sentence.filled { $0 == sentence.template ? "{1}, {0}, {2}" : nil } == "inner 7, {0}, {2}")
+        #expect(Sentence.holes(in: "{2}{2}{10}{-}") == [2, 10])
+    }
 }
 
 /// A client reads refusals in the language it asks for: `Accept-Language` picks the

@@ -33,8 +33,11 @@ extension Database {
                 replica = replicas.anyReachable()
                 if replica == nil, attempt == 0, ends > ContinuousClock.now {
                     // Every replica missed its last check (a busy moment is enough): with no
-                    // primary to answer, they are asked again before the read is refused.
-                    try? await withDeadline(ends - ContinuousClock.now) { await replicas.check() }
+                    // primary to answer, they are asked again (the check every such read
+                    // shares) before the read is refused.
+                    do {
+                        try await withDeadline(ends - ContinuousClock.now) { await replicas.recheck() }
+                    } catch is DeadlineExceeded {}
                     replica = replicas.anyReachable()
                 }
             } else if Database.lagTolerance {

@@ -223,13 +223,24 @@ final class ReplicaSet: Sendable {
     // MARK: Checking
 
     /// Starts a check unless one is running (a read that found the last one old, `/ready`).
-    func startCheck() {
+    func startCheck() { _ = sharedCheck() }
+
+    /// Waits for the running check, or one started now: while no primary takes writes,
+    /// a read that found no replica reachable asks them again through the one check all
+    /// such reads share. A caller that stops waiting leaves the check running (a check
+    /// cut short would find every replica unreachable).
+    func recheck() async { await sharedCheck().value }
+
+    /// The running check, or one started now.
+    private func sharedCheck() -> Task<Void, Never> {
         state.withLock { state in
-            guard state.checking == nil else { return }
-            state.checking = Task { [self] in
+            if let running = state.checking { return running }
+            let task = Task { [self] in
                 await runCheck()
                 self.state.withLock { $0.checking = nil }
             }
+            state.checking = task
+            return task
         }
     }
 

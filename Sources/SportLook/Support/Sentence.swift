@@ -32,34 +32,47 @@ public struct Sentence: Sendable, Hashable, CustomStringConvertible {
         let template = translated(self.template) ?? self.template
         guard !arguments.isEmpty else { return template }
         var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "}"), let n = Int(after[..<close]), arguments.indices.contains(n) {
+        Self.scan(template) { piece in
+            switch piece {
+            case .text(let text): out += text
+            case .hole(let n) where arguments.indices.contains(n):
                 switch arguments[n] {
                 case .text(let text): out += text
                 case .sentence(let sentence): out += sentence.filled(translated)
                 }
-                rest = after[after.index(after: close)...]
-            } else {
-                out += "{"
-                rest = after
+            case .hole(let n): out += "{\(n)}"
             }
         }
-        return out + rest
+        return out
     }
 
     /// How many holes a template has: the distinct `{n}` in it.
     public static func holes(in template: String) -> Set<Int> {
         var holes: Set<Int> = []
+        scan(template) { if case .hole(let n) = $0 { holes.insert(n) } }
+        return holes
+    }
+
+    private enum Piece {
+        case text(Substring)
+        case hole(Int)
+    }
+
+    /// Reads `template` in order as text and `{n}` holes (a brace around anything else is text).
+    private static func scan(_ template: String, _ take: (Piece) -> Void) {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "}"), let n = Int(after[..<close]) { holes.insert(n) }
-            rest = after
+            if let close = after.firstIndex(of: "}"), let n = Int(after[..<close]) {
+                take(.text(rest[..<open]))
+                take(.hole(n))
+                rest = after[after.index(after: close)...]
+            } else {
+                take(.text(rest[...open]))
+                rest = after
+            }
         }
-        return holes
+        take(.text(rest))
     }
 
     /// What `Sentence("…")` is written with: the literal's text, each interpolation a hole.

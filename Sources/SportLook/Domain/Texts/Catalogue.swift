@@ -103,10 +103,8 @@ enum Catalogue {
     /// A sentence of the code's (an error's message, a field's problem) in `language`:
     /// its English template is its key among ``danishSentences``.
     static func sentence(_ sentence: Sentence, in language: Language) -> String {
-        switch language {
-        case .en: sentence.english
-        case .da: sentence.filled { danishSentences[$0] }
-        }
+        let table = sentences(language)
+        return sentence.filled { table[$0] }
     }
 
     /// The code's sentences in a language, by their English templates (English: none, the
