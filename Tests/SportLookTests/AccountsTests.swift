@@ -4,7 +4,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Accounts and sessions", .timeLimit(.minutes(5)))
+@Suite("Accounts and sessions", .timeLimit(.minutes(10)))
 struct AccountsTests {
     @Test("register, login, me, logout round trip", arguments: engines)
     func roundTrip(engine: DatabaseEngine) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Who is going is shown to those going alone", .timeLimit(.minutes(5)))
+@Suite("Who is going is shown to those going alone", .timeLimit(.minutes(10)))
 struct AttendanceVisibilityTests {
     @Test(
         "a waitlisted person, a maybe and a stranger learn nothing of who is going: not from a profile, the attendee list, the sheet, the teams, the event, its calendar, its chat or the socket",

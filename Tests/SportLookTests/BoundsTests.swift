@@ -12,7 +12,7 @@ import Testing
 /// One letter and 30,000 combining accents: one character, about 60 KB.
 let oneHeavyCharacter = "a" + String(repeating: "\u{301}", count: 30_000)
 
-@Suite("Bounds on what strangers send: text, frames, invitations, metrics, settings", .timeLimit(.minutes(5)))
+@Suite("Bounds on what strangers send: text, frames, invitations, metrics, settings", .timeLimit(.minutes(10)))
 struct BoundsTests {
     @Test("text fields are bounded in bytes as well as characters, normalised to NFC, free of control characters", arguments: engines)
     func textLimits(engine: DatabaseEngine) async throws {

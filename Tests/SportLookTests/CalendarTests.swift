@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Calendars: an event and a person's feed as iCalendar", .timeLimit(.minutes(5)))
+@Suite("Calendars: an event and a person's feed as iCalendar", .timeLimit(.minutes(10)))
 struct CalendarTests {
     struct Read: Decodable {
         struct Moment: Decodable {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Card payments through Stripe: entered in the ledger from signed webhooks alone, each once", .timeLimit(.minutes(5)))
+@Suite("Card payments through Stripe: entered in the ledger from signed webhooks alone, each once", .timeLimit(.minutes(10)))
 struct CardPaymentsTests {
     struct Link: Decodable {
         var url: String

@@ -37,7 +37,7 @@ final class ChangeLog: Sendable {
     }
 }
 
-@Suite("The change feed", .timeLimit(.minutes(5)))
+@Suite("The change feed", .timeLimit(.minutes(10)))
 struct ChangeFeedTests {
     /// One of each kind, with the payloads at their edges.
     static let everyKind: [Change] = [

@@ -8,7 +8,7 @@ import Testing
 /// Who may read a live game's chat history is decided from memory (the caller's
 /// statuses and groups, dropped when the change feed says they changed): every way out
 /// of the game ends it at once, as the database would say.
-@Suite("Chat history access", .timeLimit(.minutes(5)))
+@Suite("Chat history access", .timeLimit(.minutes(10)))
 struct ChatAccessTests {
     @Test(
         "leaving, being removed or banned, leaving the group or being taken out of it: the next history read is refused",

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Chat images", .timeLimit(.minutes(5)))
+@Suite("Chat images", .timeLimit(.minutes(10)))
 struct ChatImagesTests {
     static let secret = "a test key for chat image links, 32+ bytes"
 

@@ -40,7 +40,7 @@ func documentedRoutes() throws -> Set<String> {
     return routes
 }
 
-@Suite("The contract and the configuration", .timeLimit(.minutes(5)))
+@Suite("The contract and the configuration", .timeLimit(.minutes(10)))
 struct ContractTests {
     @Test("every route in the router is in openapi.yaml, and every documented route exists")
     func routesMatchTheDocument() async throws {
@@ -292,7 +292,7 @@ struct ContractTests {
 
 }
 
-@Suite("Limits on the wire", .timeLimit(.minutes(5)))
+@Suite("Limits on the wire", .timeLimit(.minutes(10)))
 struct WireLimitTests {
     /// Sends raw bytes and returns the status line of the answer.
     func statusLine(port: Int, _ request: String) async throws -> String {

@@ -35,7 +35,7 @@ final class Seen: Sendable {
     var value: Bool { flag.withLock { $0 } }
 }
 
-@Suite("One deadline for every bounded wait", .timeLimit(.minutes(5)))
+@Suite("One deadline for every bounded wait", .timeLimit(.minutes(10)))
 struct DeadlineTests {
     @Test("an answer before the deadline is returned; deadlines share one timer, which stops once none is pending")
     func answers() async throws {

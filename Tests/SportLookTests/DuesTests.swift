@@ -38,7 +38,7 @@ struct GroupLedgerBody: Decodable, Sendable {
     func balance(_ id: String) -> Int { line(id)?.balance ?? 0 }
 }
 
-@Suite("Group dues: each period's dues owed once by each member, kept by the group's owner and admins", .timeLimit(.minutes(5)))
+@Suite("Group dues: each period's dues owed once by each member, kept by the group's owner and admins", .timeLimit(.minutes(10)))
 struct DuesTests {
     struct GroupBalances: Decodable, Sendable {
         struct Item: Decodable, Sendable {

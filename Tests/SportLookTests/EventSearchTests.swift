@@ -55,7 +55,7 @@ func bruteForce(_ events: [SeededEvent], lat: Double, lon: Double, radius: Doubl
     }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.2)
 }
 
-@Suite("Finding events nearby and on the map", .timeLimit(.minutes(5)))
+@Suite("Finding events nearby and on the map", .timeLimit(.minutes(10)))
 struct EventSearchTests {
     @Test("nearby equals a brute-force haversine filter; pages concatenate to the whole", arguments: engines)
     func nearbyMatchesBruteForce(engine: DatabaseEngine) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Events and attendance", .timeLimit(.minutes(5)))
+@Suite("Events and attendance", .timeLimit(.minutes(10)))
 struct EventsTests {
     @Test("create, read, edit, cancel, with permissions", arguments: engines)
     func crud(engine: DatabaseEngine) async throws {

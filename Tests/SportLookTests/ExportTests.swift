@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Each person's data on request", .timeLimit(.minutes(5)))
+@Suite("Each person's data on request", .timeLimit(.minutes(10)))
 struct ExportTests {
     /// The files of a ZIP archive, read by Python's own zipfile (which checks every CRC).
     static func unzip(_ bytes: Data) async throws -> [String: Data] {

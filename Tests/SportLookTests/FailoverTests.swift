@@ -10,7 +10,7 @@ import Testing
 /// The primary lost and a replica promoted in its place, on a cluster of its own (a
 /// primary, two `pg_basebackup -R` replicas): `DATABASE_URL` names the primary and the
 /// first replica (`host1:port1,host2:port2`), `DATABASE_READ_URLS` the second.
-@Suite("Failover", .serialized, .timeLimit(.minutes(5)))
+@Suite("Failover", .serialized, .timeLimit(.minutes(10)))
 struct FailoverTests {
     struct Named: Decodable { var name: String }
 

@@ -32,7 +32,7 @@ private final class BatchGate: Sendable {
 
 private struct Refused: Error {}
 
-@Suite("Work gathered in batches", .timeLimit(.minutes(5)))
+@Suite("Work gathered in batches", .timeLimit(.minutes(10)))
 struct GatheringTests {
     /// Waits (briefly, without a clock: the calls are on other tasks) until `condition` holds.
     private func until(_ condition: () -> Bool) async throws {

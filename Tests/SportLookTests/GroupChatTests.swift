@@ -6,7 +6,7 @@ import Testing
 @testable import SportLook
 
 /// A group's chat: the same rooms, routes, frames and chats list as events and conversations.
-@Suite("Group chat", .timeLimit(.minutes(5)))
+@Suite("Group chat", .timeLimit(.minutes(10)))
 struct GroupChatTests {
     @Test(
         "members talk in the group's room with edits, reactions and mute; outsiders cannot; a banned member leaves it at once, socket included",
@@ -81,7 +81,7 @@ struct GroupChatTests {
 }
 
 /// A group's cover photo: an upload of the admin who sets it, as an event's.
-@Suite("Group covers", .timeLimit(.minutes(5)))
+@Suite("Group covers", .timeLimit(.minutes(10)))
 struct GroupCoverTests {
     struct Covered: Decodable, Sendable {
         @Nullable var imageURL: String?

@@ -8,7 +8,7 @@ import Testing
 
 /// A group's events and series: made by its admins, members-only by default, and
 /// then invisible to everyone outside the group by every route, search and socket.
-@Suite("Group events: members-only games", .timeLimit(.minutes(5)))
+@Suite("Group events: members-only games", .timeLimit(.minutes(10)))
 struct GroupEventsTests {
     static let place = (lat: 55.6761, lon: 12.5683)
 

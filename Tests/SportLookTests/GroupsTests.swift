@@ -7,7 +7,7 @@ import Testing
 @testable import SportLook
 
 /// Groups: policies, roles, requests, removals, bans, hand-over and invite links.
-@Suite("Groups: members, roles and policies", .timeLimit(.minutes(5)))
+@Suite("Groups: members, roles and policies", .timeLimit(.minutes(10)))
 struct GroupsTests {
     struct GroupView: Decodable, Sendable {
         struct Location: Decodable, Sendable {

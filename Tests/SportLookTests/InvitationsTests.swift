@@ -14,7 +14,7 @@ func count(_ services: AppServices, _ table: String, where condition: String = "
     }
 }
 
-@Suite("Invitations and notifications", .timeLimit(.minutes(5)))
+@Suite("Invitations and notifications", .timeLimit(.minutes(10)))
 struct InvitationsTests {
     @Test("every invitation rule", arguments: engines)
     func rules(engine: DatabaseEngine) async throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Uploads that trickle, and what one person may store", .timeLimit(.minutes(5)))
+@Suite("Uploads that trickle, and what one person may store", .timeLimit(.minutes(10)))
 struct MediaPaceTests {
     static let loopback = [AddressRange(cidr: "127.0.0.0/8"), AddressRange(cidr: "::1")].compactMap { $0 }
 

@@ -52,7 +52,7 @@ struct StalledBlobStore: BlobStore {
     func keys() async throws -> [String] { try await inner.keys() }
 }
 
-@Suite("Photos on a slow blob store", .timeLimit(.minutes(5)))
+@Suite("Photos on a slow blob store", .timeLimit(.minutes(10)))
 struct MediaStallTests {
     @Test(
         "a blob store that stalls holds no database writer: other writes go on meanwhile, and the upload and the removal finish once it answers",

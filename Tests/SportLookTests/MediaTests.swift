@@ -37,7 +37,7 @@ enum Photos {
     }
 }
 
-@Suite("Photos", .timeLimit(.minutes(5)))
+@Suite("Photos", .timeLimit(.minutes(10)))
 struct MediaTests {
     /// What the blob store holds.
     static func storedFiles(_ services: AppServices) async throws -> [String] {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Minimum players: game on once, or cancelled once at the decision time", .timeLimit(.minutes(5)))
+@Suite("Minimum players: game on once, or cancelled once at the decision time", .timeLimit(.minutes(10)))
 struct MinPlayersTests {
     static func game(_ api: API, _ token: String, clock: ManualClock, startsIn: TimeInterval, capacity: Int?, minPlayers: Int, decide: Int)
         async throws -> API.Event

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Moderation: the reports queue and staff's actions", .timeLimit(.minutes(5)))
+@Suite("Moderation: the reports queue and staff's actions", .timeLimit(.minutes(10)))
 struct ModerationTests {
     /// An admin (Ada) and a moderator (Mo), made from the command line.
     static func staff(_ api: API, _ services: AppServices) async throws -> (

@@ -47,7 +47,7 @@ struct LedgerSheetBody: Decodable, Sendable {
     func balance(_ id: String) -> Int { line(id)?.balance ?? 0 }
 }
 
-@Suite("Who paid for the pitch: prices, a ledger that is only ever added to, and who sees it", .timeLimit(.minutes(5)))
+@Suite("Who paid for the pitch: prices, a ledger that is only ever added to, and who sees it", .timeLimit(.minutes(10)))
 struct MoneyTests {
     static func pricedGame(
         _ api: API, _ token: String, now: Date, amount: Int = 5_000, split: Bool = false, startsIn: TimeInterval = 3 * 86_400,

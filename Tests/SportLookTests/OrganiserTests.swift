@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Organisers remove and ban; who sees an event's attendees", .timeLimit(.minutes(5)))
+@Suite("Organisers remove and ban; who sees an event's attendees", .timeLimit(.minutes(10)))
 struct OrganiserTests {
     @Test("only attendees and the organiser see who is going; others see the counts", arguments: engines)
     func attendeesArePrivate(engine: DatabaseEngine) async throws {

@@ -9,7 +9,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Past capacity: writes refused cleanly, memory following the database", .timeLimit(.minutes(5)))
+@Suite("Past capacity: writes refused cleanly, memory following the database", .timeLimit(.minutes(10)))
 struct OverloadTests {
     @Test("a commit that comes after DATABASE_TIMEOUT still reaches the index: memory follows the database", arguments: engines)
     func lateCommit(engine: DatabaseEngine) async throws {

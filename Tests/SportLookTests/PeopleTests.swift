@@ -12,7 +12,7 @@ func east(of lat: Double, _ lon: Double, metres: Double) -> (Double, Double) {
     (lat, lon + metres / (GeoMath.metresPerDegree * cos(lat * .pi / 180)))
 }
 
-@Suite("People nearby, blocking and reports", .timeLimit(.minutes(5)))
+@Suite("People nearby, blocking and reports", .timeLimit(.minutes(10)))
 struct PeopleTests {
     @Test("ranking and filters on a neighbourhood with known answers", arguments: engines)
     func neighbourhood(engine: DatabaseEngine) async throws {

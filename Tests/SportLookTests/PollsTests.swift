@@ -8,7 +8,7 @@ import Testing
 
 @Suite(
     "Polls in the chat: votes counted once and seen live, sign-up lists, the close and its reminder, a time poll made a series",
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
 struct PollsTests {
     /// Sends a poll to the room; the message as stored.
     static func poll(

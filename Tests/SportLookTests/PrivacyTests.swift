@@ -9,7 +9,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Privacy between people: blocks, profiles, deleted accounts", .timeLimit(.minutes(5)))
+@Suite("Privacy between people: blocks, profiles, deleted accounts", .timeLimit(.minutes(10)))
 struct PrivacyTests {
     @Test("blocking hides, both ways: attendee lists, profiles, invitations, chat", arguments: engines)
     func blockingHides(engine: DatabaseEngine) async throws {

@@ -49,7 +49,7 @@ extension API {
     }
 }
 
-@Suite("Sign in with Apple, Google and Facebook", .timeLimit(.minutes(5)))
+@Suite("Sign in with Apple, Google and Facebook", .timeLimit(.minutes(10)))
 struct ProviderSignInTests {
     @Test("each provider's ID token signs in: the first makes the account, the next finds it", arguments: engines)
     func signInCreatesThenFinds(engine: DatabaseEngine) async throws {

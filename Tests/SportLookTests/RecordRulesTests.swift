@@ -4,7 +4,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("A record that holds: which games count, and no way out of a mark", .timeLimit(.minutes(5)))
+@Suite("A record that holds: which games count, and no way out of a mark", .timeLimit(.minutes(10)))
 struct RecordRulesTests {
     typealias Row = ShowingUpTests.Row
     typealias Record = ShowingUpTests.Record

@@ -8,7 +8,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Reminders: scheduled jobs before every game", .timeLimit(.minutes(5)))
+@Suite("Reminders: scheduled jobs before every game", .timeLimit(.minutes(10)))
 struct ReminderTests {
     /// The reminders someone has in their inbox.
     static func reminders(_ api: API, _ token: String) async throws -> [API.Notification] {

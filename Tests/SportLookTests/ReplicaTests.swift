@@ -11,7 +11,7 @@ import Testing
 /// replicas on loopback (``ReplicatedCluster``). A held-back replica
 /// (`recovery_min_apply_delay`) shows which server answered: it still has the old name.
 /// The clock that measures replicas' lag is the test's.
-@Suite("Read replicas", .serialized, .timeLimit(.minutes(5)))
+@Suite("Read replicas", .serialized, .timeLimit(.minutes(10)))
 struct ReplicaTests {
     struct Named: Decodable { var name: String }
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Results that move levels: entering, confirming, disputing, standing, once and for competitive games only", .timeLimit(.minutes(5)))
+@Suite("Results that move levels: entering, confirming, disputing, standing, once and for competitive games only", .timeLimit(.minutes(10)))
 struct ResultsTests {
     struct Result: Decodable {
         var scores: [Int]

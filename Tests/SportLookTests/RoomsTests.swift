@@ -26,7 +26,7 @@ extension API {
     }
 }
 
-@Suite("Rooms: conversations, the chats list, edits, deletions, reactions, mentions, mute", .timeLimit(.minutes(5)))
+@Suite("Rooms: conversations, the chats list, edits, deletions, reactions, mentions, mute", .timeLimit(.minutes(10)))
 struct RoomsTests {
     @Test("one conversation per pair; strangers send a request first; decline, accept; blocking ends it both ways", arguments: engines)
     func conversations(engine: DatabaseEngine) async throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("SQLite's own connections", .timeLimit(.minutes(5)))
+@Suite("SQLite's own connections", .timeLimit(.minutes(10)))
 struct SQLiteStoreTests {
     @Test("the log is copied back into the database file beside the writer, long before SQLite's own threshold")
     func checkpoints() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("The scheduler: one typed job for every kind of timed work", .timeLimit(.minutes(5)))
+@Suite("The scheduler: one typed job for every kind of timed work", .timeLimit(.minutes(10)))
 struct SchedulerTests {
     static let event = UUID(uuidString: "5A2C1E3B-7C44-4D0A-9B1E-2F7C9D8E6A10")!
     static let user = UUID(uuidString: "0E9B7A61-3D2C-4F5E-8A7B-6C5D4E3F2A1B")!

@@ -7,7 +7,7 @@ import Testing
 
 /// Nearby and map search by who a game is for: level, audience, free places and
 /// sport, each answered by the index while it walks its cells.
-@Suite("Search filters: level, audience, free places, sport", .timeLimit(.minutes(5)))
+@Suite("Search filters: level, audience, free places, sport", .timeLimit(.minutes(10)))
 struct SearchFilterTests {
     struct Game {
         var id: String

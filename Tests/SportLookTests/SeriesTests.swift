@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Series: the weekly game, its occurrences and its regulars", .timeLimit(.minutes(5)))
+@Suite("Series: the weekly game, its occurrences and its regulars", .timeLimit(.minutes(10)))
 struct SeriesTests {
     struct SeriesView: Decodable {
         struct Game: Decodable {

@@ -9,7 +9,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Sessions end everywhere: sockets, devices, other instances", .timeLimit(.minutes(5)))
+@Suite("Sessions end everywhere: sockets, devices, other instances", .timeLimit(.minutes(10)))
 struct SessionTests {
     @Test(
         "the web client's session is an HttpOnly, SameSite=Strict cookie: no token in any answer; writes need this site's Origin; the socket opens with it; signing out ends it",

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Showing up: check-in, the organiser's sheet, late cancellations and a player's record", .timeLimit(.minutes(5)))
+@Suite("Showing up: check-in, the organiser's sheet, late cancellations and a player's record", .timeLimit(.minutes(10)))
 struct ShowingUpTests {
     struct Row: Decodable {
         struct Summary: Decodable {

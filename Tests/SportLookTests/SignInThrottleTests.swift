@@ -9,7 +9,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Sign-in throttles and password hashing under strangers", .timeLimit(.minutes(5)))
+@Suite("Sign-in throttles and password hashing under strangers", .timeLimit(.minutes(10)))
 struct SignInThrottleTests {
     @Test("40 concurrent wrong passwords for one account: at most LOGIN_MAX_FAILURES are checked", arguments: engines)
     func concurrentGuesses(engine: DatabaseEngine) async throws {

@@ -8,7 +8,7 @@ import Testing
 
 @Suite(
     "A substitute from nearby: the right people offered the place, one of them takes it, and the player leaves without a late cancellation",
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
 struct SubstitutesTests {
     struct Request: Decodable {
         var id: String

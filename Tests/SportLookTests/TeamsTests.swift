@@ -7,7 +7,7 @@ import Testing
 
 @Suite(
     "Fair teams: balanced against brute force, fixed players, rebalancing with the fewest moves, the timed publication",
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
 struct TeamsTests {
     struct Shown: Decodable {
         struct Plan: Decodable {

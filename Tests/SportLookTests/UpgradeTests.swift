@@ -11,7 +11,7 @@ import Testing
 /// made by `scripts/upgrade_fixture.py` with the build that had NNNN migrations): today's
 /// server migrates each on start, and every read its clients made then answers
 /// everything it answered then (fields may be added; none may go or change).
-@Suite("Upgrades", .timeLimit(.minutes(5)))
+@Suite("Upgrades", .timeLimit(.minutes(10)))
 struct UpgradeTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/upgrade")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Waitlist offers: a freed place close to the start is offered for a while, then passes on", .timeLimit(.minutes(5)))
+@Suite("Waitlist offers: a freed place close to the start is offered for a while, then passes on", .timeLimit(.minutes(10)))
 struct WaitlistOfferTests {
     struct Shown: Decodable {
         var spotsLeft: Int?

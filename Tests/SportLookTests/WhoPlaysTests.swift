@@ -4,7 +4,7 @@ import Testing
 
 @testable import SportLook
 
-@Suite("Who a game is for: levels, gender, an event's level range and audience", .timeLimit(.minutes(5)))
+@Suite("Who a game is for: levels, gender, an event's level range and audience", .timeLimit(.minutes(10)))
 struct WhoPlaysTests {
     struct Player: Decodable {
         var gender: String?

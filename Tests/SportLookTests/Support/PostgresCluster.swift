@@ -24,6 +24,14 @@ actor PostgresCluster {
     private var running: Running?
     private var starting: Task<Running, any Error>?
     private var nextDatabase = 0
+    /// The databases in use now, each holding one of ``slots``.
+    private var inUse: Set<String> = []
+    /// How many tests work on the cluster at once (`SPORTLOOK_TEST_POSTGRES_WIDTH`, default
+    /// 16); the others wait for a database. With every test at once, two cores ran over a
+    /// thousand server processes and the tests' own background work: single requests then
+    /// waited past the test client's 20 s and whole tests past their time limit.
+    static let slots = Slots(
+        ProcessInfo.processInfo.environment["SPORTLOOK_TEST_POSTGRES_WIDTH"].flatMap { Int($0) }.map { max(2, $0) } ?? 16)
     /// Where the running clusters are (this one, the replicated one), for the exit handler.
     static let locations = Mutex<[(directory: String, pgCtl: String, asPostgres: Bool)]>([])
 
@@ -35,13 +43,17 @@ actor PostgresCluster {
     /// A new, migrated database of its own.
     func freshDatabase() async throws -> PostgresAddress {
         let cluster = try await start()
-        nextDatabase += 1
-        let name = "test_\(nextDatabase)"
+        let name = await named("test_")
         // A copy of the template's files (FILE_COPY), not its pages written through the log
         // (WAL_LOG, the default): on tmpfs with durability off, a database made and dropped
         // took 0.09 s this way against 0.13 s.
-        _ = try await cluster.admin.query(
-            "CREATE DATABASE \(unescaped: name) TEMPLATE sportlook_template STRATEGY FILE_COPY", logger: Self.logger)
+        do {
+            _ = try await cluster.admin.query(
+                "CREATE DATABASE \(unescaped: name) TEMPLATE sportlook_template STRATEGY FILE_COPY", logger: Self.logger)
+        } catch {
+            release(name)
+            throw error
+        }
         return PostgresAddress(host: "127.0.0.1", port: cluster.port, user: "sportlook", password: nil, database: name)
     }
 
@@ -49,14 +61,33 @@ actor PostgresCluster {
     func drop(_ address: PostgresAddress) async {
         guard let cluster = running else { return }
         _ = try? await cluster.admin.query("DROP DATABASE IF EXISTS \(unescaped: address.database) WITH (FORCE)", logger: Self.logger)
+        release(address.database)
+    }
+
+    /// A new database name, once a slot is free.
+    private func named(_ prefix: String) async -> String {
+        await Self.slots.take()
+        nextDatabase += 1
+        let name = prefix + String(nextDatabase)
+        inUse.insert(name)
+        return name
+    }
+
+    /// Gives back the slot of `name`, if it holds one.
+    private func release(_ name: String) {
+        if inUse.remove(name) != nil { Self.slots.giveBack() }
     }
 
     /// An empty database (not migrated), for migration tests.
     func emptyDatabase() async throws -> PostgresAddress {
         let cluster = try await start()
-        nextDatabase += 1
-        let name = "empty_\(nextDatabase)"
-        _ = try await cluster.admin.query("CREATE DATABASE \(unescaped: name)", logger: Self.logger)
+        let name = await named("empty_")
+        do {
+            _ = try await cluster.admin.query("CREATE DATABASE \(unescaped: name)", logger: Self.logger)
+        } catch {
+            release(name)
+            throw error
+        }
         return PostgresAddress(host: "127.0.0.1", port: cluster.port, user: "sportlook", password: nil, database: name)
     }
 

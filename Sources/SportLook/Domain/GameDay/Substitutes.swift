@@ -154,7 +154,12 @@ struct Substitutes: Sendable {
         var out: [UUID] = []
         var after: GeoCursor?
         var checked = 0
-        let blocked = try await blockedByGoing(going)
+        // Read in the transaction that holds the game's lock: a read on a connection of its
+        // own would wait for one while this one is held (requests at once took a pool's
+        // every connection so, and waited out DATABASE_TIMEOUT).
+        let blocked = try await blocks.safety.blockedEitherWay(among: going, on: sql).values.reduce(into: Set<UUID>()) {
+            $0.formUnion($1)
+        }
         // The time spent in the index alone, the rules' reads aside (`/metrics`).
         var searching: Duration = .zero
         defer {
@@ -184,7 +189,12 @@ struct Substitutes: Sendable {
 
     /// Whether `person` may take a place at `event` (``eligible(among:for:going:blocked:at:on:)``).
     func eligible(_ person: UUID, for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> Bool {
-        let blocked = try await blockedByGoing(going)
+        // Read in the transaction that holds the game's lock: a read on a connection of its
+        // own would wait for one while this one is held (requests at once took a pool's
+        // every connection so, and waited out DATABASE_TIMEOUT).
+        let blocked = try await blocks.safety.blockedEitherWay(among: going, on: sql).values.reduce(into: Set<UUID>()) {
+            $0.formUnion($1)
+        }
         guard try await eligible(among: [person], for: event, going: going, blocked: blocked, at: now, on: sql).contains(person) else {
             return false
         }
@@ -194,12 +204,6 @@ struct Substitutes: Sendable {
     }
 
     /// Everyone blocked by, or blocking, someone going.
-    private func blockedByGoing(_ going: Set<UUID>) async throws -> Set<UUID> {
-        var blocked: Set<UUID> = []
-        for person in going { blocked.formUnion(try await blocks.eitherWay(person)) }
-        return blocked
-    }
-
     /// Those of `people` who may take a place at `event`: not there already, not blocked
     /// by or blocking anyone going (`blocked`), and admitted by the game's rules (its
     /// group, bans, level, audience, and a record: the game's rule, else
