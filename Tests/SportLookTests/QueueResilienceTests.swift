@@ -42,6 +42,8 @@ struct QueueResilienceTests {
     func crashAndRestart() async throws {
         TestCounter.record(.postgres)
         let address = try await PostgresCluster.shared.freshDatabase()
+        // Dropped however the test ends: a database left behind keeps its slot of the cluster.
+        defer { Task { await PostgresCluster.shared.drop(address) } }
         // Some latency, so the kill lands while jobs are in flight.
         let gateway = TestGateway(latency: .milliseconds(40))
         let url = try await gateway.start()
@@ -123,13 +125,14 @@ struct QueueResilienceTests {
         print(
             "crash test: \(seenBeforeCrash) pushes before kill -9, \(gateway.requests.count) in all (\(gateway.requests.count - Set(gateway.requests.map(\.idempotencyKey)).count) repeats absorbed), \(inboxRows) inbox rows for \(distinctUsers) people"
         )
-        await PostgresCluster.shared.drop(address)
     }
 
     @Test("two instances share the queue without delivering a job twice")
     func twoInstancesShareTheQueue() async throws {
         TestCounter.record(.postgres)
         let address = try await PostgresCluster.shared.freshDatabase()
+        // Dropped however the test ends: a database left behind keeps its slot of the cluster.
+        defer { Task { await PostgresCluster.shared.drop(address) } }
         let gateway = TestGateway()
         let url = try await gateway.start()
         defer { gateway.stop() }
@@ -165,6 +168,5 @@ struct QueueResilienceTests {
                 #expect(try await count(firstServices, "notifications") == 300)
             }
         }
-        await PostgresCluster.shared.drop(address)
     }
 }

@@ -37,7 +37,7 @@ struct RoomReplica {
     }
 }
 
-@Suite("Rooms across instances", .timeLimit(.minutes(8)))
+@Suite("Rooms across instances", .timeLimit(.minutes(10)))
 struct RoomsAcrossInstancesTests {
     @Test(
         "a conversation on two instances: clients dropping and resuming on either end with every message once and every edit and deletion once"

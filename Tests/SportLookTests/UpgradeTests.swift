@@ -42,12 +42,12 @@ struct UpgradeTests {
         let recordData = try Data(contentsOf: folder.appendingPathComponent("\(engine.rawValue).json"))
         let record = try JSONDecoder().decode(Record.self, from: recordData)
         let location = try await Self.restore(engine, from: folder)
-        let madeAt = try #require(RFC3339.parse(record.madeAt))
         var configuration = testConfiguration(on: location)
         var logger = Logger(label: "test")
         logger.logLevel = .error
         configuration.logLevel = .error
         do {
+            let madeAt = try #require(RFC3339.parse(record.madeAt))
             // The fixture stands at its migration: today's later ones are what the start runs.
             let latest = try Migrator.load(from: try Resources.locate().migrations(for: engine)).map(\.version).max() ?? 0
             #expect(try await Self.pending(location, logger: logger) == Array((record.migration + 1)..<(latest + 1)))
@@ -108,15 +108,20 @@ struct UpgradeTests {
             return .sqliteFile(path)
         case .postgres:
             let address = try await PostgresCluster.shared.emptyDatabase()
-            let psql = try PostgresCluster.binary("psql")
             let dump = folder.appendingPathComponent("postgres.sql").path
-            try await blocking {
-                try PostgresCluster.run(
-                    psql,
-                    [
-                        "-h", address.host, "-p", "\(address.port)", "-U", address.user, "-d", address.database, "-q", "-v",
-                        "ON_ERROR_STOP=1", "-f", dump,
-                    ], asPostgres: false)
+            do {
+                let psql = try PostgresCluster.binary("psql")
+                try await blocking {
+                    try PostgresCluster.run(
+                        psql,
+                        [
+                            "-h", address.host, "-p", "\(address.port)", "-U", address.user, "-d", address.database, "-q", "-v",
+                            "ON_ERROR_STOP=1", "-f", dump,
+                        ], asPostgres: false)
+                }
+            } catch {
+                await PostgresCluster.shared.drop(address)
+                throw error
             }
             return .postgres(address)
         }

@@ -145,8 +145,8 @@ func withApp(
     var logger = Logger(label: "test")
     logger.logLevel = ProcessInfo.processInfo.environment["SPORTLOOK_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
     configuration.logLevel = logger.logLevel
-    let (application, services) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
     do {
+        let (application, services) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
         try await application.test(setup) { client in
             try await services.waitUntilWarm()
             try await test(API(client: client), services)
@@ -180,9 +180,9 @@ func withTwoInstances(
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .error
-    let (first, firstServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
-    let (second, secondServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
     do {
+        let (first, firstServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
+        let (second, secondServices) = try await makeApplication(configuration, clock: clock, queueClock: queueClock, logger: logger)
         try await first.test(firstSetup) { one in
             try await second.test(secondSetup) { two in
                 try await firstServices.waitUntilWarm()
@@ -208,7 +208,13 @@ func withEmptyDatabase(_ engine: DatabaseEngine, timeout: TimeInterval = 30, _ t
         engine == .sqlite
         ? .sqliteFile(scratchFolder + "empty-\(UUID().uuidString).sqlite")
         : .postgres(try await PostgresCluster.shared.emptyDatabase())
-    let database = try await Database.open(location, timeout: timeout, logger: logger)
+    let database: Database
+    do {
+        database = try await Database.open(location, timeout: timeout, logger: logger)
+    } catch {
+        await dispose(location)
+        throw error
+    }
     do {
         try await test(database)
     } catch {

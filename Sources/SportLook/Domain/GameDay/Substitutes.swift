@@ -203,7 +203,6 @@ struct Substitutes: Sendable {
         return true
     }
 
-    /// Everyone blocked by, or blocking, someone going.
     /// Those of `people` who may take a place at `event`: not there already, not blocked
     /// by or blocking anyone going (`blocked`), and admitted by the game's rules (its
     /// group, bans, level, audience, and a record: the game's rule, else
