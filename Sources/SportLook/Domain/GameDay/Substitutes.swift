@@ -154,12 +154,7 @@ struct Substitutes: Sendable {
         var out: [UUID] = []
         var after: GeoCursor?
         var checked = 0
-        // Read in the transaction that holds the game's lock: a read on a connection of its
-        // own would wait for one while this one is held (requests at once took a pool's
-        // every connection so, and waited out DATABASE_TIMEOUT).
-        let blocked = try await blocks.safety.blockedEitherWay(among: going, on: sql).values.reduce(into: Set<UUID>()) {
-            $0.formUnion($1)
-        }
+        let blocked = try await blockedByGoing(going, on: sql)
         // The time spent in the index alone, the rules' reads aside (`/metrics`).
         var searching: Duration = .zero
         defer {
@@ -189,18 +184,21 @@ struct Substitutes: Sendable {
 
     /// Whether `person` may take a place at `event` (``eligible(among:for:going:blocked:at:on:)``).
     func eligible(_ person: UUID, for event: Event, going: Set<UUID>, at now: Date, on sql: DatabaseSession) async throws -> Bool {
-        // Read in the transaction that holds the game's lock: a read on a connection of its
-        // own would wait for one while this one is held (requests at once took a pool's
-        // every connection so, and waited out DATABASE_TIMEOUT).
-        let blocked = try await blocks.safety.blockedEitherWay(among: going, on: sql).values.reduce(into: Set<UUID>()) {
-            $0.formUnion($1)
-        }
+        let blocked = try await blockedByGoing(going, on: sql)
         guard try await eligible(among: [person], for: event, going: going, blocked: blocked, at: now, on: sql).contains(person) else {
             return false
         }
         // The membership held as a join holds it: a removal from the group waits for this write.
         do { try await events.requireInGroup(event, user: person, on: sql) } catch is DomainError { return false }
         return true
+    }
+
+    /// Everyone blocked by, or blocking, someone going: read in the transaction that holds
+    /// the game's lock (a read on a connection of its own would wait for one while this one
+    /// is held: requests at once took a pool's every connection so, and waited out
+    /// DATABASE_TIMEOUT).
+    private func blockedByGoing(_ going: Set<UUID>, on sql: DatabaseSession) async throws -> Set<UUID> {
+        try await blocks.safety.blockedEitherWay(among: going, on: sql).values.reduce(into: []) { $0.formUnion($1) }
     }
 
     /// Those of `people` who may take a place at `event`: not there already, not blocked
