@@ -3,8 +3,10 @@ import SportLookKit
 import SportLookTestSupport
 import Testing
 
-/// `ChatSession` against a real server: two people chatting, and the chaos run.
-@Suite("ChatSession against a real server", .serialized)
+/// `ChatSession` against a real server: two people chatting, and the chaos run. Each test
+/// starts a server of its own, so they run side by side (the chaos run waits on its cuts
+/// and reconnections far more than it works).
+@Suite("ChatSession against a real server")
 struct ChatSessionTests {
     /// Quick retries: the tests drop sockets on purpose.
     static let backoff = ChatSession.Backoff(first: 0.02, longest: 0.2, connectTimeout: 2)
