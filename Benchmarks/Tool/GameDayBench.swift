@@ -220,6 +220,20 @@ final class VoteLog: Sendable {
             "\(name) p50 \(formatLatency(samples.percentile(50))) p99 \(formatLatency(samples.percentile(99)))"
         }
         FileHandle.standardError.write(Data("poll: \(parts.joined(separator: "; "))\n".utf8))
+        // The same by the second of voting a vote was sent in: a tail made in bursts shows when.
+        var bySecond: [Int: (answers: Samples, lasts: Samples)] = [:]
+        let start = sent.map(\.sentAt).min() ?? 0
+        for (n, vote) in sent.enumerated() where first[n].isFinite {
+            let second = Int(vote.sentAt - start)
+            bySecond[second, default: (Samples(), Samples())].answers.add(vote.answeredAt - vote.sentAt)
+            bySecond[second, default: (Samples(), Samples())].lasts.add(last[n])
+        }
+        let timeline = bySecond.keys.sorted().map { second in
+            let (answers, lasts) = bySecond[second]!
+            let answer = formatLatency(answers.percentile(99))
+            return "\(second) s: \(answers.count) votes, answer p99 \(answer), last socket p99 \(formatLatency(lasts.percentile(99)))"
+        }
+        FileHandle.standardError.write(Data("poll by second sent:\n\(timeline.joined(separator: "\n"))\n".utf8))
         return (sent.count, frames, delivered, sent.count * sockets.count, duplicates, latencies)
     }
 }

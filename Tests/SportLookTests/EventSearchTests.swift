@@ -232,7 +232,9 @@ struct EventSearchTests {
         }
     }
 
-    @Test("UUID columns parse as Foundation parses them, malformed text is refused, and spatial keys keep the bytes and their order")
+    @Test(
+        "UUID columns and comma-separated lists of them parse as Foundation parses them, malformed text is refused, and spatial keys keep the bytes and their order"
+    )
     func uuidText() {
         for _ in 0..<1_000 {
             let id = UUID()
@@ -254,6 +256,13 @@ struct EventSearchTests {
             #expect(UUID(text: bad) == nil, "\(bad)")
             #expect(UUID(uuidString: bad) == nil, "\(bad)")
         }
+        // A list as PostgreSQL's string_agg writes it (a poll's voters): read in order, what is no id skipped.
+        let ids = (0..<1_000).map { _ in UUID() }
+        #expect(UUID.list(commaSeparated: ids.map(\.lowercased).joined(separator: ",")) == ids)
+        #expect(UUID.list(commaSeparated: ids.prefix(3).map(\.uuidString).joined(separator: ",")) == Array(ids.prefix(3)))
+        #expect(UUID.list(commaSeparated: "").isEmpty)
+        #expect(UUID.list(commaSeparated: ids[0].lowercased) == [ids[0]])
+        #expect(UUID.list(commaSeparated: "\(ids[0].lowercased),,x,\(String(good.dropLast())),\(ids[1].lowercased)") == [ids[0], ids[1]])
     }
 
     @Test("after its listener lost the connection, an instance re-reads what changed meanwhile")

@@ -47,7 +47,7 @@ extension ChatStore {
 
     /// PostgreSQL's read of the polls at `seqs` (``ChatStatements/PollsRead``): one round trip.
     private static func pollsInOneRead(room: UUID, seqs: [Int64], on sql: any SQLDatabase) async throws -> [Int64: ChatPoll] {
-        func ids(_ text: String?) -> [UUID] { text?.split(separator: ",").compactMap { UUID(uuidString: String($0)) } ?? [] }
+        func ids(_ text: String?) -> [UUID] { text.map(UUID.list(commaSeparated:)) ?? [] }
         var polls: [Int64: ChatPoll] = [:]
         for row in try await sql.rows(ChatStatements.PollsRead(room: room, seqs: seqs)) {
             let seq: Int64 = try row.value("seq")
