@@ -27,13 +27,14 @@ actor PostgresCluster {
     /// The databases in use now, each holding one of ``slots``.
     private var inUse: Set<String> = []
     /// How many tests work on the cluster at once (`SPORTLOOK_TEST_POSTGRES_WIDTH`, default
-    /// 16 for each core); the others wait for a database. With every test at once, two cores
+    /// 16 for each core, 64 at most: each holds up to nine connections of the cluster's
+    /// 1,500); the others wait for a database. With every test at once, two cores
     /// ran over a thousand server processes and the tests' own background work: single
     /// requests then waited past the test client's 20 s and whole tests past their time
     /// limit. On two cores, 16 at once took 478 s for the suite and 32 took 390 s.
     static let slots = Slots(
         ProcessInfo.processInfo.environment["SPORTLOOK_TEST_POSTGRES_WIDTH"].flatMap { Int($0) }.map { max(2, $0) }
-            ?? 16 * ProcessInfo.processInfo.activeProcessorCount)
+            ?? min(64, 16 * ProcessInfo.processInfo.activeProcessorCount))
     /// Where the running clusters are (this one, the replicated one), for the exit handler.
     static let locations = Mutex<[(directory: String, pgCtl: String, asPostgres: Bool)]>([])
 

@@ -80,22 +80,23 @@ enum ChatStatements {
     /// of ids, comma-separated). Read on every change of a poll (the vote's answer, the
     /// sockets' frames), where four round trips each waited their turn on a busy server.
     /// SQLite reads the same in four statements (``ChatStore/withPolls(_:room:on:)``), in
-    /// the process and without round trips: this text is PostgreSQL's only. The voters are
-    /// gathered once (`MATERIALIZED`): planned on a table that was empty when last analysed,
-    /// a nested loop gathered them again for every option (7.5 ms rather than 1.6 for a
-    /// poll of 1,000 voters and 10 options).
+    /// the process and without round trips: this text is PostgreSQL's only. The voters and
+    /// the hidden are gathered once each (`MATERIALIZED`): planned on a table that was empty
+    /// when last analysed, a nested loop gathered the voters again for every option (7.5 ms
+    /// rather than 1.6 for a poll of 1,000 voters and 10 options).
     struct PollsRead: SharedStatement {
         static let text = """
             WITH v AS MATERIALIZED (
                 SELECT seq, position, string_agg(user_id::text, ',' ORDER BY created_at, user_id) AS voters FROM chat_poll_votes
-                WHERE room_id = $1 AND seq = ANY (string_to_array($2, ',')::bigint[]) GROUP BY seq, position)
+                WHERE room_id = $1 AND seq = ANY (string_to_array($2, ',')::bigint[]) GROUP BY seq, position),
+            h AS MATERIALIZED (
+                SELECT m.seq, string_agg(b.blocked_id::text, ',') AS hidden FROM chat_messages m JOIN blocks b ON b.blocker_id = m.sender_id
+                WHERE m.room_id = $1 AND m.seq = ANY (string_to_array($2, ',')::bigint[]) GROUP BY m.seq)
             SELECT p.seq, p.kind, p.multiple, p.anonymous, p.one_per_option, p.closes_at, p.closed_at, p.made_event_id, p.made_series_id,
                    o.position, o.label, o.starts_at, o.ends_at, v.voters, h.hidden
             FROM chat_polls p JOIN chat_poll_options o ON o.room_id = p.room_id AND o.seq = p.seq
                  LEFT JOIN v ON v.seq = o.seq AND v.position = o.position
-                 LEFT JOIN (SELECT m.seq, string_agg(b.blocked_id::text, ',') AS hidden FROM chat_messages m JOIN blocks b ON b.blocker_id = m.sender_id
-                            WHERE m.room_id = $1 AND m.seq = ANY (string_to_array($2, ',')::bigint[]) GROUP BY m.seq) h
-                        ON h.seq = p.seq
+                 LEFT JOIN h ON h.seq = p.seq
             WHERE p.room_id = $1 AND p.seq = ANY (string_to_array($2, ',')::bigint[])
             ORDER BY p.seq, o.position
             """
