@@ -20,7 +20,7 @@ struct SubstituteBench: AsyncParsableCommand {
     @Option(help: "A name for the row (the database).") var label = "database"
 
     func run() async throws {
-        let process = try server.start(["JOB_WORKERS": "0", "METRICS_TOKEN": Self.metricsToken])
+        let process = try server.start(["JOB_WORKERS": "0", "METRICS_TOKEN": Client.metricsToken])
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
@@ -64,8 +64,7 @@ struct SubstituteBench: AsyncParsableCommand {
         let mean = offered.isEmpty ? 0 : Double(offered.reduce(0, +)) / Double(offered.count)
         // The people index's share alone, as the server timed it (`/metrics`: the bucket each
         // quantile falls in, so "≤ 1 ms" reads "at most a millisecond").
-        let metrics = try await api.call("GET", "/metrics", token: Self.metricsToken)
-        let search = Self.quantiles(of: "sportlook_substitute_search_seconds", in: String(decoding: metrics.body, as: UTF8.self))
+        let search = Self.quantiles(of: "sportlook_substitute_search_seconds", in: try await api.metrics())
         print(
             "SUBINDEX | \(label) | \(search.count) | ≤ \(search.p50) | ≤ \(search.p99) |"
         )
@@ -73,8 +72,6 @@ struct SubstituteBench: AsyncParsableCommand {
             "SUB | \(label) | \(requests) | \(offered.count) | \(String(format: "%.1f", mean)) | \(formatLatency(latencies.percentile(50))) | \(formatLatency(latencies.percentile(99))) | \(formatLatency(latencies.percentile(100))) | \(refused.isEmpty ? "0" : refused.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) |"
         )
     }
-
-    static let metricsToken = "bench-metrics-token"
 
     /// The bucket bounds of a Prometheus histogram that hold its p50 and p99, and its count.
     static func quantiles(of name: String, in text: String) -> (count: Int, p50: String, p99: String) {
@@ -114,7 +111,7 @@ struct PollBench: AsyncParsableCommand {
     @Option(help: "A name for the row (the database).") var label = "database"
 
     func run() async throws {
-        let process = try server.start(["JOB_WORKERS": "1", "METRICS_TOKEN": SubstituteBench.metricsToken])
+        let process = try server.start(["JOB_WORKERS": "1", "METRICS_TOKEN": Client.metricsToken])
         defer { process.terminate() }
         let api = server.client
         _ = try await api.waitUntilReady(of: process)
@@ -171,8 +168,7 @@ struct PollBench: AsyncParsableCommand {
 /// `sportlook_jobs_delivered_total`), or after two minutes.
 func waitForQuietJobs(_ api: Client) async throws {
     func delivered() async throws -> Double {
-        let metrics = try await api.call("GET", "/metrics", token: SubstituteBench.metricsToken)
-        return String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+        try await api.metrics().split(separator: "\n")
             .filter { $0.hasPrefix("sportlook_jobs_delivered_total") }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0, +)
@@ -247,9 +243,10 @@ final class VoteLog: Sendable {
         var bySecond: [Int: (answers: Samples, lasts: Samples)] = [:]
         let start = sent.map(\.sentAt).min() ?? 0
         for (n, vote) in sent.enumerated() where first[n].isFinite {
-            let second = Int(vote.sentAt - start)
-            bySecond[second, default: (Samples(), Samples())].answers.add(vote.answeredAt - vote.sentAt)
-            bySecond[second, default: (Samples(), Samples())].lasts.add(last[n])
+            var samples = bySecond[Int(vote.sentAt - start)] ?? (Samples(), Samples())
+            samples.answers.add(vote.answeredAt - vote.sentAt)
+            samples.lasts.add(last[n])
+            bySecond[Int(vote.sentAt - start)] = samples
         }
         let timeline = bySecond.keys.sorted().map { second in
             let (answers, lasts) = bySecond[second]!

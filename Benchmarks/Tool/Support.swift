@@ -24,6 +24,14 @@ struct Client: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
+    /// The `METRICS_TOKEN` a benchmark gives the server it starts, to read `/metrics`.
+    static let metricsToken = "bench-metrics-token"
+
+    /// The server's `/metrics` text (started with ``metricsToken``).
+    func metrics() async throws -> String {
+        String(decoding: try await call("GET", "/metrics", token: Self.metricsToken).body, as: UTF8.self)
+    }
+
     struct Reply: @unchecked Sendable {
         var status: Int
         var body: Data

@@ -31,7 +31,7 @@ actor PostgresCluster {
     /// 1,500); the others wait for a database. With every test at once, two cores
     /// ran over a thousand server processes and the tests' own background work: single
     /// requests then waited past the test client's 20 s and whole tests past their time
-    /// limit. On two cores, 16 at once took 478 s for the suite and 32 took 390 s.
+    /// limit.
     static let slots = Slots(
         ProcessInfo.processInfo.environment["SPORTLOOK_TEST_POSTGRES_WIDTH"].flatMap { Int($0) }.map { max(2, $0) }
             ?? min(64, 16 * ProcessInfo.processInfo.activeProcessorCount))
