@@ -321,8 +321,26 @@ enum FrameFields {
         return rest[..<end]
     }
 
+    /// Searched for in the text's bytes, from the end: Foundation's `range(of:options:)`
+    /// goes through NSString, and took a third of the load generator's time.
     static func integer(_ name: String, in text: String) -> Int? {
-        guard let at = text.range(of: "\"\(name)\":", options: .backwards) else { return nil }
-        return Int(text[at.upperBound...].prefix { $0.isNumber })
+        let key = Array("\"\(name)\":".utf8)
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            var start = bytes.count - key.count
+            while start >= 0 {
+                if bytes[start] == key[0], key.indices.allSatisfy({ bytes[start + $0] == key[$0] }) {
+                    var at = start + key.count
+                    var value = 0
+                    while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) {
+                        value = value * 10 + Int(bytes[at] - UInt8(ascii: "0"))
+                        at += 1
+                    }
+                    return at > start + key.count ? value : nil
+                }
+                start -= 1
+            }
+            return nil
+        }
     }
 }
