@@ -327,20 +327,10 @@ enum FrameFields {
         let key = Array("\"\(name)\":".utf8)
         var text = text
         return text.withUTF8 { bytes -> Int? in
-            var start = bytes.count - key.count
-            while start >= 0 {
-                if bytes[start] == key[0], key.indices.allSatisfy({ bytes[start + $0] == key[$0] }) {
-                    var at = start + key.count
-                    var value = 0
-                    while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) {
-                        value = value * 10 + Int(bytes[at] - UInt8(ascii: "0"))
-                        at += 1
-                    }
-                    return at > start + key.count ? value : nil
-                }
-                start -= 1
-            }
-            return nil
+            let starts = stride(from: bytes.count - key.count, through: 0, by: -1)
+            guard let start = starts.first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) }) else { return nil }
+            let digits = bytes[(start + key.count)...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            return Int(String(decoding: digits, as: UTF8.self))
         }
     }
 }
