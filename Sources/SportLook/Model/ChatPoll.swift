@@ -28,6 +28,27 @@ struct ChatPoll: Sendable, Hashable {
     var hiddenFrom: Set<UUID> = []
     /// The viewer's own choices (positions), as ``Blocks/view(_:hiding:viewer:)`` sets them.
     var mine: [Int] = []
+    /// Set by a read for one viewer: the poll as they see it already, each option's
+    /// voters only its first ``votersShown``, with the counts here.
+    var seen: Seen? = nil
+
+    /// Voters named for each option, the first to choose it (its count has them all): a
+    /// vote goes to every socket in the room, and a room may hold thousands.
+    static let votersShown = 20
+
+    /// A poll read for `viewer`: its counts (by position) and voters without the people
+    /// the viewer blocked (but an anonymous poll's counts, which are everyone's).
+    struct Seen: Sendable, Hashable {
+        var viewer: UUID
+        var counts: [Int]
+        var votersCount: Int
+    }
+
+    /// How many chose the option at `position`.
+    func count(_ position: Int) -> Int { seen.map { $0.counts[position] } ?? options[position].voters.count }
+
+    /// How many people voted.
+    var votersCount: Int { seen?.votersCount ?? Set(options.flatMap(\.voters)).count }
 
     /// Open for votes at `now`.
     func isOpen(at now: Date) -> Bool { Self.isOpen(closesAt: closesAt, closedAt: closedAt, at: now) }
@@ -42,5 +63,6 @@ struct PollOption: Sendable, Hashable {
     /// A time poll's slot.
     var startsAt: Date? = nil
     var endsAt: Date? = nil
+    /// Who chose it, in the order they did: all of them, or the first (``ChatPoll/seen``).
     var voters: [UUID] = []
 }

@@ -44,6 +44,7 @@ extension ChatHub {
         for i in poll.options.indices { poll.options[i].voters = [] }
         poll.mine = []
         poll.hiddenFrom = []
+        poll.seen = nil
         shape.poll = poll
         return shape
     }

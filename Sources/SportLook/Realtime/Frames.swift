@@ -55,7 +55,7 @@ enum Frames {
         let poll = message.poll
         json.key("counts")
         json.arrayStart()
-        for option in poll?.options ?? [] { json.value(option.voters.count) }
+        for position in poll?.options.indices ?? 0..<0 { json.value(poll?.count(position) ?? 0) }
         json.arrayEnd()
         json.key("taken_by")
         json.arrayStart()
@@ -63,7 +63,7 @@ enum Frames {
             if poll?.onePerOption == true, let taker = option.voters.first { json.value(taker) } else { json.null() }
         }
         json.arrayEnd()
-        json.field("voters_count", Set((poll?.options ?? []).flatMap(\.voters)).count)
+        json.field("voters_count", poll?.votersCount ?? 0)
         json.key("my_votes")
         json.arrayStart()
         for position in poll?.mine ?? [] { json.value(position) }

@@ -22,7 +22,7 @@ extension ChatService {
                     "edit_window_closed", Sentence("Messages can be edited for \(Int(Self.editWindow / 60)) minutes after sending."))
             }
             guard message.body != text else { return nil }
-            if let poll = message.poll, poll.options.contains(where: { !$0.voters.isEmpty }) {
+            if let poll = message.poll, poll.votersCount > 0 {
                 throw DomainError.conflict("poll_answered", Sentence("People answered the poll: its question stays as they read it."))
             }
             try await notifier.chatMessageChanged(room: room.id, sender: message.sender, from: message.body, to: text, on: sql)

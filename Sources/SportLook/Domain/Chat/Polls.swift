@@ -180,9 +180,12 @@ struct Polls: Sendable {
             let label = try await store.pollOptionLabel(room: roomID, seq: seq, position: position) ?? "option \(position + 1)"
             throw DomainError.conflict("option_taken", Sentence("Someone already took “\(label)”."))
         }
-        // The poll as it is after the vote (other votes committed since included, with their change number).
+        // The poll as it is after the vote (other votes committed since included, with their change number),
+        // as the voter sees it: counts, not the room's thousand voters.
         let (current, hidden) = try await chat.database.read { [store, safety] sql in
-            (try await store.message(room: roomID, seq: seq, on: sql), try await safety.blockedBy(user, on: sql))
+            let hidden = try await safety.blockedBy(user, on: sql)
+            let viewer = ChatStore.Viewer(id: user, blocks: !hidden.isEmpty)
+            return (try await store.message(room: roomID, seq: seq, seenBy: viewer, on: sql), hidden)
         }
         guard let current, let seen = Blocks.view(current, hiding: hidden, viewer: user) else { throw DomainError.notFound(.message) }
         return seen

@@ -26,9 +26,14 @@ extension Blocks {
         var seen = message
         if var poll = message.poll {
             if poll.hiddenFrom.contains(viewer) { return nil }
-            poll.mine = poll.options.indices.filter { poll.options[$0].voters.contains(viewer) }
-            // An anonymous poll's counts are everyone's: a block must not tell whose vote is whose.
-            if !poll.anonymous { for i in poll.options.indices { poll.options[i].voters.removeAll { hidden.contains($0) } } }
+            // A poll read for one viewer is as they see it already, and not for anyone else.
+            if let read = poll.seen {
+                guard read.viewer == viewer else { return nil }
+            } else {
+                poll.mine = poll.options.indices.filter { poll.options[$0].voters.contains(viewer) }
+                // An anonymous poll's counts are everyone's: a block must not tell whose vote is whose.
+                if !poll.anonymous { for i in poll.options.indices { poll.options[i].voters.removeAll { hidden.contains($0) } } }
+            }
             seen.poll = poll
         }
         guard !hidden.isEmpty else { return seen }

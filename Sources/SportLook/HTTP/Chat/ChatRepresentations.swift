@@ -76,9 +76,6 @@ struct ChatMessageRepresentation: JSONEncodable {
 /// chose what unless it is anonymous.
 struct PollRepresentation: JSONEncodable {
     var poll: ChatPoll
-    /// Voters named for each option, the first to choose it (`count` has them all): a
-    /// vote goes to every socket in the room, and a room may hold thousands.
-    static let votersShown = 20
 
     func encode(to json: inout JSONWriter) {
         json.objectStart()
@@ -97,15 +94,15 @@ struct PollRepresentation: JSONEncodable {
             json.field("label", option.label)
             json.field("starts_at", option.startsAt)
             json.field("ends_at", option.endsAt)
-            json.field("count", option.voters.count)
+            json.field("count", poll.count(position))
             json.key("user_ids")
             json.arrayStart()
-            if !poll.anonymous { for user in option.voters.prefix(Self.votersShown) { json.value(user) } }
+            if !poll.anonymous { for user in option.voters.prefix(ChatPoll.votersShown) { json.value(user) } }
             json.arrayEnd()
             json.objectEnd()
         }
         json.arrayEnd()
-        json.field("voters_count", Set(poll.options.flatMap(\.voters)).count)
+        json.field("voters_count", poll.votersCount)
         json.key("my_votes")
         json.arrayStart()
         for position in poll.mine { json.value(position) }

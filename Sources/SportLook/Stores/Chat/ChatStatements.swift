@@ -105,6 +105,70 @@ enum ChatStatements {
         var values: [StatementValue] { [.uuid(room), .text(seqs.map(String.init).joined(separator: ","))] }
     }
 
+    /// The poll at seq `$2` of room `$1` as the person `$3` sees it, in one read: a row per
+    /// option, in order, with the poll's fields; each option's count and whether `$3`
+    /// chose it; how many voted, for a poll of several choices (otherwise the counts'
+    /// sum); whether the poll's author blocked `$3`; on PostgreSQL each option's first
+    /// voters (``ChatPoll/votersShown``, in the order they voted, along the index
+    /// `chat_poll_votes_order`), which SQLite reads after, in the process (``FirstVoters``).
+    /// The votes of the people `$3` blocked (`$4`: 1 when there are any) are left out, but
+    /// from an anonymous poll's counts, which are everyone's (as in
+    /// ``Blocks/view(_:hiding:viewer:)``). A vote's answer: it needs counts, not the
+    /// thousand voters ``PollsRead`` gathers for the sockets.
+    struct PollSeen: SharedStatement {
+        /// Whether the vote `v` is one `$3` sees, in a poll whose `anonymous` is `anonymous`.
+        static func shown(_ anonymous: String) -> String {
+            "(\(anonymous) OR $4 = 0 OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $3 AND b.blocked_id = v.user_id))"
+        }
+        static func read(voters: String) -> String {
+            """
+            SELECT p.seq, p.kind, p.multiple, p.anonymous, p.one_per_option, p.closes_at, p.closed_at, p.made_event_id, p.made_series_id,
+                   o.position, o.label, o.starts_at, o.ends_at,
+                   (SELECT count(*) FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
+                        AND \(shown("p.anonymous"))) AS count,
+                   CASE WHEN EXISTS (SELECT 1 FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
+                                         AND v.user_id = $3) THEN 1 ELSE 0 END AS mine,
+                   CASE WHEN p.multiple THEN (SELECT count(DISTINCT v.user_id) FROM chat_poll_votes v JOIN chat_polls q ON q.room_id = v.room_id AND q.seq = v.seq
+                                              WHERE v.room_id = $1 AND v.seq = $2 AND \(shown("q.anonymous"))) END AS voters_count,
+                   CASE WHEN EXISTS (SELECT 1 FROM chat_messages m JOIN blocks b ON b.blocker_id = m.sender_id
+                                     WHERE m.room_id = p.room_id AND m.seq = p.seq AND b.blocked_id = $3) THEN 1 ELSE 0 END AS hidden,
+                   \(voters) AS voters
+            FROM chat_polls p JOIN chat_poll_options o ON o.room_id = p.room_id AND o.seq = p.seq
+            WHERE p.room_id = $1 AND p.seq = $2
+            ORDER BY o.position
+            """
+        }
+        static let text = read(voters: "NULL")
+        static let postgresText = read(
+            voters: """
+                CASE WHEN NOT p.anonymous THEN (SELECT string_agg(f.user_id::text, ',' ORDER BY f.created_at, f.user_id) FROM (
+                    SELECT v.user_id, v.created_at FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
+                        AND \(shown("p.anonymous")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown)) f) END
+                """)
+        var room: UUID
+        var seq: Int64
+        var viewer: UUID
+        /// Whether the viewer blocked anyone.
+        var blocks: Bool
+        var values: [StatementValue] { [.uuid(room), .integer(seq), .uuid(viewer), .integer(blocks ? 1 : 0)] }
+    }
+
+    /// SQLite's first voters (``ChatPoll/votersShown``) of each option of the poll at seq
+    /// `$2` of room `$1` that the person `$3` sees (``PollSeen``), in the order they
+    /// voted: a row each, looked up along the index `chat_poll_votes_order` by rowid.
+    struct FirstVoters: SharedStatement {
+        static let text = """
+            SELECT o.position, v.user_id FROM chat_poll_options o JOIN chat_poll_votes v ON v.rowid IN (
+                SELECT v.rowid FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
+                    AND \(PollSeen.shown("0")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown))
+            WHERE o.room_id = $1 AND o.seq = $2
+            ORDER BY o.position, v.created_at, v.user_id
+            """
+        /// The same poll, person and blocks as the ``PollSeen`` read before.
+        var poll: PollSeen
+        var values: [StatementValue] { poll.values }
+    }
+
     /// Takes the room's next seq (the row update serialises concurrent senders).
     struct NextSeq: SharedStatement {
         static let text =

@@ -17,7 +17,9 @@ extension ChatStore {
         return try await withReactions([message], room: room, on: sql).first
     }
 
-    func message(room: UUID, seq: Int64, on sql: any SQLDatabase) async throws -> ChatMessage? {
+    /// The message at `seq`; a poll's votes all, or as `viewer` sees them
+    /// (``withPolls(_:room:seenBy:on:)``).
+    func message(room: UUID, seq: Int64, seenBy viewer: Viewer? = nil, on sql: any SQLDatabase) async throws -> ChatMessage? {
         guard
             let message = try await sql.raw(
                 """
@@ -25,7 +27,7 @@ extension ChatStore {
                 """
             ).first().map({ try Self.decode($0) })
         else { return nil }
-        return try await withReactions([message], room: room, on: sql).first
+        return try await withReactions([message], room: room, seenBy: viewer, on: sql).first
     }
 
     /// The message with this id, for reports.
@@ -196,8 +198,10 @@ extension ChatStore {
 
     /// Fills in the reactions of the messages that have any (only a changed message can),
     /// and the polls.
-    private func withReactions(_ messages: [ChatMessage], room: UUID, on sql: any SQLDatabase) async throws -> [ChatMessage] {
-        let messages = try await withPolls(messages, room: room, on: sql)
+    private func withReactions(_ messages: [ChatMessage], room: UUID, seenBy viewer: Viewer? = nil, on sql: any SQLDatabase)
+        async throws -> [ChatMessage]
+    {
+        let messages = try await withPolls(messages, room: room, seenBy: viewer, on: sql)
         let changed = messages.filter { $0.changeSeq > 0 && $0.deletedAt == nil }.map(\.seq)
         guard !changed.isEmpty else { return messages }
         var byMessage: [Int64: [String: [UUID]]] = [:]
