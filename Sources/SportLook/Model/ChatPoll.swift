@@ -26,7 +26,8 @@ struct ChatPoll: Sendable, Hashable {
     var seriesID: UUID? = nil
     /// People the poll's author blocked: the poll is not there for them.
     var hiddenFrom: Set<UUID> = []
-    /// The viewer's own choices (positions), as ``Blocks/view(_:hiding:viewer:)`` sets them.
+    /// The viewer's own choices (positions), as ``Blocks/view(_:hiding:viewer:)`` or a read
+    /// for the viewer (``seen``) sets them.
     var mine: [Int] = []
     /// Set by a read for one viewer: the poll as they see it already, each option's
     /// voters only its first ``votersShown``, with the counts here.

@@ -52,7 +52,8 @@ extension ChatHub {
     /// The frames of a poll message after a change, for the sockets that block nobody
     /// (``Blocks/view(_:hiding:viewer:)`` gives the same views): encoded once for all.
     func pollFrame(_ message: ChatMessage) -> PollFrame? {
-        guard let poll = message.poll else { return nil }
+        // (A poll read for one viewer, ``ChatPoll/seen``, names only the first voters: never a frame for all.)
+        guard let poll = message.poll, poll.seen == nil else { return nil }
         let key = FrameKey(room: message.roomID, seq: message.seq, change: message.changeSeq, afterChange: -1, sender: message.sender.name)
         if let kept = pollFrames.withLock({ $0[key] }) { return kept }
         var general = message

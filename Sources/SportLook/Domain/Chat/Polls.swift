@@ -183,9 +183,7 @@ struct Polls: Sendable {
         // The poll as it is after the vote (other votes committed since included, with their change number),
         // as the voter sees it: counts, not the room's thousand voters.
         let (current, hidden) = try await chat.database.read { [store, safety] sql in
-            let hidden = try await safety.blockedBy(user, on: sql)
-            let viewer = ChatStore.Viewer(id: user, blocks: !hidden.isEmpty)
-            return (try await store.message(room: roomID, seq: seq, seenBy: viewer, on: sql), hidden)
+            (try await store.message(room: roomID, seq: seq, seenBy: user, on: sql), try await safety.blockedBy(user, on: sql))
         }
         guard let current, let seen = Blocks.view(current, hiding: hidden, viewer: user) else { throw DomainError.notFound(.message) }
         return seen

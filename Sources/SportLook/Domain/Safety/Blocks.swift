@@ -26,7 +26,8 @@ extension Blocks {
         var seen = message
         if var poll = message.poll {
             if poll.hiddenFrom.contains(viewer) { return nil }
-            // A poll read for one viewer is as they see it already, and not for anyone else.
+            // A poll read for one viewer is as they see it already (the same rule, in SQL:
+            // `ChatStatements.PollSeen`), and not for anyone else.
             if let read = poll.seen {
                 guard read.viewer == viewer else { return nil }
             } else {

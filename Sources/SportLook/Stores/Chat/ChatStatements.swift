@@ -77,9 +77,10 @@ enum ChatStatements {
     /// The polls of room `$1` at the seqs `$2` (written `1,5,9`), whole, in one read on
     /// PostgreSQL: a row per option, in order, with the poll's fields, the option's voters
     /// in the order they voted and the people the poll's author blocked (each as one text
-    /// of ids, comma-separated). Read on every change of a poll (the vote's answer, the
-    /// sockets' frames), where four round trips each waited their turn on a busy server.
-    /// SQLite reads the same in four statements (``ChatStore/withPolls(_:room:on:)``), in
+    /// of ids, comma-separated). Read on every change of a poll for the sockets' frames,
+    /// where four round trips each waited their turn on a busy server (a vote's answer
+    /// reads ``PollSeen``). SQLite reads the same in four statements
+    /// (``ChatStore/withPolls(_:room:seenBy:on:)``), in
     /// the process and without round trips: this text is PostgreSQL's only. The voters and
     /// the hidden are gathered once each (`MATERIALIZED`): planned on a table that was empty
     /// when last analysed, a nested loop gathered the voters again for every option (7.5 ms
@@ -108,19 +109,30 @@ enum ChatStatements {
     /// The poll at seq `$2` of room `$1` as the person `$3` sees it, in one read: a row per
     /// option, in order, with the poll's fields; each option's count and whether `$3`
     /// chose it; how many voted, for a poll of several choices (otherwise the counts'
-    /// sum); whether the poll's author blocked `$3`; on PostgreSQL each option's first
-    /// voters (``ChatPoll/votersShown``, in the order they voted, along the index
-    /// `chat_poll_votes_order`), which SQLite reads after, in the process (``FirstVoters``).
-    /// The votes of the people `$3` blocked (`$4`: 1 when there are any) are left out, but
-    /// from an anonymous poll's counts, which are everyone's (as in
-    /// ``Blocks/view(_:hiding:viewer:)``). A vote's answer: it needs counts, not the
-    /// thousand voters ``PollsRead`` gathers for the sockets.
+    /// sum); whether the poll's author blocked `$3`; and each option's first voters
+    /// (``ChatPoll/votersShown``, in the order they voted, along the index
+    /// `chat_poll_votes_order`): on PostgreSQL as one text of ids, on SQLite as a row each
+    /// (`voter`, after its option's fields: no `group_concat` in order before 3.44). The
+    /// votes of the people `$3` blocked are left out, but from an anonymous poll's counts,
+    /// which are everyone's: the rule of ``Blocks/view(_:hiding:viewer:)``. A vote's
+    /// answer: it needs counts, not the thousand voters ``PollsRead`` gathers for the
+    /// sockets.
     struct PollSeen: SharedStatement {
-        /// Whether the vote `v` is one `$3` sees, in a poll whose `anonymous` is `anonymous`.
+        /// Whether the vote `v` is one `$3` sees, in a poll whose `anonymous` is `anonymous`:
+        /// looked up vote by vote only when `$3` blocked anyone (read once).
         static func shown(_ anonymous: String) -> String {
-            "(\(anonymous) OR $4 = 0 OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $3 AND b.blocked_id = v.user_id))"
+            """
+            (\(anonymous) OR NOT EXISTS (SELECT 1 FROM blocks b0 WHERE b0.blocker_id = $3)
+                OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $3 AND b.blocked_id = v.user_id))
+            """
         }
-        static func read(voters: String) -> String {
+        /// The first voters of option `o` of poll `p`, in the order they voted.
+        static let firstVoters = """
+            SELECT v.user_id, v.created_at FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
+                AND \(shown("p.anonymous")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown)
+            """
+        /// A row per option, with `voters` for its first voters.
+        static func options(voters: String) -> String {
             """
             SELECT p.seq, p.kind, p.multiple, p.anonymous, p.one_per_option, p.closes_at, p.closed_at, p.made_event_id, p.made_series_id,
                    o.position, o.label, o.starts_at, o.ends_at,
@@ -135,38 +147,26 @@ enum ChatStatements {
                    \(voters) AS voters
             FROM chat_polls p JOIN chat_poll_options o ON o.room_id = p.room_id AND o.seq = p.seq
             WHERE p.room_id = $1 AND p.seq = $2
-            ORDER BY o.position
             """
         }
-        static let text = read(voters: "NULL")
-        static let postgresText = read(
-            voters: """
-                CASE WHEN NOT p.anonymous THEN (SELECT string_agg(f.user_id::text, ',' ORDER BY f.created_at, f.user_id) FROM (
-                    SELECT v.user_id, v.created_at FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
-                        AND \(shown("p.anonymous")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown)) f) END
-                """)
+        /// SQLite: the options' rows first (`MATERIALIZED`: their counts once each), then a
+        /// row per first voter, found by rowid along the index.
+        static let text = """
+            WITH o AS MATERIALIZED (\(options(voters: "NULL")))
+            SELECT o.*, v.user_id AS voter FROM o LEFT JOIN chat_poll_votes v ON NOT o.anonymous AND v.rowid IN (
+                SELECT v.rowid FROM chat_poll_votes v WHERE v.room_id = $1 AND v.seq = $2 AND v.position = o.position
+                    AND \(shown("0")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown))
+            ORDER BY o.position, v.created_at, v.user_id
+            """
+        static let postgresText =
+            options(
+                voters: """
+                    CASE WHEN NOT p.anonymous THEN (SELECT string_agg(f.user_id::text, ',' ORDER BY f.created_at, f.user_id) FROM (\(firstVoters)) f) END
+                    """) + "\nORDER BY o.position"
         var room: UUID
         var seq: Int64
         var viewer: UUID
-        /// Whether the viewer blocked anyone.
-        var blocks: Bool
-        var values: [StatementValue] { [.uuid(room), .integer(seq), .uuid(viewer), .integer(blocks ? 1 : 0)] }
-    }
-
-    /// SQLite's first voters (``ChatPoll/votersShown``) of each option of the poll at seq
-    /// `$2` of room `$1` that the person `$3` sees (``PollSeen``), in the order they
-    /// voted: a row each, looked up along the index `chat_poll_votes_order` by rowid.
-    struct FirstVoters: SharedStatement {
-        static let text = """
-            SELECT o.position, v.user_id FROM chat_poll_options o JOIN chat_poll_votes v ON v.rowid IN (
-                SELECT v.rowid FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
-                    AND \(PollSeen.shown("0")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown))
-            WHERE o.room_id = $1 AND o.seq = $2
-            ORDER BY o.position, v.created_at, v.user_id
-            """
-        /// The same poll, person and blocks as the ``PollSeen`` read before.
-        var poll: PollSeen
-        var values: [StatementValue] { poll.values }
+        var values: [StatementValue] { [.uuid(room), .integer(seq), .uuid(viewer)] }
     }
 
     /// Takes the room's next seq (the row update serialises concurrent senders).

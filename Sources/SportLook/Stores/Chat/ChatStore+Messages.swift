@@ -19,7 +19,7 @@ extension ChatStore {
 
     /// The message at `seq`; a poll's votes all, or as `viewer` sees them
     /// (``withPolls(_:room:seenBy:on:)``).
-    func message(room: UUID, seq: Int64, seenBy viewer: Viewer? = nil, on sql: any SQLDatabase) async throws -> ChatMessage? {
+    func message(room: UUID, seq: Int64, seenBy viewer: UUID? = nil, on sql: any SQLDatabase) async throws -> ChatMessage? {
         guard
             let message = try await sql.raw(
                 """
@@ -198,7 +198,7 @@ extension ChatStore {
 
     /// Fills in the reactions of the messages that have any (only a changed message can),
     /// and the polls.
-    private func withReactions(_ messages: [ChatMessage], room: UUID, seenBy viewer: Viewer? = nil, on sql: any SQLDatabase)
+    private func withReactions(_ messages: [ChatMessage], room: UUID, seenBy viewer: UUID? = nil, on sql: any SQLDatabase)
         async throws -> [ChatMessage]
     {
         let messages = try await withPolls(messages, room: room, seenBy: viewer, on: sql)

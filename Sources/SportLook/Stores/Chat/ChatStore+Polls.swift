@@ -30,7 +30,7 @@ extension ChatStore {
     /// Fills in the polls of the messages that are polls, with their votes and the
     /// people each poll's author blocked; or, for a `viewer`, each as they see it
     /// (``ChatStatements/PollSeen``).
-    func withPolls(_ messages: [ChatMessage], room: UUID, seenBy viewer: Viewer? = nil, on sql: any SQLDatabase) async throws
+    func withPolls(_ messages: [ChatMessage], room: UUID, seenBy viewer: UUID? = nil, on sql: any SQLDatabase) async throws
         -> [ChatMessage]
     {
         let seqs = messages.filter { $0.isPoll && $0.deletedAt == nil }.map(\.seq)
@@ -70,43 +70,35 @@ extension ChatStore {
     }
 
     /// The poll at `seq` as `viewer` sees it (``ChatStatements/PollSeen``): counts and
-    /// each option's first voters; `blocks` when the viewer blocked anyone.
-    private static func poll(room: UUID, seq: Int64, seenBy viewer: Viewer, on sql: any SQLDatabase) async throws -> ChatPoll? {
+    /// each option's first voters, in one statement (one snapshot).
+    private static func poll(room: UUID, seq: Int64, seenBy viewer: UUID, on sql: any SQLDatabase) async throws -> ChatPoll? {
         var poll: ChatPoll?
-        var seen = ChatPoll.Seen(viewer: viewer.id, counts: [], votersCount: 0)
-        let read = ChatStatements.PollSeen(room: room, seq: seq, viewer: viewer.id, blocks: viewer.blocks)
-        for row in try await sql.rows(read) {
+        var seen = ChatPoll.Seen(viewer: viewer, counts: [], votersCount: 0)
+        for row in try await sql.rows(ChatStatements.PollSeen(room: room, seq: seq, viewer: viewer)) {
             if poll == nil {
                 poll = try decodePoll(row)
-                if try row.value("hidden", as: Int.self) == 1 { poll?.hiddenFrom = [viewer.id] }
+                if try row.value("hidden", as: Int.self) == 1 { poll?.hiddenFrom = [viewer] }
                 seen.votersCount = try row.optional("voters_count") ?? -1
             }
-            let position = poll?.options.count ?? 0
-            var option = PollOption(
-                label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
-            option.voters = try row.optional("voters", as: String.self).map(UUID.list(commaSeparated:)) ?? []
-            poll?.options.append(option)
-            seen.counts.append(try row.value("count"))
-            if try row.value("mine", as: Int.self) == 1 { poll?.mine.append(position) }
+            let position: Int = try row.value("position")
+            if position == poll?.options.count {
+                var option = PollOption(
+                    label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
+                option.voters = try row.optional("voters", as: String.self).map(UUID.list(commaSeparated:)) ?? []
+                poll?.options.append(option)
+                seen.counts.append(try row.value("count"))
+                if try row.value("mine", as: Int.self) == 1 { poll?.mine.append(position) }
+            }
+            // SQLite's first voters: a row each.
+            if !sql.isPostgres, let voter: UUID = try row.optional("voter"), position < poll?.options.count ?? 0 {
+                poll?.options[position].voters.append(voter)
+            }
         }
         guard var poll else { return nil }
         // One choice each: as many voted as chose.
         if seen.votersCount < 0 { seen.votersCount = seen.counts.reduce(0, +) }
-        if !sql.isPostgres, !poll.anonymous {
-            for row in try await sql.rows(ChatStatements.FirstVoters(poll: read)) {
-                let position: Int = try row.value("position")
-                if poll.options.indices.contains(position) { poll.options[position].voters.append(try row.value("user_id")) }
-            }
-        }
         poll.seen = seen
         return poll
-    }
-
-    /// Whom a poll is read for (``withPolls(_:room:seenBy:on:)``): a person, and whether
-    /// they blocked anyone.
-    struct Viewer: Sendable {
-        var id: UUID
-        var blocks: Bool
     }
 
     /// A poll's own fields (its options come apart).
