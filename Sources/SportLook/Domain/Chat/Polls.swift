@@ -180,8 +180,8 @@ struct Polls: Sendable {
             let label = try await store.pollOptionLabel(room: roomID, seq: seq, position: position) ?? "option \(position + 1)"
             throw DomainError.conflict("option_taken", Sentence("Someone already took “\(label)”."))
         }
-        // The poll as it is after the vote (other votes committed since included, with their change number),
-        // as the voter sees it: counts, not the room's thousand voters.
+        // The poll as it is after the vote (other votes committed since included; its change number is read
+        // just before them, so never newer), as the voter sees it: counts, not the room's thousand voters.
         let (current, hidden) = try await chat.database.read { [store, safety] sql in
             (try await store.message(room: roomID, seq: seq, seenBy: user, on: sql), try await safety.blockedBy(user, on: sql))
         }

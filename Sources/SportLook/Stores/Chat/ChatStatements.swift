@@ -106,8 +106,8 @@ enum ChatStatements {
         var values: [StatementValue] { [.uuid(room), .text(seqs.map(String.init).joined(separator: ","))] }
     }
 
-    /// The poll at seq `$2` of room `$1` as the person `$3` sees it, in one read: a row per
-    /// option, in order, with the poll's fields; each option's count and whether `$3`
+    /// The poll at seq `$2` of room `$1` as the person `$3` sees it, in one read: its
+    /// options in order, with the poll's fields; each option's count and whether `$3`
     /// chose it; how many voted, for a poll of several choices (otherwise the counts'
     /// sum); whether the poll's author blocked `$3`; and each option's first voters
     /// (``ChatPoll/votersShown``, in the order they voted, along the index
@@ -126,10 +126,12 @@ enum ChatStatements {
                 OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = $3 AND b.blocked_id = v.user_id))
             """
         }
-        /// The first voters of option `o` of poll `p`, in the order they voted.
+        /// The first voters of an option, in the order they voted.
+        static let firstFew = "ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown)"
+        /// The first voters of option `o` of poll `p`.
         static let firstVoters = """
             SELECT v.user_id, v.created_at FROM chat_poll_votes v WHERE v.room_id = o.room_id AND v.seq = o.seq AND v.position = o.position
-                AND \(shown("p.anonymous")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown)
+                AND \(shown("p.anonymous")) \(firstFew)
             """
         /// A row per option, with `voters` for its first voters.
         static func options(voters: String) -> String {
@@ -155,7 +157,7 @@ enum ChatStatements {
             WITH o AS MATERIALIZED (\(options(voters: "NULL")))
             SELECT o.*, v.user_id AS voter FROM o LEFT JOIN chat_poll_votes v ON NOT o.anonymous AND v.rowid IN (
                 SELECT v.rowid FROM chat_poll_votes v WHERE v.room_id = $1 AND v.seq = $2 AND v.position = o.position
-                    AND \(shown("0")) ORDER BY v.created_at, v.user_id LIMIT \(ChatPoll.votersShown))
+                    AND \(shown("0")) \(firstFew))
             ORDER BY o.position, v.created_at, v.user_id
             """
         static let postgresText =
