@@ -7,13 +7,19 @@ import Synchronization
 ///
 /// Chat history is pulled into it by the connection at the pace the socket
 /// takes it (``waitForRoom()``); ephemeral frames (typing, notifications) are
-/// dropped when it is full.
+/// dropped when it is full. The socket's ``SocketWriter`` takes the frames on the
+/// connection's event loop: a frame pushed while no drain is under way wakes it.
 final class FrameQueue: Sendable {
     private struct State {
         var frames: [String] = []
         var head = 0
         var closed = false
-        var reader: CheckedContinuation<String?, Never>?
+        /// Called for a frame pushed while no drain is under way (set by the writer).
+        var wake: (@Sendable () -> Void)?
+        /// A drain is asked for or under way: it takes every frame before it stops.
+        var draining = false
+        /// Those waiting for the queue to be closed and emptied (``finished()``).
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         var lastProgress = ContinuousClock.now
         var bytes = 0
@@ -22,6 +28,12 @@ final class FrameQueue: Sendable {
         /// When ``ending`` was set.
         var endedAt: ContinuousClock.Instant?
         var count: Int { frames.count - head }
+        /// Marks a drain as asked for: the writer's wake, unless one is under way already.
+        mutating func startDrain() -> (@Sendable () -> Void)? {
+            guard !draining, let wake else { return nil }
+            draining = true
+            return wake
+        }
         func hasRoom(_ capacity: Int, _ byteCapacity: Int) -> Bool { count <= capacity / 2 && bytes <= byteCapacity / 2 }
         /// Whether a wait for room is over: there is room, or the queue is closed.
         func roomOrClosed(_ capacity: Int, _ byteCapacity: Int) -> Bool { closed || hasRoom(capacity, byteCapacity) }
@@ -52,50 +64,66 @@ final class FrameQueue: Sendable {
     /// Queues a frame; `false` (and nothing queued) when full or closed.
     @discardableResult
     func push(_ frame: String) -> Bool {
-        let reader = state.withLock { s -> CheckedContinuation<String?, Never>?? in
-            guard !s.closed, s.count < capacity, s.bytes + frame.utf8.count <= byteCapacity else { return .none }
-            if let reader = s.reader {
-                s.reader = nil
-                return .some(reader)
-            }
+        let (queued, wake) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
+            guard !s.closed, s.count < capacity, s.bytes + frame.utf8.count <= byteCapacity else { return (false, nil) }
             s.frames.append(frame)
             s.bytes += frame.utf8.count
-            return .some(nil)
+            return (true, s.startDrain())
         }
-        switch reader {
-        case .none: return false
-        case .some(let waiting?):
-            waiting.resume(returning: frame)
-            return true
-        case .some(nil): return true
-        }
+        wake?()
+        return queued
     }
 
-    /// The next frame, waiting for one; `nil` once closed.
-    func next() async -> String? {
-        await withCheckedContinuation { continuation in
-            let (frame, resume, waiters): (String?, Bool, [CheckedContinuation<Void, Never>]) = state.withLock { s in
-                s.lastProgress = .now
-                if s.count > 0 {
-                    let frame = s.frames[s.head]
-                    s.bytes -= frame.utf8.count
-                    s.head += 1
-                    if s.head > 256 && s.head * 2 > s.frames.count {
-                        s.frames.removeFirst(s.head)
-                        s.head = 0
-                    }
-                    var waiters: [CheckedContinuation<Void, Never>] = []
-                    if s.hasRoom(capacity, byteCapacity) { swap(&waiters, &s.roomWaiters) }
-                    return (frame, true, waiters)
-                }
-                if s.closed { return (nil, true, []) }
-                s.reader = continuation
-                var waiters: [CheckedContinuation<Void, Never>] = []
-                swap(&waiters, &s.roomWaiters)
-                return (nil, false, waiters)
+    /// The writer that drains the queue: `wake` is called (from any thread) whenever a
+    /// frame waits and no drain is under way; the drain then calls ``take(max:)`` until
+    /// it gives nothing. Frames pushed before the writer came wake it at once.
+    func drained(by wake: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> (@Sendable () -> Void)? in
+            s.wake = wake
+            return s.count > 0 ? s.startDrain() : nil
+        }
+        now?()
+    }
+
+    /// Up to `max` of the waiting frames, in order, for the writer. An empty answer ends the
+    /// drain (the next frame pushed starts another); a writer that stops while frames
+    /// wait (its socket is full) calls again when the socket takes more.
+    func take(max: Int) -> [String] {
+        let (frames, waiters, finished) = state.withLock {
+            s -> ([String], [CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            s.lastProgress = .now
+            guard s.count > 0 else {
+                s.draining = false
+                var finished: [CheckedContinuation<Void, Never>] = []
+                if s.closed { swap(&finished, &s.finishWaiters) }
+                return ([], [], finished)
             }
-            for waiter in waiters { waiter.resume() }
-            if resume { continuation.resume(returning: frame) }
+            let end = min(s.frames.count, s.head + max)
+            let frames = Array(s.frames[s.head..<end])
+            for frame in frames { s.bytes -= frame.utf8.count }
+            s.head = end
+            if s.head > 256 && s.head * 2 > s.frames.count {
+                s.frames.removeFirst(s.head)
+                s.head = 0
+            }
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            if s.hasRoom(capacity, byteCapacity) { swap(&waiters, &s.roomWaiters) }
+            return (frames, waiters, [])
+        }
+        for waiter in waiters + finished { waiter.resume() }
+        return frames
+    }
+
+    /// Returns once the queue is closed and the writer took every frame it kept (at once
+    /// for a queue closed without an ending: its frames are dropped).
+    func finished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.closed && s.count == 0 && !s.draining { return true }
+                s.finishWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
         }
     }
 
@@ -125,12 +153,12 @@ final class FrameQueue: Sendable {
     /// Why the socket is closing (set by ``close(ending:)``).
     var ending: Ending? { state.withLock { $0.ending } }
 
-    /// Stops the queue: waiters are released, nothing more is queued, and the
-    /// reader gets `nil`. Without an `ending` at once; with one, after the frames
-    /// already queued (an error frame that explains the close), and the writer
-    /// then closes the socket with that code and reason.
+    /// Stops the queue: waiters are released and nothing more is queued. Without an
+    /// `ending` its frames are dropped and the writer let go; with one, the frames
+    /// already queued (an error frame that explains the close) are still written, and
+    /// the socket is then closed with that code and reason (``finished()``).
     func close(ending: Ending? = nil) {
-        let (reader, waiters) = state.withLock { s -> (CheckedContinuation<String?, Never>?, [CheckedContinuation<Void, Never>]) in
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.closed = true
             if s.ending == nil, let ending {
                 s.ending = ending
@@ -140,14 +168,17 @@ final class FrameQueue: Sendable {
                 s.frames = []
                 s.bytes = 0
                 s.head = 0
+                s.wake = nil
+                s.draining = false
             }
-            defer {
-                s.reader = nil
-                s.roomWaiters = []
+            var waiters = s.roomWaiters
+            s.roomWaiters = []
+            if s.count == 0 && !s.draining {
+                waiters += s.finishWaiters
+                s.finishWaiters = []
             }
-            return (s.reader, s.roomWaiters)
+            return waiters
         }
-        reader?.resume(returning: nil)
         for waiter in waiters { waiter.resume() }
     }
 

@@ -73,6 +73,13 @@ struct WebSocketEndpoint {
             let connection = ChatConnection(
                 identity: identity, userName: name, language: Language.asked(by: context.request), hub: hub, chat: chat, feed: feed,
                 limits: limits, logger: context.logger)
+            // Its frames are written on its event loop, by a handler of the channel's own.
+            do {
+                try await channel.eventLoop.submit { try SocketWriter.install(for: connection.queue, in: channel) }.get()
+            } catch {
+                context.logger.debug("socket closed before its writer was set up", metadata: ["error": "\(error)"])
+                return
+            }
             hub.register(connection)
             // A session that ended between the token check and the registration was
             // announced to nobody here: look once more, now that it is registered.
@@ -83,7 +90,7 @@ struct WebSocketEndpoint {
             } catch {
                 context.logger.warning("could not recheck a new socket's session", metadata: ["error": "\(error)"])
             }
-            // The socket's writes (frames, its close) run on its event loop: see the writer below.
+            // The socket's close runs on its event loop, after the frames the writer wrote there.
             let onLoop = LoopExecutors.shared.executor(for: channel.eventLoop)
             let pings = Mutex(PingSchedule(interval: pingInterval, opened: .now, phase: Double.random(in: 0..<1)))
             /// Sends a close frame, then cuts the connection a second later whether or
@@ -94,16 +101,10 @@ struct WebSocketEndpoint {
                 closing.cancel()
                 channel.close(mode: .all, promise: nil)
             }
-            // The writer runs on the connection's event loop, always. NIO's outbound writer
-            // writes at once when called on the loop and hands the frame over when called
-            // from elsewhere; a writer task that began on another thread and later ran on
-            // the loop had a later frame overtake an earlier one (the chat ordering tests
-            // caught two messages swapped, with request handlers on their loops).
-            let writer = Task(executorPreference: onLoop) {
-                while let frame = await connection.queue.next() {
-                    do { try await outbound.write(.text(frame)) } catch { break }
-                }
-                // Closed with a reason (session ended, too many frames): say it.
+            // Closed with a reason (session ended, too many frames): once the frames before
+            // it are written, say it.
+            let ender = Task {
+                await connection.queue.finished()
                 if let ending = connection.queue.ending {
                     if ending == .tooManyFrames { limits.refusals?.record("socket_rate_limited") }
                     await close(.init(codeNumber: ending.code), reason: ending.reason)
@@ -152,7 +153,7 @@ struct WebSocketEndpoint {
                 context.logger.debug("socket closed", metadata: ["error": "\(error)"])
             }
             hub.sockets.forget(watched)
-            writer.cancel()
+            ender.cancel()
             await connection.closed()
             hub.unregister(connection)
         }

@@ -61,8 +61,7 @@ extension ChatStore {
                 poll.hiddenFrom = Set(ids(try row.optional("hidden")))
                 polls[seq] = poll
             }
-            var option = PollOption(
-                label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
+            var option = try decodeOption(row)
             option.voters = ids(try row.optional("voters"))
             polls[seq]?.options.append(option)
         }
@@ -74,16 +73,17 @@ extension ChatStore {
     private static func poll(room: UUID, seq: Int64, seenBy viewer: UUID, on sql: any SQLDatabase) async throws -> ChatPoll? {
         var poll: ChatPoll?
         var seen = ChatPoll.Seen(viewer: viewer, counts: [], votersCount: 0)
+        // Counted apart only when several choices each are allowed.
+        var distinctVoters: Int?
         for row in try await sql.rows(ChatStatements.PollSeen(room: room, seq: seq, viewer: viewer)) {
             if poll == nil {
                 poll = try decodePoll(row)
                 if try row.value("hidden", as: Int.self) == 1 { poll?.hiddenFrom = [viewer] }
-                seen.votersCount = try row.optional("voters_count") ?? -1
+                distinctVoters = try row.optional("voters_count")
             }
             let position: Int = try row.value("position")
             if position == poll?.options.count {
-                var option = PollOption(
-                    label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
+                var option = try decodeOption(row)
                 option.voters = try row.optional("voters", as: String.self).map(UUID.list(commaSeparated:)) ?? []
                 poll?.options.append(option)
                 seen.counts.append(try row.value("count"))
@@ -96,7 +96,7 @@ extension ChatStore {
         }
         guard var poll else { return nil }
         // One choice each: as many voted as chose.
-        if seen.votersCount < 0 { seen.votersCount = seen.counts.reduce(0, +) }
+        seen.votersCount = distinctVoters ?? seen.counts.reduce(0, +)
         poll.seen = seen
         return poll
     }
@@ -108,6 +108,11 @@ extension ChatStore {
             anonymous: try row.value("anonymous"), onePerOption: try row.value("one_per_option"), closesAt: try row.value("closes_at"),
             closedAt: try row.optional("closed_at"), eventID: try row.optional("made_event_id"),
             seriesID: try row.optional("made_series_id"))
+    }
+
+    /// An option's own fields (its voters come apart).
+    private static func decodeOption(_ row: any SQLRow) throws -> PollOption {
+        PollOption(label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at"))
     }
 
     /// SQLite's read of the polls at `seqs`: four statements, in the process.
@@ -128,8 +133,7 @@ extension ChatStore {
             """
         ).all() {
             let seq: Int64 = try row.value("seq")
-            polls[seq]?.options.append(
-                PollOption(label: try row.value("label"), startsAt: try row.optional("starts_at"), endsAt: try row.optional("ends_at")))
+            polls[seq]?.options.append(try decodeOption(row))
         }
         for (seq, position, voters) in try await voters(room: room, seqs: seqs, on: sql) {
             if let count = polls[seq]?.options.count, position < count { polls[seq]?.options[position].voters = voters }

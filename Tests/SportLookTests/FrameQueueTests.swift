@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SportLook
+
+@Suite("A socket's frame queue, drained by its writer")
+struct FrameQueueTests {
+    /// Counts the writer's wakes.
+    final class Wakes: Sendable {
+        let count = Mutex(0)
+        func wake() { count.withLock { $0 += 1 } }
+        var now: Int { count.withLock { $0 } }
+    }
+
+    @Test(
+        "frames come out in order, in batches; a drain is asked for once until it takes nothing, and frames waiting before the writer wake it"
+    )
+    func drains() {
+        let queue = FrameQueue(capacity: 10)
+        #expect(queue.push("a") && queue.push("b"))
+        let wakes = Wakes()
+        queue.drained { wakes.wake() }
+        #expect(wakes.now == 1, "frames already waiting ask for a drain")
+        #expect(queue.push("c"))
+        #expect(wakes.now == 1, "no second wake while a drain is under way")
+        #expect(queue.take(max: 2) == ["a", "b"])
+        #expect(queue.take(max: 2) == ["c"])
+        #expect(queue.take(max: 2) == [], "nothing left: the drain ends")
+        #expect(queue.push("d"))
+        #expect(wakes.now == 2, "a frame after the drain ended asks for another")
+        #expect(queue.take(max: 5) == ["d"])
+    }
+
+    @Test("a full queue refuses frames until the writer takes some, and a catch-up waiting for room is let go at half")
+    func bounded() async {
+        let queue = FrameQueue(capacity: 4)
+        queue.drained {}
+        for i in 0..<4 { #expect(queue.push("\(i)")) }
+        #expect(!queue.push("4"), "full")
+        #expect(!queue.hasRoom)
+        let waiting = Task { await queue.waitForRoom() }
+        #expect(queue.take(max: 1) == ["0"])
+        #expect(!queue.hasRoom, "three waiting is more than half")
+        #expect(queue.take(max: 1) == ["1"])
+        await waiting.value
+        #expect(queue.push("4"))
+        #expect(queue.take(max: 10) == ["2", "3", "4"])
+    }
+
+    @Test(
+        "closed with an ending, the queue is finished once the writer took the frames before it; closed without one, at once, its frames dropped"
+    )
+    func finishing() async {
+        let queue = FrameQueue(capacity: 10)
+        queue.drained {}
+        #expect(queue.push("explains the close"))
+        queue.close(ending: .tooManyFrames)
+        #expect(!queue.push("after the close"))
+        let finished = Task { await queue.finished() }
+        #expect(queue.take(max: 10) == ["explains the close"])
+        #expect(queue.take(max: 10) == [])
+        await finished.value
+        #expect(queue.ending == .tooManyFrames)
+
+        let dropped = FrameQueue(capacity: 10)
+        let wakes = Wakes()
+        dropped.drained { wakes.wake() }
+        #expect(dropped.push("never written"))
+        dropped.close()
+        await dropped.finished()
+        #expect(dropped.take(max: 10) == [])
+        #expect(dropped.ending == nil)
+    }
+}
