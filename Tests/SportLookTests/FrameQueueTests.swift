@@ -6,7 +6,7 @@ import Testing
 
 @Suite("A socket's frame queue, drained by its writer")
 struct FrameQueueTests {
-    /// Counts the writer's wakes.
+    /// Counts calls: the writer's wakes, or a waiter let go.
     final class Wakes: Sendable {
         let count = Mutex(0)
         func wake() { count.withLock { $0 += 1 } }
@@ -32,6 +32,22 @@ struct FrameQueueTests {
         #expect(queue.take(max: 5) == ["d"])
     }
 
+    @Test("an idle socket's stall is counted from the frame that came, not from its last take")
+    func stallClock() {
+        let queue = FrameQueue(capacity: 10)
+        queue.drained {}
+        #expect(queue.take(max: 1) == [])
+        let beforePush = ContinuousClock.now
+        #expect(queue.stalledFor(at: beforePush) == .zero, "idle: no stall")
+        #expect(queue.push("a"))
+        #expect(queue.stalledFor(at: beforePush) <= .zero, "the clock starts at the push")
+        #expect(queue.take(max: 1) == ["a"])
+        #expect(queue.push("b") && queue.push("c"))
+        let taken = ContinuousClock.now
+        #expect(queue.take(max: 1) == ["b"])
+        #expect(queue.stalledFor(at: taken) <= .zero, "a take restarts it while frames wait")
+    }
+
     @Test("a full queue refuses frames until the writer takes some, and a catch-up waiting for room is let go at half")
     func bounded() async {
         let queue = FrameQueue(capacity: 4)
@@ -39,9 +55,16 @@ struct FrameQueueTests {
         for i in 0..<4 { #expect(queue.push("\(i)")) }
         #expect(!queue.push("4"), "full")
         #expect(!queue.hasRoom)
-        let waiting = Task { await queue.waitForRoom() }
+        let roomMade = Wakes()
+        let waiting = Task {
+            await queue.waitForRoom()
+            roomMade.wake()
+        }
+        for _ in 0..<100 { await Task.yield() }
         #expect(queue.take(max: 1) == ["0"])
         #expect(!queue.hasRoom, "three waiting is more than half")
+        for _ in 0..<100 { await Task.yield() }
+        #expect(roomMade.now == 0, "the catch-up still waits")
         #expect(queue.take(max: 1) == ["1"])
         await waiting.value
         #expect(queue.push("4"))
@@ -57,8 +80,15 @@ struct FrameQueueTests {
         #expect(queue.push("explains the close"))
         queue.close(ending: .tooManyFrames)
         #expect(!queue.push("after the close"))
-        let finished = Task { await queue.finished() }
+        let done = Wakes()
+        let finished = Task {
+            await queue.finished()
+            done.wake()
+        }
+        for _ in 0..<100 { await Task.yield() }
         #expect(queue.take(max: 10) == ["explains the close"])
+        for _ in 0..<100 { await Task.yield() }
+        #expect(done.now == 0, "not finished while the writer has not come back empty")
         #expect(queue.take(max: 10) == [])
         await finished.value
         #expect(queue.ending == .tooManyFrames)

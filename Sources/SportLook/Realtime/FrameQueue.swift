@@ -66,6 +66,8 @@ final class FrameQueue: Sendable {
     func push(_ frame: String) -> Bool {
         let (queued, wake) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
             guard !s.closed, s.count < capacity, s.bytes + frame.utf8.count <= byteCapacity else { return (false, nil) }
+            // An idle socket's stall is counted from the frame that came, not from its last take.
+            if s.count == 0 { s.lastProgress = .now }
             s.frames.append(frame)
             s.bytes += frame.utf8.count
             return (true, s.startDrain())
