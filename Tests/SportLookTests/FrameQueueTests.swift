@@ -13,6 +13,22 @@ struct FrameQueueTests {
         var now: Int { count.withLock { $0 } }
     }
 
+    /// Starts `wait` in a task, and gives it the chance to run: `returned` counts once it returns.
+    static func waiting(_ wait: @escaping @Sendable () async -> Void) async -> (task: Task<Void, Never>, returned: Wakes) {
+        let returned = Wakes()
+        let task = Task {
+            await wait()
+            returned.wake()
+        }
+        await othersRun()
+        return (task, returned)
+    }
+
+    /// Lets the tasks waiting run as far as they can.
+    static func othersRun() async {
+        for _ in 0..<100 { await Task.yield() }
+    }
+
     @Test(
         "frames come out in order, in batches; a drain is asked for once until it takes nothing, and frames waiting before the writer wake it"
     )
@@ -55,18 +71,13 @@ struct FrameQueueTests {
         for i in 0..<4 { #expect(queue.push("\(i)")) }
         #expect(!queue.push("4"), "full")
         #expect(!queue.hasRoom)
-        let roomMade = Wakes()
-        let waiting = Task {
-            await queue.waitForRoom()
-            roomMade.wake()
-        }
-        for _ in 0..<100 { await Task.yield() }
+        let waiting = await Self.waiting { await queue.waitForRoom() }
         #expect(queue.take(max: 1) == ["0"])
         #expect(!queue.hasRoom, "three waiting is more than half")
-        for _ in 0..<100 { await Task.yield() }
-        #expect(roomMade.now == 0, "the catch-up still waits")
+        await Self.othersRun()
+        #expect(waiting.returned.now == 0, "the catch-up still waits")
         #expect(queue.take(max: 1) == ["1"])
-        await waiting.value
+        await waiting.task.value
         #expect(queue.push("4"))
         #expect(queue.take(max: 10) == ["2", "3", "4"])
     }
@@ -80,22 +91,16 @@ struct FrameQueueTests {
         #expect(queue.push("explains the close"))
         queue.close(ending: .tooManyFrames)
         #expect(!queue.push("after the close"))
-        let done = Wakes()
-        let finished = Task {
-            await queue.finished()
-            done.wake()
-        }
-        for _ in 0..<100 { await Task.yield() }
+        let finished = await Self.waiting { await queue.finished() }
         #expect(queue.take(max: 10) == ["explains the close"])
-        for _ in 0..<100 { await Task.yield() }
-        #expect(done.now == 0, "not finished while the writer has not come back empty")
+        await Self.othersRun()
+        #expect(finished.returned.now == 0, "not finished while the writer has not come back empty")
         #expect(queue.take(max: 10) == [])
-        await finished.value
+        await finished.task.value
         #expect(queue.ending == .tooManyFrames)
 
         let dropped = FrameQueue(capacity: 10)
-        let wakes = Wakes()
-        dropped.drained { wakes.wake() }
+        dropped.drained {}
         #expect(dropped.push("never written"))
         dropped.close()
         await dropped.finished()

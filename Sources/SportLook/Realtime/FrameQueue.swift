@@ -34,6 +34,14 @@ final class FrameQueue: Sendable {
             draining = true
             return wake
         }
+        /// Closed, and the writer came back empty: the close with a reason may go.
+        var isFinished: Bool { closed && count == 0 && !draining }
+        /// Those waiting for ``isFinished``, once it holds (let go of here).
+        mutating func finishedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard isFinished else { return [] }
+            defer { finishWaiters = [] }
+            return finishWaiters
+        }
         func hasRoom(_ capacity: Int, _ byteCapacity: Int) -> Bool { count <= capacity / 2 && bytes <= byteCapacity / 2 }
         /// Whether a wait for room is over: there is room, or the queue is closed.
         func roomOrClosed(_ capacity: Int, _ byteCapacity: Int) -> Bool { closed || hasRoom(capacity, byteCapacity) }
@@ -96,9 +104,7 @@ final class FrameQueue: Sendable {
             s.lastProgress = .now
             guard s.count > 0 else {
                 s.draining = false
-                var finished: [CheckedContinuation<Void, Never>] = []
-                if s.closed { swap(&finished, &s.finishWaiters) }
-                return ([], [], finished)
+                return ([], [], s.finishedWaiters())
             }
             let end = min(s.frames.count, s.head + max)
             let frames = Array(s.frames[s.head..<end])
@@ -121,7 +127,7 @@ final class FrameQueue: Sendable {
     func finished() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.closed && s.count == 0 && !s.draining { return true }
+                if s.isFinished { return true }
                 s.finishWaiters.append(continuation)
                 return false
             }
@@ -173,13 +179,8 @@ final class FrameQueue: Sendable {
                 s.wake = nil
                 s.draining = false
             }
-            var waiters = s.roomWaiters
-            s.roomWaiters = []
-            if s.count == 0 && !s.draining {
-                waiters += s.finishWaiters
-                s.finishWaiters = []
-            }
-            return waiters
+            defer { s.roomWaiters = [] }
+            return s.roomWaiters + s.finishedWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
