@@ -370,3 +370,11 @@ struct WireLimitTests {
         }
     }
 }
+
+extension Migration {
+    /// A migration of these statements, written as its file would hold them.
+    init(version: Int, name: String, statements: [String], checksum: String, relaxesForeignKeys: Bool = false) {
+        let marker = relaxesForeignKeys ? "-- foreign_keys: off\n" : ""
+        self.init(version: version, name: name, text: marker + statements.map { $0 + ";\n" }.joined(), checksum: checksum)
+    }
+}

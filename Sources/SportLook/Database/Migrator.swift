@@ -9,13 +9,20 @@ public struct Migration: Sendable, Equatable {
     public var version: Int
     /// The rest of the file name.
     public var name: String
-    /// The statements, in order.
-    public var statements: [String]
+    /// The file's text.
+    public var text: String
     /// SHA-256 of the file, in hex: an edited applied migration is refused.
     public var checksum: String
+
+    /// The statements, in order. Split when the migration is applied: a start on a
+    /// migrated database reads the files for their checksums only.
+    public var statements: [String] { Migrator.splitStatements(text) }
+
     /// Whether it rebuilds a table others refer to: on SQLite it runs with foreign
     /// keys off (checked before its commit). A line `-- foreign_keys: off` says so.
-    public var relaxesForeignKeys = false
+    public var relaxesForeignKeys: Bool {
+        text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "-- foreign_keys: off" }
+    }
 }
 
 /// Why the schema cannot be used.
@@ -60,14 +67,9 @@ public struct Migrator: Sendable {
                 throw MigrationError(description: "migration file \(file) must be named NNNN_name.sql with a unique number")
             }
             let data = try Data(contentsOf: directory.appendingPathComponent(file))
-            let text = String(decoding: data, as: UTF8.self)
             return Migration(
-                version: version, name: String(parts[1]), statements: splitStatements(text),
-                checksum: SHA256.hash(data: data).hexString,
-                relaxesForeignKeys: text.split(separator: "\n").contains {
-                    $0.trimmingCharacters(in: .whitespaces) == "-- foreign_keys: off"
-                }
-            )
+                version: version, name: String(parts[1]), text: String(decoding: data, as: UTF8.self),
+                checksum: SHA256.hash(data: data).hexString)
         }
     }
 
@@ -111,9 +113,11 @@ public struct Migrator: Sendable {
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)"
             ).run()
         }
-        _ = try await verify()
+        // Only what the check finds pending opens a transaction of its own; another
+        // instance may apply one first, which the transaction sees.
+        let pending = Set(try await verify())
         var applied: [Int] = []
-        for migration in migrations {
+        for migration in migrations where pending.contains(migration.version) {
             let started = ContinuousClock.now
             // Not bounded by DATABASE_TIMEOUT: a migration may rewrite a table of millions
             // of rows (dropping a column on SQLite does), and start-up waits for it.
