@@ -5,10 +5,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-// GeoGrid optimized in debug builds too: its property and concurrency tests check
-// hundreds of thousands of queries against brute force, a sixth of the suite's time
-// unoptimized, and the module is small to compile. (The server's module with -O makes
-// the suite a quarter faster but its build two minutes longer.)
+// GeoGrid and Imaging optimized in debug builds too: GeoGrid's property and concurrency
+// tests check hundreds of thousands of queries against brute force (a sixth of the
+// suite's time unoptimized), Imaging resizes every photo the tests upload (a twentieth of
+// it), and both modules are small to compile. (The server's module with -O makes the
+// suite a quarter faster but its build two minutes longer.)
 let optimized: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -52,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // Our C around them: libjpeg's errors jump (setjmp/longjmp), which Swift cannot cross.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
-        .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: strict),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: optimized),
         // The machine's SQLite (Debian: libsqlite3-dev), the one copy the process links.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import SQLKit
+import Synchronization
 import Testing
 
 @testable import Imaging
@@ -23,7 +24,18 @@ extension API {
 
 /// Test photos: quadrants of four colours, so orientation and crops can be checked.
 enum Photos {
+    /// Each size's photo, made once a process: the pixel loop is slow in a debug build,
+    /// and many tests upload the same photo.
+    private static let made = Mutex<[[Int]: [UInt8]]>([:])
+
     static func jpeg(width: Int, height: Int) throws -> [UInt8] {
+        if let photo = made.withLock({ $0[[width, height]] }) { return photo }
+        let photo = try draw(width: width, height: height)
+        made.withLock { $0[[width, height]] = photo }
+        return photo
+    }
+
+    private static func draw(width: Int, height: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {

@@ -36,12 +36,27 @@ final class FakeIdentityProviders: Sendable {
 
     init() throws {
         var keys: [IdentityProvider: [Key]] = [:]
-        for provider in IdentityProvider.allCases { keys[provider] = [try Self.makeKey("\(provider.rawValue)-1")] }
+        for provider in IdentityProvider.allCases { keys[provider] = [try Self.firstKey(provider)] }
         self.keys = Mutex(keys)
     }
 
+    /// A new key: a forger's, a stranger's, a rotation's.
     static func makeKey(_ kid: String) throws -> Key {
         Key(kid: kid, privateKey: try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048)))
+    }
+
+    /// Each provider's first key, made once a process: a 2048-bit RSA key takes about a
+    /// tenth of a second, and every test starts providers of its own.
+    private static let firstKeys = Mutex<[IdentityProvider: Key]>([:])
+
+    private static func firstKey(_ provider: IdentityProvider) throws -> Key {
+        if let key = firstKeys.withLock({ $0[provider] }) { return key }
+        let key = try makeKey("\(provider.rawValue)-1")
+        return firstKeys.withLock { keys in
+            if let made = keys[provider] { return made }
+            keys[provider] = key
+            return key
+        }
     }
 
     /// How many times the service fetched a provider's keys.
