@@ -3,7 +3,6 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import SQLKit
-import Synchronization
 import Testing
 
 @testable import Imaging
@@ -26,13 +25,10 @@ extension API {
 enum Photos {
     /// Each size's photo, made once a process: the pixel loop is slow in a debug build,
     /// and many tests upload the same photo.
-    private static let made = Mutex<[[Int]: [UInt8]]>([:])
+    private static let made = MadeOnce<[Int], [UInt8]>()
 
     static func jpeg(width: Int, height: Int) throws -> [UInt8] {
-        if let photo = made.withLock({ $0[[width, height]] }) { return photo }
-        let photo = try draw(width: width, height: height)
-        made.withLock { $0[[width, height]] = photo }
-        return photo
+        try made([width, height]) { try draw(width: width, height: height) }
     }
 
     private static func draw(width: Int, height: Int) throws -> [UInt8] {

@@ -47,16 +47,10 @@ final class FakeIdentityProviders: Sendable {
 
     /// Each provider's first key, made once a process: a 2048-bit RSA key takes about a
     /// tenth of a second, and every test starts providers of its own.
-    private static let firstKeys = Mutex<[IdentityProvider: Key]>([:])
+    private static let firstKeys = MadeOnce<IdentityProvider, Key>()
 
     private static func firstKey(_ provider: IdentityProvider) throws -> Key {
-        if let key = firstKeys.withLock({ $0[provider] }) { return key }
-        let key = try makeKey("\(provider.rawValue)-1")
-        return firstKeys.withLock { keys in
-            if let made = keys[provider] { return made }
-            keys[provider] = key
-            return key
-        }
+        try firstKeys(provider) { try makeKey("\(provider.rawValue)-1") }
     }
 
     /// How many times the service fetched a provider's keys.
