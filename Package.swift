@@ -127,6 +127,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "SportLookTestSupport", package: "SportLookKit"),
+                .product(name: "SportLookAPI", package: "SportLookKit"),
             ],
             swiftSettings: strict
         ),

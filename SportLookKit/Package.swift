@@ -15,6 +15,9 @@ let package = Package(
         // For tests on macOS and Linux: a real `sportlook serve` on a free loopback port,
         // waiting for a condition, and a test image (the server's tests and these share it).
         .library(name: "SportLookTestSupport", targets: ["SportLookTestSupport"]),
+        // The contract's types alone (components/schemas, generated): the server's tests
+        // read its answers as these.
+        .library(name: "SportLookAPI", targets: ["SportLookAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import SQLKit
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -24,7 +25,7 @@ struct AttendanceVisibilityTests {
             let event = try await api.createEvent(organiser.token, title: "Full game", capacity: 2, now: clock.now()).id
             try await api.join(event, token: target.token)
             try await api.join(event, token: fellow.token)
-            #expect(try await api.join(event, token: waiting.token).status == "waitlisted")
+            #expect(try await api.join(event, token: waiting.token).status == .waitlisted)
             #expect(try await api.post("/v1/events/\(event)/maybe", token: maybe.token).status == .ok)
 
             // Those going see who is going, and the target's game on her profile: the walk below can fail.

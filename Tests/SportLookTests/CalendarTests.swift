@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -147,7 +148,7 @@ struct CalendarTests {
             _ = try await Self.game(api, organiser.token, title: "Not joined", on: "\(Self.year())-06-02")
             try await api.join(going.id, token: player.token)
             try await api.join(full.id, token: other.token)
-            #expect(try await api.join(full.id, token: player.token).status == "waitlisted")
+            #expect(try await api.join(full.id, token: player.token).status == .waitlisted)
             try await api.join(called.id, token: player.token)
             #expect(try await api.delete("/v1/events/\(called.id)", token: organiser.token).status == .noContent)
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import Testing
 
 @testable import SportLook

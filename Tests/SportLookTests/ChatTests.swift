@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -270,7 +271,7 @@ struct ChatTests {
                     "/v1/events/\(event)/messages", token: owner.token, json: ["body": "news \(n)", "client_id": "n\(n)"])
             }
             try await eventually("the chat notification") {
-                try await api.notifications(people[0].token).contains { $0.kind == "chat_message" }
+                try await api.notifications(people[0].token).contains { $0.kind == .chatMessage }
             }
             for n in 3..<5 {
                 _ = try await api.post(
@@ -279,7 +280,7 @@ struct ChatTests {
             try await eventually("the collapsed job to run again") {
                 try await count(services, "jobs", where: "kind = 'chat_message' AND state IN ('queued', 'running')") == 0
             }
-            let unread = try await api.notifications(people[0].token, unread: true).filter { $0.kind == "chat_message" }
+            let unread = try await api.notifications(people[0].token, unread: true).filter { $0.kind == .chatMessage }
             #expect(unread.count == 1, "one unread chat notification per event")
             // The sender is not notified of their own messages.
             #expect(try await api.notifications(owner.token).isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -185,7 +186,7 @@ struct DuesTests {
             let claim = try await api.post("/v1/groups/\(group.id)/ledger/claims", token: a.token, json: ["means": "cash"])
             #expect(claim.status == .created)
             try await services.runDueJobs()
-            let told = try await api.notifications(owner.token).filter { $0.kind == "payment_claimed" }
+            let told = try await api.notifications(owner.token).filter { $0.kind == .paymentClaimed }
             #expect(told.count == 1)
             let mine = try await Self.sheet(api, group.id, a.token)
             #expect(!mine.organiserView && mine.lines.map(\.user.id) == [a.id] && mine.claims.count == 1)
@@ -227,10 +228,10 @@ struct DuesTests {
             // Reminders three days into the month reach who still owes, in the group's name.
             clock.advance(by: 11 * 86_400)
             try await services.runDueJobs()
-            let due = try await api.notifications(b.token).filter { $0.kind == "payment_due" }
+            let due = try await api.notifications(b.token).filter { $0.kind == .paymentDue }
             #expect(due.count == 1)
             #expect(due.first?.title == "You owe DKK 60.00 in dues to Dues club")
-            #expect(try await api.notifications(a.token).filter { $0.kind == "payment_due" }.isEmpty, "paid: no reminder")
+            #expect(try await api.notifications(a.token).filter { $0.kind == .paymentDue }.isEmpty, "paid: no reminder")
 
             // Handed over, the owner owes the month as a member; the group ended, what is owed is let off.
             #expect(try await api.post("/v1/groups/\(group.id)/owner", token: owner.token, json: ["user_id": admin.id]).status == .ok)

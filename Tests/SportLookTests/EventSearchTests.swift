@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 

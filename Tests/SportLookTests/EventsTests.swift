@@ -1,6 +1,7 @@
 import Foundation
 import GeoGrid
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -16,9 +17,9 @@ struct EventsTests {
             let created = try await api.createEvent(owner, capacity: 8, now: clock.now())
             let id = created.id
             #expect(created.organiser.id == ownerID)
-            #expect(created.myStatus == "going")
-            #expect(created.status == "active")
-            #expect(created.endsAt == RFC3339.format(clock.now().addingTimeInterval(86_400 + 7_200)))
+            #expect(created.myStatus?.value1 == .going)
+            #expect(created.status == .active)
+            #expect(RFC3339.format(created.endsAt) == RFC3339.format(clock.now().addingTimeInterval(86_400 + 7_200)))
             #expect(created.sport.name == "Football")
 
             let read = try await api.get("/v1/events/\(id)", token: other)
@@ -41,7 +42,7 @@ struct EventsTests {
             #expect(changed.address == "Parc des Princes")
 
             #expect(try await api.delete("/v1/events/\(id)", token: owner).status == .noContent)
-            #expect(try await api.event(id, token: other).status == "cancelled")
+            #expect(try await api.event(id, token: other).status == .cancelled)
             #expect(try await api.delete("/v1/events/\(id)", token: owner).status == .noContent)
             #expect(try await api.patch("/v1/events/\(id)", token: owner, json: ["title": "Back"]).status == .conflict)
             #expect(try await api.get("/v1/events/\(UUID())", token: other).status == .notFound)
@@ -124,8 +125,8 @@ struct EventsTests {
             }
             #expect(results.values.allSatisfy { $0.status == .ok })
             let places = try results.mapValues { try $0.decode(API.Joined.self) }
-            let going = places.filter { $0.value.status == "going" }
-            let waiting = places.filter { $0.value.status == "waitlisted" }
+            let going = places.filter { $0.value.status == .going }
+            let waiting = places.filter { $0.value.status == .waitlisted }
             #expect(going.count == 10)
             #expect(waiting.count == 40)
             #expect(Set(waiting.compactMap { $0.value.position }) == Set(1...40))
@@ -138,16 +139,16 @@ struct EventsTests {
             let first = try #require(waiting.first { $0.value.position == 1 })
             let second = try #require(waiting.first { $0.value.position == 2 })
             let again = try await api.join(id, token: people[first.key].token)
-            #expect(again.status == "waitlisted")
+            #expect(again.status == .waitlisted)
             #expect(again.position == 1)
 
             let leaver = try #require(going.first).key
             #expect(try await api.delete("/v1/events/\(id)/attendance", token: people[leaver].token).status == .noContent)
             #expect(try await api.delete("/v1/events/\(id)/attendance", token: people[leaver].token).status == .noContent)
             let promoted = try await api.event(id, token: people[first.key].token)
-            #expect(promoted.myStatus == "going")
+            #expect(promoted.myStatus?.value1 == .going)
             let next = try await api.event(id, token: people[second.key].token)
-            #expect(next.myStatus == "waitlisted")
+            #expect(next.myStatus?.value1 == .waitlisted)
             #expect(next.myPosition == 1)
             let after = try await api.event(id, token: owner)
             #expect(after.goingCount == 10)
@@ -155,13 +156,13 @@ struct EventsTests {
 
             // More places move the waitlist up.
             _ = try await api.patch("/v1/events/\(id)", token: owner, json: ["capacity": 12])
-            #expect(try await api.event(id, token: people[second.key].token).myStatus == "going")
+            #expect(try await api.event(id, token: people[second.key].token).myStatus?.value1 == .going)
             #expect(try await api.patch("/v1/events/\(id)", token: owner, json: ["capacity": 3]).status == .unprocessableContent)
 
             // The attendee list pages through going, then the waitlist in order (every page 200).
             let listed = try await api.allPages(API.Attendee.self, "/v1/events/\(id)/attendees?limit=7", token: owner)
             #expect(listed.count == 50)
-            #expect(listed.filter { $0.status == "going" }.count == 13)
+            #expect(listed.filter { $0.status == .going }.count == 13)
             #expect(listed.compactMap(\.position) == Array(1...37))
             #expect(listed.filter(\.isOrganiser).count == 1)
         }
@@ -208,7 +209,7 @@ struct EventsTests {
             #expect(titles == (0..<9).map { "E\($0)" })
             let attending = try await api.page(API.Event.self, "/v1/me/events?role=attending", token: guest).items
             #expect(attending.map(\.title) == ["E0", "E2", "E4", "E6", "E8"])
-            #expect(attending.allSatisfy { $0.myStatus == "going" })
+            #expect(attending.allSatisfy { $0.myStatus?.value1 == .going })
             clock.advance(by: 3_600 * 5)
             let past = try await api.page(API.Event.self, "/v1/me/events?role=attending&when=past", token: guest).items
             #expect(past.map(\.title) == ["E2", "E0"])

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -72,8 +73,8 @@ struct ExportTests {
             let first = try #require(listed["items"]?.array?.first)
             #expect(first["status"]?.string == "ready")
             let path = try #require(first["download_path"]?.string)
-            let told = try await api.notifications(ann.token).first { $0.kind == "data_export_ready" }
-            #expect(told?.data["path"]?.string == path)
+            let told = try await api.notifications(ann.token).first { $0.kind == .dataExportReady }
+            #expect(told?.data.path == path)
             // Nobody else's list shows it.
             #expect(try await api.get("/v1/me/exports", token: ben.token).decode(JSONValue.self)["items"]?.array?.isEmpty == true)
 
@@ -163,7 +164,7 @@ struct ExportTests {
             #expect(try await api.post("/v1/me/export", token: ann.token).status == .accepted)
             #expect(try await api.post("/v1/me/export", token: cy.token).status == .accepted)
             try await services.runDueJobs()
-            let path = try #require(try await api.notifications(ann.token).first { $0.kind == "data_export_ready" }?.data["path"]?.string)
+            let path = try #require(try await api.notifications(ann.token).first { $0.kind == .dataExportReady }?.data.path)
             let mail = try #require(try await smtp.messages(to: "ann.export@example.com").first)
             #expect(mail.headers["subject"] == "Your SportLook data is ready")
             let link = try #require(
@@ -183,7 +184,7 @@ struct ExportTests {
             try await services.runDueJobs()
             #expect(try smtp.messages().filter { $0.recipient == "ben.export@example.com" }.isEmpty)
             // Cy's email was never confirmed: her link stays in the app.
-            #expect(try await api.notifications(cy.token).contains { $0.kind == "data_export_ready" })
+            #expect(try await api.notifications(cy.token).contains { $0.kind == .dataExportReady })
             #expect(try smtp.messages().map(\.recipient) == ["ann.export@example.com"])
         }
         await smtp.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -62,12 +63,12 @@ extension GroupEventsTests {
                 try await api.patch("/v1/events/\(game.id)", token: admin.token, json: ["group_id": NSNull()]).status
                     == .unprocessableContent)
             try await eventually("the unmuted members heard") {
-                let heard = try await api.notifications(member.token).contains { $0.kind == "group_event" }
-                let ownerHeard = try await api.notifications(owner.token).contains { $0.kind == "group_event" }
+                let heard = try await api.notifications(member.token).contains { $0.kind == .groupEvent }
+                let ownerHeard = try await api.notifications(owner.token).contains { $0.kind == .groupEvent }
                 return heard && ownerHeard
             }
-            let notice = try #require(try await api.notifications(member.token).first { $0.kind == "group_event" })
-            #expect(notice.data["event_id"]?.string == game.id && notice.data["group_id"]?.string == group.id)
+            let notice = try #require(try await api.notifications(member.token).first { $0.kind == .groupEvent })
+            #expect(notice.data.eventId == game.id && notice.data.groupId == group.id)
             #expect(try await api.notifications(muted.token).isEmpty, "muted")
             #expect(try await api.notifications(admin.token).isEmpty, "who made it is not told")
             #expect(try await api.delete("/v1/groups/\(group.id)/mute", token: muted.token).status == .noContent)
@@ -108,24 +109,24 @@ extension GroupEventsTests {
             // The admin leaves: their members-only game is called off (the player is told
             // why) and their weekly game ends.
             #expect(try await api.delete("/v1/groups/\(group.id)/membership", token: admin.token).status == .noContent)
-            #expect(try await api.event(adminsGame.id, token: player.token).status == "cancelled")
+            #expect(try await api.event(adminsGame.id, token: player.token).status == .cancelled)
             let adminsEnded = try await services.series.view(
                 try #require(UUID(uuidString: adminsSeries.id)), for: try #require(UUID(uuidString: owner.id)))
             #expect(adminsEnded.series.status == .ended && adminsEnded.upcoming.allSatisfy { $0.status == .cancelled })
             #expect(try await api.get("/v1/series/\(series.id)", token: player.token).status == .ok, "the owner's series goes on")
             try await eventually("the player heard the game is off") {
                 try await api.notifications(player.token).contains {
-                    $0.kind == "event_cancelled" && $0.data["reason"]?.string == "organiser_left_group"
+                    $0.kind == .eventCancelled && $0.data.reason == "organiser_left_group"
                 }
             }
 
             // The group is deleted: every coming game is cancelled, with the reason; the series ends.
             #expect(try await api.delete("/v1/groups/\(group.id)", token: owner.token).status == .noContent)
-            #expect(try await api.event(openGame.id, token: player.token).status == "cancelled")
+            #expect(try await api.event(openGame.id, token: player.token).status == .cancelled)
             try await eventually("the player heard the group is gone") {
                 try await api.notifications(player.token).contains {
-                    $0.kind == "event_cancelled" && $0.data["reason"]?.string == "group_deleted"
-                        && $0.data["event_id"]?.string == openGame.id
+                    $0.kind == .eventCancelled && $0.data.reason == "group_deleted"
+                        && $0.data.eventId == openGame.id
                 }
             }
             // Members-only, and the group has no members now: nobody sees the series; as stored, it ended.
@@ -137,7 +138,7 @@ extension GroupEventsTests {
             // Its games' players were told, and the notice stays in their inbox though the game is hidden now.
             let game = try #require(series.upcoming.first?.eventId)
             try await eventually("the regular heard the series' game is off") {
-                try await api.notifications(player.token).contains { $0.kind == "event_cancelled" && $0.data["event_id"]?.string == game }
+                try await api.notifications(player.token).contains { $0.kind == .eventCancelled && $0.data.eventId == game }
             }
         }
     }
@@ -189,7 +190,7 @@ extension GroupEventsTests {
             try await Self.walk(api, services, prefix: "/v1/series/:id", id: series.id, someone: member.id, token: outsider.token)
             let first = try #require(series.upcoming.first?.eventId)
             #expect(try await api.post("/v1/series/\(series.id)/regulars", token: member.token).status == .ok)
-            #expect(try await api.event(first, token: member.token).myStatus == "going")
+            #expect(try await api.event(first, token: member.token).myStatus?.value1 == .going)
             #expect(
                 try await api.post(
                     "/v1/series", token: member.token,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -112,8 +113,8 @@ struct GroupEventsTests {
             let hidden = try await Self.groupEvent(api, owner.token, group: group.id, title: "Members' padel", now: clock.now())
             let open = try await Self.groupEvent(
                 api, owner.token, group: group.id, title: "Open padel", membersOnly: false, now: clock.now(), startsIn: 90_000)
-            #expect(hidden.membersOnly && hidden.groupID == group.id)
-            #expect(!open.membersOnly && open.groupID == group.id)
+            #expect(hidden.membersOnly && hidden.groupId == group.id)
+            #expect(!open.membersOnly && open.groupId == group.id)
             try await api.join(hidden.id, token: member.token)
             _ = try await api.sendMessage("See you on court 3", clientID: "m1", to: hidden.id, token: member.token)
             let memberFeed = try await api.post("/v1/me/calendar", token: member.token).decode(Feed.self, expecting: .created)
@@ -123,18 +124,18 @@ struct GroupEventsTests {
             #expect(Set(try await Self.nearby(api, member.token)) == [hidden.id, open.id])
             #expect(Set(try await Self.inBox(api, member.token)) == [hidden.id, open.id])
             #expect(try await Self.groupEvents(api, group.id, member.token) == [hidden.id, open.id])
-            #expect(try await api.event(hidden.id, token: member.token).myStatus == "going")
+            #expect(try await api.event(hidden.id, token: member.token).myStatus?.value1 == .going)
             #expect(try await Self.myRooms(api, member.token).contains(hidden.id))
             #expect(try await api.get(memberFeed.path).text.contains("Members' padel"))
             try await eventually("the members heard of the new games") {
-                try await api.notifications(member.token).filter { $0.kind == "group_event" }.count == 2
+                try await api.notifications(member.token).filter { $0.kind == .groupEvent }.count == 2
             }
 
             // An outsider sees the open game and nothing of the other, by any route.
             #expect(try await Self.nearby(api, outsider.token) == [open.id])
             #expect(try await Self.inBox(api, outsider.token) == [open.id])
             #expect(try await Self.groupEvents(api, group.id, outsider.token) == [open.id])
-            #expect(try await api.event(open.id, token: outsider.token).groupID == group.id)
+            #expect(try await api.event(open.id, token: outsider.token).groupId == group.id)
             try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: member.id, token: outsider.token)
             try await Self.walk(api, services, prefix: "/v1/rooms/:id", id: hidden.id, someone: member.id, token: outsider.token)
             #expect(try await api.notifications(outsider.token).isEmpty)
@@ -182,7 +183,7 @@ struct GroupEventsTests {
             #expect(!(try await Self.myRooms(api, member.token).contains(hidden.id)))
             #expect(!(try await api.get(memberFeed.path).text.contains("Members' padel")))
             #expect(
-                try await api.notifications(member.token).filter { $0.kind == "group_event" }.count == 1,
+                try await api.notifications(member.token).filter { $0.kind == .groupEvent }.count == 1,
                 "only the open game's notice stays")
             try await Self.walk(api, services, prefix: "/v1/events/:id", id: hidden.id, someone: owner.id, token: member.token)
             #expect(try await api.invitations(member.token).count == 1, "the open game's invitation stays")

@@ -1,6 +1,7 @@
 import Foundation
 import GeoGrid
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 @testable import SportLook

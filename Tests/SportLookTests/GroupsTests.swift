@@ -1,6 +1,7 @@
 import Foundation
 import GeoGrid
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -133,7 +134,7 @@ struct GroupsTests {
             let requests = try await api.allPages(RequestItem.self, "/v1/groups/\(club.id)/requests?limit=1", token: owner.token)
             #expect(requests.map(\.user.id) == [bo.id, cy.id] && requests.first?.message == "I play on Tuesdays")
             try await eventually("the owner is told of both requests") {
-                try await api.notifications(owner.token).filter { $0.kind == "group_request" }.count >= 1
+                try await api.notifications(owner.token).filter { $0.kind == .groupRequest }.count >= 1
             }
             #expect(try await api.post("/v1/groups/\(club.id)/requests/\(bo.id)", token: owner.token).status == .noContent)
             #expect(try await api.delete("/v1/groups/\(club.id)/requests/\(cy.id)", token: owner.token).status == .noContent)
@@ -142,8 +143,8 @@ struct GroupsTests {
             #expect(try await Self.view(api, club.id, bo.token).myRole == "member")
             #expect(try await Self.view(api, club.id, cy.token).myRole == nil)
             try await eventually("each is told the answer") {
-                let accepted = try await api.notifications(bo.token).contains { $0.kind == "group_request_accepted" }
-                let refused = try await api.notifications(cy.token).contains { $0.kind == "group_request_refused" }
+                let accepted = try await api.notifications(bo.token).contains { $0.kind == .groupRequestAccepted }
+                let refused = try await api.notifications(cy.token).contains { $0.kind == .groupRequestRefused }
                 return accepted && refused
             }
             #expect(try await Self.members(api, club.id, bo.token).map(\.user.id) == [owner.id, bo.id])

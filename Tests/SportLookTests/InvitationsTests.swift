@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ struct InvitationsTests {
             let sent = try await api.post("/v1/events/\(event)/invitations", token: owner, json: ["user_ids": [friendID]])
             #expect(sent.status == .created)
             let invitation = try #require(try sent.decode(API.Page<API.Invitation>.self).items.first)
-            #expect(invitation.status == "pending")
+            #expect(invitation.status == .pending)
             let again = try await api.invite([friendID], to: event, token: owner)
             #expect(again.first?.id == invitation.id)
 
@@ -45,8 +46,8 @@ struct InvitationsTests {
             let accepted = try await api.post("/v1/invitations/\(id)/accept", token: friend)
             #expect(accepted.status == .ok)
             let answer = try accepted.decode(API.Invitation.self)
-            #expect(answer.status == "accepted")
-            #expect(answer.attendance?.status == "going")
+            #expect(answer.status == .accepted)
+            #expect(answer.attendance?.status == .going)
             #expect(try await api.post("/v1/invitations/\(id)/accept", token: friend).status == .ok)
             #expect(try await api.post("/v1/invitations/\(id)/decline", token: friend).status == .conflict)
 
@@ -55,7 +56,7 @@ struct InvitationsTests {
             #expect(second.status == .created)
             let waitlisted = try await api.accept(
                 try #require(try second.decode(API.Page<API.Invitation>.self).items.first?.id), token: waiter)
-            #expect(waitlisted.attendance?.status == "waitlisted")
+            #expect(waitlisted.attendance?.status == .waitlisted)
             #expect(
                 try await api.post("/v1/events/\(event)/invitations", token: waiter, json: ["user_ids": [strangerID]]).status == .forbidden)
 
@@ -79,7 +80,7 @@ struct InvitationsTests {
             // Decline records the answer.
             let third = try await api.invite([lateID], to: event, token: owner)
             let declined = try await api.decline(try #require(third.first?.id), token: late)
-            #expect(declined.status == "declined")
+            #expect(declined.status == .declined)
             let listed = try await api.invitations(late, status: "declined")
             #expect(listed.count == 1)
             #expect(listed.first?.event?.id == event)
@@ -106,27 +107,27 @@ struct InvitationsTests {
             let invitationID = try #require(try await api.invite([guestID], to: event, token: owner).first?.id)
             try await eventually("the invitation notification") { try await api.notifications(guest).count == 1 }
             let note = try #require(try await api.notifications(guest).first)
-            #expect(note.kind == "invitation")
+            #expect(note.kind == .invitation)
             // read_at is required: the decode fails if it is absent, so nil means null.
             #expect(note.readAt == nil)
-            #expect(note.data["invitation_id"]?.string == invitationID)
-            #expect(note.data["inviter"]?["id"]?.string == ownerID)
+            #expect(note.data.invitationId == invitationID)
+            #expect(note.data.inviter?.id == ownerID)
 
             _ = try await api.post("/v1/invitations/\(invitationID)/accept", token: guest)
-            try await eventually("invitation_accepted") { try await api.notifications(owner).contains { $0.kind == "invitation_accepted" } }
+            try await eventually("invitation_accepted") { try await api.notifications(owner).contains { $0.kind == .invitationAccepted } }
 
             // The third joins the waitlist; the guest leaves; the third is promoted.
             _ = try await api.post("/v1/events/\(event)/attendance", token: third)
             _ = try await api.delete("/v1/events/\(event)/attendance", token: guest)
-            try await eventually("waitlist_promoted") { try await api.notifications(third).contains { $0.kind == "waitlist_promoted" } }
+            try await eventually("waitlist_promoted") { try await api.notifications(third).contains { $0.kind == .waitlistPromoted } }
 
             // Time changed: attendees hear of it; then the cancellation.
             _ = try await api.patch(
                 "/v1/events/\(event)", token: owner, json: ["starts_at": RFC3339.format(clock.now().addingTimeInterval(2 * 86_400))])
-            try await eventually("event_updated") { try await api.notifications(third).contains { $0.kind == "event_updated" } }
+            try await eventually("event_updated") { try await api.notifications(third).contains { $0.kind == .eventUpdated } }
             _ = try await api.delete("/v1/events/\(event)", token: owner)
-            try await eventually("event_cancelled") { try await api.notifications(third).contains { $0.kind == "event_cancelled" } }
-            #expect(try await api.notifications(owner).allSatisfy { $0.kind != "event_cancelled" })
+            try await eventually("event_cancelled") { try await api.notifications(third).contains { $0.kind == .eventCancelled } }
+            #expect(try await api.notifications(owner).allSatisfy { $0.kind != .eventCancelled })
 
             // Reading.
             let mine = try await api.notifications(third)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import SQLKit
+import SportLookAPI
 import Testing
 
 @testable import Imaging

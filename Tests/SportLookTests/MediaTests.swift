@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import SQLKit
+import SportLookAPI
 import Testing
 
 @testable import Imaging
@@ -146,19 +147,19 @@ struct MediaTests {
             let me = try await api.patch(
                 "/v1/me", token: token, json: ["photo_id": first.id, "location": ["lat": 48.85, "lon": 2.35], "discoverable": true])
             let fields = try me.decode(API.PrivateProfile.self, expecting: .ok)
-            #expect(fields.imageURL == first.urls["512"])
-            #expect(fields.imageURLs == first.urls)
-            #expect(try await api.user(id, token: other).imageURLs == first.urls)
+            #expect(fields.imageUrl == first.urls["512"])
+            #expect(fields.imageUrls?.additionalProperties == first.urls)
+            #expect(try await api.user(id, token: other).imageUrls?.additionalProperties == first.urls)
             // The people index's card carries it too.
             #expect(
                 try await api.page(API.PersonNearby.self, "/v1/users/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(
-                    \.imageURL) == [first.urls["512"]])
+                    \.imageUrl) == [first.urls["512"]])
             // And the attendee list.
             let event = try await api.createEvent(other, now: clock.now())
             let eventID = event.id
             #expect(try await api.post("/v1/events/\(eventID)/attendance", token: token).status == .ok)
             #expect(
-                try await api.page(API.Attendee.self, "/v1/events/\(eventID)/attendees", token: other).items.compactMap(\.imageURL) == [
+                try await api.page(API.Attendee.self, "/v1/events/\(eventID)/attendees", token: other).items.compactMap(\.imageUrl) == [
                     first.urls["512"]
                 ])
 
@@ -167,14 +168,14 @@ struct MediaTests {
                 API.Media.self, expecting: .created)
             #expect(
                 try await api.patch("/v1/me", token: token, json: ["photo_id": second.id]).decode(API.PrivateProfile.self, expecting: .ok)
-                    .imageURLs == second.urls)
+                    .imageUrls?.additionalProperties == second.urls)
             for url in first.urls.values { #expect(try await api.fetch(url).status == .notFound) }
             #expect(try await api.get("/v1/media/\(first.id)", token: token).status == .notFound)
             #expect(try await Self.storedFiles(services).count == 2)
             // Removing it.
             let removed = try await api.patch("/v1/me", token: token, json: ["photo_id": NSNull()]).decode(
                 API.PrivateProfile.self, expecting: .ok)
-            #expect(removed.imageURL == nil && removed.imageURLs == nil)
+            #expect(removed.imageUrl == nil && removed.imageUrls == nil)
             #expect(try await Self.storedFiles(services).isEmpty)
             #expect(try await Self.mediaRows(services) == 0)
         }
@@ -206,9 +207,9 @@ struct MediaTests {
                 json: [
                     "title": "Run", "sport": "running", "starts_at": start, "location": ["lat": 48.85, "lon": 2.35], "cover_id": cover.id,
                 ])
-            #expect(try created.decode(API.Event.self, expecting: .created).imageURLs == cover.urls)
+            #expect(try created.decode(API.Event.self, expecting: .created).imageUrls?.additionalProperties == cover.urls)
             #expect(
-                try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageURL)
+                try await api.page(API.Event.self, "/v1/events/nearby?lat=48.85&lon=2.35&radius_km=5", token: other).items.map(\.imageUrl)
                     == [cover.urls["1280"]])
             // One upload shows in one place.
             let second = try await api.post(

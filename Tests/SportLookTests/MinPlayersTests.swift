@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -19,10 +20,6 @@ struct MinPlayersTests {
         return try await api.post("/v1/events", token: token, json: body).decode(expecting: .created)
     }
 
-    static func told(_ api: API, _ token: String, _ kind: String, _ event: String) async throws -> [API.Notification] {
-        try await api.notifications(token).filter { $0.kind == kind && $0.data["event_id"] == .string(event) }
-    }
-
     static func decisions(_ services: AppServices, _ event: String) async throws -> [Date] {
         try await services.scheduler.due(.gameDecision, of: .event(try #require(UUID(uuidString: event))))
     }
@@ -39,14 +36,14 @@ struct MinPlayersTests {
             let cy = try await api.register("Cy")
             let event = try await Self.game(
                 api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 4, minPlayers: 2, decide: 120)
-            let start = try #require(RFC3339.parse(event.startsAt))
+            let start = event.startsAt
             let shown = try await api.get("/v1/events/\(event.id)", token: ann.token).text
             #expect(shown.contains("\"min_players\":2,\"decide_minutes\":120,\"game_on\":false"))
             #expect(try await Self.decisions(services, event.id) == [start.addingTimeInterval(-7_200)])
             try await api.join(event.id, token: ann.token)
             try await api.join(event.id, token: bo.token)
             try await eventually("game on told") {
-                for token in [organiser.token, ann.token, bo.token] where try await Self.told(api, token, "game_on", event.id).count != 1 {
+                for token in [organiser.token, ann.token, bo.token] where try await api.told(token, .gameOn, about: event.id).count != 1 {
                     return false
                 }
                 return true
@@ -59,9 +56,9 @@ struct MinPlayersTests {
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token)
             clock.advance(by: 5 * 3_600)
             try await services.runDueJobs()
-            #expect(try await api.event(event.id, token: cy.token).status == "active")
-            #expect(try await Self.told(api, cy.token, "game_on", event.id).isEmpty)
-            for token in [organiser.token, ann.token, bo.token] { #expect(try await Self.told(api, token, "game_on", event.id).count == 1) }
+            #expect(try await api.event(event.id, token: cy.token).status == .active)
+            #expect(try await api.told(cy.token, .gameOn, about: event.id).isEmpty)
+            for token in [organiser.token, ann.token, bo.token] { #expect(try await api.told(token, .gameOn, about: event.id).count == 1) }
         }
     }
 
@@ -76,7 +73,7 @@ struct MinPlayersTests {
             let wes = try await api.register("Wes")
             let may = try await api.register("May")
             let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 6 * 3_600, capacity: 2, minPlayers: 2, decide: 60)
-            #expect(try await api.join(event.id, token: ann.token).status == "going")
+            #expect(try await api.join(event.id, token: ann.token).status == .going)
             // Capacity 2 with a minimum of 2: lowering the places below the minimum is refused.
             let lower = try await api.patch("/v1/events/\(event.id)", token: organiser.token, json: ["capacity": 1])
             #expect(lower.status == .unprocessableContent)
@@ -90,17 +87,17 @@ struct MinPlayersTests {
             // A minute before the decision: still on the cards.
             clock.advance(by: 7 * 3_600 - 60)
             try await services.runDueJobs()
-            #expect(try await api.event(event.id, token: ann.token).status == "active")
+            #expect(try await api.event(event.id, token: ann.token).status == .active)
             clock.advance(by: 61)
-            try await eventually("cancelled for want of players") { try await api.event(event.id, token: ann.token).status == "cancelled" }
+            try await eventually("cancelled for want of players") { try await api.event(event.id, token: ann.token).status == .cancelled }
             try await eventually("everyone told") {
                 for token in [organiser.token, ann.token, may.token]
-                where try await Self.told(api, token, "event_cancelled", event.id).count != 1 { return false }
+                where try await api.told(token, .eventCancelled, about: event.id).count != 1 { return false }
                 return true
             }
-            let notice = try #require(try await Self.told(api, ann.token, "event_cancelled", event.id).first)
-            #expect(notice.data["reason"] == .string("not_enough_players"))
-            #expect(try await Self.told(api, wes.token, "event_cancelled", event.id).isEmpty)
+            let notice = try #require(try await api.told(ann.token, .eventCancelled, about: event.id).first)
+            #expect(notice.data.reason == "not_enough_players")
+            #expect(try await api.told(wes.token, .eventCancelled, about: event.id).isEmpty)
             #expect(try await services.scheduler.due(.reminder, of: .event(try #require(UUID(uuidString: event.id)))).isEmpty)
             // A decision time already past is refused.
             let late = try await api.post(
@@ -132,29 +129,28 @@ struct MinPlayersTests {
             try await api.join(x.id, token: ann.token)
             let y = try await api.createEvent(organiser.token, startsIn: 6 * 3_600, capacity: 1, now: clock.now())
             try await api.join(y.id, token: ann.token)
-            #expect(try await api.join(y.id, token: cy.token).status == "waitlisted")
+            #expect(try await api.join(y.id, token: cy.token).status == .waitlisted)
             @Sendable func decide(_ event: API.Event) async throws {
                 try await services.events.decide(
-                    try #require(UUID(uuidString: event.id)), startingAt: try #require(RFC3339.parse(event.startsAt)))
+                    try #require(UUID(uuidString: event.id)), startingAt: event.startsAt)
             }
             // X's decision time comes, but its organiser has just moved it to half an hour before the start.
             clock.advance(by: 4 * 3_600 + 1)
             _ = try await api.patch("/v1/events/\(x.id)", token: organiser.token, json: ["decide_minutes": 30]).decode(
                 API.Event.self, expecting: .ok)
             try await decide(x)
-            #expect(try await api.event(x.id, token: ann.token).status == "active")
+            #expect(try await api.event(x.id, token: ann.token).status == .active)
             // Y gets a second place and needs two, decided in five minutes: the place is offered to Cy.
             _ = try await api.patch(
                 "/v1/events/\(y.id)", token: organiser.token, json: ["capacity": 2, "min_players": 2, "decide_minutes": 115]
             )
             .decode(API.Event.self, expecting: .ok)
             let offer = try #require(
-                try await api.get("/v1/events/\(y.id)", token: cy.token).decode(WaitlistOfferTests.Shown.self, expecting: .ok)
-                    .myOfferExpiresAt.flatMap(RFC3339.parse))
+                try await api.event(y.id, token: cy.token).myOfferExpiresAt)
             // At the decision one is going and one place is out on offer: decided when the offer is settled.
             clock.advance(by: 5 * 60 + 1)
             try await decide(y)
-            #expect(try await api.event(y.id, token: ann.token).status == "active")
+            #expect(try await api.event(y.id, token: ann.token).status == .active)
             #expect(try await Self.decisions(services, y.id) == [offer.addingTimeInterval(1)])
             // Cy takes it: game on, and the put-off decision finds nothing to do.
             _ = try await api.post("/v1/events/\(y.id)/offer", token: cy.token).decode(API.Joined.self, expecting: .ok)
@@ -162,7 +158,7 @@ struct MinPlayersTests {
             #expect(try await Self.decisions(services, y.id).isEmpty)
             clock.advance(by: 30 * 60)
             try await decide(y)
-            #expect(try await api.event(y.id, token: ann.token).status == "active")
+            #expect(try await api.event(y.id, token: ann.token).status == .active)
         }
     }
 
@@ -183,7 +179,7 @@ struct MinPlayersTests {
             async let d = one.join(full.id, token: di.token)
             _ = try await (b, c, d)
             clock.advance(by: 5 * 3_600 + 1)
-            let (id, start) = (try #require(UUID(uuidString: thin.id)), try #require(RFC3339.parse(thin.startsAt)))
+            let (id, start) = (try #require(UUID(uuidString: thin.id)), thin.startsAt)
             async let x: Void = first.events.decide(id, startingAt: start)
             async let y: Void = second.events.decide(id, startingAt: start)
             async let z: Void = first.events.decide(id, startingAt: start)
@@ -200,8 +196,8 @@ struct MinPlayersTests {
             // The thin game: cancelled once, the organiser and Ann told once each. The full one: game on to the organiser and the first two in.
             #expect(counts["event_cancelled"] == 2)
             #expect(counts["game_on"] == 3)
-            #expect(try await one.event(thin.id, token: ann.token).status == "cancelled")
-            #expect(try await one.event(full.id, token: bo.token).status == "active")
+            #expect(try await one.event(thin.id, token: ann.token).status == .cancelled)
+            #expect(try await one.event(full.id, token: bo.token).status == .active)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -63,13 +64,13 @@ extension ModerationTests {
 
             // Olga is told what was done and why; Rita that her report was acted on; the audit log has it.
             try await services.runDueJobs()
-            let notice = try #require(try await api.notifications(olga.token).first { $0.kind == "moderation" })
-            #expect(notice.data["action"]?.string == "remove" && notice.data["target_type"]?.string == "group")
+            let notice = try #require(try await api.notifications(olga.token).first { $0.kind == .moderation })
+            #expect(notice.data.action == "remove" && notice.data.targetType == "group")
             #expect(notice.body?.contains("Night riders") == true && notice.body?.contains("offensive name") == true)
-            let told = try await api.notifications(rita.token).filter { $0.kind == "report_outcome" }
+            let told = try await api.notifications(rita.token).filter { $0.kind == .reportOutcome }
             #expect(told.count == 1)
             #expect(
-                try await api.notifications(rita.token).contains { $0.kind == "event_cancelled" && $0.data["event_id"]?.string == game.id })
+                try await api.notifications(rita.token).contains { $0.kind == .eventCancelled && $0.data.eventId == game.id })
             let audit = try await api.get("/v1/staff/audit?target_id=\(group.id)", token: ada.token).decode(
                 API.Page<API.AuditRow>.self, expecting: .ok)
             #expect(audit.items.map(\.action) == ["group_removed"] && audit.items.first?.targetType == "group")

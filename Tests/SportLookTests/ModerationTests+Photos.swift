@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ extension ModerationTests {
                 "/v1/events/\(event)/messages", token: rita.token, json: ["client_id": "p-1", "body": "look", "attachment_id": picture.id]
             ).decode(API.ChatMessage.self, expecting: .created)
             let chatURL = try #require(sent.attachment?.urls["320"])
-            let profileURLs = try #require(try await api.get("/v1/me", token: olga.token).decode(API.PrivateProfile.self).imageURLs)
+            let profileURLs = try #require(try await api.me(olga.token).imageUrls?.additionalProperties)
 
             // Named by whom it shows on or by the upload: one target, the upload.
             func report(_ id: String, by token: String) async throws -> Reply {
@@ -72,7 +73,7 @@ extension ModerationTests {
             }
             // The profile shows none, and no variant is served any more.
             let me = try await api.get("/v1/me", token: olga.token).decode(API.PrivateProfile.self)
-            #expect(me.imageURL == nil && me.imageURLs == nil)
+            #expect(me.imageUrl == nil && me.imageUrls == nil)
             for url in profileURLs.values { #expect(try await api.fetch(url).status == .notFound, "\(url)") }
             #expect(try await api.get("/v1/media/\(portrait.id)", token: olga.token).status == .notFound)
             // The event has no cover; the message keeps its text, not its image.
@@ -86,9 +87,9 @@ extension ModerationTests {
 
             // The uploaders are told, and may appeal.
             try await services.runDueJobs()
-            let told = try #require(try await api.notifications(rita.token).first { $0.kind == "moderation" })
-            #expect(told.data["target_type"]?.string == "photo" && told.body?.contains("not for here") == true)
-            #expect(try await api.notifications(olga.token).filter { $0.kind == "moderation" }.count == 2)
+            let told = try #require(try await api.notifications(rita.token).first { $0.kind == .moderation })
+            #expect(told.data.targetType == "photo" && told.body?.contains("not for here") == true)
+            #expect(try await api.notifications(olga.token).filter { $0.kind == .moderation }.count == 2)
         }
     }
 }

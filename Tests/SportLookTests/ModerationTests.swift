@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -122,7 +123,7 @@ struct ModerationTests {
             let login = try await api.post("/v1/auth/login", json: ["email": "sam@example.com", "password": "correct horse battery"])
             #expect(try login.status == .forbidden && Self.code(login) == "account_suspended")
             // His game is cancelled, as on a deletion; a moderator may not suspend staff.
-            #expect(try await api.event(game, token: rita.token).status == "cancelled")
+            #expect(try await api.event(game, token: rita.token).status == .cancelled)
             let onStaff = try await api.post(
                 "/v1/staff/accounts/\(ada.id)/actions", token: mo.token, json: ["action": "suspend", "reason": "coup"])
             #expect(try onStaff.status == .forbidden && Self.code(onStaff) == "staff_account")
@@ -140,8 +141,8 @@ struct ModerationTests {
 
             // Rita learns both outcomes; Sam what was done and why (read from his inbox: he cannot sign in).
             try await services.runDueJobs()
-            let told = try await api.notifications(rita.token).filter { $0.kind == "report_outcome" }
-            #expect(Set(told.compactMap { $0.data["outcome"]?.string }) == ["acted", "dismissed"])
+            let told = try await api.notifications(rita.token).filter { $0.kind == .reportOutcome }
+            #expect(Set(told.compactMap { $0.data.outcome?.rawValue }) == ["acted", "dismissed"])
             let samID = try #require(UUID(uuidString: sam.id))
             let notices = try await services.inbox.list(user: samID, unreadOnly: false, cursor: nil, limit: 20).items.filter {
                 $0.kind == "moderation"
@@ -189,8 +190,8 @@ struct ModerationTests {
             #expect(back.status == .ok)
             let samToken = try #require(try back.decode(JSONValue.self)["access_token"]?.string)
             try await services.runDueJobs()
-            let decided = try await api.notifications(samToken).filter { $0.kind == "appeal_decided" }
-            #expect(decided.map { $0.data["decision"]?.string } == ["reversed"])
+            let decided = try await api.notifications(samToken).filter { $0.kind == .appealDecided }
+            #expect(decided.map { $0.data.decision?.rawValue } == ["reversed"])
             #expect(try await api.get("/v1/staff/appeals", token: ada.token).decode(JSONValue.self)["items"]?.array?.isEmpty == true)
             let trail = try await api.page(API.AuditRow.self, "/v1/staff/audit?limit=4", token: mo.token).items.map(\.action)
             #expect(trail == ["appeal_reversed", "appeal_filed", "report_dismissed", "user_suspended"])
@@ -244,7 +245,7 @@ struct ModerationTests {
             #expect(invited.status == .created || invited.status == .ok)
             try await services.runDueJobs()
             #expect(try await api.invitations(rita.token).isEmpty)
-            #expect(try await api.notifications(rita.token).filter { $0.kind == "invitation" }.isEmpty)
+            #expect(try await api.notifications(rita.token).filter { $0.kind == .invitation }.isEmpty)
 
             // Lifted: back in people nearby.
             clock.advance(by: 60)
@@ -258,8 +259,8 @@ struct ModerationTests {
                 "/v1/staff/accounts/\(sam.id)/actions", token: mo.token, json: ["action": "lift", "reason": "x"])
             #expect(try nothing.status == .conflict && Self.code(nothing) == "not_restricted")
             try await services.runDueJobs()
-            let notices = try await api.notifications(sam.token).filter { $0.kind == "moderation" }
-            #expect(notices.compactMap { $0.data["action"]?.string } == ["lift", "limit"])
+            let notices = try await api.notifications(sam.token).filter { $0.kind == .moderation }
+            #expect(notices.compactMap { $0.data.action } == ["lift", "limit"])
 
             // Suspended for a day, Sam signs in again once it has run out, by itself.
             clock.advance(by: 60)

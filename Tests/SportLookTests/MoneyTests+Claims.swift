@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ extension MoneyTests {
                 try await api.post("/v1/payment-claims/\(claim.id)/confirm", token: payer.token).status == .notFound,
                 "a claim is its organiser's to see")
             try await services.runDueJobs()
-            let told = try await api.notifications(organiser.token).filter { $0.kind == "payment_claimed" }
+            let told = try await api.notifications(organiser.token).filter { $0.kind == .paymentClaimed }
             #expect(told.count == 1 && told.first?.title == "Payer says they paid DKK 75.50")
             let confirmed = try await api.post("/v1/payment-claims/\(claim.id)/confirm", token: organiser.token)
                 .decode(LedgerSheetBody.self, expecting: .ok)

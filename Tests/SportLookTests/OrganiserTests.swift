@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -16,8 +17,8 @@ struct OrganiserTests {
             let waiting = try await api.register("Waiting")
             let stranger = try await api.register("Stranger")
             let event = try await api.createEvent(owner.token, capacity: 1, now: clock.now()).id
-            #expect(try await api.join(event, token: going.token).status == "going")
-            #expect(try await api.join(event, token: waiting.token).status == "waitlisted")
+            #expect(try await api.join(event, token: going.token).status == .going)
+            #expect(try await api.join(event, token: waiting.token).status == .waitlisted)
 
             let refused = try await api.get("/v1/events/\(event)/attendees", token: stranger.token)
             #expect(refused.status == .forbidden)
@@ -49,8 +50,8 @@ struct OrganiserTests {
             let troll = try await api.register("Troll")
             let next = try await api.register("Next")
             let event = try await api.createEvent(owner.token, capacity: 1, now: clock.now()).id
-            #expect(try await api.join(event, token: troll.token).status == "going")
-            #expect(try await api.join(event, token: next.token).status == "waitlisted")
+            #expect(try await api.join(event, token: troll.token).status == .going)
+            #expect(try await api.join(event, token: next.token).status == .waitlisted)
             #expect(
                 try await api.post("/v1/events/\(event)/messages", token: troll.token, json: ["body": "spam spam", "client_id": "t1"])
                     .status == .created)
@@ -71,7 +72,7 @@ struct OrganiserTests {
             #expect(left.unsubscribed?.reason == "not_attending")
             #expect(left.unsubscribed?.eventID == event)
             // The waitlist moved up; the removed person is out of the room and the list.
-            #expect(try await api.event(event, token: next.token).myStatus == "going")
+            #expect(try await api.event(event, token: next.token).myStatus?.value1 == .going)
             #expect(try await api.event(event, token: troll.token).myStatus == nil)
             #expect(try await api.get("/v1/events/\(event)/messages", token: troll.token).status == .forbidden)
             let ids = try await api.page(API.Attendee.self, "/v1/events/\(event)/attendees", token: owner.token).items.map(\.id)
@@ -96,12 +97,12 @@ struct OrganiserTests {
             #expect(bans.map(\.user.id) == [troll.id])
             #expect(try await api.delete("/v1/events/\(event)/bans/\(troll.id)", token: owner.token).status == .noContent)
             #expect(try await api.page(API.Ban.self, "/v1/events/\(event)/bans", token: owner.token).items.isEmpty)
-            #expect(try await api.join(event, token: troll.token).status == "waitlisted")
+            #expect(try await api.join(event, token: troll.token).status == .waitlisted)
 
             // Removed without a ban: a waitlisted person may come back.
             #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)", token: owner.token).status == .noContent)
             #expect(try await api.event(event, token: owner.token).waitlistCount == 0)
-            #expect(try await api.join(event, token: troll.token).status == "waitlisted")
+            #expect(try await api.join(event, token: troll.token).status == .waitlisted)
             await socket.close()
         }
     }

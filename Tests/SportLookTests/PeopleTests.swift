@@ -2,6 +2,7 @@ import Foundation
 import GeoGrid
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -87,7 +88,7 @@ struct PeopleTests {
                 let sports = Set(catalogue.filter { _ in Bool.random(using: &rng) })
                 let reply = try await api.patch(
                     "/v1/me", token: token, json: ["sports": Array(sports), "discoverable": true, "location": ["lat": lat, "lon": lon]])
-                let stored = try #require(try reply.decode(API.PrivateProfile.self).location)
+                let stored = try #require(try reply.decode(API.PrivateProfile.self).location).value1
                 people.append(Person(id: id, token: token, point: GeoPoint(latitude: stored.lat, longitude: stored.lon)!, sports: sports))
             }
             // Levels in padel and tennis for most, whatever their favourite sports; some
@@ -336,7 +337,7 @@ struct PeopleTests {
                         "/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": id, "reason": "harassment"]
                     ).status == .notFound)
             }
-            #expect(try await api.join(event, token: reporter.token).status == "going")
+            #expect(try await api.join(event, token: reporter.token).status == .going)
             #expect(
                 try await api.post(
                     "/v1/reports", token: reporter.token, json: ["target_type": "message", "target_id": message.id, "reason": "harassment"]

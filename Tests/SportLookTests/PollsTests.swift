@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -216,18 +217,18 @@ struct PollsTests {
             let tapped = try await api.messages(event, token: owner.token)[0]
             #expect(tapped.poll?.counts == [1, 0, 0] && tapped.poll?.votersCount == 1 && tapped.changeSeq == 1)
             try await services.runDueJobs()
-            #expect(try await api.notifications(people[1].token).filter { $0.kind == "poll_reminder" }.isEmpty, "not yet")
+            #expect(try await api.notifications(people[1].token).filter { $0.kind == .pollReminder }.isEmpty, "not yet")
 
             clock.advance(by: 2 * 86_400 + 1)
             try await services.runDueJobs()
             for (n, person) in people.enumerated() {
-                let reminders = try await api.notifications(person.token).filter { $0.kind == "poll_reminder" }
+                let reminders = try await api.notifications(person.token).filter { $0.kind == .pollReminder }
                 #expect(reminders.count == (n == 1 || n == 2 ? 1 : 0), "Member\(n): \(reminders.map(\.title))")
             }
-            #expect(try await api.notifications(people[1].token).first { $0.kind == "poll_reminder" }?.title == "Poll: Which evening?")
+            #expect(try await api.notifications(people[1].token).first { $0.kind == .pollReminder }?.title == "Poll: Which evening?")
             clock.advance(by: 3_600)
             try await services.runDueJobs()
-            #expect(try await api.notifications(people[1].token).filter { $0.kind == "poll_reminder" }.count == 1, "once")
+            #expect(try await api.notifications(people[1].token).filter { $0.kind == .pollReminder }.count == 1, "once")
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[1].token).status == .ok)
 
             clock.advance(by: 86_400)
@@ -235,7 +236,7 @@ struct PollsTests {
             try await services.runDueJobs()
             let closed = try await api.messages(event, token: owner.token).first { $0.seq == poll.seq }?.poll
             #expect(closed?.closed == true && closed?.counts == [1, 1, 0])
-            #expect(try await api.notifications(owner.token).filter { $0.kind == "poll_closed" }.count == 1)
+            #expect(try await api.notifications(owner.token).filter { $0.kind == .pollClosed }.count == 1)
         }
     }
 
@@ -299,7 +300,7 @@ struct PollsTests {
             let games = try await SeriesTests.games(services, try #require(result.seriesID))
             #expect(games.first?.date == tuesday.adding(days: 1).description && games.first?.start == slots[1])
             let invitations = try await api.invitations(people[1].token)
-            #expect(invitations.map(\.eventID) == [result.gameID])
+            #expect(invitations.map(\.eventId) == [result.gameID])
             #expect(try await api.invitations(people[3].token).isEmpty)
 
             // An anonymous time poll's game invites nobody: who chose the slot stays unknown.

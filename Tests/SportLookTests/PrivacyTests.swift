@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Synchronization
 import Testing
@@ -36,7 +37,7 @@ struct PrivacyTests {
             let firstID = try invited.decode(API.Page<API.Invitation>.self).items.first?.id
             #expect(try again.decode(API.Page<API.Invitation>.self).items.first?.id == firstID)
             #expect(try await api.invitations(blocker.token).isEmpty)
-            #expect(try await api.notifications(blocker.token).allSatisfy { $0.kind != "invitation" })
+            #expect(try await api.notifications(blocker.token).allSatisfy { $0.kind != .invitation })
             // Chat: the blocker receives nothing of the blocked person, live or in history.
             let blockerSocket = try await TestSocket.connect(try socketURL(api), token: blocker.token)
             blockerSocket.send(["type": "subscribe", "event_id": event, "after_seq": 0])
@@ -85,7 +86,7 @@ struct PrivacyTests {
             let other = try await api.createEvent(blocked.token, title: "Blocked's game", now: clock.now()).id
             try await api.invite([blocker.id], to: other, token: blocked.token)
             try await eventually("the invitation in the inbox") {
-                try await api.notifications(blocker.token).contains { $0.kind == "invitation" }
+                try await api.notifications(blocker.token).contains { $0.kind == .invitation }
             }
             #expect(try await api.invitations(blocker.token).count == 1)
             // Every notification of the messages before the block delivered first: one
@@ -187,7 +188,7 @@ struct PrivacyTests {
                 } == 0
             }
             let inbox = try await api.notifications(blocker.token)
-            #expect(inbox.map(\.kind) == ["chat_message"], "only the friend's message")
+            #expect(inbox.map(\.kind) == [.chatMessage], "only the friend's message")
             try await socket.waitFor("the friend's notification") { $0.type == "notification" }
             let everything = try await api.get("/v1/me/notifications", token: blocker.token).text + socket.texts.joined()
             #expect(!everything.contains(blocked.id) && everything.contains(friend.id))
@@ -225,7 +226,7 @@ struct PrivacyTests {
             let hosted = try await api.createEvent(host, title: "Hosted", capacity: 1, now: clock.now()).id
             let (waiting, _) = try await api.register("Waiting")
             _ = try await api.post("/v1/events/\(hosted)/attendance", token: owner.token)
-            #expect(try await api.join(hosted, token: waiting).status == "waitlisted")
+            #expect(try await api.join(hosted, token: waiting).status == .waitlisted)
             _ = try await api.post("/v1/events/\(event)/messages", token: owner.token, json: ["body": "bye all", "client_id": "bye"])
             let ownerEmail = try await api.email(owner.token)
             #expect(try await api.delete("/v1/me", token: owner.token).status == .noContent)
@@ -234,11 +235,11 @@ struct PrivacyTests {
                 try await api.post("/v1/auth/login", json: ["email": ownerEmail, "password": "correct horse battery"]).status
                     == .unauthorized)
             // Their upcoming event is cancelled, attendees told; their place went to the waitlist.
-            #expect(try await api.event(event, token: people[0].token).status == "cancelled")
+            #expect(try await api.event(event, token: people[0].token).status == .cancelled)
             try await eventually("event_cancelled") {
-                try await api.notifications(people[0].token).contains { $0.kind == "event_cancelled" }
+                try await api.notifications(people[0].token).contains { $0.kind == .eventCancelled }
             }
-            #expect(try await api.event(hosted, token: waiting).myStatus == "going")
+            #expect(try await api.event(hosted, token: waiting).myStatus?.value1 == .going)
             let messages = try await api.messages(event, token: people[0].token)
             #expect(messages.count == 1)
             #expect(messages.first?.sender.name == AccountStore.deletedName)

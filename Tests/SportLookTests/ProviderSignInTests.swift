@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import JWTKit
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -22,9 +23,7 @@ private func withProviders(
             providers.configure(&$0)
             configure(&$0)
         }
-    ) { api, _ in
-        try await test(api, providers, clock)
-    }
+    ) { api, _ in try await test(api, providers, clock) }
 }
 
 extension API {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import NIOSSL
+import SportLookAPI
 import SportLookTestSupport
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Synchronization
 import Testing
@@ -110,7 +111,7 @@ extension RealtimeTests {
                     "/v1/events/\(event)/messages", token: owner.token, json: ["body": "where are you", "client_id": "away"]
                 ).status == .created)
             try await eventually("the chat notification") {
-                try await api.notifications(people[1].token).contains { $0.kind == "chat_message" }
+                try await api.notifications(people[1].token).contains { $0.kind == .chatMessage }
             }
             #expect(try await api.notifications(people[0].token).isEmpty, "the one in the room is not told")
             for socket in [sockets[0]] + sockets[2...] {

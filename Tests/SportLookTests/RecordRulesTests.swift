@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -133,7 +134,7 @@ struct RecordRulesTests {
             let started = try await api.post(path, token: organiser.token, json: ["date": first.description])
             #expect(started.status == .conflict)
             #expect(try started.errorCode == "game_started")
-            #expect(try await api.event(series.upcoming[0].eventId, token: organiser.token).status == "active")
+            #expect(try await api.event(series.upcoming[0].eventId, token: organiser.token).status == .active)
             #expect(
                 try await api.post(path, token: organiser.token, json: ["date": first.adding(days: 7).description]).status == .noContent)
         }

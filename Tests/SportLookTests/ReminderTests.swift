@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -12,11 +13,7 @@ import Testing
 struct ReminderTests {
     /// The reminders someone has in their inbox.
     static func reminders(_ api: API, _ token: String) async throws -> [API.Notification] {
-        try await api.notifications(token).filter { $0.kind == "reminder" }
-    }
-
-    static func text(_ notification: API.Notification, _ key: String) -> String? {
-        if case .string(let text) = notification.data[key] { text } else { nil }
+        try await api.notifications(token).filter { $0.kind == .reminder }
     }
 
     /// Creates a game `startsIn` from now in Copenhagen, with `extra` fields.
@@ -43,15 +40,15 @@ struct ReminderTests {
                 .post, "/v1/auth/register", json: ["name": "Dorte", "email": "dorte@example.com", "password": "correct horse battery"],
                 headers: [.acceptLanguage: "da-DK,da;q=0.9,en;q=0.5"]
             ).decode(API.AuthResult.self, expecting: .created)
-            #expect(danish.user.language == "da")
+            #expect(danish.user.language == .da)
             let leaver = try await api.register("Leaver")
             let waiting = try await api.register("Waiting")
             let event = try await Self.game(api, organiser.token, clock: clock, startsIn: 3 * 86_400, capacity: 3)
             #expect(event.timeZone == "Europe/Copenhagen" && event.reminders == [1_440, 120])
-            let start = try #require(RFC3339.parse(event.startsAt))
-            for token in [going.token, quiet.token, leaver.token] { #expect(try await api.join(event.id, token: token).status == "going") }
-            #expect(try await api.join(event.id, token: danish.accessToken).status == "waitlisted")
-            #expect(try await api.join(event.id, token: waiting.token).status == "waitlisted")
+            let start = event.startsAt
+            for token in [going.token, quiet.token, leaver.token] { #expect(try await api.join(event.id, token: token).status == .going) }
+            #expect(try await api.join(event.id, token: danish.accessToken).status == .waitlisted)
+            #expect(try await api.join(event.id, token: waiting.token).status == .waitlisted)
             // Leaver leaves: Dorte moves up from the waitlist; Waiting stays on it.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: leaver.token)
             // Dorte is told she moved up in her language: the push carries her words.
@@ -81,12 +78,12 @@ struct ReminderTests {
                 return true
             }
             let english = try #require(try await Self.reminders(api, going.token).first)
-            #expect(Self.text(english, "title") == "Reminder: Tuesday football")
-            #expect(Self.text(english, "body")?.hasPrefix("Tuesday football starts tomorrow at ") == true)
-            #expect(english.data["minutes_before"] == .number(1_440))
+            #expect(english.data.title == "Reminder: Tuesday football")
+            #expect(english.data.body?.hasPrefix("Tuesday football starts tomorrow at ") == true)
+            #expect(english.data.minutesBefore == 1_440)
             let dansk = try #require(try await Self.reminders(api, danish.accessToken).first)
-            #expect(Self.text(dansk, "title") == "Påmindelse: Tuesday football")
-            #expect(Self.text(dansk, "body")?.contains("i morgen kl. ") == true)
+            #expect(dansk.data.title == "Påmindelse: Tuesday football")
+            #expect(dansk.data.body?.contains("i morgen kl. ") == true)
             for token in [quiet.token, leaver.token, waiting.token] { #expect(try await Self.reminders(api, token).isEmpty) }
 
             // Two hours before; then nothing more, however long the workers look.
@@ -118,7 +115,7 @@ struct ReminderTests {
             #expect(event.reminders == [1_440, 60])
             let id = try #require(UUID(uuidString: event.id))
             try await api.join(event.id, token: player.token)
-            let start = try #require(RFC3339.parse(event.startsAt))
+            let start = event.startsAt
             // Moved a day later: the day-before reminder goes with it.
             let moved = start.addingTimeInterval(86_400)
             #expect(
@@ -170,7 +167,7 @@ struct ReminderTests {
             #expect(try await api.post("/v1/events/\(event.id)/remind", token: player.token).status == .forbidden)
             #expect(try await api.post("/v1/events/\(event.id)/remind", token: organiser.token).status == .accepted)
             try await eventually("the reminder") { try await Self.reminders(api, player.token).count == 1 }
-            #expect(try await Self.reminders(api, player.token).first?.data["minutes_before"] == .number(0))
+            #expect(try await Self.reminders(api, player.token).first?.data.minutesBefore == 0)
             let again = try await api.post("/v1/events/\(event.id)/remind", token: organiser.token)
             #expect(again.status == .tooManyRequests)
             #expect(try again.errorCode == "reminded_recently")
@@ -212,7 +209,7 @@ struct ReminderTests {
             try await api.join(event.id, token: player.token)
             return (event: event, player: player)
         }
-        let start = try #require(RFC3339.parse(ids.event.startsAt))
+        let start = ids.event.startsAt
         // The next one starts past the first reminder's time. Its queue is worked here, a
         // batch at a time, so that a worker that dies can claim the second reminder first.
         configuration.jobLease = 30
@@ -273,7 +270,7 @@ struct ReminderTests {
             for token in players {
                 let mine = try await Self.reminders(two, token)
                 #expect(mine.count == 5)
-                #expect(Set(mine.compactMap { Self.text($0, "event_id") }) == Set(events.map(\.id)))
+                #expect(Set(mine.compactMap { $0.data.eventId }) == Set(events.map(\.id)))
             }
         }
     }
@@ -294,28 +291,28 @@ struct ReminderTests {
             #expect(
                 try await api.post("/v1/events/\(event.id)/maybe", token: ann.token).decode(Answer.self, expecting: .ok).status == "maybe")
             var seen = try await api.event(event.id, token: ann.token)
-            #expect(seen.myStatus == "maybe" && seen.goingCount == 0 && seen.waitlistCount == 0)
+            #expect(seen.myStatus?.value1 == .maybe && seen.goingCount == 0 && seen.waitlistCount == 0)
             // Bo takes the place, Cy waits; Bo turns maybe: Cy moves up.
-            #expect(try await api.join(event.id, token: bo.token).status == "going")
-            #expect(try await api.join(event.id, token: cy.token).status == "waitlisted")
+            #expect(try await api.join(event.id, token: bo.token).status == .going)
+            #expect(try await api.join(event.id, token: cy.token).status == .waitlisted)
             #expect(try await api.post("/v1/events/\(event.id)/maybe", token: bo.token).status == .ok)
-            #expect(try await api.event(event.id, token: cy.token).myStatus == "going")
+            #expect(try await api.event(event.id, token: cy.token).myStatus?.value1 == .going)
             seen = try await api.event(event.id, token: bo.token)
-            #expect(seen.myStatus == "maybe" && seen.goingCount == 1)
+            #expect(seen.myStatus?.value1 == .maybe && seen.goingCount == 1)
             // Ann decides: going (the waitlist, the place being taken).
-            #expect(try await api.join(event.id, token: ann.token).status == "waitlisted")
-            #expect(try await api.event(event.id, token: ann.token).myStatus == "waitlisted")
+            #expect(try await api.join(event.id, token: ann.token).status == .waitlisted)
+            #expect(try await api.event(event.id, token: ann.token).myStatus?.value1 == .waitlisted)
             // The organiser is going by organising.
             #expect(try await api.post("/v1/events/\(event.id)/maybe", token: organiser.token).status == .conflict)
             // Two hours before: Bo (maybe) is asked to decide, Cy (going) reminded, Ann (waiting) not.
-            let start = try #require(RFC3339.parse(event.startsAt))
+            let start = event.startsAt
             clock.advance(by: start.addingTimeInterval(-7_200 + 1).timeIntervalSince(clock.now()))
             try await eventually("the reminders") {
                 let (maybe, going) = (try await Self.reminders(api, bo.token).count, try await Self.reminders(api, cy.token).count)
                 return maybe == 1 && going == 1
             }
             let decide = try #require(try await Self.reminders(api, bo.token).first)
-            #expect(Self.text(decide, "title") == "Are you coming? Tuesday football" && Self.text(decide, "answer") == "maybe")
+            #expect(decide.data.title == "Are you coming? Tuesday football" && decide.data.answer?.rawValue == "maybe")
             #expect(try await Self.reminders(api, ann.token).isEmpty)
             // Removed and banned, a maybe is no answer any more (and gets no reminder).
             let dee = try await api.register("Dee")

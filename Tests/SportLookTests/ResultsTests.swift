@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -146,9 +147,9 @@ struct ResultsTests {
             let again = try await api.post("/v1/events/\(g.event)/result", token: two[0].token, json: ["scores": [0, 5]])
             #expect(try again.errorCode == "result_exists")
             try await eventually("team 2 asked") {
-                try await TeamsTests.told(api, two[0].token, "result_entered", g.event).first?.title == "Score for Rated five-a-side: 3–1"
+                try await api.told(two[0].token, .resultEntered, about: g.event).first?.title == "Score for Rated five-a-side: 3–1"
             }
-            #expect(try await TeamsTests.told(api, one[1].token, "result_entered", g.event).isEmpty, "the entering team is not asked")
+            #expect(try await api.told(one[1].token, .resultEntered, about: g.event).isEmpty, "the entering team is not asked")
             // A teammate cannot confirm; a stranger cannot even see it.
             let own = try await api.post("/v1/events/\(g.event)/result/confirm", token: one[1].token)
             #expect(try own.errorCode == "other_team_only")

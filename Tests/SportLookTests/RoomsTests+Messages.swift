@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -124,7 +125,7 @@ extension RoomsTests {
             let said = try await api.say("@Member0 can you bring the cones?", in: event, token: owner.token, extra: ["mentions": [ann.id]])
             #expect(said.mentions == [ann.id])
             try await eventually("Ann's mention notification") {
-                try await api.notifications(ann.token).contains { $0.kind == "chat_message" && $0.data["mentioned"] == .bool(true) }
+                try await api.notifications(ann.token).contains { $0.kind == .chatMessage && $0.data.mentioned == true }
             }
             #expect(try await count(services, "jobs", where: "kind = 'chat_message' AND dedupe_key LIKE '%\(bo.id.lowercased())'") == 0)
             #expect(try await api.notifications(bo.token).isEmpty)
@@ -198,7 +199,7 @@ extension RoomsTests {
             let talk = try await api.conversation(with: me.id, token: stranger.token)
             try await api.say("Hi! Saw you at the game", in: talk.id, token: stranger.token)
             let asked = try await socket.waitFor("the request") { $0.roomUpdated?.room.id == talk.id }
-            #expect(asked.roomUpdated?.room.conversation?.state == "requested")
+            #expect(asked.roomUpdated?.room.conversation?.state == .requested)
             // Leaving the event removes its room.
             _ = try await api.delete("/v1/events/\(event)/attendance", token: me.token)
             try await socket.waitFor("the room removed") { $0.roomRemoved?.roomID == event }

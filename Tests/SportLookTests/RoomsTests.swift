@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -35,7 +36,7 @@ struct RoomsTests {
             let ann = try await api.register("Ann")
             let bo = try await api.register("Bo")
             let started = try await api.conversation(with: bo.id, token: ann.token)
-            #expect(started.state == "new" && started.with.name == "Bo" && started.canSend)
+            #expect(started.state == .new && started.with.name == "Bo" && started.canSend)
             // The same pair, from either side, is the same conversation.
             #expect(try await api.conversation(with: bo.id, token: ann.token, expecting: .ok).id == started.id)
             #expect(try await api.conversation(with: ann.id, token: bo.token, expecting: .ok).id == started.id)
@@ -59,18 +60,18 @@ struct RoomsTests {
                 "no reactions either while the request waits")
             let asked = try await api.rooms(bo.token).items
             #expect(asked.map(\.id) == [room])
-            #expect(asked.first?.conversation?.state == "requested" && asked.first?.conversation?.requestedBy == ann.id)
+            #expect(asked.first?.conversation?.state == .requested && asked.first?.conversation?.requestedBy == ann.id)
             #expect(asked.first?.unreadCount == 1 && asked.first?.title == "Ann")
             // Bo declines: Ann still cannot write; only the one asked can answer.
             #expect(try await api.post("/v1/conversations/\(room)/accept", token: ann.token).status == .conflict)
             #expect(
-                try await api.post("/v1/conversations/\(room)/decline", token: bo.token).decode(API.Conversation.self).state == "declined")
+                try await api.post("/v1/conversations/\(room)/decline", token: bo.token).decode(API.Conversation.self).state == .declined)
             #expect(
                 try await api.post("/v1/rooms/\(room)/messages", token: ann.token, json: ["body": "Please?", "client_id": "p"]).errorCode
                     == "request_declined")
             #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).canSend == false)
             // He changes his mind: both write freely.
-            #expect(try await api.post("/v1/conversations/\(room)/accept", token: bo.token).decode(API.Conversation.self).state == "open")
+            #expect(try await api.post("/v1/conversations/\(room)/accept", token: bo.token).decode(API.Conversation.self).state == .open)
             try await api.say("Sorry, yes!", in: room, token: bo.token)
             try await api.say("Great", in: room, token: ann.token)
             try await api.say("See you", in: room, token: ann.token)
@@ -108,7 +109,7 @@ struct RoomsTests {
             try await api.say("Rematch?", in: teammates.id, token: dee.token)
             try await api.say("Yes, and again", in: teammates.id, token: dee.token)
             let seen = try await api.get("/v1/conversations/\(teammates.id)", token: cy.token).decode(API.Conversation.self)
-            #expect(seen.state == "requested" && seen.requestedBy == dee.id)
+            #expect(seen.state == .requested && seen.requestedBy == dee.id)
             #expect(try await api.get("/v1/conversations/\(teammates.id)", token: dee.token).decode(API.Conversation.self).canSend)
             // A week after the event ended it is no longer shared: Dee waits for an answer.
             clock.advance(by: 5 * 86_400)
@@ -131,8 +132,8 @@ struct RoomsTests {
             let mallory = try await api.register("Mallory")
             // Ann's game is full; Mallory gets only a waitlist place.
             let full = try await api.createEvent(host.token, capacity: 1, now: clock.now()).id
-            #expect(try await api.join(full, token: ann.token).status == "going")
-            #expect(try await api.join(full, token: mallory.token).status == "waitlisted")
+            #expect(try await api.join(full, token: ann.token).status == .going)
+            #expect(try await api.join(full, token: mallory.token).status == .waitlisted)
             let room = try await api.conversation(with: ann.id, token: mallory.token).id
             try await api.say("Hi Ann", in: room, token: mallory.token)
             #expect(
@@ -143,14 +144,14 @@ struct RoomsTests {
 
             // Joining Ann's own open game shares it: Mallory writes while she is going.
             let open = try await api.createEvent(ann.token, now: clock.now()).id
-            #expect(try await api.join(open, token: mallory.token).status == "going")
+            #expect(try await api.join(open, token: mallory.token).status == .going)
             let sharing = try await api.get("/v1/conversations/\(room)", token: mallory.token).decode(API.Conversation.self)
             #expect(sharing.canSend && sharing.sharesEvent)
             try await api.say("We play together on Sunday", in: room, token: mallory.token)
             #expect(try await api.post("/v1/rooms/\(room)/messages/1/reactions", token: mallory.token, json: ["emoji": "🙏"]).status == .ok)
             // Ann still sees a request: nothing opened it for good.
             let asked = try await api.rooms(ann.token).items.first { $0.id == room }
-            #expect(asked?.conversation?.state == "requested" && asked?.conversation?.requestedBy == mallory.id)
+            #expect(asked?.conversation?.state == .requested && asked?.conversation?.requestedBy == mallory.id)
             // Leaving ends it: Mallory waits for Ann again, messages and reactions alike.
             #expect(try await api.delete("/v1/events/\(open)/attendance", token: mallory.token).status == .noContent)
             #expect(
@@ -161,13 +162,13 @@ struct RoomsTests {
                     == "request_pending")
             #expect(try await api.rooms(mallory.token).items.first { $0.id == room }?.conversation?.canSend == false)
             // A removed attendee is no longer sharing either; a cancelled event is not shared.
-            #expect(try await api.join(open, token: mallory.token).status == "going")
+            #expect(try await api.join(open, token: mallory.token).status == .going)
             #expect(try await api.delete("/v1/events/\(open)/attendees/\(mallory.id)", token: ann.token).status == .noContent)
             #expect(
                 try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "r1"]).errorCode
                     == "request_pending")
             let other = try await api.createEvent(ann.token, now: clock.now()).id
-            #expect(try await api.join(other, token: mallory.token).status == "going")
+            #expect(try await api.join(other, token: mallory.token).status == .going)
             #expect(try await api.delete("/v1/events/\(other)", token: ann.token).status == .noContent)
             #expect(
                 try await api.post("/v1/rooms/\(room)/messages", token: mallory.token, json: ["body": "Hey", "client_id": "c1"]).errorCode
@@ -176,7 +177,7 @@ struct RoomsTests {
             // Once Ann writes back, the conversation is open for good.
             try await api.say("Hi Mallory", in: room, token: ann.token)
             try await api.say("Great", in: room, token: mallory.token)
-            #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).state == "open")
+            #expect(try await api.get("/v1/conversations/\(room)", token: ann.token).decode(API.Conversation.self).state == .open)
         }
     }
 

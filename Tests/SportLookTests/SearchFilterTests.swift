@@ -1,6 +1,7 @@
 import Foundation
 import GeoGrid
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -171,7 +172,7 @@ struct SearchFilterTests {
             // The joiner takes the place of every game of one for anyone, then leaves a
             // few: the free place goes and comes back with them.
             for i in games.indices where games[i].capacity == 1 && games[i].levels == nil && games[i].audience == "anyone" {
-                #expect(try await api.join(games[i].id, token: joiner.token).status == "going")
+                #expect(try await api.join(games[i].id, token: joiner.token).status == .going)
                 games[i].going = 1
             }
             for i in games.indices where games[i].going == 1 && i % 2 == 0 {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -139,8 +140,8 @@ extension SeriesTests {
             #expect(
                 try await api.post("/v1/series/\(series.id)/skips", token: organiser.token, json: ["date": first.description]).status
                     == .noContent)
-            #expect(try await api.event(series.upcoming[0].eventId, token: player.token).status == "cancelled")
-            try await eventually("the player told") { try await api.notifications(player.token).contains { $0.kind == "event_cancelled" } }
+            #expect(try await api.event(series.upcoming[0].eventId, token: player.token).status == .cancelled)
+            try await eventually("the player told") { try await api.notifications(player.token).contains { $0.kind == .eventCancelled } }
             // A date not made yet, skipped: it is never made.
             let skipped = first.adding(days: 7 * 10)
             #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -163,8 +164,8 @@ struct SeriesTests {
                 .upcoming
             #expect(upcoming.count >= 7 && !upcoming.isEmpty)
             for game in upcoming {
-                #expect(try await api.event(game.eventId, token: ann.token).myStatus == "going")
-                #expect(try await api.event(game.eventId, token: bo.token).myStatus == "waitlisted")
+                #expect(try await api.event(game.eventId, token: ann.token).myStatus?.value1 == .going)
+                #expect(try await api.event(game.eventId, token: bo.token).myStatus?.value1 == .waitlisted)
             }
             // The organiser sees the regulars in order; nobody else does.
             let regulars = try await api.get("/v1/series/\(series.id)/regulars", token: organiser.token).decode(
@@ -174,8 +175,8 @@ struct SeriesTests {
             #expect(try await api.get("/v1/series/\(series.id)/regulars", token: ann.token).status == .forbidden)
             // Ann leaves the second date: Bo moves up there, the other dates stay as they were.
             _ = try await api.delete("/v1/events/\(upcoming[1].eventId)/attendance", token: ann.token)
-            #expect(try await api.event(upcoming[1].eventId, token: bo.token).myStatus == "going")
-            #expect(try await api.event(upcoming[2].eventId, token: ann.token).myStatus == "going")
+            #expect(try await api.event(upcoming[1].eventId, token: bo.token).myStatus?.value1 == .going)
+            #expect(try await api.event(upcoming[2].eventId, token: ann.token).myStatus?.value1 == .going)
             // Ann says ahead she misses a date not made yet; a week on it is made without her.
             let later = try #require(LocalDate(upcoming.last?.date ?? "")).adding(days: 7)
             #expect(
@@ -192,11 +193,11 @@ struct SeriesTests {
                     $0.date == later.description
                 })
             #expect(try await api.event(made.eventId, token: ann.token).myStatus == nil)
-            #expect(try await api.event(made.eventId, token: bo.token).myStatus == "going")
+            #expect(try await api.event(made.eventId, token: bo.token).myStatus?.value1 == .going)
             // Leaving the series takes Ann off the games to come.
             #expect(try await api.delete("/v1/series/\(series.id)/regulars", token: ann.token).status == .noContent)
             #expect(try await api.event(upcoming[3].eventId, token: ann.token).myStatus == nil)
-            #expect(try await api.event(upcoming[3].eventId, token: bo.token).myStatus == "going")
+            #expect(try await api.event(upcoming[3].eventId, token: bo.token).myStatus?.value1 == .going)
         }
     }
 
@@ -259,20 +260,20 @@ struct SeriesTests {
             #expect(oldGames.allSatisfy { calendar.component(.hour, from: $0.start) == 19 })
             for game in before.prefix(3) {
                 let event = try await api.event(game.eventId, token: ann.token)
-                #expect(event.title == "Tuesday football" && event.myStatus == "going" && event.status == "active")
+                #expect(event.title == "Tuesday football" && event.myStatus?.value1 == .going && event.status == .active)
             }
             // The split date: the same event, now the new series' at 20:00, with everyone still on it.
             let moved = try await api.event(before[3].eventId, token: bo.token)
-            #expect(moved.title == "Tuesday football, new pitch" && moved.myStatus == "going" && moved.status == "active")
-            let start = try #require(RFC3339.parse(moved.startsAt))
+            #expect(moved.title == "Tuesday football, new pitch" && moved.myStatus?.value1 == .going && moved.status == .active)
+            let start = moved.startsAt
             #expect(calendar.component(.hour, from: start) == 20 && LocalDate(start, in: zone) == split)
-            #expect(try await api.event(before[3].eventId, token: ann.token).myStatus == "going")
+            #expect(try await api.event(before[3].eventId, token: ann.token).myStatus?.value1 == .going)
             try await eventually("Bo told of the new time") {
-                try await api.notifications(bo.token).contains { $0.kind == "event_updated" }
+                try await api.notifications(bo.token).contains { $0.kind == .eventUpdated }
             }
             // A week later, not in the fortnightly rule: cancelled, and left with the old series. Two weeks later: moved.
-            #expect(try await api.event(before[4].eventId, token: ann.token).status == "cancelled")
-            #expect(try await api.event(before[5].eventId, token: ann.token).status == "active")
+            #expect(try await api.event(before[4].eventId, token: ann.token).status == .cancelled)
+            #expect(try await api.event(before[5].eventId, token: ann.token).status == .active)
             // The new series' games are exactly its rule's, all at 20:00 local; the regulars are its regulars, in order.
             let horizon = LocalDate(clock.now().addingTimeInterval(56 * 86_400), in: zone)
             let expected = try Recurrence(parsing: next.rule, first: split).dates(from: split, through: horizon).map(\.description)
@@ -290,7 +291,7 @@ struct SeriesTests {
                 try await api.get("/v1/series/\(next.id)", token: ann.token).decode(SeriesView.self, expecting: .ok).upcoming.first {
                     $0.date == away.description
                 })
-            #expect(try await api.event(later.eventId, token: ann.token).myStatus == "going")
+            #expect(try await api.event(later.eventId, token: ann.token).myStatus?.value1 == .going)
             #expect(try await api.event(later.eventId, token: carl.token).myStatus == nil)
             // The old series makes nothing more: its games are the three before and the dates the new rule dropped.
             let dropped = before.dropFirst(3).filter { !expected.contains($0.date) }.map(\.date)
@@ -314,7 +315,7 @@ struct SeriesTests {
             #expect(whole.upcoming.map(\.eventId) == counted.upcoming.prefix(2).map(\.eventId))
             let ended = try await api.get("/v1/series/\(counted.id)", token: organiser.token).decode(SeriesView.self, expecting: .ok)
             #expect(ended.status == "ended" && ended.followedBy == whole.id && ended.upcoming.isEmpty)
-            #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).status == "active")
+            #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).status == .active)
             #expect(try await api.event(counted.upcoming[0].eventId, token: organiser.token).capacity == nil)
             // An ended series cannot be split.
             #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import GeoGrid
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -108,7 +109,7 @@ struct SubstitutesTests {
             #expect(try await api.page(Offer.self, "/v1/me/substitute-offers", token: outsider.token).items.isEmpty)
             #expect(try await api.post("/v1/substitutes/\(asked.id)/accept", token: outsider.token).status == .notFound)
             try await eventually("told") {
-                try await TeamsTests.told(api, first.token, "substitute_offer", event).first?.title == "A place for you: Evening football"
+                try await api.told(first.token, .substituteOffer, about: event).first?.title == "A place for you: Evening football"
             }
         }
     }
@@ -157,14 +158,14 @@ struct SubstitutesTests {
             let winner = answers[0].status == .ok ? ann : bo
             let filled = try answers.first { $0.status == .ok }!.decode(Request.self, expecting: .ok)
             #expect(filled.status == "filled" && filled.filledBy?.id == winner.id)
-            #expect(try await api.event(event, token: winner.token).myStatus == "going")
+            #expect(try await api.event(event, token: winner.token).myStatus?.value1 == .going)
             #expect(try await api.event(event, token: player.token).myStatus == nil)
             let after = try await api.get("/v1/events/\(event)/teams", token: organiser.token).decode(TeamsTests.Shown.self, expecting: .ok)
             #expect(after.teamOf == [organiser.id: teams.teamOf[organiser.id]!, winner.id: playersTeam], "\(after.teamOf)")
             #expect(after.teams[1].players.first { $0.id == winner.id }?.fixed == true, "the keeper's place is handed on whole")
             let shown = try await api.event(event, token: organiser.token)
             #expect(shown.goingCount == 1)
-            try await eventually("the player told") { try await !TeamsTests.told(api, player.token, "substitute_found", event).isEmpty }
+            try await eventually("the player told") { try await !api.told(player.token, .substituteFound, about: event).isEmpty }
             // Two hours before the start (within the late-cancel time) and yet no late cancellation: the place was filled.
             clock.advance(by: 3 * 3_600 + 60)
             let sheet = try await api.get("/v1/events/\(event)/sheet", token: organiser.token).text
@@ -173,7 +174,7 @@ struct SubstitutesTests {
             // A game with a waitlist sends the player to leave: the first waiting takes the place.
             let full = try await api.createEvent(organiser.token, startsIn: 86_400, capacity: 1, now: clock.now()).id
             try await api.join(full, token: player.token)
-            #expect(try await api.join(full, token: ann.token).status == "waitlisted")
+            #expect(try await api.join(full, token: ann.token).status == .waitlisted)
             let waiting = try await api.post("/v1/events/\(full)/substitute", token: player.token)
             #expect(try waiting.errorCode == "waitlist_first")
 

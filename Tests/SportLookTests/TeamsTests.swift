@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -155,10 +156,6 @@ struct TeamsTests {
         try await api.get("/v1/events/\(event)/teams", token: token).decode(Shown.self, expecting: .ok)
     }
 
-    static func told(_ api: API, _ token: String, _ kind: String, _ event: String) async throws -> [API.Notification] {
-        try await api.notifications(token).filter { $0.kind == kind && $0.data["event_id"] == .string(event) }
-    }
-
     @Test(
         "the organiser publishes balanced teams to the people going; a keeper stays; a leaver and a newcomer rebalance with the fewest moves and the moved are told",
         arguments: engines)
@@ -215,8 +212,8 @@ struct TeamsTests {
             // Each person going is told their own team; a stranger sees none.
             for person in people {
                 try await eventually("\(person.name) told") {
-                    try await Self.told(api, person.token, "teams_published", event).first?.data["team"]
-                        == .number(Double(teamOf[person.id]!))
+                    try await api.told(person.token, .teamsPublished, about: event).first?.data.team
+                        == teamOf[person.id]
                 }
             }
             #expect(try await api.get("/v1/events/\(event)/teams", token: stranger.token).status == .forbidden)
@@ -250,7 +247,7 @@ struct TeamsTests {
             // Whoever moved is told their new team.
             let movedToken = people.first { $0.id == moved.first }?.token ?? organiser.token
             try await eventually("the moved player told") {
-                try await Self.told(api, movedToken, "team_moved", event).first?.data["team"] == .number(Double(after.teamOf[moved[0]]!))
+                try await api.told(movedToken, .teamMoved, about: event).first?.data.team == after.teamOf[moved[0]]
             }
             // Fay joins: placed on a team without moving anyone, and told which.
             let fay = try await api.register("Fay")
@@ -259,8 +256,8 @@ struct TeamsTests {
             let withFay = try await Self.shown(api, event, organiser.token)
             #expect(withFay.teamOf.filter { $0.key != fay.id } == after.teamOf && withFay.teamOf[fay.id] != nil)
             try await eventually("Fay told") {
-                try await Self.told(api, fay.token, "teams_published", event).first?.data["team"]
-                    == .number(Double(withFay.teamOf[fay.id]!))
+                try await api.told(fay.token, .teamsPublished, about: event).first?.data.team
+                    == withFay.teamOf[fay.id]
             }
 
             // A random split is a choice too; taking the teams back leaves none.
@@ -342,14 +339,14 @@ struct TeamsTests {
             try await services.runDueJobs()
             let out = try await Self.shown(api, event, ann.token)
             #expect(out.plan?.publishedAt != nil && out.teamOf[ann.id] == 1 && out.teams.map(\.players.count).sorted() == [1, 2])
-            try await eventually("Bo told") { try await Self.told(api, bo.token, "teams_published", event).count == 1 }
+            try await eventually("Bo told") { try await api.told(bo.token, .teamsPublished, about: event).count == 1 }
             // In his language, as the push said it; the inbox keeps the words.
-            let told = try #require(try await Self.told(api, bo.token, "teams_published", event).first)
+            let told = try #require(try await api.told(bo.token, .teamsPublished, about: event).first)
             #expect(told.title == "Hold til Five-a-side" && told.body == "Du spiller på hold \(out.teamOf[bo.id]!).")
-            let annTold = try #require(try await Self.told(api, ann.token, "teams_published", event).first)
+            let annTold = try #require(try await api.told(ann.token, .teamsPublished, about: event).first)
             #expect(annTold.title == "Teams for Five-a-side" && annTold.body == "You play on team 1.")
             try await services.runDueJobs()
-            #expect(try await Self.told(api, bo.token, "teams_published", event).count == 1, "published once")
+            #expect(try await api.told(bo.token, .teamsPublished, about: event).count == 1, "published once")
 
             // Ann blocks Bo: the teams she sees leave him out, and his leave hers.
             #expect(try await api.post("/v1/users/\(bo.id)/block", token: ann.token).status == .noContent)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import SportLookAPI
 import SportLookTestSupport
 import Testing
 
@@ -8,21 +9,8 @@ import Testing
 
 @Suite("Waitlist offers: a freed place close to the start is offered for a while, then passes on", .timeLimit(.minutes(10)))
 struct WaitlistOfferTests {
-    struct Shown: Decodable {
-        var spotsLeft: Int?
-        var myStatus: String?
-        var myOfferExpiresAt: String?
-        enum CodingKeys: String, CodingKey {
-            case spotsLeft = "spots_left", myStatus = "my_status", myOfferExpiresAt = "my_offer_expires_at"
-        }
-    }
-
-    static func told(_ api: API, _ token: String, _ kind: String, _ event: String) async throws -> [API.Notification] {
-        try await api.notifications(token).filter { $0.kind == kind && $0.data["event_id"] == .string(event) }
-    }
-
-    static func shown(_ api: API, _ event: String, _ token: String) async throws -> Shown {
-        try await api.get("/v1/events/\(event)", token: token).decode(Shown.self, expecting: .ok)
+    static func shown(_ api: API, _ event: String, _ token: String) async throws -> API.Event {
+        try await api.event(event, token: token)
     }
 
     @Test(
@@ -39,23 +27,23 @@ struct WaitlistOfferTests {
             let ed = try await api.register("Ed")
             let event = try await api.createEvent(organiser.token, startsIn: 3 * 86_400, duration: 3_600, capacity: 1, now: clock.now())
             try await api.join(event.id, token: ann.token)
-            for person in [bo, cy, di] { #expect(try await api.join(event.id, token: person.token).status == "waitlisted") }
+            for person in [bo, cy, di] { #expect(try await api.join(event.id, token: person.token).status == .waitlisted) }
             // Three days ahead: Ann leaves, Bo moves up at once.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: ann.token)
-            #expect(try await Self.shown(api, event.id, bo.token).myStatus == "going")
+            #expect(try await Self.shown(api, event.id, bo.token).myStatus?.value1 == .going)
             // Within the last day: Bo leaves, and the place is offered to Cy, held for her.
             clock.advance(by: 2 * 86_400 + 3_600)
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: bo.token)
             let cyView = try await Self.shown(api, event.id, cy.token)
-            #expect(cyView.myStatus == "waitlisted" && cyView.spotsLeft == 0)
-            let expires = try #require(cyView.myOfferExpiresAt.flatMap(RFC3339.parse))
+            #expect(cyView.myStatus?.value1 == .waitlisted && cyView.spotsLeft == 0)
+            let expires = try #require(cyView.myOfferExpiresAt)
             #expect(expires == clock.now().addingTimeInterval(30 * 60))
-            try await eventually("Cy told of the offer") { try await Self.told(api, cy.token, "waitlist_offer", event.id).count == 1 }
+            try await eventually("Cy told of the offer") { try await api.told(cy.token, .waitlistOffer, about: event.id).count == 1 }
             // Her list of games shows the offer too.
             let mine = try await api.get("/v1/me/events", token: cy.token).text
             #expect(mine.contains("\"my_offer_expires_at\":\"\(RFC3339.format(expires))\""))
             // Held: Ed joining now is put on the waitlist; Di has nothing to take.
-            #expect(try await api.join(event.id, token: ed.token).status == "waitlisted")
+            #expect(try await api.join(event.id, token: ed.token).status == .waitlisted)
             let none = try await api.post("/v1/events/\(event.id)/offer", token: di.token)
             #expect(none.status == .conflict)
             #expect(try none.errorCode == "no_offer")
@@ -63,15 +51,15 @@ struct WaitlistOfferTests {
             clock.advance(by: 30 * 60 + 1)
             try await eventually("the offer passed to Di") { try await Self.shown(api, event.id, di.token).myOfferExpiresAt != nil }
             #expect(try await Self.shown(api, event.id, cy.token).myStatus == nil)
-            try await eventually("Cy told it expired") { try await Self.told(api, cy.token, "waitlist_offer_expired", event.id).count == 1 }
+            try await eventually("Cy told it expired") { try await api.told(cy.token, .waitlistOfferExpired, about: event.id).count == 1 }
             let late = try await api.post("/v1/events/\(event.id)/offer", token: cy.token)
             #expect(late.status == .conflict)
             let taken = try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok)
-            #expect(taken.status == "going")
+            #expect(taken.status == .going)
             #expect(
                 try await api.post("/v1/events/\(event.id)/offer", token: di.token).decode(API.Joined.self, expecting: .ok).status
-                    == "going")
-            try await eventually("Di told she is in") { try await Self.told(api, di.token, "waitlist_promoted", event.id).count == 1 }
+                    == .going)
+            try await eventually("Di told she is in") { try await api.told(di.token, .waitlistPromoted, about: event.id).count == 1 }
             // Di leaves: Ed is offered it and declines; nobody is left to offer it to.
             _ = try await api.delete("/v1/events/\(event.id)/attendance", token: di.token)
             #expect(try await Self.shown(api, event.id, ed.token).myOfferExpiresAt != nil)
@@ -107,9 +95,9 @@ struct WaitlistOfferTests {
             )
             .decode(API.Event.self, expecting: .ok)
             let cyView = try await Self.shown(api, event.id, cy.token)
-            #expect(cyView.myStatus == "going" && cyView.myOfferExpiresAt == nil)
+            #expect(cyView.myStatus?.value1 == .going && cyView.myOfferExpiresAt == nil)
             let diView = try await api.event(event.id, token: di.token)
-            #expect(diView.myStatus == "waitlisted" && diView.myPosition == 1)
+            #expect(diView.myStatus?.value1 == .waitlisted && diView.myPosition == 1)
         }
     }
 
@@ -132,7 +120,7 @@ struct WaitlistOfferTests {
             let other = try await one.register("Other")
             let event = try await one.createEvent(organiser.token, startsIn: 6 * 3_600, duration: 3_600, capacity: 1, now: clock.now())
             try await one.join(event.id, token: ann.token)
-            #expect(try await one.join(event.id, token: bo.token).status == "waitlisted")
+            #expect(try await one.join(event.id, token: bo.token).status == .waitlisted)
             _ = try await one.delete("/v1/events/\(event.id)/attendance", token: ann.token)
             async let take = one.post("/v1/events/\(event.id)/offer", token: bo.token)
             async let takeAgain = two.post("/v1/events/\(event.id)/offer", token: bo.token)
@@ -140,8 +128,8 @@ struct WaitlistOfferTests {
             async let join2 = one.post("/v1/events/\(event.id)/attendance", token: other.token)
             let (a, b, c, d) = try await (take, takeAgain, join, join2)
             #expect(a.status == .ok && b.status == .ok)
-            #expect(try c.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
-            #expect(try d.decode(API.Joined.self, expecting: .ok).status == "waitlisted")
+            #expect(try c.decode(API.Joined.self, expecting: .ok).status == .waitlisted)
+            #expect(try d.decode(API.Joined.self, expecting: .ok).status == .waitlisted)
             let counts = try await first.database.read { sql in
                 try await sql.raw(
                     "SELECT going_count, offered_count FROM events WHERE id = \(bind: try #require(UUID(uuidString: event.id)))"
@@ -149,7 +137,7 @@ struct WaitlistOfferTests {
                     .map { (try $0.decode(column: "going_count", as: Int.self), try $0.decode(column: "offered_count", as: Int.self)) }
             }
             #expect(counts?.0 == 1 && counts?.1 == 0)
-            #expect(try await one.event(event.id, token: bo.token).myStatus == "going")
+            #expect(try await one.event(event.id, token: bo.token).myStatus?.value1 == .going)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 @testable import SportLook
@@ -88,15 +89,15 @@ struct WhoPlaysTests {
                 }
             }
             #expect(try await api.post("/v1/events/\(women.id)/maybe", token: ann.token).status == .ok)
-            #expect(try await api.join(women.id, token: ann.token).status == "going")
+            #expect(try await api.join(women.id, token: ann.token).status == .going)
             // Mixed teams: anyone who said which they play as.
             let mixed = try await Self.event(api, organiser.token, ["audience": "mixed"]).decode(API.Event.self, expecting: .created)
-            #expect(try await api.join(mixed.id, token: bo.token).status == "going")
+            #expect(try await api.join(mixed.id, token: bo.token).status == .going)
             #expect(try await api.post("/v1/events/\(mixed.id)/attendance", token: quiet.token).status == .forbidden)
             // The organiser may change the range: Strong fits now.
             _ = try await api.patch("/v1/events/\(women.id)", token: organiser.token, json: ["level": ["min": 3, "max": 5]]).decode(
                 API.Event.self, expecting: .ok)
-            #expect(try await api.join(women.id, token: strong.token).status == "going")
+            #expect(try await api.join(women.id, token: strong.token).status == .going)
             // Bad ranges and audiences.
             for bad in [
                 ["level": ["min": 4, "max": 3]], ["level": ["min": 1, "max": 8]], ["level": ["min": 1.25, "max": 2]], ["audience": "kids"],

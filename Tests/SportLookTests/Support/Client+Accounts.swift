@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SportLookAPI
 import Testing
 
 /// Accounts and sessions. Each helper fails, with the status and the body, unless

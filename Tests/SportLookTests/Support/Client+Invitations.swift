@@ -1,4 +1,5 @@
 import HTTPTypes
+import SportLookAPI
 
 /// Invitations and the notification inbox. Each helper fails, with the status and
 /// the body, unless the server answers as it should; tests that expect a refusal
@@ -30,5 +31,10 @@ extension API {
     /// The first page of the caller's inbox, newest first.
     func notifications(_ token: String, unread: Bool = false) async throws -> [Notification] {
         try await page(Notification.self, "/v1/me/notifications" + (unread ? "?unread=true" : ""), token: token).items
+    }
+
+    /// The caller's notifications of one kind about one event.
+    func told(_ token: String, _ kind: Notification.KindPayload, about event: String) async throws -> [Notification] {
+        try await notifications(token).filter { $0.kind == kind && $0.data.eventId == event }
     }
 }

@@ -56,26 +56,6 @@ extension API {
         }
     }
 
-    struct Conversation: Decodable, Sendable {
-        var id: String
-        var roomID: String
-        var with: UserSummary
-        var state: String
-        @Nullable var requestedBy: String?
-        var canSend: Bool
-        var sharesEvent: Bool
-        var createdAt: String
-
-        enum CodingKeys: String, CodingKey {
-            case id, with, state
-            case roomID = "room_id"
-            case requestedBy = "requested_by"
-            case canSend = "can_send"
-            case sharesEvent = "shares_event"
-            case createdAt = "created_at"
-        }
-    }
-
     /// An entry of `GET /v1/me/rooms`.
     struct RoomEntry: Decodable, Sendable {
         struct EventSummary: Decodable, Sendable {
@@ -128,46 +108,6 @@ extension API {
         enum CodingKeys: String, CodingKey {
             case id, width, height, urls
             case expiresAt = "expires_at"
-        }
-    }
-
-    struct PersonNearby: Decodable, Sendable {
-        var id: String
-        var name: String
-        @Nullable var imageURL: String?
-        /// Every variant of the uploaded image by name (null without one).
-        @Nullable var imageURLs: [String: String]?
-        var bio: String
-        var sports: [String]
-        var distanceKm: Double
-        var sharedSports: [String]
-        /// Their level in the sport asked for, when the search asked for levels.
-        var level: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, bio, sports, level
-            case imageURL = "image_url"
-            case imageURLs = "image_urls"
-            case distanceKm = "distance_km"
-            case sharedSports = "shared_sports"
-        }
-    }
-
-    struct PublicProfile: Decodable, Sendable {
-        var id: String
-        var name: String
-        @Nullable var imageURL: String?
-        /// Every variant of the uploaded image by name (null without one).
-        @Nullable var imageURLs: [String: String]?
-        var bio: String
-        var sports: [String]
-        var upcomingEvents: [Event]
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, bio, sports
-            case imageURL = "image_url"
-            case imageURLs = "image_urls"
-            case upcomingEvents = "upcoming_events"
         }
     }
 
