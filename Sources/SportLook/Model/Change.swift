@@ -94,7 +94,7 @@ public enum Change: Sendable, Hashable, Codable {
     /// notification is built for every message: see `Bus.chatNotification(room:)`).
     /// The same bytes as ``wire`` (a test compares them).
     static func chatWire(room: UUID) -> (head: String, tail: String) {
-        ("\(wireVersion)|{\"chat\":{\"room\":\"\(room.uuidString)\",\"seq\":", "}}")
+        ("\(wireVersion)|{\"chat\":{\"room\":\"\(room.text(uppercase: true))\",\"seq\":", "}}")
     }
 
     /// The wire form of ``chatChange(room:change:)`` for `room`, as the text before the
@@ -102,7 +102,7 @@ public enum Change: Sendable, Hashable, Codable {
     /// itself (see `Bus.chatChangeNotification(room:)`). The same bytes as ``wire`` (a test
     /// compares them).
     static func chatChangeWire(room: UUID) -> (head: String, tail: String) {
-        ("\(wireVersion)|{\"chatChange\":{\"change\":", ",\"room\":\"\(room.uuidString)\"}}")
+        ("\(wireVersion)|{\"chatChange\":{\"change\":", ",\"room\":\"\(room.text(uppercase: true))\"}}")
     }
 
     /// Reads a change in the wire form; `nil` for one of another version or kind
