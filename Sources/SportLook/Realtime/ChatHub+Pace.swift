@@ -8,7 +8,8 @@ extension ChatHub {
     /// A room's sockets are offered its changes at most this often: a burst of them (a
     /// poll voted on a hundred times a second) reaches each socket as one read and one
     /// frame per pace, carrying every change of it. A change after a quiet spell goes at once.
-    static let changePace: Duration = .milliseconds(80)
+    /// (Measured against 80 ms: `Benchmarks/results/2026-12-03-poll-pace.md`.)
+    static let changePace: Duration = .milliseconds(60)
     /// Rooms whose pace is remembered before the quiet ones are let go.
     static let pacesKept = 4_096
 

@@ -1300,7 +1300,7 @@ public protocol APIProtocol: Sendable {
     /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (to a subscription
     /// that asked for them, when only the votes of a poll changed since it was sent the poll whole: `counts` per option in order, `taken_by` the
     /// person who took each option of a sign-up list or null, the rest of the message as held; a subscription
-    /// is sent each poll whole before its votes alone), a room's changes at most every 80 ms (a burst arrives
+    /// is sent each poll whole before its votes alone), a room's changes at most every 60 ms (a burst arrives
     /// as one frame per message with its latest state),
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
@@ -4072,7 +4072,7 @@ extension APIProtocol {
     /// `poll_votes {room_id, seq, after_change, counts, taken_by, voters_count, my_votes}` (to a subscription
     /// that asked for them, when only the votes of a poll changed since it was sent the poll whole: `counts` per option in order, `taken_by` the
     /// person who took each option of a sign-up list or null, the rest of the message as held; a subscription
-    /// is sent each poll whole before its votes alone), a room's changes at most every 80 ms (a burst arrives
+    /// is sent each poll whole before its votes alone), a room's changes at most every 60 ms (a burst arrives
     /// as one frame per message with its latest state),
     /// `sent`, `typing`, `read`, `notification`, `unsubscribed`, `watching_rooms`, `room_updated {room}`
     /// (a RoomListing), `room_removed {room_id}`, `error {code, message, room_id?, client_id?, retry_after?}`
