@@ -133,7 +133,7 @@ struct ExportTests {
             #expect(try await api.post("/v1/me/export", token: ben.token).status == .accepted)
             try await services.runDueJobs()
             let log = try await api.page(API.AuditRow.self, "/v1/staff/audit?action=data_exported", token: ada.token).items
-            #expect(log.map(\.targetID) == [ben.id] && log.first?.reason == "his letter of 28 Nov")
+            #expect(log.map(\.targetId) == [ben.id] && log.first?.reason == "his letter of 28 Nov")
             let ready = try await api.get("/v1/me/exports", token: ben.token).decode(JSONValue.self)["items"]?.array ?? []
             #expect(ready.count == 2 && ready.allSatisfy { $0["status"]?.string == "ready" })
             // Once he deletes his account, no link opens a copy of his data.

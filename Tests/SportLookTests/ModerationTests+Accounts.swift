@@ -59,7 +59,7 @@ extension ModerationTests {
                 "/v1/staff/accounts/\(sam.id)/erase", token: ada.token, json: ["reason": "his letter of 28 Nov"]
             )
             .decode(API.AuditRow.self, expecting: .ok)
-            #expect(erased.action == "account_erased" && erased.targetID == sam.id)
+            #expect(erased.action == "account_erased" && erased.targetId == sam.id)
             #expect(try await api.get("/v1/me", token: sam.token).status == .unauthorized)
             #expect(try await found("sam@example.com").isEmpty)
         }

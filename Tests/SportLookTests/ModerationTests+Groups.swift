@@ -38,9 +38,9 @@ extension ModerationTests {
 
             // The queue: the group with its owner, whom warn, limit and suspend reach.
             let queue = try await api.get("/v1/staff/reports", token: mo.token).decode(API.Page<API.ReportGroup>.self, expecting: .ok).items
-            let queued = try #require(queue.first { $0.targetType == "group" })
-            #expect(queued.targetID == group.id && queued.subject == API.StaffPerson(id: olga.id, name: "Olga"))
-            #expect(queued.context.kind == "group" && queued.context.group?.name == "Night riders")
+            let queued = try #require(queue.first { $0.targetType == .group })
+            #expect(queued.targetId == group.id && queued.subject?.value1 == API.StaffPerson(id: olga.id, name: "Olga"))
+            #expect(queued.context.kind == .group && queued.context.group?.name == "Night riders")
             #expect(queued.context.group?.memberCount == 2 && queued.context.group?.owner.name == "Olga")
 
             // Closed by a moderator: the group is gone for everyone, Rita out of it (its game cancelled: below).

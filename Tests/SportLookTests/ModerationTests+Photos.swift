@@ -52,16 +52,16 @@ extension ModerationTests {
             #expect(try await report(olga.id, by: ben.token).status == .notFound)
 
             let queue = try await api.get("/v1/staff/reports", token: mo.token).decode(API.Page<API.ReportGroup>.self, expecting: .ok).items
-            let photos = queue.filter { $0.targetType == "photo" }
-            #expect(Set(photos.map(\.targetID)) == [portrait.id, cover.id, picture.id])
-            let profile = try #require(photos.first { $0.targetID == portrait.id })
-            #expect(profile.reports.count == 2 && profile.subject == API.StaffPerson(id: olga.id, name: "Owner"))
-            #expect(profile.context.photo?.shownOn == "profile" && profile.context.photo?.personID == olga.id)
-            #expect(Set(profile.context.photo?.urls.keys.map { $0 } ?? []) == Set(profileURLs.keys))
-            let inChat = try #require(photos.first { $0.targetID == picture.id })
-            #expect(inChat.context.photo?.shownOn == "message" && inChat.context.photo?.seq == sent.seq)
-            #expect(inChat.subject?.id == rita.id)
-            #expect(photos.first { $0.targetID == cover.id }?.context.photo?.eventID == event)
+            let photos = queue.filter { $0.targetType == .photo }
+            #expect(Set(photos.map(\.targetId)) == [portrait.id, cover.id, picture.id])
+            let profile = try #require(photos.first { $0.targetId == portrait.id })
+            #expect(profile.reports.count == 2 && profile.subject?.value1 == API.StaffPerson(id: olga.id, name: "Owner"))
+            #expect(profile.context.photo?.shownOn == .profile && profile.context.photo?.personId == olga.id)
+            #expect(Set(profile.context.photo?.urls.additionalProperties.keys.map { $0 } ?? []) == Set(profileURLs.keys))
+            let inChat = try #require(photos.first { $0.targetId == picture.id })
+            #expect(inChat.context.photo?.shownOn == .message && inChat.context.photo?.seq == sent.seq)
+            #expect(inChat.subject?.value1.id == rita.id)
+            #expect(photos.first { $0.targetId == cover.id }?.context.photo?.eventId == event)
 
             // Each taken down.
             for id in [portrait.id, cover.id, picture.id] {

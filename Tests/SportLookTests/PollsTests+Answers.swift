@@ -30,21 +30,21 @@ extension PollsTests {
             let answer = try #require(try await Self.vote(api, event, poll.seq, [0], token: voter.token).decode(API.ChatMessage.self).poll)
             let named = people[..<24].filter { person in !blocked.contains { $0.id == person.id } }.prefix(20).map(\.id)
             #expect(answer.counts == [23, 0] && answer.votersCount == 23 && answer.myVotes == [0])
-            #expect(answer.options[0].userIDs == named && answer.options[1].userIDs.isEmpty)
+            #expect(answer.options[0].userIds == named && answer.options[1].userIds.isEmpty)
             try await Self.expectAsHistory(answer, api, event, poll.seq, token: voter.token)
 
             // Someone who blocked nobody: all 25 counted, the first 20 named.
             let other = try #require(
                 try await Self.vote(api, event, poll.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll)
             #expect(other.counts == [24, 1] && other.votersCount == 25 && other.myVotes == [1])
-            #expect(other.options[0].userIDs == Array(([people[0]] + people[2..<24] + [voter]).prefix(20).map(\.id)))
+            #expect(other.options[0].userIds == Array(([people[0]] + people[2..<24] + [voter]).prefix(20).map(\.id)))
             try await Self.expectAsHistory(other, api, event, poll.seq, token: people[1].token)
 
             // An anonymous poll's counts are everyone's, blocked or not, and name no one.
             let anonymous = try #require(
                 try await Self.vote(api, event, secret.seq, [1], token: voter.token).decode(API.ChatMessage.self).poll)
             #expect(anonymous.counts == [0, 2] && anonymous.votersCount == 2 && anonymous.myVotes == [1])
-            #expect(anonymous.options.allSatisfy { $0.userIDs.isEmpty })
+            #expect(anonymous.options.allSatisfy { $0.userIds.isEmpty })
             try await Self.expectAsHistory(anonymous, api, event, secret.seq, token: voter.token)
 
             // Several choices, cast at one instant (the order of their ids breaks the tie): the blocked
@@ -68,6 +68,6 @@ extension PollsTests {
     static func expectAsHistory(_ answer: API.Poll, _ api: API, _ room: String, _ seq: Int, token: String) async throws {
         let history = try #require(try await api.messages(room, token: token).first { $0.seq == seq }?.poll)
         #expect(history.counts == answer.counts && history.votersCount == answer.votersCount && history.myVotes == answer.myVotes)
-        #expect(history.options.map(\.userIDs) == answer.options.map(\.userIDs))
+        #expect(history.options.map(\.userIds) == answer.options.map(\.userIds))
     }
 }

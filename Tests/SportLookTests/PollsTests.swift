@@ -79,7 +79,7 @@ struct PollsTests {
             }
             var seen = try await api.messages(event, token: people[0].token)[0].poll
             #expect(seen?.counts == [2, 1, 0] && seen?.votersCount == 3 && seen?.myVotes == [0])
-            #expect(Set(seen?.options[0].userIDs ?? []) == [people[0].id, people[1].id])
+            #expect(Set(seen?.options[0].userIds ?? []) == [people[0].id, people[1].id])
             try await watcher.waitFor("the counts, live") { $0.votes?.counts == [2, 1, 0] && $0.votes?.votersCount == 3 }
             try await older.waitFor("the counts, in the message") { $0.change?.message.poll?.counts == [2, 1, 0] }
             #expect(try older.frames.allSatisfy { $0.votes == nil })
@@ -101,8 +101,8 @@ struct PollsTests {
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
             // The answer is the message as a read gives it, voters in the order they voted.
             let read = try await api.messages(event, token: people[0].token).first { $0.seq == poll.seq }?.poll
-            #expect(read?.options.map(\.userIDs) == seen?.options.map(\.userIDs) && read?.myVotes == seen?.myVotes)
-            #expect(read?.options.map(\.userIDs) == [[people[1].id], [people[2].id], [people[0].id]])
+            #expect(read?.options.map(\.userIds) == seen?.options.map(\.userIds) && read?.myVotes == seen?.myVotes)
+            #expect(read?.options.map(\.userIds) == [[people[1].id], [people[2].id], [people[0].id]])
             try await voter.waitFor("the voter's own choice, live") { $0.votes?.myVotes == [2] }
             try await watcher.waitFor("the same counts, without a choice") { $0.votes?.counts == [1, 1, 1] && $0.votes?.myVotes == [] }
             // Every change came once, in order, and none of the votes brought the message again.
@@ -160,7 +160,7 @@ struct PollsTests {
             _ = try await Self.vote(api, event, secret.seq, [1], token: people[0].token)
             _ = try await Self.vote(api, event, secret.seq, [0], token: people[1].token)
             let mine = try await api.messages(event, token: people[0].token)[0].poll
-            #expect(mine?.counts == [1, 1] && mine?.myVotes == [1] && mine?.options.allSatisfy(\.userIDs.isEmpty) == true)
+            #expect(mine?.counts == [1, 1] && mine?.myVotes == [1] && mine?.options.allSatisfy(\.userIds.isEmpty) == true)
             #expect(try await api.messages(event, token: owner.token)[0].poll?.myVotes == [])
             // Blocking a voter does not take their vote out of an anonymous poll's counts (which would name it).
             #expect(try await api.post("/v1/users/\(people[0].id)/block", token: people[4].token).status == .noContent)
@@ -184,7 +184,7 @@ struct PollsTests {
             // Ann gives the bibs back; then Bo takes them.
             #expect(try await Self.vote(api, event, bring.seq, [0], token: people[0].token).status == .ok)
             let list = try await Self.vote(api, event, bring.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll
-            #expect(list?.counts == [1, 1, 1] && list?.options[1].userIDs == [people[1].id])
+            #expect(list?.counts == [1, 1, 1] && list?.options[1].userIds == [people[1].id])
             // Votes count against the chat rate, as messages do (each goes to every socket in the room).
             for option in [0, 1, 0] { #expect(try await Self.vote(api, event, secret.seq, [option], token: people[4].token).status == .ok) }
             let fast = try await Self.vote(api, event, secret.seq, [1], token: people[4].token)
@@ -261,7 +261,7 @@ struct PollsTests {
                     ],
                 ])
             let poll = try made.decode(API.ChatMessage.self, expecting: .created)
-            #expect(poll.poll?.kind == "time" && poll.poll?.options.compactMap(\.startsAt).count == 2)
+            #expect(poll.poll?.kind == .time && poll.poll?.options.compactMap(\.startsAt).count == 2)
             #expect(try await Self.vote(api, event, poll.seq, [0, 1], token: people[0].token).status == .ok)
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[1].token).status == .ok)
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[2].token).status == .ok)
@@ -295,7 +295,7 @@ struct PollsTests {
                 enum CodingKeys: String, CodingKey { case message, invited, seriesID = "series_id", gameID = "game_id" }
             }
             let result = try #require(answers.first { $0.status == .created }).decode(Made.self)
-            #expect(result.message.poll?.seriesID == result.seriesID && result.seriesID != nil)
+            #expect(result.message.poll?.seriesId == result.seriesID && result.seriesID != nil)
             #expect(Set(result.invited) == [people[0].id, people[1].id], "the slot's voters, not the one who blocked the owner")
             let games = try await SeriesTests.games(services, try #require(result.seriesID))
             #expect(games.first?.date == tuesday.adding(days: 1).description && games.first?.start == slots[1])
@@ -319,7 +319,7 @@ struct PollsTests {
                     "option": 0, "event": ["title": "Tuesday game", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683]],
                 ]
             ).decode(Made.self, expecting: .created)
-            #expect(game.invited.isEmpty && game.gameID != nil && game.message.poll?.eventID == game.gameID)
+            #expect(game.invited.isEmpty && game.gameID != nil && game.message.poll?.eventId == game.gameID)
             #expect(try await api.invitations(people[3].token).isEmpty)
             #expect(try await api.invitations(people[2].token).isEmpty)
         }
@@ -354,7 +354,7 @@ struct PollsTests {
             #expect(try await api.post("/v1/users/\(bo.id)/block", token: cy.token).status == .noContent)
             _ = try await Self.vote(api, event, poll.seq, [0], token: bo.token)
             let seen = try await api.messages(event, token: cy.token).first { $0.seq == poll.seq }?.poll
-            #expect(seen?.counts == [0, 0, 0] && seen?.options[0].userIDs.isEmpty == true)
+            #expect(seen?.counts == [0, 0, 0] && seen?.options[0].userIds.isEmpty == true)
             #expect(try await api.messages(event, token: owner.token).first?.poll?.counts == [1, 0, 0])
             await annSocket.close()
         }

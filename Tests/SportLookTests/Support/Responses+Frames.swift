@@ -1,4 +1,5 @@
 import Foundation
+import SportLookAPI
 
 @testable import SportLook
 

@@ -16,7 +16,8 @@ import SportLookAPI
 /// required fields present, null only where allowed, formats), which a generated type's
 /// decoding leaves to it. Written by hand are the shapes it does not name (the error
 /// envelope, the generic page, the two shapes of a sign-in's answer) and, not yet moved
-/// to the generated types, chat messages, photos, socket frames and staff rows.
+/// to the generated types, chat messages, photos and socket frames (a poll within them,
+/// a poll's votes frame and the staff rows are the contract's).
 extension API {
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
