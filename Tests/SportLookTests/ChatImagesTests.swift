@@ -34,7 +34,7 @@ struct ChatImagesTests {
 
             let upload = try await api.upload(try Photos.jpeg(width: 2400, height: 1600), use: "chat", token: member.token).decode(
                 API.Media.self, expecting: .created)
-            #expect(upload.use == "chat")
+            #expect(upload.use == .chat)
             #expect(upload.variants.map(\.name) == ["2048", "320"])
             #expect(upload.variants.map { max($0.width, $0.height) } == [2048, 320])
             for variant in upload.variants { #expect(abs(Double(variant.width) / Double(variant.height) - 1.5) < 0.01) }

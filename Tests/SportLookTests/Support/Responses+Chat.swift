@@ -1,4 +1,5 @@
 import Foundation
+import SportLookAPI
 
 @testable import SportLook
 
@@ -111,59 +112,14 @@ extension API {
         }
     }
 
-    struct Blocked: Decodable, Sendable {
-        var id: String
-        var name: String
-        var blockedAt: String
+    /// `GET /v1/me/blocks`' items and a report's answer: the contract's own types.
+    typealias Blocked = Components.Schemas.Blocked
+    typealias Report = Components.Schemas.Report
 
-        enum CodingKeys: String, CodingKey {
-            case id, name
-            case blockedAt = "blocked_at"
-        }
-    }
-
-    struct Report: Decodable, Sendable {
-        var id: String
-        var targetType: String
-        var targetID: String
-        var reason: String
-        @Nullable var details: String?
-        var status: String
-        var createdAt: String
-
-        enum CodingKeys: String, CodingKey {
-            case id, reason, details, status
-            case targetType = "target_type"
-            case targetID = "target_id"
-            case createdAt = "created_at"
-        }
-    }
+    /// `POST /v1/media` and `GET /v1/media/{id}`: the contract's own type.
+    typealias Media = Components.Schemas.Media
 
     /// `GET /ready`.
-    /// `POST /v1/media` and `GET /v1/media/{id}`.
-    struct Media: Decodable, Sendable {
-        struct Variant: Decodable, Sendable {
-            var name: String
-            var width: Int
-            var height: Int
-            var bytes: Int
-            var url: String
-        }
-
-        var id: String
-        var use: String
-        var width: Int
-        var height: Int
-        var urls: [String: String]
-        var variants: [Variant]
-        var createdAt: String
-
-        enum CodingKeys: String, CodingKey {
-            case id, use, width, height, urls, variants
-            case createdAt = "created_at"
-        }
-    }
-
     struct Readiness: Decodable, Sendable {
         var status: String
         var checks: [String: Bool]

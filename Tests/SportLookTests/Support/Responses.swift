@@ -16,8 +16,9 @@ import SportLookAPI
 /// required fields present, null only where allowed, formats), which a generated type's
 /// decoding leaves to it. Written by hand are the shapes it does not name (the error
 /// envelope, the generic page, the two shapes of a sign-in's answer) and, not yet moved
-/// to the generated types, chat messages, photos and socket frames (a poll within them,
-/// a poll's votes frame and the staff rows are the contract's).
+/// to the generated types, chat messages (with their images and replies), a room's
+/// listing, readiness and socket frames. Polls, a poll's votes frame, uploads, blocks,
+/// reports and the staff routes' rows are the contract's.
 extension API {
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
