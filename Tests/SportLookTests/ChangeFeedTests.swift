@@ -235,7 +235,7 @@ struct ChangeFeedTests {
             let removedAt = ContinuousClock.now
             #expect(try await two.delete("/v1/groups/\(club.id)/members/\(member.id)", token: owner.token).status == .noContent)
             let ended = try await socket.waitFor("the room ended on the first instance's socket") { $0.type == "unsubscribed" }
-            #expect(ended.unsubscribed?.reason == "not_attending")
+            #expect(ended.unsubscribed?.reason == .notAttending)
             try await eventually("hidden on the first instance") {
                 let found = try await one.get(nearby, token: member.token)
                 let page = try await one.get("/v1/events/\(game.id)", token: member.token)

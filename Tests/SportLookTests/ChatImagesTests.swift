@@ -45,10 +45,10 @@ struct ChatImagesTests {
             )
             .decode(API.ChatMessage.self, expecting: .created)
             #expect(sent.body == "")
-            let image = try #require(sent.attachment)
+            let image = try #require(sent.attachment?.value1)
             #expect(image.id == upload.id)
             #expect((image.width, image.height) == (upload.variants[0].width, upload.variants[0].height))
-            #expect(Set(image.urls.keys) == ["2048", "320"])
+            #expect(Set(image.urls.additionalProperties.keys) == ["2048", "320"])
             // The same client_id again answers the original, and uses nothing twice.
             let again = try await api.post(
                 "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-1", "attachment_id": upload.id]
@@ -58,8 +58,8 @@ struct ChatImagesTests {
 
             // The organiser reads it in the history and fetches it.
             let history = try await api.messages(event, token: owner.token)
-            let shown = try #require(history.last?.attachment)
-            let url = try #require(shown.urls["2048"])
+            let shown = try #require(history.last?.attachment?.value1)
+            let url = try #require(shown.urls.additionalProperties["2048"])
             let key = Self.key(of: url)
             #expect(key.hasSuffix(".chat.jpg"))
             let fetched = try await api.fetch(url)
@@ -74,7 +74,7 @@ struct ChatImagesTests {
             // The links are the documented signature, ending when expires_at says.
             let expires = try #require(Int(url.split(separator: "expires=")[1].prefix { $0 != "&" }))
             #expect(url == Self.link(key, expires: expires))
-            #expect(shown.expiresAt == RFC3339.format(Date(timeIntervalSince1970: TimeInterval(expires))))
+            #expect(RFC3339.format(shown.expiresAt) == RFC3339.format(Date(timeIntervalSince1970: TimeInterval(expires))))
 
             // Without a signature, with a forged or a lapsed one: refused, and the same
             // bytes under the public form of the key do not exist.
@@ -130,7 +130,7 @@ struct ChatImagesTests {
                 "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "img-7", "attachment_id": second.id]
             )
             .decode(API.ChatMessage.self, expecting: .created)
-            let doomedURL = try #require(doomed.attachment?.urls["320"])
+            let doomedURL = try #require(doomed.attachment?.value1.urls.additionalProperties["320"])
             #expect(try await api.fetch(doomedURL).status == .ok)
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(doomed.seq)", token: member.token).status.code < 300)
             #expect(try await api.fetch(doomedURL).status == .notFound)
@@ -176,7 +176,7 @@ struct ChatImagesTests {
                     json: ["client_id": "i-\(n)", "body": "This one", "attachment_id": upload.id, "reply_to": 1]
                 )
                 .decode(API.ChatMessage.self, expecting: .created)
-                #expect(image.attachment?.width == 800 && image.attachment?.height == 600)
+                #expect(image.attachment?.value1.width == 800 && image.attachment?.value1.height == 600)
                 #expect(
                     try await api.post(
                         "/v1/events/\(event)/messages", token: member.token, json: ["client_id": "t-\(n + 1)", "body": "ok"]
@@ -199,10 +199,10 @@ struct ChatImagesTests {
             sender.send(["type": "message", "event_id": event, "client_id": "ws-img", "body": "look", "attachment_id": upload.id])
             try await sender.waitFor("ack") { $0.sent?.seq == 1 }
             let frame = try await watcher.waitFor("the image") { $0.message?.message.attachment != nil }
-            let image = try #require(frame.message?.message.attachment)
+            let image = try #require(frame.message?.message.attachment?.value1)
             #expect(frame.message?.message.body == "look")
             #expect(image.id == upload.id)
-            let url = try #require(image.urls["320"])
+            let url = try #require(image.urls.additionalProperties["320"])
             #expect(try await api.fetch(url).status == .ok)
             await watcher.close()
             await sender.close()

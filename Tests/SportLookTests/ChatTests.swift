@@ -219,7 +219,7 @@ struct ChatTests {
             _ = try await send(messages, "first")
             try await pushed()
             let second = try await send(messages, "second", oneStatement: true)
-            #expect(second.sender.name == "Owner" && second.seq == 2 && second.eventID?.lowercased() == event.lowercased())
+            #expect(second.sender.name == "Owner" && second.seq == 2 && second.eventId?.lowercased() == event.lowercased())
             try await expect(
                 .event(id: eventID, title: "Five-a-side"), room: eventID, seq: 2, sender: "Owner", said: "second", told: people)
             // Renamed since the last send: the new title, the new name.

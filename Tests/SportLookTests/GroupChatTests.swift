@@ -26,13 +26,13 @@ struct GroupChatTests {
             // The room is in each member's chats list, named after the group.
             let entry = try #require(try await api.rooms(member.token).items.first { $0.id == group.id })
             #expect(
-                entry.kind == "group" && entry.title == "Padel club" && entry.group?.id == group.id && entry.group?.name == "Padel club")
+                entry.kind == .group && entry.title == "Padel club" && entry.group?.id == group.id && entry.group?.name == "Padel club")
             #expect(entry.event == nil && entry.conversation == nil)
             #expect(!(try await api.rooms(outsider.token).items.contains { $0.id == group.id }))
 
             let socket = try await TestSocket.subscribed(try socketURL(api), token: member.token, to: group.id)
             let first = try await api.say("Courts booked for Thursday", in: group.id, token: owner.token, clientID: "o1")
-            #expect(first.seq == 1 && first.eventID == nil)
+            #expect(first.seq == 1 && first.eventId == nil)
             #expect(try await socket.waitFor("the message") { $0.type == "message" }.message?.message.body == "Courts booked for Thursday")
             let again = try await api.post(
                 "/v1/rooms/\(group.id)/messages", token: owner.token, json: ["body": "Courts booked for Thursday", "client_id": "o1"])
@@ -63,7 +63,7 @@ struct GroupChatTests {
             #expect(
                 try await api.post("/v1/groups/\(group.id)/bans", token: owner.token, json: ["user_id": member.id]).status == .noContent)
             let ended = try await socket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
-            #expect(ended.unsubscribed?.reason == "not_a_member")
+            #expect(ended.unsubscribed?.reason == .notAMember)
             #expect(try await api.get("/v1/rooms/\(group.id)/messages", token: member.token).status == .forbidden)
             #expect(
                 try await api.post("/v1/rooms/\(group.id)/messages", token: member.token, json: ["body": "still here?", "client_id": "m9"])

@@ -158,7 +158,7 @@ struct GroupEventsTests {
             let refused = try await outsiderSocket.waitFor("refused") { $0.type == "error" }
             #expect(refused.error?.code == "not_found")
             outsiderSocket.send(["type": "message", "room_id": hidden.id, "body": "hello?", "client_id": "o1"])
-            let refusedSend = try await outsiderSocket.waitFor("send refused") { $0.type == "error" && $0.error?.clientID == "o1" }
+            let refusedSend = try await outsiderSocket.waitFor("send refused") { $0.type == "error" && $0.error?.clientId == "o1" }
             #expect(refusedSend.error?.code == "not_found")
             await outsiderSocket.close()
 
@@ -174,7 +174,7 @@ struct GroupEventsTests {
             // game is gone from every list, search and the calendar.
             #expect(try await api.delete("/v1/groups/\(group.id)/members/\(member.id)", token: owner.token).status == .noContent)
             let ended = try await memberSocket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
-            #expect(ended.unsubscribed?.reason == "not_attending")
+            #expect(ended.unsubscribed?.reason == .notAttending)
             #expect(try await api.event(hidden.id, token: owner.token).goingCount == 0)
             #expect(try await Self.nearby(api, member.token) == [open.id])
             #expect(try await Self.inBox(api, member.token) == [open.id])

@@ -30,7 +30,7 @@ extension ModerationTests {
             let sent = try await api.post(
                 "/v1/events/\(event)/messages", token: rita.token, json: ["client_id": "p-1", "body": "look", "attachment_id": picture.id]
             ).decode(API.ChatMessage.self, expecting: .created)
-            let chatURL = try #require(sent.attachment?.urls["320"])
+            let chatURL = try #require(sent.attachment?.value1.urls.additionalProperties["320"])
             let profileURLs = try #require(try await api.me(olga.token).imageUrls?.additionalProperties)
 
             // Named by whom it shows on or by the upload: one target, the upload.

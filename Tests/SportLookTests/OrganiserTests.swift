@@ -69,8 +69,8 @@ struct OrganiserTests {
 
             #expect(try await api.delete("/v1/events/\(event)/attendees/\(troll.id)?ban=true", token: owner.token).status == .noContent)
             let left = try await socket.waitFor("unsubscribed") { $0.type == "unsubscribed" }
-            #expect(left.unsubscribed?.reason == "not_attending")
-            #expect(left.unsubscribed?.eventID == event)
+            #expect(left.unsubscribed?.reason == .notAttending)
+            #expect(left.unsubscribed?.eventId == event)
             // The waitlist moved up; the removed person is out of the room and the list.
             #expect(try await api.event(event, token: next.token).myStatus?.value1 == .going)
             #expect(try await api.event(event, token: troll.token).myStatus == nil)

@@ -27,7 +27,8 @@ extension PollsTests {
                 #expect(try await api.post("/v1/users/\(person.id)/block", token: voter.token).status == .noContent)
             }
             clock.advance(by: 1)
-            let answer = try #require(try await Self.vote(api, event, poll.seq, [0], token: voter.token).decode(API.ChatMessage.self).poll)
+            let answer = try #require(
+                try await Self.vote(api, event, poll.seq, [0], token: voter.token).decode(API.ChatMessage.self).poll?.value1)
             let named = people[..<24].filter { person in !blocked.contains { $0.id == person.id } }.prefix(20).map(\.id)
             #expect(answer.counts == [23, 0] && answer.votersCount == 23 && answer.myVotes == [0])
             #expect(answer.options[0].userIds == named && answer.options[1].userIds.isEmpty)
@@ -35,14 +36,14 @@ extension PollsTests {
 
             // Someone who blocked nobody: all 25 counted, the first 20 named.
             let other = try #require(
-                try await Self.vote(api, event, poll.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll)
+                try await Self.vote(api, event, poll.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll?.value1)
             #expect(other.counts == [24, 1] && other.votersCount == 25 && other.myVotes == [1])
             #expect(other.options[0].userIds == Array(([people[0]] + people[2..<24] + [voter]).prefix(20).map(\.id)))
             try await Self.expectAsHistory(other, api, event, poll.seq, token: people[1].token)
 
             // An anonymous poll's counts are everyone's, blocked or not, and name no one.
             let anonymous = try #require(
-                try await Self.vote(api, event, secret.seq, [1], token: voter.token).decode(API.ChatMessage.self).poll)
+                try await Self.vote(api, event, secret.seq, [1], token: voter.token).decode(API.ChatMessage.self).poll?.value1)
             #expect(anonymous.counts == [0, 2] && anonymous.votersCount == 2 && anonymous.myVotes == [1])
             #expect(anonymous.options.allSatisfy { $0.userIds.isEmpty })
             try await Self.expectAsHistory(anonymous, api, event, secret.seq, token: voter.token)
@@ -56,17 +57,17 @@ extension PollsTests {
                 #expect(try await Self.vote(api, event, several.seq, choices, token: person.token).status == .ok)
             }
             let mine = try #require(
-                try await Self.vote(api, event, several.seq, [1, 2], token: voter.token).decode(API.ChatMessage.self).poll)
+                try await Self.vote(api, event, several.seq, [1, 2], token: voter.token).decode(API.ChatMessage.self).poll?.value1)
             #expect(mine.counts == [4, 5, 3] && mine.votersCount == 7 && mine.myVotes == [1, 2])
             try await Self.expectAsHistory(mine, api, event, several.seq, token: voter.token)
-            let owners = try #require(try await api.messages(event, token: owner.token).first { $0.seq == several.seq }?.poll)
+            let owners = try #require(try await api.messages(event, token: owner.token).first { $0.seq == several.seq }?.poll?.value1)
             #expect(owners.counts == [6, 7, 3] && owners.votersCount == 9 && owners.myVotes.isEmpty)
         }
     }
 
     /// The poll in a vote's answer is the poll the room's history shows the same person.
     static func expectAsHistory(_ answer: API.Poll, _ api: API, _ room: String, _ seq: Int, token: String) async throws {
-        let history = try #require(try await api.messages(room, token: token).first { $0.seq == seq }?.poll)
+        let history = try #require(try await api.messages(room, token: token).first { $0.seq == seq }?.poll?.value1)
         #expect(history.counts == answer.counts && history.votersCount == answer.votersCount && history.myVotes == answer.myVotes)
         #expect(history.options.map(\.userIds) == answer.options.map(\.userIds))
     }

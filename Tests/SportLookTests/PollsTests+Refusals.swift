@@ -35,7 +35,7 @@ extension PollsTests {
             #expect(try await api.post("/v1/rooms/\(event)/messages/\(poll.seq)/poll/close", token: owner.token).status == .ok)
             #expect(try await cast(poll.seq, at: clock.now()) == .closed)
             let closed = try await api.messages(event, token: owner.token).first { $0.seq == poll.seq }
-            #expect(closed?.poll?.counts == [1, 0, 0] && closed?.poll?.closed == true)
+            #expect(closed?.poll?.value1.counts == [1, 0, 0] && closed?.poll?.value1.closed == true)
             let deleted = try await Self.poll(api, in: event, token: owner.token, clientID: "deleted")
             #expect(try await api.delete("/v1/rooms/\(event)/messages/\(deleted.seq)", token: owner.token).status == .ok)
             #expect(try await cast(deleted.seq, at: clock.now()) == .gone)
@@ -44,7 +44,7 @@ extension PollsTests {
             let second = try await Self.poll(api, in: event, token: owner.token, clientID: "second")
             #expect(try await api.delete("/v1/events/\(event)", token: owner.token).status == .noContent)
             #expect(try await Self.vote(api, event, second.seq, [0], token: people[0].token).errorCode == "event_cancelled")
-            let counts = try await api.messages(event, token: owner.token).first { $0.seq == second.seq }?.poll?.counts
+            let counts = try await api.messages(event, token: owner.token).first { $0.seq == second.seq }?.poll?.value1.counts
             #expect(counts == [0, 0, 0])
         }
     }

@@ -59,8 +59,8 @@ struct PollsTests {
             #expect(try await api.messages(event, token: owner.token).isEmpty, "nothing refused was stored")
 
             let poll = try await Self.poll(api, in: event, token: owner.token)
-            #expect(poll.poll?.options.map(\.label) == ["Tue", "Wed", "Thu"] && poll.poll?.counts == [0, 0, 0])
-            #expect(poll.poll?.closed == false && poll.poll?.multiple == false && poll.body == "Which evening?")
+            #expect(poll.poll?.value1.options.map(\.label) == ["Tue", "Wed", "Thu"] && poll.poll?.value1.counts == [0, 0, 0])
+            #expect(poll.poll?.value1.closed == false && poll.poll?.value1.multiple == false && poll.body == "Which evening?")
 
             // A second socket follows the room: once it holds the poll, only its votes come (`poll_votes`).
             let watcher = try await TestSocket.subscribed(try socketURL(api), token: people[3].token, to: event, pollVotes: true)
@@ -77,11 +77,11 @@ struct PollsTests {
                     #expect(reply.status == .ok, "\(reply.status): \(reply.text)")
                 }
             }
-            var seen = try await api.messages(event, token: people[0].token)[0].poll
+            var seen = try await api.messages(event, token: people[0].token)[0].poll?.value1
             #expect(seen?.counts == [2, 1, 0] && seen?.votersCount == 3 && seen?.myVotes == [0])
             #expect(Set(seen?.options[0].userIds ?? []) == [people[0].id, people[1].id])
             try await watcher.waitFor("the counts, live") { $0.votes?.counts == [2, 1, 0] && $0.votes?.votersCount == 3 }
-            try await older.waitFor("the counts, in the message") { $0.change?.message.poll?.counts == [2, 1, 0] }
+            try await older.waitFor("the counts, in the message") { $0.change?.message.poll?.value1.counts == [2, 1, 0] }
             #expect(try older.frames.allSatisfy { $0.votes == nil })
             await older.close()
 
@@ -97,10 +97,10 @@ struct PollsTests {
             #expect(try reworded.errorCode == "poll_answered")
 
             // A changed vote moves, a withdrawn one goes; one choice only.
-            seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll
+            seen = try await Self.vote(api, event, poll.seq, [2], token: people[0].token).decode(API.ChatMessage.self).poll?.value1
             #expect(seen?.counts == [1, 1, 1] && seen?.myVotes == [2])
             // The answer is the message as a read gives it, voters in the order they voted.
-            let read = try await api.messages(event, token: people[0].token).first { $0.seq == poll.seq }?.poll
+            let read = try await api.messages(event, token: people[0].token).first { $0.seq == poll.seq }?.poll?.value1
             #expect(read?.options.map(\.userIds) == seen?.options.map(\.userIds) && read?.myVotes == seen?.myVotes)
             #expect(read?.options.map(\.userIds) == [[people[1].id], [people[2].id], [people[0].id]])
             try await voter.waitFor("the voter's own choice, live") { $0.votes?.myVotes == [2] }
@@ -115,13 +115,13 @@ struct PollsTests {
             let resumed = try await TestSocket.connect(try socketURL(api), token: people[3].token)
             resumed.send(["type": "subscribe", "room_id": event, "after_seq": poll.seq, "after_change": 0, "poll_votes": true])
             let first = try await resumed.waitFor("the poll, as it is now") { $0.change?.message.seq == poll.seq || $0.votes != nil }
-            #expect(first.change?.message.poll?.counts == [1, 1, 1])
+            #expect(first.change?.message.poll?.value1.counts == [1, 1, 1])
             await resumed.close()
             await voter.close()
             #expect(try await Self.vote(api, event, poll.seq, [0, 1], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [3], token: people[0].token).errorFields["options"] != nil)
             #expect(try await Self.vote(api, event, poll.seq, [1, 1], token: people[0].token).errorFields["options"] != nil)
-            seen = try await Self.vote(api, event, poll.seq, [], token: people[1].token).decode(API.ChatMessage.self).poll
+            seen = try await Self.vote(api, event, poll.seq, [], token: people[1].token).decode(API.ChatMessage.self).poll?.value1
             #expect(seen?.counts == [0, 1, 1] && seen?.myVotes == [])
             try await watcher.waitFor("the withdrawal, live") { $0.votes?.counts == [0, 1, 1] }
 
@@ -136,9 +136,9 @@ struct PollsTests {
                 try await api.post("/v1/rooms/\(event)/messages/\(poll.seq)/poll/close", token: people[0].token).errorCode == "not_yours")
             let closed = try await api.post("/v1/rooms/\(event)/messages/\(poll.seq)/poll/close", token: owner.token).decode(
                 API.ChatMessage.self)
-            #expect(closed.poll?.closed == true && closed.poll?.counts == [0, 1, 1])
+            #expect(closed.poll?.value1.closed == true && closed.poll?.value1.counts == [0, 1, 1])
             #expect(try await Self.vote(api, event, poll.seq, [0], token: people[3].token).errorCode == "poll_closed")
-            try await watcher.waitFor("the close, live") { $0.change?.message.poll?.closed == true }
+            try await watcher.waitFor("the close, live") { $0.change?.message.poll?.value1.closed == true }
             await watcher.close()
 
             // Deleting the poll takes its votes with it.
@@ -159,12 +159,12 @@ struct PollsTests {
                 api, in: event, token: owner.token, "Captain?", options: ["Ann", "Bo"], extra: ["anonymous": true])
             _ = try await Self.vote(api, event, secret.seq, [1], token: people[0].token)
             _ = try await Self.vote(api, event, secret.seq, [0], token: people[1].token)
-            let mine = try await api.messages(event, token: people[0].token)[0].poll
+            let mine = try await api.messages(event, token: people[0].token)[0].poll?.value1
             #expect(mine?.counts == [1, 1] && mine?.myVotes == [1] && mine?.options.allSatisfy(\.userIds.isEmpty) == true)
-            #expect(try await api.messages(event, token: owner.token)[0].poll?.myVotes == [])
+            #expect(try await api.messages(event, token: owner.token)[0].poll?.value1.myVotes == [])
             // Blocking a voter does not take their vote out of an anonymous poll's counts (which would name it).
             #expect(try await api.post("/v1/users/\(people[0].id)/block", token: people[4].token).status == .noContent)
-            #expect(try await api.messages(event, token: people[4].token)[0].poll?.counts == [1, 1])
+            #expect(try await api.messages(event, token: people[4].token)[0].poll?.value1.counts == [1, 1])
 
             let bring = try await Self.poll(
                 api, in: event, token: owner.token, "Who brings what?", options: ["Ball", "Bibs", "Cones"],
@@ -183,7 +183,7 @@ struct PollsTests {
             #expect(answers.sorted() == [200, 409])
             // Ann gives the bibs back; then Bo takes them.
             #expect(try await Self.vote(api, event, bring.seq, [0], token: people[0].token).status == .ok)
-            let list = try await Self.vote(api, event, bring.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll
+            let list = try await Self.vote(api, event, bring.seq, [1], token: people[1].token).decode(API.ChatMessage.self).poll?.value1
             #expect(list?.counts == [1, 1, 1] && list?.options[1].userIds == [people[1].id])
             // Votes count against the chat rate, as messages do (each goes to every socket in the room).
             for option in [0, 1, 0] { #expect(try await Self.vote(api, event, secret.seq, [option], token: people[4].token).status == .ok) }
@@ -215,7 +215,7 @@ struct PollsTests {
                 try await group.waitForAll()
             }
             let tapped = try await api.messages(event, token: owner.token)[0]
-            #expect(tapped.poll?.counts == [1, 0, 0] && tapped.poll?.votersCount == 1 && tapped.changeSeq == 1)
+            #expect(tapped.poll?.value1.counts == [1, 0, 0] && tapped.poll?.value1.votersCount == 1 && tapped.changeSeq == 1)
             try await services.runDueJobs()
             #expect(try await api.notifications(people[1].token).filter { $0.kind == .pollReminder }.isEmpty, "not yet")
 
@@ -234,7 +234,7 @@ struct PollsTests {
             clock.advance(by: 86_400)
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[2].token).errorCode == "poll_closed", "closed at its time")
             try await services.runDueJobs()
-            let closed = try await api.messages(event, token: owner.token).first { $0.seq == poll.seq }?.poll
+            let closed = try await api.messages(event, token: owner.token).first { $0.seq == poll.seq }?.poll?.value1
             #expect(closed?.closed == true && closed?.counts == [1, 1, 0])
             #expect(try await api.notifications(owner.token).filter { $0.kind == .pollClosed }.count == 1)
         }
@@ -261,7 +261,7 @@ struct PollsTests {
                     ],
                 ])
             let poll = try made.decode(API.ChatMessage.self, expecting: .created)
-            #expect(poll.poll?.kind == .time && poll.poll?.options.compactMap(\.startsAt).count == 2)
+            #expect(poll.poll?.value1.kind == .time && poll.poll?.value1.options.compactMap(\.startsAt).count == 2)
             #expect(try await Self.vote(api, event, poll.seq, [0, 1], token: people[0].token).status == .ok)
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[1].token).status == .ok)
             #expect(try await Self.vote(api, event, poll.seq, [1], token: people[2].token).status == .ok)
@@ -295,7 +295,7 @@ struct PollsTests {
                 enum CodingKeys: String, CodingKey { case message, invited, seriesID = "series_id", gameID = "game_id" }
             }
             let result = try #require(answers.first { $0.status == .created }).decode(Made.self)
-            #expect(result.message.poll?.seriesId == result.seriesID && result.seriesID != nil)
+            #expect(result.message.poll?.value1.seriesId == result.seriesID && result.seriesID != nil)
             #expect(Set(result.invited) == [people[0].id, people[1].id], "the slot's voters, not the one who blocked the owner")
             let games = try await SeriesTests.games(services, try #require(result.seriesID))
             #expect(games.first?.date == tuesday.adding(days: 1).description && games.first?.start == slots[1])
@@ -319,7 +319,7 @@ struct PollsTests {
                     "option": 0, "event": ["title": "Tuesday game", "sport": "football", "location": ["lat": 55.6761, "lon": 12.5683]],
                 ]
             ).decode(Made.self, expecting: .created)
-            #expect(game.invited.isEmpty && game.gameID != nil && game.message.poll?.eventId == game.gameID)
+            #expect(game.invited.isEmpty && game.gameID != nil && game.message.poll?.value1.eventId == game.gameID)
             #expect(try await api.invitations(people[3].token).isEmpty)
             #expect(try await api.invitations(people[2].token).isEmpty)
         }
@@ -353,9 +353,9 @@ struct PollsTests {
             // Cy blocked Bo: Cy sees the poll without Bo's vote.
             #expect(try await api.post("/v1/users/\(bo.id)/block", token: cy.token).status == .noContent)
             _ = try await Self.vote(api, event, poll.seq, [0], token: bo.token)
-            let seen = try await api.messages(event, token: cy.token).first { $0.seq == poll.seq }?.poll
+            let seen = try await api.messages(event, token: cy.token).first { $0.seq == poll.seq }?.poll?.value1
             #expect(seen?.counts == [0, 0, 0] && seen?.options[0].userIds.isEmpty == true)
-            #expect(try await api.messages(event, token: owner.token).first?.poll?.counts == [1, 0, 0])
+            #expect(try await api.messages(event, token: owner.token).first?.poll?.value1.counts == [1, 0, 0])
             await annSocket.close()
         }
     }
@@ -392,7 +392,7 @@ struct PollsTests {
                 await socket.close()
             }
             let kept = try await api.page(API.ChatMessage.self, "/v1/rooms/\(group.id)/messages", token: owner.token).items
-            #expect(kept.first?.poll?.counts == [0, 1], "the vote cast while a member stays")
+            #expect(kept.first?.poll?.value1.counts == [0, 1], "the vote cast while a member stays")
         }
     }
 }

@@ -100,7 +100,7 @@ struct PrivacyTests {
             watcher.send(["type": "watch_rooms"])
             try await watcher.waitFor("watching") { $0.type == "watching_rooms" }
             #expect(try await api.post("/v1/users/\(blocked.id)/block", token: blocker.token).status == .noContent)
-            try await watcher.waitFor("the conversation leaves the list") { $0.roomRemoved?.roomID == talk }
+            try await watcher.waitFor("the conversation leaves the list") { $0.roomRemoved?.roomId == talk }
             // After it, the blocked person writes last in the room and reacts again.
             try await api.say("after the block", in: event, token: blocked.token)
             #expect(try await api.post("/v1/rooms/\(event)/messages/3/reactions", token: blocked.token, json: ["emoji": "🔥"]).status == .ok)
@@ -109,11 +109,11 @@ struct PrivacyTests {
             let rooms = try await api.get("/v1/me/rooms", token: blocker.token)
             let listed = try rooms.decode(API.Page<API.RoomEntry>.self).items
             #expect(listed.map(\.id) == [event], "the conversation with the blocked person is gone from the list")
-            #expect(listed.first?.lastMessage?.body == "replying to the blocked")
+            #expect(listed.first?.lastMessage?.value1.body == "replying to the blocked")
             let history = try await api.get("/v1/rooms/\(event)/messages", token: blocker.token)
             let messages = try history.decode(API.Page<API.ChatMessage>.self).items
             #expect(messages.map(\.seq) == [1, 3])
-            #expect(messages.first?.reactions.flatMap(\.userIDs) == [third.id])
+            #expect(messages.first?.reactions.flatMap(\.userIds) == [third.id])
             #expect(messages.last?.replyTo == nil && messages.last?.mentions == [])
             let reaction = try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocker.token, json: ["emoji": "🎉"])
             // The same reaction again changes nothing, and its answer is still the blocker's view;
@@ -138,7 +138,7 @@ struct PrivacyTests {
             #expect(try await api.post("/v1/rooms/\(event)/messages/1/reactions", token: blocked.token, json: ["emoji": "❤️"]).status == .ok)
             try await api.say("last word", in: event, token: owner.token)
             try await socket.waitFor("the live messages") { _ in try socket.messageSeqs == [1, 3, 5, 6] }
-            try await watcher.waitFor("the list's last message") { $0.roomUpdated?.room.lastMessage?.body == "last word" }
+            try await watcher.waitFor("the list's last message") { $0.roomUpdated?.room.lastMessage?.value1.body == "last word" }
             let live = try socket.frames.compactMap(\.message?.message).first { $0.seq == 5 }
             #expect(live?.replyTo == nil && live?.mentions == [blocker.id])
             for text in socket.texts + watcher.texts {

@@ -191,7 +191,7 @@ extension RealtimeTests {
                     }
                     if outcome.type == "subscribed" {
                         try await socket.waitFor("round \(round)'s subscription ended with the attendance") {
-                            $0.unsubscribed?.reason == "not_attending"
+                            $0.unsubscribed?.reason == .notAttending
                         }
                     }
                     await socket.close()

@@ -149,10 +149,10 @@ struct RealtimeTests {
                 // client does, it sends again what was not acknowledged, with the same
                 // client ids: what was stored is answered with the original.
                 try await eventually("every socket message answered, or the socket closed") {
-                    let answered = try sender.frames.filter { $0.type == "sent" || $0.error?.clientID != nil }.count
+                    let answered = try sender.frames.filter { $0.type == "sent" || $0.error?.clientId != nil }.count
                     return sender.isClosed || answered >= total / 2
                 }
-                let acknowledged = Set((try? sender.frames)?.compactMap { $0.sent?.clientID } ?? [])
+                let acknowledged = Set((try? sender.frames)?.compactMap { $0.sent?.clientId } ?? [])
                 for k in 0..<(total / 2) where !acknowledged.contains("s\(k)") {
                     let reply = try await post("s\(k)")
                     guard reply.status == .created || reply.status == .ok else {

@@ -137,8 +137,8 @@ struct ReplicaTests {
             await replicas.check()
             clock.advance(by: 10)
             try await states(of: replicas, are: ["up", "lagging"])
-            let ready = try await api.get("/ready").decode(Readiness.self, expecting: .ok)
-            #expect(ready.replicas?.map(\.state) == ["up", "lagging"])
+            let ready = try await api.get("/ready").decode(API.Readiness.self, expecting: .ok)
+            #expect(ready.replicas?.map(\.state) == [.up, .lagging])
             #expect((ready.replicas?[1].lagSeconds ?? 0) >= 10)
             var lagging = try await cluster.statements(on: 1, in: database)
             for _ in 0..<4 { #expect(try await name(of: alex.id, as: sam.token, api) == "Alexandra") }
@@ -173,20 +173,6 @@ struct ReplicaTests {
             await replicas.check()
             return replicas.report().map(\.state) == states
         }
-    }
-
-    struct Readiness: Decodable {
-        struct Replica: Decodable {
-            var name: String
-            var state: String
-            var lagSeconds: Double?
-            enum CodingKeys: String, CodingKey {
-                case name, state
-                case lagSeconds = "lag_seconds"
-            }
-        }
-        var status: String
-        var replicas: [Replica]?
     }
 
     @Test("the lag is the time since the primary was at a position the replica has replayed")

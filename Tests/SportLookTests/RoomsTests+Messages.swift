@@ -91,15 +91,15 @@ extension RoomsTests {
                 try await group.waitForAll()
             }
             var current = try await api.messages(event, token: owner.token)[0]
-            #expect(current.reactions.map(\.emoji) == ["👍"])
-            #expect(current.reactions.first?.count == 6 && Set(current.reactions.first?.userIDs ?? []) == Set(people.map(\.id)))
+            #expect(current.reactions.map(\.emoji.rawValue) == ["👍"])
+            #expect(current.reactions.first?.count == 6 && Set(current.reactions.first?.userIds ?? []) == Set(people.map(\.id)))
             _ = try await api.post(path, token: people[0].token, json: ["emoji": "🔥"])
             let off = try await api.delete(path + "?emoji=%F0%9F%91%8D", token: people[0].token)
             #expect(off.status == .ok)
             current = try off.decode(API.ChatMessage.self)
             #expect(
-                current.reactions.map(\.emoji) == ["👍", "🔥"] && current.reactions[0].count == 5
-                    && current.reactions[1].userIDs == [people[0].id])
+                current.reactions.map(\.emoji.rawValue) == ["👍", "🔥"] && current.reactions[0].count == 5
+                    && current.reactions[1].userIds == [people[0].id])
             #expect(try await api.post(path, token: people[1].token, json: ["emoji": "🦄"]).errorFields["emoji"] != nil)
             let (outsider, _) = try await api.register("Outsider")
             #expect(try await api.post(path, token: outsider, json: ["emoji": "👍"]).status == .forbidden)
@@ -172,7 +172,7 @@ extension RoomsTests {
             let changes = frames.compactMap { frame in frame.change.map { (frame.type, $0.message) } }
             #expect(
                 changes.map { "\($0.0) \($0.1.seq)" } == ["message_edited 2", "message_deleted 3", "message_edited 4", "message_edited 7"])
-            #expect(changes[0].1.body == "m2 edited" && changes[1].1.body.isEmpty && changes[2].1.reactions.first?.emoji == "🎉")
+            #expect(changes[0].1.body == "m2 edited" && changes[1].1.body.isEmpty && changes[2].1.reactions.first?.emoji.rawValue == "🎉")
             await second.close()
         }
     }
@@ -188,7 +188,7 @@ extension RoomsTests {
             try await socket.waitFor("watching") { $0.type == "watching_rooms" }
             try await api.say("Kick-off moved to 8", in: event, token: owner.token)
             let update = try await socket.waitFor("the event room's update") { $0.roomUpdated?.room.id == event }
-            #expect(update.roomUpdated?.room.unreadCount == 1 && update.roomUpdated?.room.lastMessage?.body == "Kick-off moved to 8")
+            #expect(update.roomUpdated?.room.unreadCount == 1 && update.roomUpdated?.room.lastMessage?.value1.body == "Kick-off moved to 8")
             // Reading on another device updates the count here.
             _ = try await api.post("/v1/rooms/\(event)/read", token: me.token, json: ["seq": 1])
             try await socket.waitFor("the count after reading") {
@@ -199,10 +199,10 @@ extension RoomsTests {
             let talk = try await api.conversation(with: me.id, token: stranger.token)
             try await api.say("Hi! Saw you at the game", in: talk.id, token: stranger.token)
             let asked = try await socket.waitFor("the request") { $0.roomUpdated?.room.id == talk.id }
-            #expect(asked.roomUpdated?.room.conversation?.state == .requested)
+            #expect(asked.roomUpdated?.room.conversation?.value1.state == .requested)
             // Leaving the event removes its room.
             _ = try await api.delete("/v1/events/\(event)/attendance", token: me.token)
-            try await socket.waitFor("the room removed") { $0.roomRemoved?.roomID == event }
+            try await socket.waitFor("the room removed") { $0.roomRemoved?.roomId == event }
             await socket.close()
         }
     }

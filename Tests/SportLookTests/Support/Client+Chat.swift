@@ -1,4 +1,5 @@
 import HTTPTypes
+import SportLookAPI
 
 /// Event chat. Each helper fails, with the status and the body, unless the server
 /// answers as it should; tests that expect a refusal use the raw ``Reply``.

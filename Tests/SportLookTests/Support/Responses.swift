@@ -14,11 +14,10 @@ import SportLookAPI
 /// reads: times as dates, statuses as their enumerations. Every answer the suite
 /// receives is also held against openapi.yaml strictly in CI (scripts/contract-check:
 /// required fields present, null only where allowed, formats), which a generated type's
-/// decoding leaves to it. Written by hand are the shapes it does not name (the error
-/// envelope, the generic page, the two shapes of a sign-in's answer) and, not yet moved
-/// to the generated types, chat messages (with their images and replies), a room's
-/// listing, readiness and socket frames. Polls, a poll's votes frame, uploads, blocks,
-/// reports and the staff routes' rows are the contract's.
+/// decoding leaves to it. Written by hand are only the shapes it does not name (the
+/// error envelope, the generic page, the two shapes of a sign-in's answer); chat
+/// messages, rooms, socket frames, polls, uploads, blocks, reports, readiness and the
+/// staff routes' rows are the contract's.
 extension API {
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
+import SportLookAPI
 import Synchronization
 
 /// A WebSocket client for tests: frames received are kept, frames to send are queued.
