@@ -47,7 +47,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "GeoGrid", swiftSettings: optimized),
+        .target(name: "GeoGrid", exclude: ["README.md"], swiftSettings: optimized),
         // The machine's libjpeg-turbo and libpng (Debian: libjpeg62-turbo-dev, libpng-dev).
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),

@@ -194,6 +194,20 @@ struct PushTests {
             missing.count == 1 && missing.allSatisfy { if case .failed("refused_address", _) = $0 { true } else { false } }, "\(missing)")
     }
 
+    /// What a push to `host` meets: sent, tried again later, or refused for good.
+    private static func attempt(_ clients: PinnedClients, _ host: String) async -> String {
+        do {
+            _ = try await clients.client(for: URL(string: "https://\(host)/push/x")!)
+            return "sent"
+        } catch is PinnedClients.LookupFailed {
+            return "later"
+        } catch is PinnedClients.Refused {
+            return "refused"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     @Test(
         "a name's last good answer is used while its lookups fail or hang, until the name is gone; names without one hold at most two lookups at once"
     )
@@ -224,14 +238,6 @@ struct PushTests {
                 }) { continuation.resume() }
             }
         }
-        @Sendable func attempt(_ clients: PinnedClients, _ host: String) async -> String {
-            switch await Task(operation: { try await clients.client(for: URL(string: "https://\(host)/push/x")!) }).result {
-            case .success: return "sent"
-            case .failure(is PinnedClients.LookupFailed): return "later"
-            case .failure(is PinnedClients.Refused): return "refused"
-            case .failure(let error): return "\(error)"
-            }
-        }
         let resolver = Resolver()
         @Sendable func calls(_ host: String) -> Int { resolver.calls.withLock { $0.filter { $0 == host }.count } }
         // Every answer is looked up again at once (no memory); a lookup is waited for 30 s.
@@ -240,49 +246,51 @@ struct PushTests {
             lookupLimit: .seconds(30), answerMemory: .zero, failureMemory: .zero)
         let known = "push.sportlook.test"
         resolver.set(known, .loopback)
-        #expect(await attempt(clients, known) == "sent")
+        #expect(await Self.attempt(clients, known) == "sent")
         // The resolver fails, or never answers: the address found before is used at
         // once, while a lookup refreshes it behind.
         resolver.set(known, .fail)
-        #expect(await attempt(clients, known) == "sent")
+        #expect(await Self.attempt(clients, known) == "sent")
         try await eventually("looked up again, not taken from memory") { calls(known) == 2 }
         resolver.set(known, .stuck)
         // (Until the failed refresh has been kept, a push finds it still under way and starts none.)
         try await eventually("a refresh under way, its push sent meanwhile") {
-            await attempt(clients, known) == "sent" && resolver.stuckCount == 1
+            await Self.attempt(clients, known) == "sent" && resolver.stuckCount == 1
         }
-        #expect(await attempt(clients, known) == "sent", "not waiting for its refresh")
+        #expect(await Self.attempt(clients, known) == "sent", "not waiting for its refresh")
         // Refreshes hold at most two threads: a second known name's refresh gets stuck as
         // well; a third known name is then not refreshed, its push going to the address held.
         let (second, third) = ("known-2.sportlook.test", "known-3.sportlook.test")
         for name in [second, third] {
             resolver.set(name, .loopback)
-            #expect(await attempt(clients, name) == "sent")
+            #expect(await Self.attempt(clients, name) == "sent")
             resolver.set(name, .stuck)
         }
-        try await eventually("a second refresh under way") { await attempt(clients, second) == "sent" && resolver.stuckCount == 2 }
-        #expect(await attempt(clients, third) == "sent")
+        try await eventually("a second refresh under way") { await Self.attempt(clients, second) == "sent" && resolver.stuckCount == 2 }
+        #expect(await Self.attempt(clients, third) == "sent")
         #expect(calls(third) == 1, "not refreshed while two refreshes hold their threads")
         // Two names without an address whose lookups never return hold two threads; a
         // third is not looked up (tried again later), while the known name still goes.
         resolver.set("stuck-1.sportlook.test", .stuck)
         resolver.set("stuck-2.sportlook.test", .stuck)
         resolver.set("new.sportlook.test", .loopback)
-        let stuck = [Task { await attempt(clients, "stuck-1.sportlook.test") }, Task { await attempt(clients, "stuck-2.sportlook.test") }]
+        let stuck = [
+            Task { await Self.attempt(clients, "stuck-1.sportlook.test") }, Task { await Self.attempt(clients, "stuck-2.sportlook.test") },
+        ]
         try await eventually("both new names' lookups under way") { resolver.stuckCount == 4 }
-        #expect(await attempt(clients, "new.sportlook.test") == "later")
+        #expect(await Self.attempt(clients, "new.sportlook.test") == "later")
         #expect(calls("new.sportlook.test") == 0)
-        #expect(await attempt(clients, known) == "sent")
+        #expect(await Self.attempt(clients, known) == "sent")
         // Once the stuck lookups return (failed), new names are looked up again.
         resolver.set(known, .loopback)
         resolver.release()
         for task in stuck { #expect(await task.value == "later") }
-        try await eventually("the new name looked up") { await attempt(clients, "new.sportlook.test") == "sent" }
+        try await eventually("the new name looked up") { await Self.attempt(clients, "new.sportlook.test") == "sent" }
         // A name that is gone is refused once a lookup says so; its old address no longer stands in.
         resolver.set(known, .noSuchName)
-        try await eventually("the name's end learnt") { await attempt(clients, known) == "refused" }
+        try await eventually("the name's end learnt") { await Self.attempt(clients, known) == "refused" }
         resolver.set(known, .fail)
-        #expect(await attempt(clients, known) == "later")
+        #expect(await Self.attempt(clients, known) == "later")
         await clients.close()
 
         // A last good answer stands in for a while only.
@@ -290,9 +298,9 @@ struct PushTests {
             policy: PushEndpointPolicy(allowsLoopback: true), tls: .makeClientConfiguration(), timeout: 5, resolve: resolver.resolve,
             lookupLimit: .seconds(30), answerMemory: .zero, failureMemory: .zero, staleLimit: .zero)
         resolver.set(known, .loopback)
-        #expect(await attempt(brief, known) == "sent")
+        #expect(await Self.attempt(brief, known) == "sent")
         resolver.set(known, .fail)
-        #expect(await attempt(brief, known) == "later")
+        #expect(await Self.attempt(brief, known) == "later")
         await brief.close()
     }
 

@@ -186,7 +186,7 @@ final class ChangeFeed: Service, Sendable {
             return (h.followers, h.readers)
         }
         let (toRead, reading) = AsyncStream.makeStream(of: (Change, Read).self)
-        try? await cancelWhenGracefulShutdown { [self] in
+        await cancelWhenGracefulShutdown { [self] in
             await withTaskGroup(of: Void.self) { group in
                 for (index, follower) in followers.enumerated() {
                     group.addTask {

@@ -206,7 +206,7 @@ actor PinnedClients {
         }
         return Task { [lookupLimit] in
             let lookup = await Self.lookUp(host, port: port, resolve: counted, limit: lookupLimit)
-            await self.keep(lookup, for: host)
+            self.keep(lookup, for: host)
             return lookup
         }
     }
@@ -279,7 +279,7 @@ actor PinnedClients {
                 if getnameinfo(entry.pointee.ai_addr, entry.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
                     == 0
                 {
-                    let text = String(cString: buffer)
+                    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     if !out.contains(text) { out.append(text) }
                 }
                 next = entry.pointee.ai_next

@@ -10,7 +10,7 @@ struct ChatHubService: Service {
     let instanceID: String
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await hub.sockets.run() }
                 group.addTask {

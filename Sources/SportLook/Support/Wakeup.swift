@@ -43,7 +43,7 @@ final class Wakeup: Sendable {
             group.cancelAll()
             await group.next()
             // Whatever is left over belongs to the next wait.
-            _ = state.withLock { s in s.pending = false }
+            state.withLock { s in s.pending = false }
         }
     }
 }

@@ -14,7 +14,7 @@ struct ChatProtocolTests {
         "a cut during a send: the session resumes from where it stood, sends the message again with its client_id, and tells each message and its confirmation once"
     )
     func cutDuringSend() throws {
-        var chat = Harness()
+        let chat = Harness()
         let stream = chat.join(Self.room)
         chat.connect()
         #expect(chat.frames == [.subscribe(room: Self.room, afterSeq: 0, afterChange: nil, pollVotes: true)])
@@ -44,7 +44,7 @@ struct ChatProtocolTests {
 
     @Test("a resume racing an edit: a change older than the position, or to a message not delivered yet, is not told; a newer one once")
     func resumeRacingEdit() {
-        var chat = Harness()
+        let chat = Harness()
         let stream = chat.join(Self.room, afterSeq: 3, afterChange: 5)
         chat.connect()
         #expect(chat.frames == [.subscribe(room: Self.room, afterSeq: 3, afterChange: 5, pollVotes: true)])
@@ -69,7 +69,7 @@ struct ChatProtocolTests {
         "following a room again: the earlier subscription's frames are not the new stream's until the server ends it, or the connection ends"
     )
     func followedAgain() {
-        var chat = Harness()
+        let chat = Harness()
         let first = chat.join(Self.room)
         chat.connect()
         chat.receive(Frame.subscribed(Self.room), Frame.message(Self.room, seq: 1))
@@ -93,7 +93,7 @@ struct ChatProtocolTests {
 
     @Test("overloaded and rate_limited: the message goes again after retry_after, not before, and a room's messages keep their order")
     func retryAfter() throws {
-        var chat = Harness()
+        let chat = Harness()
         let stream = chat.join(Self.room)
         _ = chat.join(Self.other)
         chat.connect()
@@ -131,7 +131,7 @@ struct ChatProtocolTests {
 
     @Test("a message left unanswered is sent again after the answer timeout, once per timeout")
     func answerTimeout() throws {
-        var chat = Harness()
+        let chat = Harness()
         _ = chat.join(Self.room)
         chat.connect()
         _ = chat.frames
@@ -147,7 +147,7 @@ struct ChatProtocolTests {
 
     @Test("a room removed while offline: the subscription is refused, the stream ends and its unsent messages are refused with the reason")
     func roomRemovedWhileOffline() throws {
-        var chat = Harness()
+        let chat = Harness()
         let stream = chat.join(Self.room)
         chat.connect()
         chat.receive(Frame.subscribed(Self.room), Frame.message(Self.room, seq: 1))
@@ -177,7 +177,7 @@ struct ChatProtocolTests {
 
     @Test("unavailable: the room is subscribed again after a pause on the same connection, not on a later one twice")
     func unavailable() {
-        var chat = Harness()
+        let chat = Harness()
         _ = chat.join(Self.room)
         chat.connect()
         _ = chat.frames
@@ -196,7 +196,7 @@ struct ChatProtocolTests {
 
     @Test("frames go out at most burst at once, then at the rate; typing at most every three seconds; read markers held while offline")
     func pacing() {
-        var chat = Harness(pacing: .init(framesPerSecond: 2, burst: 3))
+        let chat = Harness(pacing: .init(framesPerSecond: 2, burst: 3))
         let rooms = (1...5).map { "0b7c5a5e-7d36-4a43-9c1b-0a5f3c1d2f0\($0)" }
         for room in rooms { _ = chat.join(room) }
         chat.connect()
@@ -215,7 +215,7 @@ struct ChatProtocolTests {
         "the pause after a drop doubles up to the longest, jittered between half and all of it, and starts over after a connection that answered"
     )
     func backoff() {
-        var chat = Harness(backoff: .init(first: 1, longest: 8))
+        let chat = Harness(backoff: .init(first: 1, longest: 8))
         var pauses: [Double] = []
         for jitter in [1.0, 1, 1, 1, 1, 0] {
             chat.rules.connecting(now: chat.now)

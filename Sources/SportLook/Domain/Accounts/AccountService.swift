@@ -206,7 +206,7 @@ struct AccountService: Sendable {
     /// close on every instance and its devices stop receiving pushes.
     func revoke(session: UUID, of userID: UUID) async throws {
         let now = clock.now()
-        let revoked = try await write { [accounts] sql, changes in
+        let revoked = try await write { sql, changes in
             guard try await sessions.revokeToken(session, of: userID, at: now, on: sql) else { return false }
             try await sessions.deleteDevices(sessions: [session], on: sql)
             changes.record(.session(id: session))

@@ -15,7 +15,7 @@ struct RoomService: Sendable {
     func start(with other: UUID, by user: UUID) async throws -> (conversation: Conversation, created: Bool) {
         guard other != user else { throw DomainError.validation(["user_id": Sentence("must be someone else")]) }
         let now = clock.now()
-        return try await write { [store, chat, accounts] sql, changes in
+        return try await write { [store, accounts] sql, changes in
             guard let person = try await accounts.user(other, on: sql), !person.isDeleted else { throw DomainError.notFound(.user) }
             if try await safety.eitherBlocked(user, other, on: sql) {
                 throw DomainError.forbidden("blocked", Sentence("You cannot write to each other."))

@@ -42,7 +42,7 @@ extension EventService {
             groupID: choice?.group, membersOnly: choice?.membersOnly ?? false, competitive: c.competitive ?? false,
             price: c.price.given
         )
-        event = try await write { [store, media, groups, notifier, event] sql, changes in
+        event = try await write { [media, groups, notifier, event] sql, changes in
             var event = event
             let group = try await choice?.requireMaker(organiser, groups: groups, at: now, on: sql)
             if case .value(let id) = cover {

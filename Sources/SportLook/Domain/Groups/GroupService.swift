@@ -195,7 +195,7 @@ struct GroupService: Sendable {
     /// Ends a group (owner only): its members, requests and invite link go.
     func delete(_ id: UUID, by user: UUID) async throws {
         let now = clock.now()
-        try await write { [store] sql, changes in
+        try await write { sql, changes in
             let (group, _) = try await locked(id, by: user, needs: .owner, at: now, on: sql)
             try await end(group, at: now, on: sql, &changes)
         }

@@ -264,8 +264,8 @@ struct CardPayments: Sendable {
         } else {
             // Told before ours was kept (or made elsewhere): from its metadata, on the game's
             // organiser's account alone; anything else is not a payment of ours.
-            guard let game = event.metadata["event_id"].flatMap { UUID(uuidString: $0) },
-                let user = event.metadata["user_id"].flatMap { UUID(uuidString: $0) },
+            guard let game = event.metadata["event_id"].flatMap(UUID.init(uuidString:)),
+                let user = event.metadata["user_id"].flatMap(UUID.init(uuidString:)),
                 let organiser = try await ledger.events.event(game, on: sql)?.organiserID,
                 let account = try await store.payoutAccount(of: organiser, on: sql), account.stripeID == event.account
             else { return }

@@ -73,7 +73,8 @@ struct StaffService: Sendable {
         return try await write { [store, sessions] sql, changes in
             guard let found = try await store.account(normalizedEmail: AccountService.normalize(email: email), on: sql) else {
                 if actor.id != nil {
-                    try await Self.requireAdmin(actor, in: try await store.lock(Set([actor.id].compactMap { $0 }), on: sql))
+                    let locked = try await store.lock(Set([actor.id].compactMap { $0 }), on: sql)
+                    try Self.requireAdmin(actor, in: locked)
                 }
                 throw DomainError.notFound(.account)
             }

@@ -58,7 +58,7 @@ enum CardPageJSON {
         body.reserveCapacity(16 + reserved + 32 + (nextCursor?.utf8.count ?? 0) * 6)
         body.writeStaticString(#"{"items":["#)
         // The items are written into the buffer's memory in one go, each within its own room.
-        cards.withUnsafeBufferPointer { cards in
+        _ = cards.withUnsafeBufferPointer { cards in
             body.writeWithUnsafeMutableBytes(minimumWritableBytes: reserved) { memory in
                 var written = 0
                 for (n, item) in items.enumerated() {
