@@ -50,7 +50,7 @@ struct SMTPClientTests {
         let upgraded = try Self.channel(clean)
         clean.expectGoAhead()
         try upgraded.writeInbound(ByteBuffer(string: "220 go ahead\r\n"))
-        #expect(try upgraded.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) != nil)
+        #expect(throws: Never.self) { _ = try upgraded.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) }
     }
 
     @Test("a message is base64 text with its headers encoded, ended by a lone dot")

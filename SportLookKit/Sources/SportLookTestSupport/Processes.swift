@@ -15,6 +15,7 @@ public struct SupportError: Error, CustomStringConvertible {
 /// Runs blocking code (a socket read, `waitpid`) on a thread of its own. Blocking one of
 /// the few threads of Swift's cooperative pool would starve a server under test whose
 /// handlers run on that pool: on a 2-core machine two blocked reads are a deadlock.
+@discardableResult
 public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()

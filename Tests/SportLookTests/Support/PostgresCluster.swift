@@ -190,7 +190,7 @@ actor PostgresCluster {
             let parts = name.split(separator: "-")
             guard parts.count >= 4, let pid = Int32(parts[2]), kill(pid, 0) != 0 else { continue }
             for folder in serverFolders(in: scratchFolder + name) {
-                try? run(pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: asPostgres)
+                _ = try? run(pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: asPostgres)
             }
             try? FileManager.default.removeItem(atPath: scratchFolder + name)
         }
@@ -200,7 +200,7 @@ actor PostgresCluster {
     static func stopAtExit() {
         for location in locations.withLock({ $0 }) {
             for folder in serverFolders(in: location.directory) {
-                try? run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
+                _ = try? run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
             }
             try? FileManager.default.removeItem(atPath: location.directory)
         }

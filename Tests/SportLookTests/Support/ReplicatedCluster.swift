@@ -116,7 +116,7 @@ actor ReplicatedCluster {
         try? await cluster.admin.close()
         try? await blocking {
             for folder in PostgresCluster.serverFolders(in: cluster.directory) {
-                try? PostgresCluster.run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
+                _ = try? PostgresCluster.run(location.pgCtl, ["-D", folder, "-m", "immediate", "stop"], asPostgres: location.asPostgres)
             }
             try? FileManager.default.removeItem(atPath: cluster.directory)
         }
